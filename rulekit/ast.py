@@ -1,0 +1,385 @@
+"""The typed, frozen syntax tree of a rules file.
+
+Every node carries the ``Span`` it came from. Spans take no part in equality, so two trees
+parsed from differently laid-out text compare equal when they mean the same thing; that is
+what ``parse(fmt(x)) == parse(x)`` relies on. Nodes hold no behaviour beyond walking.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from decimal import Decimal
+from typing import Iterator, Union
+
+from rulekit.errors import Span
+
+NO_SPAN = Span("<none>", 0, 0, 0, 0)
+
+
+def _span():
+    return dataclasses.field(default=NO_SPAN, compare=False, repr=False, kw_only=True)
+
+
+node = dataclasses.dataclass(frozen=True, slots=True)
+
+
+# --- literals ---------------------------------------------------------------------------------
+
+@node
+class Name:
+    value: str
+    span: Span = _span()
+
+
+@node
+class String:
+    value: str          # decoded
+    raw: str            # as written between the quotes, escapes kept; slot spans index into it
+    span: Span = _span()
+
+
+@node
+class Number:
+    text: str
+    span: Span = _span()
+
+    @property
+    def value(self) -> Decimal:
+        return Decimal(self.text)
+
+
+@node
+class Duration:
+    text: str
+    span: Span = _span()
+
+    @property
+    def seconds(self) -> float:
+        units = {"ms": 0.001, "s": 1, "m": 60, "h": 3600, "d": 86400}
+        digits = self.text.rstrip("abcdefghijklmnopqrstuvwxyz")
+        return int(digits) * units[self.text[len(digits):]]
+
+
+Literal = Union[String, Number, Duration]
+Value = Union[String, Number, Duration, Name]
+
+
+# --- header and imports -----------------------------------------------------------------------
+
+@node
+class Setting:
+    name: Name
+    value: Value
+    span: Span = _span()
+
+
+@node
+class Header:
+    name: Name
+    settings: tuple[Setting, ...]
+    span: Span = _span()
+
+
+@node
+class Import:
+    path: String
+    span: Span = _span()
+
+
+# --- entities ---------------------------------------------------------------------------------
+
+@node
+class TypeName:
+    name: Name
+    span: Span = _span()
+
+
+@node
+class EnumRef:
+    table: Name
+    span: Span = _span()
+
+
+@node
+class EnumInline:
+    values: tuple[Name, ...]
+    span: Span = _span()
+
+
+TypeExpr = Union[TypeName, EnumRef, EnumInline]
+
+
+@node
+class Option:
+    """``hidden``, ``tolerance 0.05``, ``zone "Europe/Berlin"``, ``currency EUR``..."""
+    name: Name
+    value: Value | None
+    span: Span = _span()
+
+
+@node
+class PlaceholderOption:
+    """``placeholder -1, "N/A"`` or ``placeholder 0 unless putts_tracked``."""
+    values: tuple[Literal, ...]
+    unless: Name | None
+    span: Span = _span()
+
+
+FieldOption = Union[Option, PlaceholderOption]
+
+
+@node
+class FieldDecl:
+    name: Name
+    type: TypeExpr
+    options: tuple[FieldOption, ...]
+    span: Span = _span()
+
+
+@node
+class KeyDecl:
+    field: Name
+    span: Span = _span()
+
+
+@node
+class FreshDecl:
+    budget: Duration
+    via: Name
+    span: Span = _span()
+
+
+@node
+class RequiresDecl:
+    inputs: tuple[Name, ...]
+    span: Span = _span()
+
+
+EntityStatement = Union[KeyDecl, FreshDecl, RequiresDecl, FieldDecl]
+
+
+@node
+class Entity:
+    name: Name
+    statements: tuple[EntityStatement, ...]
+    span: Span = _span()
+
+    @property
+    def fields(self) -> tuple[FieldDecl, ...]:
+        return tuple(s for s in self.statements if isinstance(s, FieldDecl))
+
+
+# --- aliases and inputs -----------------------------------------------------------------------
+
+@node
+class AliasEntry:
+    value: Name
+    aliases: tuple[String, ...]
+    span: Span = _span()
+
+
+@node
+class Aliases:
+    name: Name
+    entries: tuple[AliasEntry, ...]
+    span: Span = _span()
+
+
+@node
+class Input:
+    name: Name
+    options: tuple[FieldOption, ...]
+    span: Span = _span()
+
+
+# --- templates and prose ----------------------------------------------------------------------
+
+@node
+class FieldRef:
+    entity: Name
+    field: Name
+    span: Span = _span()
+
+    def dotted(self) -> str:
+        return f"{self.entity.value}.{self.field.value}"
+
+
+@node
+class Binding:
+    slot: Name
+    ref: FieldRef
+    span: Span = _span()
+
+
+@node
+class Template:
+    kind: str                       # "shape" or "fallback"
+    name: Name
+    text: String
+    bindings: tuple[Binding, ...]
+    span: Span = _span()
+
+
+@node
+class Prose:
+    mode: Name
+    span: Span = _span()
+
+
+# --- sweep ------------------------------------------------------------------------------------
+
+@node
+class JsonPath:
+    path: String
+    span: Span = _span()
+
+
+Target = Union[FieldRef, JsonPath]
+
+
+@node
+class SmallIntegers:
+    limit: Number | None
+    contexts: tuple[Name, ...]
+    span: Span = _span()
+
+
+@node
+class Rounding:
+    fields: tuple[FieldRef, ...]
+    span: Span = _span()
+
+
+@node
+class Authoritative:
+    targets: tuple[Target, ...]
+    span: Span = _span()
+
+
+@node
+class Untrusted:
+    targets: tuple[Target, ...]
+    span: Span = _span()
+
+
+@node
+class Exempt:
+    values: tuple[Literal, ...]
+    span: Span = _span()
+
+
+@node
+class SweepPlaceholder:
+    values: tuple[Literal, ...]
+    span: Span = _span()
+
+
+SweepStatement = Union[SmallIntegers, Rounding, Authoritative, Untrusted, Exempt, SweepPlaceholder]
+
+
+@node
+class Sweep:
+    statements: tuple[SweepStatement, ...]
+    span: Span = _span()
+
+
+# --- failure actions --------------------------------------------------------------------------
+
+@node
+class Outcome:
+    """``contradicted``; ``missing postcode`` (kind "missing"); ``otherwise``."""
+    kind: str                       # "name", "missing" or "otherwise"
+    name: Name | None
+    span: Span = _span()
+
+
+@node
+class RegenerateOption:
+    kind: str                       # "max", "naming", "with_values" or "narrow"
+    value: Number | None
+    span: Span = _span()
+
+
+@node
+class Refuse:
+    message: String
+    span: Span = _span()
+
+
+@node
+class Ask:
+    hint: Name
+    message: String | None
+    span: Span = _span()
+
+
+@node
+class Handoff:
+    message: String | None
+    span: Span = _span()
+
+
+@node
+class UseFallback:
+    name: Name
+    span: Span = _span()
+
+
+FinalAction = Union[Refuse, Ask, Handoff, UseFallback]
+
+
+@node
+class Regenerate:
+    options: tuple[RegenerateOption, ...]
+    then: FinalAction
+    span: Span = _span()
+
+
+Action = Union[Regenerate, Refuse, Ask, Handoff, UseFallback]
+
+
+@node
+class OnRule:
+    outcomes: tuple[Outcome, ...]
+    action: Action
+    span: Span = _span()
+
+
+# --- the file ---------------------------------------------------------------------------------
+
+Item = Union[Header, Import, Entity, Aliases, Input, Template, Prose, Sweep, OnRule]
+
+
+@node
+class Comment:
+    text: str                       # including the leading '#'
+    span: Span = _span()
+
+
+@node
+class File:
+    path: str = dataclasses.field(compare=False)
+    items: tuple[Item, ...]
+    comments: tuple[Comment, ...] = dataclasses.field(default=(), compare=False)
+
+    @property
+    def header(self) -> Header | None:
+        return next((i for i in self.items if isinstance(i, Header)), None)
+
+    def of_type(self, kind: type) -> Iterator:
+        return (i for i in self.items if isinstance(i, kind))
+
+
+def walk(node) -> Iterator:
+    """Every node below ``node``, depth first, in source order."""
+    yield node
+    if isinstance(node, tuple):
+        children = node
+    elif dataclasses.is_dataclass(node):
+        children = tuple(getattr(node, f.name) for f in dataclasses.fields(node)
+                         if f.name != "span")
+    else:
+        return
+    for child in children:
+        if isinstance(child, tuple) or dataclasses.is_dataclass(child):
+            yield from walk(child)

@@ -1,0 +1,162 @@
+"""The `rulekit` command: a thin adapter from flags to library calls.
+
+Exit codes (a public contract, documented in docs/cli.md):
+  0  success
+  1  a rules file has errors (compile), or would be reformatted (fmt --check)
+  2  usage error: unknown flag, missing argument, unreadable --out folder
+  3  internal error: a bug in rulekit; the message says what to report
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from pathlib import Path
+from typing import Sequence
+
+EXIT_OK, EXIT_ERRORS, EXIT_USAGE, EXIT_INTERNAL = 0, 1, 2, 3
+
+
+def _expand(paths: Sequence[str]) -> list[str]:
+    """Files as given; a folder stands for the .rules files directly inside it."""
+    out: list[str] = []
+    for path in paths:
+        if os.path.isdir(path):
+            out.extend(sorted(str(p) for p in Path(path).glob("*.rules")))
+        else:
+            out.append(path)
+    return out
+
+
+def cmd_compile(args: argparse.Namespace) -> int:
+    from rulekit.compile import compile_file
+    from rulekit.errors import render_all, summary
+
+    if args.out:
+        try:
+            os.makedirs(args.out, exist_ok=True)
+        except OSError as exc:
+            print(f"rulekit compile: cannot create --out folder '{args.out}': {exc.strerror}",
+                  file=sys.stderr)
+            return EXIT_USAGE
+    reports, failed, written = [], False, {}
+    for path in _expand(args.paths):
+        result = compile_file(path, require_header=False)
+        artifact = None
+        if result.ok and result.policy is not None and args.out:
+            name = result.policy.name
+            if name in written:
+                result_ok = False
+                message = (f"{path}: ruleset '{name}' was already written from {written[name]}; "
+                           "give each ruleset its own name")
+                print(message, file=sys.stderr)
+                failed = True
+                reports.append({"path": path, "ok": result_ok, "library": False,
+                                "diagnostics": [], "artifact": None, "error": message})
+                continue
+            artifact = os.path.join(args.out, f"{name}.policy.json")
+            Path(artifact).write_text(result.policy.to_json(), encoding="utf-8")
+            written[name] = path
+        failed = failed or not result.ok
+        reports.append({"path": path, "ok": result.ok, "library": result.is_library,
+                        "ruleset": result.policy.ruleset if result.policy else None,
+                        "artifact": artifact,
+                        "diagnostics": [d.to_json() for d in result.diagnostics]})
+        if args.format == "text":
+            if result.diagnostics:
+                print(render_all(result.diagnostics, result.sources), end="\n\n", file=sys.stderr)
+            if result.ok:
+                what = ("library checked (no ruleset header, no artifact)" if result.is_library
+                        else f"ok: ruleset {result.policy.name} {result.policy.version}")
+                print(f"{path}: {what}" + (f" -> {artifact}" if artifact else ""))
+            else:
+                print(f"{path}: {summary(result.diagnostics)}", file=sys.stderr)
+    if args.format == "json":
+        print(json.dumps({"ok": not failed, "files": reports}, indent=2))
+    return EXIT_ERRORS if failed else EXIT_OK
+
+
+def cmd_fmt(args: argparse.Namespace) -> int:
+    from rulekit.errors import render_all
+    from rulekit.fmt import format_source
+    from rulekit.parse import read_source
+
+    status = EXIT_OK
+    for path in _expand(args.paths):
+        text, problems = read_source(path)
+        if problems:
+            print(render_all(problems, {path: text or ""}), file=sys.stderr)
+            status = EXIT_ERRORS
+            continue
+        formatted, diagnostics = format_source(text, path)
+        if formatted is None:
+            print(render_all(diagnostics, {path: text}), file=sys.stderr)
+            status = EXIT_ERRORS
+            continue
+        if formatted == text:
+            continue
+        if args.check:
+            print(f"{path}: would be reformatted")
+            status = EXIT_ERRORS
+        else:
+            Path(path).write_text(formatted, encoding="utf-8")
+            print(f"{path}: reformatted")
+    return status
+
+
+def cmd_demo(args: argparse.Namespace) -> int:
+    from rulekit.demo import run
+
+    return run(args.rulesets, sys.stdout)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    from rulekit import __version__
+
+    parser = argparse.ArgumentParser(prog="rulekit", description=(
+        "The model writes the words, code owns the facts: compile rules files, and check model "
+        "replies against them."))
+    parser.add_argument("--version", action="version", version=f"rulekit {__version__}")
+    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    compile_ = commands.add_parser("compile", help="compile rules files; exit 1 on any error")
+    compile_.add_argument("paths", nargs="+", metavar="PATH",
+                          help="rules files, or folders of them")
+    compile_.add_argument("--out", metavar="DIR",
+                          help="write one compiled artifact per ruleset: DIR/NAME.policy.json")
+    compile_.add_argument("--format", choices=("text", "json"), default="text")
+    compile_.set_defaults(run=cmd_compile)
+
+    fmt = commands.add_parser("fmt", help="rewrite rules files in the canonical layout")
+    fmt.add_argument("paths", nargs="+", metavar="PATH")
+    fmt.add_argument("--check", action="store_true",
+                     help="change nothing; exit 1 if any file would be reformatted")
+    fmt.set_defaults(run=cmd_fmt)
+
+    demo = commands.add_parser("demo", help="run the shipped examples")
+    demo.add_argument("--rulesets", default="rulesets", metavar="DIR",
+                      help="folder of the example rulesets (default: rulesets)")
+    demo.set_defaults(run=cmd_demo)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        return args.run(args)
+    except KeyboardInterrupt:
+        return 130
+    except BrokenPipeError:
+        return EXIT_OK
+    except Exception as exc:  # a bug: say so plainly instead of dumping a traceback on users
+        print(f"rulekit {args.command}: internal error: {exc.__class__.__name__}: {exc}\n"
+              "This is a bug in rulekit; please report it with the input that caused it.",
+              file=sys.stderr)
+        return EXIT_INTERNAL
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

@@ -1,0 +1,89 @@
+"""`rulekit demo`: compile the shipped example rulesets and show what each declares.
+
+Later capabilities (checking claims, sweeping free text, the grounding loop) extend this with
+runs of example replies, so that `make demo` always shows the whole job.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TextIO
+
+from rulekit.policy import Action, Policy
+
+
+def describe_action(action: Action) -> str:
+    if action.kind == "regenerate":
+        extras = [f"naming up to {action.naming}"]
+        if action.with_values:
+            extras.append("with true values")
+        if action.narrow:
+            extras.append("narrowed facts")
+        return (f"regenerate (at most {action.max_attempts}, {', '.join(extras)}), then "
+                f"{describe_action(action.then)}")
+    if action.kind == "refuse":
+        return f'refuse "{action.message}"'
+    if action.kind == "ask":
+        return f"ask (next_action={action.hint})"
+    if action.kind == "handoff":
+        return "hand off to a person"
+    return f"fall back to '{action.fallback}'"
+
+
+def describe(policy: Policy) -> str:
+    lines = [f"ruleset {policy.name} {policy.version}  (locale {policy.locale}, "
+             f"currency {policy.currency or '-'}, time zone {policy.timezone}, "
+             f"sha256 {policy.sources_sha256[:12]})"]
+    for entity in policy.entities:
+        fresh = (f", fresh within {entity.fresh_seconds:g}s via {entity.fresh_via}"
+                 if entity.fresh_seconds else "")
+        lines.append(f"  entity {entity.name} (key {entity.key}{fresh})")
+        for field in entity.fields:
+            detail = field.type.kind
+            if field.type.kind == "money":
+                detail += f" {field.type.currency} ({field.type.storage} units)"
+            elif field.type.kind == "decimal" and field.type.tolerance:
+                detail += f" ±{field.type.tolerance}"
+            elif field.type.kind == "enum":
+                detail += " {" + ", ".join(field.type.values) + "}"
+            elif field.type.kind in ("date", "timestamp"):
+                detail += f" in {field.type.zone}"
+            access = "readable" if field.readable else "HIDDEN: never looked up or shown"
+            lines.append(f"    {field.name:<22} {detail:<34} {access}")
+    for shape in policy.shapes:
+        lines.append(f'  shape {shape.name}: "{shape.text}"')
+    for fallback in policy.fallbacks:
+        lines.append(f'  fallback {fallback.name}: "{fallback.text}"')
+    lines.append(f"  prose outside slots: {policy.prose}")
+    sweep = policy.sweep
+    lines.append(f"  sweep: small integers up to {sweep.small_integer_limit} free only as "
+                 f"{', '.join(sweep.small_integer_contexts) or 'nothing'}"
+                 + (f"; rounding allowed for {', '.join(sweep.rounding)}" if sweep.rounding else
+                    "; no rounding")
+                 + (f"; untrusted {', '.join(sweep.untrusted)}" if sweep.untrusted else ""))
+    for rule in policy.actions:
+        lines.append(f"  on {rule.outcome:<17} {describe_action(rule.action)}")
+    for rule in policy.missing:
+        lines.append(f"  on missing {rule.input:<9} {describe_action(rule.action)}")
+    return "\n".join(lines)
+
+
+def run(rulesets: str, out: TextIO) -> int:
+    from rulekit.compile import compile_file
+    from rulekit.errors import render_all
+
+    folder = Path(rulesets)
+    paths = sorted(folder.glob("*.rules"))
+    if not paths:
+        out.write(f"rulekit demo: no .rules files in '{folder}'; run it from the project folder "
+                  "or pass --rulesets DIR\n")
+        return 2
+    status = 0
+    for path in paths:
+        result = compile_file(path)
+        if not result.ok:
+            out.write(render_all(result.diagnostics, result.sources) + "\n")
+            status = 1
+            continue
+        out.write(describe(result.policy) + "\n\n")
+    return status

@@ -1,0 +1,520 @@
+"""Text -> typed AST. The only module that imports Lark.
+
+``parse_source`` never raises on bad input: every problem (invalid UTF-8, an oversized file, a
+stray character, a missing brace) comes back as a ``Diagnostic`` with its position. Lark types
+stay inside this module.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import difflib
+import functools
+from importlib import resources
+from pathlib import Path
+
+from lark import Lark, Token, Transformer, Tree, v_args
+from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedToken
+
+from rulekit import ast
+from rulekit.errors import Diagnostic, Span
+
+MAX_SOURCE_BYTES = 1024 * 1024
+
+# Human names for terminals, used in "expected ..." messages.
+_PUNCTUATION = {"LBRACE": "`{`", "RBRACE": "`}`", "COMMA": "`,`", "DOT": "`.`", "EQUAL": "`=`",
+                "$END": "the end of the file"}
+_CLASSES = {"NAME": "a name", "STRING": 'a string in double quotes',
+            "NUMBER": "a number", "DURATION": "a duration such as 15m"}
+
+
+@dataclasses.dataclass(frozen=True)
+class ParseResult:
+    file: ast.File | None
+    diagnostics: tuple[Diagnostic, ...]
+    text: str
+
+
+def grammar_text() -> str:
+    return resources.files("rulekit").joinpath("grammar/rulekit.lark").read_text("utf-8")
+
+
+@functools.lru_cache(maxsize=None)
+def _parser(strict: bool = False) -> Lark:
+    """Built once per process and never mutated; Lark parsers are safe to share."""
+    return Lark(grammar_text(), parser="lalr", lexer="contextual", propagate_positions=True,
+                maybe_placeholders=False, strict=strict)
+
+
+def build_parser(strict: bool = False) -> Lark:
+    """A fresh parser; for tests that check the grammar (``strict=True`` needs interegular)."""
+    return Lark(grammar_text(), parser="lalr", lexer="contextual", propagate_positions=True,
+                maybe_placeholders=False, strict=strict)
+
+
+def keywords() -> dict[str, str]:
+    """Keyword terminal name -> its text, e.g. ``{"FIELD": "field"}``."""
+    return {t.name: t.pattern.value for t in _parser().terminals
+            if t.pattern.type == "str" and t.name.isupper() and t.name not in _PUNCTUATION}
+
+
+def describe_terminal(name: str) -> str:
+    if name in _PUNCTUATION:
+        return _PUNCTUATION[name]
+    if name in _CLASSES:
+        return _CLASSES[name]
+    text = keywords().get(name)
+    return f"`{text}`" if text else name.lower()
+
+
+# --- reading ----------------------------------------------------------------------------------
+
+def read_source(path: str | Path) -> tuple[str | None, list[Diagnostic]]:
+    """Read and decode a rules file; problems come back as diagnostics, never exceptions."""
+    shown = str(path)
+    try:
+        data = Path(path).read_bytes()
+    except OSError as exc:
+        reason = exc.strerror or exc.__class__.__name__
+        return None, [Diagnostic("RK108", f"cannot read '{shown}': {reason.lower()}",
+                                 Span(shown, 1, 1, 1, 1),
+                                 hint="check the path; rules files are plain UTF-8 text")]
+    return decode_source(data, shown)
+
+
+def decode_source(data: bytes, path: str) -> tuple[str | None, list[Diagnostic]]:
+    if len(data) > MAX_SOURCE_BYTES:
+        return None, [Diagnostic(
+            "RK105", f"file is {len(data) / 1_000_000:.1f} MB; a rules file may be at most "
+            f"{MAX_SOURCE_BYTES // 1024} KiB", Span(path, 1, 1, 1, 2),
+            hint="split it into smaller files joined with `import`")]
+    if data.startswith(b"\xef\xbb\xbf"):
+        data = data[3:]
+    try:
+        return data.decode("utf-8"), []
+    except UnicodeDecodeError as exc:
+        line = data.count(b"\n", 0, exc.start) + 1
+        line_start = data.rfind(b"\n", 0, exc.start) + 1
+        column = len(data[line_start:exc.start].decode("utf-8", "replace")) + 1
+        text = data.decode("utf-8", "replace")
+        span = Span(path, line, column, line, column + 1)
+        return text, [Diagnostic(
+            "RK104", f"file is not valid UTF-8: byte 0x{data[exc.start]:02x} cannot start or "
+            "continue a character", span, hint="save the file as UTF-8")]
+
+
+# --- parsing ----------------------------------------------------------------------------------
+
+def parse_file(path: str | Path) -> ParseResult:
+    text, problems = read_source(path)
+    if problems:
+        return ParseResult(None, tuple(problems), text or "")
+    return parse_source(text, str(path))
+
+
+def parse_source(text: str, path: str = "<string>") -> ParseResult:
+    try:
+        tree = _parser().parse(text)
+    except UnexpectedInput as exc:
+        return ParseResult(None, (_syntax_diagnostic(exc, text, path),), text)
+    except RecursionError:  # pragma: no cover - the grammar has no deep nesting
+        return ParseResult(None, (Diagnostic("RK101", "file is nested too deeply",
+                                             Span(path, 1, 1, 1, 2)),), text)
+    comments = tuple(_comments(text, path))
+    items = _ToAst(path).transform(tree).children
+    return ParseResult(ast.File(path, tuple(items), comments), (), text)
+
+
+def _comments(text: str, path: str):
+    """Comments, found with the lexer's own rules so that a '#' inside a string is skipped."""
+    for token in _parser().lex(text, dont_ignore=True):
+        if token.type == "COMMENT":
+            yield ast.Comment(str(token), span=_offset_span(path, text, token.start_pos,
+                                                            token.end_pos))
+
+
+def _offset_span(path: str, text: str, start: int, end: int) -> Span:
+    line = text.count("\n", 0, start) + 1
+    column = start - (text.rfind("\n", 0, start) + 1) + 1
+    end_line = text.count("\n", 0, end) + 1
+    end_column = end - (text.rfind("\n", 0, end) + 1) + 1
+    return Span(path, line, column, end_line, end_column, start, end)
+
+
+def _syntax_diagnostic(exc: UnexpectedInput, text: str, path: str) -> Diagnostic:
+    if isinstance(exc, UnexpectedCharacters):
+        return _bad_character(exc, text, path)
+    assert isinstance(exc, UnexpectedToken)
+    token = exc.token
+    expected = sorted(exc.expected, key=_expected_order)
+    wanted = ", ".join(describe_terminal(t) for t in expected)
+    if token.type == "$END":
+        end = len(text)
+        span = _offset_span(path, text, max(end - 1, 0), end) if text else Span(path, 1, 1, 1, 2)
+        open_block = _unclosed_block(text)
+        hint = (f"`{open_block[1]}` opened at line {open_block[0]} is never closed; add `}}`"
+                if open_block and "RBRACE" in exc.expected else f"expected {wanted}")
+        return Diagnostic("RK103", "unexpected end of file", span, hint=hint)
+    span = Span(path, token.line, token.column, token.end_line, token.end_column,
+                token.start_pos, token.end_pos)
+    hint = f"expected {wanted}"
+    if token.type == "NAME":
+        keyword_texts = [keywords().get(t) for t in expected if t in keywords()]
+        close = difflib.get_close_matches(str(token), [k for k in keyword_texts if k], n=1)
+        if close:
+            hint = f"did you mean `{close[0]}`? " + hint
+    elif token.type in keywords() and "NAME" in exc.expected:
+        hint = (f"`{token}` is a keyword; " + hint)
+    return Diagnostic("RK101", f"unexpected {_describe_token(token)}", span, hint=hint)
+
+
+def _expected_order(name: str) -> tuple[int, str]:
+    if name in _CLASSES:
+        return (1, name)
+    if name in _PUNCTUATION:
+        return (2, name)
+    return (0, keywords().get(name, name))
+
+
+def _describe_token(token: Token) -> str:
+    value = str(token)
+    if len(value) > 40:
+        value = value[:37] + "..."
+    if token.type in keywords():
+        return f"keyword `{value}`"
+    if token.type == "NAME":
+        return f"name '{value}'"
+    if token.type in _CLASSES:
+        return f"{token.type.lower()} {value}"
+    return f"`{value}`"
+
+
+def _bad_character(exc: UnexpectedCharacters, text: str, path: str) -> Diagnostic:
+    pos = exc.pos_in_stream
+    char = text[pos] if pos < len(text) else ""
+    line, column = exc.line, exc.column
+    if char == '"':
+        line_end = text.find("\n", pos)
+        rest = text[pos + 1: len(text) if line_end < 0 else line_end]
+        index = 0
+        while index < len(rest):
+            if rest[index] == "\\":
+                escape = rest[index: index + 2]
+                if len(escape) < 2 or escape[1] not in '"\\nt':
+                    start = pos + 1 + index
+                    return Diagnostic(
+                        "RK107", f"invalid escape `{_visible(escape)}` in a string",
+                        _offset_span(path, text, start, start + len(escape)),
+                        hint='the escapes are \\" \\\\ \\n and \\t; write a literal brace in a template as {{ or }}')
+                index += 2
+                continue
+            if rest[index] == '"':
+                break
+            index += 1
+        else:
+            return Diagnostic("RK106", "unterminated string",
+                              _offset_span(path, text, pos, pos + 1 + len(rest)),
+                              hint='close the string with `"` on the same line')
+    allowed = sorted(exc.allowed or (), key=_expected_order)
+    hint = f"expected {', '.join(describe_terminal(t) for t in allowed)}" if allowed else None
+    return Diagnostic("RK102", f"unexpected character {_visible_char(char)}",
+                      Span(path, line, column, line, column + 1, pos, pos + 1), hint=hint)
+
+
+def _visible(text: str) -> str:
+    return "".join(c if c.isprintable() else f"\\x{ord(c):02x}" for c in text)
+
+
+def _visible_char(char: str) -> str:
+    if not char:
+        return "at the end of the file"
+    if char.isprintable() and not char.isspace():
+        return f"'{char}'"
+    return f"U+{ord(char):04X}"
+
+
+def _unclosed_block(text: str) -> tuple[int, str] | None:
+    """The innermost `{` left open at the end of the text: (line, the statement that opened it)."""
+    stack: list[int] = []
+    index, in_string = 0, False
+    while index < len(text):
+        char = text[index]
+        if in_string:
+            if char == "\\":
+                index += 1
+            elif char in '"\n':
+                in_string = False
+        elif char == '"':
+            in_string = True
+        elif char == "#":
+            newline = text.find("\n", index)
+            index = len(text) if newline < 0 else newline
+            continue
+        elif char == "{":
+            stack.append(index)
+        elif char == "}" and stack:
+            stack.pop()
+        index += 1
+    if not stack:
+        return None
+    brace = stack[-1]
+    line_start = text.rfind("\n", 0, brace) + 1
+    opener = " ".join(text[line_start: brace + 1].split())
+    return text.count("\n", 0, brace) + 1, opener
+
+
+# --- tree -> AST ------------------------------------------------------------------------------
+
+def _decode_string(raw: str) -> str:
+    escapes = {'"': '"', "\\": "\\", "n": "\n", "t": "\t"}
+    out, index = [], 0
+    while index < len(raw):
+        char = raw[index]
+        if char == "\\" and index + 1 < len(raw):
+            out.append(escapes[raw[index + 1]])
+            index += 2
+        else:
+            out.append(char)
+            index += 1
+    return "".join(out)
+
+
+class _ToAst(Transformer):
+    """Builds AST nodes only. No judgement of meaning happens here (see compile.py)."""
+
+    def __init__(self, path: str):
+        super().__init__(visit_tokens=True)
+        self.path = path
+
+    # spans
+    def _span(self, meta_or_token) -> Span:
+        m = meta_or_token
+        return Span(self.path, m.line, m.column, m.end_line, m.end_column, m.start_pos, m.end_pos)
+
+    # tokens
+    def NAME(self, token: Token) -> ast.Name:
+        return ast.Name(str(token), span=self._span(token))
+
+    def STRING(self, token: Token) -> ast.String:
+        raw = str(token)[1:-1]
+        return ast.String(_decode_string(raw), raw, span=self._span(token))
+
+    def NUMBER(self, token: Token) -> ast.Number:
+        return ast.Number(str(token), span=self._span(token))
+
+    def DURATION(self, token: Token) -> ast.Duration:
+        return ast.Duration(str(token), span=self._span(token))
+
+    @staticmethod
+    def _nodes(children) -> list:
+        """Children without keyword tokens."""
+        return [c for c in children if not isinstance(c, Token)]
+
+    @v_args(meta=True)
+    def header(self, meta, children):
+        name, *settings = self._nodes(children)
+        return ast.Header(name, tuple(settings), span=self._span(meta))
+
+    @v_args(meta=True)
+    def setting(self, meta, children):
+        name, value = self._nodes(children)
+        return ast.Setting(name, value, span=self._span(meta))
+
+    def word(self, children):
+        return children[0]
+
+    @v_args(meta=True)
+    def import_decl(self, meta, children):
+        (path,) = self._nodes(children)
+        return ast.Import(path, span=self._span(meta))
+
+    @v_args(meta=True)
+    def entity(self, meta, children):
+        name, *statements = self._nodes(children)
+        return ast.Entity(name, tuple(statements), span=self._span(meta))
+
+    @v_args(meta=True)
+    def key_decl(self, meta, children):
+        return ast.KeyDecl(*self._nodes(children), span=self._span(meta))
+
+    @v_args(meta=True)
+    def fresh_decl(self, meta, children):
+        budget, via = self._nodes(children)
+        return ast.FreshDecl(budget, via, span=self._span(meta))
+
+    @v_args(meta=True)
+    def requires_decl(self, meta, children):
+        (names,) = self._nodes(children)
+        return ast.RequiresDecl(names, span=self._span(meta))
+
+    @v_args(meta=True)
+    def field_decl(self, meta, children):
+        name, type_expr, *options = self._nodes(children)
+        return ast.FieldDecl(name, type_expr, tuple(options), span=self._span(meta))
+
+    @v_args(meta=True)
+    def type_name(self, meta, children):
+        return ast.TypeName(*self._nodes(children), span=self._span(meta))
+
+    @v_args(meta=True)
+    def enum_ref(self, meta, children):
+        return ast.EnumRef(*self._nodes(children), span=self._span(meta))
+
+    @v_args(meta=True)
+    def enum_inline(self, meta, children):
+        (names,) = self._nodes(children)
+        return ast.EnumInline(names, span=self._span(meta))
+
+    @v_args(meta=True)
+    def plain_option(self, meta, children):
+        nodes = self._nodes(children)
+        return ast.Option(nodes[0], nodes[1] if len(nodes) > 1 else None, span=self._span(meta))
+
+    @v_args(meta=True)
+    def currency_option(self, meta, children):
+        keyword = children[0]
+        (code,) = self._nodes(children)
+        return ast.Option(ast.Name("currency", span=self._span(keyword)), code,
+                          span=self._span(meta))
+
+    @v_args(meta=True)
+    def placeholder_option(self, meta, children):
+        nodes = self._nodes(children)
+        unless = nodes[1] if len(nodes) > 1 else None
+        return ast.PlaceholderOption(nodes[0], unless, span=self._span(meta))
+
+    @v_args(meta=True)
+    def aliases(self, meta, children):
+        name, *entries = self._nodes(children)
+        return ast.Aliases(name, tuple(entries), span=self._span(meta))
+
+    @v_args(meta=True)
+    def alias_entry(self, meta, children):
+        value, aliases = self._nodes(children)
+        return ast.AliasEntry(value, aliases, span=self._span(meta))
+
+    @v_args(meta=True)
+    def input_decl(self, meta, children):
+        name, *options = self._nodes(children)
+        return ast.Input(name, tuple(options), span=self._span(meta))
+
+    @v_args(meta=True)
+    def template(self, meta, children):
+        kind_tree, name, text, *bindings = children
+        kind = str(kind_tree.children[0])
+        return ast.Template(kind, name, text, tuple(bindings), span=self._span(meta))
+
+    @v_args(meta=True)
+    def binding(self, meta, children):
+        slot, ref = self._nodes(children)
+        return ast.Binding(slot, ref, span=self._span(meta))
+
+    @v_args(meta=True)
+    def field_ref(self, meta, children):
+        entity, field = self._nodes(children)
+        return ast.FieldRef(entity, field, span=self._span(meta))
+
+    @v_args(meta=True)
+    def prose(self, meta, children):
+        return ast.Prose(*self._nodes(children), span=self._span(meta))
+
+    @v_args(meta=True)
+    def sweep(self, meta, children):
+        return ast.Sweep(tuple(self._nodes(children)), span=self._span(meta))
+
+    @v_args(meta=True)
+    def small_integers(self, meta, children):
+        nodes = self._nodes(children)
+        limit = nodes[0] if len(nodes) == 2 else None
+        return ast.SmallIntegers(limit, nodes[-1], span=self._span(meta))
+
+    @v_args(meta=True)
+    def rounding(self, meta, children):
+        (refs,) = self._nodes(children)
+        return ast.Rounding(refs, span=self._span(meta))
+
+    @v_args(meta=True)
+    def authoritative(self, meta, children):
+        (targets,) = self._nodes(children)
+        return ast.Authoritative(targets, span=self._span(meta))
+
+    @v_args(meta=True)
+    def untrusted(self, meta, children):
+        (targets,) = self._nodes(children)
+        return ast.Untrusted(targets, span=self._span(meta))
+
+    @v_args(meta=True)
+    def exempt(self, meta, children):
+        (values,) = self._nodes(children)
+        return ast.Exempt(values, span=self._span(meta))
+
+    @v_args(meta=True)
+    def sweep_placeholder(self, meta, children):
+        (values,) = self._nodes(children)
+        return ast.SweepPlaceholder(values, span=self._span(meta))
+
+    @v_args(meta=True)
+    def json_path(self, meta, children):
+        return ast.JsonPath(children[0], span=self._span(meta))
+
+    @v_args(meta=True)
+    def on_rule(self, meta, children):
+        outcomes, action = self._nodes(children)
+        return ast.OnRule(outcomes, action, span=self._span(meta))
+
+    @v_args(meta=True)
+    def outcome_name(self, meta, children):
+        return ast.Outcome("name", children[0], span=self._span(meta))
+
+    @v_args(meta=True)
+    def outcome_missing(self, meta, children):
+        return ast.Outcome("missing", self._nodes(children)[0], span=self._span(meta))
+
+    @v_args(meta=True)
+    def outcome_otherwise(self, meta, children):
+        return ast.Outcome("otherwise", None, span=self._span(meta))
+
+    @v_args(meta=True)
+    def regenerate(self, meta, children):
+        *options, then = self._nodes(children)
+        return ast.Regenerate(tuple(options), then, span=self._span(meta))
+
+    @v_args(meta=True)
+    def regenerate_max(self, meta, children):
+        return ast.RegenerateOption("max", self._nodes(children)[0], span=self._span(meta))
+
+    @v_args(meta=True)
+    def regenerate_naming(self, meta, children):
+        return ast.RegenerateOption("naming", self._nodes(children)[0], span=self._span(meta))
+
+    @v_args(meta=True)
+    def regenerate_with_values(self, meta, children):
+        return ast.RegenerateOption("with_values", None, span=self._span(meta))
+
+    @v_args(meta=True)
+    def regenerate_narrow(self, meta, children):
+        return ast.RegenerateOption("narrow", None, span=self._span(meta))
+
+    @v_args(meta=True)
+    def refuse(self, meta, children):
+        return ast.Refuse(self._nodes(children)[0], span=self._span(meta))
+
+    @v_args(meta=True)
+    def ask(self, meta, children):
+        nodes = self._nodes(children)
+        return ast.Ask(nodes[0], nodes[1] if len(nodes) > 1 else None, span=self._span(meta))
+
+    @v_args(meta=True)
+    def handoff(self, meta, children):
+        nodes = self._nodes(children)
+        return ast.Handoff(nodes[0] if nodes else None, span=self._span(meta))
+
+    @v_args(meta=True)
+    def fallback(self, meta, children):
+        return ast.UseFallback(self._nodes(children)[0], span=self._span(meta))
+
+    def _list(self, children):
+        return tuple(children)
+
+    name_list = string_list = literal_list = field_ref_list = target_list = _list
+    outcome_list = _list

@@ -1,0 +1,218 @@
+"""The compiled, immutable policy, and its JSON artifact.
+
+A ``Policy`` is what the chatbot loads at startup: plain frozen data, safe to share between
+threads, with no reference to the parser. ``rulekit compile --out`` writes it as JSON;
+``load_compiled`` reads it back without importing Lark.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+from pathlib import Path
+from typing import Literal
+
+from pydantic import ValidationError
+
+from rulekit.errors import ArtifactError
+from rulekit.types import AnyType, Frozen
+
+FORMAT_VERSION = 1
+
+# Every outcome a check can produce. Each must end in an action: the compiler rejects a ruleset
+# that leaves one unhandled.
+OUTCOMES: tuple[str, ...] = (
+    "malformed_reply",   # the reply is not valid JSON or not of the reply schema
+    "contradicted",      # a claim's value differs from the source of record
+    "misattributed",     # a figure is real, but belongs to another entity or field
+    "not_found",         # no row, a null, or a declared placeholder
+    "not_checkable",     # the field is not readable, or the claim cannot be compared
+    "stale",             # the value is older than its freshness budget
+    "stray_figure",      # free text holds a figure the evidence does not back
+    "unapproved_shape",  # the template matches no approved sentence shape
+    "missing_input",     # the user has not given something the answer needs
+    "lookup_failed",     # the source of record failed or timed out
+)
+
+PROSE_MODES = ("shapes", "guarded", "free")
+
+SMALL_INTEGER_CONTEXTS = ("ordinal", "rank", "list_position", "month", "weekday",
+                          "rating_scale", "name_digits")
+
+# Placeholders a refusal, ask or handoff message may use.
+MESSAGE_PLACEHOLDERS = ("fields", "entity", "id")
+
+
+class Placeholder(Frozen):
+    """A stored value that means "not recorded". With ``unless``, it only means that while the
+    named sibling flag is false."""
+    value: str | int | float
+    unless: str | None = None
+
+
+class Field(Frozen):
+    name: str
+    type: AnyType
+    readable: bool = True
+    sensitive: bool = False
+    label: str
+    placeholders: tuple[Placeholder, ...] = ()
+    fresh_seconds: float | None = None
+
+
+class Entity(Frozen):
+    name: str
+    key: str
+    fields: tuple[Field, ...]
+    fresh_seconds: float | None = None
+    fresh_via: str | None = None
+    requires: tuple[str, ...] = ()
+
+    @functools.cached_property
+    def _by_name(self) -> dict[str, Field]:
+        return {f.name: f for f in self.fields}
+
+    def field(self, name: str) -> Field | None:
+        return self._by_name.get(name)
+
+    @property
+    def readable_fields(self) -> tuple[Field, ...]:
+        return tuple(f for f in self.fields if f.readable)
+
+
+class AliasTable(Frozen):
+    name: str
+    values: tuple[str, ...]
+    aliases: tuple[tuple[str, str], ...]
+
+
+class Input(Frozen):
+    name: str
+    label: str
+
+
+class Slot(Frozen):
+    name: str
+    entity: str
+    field: str
+
+
+class Template(Frozen):
+    """A sentence shape or a fallback text. ``pieces`` alternate literal text and slot names:
+    literal text at even positions, slot names at odd ones."""
+    name: str
+    text: str
+    pieces: tuple[str, ...]
+    slots: tuple[Slot, ...]
+
+
+class Sweep(Frozen):
+    small_integer_limit: int = 12
+    small_integer_contexts: tuple[str, ...] = ("ordinal", "rank", "list_position", "month",
+                                               "weekday", "rating_scale", "name_digits")
+    rounding: tuple[str, ...] = ()          # "entity.field" where rounding to shown precision is allowed
+    authoritative: tuple[str, ...] = ()     # "entity.field" or JSON paths
+    untrusted: tuple[str, ...] = ()
+    exempt: tuple[str, ...] = ()
+    placeholders: tuple[str, ...] = ()
+
+
+class Action(Frozen):
+    kind: Literal["regenerate", "refuse", "ask", "handoff", "fallback"]
+    max_attempts: int | None = None          # regenerate
+    naming: int | None = None                # regenerate: how many wrong items to name
+    with_values: bool = False                # regenerate: name the true values too
+    narrow: bool = False                     # regenerate: pass only the facts that verified
+    then: "Action | None" = None             # regenerate: what happens when attempts run out
+    message: str | None = None               # refuse, ask, handoff
+    hint: str | None = None                  # ask: the next_action hint
+    fallback: str | None = None              # fallback: the template's name
+
+
+class OutcomeAction(Frozen):
+    outcome: str
+    action: Action
+
+
+class MissingAction(Frozen):
+    input: str
+    action: Action
+
+
+class Policy(Frozen):
+    format_version: int = FORMAT_VERSION
+    name: str
+    version: str
+    locale: str
+    currency: str | None
+    timezone: str
+    sources_sha256: str
+    sources: tuple[str, ...]
+    entities: tuple[Entity, ...] = ()
+    aliases: tuple[AliasTable, ...] = ()
+    inputs: tuple[Input, ...] = ()
+    shapes: tuple[Template, ...] = ()
+    fallbacks: tuple[Template, ...] = ()
+    prose: Literal["shapes", "guarded", "free"] = "guarded"
+    sweep: Sweep = Sweep()
+    actions: tuple[OutcomeAction, ...]
+    missing: tuple[MissingAction, ...] = ()
+
+    @functools.cached_property
+    def _entities(self) -> dict[str, Entity]:
+        return {e.name: e for e in self.entities}
+
+    @functools.cached_property
+    def _actions(self) -> dict[str, Action]:
+        return {a.outcome: a.action for a in self.actions}
+
+    def entity(self, name: str) -> Entity | None:
+        return self._entities.get(name)
+
+    def action_for(self, outcome: str, missing_input: str | None = None) -> Action:
+        """The declared action for an outcome. Every outcome has one: the compiler saw to it."""
+        if missing_input is not None:
+            for rule in self.missing:
+                if rule.input == missing_input:
+                    return rule.action
+        return self._actions[outcome]
+
+    @property
+    def ruleset(self) -> dict[str, str]:
+        """What every decision records about the rules that made it."""
+        return {"name": self.name, "version": self.version, "hash": self.sources_sha256}
+
+    def to_json(self) -> str:
+        return self.model_dump_json(indent=2, exclude_defaults=False) + "\n"
+
+
+def load_compiled(path: str | Path) -> Policy:
+    """Load a compiled artifact written by ``rulekit compile --out``. Does not import Lark."""
+    try:
+        data = Path(path).read_bytes()
+    except OSError as exc:
+        raise ArtifactError(f"{path}: cannot read the compiled policy: {exc.strerror}") from None
+    return policy_from_json(data, str(path))
+
+
+def policy_from_json(data: bytes | str, where: str = "<artifact>") -> Policy:
+    try:
+        raw = json.loads(data)
+    except (ValueError, UnicodeDecodeError) as exc:
+        raise ArtifactError(f"{where}: not a compiled policy: the JSON does not parse ({exc}); "
+                            "recompile with `rulekit compile --out`") from None
+    if not isinstance(raw, dict) or "format_version" not in raw:
+        raise ArtifactError(f"{where}: not a compiled policy: no `format_version` at $; "
+                            "recompile with `rulekit compile --out`")
+    if raw["format_version"] != FORMAT_VERSION:
+        raise ArtifactError(
+            f"{where}: $.format_version is {raw['format_version']!r}, this rulekit reads "
+            f"{FORMAT_VERSION}; recompile the ruleset with this version of rulekit")
+    try:
+        return Policy.model_validate(raw)
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        path = "$" + "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in first["loc"])
+        raise ArtifactError(f"{where}: invalid compiled policy at {path}: {first['msg']} "
+                            f"({exc.error_count()} problem(s)); recompile with "
+                            "`rulekit compile --out`") from None
