@@ -29,6 +29,12 @@ MAX_ERRORS = 50
 DEFAULT_LOCALE = "en_US"
 DEFAULT_TIMEZONE = "UTC"
 
+# Names people bring from other languages, so "unknown type 'string'" can say what to write.
+TYPE_SYNONYMS = {"string": "text", "str": "text", "int": "integer", "float": "decimal",
+                 "number": "decimal", "double": "decimal", "bool": "boolean",
+                 "datetime": "timestamp", "time": "timestamp", "currency": "money",
+                 "price": "money", "link": "url", "uri": "url", "id": "identifier"}
+
 SETTINGS = {"version": "string", "locale": "name", "currency": "name", "timezone": "string"}
 
 
@@ -49,6 +55,8 @@ class Unit:
     """One parsed file of the ruleset: the root first, then its imports depth first."""
     path: str
     file: ast.File
+    # The file each `import` statement resolved to, by the statement's position in `items`.
+    imports: dict[int, str] = dataclasses.field(default_factory=dict)
 
 
 @dataclasses.dataclass
@@ -93,8 +101,24 @@ class Compilation:
         return any(d.severity == "error" for d in self.diagnostics)
 
     def items(self, kind: type) -> Iterable:
-        for unit in self.units:
-            yield from unit.file.of_type(kind)
+        return (item for _, item in self.declarations() if isinstance(item, kind))
+
+    def declarations(self) -> Iterable[tuple[Unit, ast.Item]]:
+        """Every item of the ruleset in reading order: an imported file's items come in at
+        the place of its `import`, once."""
+        by_path = {unit.path: unit for unit in self.units}
+        done: set[str] = set()
+
+        def visit(unit: Unit):
+            done.add(unit.path)
+            for index, item in enumerate(unit.file.items):
+                target = by_path.get(unit.imports.get(index, ""))
+                if target is not None and target.path not in done:
+                    yield from visit(target)
+                yield unit, item
+
+        if self.units:
+            yield from visit(self.units[0])
 
     def header_setting(self, name: str) -> ast.Value | None:
         if self.header is None:
@@ -144,22 +168,27 @@ def resolve_imports(c: Compilation) -> None:
         c.diagnostics.extend(result.diagnostics)
         if result.file is None:
             return
-        c.units.append(Unit(display, result.file))
-        for item in result.file.of_type(ast.Import):
-            target = os.path.normpath(os.path.join(os.path.dirname(display), item.path.value))
-            visit(target, stack + (real,), item)
+        unit = Unit(display, result.file)
+        c.units.append(unit)
+        visit_imports(unit, stack + (real,))
+
+    def visit_imports(unit: Unit, stack: tuple[str, ...]) -> None:
+        for index, item in enumerate(unit.file.items):
+            if isinstance(item, ast.Import):
+                target = os.path.normpath(os.path.join(os.path.dirname(unit.path), item.path.value))
+                unit.imports[index] = target
+                visit(target, stack, item)
 
     if c.root in c.sources:   # compile_source: the root text is already known
         result = parse_source(c.sources[c.root], c.root)
         c.diagnostics.extend(result.diagnostics)
         if result.file is None:
             return
-        c.units.append(Unit(c.root, result.file))
+        unit = Unit(c.root, result.file)
+        c.units.append(unit)
         real = os.path.realpath(c.root)
         seen.add(real)
-        for item in result.file.of_type(ast.Import):
-            target = os.path.normpath(os.path.join(os.path.dirname(c.root), item.path.value))
-            visit(target, (real,), item)
+        visit_imports(unit, (real,))
     else:
         visit(c.root, (), None)
 
@@ -184,31 +213,30 @@ def collect_names(c: Compilation) -> None:
         ast.Entity: (c.entities, "entity"), ast.Aliases: (c.aliases, "alias table"),
         ast.Input: (c.inputs, "input"),
     }
-    for unit in c.units:
-        for item in unit.file.items:
-            if isinstance(item, ast.Header):
-                if unit is not c.units[0]:
-                    c.error("RK213", f"imported file '{unit.path}' has a ruleset header",
-                            item.name.span, hint="an imported file shares declarations; keep "
-                            "the `ruleset` header only in the file you compile")
-                elif c.header is not None:
-                    c.error("RK213", "a file has one ruleset header", item.name.span,
-                            hint=_first_seen(c.header.name.span))
-                else:
-                    c.header = item
-                continue
-            if isinstance(item, ast.Template):
-                table, what = (c.shapes, "shape") if item.kind == "shape" else (c.fallbacks, "fallback")
-            elif type(item) in tables:
-                table, what = tables[type(item)]
+    for unit, item in c.declarations():
+        if isinstance(item, ast.Header):
+            if unit is not c.units[0]:
+                c.error("RK213", f"imported file '{unit.path}' has a ruleset header",
+                        item.name.span, hint="an imported file shares declarations; keep "
+                        "the `ruleset` header only in the file you compile")
+            elif c.header is not None:
+                c.error("RK213", "a file has one ruleset header", item.name.span,
+                        hint=_first_seen(c.header.name.span))
             else:
-                continue
-            name = item.name.value
-            if name in table:
-                c.error("RK201", f"{what} '{name}' is declared twice", item.name.span,
-                        hint=_first_seen(table[name].name.span))
-            else:
-                table[name] = item
+                c.header = item
+            continue
+        if isinstance(item, ast.Template):
+            table, what = (c.shapes, "shape") if item.kind == "shape" else (c.fallbacks, "fallback")
+        elif type(item) in tables:
+            table, what = tables[type(item)]
+        else:
+            continue
+        name = item.name.value
+        if name in table:
+            c.error("RK201", f"{what} '{name}' is declared twice", item.name.span,
+                    hint=_first_seen(table[name].name.span))
+        else:
+            table[name] = item
 
 
 # --- stage 3: header --------------------------------------------------------------------------
@@ -368,9 +396,14 @@ def _type_kind(c: Compilation, type_expr: ast.TypeExpr) -> str | None:
         name = type_expr.name.value
         if name in T.TYPES and name != "enum":
             return name
-        hint = ("an enum names its alias table: `enum order_status`, or lists its values: "
-                "`enum { gold, silver }`") if name == "enum" else suggest(
-                    name, [t for t in T.TYPES if t != "enum"], "types")
+        types = [t for t in T.TYPES if t != "enum"]
+        if name == "enum":
+            hint = ("an enum names its alias table: `enum order_status`, or lists its values: "
+                    "`enum { gold, silver }`")
+        else:
+            close = difflib.get_close_matches(name.lower(), types + list(TYPE_SYNONYMS), n=1)
+            meant = TYPE_SYNONYMS.get(close[0], close[0]) if close else None
+            hint = (f"did you mean '{meant}'? " if meant else "") + "types: " + ", ".join(sorted(types))
         c.error("RK301", f"unknown type '{name}'", type_expr.name.span, hint=hint)
         return None
     if isinstance(type_expr, ast.EnumRef):

@@ -1,0 +1,151 @@
+"""Hypothesis strategies shared by the tests: random but syntactically valid ASTs, and messy
+variants of a formatted text (comments and blank lines inserted).
+
+Nodes are built without spans (``ast.NO_SPAN``); spans take no part in equality.
+"""
+
+from __future__ import annotations
+
+import string
+
+from hypothesis import strategies as st
+
+from rulekit import ast
+from rulekit.parse import keywords
+
+KEYWORDS = frozenset(keywords().values())
+
+# --- literals ---------------------------------------------------------------------------------
+
+name_texts = st.from_regex(r"[a-z_][a-z0-9_]{0,7}", fullmatch=True).filter(
+    lambda text: text not in KEYWORDS)
+names = name_texts.map(ast.Name)
+
+numbers = st.from_regex(r"-?(0|[1-9][0-9]{0,5})(\.[0-9]{1,3})?", fullmatch=True).map(ast.Number)
+durations = st.from_regex(r"[0-9]{1,4}(ms|s|m|h|d)", fullmatch=True).map(ast.Duration)
+
+# (decoded, as written) pieces of a string: any character but a quote, backslash or newline as
+# itself, the four escapes, and a tab written literally (which the lexer also accepts).
+_plain_characters = st.characters(blacklist_categories=("Cs",), blacklist_characters='"\\\n')
+_string_pieces = st.one_of(
+    _plain_characters.map(lambda char: (char, char)),
+    st.sampled_from([('"', '\\"'), ("\\", "\\\\"), ("\n", "\\n"), ("\t", "\\t"), ("\t", "\t"),
+                     ("#", "#"), ("é", "é"), ("€", "€"), ("{", "{"), (" ", " ")]),
+)
+strings = st.lists(_string_pieces, max_size=12).map(
+    lambda pieces: ast.String("".join(p[0] for p in pieces), "".join(p[1] for p in pieces)))
+
+literals = st.one_of(strings, numbers, durations)
+values = st.one_of(literals, names)
+
+
+def _tuples(elements, min_size=0, max_size=4):
+    return st.lists(elements, min_size=min_size, max_size=max_size).map(tuple)
+
+
+field_refs = st.builds(ast.FieldRef, names, names)
+
+# --- entities, inputs, aliases ----------------------------------------------------------------
+
+options = st.one_of(
+    st.builds(ast.Option, names, st.none() | literals),
+    st.builds(ast.Option, st.just(ast.Name("currency")), names),
+    st.builds(ast.PlaceholderOption, _tuples(literals, 1, 3), st.none() | names),
+)
+type_exprs = st.one_of(
+    st.builds(ast.TypeName, names),
+    st.builds(ast.EnumRef, names),
+    st.builds(ast.EnumInline, _tuples(names, 1, 4)),
+)
+entity_statements = st.one_of(
+    st.builds(ast.KeyDecl, names),
+    st.builds(ast.FreshDecl, durations, names),
+    st.builds(ast.RequiresDecl, _tuples(names, 1, 3)),
+    st.builds(ast.FieldDecl, names, type_exprs, _tuples(options, 0, 3)),
+    st.builds(ast.FieldDecl, names, type_exprs, _tuples(options, 0, 3)),
+)
+
+# --- sweep and actions ------------------------------------------------------------------------
+
+targets = st.one_of(field_refs, st.builds(ast.JsonPath, strings))
+sweep_statements = st.one_of(
+    st.builds(ast.SmallIntegers, st.none() | numbers, _tuples(names, 1, 3)),
+    st.builds(ast.Rounding, _tuples(field_refs, 1, 3)),
+    st.builds(ast.Authoritative, _tuples(targets, 1, 3)),
+    st.builds(ast.Untrusted, _tuples(targets, 1, 3)),
+    st.builds(ast.Exempt, _tuples(literals, 1, 3)),
+    st.builds(ast.SweepPlaceholder, _tuples(literals, 1, 3)),
+)
+outcomes = st.one_of(
+    st.builds(ast.Outcome, st.just("name"), names),
+    st.builds(ast.Outcome, st.just("missing"), names),
+    st.builds(ast.Outcome, st.just("otherwise"), st.none()),
+)
+regenerate_options = st.one_of(
+    st.builds(ast.RegenerateOption, st.sampled_from(["max", "naming"]), numbers),
+    st.builds(ast.RegenerateOption, st.sampled_from(["with_values", "narrow"]), st.none()),
+)
+final_actions = st.one_of(
+    st.builds(ast.Refuse, strings),
+    st.builds(ast.Ask, names, st.none() | strings),
+    st.builds(ast.Handoff, st.none() | strings),
+    st.builds(ast.UseFallback, names),
+)
+actions = st.one_of(final_actions,
+                    st.builds(ast.Regenerate, _tuples(regenerate_options, 0, 4), final_actions))
+
+# --- items and files --------------------------------------------------------------------------
+
+items = st.one_of(
+    st.builds(ast.Header, names, _tuples(st.builds(ast.Setting, names, values))),
+    st.builds(ast.Import, strings),
+    st.builds(ast.Entity, names, _tuples(entity_statements, 0, 6)),
+    st.builds(ast.Aliases, names, _tuples(st.builds(ast.AliasEntry, names,
+                                                    _tuples(strings, 1, 3)))),
+    st.builds(ast.Input, names, _tuples(options, 0, 3)),
+    st.builds(ast.Template, st.sampled_from(["shape", "fallback"]), names, strings,
+              _tuples(st.builds(ast.Binding, names, field_refs))),
+    st.builds(ast.Prose, names),
+    st.builds(ast.Sweep, _tuples(sweep_statements, 0, 6)),
+    st.builds(ast.OnRule, _tuples(outcomes, 1, 3), actions),
+)
+files = _tuples(items, 0, 8).map(lambda parts: ast.File("<generated>", parts))
+
+# --- messy text -------------------------------------------------------------------------------
+
+comment_texts = st.text(
+    st.characters(blacklist_categories=("Cs", "Cc", "Zl", "Zp")), max_size=20,
+).map(lambda text: ("#" + text).rstrip())
+_indents = st.sampled_from(["", " ", "  ", "\t", "      "])
+
+
+@st.composite
+def commented(draw, text: str) -> tuple[str, list[str]]:
+    """``text`` (whole lines, ending in a newline) with comment lines, trailing comments and
+    blank lines inserted at random line boundaries; returns the new text and the comment texts
+    in order."""
+    lines = text.split("\n")[:-1] if text else []
+    out: list[str] = []
+    inserted: list[str] = []
+    for line in [*lines, None]:
+        for _ in range(draw(st.integers(0, 2))):
+            if draw(st.booleans()):
+                out.append("")
+            else:
+                inserted.append(draw(comment_texts))
+                out.append(draw(_indents) + inserted[-1])
+        if line is None:
+            break
+        if draw(st.booleans()):
+            inserted.append(draw(comment_texts))
+            line += draw(st.sampled_from([" ", "  ", "\t"])) + inserted[-1]
+        out.append(line)
+    return "".join(line + "\n" for line in out), inserted
+
+
+# Tokens for a soup: mostly valid pieces of the language in random order.
+soup_tokens = st.sampled_from(sorted(KEYWORDS) + [
+    "{", "}", ",", ".", "=", '"x"', '"a\\"b"', "1", "-2.5", "15m", "x", "y", "# c", "\n",
+    "ruleset r {", "entity e {", "field f text", "on a refuse \"no\"", '"bad\\q"', "@",
+    string.whitespace,
+])

@@ -1,0 +1,35 @@
+"""The public surface: pinned names, and an installed package that finds its grammar."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import zipfile
+from pathlib import Path
+
+import rulekit
+from rulekit.parse import grammar_text
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def test_public_api_is_pinned():
+    assert rulekit.__all__ == [
+        "ArtifactError", "CompileError", "Diagnostic", "OUTCOMES", "Policy", "RulekitError",
+        "Span", "__version__", "load", "load_compiled",
+    ]
+    for name in rulekit.__all__:
+        assert hasattr(rulekit, name)
+
+
+def test_the_package_reads_the_one_grammar():
+    assert grammar_text() == (ROOT / "grammar" / "rulekit.lark").read_text("utf-8")
+
+
+def test_the_wheel_ships_the_grammar(tmp_path):
+    subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation",
+                    "--quiet", "-w", str(tmp_path), str(ROOT)], check=True, capture_output=True)
+    (wheel,) = tmp_path.glob("rulekit-*.whl")
+    with zipfile.ZipFile(wheel) as archive:
+        shipped = archive.read("rulekit/grammar/rulekit.lark").decode("utf-8")
+    assert shipped == grammar_text()

@@ -1,0 +1,151 @@
+"""`rulekit compile`, `rulekit fmt` and `rulekit demo` as a user runs them: exit codes, output,
+artifacts, and no traceback whatever bytes come in."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings, strategies as st
+
+from rulekit.cli import main
+from rulekit.parse import keywords
+
+ROOT = Path(__file__).resolve().parent.parent
+GOOD = 'ruleset tiny {\n  version "3"\n}\n\non otherwise refuse "I could not verify that."\n'
+
+
+def run(*args: str, cwd: Path = ROOT) -> subprocess.CompletedProcess:
+    """The installed console script, as a user runs it."""
+    rulekit = Path(sys.executable).with_name("rulekit")
+    return subprocess.run([str(rulekit), *args], cwd=cwd, capture_output=True, text=True,
+                          timeout=120)
+
+
+def test_compile_exit_codes(tmp_path, capsys):
+    good = tmp_path / "good.rules"
+    good.write_text(GOOD)
+    bad = tmp_path / "bad.rules"
+    bad.write_text("ruleset bad {\n")
+    assert main(["compile", str(good)]) == 0
+    assert main(["compile", str(good), str(bad)]) == 1
+    err = capsys.readouterr().err
+    assert f"{bad}:1:14: error[RK103]: unexpected end of file" in err
+    with pytest.raises(SystemExit) as usage:
+        main(["compile"])
+    assert usage.value.code == 2
+    with pytest.raises(SystemExit) as usage:
+        main(["compile", "--format", "yaml", str(good)])
+    assert usage.value.code == 2
+
+
+def test_compile_out_writes_one_artifact_per_ruleset(tmp_path):
+    good = tmp_path / "good.rules"
+    good.write_text(GOOD)
+    out = tmp_path / "out"
+    assert main(["compile", str(good), "--out", str(out)]) == 0
+    artifact = json.loads((out / "tiny.policy.json").read_text())
+    assert artifact["format_version"] == 1
+    assert (artifact["name"], artifact["version"]) == ("tiny", "3")
+    assert len(artifact["sources_sha256"]) == 64
+
+
+def test_compile_json_format_carries_the_same_diagnostics(tmp_path, capsys):
+    bad = tmp_path / "bad.rules"
+    bad.write_text('ruleset b { }\nentity e { key id field id strng }\non otherwise handoff\n')
+    assert main(["compile", "--format", "json", str(bad)]) == 1
+    report = json.loads(capsys.readouterr().out)
+    assert report["ok"] is False
+    (diagnostic,) = report["files"][0]["diagnostics"]
+    assert diagnostic == {"code": "RK301", "severity": "error", "message": "unknown type 'strng'",
+                          "path": str(bad), "line": 2, "column": 28, "end_line": 2,
+                          "end_column": 33,
+                          "hint": "did you mean 'text'? types: boolean, date, decimal, identifier, integer, money, text, timestamp, url"}  # noqa: E501
+
+
+def test_compile_accepts_a_folder(tmp_path, capsys):
+    (tmp_path / "a.rules").write_text(GOOD)
+    (tmp_path / "lib.rules").write_text('aliases tier { gold = "Gold" }\n')
+    assert main(["compile", str(tmp_path)]) == 0
+    out = capsys.readouterr().out
+    assert "a.rules: ok: ruleset tiny 3" in out
+    assert "lib.rules: library checked" in out
+
+
+def test_a_missing_file_is_a_diagnostic_not_a_crash(tmp_path, capsys):
+    assert main(["compile", str(tmp_path / "nope.rules")]) == 1
+    assert "error[RK108]: cannot read" in capsys.readouterr().err
+
+
+def test_fmt_check_and_rewrite(tmp_path, capsys):
+    messy = tmp_path / "messy.rules"
+    messy.write_text("ruleset tiny{version \"3\"}\non otherwise refuse \"no\"")
+    assert main(["fmt", "--check", str(messy)]) == 1
+    assert "would be reformatted" in capsys.readouterr().out
+    assert main(["fmt", str(messy)]) == 0
+    assert main(["fmt", "--check", str(messy)]) == 0
+    assert messy.read_text().startswith("ruleset tiny {\n")
+
+
+def test_demo_compiles_and_describes_the_shipped_rulesets():
+    result = run("demo")
+    assert result.returncode == 0, result.stdout + result.stderr
+    for name in ("shop", "orders", "analytics", "golf", "support"):
+        assert f"ruleset {name} " in result.stdout
+    assert "HIDDEN: never looked up or shown" in result.stdout
+
+
+def test_the_console_script_never_prints_a_traceback(tmp_path):
+    weird = tmp_path / "weird.rules"
+    weird.write_bytes(b"\xff\xfe\x00entity {{{ \"\\")
+    result = run("compile", str(weird))
+    assert result.returncode == 1
+    assert "Traceback" not in result.stderr and "error[RK104]" in result.stderr
+
+
+def test_a_ten_megabyte_file_is_refused_cleanly(tmp_path):
+    big = tmp_path / "big.rules"
+    big.write_bytes(b"entity e { key id field id text }\n" * 300_000)
+    assert big.stat().st_size > 10_000_000
+    result = run("compile", str(big))
+    assert result.returncode == 1
+    assert "error[RK105]: file is 10.2 MB" in result.stderr and "Traceback" not in result.stderr
+
+
+TOKENS = sorted(keywords().values()) + ["{", "}", ",", ".", "=", "x", "order", '"s"', "12",
+                                        "15m", "-1", "#c\n", "\n", '"{a}"', "\x00", "é"]
+
+
+def _compile_bytes_in_process(data: bytes, tmp_path: Path, capsys) -> None:
+    path = tmp_path / "fuzz.rules"
+    path.write_bytes(data)
+    code = main(["compile", str(path)])
+    captured = capsys.readouterr()
+    assert code in (0, 1), captured.err
+    assert "internal error" not in captured.err and "Traceback" not in captured.err
+    if code == 1:
+        assert "error[RK" in captured.err
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.binary(max_size=300))
+def test_any_bytes_give_diagnostics_never_a_crash(tmp_path, capsys, data):
+    _compile_bytes_in_process(data, tmp_path, capsys)
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.lists(st.sampled_from(TOKENS), max_size=60))
+def test_random_token_streams_give_diagnostics_never_a_crash(tmp_path, capsys, tokens):
+    _compile_bytes_in_process(" ".join(tokens).encode(), tmp_path, capsys)
+
+
+@pytest.mark.parametrize("ruleset", sorted((ROOT / "rulesets").glob("*.rules")), ids=lambda p: p.name)
+def test_every_truncation_of_a_shipped_ruleset_is_handled(ruleset, tmp_path, capsys):
+    data = ruleset.read_bytes()
+    step = max(1, len(data) // 60)
+    for cut in range(0, len(data), step):
+        _compile_bytes_in_process(data[:cut], tmp_path, capsys)

@@ -1,0 +1,229 @@
+"""The compiler's API and the Policy it builds (the diagnostics' text is in test_golden.py)."""
+
+from __future__ import annotations
+
+import threading
+from decimal import Decimal
+
+import pytest
+
+import rulekit
+from rulekit.compile import compile_file, compile_source
+from rulekit.policy import OUTCOMES
+
+ORDERS = '''
+ruleset orders {
+  version "2026.11"
+  locale de_DE
+  currency EUR
+  timezone "Europe/Berlin"
+}
+
+import "glossary.rules"
+
+input postcode label "your postcode"
+
+entity order {
+  key id
+  fresh within 15m via updated_at
+  requires postcode
+  field id                 identifier
+  field shipped_at         timestamp
+  field estimated_delivery date label "delivery estimate"
+  field total_minor        money minor
+  field status             enum order_status
+  field weight_kg          decimal tolerance 0.05
+  field stock              integer placeholder -1, "N/A"
+  field putts              integer placeholder 0 unless putts_tracked
+  field putts_tracked      boolean
+  field updated_at         timestamp hidden
+}
+
+shape shipped "Your order {order_id} shipped on {ship_date}." {
+  order_id  = order.id
+  ship_date = order.shipped_at
+}
+fallback summary "Order {order_id}." { order_id = order.id }
+prose shapes
+
+sweep {
+  small integers up to 10 as ordinal, month
+  rounding allowed for order.weight_kg
+  untrusted "$.reviews[*].body"
+}
+
+on contradicted regenerate max 2 naming 5 with values narrow then fallback summary
+on not_found, stale refuse "I could not verify the {fields} for this order, so I have not given it."
+on missing postcode ask ask_for_postcode "What is your postcode?"
+on otherwise handoff
+'''
+
+GLOSSARY = '''
+aliases order_status {
+  shipped   = "Shipped", "dispatched", "SHIPPED", "on its way"
+  delivered = "arrived"
+}
+'''
+
+
+@pytest.fixture
+def orders(tmp_path):
+    (tmp_path / "glossary.rules").write_text(GLOSSARY)
+    path = tmp_path / "orders.rules"
+    path.write_text(ORDERS)
+    return path
+
+
+def test_a_wrong_ruleset_fails_closed_with_every_error(tmp_path):
+    path = tmp_path / "bad.rules"
+    path.write_text('ruleset bad { locale en_US }\nentity e { key id field id textt }\n'
+                    'on contradicted refuse "no"\n')
+    with pytest.raises(rulekit.CompileError) as caught:
+        rulekit.load(path)
+    codes = [d.code for d in caught.value.diagnostics]
+    assert codes == ["RK408", "RK301"]  # sorted by position: header first
+    assert "did you mean 'text'?" in str(caught.value)
+
+
+def test_load_builds_the_declared_policy(orders):
+    policy = rulekit.load(orders)
+    assert (policy.name, policy.version, policy.locale, policy.currency) == (
+        "orders", "2026.11", "de_DE", "EUR")
+    order = policy.entity("order")
+    assert order.key == "id" and order.fresh_seconds == 900 and order.fresh_via == "updated_at"
+    assert order.requires == ("postcode",)
+    assert order.field("total_minor").type.currency == "EUR"
+    assert order.field("total_minor").type.storage == "minor"
+    assert order.field("shipped_at").type.zone == "Europe/Berlin"
+    assert order.field("weight_kg").type.tolerance == Decimal("0.05")
+    assert order.field("estimated_delivery").label == "delivery estimate"
+    assert not order.field("updated_at").readable
+    assert [f.name for f in order.readable_fields][-1] == "putts_tracked"
+    assert [(p.value, p.unless) for p in order.field("stock").placeholders] == [(-1, None), ("N/A", None)]
+    assert order.field("putts").placeholders[0].unless == "putts_tracked"
+    status = dict(order.field("status").type.aliases)
+    assert status["dispatched"] == status["shipped"] == status["on its way"] == "shipped"
+    assert status["arrived"] == "delivered"
+
+
+def test_actions_resolve_for_every_outcome(orders):
+    policy = rulekit.load(orders)
+    assert [a.outcome for a in policy.actions] == list(OUTCOMES)
+    contradicted = policy.action_for("contradicted")
+    assert (contradicted.kind, contradicted.max_attempts, contradicted.naming) == ("regenerate", 2, 5)
+    assert contradicted.with_values and contradicted.narrow
+    assert contradicted.then.kind == "fallback" and contradicted.then.fallback == "summary"
+    assert policy.action_for("stale").kind == "refuse"
+    assert policy.action_for("lookup_failed").kind == "handoff"   # from `on otherwise`
+    ask = policy.action_for("missing_input", missing_input="postcode")
+    assert (ask.kind, ask.hint) == ("ask", "ask_for_postcode")
+
+
+def test_templates_keep_their_slots_and_bindings(orders):
+    shape = rulekit.load(orders).shapes[0]
+    assert shape.pieces == ("Your order ", "order_id", " shipped on ", "ship_date", ".")
+    assert [(s.name, s.entity, s.field) for s in shape.slots] == [
+        ("order_id", "order", "id"), ("ship_date", "order", "shipped_at")]
+
+
+def test_sweep_settings(orders):
+    sweep = rulekit.load(orders).sweep
+    assert sweep.small_integer_limit == 10
+    assert sweep.small_integer_contexts == ("ordinal", "month")
+    assert sweep.rounding == ("order.weight_kg",)
+    assert sweep.untrusted == ("$.reviews[*].body",)
+
+
+def test_defaults_are_the_safe_ones(tmp_path):
+    path = tmp_path / "min.rules"
+    path.write_text("ruleset min { }\non otherwise refuse \"I can't verify that.\"\n")
+    policy = rulekit.load(path)
+    assert (policy.locale, policy.timezone, policy.version, policy.currency) == ("en_US", "UTC", "0", None)
+    assert policy.prose == "guarded"
+    assert policy.sweep.small_integer_limit == 12 and policy.sweep.rounding == ()
+    assert {a.action.kind for a in policy.actions} == {"refuse"}
+
+
+def test_the_hash_covers_every_source_and_is_deterministic(orders, tmp_path):
+    first = rulekit.load(orders)
+    assert rulekit.load(orders).sources_sha256 == first.sources_sha256
+    assert first.sources == ("orders.rules", "glossary.rules")
+    (tmp_path / "glossary.rules").write_text(GLOSSARY.replace("arrived", "landed"))
+    assert rulekit.load(orders).sources_sha256 != first.sources_sha256
+
+
+def test_a_diamond_import_is_read_once(tmp_path):
+    (tmp_path / "base.rules").write_text('aliases tier { gold = "Gold" }\n')
+    (tmp_path / "a.rules").write_text('import "base.rules"\n')
+    (tmp_path / "b.rules").write_text('import "base.rules"\n')
+    root = tmp_path / "root.rules"
+    root.write_text('ruleset r { }\nimport "a.rules"\nimport "b.rules"\n'
+                    'entity e { key id field id identifier field t enum tier }\n'
+                    'on otherwise handoff\n')
+    policy = rulekit.load(root)
+    assert policy.sources == ("root.rules", "a.rules", "base.rules", "b.rules")
+
+
+def test_a_declaration_in_two_files_is_an_error_not_an_override(tmp_path):
+    (tmp_path / "shared.rules").write_text('aliases tier { gold = "Gold" }\n')
+    root = tmp_path / "root.rules"
+    root.write_text('ruleset r { }\nimport "shared.rules"\naliases tier { gold = "GOLD" }\n'
+                    'on otherwise handoff\n')
+    result = compile_file(root)
+    (duplicate,) = [d for d in result.diagnostics if d.code == "RK201"]
+    assert duplicate.span.path.endswith("root.rules")
+    assert "first declared at" in duplicate.hint and "shared.rules:1:9" in duplicate.hint
+
+
+def test_a_header_less_file_compiles_as_a_library(tmp_path):
+    path = tmp_path / "glossary.rules"
+    path.write_text(GLOSSARY)
+    result = compile_file(path, require_header=False)
+    assert result.ok and result.is_library and result.policy is None
+    assert [d.code for d in compile_file(path).diagnostics] == ["RK209"]
+
+
+def test_errors_are_capped(tmp_path):
+    body = "\n".join(f"  field f{i} nosuchtype" for i in range(80))
+    result = compile_source(f"ruleset r {{ }}\non otherwise handoff\nentity e {{\n  key f0\n{body}\n}}\n",
+                            "many.rules")
+    codes = [d.code for d in result.diagnostics]
+    assert codes.count("RK301") == 50 and codes[-1] == "RK109"
+    assert "80 found" in result.diagnostics[-1].message
+
+
+def test_warnings_do_not_fail_the_compile(tmp_path):
+    result = compile_source('ruleset r { }\naliases unused { a = "A" }\non otherwise handoff\n',
+                            "w.rules")
+    assert result.ok and result.policy is not None
+    assert [(d.code, d.severity) for d in result.diagnostics] == [("RK412", "warning")]
+
+
+def test_the_policy_is_immutable(orders):
+    policy = rulekit.load(orders)
+    with pytest.raises(Exception):
+        policy.name = "other"
+    with pytest.raises(Exception):
+        policy.entities[0].fields[0].readable = False
+    with pytest.raises(AttributeError):
+        policy.entities[0].fields.append(None)  # tuples all the way down
+
+
+def test_one_policy_is_shared_safely_between_threads(orders):
+    policy = rulekit.load(orders)
+    seen, errors = [], []
+
+    def read():
+        try:
+            for _ in range(200):
+                seen.append((policy.entity("order").field("status").type.kind,
+                             policy.action_for("stale").kind))
+        except Exception as exc:  # pragma: no cover - the assertion below reports it
+            errors.append(exc)
+
+    threads = [threading.Thread(target=read) for _ in range(8)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert errors == [] and set(seen) == {("enum", "refuse")}

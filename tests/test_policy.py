@@ -1,0 +1,71 @@
+"""The compiled artifact: round trip, loading without the parser, and corrupt input."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import rulekit
+from rulekit.cli import main
+from rulekit.policy import load_compiled, policy_from_json
+
+ROOT = Path(__file__).resolve().parent.parent
+SHIPPED = sorted((ROOT / "rulesets").glob("*.rules"))
+
+
+@pytest.fixture(scope="module")
+def artifacts(tmp_path_factory):
+    out = tmp_path_factory.mktemp("artifacts")
+    assert main(["compile", "--out", str(out), *map(str, SHIPPED)]) == 0
+    return out
+
+
+@pytest.mark.parametrize("ruleset", SHIPPED, ids=lambda p: p.name)
+def test_an_artifact_loads_back_to_the_same_policy(ruleset, artifacts):
+    policy = rulekit.load(ruleset)
+    loaded = load_compiled(artifacts / f"{policy.name}.policy.json")
+    assert loaded == policy
+    assert loaded.ruleset == {"name": policy.name, "version": policy.version,
+                              "hash": policy.sources_sha256}
+
+
+def test_loading_an_artifact_does_not_import_lark(artifacts):
+    script = (
+        "import sys, rulekit\n"
+        f"policy = rulekit.load_compiled({str(artifacts / 'orders.policy.json')!r})\n"
+        "assert policy.entity('order') is not None\n"
+        "print(sorted(m for m in sys.modules if m == 'lark' or m.startswith('lark.')))\n")
+    result = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                            check=True)
+    assert result.stdout.strip() == "[]"
+
+
+def test_a_corrupt_artifact_names_the_json_path(artifacts, tmp_path):
+    data = json.loads((artifacts / "orders.policy.json").read_text())
+    data["entities"][0]["fields"][1]["type"]["kind"] = "moneyy"
+    with pytest.raises(rulekit.ArtifactError) as caught:
+        policy_from_json(json.dumps(data), "orders.policy.json")
+    assert "$.entities[0].fields[1].type" in str(caught.value)
+    assert "recompile" in str(caught.value)
+
+
+@pytest.mark.parametrize("content, expected", [
+    (b"not json", "the JSON does not parse"),
+    (b"[]", "no `format_version` at $"),
+    (b'{"format_version": 99}', "$.format_version is 99, this rulekit reads 1"),
+])
+def test_not_an_artifact(content, expected, tmp_path):
+    path = tmp_path / "x.policy.json"
+    path.write_bytes(content)
+    with pytest.raises(rulekit.ArtifactError, match=None) as caught:
+        load_compiled(path)
+    assert expected in str(caught.value)
+
+
+def test_a_missing_artifact(tmp_path):
+    with pytest.raises(rulekit.ArtifactError, match="cannot read the compiled policy"):
+        load_compiled(tmp_path / "none.json")
