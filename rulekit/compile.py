@@ -27,6 +27,11 @@ from rulekit.template import parse_template
 MAX_ERRORS = 50
 
 DEFAULT_LOCALE = "en_US"
+# Suggested first when a locale is unknown, in this order, by language.
+COMMON_LOCALES = ("en_US", "en_GB", "de_DE", "de_AT", "de_CH", "fr_FR", "fr_CA", "es_ES",
+                  "es_MX", "it_IT", "nl_NL", "pt_BR", "pt_PT", "sv_SE", "da_DK", "nb_NO",
+                  "fi_FI", "pl_PL", "cs_CZ", "ja_JP", "zh_CN", "zh_TW", "ko_KR", "en_IN",
+                  "hi_IN", "ar_SA", "tr_TR", "ru_RU")
 DEFAULT_TIMEZONE = "UTC"
 
 # Names people bring from other languages, so "unknown type 'string'" can say what to write.
@@ -34,6 +39,17 @@ TYPE_SYNONYMS = {"string": "text", "str": "text", "int": "integer", "float": "de
                  "number": "decimal", "double": "decimal", "bool": "boolean",
                  "datetime": "timestamp", "time": "timestamp", "currency": "money",
                  "price": "money", "link": "url", "uri": "url", "id": "identifier"}
+
+# Option names people guess, and the option rulekit calls it.
+OPTION_SYNONYMS = {"case_insensitive": "casefold", "ignore_case": "casefold",
+                   "insensitive": "casefold", "nocase": "casefold", "lowercase": "casefold",
+                   "case_sensitive": "exact", "private": "hidden", "secret": "hidden",
+                   "readonly": "hidden", "tz": "zone", "timezone": "zone", "time_zone": "zone",
+                   "tol": "tolerance", "epsilon": "tolerance", "cents": "minor",
+                   "fresh": "max_age", "ttl": "max_age", "percentage": "percent"}
+
+# Statement keywords inside an entity; an unknown option that looks like one is a typo for it.
+ENTITY_KEYWORDS = ("field", "key", "fresh", "requires")
 
 SETTINGS = {"version": "string", "locale": "name", "currency": "name", "timezone": "string"}
 
@@ -88,6 +104,7 @@ class Compilation:
     shapes: dict[str, ast.Template] = dataclasses.field(default_factory=dict)
     fallbacks: dict[str, ast.Template] = dataclasses.field(default_factory=dict)
     used: set[tuple[str, str]] = dataclasses.field(default_factory=set)
+    failed_imports: list[str] = dataclasses.field(default_factory=list)
     policy: P.Policy | None = None
 
     def error(self, code: str, message: str, span: Span | None, hint: str | None = None) -> None:
@@ -135,6 +152,14 @@ def suggest(name: str, candidates: Iterable[str], what: str = "") -> str | None:
     return known or None
 
 
+def _after_failed_imports(c: Compilation, hint: str | None) -> str | None:
+    """An unknown name may live in an import that did not load: say so, not just "declare it"."""
+    if not c.failed_imports:
+        return hint
+    note = f"{', '.join(c.failed_imports)} did not load, so its declarations are unknown"
+    return f"{hint}; note: {note}" if hint else f"note: {note}"
+
+
 def _first_seen(span: Span) -> str:
     return f"first declared at {span.at()}"
 
@@ -151,7 +176,7 @@ def resolve_imports(c: Compilation) -> None:
         if real in stack:
             chain = " -> ".join([_display_of(c, s) for s in stack[stack.index(real):]] + [display])
             c.error("RK208", f"import cycle: {chain}", via.path.span,
-                    hint="move what both files need into a third file that imports neither")
+                    hint="move what these files share into a file that imports none of them")
             return
         if real in seen:
             return
@@ -162,11 +187,15 @@ def resolve_imports(c: Compilation) -> None:
             c.error("RK207", f"cannot import '{via.path.value}': no such file '{display}'",
                     via.path.span, hint=suggest(os.path.basename(display), others,
                                                 f"rules files in {folder}"))
+            c.failed_imports.append(display)
             return
         result = parse_file(display)
-        c.sources[display] = result.text
+        if result.text:
+            c.sources[display] = result.text
         c.diagnostics.extend(result.diagnostics)
         if result.file is None:
+            if via is not None:
+                c.failed_imports.append(display)
             return
         unit = Unit(display, result.file)
         c.units.append(unit)
@@ -243,8 +272,10 @@ def collect_names(c: Compilation) -> None:
 
 def check_header(c: Compilation) -> None:
     if c.header is None:
-        if c.require_header and c.units:
-            c.error("RK209", "no ruleset header", Span(c.root, 1, 1, 1, 2),
+        empty = bool(c.units) and not c.units[0].file.items
+        if c.units and (c.require_header or empty):
+            c.error("RK209", "no ruleset header" + (" and nothing declared" if empty else ""),
+                    Span(c.root, 1, 1, 1, 2),
                     hint='start the file with `ruleset NAME { version "1" locale en_US }`')
         return
     seen: dict[str, ast.Setting] = {}
@@ -280,8 +311,13 @@ def _check_locale(c: Compilation, value: str, span: Span) -> None:
     try:
         Locale.parse(value)
     except (UnknownLocaleError, ValueError, TypeError):
-        c.error("RK305", f"unknown locale '{value}'", span,
-                hint=suggest(value, localedata.locale_identifiers()) or "for example en_GB or de_DE")
+        language = value.replace("-", "_").split("_")[0].lower()
+        same = [c_ for c_ in COMMON_LOCALES if c_.split("_")[0] == language] or sorted(
+            i for i in localedata.locale_identifiers() if i.split("_")[0] == language
+            and i.count("_") == 1 and i.split("_")[1].isalpha())[:4]
+        hint = (f"did you mean {' or '.join(repr(x) for x in same[:3])}?" if same else
+                suggest(value, localedata.locale_identifiers()) or "for example en_GB or de_DE")
+        c.error("RK305", f"unknown locale '{value}'", span, hint=hint)
 
 
 def _check_currency(c: Compilation, value: str, span: Span) -> None:
@@ -351,7 +387,11 @@ def _check_field(c: Compilation, entity: str, decl: ast.FieldDecl, every_option:
     if kind is None:
         return info
     allowed = T.options_for(kind)
-    for option in decl.options:
+    options = list(decl.options)
+    index = 0
+    while index < len(options):
+        option = options[index]
+        index += 1
         if isinstance(option, ast.PlaceholderOption):
             info.placeholders.append(option)
             _check_placeholder(c, entity, decl, kind, option)
@@ -362,14 +402,36 @@ def _check_field(c: Compilation, entity: str, decl: ast.FieldDecl, every_option:
             if name in every_option:
                 c.error("RK302", f"option '{name}' does not apply to {kind} fields",
                         option.name.span, hint=f"options for {kind}: " +
-                        ", ".join(sorted(allowed) + ["placeholder"]))
-            else:
+                        ", ".join(sorted(list(allowed) + ["placeholder"])))
+                continue
+            keyword = difflib.get_close_matches(name, ENTITY_KEYWORDS, n=1, cutoff=0.75)
+            if keyword and option.value is None:
+                # `feild total money`: the rest of the line is a statement, not options.
                 c.error("RK303", f"unknown option '{name}' on field '{decl.name.value}'",
-                        option.name.span,
-                        hint=suggest(name, list(allowed) + ["placeholder"], f"options for {kind}"))
+                        option.name.span, hint=f"did you mean the keyword `{keyword[0]}`? it "
+                        "starts a new statement")
+                break
+            synonym = OPTION_SYNONYMS.get(name.lower())
+            hint = (f"did you mean '{synonym}'? options for {kind}: "
+                    + ", ".join(sorted(list(allowed) + ["placeholder"]))
+                    if synonym in allowed else
+                    suggest(name, list(allowed) + ["placeholder"], f"options for {kind}"))
+            c.error("RK303", f"unknown option '{name}' on field '{decl.name.value}'",
+                    option.name.span, hint=hint)
             continue
         if name in info.options:
-            c.error("RK308", f"option '{name}' is given twice", option.name.span)
+            first = next(o for o in decl.options if isinstance(o, ast.Option) and o.name.value == name)
+            c.error("RK308", f"option '{name}' is given twice", option.name.span,
+                    hint=_first_seen(first.name.span))
+            continue
+        if spec.takes is not None and option.value is None and index < len(options) and \
+                isinstance(options[index], ast.Option) and options[index].value is None and \
+                options[index].name.value not in allowed:
+            # `zone Europe_Berlin`: the value was written as a bare name.
+            bare = options[index]
+            index += 1
+            c.error("RK304", f"option '{name}' takes {_kind_words(spec.takes)}, not the name "
+                    f"'{bare.name.value}'", bare.name.span, hint=spec.help)
             continue
         if not _value_is(option.value, spec.takes):
             if spec.takes is None:
@@ -409,9 +471,14 @@ def _type_kind(c: Compilation, type_expr: ast.TypeExpr) -> str | None:
     if isinstance(type_expr, ast.EnumRef):
         table = type_expr.table.value
         if table not in c.aliases:
+            if table in ENTITY_KEYWORDS:
+                hint = ("`enum` names its alias table on the same line: `enum order_status`, or "
+                        "lists its values: `enum { gold, silver }`")
+            else:
+                hint = (suggest(table, c.aliases, "alias tables") or
+                        f"declare it: `aliases {table} {{ value = \"Alias\" }}`")
             c.error("RK204", f"unknown alias table '{table}'", type_expr.table.span,
-                    hint=suggest(table, c.aliases, "alias tables") or
-                    f"declare it: `aliases {table} {{ value = \"Alias\" }}`")
+                    hint=_after_failed_imports(c, hint))
         else:
             c.used.add(("aliases", table))
         return "enum"
@@ -432,7 +499,7 @@ def _check_option_value(c: Compilation, name: str, value: ast.Value | None) -> N
         _check_zone(c, value.value, value.span)
     elif name == "currency":
         _check_currency(c, value.value, value.span)
-    elif name == "fresh" and value.seconds <= 0:
+    elif name == "max_age" and value.seconds <= 0:
         c.error("RK310", "a freshness budget must be longer than zero", value.span)
     elif name == "format" and not value.value.strip():
         c.error("RK304", "an empty format", value.span, hint="use short, medium, long or full")
@@ -490,6 +557,14 @@ def check_entities(c: Compilation) -> None:
                 c.error("RK310", f"freshness is read from '{via}', which is a "
                         f"{c.fields[(name, via)].kind} field", decl.via.span,
                         hint="point `via` at a timestamp field such as updated_at")
+        for decl in entity.fields:
+            age = next((o for o in decl.options if isinstance(o, ast.Option)
+                        and o.name.value == "max_age"), None)
+            if age is not None and not fresh:
+                c.error("RK310", f"field '{decl.name.value}' has `max_age`, but entity '{name}' "
+                        "does not say where a row's age is read", age.name.span,
+                        hint="add `fresh within 1d via updated_at` to the entity; `max_age` "
+                        "then tightens the budget for this field")
         for requires in (s for s in entity.statements if isinstance(s, ast.RequiresDecl)):
             for item in requires.inputs:
                 if item.value not in c.inputs:
@@ -565,10 +640,11 @@ def _check_template(c: Compilation, template: ast.Template) -> None:
             span = base.shifted(slot.start, slot.end - slot.start) if base else text.span
             c.error("RK402", f"slot '{slot.name}' in {template.kind} '{template.name.value}' is "
                     "not bound to a field", span,
-                    hint=f"add `{{ {slot.name} = entity.field }}` after the text")
+                    hint=f"add `{{ {slot.name} = entity.field }}` after the text, or write "
+                    f"`{{{{{slot.name}}}}}` for literal braces")
             bound[slot.name] = None   # report each slot once
     for slot, binding in bound.items():
-        if binding is not None and slot not in used:
+        if binding is not None and slot not in used and not parsed.problems:
             c.error("RK403", f"binding '{slot}' has no slot `{{{slot}}}` in the text",
                     binding.slot.span, hint=suggest(slot, used, "slots in the text"))
 
@@ -579,7 +655,7 @@ def check_field_ref(c: Compilation, ref: ast.FieldRef, purpose: str | None = Non
     entity, field = ref.entity.value, ref.field.value
     if entity not in c.entities:
         c.error("RK202", f"unknown entity '{entity}'", ref.entity.span,
-                hint=suggest(entity, c.entities, "entities"))
+                hint=_after_failed_imports(c, suggest(entity, c.entities, "entities")))
         return None
     info = c.fields.get((entity, field))
     if info is None:
@@ -722,8 +798,8 @@ def _check_action(c: Compilation, action: ast.Action) -> None:
         name = action.name.value
         if name not in c.fallbacks:
             c.error("RK205", f"unknown fallback '{name}'", action.name.span,
-                    hint=suggest(name, c.fallbacks, "fallbacks") or
-                    f"declare it: `fallback {name} \"text with {{slot}}\" {{ slot = entity.field }}`")
+                    hint=_after_failed_imports(c, suggest(name, c.fallbacks, "fallbacks") or
+                    f"declare it: `fallback {name} \"text with {{slot}}\" {{ slot = entity.field }}`"))
         else:
             c.used.add(("fallback", name))
         return
@@ -752,7 +828,8 @@ def report_unused(c: Compilation) -> None:
         return
     for kind, table in (("aliases", c.aliases), ("fallback", c.fallbacks), ("input", c.inputs)):
         for name, item in table.items():
-            if (kind, name) not in c.used:
+            # A shared library declares more than any one ruleset uses: judge only the root.
+            if (kind, name) not in c.used and item.name.span.path == c.root:
                 what = {"aliases": "alias table", "fallback": "fallback", "input": "input"}[kind]
                 c.warn("RK412", f"{what} '{name}' is never used", item.name.span,
                        hint="remove it, or refer to it")
@@ -828,7 +905,7 @@ def _entity(c: Compilation, entity: ast.Entity, currency: str | None, timezone: 
             placeholders=tuple(P.Placeholder(value=_placeholder_value(v),
                                              unless=p.unless.value if p.unless else None)
                                for p in info.placeholders for v in p.values),
-            fresh_seconds=info.options["fresh"].seconds if "fresh" in info.options else None,
+            fresh_seconds=info.options["max_age"].seconds if "max_age" in info.options else None,
         ))
     return P.Entity(name=name, key=key.field.value, fields=tuple(fields),
                     fresh_seconds=fresh.budget.seconds if fresh else None,

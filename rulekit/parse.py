@@ -39,17 +39,27 @@ def grammar_text() -> str:
     return resources.files("rulekit").joinpath("grammar/rulekit.lark").read_text("utf-8")
 
 
+class _WholeWords:
+    """Lets the lexer consider NAME in every parser state. Without it, where no name is
+    expected, the keyword `on` would match the start of the word `only`; with it, `only` is
+    read whole and reported as an unexpected name. Tokens pass through unchanged."""
+
+    always_accept = ("NAME",)
+
+    def process(self, stream):
+        return stream
+
+
 @functools.lru_cache(maxsize=None)
-def _parser(strict: bool = False) -> Lark:
+def _parser() -> Lark:
     """Built once per process and never mutated; Lark parsers are safe to share."""
-    return Lark(grammar_text(), parser="lalr", lexer="contextual", propagate_positions=True,
-                maybe_placeholders=False, strict=strict)
+    return build_parser()
 
 
 def build_parser(strict: bool = False) -> Lark:
     """A fresh parser; for tests that check the grammar (``strict=True`` needs interegular)."""
     return Lark(grammar_text(), parser="lalr", lexer="contextual", propagate_positions=True,
-                maybe_placeholders=False, strict=strict)
+                maybe_placeholders=False, strict=strict, postlex=_WholeWords())
 
 
 def keywords() -> dict[str, str]:
@@ -85,8 +95,8 @@ def read_source(path: str | Path) -> tuple[str | None, list[Diagnostic]]:
 def decode_source(data: bytes, path: str) -> tuple[str | None, list[Diagnostic]]:
     if len(data) > MAX_SOURCE_BYTES:
         return None, [Diagnostic(
-            "RK105", f"file is {len(data) / 1_000_000:.1f} MB; a rules file may be at most "
-            f"{MAX_SOURCE_BYTES // 1024} KiB", Span(path, 1, 1, 1, 2),
+            "RK105", f"file is {len(data) / 1024 / 1024:.1f} MiB ({len(data):,} bytes); a rules "
+            f"file may be at most 1 MiB ({MAX_SOURCE_BYTES:,} bytes)", Span(path, 1, 1, 1, 2),
             hint="split it into smaller files joined with `import`")]
     if data.startswith(b"\xef\xbb\xbf"):
         data = data[3:]
@@ -146,7 +156,16 @@ def _syntax_diagnostic(exc: UnexpectedInput, text: str, path: str) -> Diagnostic
         return _bad_character(exc, text, path)
     assert isinstance(exc, UnexpectedToken)
     token = exc.token
-    expected = sorted(exc.expected, key=_expected_order)
+    # The parser's own view of what may come next: the lexer's set can be wider (NAME is always
+    # lexed, see _WholeWords) or narrower (a keyword it has already retyped).
+    accepted = set(exc.expected)
+    if getattr(exc, "interactive_parser", None) is not None:
+        try:
+            accepted = set(exc.interactive_parser.accepts()) or accepted
+        except Exception:  # pragma: no cover - fall back to Lark's own list
+            pass
+    exc.expected = accepted
+    expected = sorted(accepted, key=_expected_order)
     wanted = ", ".join(describe_terminal(t) for t in expected)
     if token.type == "$END":
         end = len(text)
@@ -160,12 +179,31 @@ def _syntax_diagnostic(exc: UnexpectedInput, text: str, path: str) -> Diagnostic
     hint = f"expected {wanted}"
     if token.type == "NAME":
         keyword_texts = [keywords().get(t) for t in expected if t in keywords()]
-        close = difflib.get_close_matches(str(token), [k for k in keyword_texts if k], n=1)
+        close = difflib.get_close_matches(str(token), [k for k in keyword_texts if k], n=1,
+                                          cutoff=0.75)
         if close:
             hint = f"did you mean `{close[0]}`? " + hint
     elif token.type in keywords() and "NAME" in exc.expected:
         hint = (f"`{token}` is a keyword; " + hint)
+    elif token.type == "DURATION" and exc.expected == {"WITHIN"}:
+        hint = ("a field's own budget is `max_age 5m`; an entity's is "
+                "`fresh within 15m via updated_at`")
+    line_start = text.rfind("\n", 0, token.start_pos) + 1
+    first_word = text[line_start:].split(None, 1)[0] if text[line_start:].strip() else ""
+    if "RBRACE" in exc.expected and first_word in _TOP_LEVEL_WORDS:
+        open_block = _unclosed_block(text[:line_start])
+        if open_block:
+            hint = (f"`{open_block[1]}` opened at line {open_block[0]} is never closed; add `}}` "
+                    f"before line {token.line}")
+    elif exc.expected == {"LBRACE"} and token.type in ("NAME", "STRING"):
+        hint = ('expected `{`: settings go inside the braces, as in '
+                '`ruleset orders { version "2026.11" }`')
     return Diagnostic("RK101", f"unexpected {_describe_token(token)}", span, hint=hint)
+
+
+# Words that start a top-level declaration; one of them inside an open block means a missing `}`.
+_TOP_LEVEL_WORDS = {"ruleset", "import", "entity", "aliases", "input", "shape", "fallback",
+                    "prose", "sweep", "on"}
 
 
 def _expected_order(name: str) -> tuple[int, str]:

@@ -67,6 +67,9 @@ def parse_template(text: str) -> ParsedTemplate:
             name = text[index + 1: close]
             if not _NAME.match(name):
                 what = "an empty slot `{}`" if not name else f"`{{{name}}}` is not a slot name"
+                candidate = "_".join(name.split())
+                if name and candidate != name and _NAME.match(candidate):
+                    what += f" (did you mean `{{{candidate}}}`?)"
                 problems.append(TemplateProblem(
                     f"{what}; slot names are letters, digits and `_`, starting with a letter",
                     index, close + 1))

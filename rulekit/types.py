@@ -33,7 +33,8 @@ COMMON_OPTIONS = (
     OptionSpec(name="hidden", help="not readable: never looked up, never rendered"),
     OptionSpec(name="sensitive", help="masked in the decision log"),
     OptionSpec(name="label", takes="string", help='how refusals name the field, e.g. "delivery estimate"'),
-    OptionSpec(name="fresh", takes="duration", help="a freshness budget for this field alone"),
+    OptionSpec(name="max_age", takes="duration",
+               help="a freshness budget for this field alone, e.g. `max_age 5m`"),
 )
 
 

@@ -113,7 +113,7 @@ def test_a_ten_megabyte_file_is_refused_cleanly(tmp_path):
     assert big.stat().st_size > 10_000_000
     result = run("compile", str(big))
     assert result.returncode == 1
-    assert "error[RK105]: file is 10.2 MB" in result.stderr and "Traceback" not in result.stderr
+    assert "error[RK105]: file is 9.7 MiB (10,200,000 bytes)" in result.stderr and "Traceback" not in result.stderr
 
 
 TOKENS = sorted(keywords().values()) + ["{", "}", ",", ".", "=", "x", "order", '"s"', "12",

@@ -96,3 +96,19 @@ def test_ast_walk_visits_every_node():
     file = parse_source('entity e { key id field id text label "x" }').file
     kinds = {type(n).__name__ for n in ast.walk(file)}
     assert {"File", "Entity", "KeyDecl", "FieldDecl", "TypeName", "Option", "String"} <= kinds
+
+
+def test_a_header_setting_named_like_an_option_keyword():
+    # LALR merges the states that read a literal; the header has its own value rule so that
+    # `currency` after a string is still a setting name.
+    result = parse_source('ruleset shop { version "3" currency EUR }')
+    assert result.diagnostics == ()
+    assert [s.name.value for s in result.file.items[0].settings] == ["version", "currency"]
+
+
+def test_a_keyword_never_matches_the_start_of_a_longer_word():
+    (diagnostic,) = parse_source("prose shapes only\n", "x.rules").diagnostics
+    assert diagnostic.message == "unexpected name 'only'"
+    (diagnostic,) = parse_source('inputs postcode label "x"\n', "x.rules").diagnostics
+    assert diagnostic.message == "unexpected name 'inputs'"
+    assert diagnostic.hint.startswith("did you mean `input`?")
