@@ -522,6 +522,13 @@ def _check_placeholder(c: Compilation, entity: str, decl: ast.FieldDecl, kind: s
         if flag not in siblings:
             c.error("RK203", f"unknown field '{flag}' on entity '{entity}'", option.unless.span,
                     hint=suggest(flag, siblings, "fields"))
+        else:
+            flag_decl = next(f for f in c.entities[entity].fields if f.name.value == flag)
+            if not (isinstance(flag_decl.type, ast.TypeName) and flag_decl.type.name.value == "boolean"):
+                c.error("RK311", f"`unless {flag}` needs a boolean flag; '{flag}' is not declared "
+                        "boolean", option.unless.span,
+                        hint=f"declare it `field {flag} boolean`: the placeholder then means "
+                        "\"not recorded\" only while the flag is false")
 
 
 # --- stage 5: entities ------------------------------------------------------------------------
@@ -554,9 +561,10 @@ def check_entities(c: Compilation) -> None:
                         hint=suggest(via, fields, "fields"))
             elif c.fields.get((name, via)) and c.fields[(name, via)].kind not in (
                     "timestamp", "date", None):
-                c.error("RK310", f"freshness is read from '{via}', which is a "
-                        f"{c.fields[(name, via)].kind} field", decl.via.span,
-                        hint="point `via` at a timestamp field such as updated_at")
+                kind = c.fields[(name, via)].kind
+                article = "an" if kind[0] in "aeiou" else "a"
+                c.error("RK310", f"freshness is read from '{via}', which is {article} {kind} field",
+                        decl.via.span, hint="point `via` at a timestamp field such as updated_at")
         for decl in entity.fields:
             age = next((o for o in decl.options if isinstance(o, ast.Option)
                         and o.name.value == "max_age"), None)
@@ -764,9 +772,12 @@ def check_actions(c: Compilation) -> None:
             else:
                 handled[name] = outcome
         _check_action(c, rule.action)
-    if otherwise is not None and all(o in handled for o in P.OUTCOMES):
+    if otherwise is not None and all(handled.get(o) is not None for o in P.OUTCOMES):
         c.error("RK409", "this `on otherwise` rule is never used", otherwise.span,
                 hint="every outcome already has its own rule; remove it")
+    # `missing_input` cannot happen without inputs, nor need a rule when each input has its own.
+    if "missing_input" not in handled and all(name in missing for name in c.inputs):
+        handled["missing_input"] = None
     if c.header is not None and otherwise is None:
         unhandled = [o for o in P.OUTCOMES if o not in handled]
         if unhandled:
@@ -1013,7 +1024,10 @@ def _actions(c: Compilation) -> tuple[tuple[P.OutcomeAction, ...], tuple[P.Missi
                 missing.append(P.MissingAction(input=outcome.name.value, action=action))
             else:
                 by_outcome.setdefault(outcome.name.value, action)
-    resolved = tuple(P.OutcomeAction(outcome=o, action=by_outcome.get(o, otherwise))
+    # Only `missing_input` can be left without a rule (when every input has its own, or there
+    # are no inputs): it can never be chosen then, and if it ever were, a person takes over.
+    unreachable = P.Action(kind="handoff")
+    resolved = tuple(P.OutcomeAction(outcome=o, action=by_outcome.get(o) or otherwise or unreachable)
                      for o in P.OUTCOMES)
     return resolved, tuple(missing)
 

@@ -12,6 +12,13 @@ from typing import TextIO
 from rulekit.policy import Action, Policy
 
 
+def _duration(seconds: float) -> str:
+    for unit, size in (("d", 86400), ("h", 3600), ("m", 60), ("s", 1)):
+        if seconds >= size and seconds % size == 0:
+            return f"{seconds // size:g}{unit}"
+    return f"{seconds:g}s"
+
+
 def describe_action(action: Action) -> str:
     if action.kind == "regenerate":
         extras = [f"naming up to {action.naming}"]
@@ -35,7 +42,7 @@ def describe(policy: Policy) -> str:
              f"currency {policy.currency or '-'}, time zone {policy.timezone}, "
              f"sha256 {policy.sources_sha256[:12]})"]
     for entity in policy.entities:
-        fresh = (f", fresh within {entity.fresh_seconds:g}s via {entity.fresh_via}"
+        fresh = (f", fresh within {_duration(entity.fresh_seconds)} via {entity.fresh_via}"
                  if entity.fresh_seconds else "")
         lines.append(f"  entity {entity.name} (key {entity.key}{fresh})")
         for field in entity.fields:

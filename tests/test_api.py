@@ -32,4 +32,8 @@ def test_the_wheel_ships_the_grammar(tmp_path):
     (wheel,) = tmp_path.glob("rulekit-*.whl")
     with zipfile.ZipFile(wheel) as archive:
         shipped = archive.read("rulekit/grammar/rulekit.lark").decode("utf-8")
+        modules = set(archive.namelist())
     assert shipped == grammar_text()
+    # every subpackage ships, not only the top level
+    expected = {str(p.relative_to(ROOT)) for p in (ROOT / "rulekit").rglob("*.py")}
+    assert expected <= modules

@@ -1,0 +1,74 @@
+"""Run every benchmark and write the results into docs/performance.md.
+
+    make bench                      # all benchmarks
+    python benchmarks/run.py load   # only the ones named
+
+Each benchmark module exposes ``run() -> Section``; a Section is a titled table plus the targets
+it checks. Targets are reported, never asserted in the test suite: timings on shared machines
+are for humans to read, not for CI to flake on.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import datetime
+import importlib
+import os
+import platform
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "benchmarks"))
+
+BENCHMARKS = ("bench_load",)
+
+
+@dataclasses.dataclass
+class Section:
+    title: str
+    command: str
+    header: tuple[str, ...]
+    rows: list[tuple]
+    notes: list[str] = dataclasses.field(default_factory=list)
+    failed_targets: list[str] = dataclasses.field(default_factory=list)
+
+    def markdown(self) -> str:
+        lines = [f"## {self.title}", "", f"Measured with `{self.command}`.", "",
+                 "| " + " | ".join(self.header) + " |",
+                 "| " + " | ".join("---" for _ in self.header) + " |"]
+        lines += ["| " + " | ".join(str(c) for c in row) + " |" for row in self.rows]
+        if self.notes:
+            lines += [""] + [f"- {n}" for n in self.notes]
+        if self.failed_targets:
+            lines += [""] + [f"- **target missed**: {t}" for t in self.failed_targets]
+        return "\n".join(lines)
+
+
+def machine() -> str:
+    return (f"{platform.python_implementation()} {platform.python_version()} on "
+            f"{platform.machine()}, {os.cpu_count()} cores, {datetime.date.today().isoformat()}")
+
+
+def main(names: list[str]) -> int:
+    chosen = names or list(BENCHMARKS)
+    sections = []
+    for name in chosen:
+        module = importlib.import_module(name if name.startswith("bench_") else f"bench_{name}")
+        section = module.run()
+        print(section.markdown(), end="\n\n")
+        sections.append(section)
+    if not names:
+        body = "\n\n".join(s.markdown() for s in sections)
+        page = ROOT / "docs" / "performance.md"
+        page.write_text(
+            "# Performance\n\nWritten by `make bench` (benchmarks/run.py); do not edit by hand. "
+            "Targets are checked here, not in the test suite.\n\n"
+            f"Machine: {machine()}.\n\n{body}\n", encoding="utf-8")
+        print(f"wrote {page.relative_to(ROOT)}")
+    missed = [t for s in sections for t in s.failed_targets]
+    return 1 if missed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

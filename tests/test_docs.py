@@ -1,0 +1,136 @@
+"""Every example in the docs compiles, and the shipped rulesets compile cleanly.
+
+A fenced block with the info string ``rules`` must compile without errors. One with
+``rules-error RKnnn`` shows a mistake: the compiler must report that code. That is an error for
+every code but the few the compiler reports as warnings (RK412, a declaration nothing uses); an
+example cannot fail with a warning, so there the warning counts. A block without a
+``ruleset`` header is checked as a library. Each block is compiled as if it were a file in the
+folder of its Markdown page (``docs/language.md:123.rules`` for the block whose fence opens on line
+123), so a relative ``import`` resolves against that folder: ``../rulesets/shared/glossary.rules``
+from ``docs/``.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+from pathlib import Path
+
+import pytest
+
+from rulekit.compile import compile_file, compile_source
+from rulekit.errors import render_all
+
+ROOT = Path(__file__).resolve().parent.parent
+PAGES = sorted((ROOT / "docs").glob("*.md")) + [p for p in [ROOT / "README.md"] if p.is_file()]
+RULESETS = sorted((ROOT / "rulesets").glob("*.rules"))
+LIBRARIES = sorted((ROOT / "rulesets").glob("*/*.rules"))
+
+FENCE = re.compile(r"^(`{3,})\s*(\S.*?)?\s*$")
+INFO = re.compile(r"^rules(?:-error\s+(RK\d{3}))?$")
+
+
+@dataclasses.dataclass(frozen=True)
+class Example:
+    page: Path
+    line: int               # 1-based line of the opening fence
+    info: str
+    text: str
+
+    @property
+    def id(self) -> str:
+        return f"{self.page.name}:{self.line}"
+
+    @property
+    def path(self) -> str:
+        """The name the block is compiled under: beside its page, relative to the repo root."""
+        folder = self.page.parent.relative_to(ROOT).as_posix()
+        name = f"{self.page.name}:{self.line}.rules"
+        return name if folder == "." else f"{folder}/{name}"
+
+
+def examples(page: Path) -> list[Example]:
+    """The blocks of a page whose info string starts with `rules`, in order."""
+    found: list[Example] = []
+    lines = page.read_text(encoding="utf-8").split("\n")
+    index = 0
+    while index < len(lines):
+        match = FENCE.match(lines[index])
+        if not match:
+            index += 1
+            continue
+        fence, info = match.group(1), (match.group(2) or "")
+        start = index
+        index += 1
+        body: list[str] = []
+        while index < len(lines) and not (lines[index].startswith(fence)
+                                          and not lines[index].strip("`").strip()):
+            body.append(lines[index])
+            index += 1
+        if index >= len(lines):
+            raise AssertionError(f"{page.name}:{start + 1}: code block is never closed")
+        index += 1
+        if info.split()[0].startswith("rules") if info else False:
+            found.append(Example(page, start + 1, info, "\n".join(body) + "\n"))
+    return found
+
+
+ALL = [example for page in PAGES for example in examples(page)]
+
+
+def _compile(example: Example, monkeypatch: pytest.MonkeyPatch):
+    monkeypatch.chdir(ROOT)
+    return compile_source(example.text, path=example.path, require_header=False)
+
+
+@pytest.mark.parametrize("example", ALL, ids=[e.id for e in ALL])
+def test_example(example: Example, monkeypatch: pytest.MonkeyPatch) -> None:
+    match = INFO.match(example.info)
+    assert match, (f"{example.id}: unknown info string {example.info!r}; write `rules`, or "
+                   "`rules-error RKnnn` for an example that must fail with that code")
+    result = _compile(example, monkeypatch)
+    errors = [d for d in result.diagnostics if d.severity == "error"]
+    shown = render_all(result.diagnostics, result.sources)
+    expected = match.group(1)
+    if expected is None:
+        assert not errors, f"{example.id}: the example does not compile:\n{shown}"
+    else:
+        reported = {d.code for d in errors} | {d.code for d in result.diagnostics
+                                               if d.severity == "warning"}
+        assert expected in reported, (f"{example.id}: expected {expected}, got "
+                                      f"{sorted(reported) or 'none'}:\n{shown}")
+
+
+def test_relative_imports_resolve_against_the_page_folder(monkeypatch: pytest.MonkeyPatch) -> None:
+    example = Example(ROOT / "docs" / "language.md", 1, "rules",
+                      'import "../rulesets/shared/glossary.rules"\n'
+                      "entity order {\n  key id\n  field id identifier\n"
+                      "  field status enum order_status\n}\n")
+    result = _compile(example, monkeypatch)
+    assert result.ok, render_all(result.diagnostics, result.sources)
+    assert any(path.endswith("rulesets/shared/glossary.rules") for path in result.sources)
+
+
+def test_language_reference_has_enough_examples() -> None:
+    page = ROOT / "docs" / "language.md"
+    assert page.is_file(), "docs/language.md is missing"
+    assert len(examples(page)) >= 15
+
+
+@pytest.mark.parametrize("path", RULESETS, ids=[p.name for p in RULESETS])
+def test_shipped_ruleset_compiles_without_diagnostics(path: Path,
+                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(ROOT)
+    result = compile_file(path.relative_to(ROOT))
+    assert result.diagnostics == (), render_all(result.diagnostics, result.sources)
+    assert result.policy is not None and not result.is_library
+
+
+@pytest.mark.parametrize("path", LIBRARIES, ids=[p.relative_to(ROOT / "rulesets").as_posix()
+                                                 for p in LIBRARIES])
+def test_shared_library_compiles_without_diagnostics(path: Path,
+                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(ROOT)
+    result = compile_file(path.relative_to(ROOT), require_header=False)
+    assert result.diagnostics == (), render_all(result.diagnostics, result.sources)
+    assert result.is_library
