@@ -1,0 +1,180 @@
+"""Where the facts come from: the resolver protocol, and ``open_source`` to pick one.
+
+The claims checker never asks a database about one claim at a time. For each check it groups
+the claims by entity and asks once per entity: "these fields, for these ids". That request is a
+``LookupRequest``; the answer is a ``LookupResult``, keyed by the string form of the entity's
+key. One question per entity keeps a reply with twenty claims at one round trip per entity, and
+it keeps the SQL a resolver builds to a single, fixed shape that is easy to audit.
+
+A resolver is anything with ``fetch(request) -> LookupResult``. Two ship here:
+
+- ``MemoryResolver`` (``rulekit.sources.memory``): rows given as a dict or a JSON file; for
+  tests, demos and small fixed catalogues;
+- ``SqliteResolver`` (``rulekit.sources.sqlite``): a SQLite file opened read-only.
+
+PostgreSQL and MySQL/MariaDB come in a later issue; ``open_source`` says so when asked for them.
+
+Failures: a resolver raises ``SourceError`` for the failures it knows (cannot connect, timed
+out, no such table or column). The checker turns *any* exception from ``fetch`` into a
+fail-closed ``lookup_failed`` decision, so nothing here reaches the customer; the message is for
+the operator reading the decision log, and names the entity, the table and the cause.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+import re
+from collections.abc import Mapping
+from typing import Protocol, runtime_checkable
+
+from rulekit.errors import RulekitError
+
+__all__ = [
+    "LookupRequest",
+    "LookupResult",
+    "MemoryResolver",
+    "Resolver",
+    "SourceError",
+    "SqliteResolver",
+    "open_source",
+]
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class LookupRequest:
+    """One batched lookup: ``fields`` of the rows of ``entity`` whose ``key`` is one of ``ids``.
+
+    ``table`` defaults to the entity's name, and is filled in on construction so every resolver
+    sees the same, explicit name. The key column is always read, whether or not ``fields``
+    lists it. ``ids`` must be distinct strings: the checker deduplicates before asking, and a
+    duplicate here means a bug upstream, so it is rejected rather than silently merged.
+    ``timeout`` is the budget in seconds for this one lookup.
+    """
+
+    entity: str
+    key: str
+    ids: tuple[str, ...]
+    fields: tuple[str, ...]
+    table: str | None = None
+    timeout: float = 2.0
+
+    def __post_init__(self) -> None:
+        # Lists are accepted for convenience and stored as tuples, so the request stays hashable.
+        object.__setattr__(self, "ids", tuple(self.ids))
+        object.__setattr__(self, "fields", tuple(self.fields))
+        if self.table is None:
+            object.__setattr__(self, "table", self.entity)
+        for name in ("entity", "key", "table"):
+            if not isinstance(getattr(self, name), str) or not getattr(self, name):
+                raise TypeError(f"LookupRequest.{name} must be a non-empty string")
+        if not all(isinstance(i, str) for i in self.ids):
+            raise TypeError(f"LookupRequest.ids for {self.entity!r} must all be strings")
+        if len(set(self.ids)) != len(self.ids):
+            raise ValueError(f"LookupRequest.ids for {self.entity!r} must be distinct")
+        if not all(isinstance(f, str) and f for f in self.fields):
+            raise TypeError(f"LookupRequest.fields for {self.entity!r} must be non-empty strings")
+        if not self.timeout > 0:
+            raise ValueError(f"LookupRequest.timeout must be positive, not {self.timeout!r}")
+
+    @property
+    def columns(self) -> tuple[str, ...]:
+        """The key, then the requested fields, each once, in request order."""
+        return tuple(dict.fromkeys((self.key, *self.fields)))
+
+
+# str(key value) -> {column: value} for the rows found; ids with no row are simply absent.
+# Each row holds the key and those requested fields the row has. A field the row does not have
+# at all is absent from its mapping, while a field stored as NULL maps to None: the checker
+# needs to tell "no such column" (a schema problem) from "no value recorded" (not_found).
+LookupResult = Mapping[str, Mapping[str, object]]
+
+
+class SourceError(RulekitError):
+    """A lookup failed: the source could not be opened or read, timed out, or has no such table
+    or column. The message names the entity, the table and the cause.
+
+    ``entity`` and ``table`` are kept as attributes too, for the decision log.
+    """
+
+    def __init__(self, message: str, *, entity: str | None = None, table: str | None = None):
+        super().__init__(message)
+        self.entity = entity
+        self.table = table
+
+
+@runtime_checkable
+class Resolver(Protocol):
+    """Anything that answers a ``LookupRequest``. Implementations must be safe to call from
+    several threads at once: the chatbot shares one resolver between its workers."""
+
+    def fetch(self, request: LookupRequest) -> LookupResult: ...
+
+
+ACCEPTED_FORMS = ("a sqlite:///path/to/file.db URL (sqlite:////abs/path.db for an absolute "
+                  "path), a path to a .json rows file, a dict of rows per entity, or an object "
+                  "with a fetch(request) method")
+
+_SCHEME = re.compile(r"^([A-Za-z][A-Za-z0-9+.-]*):")
+_LATER = ("postgres", "postgresql", "mysql", "mariadb")
+
+
+def open_source(spec: str | os.PathLike | Mapping | Resolver, *, timeout: float = 2.0) -> Resolver:
+    """Build a resolver from what a configuration file or a caller hands over.
+
+    - ``"sqlite:///shop.db"`` (relative to the working directory) or ``"sqlite:////srv/shop.db"``
+      (absolute): a ``SqliteResolver`` with ``timeout``;
+    - a path ending in ``.json``: ``MemoryResolver.from_json``;
+    - a mapping ``{"order": [{...}, ...], ...}``: a ``MemoryResolver``;
+    - a resolver (anything with ``fetch``): returned as it is.
+
+    Anything else is a ``ValueError`` (or ``TypeError`` for a value of the wrong type) that lists
+    the accepted forms.
+    """
+    if isinstance(spec, Resolver):
+        return spec
+    if isinstance(spec, Mapping):
+        return MemoryResolver(spec)
+    if isinstance(spec, os.PathLike):
+        spec = os.fspath(spec)
+    if not isinstance(spec, str):
+        raise TypeError(f"cannot open a source from a {type(spec).__name__}; "
+                        f"expected {ACCEPTED_FORMS}")
+    if spec.startswith("sqlite:"):
+        return SqliteResolver(_sqlite_path(spec), timeout=timeout)
+    scheme = _SCHEME.match(spec)
+    if scheme and len(scheme.group(1)) > 1:  # one letter is a Windows drive, not a scheme
+        name = scheme.group(1).lower()
+        if name.split("+")[0] in _LATER:
+            raise ValueError(f"{name}:// sources are not supported yet (PostgreSQL and "
+                             f"MySQL/MariaDB come in a later release); accepted: {ACCEPTED_FORMS}")
+        raise ValueError(f"unknown source scheme {name!r} in {spec!r}; accepted: {ACCEPTED_FORMS}")
+    if spec.lower().endswith(".json"):
+        return MemoryResolver.from_json(spec)
+    hint = f" (did you mean 'sqlite:///{spec}'?)" if spec.lower().endswith((".db", ".sqlite",
+                                                                             ".sqlite3")) else ""
+    raise ValueError(f"cannot tell what kind of source {spec!r} is{hint}; "
+                     f"accepted: {ACCEPTED_FORMS}")
+
+
+def _sqlite_path(url: str) -> str:
+    """``sqlite:///rel/x.db`` -> ``rel/x.db``; ``sqlite:////abs/x.db`` -> ``/abs/x.db``.
+
+    The SQLAlchemy convention, so the same URL works in both. No host part, no in-memory
+    database (a read-only empty database can answer nothing), no query string.
+    """
+    if not url.startswith("sqlite:///"):
+        raise ValueError(f"a SQLite URL is sqlite:/// followed by the file's path, not {url!r} "
+                         "(sqlite:///rel/path.db, or sqlite:////abs/path.db)")
+    path = url[len("sqlite:///"):]
+    if not path or path == ":memory:":
+        raise ValueError(f"{url!r} names no database file; give sqlite:///path/to/file.db")
+    if "?" in path:
+        raise ValueError(f"{url!r}: query parameters are not supported; the database is always "
+                         "opened read-only, and the timeout is passed as timeout=")
+    return path
+
+
+# Imported last: both modules import the names defined above.
+from rulekit.sources.memory import MemoryResolver  # noqa: E402
+from rulekit.sources.sqlite import SqliteResolver  # noqa: E402

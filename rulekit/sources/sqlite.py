@@ -1,0 +1,165 @@
+"""A SQLite file as the system of record, opened read-only.
+
+Why it is built the way it is:
+
+- **Read-only by construction.** The file is opened with ``file:...?mode=ro``, so SQLite itself
+  refuses any write, whatever SQL reaches the connection. The checker only reads; a resolver
+  that *could* write is a liability if anything upstream ever goes wrong.
+- **A new connection per fetch.** Opening a local SQLite file costs tens of microseconds, much
+  less than the lookup it serves, and a connection that lives for one call needs no lock, no
+  per-thread cache and no clean-up when a worker thread dies; it also sees a database file that
+  was replaced since the last call. ``check_same_thread`` keeps its default (True): the
+  connection is opened, used and closed on one thread, so the check costs nothing and would
+  catch a future change that shares one by mistake. (A pool is for the network databases of
+  the later PostgreSQL/MariaDB issue, where connecting is expensive.)
+- **One statement per fetch, values always bound.** The SQL has a single fixed shape,
+  ``SELECT "t"."k", "t"."f1", ... FROM "t" WHERE "t"."k" IN (?, ...)``: identifiers come from
+  the compiled policy and are quoted (``order`` is a reserved word) with embedded quotes
+  doubled, and columns are qualified with the table, because SQLite reads an unqualified
+  ``"stock"`` that names no column as the string ``'stock'``. The ids come from the model, so
+  they are only ever parameters. Past SQLite's limit on bound variables
+  (read from the connection: 32766 or 250000 in current builds, 999 in old ones) the ids are
+  split into chunks, one statement each; it is still one logical fetch.
+- **A deadline, not just a lock timeout.** The connect ``timeout`` only bounds waiting for a
+  lock. A slow query (a view over a large scan) is stopped by a progress handler that aborts
+  the statement once the deadline has passed.
+- **Values as SQLite returns them** (int, float, str, bytes, None): comparing by type is the
+  checker's job, which keeps this layer the same for every database.
+
+Statements can be observed with the ``on_query(sql, params)`` hook, called just before each one
+runs: tests and benchmarks count them with it, and nothing is counted when nobody asks.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import sqlite3
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+from rulekit.sources import LookupRequest, LookupResult, SourceError
+
+# How many SQLite VM instructions run between two looks at the clock: often enough to stop
+# within a millisecond or so, rarely enough to cost nothing measurable.
+PROGRESS_STEPS = 1000
+
+QueryHook = Callable[[str, tuple], None]
+
+
+class SqliteResolver:
+    """Answer lookups from the SQLite database at ``path``, read-only.
+
+    ``timeout`` (seconds) caps every fetch, lock waits included; a request's own, shorter
+    ``timeout`` wins. ``on_query(sql, params)`` is called before each statement is executed.
+    The resolver holds no connection and no mutable state, so one instance can be shared by any
+    number of threads.
+    """
+
+    __slots__ = ("path", "timeout", "on_query", "_uri")
+
+    def __init__(self, path: str | os.PathLike, *, timeout: float = 2.0,
+                 on_query: QueryHook | None = None):
+        if not timeout > 0:
+            raise ValueError(f"timeout must be positive, not {timeout!r}")
+        # Made absolute once, so a later chdir cannot point the resolver at another file.
+        self.path = os.path.abspath(os.fspath(path))
+        self.timeout = float(timeout)
+        self.on_query = on_query
+        # as_uri() percent-encodes '?', '#' and '%' in the path, which would otherwise be read
+        # as parts of the URI.
+        self._uri = Path(self.path).as_uri() + "?mode=ro"
+
+    def __repr__(self) -> str:
+        return f"SqliteResolver({self.path!r}, timeout={self.timeout:g})"
+
+    def connect(self, timeout: float | None = None) -> sqlite3.Connection:
+        """A new read-only connection to the database; every fetch uses one of these.
+
+        Public so that tests can prove that a write through it fails. The database file is not
+        created when it is missing: that is a ``SourceError`` naming the path.
+        """
+        try:
+            return sqlite3.connect(self._uri, uri=True,
+                                   timeout=self.timeout if timeout is None else timeout)
+        except sqlite3.Error as exc:
+            why = "no such file" if not os.path.exists(self.path) else str(exc)
+            raise SourceError(f"sqlite {self.path}: cannot open the database read-only: {why}") \
+                from exc
+
+    def fetch(self, request: LookupRequest) -> LookupResult:
+        if not request.ids:
+            return {}
+        columns = request.columns
+        # Every column is qualified with the table: SQLite reads an unqualified "name" that is
+        # no column as the string 'name' (its double-quoted-string quirk), which would turn a
+        # missing column into a constant, and a missing key into a match on every row.
+        table = _quote(request.table, request)
+        head = (f"SELECT {', '.join(f'{table}.{_quote(c, request)}' for c in columns)} "
+                f"FROM {table} WHERE {table}.{_quote(request.key, request)} IN ")
+        budget = min(self.timeout, request.timeout)
+        deadline = time.monotonic() + budget
+        timed_out = False
+
+        def past_deadline() -> bool:
+            nonlocal timed_out
+            timed_out = time.monotonic() > deadline
+            return timed_out  # non-zero aborts the running statement
+
+        connection = self.connect(timeout=budget)
+        try:
+            connection.set_progress_handler(past_deadline, PROGRESS_STEPS)
+            size = connection.getlimit(sqlite3.SQLITE_LIMIT_VARIABLE_NUMBER)
+            wanted = set(request.ids)
+            found: dict[str, dict[str, object]] = {}
+            for start in range(0, len(request.ids), size):
+                params = request.ids[start:start + size]
+                sql = f"{head}({', '.join('?' * len(params))})"
+                if self.on_query is not None:
+                    self.on_query(sql, params)
+                for row in connection.execute(sql, params):
+                    ident = str(row[0])
+                    # SQLite's type affinity can match '01' to the integer 1; keep only exact
+                    # string matches, as the memory resolver does, so the result's keys are
+                    # always among the ids asked for.
+                    if row[0] is None or ident not in wanted:
+                        continue
+                    if ident in found:
+                        raise SourceError(
+                            f"sqlite {self.path}: table {_quote(request.table)} has more than one "
+                            f"row with {request.key} = {ident!r}; the key must be unique",
+                            entity=request.entity, table=request.table)
+                    found[ident] = dict(zip(columns, row))
+            return found
+        except sqlite3.Error as exc:
+            raise self._failure(request, exc, timed_out, budget) from exc
+        finally:
+            connection.close()
+
+    def _failure(self, request: LookupRequest, exc: sqlite3.Error, timed_out: bool,
+                 budget: float) -> SourceError:
+        """Say what failed in the operator's terms: the entity, the table, the column."""
+        where = (f"sqlite {self.path}: lookup of entity {request.entity!r} in table "
+                 f"{_quote(request.table)}")
+        cause = str(exc)
+        if timed_out:
+            cause = f"timed out after {budget:g} s ({len(request.ids)} ids)"
+        elif "database is locked" in cause:
+            cause = f"timed out after {budget:g} s waiting for a lock ({cause})"
+        elif match := re.match(r"no such column: (.+)", cause):
+            column = match.group(1).removeprefix(f"{request.table}.")
+            role = "the key" if column == request.key else f"field {column!r}"
+            cause = f"{cause}: the table has no column for {role}"
+        elif cause.startswith("no such table"):
+            cause = f"{cause}: the database has no table for entity {request.entity!r}"
+        return SourceError(f"{where}: {cause}", entity=request.entity, table=request.table)
+
+
+def _quote(name: str, request: LookupRequest | None = None) -> str:
+    """A SQL identifier, double-quoted with embedded quotes doubled: ``a"b`` -> ``"a""b"``."""
+    if "\x00" in name:
+        raise SourceError(f"identifier {name!r} contains a NUL character",
+                          entity=request.entity if request else None,
+                          table=request.table if request else None)
+    return '"' + name.replace('"', '""') + '"'
