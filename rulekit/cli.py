@@ -106,6 +106,97 @@ def cmd_fmt(args: argparse.Namespace) -> int:
     return status
 
 
+def _load_policy(path: str):
+    """A rules file is compiled; a .json path is read as a compiled artifact."""
+    import rulekit
+    from rulekit.errors import ArtifactError, CompileError
+
+    try:
+        return rulekit.load_compiled(path) if path.endswith(".json") else rulekit.load(path)
+    except CompileError as exc:
+        print(str(exc), file=sys.stderr)
+    except ArtifactError as exc:
+        print(f"rulekit: {exc}", file=sys.stderr)
+    return None
+
+
+def _parse_now(text: str | None):
+    import datetime as dt
+
+    if text is None:
+        return None
+    try:
+        moment = dt.datetime.fromisoformat(text.replace("Z", "+00:00"))
+    except ValueError:
+        raise SystemExit(_usage(f"--now {text!r} is not an ISO 8601 time, e.g. 2026-11-30T12:00:00Z"))
+    return moment if moment.tzinfo else moment.replace(tzinfo=dt.timezone.utc)
+
+
+def _usage(message: str) -> int:
+    print(f"rulekit: {message}", file=sys.stderr)
+    return EXIT_USAGE
+
+
+def cmd_check(args: argparse.Namespace) -> int:
+    from rulekit.check import check
+    from rulekit.sources import MemoryResolver, SourceError, open_source
+
+    now = _parse_now(args.now)
+    inputs = {}
+    for item in args.input or ():
+        name, sep, value = item.partition("=")
+        if not sep or not name:
+            return _usage(f"--input {item!r} must be NAME=VALUE, e.g. --input postcode=10115")
+        inputs[name] = value
+    try:
+        reply = sys.stdin.read() if args.reply == "-" else Path(args.reply).read_text("utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        return _usage(f"cannot read --reply {args.reply}: {getattr(exc, 'strerror', None) or exc}")
+    try:
+        source = MemoryResolver.from_json(args.rows) if args.rows else open_source(args.db)
+    except (SourceError, ValueError, TypeError) as exc:
+        return _usage(str(exc))
+    policy = _load_policy(args.rules)
+    if policy is None:
+        return EXIT_ERRORS
+    decision = check(policy, reply, source, now=now, attempt=args.attempt, inputs=inputs)
+    if args.format == "json":
+        print(json.dumps(decision.to_dict(), indent=2, ensure_ascii=False, default=str))
+    else:
+        print(_decision_text(decision))
+    return EXIT_OK
+
+
+def _decision_text(decision) -> str:
+    rows = [("claim", "cites", "claimed", "actual", "outcome")]
+    for claim in decision.claims:
+        rows.append((claim.key, claim.citation or f"{claim.entity}:{claim.entity_id}#{claim.field}",
+                     _short(claim.claimed), _short(claim.actual), claim.outcome))
+    widths = [max(len(str(row[i])) for row in rows) for i in range(5)]
+    lines = ["  ".join(str(cell).ljust(width) for cell, width in zip(row, widths)).rstrip()
+             for row in rows] if decision.claims else []
+    lines.append("")
+    lines.append(f"decision: {decision.decision}" + (f"  (next_action: {decision.next_action})"
+                                                    if decision.next_action else ""))
+    if decision.text is not None:
+        lines.append(f"text: {decision.text}")
+    if decision.message:
+        lines.append(f"message: {decision.message}")
+    for reason in decision.reasons:
+        lines.append(f"reason: [{reason.code}] {reason.message}" + (f" at {reason.path}" if reason.path else ""))
+    if decision.feedback:
+        lines.append("feedback for the model:")
+        lines.extend("  " + line for line in decision.feedback.splitlines())
+    ruleset = decision.ruleset
+    lines.append(f"ruleset: {ruleset['name']} {ruleset['version']} ({ruleset['hash'][:12]})")
+    return "\n".join(lines)
+
+
+def _short(value) -> str:
+    text = "" if value is None else json.dumps(value, ensure_ascii=False, default=str)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
 def cmd_demo(args: argparse.Namespace) -> int:
     from rulekit.demo import run
 
@@ -135,6 +226,20 @@ def build_parser() -> argparse.ArgumentParser:
                      help="change nothing; exit 1 if any file would be reformatted")
     fmt.set_defaults(run=cmd_fmt)
 
+    check = commands.add_parser("check", help="check one model reply against the source of record")
+    check.add_argument("rules", metavar="RULES", help="a .rules file, or a compiled .json artifact")
+    check.add_argument("--reply", required=True, metavar="FILE", help="the model's reply; - for stdin")
+    where = check.add_mutually_exclusive_group(required=True)
+    where.add_argument("--rows", metavar="FILE", help='JSON rows: {"order": [{...}], ...}')
+    where.add_argument("--db", metavar="URL", help="a database, e.g. sqlite:///shop.db")
+    check.add_argument("--now", metavar="ISO", help="the time freshness is judged at (default: now)")
+    check.add_argument("--input", action="append", metavar="NAME=VALUE",
+                       help="something the user has given, e.g. postcode=10115 (repeatable)")
+    check.add_argument("--attempt", type=int, default=1, metavar="N",
+                       help="which attempt this reply is: 1, then 2 after a regenerate")
+    check.add_argument("--format", choices=("text", "json"), default="text")
+    check.set_defaults(run=cmd_check)
+
     demo = commands.add_parser("demo", help="run the shipped examples")
     demo.add_argument("--rulesets", default="rulesets", metavar="DIR",
                       help="folder of the example rulesets (default: rulesets)")
@@ -147,6 +252,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     try:
         return args.run(args)
+    except SystemExit as exit_:
+        return int(exit_.code or 0)
     except KeyboardInterrupt:
         return 130
     except BrokenPipeError:

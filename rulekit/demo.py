@@ -75,6 +75,62 @@ def describe(policy: Policy) -> str:
     return "\n".join(lines)
 
 
+def write_sqlite(path: Path, rows: dict) -> None:
+    """An example database: one table per entity, one column per key seen in its rows."""
+    import sqlite3
+
+    def quote(name: str) -> str:
+        return '"' + name.replace('"', '""') + '"'
+
+    with sqlite3.connect(path) as connection:
+        for table, records in rows.items():
+            columns = list(dict.fromkeys(key for record in records for key in record)) or ["id"]
+            connection.execute(f"CREATE TABLE {quote(table)} ({', '.join(map(quote, columns))})")
+            for record in records:
+                connection.execute(
+                    f"INSERT INTO {quote(table)} ({', '.join(map(quote, record))}) "
+                    f"VALUES ({', '.join('?' for _ in record)})", tuple(record.values()))
+    connection.close()
+
+
+def run_examples(policy: Policy, example: Path, out: TextIO) -> None:
+    """Check each example reply against a real SQLite database built from the example rows."""
+    import datetime as dt
+    import json
+    import tempfile
+
+    from rulekit.check import check
+    from rulekit.sources.sqlite import SqliteResolver
+
+    data = json.loads(example.read_text("utf-8"))
+    now = dt.datetime.fromisoformat(data["now"].replace("Z", "+00:00"))
+    with tempfile.TemporaryDirectory() as folder:
+        database = Path(folder) / f"{policy.name}.db"
+        write_sqlite(database, data["rows"])
+        source = SqliteResolver(database)
+        out.write(f"Checking replies against {policy.name} (SQLite, now = {data['now']}):\n")
+        for number, case in enumerate(data["replies"], 1):
+            reply = case.get("reply_text", case.get("reply"))
+            decision = check(policy, reply if isinstance(reply, str) else json.dumps(reply), source,
+                             now=now, attempt=case.get("attempt", 1),
+                             inputs=case.get("inputs", data.get("inputs", {})))
+            out.write(f"\n  {number}. {case['title']}\n")
+            for claim in decision.claims:
+                out.write(f"     {claim.key:<10} {claim.outcome:<13} {claim.citation or ''}\n")
+            out.write(f"     -> {decision.decision}"
+                      + (f" (next_action: {decision.next_action})" if decision.next_action else "") + "\n")
+            if decision.text:
+                out.write(f"     text: {decision.text}\n")
+            if decision.message:
+                out.write(f"     message: {decision.message}\n")
+            if decision.decision == "regenerate":
+                first = decision.feedback.splitlines()[1] if decision.feedback else ""
+                out.write(f"     feedback: {first.strip()}\n")
+            elif decision.reasons and not decision.delivered:
+                out.write(f"     reason: {decision.reasons[0].message}\n")
+        out.write("\n")
+
+
 def run(rulesets: str, out: TextIO) -> int:
     from rulekit.compile import compile_file
     from rulekit.errors import render_all
@@ -93,4 +149,7 @@ def run(rulesets: str, out: TextIO) -> int:
             status = 1
             continue
         out.write(describe(result.policy) + "\n\n")
+        example = folder / "examples" / f"{result.policy.name}.json"
+        if example.exists():
+            run_examples(result.policy, example, out)
     return status

@@ -1,0 +1,383 @@
+"""Comparing a claimed value with the stored one, by the type the ruleset declares.
+
+One small comparator per comparison type, on one base; the differences are class attributes
+and two methods. ``COMPARATORS`` is the explicit registry. Every comparator reads both sides
+into one normal form and compares those, never strings:
+
+- money: integer minor units of one currency ("1299.00", "$1,299.00", 1299 and "1.299,00 €"
+  are all 129900 minor units); another currency is contradicted;
+- date: a calendar day in the field's zone; timestamp: an instant, compared at the claim's own
+  precision, or as a day in the field's zone when the claim is a date;
+- decimal: within the field's tolerance; integer: exactly; enum: through the alias table,
+  case-folded; identifier: exact or case-folded; url: after the declared normalisation;
+  text: with white space collapsed.
+
+A side that cannot be read makes the claim ``not_checkable``: never confirmed.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+import unicodedata
+from decimal import Decimal, InvalidOperation
+from typing import Any, ClassVar
+from urllib.parse import urlsplit, urlunsplit
+
+from rulekit import dates, numbers
+from rulekit.types import TypeSpec
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Comparison:
+    outcome: str                    # "confirmed", "contradicted" or "not_checkable"
+    claimed: Any = None             # the claimed value in normal form (JSON-safe)
+    actual: Any = None              # the stored value in normal form (JSON-safe)
+    reason: str | None = None
+
+
+class Unreadable(ValueError):
+    """A value that cannot be read as the field's type; the message says why."""
+
+
+class Comparator:
+    kind: ClassVar[str]
+    # The claim `type` values a model may use for a field of this kind.
+    claim_types: ClassVar[frozenset[str]]
+
+    def read_actual(self, spec: TypeSpec, value: Any, claim_type: str) -> Any:
+        raise NotImplementedError
+
+    def read_claimed(self, spec: TypeSpec, value: Any, claim_type: str, locale: str) -> Any:
+        raise NotImplementedError
+
+    def equal(self, spec: TypeSpec, claimed: Any, actual: Any) -> bool:
+        return claimed == actual
+
+    def show(self, spec: TypeSpec, value: Any) -> Any:
+        """The normal form as JSON-safe data, for decisions and logs."""
+        return value
+
+    def compare(self, spec: TypeSpec, claim_type: str, claimed: Any, actual: Any,
+                locale: str) -> Comparison:
+        if claim_type not in self.claim_types:
+            return Comparison("not_checkable", reason=(
+                f"a claim of type '{claim_type}' cannot be compared with a {self.kind} field; "
+                f"use type {' or '.join(sorted(self.claim_types))}"))
+        try:
+            stored = self.read_actual(spec, actual, claim_type)
+        except Unreadable as exc:
+            return Comparison("not_checkable", reason=f"the stored value cannot be read: {exc}")
+        try:
+            said = self.read_claimed(spec, claimed, claim_type, locale)
+        except Unreadable as exc:
+            return Comparison("not_checkable", actual=self.show(spec, stored),
+                              reason=f"the claimed value cannot be read: {exc}")
+        outcome = "confirmed" if self.equal(spec, said, stored) else "contradicted"
+        return Comparison(outcome, self.show(spec, said), self.show(spec, stored))
+
+
+def _text(value: Any) -> str:
+    if isinstance(value, bool) or not isinstance(value, (str, int, float, Decimal)):
+        raise Unreadable(f"{value!r} is not text")
+    return unicodedata.normalize("NFC", str(value)).strip()
+
+
+def _fold(text: str) -> str:
+    return " ".join(text.casefold().split())
+
+
+def _decimal(value: Any) -> Decimal:
+    if isinstance(value, bool):
+        raise Unreadable(f"{value!r} is not a number")
+    if isinstance(value, Decimal):
+        return value
+    if isinstance(value, (int, float)):
+        return Decimal(str(value))
+    if isinstance(value, str):
+        try:
+            return Decimal(value.strip())
+        except InvalidOperation:
+            raise Unreadable(f"{value!r} is not a number") from None
+    raise Unreadable(f"{value!r} is not a number")
+
+
+def _claimed_number(value: Any, locale: str) -> numbers.ParsedNumber:
+    if isinstance(value, bool):
+        raise Unreadable(f"{value!r} is not a number")
+    parsed = numbers.parse_number(value, locale)
+    if parsed is None:
+        raise Unreadable(f"{value!r} is not a number")
+    return parsed
+
+
+class Money(Comparator):
+    kind = "money"
+    claim_types = frozenset({"money"})
+
+    def read_actual(self, spec, value, claim_type):
+        amount = _decimal(value)
+        if spec.storage == "minor":
+            if amount != amount.to_integral_value():
+                raise Unreadable(f"{value!r} is not a whole number of minor units")
+            return int(amount)
+        minor = numbers.to_minor_units(amount, spec.currency)
+        if minor is None:
+            raise Unreadable(f"{value!r} has more decimals than {spec.currency} has")
+        return minor
+
+    def read_claimed(self, spec, value, claim_type, locale):
+        parsed = _claimed_number(value, locale)
+        if parsed.percent:
+            raise Unreadable(f"{value!r} is a percentage, not an amount")
+        if parsed.currency is not None and parsed.currency != spec.currency:
+            return _OtherCurrency(parsed.currency)
+        if parsed.currency is None and parsed.currency_text:
+            if spec.currency not in numbers.currencies_for_symbol(parsed.currency_text, locale):
+                return _OtherCurrency(parsed.currency_text)
+        minor = numbers.to_minor_units(parsed.value, spec.currency)
+        if minor is None:
+            raise Unreadable(f"{value!r} has more decimals than {spec.currency} has")
+        return minor
+
+    def show(self, spec, value):
+        if isinstance(value, _OtherCurrency):
+            return {"currency": value.currency}
+        return {"minor_units": value, "currency": spec.currency}
+
+
+@dataclasses.dataclass(frozen=True)
+class _OtherCurrency:
+    currency: str
+
+
+class Date(Comparator):
+    kind = "date"
+    claim_types = frozenset({"date"})
+
+    def read_actual(self, spec, value, claim_type):
+        day = dates.stored_day(value, spec.zone, "UTC")
+        if day is None:
+            raise Unreadable(f"{value!r} is not a date")
+        return day
+
+    def read_claimed(self, spec, value, claim_type, locale):
+        claimed = dates.parse_claimed_date(_text(value), locale, naive_zone=spec.zone)
+        if claimed is None:
+            raise Unreadable(f"{value!r} is not a date")
+        if claimed.kind == "date":
+            return claimed.day
+        return claimed.instant.astimezone(dates.zone(spec.zone)).date()
+
+    def show(self, spec, value):
+        return value.isoformat()
+
+
+class Timestamp(Comparator):
+    """Claimed as a date: the day in the field's zone (23:40 UTC on the 29th is the 30th in
+    Berlin). Claimed as a timestamp: the same instant at the claim's precision."""
+    kind = "timestamp"
+    claim_types = frozenset({"timestamp", "date"})
+
+    def read_actual(self, spec, value, claim_type):
+        instant = dates.stored_instant(value, spec.naive_zone)
+        if instant is None:
+            raise Unreadable(f"{value!r} is not a timestamp")
+        return instant
+
+    def read_claimed(self, spec, value, claim_type, locale):
+        claimed = dates.parse_claimed_date(_text(value), locale, naive_zone=spec.zone)
+        if claimed is None:
+            raise Unreadable(f"{value!r} is not a date or time")
+        return claimed
+
+    def equal(self, spec, claimed, actual):
+        if claimed.kind == "date":
+            return claimed.day == actual.astimezone(dates.zone(spec.zone)).date()
+        return dates.same_instant(claimed, actual)
+
+    def show(self, spec, value):
+        if isinstance(value, dates.ClaimedDate):
+            return value.day.isoformat() if value.kind == "date" else value.instant.isoformat()
+        return value.isoformat()
+
+    def compare(self, spec, claim_type, claimed, actual, locale):
+        result = super().compare(spec, claim_type, claimed, actual, locale)
+        said = result.claimed
+        if result.actual is not None and isinstance(said, str) and "T" not in said:
+            # A day was claimed: show the stored instant as the day it is in the field's zone.
+            instant = self.read_actual(spec, actual, claim_type)
+            day = instant.astimezone(dates.zone(spec.zone)).date()
+            return dataclasses.replace(result, actual=f"{day.isoformat()} in {spec.zone} "
+                                                      f"({result.actual})")
+        return result
+
+
+class DecimalNumber(Comparator):
+    kind = "decimal"
+    claim_types = frozenset({"decimal", "number"})
+
+    def read_actual(self, spec, value, claim_type):
+        return _decimal(value)
+
+    def read_claimed(self, spec, value, claim_type, locale):
+        parsed = _claimed_number(value, locale)
+        if parsed.currency or parsed.currency_text:
+            raise Unreadable(f"{value!r} is an amount of money, not a number")
+        if parsed.percent and not spec.percent:
+            raise Unreadable(f"{value!r} is a percentage, and the field is not one")
+        return parsed.value
+
+    def equal(self, spec, claimed, actual):
+        return abs(claimed - actual) <= spec.tolerance
+
+    def show(self, spec, value):
+        return str(value)
+
+
+class Integer(Comparator):
+    kind = "integer"
+    claim_types = frozenset({"integer", "number"})
+
+    def read_actual(self, spec, value, claim_type):
+        number = _decimal(value)
+        if number != number.to_integral_value():
+            raise Unreadable(f"{value!r} is not a whole number")
+        return int(number)
+
+    def read_claimed(self, spec, value, claim_type, locale):
+        parsed = _claimed_number(value, locale)
+        if parsed.currency or parsed.currency_text or parsed.percent:
+            raise Unreadable(f"{value!r} is not a plain count")
+        if parsed.value != parsed.value.to_integral_value():
+            return parsed.value     # a fraction never equals a count
+        return int(parsed.value)
+
+
+class Boolean(Comparator):
+    kind = "boolean"
+    claim_types = frozenset({"boolean"})
+    WORDS: ClassVar[dict[str, bool]] = {"true": True, "yes": True, "1": True,
+                                        "false": False, "no": False, "0": False}
+
+    def _read(self, value):
+        if isinstance(value, bool):
+            return value
+        if isinstance(value, (int, str)) and _fold(str(value)) in self.WORDS:
+            return self.WORDS[_fold(str(value))]
+        raise Unreadable(f"{value!r} is not true or false")
+
+    def read_actual(self, spec, value, claim_type):
+        return self._read(value)
+
+    def read_claimed(self, spec, value, claim_type, locale):
+        return self._read(value)
+
+
+class Enum(Comparator):
+    kind = "enum"
+    claim_types = frozenset({"enum", "text"})
+
+    def read_actual(self, spec, value, claim_type):
+        canonical = dict(spec.aliases).get(_fold(_text(value)))
+        if canonical is None:
+            raise Unreadable(f"{value!r} is not one of {', '.join(spec.values)} or their aliases")
+        return canonical
+
+    def read_claimed(self, spec, value, claim_type, locale):
+        text = _text(value)
+        # A word the alias table does not know is kept as written: it never equals a value.
+        return dict(spec.aliases).get(_fold(text), _NotInTable(text))
+
+    def show(self, spec, value):
+        return {"not_in_table": value.text} if isinstance(value, _NotInTable) else value
+
+
+@dataclasses.dataclass(frozen=True)
+class _NotInTable:
+    text: str
+
+
+class Identifier(Comparator):
+    kind = "identifier"
+    claim_types = frozenset({"identifier", "text"})
+
+    def _read(self, spec, value):
+        text = _text(value)
+        return text.casefold() if spec.case == "casefold" else text
+
+    def read_actual(self, spec, value, claim_type):
+        return self._read(spec, value)
+
+    def read_claimed(self, spec, value, claim_type, locale):
+        return self._read(spec, value)
+
+
+_DEFAULT_PORTS = {"http": 80, "https": 443}
+
+
+def normalise_url(text: str, *, query: str = "keep", fragment: str = "keep",
+                  trailing_slash: str = "ignore", default_scheme: str | None = None) -> str:
+    """Lower-case the scheme and host, drop a default port, and apply the field's policy for the
+    query, the fragment and one trailing slash. The path keeps its case."""
+    raw = text.strip()
+    if "://" not in raw and default_scheme and not raw.startswith("/"):
+        raw = f"{default_scheme}://{raw}"
+    parts = urlsplit(raw)
+    host = (parts.hostname or "").lower()
+    try:
+        port = parts.port
+    except ValueError:
+        raise Unreadable(f"{text!r} has an invalid port") from None
+    netloc = host if port in (None, _DEFAULT_PORTS.get(parts.scheme.lower())) else f"{host}:{port}"
+    if parts.username:
+        netloc = f"{parts.username}@{netloc}"
+    path = parts.path
+    if trailing_slash == "ignore" and path.endswith("/"):
+        path = path[:-1]
+    return urlunsplit((parts.scheme.lower(), netloc, path,
+                       parts.query if query == "keep" else "",
+                       parts.fragment if fragment == "keep" else ""))
+
+
+class Url(Comparator):
+    kind = "url"
+    claim_types = frozenset({"url"})
+
+    def _read(self, spec, value, default_scheme=None):
+        text = _text(value)
+        if not text or re.search(r"\s", text):
+            raise Unreadable(f"{value!r} is not a URL")
+        return normalise_url(text, query=spec.query, fragment=spec.fragment,
+                             trailing_slash=spec.trailing_slash, default_scheme=default_scheme)
+
+    def read_actual(self, spec, value, claim_type):
+        return self._read(spec, value)
+
+    def read_claimed(self, spec, value, claim_type, locale):
+        # A claim without a scheme ("shop.example/rc-500") is read as https: the rendered link
+        # is the stored one anyway, and host and path must still match exactly.
+        return self._read(spec, value, default_scheme="https")
+
+
+class Text(Comparator):
+    kind = "text"
+    claim_types = frozenset({"text"})
+
+    def _read(self, spec, value):
+        text = " ".join(_text(value).split())
+        return text.casefold() if spec.case == "casefold" else text
+
+    def read_actual(self, spec, value, claim_type):
+        return self._read(spec, value)
+
+    def read_claimed(self, spec, value, claim_type, locale):
+        return self._read(spec, value)
+
+
+COMPARATORS: dict[str, Comparator] = {c.kind: c() for c in (
+    Money, Date, Timestamp, DecimalNumber, Integer, Boolean, Enum, Identifier, Url, Text)}
+
+
+def compare(spec: TypeSpec, claim_type: str, claimed: Any, actual: Any, locale: str) -> Comparison:
+    return COMPARATORS[spec.kind].compare(spec, claim_type, claimed, actual, locale)

@@ -1,0 +1,490 @@
+"""Reading a date or a timestamp a human or a model wrote, and normalising stored ones.
+
+A claim is either about a calendar day (``2026-07-29``, ``29 July 2026``, ``05/08/2026``) or
+about an instant (``2026-07-29T23:40Z``, ``29 July 2026 23:40``); ``parse_claimed_date`` says
+which, and how precisely the instant was stated. The two are compared differently: a day claim
+against ``stored_day`` (an instant read as a calendar day in the field's zone: 23:40 UTC on the
+29th is the 30th in Berlin), an instant claim with ``same_instant`` at the claim's own precision.
+
+What is accepted, after NFKC (fullwidth digits) and with any decimal digits (Arabic-Indic,
+Devanagari) read as ASCII:
+
+- ISO 8601: ``2026-07-29``, ``2026-07-29T23:40``, ``...:00``, ``...:00.123456``, with ``Z``, an
+  offset (``+02:00``, ``+0200``, ``+02``) or naive; a space may stand for the ``T``;
+- numeric dates in the locale's order, learnt from babel's short date pattern (``05/08/2026`` is
+  5 August in en_GB and 8 May in en_US; ``29.07.2026`` in de_DE); a four-digit first field is
+  always year-month-day; a two-digit year is 20yy; separators ``/ . -``;
+- a month by name, in English or the locale, wide or abbreviated (``29 July 2026``,
+  ``July 29, 2026``, ``Jul 29 2026``, ``29. Juli 2026``, ``the 29th of July 2026``), with an
+  optional weekday, which must then be the right one; the year must have four digits;
+- ``2026年7月29日`` and ``2026년 7월 29일``;
+- any of the dates followed by a time: ``, 23:40``, ``at 11:40 pm``, ``23:40:05 UTC``,
+  ``23:40 +02:00``.
+
+A time without a zone is read in ``naive_zone``; a wall time that does not exist there (inside a
+DST gap) is None, an ambiguous one (DST overlap) is its first occurrence. Impossible dates
+(31 February) are None, like anything that is not one date.
+
+Everything here is pure and thread-safe: ZoneInfo objects and per-locale babel data are cached
+(read-only, behind ``functools.lru_cache``), nothing else is stored. An unknown zone name or
+locale raises ``ValueError``: those come from a compiled policy, which checked them.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import datetime as dt
+import functools
+import math
+import re
+import unicodedata
+from decimal import Decimal, InvalidOperation
+from types import MappingProxyType
+from typing import Literal, Mapping
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+from babel import Locale
+from babel.core import UnknownLocaleError
+from babel.dates import get_day_names, get_month_names
+
+__all__ = [
+    "ClaimedDate",
+    "parse_claimed_date",
+    "same_instant",
+    "stored_day",
+    "stored_instant",
+]
+
+Precision = Literal["day", "minute", "second", "microsecond"]
+
+UTC = dt.timezone.utc
+MAX_LENGTH = 200
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class ClaimedDate:
+    """A date or an instant as claimed. A ``"date"`` claim has ``day`` and no ``instant``; a
+    ``"timestamp"`` claim has an aware ``instant`` and no ``day``: which day an instant falls on
+    depends on a zone, so ask ``stored_day``. The instant keeps the fixed UTC offset it was
+    written with (for a naive time, ``naive_zone``'s offset at that moment)."""
+    kind: Literal["date", "timestamp"]
+    day: dt.date | None
+    instant: dt.datetime | None
+    precision: Precision
+
+
+# --- zones ------------------------------------------------------------------------------------
+
+@functools.lru_cache(maxsize=512)
+def _zone(name: str) -> ZoneInfo:
+    try:
+        return ZoneInfo(name)
+    except (ZoneInfoNotFoundError, ValueError) as error:
+        raise ValueError(f"unknown time zone {name!r}") from error
+
+
+def zone(name: str) -> ZoneInfo:
+    """The named IANA zone, cached; ``ValueError`` for an unknown name."""
+    return _zone(name)
+
+
+def _attach(naive: dt.datetime, zone_name: str) -> dt.datetime | None:
+    """``naive`` as a wall time in ``zone_name`` (the first occurrence when DST repeats it),
+    with that moment's fixed UTC offset; None for a wall time the zone skips.
+
+    A fixed offset rather than the ZoneInfo: Python never finds a datetime in a repeated hour
+    equal to one in another zone (PEP 495), so ``claimed.instant == actual`` would quietly fail
+    for the hour after every fall-back."""
+    aware = naive.replace(tzinfo=_zone(zone_name))
+    in_utc = aware.astimezone(UTC)
+    if in_utc.astimezone(aware.tzinfo).replace(tzinfo=None) != naive:
+        return None
+    return in_utc.astimezone(_fixed(aware.utcoffset()))
+
+
+@functools.lru_cache(maxsize=256)
+def _fixed(offset: dt.timedelta) -> dt.tzinfo:
+    return UTC if not offset else dt.timezone(offset)
+
+
+# --- text clean-up ----------------------------------------------------------------------------
+
+_DROP = dict.fromkeys(map(ord, "\u200e\u200f\u061c\u202a\u202b\u202c\u202d\u202e"
+                               "\u2066\u2067\u2068\u2069\ufeff\u200b"), None)
+_DROP[0x2212] = "-"
+_SPACES = re.compile(r"\s+")
+
+
+def _clean(text: str) -> str:
+    if not text.isascii():
+        text = unicodedata.normalize("NFKC", text).translate(_DROP)
+        if not text.isascii():
+            text = "".join(_ascii_digit(char) for char in text)
+    return _SPACES.sub(" ", text).strip().casefold()
+
+
+def _ascii_digit(char: str) -> str:
+    if char.isascii():
+        return char
+    digit = unicodedata.decimal(char, None)
+    return char if digit is None else str(digit)
+
+
+# --- the time part ----------------------------------------------------------------------------
+
+_WITH_TIME = re.compile(r"""
+    (?P<date>.+?)
+    (?:t|\s?,\s?|\s)(?:(?:at|um|à|a\ las|om|kl\.?|le)\s)?
+    (?P<hour>\d{1,2}):(?P<minute>\d{2})
+    (?::(?P<second>\d{2})(?:[.,](?P<fraction>\d{1,9}))?)?
+    (?:\s?(?P<meridiem>[ap])\.?\s?m\.?)?
+    (?:\s?uhr)?
+    (?:\s?(?P<zone>z|utc|gmt|
+        (?:utc|gmt)?\s?(?P<sign>[+-])(?P<off_h>\d{1,2})(?::?(?P<off_m>\d{2}))?))?
+    """, re.VERBOSE)
+
+
+def _time_of(match: re.Match[str]) -> tuple[dt.time, Precision] | None:
+    hour, minute = int(match["hour"]), int(match["minute"])
+    meridiem = match["meridiem"]
+    if meridiem is not None:
+        if not 1 <= hour <= 12:
+            return None
+        hour = hour % 12 + (12 if meridiem == "p" else 0)
+    if hour > 23 or minute > 59:
+        return None
+    precision: Precision = "minute"
+    second = microsecond = 0
+    if match["second"] is not None:
+        second = int(match["second"])
+        if second > 59:
+            return None
+        precision = "second"
+        if match["fraction"] is not None:
+            microsecond = int(match["fraction"][:6].ljust(6, "0"))
+            precision = "microsecond"
+    return dt.time(hour, minute, second, microsecond), precision
+
+
+def _offset_of(match: re.Match[str]) -> dt.tzinfo | None | Literal[False]:
+    """The zone written after the time: a tzinfo, None when there is none, False when it is not
+    a valid offset."""
+    if match["zone"] is None:
+        return None
+    if match["sign"] is None:
+        return UTC
+    hours, minutes = int(match["off_h"]), int(match["off_m"] or 0)
+    if hours > 23 or minutes > 59:
+        return False
+    offset = dt.timedelta(hours=hours, minutes=minutes)
+    return _fixed(-offset if match["sign"] == "-" else offset)
+
+
+def _instant(day: dt.date, match: re.Match[str], naive_zone: str,
+             ) -> tuple[dt.datetime, Precision] | None:
+    time = _time_of(match)
+    zone = _offset_of(match)
+    if time is None or zone is False:
+        return None
+    moment = dt.datetime.combine(day, time[0])
+    if zone is None:
+        aware = _attach(moment, naive_zone)
+        if aware is None:
+            return None
+    else:
+        aware = moment.replace(tzinfo=zone)
+    return aware, time[1]
+
+
+# --- the date part ----------------------------------------------------------------------------
+
+_ISO_DATE = re.compile(r"(\d{4})-(\d{2})-(\d{2})")
+_NUMERIC = re.compile(r"(\d{1,4})([./-]) ?(\d{1,2})\2 ?(\d{1,4})\.?")
+_EAST_ASIAN = re.compile(r"(\d{4}) ?[年년] ?(\d{1,2}) ?[月월] ?(\d{1,2}) ?[日일](?: ?(\S+))?")
+_TOKEN_SPLIT = re.compile(r"[ ,\u060c\u3001]+")   # also the Arabic and ideographic commas
+_PIECE_SPLIT = re.compile(r"[-/]")
+_DAY = re.compile(r"(\d{1,2})(?:st|nd|rd|th|er|\.)?")
+_YEAR = re.compile(r"(\d{4})\.?")
+_QUOTED = re.compile(r"'([^']+)'")
+_WORD = re.compile(r"[^\W\d_]+")
+_LETTER = re.compile(r"[^\W\d_]")
+
+_ENGLISH_EXTRA_MONTHS = {"sept": 9}
+_ENGLISH_EXTRA_DAYS = {"tues": 1, "weds": 2, "thur": 3, "thurs": 3}
+_ENGLISH_FILLERS = frozenset({"of", "the"})
+
+
+def _date(year: int, month: int, day: int) -> dt.date | None:
+    try:
+        return dt.date(year, month, day)
+    except ValueError:
+        return None
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class _LocaleDates:
+    """What reading dates in one locale needs, derived once from babel."""
+    order: str                              # "dmy", "mdy", "ymd", ...: the short date pattern's
+    month_first: bool                       # month before day, when the year stands apart
+    # A casefolded word without its trailing dot -> what it is; see _classify. Month and
+    # weekday names in English and the locale, and the words the locale's patterns quote.
+    words: Mapping[str, tuple[str, int]]
+
+
+def _name_key(name: str) -> str:
+    return _clean(name).rstrip(".")
+
+
+def _field_order(pattern: str) -> str:
+    """The order of year, month and day fields in a CLDR date pattern, e.g. ``"mdy"``."""
+    unquoted = _QUOTED.sub("", pattern)
+    order = ""
+    for char in unquoted:
+        field = {"y": "y", "Y": "y", "u": "y", "M": "m", "L": "m", "d": "d"}.get(char)
+        if field and field not in order:
+            order += field
+    return order if len(order) == 3 else "ymd"
+
+
+@functools.lru_cache(maxsize=256)
+def _locale_dates(locale: str) -> _LocaleDates:
+    try:
+        parsed = Locale.parse(locale.replace("-", "_"))
+    except (UnknownLocaleError, ValueError) as error:
+        raise ValueError(f"unknown locale {locale!r}") from error
+    order = _field_order(parsed.date_formats["short"].pattern)
+
+    months: dict[str, int] = {}
+    weekdays: dict[str, int] = {}
+    # English first, so that the locale's own names win a clash.
+    for source in ("en", "en_GB", parsed):
+        for width in ("wide", "abbreviated"):
+            for context in ("format", "stand-alone"):
+                for number, name in get_month_names(width, context, source).items():
+                    months[_name_key(name)] = number
+                for number, name in get_day_names(width, context, source).items():
+                    weekdays[_name_key(name)] = number
+        if source == "en_GB":
+            for name, number in _ENGLISH_EXTRA_MONTHS.items():
+                months.setdefault(name, number)
+            for name, number in _ENGLISH_EXTRA_DAYS.items():
+                weekdays.setdefault(name, number)
+
+    fillers = set(_ENGLISH_FILLERS)
+    for width in ("short", "medium", "long", "full"):
+        for quoted in _QUOTED.findall(parsed.date_formats[width].pattern):
+            fillers.update(_WORD.findall(_clean(quoted)))
+    words: dict[str, tuple[str, int]] = dict.fromkeys(fillers, ("filler", 0))
+    words.update((name, ("weekday", number)) for name, number in weekdays.items())
+    for name, number in months.items():
+        if name in weekdays:
+            words[name] = ("either", 10 * number + weekdays[name])
+        else:
+            words[name] = ("month", number)
+    return _LocaleDates(order, order.index("m") < order.index("d"), MappingProxyType(words))
+
+
+def _numeric_date(match: re.Match[str], info: _LocaleDates) -> dt.date | None:
+    first, middle, last = match[1], match[3], match[4]
+    if match[0].endswith(".") and match[2] != ".":
+        return None
+    if len(first) == 4 and len(last) <= 2:
+        return _date(int(first), int(middle), int(last))
+    if len(last) == 4 and len(first) <= 2:
+        a, b = int(first), int(middle)
+        return _date(int(last), a, b) if info.month_first else _date(int(last), b, a)
+    if len(first) <= 2 and len(last) <= 2:
+        fields = dict(zip(info.order, (first, middle, last)))
+        if len(fields["y"]) != 2:
+            return None
+        return _date(2000 + int(fields["y"]), int(fields["m"]), int(fields["d"]))
+    return None
+
+
+def _textual_date(text: str, info: _LocaleDates) -> dt.date | None:
+    """A date with its month by name: one month, one day number, one four-digit year, at most
+    one weekday (which must match), and filler words; in any order."""
+    day = year = month = weekday = None
+    either: list[int] = []          # names that are a month and a weekday ("mar" in fr)
+    for token in _TOKEN_SPLIT.split(text):
+        if not token:
+            continue
+        found = _classify(token, info)
+        pieces = ((found,) if found is not None
+                  else tuple(_classify(piece, info) for piece in _PIECE_SPLIT.split(token)))
+        for found in pieces:
+            if found is None:
+                return None
+            kind, number = found
+            if kind == "filler":
+                continue
+            if kind == "either":
+                either.append(number)
+                continue
+            if kind == "day" and day is None:
+                day = number
+            elif kind == "year" and year is None:
+                year = number
+            elif kind == "month" and month is None:
+                month = number
+            elif kind == "weekday" and weekday is None:
+                weekday = number
+            else:
+                return None             # a second day, year, month or weekday
+    for month_number, weekday_number in ((n // 10, n % 10) for n in either):
+        if month is None:
+            month = month_number
+        elif weekday is None:
+            weekday = weekday_number
+        else:
+            return None
+    if day is None or year is None or month is None:
+        return None
+    found_day = _date(year, month, day)
+    if found_day is None or (weekday is not None and found_day.weekday() != weekday):
+        return None
+    return found_day
+
+
+def _classify(piece: str, info: _LocaleDates) -> tuple[str, int] | None:
+    """What one token is: ("day", 29), ("year", 2026), ("month", 7), ("weekday", 2),
+    ("filler", 0), or ("either", 10 * month + weekday); None when it is none of them."""
+    if not piece:
+        return None
+    if piece[0].isdigit():
+        match = _YEAR.fullmatch(piece)
+        if match:
+            return "year", int(match[1])
+        match = _DAY.fullmatch(piece)
+        return ("day", int(match[1])) if match else None
+    return info.words.get(piece.rstrip("."))
+
+
+def _east_asian_date(match: re.Match[str], info: _LocaleDates) -> dt.date | None:
+    day = _date(int(match[1]), int(match[2]), int(match[3]))
+    weekday = match[4]
+    if day is None or weekday is None:
+        return day
+    return day if info.words.get(weekday) == ("weekday", day.weekday()) else None
+
+
+def _any_date(text: str, info: _LocaleDates | None) -> dt.date | None:
+    """``text`` as a calendar day: ISO always, the locale's notations when ``info`` is given."""
+    match = _ISO_DATE.fullmatch(text)
+    if match:
+        return _date(int(match[1]), int(match[2]), int(match[3]))
+    if info is None:
+        return None
+    match = _NUMERIC.fullmatch(text)
+    if match:
+        return _numeric_date(match, info)
+    match = _EAST_ASIAN.fullmatch(text)
+    if match:
+        return _east_asian_date(match, info)
+    if _LETTER.search(text):
+        return _textual_date(text, info)
+    return None
+
+
+def _read(text: str, info: _LocaleDates | None, naive_zone: str) -> ClaimedDate | None:
+    """The cleaned ``text`` as a day or an instant."""
+    timed = _WITH_TIME.fullmatch(text) if ":" in text else None
+    if timed is not None:
+        day = _any_date(timed["date"], info)
+        if day is not None:
+            found = _instant(day, timed, naive_zone)
+            if found is None:
+                return None
+            return ClaimedDate("timestamp", None, found[0], found[1])
+    day = _any_date(text, info)
+    if day is None:
+        return None
+    return ClaimedDate("date", day, None, "day")
+
+
+# --- public API -------------------------------------------------------------------------------
+
+def parse_claimed_date(text: str, locale: str, naive_zone: str = "UTC") -> ClaimedDate | None:
+    """Read ``text`` as one date or one timestamp written in ``locale``; None when it is not
+    exactly one valid date. A time written without a zone is read in ``naive_zone``."""
+    if not isinstance(text, str) or len(text) > MAX_LENGTH:
+        return None
+    return _read(_clean(text), _locale_dates(locale), naive_zone)
+
+
+def _stored(value: object, naive_zone: str) -> dt.date | dt.datetime | None:
+    """A stored date or timestamp as a ``date`` or a ``datetime`` in UTC."""
+    if isinstance(value, dt.datetime):
+        if value.tzinfo is None or value.utcoffset() is None:
+            aware = _attach(value.replace(tzinfo=None, fold=0), naive_zone)
+            return None if aware is None else aware.astimezone(UTC)
+        return value.astimezone(UTC)
+    if isinstance(value, dt.date):
+        return value
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, (int, float, Decimal)):
+        return _from_epoch(value)
+    if isinstance(value, str) and len(value) <= MAX_LENGTH:
+        claimed = _read(_clean(value), None, naive_zone)
+        if claimed is None:
+            return None
+        return claimed.day if claimed.kind == "date" else claimed.instant.astimezone(UTC)
+    return None
+
+
+_EPOCH = dt.datetime(1970, 1, 1, tzinfo=UTC)
+_MICROSECOND = Decimal("0.000001")
+
+
+def _from_epoch(seconds: int | float | Decimal) -> dt.datetime | None:
+    try:
+        if isinstance(seconds, float):
+            if not math.isfinite(seconds):
+                return None
+            return dt.datetime.fromtimestamp(seconds, UTC)
+        micros = int(Decimal(seconds).quantize(_MICROSECOND).scaleb(6))
+        return _EPOCH + dt.timedelta(microseconds=micros)
+    except (OverflowError, OSError, ValueError, InvalidOperation):
+        return None
+
+
+def stored_instant(value: object, naive_zone: str) -> dt.datetime | None:
+    """What a database or JSON row holds for a timestamp column, as a ``datetime`` in UTC: an
+    aware ``datetime``, a naive one (read in ``naive_zone``), an ISO or SQLite string
+    (``2026-07-29 23:40:00``, ``...+00``, ``...Z``; naive ones read in ``naive_zone``), Unix
+    epoch seconds (int, float, Decimal). None for anything else, including a plain date, which
+    is a day and not an instant, and a naive wall time ``naive_zone`` skips."""
+    found = _stored(value, naive_zone)
+    return found if isinstance(found, dt.datetime) else None
+
+
+def stored_day(value: object, zone: str, naive_zone: str) -> dt.date | None:
+    """What a row holds for a date or timestamp column, as the calendar day it is in ``zone``:
+    a ``date`` (or ``YYYY-MM-DD`` string) stays that day; an instant is converted, so a shipment
+    at 2026-07-29T23:40Z is 2026-07-30 in Europe/Berlin. A naive timestamp is in
+    ``naive_zone``. Also takes a ``ClaimedDate``."""
+    if isinstance(value, ClaimedDate):
+        value = value.day if value.kind == "date" else value.instant
+    found = _stored(value, naive_zone)
+    if isinstance(found, dt.datetime):
+        return found.astimezone(_zone(zone)).date()
+    return found
+
+
+def same_instant(claimed: ClaimedDate, actual: dt.datetime) -> bool:
+    """Whether ``actual`` falls within the claim at the claim's own precision, in the claim's
+    own zone: a claim of 23:40 matches 23:40:59.9, and 23:40:00 does not match 23:40:01.
+    False for a date claim (compare ``stored_day`` instead); a naive ``actual`` is a
+    programming error (normalise it with ``stored_instant``)."""
+    if claimed.kind != "timestamp" or claimed.instant is None:
+        return False
+    if actual.tzinfo is None or actual.utcoffset() is None:
+        raise ValueError("same_instant needs an aware datetime; use stored_instant first")
+    local = actual.astimezone(claimed.instant.tzinfo)
+    if claimed.precision == "minute":
+        local = local.replace(second=0, microsecond=0)
+    elif claimed.precision == "second":
+        local = local.replace(microsecond=0)
+    # Compare in UTC: two datetimes sharing a tzinfo compare by wall time, ignoring DST folds.
+    return local.astimezone(UTC) == claimed.instant.astimezone(UTC)

@@ -1,0 +1,74 @@
+"""The text a model writes outside the slots of its template.
+
+``prose shapes``: the template must be made of approved sentence shapes, each slot holding the
+field the shape binds. ``prose guarded``: any prose is allowed except statements a slot-less
+sentence cannot back: comparatives, causes, promises and generalisations. ``prose free``:
+anything. In every mode a figure written into the prose itself is a stray figure: facts travel
+only through slots.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Mapping, Sequence
+
+from rulekit.policy import Template
+from rulekit.template import ParsedTemplate
+
+_SLOT_MARK = "\x00"
+
+# Words that make a factual statement without a slot to verify it (seed 002: "a cheap
+# classifier over the non-slot text, flagging comparatives, quantities and causal claims").
+GUARDED_PHRASES = (
+    "because", "due to", "since", "therefore", "as a result", "caused by",
+    "usually", "typically", "normally", "unusual", "unusually", "always", "never", "often",
+    "rarely", "guarantee", "guaranteed", "promise", "definitely", "certainly", "will arrive",
+    "will be delivered", "will ship", "by tomorrow", "more than", "less than", "fewer than",
+    "at least", "at most", "cheaper", "cheapest", "more expensive", "faster", "fastest",
+    "slower", "higher", "highest", "lower", "lowest", "larger", "largest", "smaller",
+    "smallest", "best", "worst", "most", "least", "twice", "double", "half", "dozen",
+)
+_GUARDED = re.compile(r"(?<![\w-])(" + "|".join(re.escape(p) for p in GUARDED_PHRASES) + r")(?![\w-])",
+                      re.IGNORECASE)
+_FIGURE = re.compile(r"\d")
+
+
+def _skeleton(pieces: Sequence[str], slot_fields: Mapping[str, str]) -> str:
+    """Literal text with white space collapsed, each slot replaced by a marked `entity.field`."""
+    out = []
+    for index, piece in enumerate(pieces):
+        out.append(piece if index % 2 == 0 else f"{_SLOT_MARK}{slot_fields.get(piece, '?')}{_SLOT_MARK}")
+    return " ".join("".join(out).split())
+
+
+def matches_shapes(template: ParsedTemplate, slot_fields: Mapping[str, str],
+                   shapes: Sequence[Template]) -> bool:
+    """True when the template is one or more approved shapes, one after the other, each slot
+    holding the field its shape binds (``slot_fields``: slot name -> "entity.field")."""
+    text = _skeleton(template.pieces, slot_fields)
+    candidates = [_skeleton(s.pieces, {slot.name: f"{slot.entity}.{slot.field}" for slot in s.slots})
+                  for s in shapes]
+    reachable = {0}
+    for position in range(len(text) + 1):
+        if position not in reachable:
+            continue
+        for candidate in candidates:
+            if candidate and text.startswith(candidate, position):
+                end = position + len(candidate)
+                reachable.add(end + 1 if text.startswith(" ", end) else end)
+    return len(text) in reachable or len(text) + 1 in reachable
+
+
+def guarded_phrases(prose: str) -> list[str]:
+    """The phrases in slot-less text that `prose guarded` does not allow, in order."""
+    return [m.group(0) for m in _GUARDED.finditer(prose)]
+
+
+def stray_figures(pieces: Sequence[str], exempt: Sequence[str] = ()) -> list[str]:
+    """Runs of text in the prose (outside slots) that hold a digit, except exempt strings."""
+    found = []
+    for literal in pieces[0::2]:
+        for exemption in exempt:
+            literal = literal.replace(exemption, " ")
+        found.extend(m.group(0) for m in re.finditer(r"[^\s]*\d[^\s]*", literal))
+    return found
