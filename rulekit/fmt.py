@@ -10,9 +10,10 @@ each remembering the stretch of source it stands for. Comments are then placed b
 - comments after the last row end the file.
 
 Blank lines come from the source, squeezed: where the source had one or more blank lines (comment
-lines are not blank) between two printed lines, one is kept. The layout then adds its rules:
-none after ``{`` or before ``}``, and top-level items are always separated by a blank line unless
-they are one-line items of the same kind that were adjacent in the source.
+lines are not blank) between two printed lines, one is kept, so paragraphs of comments stay
+apart. The layout then adds its rules: no blank line at the top of the file, right after ``{`` or
+right before ``}``, and a blank line between top-level items unless they are one-line items of
+the same kind that were adjacent in the source.
 
 Both ``parse(fmt(x)) == parse(x)`` and ``fmt(fmt(x)) == fmt(x)`` hold; the tests check them.
 """
@@ -51,6 +52,7 @@ def format_source(text: str, path: str = "<string>",
 
 
 def format_file(file: ast.File) -> str:
+    """``file`` in the canonical layout; empty for an empty file, else ending in one newline."""
     comment_lines = frozenset(c.span.line for c in file.comments)
     rows = _file_rows(file, comment_lines)
     leading, trailing, closing = _place_comments(rows, file.comments)
@@ -60,7 +62,8 @@ def format_file(file: ast.File) -> str:
         out.extend(_gap(leading[index], after_line, row, comment_lines))
         text = INDENT * row.depth + row.text
         out.append(f"{text}  {_comment(trailing[index])}" if trailing[index] else text)
-    out.extend(_gap(closing, rows[-1].end_line if rows else 0, None, comment_lines))
+    out.extend(_gap(closing, rows[-1].end_line if rows else 0, None, comment_lines,
+                    top_of_file=not rows))
     return "\n".join(out) + "\n" if out else ""
 
 
@@ -185,7 +188,7 @@ def _place_comments(rows: list[_Row], comments: Sequence[ast.Comment]):
 
 
 def _gap(comments: list[ast.Comment], after_line: int, row: _Row | None,
-         comment_lines: frozenset[int]) -> list[str]:
+         comment_lines: frozenset[int], top_of_file: bool = False) -> list[str]:
     """The lines before ``row`` (``None``: the end of the file): its comments, and blank lines
     where the source had them, after the layout's rules."""
     before = [c for c in comments if row is None or c.span.start < row.start]
@@ -197,18 +200,20 @@ def _gap(comments: list[ast.Comment], after_line: int, row: _Row | None,
         last = line
     if not blanks:
         return []
-    top_of_file = row is None and after_line == 0
     if top_of_file or (row and row.tight_start):
         blanks[0] = False
     if row and row.tight_end:
         blanks[-1] = False
     if row and row.apart and not any(blanks):
         blanks[0] = True
-    depth = 0 if row is None else row.depth + row.closes
+    depth = 0 if row is None else row.depth + (1 if row.closes else 0)
     texts = [INDENT * depth + _comment(c) for c in before] + [None]
     out: list[str] = []
     for blank, text in zip(blanks, texts):
-        out += [""] * blank + ([text] if text else [])
+        if blank:
+            out.append("")
+        if text is not None:
+            out.append(text)
     return out + [INDENT * depth + _comment(c) for c in inside]
 
 

@@ -6,7 +6,7 @@ Nodes are built without spans (``ast.NO_SPAN``); spans take no part in equality.
 
 from __future__ import annotations
 
-import string
+import re
 
 from hypothesis import strategies as st
 
@@ -17,11 +17,14 @@ KEYWORDS = frozenset(keywords().values())
 
 # --- literals ---------------------------------------------------------------------------------
 
-name_texts = st.from_regex(r"[a-z_][a-z0-9_]{0,7}", fullmatch=True).filter(
-    lambda text: text not in KEYWORDS)
+# A few common names (cheap to draw, and they repeat like real names do) and random ones.
+name_texts = st.one_of(
+    st.sampled_from(["a", "b", "sku", "price", "order_total", "_", "x9", "colour"]),
+    st.from_regex(r"[a-z_][a-z0-9_]{0,7}", fullmatch=True).filter(lambda t: t not in KEYWORDS),
+)
 names = name_texts.map(ast.Name)
 
-numbers = st.from_regex(r"-?(0|[1-9][0-9]{0,5})(\.[0-9]{1,3})?", fullmatch=True).map(ast.Number)
+numbers = st.from_regex(r"-?[0-9]{1,6}(\.[0-9]{1,3})?", fullmatch=True).map(ast.Number)
 durations = st.from_regex(r"[0-9]{1,4}(ms|s|m|h|d)", fullmatch=True).map(ast.Duration)
 
 # (decoded, as written) pieces of a string: any character but a quote, backslash or newline as
@@ -36,7 +39,7 @@ strings = st.lists(_string_pieces, max_size=12).map(
     lambda pieces: ast.String("".join(p[0] for p in pieces), "".join(p[1] for p in pieces)))
 
 literals = st.one_of(strings, numbers, durations)
-values = st.one_of(literals, names)
+setting_values = st.one_of(strings, numbers, names)     # the grammar takes no duration here
 
 
 def _tuples(elements, min_size=0, max_size=4):
@@ -97,7 +100,7 @@ actions = st.one_of(final_actions,
 # --- items and files --------------------------------------------------------------------------
 
 items = st.one_of(
-    st.builds(ast.Header, names, _tuples(st.builds(ast.Setting, names, values))),
+    st.builds(ast.Header, names, _tuples(st.builds(ast.Setting, names, setting_values))),
     st.builds(ast.Import, strings),
     st.builds(ast.Entity, names, _tuples(entity_statements, 0, 6)),
     st.builds(ast.Aliases, names, _tuples(st.builds(ast.AliasEntry, names,
@@ -109,7 +112,7 @@ items = st.one_of(
     st.builds(ast.Sweep, _tuples(sweep_statements, 0, 6)),
     st.builds(ast.OnRule, _tuples(outcomes, 1, 3), actions),
 )
-files = _tuples(items, 0, 8).map(lambda parts: ast.File("<generated>", parts))
+files = _tuples(items, 0, 6).map(lambda parts: ast.File("<generated>", parts))
 
 # --- messy text -------------------------------------------------------------------------------
 
@@ -143,9 +146,37 @@ def commented(draw, text: str) -> tuple[str, list[str]]:
     return "".join(line + "\n" for line in out), inserted
 
 
-# Tokens for a soup: mostly valid pieces of the language in random order.
-soup_tokens = st.sampled_from(sorted(KEYWORDS) + [
-    "{", "}", ",", ".", "=", '"x"', '"a\\"b"', "1", "-2.5", "15m", "x", "y", "# c", "\n",
-    "ruleset r {", "entity e {", "field f text", "on a refuse \"no\"", '"bad\\q"', "@",
-    string.whitespace,
+# A string literal, or a run of anything else up to white space or a quote.
+_TOKEN = re.compile(r'"(?:[^"\\\n]|\\["\\nt])*"|[^\s"]+')
+_separators = st.sampled_from([" ", " ", "\n", "\t", "  \n\n\n   ", "\n\n", "comment"])
+
+
+@st.composite
+def respaced(draw, text: str) -> tuple[str, list[str]]:
+    """``text`` with its tokens laid out at random: several statements on a line, one token a
+    line, odd indentation, runs of blank lines, and comments at the end of random lines; returns
+    the new text and the comment texts in order."""
+    out: list[str] = []
+    inserted: list[str] = []
+    for token in _TOKEN.findall(text):
+        separator = draw(_separators)
+        if separator == "comment":
+            inserted.append(draw(comment_texts))
+            separator = f" {inserted[-1]}\n{draw(_indents)}"
+        out += [token, separator]
+    return "".join(out), inserted
+
+
+# Pieces of rules text for a soup: mostly whole statements, block openers and `}` (so that a fair
+# share of soups parse), keywords used where only a name fits, and some stray tokens.
+soup_pieces = st.sampled_from([
+    'ruleset r {', "tone friendly", "limit 2", "}", "}", "}", 'import "x.rules"', "prose strict",
+    "entity e {", "entity key {", "key sku", "key key", "field f text", "field on integer hidden",
+    "field s enum { a, b }", "field p money currency EUR placeholder -1, \"n/a\" unless t",
+    "fresh within 15m via f", "requires on, key", "aliases t {", 'a = "x", "y"',
+    "input i hidden", "input on", 'shape s "t {x}" {', 'fallback f "sorry"', "x = a.b",
+    "sweep {", "small integers up to 12 as month", "rounding allowed for a.b",
+    'untrusted r.body, "$.x"', 'exempt "24/7", 365', "on a, missing b refuse \"no\"",
+    "on otherwise regenerate max 1 with values then handoff", "ask h", "# a comment", "#",
+    "\n", "\n\n", "\t", "{", ",", ".", "=", "1.5", "2h", '"q\\\\ \\" #"', '"bad\\q"', '"open', "@",
 ])
