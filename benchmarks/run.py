@@ -21,7 +21,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
-BENCHMARKS = ("bench_load",)
+BENCHMARKS = ("bench_load", "bench_check")
 
 
 @dataclasses.dataclass

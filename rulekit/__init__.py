@@ -2,6 +2,7 @@
 
 The public API. ``load`` compiles a rules file (and imports the parser on first use);
 ``load_compiled`` reads an artifact written by ``rulekit compile --out`` without importing it.
+``check`` verifies one model reply against the source of record and returns a ``Decision``.
 """
 
 from rulekit.errors import ArtifactError, CompileError, Diagnostic, RulekitError, Span
@@ -10,17 +11,31 @@ from rulekit.policy import OUTCOMES, Policy, load_compiled
 __all__ = [
     "ArtifactError",
     "CompileError",
+    "Decision",
     "Diagnostic",
     "OUTCOMES",
     "Policy",
     "RulekitError",
     "Span",
     "__version__",
+    "check",
     "load",
     "load_compiled",
 ]
 
 __version__ = "0.1.0"
+
+
+def __getattr__(name: str):
+    # The checker (and babel, which it formats with) loads on first use, so that importing
+    # rulekit to load a compiled policy stays cheap.
+    if name == "check":
+        from rulekit.check import check
+        return check
+    if name == "Decision":
+        from rulekit.decision import Decision
+        return Decision
+    raise AttributeError(f"module 'rulekit' has no attribute {name!r}")
 
 
 def load(path) -> Policy:

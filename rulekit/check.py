@@ -73,7 +73,8 @@ def check(policy: Policy, reply: Any, source: Resolver | str | Mapping, *,
     planned = [_plan(policy, index, claim, parsed.form, inputs or {})
                for index, claim in enumerate(claims)]
     rows, lookup_errors = _fetch(policy, planned, resolver, timeout)
-    results = [p.blocked or _judge(policy, p, rows, lookup_errors, now) for p in planned]
+    ages: dict[tuple[str, str], float | None] = {}
+    results = [p.blocked or _judge(policy, p, rows, lookup_errors, now, ages) for p in planned]
     failures = [_failure(r) for r in results if r.outcome != "confirmed"]
     failures += _prose_failures(policy, parsed, planned)
     return _decide(policy, results, failures, parsed, attempt, rows, now)
@@ -180,16 +181,23 @@ def _same_literal(expected: str | int | float, value: Any) -> bool:
         return False
 
 
-def _staleness(entity: Entity, field: Field, row: Mapping, now: dt.datetime) -> str | None:
+def _staleness(entity: Entity, field: Field, row: Mapping, now: dt.datetime,
+               ages: dict | None = None) -> str | None:
     """Why the value is too old to verify, or None. The key cannot go stale: the row was found
-    by it."""
+    by it. ``ages`` remembers each row's age within one check."""
     budget = field.fresh_seconds or entity.fresh_seconds
     if not budget or not entity.fresh_via or field.name == entity.key:
         return None
-    updated = dates.stored_instant(row.get(entity.fresh_via), "UTC")
-    if updated is None:
+    memo_key = (entity.name, str(row.get(entity.key)))
+    if ages is not None and memo_key in ages:
+        age = ages[memo_key]
+    else:
+        updated = dates.stored_instant(row.get(entity.fresh_via), "UTC")
+        age = None if updated is None else (now - updated).total_seconds()
+        if ages is not None:
+            ages[memo_key] = age
+    if age is None:
         return f"the record has no readable {entity.fresh_via}, so its age is unknown"
-    age = (now - updated).total_seconds()
     if age > budget:
         return f"the value is {_duration(age)} old; the budget is {_duration(budget)}"
     return None
@@ -202,7 +210,8 @@ def _duration(seconds: float) -> str:
     return f"{seconds:.0f} s"
 
 
-def _judge(policy: Policy, item: _Planned, rows: dict, errors: dict, now: dt.datetime) -> ClaimResult:
+def _judge(policy: Policy, item: _Planned, rows: dict, errors: dict, now: dt.datetime,
+           ages: dict) -> ClaimResult:
     claim, entity, field = item.claim, item.entity, item.field
     entity_id = str(claim.entity_id)
     base = dict(key=claim.key, entity=entity.name, entity_id=entity_id, field=field.name,
@@ -225,7 +234,7 @@ def _judge(policy: Policy, item: _Planned, rows: dict, errors: dict, now: dt.dat
     if _is_placeholder(field, value, row):
         return ClaimResult(**base, outcome="not_found", reason_code="placeholder",
                            reason=f"{value!r} means not recorded")
-    stale = _staleness(entity, field, row, now)
+    stale = _staleness(entity, field, row, now, ages)
     if stale:
         return ClaimResult(**base, outcome="stale", reason_code="stale", reason=stale)
     if item.claim.type == "" and claim.value is None:     # slot form: code supplies the value

@@ -253,6 +253,9 @@ class Integer(Comparator):
             return parsed.value     # a fraction never equals a count
         return int(parsed.value)
 
+    def show(self, spec, value):
+        return value if isinstance(value, int) else str(value)
+
 
 class Boolean(Comparator):
     kind = "boolean"

@@ -177,6 +177,12 @@ class Policy(Frozen):
                     return rule.action
         return self._actions[outcome]
 
+    def check(self, reply, source, **options):
+        """Check one model reply against ``source``; see ``rulekit.check.check``."""
+        from rulekit.check import check
+
+        return check(self, reply, source, **options)
+
     @property
     def ruleset(self) -> dict[str, str]:
         """What every decision records about the rules that made it."""

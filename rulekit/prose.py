@@ -9,6 +9,7 @@ only through slots.
 
 from __future__ import annotations
 
+import functools
 import re
 from typing import Mapping, Sequence
 
@@ -31,6 +32,7 @@ GUARDED_PHRASES = (
 _GUARDED = re.compile(r"(?<![\w-])(" + "|".join(re.escape(p) for p in GUARDED_PHRASES) + r")(?![\w-])",
                       re.IGNORECASE)
 _FIGURE = re.compile(r"\d")
+_FIGURE_RUN = re.compile(r"\S*\d\S*")
 
 
 def _skeleton(pieces: Sequence[str], slot_fields: Mapping[str, str]) -> str:
@@ -45,9 +47,18 @@ def matches_shapes(template: ParsedTemplate, slot_fields: Mapping[str, str],
                    shapes: Sequence[Template]) -> bool:
     """True when the template is one or more approved shapes, one after the other, each slot
     holding the field its shape binds (``slot_fields``: slot name -> "entity.field")."""
-    text = _skeleton(template.pieces, slot_fields)
-    candidates = [_skeleton(s.pieces, {slot.name: f"{slot.entity}.{slot.field}" for slot in s.slots})
-                  for s in shapes]
+    return _segments(_skeleton(template.pieces, slot_fields), _shape_skeletons(tuple(shapes)))
+
+
+@functools.lru_cache(maxsize=64)
+def _shape_skeletons(shapes: tuple[Template, ...]) -> tuple[str, ...]:
+    return tuple(_skeleton(s.pieces, {slot.name: f"{slot.entity}.{slot.field}" for slot in s.slots})
+                 for s in shapes)
+
+
+@functools.lru_cache(maxsize=1024)
+def _segments(text: str, candidates: tuple[str, ...]) -> bool:
+    """Can ``text`` be cut into candidates separated by single spaces?"""
     reachable = {0}
     for position in range(len(text) + 1):
         if position not in reachable:
@@ -66,9 +77,11 @@ def guarded_phrases(prose: str) -> list[str]:
 
 def stray_figures(pieces: Sequence[str], exempt: Sequence[str] = ()) -> list[str]:
     """Runs of text in the prose (outside slots) that hold a digit, except exempt strings."""
-    found = []
+    found: list[str] = []
+    if not any(_FIGURE.search(literal) for literal in pieces[0::2]):
+        return found
     for literal in pieces[0::2]:
         for exemption in exempt:
             literal = literal.replace(exemption, " ")
-        found.extend(m.group(0) for m in re.finditer(r"[^\s]*\d[^\s]*", literal))
+        found.extend(m.group(0) for m in _FIGURE_RUN.finditer(literal))
     return found

@@ -32,30 +32,52 @@ def format_value(field: Field, stored: Any, locale: str, claim_type: str | None 
     value the field's type cannot read (the caller refuses: it never renders a guess)."""
     spec = field.type
     value = COMPARATORS[spec.kind].read_actual(spec, stored, claim_type or spec.kind)
-    where = locale_of(locale)
     if spec.kind == "money":
-        amount = Decimal(value).scaleb(-get_currency_precision(spec.currency))
-        return format_currency(amount, spec.currency, locale=where)
+        return _money(locale, spec.currency, value)
     if spec.kind == "date":
-        return format_date(value, format=spec.format, locale=where)
+        return _day(locale, spec.format, value)
     if spec.kind == "timestamp":
         # Shown as the day in the field's zone, unless the claim was about the time itself.
         if claim_type == "timestamp":
-            return format_datetime(value, format=spec.format, tzinfo=dates.zone(spec.zone),
-                                   locale=where)
-        return format_date(value.astimezone(dates.zone(spec.zone)).date(), format=spec.format,
-                           locale=where)
+            return _instant(locale, spec.format, spec.zone, value)
+        return _day(locale, spec.format, value.astimezone(dates.zone(spec.zone)).date())
     if spec.kind == "decimal":
-        if spec.percent:   # stored in percentage points: 4.6 means 4.6 %
-            return format_percent(value / 100, locale=where, decimal_quantization=False)
-        return format_decimal(value, locale=where, decimal_quantization=False)
+        return _decimal(locale, str(value), spec.percent)
     if spec.kind == "integer":
-        return format_decimal(value, locale=where)
+        return _decimal(locale, str(value), False)
     if spec.kind == "boolean":
         return "yes" if value else "no"
     if spec.kind == "enum":
         return str(value)
     return str(stored).strip()
+
+
+# babel formatting is pure but not cheap (tens of microseconds); the same prices and dates are
+# shown again and again, so each formatter keeps a bounded cache of its results.
+
+@functools.lru_cache(maxsize=4096)
+def _money(locale: str, currency: str, minor_units: int) -> str:
+    amount = Decimal(minor_units).scaleb(-get_currency_precision(currency))
+    return format_currency(amount, currency, locale=locale_of(locale))
+
+
+@functools.lru_cache(maxsize=4096)
+def _day(locale: str, pattern: str, day: dt.date) -> str:
+    return format_date(day, format=pattern, locale=locale_of(locale))
+
+
+@functools.lru_cache(maxsize=4096)
+def _instant(locale: str, pattern: str, zone: str, moment: dt.datetime) -> str:
+    return format_datetime(moment, format=pattern, tzinfo=dates.zone(zone), locale=locale_of(locale))
+
+
+@functools.lru_cache(maxsize=4096)
+def _decimal(locale: str, text: str, percent: bool) -> str:
+    # Keyed by the text, not the Decimal: 4.2 and 4.20 are equal but are shown differently.
+    value, where = Decimal(text), locale_of(locale)
+    if percent:   # stored in percentage points: 4.6 means 4.6 %
+        return format_percent(value / 100, locale=where, decimal_quantization=False)
+    return format_decimal(value, locale=where, decimal_quantization=False)
 
 
 def fill(pieces: Sequence[str], values: Mapping[str, str]) -> str:

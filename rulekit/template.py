@@ -7,6 +7,7 @@ shapes and fallbacks a ruleset declares, and by the checker for the templates a 
 from __future__ import annotations
 
 import dataclasses
+import functools
 import re
 
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
@@ -43,49 +44,62 @@ class ParsedTemplate:
         return "".join(self.pieces[0::2])
 
 
+# One token at a time: an escaped brace, a well-formed slot, or a lone brace (a problem).
+_TOKEN = re.compile(r"\{\{|\}\}|\{([A-Za-z_][A-Za-z0-9_]*)\}|[{}]")
+
+
+@functools.lru_cache(maxsize=1024)
 def parse_template(text: str) -> ParsedTemplate:
+    """Split a template into literal text and slots. Cached: a process sees the same shapes,
+    fallbacks and model templates again and again, and the result is immutable."""
+    if "{" not in text and "}" not in text:
+        return ParsedTemplate((text,), (), ())
     pieces: list[str] = []
     slots: list[SlotAt] = []
     problems: list[TemplateProblem] = []
     literal: list[str] = []
-    index = 0
-    while index < len(text):
-        char = text[index]
-        if text.startswith("{{", index) or text.startswith("}}", index):
-            literal.append(char)
-            index += 2
-        elif char == "{":
-            close = text.find("}", index + 1)
-            opened = text.find("{", index + 1)
-            if close < 0 or 0 <= opened < close:
-                problems.append(TemplateProblem(
-                    "`{` opens a slot that is never closed; write `{{` for a literal brace",
-                    index, index + 1))
-                literal.append(char)
-                index += 1
-                continue
-            name = text[index + 1: close]
-            if not _NAME.match(name):
-                what = "an empty slot `{}`" if not name else f"`{{{name}}}` is not a slot name"
-                candidate = "_".join(name.split())
-                if name and candidate != name and _NAME.match(candidate):
-                    what += f" (did you mean `{{{candidate}}}`?)"
-                problems.append(TemplateProblem(
-                    f"{what}; slot names are letters, digits and `_`, starting with a letter",
-                    index, close + 1))
-            else:
-                pieces.append("".join(literal))
-                pieces.append(name)
-                literal = []
-                slots.append(SlotAt(name, index, close + 1))
-            index = close + 1
-        elif char == "}":
+    position = 0
+    for match in _TOKEN.finditer(text):
+        if match.start() < position:    # inside a malformed `{...}` already reported
+            continue
+        literal.append(text[position:match.start()])
+        position = match.end()
+        token = match.group(0)
+        if token in ("{{", "}}"):
+            literal.append(token[0])
+        elif match.group(1) is not None:
+            pieces.append("".join(literal))
+            pieces.append(match.group(1))
+            literal = []
+            slots.append(SlotAt(match.group(1), match.start(), match.end()))
+        elif token == "}":
             problems.append(TemplateProblem(
-                "`}` closes no slot; write `}}` for a literal brace", index, index + 1))
-            literal.append(char)
-            index += 1
+                "`}` closes no slot; write `}}` for a literal brace", match.start(), match.end()))
+            literal.append(token)
         else:
-            literal.append(char)
-            index += 1
+            problem, skip_to = _bad_opening(text, match.start())
+            problems.append(problem)
+            if skip_to is None:
+                literal.append(token)
+            else:
+                position = skip_to
+    literal.append(text[position:])
     pieces.append("".join(literal))
     return ParsedTemplate(tuple(pieces), tuple(slots), tuple(problems))
+
+
+def _bad_opening(text: str, index: int) -> tuple[TemplateProblem, int | None]:
+    """A `{` that does not start a well-formed slot: never closed, or closing something that is
+    not a slot name. Returns the problem and where reading resumes (None: right after `{`)."""
+    close = text.find("}", index + 1)
+    opened = text.find("{", index + 1)
+    if close < 0 or 0 <= opened < close:
+        return TemplateProblem("`{` opens a slot that is never closed; write `{{` for a literal "
+                               "brace", index, index + 1), None
+    name = text[index + 1: close]
+    what = "an empty slot `{}`" if not name else f"`{{{name}}}` is not a slot name"
+    candidate = "_".join(name.split())
+    if name and candidate != name and _NAME.match(candidate):
+        what += f" (did you mean `{{{candidate}}}`?)"
+    return TemplateProblem(f"{what}; slot names are letters, digits and `_`, starting with a "
+                           "letter", index, close + 1), close + 1

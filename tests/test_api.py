@@ -15,8 +15,8 @@ ROOT = Path(__file__).resolve().parent.parent
 
 def test_public_api_is_pinned():
     assert rulekit.__all__ == [
-        "ArtifactError", "CompileError", "Diagnostic", "OUTCOMES", "Policy", "RulekitError",
-        "Span", "__version__", "load", "load_compiled",
+        "ArtifactError", "CompileError", "Decision", "Diagnostic", "OUTCOMES", "Policy",
+        "RulekitError", "Span", "__version__", "check", "load", "load_compiled",
     ]
     for name in rulekit.__all__:
         assert hasattr(rulekit, name)

@@ -131,7 +131,7 @@ def open_source(spec: str | os.PathLike | Mapping | Resolver, *, timeout: float 
     Anything else is a ``ValueError`` (or ``TypeError`` for a value of the wrong type) that lists
     the accepted forms.
     """
-    if isinstance(spec, Resolver):
+    if callable(getattr(spec, "fetch", None)):   # a resolver; cheaper than the Protocol check
         return spec
     if isinstance(spec, Mapping):
         return MemoryResolver(spec)
