@@ -54,6 +54,17 @@ def check(policy: Policy, reply: Any, source: Resolver | str | Mapping, *,
     """Check one model reply. ``now`` makes freshness deterministic in tests; ``attempt`` is
     1 for the first reply and counts regenerations; ``inputs`` are what the user has given
     (a postcode...), which entities can require."""
+    try:
+        return _check(policy, reply, source, now, attempt, inputs, timeout)
+    except Exception as exc:  # a bug or an input nobody foresaw: fail closed, never raise
+        return Decision("refuse", ruleset=policy.ruleset, attempt=attempt,
+                        message=_message(policy, DEFAULT_REFUSAL, []),
+                        reasons=(Reason("internal_error", f"the check could not complete: "
+                                        f"{exc.__class__.__name__}: {str(exc)[:200]}"),))
+
+
+def _check(policy: Policy, reply: Any, source: Any, now: dt.datetime | None, attempt: int,
+           inputs: Mapping[str, str] | None, timeout: float) -> Decision:
     now = _aware(now or dt.datetime.now(dt.timezone.utc))
     try:
         resolver = open_source(source, timeout=timeout)
@@ -152,18 +163,27 @@ def _fetch(policy: Policy, planned: list[_Planned], resolver: Resolver, timeout:
         if time.monotonic() - started > timeout:
             errors[name] = f"the lookup took longer than {timeout:g} s"
             continue
+        if not isinstance(found, Mapping) or not all(isinstance(r, Mapping) for r in found.values()):
+            errors[name] = f"the source returned {type(found).__name__}, not rows by id"
+            continue
         rows[name] = found
     return rows, errors
 
 
-_FALSY = (False, 0, None, "false", "0", "no", "")
+_FALSY_TEXT = frozenset({"false", "0", "no", "n", "f", ""})
+
+
+def _falsy(flag: Any) -> bool:
+    if isinstance(flag, str):
+        return flag.strip().casefold() in _FALSY_TEXT
+    return flag is None or flag is False or flag == 0
 
 
 def _is_placeholder(field: Field, value: Any, row: Mapping) -> bool:
     """A stored value that means "not recorded". With ``unless FLAG``, only while the flag is
     false: a real zero is a fact."""
     for placeholder in field.placeholders:
-        if placeholder.unless is not None and row.get(placeholder.unless) not in _FALSY:
+        if placeholder.unless is not None and not _falsy(row.get(placeholder.unless)):
             continue
         if _same_literal(placeholder.value, value):
             return True
@@ -192,7 +212,12 @@ def _staleness(entity: Entity, field: Field, row: Mapping, now: dt.datetime,
     if ages is not None and memo_key in ages:
         age = ages[memo_key]
     else:
-        updated = dates.stored_instant(row.get(entity.fresh_via), "UTC")
+        stored = row.get(entity.fresh_via)
+        updated = dates.stored_instant(stored, "UTC")
+        if updated is None:     # a date column: the day began at midnight (UTC)
+            day = dates.stored_day(stored, "UTC", "UTC")
+            updated = None if day is None else dt.datetime(day.year, day.month, day.day,
+                                                           tzinfo=dt.timezone.utc)
         age = None if updated is None else (now - updated).total_seconds()
         if ages is not None:
             ages[memo_key] = age
@@ -226,8 +251,11 @@ def _judge(policy: Policy, item: _Planned, rows: dict, errors: dict, now: dt.dat
                            reason=f"no {entity.name} with {entity.key} {entity_id}")
     updated = jsonable(row.get(entity.fresh_via)) if entity.fresh_via else None
     base.update(updated_at=updated if updated is None else str(updated))
-    value = row.get(field.name)
-    if value is None:
+    if field.name not in row:   # the source has no such column: a schema fault, fail closed
+        return ClaimResult(**base, outcome="not_checkable", reason_code="lookup_failed",
+                           reason=f"the source returned no column for {field.name}")
+    value = row[field.name]
+    if value is None or (isinstance(value, str) and not value.strip()):
         return ClaimResult(**base, outcome="not_found", reason_code="null",
                            reason="no value is recorded")
     base.update(actual=jsonable(value))
@@ -322,11 +350,12 @@ def _decide(policy: Policy, results: list[ClaimResult], failures: list[Failure],
             "fallback_unavailable", f"the fallback '{action.fallback}' needs a value that did "
             "not verify, so rulekit refused instead"),)
         return Decision("refuse", message=_message(policy, DEFAULT_REFUSAL, results), **common)
+    message = _message(policy, action.message, results) if action.message else None
     if action.kind == "ask":
-        return Decision("ask", message=action.message, next_action=action.hint, **common)
+        return Decision("ask", message=message, next_action=action.hint, **common)
     if action.kind == "handoff":
-        return Decision("handoff", message=action.message, next_action="handoff", **common)
-    return Decision("refuse", message=_message(policy, action.message, results), **common)
+        return Decision("handoff", message=message, next_action="handoff", **common)
+    return Decision("refuse", message=message, **common)
 
 
 def _answer(policy: Policy, results: list[ClaimResult], reply: Reply, rows: dict,

@@ -119,6 +119,29 @@ def _validation_problems(exc: ValidationError) -> list[Problem]:
     return problems
 
 
+class _Object(dict):
+    """A JSON object that remembers keys given twice: JSON keeps the last of two equal keys,
+    so `"value": "$9.99", "value": "$1,299.00"` would silently become the second."""
+
+    def __init__(self, pairs: list[tuple[str, Any]]):
+        super().__init__(pairs)
+        self.repeated = [key for index, (key, _) in enumerate(pairs)
+                         if any(key == other for other, _ in pairs[:index])]
+
+
+def _repeated_keys(node: Any, path: str = "$") -> list[Problem]:
+    problems = []
+    if isinstance(node, dict):
+        problems += [Problem(f"`{key}` is given twice; a reply must say each thing once",
+                             f"{path}.{key}") for key in getattr(node, "repeated", ())]
+        for key, value in node.items():
+            problems += _repeated_keys(value, f"{path}.{key}")
+    elif isinstance(node, list):
+        for index, value in enumerate(node):
+            problems += _repeated_keys(value, f"{path}[{index}]")
+    return problems
+
+
 def read_reply(raw: Any) -> tuple[Reply | None, list[Problem]]:
     """Parse and validate a reply given as JSON text, bytes or an already-decoded object."""
     if isinstance(raw, (bytes, bytearray)):
@@ -131,13 +154,18 @@ def read_reply(raw: Any) -> tuple[Reply | None, list[Problem]]:
             return None, [Problem(f"the reply is {len(raw):,} characters; the limit is "
                                   f"{MAX_REPLY_CHARS:,}", "$")]
         try:
-            raw = json.loads(raw)
+            raw = json.loads(raw, object_pairs_hook=_Object)
+        except RecursionError:
+            return None, [Problem("the reply is nested too deeply", "$")]
         except ValueError as exc:
             where = f" at line {exc.lineno}, column {exc.colno}" if hasattr(exc, "lineno") else ""
             return None, [Problem(f"the reply is not valid JSON{where}: {getattr(exc, 'msg', exc)}",
                                   "$")]
     if not isinstance(raw, dict):
         return None, [Problem("the reply must be a JSON object", "$")]
+    repeated = _repeated_keys(raw)
+    if repeated:
+        return None, repeated
     if "answer_template" in raw or "claims" in raw:
         return _read_claims(raw)
     if "template" in raw or "grounded" in raw:
