@@ -197,6 +197,84 @@ def _short(value) -> str:
     return text if len(text) <= 40 else text[:37] + "..."
 
 
+def _evidence_from(text: str):
+    """A JSON evidence file, or a text document when it is not JSON."""
+    try:
+        return json.loads(text)
+    except ValueError:
+        return text
+
+
+def cmd_audit(args: argparse.Namespace) -> int:
+    from rulekit.audit import audit, refused
+
+    policy = None
+    if args.rules:
+        policy = _load_policy(args.rules)
+        if policy is None:
+            return EXIT_ERRORS
+    if args.jsonl:
+        if args.evidence or args.text:
+            return _usage("--jsonl reads whole cases; do not combine it with --evidence/--text")
+        stream = sys.stdin if args.jsonl == "-" else None
+        try:
+            stream = stream or open(args.jsonl, encoding="utf-8", errors="replace")
+        except OSError as exc:
+            return _usage(f"cannot read --jsonl {args.jsonl}: {exc.strerror}")
+        with stream:
+            for number, line in enumerate(stream, 1):
+                if not line.strip():
+                    continue
+                case_id, result = _audit_line(line, number, policy, args.locale, audit, refused)
+                print(json.dumps({"id": case_id, "decision": result.decision.decision,
+                                  "issues": [f.to_dict() for f in result.findings]},
+                                 ensure_ascii=False), flush=True)
+        return EXIT_OK
+    if not (args.evidence and args.text):
+        return _usage("give --evidence FILE and --text FILE, or --jsonl FILE")
+    try:
+        evidence = _evidence_from(Path(args.evidence).read_text("utf-8"))
+        text = sys.stdin.read() if args.text == "-" else Path(args.text).read_text("utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        return _usage(f"cannot read the input: {getattr(exc, 'strerror', None) or exc}")
+    result = audit(text, evidence, policy=policy, question=args.question, locale=args.locale)
+    if args.format == "json":
+        print(json.dumps(result.to_dict(), indent=2, ensure_ascii=False, default=str))
+        return EXIT_OK
+    for finding in result.findings:
+        print(f"{finding.start}-{finding.end}  {finding.code:<20} {finding.text!r}: {finding.message}")
+    decision = result.decision
+    print(("" if not result.findings else "\n") + f"decision: {decision.decision}")
+    if decision.text:
+        print(f"text: {decision.text}")
+    if decision.message:
+        print(f"message: {decision.message}")
+    if decision.feedback:
+        print(f"feedback for the model: {decision.feedback}")
+    return EXIT_OK
+
+
+def _audit_line(line: str, number: int, policy, locale, audit, refused):
+    """One case of a batch; a malformed line is refused with an input-error issue."""
+    try:
+        case = json.loads(line)
+    except ValueError as exc:
+        return None, refused(policy, f"line {number}: not JSON: {exc}")
+    if not isinstance(case, dict):
+        return None, refused(policy, f"line {number}: a case is a JSON object")
+    case_id = case.get("id")
+    missing = [k for k in ("evidence", "text") if k not in case]
+    if missing:
+        return case_id, refused(policy, f"line {number}: missing {', '.join(missing)}")
+    if not isinstance(case["text"], str):
+        return case_id, refused(policy, f"line {number}: `text` must be a string")
+    question = case.get("question")
+    return case_id, audit(case["text"], case["evidence"], policy=policy,
+                          question=question if isinstance(question, str) else None,
+                          history=case.get("history"),
+                          locale=case.get("locale") if isinstance(case.get("locale"), str) else locale)
+
+
 def cmd_demo(args: argparse.Namespace) -> int:
     from rulekit.demo import run
 
@@ -239,6 +317,19 @@ def build_parser() -> argparse.ArgumentParser:
                        help="which attempt this reply is: 1, then 2 after a regenerate")
     check.add_argument("--format", choices=("text", "json"), default="text")
     check.set_defaults(run=cmd_check)
+
+    audit = commands.add_parser("audit", help="sweep free text: every figure must be in the evidence")
+    audit.add_argument("--rules", metavar="RULES", help="a .rules file or compiled .json artifact "
+                       "(default: the built-in sweep rules)")
+    audit.add_argument("--evidence", metavar="FILE", help="JSON evidence, or a text document")
+    audit.add_argument("--text", metavar="FILE", help="the text to audit; - for stdin")
+    audit.add_argument("--question", metavar="TEXT", help="the user's question (never evidence)")
+    audit.add_argument("--locale", metavar="L", help="how to read numbers and dates (default: the "
+                       "ruleset's, else en_US)")
+    audit.add_argument("--jsonl", metavar="FILE", help='a batch, one case per line: {"id", '
+                       '"evidence", "text", "question"?, "history"?, "locale"?}; - for stdin')
+    audit.add_argument("--format", choices=("text", "json"), default="text")
+    audit.set_defaults(run=cmd_audit)
 
     demo = commands.add_parser("demo", help="run the shipped examples")
     demo.add_argument("--rulesets", default="rulesets", metavar="DIR",

@@ -6,6 +6,7 @@ runs of example replies, so that `make demo` always shows the whole job.
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import TextIO
 
@@ -96,7 +97,6 @@ def write_sqlite(path: Path, rows: dict) -> None:
 def run_examples(policy: Policy, example: Path, out: TextIO) -> None:
     """Check each example reply against a real SQLite database built from the example rows."""
     import datetime as dt
-    import json
     import tempfile
 
     from rulekit.check import check
@@ -131,6 +131,27 @@ def run_examples(policy: Policy, example: Path, out: TextIO) -> None:
         out.write("\n")
 
 
+def run_audits(policy: Policy, example: Path, out: TextIO) -> None:
+    """Sweep each example answer against the example evidence."""
+    from rulekit.audit import audit
+    from rulekit.sweep import SweepSettings
+
+    data = json.loads(example.read_text("utf-8"))
+    evidence = SweepSettings.from_policy(policy).index(data["evidence"], policy.locale)
+    out.write(f"Sweeping free-text answers against {policy.name}'s evidence "
+              f"(question: {data.get('question', '-')}):\n")
+    for number, case in enumerate(data["answers"], 1):
+        result = audit(case["text"], evidence, policy=policy, question=data.get("question"))
+        out.write(f"\n  {number}. {case['title']}\n     text: {case['text']}\n")
+        for finding in result.findings:
+            out.write(f"     finding [{finding.code}] {finding.text!r} at {finding.start}-"
+                      f"{finding.end}: {finding.message}\n")
+        out.write(f"     -> {result.decision.decision}\n")
+        if result.decision.feedback:
+            out.write(f"     feedback: {result.decision.feedback}\n")
+    out.write("\n")
+
+
 def run(rulesets: str, out: TextIO) -> int:
     from rulekit.compile import compile_file
     from rulekit.errors import render_all
@@ -151,5 +172,6 @@ def run(rulesets: str, out: TextIO) -> int:
         out.write(describe(result.policy) + "\n\n")
         example = folder / "examples" / f"{result.policy.name}.json"
         if example.exists():
-            run_examples(result.policy, example, out)
+            free_text = "answers" in json.loads(example.read_text("utf-8"))
+            (run_audits if free_text else run_examples)(result.policy, example, out)
     return status

@@ -1,0 +1,116 @@
+"""Auditing free text: sweep it against the evidence, and decide.
+
+    audit(text, evidence, policy=None, question=..., history=..., locale=..., slot_values=...)
+
+Works with or without a ruleset. Without one, the built-in defaults apply: the sweep's rules as
+documented in ``rulekit.sweep``, and for any finding: regenerate once naming up to 8 items, then
+refuse. The question may be quoted back as the user's own words but licenses nothing; the
+history (earlier turns, the user's or the assistant's) is never evidence, so a forged earlier
+turn cannot launder its numbers.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any, Sequence
+
+from rulekit.decision import Decision, Failure, Reason, choose
+from rulekit.evidence import Evidence
+from rulekit.policy import OUTCOMES, Action, OutcomeAction, Policy
+from rulekit.sweep import Finding, SweepSettings, sweep
+
+DEFAULT_REFUSAL = ("I couldn't find that number. Try asking another way, or open the full "
+                   "report for the exact figures.")
+
+
+def default_policy() -> Policy:
+    """The built-in rules: every outcome regenerates once naming up to 8 items, then refuses."""
+    action = Action(kind="regenerate", max_attempts=1, naming=8,
+                    then=Action(kind="refuse", message=DEFAULT_REFUSAL))
+    return Policy(name="builtin", version="1", locale="en_US", currency=None, timezone="UTC",
+                  sources_sha256="builtin", sources=(),
+                  actions=tuple(OutcomeAction(outcome=o, action=action) for o in OUTCOMES))
+
+
+_DEFAULT = default_policy()
+
+
+@dataclasses.dataclass(frozen=True)
+class AuditResult:
+    findings: tuple[Finding, ...]
+    decision: Decision
+
+    def to_dict(self) -> dict:
+        return {"decision": self.decision.decision,
+                "issues": [f.to_dict() for f in self.findings],
+                "result": self.decision.to_dict()}
+
+
+def audit(text: str, evidence: Any, *, policy: Policy | None = None, question: str | None = None,
+          history: Sequence[Any] | None = None, locale: str | None = None,
+          slot_values: Sequence[str] = (), attempt: int = 1) -> AuditResult:
+    """Sweep ``text`` against ``evidence`` (a JSON object, a text document, or an ``Evidence``
+    built once with ``SweepSettings.index``) and decide. Never raises on bad input: anything
+    that cannot be audited is refused."""
+    rules = policy or _DEFAULT
+    where = locale or rules.locale
+    del history     # context for the model only: never evidence
+    settings = SweepSettings.from_policy(policy)
+    if not isinstance(text, str):
+        return _refused(rules, "input_error", f"the text must be a string, not {type(text).__name__}")
+    try:
+        index = settings.index(evidence, where)
+    except (TypeError, ValueError, RecursionError) as exc:
+        return _refused(rules, "input_error", f"the evidence cannot be read: {exc}")
+    findings = tuple(sweep(text, index, settings, locale=where, question=question,
+                           slot_values=slot_values))
+    return AuditResult(findings, decide(rules, text, findings, attempt))
+
+
+def decide(policy: Policy, text: str, findings: Sequence[Finding], attempt: int) -> Decision:
+    if not findings:
+        return Decision("answer", ruleset=policy.ruleset, text=text, attempt=attempt)
+    failures = [Failure("stray_figure", Reason(f.code, f"{f.text!r}: {f.message}",
+                                               f"text[{f.start}:{f.end}]")) for f in findings]
+    action, _ = choose(policy, failures, attempt)
+    common = dict(ruleset=policy.ruleset, attempt=attempt,
+                  reasons=tuple(f.reason for f in failures),
+                  unsupported_claims=tuple(dict.fromkeys(f.text for f in findings)))
+    if action.kind == "regenerate":
+        return Decision("regenerate", feedback=feedback(findings, action.naming or 8),
+                        next_action="regenerate", **common)
+    if action.kind == "ask":
+        return Decision("ask", message=action.message, next_action=action.hint, **common)
+    if action.kind == "handoff":
+        return Decision("handoff", message=action.message, next_action="handoff", **common)
+    if action.kind == "fallback":
+        # A fallback is built from verified claims; free text has none, so it refuses.
+        common["reasons"] += (Reason("fallback_unavailable", "free text has no verified facts "
+                                     "to build the fallback from, so rulekit refused"),)
+        return Decision("refuse", message=DEFAULT_REFUSAL, **common)
+    return Decision("refuse", message=(action.message or DEFAULT_REFUSAL).replace(
+        "{fields}", "figures").replace("{entity}", "data").replace("{id}", ""), **common)
+
+
+def feedback(findings: Sequence[Finding], naming: int) -> str:
+    """Seed 001's retry message: the items, then what to do instead."""
+    items = list(dict.fromkeys(f.text for f in findings))
+    shown = ", ".join(items[:naming]) + (f" and {len(items) - naming} more" if len(items) > naming else "")
+    return (f"These items from your last answer are not in the data: {shown}. Use only numbers, "
+            "quotes, handles and links that appear in the data exactly; do not compute, round "
+            "or convert them; say you could not find anything else.")
+
+
+def _refused(policy: Policy, code: str, message: str) -> AuditResult:
+    """Input that cannot be audited is refused, with an input-error issue: it fails closed."""
+    decision = Decision("refuse", ruleset=policy.ruleset, message=DEFAULT_REFUSAL,
+                        reasons=(Reason(code, message, None),))
+    return AuditResult((Finding("input", "", None, 0, 0, code, message),), decision)
+
+
+def refused(policy: Policy | None, message: str) -> AuditResult:
+    """An input error as an audit result (a malformed line of a batch, say)."""
+    return _refused(policy or _DEFAULT, "input_error", message)
+
+
+__all__ = ["AuditResult", "Evidence", "audit", "decide", "default_policy", "feedback", "refused"]

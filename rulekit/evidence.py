@@ -1,0 +1,327 @@
+"""What the evidence allows: the figures, dates, quotes, handles, e-mails, URLs and names it
+holds, indexed once so that an answer can be swept against it many times.
+
+Evidence is a JSON object (the rows and figures the model was given) or a text document. Only
+evidence licenses a figure: the question, the history and earlier turns never do.
+
+While indexing, each value is judged once:
+
+- a **placeholder** ("not recorded": null, "N/A", a declared placeholder, or -1/0 while a
+  sibling flag such as ``putts_tracked`` is false) licenses nothing;
+- **third-party text** (reviews, comments, message bodies, anything the rules mark
+  ``untrusted``) is evidence only of what its author wrote: its quotes count, its numbers,
+  codes, handles and links license nothing;
+- digits that occur only **inside a name or code** (BT-3, Model 3, 500ml) license that name,
+  never the same digits as a quantity;
+- a stored ratio in a percentage field (0.046 in ``engagement_rate``) also licenses 4.6 %;
+- the length of every list is a **count** the answer may state exactly.
+"""
+
+from __future__ import annotations
+
+import bisect
+import dataclasses
+import datetime as dt
+import functools
+import re
+from decimal import Decimal, InvalidOperation
+from typing import Any, Iterable, Mapping
+
+from rulekit import dates
+from rulekit.compare import normalise_url
+from rulekit.scan import Mention, scan, squash
+
+# Field names whose text is written by third parties, unless the rules say otherwise.
+# A name marks text, not a container: the author and date of a comment are written by the
+# platform, only its body by a third party.
+UNTRUSTED_NAMES = frozenset({"review", "reviews", "comment", "comments", "body", "text",
+                             "message", "messages", "content"})
+PLACEHOLDER_TEXTS = frozenset({"n/a", "na", "none", "null", "-", "—", "not recorded", "unknown",
+                               "tbd", ""})
+_FLAG_NAMES = ("{}_tracked", "{}_recorded", "has_{}", "{}_known", "track_{}")
+_RATIO_NAME = re.compile(r"(rate|ratio|pct|percent|percentage|share)$", re.IGNORECASE)
+_MULTIPLE_NAME = re.compile(r"(multiple|factor|times|ratio|growth_x|_x)$", re.IGNORECASE)
+_TODAY_NAMES = frozenset({"today", "now", "as_of", "generated_at", "report_date", "current_date"})
+_AUTHOR_NAMES = ("author", "author_handle", "user", "username", "handle", "by")
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Figure:
+    """One number the evidence holds, and where."""
+    value: Decimal
+    path: str
+    decimals: int
+    percent: bool = False       # a percentage (stored as points, or derived from a ratio)
+
+
+@dataclasses.dataclass(frozen=True)
+class Evidence:
+    """The index of one body of evidence. Build it once with ``Evidence.build`` and audit any
+    number of answers against it (a retry, a stream of chunks)."""
+    figures: tuple[Figure, ...]
+    values: frozenset[Decimal]                 # every licensed number (abs value too)
+    percents: frozenset[Decimal]
+    counts: frozenset[tuple[int, str]]         # (length, noun) of every list: (5, "round")
+    largest_count: int
+    days: frozenset[dt.date]
+    multiples: frozenset[Decimal]
+    quotes: tuple[tuple[str, str | None], ...]  # (squashed text, author) of every string
+    handles: frozenset[str]
+    emails: frozenset[str]
+    urls: frozenset[str]
+    relative_links: frozenset[str]
+    names: frozenset[str]                       # name/code tokens with digits, case-folded
+    name_pairs: frozenset[str]                  # "model 3": a word and the number after it
+    name_digits: Mapping[str, str]              # "3" -> "bt-3": digits seen only inside a name
+    quote_text: str                             # every string squashed, joined by \x00
+    untrusted_values: frozenset[Decimal]        # numbers found only in third-party text
+    placeholder_values: frozenset[Decimal]
+    has_today: bool
+
+    @functools.cached_property
+    def _by_magnitude(self) -> tuple[list[Decimal], tuple[Figure, ...]]:
+        ordered = tuple(sorted(self.figures, key=lambda f: abs(f.value)))
+        return [abs(f.value) for f in ordered], ordered
+
+    def near(self, value: Decimal) -> tuple[Figure, ...]:
+        """Figures within a factor of two of ``value``: the only ones that can round to it."""
+        keys, ordered = self._by_magnitude
+        size = abs(value)
+        return ordered[bisect.bisect_left(keys, size / 2): bisect.bisect_right(keys, size * 2 + 1)]
+
+    @classmethod
+    def build(cls, evidence: Any, *, locale: str = "en_US", untrusted: Iterable[str] = (),
+              authoritative: Iterable[str] = (), placeholders: Iterable[str] = (),
+              percent_fields: Iterable[str] = ()) -> "Evidence":
+        """Index a JSON object or a text document. ``untrusted`` and ``authoritative`` hold
+        field names, ``entity.field`` or JSON paths (``$.reviews[*].body``); ``placeholders``
+        are extra "not recorded" values; ``percent_fields`` name fields stored as ratios."""
+        builder = _Builder(locale, set(untrusted), set(authoritative),
+                           {p.casefold() for p in placeholders}, set(percent_fields))
+        if isinstance(evidence, str):
+            builder.text(evidence, "$", trusted=True)
+        else:
+            builder.walk(evidence, "$", (), trusted=True)
+        return builder.done()
+
+
+def _decimals(value: Decimal) -> int:
+    exponent = value.as_tuple().exponent
+    return -exponent if isinstance(exponent, int) and exponent < 0 else 0
+
+
+class _Builder:
+    def __init__(self, locale: str, untrusted: set[str], authoritative: set[str],
+                 placeholders: set[str], percent_fields: set[str]):
+        self.locale = locale
+        self.untrusted = untrusted
+        self.authoritative = authoritative
+        self.placeholders = placeholders | PLACEHOLDER_TEXTS
+        self.percent_fields = percent_fields
+        self.figures: list[Figure] = []
+        self.counts: set[tuple[int, str]] = set()
+        self.days: set[dt.date] = set()
+        self.multiples: set[Decimal] = set()
+        self.quotes: list[tuple[str, str | None]] = []
+        self.handles: set[str] = set()
+        self.emails: set[str] = set()
+        self.urls: set[str] = set()
+        self.relative: set[str] = set()
+        self.names: set[str] = set()
+        self.pairs: set[str] = set()
+        self.untrusted_values: set[Decimal] = set()
+        self.placeholder_values: set[Decimal] = set()
+        self.has_today = False
+
+    # --- judging a place ----------------------------------------------------------------------
+
+    def _is_untrusted(self, path: str, keys: tuple[str, ...], text_leaf: bool) -> bool:
+        """Rules first (``authoritative`` wins over ``untrusted``); then, for text only, the
+        default names (review, comment, body, text, message...)."""
+        generic = re.sub(r"\[\d+\]", "[*]", path)
+        dotted = ".".join(keys[-2:]) if len(keys) >= 2 else ""
+        singular = f"{keys[-2].rstrip('s')}.{keys[-1]}" if len(keys) >= 2 else ""
+        marks = {path, generic, dotted, singular, keys[-1] if keys else ""}
+        if marks & self.authoritative:
+            return False
+        if marks & self.untrusted:
+            return True
+        return text_leaf and bool(keys) and keys[-1].casefold() in UNTRUSTED_NAMES
+
+    def _is_percent_field(self, keys: tuple[str, ...]) -> bool:
+        if not keys:
+            return False
+        dotted = ".".join(keys[-2:]) if len(keys) >= 2 else keys[-1]
+        return keys[-1] in self.percent_fields or dotted in self.percent_fields or bool(
+            _RATIO_NAME.search(keys[-1]))
+
+    # --- walking --------------------------------------------------------------------------------
+
+    def walk(self, node: Any, path: str, keys: tuple[str, ...], trusted: bool,
+             siblings: Mapping | None = None) -> None:
+        if isinstance(node, Mapping):
+            author = next((str(node[a]) for a in _AUTHOR_NAMES if isinstance(node.get(a), str)), None)
+            for key, child in node.items():
+                key = str(key)
+                child_path = f"{path}.{key}"
+                child_keys = keys + (key,)
+                if key.casefold() in _TODAY_NAMES and child is not None:
+                    self.has_today = True
+                text_leaf = isinstance(child, str) or (
+                    isinstance(child, (list, tuple)) and all(isinstance(c, str) for c in child))
+                child_trusted = trusted and not self._is_untrusted(child_path, child_keys, text_leaf)
+                if isinstance(child, str):
+                    self.text(child, child_path, child_trusted, author=author, keys=child_keys)
+                else:
+                    self.walk(child, child_path, child_keys, child_trusted, node)
+            return
+        if isinstance(node, (list, tuple)):
+            self.counts.add((len(node), noun(keys[-1]) if keys else ""))
+            for index, child in enumerate(node):
+                if isinstance(child, str):
+                    self.text(child, f"{path}[{index}]", trusted, keys=keys)
+                else:
+                    self.walk(child, f"{path}[{index}]", keys, trusted, siblings)
+            return
+        if isinstance(node, bool) or node is None:
+            return
+        if isinstance(node, (int, float, Decimal)):
+            self.number(node, path, keys, trusted, siblings or {})
+
+    def number(self, raw: int | float | Decimal, path: str, keys: tuple[str, ...], trusted: bool,
+               siblings: Mapping) -> None:
+        try:
+            value = Decimal(str(raw)) if not isinstance(raw, Decimal) else raw
+        except InvalidOperation:
+            return
+        if not value.is_finite():
+            return
+        if self._placeholder_number(value, keys, siblings):
+            self.placeholder_values.add(value)
+            return
+        if not trusted:
+            self.untrusted_values.add(value)
+            return
+        self.figures.append(Figure(value, path, _decimals(value)))
+        if keys and _MULTIPLE_NAME.search(keys[-1]):
+            self.multiples.add(value)
+        if self._is_percent_field(keys):
+            self.figures.append(Figure(value, path, _decimals(value), percent=True))
+            if 0 < abs(value) <= 1:
+                shown = (value * 100).normalize()
+                self.figures.append(Figure(shown, path, _decimals(shown), percent=True))
+
+    def _placeholder_number(self, value: Decimal, keys: tuple[str, ...], siblings: Mapping) -> bool:
+        if value not in (0, -1) or not keys:
+            return False
+        name = keys[-1]
+        for pattern in _FLAG_NAMES:
+            flag = siblings.get(pattern.format(name))
+            if flag is not None and flag in (False, 0, "false", "no", "0"):
+                return True
+        return value == -1 and name.casefold() not in ("delta", "change", "diff", "to_par")
+
+    def text(self, text: str, path: str, trusted: bool, *, author: str | None = None,
+             keys: tuple[str, ...] = ()) -> None:
+        stripped = text.strip()
+        if stripped.casefold() in self.placeholders:
+            return
+        self.quotes.append((squash(text), author))
+        if keys and keys[-1].casefold() in _AUTHOR_NAMES and trusted and stripped:
+            self.handles.add(("@" + stripped.lstrip("@")).casefold())
+        day = dates.stored_day(stripped, "UTC", "UTC") if len(stripped) <= 40 else None
+        if day is not None:
+            self.days.add(day)
+        if not trusted:
+            for mention in scan(text, self.locale):
+                if mention.value is not None:
+                    self.untrusted_values.add(mention.value)
+            return
+        self.pairs.update(m.group(0).casefold() for m in _NAME_PAIR.finditer(text))
+        numeric_whole = _plain_number(stripped, self.locale)
+        for mention in scan(text, self.locale):
+            self._mention(mention, path, keys, whole=numeric_whole)
+
+    def _mention(self, mention: Mention, path: str, keys: tuple[str, ...], whole: bool) -> None:
+        kind = mention.kind
+        if kind in ("number", "word_number"):
+            if mention.glued and not whole:
+                self.names.add(mention.token.casefold())
+                return
+            value = mention.value
+            if value is None:
+                return
+            percent = mention.percent or self._is_percent_field(keys)
+            self.figures.append(Figure(value, path, mention.decimals, percent=percent))
+            if not mention.percent:
+                self.figures.append(Figure(value, path, mention.decimals))
+        elif kind == "multiple" and mention.value is not None:
+            self.multiples.add(mention.value)
+        elif kind == "date" and mention.day is not None:
+            self.days.add(mention.day)
+        elif kind == "handle" and mention.normalized:
+            self.handles.add(mention.normalized)
+        elif kind == "email" and mention.normalized:
+            self.emails.add(mention.normalized)
+        elif kind == "url":
+            link = mention.text
+            if link.startswith("/"):
+                self.relative.add(_relative(link))
+            else:
+                self.urls.add(_url(link))
+
+    def done(self) -> Evidence:
+        values = {f.value for f in self.figures} | {abs(f.value) for f in self.figures}
+        percents = {f.value for f in self.figures if f.percent}
+        return Evidence(
+            figures=tuple(self.figures), values=frozenset(values), percents=frozenset(percents),
+            counts=frozenset(self.counts),
+            largest_count=max((length for length, _ in self.counts), default=0),
+            days=frozenset(self.days), multiples=frozenset(self.multiples),
+            quotes=tuple(self.quotes), handles=frozenset(self.handles),
+            emails=frozenset(self.emails), urls=frozenset(self.urls),
+            relative_links=frozenset(self.relative), names=frozenset(self.names),
+            name_pairs=frozenset(self.pairs), name_digits=_digits_in_names(self.names),
+            quote_text="\x00".join(text for text, _ in self.quotes),
+            untrusted_values=frozenset(self.untrusted_values - values),
+            placeholder_values=frozenset(self.placeholder_values - values),
+            has_today=self.has_today)
+
+
+_NAME_PAIR = re.compile(r"[^\W\d_]+ \d+(?:[.,]\d+)?")
+_DIGIT_RUN = re.compile(r"\d+")
+
+
+def _digits_in_names(names: Iterable[str]) -> dict[str, str]:
+    found: dict[str, str] = {}
+    for name in sorted(names):
+        for run in _DIGIT_RUN.findall(name):
+            found.setdefault(str(int(run)), name)
+    return found
+
+
+def noun(word: str) -> str:
+    """A list's name or a counted word, reduced for comparison: "rounds" -> "round"."""
+    word = word.casefold().strip(".,;:!?)(")
+    if word.endswith("ies") and len(word) > 4:
+        return word[:-3] + "y"
+    return word[:-1] if word.endswith("s") and not word.endswith("ss") else word
+
+
+def _plain_number(text: str, locale: str) -> bool:
+    """A string that is just a number ("1299", "4.6%") is a figure, not a name."""
+    from rulekit.numbers import parse_number
+
+    return len(text) <= 40 and parse_number(text, locale) is not None
+
+
+def _url(text: str) -> str:
+    try:
+        return normalise_url(text, default_scheme="https")
+    except ValueError:
+        return text.casefold()
+
+
+def _relative(text: str) -> str:
+    path = text.split("#", 1)[0]
+    return path[:-1] if len(path) > 1 and path.endswith("/") else path

@@ -1,0 +1,403 @@
+"""The sweep: every figure in free text must be backed by the evidence.
+
+``sweep(text, evidence, settings)`` finds each number, number word, multiple, date, quote,
+@handle, e-mail and URL in what the reader sees (``rulekit.scan``) and judges it against the
+indexed evidence (``rulekit.evidence``). A mention the evidence does not back is a ``Finding``
+with a reason code and a message; ``audit`` turns the findings into a decision.
+
+The rules, with their defaults (a rules file changes them in its ``sweep`` block):
+
+1. Same value: the notation may change, the value may not. No rounding, unless allowed for a
+   field, and then only to the shown precision.
+2. No arithmetic: sums, differences, averages, multiples and percentage changes are findings
+   unless the evidence holds that figure.
+3. Small integers (up to 12) pass without support only as ordinals, ranks, list positions,
+   month or day numbers of a date in the evidence, a rating scale ("out of 5"), or digits of a
+   name in the evidence. As a quantity they must match like any number.
+4. Digits in names keep their company: BT-3 in the evidence licenses "BT-3", not "3 days".
+5. A count of rows must be exact and within what the evidence holds ("4 of your last 5").
+6. Placeholders license nothing; a real zero is a fact.
+7. Quotes must appear verbatim in the evidence (white space and quote style ignored).
+8. Handles and e-mail addresses match exactly, ignoring case.
+9. URLs match after lower-casing scheme and host and ignoring one trailing slash; relative
+   links must appear in the evidence. A URL is never fetched.
+10. A date must be the same calendar day; a relative date needs a "today" in the evidence.
+11. Third-party text is evidence only of what its author wrote.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+from decimal import ROUND_HALF_EVEN, ROUND_HALF_UP, Decimal
+from typing import Any, Iterable, Sequence
+
+from rulekit.evidence import Evidence, noun
+from rulekit.scan import squash
+from rulekit.policy import Policy
+from rulekit.scan import Mention, scan
+
+DEFAULT_SMALL_LIMIT = 12
+DEFAULT_CONTEXTS = ("ordinal", "rank", "list_position", "month", "weekday", "rating_scale",
+                    "name_digits")
+
+_RANK_WORDS = frozenset({"top", "rank", "ranked", "ranking", "#", "no.", "no", "number", "place",
+                         "placed", "position", "spot"})
+_LIST_WORDS = frozenset({"step", "item", "point", "option", "tip", "part", "chapter", "page",
+                         "section", "slide", "question", "round", "hole", "game", "week",
+                         "episode", "level", "stage", "phase", "version"})
+_MONTH_WORDS = frozenset({"month", "months"})
+_DAY_WORDS = frozenset({"day", "the"})
+# Relative days. "this month" or "last week" name a period that evidence usually states (a
+# report's month), so only day-level words need a "today" to be checked against.
+_RELATIVE = re.compile(r"\b(yesterday|today|tonight|tomorrow|last night|\d+ days ago)\b|"
+                       r"(昨天|今天|明天|前天|後天|后天)", re.IGNORECASE)
+_COUNT_BRIDGE = re.compile(r"\s+of\s+(?:(?:your|the|my|our|their|his|her|these|those)\s+)?"
+                           r"(?:(?:last|past|first|latest|recent|previous|final)\s+)?$",
+                           re.IGNORECASE)
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Finding:
+    kind: str           # number, word_number, multiple, date, quote, handle, email, url
+    text: str           # as in the answer
+    value: str | None   # normalised
+    start: int
+    end: int
+    code: str
+    message: str
+
+    def to_dict(self) -> dict:
+        return dataclasses.asdict(self)
+
+
+@dataclasses.dataclass(frozen=True)
+class SweepSettings:
+    small_integer_limit: int = DEFAULT_SMALL_LIMIT
+    small_integer_contexts: frozenset[str] = frozenset(DEFAULT_CONTEXTS)
+    rounding: frozenset[str] = frozenset()      # field names or entity.field
+    exempt: frozenset[str] = frozenset()
+    placeholders: tuple[str, ...] = ()
+    untrusted: tuple[str, ...] = ()
+    authoritative: tuple[str, ...] = ()
+    percent_fields: tuple[str, ...] = ()
+
+    @classmethod
+    def from_policy(cls, policy: Policy | None) -> "SweepSettings":
+        if policy is None:
+            return cls()
+        spec = policy.sweep
+        percent_fields = tuple(f"{e.name}.{f.name}" for e in policy.entities for f in e.fields
+                               if f.type.kind == "decimal" and f.type.percent)
+        return cls(spec.small_integer_limit, frozenset(spec.small_integer_contexts),
+                   frozenset(spec.rounding), frozenset(spec.exempt), spec.placeholders,
+                   spec.untrusted, spec.authoritative, percent_fields)
+
+    def index(self, evidence: Any, locale: str) -> Evidence:
+        if isinstance(evidence, Evidence):
+            return evidence
+        return Evidence.build(evidence, locale=locale, untrusted=self._names(self.untrusted),
+                              authoritative=self._names(self.authoritative),
+                              placeholders=self.placeholders,
+                              percent_fields=self._names(self.percent_fields))
+
+    @staticmethod
+    def _names(targets: Iterable[str]) -> set[str]:
+        """`entity.field` also matches the field name alone in JSON evidence."""
+        names = set()
+        for target in targets:
+            names.add(target)
+            if not target.startswith("$") and "." in target:
+                names.add(target.split(".", 1)[1])
+        return names
+
+
+def sweep(text: str, evidence: Evidence, settings: SweepSettings = SweepSettings(), *,
+          locale: str = "en_US", question: str | None = None,
+          slot_values: Sequence[str] = ()) -> list[Finding]:
+    """The mentions in ``text`` that ``evidence`` does not back, in order."""
+    mentions = _outside_quotes(scan(text, locale))
+    licensed_by_slots = _slot_numbers(slot_values, locale)
+    judge = _Judge(text, evidence, settings, locale, question, licensed_by_slots, mentions)
+    findings = [f for index, mention in enumerate(mentions)
+                if (f := judge.mention(index, mention)) is not None]
+    if not evidence.has_today:
+        for match in _RELATIVE.finditer(text):
+            findings.append(Finding("date", match.group(0), None, match.start(), match.end(),
+                                    "relative_date", f"'{match.group(0)}' is relative, and the "
+                                    "evidence has no 'today' to resolve it against"))
+    return sorted(findings, key=lambda f: (f.start, f.end, f.code))
+
+
+def _outside_quotes(mentions: list[Mention]) -> list[Mention]:
+    """A quote is judged whole: the figures inside it are the quoted author's, not the answer's.
+    One pass: mentions are sorted by start, so the covering quote only moves forward."""
+    kept, covered_until = [], -1
+    for mention in mentions:
+        if mention.kind == "quote":
+            kept.append(mention)
+            covered_until = max(covered_until, mention.end)
+        elif mention.end > covered_until:
+            kept.append(mention)
+    return kept
+
+
+def _slot_numbers(values: Sequence[str], locale: str) -> frozenset[Decimal]:
+    found = set()
+    for value in values:
+        found.update(m.value for m in scan(str(value), locale) if m.value is not None)
+    return frozenset(found)
+
+
+class _Judge:
+    def __init__(self, text: str, evidence: Evidence, settings: SweepSettings, locale: str,
+                 question: str | None, from_slots: frozenset[Decimal], mentions: list[Mention]):
+        self.text = text
+        self.evidence = evidence
+        self.settings = settings
+        self.locale = locale
+        self.question = squash(question) if question else ""
+        self.from_slots = from_slots
+        self.mentions = mentions
+        self.months = {d.month for d in evidence.days}
+        self.days_of_month = {d.day for d in evidence.days}
+
+    def mention(self, index: int, mention: Mention) -> Finding | None:
+        method = getattr(self, f"_{mention.kind}", None)
+        return method(index, mention) if method else None
+
+    def _finding(self, mention: Mention, code: str, message: str, value: Any = None) -> Finding:
+        shown = value if value is not None else (
+            str(mention.value) if mention.value is not None else mention.normalized)
+        return Finding(mention.kind, mention.text, shown, mention.start, mention.end, code, message)
+
+    # --- numbers ----------------------------------------------------------------------------
+
+    def _number(self, index: int, mention: Mention) -> Finding | None:
+        value = mention.value
+        if value is None:
+            return None
+        if mention.text.strip() in self.settings.exempt or str(value) in self.settings.exempt:
+            return None
+        if value in self.from_slots:
+            return None     # code put it there
+        if self._name_digits(mention):
+            return None
+        if self._matches(mention):
+            return None
+        if self._count(index, mention):
+            return None
+        if self._small_integer_context(mention):
+            return None
+        pair = self._count_pair(index) if value == value.to_integral_value() else None
+        if pair is not None:
+            (part, _), (total, counted) = pair
+            rows = self._rows_of(counted)
+            return self._finding(mention, "count_out_of_range", f"'{part} of {total}' counts more "
+                                 f"than the evidence holds: {rows} {counted or 'rows'}".rstrip())
+        return self._unsupported(mention)
+
+    _word_number = _number
+
+    def _matches(self, mention: Mention) -> bool:
+        value, evidence = mention.value, self.evidence
+        if mention.percent:
+            if value in evidence.percents:
+                return True
+        elif value in evidence.values or (mention.sign is None and -value in evidence.values):
+            return True
+        return self._rounded_from_allowed_field(mention)
+
+    def _rounds_to(self, mention: Mention, figures) -> Any:
+        value = mention.value
+        # The shown precision: "12k" is to the thousand, "1.2M" to the hundred thousand.
+        quantum = Decimal(mention.scale or 1).scaleb(-mention.decimals).normalize()
+        exponent = quantum.normalize().as_tuple().exponent
+        for figure in figures:
+            if mention.percent and not figure.percent:
+                continue
+            if figure.decimals <= max(-exponent, 0) and not mention.scaled:
+                continue    # never extra digits: the figure must have more precision than shown
+            for mode in (ROUND_HALF_UP, ROUND_HALF_EVEN):
+                if abs(figure.value).quantize(quantum, rounding=mode) == abs(value):
+                    return figure
+        return None
+
+    def _rounded_from_allowed_field(self, mention: Mention) -> bool:
+        allowed = self.settings.rounding
+        if not allowed:
+            return False
+        figures = [f for f in self.evidence.near(mention.value) if _field_of(f.path) & allowed]
+        return self._rounds_to(mention, figures) is not None
+
+    def _name_digits(self, mention: Mention) -> bool:
+        """Digits that keep the company they keep in the evidence: a name or code."""
+        if "name_digits" not in self.settings.small_integer_contexts and not mention.glued:
+            return False
+        if mention.glued and mention.token and mention.token.casefold() in self.evidence.names:
+            return True
+        words = mention.before.split()
+        if words and mention.value is not None and not mention.percent and not mention.currency:
+            return f"{words[-1]} {mention.text}".casefold() in self.evidence.name_pairs
+        return False
+
+    def _count(self, index: int, mention: Mention) -> bool:
+        """"4 of your last 5 rounds": the total at most what the evidence holds, the part at
+        most the total; a plain number equal to a list's length is an exact count."""
+        value = mention.value
+        if value != value.to_integral_value() or mention.percent or mention.currency:
+            return False
+        pair = self._count_pair(index)
+        if pair is not None:
+            (part, _), (total, counted) = pair
+            return part <= total <= self._rows_of(counted)
+        counted = mention.after.split()[0] if mention.after else ""
+        return (int(value), noun(counted)) in self.evidence.counts and not mention.scaled
+
+    def _rows_of(self, word: str) -> int:
+        """How many rows the evidence holds of what ``word`` counts (all lists if unknown)."""
+        wanted = noun(word)
+        lengths = [length for length, name in self.evidence.counts if name == wanted]
+        return max(lengths) if lengths else self.evidence.largest_count
+
+    def _count_pair(self, index: int) -> tuple[tuple[Decimal, str], tuple[Decimal, str]] | None:
+        """The part and the total of "4 of your last 5 rounds", each with the word after it."""
+        mentions, mention = self.mentions, self.mentions[index]
+        following = mentions[index + 1] if index + 1 < len(mentions) else None
+        if following is not None and following.value is not None and \
+                _COUNT_BRIDGE.search(self.text[mention.end:following.start]):
+            first, second = mention, following
+        else:
+            previous = mentions[index - 1] if index > 0 else None
+            if previous is None or previous.value is None or \
+                    not _COUNT_BRIDGE.search(self.text[previous.end:mention.start]):
+                return None
+            first, second = previous, mention
+        word = second.after.split()[0] if second.after else ""
+        return (first.value, ""), (second.value, word)
+
+    def _small_integer_context(self, mention: Mention) -> bool:
+        value, settings = mention.value, self.settings
+        if value != value.to_integral_value() or not 0 <= value <= settings.small_integer_limit:
+            return False
+        if mention.percent or mention.currency or mention.scaled:
+            return False
+        contexts = settings.small_integer_contexts
+        before = mention.before.split()
+        last = before[-1] if before else ""
+        if mention.ordinal and ("ordinal" in contexts or "rank" in contexts):
+            return True
+        if "rank" in contexts and last in _RANK_WORDS:
+            return True
+        if "list_position" in contexts and (last in _LIST_WORDS or self._starts_list_item(mention)):
+            return True
+        if "month" in contexts and last in _MONTH_WORDS and int(value) in self.months:
+            return True
+        if "weekday" in contexts and last in _DAY_WORDS and int(value) in self.days_of_month \
+                and mention.ordinal:
+            return True
+        if "rating_scale" in contexts and mention.before.endswith("out of"):
+            return True
+        return False
+
+    def _starts_list_item(self, mention: Mention) -> bool:
+        line_start = self.text.rfind("\n", 0, mention.start) + 1
+        return (not self.text[line_start:mention.start].strip()
+                and self.text[mention.end:mention.end + 1] in (".", ")"))
+
+    def _unsupported(self, mention: Mention) -> Finding:
+        value, evidence = mention.value, self.evidence
+        shown = mention.text.strip()
+        if value in evidence.placeholder_values or -value in evidence.placeholder_values:
+            return self._finding(mention, "placeholder", f"{shown} is a 'not recorded' "
+                                 "placeholder in the evidence, not a measurement")
+        if value in evidence.untrusted_values:
+            return self._finding(mention, "untrusted_source", f"{shown} appears only in "
+                                 "third-party text, which is evidence only of what its author wrote")
+        if self._rounds_to(mention, evidence.near(value)) is not None:
+            return self._finding(mention, "rounded", f"{shown} is a rounded figure; the "
+                                 "evidence holds the exact value and rounding is not allowed here")
+        inside = evidence.name_digits.get(_digits(value))
+        if inside and value == value.to_integral_value():
+            return self._finding(mention, "name_digits", f"{shown} appears in the evidence only "
+                                 f"inside the name '{inside}', which licenses that name, not a quantity")
+        if value == value.to_integral_value() and 0 <= value <= self.settings.small_integer_limit:
+            return self._finding(mention, "small_integer", f"{shown} is not in the evidence; a "
+                                 "small integer passes only as an ordinal, rank, list position, "
+                                 "date part, rating scale or part of a name")
+        return self._finding(mention, "unsupported_number",
+                             f"{shown} is not in the evidence")
+
+    # --- the other kinds ----------------------------------------------------------------------
+
+    def _multiple(self, index: int, mention: Mention) -> Finding | None:
+        if mention.value is not None and mention.value in self.evidence.multiples:
+            return None
+        return self._finding(mention, "computed_multiple", f"'{mention.text}' is a multiple or "
+                             "ratio the evidence does not hold; code computes, the model copies")
+
+    def _date(self, index: int, mention: Mention) -> Finding | None:
+        if mention.day is None or mention.day in self.evidence.days:
+            return None
+        return self._finding(mention, "unsupported_date", f"{mention.text} is not a date in the "
+                             "evidence", value=mention.day.isoformat())
+
+    def _quote(self, index: int, mention: Mention) -> Finding | None:
+        quoted = mention.normalized or squash(mention.text)
+        if not quoted:
+            return None
+        if self.question and quoted in self.question:
+            return None     # the user's own words, quoted back
+        if quoted in self.evidence.quote_text:
+            return None
+        return self._finding(mention, "unsupported_quote", "this quote does not appear verbatim "
+                             "in the evidence", value=quoted)
+
+    def _handle(self, index: int, mention: Mention) -> Finding | None:
+        handle = (mention.normalized or mention.text).casefold()
+        if handle in self.evidence.handles:
+            return None
+        near = next((h for h in sorted(self.evidence.handles)
+                     if h.startswith(handle) or handle.startswith(h)), None)
+        extra = f"; {near} is another account" if near else ""
+        return self._finding(mention, "unsupported_handle", f"{mention.text} is not in the "
+                             f"evidence{extra}", value=handle)
+
+    def _email(self, index: int, mention: Mention) -> Finding | None:
+        email = (mention.normalized or mention.text).casefold()
+        if email in self.evidence.emails:
+            return None
+        return self._finding(mention, "unsupported_email", f"{mention.text} is not in the "
+                             "evidence", value=email)
+
+    def _url(self, index: int, mention: Mention) -> Finding | None:
+        from rulekit.evidence import _relative, _url
+
+        link = mention.text
+        if link.startswith("/"):
+            if _relative(link) in self.evidence.relative_links:
+                return None
+            return self._finding(mention, "unsupported_url", f"the relative link {link} does not "
+                                 "appear in the evidence", value=_relative(link))
+        normal = _url(link)
+        if normal in self.evidence.urls:
+            return None
+        return self._finding(mention, "unsupported_url", f"{link} is not a link in the evidence "
+                             "(a different or truncated path, an added query or another host is "
+                             "another page)", value=normal)
+
+
+def _field_of(path: str) -> set[str]:
+    """`$.post[0].engagement_rate` -> {"engagement_rate", "post.engagement_rate"}."""
+    keys = [k for k in re.split(r"\.|\[\d+\]", path) if k and k != "$"]
+    if not keys:
+        return set()
+    out = {keys[-1]}
+    if len(keys) >= 2:
+        out.add(f"{keys[-2]}.{keys[-1]}")
+        out.add(f"{keys[-2].rstrip('s')}.{keys[-1]}")   # $.posts[0].rate is post.rate
+    return out
+
+
+def _digits(value: Decimal) -> str:
+    return str(int(value)) if value == value.to_integral_value() else str(value)
