@@ -67,6 +67,16 @@ def audit(text: str, evidence: Any, *, policy: Policy | None = None, question: s
     return AuditResult(findings, decide(rules, text, findings, attempt))
 
 
+def names_only_evidence(rows: dict, locale: str) -> Evidence:
+    """Evidence from looked-up rows that licenses names and codes, never a number: the prose
+    of a claims reply may say "Model 3" but not "3 days"."""
+    text_only = {entity: [{k: v for k, v in row.items() if isinstance(v, str)}
+                          for row in found.values()] for entity, found in rows.items()}
+    index = Evidence.build(text_only, locale=locale)
+    return dataclasses.replace(index, figures=(), values=frozenset(), percents=frozenset(),
+                               counts=frozenset(), largest_count=0, multiples=frozenset())
+
+
 def decide(policy: Policy, text: str, findings: Sequence[Finding], attempt: int) -> Decision:
     if not findings:
         return Decision("answer", ruleset=policy.ruleset, text=text, attempt=attempt)
@@ -113,4 +123,5 @@ def refused(policy: Policy | None, message: str) -> AuditResult:
     return _refused(policy or _DEFAULT, "input_error", message)
 
 
-__all__ = ["AuditResult", "Evidence", "audit", "decide", "default_policy", "feedback", "refused"]
+__all__ = ["AuditResult", "Evidence", "audit", "decide", "default_policy", "feedback",
+           "names_only_evidence", "refused"]

@@ -87,7 +87,7 @@ def _check(policy: Policy, reply: Any, source: Any, now: dt.datetime | None, att
     ages: dict[tuple[str, str], float | None] = {}
     results = [p.blocked or _judge(policy, p, rows, lookup_errors, now, ages) for p in planned]
     failures = [_failure(r) for r in results if r.outcome != "confirmed"]
-    failures += _prose_failures(policy, parsed, planned)
+    failures += _prose_failures(policy, parsed, planned, rows)
     return _decide(policy, results, failures, parsed, attempt, rows, now)
 
 
@@ -292,6 +292,21 @@ def _failure(result: ClaimResult) -> Failure:
     return Failure(code, reason)
 
 
+def _swept_prose(policy: Policy, template, rows: dict) -> list:
+    """Sweep the text outside the slots (seed 000: render, then sweep). No number is licensed
+    there: facts travel through slots. Only what the sweep lets pass without a fact gets
+    through: small integers as ordinals and the like, and digits that keep the company they
+    keep in the rows' names and codes (the "3" of "Model 3"), never "ships in 3 days"."""
+    prose = " ".join(template.pieces[0::2])
+    if not any(character.isdigit() for character in prose) and not prose_rules.may_hold_figures(prose):
+        return []
+    from rulekit.audit import names_only_evidence
+    from rulekit.sweep import SweepSettings, sweep
+
+    settings = SweepSettings.from_policy(policy)
+    return sweep(prose, names_only_evidence(rows, policy.locale), settings, locale=policy.locale)
+
+
 def _shown(normal: Any) -> str:
     if isinstance(normal, dict) and "minor_units" in normal:
         return f"{normal['minor_units']} minor units of {normal['currency']}"
@@ -300,15 +315,15 @@ def _shown(normal: Any) -> str:
     return str(normal)
 
 
-def _prose_failures(policy: Policy, reply: Reply, planned: list[_Planned]) -> list[Failure]:
+def _prose_failures(policy: Policy, reply: Reply, planned: list[_Planned],
+                    rows: dict) -> list[Failure]:
     template = reply.template
     failures = []
     path = "$.answer_template" if reply.form == "claims" else "$.template"
-    figures = prose_rules.stray_figures(template.pieces, policy.sweep.exempt)
-    if figures:
+    for finding in _swept_prose(policy, template, rows):
         failures.append(Failure("stray_figure", Reason(
-            "stray_figure", f"figures written outside slots: {', '.join(figures)}; every "
-            "figure must come from a claim", path)))
+            "stray_figure", f"{finding.text!r} written outside the slots: {finding.message}; "
+            "every figure must come from a claim", path)))
     if policy.prose == "shapes":
         slot_fields = {p.claim.key: f"{p.claim.entity}.{p.claim.field}" for p in planned}
         if not prose_rules.matches_shapes(template, slot_fields, policy.shapes):

@@ -3,8 +3,8 @@
 ``prose shapes``: the template must be made of approved sentence shapes, each slot holding the
 field the shape binds. ``prose guarded``: any prose is allowed except statements a slot-less
 sentence cannot back: comparatives, causes, promises and generalisations. ``prose free``:
-anything. In every mode a figure written into the prose itself is a stray figure: facts travel
-only through slots.
+anything. In every mode the prose is then swept (see check._swept_prose): facts travel only
+through slots.
 """
 
 from __future__ import annotations
@@ -31,8 +31,6 @@ GUARDED_PHRASES = (
 )
 _GUARDED = re.compile(r"(?<![\w-])(" + "|".join(re.escape(p) for p in GUARDED_PHRASES) + r")(?![\w-])",
                       re.IGNORECASE)
-_FIGURE = re.compile(r"\d")
-_FIGURE_RUN = re.compile(r"\S*\d\S*")
 
 
 def _skeleton(pieces: Sequence[str], slot_fields: Mapping[str, str]) -> str:
@@ -75,13 +73,13 @@ def guarded_phrases(prose: str) -> list[str]:
     return [m.group(0) for m in _GUARDED.finditer(prose)]
 
 
-def stray_figures(pieces: Sequence[str], exempt: Sequence[str] = ()) -> list[str]:
-    """Runs of text in the prose (outside slots) that hold a digit, except exempt strings."""
-    found: list[str] = []
-    if not any(_FIGURE.search(literal) for literal in pieces[0::2]):
-        return found
-    for literal in pieces[0::2]:
-        for exemption in exempt:
-            literal = literal.replace(exemption, " ")
-        found.extend(m.group(0) for m in _FIGURE_RUN.finditer(literal))
-    return found
+_WORDY_FIGURE = re.compile(r"(?i)\b(one|two|three|four|five|six|seven|eight|nine|ten|eleven|"
+                          r"twelve|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety|hundred|"
+                          r"thousand|million|billion|dozen|half|twice|double|triple)\b|"
+                          r"[零〇一二三四五六七八九十百千万萬亿億两兩倍成]|@|https?:|www\.|[\"“”«「『]")
+
+
+def may_hold_figures(prose: str) -> bool:
+    """A cheap first look: could this prose hold a number word, a multiple, a handle, a link or
+    a quote? (Digits are checked separately.) Only then is it worth a full sweep."""
+    return _WORDY_FIGURE.search(prose) is not None

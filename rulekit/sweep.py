@@ -116,7 +116,7 @@ def sweep(text: str, evidence: Evidence, settings: SweepSettings = SweepSettings
           locale: str = "en_US", question: str | None = None,
           slot_values: Sequence[str] = ()) -> list[Finding]:
     """The mentions in ``text`` that ``evidence`` does not back, in order."""
-    mentions = _outside_quotes(scan(text, locale))
+    mentions = _outside(_exempt_spans(text, settings.exempt), _outside_quotes(scan(text, locale)))
     licensed_by_slots = _slot_numbers(slot_values, locale)
     judge = _Judge(text, evidence, settings, locale, question, licensed_by_slots, mentions)
     findings = [f for index, mention in enumerate(mentions)
@@ -127,6 +127,23 @@ def sweep(text: str, evidence: Evidence, settings: SweepSettings = SweepSettings
                                     "relative_date", f"'{match.group(0)}' is relative, and the "
                                     "evidence has no 'today' to resolve it against"))
     return sorted(findings, key=lambda f: (f.start, f.end, f.code))
+
+
+def _exempt_spans(text: str, exempt: Iterable[str]) -> list[tuple[int, int]]:
+    spans = []
+    for value in exempt:
+        start = text.find(value) if value else -1
+        while start >= 0:
+            spans.append((start, start + len(value)))
+            start = text.find(value, start + 1)
+    return spans
+
+
+def _outside(spans: list[tuple[int, int]], mentions: list[Mention]) -> list[Mention]:
+    """Mentions not inside an exempt string ("24/7" is neither 24 nor 7)."""
+    if not spans:
+        return mentions
+    return [m for m in mentions if not any(a <= m.start and m.end <= b for a, b in spans)]
 
 
 def _outside_quotes(mentions: list[Mention]) -> list[Mention]:
