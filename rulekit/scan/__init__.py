@@ -1,0 +1,95 @@
+"""Finding every checkable mention in a model's answer, with its span in the ORIGINAL text.
+
+``scan(text, locale)`` returns the numbers, number words, multiples, dates and times, quotes,
+@handles, e-mail addresses and URLs a reader would see in ``text``. It makes no judgement about
+evidence: another module decides whether each mention is backed. Values are read with
+``rulekit.numbers.parse_number`` and ``rulekit.dates.parse_claimed_date``; nothing here re-does
+their work.
+
+What the reader sees (``clean``): HTML character references decoded (``&nbsp;``, ``&#8239;``),
+NFKC (fullwidth forms), format characters dropped (zero-width spaces and joiners, BOM, bidi
+marks, soft hyphens), every no-break or thin space made U+00A0 (the one space that may group
+digits in any locale; a plain space groups only in locales that group with a space), digits of
+any script read as ASCII digits, Markdown emphasis inside a number dropped (``**1**,299``,
+``1,**299**``) and a capital O between digits read as a zero (``1O0``, ``2O26``). ``clean``
+returns that text with a map back to the original; every mention's ``start``/``end`` are
+original offsets, and ``mention.text == text[start:end]``.
+
+Order of claims: URLs, e-mail addresses and handles first (their digits are theirs), then dates
+and clock times (their digits are theirs), then numbers, multiples and number words. Quotes are
+found independently: a number inside a quote is still a number, flagged ``quoted``.
+
+Decisions on ambiguous text, each pinned by a case in ``tests/cases/scan/``:
+
+- A lone "one" is a pronoun ("the cheaper one", "one of the best", "no one", "one day") unless
+  it is "one of/in/out of N" with N a number, "one to N", or it stands before a unit-like noun
+  ("one hour", "one item", "one percent"; ``ONE_NOUNS``). "a"/"an" count only inside "a dozen",
+  "a hundred", "a thousand", "a million", "half a dozen", "one and a half". "first" and "second"
+  are never read (an adverb and a unit of time far more often than an ordinal); "third" and up
+  are ordinals, except after "a"/"one" (a fraction, not read).
+- "half" is 0.5 before "of", an article or a possessive ("half the posts", "half of them"), or
+  after "by", "in", "than", "about", "nearly", ...; "half as many/much/..." is the multiple 0.5;
+  "the first half", "half-hearted" are not numbers. "double"/"triple" are multiples only where
+  they compare ("double the average", "nearly double", "doubled", "sales doubled."), not in
+  "double room" or "double-check". "N times" is a multiple before a comparative ("3 times
+  higher", "three times as many") and a count otherwise ("posted 3 times").
+- Chinese numerals need a unit character (十百千万亿) and two characters ("十五", "三百五十",
+  "两万"), or a classifier after a single digit other than 一 ("三个", "两天"), or 〇/零 in a
+  digit-by-digit number ("二〇二六"). Idioms are not numbers: 千万, 万一, 万万, 一定, 一直, 一些,
+  一样, 一起, 十分 (but 十分钟), 百分百, 十万火急, weekdays (星期三, 周一) and others in
+  ``CJK_IDIOMS``. 一半 is 0.5 (a computed share); 半 alone (半小时) is not read.
+- Clock times ("21:00", "9 pm", "9:30 p.m.", "21 Uhr", "21h30") are kind ``date`` with ``day``
+  None, ``time`` set and ``normalized`` "21:00"; a date followed by a time is one ``date``
+  mention with both. Dates without a year ("July 29") have ``day`` None and ``normalized``
+  "--07-29"; a month and a year ("July 2026") "2026-07". A date that cannot exist (31 February
+  2026, a wrong weekday) is still a ``date`` mention, with ``day`` and ``normalized`` None.
+- URLs: absolute (http, https, ftp), ``www.`` hosts, hosts without a scheme whose last label is
+  a well-known top-level domain (``shop.example.com/p/1``; not ``README.md``, ``app.py``), and
+  relative links: a Markdown link target (``[text](/path)``) or a path of two or more segments
+  (``/insights/posts/42``). A single-segment ``/help`` in prose is not read as a link.
+- Quotes: "...", “...”, „...“, ”...”, «...», »...«, ‹...›, ‘...’, ‚...‘, 「...」, 『...』,
+  emitted when the quoted text has at least 2 words or 6 characters after squashing (``squash``:
+  no white space, no quote marks, NFKC, casefolded), whatever their length. Quotes of different
+  families nest (“He said ‘never again’”: two quotes); within one family the innermost pair
+  wins. A quote does not cross a blank line; an unclosed quote is not a mention; a straight "
+  right after a digit does not open a quote (12" is an inch mark), nor does ‘ after a letter.
+- Handles: ``@`` plus [A-Za-z0-9_.] with at least one letter or underscore, not preceded by a
+  character of an e-mail address. A name longer than 30 characters is still a handle (emitted
+  whole, so that its digits are never loose numbers).
+- ``4K``, ``8K`` (one digit and a capital K) are glued tokens; ``12K``, ``12k``, ``1.5K`` are
+  12000, 12000, 1500. ``B`` and ``T`` are billion and trillion only after a currency (``$2B``).
+- A digit run longer than 200 characters, or a grouping that long (1,234,234,...), is one
+  ``number`` with ``value`` None.
+- "1.2.3", "192.168.0.1" (dots only, three runs or more), "555-123-4567" (three runs joined by
+  hyphens) and "555-1234" are glued tokens: each run is a number with ``glued`` set and the
+  whole as ``token``. Digits touching letters (RC-500, 500ml, COVID-19, Q3) are ``glued`` too,
+  with the word-like token around them; "Model 3" is not (the word is only context).
+- Ordinals: 1st, 2nd, 3rd, #3, No. 3, Nr. 3, 第3, 第三, "third" (not "no 3": a determiner).
+- "May" and "March" are months only when capitalised ("you may 5" is not a date).
+- Ranges "10-12", "10–12", "10 to 12", "between 10 and 12": two mentions linked by
+  ``range_with``; a percent sign, a currency, a scale or a multiple written on one end applies
+  to the other ("10-12%", "$10-12", "1-2 million", "2-3x").
+
+``before``/``after`` are up to three words of the cleaned text around the mention (around the
+whole token for glued digits), without the punctuation around them, lower-cased; in CJK text a
+character counts as half a word.
+
+Linear time: the text is read in a few passes, each a pattern that starts with a literal or a
+character class (so ``re`` skips positions that cannot start a match) or is anchored at a
+position found by such a pass; no pattern can backtrack over more than a bounded window; look
+backwards (the month before "29", the local part of an e-mail address) matches a reversed
+window of bounded size. Dates, times and numbers are all read in one pass over the runs of
+digits. The work per mention is constant, so a text made only of mentions costs a constant
+per mention (see benchmarks/bench_scan.py). Patterns are compiled at import; per-locale data
+(month and weekday names, grouping) are built once per locale and cached.
+"""
+
+from __future__ import annotations
+
+from rulekit.scan.assemble import scan
+from rulekit.scan.base import KINDS, Mention
+from rulekit.scan.cjk import CJK_IDIOMS
+from rulekit.scan.reader import clean, squash
+from rulekit.scan.words import ONE_NOUNS
+
+__all__ = ["CJK_IDIOMS", "KINDS", "ONE_NOUNS", "Mention", "clean", "scan", "squash"]

@@ -1,0 +1,385 @@
+"""Numbers written with digits: the run of digits and separators (read by
+``rulekit.numbers.parse_number``), what is written around it (sign, currency, scale such as
+12k or 2 million, percent, multiple such as 3x, ordinal), digits glued into a name or a code,
+and ranges ("10-12%", "between 10 and 12")."""
+
+from __future__ import annotations
+
+import functools
+import re
+from decimal import Decimal
+
+from babel.numbers import list_currencies
+
+from rulekit.numbers import parse_number
+from rulekit.scan.base import _DIGITS, _Hit, _is_glue, _word_before
+from rulekit.scan.cjk import _CJK_SCALE
+from rulekit.scan.locales import _CORE
+from rulekit.scan.reader import _NBSP, _SIGNS
+
+# A digit run longer than this has no value (see the module docstring).
+MAX_DIGITS = 200
+
+
+_COMPARATIVES = ("more|less|fewer|higher|lower|larger|smaller|bigger|greater|faster|slower|"
+                 "better|worse|longer|shorter|cheaper|as|the|what|that|over")
+
+
+# ISO codes that are also English words, never read as a currency.
+_NOT_CURRENCY = frozenset("ALL TOP CUP PEN MOP SOS BAM MAD TRY GEL BOB DOP NIO LAK ANG".split())
+
+
+@functools.lru_cache(maxsize=1)
+def _iso_codes() -> frozenset[str]:
+    return frozenset(list_currencies()) - _NOT_CURRENCY
+
+
+@functools.lru_cache(maxsize=1024)
+def _currency_for(symbol: str, locale: str) -> str | None:
+    """The ISO code a currency symbol names in ``locale``, as ``parse_number`` resolves it."""
+    if len(symbol) == 3 and symbol.isupper():
+        return symbol
+    parsed = parse_number(f"{symbol.rstrip('.')}1", locale)
+    return None if parsed is None else parsed.currency
+
+
+_CURRENCY_WORDS = {"dollar": "$", "dollars": "$", "euro": "EUR", "euros": "EUR", "yen": "JPY",
+                   "yuan": "CNY", "rupee": "INR", "rupees": "INR", "元": "CNY", "块": "CNY",
+                   "塊": "CNY", "円": "JPY", "원": "KRW"}
+_SCALES = {"k": 10**3, "K": 10**3, "M": 10**6, "MM": 10**6, "mn": 10**6, "Mio": 10**6,
+           "bn": 10**9, "B": 10**9, "Mrd": 10**9, "Md": 10**9, "tn": 10**12, "T": 10**12,
+           "thousand": 10**3, "tausend": 10**3, "mille": 10**3, "million": 10**6,
+           "millions": 10**6, "millionen": 10**6, "billion": 10**9, "milliard": 10**9,
+           "milliards": 10**9, "milliarde": 10**9, "milliarden": 10**9, "trillion": 10**12,
+           "billionen": 10**12, "lakh": 10**5, "lakhs": 10**5, "crore": 10**7, "crores": 10**7}
+
+_CURRENCY_SIGNS = ("$\u00a2-\u00a5\u058f\u060b\u07fe\u07ff\u09f2\u09f3\u09fb\u0af1\u0bf9\u0e3f"
+                   "\u17db\u20a0-\u20c0\ua838\ufdfc")
+# Around a number.
+_CURRENCY_BEFORE = re.compile(
+    rf"((?:US|CA|AU|NZ|HK|NT|SG|MX|R|A|C|S)?\$|[{_CURRENCY_SIGNS}]"
+    r"|(?<![A-Za-z])(?:[A-Z]{3}|Rs\.?|kr\.?|zł))[ \u00a0]?\Z")
+_PREFIX_LAST = frozenset(_SIGNS + "$.\u00a2\u00a3\u00a4\u00a5\u20ac\u20b9\u20a9\u20bd\u20ba"
+                         "\u20aa\u0e3f\u20ab\u20b1\u20a6\u20b4\u20b8\u20b2\u20b5srł"
+                         "ABCDEFGHIJKLMNOPQRSTUVWXYZ")
+_ORDINAL_BEFORE = re.compile(r"(?:#|(?<![A-Za-z])(?:No\.?|NO\.?|no\.|[Nn]r\.?|[Nn]°)[ \u00a0]?|第)\Z")
+_SUFFIX = re.compile(
+    r"(?:(?P<sx>k|K|MM|M|bn|mn|tn|B|T)(?![A-Za-z0-9])"
+    r"|[ \u00a0]?(?P<sx2>bn|tn|Mio|Mrd|Md)\.?(?![A-Za-z0-9])"
+    r"|[ \u00a0]+(?i:(?P<sw>thousand|million|billion|trillion|lakhs?|crores?|tausend|millionen|"
+    r"milliarden?|billionen|millions|milliards?|mille))(?![\w-]))?"
+    r"(?:(?P<pct>[ \u00a0]?[%\u066a]|[ \u00a0]+(?i:percent(?!age)|per[ \u00a0]?cent|pct|prozent|"
+    r"pour[ \u00a0]?cent|por[ \u00a0]?ciento|per[ \u00a0]?cento)(?![\w]))"
+    rf"|[ \u00a0]?(?P<cur>[{_CURRENCY_SIGNS}]|(?P<iso>[A-Z]{{3}})(?![A-Za-z])"
+    r"|(?:kr|zł|Kč|Ft|lei)\.?(?![A-Za-z])|[元円块塊원])"
+    r"|[ \u00a0]+(?P<curw>(?i:dollars?|euros?|yen|yuan|rupees?))(?![\w]))?"
+    r"(?P<mult>[ \u00a0]?[x×X](?![A-Za-z0-9\-])(?![ \u00a0]?[0-9])|[ \u00a0]?倍"
+    r"|(?i:[-\u2010]?fold)(?![\w])"
+    rf"|[ \u00a0]+(?i:times)(?=[ \u00a0]+(?i:{_COMPARATIVES})\b))?")
+# The characters a suffix can start with (after at most one space).
+_SUFFIX_FIRST = frozenset("kKMBTbmtlLcCpPdDeEyYrRxX×%\u066a-\u2010fF倍元円块塊원zZ"
+                          "ABCDEFGHIJKLMNOPQRSTUVWXYZ$\u00a2\u00a3\u00a4\u00a5\u058f\u060b"
+                          "\u07fe\u07ff\u09f2\u09f3\u09fb\u0af1\u0bf9\u0e3f\u17db\ua838\ufdfc"
+                          + "".join(chr(c) for c in range(0x20A0, 0x20C1)))
+_ORDINAL_SUFFIX = re.compile(r"(?:st|nd|rd|th)(?![A-Za-z])")
+_RANGE_GAP = re.compile(r"(?i)[ \u00a0]?[-\u2010\u2013\u2014~\u301c][ \u00a0]?"
+                        r"|[ \u00a0]+(?:to|through|thru|bis|à|au|tot|till|until)[ \u00a0]+"
+                        r"|[ \u00a0]?[至到][ \u00a0]?")
+_NUMERIC_KINDS = ("number", "word_number", "multiple")
+
+
+def _sign_ok(text: str, at: int) -> bool:
+    """Whether a sign character at ``at`` may be a sign: not after a letter, digit or closing
+    bracket (RC-500, 10-12)."""
+    if at == 0:
+        return True
+    char = text[at - 1]
+    return not (char.isalnum() or char in "-+.,_)]%'’/")
+
+
+class _Figures:
+    """Numbers at each run of digits, and ranges; a part of ``_Scanner``."""
+
+    def digits(self) -> None:
+        text = self.text
+        consumed = 0
+        for match in _DIGITS.finditer(text):
+            s = match.start()
+            if s < consumed or self.mask[s]:
+                continue
+            end = self.date_at(s, match.end())
+            if end is None:
+                end = self.number_at(s)
+            consumed = end
+
+    def number_at(self, s: int) -> int:
+        text, locale = self.text, self.info.locale
+        core = self.info.core.match(text, s)
+        end = core.end()
+        if not self.free(s, end):
+            # the run reaches into a link or a date: read only the digits before it
+            end = s + 1
+            while end < core.end() and not self.mask[end]:
+                end += 1
+            core = _CORE.match(text, s, end)
+            end = core.end()
+        consumed = s
+        for piece_s, piece_e, value, decimals, token in _pieces(core.group(), locale):
+            if s + piece_s < consumed:
+                continue
+            hit = self.number(s + piece_s, s + piece_e, value, decimals, token)
+            if token:
+                hit.token_span = (s, end)
+            consumed = max(consumed, hit.e)
+        return max(consumed, end)
+
+    def number(self, s: int, e: int, value: Decimal | None, decimals: int,
+               version: str | None) -> _Hit:
+        text = self.text
+        hit = _Hit("number", s, e, value)
+        hit.decimals = decimals
+        start, end = s, e
+        # before the digits: a sign, a currency, both ("-$5", "$-5", "USD 5")
+        sign = currency_text = None
+        last = text[s - 1] if s else ""
+        if last in (" ", _NBSP) and s >= 2:
+            last = text[s - 2]
+        if last in _PREFIX_LAST:
+            if text[start - 1] in _SIGNS and _sign_ok(text, start - 1):
+                sign, start = text[start - 1], start - 1
+            found = _CURRENCY_BEFORE.search(text, max(0, start - 6), start) if start else None
+            if found:
+                symbol = found.group(1)
+                if (not symbol.isalpha() or symbol in ("Rs", "kr", "zł", "Rs.", "kr.")
+                        or (len(symbol) == 3 and symbol in _iso_codes())):
+                    currency_text, start = symbol, found.start()
+                    if sign is None and start and text[start - 1] in _SIGNS \
+                            and _sign_ok(text, start - 1):
+                        sign, start = text[start - 1], start - 1
+        if start >= 3 and text[start - 1] == "之" and text[start - 3:start] == "百分之":
+            start -= 3
+            hit.percent = True
+        if not version and start and (text[start - 1] in "#°.oO第rR" or (
+                start > 1 and text[start - 1] in " \u00a0" and text[start - 2] in ".oOrR°")) \
+                and _ORDINAL_BEFORE.search(text, max(0, start - 4), start):
+            hit.ordinal = True
+        glued_left = currency_text is None and sign is None and start > 0 and (
+            _is_glue(text[start - 1])
+            or (text[start - 1] in "-_" and start >= 2 and _is_glue(text[start - 2])))
+        # after the digits: a scale, a percent sign or a currency, a multiple, an ordinal
+        nxt = text[e:e + 1]
+        if value is not None and not glued_left and nxt and (nxt in " \u00a0" or not nxt.isascii()):
+            found = None if self.ascii else _CJK_SCALE.match(text, e)
+            if found:
+                end = self.cjk_scale(hit, found)
+                value = hit.value
+        if value is not None and not glued_left and end == e and nxt and (
+                nxt in _SUFFIX_FIRST or (nxt in " \u00a0" and text[e + 1:e + 2] in _SUFFIX_FIRST)):
+            found = _SUFFIX.match(text, e)
+            if found and found.end() > e:
+                end, currency_text = self.suffix(hit, found, e, currency_text)
+        if currency_text is not None:
+            symbol = _CURRENCY_WORDS.get(currency_text.lower(), currency_text)
+            hit.currency = _currency_for(symbol, self.info.locale)
+            if hit.currency is None and symbol in ("元", "块", "塊"):
+                hit.currency = "CNY"
+        if hit.kind == "number" and end == e and not version and hit.value is not None \
+                and text[e:e + 1] in ("s", "n", "r", "t"):
+            found = _ORDINAL_SUFFIX.match(text, e)
+            if found:
+                hit.ordinal = True
+                end = found.end()
+        glued_right = end == e and e < len(text) and (
+            _is_glue(text[e]) or (text[e] in "-_" and e + 1 < len(text) and _is_glue(text[e + 1])))
+        if version:
+            hit.glued, hit.token = True, version
+        elif glued_left or glued_right:
+            hit.glued = True
+            hit.token_span = _token_span(text, s, e)
+            hit.token = text[hit.token_span[0]:hit.token_span[1]]
+            if currency_text is None:
+                sign, start = None, s       # +5G, -3D: a name, not a signed number
+        else:
+            hit.token = text[s:e]
+        if sign is not None:
+            hit.sign = "+" if sign == "+" else "-"
+            if hit.sign == "-" and hit.value is not None:
+                hit.value = -hit.value
+        hit.s, hit.e, hit.core_s, hit.core_e = start, end, s, e
+        return self.claim(hit)
+
+    def suffix(self, hit: _Hit, found: re.Match, e: int, currency_text: str | None):
+        """Read the scale, percent, currency and multiple written after the digits."""
+        end = e
+        scale_text = found.group("sx") or found.group("sx2") or found.group("sw")
+        if scale_text:
+            single_k = scale_text == "K" and hit.core_e - hit.core_s == 1 and currency_text is None
+            if single_k or (scale_text in ("B", "T") and currency_text is None):
+                return e, currency_text                    # 4K, 2B: a name, glued
+            key = scale_text if scale_text in _SCALES else scale_text.lower()
+            scale = self.info.billion if key == "billion" else _SCALES[key]
+            hit.value *= scale
+            hit.scaled, hit.scale = True, scale
+            end = _scale_end(found)
+        if found.group("pct") and currency_text is None:
+            hit.percent = True
+            end = found.end("pct")
+        elif currency_text is None and (found.group("cur") or found.group("curw")):
+            iso = found.group("iso")
+            if iso is not None and iso not in _iso_codes():
+                return end, None
+            currency_text = found.group("cur") or found.group("curw")
+            end = found.end("cur") if found.group("cur") else found.end("curw")
+        if found.group("mult") and not hit.percent and end == (found.start("mult")):
+            hit.kind = "multiple"
+            end = found.end("mult")
+        return end, currency_text
+
+    def ranges(self) -> None:
+        text = self.text
+        numeric = sorted((h for h in self.hits if h.kind in _NUMERIC_KINDS), key=lambda h: h.s)
+        index = 0
+        while index < len(numeric) - 1:
+            a, b = numeric[index], numeric[index + 1]
+            index += 1
+            if b.s < a.e:
+                continue
+            if b.sign == "-" and b.kind == "number" and a.e < b.s and text[a.e:b.s].isspace() \
+                    and not a.glued and a.kind != "multiple":
+                b.s, b.sign = b.s + 1, None     # 10 -12: a range, not minus twelve
+                if b.value is not None:
+                    b.value = -b.value
+            gap = text[a.e:b.s]
+            if gap == "-" and a.kind == b.kind == "number" and not (a.percent or b.percent) \
+                    and a.currency is None and not a.glued:
+                chain = [a, b]                  # a phone number, a code: 555-123-4567
+                while index < len(numeric) - 1 and numeric[index + 1].kind == "number" \
+                        and text[numeric[index].e:numeric[index + 1].s] == "-":
+                    chain.append(numeric[index + 1])
+                    index += 1
+                if len(chain) >= 3 or (len(chain) == 2 and a.core_e - a.core_s == 3
+                                       and b.core_e - b.core_s == 4 and a.s == a.core_s):
+                    span = (chain[0].core_s, chain[-1].core_e)
+                    for hit in chain:
+                        hit.glued, hit.sign, hit.token_span = True, None, span
+                        hit.token = text[span[0]:span[1]]
+                    index += 1
+                    continue
+            if a.glued or b.glued or a.ordinal or b.ordinal or a.pair or b.pair:
+                continue
+            if _RANGE_GAP.fullmatch(gap) is None and not (
+                    gap.strip().lower() == "and" and _word_before(self.low, a.s) == "between"):
+                continue
+            a.pair, b.pair = b, a
+            _share_range(a, b)
+
+
+def _scale_end(found: re.Match) -> int:
+    for group in ("sx", "sx2", "sw"):
+        if found.group(group):
+            end = found.end(group)
+            if group == "sx2" and found.string[end:end + 1] == ".":
+                end += 1
+            return end
+    return found.start()
+
+
+def _share_range(a: _Hit, b: _Hit) -> None:
+    """What one end of a range writes applies to the other: 10-12%, $10-12, 1-2 million."""
+    if b.percent and not a.percent and a.currency is None:
+        a.percent = True
+    if a.percent and not b.percent and b.currency is None:
+        b.percent = True
+    if a.currency and not b.currency and not b.percent:
+        b.currency = a.currency
+    if b.currency and not a.currency and not a.percent:
+        a.currency = b.currency
+    if b.scale > 1 and a.scale == 1 and not a.scaled and a.value is not None \
+            and b.value is not None and a.value <= b.value / b.scale:
+        a.value *= b.scale
+        a.scaled, a.scale = True, b.scale
+    if b.kind == "multiple" and a.kind == "number":
+        a.kind = "multiple"
+
+
+def _pieces(core: str, locale: str) -> list[tuple[int, int, Decimal | None, int, str | None]]:
+    """The numbers in one run of digits and separators: (start, end, value, decimals, token of
+    a glued whole). Usually one; "1,2,3" is three, "1.2.3" three runs of one glued token."""
+    if core.isdigit():
+        return [(0, len(core), Decimal(core) if len(core) <= MAX_DIGITS else None, 0, None)]
+    read = _core_value(core, locale) if len(core) <= MAX_DIGITS else None
+    if read is not None:
+        return [(0, len(core), read[0], read[1], None)]
+    runs = [m.span() for m in _DIGITS.finditer(core)]
+    seps = [core[runs[k][1]] for k in range(len(runs) - 1)]
+    if len(core) > MAX_DIGITS and len(set(seps)) == 1 and runs[0][1] <= 3 \
+            and all(b - a == 3 for a, b in runs[1:-1]):
+        return [(0, len(core), None, 0, None)]      # 1,234,234,...: one number, too long
+    if len(runs) >= 3 and len(core) <= 64 and all(sep == "." for sep in seps):
+        return [(a, b, Decimal(core[a:b]), 0, core) for a, b in runs]
+    groups: list[list[tuple[int, int]]] = [[]]
+    split_commas = seps.count(",") >= 2
+    for k, run in enumerate(runs):
+        groups[-1].append(run)
+        if split_commas and k < len(seps) and seps[k] == ",":
+            groups.append([])
+    out = []
+    for group in groups:
+        k = 0
+        while k < len(group):
+            best = None
+            for j in range(min(len(group), k + 6) - 1, k, -1):
+                if not _may_group(core, group, k, j):
+                    continue
+                read = _core_value(core[group[k][0]:group[j][1]], locale)
+                if read is not None:
+                    best = (j, read)
+                    break
+            if best is not None:
+                j, read = best
+                out.append((group[k][0], group[j][1], read[0], read[1], None))
+                k = j + 1
+            else:
+                a, b = group[k]
+                out.append((a, b, Decimal(core[a:b]) if b - a <= MAX_DIGITS else None, 0, None))
+                k += 1
+    return out
+
+
+def _may_group(core: str, group: list[tuple[int, int]], k: int, j: int) -> bool:
+    """A cheap test before asking parse_number: inner runs have 2 or 3 digits, and a run after a
+    space-like separator (which never separates decimals) has exactly 3."""
+    for m in range(k + 1, j):
+        if group[m][1] - group[m][0] not in (2, 3):
+            return False
+    if core[group[j][0] - 1] not in ".,\u066b" and group[j][1] - group[j][0] != 3:
+        return False
+    return group[j][1] - group[k][0] <= MAX_DIGITS
+
+
+@functools.lru_cache(maxsize=8192)
+def _core_value(core: str, locale: str) -> tuple[Decimal, int] | None:
+    parsed = parse_number(core, locale)
+    return None if parsed is None else (parsed.value, parsed.decimals)
+
+
+def _token_span(text: str, s: int, e: int) -> tuple[int, int]:
+    """The word-like token around the digits at [s, e): letters, digits, and '-'/'_' between
+    letters and digits (RC-500, COVID-19, 500ml); at most 32 characters each side."""
+    left, limit = s, max(0, s - 32)
+    while left > limit:
+        char = text[left - 1]
+        if _is_glue(char) or char.isdigit() or (
+                char in "-_" and left >= 2 and _is_glue(text[left - 2])):
+            left -= 1
+        else:
+            break
+    right, limit = e, min(len(text), e + 32)
+    while right < limit:
+        char = text[right]
+        if _is_glue(char) or char.isdigit() or (
+                char in "-_" and right + 1 < len(text) and _is_glue(text[right + 1])):
+            right += 1
+        else:
+            break
+    return left, right

@@ -1,0 +1,79 @@
+"""Per-locale data, built once per locale and cached: the number core (whether a space groups
+digits), month and weekday names as patterns, and whether a billion is 10**9 or 10**12."""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+import re
+import unicodedata
+from types import MappingProxyType
+from typing import Mapping
+
+from babel import Locale
+from babel.core import UnknownLocaleError
+from babel.dates import get_day_names, get_month_names
+from babel.numbers import get_group_symbol
+
+from rulekit.scan.base import _ascii_lower, _trie
+from rulekit.scan.reader import _SEPARATORS
+
+@dataclasses.dataclass(frozen=True)
+class _LocaleInfo:
+    locale: str
+    language: str
+    core: re.Pattern            # the digits and separators of one number, at a digit
+    day_month: re.Pattern       # 29 July 2026, 29th of July, 29. Juli: at the day
+    day_prefix: re.Pattern      # "the", a weekday: reversed, before the day
+    month_before: re.Pattern    # July 29 / July 2026: reversed, the month before the digits
+    months: Mapping[str, int]
+    month_keys: frozenset[str]  # the month names as they look in ASCII-lower-cased text
+    billion: int
+
+
+_CORE = re.compile(rf"[0-9]+(?:[{_SEPARATORS}][0-9]+)*")
+_CORE_SPACED = re.compile(rf"[0-9]+(?:[{_SEPARATORS} ][0-9]+)*")
+_LONG_SCALE = frozenset("de fr es it nl pt pl sv da nb fi cs".split())
+_SPACE = r"[ \t\u00a0]"
+
+
+def _name_key(name: str) -> str:
+    return unicodedata.normalize("NFKC", name).casefold().rstrip(".")
+
+
+@functools.lru_cache(maxsize=64)
+def _locale_info(locale: str) -> _LocaleInfo:
+    try:
+        parsed = Locale.parse(str(locale).replace("-", "_"))
+    except (UnknownLocaleError, ValueError, TypeError) as error:
+        raise ValueError(f"unknown locale {locale!r}") from error
+    spaced = unicodedata.normalize("NFKC", get_group_symbol(parsed)).isspace()
+    months: dict[str, int] = {}
+    weekdays: set[str] = set()
+    for source in ("en", parsed):
+        for width in ("wide", "abbreviated"):
+            for context in ("format", "stand-alone"):
+                for number, name in get_month_names(width, context, source).items():
+                    months.setdefault(_name_key(name), number)
+                weekdays.update(_name_key(name)
+                                for name in get_day_names(width, context, source).values())
+    months.setdefault("sept", 9)
+    months = {name: number for name, number in months.items() if name and "." not in name}
+    weekdays = {name for name in weekdays if name and "." not in name}
+    month = _trie(sorted(months))
+    reversed_month = _trie(sorted(name[::-1] for name in months))
+    reversed_weekday = _trie(sorted(name[::-1] for name in weekdays))
+    return _LocaleInfo(
+        locale=str(locale), language=parsed.language,
+        core=_CORE_SPACED if spaced else _CORE,
+        day_month=re.compile(
+            rf"(?i)[0-9]{{1,2}}(?:st|nd|rd|th|er|\.)?{_SPACE}+(?:of{_SPACE}+)?(?P<m>{month})"
+            rf"(?:\.?,?{_SPACE}+(?P<y>[0-9]{{4}})(?![0-9]))?(?![\w])"),
+        day_prefix=re.compile(
+            rf"(?i)(?:{_SPACE}+eht)?(?:{_SPACE}+,?\.?(?:{reversed_weekday}))?(?![\w])"),
+        month_before=re.compile(
+            rf"(?i){_SPACE}+\.?(?P<m>{reversed_month})"
+            rf"(?:{_SPACE}+,?\.?(?:{reversed_weekday}))?(?![\w])"),
+        months=MappingProxyType(months), month_keys=frozenset(_ascii_lower(m) for m in months)
+        | frozenset(m.lower() for m in months),
+        billion=10**12 if parsed.language in _LONG_SCALE else 10**9)

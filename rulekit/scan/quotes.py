@@ -1,0 +1,78 @@
+"""Quotes: one pattern per family of quote marks, so that families nest; and which mentions
+lie inside a quote."""
+
+from __future__ import annotations
+
+import re
+
+from rulekit.scan.base import _Hit
+from rulekit.scan.reader import _squash_clean
+
+_BLANK_LINE = re.compile(r"\n[ \t\r\u00a0]*\n")
+# (opening marks, the pattern of a pair), one per family of marks. A straight quote right
+# after a digit does not open (12" is an inch mark); ‘ right after a letter does not either.
+_QUOTE_PATTERNS = tuple((marks, re.compile(pattern)) for marks, pattern in (
+    ('"', r'"(?<![0-9]")[^"]*"'),
+    ("\u201c", r"\u201c[^\u201c\u201d]*\u201d"),                       # “…”
+    ("\u201e", r"\u201e[^\u201e\u201c\u201d]*[\u201c\u201d]"),             # „…“ „…”
+    ("\u201d", r"\u201d[^\u201c\u201d\u201e]*\u201d"),                 # ”…” (Swedish)
+    ("\u00ab\u00bb", r"\u00ab[^\u00ab\u00bb]*\u00bb|\u00bb[^\u00ab\u00bb]*\u00ab"),   # «…» »…«
+    ("\u2039\u203a", r"\u2039[^\u2039\u203a]*\u203a|\u203a[^\u2039\u203a]*\u2039"),   # ‹…› ›…‹
+    ("\u300c", r"\u300c[^\u300c\u300d]*\u300d"),                       # 「…」
+    ("\u300e", r"\u300e[^\u300e\u300f]*\u300f"),                       # 『…』
+    ("\u2018", r"\u2018(?<![A-Za-z0-9]\u2018)[^\u2018\u2019]*\u2019"),   # ‘…’
+    ("\u201a", r"\u201a[^\u201a\u2018\u2019]*[\u2018\u2019]"),             # ‚…‘
+))
+
+
+class _Quotes:
+    """Quote pairs; a part of ``_Scanner``."""
+
+    def find_quotes(self) -> None:
+        """Quote pairs, one pattern per family of marks, so that pairs of different families
+        nest (“He said ‘never again’”). Within a family the innermost pair wins and an
+        unclosed mark pairs with nothing; a quote that spans a blank line is not a quote."""
+        text = self.text
+        for marks, pattern in _QUOTE_PATTERNS:
+            if not any(mark in text for mark in marks):
+                continue
+            for match in pattern.finditer(text):
+                if "\n" in match.group() and _BLANK_LINE.search(match.group()):
+                    continue
+                self.add_quote(*match.span())
+
+    def add_quote(self, s: int, e: int) -> None:
+        inner = self.text[s + 1:e - 1]
+        squashed = _squash_clean(inner)
+        if len(squashed) >= 6 or len(inner.split()) >= 2:
+            hit = _Hit("quote", s, e)
+            hit.normalized = squashed
+            self.quotes.append(hit)
+
+
+def _covered(hits: list[_Hit], quotes: list[_Hit]) -> set[int]:
+    """ids of the hits inside some quote."""
+    merged: list[list[int]] = []
+    for s, e in sorted((q.s, q.e) for q in quotes):
+        if merged and s <= merged[-1][1]:
+            merged[-1][1] = max(merged[-1][1], e)
+        else:
+            merged.append([s, e])
+    inside = set()
+    at = 0
+    for hit in sorted(hits, key=lambda h: h.s):
+        while at < len(merged) and merged[at][1] <= hit.s:
+            at += 1
+        if at < len(merged) and merged[at][0] <= hit.s and hit.e <= merged[at][1]:
+            inside.add(id(hit))
+    return inside
+
+
+def _nested(quotes: list[_Hit]) -> set[int]:
+    """ids of the quotes inside another quote (quotes nest or are disjoint)."""
+    inside, reach = set(), -1
+    for quote in sorted(quotes, key=lambda q: (q.s, -q.e)):
+        if quote.e <= reach:
+            inside.add(id(quote))
+        reach = max(reach, quote.e)
+    return inside

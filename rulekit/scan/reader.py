@@ -1,0 +1,243 @@
+"""What the reader sees: ``clean`` (HTML references decoded, NFKC, format characters dropped,
+group spaces unified, digits of any script as ASCII, emphasis inside numbers dropped, O between
+digits read as 0) with the map of each cleaned index back to the original, and ``squash``, the
+form quoted text is compared in."""
+
+from __future__ import annotations
+
+import functools
+import html
+import itertools
+import re
+import unicodedata
+
+# Every Cf character (checked against unicodedata in the tests), the soft hyphen among them.
+_FORMAT_CHARS = ("\u00ad\u0600-\u0605\u061c\u06dd\u070f\u0890\u0891\u08e2\u180e\u200b-\u200f"
+                 "\u202a-\u202e\u2060-\u2064\u2066-\u206f\ufeff\ufff9-\ufffb\U000110bd"
+                 "\U000110cd\U00013430-\U0001343f\U0001bca0-\U0001bca3\U0001d173-\U0001d17a"
+                 "\U000e0001\U000e0020-\U000e007f")
+_GROUP_SPACES = "\u00a0\u2007\u2008\u2009\u200a\u202f"
+_NBSP = "\u00a0"
+_SEPARATORS = ".,'\u00a0\u2019\u02bc\u066b\u066c"
+_SIGNS = "+-\u2212"
+
+# Pass 1 changes only HTML character references and runs of non-ASCII characters (a run that
+# starts with a combining mark takes the character before it along).
+_REFERENCE = re.compile(r"&(?:#[0-9]{1,7};?|#[xX][0-9a-fA-F]{1,6};?|[A-Za-z][A-Za-z0-9]{1,31};)")
+_NON_ASCII = re.compile(r"[^\x00-\x7f]+")
+_NEEDS_WORK = re.compile(rf"[\d{_FORMAT_CHARS}{_GROUP_SPACES}]")
+# Pass 2, on digits already ASCII: Markdown emphasis next to a separator, a sign or a currency
+# sign inside a number (**1**,299, 1,**299**, -**5**), and a capital O between digits.
+_EMPHASIS = re.compile(rf"[0-9](?:([*_]{{1,3}})[{_SEPARATORS}]([*_]{{0,3}})"
+                       rf"|[{_SEPARATORS}]([*_]{{1,3}}))(?=[0-9])")
+_SIGN_EMPHASIS = re.compile(r"[+\-\u2212$\u00a3\u00a5\u20ac\u20b9]([*_]{1,3})(?=[0-9])")
+_DIGIT_O = re.compile(r"[0-9](O+)(?=[0-9])")
+
+_CHAR_CACHE: dict[str, str] = {}
+
+
+def _char(char: str) -> str:
+    """What one character (or one character with its combining marks) reads as."""
+    out = _CHAR_CACHE.get(char)
+    if out is None:
+        if len(char) > 1:
+            out = "".join(_one_char(c) for c in unicodedata.normalize("NFKC", char))
+        else:
+            out = _one_char(char)
+        if len(_CHAR_CACHE) < 65536:
+            _CHAR_CACHE[char] = out
+    return out
+
+
+def _one_char(char: str) -> str:
+    if char in _GROUP_SPACES:
+        return _NBSP
+    if unicodedata.category(char) == "Cf":
+        return ""
+    digit = unicodedata.decimal(char, None)
+    if digit is not None:
+        return str(digit)
+    out = unicodedata.normalize("NFKC", char)
+    if out != char and not out.isascii():
+        out = "".join(c if c == char else _one_char(c) for c in out)
+    return out
+
+
+class _Text:
+    """The cleaned text and its map back: cleaned index i comes from original[starts[i]:end],
+    where end is ``ends[i]`` for a character produced from a longer chunk (an entity, a
+    fullwidth form) and ``starts[i] + 1`` otherwise."""
+    __slots__ = ("original", "text", "starts", "ends")
+
+    def __init__(self, original: str, text: str, starts, ends: dict[int, int]):
+        self.original, self.text, self.starts, self.ends = original, text, starts, ends
+
+    def span(self, start: int, end: int) -> tuple[int, int]:
+        last = end - 1
+        return self.starts[start], self.ends.get(last, self.starts[last] + 1)
+
+
+def _prepare(text: str) -> _Text:
+    cleaned, starts, ends = _pass1(text)
+    edits = []
+    if "*" in cleaned or "_" in cleaned:
+        for match in _EMPHASIS.finditer(cleaned):
+            edits.extend((match.start(g), match.end(g), "") for g in (1, 2, 3) if match.group(g))
+        edits.extend((m.start(1), m.end(1), "") for m in _SIGN_EMPHASIS.finditer(cleaned))
+    if "O" in cleaned:
+        edits.extend((m.start(1), m.end(1), "0" * len(m.group(1)))
+                     for m in _DIGIT_O.finditer(cleaned))
+    if edits:
+        edits.sort()
+        cleaned, starts, ends = _apply(cleaned, starts, ends, edits)
+    return _Text(text, cleaned, starts, ends)
+
+
+def _pass1(text: str):
+    ascii_text = text.isascii()
+    references = "&" in text and _REFERENCE.search(text) is not None
+    if ascii_text and not references:
+        return text, range(len(text)), {}
+    if not references:
+        fast = _translate(text)
+        if fast is not None:
+            return fast
+    sites: list[tuple[int, int]] = []
+    if "&" in text:
+        sites.extend(m.span() for m in _REFERENCE.finditer(text))
+    if not ascii_text:
+        for match in _NON_ASCII.finditer(text):
+            a, b = match.span()
+            if a and unicodedata.combining(text[a]):
+                a -= 1                      # e + U+0301 is é
+            sites.append((a, b))
+        sites.sort()
+    pieces: list[str] = []
+    starts: list[int] = []
+    ends: dict[int, int] = {}
+    size = pos = 0
+    for a, b in sites:
+        if a < pos:                         # a reference inside a non-ASCII run: already done
+            continue
+        if a > pos:
+            pieces.append(text[pos:a])
+            starts.extend(range(pos, a))
+            size += a - pos
+        pos = b
+        found = text[a:b]
+        if found[0] == "&":
+            out = _unescape(found)
+            if out != found:
+                pieces.append(out)
+                starts.extend([a] * len(out))
+                ends.update(dict.fromkeys(range(size, size + len(out)), b))
+                size += len(out)
+                continue
+        elif not unicodedata.is_normalized("NFKC", found) or _NEEDS_WORK.search(found):
+            i, n = 0, len(found)
+            while i < n:
+                j = i + 1
+                while j < n and unicodedata.combining(found[j]):
+                    j += 1
+                piece = found[i:j]
+                out = _char(piece)
+                if out == piece:
+                    pieces.append(piece)
+                    starts.extend(range(a + i, a + j))
+                    size += j - i
+                else:
+                    pieces.append(out)
+                    starts.extend([a + i] * len(out))
+                    ends.update(dict.fromkeys(range(size, size + len(out)), a + j))
+                    size += len(out)
+                i = j
+            continue
+        pieces.append(found)
+        starts.extend(range(a, b))
+        size += b - a
+    if pos < len(text):
+        pieces.append(text[pos:])
+        starts.extend(range(pos, len(text)))
+    return "".join(pieces), starts, ends
+
+
+def _translate(text: str):
+    """Pass 1 for a text whose non-ASCII characters each read as at most one character (no
+    expansion such as ﬁ -> fi, no combining marks): one ``str.translate``, and a map that is
+    the identity or skips the dropped characters. None when the text needs the general path."""
+    table: dict[int, str] = {}
+    dropped: set[str] = set()
+    chars = set(text)
+    for char in chars:
+        if char.isascii():
+            continue
+        out = _char(char)
+        if len(out) > 1 or unicodedata.combining(char):
+            return None
+        if out != char:
+            table[ord(char)] = out
+            if not out:
+                dropped.add(char)
+    if not table:
+        return text, range(len(text)), {}
+    cleaned = text.translate(table)
+    if not dropped:
+        return cleaned, range(len(text)), {}
+    keep = {ord(char): "\x00" if char in dropped else "\x01" for char in chars}
+    return cleaned, list(itertools.compress(range(len(text)),
+                                            text.translate(keep).encode("latin-1"))), {}
+
+
+@functools.lru_cache(maxsize=1024)
+def _unescape(reference: str) -> str:
+    """An HTML character reference as the reader sees it (cleaned), or itself when unknown."""
+    out = html.unescape(reference)
+    return reference if out == reference else "".join(_char(c) for c in out)
+
+
+def _apply(text: str, starts, ends: dict[int, int], edits):
+    """Apply sorted, non-overlapping (start, end, replacement) edits whose replacement is empty
+    or of the same length, keeping the map."""
+    pieces, new_starts, new_ends = [], [], {}
+    keys = sorted(ends)
+    key_at = removed = pos = 0
+    for a, b, replacement in edits + [(len(text), len(text), "")]:
+        if a < pos:
+            continue
+        pieces.append(text[pos:a])
+        new_starts.extend(starts[pos:a])
+        if replacement:
+            pieces.append(replacement)
+            new_starts.extend(starts[a:b])
+        limit = b if replacement else a
+        while key_at < len(keys) and keys[key_at] < limit:
+            new_ends[keys[key_at] - removed] = ends[keys[key_at]]
+            key_at += 1
+        while key_at < len(keys) and keys[key_at] < b:
+            key_at += 1
+        if not replacement:
+            removed += b - a
+        pos = b
+    return "".join(pieces), new_starts, new_ends
+
+
+def clean(text: str) -> tuple[str, list[int]]:
+    """The text a reader sees, and for each of its characters the index in ``text`` it comes
+    from, plus ``len(text)`` at the end (so ``len(map) == len(cleaned) + 1``). Monotonic."""
+    prepared = _prepare(text)
+    return prepared.text, list(prepared.starts) + [len(text)]
+
+
+_QUOTE_MARKS = ("\"'\u2018\u2019\u201a\u201c\u201d\u201e\u00ab\u00bb\u2039\u203a"
+                "\u300c\u300d\u300e\u300f")
+_SQUASH = re.compile(rf"[\s{_QUOTE_MARKS}]+")
+
+
+def squash(text: str) -> str:
+    """Quoted text as it is compared: cleaned like ``clean``, casefolded, NFKC, without white
+    space and quote marks. Evidence must be squashed with this same function."""
+    return _squash_clean(_prepare(text).text)
+
+
+def _squash_clean(cleaned: str) -> str:
+    return _SQUASH.sub("", unicodedata.normalize("NFKC", cleaned.casefold()))

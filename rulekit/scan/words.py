@@ -1,0 +1,352 @@
+"""Numbers written as words: English number words ("twenty-one", "a dozen", "one and a half
+million", ordinals), the lone "one" and "half" (``ONE_NOUNS``), multiples ("twice", "doubled",
+"three times as many"), and German number words."""
+
+from __future__ import annotations
+
+import re
+from decimal import Decimal
+
+from rulekit.scan.base import _CONTEXT_STRIP, _Hit, _trie, _word_after, _word_before
+from rulekit.scan.figures import _COMPARATIVES, _CURRENCY_WORDS, _SCALES, _currency_for
+
+_WORD_GUARD = r"[\w\u2010-]"
+_EN_UNITS = {"zero": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6,
+             "seven": 7, "eight": 8, "nine": 9}
+_EN_TEENS = {"ten": 10, "eleven": 11, "twelve": 12, "thirteen": 13, "fourteen": 14,
+             "fifteen": 15, "sixteen": 16, "seventeen": 17, "eighteen": 18, "nineteen": 19}
+_EN_TENS = {"twenty": 20, "thirty": 30, "forty": 40, "fifty": 50, "sixty": 60, "seventy": 70,
+            "eighty": 80, "ninety": 90}
+_EN_SCALES = {"thousand": 10**3, "million": 10**6, "billion": 10**9, "trillion": 10**12}
+_EN_ORDINAL_UNITS = {"first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5, "sixth": 6,
+                     "seventh": 7, "eighth": 8, "ninth": 9}
+_EN_ORDINALS = {"third": 3, "fourth": 4, "fifth": 5, "sixth": 6, "seventh": 7, "eighth": 8,
+                "ninth": 9, "tenth": 10, "eleventh": 11, "twelfth": 12, "thirteenth": 13,
+                "fourteenth": 14, "fifteenth": 15, "sixteenth": 16, "seventeenth": 17,
+                "eighteenth": 18, "nineteenth": 19, "twentieth": 20, "thirtieth": 30,
+                "fortieth": 40, "fiftieth": 50, "sixtieth": 60, "seventieth": 70, "eightieth": 80,
+                "ninetieth": 90, "hundredth": 100, "thousandth": 1000}
+# "twenty-one" -> (21, False), "twenty-first" -> (21, True)
+_EN_COMPOUNDS = {f"{tens}{dash}{unit}": (tv + uv, unit in _EN_ORDINAL_UNITS)
+                 for tens, tv in _EN_TENS.items() for dash in "-\u2010"
+                 for unit, uv in [*((u, v) for u, v in _EN_UNITS.items() if v),
+                                  *_EN_ORDINAL_UNITS.items()]}
+_EN_NUMBER_WORDS = (set(_EN_UNITS) | set(_EN_TEENS) | set(_EN_TENS) | set(_EN_SCALES)
+                    | set(_EN_ORDINALS) | set(_EN_COMPOUNDS) | {"hundred", "dozen"})
+_EN_MULTIPLES = {"twice": 2, "halved": 0.5, "halving": 0.5, "doubled": 2, "doubling": 2,
+                 "tripled": 3, "tripling": 3, "quadrupled": 4, "quadrupling": 4, "double": 2,
+                 "triple": 3, "quadruple": 4, "half": 0.5}
+_EN_MULTIPLES.update({f"{word}{dash}fold": value
+                      for word, value in [*_EN_UNITS.items(), *_EN_TEENS.items(),
+                                          *_EN_TENS.items(), ("hundred", 100), ("thousand", 1000)]
+                      if value > 1 for dash in ("", "-", "\u2010")})
+
+# Nouns before which a lone "one" is the number 1 (see the module docstring).
+ONE_NOUNS = frozenset("""
+    percent per cent dollar euro pound yen yuan rupee franc cent penny
+    second minute hour week month year night weekend quarter
+    item unit piece order post view like follower comment customer user person
+    star review point round hole shot stroke page product sale purchase return refund
+    package parcel box bottle pack size share click visit visitor subscriber reply message
+    kilogram kilo gram litre liter metre meter mile kilometre kilometer inch foot
+""".split())
+_PRONOUN_BEFORE = frozenset("no every any some each which this that the a another such "
+                            "only last one".split())
+_DOUBLE_NEXT = frozenset("the that what its their your our his her this last my in as from since "
+                         "compared or than".split())
+_DOUBLE_PREV = frozenset("almost nearly roughly about around over more than is was were are be "
+                         "been to will would could can did does do approximately exactly "
+                         "basically effectively".split())
+_HALF_NEXT = frozenset("of the a an your their its our his her my that those these all what "
+                       "this".split())
+_HALF_PREV = frozenset("by in than about nearly almost over under roughly around just only "
+                       "exactly cut".split())
+_HALF_NOT_PREV = frozenset("first second last other latter former top bottom upper lower "
+                           "back front".split())
+_HALF_AS = re.compile(r"[ \t\u00a0]+as[ \t\u00a0]+(?:many|much|often|long|large|big|high|fast|"
+                      r"expensive|cheap|likely|well|good|bad|quickly|far)(?![\w-])")
+_WORD_SUFFIX = re.compile(
+    r"(?P<pct>[ \u00a0]?%|[ \u00a0]+(?i:percent(?!age)|per[ \u00a0]?cent|prozent)(?![\w]))"
+    rf"|(?P<times>[ \u00a0]+(?i:times)(?=[ \u00a0]+(?i:{_COMPARATIVES})\b))"
+    r"|[ \u00a0]+(?P<curw>(?i:dollars?|euros?|yen|yuan|rupees?))(?![\w])")
+
+# Words, matched in the ASCII-lower-cased text.
+_EN_NUM = _trie(sorted(_EN_NUMBER_WORDS), _WORD_GUARD)
+_EN_SPAN = re.compile(rf"{_EN_NUM}(?:[ \t\u00a0]+(?:and[ \t\u00a0]+)?(?:an?[ \t\u00a0]+)?"
+                      rf"(?:{_trie(sorted(_EN_NUMBER_WORDS | {'half'}))}))*(?![\w\u2010-])")
+_EN_TOKEN = re.compile(r"[a-z]+(?:[-\u2010][a-z]+)?")
+_EN_MULTIPLE = re.compile(rf"{_trie(sorted(_EN_MULTIPLES), _WORD_GUARD)}(?![\w\u2010-])")
+_ARTICLE_BEFORE = re.compile(r"[ \t\u00a0]+(?:a|na)(?:[ \t\u00a0]+flah)?(?![\w-])")
+_DE_WORD = re.compile(_trie(["ein", "zwei", "drei", "vier", "fünf", "sechs", "sieb", "acht",
+                             "neun", "zehn", "elf", "zwölf", "zwanzig", "dreißig", "hundert",
+                             "tausend"], _WORD_GUARD) + r"[a-zäöüß]{0,57}(?![\w-])")
+_DE_SCALE = re.compile(r"(?i)[ \u00a0]+(millionen|million|milliarden|milliarde|mio|mrd)\.?(?![\w])")
+
+
+class _Words:
+    """Number words and multiples; a part of ``_Scanner``."""
+
+    def words(self) -> None:
+        low = self.low
+        for match in _EN_MULTIPLE.finditer(low):
+            s, e = match.span()
+            if self.free(s, e):
+                self.multiple_word(s, e, match.group())
+        for match in _EN_SPAN.finditer(low):
+            if self.free(*match.span()):
+                self.english(match)
+
+    def multiple_word(self, s: int, e: int, word: str) -> None:
+        low = self.low
+        factor = Decimal(str(_EN_MULTIPLES[word]))
+        if word == "half":
+            found = _HALF_AS.match(low, e)
+            if found:
+                self.claim(_Hit("multiple", s, found.end(), factor))
+                return
+            if low.startswith((" a ", " an "), e) and _EN_SPAN.match(low, low.index(" ", e + 1) + 1):
+                return                      # half a dozen: a number word
+            prev = _word_before(low, s)
+            if prev in _HALF_NOT_PREV or low.startswith("and a ", max(0, s - 6)):
+                return
+            if _word_after(low, e) in _HALF_NEXT or prev in _HALF_PREV:
+                self.claim(_Hit("word_number", s, e, factor))
+            return
+        if word in ("double", "triple", "quadruple") and not self.comparing(s, e):
+            return
+        self.claim(_Hit("multiple", s, e, factor))
+
+    def comparing(self, s: int, e: int) -> bool:
+        """Whether "double"/"triple" at [s, e) compares (see the module docstring)."""
+        low = self.low
+        if low[e:e + 1] in ("-", "\u2010"):
+            return False
+        if _word_after(low, e) in _DOUBLE_NEXT or _word_before(low, s) in _DOUBLE_PREV:
+            return True
+        rest = low[e:e + 2].lstrip(" ")
+        return not rest or rest[0] in ".,;:!?)"
+
+    def english(self, match: re.Match) -> None:
+        low = self.low
+        base = match.start()
+        tokens = [(m.group(), base + m.start(), base + m.end())
+                  for m in _EN_TOKEN.finditer(match.group())]
+        # "a dozen", "a hundred", "half a dozen": the article before the span
+        if tokens[0][0] in ("dozen", "hundred", *_EN_SCALES) or tokens[0][0] in _EN_ORDINALS:
+            found = _ARTICLE_BEFORE.match(low[max(0, base - 9):base][::-1])
+            if found:
+                at = base - found.end()
+                tokens[:0] = [(m.group(), m.start(), m.end())
+                              for m in _EN_TOKEN.finditer(low, at, base)]
+        i = 0
+        while i < len(tokens):
+            read = _read_english(tokens, i)
+            if read is None:
+                i += 1
+                continue
+            j, value, flags = read
+            s, e = tokens[i][1], tokens[j - 1][2]
+            i = j
+            if flags.get("fraction") or (flags.get("lone_one") and not self.one_is_number(s, e)):
+                continue
+            hit = _Hit("word_number", s, e, value)
+            hit.ordinal = bool(flags.get("ordinal"))
+            if flags.get("scale"):
+                hit.scaled, hit.scale = True, flags["scale"]
+            found = _WORD_SUFFIX.match(self.text, e)
+            if found:
+                if found.group("pct"):
+                    hit.percent = True
+                elif found.group("times"):
+                    hit.kind = "multiple"
+                else:
+                    word = _CURRENCY_WORDS[found.group("curw").lower()]
+                    hit.currency = _currency_for(word, self.info.locale)
+                hit.e = found.end()
+            if self.free(hit.s, hit.e):
+                self.claim(hit)
+
+    def one_is_number(self, s: int, e: int) -> bool:
+        low = self.low
+        if _word_before(low, s) in _PRONOUN_BEFORE:
+            return False
+        nxt = _word_after(low, e)
+        if nxt.rstrip("s") in ONE_NOUNS or low[e:e + 1] == "%":
+            return True
+        if nxt in ("of", "in", "out", "to"):
+            rest = low[e:e + 24].split()
+            rest = rest[2:] if rest[:2] == ["out", "of"] else rest[1:]
+            if rest:
+                word = rest[0].strip(_CONTEXT_STRIP)
+                return word[:1].isdigit() or word in _EN_NUMBER_WORDS
+        return False
+
+    def german(self) -> None:
+        text = self.text
+        for match in _DE_WORD.finditer(self.low):
+            s, e = match.span()
+            if not self.free(s, e):
+                continue
+            value = _de_value(match.group())
+            if value is None:
+                continue
+            hit = _Hit("word_number", s, e, Decimal(value))
+            found = _DE_SCALE.match(text, e)
+            if found:
+                scale = _SCALES[{"mio": "Mio", "mrd": "Mrd"}.get(found.group(1).lower(),
+                                                               found.group(1).lower())]
+                hit.value *= scale
+                hit.scaled, hit.scale, hit.e = True, scale, found.end()
+            found = _WORD_SUFFIX.match(text, hit.e)
+            if found and found.group("pct"):
+                hit.percent, hit.e = True, found.end()
+            self.claim(hit)
+
+
+_DE_UNITS = {"ein": 1, "eins": 1, "zwei": 2, "drei": 3, "vier": 4, "fünf": 5, "sechs": 6,
+             "sieben": 7, "acht": 8, "neun": 9}
+_DE_SMALL = {**_DE_UNITS, "zehn": 10, "elf": 11, "zwölf": 12, "dreizehn": 13, "vierzehn": 14,
+             "fünfzehn": 15, "sechzehn": 16, "siebzehn": 17, "achtzehn": 18, "neunzehn": 19,
+             "zwanzig": 20, "dreissig": 30, "vierzig": 40, "fünfzig": 50, "sechzig": 60,
+             "siebzig": 70, "achtzig": 80, "neunzig": 90}
+
+
+def _de_value(word: str) -> int | None:
+    """A German number word of the basic kind: zwei, einundzwanzig, dreihundertfünf,
+    zweitausendsechsundzwanzig. None for anything else, and for ein/eins (an article)."""
+    word = word.replace("ß", "ss")
+    if word.startswith("ein") and word in ("ein", "eine", "eins", "einer", "einen", "einem"):
+        return None
+    if "tausend" in word:
+        left, _, right = word.partition("tausend")
+        high = _de_below_thousand(left) if left else 1
+        low = _de_below_thousand(right) if right else 0
+        return None if high is None or low is None else high * 1000 + low
+    return _de_below_thousand(word)
+
+
+def _de_below_thousand(word: str) -> int | None:
+    if "hundert" in word:
+        left, _, right = word.partition("hundert")
+        high = _DE_UNITS.get(left) if left else 1
+        low = _de_below_hundred(right) if right else 0
+        return None if high is None or low is None else high * 100 + low
+    return _de_below_hundred(word)
+
+
+def _de_below_hundred(word: str) -> int | None:
+    if word in _DE_SMALL and word != "ein":
+        return _DE_SMALL[word]
+    unit, _, tens = word.partition("und")
+    if tens and unit in _DE_UNITS and unit != "eins" and _DE_SMALL.get(tens, 0) >= 20 \
+            and _DE_SMALL[tens] % 10 == 0:
+        return _DE_UNITS[unit] + _DE_SMALL[tens]
+    return None
+
+
+def _read_english(tokens: list[tuple[str, int, int]], i: int):
+    """Read one English number starting at tokens[i]: (end index, value, flags), or None when
+    no number starts there. Flags: lone_one, ordinal, scale, fraction."""
+    n = len(tokens)
+    word = tokens[i][0]
+    flags: dict = {}
+    total = group = 0
+    last = None
+    last_scale = 10**15
+    k = i
+    half = Decimal(0)
+    if word == "half":
+        if k + 2 < n and tokens[k + 1][0] in ("a", "an") and tokens[k + 2][0] in (
+                "dozen", "hundred", *_EN_SCALES):
+            unit = tokens[k + 2][0]
+            whole = 12 if unit == "dozen" else 100 if unit == "hundred" else _EN_SCALES[unit]
+            if unit in _EN_SCALES:
+                flags["scale"] = whole
+            return k + 3, Decimal(whole) / 2, flags
+        return None
+    if word in ("a", "an"):
+        if k + 1 < n and tokens[k + 1][0] in ("dozen", "hundred", *_EN_SCALES):
+            group, last, k = 1, "a", k + 1
+        elif k + 1 < n and tokens[k + 1][0] in _EN_ORDINALS:
+            return k + 2, Decimal(0), {"fraction": True}      # "a third": not read
+        else:
+            return None
+    while k < n:
+        word = tokens[k][0]
+        if word in _EN_UNITS:
+            if last in (None, "hundred", "scale", "and") or (last == "tens" and group % 10 == 0):
+                group += _EN_UNITS[word]
+                last = "unit"
+            else:
+                break
+        elif word in _EN_TEENS or word in _EN_TENS or word in _EN_COMPOUNDS:
+            if last not in (None, "hundred", "scale", "and"):
+                break
+            if word in _EN_COMPOUNDS:
+                value, is_ordinal = _EN_COMPOUNDS[word]
+                group += value
+                last = "unit"
+                if is_ordinal:
+                    flags["ordinal"] = True
+                    k += 1
+                    break
+            else:
+                group += _EN_TEENS.get(word) or _EN_TENS[word]
+                last = "teen" if word in _EN_TEENS else "tens"
+        elif word == "hundred":
+            if last in ("unit", "teen", "tens", "a") and 0 < group < 100:
+                group *= 100
+                last = "hundred"
+            else:
+                break
+        elif word in _EN_SCALES:
+            scale = _EN_SCALES[word]
+            if last in ("unit", "teen", "tens", "hundred", "a") and scale < last_scale and group:
+                total += group * scale
+                group, last, last_scale = 0, "scale", scale
+            else:
+                break
+        elif word == "dozen":
+            if last in (None, "a", "unit", "teen", "tens"):
+                group = (group or 1) * 12
+                k += 1
+                last = "dozen"
+            break
+        elif word in _EN_ORDINALS:
+            if last in (None, "hundred", "scale", "and"):
+                if last is None and i > 0 and tokens[i - 1][0] in ("a", "an", "one") \
+                        and tokens[i - 1][2] + 3 >= tokens[i][1]:
+                    return k + 1, Decimal(0), {"fraction": True}
+                group += _EN_ORDINALS[word]
+                flags["ordinal"] = True
+                last = "ordinal"
+                k += 1
+            break
+        elif word == "and":
+            if k + 2 < n and tokens[k + 1][0] == "a" and tokens[k + 2][0] == "half" \
+                    and last in ("unit", "teen", "tens", "hundred", "scale"):
+                half = Decimal("0.5")
+                k += 3
+                if k < n and tokens[k][0] in _EN_SCALES and not total and last != "scale":
+                    scale = _EN_SCALES[tokens[k][0]]
+                    flags["scale"] = scale
+                    return k + 1, (Decimal(group) + half) * scale, flags
+                break
+            if last in ("hundred", "scale") and k + 1 < n and (
+                    tokens[k + 1][0] in _EN_UNITS or tokens[k + 1][0] in _EN_TEENS
+                    or tokens[k + 1][0] in _EN_TENS or tokens[k + 1][0] in _EN_COMPOUNDS):
+                last = "and"
+            else:
+                break
+        else:
+            break
+        k += 1
+    if last in (None, "a"):
+        return None
+    if last == "and":
+        k -= 1
+    if k == i + 1 and tokens[i][0] == "one":
+        flags["lone_one"] = True
+    if last == "scale" and group == 0:
+        flags["scale"] = last_scale
+    return k, Decimal(total + group) + half, flags
