@@ -326,7 +326,7 @@ def _prose_failures(policy: Policy, reply: Reply, planned: list[_Planned],
             "every figure must come from a claim", path)))
     if policy.prose == "shapes":
         slot_fields = {p.claim.key: f"{p.claim.entity}.{p.claim.field}" for p in planned}
-        if not prose_rules.matches_shapes(template, slot_fields, policy.shapes):
+        if not prose_rules.matches_shapes(template, slot_fields, policy.shape_skeletons):
             names = ", ".join(s.name for s in policy.shapes)
             failures.append(Failure("unapproved_shape", Reason(
                 "unapproved_shape", f"the template is not made of approved shapes ({names})",

@@ -166,6 +166,13 @@ class Policy(Frozen):
     def _actions(self) -> dict[str, Action]:
         return {a.outcome: a.action for a in self.actions}
 
+    @functools.cached_property
+    def shape_skeletons(self) -> tuple[str, ...]:
+        """The approved shapes in the form templates are matched against, computed once."""
+        from rulekit.prose import skeletons
+
+        return skeletons(self.shapes)
+
     def entity(self, name: str) -> Entity | None:
         return self._entities.get(name)
 

@@ -42,14 +42,14 @@ def _skeleton(pieces: Sequence[str], slot_fields: Mapping[str, str]) -> str:
 
 
 def matches_shapes(template: ParsedTemplate, slot_fields: Mapping[str, str],
-                   shapes: Sequence[Template]) -> bool:
+                   shape_skeletons: tuple[str, ...]) -> bool:
     """True when the template is one or more approved shapes, one after the other, each slot
-    holding the field its shape binds (``slot_fields``: slot name -> "entity.field")."""
-    return _segments(_skeleton(template.pieces, slot_fields), _shape_skeletons(tuple(shapes)))
+    holding the field its shape binds (``slot_fields``: slot name -> "entity.field";
+    ``shape_skeletons`` from ``skeletons(policy.shapes)``, which a Policy keeps)."""
+    return _segments(_skeleton(template.pieces, slot_fields), shape_skeletons)
 
 
-@functools.lru_cache(maxsize=64)
-def _shape_skeletons(shapes: tuple[Template, ...]) -> tuple[str, ...]:
+def skeletons(shapes: Sequence[Template]) -> tuple[str, ...]:
     return tuple(_skeleton(s.pieces, {slot.name: f"{slot.entity}.{slot.field}" for slot in s.slots})
                  for s in shapes)
 

@@ -119,26 +119,32 @@ def _validation_problems(exc: ValidationError) -> list[Problem]:
     return problems
 
 
-class _Object(dict):
-    """A JSON object that remembers keys given twice: JSON keeps the last of two equal keys,
-    so `"value": "$9.99", "value": "$1,299.00"` would silently become the second."""
+def _loads(text: str) -> tuple[Any, list[Problem]]:
+    """``json.loads``, but a key given twice in one object is a problem: JSON would silently
+    keep the last (`"value": "$9.99", "value": "$1,299.00"`)."""
+    repeated: dict[int, list[str]] = {}
 
-    def __init__(self, pairs: list[tuple[str, Any]]):
-        super().__init__(pairs)
-        self.repeated = [key for index, (key, _) in enumerate(pairs)
-                         if any(key == other for other, _ in pairs[:index])]
+    def pairs_to_dict(pairs: list[tuple[str, Any]]) -> dict:
+        made = dict(pairs)
+        if len(made) != len(pairs):
+            seen: set[str] = set()
+            repeated[id(made)] = [k for k, _ in pairs if k in seen or seen.add(k)]
+        return made
+
+    data = json.loads(text, object_pairs_hook=pairs_to_dict)
+    return data, (_repeated_keys(data, repeated) if repeated else [])
 
 
-def _repeated_keys(node: Any, path: str = "$") -> list[Problem]:
+def _repeated_keys(node: Any, repeated: dict[int, list[str]], path: str = "$") -> list[Problem]:
     problems = []
     if isinstance(node, dict):
         problems += [Problem(f"`{key}` is given twice; a reply must say each thing once",
-                             f"{path}.{key}") for key in getattr(node, "repeated", ())]
+                             f"{path}.{key}") for key in repeated.get(id(node), ())]
         for key, value in node.items():
-            problems += _repeated_keys(value, f"{path}.{key}")
+            problems += _repeated_keys(value, repeated, f"{path}.{key}")
     elif isinstance(node, list):
         for index, value in enumerate(node):
-            problems += _repeated_keys(value, f"{path}[{index}]")
+            problems += _repeated_keys(value, repeated, f"{path}[{index}]")
     return problems
 
 
@@ -154,18 +160,17 @@ def read_reply(raw: Any) -> tuple[Reply | None, list[Problem]]:
             return None, [Problem(f"the reply is {len(raw):,} characters; the limit is "
                                   f"{MAX_REPLY_CHARS:,}", "$")]
         try:
-            raw = json.loads(raw, object_pairs_hook=_Object)
+            raw, repeated = _loads(raw)
         except RecursionError:
             return None, [Problem("the reply is nested too deeply", "$")]
         except ValueError as exc:
             where = f" at line {exc.lineno}, column {exc.colno}" if hasattr(exc, "lineno") else ""
             return None, [Problem(f"the reply is not valid JSON{where}: {getattr(exc, 'msg', exc)}",
                                   "$")]
+        if repeated:
+            return None, repeated
     if not isinstance(raw, dict):
         return None, [Problem("the reply must be a JSON object", "$")]
-    repeated = _repeated_keys(raw)
-    if repeated:
-        return None, repeated
     if "answer_template" in raw or "claims" in raw:
         return _read_claims(raw)
     if "template" in raw or "grounded" in raw:
