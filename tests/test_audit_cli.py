@@ -1,0 +1,400 @@
+"""`rulekit audit`: the command line of the sweep.
+
+    rulekit audit --evidence FILE --text FILE [--question TEXT] [--locale L]
+                  [--format text|json] [--rules RULES]
+    rulekit audit --jsonl FILE                (the batch path: tests/test_sweep_cases.py)
+
+Exit codes: 0 for any decision (answer, regenerate, refuse); 1 when --rules does not compile;
+2 for a usage error (a missing --text or --evidence, an unreadable file, an unknown flag or
+format, --jsonl mixed with --evidence/--text). The JSON output is
+``{decision, issues: [{kind, text, value, start, end, code, message}], result: {...}}``.
+
+The commands run in-process through ``rulekit.cli.main`` (argparse's own usage errors raise
+SystemExit, caught here); one test also runs the real process to see its exit status.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from rulekit.cli import main
+
+RULESETS = Path(__file__).parent.parent / "rulesets"
+EVIDENCE = {
+    "post": {"views": 2380, "likes": 96, "engagement_rate": 4.6,
+             "url": "https://threads.example/@mindthread/post/82"},
+    "order": {"shipped_on": "2026-08-05"},
+    "review": {"rating": 4},
+}
+ISSUE_KEYS = {"kind", "text", "value", "start", "end", "code", "message"}
+
+
+def run(argv: list[str], capsys) -> tuple[int, str, str]:
+    """Run `rulekit ARGV` in-process: (exit code, stdout, stderr)."""
+    capsys.readouterr()
+    try:
+        code = main(argv)
+    except SystemExit as exit_:        # argparse's usage errors
+        code = exit_.code if isinstance(exit_.code, int) else 2
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+@pytest.fixture
+def files(tmp_path: Path):
+    """Write the evidence and a text; return a function making the argv of one audit."""
+    evidence = tmp_path / "evidence.json"
+    evidence.write_text(json.dumps(EVIDENCE), encoding="utf-8")
+
+    def make(text: str, *extra: str, evidence_path: Path | None = None) -> list[str]:
+        path = tmp_path / "answer.txt"
+        path.write_text(text, encoding="utf-8")
+        return ["audit", "--evidence", str(evidence_path or evidence), "--text", str(path),
+                *extra]
+
+    make.tmp = tmp_path
+    return make
+
+
+def as_json(out: str) -> dict:
+    data = json.loads(out)
+    assert set(data) >= {"decision", "issues"}
+    for issue in data["issues"]:
+        assert set(issue) == ISSUE_KEYS, issue
+    return data
+
+
+# --- output formats ----------------------------------------------------------------------------
+
+def test_json_shape_of_a_finding(files, capsys):
+    code, out, _ = run(files("Your post had 3,100 views.", "--format", "json"), capsys)
+    assert code == 0
+    data = as_json(out)
+    assert data["decision"] == "regenerate"
+    assert data["issues"] == [{
+        "kind": "number", "text": "3,100", "value": "3100", "start": 14, "end": 19,
+        "code": "unsupported_number", "message": data["issues"][0]["message"]}]
+    assert "3,100" in data["issues"][0]["message"]
+    result = data["result"]
+    assert result["decision"] == "regenerate"
+    assert "3,100" in result["feedback"]
+    assert result["unsupported_claims"] == ["3,100"]
+    assert [r["code"] for r in result["reasons"]] == ["unsupported_number"]
+    assert result["reasons"][0]["path"] == "text[14:19]"
+    assert result["ruleset"]["name"] == "builtin"
+
+
+def test_json_of_a_faithful_answer(files, capsys):
+    text = "Your post had 2,380 views, 96 likes and a 4.6% engagement rate."
+    code, out, _ = run(files(text, "--format", "json"), capsys)
+    assert code == 0
+    data = as_json(out)
+    assert data == {**data, "decision": "answer", "issues": []}
+    assert data["result"]["text"] == text
+
+
+def test_json_keeps_non_ascii_text(files, capsys):
+    code, out, _ = run(files("这篇帖子的浏览量是平均的七倍。", "--format", "json"), capsys)
+    assert code == 0
+    assert "七倍" in out                 # not \\u escapes
+    data = as_json(out)
+    assert [(i["kind"], i["code"], i["text"], i["value"]) for i in data["issues"]] == [
+        ("multiple", "computed_multiple", "七倍", "7")]
+
+
+def test_json_spans_point_into_the_original_text(files, capsys):
+    text = "Views: **2,4**80 and 1&#44;299 and \u200b3\u200b100."
+    code, out, _ = run(files(text, "--format", "json"), capsys)
+    assert code == 0
+    for issue in as_json(out)["issues"]:
+        assert text[issue["start"]:issue["end"]] == issue["text"]
+
+
+def test_text_format_lists_findings_then_the_decision(files, capsys):
+    code, out, _ = run(files("Your post had 3,100 views and @someone liked it."), capsys)
+    assert code == 0
+    lines = out.splitlines()
+    assert lines[0].startswith("14-19  unsupported_number")
+    assert "'3,100'" in lines[0]
+    assert lines[1].startswith("30-38  unsupported_handle")
+    assert "decision: regenerate" in lines
+    assert any(line.startswith("feedback for the model: These items from your last answer "
+                               "are not in the data: 3,100, @someone.") for line in lines)
+
+
+def test_text_format_is_the_default_and_shows_an_answer(files, capsys):
+    code, out, _ = run(files("Your post had 2,380 views."), capsys)
+    assert code == 0
+    assert out.splitlines() == ["decision: answer", "text: Your post had 2,380 views."]
+
+
+def test_text_from_stdin(files, capsys, monkeypatch):
+    argv = files("unused")
+    argv[argv.index("--text") + 1] = "-"
+    monkeypatch.setattr(sys, "stdin", io.StringIO("Your post had 3,100 views."))
+    code, out, _ = run(argv + ["--format", "json"], capsys)
+    assert code == 0
+    assert as_json(out)["issues"][0]["text"] == "3,100"
+
+
+def test_evidence_that_is_not_json_is_a_text_document(files, capsys):
+    document = files.tmp / "evidence.txt"
+    document.write_text("Our BT-3 speaker ships within 5 days.", encoding="utf-8")
+    code, out, _ = run(files("The BT-3 ships in 3 days.", "--format", "json",
+                             evidence_path=document), capsys)
+    assert code == 0
+    assert [(i["code"], i["text"]) for i in as_json(out)["issues"]] == [("name_digits", "3")]
+    code, out, _ = run(files("The BT-3 ships in 5 days.", "--format", "json",
+                             evidence_path=document), capsys)
+    assert as_json(out)["decision"] == "answer"
+
+
+# --- --question and --locale -------------------------------------------------------------------
+
+def test_question_may_be_quoted_back(files, capsys):
+    text = 'You asked "did my post get 5000 views?" It had 2,380.'
+    code, out, _ = run(files(text, "--format", "json",
+                             "--question", "Did my post get 5000 views?"), capsys)
+    assert code == 0 and as_json(out)["decision"] == "answer"
+    code, out, _ = run(files(text, "--format", "json"), capsys)
+    assert [i["code"] for i in as_json(out)["issues"]] == ["unsupported_quote"]
+
+
+def test_question_never_makes_a_claim_true(files, capsys):
+    code, out, _ = run(files("Your post got 5000 views.", "--format", "json",
+                             "--question", "Did my post get 5000 views?"), capsys)
+    assert code == 0
+    assert [(i["code"], i["text"]) for i in as_json(out)["issues"]] == [
+        ("unsupported_number", "5000")]
+
+
+@pytest.mark.parametrize("locale, decision", [("en_GB", "answer"), ("en_US", "regenerate")])
+def test_locale_reads_numeric_dates(files, capsys, locale, decision):
+    code, out, _ = run(files("It shipped on 05/08/2026.", "--format", "json",
+                             "--locale", locale), capsys)
+    assert code == 0
+    assert as_json(out)["decision"] == decision
+
+
+def test_locale_reads_separators(files, capsys):
+    code, out, _ = run(files("Es hatte 2.380 Aufrufe.", "--format", "json", "--locale", "de_DE"),
+                       capsys)
+    assert code == 0 and as_json(out)["decision"] == "answer"
+    code, out, _ = run(files("Es hatte 2.380 Aufrufe.", "--format", "json"), capsys)
+    assert as_json(out)["issues"][0]["value"] == "2.380"
+
+
+# --- --rules -----------------------------------------------------------------------------------
+
+def test_rules_change_what_passes(files, capsys):
+    text = "A reviewer rated it 4 out of 5."
+    code, out, _ = run(files(text, "--format", "json"), capsys)
+    assert code == 0 and as_json(out)["decision"] == "answer"
+    code, out, _ = run(files(text, "--format", "json",
+                             "--rules", str(RULESETS / "analytics.rules")), capsys)
+    assert code == 0
+    data = as_json(out)
+    assert data["decision"] == "regenerate"
+    assert [i["text"] for i in data["issues"]] == ["5"]
+    assert data["result"]["ruleset"]["name"] == "analytics"
+
+
+def test_rules_allow_rounding_for_a_field(files, capsys, tmp_path):
+    evidence = tmp_path / "golf.json"
+    evidence.write_text(json.dumps({"round_stats": {"round_id": "r5", "fairway_pct": 64.29}}),
+                        encoding="utf-8")
+    argv = files("You hit 64% of fairways.", "--format", "json", evidence_path=evidence)
+    code, out, _ = run(argv, capsys)
+    assert code == 0 and [i["code"] for i in as_json(out)["issues"]] == ["rounded"]
+    code, out, _ = run(argv + ["--rules", str(RULESETS / "golf.rules")], capsys)
+    assert code == 0 and as_json(out)["decision"] == "answer"
+
+
+def test_rules_written_here_change_the_sweep(files, capsys, tmp_path):
+    """A rules file's `sweep` block changes each default: rounding for a field, small integers
+    narrowed (limit and contexts), a field marked untrusted, a placeholder value, an exemption."""
+    rules = tmp_path / "mine.rules"
+    rules.write_text(
+        'ruleset mine {\n  version "1"\n  locale en_US\n}\n\n'
+        "entity post {\n  key id\n\n  field id identifier\n  field views integer\n"
+        "  field engagement_rate decimal percent\n  field notes text\n"
+        "  field author_title text\n}\n\n"
+        "prose free\n\n"
+        "sweep {\n  small integers up to 10 as ordinal\n"
+        "  rounding allowed for post.engagement_rate\n"
+        "  untrusted post.notes\n  authoritative post.author_title\n"
+        '  exempt "24/7"\n  placeholder 999\n}\n\n'
+        "on stray_figure regenerate max 1 naming 8 then refuse \"No.\"\n"
+        "on otherwise refuse \"No.\"\n", encoding="utf-8")
+    code, _, err = run(["compile", str(rules)], capsys)
+    assert code == 0, err
+    evidence = tmp_path / "posts.json"
+    evidence.write_text(json.dumps({"post": {
+        "id": "p1", "views": 2380, "engagement_rate": 4.62, "notes": "we hit 5400 views",
+        "shares": 999, "text": "Top 40 under 40"}}), encoding="utf-8")
+    checks = [("Engagement was 4.6%.", "regenerate", "answer"),        # rounding allowed
+              ("Engagement was 4.62%.", "answer", "answer"),
+              ("Your top 3 posts had 2,380 views.", "answer", "regenerate"),   # no rank
+              ("Your 3rd post had 2,380 views.", "answer", "answer"),
+              ("Your 11th post had 2,380 views.", "answer", "regenerate"),  # limit 10
+              ("Your post hit 5,400 views.", "answer", "regenerate"),  # untrusted post.notes
+              ("Support is open 24/7.", "regenerate", "answer")]       # exempt "24/7"
+    for text, default, mine in checks:
+        argv = files(text, "--format", "json", evidence_path=evidence)
+        code, out, _ = run(argv, capsys)
+        assert code == 0 and as_json(out)["decision"] == default, text
+        code, out, _ = run(argv + ["--rules", str(rules)], capsys)
+        assert code == 0 and as_json(out)["decision"] == mine, (text, out)
+
+
+@pytest.mark.xfail(strict=True, reason="a numeric `placeholder 999` in the sweep block is only "
+                   "compared with text values (Evidence._Builder.placeholders is used by text() "
+                   "alone; number() knows only 0 and -1), so a stored number 999 still licenses "
+                   "'999' although docs/sweep.md says `placeholder \"-\", 999` adds values")
+def test_rules_numeric_placeholder_licenses_nothing(files, capsys, tmp_path):
+    rules = tmp_path / "mine.rules"
+    rules.write_text(
+        'ruleset mine {\n  version "1"\n  locale en_US\n}\n\n'
+        "entity post {\n  key id\n\n  field id identifier\n  field shares integer\n}\n\n"
+        "prose free\n\nsweep {\n  placeholder 999\n}\n\n"
+        'on otherwise refuse "No."\n', encoding="utf-8")
+    evidence = tmp_path / "posts.json"
+    evidence.write_text(json.dumps({"post": {"id": "p1", "shares": 999}}), encoding="utf-8")
+    code, out, _ = run(files("It was shared 999 times.", "--format", "json", "--rules",
+                             str(rules), evidence_path=evidence), capsys)
+    assert code == 0
+    assert [i["code"] for i in as_json(out)["issues"]] == ["placeholder"]
+
+
+def test_rules_as_a_compiled_artifact(files, capsys, tmp_path):
+    out_dir = tmp_path / "compiled"
+    code, _, err = run(["compile", str(RULESETS / "analytics.rules"), "--out", str(out_dir)],
+                       capsys)
+    assert code == 0, err
+    artifact = out_dir / "analytics.policy.json"
+    code, out, _ = run(files("A reviewer rated it 4 out of 5.", "--format", "json",
+                             "--rules", str(artifact)), capsys)
+    assert code == 0
+    data = as_json(out)
+    assert data["decision"] == "regenerate"
+    assert data["result"]["ruleset"]["name"] == "analytics"
+
+
+def test_rules_that_do_not_compile_exit_1(files, capsys, tmp_path):
+    broken = tmp_path / "broken.rules"
+    broken.write_text("ruleset broken {\n", encoding="utf-8")
+    code, out, err = run(files("Your post had 2,380 views.", "--rules", str(broken)), capsys)
+    assert code == 1
+    assert out == ""
+    assert "broken.rules" in err
+
+
+def test_rules_file_that_does_not_exist_exits_1(files, capsys, tmp_path):
+    code, out, err = run(files("Your post had 2,380 views.",
+                               "--rules", str(tmp_path / "missing.rules")), capsys)
+    assert code == 1
+    assert out == "" and err
+
+
+def test_rules_do_not_compile_in_a_batch_exits_1(capsys, tmp_path):
+    broken = tmp_path / "broken.rules"
+    broken.write_text("entity {", encoding="utf-8")
+    batch = tmp_path / "cases.jsonl"
+    batch.write_text(json.dumps({"id": 1, "evidence": {}, "text": "x"}) + "\n", encoding="utf-8")
+    code, out, _ = run(["audit", "--jsonl", str(batch), "--rules", str(broken)], capsys)
+    assert code == 1 and out == ""
+
+
+# --- exit codes --------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("text, decision", [
+    ("Your post had 2,380 views.", "answer"),
+    ("Your post had 3,100 views.", "regenerate"),
+])
+def test_exit_0_for_any_decision(files, capsys, text, decision):
+    code, out, _ = run(files(text, "--format", "json"), capsys)
+    assert code == 0 and as_json(out)["decision"] == decision
+
+
+def test_exit_0_for_a_refusal_in_a_batch(capsys, tmp_path):
+    batch = tmp_path / "cases.jsonl"
+    batch.write_text("{not json\n", encoding="utf-8")
+    code, out, _ = run(["audit", "--jsonl", str(batch)], capsys)
+    assert code == 0
+    assert json.loads(out)["decision"] == "refuse"
+
+
+def test_exit_0_and_regenerate_under_rules_on_a_first_attempt(files, capsys):
+    """The CLI has no --attempt: a first attempt is never refused for a stray figure."""
+    code, out, _ = run(files("Your post had 3,100 views.", "--format", "json",
+                             "--rules", str(RULESETS / "shop.rules")), capsys)
+    assert code == 0 and as_json(out)["decision"] == "regenerate"
+
+
+@pytest.mark.parametrize("argv_of", [
+    lambda f, t: ["audit", "--evidence", f],                          # no --text
+    lambda f, t: ["audit", "--text", t],                              # no --evidence
+    lambda f, t: ["audit"],                                           # nothing
+    lambda f, t: ["audit", "--evidence", f, "--text", t + ".missing"],
+    lambda f, t: ["audit", "--evidence", f + ".missing", "--text", t],
+    lambda f, t: ["audit", "--evidence", f, "--text", t, "--format", "xml"],
+    lambda f, t: ["audit", "--evidence", f, "--text", t, "--bogus"],
+    lambda f, t: ["audit", "--evidence", f, "--text", t, "--jsonl", t],
+    lambda f, t: ["audit", "--jsonl", t + ".missing"],
+], ids=["no-text", "no-evidence", "nothing", "text-missing", "evidence-missing", "bad-format",
+        "unknown-flag", "jsonl-and-text", "jsonl-missing"])
+def test_usage_errors_exit_2(files, capsys, argv_of):
+    argv = files("Your post had 2,380 views.")
+    evidence, text = argv[2], argv[4]
+    code, out, err = run(argv_of(evidence, text), capsys)
+    assert code == 2
+    assert out == ""
+    assert err.strip()
+
+
+def test_text_that_is_not_utf8_is_a_usage_error(files, capsys):
+    argv = files("x")
+    Path(argv[4]).write_bytes(b"\xff\xfe views")
+    code, out, err = run(argv, capsys)
+    assert code == 2 and out == "" and "cannot read" in err
+
+
+@pytest.mark.xfail(strict=True, reason="an unknown --locale is a usage error, but scan raises "
+                   "ValueError('unknown locale') inside audit and cmd_audit reports it as "
+                   "'internal error ... This is a bug in rulekit' with exit 3")
+def test_unknown_locale_is_a_usage_error(files, capsys):
+    code, out, err = run(files("Your post had 2,380 views.", "--locale", "xx_XX"), capsys)
+    assert code == 2
+    assert "internal error" not in err
+
+
+@pytest.mark.xfail(strict=True, reason="deeply nested JSON evidence makes json.loads in "
+                   "cli._evidence_from raise RecursionError (not ValueError), which escapes as "
+                   "'internal error' exit 3 instead of a refusal (exit 0) or a usage error (2)")
+def test_evidence_nested_too_deep_is_not_an_internal_error(files, capsys, tmp_path):
+    deep = tmp_path / "deep.json"
+    deep.write_text("[" * 100_000 + "]" * 100_000, encoding="utf-8")
+    code, _, err = run(files("Your post had 2,380 views.", evidence_path=deep), capsys)
+    assert code in (0, 2)
+    assert "internal error" not in err
+
+
+def test_real_process_exit_codes(files, tmp_path):
+    """The installed entry point, as a shell sees it."""
+    def status(*argv: str) -> int:
+        return subprocess.run([sys.executable, "-m", "rulekit.cli", *argv], capture_output=True,
+                              text=True, timeout=120).returncode
+
+    argv = files("Your post had 3,100 views.")
+    assert status(*argv) == 0
+    assert status("audit", "--evidence", argv[2]) == 2
+    assert status(*argv, "--format", "yaml") == 2
+    broken = tmp_path / "broken.rules"
+    broken.write_text("ruleset broken {\n", encoding="utf-8")
+    assert status(*argv, "--rules", str(broken)) == 1

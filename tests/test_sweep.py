@@ -1,0 +1,359 @@
+"""Properties of the sweep (rulekit.audit), checked with hypothesis.
+
+(a) Inserting any number that is NOT in the evidence into a faithful answer, in any notation a
+    reader would read as that number (plain; grouped the en_US, de_DE, fr_FR, de_CH or en_IN
+    way; with a currency symbol; as a percentage; in fullwidth or Arabic-Indic digits; with a
+    zero-width character inside; with **Markdown** emphasis around a group; abbreviated with k
+    or M), always yields a finding whose span covers the inserted digits (from the first digit
+    to the last: emphasis markers outside the digits are decoration).
+(b) Re-formatting a number the evidence holds, in any of those notations, never yields a
+    finding.
+(c) audit never raises, whatever the text and whatever JSON-like evidence (any nesting of
+    objects, lists, strings, numbers including NaN and infinities, booleans and null), question
+    and history; and its findings always point into the text.
+(d) A 200 KB adversarial text completes (the 1 MB timing lives in benchmarks/).
+
+Example counts are modest and there is no deadline: the whole file runs in a few seconds.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import time
+from decimal import Decimal
+
+import pytest
+from hypothesis import HealthCheck, example, given, settings
+from hypothesis import strategies as st
+
+from rulekit.audit import audit
+
+SETTINGS = settings(max_examples=60, deadline=None,
+                    suppress_health_check=[HealthCheck.too_slow])
+
+# --- notations -----------------------------------------------------------------------------------
+
+FULLWIDTH = str.maketrans("0123456789,.%", "０１２３４５６７８９，．％")
+ARABIC_INDIC = str.maketrans("0123456789", "٠١٢٣٤٥٦٧٨٩")
+ZERO_WIDTH = ["\u200b", "\u200c", "\u200d", "\u2060", "\u00ad", "\ufeff"]
+
+
+def grouped(digits: str, sep: str) -> str:
+    """Groups of three from the right: 1234567 -> 1,234,567."""
+    head = len(digits) % 3 or 3
+    return sep.join([digits[:head]] + [digits[i:i + 3] for i in range(head, len(digits), 3)])
+
+
+def indian(digits: str) -> str:
+    """The en_IN grouping: the last three, then groups of two: 1234567 -> 12,34,567."""
+    if len(digits) <= 3:
+        return digits
+    rest, last = digits[:-3], digits[-3:]
+    head = len(rest) % 2 or 2
+    parts = [rest[:head]] + [rest[i:i + 2] for i in range(head, len(rest), 2)]
+    return ",".join(parts + [last])
+
+
+def short(value: Decimal) -> str:
+    """A decimal without trailing zeros after its point: 12.80 -> 12.8, 1250 -> 1250."""
+    text = f"{value:f}"
+    return text.rstrip("0").rstrip(".") if "." in text else text
+
+
+def integer_notations(n: int) -> list[tuple[str, str]]:
+    """(text, locale) for a non-negative integer, every notation read as exactly n."""
+    d = str(n)
+    out = [(d, "en_US"), (grouped(d, ","), "en_US"), (grouped(d, "."), "de_DE"),
+           (grouped(d, "\u202f"), "fr_FR"), (grouped(d, "\u00a0"), "fr_FR"),
+           (grouped(d, "'"), "de_CH"), (grouped(d, "\u2019"), "de_CH"), (indian(d), "en_IN"),
+           ("$" + grouped(d, ","), "en_US"), ("€" + grouped(d, "."), "de_DE"),
+           ("£" + grouped(d, ","), "en_GB"), (grouped(d, ",") + " USD", "en_US"),
+           ("₹" + indian(d), "en_IN"), (grouped(d, ",").translate(FULLWIDTH), "en_US"),
+           (d.translate(ARABIC_INDIC), "en_US")]
+    if len(d) >= 4:
+        text = grouped(d, ",")
+        first, rest = text.split(",", 1)
+        out.append((f"**{first}**,{rest}", "en_US"))
+        last_cut = text.rfind(",")
+        out.append((f"{text[:last_cut + 1]}**{text[last_cut + 1:]}**", "en_US"))
+    if len(d) >= 2:
+        for mark in ZERO_WIDTH[:3]:
+            out.append((d[:1] + mark + d[1:], "en_US"))
+    if n >= 1000 and n % 100 == 0:
+        out.append((short(Decimal(n) / 1000) + "k", "en_US"))
+    if n >= 1_000_000 and n % 100_000 == 0:
+        out.append((short(Decimal(n) / 1_000_000) + "M", "en_US"))
+    return out
+
+
+def percent_notations(tenths: int) -> list[tuple[str, str]]:
+    """(text, locale) for the percentage tenths / 10."""
+    value = f"{Decimal(tenths) / 10:f}"
+    return [(value + "%", "en_US"), (value + " %", "en_US"), (value + " percent", "en_US"),
+            (value.replace(".", ",") + "\u00a0%", "fr_FR"), (value.replace(".", ",") + " %", "de_DE"),
+            ((value + "%").translate(FULLWIDTH), "en_US")]
+
+
+def digit_span(text: str) -> tuple[int, int]:
+    """The offsets of the first and one past the last digit of ``text``."""
+    positions = [i for i, c in enumerate(text) if c.isdigit()]
+    return positions[0], positions[-1] + 1
+
+
+# --- (a) a number not in the evidence is always caught ---------------------------------------------
+
+EVIDENCE = {
+    "post": {"title": "Why we post at 9 pm", "views": 2380, "likes": 96, "engagement_rate": 4.6},
+    "monthly_report": {"total_views": 12034},
+}
+FAITHFUL = ('Your post "Why we post at 9 pm" had 2,380 views and 96 likes, a 4.6% engagement '
+            'rate; 12,034 views in all.')
+HELD = {Decimal(v) for v in ("9", "2380", "96", "4.6", "12034")}
+
+
+def test_faithful_answer_passes():
+    result = audit(FAITHFUL, EVIDENCE, locale="en_US")
+    assert not result.findings, result.findings
+
+
+def _assert_caught(inserted: str, locale: str, sentence: str) -> None:
+    prefix = FAITHFUL + " " + sentence.split("{}")[0]
+    text = FAITHFUL + " " + sentence.format(inserted)
+    first, last = digit_span(inserted)
+    start, end = len(prefix) + first, len(prefix) + last
+    result = audit(text, EVIDENCE, locale=locale)
+    assert any(f.start <= start and end <= f.end for f in result.findings), (
+        text, locale, [(f.code, f.text, f.start, f.end) for f in result.findings])
+    assert result.decision.decision == "regenerate"
+
+
+numbers_not_held = st.integers(min_value=13, max_value=10**10).filter(
+    lambda n: Decimal(n) not in HELD)
+
+
+SENTENCES = ["It also reached {} people.", "({} new followers)", "{} shares came in.",
+             "Shares: {}", "and {} saves!", "You gained {} followers, up from last week.",
+             "它还获得了{}次转发。"]
+
+
+@SETTINGS
+@given(n=numbers_not_held, pick=st.integers(min_value=0, max_value=10**6),
+       sentence=st.sampled_from(SENTENCES))
+@example(n=3100, pick=0, sentence=SENTENCES[0])
+@example(n=1299, pick=4, sentence=SENTENCES[0])
+@example(n=2_500_000, pick=0, sentence=SENTENCES[0])
+def test_inserted_integer_is_caught(n: int, pick: int, sentence: str) -> None:
+    notations = integer_notations(n)
+    inserted, locale = notations[pick % len(notations)]
+    _assert_caught(inserted, locale, sentence)
+
+
+@SETTINGS
+@given(n=numbers_not_held)
+def test_inserted_integer_is_caught_in_every_notation(n: int) -> None:
+    for inserted, locale in integer_notations(n):
+        _assert_caught(inserted, locale, "It also reached {} people.")
+
+
+@SETTINGS
+@given(k=st.integers(min_value=13, max_value=999_999).filter(lambda k: k * 1000 != 12034))
+def test_inserted_abbreviation_is_caught(k: int) -> None:
+    """12k, 1.2M, 12.8k: the shown value, whatever it rounds from."""
+    n = k * 100
+    for inserted, locale in integer_notations(n):
+        if inserted[-1] in "kM":
+            _assert_caught(inserted, locale, "It also reached {} people.")
+
+
+@SETTINGS
+@given(tenths=st.integers(min_value=1, max_value=999).filter(lambda t: t != 46))
+def test_inserted_percentage_is_caught(tenths: int) -> None:
+    for inserted, locale in percent_notations(tenths):
+        _assert_caught(inserted, locale, "Its share of all views was {}.")
+
+
+# --- (b) an evidence number re-formatted never is --------------------------------------------------
+
+def _assert_passes(text: str, evidence: dict, locale: str) -> None:
+    result = audit(text, evidence, locale=locale)
+    assert not result.findings, (text, locale, [(f.code, f.text) for f in result.findings])
+    assert result.decision.decision == "answer"
+
+
+@SETTINGS
+@given(n=st.integers(min_value=0, max_value=10**10))
+@example(n=1299)
+@example(n=129900)
+@example(n=12034)
+def test_reformatted_integer_passes(n: int) -> None:
+    evidence = {"campaign": {"reach": n}}
+    for inserted, locale in integer_notations(n):
+        _assert_passes(f"The campaign reached {inserted} people.", evidence, locale)
+
+
+@SETTINGS
+@given(k=st.integers(min_value=10, max_value=99_999))
+@example(k=128)
+@example(k=12000)
+def test_reformatted_round_integer_passes_abbreviated(k: int) -> None:
+    n = k * 100
+    evidence = {"campaign": {"reach": n}}
+    for inserted, locale in integer_notations(n):
+        if inserted[-1] in "kM":
+            _assert_passes(f"The campaign reached {inserted} people.", evidence, locale)
+
+
+@SETTINGS
+@given(cents=st.integers(min_value=1, max_value=10**8).filter(lambda c: c % 100))
+@example(cents=129950)
+def test_reformatted_price_with_cents_passes(cents: int) -> None:
+    value = Decimal(cents) / 100
+    whole, frac = f"{value:.2f}".split(".")
+    evidence = {"product": {"price": float(value)}}
+    for inserted, locale in [(f"${grouped(whole, ',')}.{frac}", "en_US"),
+                             (f"{grouped(whole, '.')},{frac} €", "de_DE"),
+                             (f"{grouped(whole, chr(0x202f))},{frac} €", "fr_FR"),
+                             (f"CHF {grouped(whole, chr(39))}.{frac}", "de_CH"),
+                             (f"{whole}.{frac}", "en_US"),
+                             (f"{whole}.{frac}".translate(FULLWIDTH), "en_US")]:
+        _assert_passes(f"It costs {inserted}.", evidence, locale)
+
+
+@SETTINGS
+@given(tenths=st.integers(min_value=1, max_value=999))
+def test_reformatted_percentage_passes(tenths: int) -> None:
+    evidence = {"post": {"engagement_rate": float(Decimal(tenths) / 10)}}
+    for inserted, locale in percent_notations(tenths):
+        _assert_passes(f"Its engagement rate was {inserted}.", evidence, locale)
+
+
+@SETTINGS
+@given(thousandths=st.integers(min_value=1, max_value=999))
+@example(thousandths=46)
+def test_stored_ratio_passes_as_percentage(thousandths: int) -> None:
+    """0.046 in engagement_rate licenses 4.6%."""
+    ratio = Decimal(thousandths) / 1000
+    evidence = {"post": {"engagement_rate": float(ratio)}}
+    for inserted, locale in percent_notations(thousandths):
+        _assert_passes(f"Its engagement rate was {inserted}.", evidence, locale)
+
+
+# --- (c) never raises ------------------------------------------------------------------------------
+
+TRICKY = ["1,299", "1.299,50", "4.6%", "12k", "1.2M", "2,5 Mio.", "1.2万", "1万2800", "一千二百",
+          "七倍", "九成", "翻了一番", "twice", "twenty-one", "a dozen", "one", "half", "05/08/2026",
+          "2026-11-03", "yesterday", "昨天", "@lin.writes", "a@b.example", "https://x.example/a",
+          "/insights/posts/42", '"', "“", "「", "**", "&#44;", "&nbsp;", "\u200b", "\u00ad", "1O0",
+          "１２", "٣", "४", "\u202e", "$", "€", "-", "\u2212", " of your last ", "out of", "\n"]
+text_parts = st.one_of(st.sampled_from(TRICKY), st.text(max_size=12),
+                       st.integers(-10**6, 10**6).map(str))
+texts = st.lists(text_parts, max_size=25).map("".join)
+scalars = st.one_of(st.none(), st.booleans(), st.integers(min_value=-10**30, max_value=10**30),
+                    st.floats(allow_nan=True, allow_infinity=True), st.text(max_size=20),
+                    st.sampled_from(TRICKY))
+keys = st.one_of(st.text(max_size=10),
+                 st.sampled_from(["views", "engagement_rate", "putts", "putts_tracked", "today",
+                                  "body", "comments", "author", "handle", "url", "rate",
+                                  "growth_multiple", "rounds", "to_par", "price"]))
+json_values = st.recursive(scalars, lambda inner: st.one_of(
+    st.lists(inner, max_size=5), st.dictionaries(keys, inner, max_size=5)), max_leaves=30)
+LOCALES = ["en_US", "en_GB", "de_DE", "fr_FR", "de_CH", "en_IN", "zh_CN", "ja_JP", "ar_EG",
+           "hi_IN", None]
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(text=texts, evidence=st.one_of(json_values, texts), question=st.none() | texts,
+       history=st.none() | st.lists(json_values, max_size=3), locale=st.sampled_from(LOCALES),
+       attempt=st.integers(min_value=1, max_value=3))
+def test_audit_never_raises(text, evidence, question, history, locale, attempt) -> None:
+    result = audit(text, evidence, question=question, history=history, locale=locale,
+                   attempt=attempt)
+    assert result.decision.decision in ("answer", "regenerate", "refuse")
+    assert (result.decision.decision == "answer") == (not result.findings)
+    for finding in result.findings:
+        if finding.code != "input_error":
+            assert text[finding.start:finding.end] == finding.text
+    json.dumps(result.to_dict(), default=str)
+
+
+@settings(max_examples=40, deadline=None)
+@given(text=st.one_of(st.none(), st.integers(), st.binary(max_size=5),
+                      st.lists(st.text(max_size=3), max_size=2)))
+def test_audit_refuses_text_that_is_not_a_string(text) -> None:
+    result = audit(text, {"views": 2380})
+    assert result.decision.decision == "refuse"
+    assert [f.code for f in result.findings] == ["input_error"]
+
+
+@pytest.mark.xfail(strict=True, reason="audit(text, evidence, locale='xx_XX') raises ValueError "
+                   "('unknown locale') out of rulekit.scan instead of refusing with an "
+                   "input_error, although audit promises never to raise on bad input")
+def test_audit_does_not_raise_on_unknown_locale() -> None:
+    result = audit("It had 5 views.", {"views": 5}, locale="xx_XX")
+    assert result.decision.decision == "refuse"
+    assert [f.code for f in result.findings] == ["input_error"]
+
+
+@pytest.mark.xfail(strict=True, reason="audit(..., question=5) raises AttributeError (squash "
+                   "of a non-string question) instead of ignoring the question or refusing with "
+                   "an input_error")
+def test_audit_does_not_raise_on_a_question_that_is_not_a_string() -> None:
+    result = audit('"It had 5 views"', {"views": 5}, question=5)
+    assert result.decision.decision in ("answer", "regenerate", "refuse")
+
+
+# --- (d) a 200 KB adversarial text completes ---------------------------------------------------------
+
+ADVERSARIAL = [
+    "1," * 10_000,                       # one long grouping that never closes
+    "1." * 10_000,                       # dotted runs (versions, IPs)
+    "9" * 20_000,                        # a digit run far past MAX_DIGITS
+    '"a b ' * 4_000,                     # quotes that never close
+    "「" * 10_000,
+    "**1**," * 3_000,                    # emphasis inside a number, repeated
+    "&#49;&#44;" * 2_000,                # references that decode to digits and commas
+    "1O" * 10_000,                       # capital O between digits
+    "一二三四五六七八九十百千万亿" * 1_500,  # Chinese numerals in one run
+    "@a" * 10_000,                       # handles glued together
+    "twenty-one thousand and a half " * 700,
+    "4 of your last 5 rounds " * 900,
+    "https://a.example/" + "b/" * 10_000,
+    "\u200b1" * 10_000,                  # zero-width characters between digits
+    "05/08/2026 " * 2_000,
+]
+
+
+def test_200kb_adversarial_text_completes() -> None:
+    text = "".join(ADVERSARIAL)
+    text = (text * math.ceil(200_000 / len(text)))[:200_000]
+    evidence = {"views": 2380, "note": "1,2 3.4 " * 100, "comments": ["9" * 300]}
+    started = time.perf_counter()
+    result = audit(text, evidence)
+    elapsed = time.perf_counter() - started
+    assert len(text) == 200_000
+    assert result.decision.decision == "regenerate"
+    assert all(text[f.start:f.end] == f.text for f in result.findings)
+    assert elapsed < 60, elapsed        # a generous guard against runaway backtracking
+
+
+# --- URLs are never fetched ------------------------------------------------------------------------
+
+def test_urls_are_never_fetched(monkeypatch) -> None:
+    """Rule 9: a link is judged by its text alone; no connection, no name lookup."""
+    import socket
+
+    def refuse(*args, **kwargs):
+        raise AssertionError(f"the sweep tried to reach the network: {args!r}")
+
+    monkeypatch.setattr(socket, "create_connection", refuse)
+    monkeypatch.setattr(socket, "getaddrinfo", refuse)
+    monkeypatch.setattr(socket.socket, "connect", refuse)
+    evidence = {"post": {"url": "https://threads.example/@mindthread/post/81/"},
+                "help": "See https://help.example.com/guide and /insights/posts/42"}
+    text = ("Read https://threads.example/@mindthread/post/81, https://help.example.com/guide, "
+            "/insights/posts/42, https://evil.example/x?y=1, www.other.example/p and "
+            "shop.example.com/p/1.")
+    result = audit(text, evidence)
+    assert [f.text for f in result.findings] == ["https://evil.example/x?y=1",
+                                                 "www.other.example/p", "shop.example.com/p/1"]
