@@ -55,16 +55,33 @@ def audit(text: str, evidence: Any, *, policy: Policy | None = None, question: s
     rules = policy or _DEFAULT
     where = locale or rules.locale
     del history     # context for the model only: never evidence
-    settings = SweepSettings.from_policy(policy)
     if not isinstance(text, str):
         return _refused(rules, "input_error", f"the text must be a string, not {type(text).__name__}")
+    if not isinstance(where, str) or not known_locale(where):
+        return _refused(rules, "input_error", f"unknown locale {where!r}; use one such as en_GB")
+    if question is not None and not isinstance(question, str):
+        return _refused(rules, "input_error", "the question must be a string")
     try:
+        settings = SweepSettings.from_policy(policy)
         index = settings.index(evidence, where)
-    except (TypeError, ValueError, RecursionError) as exc:
-        return _refused(rules, "input_error", f"the evidence cannot be read: {exc}")
-    findings = tuple(sweep(text, index, settings, locale=where, question=question,
-                           slot_values=slot_values))
+        findings = tuple(sweep(text, index, settings, locale=where, question=question,
+                               slot_values=slot_values))
+    except RecursionError:
+        return _refused(rules, "input_error", "the evidence is nested too deeply")
+    except Exception as exc:  # fail closed: nothing unaudited is ever delivered
+        return _refused(rules, "input_error", f"the input cannot be audited: "
+                        f"{exc.__class__.__name__}: {str(exc)[:200]}")
     return AuditResult(findings, decide(rules, text, findings, attempt))
+
+
+def known_locale(name: str) -> bool:
+    from babel import Locale, UnknownLocaleError
+
+    try:
+        Locale.parse(name)
+        return True
+    except (UnknownLocaleError, ValueError, TypeError):
+        return False
 
 
 def names_only_evidence(rows: dict, locale: str) -> Evidence:

@@ -206,7 +206,10 @@ def _evidence_from(text: str):
 
 
 def cmd_audit(args: argparse.Namespace) -> int:
-    from rulekit.audit import audit, refused
+    from rulekit.audit import audit, known_locale, refused
+
+    if args.locale is not None and not known_locale(args.locale):
+        return _usage(f"--locale {args.locale!r} is not a locale babel knows; use one such as en_GB")
 
     policy = None
     if args.rules:
@@ -237,6 +240,8 @@ def cmd_audit(args: argparse.Namespace) -> int:
         text = sys.stdin.read() if args.text == "-" else Path(args.text).read_text("utf-8")
     except (OSError, UnicodeDecodeError) as exc:
         return _usage(f"cannot read the input: {getattr(exc, 'strerror', None) or exc}")
+    except RecursionError:
+        return _usage(f"--evidence {args.evidence}: the JSON is nested too deeply to read")
     result = audit(text, evidence, policy=policy, question=args.question, locale=args.locale)
     if args.format == "json":
         print(json.dumps(result.to_dict(), indent=2, ensure_ascii=False, default=str))
@@ -258,6 +263,8 @@ def _audit_line(line: str, number: int, policy, locale, audit, refused):
     """One case of a batch; a malformed line is refused with an input-error issue."""
     try:
         case = json.loads(line)
+    except RecursionError:
+        return None, refused(policy, f"line {number}: nested too deeply")
     except ValueError as exc:
         return None, refused(policy, f"line {number}: not JSON: {exc}")
     if not isinstance(case, dict):

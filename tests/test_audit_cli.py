@@ -365,18 +365,12 @@ def test_text_that_is_not_utf8_is_a_usage_error(files, capsys):
     assert code == 2 and out == "" and "cannot read" in err
 
 
-@pytest.mark.xfail(strict=True, reason="an unknown --locale is a usage error, but scan raises "
-                   "ValueError('unknown locale') inside audit and cmd_audit reports it as "
-                   "'internal error ... This is a bug in rulekit' with exit 3")
 def test_unknown_locale_is_a_usage_error(files, capsys):
     code, out, err = run(files("Your post had 2,380 views.", "--locale", "xx_XX"), capsys)
     assert code == 2
     assert "internal error" not in err
 
 
-@pytest.mark.xfail(strict=True, reason="deeply nested JSON evidence makes json.loads in "
-                   "cli._evidence_from raise RecursionError (not ValueError), which escapes as "
-                   "'internal error' exit 3 instead of a refusal (exit 0) or a usage error (2)")
 def test_evidence_nested_too_deep_is_not_an_internal_error(files, capsys, tmp_path):
     deep = tmp_path / "deep.json"
     deep.write_text("[" * 100_000 + "]" * 100_000, encoding="utf-8")

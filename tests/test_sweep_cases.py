@@ -427,9 +427,6 @@ def test_cli_batch_malformed_line_is_refused_and_the_batch_goes_on(tmp_path: Pat
     assert results[2]["issues"][0]["text"] == "3,100"
 
 
-@pytest.mark.xfail(strict=True, reason="a batch line with an unknown locale raises ValueError "
-                   "out of audit(); cmd_audit does not catch it, so the whole batch stops with "
-                   "exit 3 (internal error) instead of refusing that line and going on")
 def test_cli_batch_unknown_locale_line_is_refused_and_the_batch_goes_on(tmp_path, capsys):
     good = json.dumps({"id": "good", "evidence": {"views": 2380}, "text": "2,380 views"})
     odd = json.dumps({"id": "odd", "evidence": {"views": 2380}, "text": "2,380 views",
