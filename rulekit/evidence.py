@@ -92,12 +92,17 @@ class Evidence:
     @classmethod
     def build(cls, evidence: Any, *, locale: str = "en_US", untrusted: Iterable[str] = (),
               authoritative: Iterable[str] = (), placeholders: Iterable[str] = (),
-              percent_fields: Iterable[str] = ()) -> "Evidence":
+              percent_fields: Iterable[str] = (),
+              field_placeholders: Iterable[tuple[str, str, str | None]] = (),
+              minor_units: Mapping[str, int] | None = None) -> "Evidence":
         """Index a JSON object or a text document. ``untrusted`` and ``authoritative`` hold
         field names, ``entity.field`` or JSON paths (``$.reviews[*].body``); ``placeholders``
         are extra "not recorded" values; ``percent_fields`` name fields stored as ratios."""
         builder = _Builder(locale, set(untrusted), set(authoritative),
                            {p.casefold() for p in placeholders}, set(percent_fields))
+        for field, value, unless in field_placeholders:
+            builder.field_placeholders.setdefault(field, []).append((value, unless))
+        builder.minor_units = dict(minor_units or {})
         if isinstance(evidence, str):
             builder.text(evidence, "$", trusted=True)
         else:
@@ -117,6 +122,9 @@ class _Builder:
         self.untrusted = untrusted
         self.authoritative = authoritative
         self.placeholders = placeholders | PLACEHOLDER_TEXTS
+        self.numeric_placeholders = {_number_or_none(p) for p in placeholders} - {None}
+        self.field_placeholders: dict[str, list[tuple[str, str | None]]] = {}
+        self.minor_units: dict[str, int] = {}
         self.percent_fields = percent_fields
         self.figures: list[Figure] = []
         self.counts: set[tuple[int, str]] = set()
@@ -203,6 +211,9 @@ class _Builder:
             self.untrusted_values.add(value)
             return
         self.figures.append(Figure(value, path, _decimals(value)))
+        digits = self.minor_units.get(keys[-1]) if keys else None
+        if digits:      # money stored in minor units is shown in major ones: 129900 -> 1299.00
+            self.figures.append(Figure(value.scaleb(-digits), path, digits))
         if keys and _MULTIPLE_NAME.search(keys[-1]):
             self.multiples.add(value)
         if self._is_percent_field(keys):
@@ -212,9 +223,15 @@ class _Builder:
                 self.figures.append(Figure(shown, path, _decimals(shown), percent=True))
 
     def _placeholder_number(self, value: Decimal, keys: tuple[str, ...], siblings: Mapping) -> bool:
+        if value in self.numeric_placeholders:
+            return True
+        name = keys[-1] if keys else ""
+        for text, unless in self.field_placeholders.get(name, ()):
+            if _number_or_none(text) == value and (unless is None or siblings.get(unless) in (
+                    False, 0, None, "false", "False", "no", "0")):
+                return True
         if value not in (0, -1) or not keys:
             return False
-        name = keys[-1]
         for pattern in _FLAG_NAMES:
             flag = siblings.get(pattern.format(name))
             if flag is not None and flag in (False, 0, "false", "no", "0"):
@@ -306,6 +323,14 @@ def noun(word: str) -> str:
     if word.endswith("ies") and len(word) > 4:
         return word[:-3] + "y"
     return word[:-1] if word.endswith("s") and not word.endswith("ss") else word
+
+
+def _number_or_none(text: str) -> Decimal | None:
+    try:
+        value = Decimal(str(text).strip())
+    except InvalidOperation:
+        return None
+    return value if value.is_finite() else None
 
 
 def _plain_number(text: str, locale: str) -> bool:

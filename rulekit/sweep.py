@@ -81,6 +81,10 @@ class SweepSettings:
     untrusted: tuple[str, ...] = ()
     authoritative: tuple[str, ...] = ()
     percent_fields: tuple[str, ...] = ()
+    # From the ruleset's entities: a field's own placeholders, (field, value, unless flag), and
+    # money stored in minor units, (field, currency digits), so 129900 licenses "$1,299.00".
+    field_placeholders: tuple[tuple[str, str, str | None], ...] = ()
+    minor_units: tuple[tuple[str, int], ...] = ()
 
     @classmethod
     def from_policy(cls, policy: Policy | None) -> "SweepSettings":
@@ -89,9 +93,15 @@ class SweepSettings:
         spec = policy.sweep
         percent_fields = tuple(f"{e.name}.{f.name}" for e in policy.entities for f in e.fields
                                if f.type.kind == "decimal" and f.type.percent)
+        from babel.numbers import get_currency_precision
+
+        fields = [f for e in policy.entities for f in e.fields]
+        placeholders = tuple((f.name, str(p.value), p.unless) for f in fields for p in f.placeholders)
+        minor = tuple((f.name, get_currency_precision(f.type.currency)) for f in fields
+                      if f.type.kind == "money" and f.type.storage == "minor")
         return cls(spec.small_integer_limit, frozenset(spec.small_integer_contexts),
                    frozenset(spec.rounding), frozenset(spec.exempt), spec.placeholders,
-                   spec.untrusted, spec.authoritative, percent_fields)
+                   spec.untrusted, spec.authoritative, percent_fields, placeholders, minor)
 
     def index(self, evidence: Any, locale: str) -> Evidence:
         if isinstance(evidence, Evidence):
@@ -99,7 +109,9 @@ class SweepSettings:
         return Evidence.build(evidence, locale=locale, untrusted=self._names(self.untrusted),
                               authoritative=self._names(self.authoritative),
                               placeholders=self.placeholders,
-                              percent_fields=self._names(self.percent_fields))
+                              percent_fields=self._names(self.percent_fields),
+                              field_placeholders=self.field_placeholders,
+                              minor_units=dict(self.minor_units))
 
     @staticmethod
     def _names(targets: Iterable[str]) -> set[str]:

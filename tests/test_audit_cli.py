@@ -253,10 +253,6 @@ def test_rules_written_here_change_the_sweep(files, capsys, tmp_path):
         assert code == 0 and as_json(out)["decision"] == mine, (text, out)
 
 
-@pytest.mark.xfail(strict=True, reason="a numeric `placeholder 999` in the sweep block is only "
-                   "compared with text values (Evidence._Builder.placeholders is used by text() "
-                   "alone; number() knows only 0 and -1), so a stored number 999 still licenses "
-                   "'999' although docs/sweep.md says `placeholder \"-\", 999` adds values")
 def test_rules_numeric_placeholder_licenses_nothing(files, capsys, tmp_path):
     rules = tmp_path / "mine.rules"
     rules.write_text(
