@@ -8,8 +8,8 @@ from decimal import Decimal
 from pathlib import Path
 from zoneinfo import ZoneInfo
 
+import caseload
 import pytest
-import yaml
 from babel.dates import format_date, get_date_format
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -38,33 +38,19 @@ CASE_KEYS = {
 STORED_KINDS = ("value", "value_date", "value_datetime")
 
 
-def check_case(case: object, where: str) -> str:
-    """The kind of a case (its input key); raises ValueError for a case that asserts nothing,
-    has no note, or carries a key its kind does not know (a typo would assert nothing)."""
-    if not isinstance(case, dict):
-        raise ValueError(f"{where}: a case is a mapping")
-    if not str(case.get("note", "")).strip():
-        raise ValueError(f"{where}: a case needs a note")
-    if not any(key.startswith("want_") for key in case):
-        raise ValueError(f"{where}: a case needs at least one want_* field")
-    kinds = [kind for kind in CASE_KEYS if kind in case]
-    if len(kinds) != 1:
-        raise ValueError(f"{where}: a case has exactly one of {sorted(CASE_KEYS)}")
-    unknown = set(case) - CASE_KEYS[kinds[0]]
-    if unknown:
-        raise ValueError(f"{where}: unknown keys {sorted(unknown)}")
+def _want_same_needs_actual(case: dict, where: str) -> None:
     if "want_same" in case and "actual" not in case:
         raise ValueError(f"{where}: want_same needs an actual")
-    return kinds[0]
+
+
+def check_case(case: object, where: str) -> str:
+    kind = caseload.check_case(case, where, CASE_KEYS)
+    _want_same_needs_actual(case, where)
+    return kind
 
 
 def load_cases(*kinds: str) -> list:
-    params = []
-    for path in sorted(CASES.glob("*.yaml")):
-        for index, case in enumerate(yaml.safe_load(path.read_text(encoding="utf-8")) or ()):
-            if check_case(case, f"{path.name}[{index}]") in kinds:
-                params.append(pytest.param(case, id=f"{path.stem}-{index}"))
-    return params
+    return caseload.load_cases(CASES, CASE_KEYS, kinds, extra_check=_want_same_needs_actual)
 
 
 def as_day(text: str | None) -> dt.date | None:

@@ -6,8 +6,8 @@ from __future__ import annotations
 from decimal import Decimal
 from pathlib import Path
 
+import caseload
 import pytest
-import yaml
 from babel.numbers import format_currency, format_decimal, get_currency_precision
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -32,31 +32,11 @@ CASE_KEYS = {
 
 
 def check_case(case: object, where: str) -> str:
-    """The kind of a case (its input key); raises ValueError for a case that asserts nothing,
-    has no note, or carries a key its kind does not know (a typo would assert nothing)."""
-    if not isinstance(case, dict):
-        raise ValueError(f"{where}: a case is a mapping")
-    if not str(case.get("note", "")).strip():
-        raise ValueError(f"{where}: a case needs a note")
-    if not any(key.startswith("want_") for key in case):
-        raise ValueError(f"{where}: a case needs at least one want_* field")
-    kinds = [kind for kind in CASE_KEYS if kind in case]
-    if len(kinds) != 1:
-        raise ValueError(f"{where}: a case has exactly one of {sorted(CASE_KEYS)}")
-    unknown = set(case) - CASE_KEYS[kinds[0]]
-    if unknown:
-        raise ValueError(f"{where}: unknown keys {sorted(unknown)}")
-    return kinds[0]
+    return caseload.check_case(case, where, CASE_KEYS)
 
 
 def load_cases(kind: str) -> list:
-    params = []
-    for path in sorted(CASES.glob("*.yaml")):
-        for index, case in enumerate(yaml.safe_load(path.read_text(encoding="utf-8")) or ()):
-            where = f"{path.name}[{index}]"
-            if check_case(case, where) == kind:
-                params.append(pytest.param(case, id=f"{path.stem}-{index}"))
-    return params
+    return caseload.load_cases(CASES, CASE_KEYS, kind)
 
 
 def test_loader_rejects_a_case_that_asserts_nothing():
