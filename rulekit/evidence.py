@@ -64,6 +64,7 @@ class Evidence:
     counts: frozenset[tuple[int, str]]         # (length, noun) of every list: (5, "round")
     largest_count: int
     days: frozenset[dt.date]
+    months: frozenset[str]                     # "2026-11": months the evidence names as such
     multiples: frozenset[Decimal]
     quotes: tuple[tuple[str, str | None], ...]  # (squashed text, author) of every string
     handles: frozenset[str]
@@ -129,6 +130,7 @@ class _Builder:
         self.figures: list[Figure] = []
         self.counts: set[tuple[int, str]] = set()
         self.days: set[dt.date] = set()
+        self.months: set[str] = set()
         self.multiples: set[Decimal] = set()
         self.quotes: list[tuple[str, str | None]] = []
         self.handles: set[str] = set()
@@ -249,6 +251,8 @@ class _Builder:
         day = dates.stored_day(stripped, "UTC", "UTC") if len(stripped) <= 40 else None
         if day is not None:
             self.days.add(day)
+        elif _MONTH.fullmatch(stripped):
+            self.months.add(stripped)
         if not trusted:
             for mention in scan(text, self.locale):
                 if mention.value is not None:
@@ -294,7 +298,8 @@ class _Builder:
             figures=tuple(self.figures), values=frozenset(values), percents=frozenset(percents),
             counts=frozenset(self.counts),
             largest_count=max((length for length, _ in self.counts), default=0),
-            days=frozenset(self.days), multiples=frozenset(self.multiples),
+            days=frozenset(self.days), months=frozenset(self.months),
+            multiples=frozenset(self.multiples),
             quotes=tuple(self.quotes), handles=frozenset(self.handles),
             emails=frozenset(self.emails), urls=frozenset(self.urls),
             relative_links=frozenset(self.relative), names=frozenset(self.names),
@@ -305,6 +310,7 @@ class _Builder:
             has_today=self.has_today)
 
 
+_MONTH = re.compile(r"\d{4}-(0[1-9]|1[0-2])")
 _NAME_PAIR = re.compile(r"[^\W\d_]+ \d+(?:[.,]\d+)?")
 _DIGIT_RUN = re.compile(r"\d+")
 

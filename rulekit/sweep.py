@@ -366,10 +366,29 @@ class _Judge:
                              "ratio the evidence does not hold; code computes, the model copies")
 
     def _date(self, index: int, mention: Mention) -> Finding | None:
-        if mention.day is None or mention.day in self.evidence.days:
-            return None
-        return self._finding(mention, "unsupported_date", f"{mention.text} is not a date in the "
-                             "evidence", value=mention.day.isoformat())
+        days = self.evidence.days
+        if mention.day is not None:
+            if mention.day in days:
+                return None
+            return self._finding(mention, "unsupported_date", f"{mention.text} is not a date in "
+                                 "the evidence", value=mention.day.isoformat())
+        normal = mention.normalized or ""
+        if getattr(mention, "time", None) is not None and normal[:1].isdigit() and ":" in normal:
+            return None     # a clock time alone; times are not indexed yet
+        if normal.startswith("--"):     # a day without a year: some evidence date must have it
+            if any(f"--{d.month:02d}-{d.day:02d}" == normal for d in days):
+                return None
+            return self._finding(mention, "unsupported_date", f"{mention.text} is not a day of any "
+                                 "date in the evidence", value=normal)
+        if len(normal) == 7 and normal[4] == "-":   # a month: some evidence date must be in it
+            if any(f"{d.year:04d}-{d.month:02d}" == normal for d in days) or \
+                    normal in self.evidence.months:
+                return None
+            return self._finding(mention, "unsupported_date", f"{mention.text} is not a month of "
+                                 "the evidence", value=normal)
+        # An impossible date (31 February) or a weekday that does not fit: fail closed.
+        return self._finding(mention, "unsupported_date", f"{mention.text} is not a real calendar "
+                             "day (an impossible date, or the weekday does not match)")
 
     def _quote(self, index: int, mention: Mention) -> Finding | None:
         quoted = mention.normalized or squash(mention.text)
