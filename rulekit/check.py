@@ -298,7 +298,7 @@ def _swept_prose(policy: Policy, template, rows: dict) -> list:
     through: small integers as ordinals and the like, and digits that keep the company they
     keep in the rows' names and codes (the "3" of "Model 3"), never "ships in 3 days"."""
     prose = " ".join(template.pieces[0::2])
-    if not any(character.isdigit() for character in prose) and not prose_rules.may_hold_figures(prose):
+    if not prose_rules.may_hold_figures(prose):
         return []
     from rulekit.audit import names_only_evidence
     from rulekit.sweep import SweepSettings, sweep

@@ -79,7 +79,11 @@ _WORDY_FIGURE = re.compile(r"(?i)\b(one|two|three|four|five|six|seven|eight|nine
                           r"[零〇一二三四五六七八九十百千万萬亿億两兩倍成]|@|https?:|www\.|[\"“”«「『]")
 
 
+@functools.lru_cache(maxsize=1024)
 def may_hold_figures(prose: str) -> bool:
-    """A cheap first look: could this prose hold a number word, a multiple, a handle, a link or
-    a quote? (Digits are checked separately.) Only then is it worth a full sweep."""
-    return _WORDY_FIGURE.search(prose) is not None
+    """A cheap first look, cached per template: could this prose hold a digit, a number word,
+    a multiple, a handle, a link or a quote? Only then is it worth a full sweep."""
+    return _DIGIT.search(prose) is not None or _WORDY_FIGURE.search(prose) is not None
+
+
+_DIGIT = re.compile(r"\d")
