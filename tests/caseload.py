@@ -28,6 +28,19 @@ def check_case(case: object, where: str, case_keys: Mapping[str, set[str]]) -> s
     return kinds[0]
 
 
+def check_basics(case: object, where: str, input_keys: set[str], want_keys: set[str]) -> None:
+    """The checks every case runner shares: a mapping, a note, only known keys, a want_*."""
+    if not isinstance(case, dict):
+        raise ValueError(f"{where}: a case is a mapping")
+    if not isinstance(case.get("note"), str) or not case["note"].strip():
+        raise ValueError(f"{where}: a case needs a note")
+    unknown = set(case) - input_keys - want_keys
+    if unknown:
+        raise ValueError(f"{where}: unknown keys {sorted(unknown)}")
+    if not want_keys & set(case):
+        raise ValueError(f"{where}: a case needs at least one want_* key")
+
+
 def load_cases(folder: Path, case_keys: Mapping[str, set[str]], kinds: tuple[str, ...] | str,
                extra_check=None) -> list:
     """pytest params for every case of the given kind(s) in ``folder/*.yaml`` (a YAML list)."""

@@ -89,6 +89,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+import caseload
 import pytest
 import yaml
 
@@ -248,15 +249,7 @@ def check_wants(spec: dict, where: str) -> None:
 def check_case(case: Any, where: str) -> None:
     """Raise ValueError for a case that asserts nothing, has no note, or carries a key the
     runner does not know (a typo would silently assert nothing)."""
-    if not isinstance(case, dict):
-        raise ValueError(f"{where}: a case is a mapping")
-    if not isinstance(case.get("note"), str) or not case["note"].strip():
-        raise ValueError(f"{where}: a case needs a note")
-    unknown = set(case) - INPUT_KEYS - WANT_KEYS
-    if unknown:
-        raise ValueError(f"{where}: unknown keys {sorted(unknown)}")
-    if not WANT_KEYS & set(case):
-        raise ValueError(f"{where}: a case needs at least one want_* key")
+    caseload.check_basics(case, where, INPUT_KEYS, WANT_KEYS)
     if ("reply" in case) == ("reply_text" in case):
         raise ValueError(f"{where}: a case has exactly one of reply and reply_text")
     if "reply_text" in case and not isinstance(case["reply_text"], str):

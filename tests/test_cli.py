@@ -4,7 +4,7 @@ artifacts, and no traceback whatever bytes come in."""
 from __future__ import annotations
 
 import json
-import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -149,3 +149,60 @@ def test_every_truncation_of_a_shipped_ruleset_is_handled(ruleset, tmp_path, cap
     step = max(1, len(data) // 60)
     for cut in range(0, len(data), step):
         _compile_bytes_in_process(data[:cut], tmp_path, capsys)
+
+
+CHECK_ROWS = {"order": [{"id": "ord_1", "shipped_at": "2026-07-29T23:40:00Z",
+                         "estimated_delivery": "2026-08-05", "line_count": 3,
+                         "total_minor": 129900, "status": "SHIPPED", "weight_kg": 4.23,
+                         "updated_at": "2026-11-30T12:00:00Z"}]}
+
+
+def _check_files(tmp_path, ship_date: str):
+    rows = tmp_path / "rows.json"
+    rows.write_text(json.dumps(CHECK_ROWS))
+    reply = tmp_path / "reply.json"
+    reply.write_text(json.dumps({
+        "answer_template": "Your order {order_id} is {status}.",
+        "claims": [{"key": "order_id", "type": "identifier", "entity": "order",
+                    "entity_id": "ord_1", "field": "id", "value": "ord_1"},
+                   {"key": "status", "type": "enum", "entity": "order", "entity_id": "ord_1",
+                    "field": "status", "value": ship_date}]}))
+    return str(rows), str(reply)
+
+
+def test_check_prints_the_decision_and_exits_0_whatever_it_is(tmp_path, capsys):
+    rows, reply = _check_files(tmp_path, "dispatched")
+    args = ["check", str(ROOT / "rulesets" / "orders.rules"), "--reply", reply, "--rows", rows,
+            "--now", "2026-11-30T12:05:00Z", "--input", "postcode=10115", "--format", "json"]
+    assert main(args) == 0
+    decision = json.loads(capsys.readouterr().out)
+    assert decision["decision"] == "answer"
+    assert decision["text"] == "Your order ord_1 is shipped."
+    rows, reply = _check_files(tmp_path, "cancelled")
+    assert main(args[:3] + [reply] + args[4:]) == 0
+    decision = json.loads(capsys.readouterr().out)
+    assert decision["decision"] == "regenerate" and decision["text"] is None
+    assert decision["unsupported_claims"] == ["status"]
+
+
+def test_check_text_format_shows_the_claims_table(tmp_path, capsys):
+    rows, reply = _check_files(tmp_path, "dispatched")
+    assert main(["check", str(ROOT / "rulesets" / "orders.rules"), "--reply", reply, "--rows",
+                 rows, "--now", "2026-11-30T12:05:00Z", "--input", "postcode=10115"]) == 0
+    out = capsys.readouterr().out
+    assert re.search(r"^status +order:ord_1#status +\"dispatched\" +\"SHIPPED\" +confirmed$", out, re.M)
+    assert "decision: answer" in out
+
+
+def test_check_exit_codes_for_rules_and_usage_errors(tmp_path, capsys):
+    rows, reply = _check_files(tmp_path, "dispatched")
+    bad = tmp_path / "bad.rules"
+    bad.write_text("ruleset bad {\n")
+    assert main(["check", str(bad), "--reply", reply, "--rows", rows]) == 1
+    assert main(["check", str(ROOT / "rulesets" / "orders.rules"), "--reply", reply,
+                 "--rows", rows, "--now", "yesterday"]) == 2
+    assert main(["check", str(ROOT / "rulesets" / "orders.rules"), "--reply", reply,
+                 "--db", "postgresql://x/y"]) == 2
+    with pytest.raises(SystemExit) as usage:
+        main(["check", str(ROOT / "rulesets" / "orders.rules"), "--reply", reply])
+    assert usage.value.code == 2

@@ -23,7 +23,6 @@ import math
 import time
 from decimal import Decimal
 
-import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
