@@ -34,8 +34,22 @@ class Name:
 @node
 class String:
     value: str          # decoded
-    raw: str            # as written between the quotes, escapes kept; slot spans index into it
+    # As written between the quotes, escapes kept; slot spans index into it. Two strings that
+    # mean the same are equal however they were written.
+    raw: str = dataclasses.field(compare=False)
+    triple: bool = dataclasses.field(default=False, compare=False)   # written """..."""
     span: Span = _span()
+
+    def offset_of(self, index: int) -> int:
+        """The file offset of character ``index`` of ``value``: SQL problems found in the
+        decoded text are reported at their place in the rules file."""
+        if self.triple:
+            return self.span.start + 3 + index
+        raw_index = decoded = 0
+        while decoded < index and raw_index < len(self.raw):
+            raw_index += 2 if self.raw[raw_index] == "\\" else 1
+            decoded += 1
+        return self.span.start + 1 + raw_index
 
 
 @node
@@ -155,7 +169,22 @@ class RequiresDecl:
     span: Span = _span()
 
 
-EntityStatement = Union[KeyDecl, FreshDecl, RequiresDecl, FieldDecl]
+@node
+class TableSource:
+    """``source table "orders" scoped by owner_id``: the rows live in a table."""
+    table: String
+    scoped_by: Name | None = None
+    span: Span = _span()
+
+
+@node
+class SqlSource:
+    """``source sql "SELECT ..."``: the rows are what the author's SELECT returns."""
+    sql: String
+    span: Span = _span()
+
+
+EntityStatement = Union[KeyDecl, FreshDecl, RequiresDecl, FieldDecl, TableSource, SqlSource]
 
 
 @node
@@ -167,6 +196,50 @@ class Entity:
     @property
     def fields(self) -> tuple[FieldDecl, ...]:
         return tuple(s for s in self.statements if isinstance(s, FieldDecl))
+
+
+# --- sources of evidence, routed by keywords; the tenant scope ---------------------------------
+
+@node
+class Tenant:
+    """``tenant user_id``: every query runs with the verified user's id, bound as ``:user_id``."""
+    param: Name
+    span: Span = _span()
+
+
+@node
+class SourceSql:
+    sql: String
+    span: Span = _span()
+
+
+@node
+class SourceKeywords:
+    keywords: tuple[String, ...]
+    span: Span = _span()
+
+
+@node
+class SourceWindow:
+    window: Duration
+    span: Span = _span()
+
+
+@node
+class SourceFlag:
+    """``default`` (runs when no keyword matched) or ``always`` (runs for every question)."""
+    flag: Name
+    span: Span = _span()
+
+
+SourceStatement = Union[SourceSql, SourceKeywords, SourceWindow, SourceFlag]
+
+
+@node
+class DataSource:
+    name: Name
+    statements: tuple[SourceStatement, ...]
+    span: Span = _span()
 
 
 # --- aliases and inputs -----------------------------------------------------------------------
@@ -347,7 +420,8 @@ class OnRule:
 
 # --- the file ---------------------------------------------------------------------------------
 
-Item = Union[Header, Import, Entity, Aliases, Input, Template, Prose, Sweep, OnRule]
+Item = Union[Header, Import, Entity, Aliases, Input, Template, Prose, Sweep, OnRule, Tenant,
+             DataSource]
 
 
 @node

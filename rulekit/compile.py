@@ -6,7 +6,7 @@ stage builds the immutable ``Policy`` only when no error was found.
 
     resolve_imports -> collect_names -> check_header -> check_types -> check_entities
     -> check_aliases -> check_templates -> check_prose -> check_sweep -> check_actions
-    -> report_unused -> build_policy
+    -> check_sources -> report_unused -> build_policy
 """
 
 from __future__ import annotations
@@ -21,6 +21,7 @@ from rulekit.stages.context import (  # noqa: F401  (re-exported: the compile AP
     MAX_ERRORS, CompileResult, Compilation, FieldInfo, Unit, fold, suggest)
 from rulekit.stages.fields import check_aliases, check_entities, check_types
 from rulekit.stages.imports import check_header, collect_names, resolve_imports
+from rulekit.stages.sources import check_sources
 from rulekit.stages.usage import (  # noqa: F401
     check_actions, check_field_ref, check_prose, check_sweep, check_templates, report_unused)
 
@@ -35,6 +36,7 @@ STAGES: tuple[Callable[[Compilation], None], ...] = (
     check_prose,
     check_sweep,
     check_actions,
+    check_sources,
     report_unused,
     build_policy,
 )

@@ -95,6 +95,17 @@ CODES: dict[str, str] = {
     "RK410": "invalid action",
     "RK411": "unknown placeholder in a message",
     "RK412": "unused declaration",
+    "RK501": "SQL does not parse",
+    "RK502": "not one read-only SELECT",
+    "RK503": "function or table not allowed in SQL",
+    "RK504": "unknown or misplaced SQL parameter",
+    "RK505": "query does not return the fields",
+    "RK506": "query not scoped to the tenant",
+    "RK507": "query cannot be written for a dialect",
+    "RK509": "no default source",
+    "RK510": "unknown SQL dialect",
+    "RK511": "invalid table name",
+    "RK512": "source cannot run",
 }
 
 

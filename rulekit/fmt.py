@@ -129,6 +129,9 @@ def _item_rows(item: ast.Item, comment_lines: frozenset[int]) -> list[_Row]:
                                           end_line=item.span.line)
             inner = [_row(s, 1, _sweep_statement(s)) for s in statements]
             return _block(item, "sweep", keyword, inner)
+        case ast.DataSource(name=name, statements=statements):
+            inner = [_row(s, 1, _source_statement(s)) for s in statements]
+            return _block(item, f"source {name.value}", name.span, inner)
         case ast.Template(text=text, bindings=bindings) if bindings:
             inner = [_row(b, 1, f"{b.slot.value} = {b.ref.dotted()}") for b in bindings]
             return _block(item, _template_head(item), text.span, inner)
@@ -239,6 +242,8 @@ def _one_line_item(item: ast.Item) -> str:
             return _template_head(item)
         case ast.Prose(mode=mode):
             return f"prose {mode.value}"
+        case ast.Tenant(param=param):
+            return f"tenant {param.value}"
         case ast.OnRule(outcomes=outcomes, action=action):
             return f"on {', '.join(map(_outcome, outcomes))} {_action(action)}"
     raise TypeError(f"not a rules item: {item!r}")
@@ -259,7 +264,25 @@ def _entity_statement(statement: ast.EntityStatement, width: int) -> str:
         case ast.FieldDecl(name=name, type=type_expr, options=options):
             return " ".join(["field", name.value.ljust(width), _type(type_expr),
                              *map(_option, options)])
+        case ast.TableSource(table=table, scoped_by=scoped_by):
+            scope = f" scoped by {scoped_by.value}" if scoped_by else ""
+            return f"source table {_string(table)}{scope}"
+        case ast.SqlSource(sql=sql):
+            return f"source sql {_string(sql)}"
     raise TypeError(f"not an entity statement: {statement!r}")
+
+
+def _source_statement(statement: ast.SourceStatement) -> str:
+    match statement:
+        case ast.SourceSql(sql=sql):
+            return f"sql {_string(sql)}"
+        case ast.SourceKeywords(keywords=keywords):
+            return f"keywords {_strings(keywords)}"
+        case ast.SourceWindow(window=window):
+            return f"window {window.text}"
+        case ast.SourceFlag(flag=flag):
+            return flag.value
+    raise TypeError(f"not a source statement: {statement!r}")
 
 
 def _type(type_expr: ast.TypeExpr) -> str:
@@ -327,6 +350,8 @@ def _action(action: ast.Action) -> str:
 # --- shared pieces ----------------------------------------------------------------------------
 
 def _string(string: ast.String) -> str:
+    if string.triple:   # SQL across lines: kept exactly as written, indentation and all
+        return f'"""{string.raw}"""'
     return f'"{string.raw}"'
 
 

@@ -345,7 +345,10 @@ class _ToAst(Transformer):
         return ast.Name(str(token), span=self._span(token))
 
     def STRING(self, token: Token) -> ast.String:
-        raw = str(token)[1:-1]
+        text = str(token)
+        if text.startswith('"""') and len(text) >= 6:   # kept as written, newlines and all
+            return ast.String(text[3:-3], text[3:-3], triple=True, span=self._span(token))
+        raw = text[1:-1]
         return ast.String(_decode_string(raw), raw, span=self._span(token))
 
     def NUMBER(self, token: Token) -> ast.Number:
@@ -395,6 +398,49 @@ class _ToAst(Transformer):
     def requires_decl(self, meta, children):
         (names,) = self._nodes(children)
         return ast.RequiresDecl(names, span=self._span(meta))
+
+    @v_args(meta=True)
+    def table_source(self, meta, children):
+        table, *scoped = self._nodes(children)
+        return ast.TableSource(table, scoped[0] if scoped else None, span=self._span(meta))
+
+    @v_args(meta=True)
+    def sql_source(self, meta, children):
+        (sql,) = self._nodes(children)
+        return ast.SqlSource(sql, span=self._span(meta))
+
+    @v_args(meta=True)
+    def tenant_decl(self, meta, children):
+        (param,) = self._nodes(children)
+        return ast.Tenant(param, span=self._span(meta))
+
+    @v_args(meta=True)
+    def data_source(self, meta, children):
+        name, *statements = self._nodes(children)
+        return ast.DataSource(name, tuple(statements), span=self._span(meta))
+
+    @v_args(meta=True)
+    def source_sql(self, meta, children):
+        (sql,) = self._nodes(children)
+        return ast.SourceSql(sql, span=self._span(meta))
+
+    @v_args(meta=True)
+    def source_keywords(self, meta, children):
+        (keywords,) = self._nodes(children)
+        return ast.SourceKeywords(keywords, span=self._span(meta))
+
+    @v_args(meta=True)
+    def source_window(self, meta, children):
+        (window,) = self._nodes(children)
+        return ast.SourceWindow(window, span=self._span(meta))
+
+    @v_args(meta=True)
+    def source_default(self, meta, children):
+        return ast.SourceFlag(ast.Name("default", span=self._span(meta)), span=self._span(meta))
+
+    @v_args(meta=True)
+    def source_always(self, meta, children):
+        return ast.SourceFlag(ast.Name("always", span=self._span(meta)), span=self._span(meta))
 
     @v_args(meta=True)
     def field_decl(self, meta, children):

@@ -10,14 +10,15 @@ from __future__ import annotations
 import functools
 import json
 from pathlib import Path
-from typing import Literal
+from collections.abc import Mapping, Sequence
+from typing import Any, Literal
 
 from pydantic import ValidationError
 
 from rulekit.errors import ArtifactError
 from rulekit.types import AnyType, Frozen
 
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2   # 2: entities carry their lookup statements; tenant; routed sources
 
 # Every outcome a check can produce. Each must end in an action: the compiler rejects a ruleset
 # that leaves one unhandled.
@@ -60,6 +61,71 @@ class Field(Frozen):
     fresh_seconds: float | None = None
 
 
+class Statement(Frozen):
+    """One prepared SQL statement in one dialect, cut at its parameters: ``parts`` has one more
+    item than ``params``. ``ids`` stands for a lookup's id list, one ``marker`` per id; every
+    other parameter (the tenant, a window's ``since`` and ``until``) is one marker. Built by
+    ``rulekit.sql.prepare`` at compile time; nothing at check time writes SQL."""
+    dialect: str
+    marker: str
+    parts: tuple[str, ...]
+    params: tuple[str, ...]
+
+    def render(self, values: Mapping[str, Any], ids: Sequence[Any] = ()) -> tuple[str, list]:
+        """The SQL text and its bound values, in order. Values only ever travel as
+        parameters."""
+        sql = [self.parts[0]]
+        bound: list = []
+        for param, part in zip(self.params, self.parts[1:]):
+            if param == "ids":
+                sql.append(", ".join([self.marker] * len(ids)) if ids else "NULL")
+                bound.extend(ids)
+            else:
+                sql.append(self.marker)
+                bound.append(values[param])
+            sql.append(part)
+        return "".join(sql), bound
+
+
+class _Prepared(Frozen):
+    """Something with a prepared statement per dialect."""
+    statements: tuple[Statement, ...] = ()
+
+    @functools.cached_property
+    def _by_dialect(self) -> dict[str, Statement]:
+        return {s.dialect: s for s in self.statements}
+
+    def statement(self, dialect: str) -> Statement | None:
+        return self._by_dialect.get(dialect)
+
+
+class Lookup(_Prepared):
+    """Where an entity's rows live and the statement that reads them. ``columns`` are the
+    names the statement returns, in order: the key first, then the readable fields (and the
+    freshness field). ``tenant_column`` is the column scoped to the verified user's id."""
+    kind: Literal["table", "sql"] = "table"
+    table: str | None = None
+    sql: str | None = None
+    columns: tuple[str, ...] = ()
+    tenant_column: str | None = None
+
+
+
+class DataSource(_Prepared):
+    """A query that gathers evidence for free text, run when the question's words route to it
+    (seed 001's keyword routing): ``keywords`` pick it, ``default`` sources run when none
+    matched, ``always`` sources run for every question. ``window_seconds`` bounds ``:since``."""
+    name: str
+    sql: str
+    keywords: tuple[str, ...] = ()
+    window_seconds: float | None = None
+    default: bool = False
+    always: bool = False
+    columns: tuple[str, ...] = ()
+    params: tuple[str, ...] = ()
+
+
+
 class Entity(Frozen):
     name: str
     key: str
@@ -67,6 +133,7 @@ class Entity(Frozen):
     fresh_seconds: float | None = None
     fresh_via: str | None = None
     requires: tuple[str, ...] = ()
+    lookup: Lookup = Lookup()
 
     @functools.cached_property
     def _by_name(self) -> dict[str, Field]:
@@ -157,6 +224,8 @@ class Policy(Frozen):
     sweep: Sweep = Sweep()
     actions: tuple[OutcomeAction, ...]
     missing: tuple[MissingAction, ...] = ()
+    tenant: str | None = None                   # the parameter every query is scoped by
+    data_sources: tuple[DataSource, ...] = ()   # routed by keywords; see ``route``
 
     @functools.cached_property
     def _entities(self) -> dict[str, Entity]:
@@ -189,6 +258,13 @@ class Policy(Frozen):
         from rulekit.check import check
 
         return check(self, reply, source, **options)
+
+    def route(self, question: str | None) -> tuple[DataSource, ...]:
+        """The declared sources to run for ``question``: those whose keywords it contains, else
+        the default ones; ``always`` sources in both cases. See ``rulekit.route``."""
+        from rulekit.route import route
+
+        return route(self, question)
 
     @property
     def ruleset(self) -> dict[str, str]:

@@ -35,6 +35,8 @@ COMMON_OPTIONS = (
     OptionSpec(name="label", takes="string", help='how refusals name the field, e.g. "delivery estimate"'),
     OptionSpec(name="max_age", takes="duration",
                help="a freshness budget for this field alone, e.g. `max_age 5m`"),
+    OptionSpec(name="column", takes="string",
+               help='the column that stores the field, where its name differs: `column "total_cents"`'),
 )
 
 

@@ -38,6 +38,20 @@ _string_pieces = st.one_of(
 strings = st.lists(_string_pieces, max_size=12).map(
     lambda pieces: ast.String("".join(p[0] for p in pieces), "".join(p[1] for p in pieces)))
 
+# A triple-quoted string keeps its text as written: line breaks, backslashes, '#' and single or
+# double quotes are all plain text. It cannot hold three quotes in a row or end with a quote
+# (the closing """ would start early). No carriage returns: a formatted file has none.
+_triple_characters = st.one_of(
+    st.characters(blacklist_categories=("Cs",), blacklist_characters="\r"),
+    st.sampled_from(['"', "\n", "\\", "#", " ", "  ", "\t", "'", "SELECT", ":user_id", "--"]),
+)
+triple_strings = st.lists(_triple_characters, max_size=12).map("".join).filter(
+    lambda text: '"""' not in text and not text.endswith('"')).map(
+    lambda text: ast.String(text, text, triple=True))
+# The SQL of a source: a query on one line, or across lines in triple quotes. The parser does
+# not judge SQL (the compiler does), so any text will do.
+sql_strings = st.one_of(strings, triple_strings)
+
 literals = st.one_of(strings, numbers, durations)
 setting_values = st.one_of(strings, numbers, names)     # the grammar takes no duration here
 
@@ -66,6 +80,17 @@ entity_statements = st.one_of(
     st.builds(ast.RequiresDecl, _tuples(names, 1, 3)),
     st.builds(ast.FieldDecl, names, type_exprs, _tuples(options, 0, 3)),
     st.builds(ast.FieldDecl, names, type_exprs, _tuples(options, 0, 3)),
+    st.builds(ast.TableSource, strings, st.none() | names),
+    st.builds(ast.SqlSource, sql_strings),
+)
+
+# --- where facts come from: the tenant and routed sources ------------------------------------
+
+source_statements = st.one_of(
+    st.builds(ast.SourceSql, sql_strings),
+    st.builds(ast.SourceKeywords, _tuples(strings, 1, 3)),
+    st.builds(ast.SourceWindow, durations),
+    st.builds(ast.SourceFlag, st.sampled_from(["default", "always"]).map(ast.Name)),
 )
 
 # --- sweep and actions ------------------------------------------------------------------------
@@ -99,8 +124,13 @@ actions = st.one_of(final_actions,
 
 # --- items and files --------------------------------------------------------------------------
 
+header_settings = st.one_of(
+    st.builds(ast.Setting, names, setting_values),
+    st.builds(ast.Setting, st.just(ast.Name("dialect")),
+              st.sampled_from(["sqlite", "postgres", "mysql", "duckdb"]).map(ast.Name)),
+)
 items = st.one_of(
-    st.builds(ast.Header, names, _tuples(st.builds(ast.Setting, names, setting_values))),
+    st.builds(ast.Header, names, _tuples(header_settings)),
     st.builds(ast.Import, strings),
     st.builds(ast.Entity, names, _tuples(entity_statements, 0, 6)),
     st.builds(ast.Aliases, names, _tuples(st.builds(ast.AliasEntry, names,
@@ -111,6 +141,8 @@ items = st.one_of(
     st.builds(ast.Prose, names),
     st.builds(ast.Sweep, _tuples(sweep_statements, 0, 6)),
     st.builds(ast.OnRule, _tuples(outcomes, 1, 3), actions),
+    st.builds(ast.Tenant, names),
+    st.builds(ast.DataSource, names, _tuples(source_statements, 0, 5)),
 )
 files = _tuples(items, 0, 6).map(lambda parts: ast.File("<generated>", parts))
 
@@ -122,12 +154,28 @@ comment_texts = st.text(
 _indents = st.sampled_from(["", " ", "  ", "\t", "      "])
 
 
+# A string literal: triple-quoted first, as the grammar's STRING tries it.
+_STRING = r'"""(?:[^"]|"(?!""))*"""|"(?:[^"\\\n]|\\["\\nt])*"'
+
+
+def _lines(text: str) -> list[str]:
+    """The lines of ``text`` (which ends in a newline and has no comments), a line break inside
+    a triple-quoted string not counting: nothing may be inserted there."""
+    inside = [range(m.start(), m.end()) for m in re.finditer(_STRING, text) if "\n" in m.group()]
+    lines, start = [], 0
+    for at, char in enumerate(text):
+        if char == "\n" and not any(at in span for span in inside):
+            lines.append(text[start:at])
+            start = at + 1
+    return lines
+
+
 @st.composite
 def commented(draw, text: str) -> tuple[str, list[str]]:
     """``text`` (whole lines, ending in a newline) with comment lines, trailing comments and
     blank lines inserted at random line boundaries; returns the new text and the comment texts
     in order."""
-    lines = text.split("\n")[:-1] if text else []
+    lines = _lines(text) if text else []
     out: list[str] = []
     inserted: list[str] = []
     for line in [*lines, None]:
@@ -147,7 +195,7 @@ def commented(draw, text: str) -> tuple[str, list[str]]:
 
 
 # A string literal, or a run of anything else up to white space or a quote.
-_TOKEN = re.compile(r'"(?:[^"\\\n]|\\["\\nt])*"|[^\s"]+')
+_TOKEN = re.compile(_STRING + r'|[^\s"]+')
 _separators = st.sampled_from([" ", " ", "\n", "\t", "  \n\n\n   ", "\n\n", "comment"])
 
 
@@ -179,4 +227,8 @@ soup_pieces = st.sampled_from([
     'untrusted r.body, "$.x"', 'exempt "24/7", 365', "on a, missing b refuse \"no\"",
     "on otherwise regenerate max 1 with values then handoff", "ask h", "# a comment", "#",
     "\n", "\n\n", "\t", "{", ",", ".", "=", "1.5", "2h", '"q\\\\ \\" #"', '"bad\\q"', '"open', "@",
+    "tenant user_id", "tenant source", "source s {", "source table {", 'sql "SELECT 1"',
+    'sql """SELECT a\n  FROM t # no comment\n"""', 'keywords "which post", "best"', "window 30d",
+    "default", "always", 'source table "t" scoped by owner_id', 'source sql """x\\n"""', '"""',
+    '""""""', "dialect postgres",
 ])

@@ -10,6 +10,8 @@ import sys
 from pathlib import Path
 
 import pytest
+
+from rulekit.policy import FORMAT_VERSION
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 from rulekit.cli import main
@@ -49,7 +51,7 @@ def test_compile_out_writes_one_artifact_per_ruleset(tmp_path):
     out = tmp_path / "out"
     assert main(["compile", str(good), "--out", str(out)]) == 0
     artifact = json.loads((out / "tiny.policy.json").read_text())
-    assert artifact["format_version"] == 1
+    assert artifact["format_version"] == FORMAT_VERSION
     assert (artifact["name"], artifact["version"]) == ("tiny", "3")
     assert len(artifact["sources_sha256"]) == 64
 
@@ -202,7 +204,7 @@ def test_check_exit_codes_for_rules_and_usage_errors(tmp_path, capsys):
     assert main(["check", str(ROOT / "rulesets" / "orders.rules"), "--reply", reply,
                  "--rows", rows, "--now", "yesterday"]) == 2
     assert main(["check", str(ROOT / "rulesets" / "orders.rules"), "--reply", reply,
-                 "--db", "postgresql://x/y"]) == 2
+                 "--db", "oracle://x/y"]) == 2
     with pytest.raises(SystemExit) as usage:
         main(["check", str(ROOT / "rulesets" / "orders.rules"), "--reply", reply])
     assert usage.value.code == 2

@@ -130,3 +130,21 @@ def test_strings_are_printed_as_written():
 def test_windows_line_endings_and_trailing_white_space_go():
     text = 'import "a"   # note \t\r\nimport "b"\r\n\r\n\r\n# end\r\n'
     assert format_source(text) == ('import "a"  # note\nimport "b"\n\n# end\n', ())
+
+
+def test_triple_quoted_strings_are_printed_as_written():
+    text = ('tenant user_id\n\nsource s {\n  sql """\n    SELECT a, b  # not a comment\\n\n'
+            '    FROM t WHERE user_id = :user_id\n"""  # a comment\n  default\n}\n')
+    assert format_source(text) == (text, ())
+    (_, source) = _parsed(text).items
+    assert source.statements[0].sql.value.startswith("\n    SELECT a, b  # not a comment\\n\n")
+
+
+def test_messy_sources_format_the_same_as_tidy_ones():
+    messy = ('tenant   user_id source s{default sql """SELECT 1\n AS a"""\nkeywords "a","b" '
+             'window 30d}\nentity e{key id source table "t" scoped by owner_id field id '
+             'identifier column "ident"}')
+    assert format_source(messy) == (
+        'tenant user_id\n\nsource s {\n  default\n  sql """SELECT 1\n AS a"""\n'
+        '  keywords "a", "b"\n  window 30d\n}\n\nentity e {\n  key id\n'
+        '  source table "t" scoped by owner_id\n  field id identifier column "ident"\n}\n', ())

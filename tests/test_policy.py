@@ -56,7 +56,7 @@ def test_a_corrupt_artifact_names_the_json_path(artifacts, tmp_path):
 @pytest.mark.parametrize("content, expected", [
     (b"not json", "the JSON does not parse"),
     (b"[]", "no `format_version` at $"),
-    (b'{"format_version": 99}', "$.format_version is 99, this rulekit reads 1"),
+    (b'{"format_version": 99}', "$.format_version is 99, this rulekit reads 2"),
 ])
 def test_not_an_artifact(content, expected, tmp_path):
     path = tmp_path / "x.policy.json"

@@ -16,8 +16,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from rulekit.sources import (LookupRequest, MemoryResolver, Resolver, SourceError,
-                             SqliteResolver, open_source)
+from rulekit.sources import (LookupRequest, MemoryResolver, MysqlResolver, PostgresResolver,
+                             Resolver, SourceError, SqliteResolver, open_source)
 
 ORDERS = [
     {"id": f"ord_{n}", "shipped_at": f"2026-07-{n % 28 + 1:02d}", "line_count": n % 7,
@@ -437,11 +437,28 @@ def test_open_source_rows_json_and_passthrough(tmp_path):
     assert open_source(from_dict) is from_dict
 
 
+@pytest.mark.parametrize("spec, kind", [
+    ("postgresql://db/shop", PostgresResolver),
+    ("postgres://user:secret@db:5433/shop", PostgresResolver),
+    ("postgresql+psycopg://db/shop", PostgresResolver),
+    ("mysql://db/shop", MysqlResolver),
+    ("mysql+pymysql://db/shop", MysqlResolver),
+    ("mariadb://root@127.0.0.1:3306/shop", MysqlResolver),
+])
+def test_open_source_reads_database_urls_without_connecting(spec, kind):
+    resolver = open_source(spec)
+    assert isinstance(resolver, kind)
+    assert "secret" not in repr(resolver)    # a URL's password never reaches a log line
+
+
+def test_a_mysql_url_must_name_its_database():
+    with pytest.raises(ValueError, match="names no database"):
+        open_source("mysql://root@127.0.0.1:3306")
+
+
 @pytest.mark.parametrize("spec, message", [
-    ("postgresql://db/shop", "later release"),
-    ("mysql+pymysql://db/shop", "later release"),
-    ("mariadb://db/shop", "later release"),
     ("redis://cache", "unknown source scheme 'redis'"),
+    ("oracle://db/shop", "unknown source scheme 'oracle'"),
     ("shop.db", "did you mean 'sqlite:///shop.db'"),
     ("shop.csv", "cannot tell what kind of source"),
     ("sqlite://host/shop.db", "sqlite:/// followed by the file's path"),

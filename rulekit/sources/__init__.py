@@ -10,9 +10,12 @@ A resolver is anything with ``fetch(request) -> LookupResult``. Two ship here:
 
 - ``MemoryResolver`` (``rulekit.sources.memory``): rows given as a dict or a JSON file; for
   tests, demos and small fixed catalogues;
-- ``SqliteResolver`` (``rulekit.sources.sqlite``): a SQLite file opened read-only.
+- ``SqliteResolver`` (``rulekit.sources.sqlite``): a SQLite file opened read-only;
+- ``PostgresResolver`` (``rulekit.sources.postgres``, extra ``rulekit[postgres]``);
+- ``MysqlResolver`` (``rulekit.sources.mysql``, extra ``rulekit[mysql]``), for MariaDB too.
 
-PostgreSQL and MySQL/MariaDB come in a later issue; ``open_source`` says so when asked for them.
+The SQL resolvers run the statement the compiler prepared for their dialect
+(``Entity.lookup``); see ``rulekit.sources.sql`` for what they share.
 
 Failures: a resolver raises ``SourceError`` for the failures it knows (cannot connect, timed
 out, no such table or column). The checker turns *any* exception from ``fetch`` into a
@@ -29,11 +32,14 @@ from collections.abc import Mapping
 from typing import Protocol, runtime_checkable
 
 from rulekit.errors import RulekitError
+from rulekit.policy import Lookup
 
 __all__ = [
     "LookupRequest",
     "LookupResult",
     "MemoryResolver",
+    "MysqlResolver",
+    "PostgresResolver",
     "Resolver",
     "SourceError",
     "SqliteResolver",
@@ -50,6 +56,12 @@ class LookupRequest:
     lists it. ``ids`` must be distinct strings: the checker deduplicates before asking, and a
     duplicate here means a bug upstream, so it is rejected rather than silently merged.
     ``timeout`` is the budget in seconds for this one lookup.
+
+    ``lookup`` is the entity's compiled lookup (its prepared statements, one per dialect): SQL
+    resolvers run its statement and never write SQL of their own. ``tenant`` is the verified
+    user's id when the ruleset is tenant-scoped; it comes from the caller's login, never from
+    the model or the question. ``key_kind`` is the key field's type: an integer key is bound as
+    an integer, and an id that is not one cannot match and is not sent.
     """
 
     entity: str
@@ -58,6 +70,9 @@ class LookupRequest:
     fields: tuple[str, ...]
     table: str | None = None
     timeout: float = 2.0
+    lookup: Lookup | None = None
+    tenant: str | None = None
+    key_kind: str | None = None
 
     def __post_init__(self) -> None:
         # Lists are accepted for convenience and stored as tuples, so the request stays hashable.
@@ -112,11 +127,12 @@ class Resolver(Protocol):
 
 
 ACCEPTED_FORMS = ("a sqlite:///path/to/file.db URL (sqlite:////abs/path.db for an absolute "
-                  "path), a path to a .json rows file, a dict of rows per entity, or an object "
-                  "with a fetch(request) method")
+                  "path), a postgresql:// or mysql:// (mariadb://) URL, a path to a .json rows "
+                  "file, a dict of rows per entity, or an object with a fetch(request) method")
 
 _SCHEME = re.compile(r"^([A-Za-z][A-Za-z0-9+.-]*):")
-_LATER = ("postgres", "postgresql", "mysql", "mariadb")
+_POSTGRES = ("postgres", "postgresql", "postgresql+psycopg", "postgres+psycopg")
+_MYSQL = ("mysql", "mariadb", "mysql+pymysql", "mariadb+pymysql")
 
 
 def open_source(spec: str | os.PathLike | Mapping | Resolver, *, timeout: float = 2.0) -> Resolver:
@@ -145,9 +161,11 @@ def open_source(spec: str | os.PathLike | Mapping | Resolver, *, timeout: float 
     scheme = _SCHEME.match(spec)
     if scheme and len(scheme.group(1)) > 1:  # one letter is a Windows drive, not a scheme
         name = scheme.group(1).lower()
-        if name.split("+")[0] in _LATER:
-            raise ValueError(f"{name}:// sources are not supported yet (PostgreSQL and "
-                             f"MySQL/MariaDB come in a later release); accepted: {ACCEPTED_FORMS}")
+        if name in _POSTGRES:
+            url = spec if "+" not in name else "postgresql" + spec[len(name):]
+            return PostgresResolver(url, timeout=timeout)
+        if name in _MYSQL:
+            return MysqlResolver(spec, timeout=timeout)
         raise ValueError(f"unknown source scheme {name!r} in {spec!r}; accepted: {ACCEPTED_FORMS}")
     if spec.lower().endswith(".json"):
         return MemoryResolver.from_json(spec)
@@ -178,3 +196,5 @@ def _sqlite_path(url: str) -> str:
 # Imported last: both modules import the names defined above.
 from rulekit.sources.memory import MemoryResolver  # noqa: E402
 from rulekit.sources.sqlite import SqliteResolver  # noqa: E402
+from rulekit.sources.postgres import PostgresResolver  # noqa: E402
+from rulekit.sources.mysql import MysqlResolver  # noqa: E402

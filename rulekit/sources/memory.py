@@ -81,10 +81,16 @@ class MemoryResolver:
                               entity=request.entity, table=request.table)
         wanted = set(request.ids)
         columns = request.columns
+        # A tenant-scoped lookup sees only the rows whose tenant column holds the caller's id;
+        # a row without that column belongs to nobody, so it is not seen either.
+        scope = request.lookup.tenant_column if request.lookup is not None else None
+        tenant = request.tenant
         found: dict[str, dict[str, object]] = {}
         for row in rows:
             value = row.get(request.key)
             if value is None or str(value) not in wanted:
+                continue
+            if tenant is not None and (scope is None or str(row.get(scope)) != tenant):
                 continue
             ident = str(value)
             if ident in found:

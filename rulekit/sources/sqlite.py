@@ -36,10 +36,13 @@ import re
 import sqlite3
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from pathlib import Path
+from typing import Any
 
+from rulekit.policy import DataSource
 from rulekit.sources import LookupRequest, LookupResult, SourceError
+from rulekit.sources.sql import SqlResolver, bindable_ids
 
 # How many SQLite VM instructions run between two looks at the clock: often enough to stop
 # within a millisecond or so, rarely enough to cost nothing measurable.
@@ -104,13 +107,39 @@ class SqliteResolver:
     def fetch(self, request: LookupRequest) -> LookupResult:
         if not request.ids:
             return {}
-        columns = request.columns
-        # Every column is qualified with the table: SQLite reads an unqualified "name" that is
-        # no column as the string 'name' (its double-quoted-string quirk), which would turn a
-        # missing column into a constant, and a missing key into a match on every row.
-        table = _quote(request.table, request)
-        head = (f"SELECT {', '.join(f'{table}.{_quote(c, request)}' for c in columns)} "
-                f"FROM {table} WHERE {table}.{_quote(request.key, request)} IN ")
+        if request.lookup is not None:
+            # The compiled statement: the entity's table or SELECT, scoped to the tenant.
+            statement = request.lookup.statement("sqlite")
+            if statement is None:
+                raise SourceError(f"sqlite {self.path}: entity {request.entity!r} has no lookup "
+                                  "statement for sqlite (see the compiler's RK507 warning)",
+                                  entity=request.entity)
+            values = SqlResolver._values(statement, request.tenant, request)
+            columns = request.lookup.columns
+            ids: list = bindable_ids(request)
+            table_name = request.lookup.table or request.entity
+
+            def render(chunk):
+                return statement.render(values, chunk)
+        else:
+            if request.tenant is not None:
+                raise SourceError(f"entity {request.entity!r}: a tenant-scoped lookup needs the "
+                                  "compiled lookup statement", entity=request.entity)
+            columns = request.columns
+            ids = list(request.ids)
+            table_name = request.table
+            # Every column is qualified with the table: SQLite reads an unqualified "name"
+            # that is no column as the string 'name' (its double-quoted-string quirk), which
+            # would turn a missing column into a constant, and a missing key into a match on
+            # every row.
+            table = _quote(request.table, request)
+            head = (f"SELECT {', '.join(f'{table}.{_quote(c, request)}' for c in columns)} "
+                    f"FROM {table} WHERE {table}.{_quote(request.key, request)} IN ")
+
+            def render(chunk):
+                return f"{head}({', '.join('?' * len(chunk))})", list(chunk)
+        if not ids:
+            return {}
         budget = min(self.timeout, request.timeout)
         deadline = time.monotonic() + budget
         timed_out = False
@@ -123,14 +152,15 @@ class SqliteResolver:
         connection = self._connection()
         try:
             connection.set_progress_handler(past_deadline, PROGRESS_STEPS)
-            size = connection.getlimit(sqlite3.SQLITE_LIMIT_VARIABLE_NUMBER)
+            size = connection.getlimit(sqlite3.SQLITE_LIMIT_VARIABLE_NUMBER) - 8  # room for the tenant
+            if request.lookup is None:
+                size += 8
             wanted = set(request.ids)
             found: dict[str, dict[str, object]] = {}
-            for start in range(0, len(request.ids), size):
-                params = request.ids[start:start + size]
-                sql = f"{head}({', '.join('?' * len(params))})"
+            for start in range(0, len(ids), size):
+                sql, params = render(ids[start:start + size])
                 if self.on_query is not None:
-                    self.on_query(sql, params)
+                    self.on_query(sql, tuple(params))
                 for row in connection.execute(sql, params):
                     ident = str(row[0])
                     # SQLite's type affinity can match '01' to the integer 1; keep only exact
@@ -140,14 +170,14 @@ class SqliteResolver:
                         continue
                     if ident in found:
                         raise SourceError(
-                            f"sqlite {self.path}: table {_quote(request.table)} has more than one "
+                            f"sqlite {self.path}: table {_quote(table_name)} has more than one "
                             f"row with {request.key} = {ident!r}; the key must be unique",
-                            entity=request.entity, table=request.table)
+                            entity=request.entity, table=table_name)
                     found[ident] = dict(zip(columns, row))
             return found
         except sqlite3.Error as exc:
             self.close()
-            raise self._failure(request, exc, timed_out, budget) from exc
+            raise self._failure(request, exc, timed_out, budget, table_name) from exc
         except BaseException:
             self.close()
             raise
@@ -155,23 +185,49 @@ class SqliteResolver:
             if getattr(self._local, "connection", None) is connection:
                 connection.set_progress_handler(None, 0)
 
+    def query(self, source: DataSource, values: Mapping[str, Any],
+              timeout: float | None = None) -> list[dict[str, object]]:
+        """Run a routed source with its declared parameters; its rows by column name."""
+        statement = source.statement("sqlite")
+        if statement is None:
+            raise SourceError(f"sqlite {self.path}: source {source.name!r} has no statement for "
+                              "sqlite (see the compiler's RK507 warning)")
+        budget = min(self.timeout, timeout or self.timeout)
+        deadline = time.monotonic() + budget
+        sql, params = statement.render(values)
+        if self.on_query is not None:
+            self.on_query(sql, tuple(params))
+        connection = self._connection()
+        try:
+            connection.set_progress_handler(lambda: time.monotonic() > deadline, PROGRESS_STEPS)
+            rows = connection.execute(sql, params).fetchall()
+        except sqlite3.Error as exc:
+            self.close()
+            late = time.monotonic() > deadline
+            raise SourceError(f"sqlite {self.path}: source {source.name!r} failed: " +
+                              (f"timed out after {budget:g} s" if late else str(exc))) from exc
+        finally:
+            if getattr(self._local, "connection", None) is connection:
+                connection.set_progress_handler(None, 0)
+        return [dict(zip(source.columns, row)) for row in rows]
+
     def _failure(self, request: LookupRequest, exc: sqlite3.Error, timed_out: bool,
-                 budget: float) -> SourceError:
+                 budget: float, table: str) -> SourceError:
         """Say what failed in the operator's terms: the entity, the table, the column."""
         where = (f"sqlite {self.path}: lookup of entity {request.entity!r} in table "
-                 f"{_quote(request.table)}")
+                 f"{_quote(table)}")
         cause = str(exc)
         if timed_out:
             cause = f"timed out after {budget:g} s ({len(request.ids)} ids)"
         elif "database is locked" in cause:
             cause = f"timed out after {budget:g} s waiting for a lock ({cause})"
         elif match := re.match(r"no such column: (.+)", cause):
-            column = match.group(1).removeprefix(f"{request.table}.")
+            column = match.group(1).removeprefix(f"{table}.").removeprefix("rk_rows.")
             role = "the key" if column == request.key else f"field {column!r}"
             cause = f"{cause}: the table has no column for {role}"
         elif cause.startswith("no such table"):
             cause = f"{cause}: the database has no table for entity {request.entity!r}"
-        return SourceError(f"{where}: {cause}", entity=request.entity, table=request.table)
+        return SourceError(f"{where}: {cause}", entity=request.entity, table=table)
 
 
 def _quote(name: str, request: LookupRequest | None = None) -> str:

@@ -44,6 +44,8 @@ def build_policy(c: Compilation) -> None:
         sweep=_sweep(sweep) if sweep else P.Sweep(),
         actions=actions,
         missing=missing,
+        tenant=next((t.param.value for t in c.items(ast.Tenant)), None),
+        data_sources=tuple(c.data_sources),
     )
 
 
@@ -87,7 +89,8 @@ def _entity(c: Compilation, entity: ast.Entity, currency: str | None, timezone: 
         ))
     return P.Entity(name=name, key=key.field.value, fields=tuple(fields),
                     fresh_seconds=fresh.budget.seconds if fresh else None,
-                    fresh_via=fresh.via.value if fresh else None, requires=requires)
+                    fresh_via=fresh.via.value if fresh else None, requires=requires,
+                    lookup=c.lookups.get(name, P.Lookup()))
 
 
 def _placeholder_value(value: ast.Literal) -> str | int | float:

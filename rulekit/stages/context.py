@@ -36,9 +36,10 @@ OPTION_SYNONYMS = {"case_insensitive": "casefold", "ignore_case": "casefold",
                    "fresh": "max_age", "ttl": "max_age", "percentage": "percent"}
 
 # Statement keywords inside an entity; an unknown option that looks like one is a typo for it.
-ENTITY_KEYWORDS = ("field", "key", "fresh", "requires")
+ENTITY_KEYWORDS = ("field", "key", "fresh", "requires", "source")
 
-SETTINGS = {"version": "string", "locale": "name", "currency": "name", "timezone": "string"}
+SETTINGS = {"version": "string", "locale": "name", "currency": "name", "timezone": "string",
+            "dialect": "name"}
 
 
 @dataclasses.dataclass(frozen=True)
@@ -92,6 +93,8 @@ class Compilation:
     fallbacks: dict[str, ast.Template] = dataclasses.field(default_factory=dict)
     used: set[tuple[str, str]] = dataclasses.field(default_factory=set)
     failed_imports: list[str] = dataclasses.field(default_factory=list)
+    lookups: dict[str, P.Lookup] = dataclasses.field(default_factory=dict)
+    data_sources: list[P.DataSource] = dataclasses.field(default_factory=list)
     policy: P.Policy | None = None
 
     def error(self, code: str, message: str, span: Span | None, hint: str | None = None) -> None:

@@ -1,0 +1,125 @@
+"""Keyword routing of the declared sources, and gathering their rows as evidence (seed 001).
+
+Which queries run is decided here, by code, from the words of the question; the model never
+chooses. ``route`` picks the declared sources whose keywords the question contains, or the
+``default`` ones when none matched, plus the ``always`` ones. ``gather`` runs them with the
+only parameters a source can have: the verified tenant id the caller passes in (never from the
+question or the model), and ``since``/``until`` computed from ``now`` and the source's declared
+window. Nothing in the question can name another query or widen a window.
+
+What ``gather`` returns is the evidence for the sweep (one list of rows per source) and a
+``sources`` report for a "Sources" panel under the answer: which sources ran, over which
+window, how many rows each returned, which came back empty, and which failed. A failed source
+makes the evidence incomplete; ``Gathered.failed`` lets the caller fail closed with
+``lookup_failed``.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import datetime as dt
+import re
+import unicodedata
+from decimal import Decimal
+from typing import Any
+
+from rulekit.policy import DataSource, Policy
+
+__all__ = ["Gathered", "SourceRun", "gather", "route"]
+
+
+def _normal(text: str) -> str:
+    return " ".join(unicodedata.normalize("NFKC", text).casefold().split())
+
+
+def _keyword_pattern(keyword: str) -> re.Pattern:
+    # Whole words only: "best" must not fire on "bestow", nor "post" on "postcode".
+    return re.compile(rf"(?<!\w){re.escape(_normal(keyword))}(?!\w)")
+
+
+def route(policy: Policy, question: str | None) -> tuple[DataSource, ...]:
+    """The sources to run for ``question``, in declaration order."""
+    text = _normal(question) if isinstance(question, str) else ""
+    matched = [s for s in policy.data_sources
+               if text and any(_keyword_pattern(k).search(text) for k in s.keywords)]
+    chosen = matched or [s for s in policy.data_sources if s.default]
+    names = {s.name for s in chosen} | {s.name for s in policy.data_sources if s.always}
+    return tuple(s for s in policy.data_sources if s.name in names)
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class SourceRun:
+    """One line of the Sources panel."""
+    name: str
+    since: str | None           # ISO 8601, the start of the window; None without a window
+    until: str | None
+    rows: int
+    empty: bool
+    matched: tuple[str, ...]    # the keywords of the question that picked it; () for default
+    error: str | None = None    # why it failed, for the operator; the rows are then missing
+
+    def to_dict(self) -> dict:
+        return dataclasses.asdict(self) | {"matched": list(self.matched)}
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Gathered:
+    evidence: dict[str, list[dict[str, Any]]]
+    sources: tuple[SourceRun, ...]
+
+    @property
+    def failed(self) -> tuple[SourceRun, ...]:
+        return tuple(s for s in self.sources if s.error is not None)
+
+    def report(self) -> list[dict]:
+        return [s.to_dict() for s in self.sources]
+
+
+def gather(policy: Policy, question: str | None, resolver: Any, *, tenant: str | None = None,
+           now: dt.datetime | None = None, timeout: float = 2.0) -> Gathered:
+    """Run the routed sources against ``resolver`` (a SQL resolver from ``open_source``).
+    Never raises for a failing source: it is reported in ``sources`` with its error."""
+    now = now or dt.datetime.now(dt.timezone.utc)
+    if now.tzinfo is None:
+        raise ValueError("now must be timezone-aware")
+    text = _normal(question) if isinstance(question, str) else ""
+    evidence: dict[str, list[dict[str, Any]]] = {}
+    runs = []
+    for source in route(policy, question):
+        matched = tuple(k for k in source.keywords if text and _keyword_pattern(k).search(text))
+        since = now - dt.timedelta(seconds=source.window_seconds) \
+            if source.window_seconds is not None else None
+        values: dict[str, Any] = {}
+        if policy.tenant is not None:
+            values[policy.tenant] = tenant
+        if since is not None:
+            values["since"], values["until"] = since, now
+        window = (since.isoformat() if since else None, now.isoformat() if since else None)
+        error = None
+        rows: list[dict[str, Any]] = []
+        if policy.tenant is not None and tenant is None:
+            error = "no verified tenant id was given; pass tenant= from the login"
+        elif not callable(getattr(resolver, "query", None)):
+            error = f"{type(resolver).__name__} cannot run SQL sources"
+        else:
+            try:
+                rows = [{k: _plain(v) for k, v in row.items()}
+                        for row in resolver.query(source, values, timeout)]
+            except Exception as exc:    # any failure is reported, and fails the answer closed
+                error = str(exc) or type(exc).__name__
+        if error is None:
+            evidence[source.name] = rows
+        runs.append(SourceRun(source.name, *window, rows=len(rows), empty=not rows and not error,
+                              matched=matched, error=error))
+    return Gathered(evidence, tuple(runs))
+
+
+def _plain(value: Any) -> Any:
+    """A database value as JSON evidence: exact decimals as numbers, times as ISO 8601."""
+    if isinstance(value, Decimal):
+        return int(value) if value == value.to_integral_value() else float(value)
+    if isinstance(value, (dt.datetime, dt.date, dt.time)):
+        return value.isoformat()
+    if isinstance(value, bytes):
+        return value.decode("utf-8", "replace")
+    return value

@@ -1,0 +1,231 @@
+"""What every SQL resolver shares: run the compiled statement, bind every value, read rows back
+by name, keep only exact key matches, and turn every failure into a ``SourceError``.
+
+The three backends (``SqliteResolver``, ``PostgresResolver``, ``MysqlResolver``) only say how
+to open a read-only connection with a deadline and how to run one statement on it. The SQL
+itself was written at compile time (``rulekit.sql``) and travels in the policy
+(``Entity.lookup.statements``); a resolver picks its dialect's statement and fills in markers.
+
+Why the ids are filtered before and after the query:
+
+- before: an integer key is bound as an integer, so ``"1 OR 1=1"`` or ``"x"`` is not sent at
+  all (PostgreSQL would reject the text, MySQL would quietly read it as 1); no key holds a NUL
+  character, so an id with one is not sent either. Either way the id finds nothing, which is
+  what the checker reports: not_found.
+- after: databases compare loosely (MySQL's default collations ignore case and trailing
+  spaces, SQLite's affinity matches ``'01'`` to ``1``), so a row counts only when its key, as
+  text, is exactly one of the ids asked for.
+
+Connections: one per thread, opened on first use and reused (opening one costs more than the
+query); any error closes the calling thread's connection, so the next fetch starts afresh on a
+new one. A failed fetch is never retried here: the check fails closed (``lookup_failed``) and
+the next check reconnects. A caller may hand over a connection factory instead of a URL.
+"""
+
+from __future__ import annotations
+
+import re
+import threading
+import time
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, ClassVar
+
+from rulekit.policy import DataSource, Statement
+from rulekit.sources import LookupRequest, LookupResult, SourceError
+
+QueryHook = Callable[[str, Sequence], None]
+
+# Ids per statement. Every backend takes far more bound values than this (SQLite 32766,
+# PostgreSQL and MySQL 65535); a longer list is split, and it is still one logical fetch.
+CHUNK = 1000
+_INTEGER = re.compile(r"-?(?:0|[1-9][0-9]{0,18})")
+_INT64 = (-(2 ** 63), 2 ** 63 - 1)
+IDENTIFIER_QUOTES = {"sqlite": '"', "postgres": '"', "mysql": "`", "duckdb": '"'}
+
+
+class SqlResolver:
+    """Base of the SQL resolvers. Subclasses set ``dialect`` and implement ``_open`` (a new
+    read-only connection) and ``_run`` (one statement on it, within ``budget`` seconds)."""
+
+    dialect: ClassVar[str]
+    name: ClassVar[str]
+
+    def __init__(self, *, timeout: float = 2.0, on_query: QueryHook | None = None):
+        if not timeout > 0:
+            raise ValueError(f"timeout must be positive, not {timeout!r}")
+        self.timeout = float(timeout)
+        self.on_query = on_query
+        self._local = threading.local()
+
+    # --- connections ---------------------------------------------------------------------
+
+    def _open(self):
+        raise NotImplementedError
+
+    def _run(self, connection, sql: str, params: Sequence, budget: float) -> list[tuple]:
+        raise NotImplementedError
+
+    def _describe(self) -> str:
+        raise NotImplementedError
+
+    def connection(self):
+        """The calling thread's connection, opened if need be. Public so that tests can prove
+        that a write through it is refused, or kill it from the server's side."""
+        connection = getattr(self._local, "connection", None)
+        if connection is None:
+            connection = self._local.connection = self._open()
+        return connection
+
+    def close(self) -> None:
+        """Close the calling thread's connection; the next fetch opens a new one."""
+        connection = getattr(self._local, "connection", None)
+        self._local.connection = None
+        if connection is not None:
+            try:
+                connection.close()
+            except Exception:   # closing a broken connection may fail; it is gone either way
+                pass
+
+    # --- lookups -------------------------------------------------------------------------
+
+    def fetch(self, request: LookupRequest) -> LookupResult:
+        bound = bindable_ids(request)
+        if not bound:
+            return {}
+        statement = self._statement(request)
+        values = self._values(statement, request.tenant, request)
+        budget = min(self.timeout, request.timeout)
+        deadline = time.monotonic() + budget
+        columns = request.lookup.columns if request.lookup is not None else request.columns
+        wanted = set(request.ids)
+        found: dict[str, dict[str, object]] = {}
+        for start in range(0, len(bound), CHUNK):
+            chunk = bound[start:start + CHUNK]
+            sql, params = statement.render(values, chunk)
+            rows = self._guarded(sql, params, deadline - time.monotonic(), budget,
+                                 request.entity, request.table if request.lookup is None else
+                                 (request.lookup.table or request.entity))
+            for row in rows:
+                if len(row) != len(columns):
+                    raise SourceError(f"{self._describe()}: the lookup of entity "
+                                      f"{request.entity!r} returned {len(row)} columns, not "
+                                      f"{len(columns)}", entity=request.entity)
+                ident = None if row[0] is None else _key_text(row[0])
+                if ident is None or ident not in wanted:
+                    continue
+                if ident in found:
+                    raise SourceError(
+                        f"{self._describe()}: entity {request.entity!r} has more than one row "
+                        f"with {request.key} = {ident!r}; the key must be unique",
+                        entity=request.entity, table=request.table)
+                found[ident] = dict(zip(columns, row))
+        return found
+
+    def query(self, source: DataSource, values: Mapping[str, Any],
+              timeout: float | None = None) -> list[dict[str, object]]:
+        """Run a routed source with its declared parameters (the tenant, ``since``, ``until``)
+        and return its rows by column name."""
+        statement = source.statement(self.dialect)
+        if statement is None:
+            raise SourceError(f"{self._describe()}: source {source.name!r} has no statement for "
+                              f"{self.dialect}; the compiler could not write it in this dialect "
+                              "(see its RK507 warning)")
+        missing = [p for p in statement.params if p not in values]
+        if missing:
+            raise SourceError(f"source {source.name!r} needs " +
+                              ", ".join(f":{p}" for p in missing) + " and was not given it")
+        budget = min(self.timeout, timeout or self.timeout)
+        sql, params = statement.render(values)
+        rows = self._guarded(sql, params, budget, budget, source.name, None)
+        return [dict(zip(source.columns, row)) for row in rows]
+
+    def _statement(self, request: LookupRequest) -> Statement:
+        if request.lookup is None:
+            if request.tenant is not None:
+                raise SourceError(f"entity {request.entity!r}: a tenant-scoped lookup needs the "
+                                  "compiled lookup statement", entity=request.entity)
+            return _table_statement(request, self.dialect)
+        statement = request.lookup.statement(self.dialect)
+        if statement is None:
+            raise SourceError(f"{self._describe()}: entity {request.entity!r} has no lookup "
+                              f"statement for {self.dialect}; the compiler could not write its "
+                              "query in this dialect (see its RK507 warning)",
+                              entity=request.entity)
+        return statement
+
+    @staticmethod
+    def _values(statement: Statement, tenant: str | None, request: LookupRequest) -> dict:
+        scoped = [p for p in statement.params if p != "ids"]
+        if scoped and tenant is None:
+            raise SourceError(f"entity {request.entity!r} is tenant-scoped and no verified "
+                              "tenant id was given; pass tenant= from the login",
+                              entity=request.entity)
+        return {p: tenant for p in scoped}
+
+    def _guarded(self, sql: str, params: list, remaining: float, budget: float,
+                 what: str, table: str | None) -> list[tuple]:
+        """Run one statement; any failure closes the connection and becomes a SourceError."""
+        if remaining <= 0:
+            raise SourceError(f"{self._describe()}: lookup of {what!r} timed out after "
+                              f"{budget:g} s", entity=what, table=table)
+        if self.on_query is not None:
+            self.on_query(sql, tuple(params))
+        try:
+            connection = self.connection()
+            return self._run(connection, sql, params, remaining)
+        except SourceError:
+            self.close()
+            raise
+        except Exception as exc:
+            self.close()
+            raise SourceError(f"{self._describe()}: lookup of {what!r}"
+                              f"{f' in table {table!r}' if table else ''} failed: "
+                              f"{self._explain(exc, budget)}", entity=what, table=table) from exc
+
+    def _explain(self, exc: Exception, budget: float) -> str:
+        return f"{type(exc).__name__}: {str(exc).strip().splitlines()[0] if str(exc).strip() else ''}"
+
+
+def _key_text(value: object) -> str:
+    if isinstance(value, bytes):
+        return value.decode("utf-8", "replace")
+    return str(value)
+
+
+def bindable_ids(request: LookupRequest) -> list:
+    """The ids worth sending, as the values to bind; the rest cannot match any row."""
+    bound = []
+    for ident in request.ids:
+        if "\x00" in ident:
+            continue
+        if request.key_kind == "integer":
+            if not _INTEGER.fullmatch(ident):
+                continue
+            number = int(ident)
+            if not _INT64[0] <= number <= _INT64[1]:
+                continue
+            bound.append(number)
+        else:
+            bound.append(ident)
+    return bound
+
+
+def _table_statement(request: LookupRequest, dialect: str) -> Statement:
+    """For a bare ``LookupRequest`` (no compiled lookup): the same fixed shape the compiler
+    writes for `source table`, with quoted identifiers, built without sqlglot."""
+    quote = IDENTIFIER_QUOTES[dialect]
+
+    def q(name: str) -> str:
+        if "\x00" in name:
+            raise SourceError(f"identifier {name!r} contains a NUL character",
+                              entity=request.entity, table=request.table)
+        return quote + name.replace(quote, quote * 2) + quote
+
+    table = q(request.table)
+    columns = ", ".join(f"{table}.{q(c)}" for c in request.columns)
+    head = f"SELECT {columns} FROM {table} WHERE {table}.{q(request.key)} IN ("
+    if dialect in ("postgres", "mysql"):
+        head = head.replace("%", "%%")
+    marker = "%s" if dialect in ("postgres", "mysql") else "?"
+    return Statement(dialect=dialect, marker=marker, parts=(head, ")"), params=("ids",))
+

@@ -1,0 +1,502 @@
+"""SQL at compile time: judge the author's SELECTs with sqlglot and prepare every statement
+rulekit will run, in every dialect it can run them in.
+
+Nothing here runs at check time. The compile stage (``rulekit.stages.sources``) calls
+``analyse`` on each query written in a rules file and ``prepare`` to build the statements that
+go into the compiled artifact; the resolvers in ``rulekit.sources`` only fill in parameters.
+That keeps sqlglot out of the chatbot's process and makes the SQL that will run reviewable in
+the artifact, byte for byte.
+
+What a query may be (each refusal is a ``SqlProblem`` with the offsets of the offending token
+in the query text, which the stage maps to file:line:col):
+
+- exactly one statement, a SELECT (or a UNION of SELECTs, or a WITH ... SELECT);
+- nothing that writes or locks anywhere inside it: no INSERT, UPDATE, DELETE, MERGE, DDL,
+  SELECT ... INTO, FOR UPDATE / FOR SHARE, and no unparsed command;
+- only functions on ``ALLOWED_FUNCTIONS`` (so no pg_sleep, load_file, dblink, ...), and no
+  table in a system catalogue (pg_catalog, information_schema, mysql, ...);
+- parameters only by name (``:user_id``), and only the names the context allows;
+- it names its columns (no ``SELECT *``): the compiler checks that the key and every readable
+  field come back.
+
+How a statement is stored: the SQL text is cut at its parameters into ``parts``, with the
+parameter names in ``params`` (``ids`` is the id list of a lookup, expanded at run time to one
+marker per id). Parts are written in the driver's paramstyle: ``?`` for SQLite and DuckDB,
+``%s`` for psycopg and PyMySQL, with a literal ``%`` doubled for the latter two.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+from typing import Iterable
+
+import sqlglot
+from sqlglot import exp
+from sqlglot.errors import ErrorLevel, ParseError, TokenError, UnsupportedError
+from sqlglot.tokens import TokenType
+
+from rulekit import policy as P
+
+# The dialects every query is written for, with the driver's parameter marker. MariaDB speaks
+# sqlglot's "mysql".
+DIALECTS: dict[str, str] = {"sqlite": "?", "postgres": "%s", "mysql": "%s", "duckdb": "?"}
+PYFORMAT = frozenset(d for d, marker in DIALECTS.items() if marker == "%s")
+
+# Functions a query may call. Reading, formatting and aggregating only: nothing that sleeps,
+# reads files, opens connections, changes settings or reaches other databases.
+ALLOWED_FUNCTIONS = frozenset("""
+    ABS AVG CAST TRY_CAST CEIL CEILING COALESCE CONCAT CONCAT_WS COUNT COUNT_IF CURRENT_DATE
+    CURRENT_TIMESTAMP CURRENT_TIME DATE DATE_TRUNC DATEDIFF DATE_DIFF DATETIME DAY EXTRACT FLOOR
+    GREATEST HOUR IF IFNULL NULLIF NVL LEAST LENGTH CHAR_LENGTH LOWER UPPER LTRIM RTRIM TRIM MAX
+    MIN MINUTE MOD MONTH POWER POW ROUND SIGN SQRT SUBSTRING SUBSTR SUM REPLACE STRFTIME TO_CHAR
+    TIME_TO_STR STR_TO_TIME TS_OR_DS_TO_DATE YEAR ROW_NUMBER RANK DENSE_RANK LAG LEAD
+    FIRST_VALUE LAST_VALUE STRING_AGG GROUP_CONCAT ARRAY_AGG CASE ANY_VALUE TRUNC LEFT RIGHT
+    POSITION STRPOS INSTR STDDEV VARIANCE PERCENTILE_CONT PERCENTILE_DISC DATE_ADD DATE_SUB
+    TIMESTAMP TIMESTAMP_TRUNC UNIX_TO_TIME TIME_TO_UNIX EPOCH TO_DATE TO_TIMESTAMP
+    """.split())
+
+# Schemas that hold the database's own catalogues (users, grants, settings). A read of them is
+# read-only and still a leak.
+SYSTEM_SCHEMAS = frozenset({"pg_catalog", "information_schema", "mysql", "performance_schema",
+                            "sys", "pg_toast"})
+SYSTEM_TABLES = frozenset({"sqlite_master", "sqlite_schema", "sqlite_temp_master",
+                           "pg_user", "pg_shadow", "pg_authid", "pg_roles", "pg_settings",
+                           "pg_stat_activity", "pg_file_settings", "pg_hba_file_rules"})
+
+# Node types that write, lock, change the session or are not SQL sqlglot understood.
+_FORBIDDEN: tuple[tuple[type, str], ...] = (
+    (exp.Insert, "INSERT"), (exp.Update, "UPDATE"), (exp.Delete, "DELETE"),
+    (exp.Merge, "MERGE"), (exp.Create, "CREATE"), (exp.Drop, "DROP"), (exp.Alter, "ALTER"),
+    (exp.TruncateTable, "TRUNCATE"), (exp.Command, "a command"), (exp.Set, "SET"),
+    (exp.Use, "USE"), (exp.Transaction, "a transaction"), (exp.Commit, "COMMIT"),
+    (exp.Rollback, "ROLLBACK"), (exp.Into, "SELECT ... INTO"), (exp.Lock, "FOR UPDATE / SHARE"),
+    (exp.Copy, "COPY"), (exp.Grant, "GRANT"), (exp.Pragma, "PRAGMA"), (exp.Cache, "CACHE"),
+    (exp.LoadData, "LOAD DATA"), (exp.Describe, "DESCRIBE"),
+)
+_WRITING_TOKENS = {"INSERT", "UPDATE", "DELETE", "MERGE", "CREATE", "DROP", "ALTER", "TRUNCATE",
+                   "REPLACE", "GRANT", "REVOKE", "COPY", "CALL", "EXEC", "EXECUTE", "DO", "SET",
+                   "LOCK", "VACUUM", "ATTACH", "DETACH", "PRAGMA", "LOAD", "HANDLER", "RENAME",
+                   "INTO", "FOR", "BEGIN", "COMMIT", "ROLLBACK"}
+# The word that starts each forbidden construct, where it is not the first word of its name.
+_FORBIDDEN_WORDS: dict[type, set[str]] = {exp.Into: {"INTO"}, exp.Lock: {"FOR"},
+                                          exp.Transaction: {"BEGIN", "START"},
+                                          exp.Command: _WRITING_TOKENS}
+
+RESERVED_PREFIX = "__rk_"
+_SENTINEL = re.compile(r"__rk_(ids|p_[A-Za-z0-9_]+)__")
+ROW_ALIAS = "rk_rows"
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class SqlProblem:
+    """One thing wrong with a query; ``start``/``end`` are offsets into the query text."""
+    code: str
+    message: str
+    start: int
+    end: int
+    hint: str | None = None
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Analysis:
+    """A query that passed (``tree`` set) or did not (``problems``)."""
+    tree: exp.Expression | None
+    problems: tuple[SqlProblem, ...]
+    columns: tuple[str, ...] = ()        # the names of the columns it returns, in order
+    params: tuple[str, ...] = ()         # the named parameters it uses, in order of first use
+    tenant_column: str | None = None     # the column its tenant predicate compares
+
+
+def analyse(sql: str, *, dialect: str | None, allowed_params: Iterable[str],
+            tenant: str | None) -> Analysis:
+    """Judge one query. ``tenant`` is the tenant parameter every query must be scoped by, or
+    None when the ruleset declares no tenant scope."""
+    allowed = tuple(allowed_params)
+    if RESERVED_PREFIX in sql:
+        at = sql.index(RESERVED_PREFIX)
+        return Analysis(None, (SqlProblem("RK502", f"names starting with {RESERVED_PREFIX!r} are "
+                                          "reserved for rulekit", at, at + len(RESERVED_PREFIX)),))
+    try:
+        tokens = sqlglot.tokenize(sql, read=dialect)
+    except TokenError as exc:
+        return Analysis(None, (_token_problem(sql, exc, dialect),))
+    statements = _split_statements(tokens)
+    if not statements:
+        return Analysis(None, (SqlProblem("RK501", "the SQL is empty", 0, 0,
+                                          "write one SELECT"),))
+    if len(statements) > 1:
+        second = statements[1][0]
+        return Analysis(None, (SqlProblem(
+            "RK502", "more than one statement; a source is exactly one SELECT", second.start,
+            second.end + 1, "remove everything after the first statement's `;`"),))
+    first = statements[0][0]
+    if first.text.upper() not in ("SELECT", "WITH", "(", "VALUES") and \
+            first.token_type not in (TokenType.SELECT, TokenType.WITH, TokenType.L_PAREN):
+        return Analysis(None, (_not_a_select(first.text, first.start, first.end + 1),))
+    try:
+        trees = sqlglot.parse(sql, read=dialect, error_level=ErrorLevel.RAISE)
+    except ParseError as exc:
+        return Analysis(None, (_parse_problem(sql, exc, dialect),))
+    trees = [t for t in trees if t is not None]
+    if len(trees) != 1:
+        return Analysis(None, (SqlProblem("RK502", "a source is exactly one SELECT", 0,
+                                          len(sql)),))
+    tree = trees[0]
+    problems: list[SqlProblem] = []
+    problems += _forbidden_nodes(tree, sql, tokens)
+    if not isinstance(tree, (exp.Select, exp.SetOperation, exp.Subquery)) and not problems:
+        problems.append(_not_a_select(type(tree).__name__.upper(), 0, min(len(sql), 6)))
+    problems += _functions(tree, sql)
+    problems += _catalogue_tables(tree, sql, tokens)
+    params, param_problems = _parameters(sql, tokens, allowed, tenant)
+    problems += param_problems
+    columns, column_problems = _output_columns(tree, sql, tokens)
+    problems += column_problems
+    tenant_column = None
+    if tenant is not None and not problems:
+        tenant_column, tenant_problems = _tenant_predicate(tree, tenant, sql)
+        problems += tenant_problems
+    return Analysis(None if problems else tree, tuple(problems), columns, params, tenant_column)
+
+
+# --- the checks -------------------------------------------------------------------------------
+
+def _split_statements(tokens) -> list[list]:
+    statements, current = [], []
+    for token in tokens:
+        if token.token_type == TokenType.SEMICOLON:
+            if current:
+                statements.append(current)
+            current = []
+        else:
+            current.append(token)
+    if current:
+        statements.append(current)
+    return statements
+
+
+def _not_a_select(word: str, start: int, end: int) -> SqlProblem:
+    return SqlProblem("RK502", f"only a SELECT may be used here, not {word}", start, end,
+                      "rulekit only reads: write a SELECT that returns the rows")
+
+
+def _read_as(dialect: str | None) -> str:
+    if dialect is None:
+        return ("the query is read as generic SQL; if it is written for one database, say "
+                "which in the header: `dialect postgres`")
+    return f"the query is read as {dialect} SQL (the header's `dialect`)"
+
+
+def _token_problem(sql: str, exc: TokenError, dialect: str | None) -> SqlProblem:
+    """The tokenizer stops at a quote or comment that is never closed; sqlglot's own message
+    quotes 100 characters around the place, so the opener is found here instead (the last
+    one: the ones before it were closed)."""
+    missing = re.match(r"Missing (\S+) from", str(exc.__cause__ or ""))
+    opener = missing.group(1) if missing else ("/*" if "/*" in sql else None)
+    at = sql.rfind(opener) if opener else -1
+    if at < 0:
+        return SqlProblem("RK501", "the SQL does not parse: it cannot be split into words", 0,
+                          min(len(sql), 1), _read_as(dialect))
+    closer = "*/" if opener == "/*" else opener
+    return SqlProblem("RK501", f"the SQL does not parse: this {opener} is never closed", at,
+                      at + len(opener), f"close it with {closer}; " + _read_as(dialect))
+
+
+def _parse_problem(sql: str, exc: ParseError, dialect: str | None = None) -> SqlProblem:
+    error = exc.errors[0] if exc.errors else {}
+    line, column = error.get("line"), error.get("col")
+    highlight = error.get("highlight") or ""
+    description = error.get("description") or str(exc)
+    if line is None or column is None:
+        return SqlProblem("RK501", f"the SQL does not parse: {description}", 0, min(len(sql), 1),
+                          _read_as(dialect))
+    lines = sql.split("\n")
+    offset = sum(len(text) + 1 for text in lines[:line - 1]) + column  # sqlglot's col is the end
+    start = max(0, offset - len(highlight))
+    return SqlProblem("RK501", f"the SQL does not parse: {description}", start,
+                      max(start + 1, offset), _read_as(dialect))
+
+
+def _token_at(tokens, words: set[str], after: int = -1):
+    return next((t for t in tokens if t.start > after and t.text.upper() in words), None)
+
+
+def _forbidden_nodes(tree: exp.Expression, sql: str, tokens) -> list[SqlProblem]:
+    for node in tree.walk():
+        for kind, what in _FORBIDDEN:
+            if isinstance(node, kind):
+                words = _FORBIDDEN_WORDS.get(kind, {what.split()[0]})
+                token = _token_at(tokens, words) or _token_at(tokens, _WRITING_TOKENS) \
+                    or tokens[0]
+                end = token.end + 1
+                if kind is exp.Lock:    # FOR UPDATE, FOR SHARE: both words
+                    following = _token_at(tokens, {"UPDATE", "SHARE", "NO", "KEY"}, token.start)
+                    end = following.end + 1 if following else end
+                return [SqlProblem("RK502", f"{what} is not allowed: a source only reads",
+                                   token.start, end,
+                                   "write one plain SELECT; rulekit opens every connection "
+                                   "read-only as well")]
+    return []
+
+
+def function_name(node: exp.Func) -> str:
+    if isinstance(node, exp.Anonymous):
+        return str(node.name).upper()
+    return node.sql_name().upper()
+
+
+def _functions(tree: exp.Expression, sql: str) -> list[SqlProblem]:
+    problems = []
+    for node in tree.find_all(exp.Func):
+        if isinstance(node, (exp.Connector, exp.Binary, exp.Unary, exp.Predicate)):
+            continue   # AND, OR, =, NOT ...: operators that sqlglot models as functions
+        name = function_name(node)
+        if name in ALLOWED_FUNCTIONS:
+            continue
+        start, end = _locate(node, sql, name)
+        problems.append(SqlProblem(
+            "RK503", f"function {name.lower()}() is not allowed in a source", start, end,
+            "a query may only read, format and aggregate; the functions it may call are "
+            "listed under RK503 in docs/errors.md"))
+    return problems
+
+
+def _locate(node: exp.Expression, sql: str, word: str) -> tuple[int, int]:
+    meta = node.meta
+    if "start" in meta and "end" in meta:
+        return meta["start"], meta["end"] + 1
+    match = re.search(rf"(?i)\b{re.escape(word)}\b", sql)
+    return (match.start(), match.end()) if match else (0, min(len(sql), 1))
+
+
+def _catalogue_tables(tree: exp.Expression, sql: str, tokens) -> list[SqlProblem]:
+    problems = []
+    for table in tree.find_all(exp.Table):
+        schema = (table.db or "").lower()
+        name = (table.name or "").lower()
+        if schema in SYSTEM_SCHEMAS or name in SYSTEM_TABLES or name.startswith("pg_stat"):
+            shown = f"{schema}.{name}" if schema else name
+            token = _token_at(tokens, {(schema or name).upper()})
+            start, end = (token.start, token.end + 1) if token else (0, 1)
+            problems.append(SqlProblem("RK503", f"{shown} is a system catalogue; a source may "
+                                       "not read it", start, end,
+                                       "read the application's own tables"))
+    return problems
+
+
+def _parameters(sql: str, tokens, allowed: tuple[str, ...], tenant: str | None = None
+                ) -> tuple[tuple[str, ...], list]:
+    """Named parameters in order of first use. sqlglot reads ``:name`` as one PLACEHOLDER token
+    or as COLON + VAR, by dialect; both are found here, with their offsets."""
+    seen: dict[str, None] = {}
+    problems = []
+    index = 0
+    while index < len(tokens):
+        token = tokens[index]
+        name = start = end = None
+        if token.token_type == TokenType.PLACEHOLDER:
+            text = token.text
+            if text in ("?", ""):
+                start, end = token.start, token.end + 1
+                problems.append(SqlProblem(
+                    "RK504", "parameters are named in rulekit: use "
+                    f":{allowed[0] if allowed else 'name'}", start, end,
+                    "write the parameter's name where its value goes; parameters here: " +
+                    (", ".join(f":{a}" for a in allowed) or "none")))
+            else:
+                name, start, end = text.lstrip(":"), token.start, token.end + 1
+        elif token.token_type == TokenType.COLON and index + 1 < len(tokens) and \
+                tokens[index + 1].start == token.end + 1 and \
+                re.fullmatch(r"[A-Za-z_]\w*", tokens[index + 1].text):
+            name, start, end = tokens[index + 1].text, token.start, tokens[index + 1].end + 1
+            index += 1
+        index += 1
+        if name is None or name in seen:
+            continue
+        if name not in allowed:
+            problems.append(SqlProblem(
+                "RK504", f"unknown parameter :{name}", start, end,
+                "parameters here: " + (", ".join(f":{a}" for a in allowed) or "none") +
+                "; values from the question or the model can never be parameters" +
+                ("" if tenant else f"; to bind the signed-in user's id, declare `tenant {name}` "
+                 "at the top level")))
+        seen.setdefault(name)
+    return tuple(seen), problems
+
+
+def _output_columns(tree: exp.Expression, sql: str, tokens) -> tuple[tuple[str, ...], list]:
+    select = tree
+    while isinstance(select, (exp.SetOperation, exp.Subquery)):
+        select = select.left if isinstance(select, exp.SetOperation) else select.this
+    if not isinstance(select, exp.Select):
+        return (), []
+    names, problems = [], []
+    for projection in select.expressions:
+        if isinstance(projection, exp.Star) or (isinstance(projection, exp.Column)
+                                                and isinstance(projection.this, exp.Star)):
+            token = _token_at(tokens, {"*"})
+            start, end = (token.start, token.end + 1) if token else (0, 1)
+            problems.append(SqlProblem("RK505", "SELECT * hides which columns come back", start,
+                                       end, "list the columns: the key and every readable field"))
+            continue
+        name = projection.alias_or_name
+        if not name:
+            start, end = _locate(projection, sql, projection.sql()[:20])
+            problems.append(SqlProblem("RK505", f"the column {projection.sql()!r} has no name",
+                                       start, end, "name it: `... AS field_name`"))
+            continue
+        names.append(name)
+    return tuple(names), problems
+
+
+def _conjuncts(condition: exp.Expression) -> Iterable[exp.Expression]:
+    """The terms joined by AND at the top of a condition (through parentheses)."""
+    if isinstance(condition, exp.Paren):
+        yield from _conjuncts(condition.this)
+    elif isinstance(condition, exp.And):
+        yield from _conjuncts(condition.left)
+        yield from _conjuncts(condition.right)
+    else:
+        yield condition
+
+
+def _tenant_predicate(tree: exp.Expression, tenant: str, sql: str) -> tuple[str | None, list]:
+    """Every SELECT branch at the top must have ``column = :tenant`` as a top-level conjunct of
+    its WHERE clause: under an OR or a NOT, it would scope nothing."""
+    branches = []
+    stack = [tree]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, exp.SetOperation):
+            stack += [node.right, node.left]
+        elif isinstance(node, exp.Subquery):
+            stack.append(node.this)
+        else:
+            branches.append(node)
+    column = None
+    for branch in branches:
+        where = branch.args.get("where") if isinstance(branch, exp.Select) else None
+        found = None
+        for term in _conjuncts(where.this) if where else ():
+            if isinstance(term, exp.EQ):
+                sides = (term.left, term.right)
+                for one, other in (sides, sides[::-1]):
+                    if isinstance(one, exp.Column) and _is_param(other, tenant):
+                        found = one.name
+        if found is None:
+            return None, [_unscoped(tree, branch, where, tenant, sql)]
+        column = column or found
+    return column, []
+
+
+def _unscoped(tree: exp.Expression, branch: exp.Expression, where: exp.Where | None,
+              tenant: str, sql: str) -> SqlProblem:
+    """RK506 at the most telling place: the tenant parameter where it is used but scopes
+    nothing (under an OR or a NOT), else the WHERE, else the query's first word."""
+    hint = (f"add `<owner column> = :{tenant}` to the WHERE clause, joined with AND; the "
+            f"ruleset declares `tenant {tenant}`, so every query reads only that user's rows")
+    uses = [p for p in (where.find_all(exp.Placeholder) if where else ()) if _is_param(p, tenant)]
+    used = re.search(rf":{re.escape(tenant)}(?!\w)", sql)
+    if uses and used:
+        under = {type(a) for p in uses for a in _ancestors(p, where)}
+        if under & {exp.Or, exp.Not, exp.Xor}:
+            word = "a NOT" if exp.Not in under and exp.Or not in under else "an OR"
+            return SqlProblem(
+                "RK506", f"the query is not scoped to the tenant: :{tenant} is under {word}, so "
+                "rows of other users can match", used.start(), used.end(),
+                f"the tenant condition must hold for every row: `WHERE <owner column> = "
+                f":{tenant} AND (...)`, with the rest of the condition in the parentheses")
+        return SqlProblem(
+            "RK506", f"the query is not scoped to the tenant: :{tenant} is used, but not as "
+            f"`<column> = :{tenant}` joined with AND at the top of the WHERE clause",
+            used.start(), used.end(), hint)
+    words = list(re.finditer(r"(?i)\bwhere\b", sql))
+    if where is not None and words:
+        return SqlProblem("RK506", f"the query is not scoped to the tenant: its WHERE clause "
+                          f"never compares a column with :{tenant}", words[0].start(),
+                          words[0].end(), hint)
+    which = "the query has" if branch is tree else "a SELECT of the query has"
+    return SqlProblem("RK506", f"{which} no WHERE clause, so it is not scoped to the tenant", 0,
+                      min(len(sql), 6), f"add `WHERE <owner column> = :{tenant}`; the ruleset "
+                      f"declares `tenant {tenant}`, so every query reads only that user's rows")
+
+
+def _ancestors(node: exp.Expression, stop: exp.Expression) -> Iterable[exp.Expression]:
+    node = node.parent
+    while node is not None and node is not stop:
+        yield node
+        node = node.parent
+
+
+def _is_param(node: exp.Expression, name: str) -> bool:
+    if isinstance(node, exp.Placeholder):
+        return str(node.name) == name or str(node.this) == name
+    return False
+
+
+# --- statements for the artifact --------------------------------------------------------------
+
+def _column(name: str, table: str | None = None) -> exp.Column:
+    return exp.Column(this=exp.Identifier(this=name, quoted=True),
+                      table=exp.Identifier(this=table, quoted=True) if table else None)
+
+
+def _table(name: str) -> exp.Table:
+    *schema, table = name.split(".") if "." in name else [name]
+    return exp.Table(this=exp.Identifier(this=table, quoted=True),
+                     db=exp.Identifier(this=schema[-1], quoted=True) if schema else None)
+
+
+def lookup_tree(*, key: str, columns: tuple[tuple[str, str], ...], table: str | None = None,
+                query: exp.Expression | None = None, tenant_column: str | None = None,
+                tenant: str | None = None) -> exp.Select:
+    """The one statement of an entity lookup: the key and the fields (``(column, field)``
+    pairs, the column as stored and the field it answers), of the rows whose key is among the
+    ids. From ``table`` (scoped by ``tenant_column = :tenant``) or from the author's ``query``
+    wrapped as a subquery (scoped inside it)."""
+    alias = table.split(".")[-1] if table else ROW_ALIAS
+    projections = [exp.Alias(this=_column(column, alias), alias=exp.Identifier(this=field,
+                                                                                quoted=True))
+                   for column, field in columns]
+    if table is not None:
+        source: exp.Expression = _table(table)
+    else:
+        source = exp.Subquery(this=query.copy(),
+                              alias=exp.TableAlias(this=exp.Identifier(this=ROW_ALIAS,
+                                                                      quoted=True)))
+    key_column = dict((f, c) for c, f in columns).get(key, key)
+    condition: exp.Expression = exp.In(this=_column(key_column, alias),
+                                       expressions=[exp.var(f"{RESERVED_PREFIX}ids__")])
+    if table is not None and tenant is not None:
+        condition = exp.and_(condition, exp.EQ(this=_column(tenant_column or tenant, alias),
+                                               expression=exp.Placeholder(this=tenant)))
+    return exp.select(*projections).from_(source).where(condition)
+
+
+def prepare(tree: exp.Expression, dialect_read: str | None = None
+            ) -> tuple[tuple[P.Statement, ...], dict[str, str]]:
+    """The statement in every dialect of ``DIALECTS``, and for each dialect it cannot be written
+    in, why (``UnsupportedError``)."""
+    marked = tree.transform(_mark_params)
+    statements, failures = [], {}
+    for dialect, marker in DIALECTS.items():
+        try:
+            text = marked.sql(dialect=dialect, unsupported_level=ErrorLevel.RAISE)
+        except UnsupportedError as exc:
+            failures[dialect] = str(exc).splitlines()[0]
+            continue
+        pieces = _SENTINEL.split(text)
+        parts = pieces[0::2]
+        if dialect in PYFORMAT:
+            parts = [part.replace("%", "%%") for part in parts]
+        params = tuple("ids" if p == "ids" else p[2:] for p in pieces[1::2])
+        statements.append(P.Statement(dialect=dialect, marker=marker, parts=tuple(parts),
+                                      params=params))
+    return tuple(statements), failures
+
+
+def _mark_params(node: exp.Expression) -> exp.Expression:
+    if isinstance(node, exp.Placeholder) and node.name:
+        return exp.var(f"{RESERVED_PREFIX}p_{node.name}__")
+    return node
