@@ -94,9 +94,10 @@ def run() -> Section:
                "adversarial: the brief's families (long digit runs, separators repeated, nested "
                "and unclosed quotes, about 100k '@' per MB, long URLs); a constant µs per KB "
                "is linear time",
-               "answers repeated: the cost is per mention (building a frozen Mention and its "
-               "context), so a text made of mentions costs that much per mention whatever "
-               "its length; bound the length of an answer before scanning it",
+               "answers repeated: the cost is per mention (reading the figure and building "
+               "its Mention; the words around it are read only when a rule asks for them), so "
+               "a text made of mentions costs that much per mention whatever its length; bound "
+               "the length of an answer before scanning it",
                f"targets: adversarial 1 MB under {ADVERSARIAL_TARGET_S:g} s; one answer under "
                f"{ANSWER_TARGET_US:g} µs"],
         failed_targets=missed)

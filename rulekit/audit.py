@@ -12,6 +12,7 @@ turn cannot launder its numbers.
 from __future__ import annotations
 
 import dataclasses
+import functools
 from typing import Any, Sequence
 
 from rulekit.decision import Decision, Failure, Reason, choose
@@ -75,6 +76,20 @@ def audit(text: str, evidence: Any, *, policy: Policy | None = None, question: s
 
 
 def known_locale(name: str) -> bool:
+    """Whether babel knows ``name``. Parsing a locale costs more than a short audit, and a
+    service audits with a handful of locales, so answers are cached; a name no locale is that
+    long (it comes from the caller's input) is not worth a cache entry."""
+    if not isinstance(name, str) or len(name) > 64:
+        return _parses_as_locale(name)
+    return _known_locale_cached(name)
+
+
+@functools.lru_cache(maxsize=256)
+def _known_locale_cached(name: str) -> bool:
+    return _parses_as_locale(name)
+
+
+def _parses_as_locale(name: Any) -> bool:
     from babel import Locale, UnknownLocaleError
 
     try:

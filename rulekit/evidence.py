@@ -25,7 +25,7 @@ import datetime as dt
 import functools
 import re
 from decimal import Decimal, InvalidOperation
-from typing import Any, Iterable, Mapping
+from typing import Any, Iterable, Mapping, NamedTuple
 
 from rulekit import dates
 from rulekit.compare import normalise_url
@@ -83,6 +83,28 @@ class Evidence:
     def _by_magnitude(self) -> tuple[list[Decimal], tuple[Figure, ...]]:
         ordered = tuple(sorted(self.figures, key=lambda f: abs(f.value)))
         return [abs(f.value) for f in ordered], ordered
+
+    # Derived indexes, computed on first use and kept with the evidence (built once, audited
+    # many times), so that judging one mention is a set lookup.
+
+    @functools.cached_property
+    def pair_numbers(self) -> frozenset[str]:
+        """The number of every "word number" pair ("3" of "model 3"): a mention's text must be
+        one of them before the word in front of it is worth reading."""
+        return frozenset(pair.split(" ", 1)[1] for pair in self.name_pairs if " " in pair)
+
+    @functools.cached_property
+    def count_lengths(self) -> frozenset[int]:
+        """The lengths of the lists: a number is a count only if it is one of them."""
+        return frozenset(length for length, _ in self.counts)
+
+    @functools.cached_property
+    def day_months(self) -> frozenset[int]:
+        return frozenset(day.month for day in self.days)
+
+    @functools.cached_property
+    def days_of_month(self) -> frozenset[int]:
+        return frozenset(day.day for day in self.days)
 
     def near(self, value: Decimal) -> tuple[Figure, ...]:
         """Figures within a factor of two of ``value``: the only ones that can round to it."""
@@ -148,6 +170,8 @@ class _Builder:
     def _is_untrusted(self, path: str, keys: tuple[str, ...], text_leaf: bool) -> bool:
         """Rules first (``authoritative`` wins over ``untrusted``); then, for text only, the
         default names (review, comment, body, text, message...)."""
+        if not self.authoritative and not self.untrusted:      # no rules: the names decide
+            return text_leaf and bool(keys) and keys[-1].casefold() in UNTRUSTED_NAMES
         generic = re.sub(r"\[\d+\]", "[*]", path)
         dotted = ".".join(keys[-2:]) if len(keys) >= 2 else ""
         singular = f"{keys[-2].rstrip('s')}.{keys[-1]}" if len(keys) >= 2 else ""
@@ -245,23 +269,22 @@ class _Builder:
         stripped = text.strip()
         if stripped.casefold() in self.placeholders:
             return
-        self.quotes.append((squash(text), author))
+        leaf = _read_leaf(text, self.locale)
+        self.quotes.append((leaf.squashed, author))
         if keys and keys[-1].casefold() in _AUTHOR_NAMES and trusted and stripped:
             self.handles.add(("@" + stripped.lstrip("@")).casefold())
-        day = dates.stored_day(stripped, "UTC", "UTC") if len(stripped) <= 40 else None
-        if day is not None:
-            self.days.add(day)
-        elif _MONTH.fullmatch(stripped):
+        if leaf.day is not None:
+            self.days.add(leaf.day)
+        elif leaf.month:
             self.months.add(stripped)
         if not trusted:
-            for mention in scan(text, self.locale):
+            for mention in leaf.mentions:
                 if mention.value is not None:
                     self.untrusted_values.add(mention.value)
             return
-        self.pairs.update(m.group(0).casefold() for m in _NAME_PAIR.finditer(text))
-        numeric_whole = _plain_number(stripped, self.locale)
-        for mention in scan(text, self.locale):
-            self._mention(mention, path, keys, whole=numeric_whole)
+        self.pairs.update(leaf.pairs)
+        for mention in leaf.mentions:
+            self._mention(mention, path, keys, whole=leaf.plain_number)
 
     def _mention(self, mention: Mention, path: str, keys: tuple[str, ...], whole: bool) -> None:
         kind = mention.kind
@@ -311,6 +334,43 @@ class _Builder:
 
 
 _MONTH = re.compile(r"\d{4}-(0[1-9]|1[0-2])")
+
+
+class _Leaf(NamedTuple):
+    """What one string of the evidence says, whatever its place: read once per string."""
+    squashed: str                   # as quotes are compared
+    day: dt.date | None             # the string is a stored date or timestamp
+    month: bool                     # the string is a month, "2026-11"
+    pairs: tuple[str, ...]          # "model 3": a word and the number after it, case-folded
+    plain_number: bool              # the string is just a number ("1299", "4.6%")
+    mentions: tuple[Mention, ...]
+
+
+# Strings up to this length are read through a cache: evidence repeats its strings (authors,
+# dates, ids, titles) within one body and across the bodies built for one conversation, and
+# reading a string means scanning it. Longer strings (a review, a document) are read each time.
+_CACHED_LEAF_LENGTH = 256
+
+
+def _read_leaf(text: str, locale: str) -> _Leaf:
+    if len(text) > _CACHED_LEAF_LENGTH:
+        return _read_leaf_uncached(text, locale)
+    return _read_leaf_cached(text, locale)
+
+
+@functools.lru_cache(maxsize=8192)
+def _read_leaf_cached(text: str, locale: str) -> _Leaf:
+    return _read_leaf_uncached(text, locale)
+
+
+def _read_leaf_uncached(text: str, locale: str) -> _Leaf:
+    stripped = text.strip()
+    day = dates.stored_day(stripped, "UTC", "UTC") if len(stripped) <= 40 else None
+    return _Leaf(squashed=squash(text), day=day,
+                 month=day is None and _MONTH.fullmatch(stripped) is not None,
+                 pairs=tuple(m.group(0).casefold() for m in _NAME_PAIR.finditer(text)),
+                 plain_number=_plain_number(stripped, locale),
+                 mentions=tuple(scan(text, locale)))
 _NAME_PAIR = re.compile(r"[^\W\d_]+ \d+(?:[.,]\d+)?")
 _DIGIT_RUN = re.compile(r"\d+")
 
@@ -347,6 +407,23 @@ def _plain_number(text: str, locale: str) -> bool:
 
 
 def _url(text: str) -> str:
+    """``text`` as the URLs of the evidence are stored (``normalise_url``). Cached: the same
+    links recur in every answer and every build of the same evidence, and normalising parses
+    the URL. Links longer than a browser would take are normalised without caching."""
+    if len(text) > _CACHED_URL_LENGTH:
+        return _url_uncached(text)
+    return _url_cached(text)
+
+
+_CACHED_URL_LENGTH = 2048
+
+
+@functools.lru_cache(maxsize=4096)
+def _url_cached(text: str) -> str:
+    return _url_uncached(text)
+
+
+def _url_uncached(text: str) -> str:
     try:
         return normalise_url(text, default_scheme="https")
     except ValueError:

@@ -68,7 +68,27 @@ class Finding:
     message: str
 
     def to_dict(self) -> dict:
-        return dataclasses.asdict(self)
+        # The fields in order, as dataclasses.asdict gives them; every value is a str, an int
+        # or None, so asdict's recursive copy only cost time.
+        return {"kind": self.kind, "text": self.text, "value": self.value, "start": self.start,
+                "end": self.end, "code": self.code, "message": self.message}
+
+
+class _FindingDraft:
+    """A mutable twin of ``Finding`` (the same slots, in the same order): a finding is built
+    with plain attribute stores and then made a ``Finding`` by assigning ``__class__``, because
+    a frozen dataclass's ``__init__`` sets each field through ``object.__setattr__``, several
+    times slower, and a text full of unsupported figures makes one finding per figure."""
+    __slots__ = Finding.__slots__
+
+
+def _new_finding(kind: str, text: str, value: str | None, start: int, end: int, code: str,
+                 message: str) -> Finding:
+    draft = _FindingDraft()
+    draft.kind, draft.text, draft.value, draft.start, draft.end = kind, text, value, start, end
+    draft.code, draft.message = code, message
+    draft.__class__ = Finding
+    return draft  # type: ignore[return-value]
 
 
 @dataclasses.dataclass(frozen=True)
@@ -133,12 +153,23 @@ def sweep(text: str, evidence: Evidence, settings: SweepSettings = SweepSettings
     judge = _Judge(text, evidence, settings, locale, question, licensed_by_slots, mentions)
     findings = [f for index, mention in enumerate(mentions)
                 if (f := judge.mention(index, mention)) is not None]
-    if not evidence.has_today:
+    if not evidence.has_today and _may_be_relative(text):
         for match in _RELATIVE.finditer(text):
             findings.append(Finding("date", match.group(0), None, match.start(), match.end(),
                                     "relative_date", f"'{match.group(0)}' is relative, and the "
                                     "evidence has no 'today' to resolve it against"))
     return sorted(findings, key=lambda f: (f.start, f.end, f.code))
+
+
+def _may_be_relative(text: str) -> bool:
+    """Whether ``_RELATIVE`` can match: every word it reads holds "day", "night", "tomorrow"
+    or 天. The case-insensitive pattern tries every position of the text, which cost more than
+    judging a short answer; for ASCII text, where lower-casing is exactly what the pattern
+    ignores, three substring tests decide instead. Other text runs the pattern."""
+    if not text.isascii():
+        return True
+    low = text.lower()
+    return "day" in low or "night" in low or "tomorrow" in low
 
 
 def _exempt_spans(text: str, exempt: Iterable[str]) -> list[tuple[int, int]]:
@@ -188,17 +219,18 @@ class _Judge:
         self.question = squash(question) if question else ""
         self.from_slots = from_slots
         self.mentions = mentions
-        self.months = {d.month for d in evidence.days}
-        self.days_of_month = {d.day for d in evidence.days}
+        self.months = evidence.day_months
+        self.days_of_month = evidence.days_of_month
 
     def mention(self, index: int, mention: Mention) -> Finding | None:
-        method = getattr(self, f"_{mention.kind}", None)
-        return method(index, mention) if method else None
+        method = _JUDGES.get(mention.kind)
+        return method(self, index, mention) if method else None
 
     def _finding(self, mention: Mention, code: str, message: str, value: Any = None) -> Finding:
         shown = value if value is not None else (
             str(mention.value) if mention.value is not None else mention.normalized)
-        return Finding(mention.kind, mention.text, shown, mention.start, mention.end, code, message)
+        return _new_finding(mention.kind, mention.text, shown, mention.start, mention.end, code,
+                            message)
 
     # --- numbers ----------------------------------------------------------------------------
 
@@ -210,9 +242,11 @@ class _Judge:
             return None
         if value in self.from_slots:
             return None     # code put it there
-        if self._name_digits(mention):
-            return None
+        # Every test below licenses; the set lookups come first so that a backed figure, the
+        # common case, is settled without the words around it (read lazily, see Mention).
         if self._matches(mention):
+            return None
+        if self._name_digits(mention):
             return None
         if self._count(index, mention):
             return None
@@ -265,10 +299,14 @@ class _Judge:
             return False
         if mention.glued and mention.token and mention.token.casefold() in self.evidence.names:
             return True
+        if mention.value is None or mention.percent or mention.currency:
+            return False
+        # Only a number that ends some "word number" pair can make one: checked first, so
+        # that the word before is read for those alone.
+        if mention.text.casefold() not in self.evidence.pair_numbers:
+            return False
         words = mention.before.split()
-        if words and mention.value is not None and not mention.percent and not mention.currency:
-            return f"{words[-1]} {mention.text}".casefold() in self.evidence.name_pairs
-        return False
+        return bool(words) and f"{words[-1]} {mention.text}".casefold() in self.evidence.name_pairs
 
     def _count(self, index: int, mention: Mention) -> bool:
         """"4 of your last 5 rounds": the total at most what the evidence holds, the part at
@@ -280,8 +318,10 @@ class _Judge:
         if pair is not None:
             (part, _), (total, counted) = pair
             return part <= total <= self._rows_of(counted)
+        if mention.scaled or int(value) not in self.evidence.count_lengths:
+            return False    # settled without reading the word after
         counted = mention.after.split()[0] if mention.after else ""
-        return (int(value), noun(counted)) in self.evidence.counts and not mention.scaled
+        return (int(value), noun(counted)) in self.evidence.counts
 
     def _rows_of(self, word: str) -> int:
         """How many rows the evidence holds of what ``word`` counts (all lists if unknown)."""
@@ -330,9 +370,23 @@ class _Judge:
         return False
 
     def _starts_list_item(self, mention: Mention) -> bool:
-        line_start = self.text.rfind("\n", 0, mention.start) + 1
-        return (not self.text[line_start:mention.start].strip()
-                and self.text[mention.end:mention.end + 1] in (".", ")"))
+        """"3." or "3)" with only white space before it on its line. The cheap test on the
+        character after comes first, and the look back walks only over the blanks before the
+        mention, a window at a time: an rfind for the line start from the mention made a text
+        of many numbers quadratic."""
+        text = self.text
+        if text[mention.end:mention.end + 1] not in (".", ")"):
+            return False
+        pos = mention.start
+        while pos > 0:
+            window = text[max(0, pos - 64):pos]
+            kept = window.rstrip()
+            if "\n" in window[len(kept):]:
+                return True                 # only blanks between the line break and the number
+            if kept:
+                return False
+            pos -= len(window)
+        return True
 
     def _unsupported(self, mention: Mention) -> Finding:
         value, evidence = mention.value, self.evidence
@@ -433,6 +487,11 @@ class _Judge:
         return self._finding(mention, "unsupported_url", f"{link} is not a link in the evidence "
                              "(a different or truncated path, an added query or another host is "
                              "another page)", value=normal)
+
+
+# The judgement of each kind, looked up once per mention instead of by attribute name.
+_JUDGES = {kind: getattr(_Judge, f"_{kind}") for kind in
+           ("number", "word_number", "multiple", "date", "quote", "handle", "email", "url")}
 
 
 def _field_of(path: str) -> set[str]:

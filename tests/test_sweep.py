@@ -350,3 +350,31 @@ def test_urls_are_never_fetched(monkeypatch) -> None:
     result = audit(text, evidence)
     assert [f.text for f in result.findings] == ["https://evil.example/x?y=1",
                                                  "www.other.example/p", "shop.example.com/p/1"]
+
+
+# --- the fast paths keep the answers ---------------------------------------------------------------
+
+def test_list_position_behind_many_blanks() -> None:
+    """The look back for a line start is done a window at a time: a list item far behind a line
+    break is still at the start of its line, and text anywhere before it on the line is not."""
+    evidence = {"rounds": [70, 72]}
+    at_line_start = "Your rounds:\n" + " " * 300 + "3. best round"
+    assert not audit(at_line_start, evidence).findings
+    after_words = "Your rounds: see" + " " * 300 + "3. best round"
+    assert [f.code for f in audit(after_words, evidence).findings] == ["small_integer"]
+
+
+def test_context_words_are_read_only_when_asked_for() -> None:
+    """A scanned mention reads its context lazily; it then equals one built by hand."""
+    import dataclasses
+
+    from rulekit.scan import Mention, scan
+
+    found = scan("Model 3 ships in 3 days")
+    assert [(m.before, m.after) for m in found] == [("model", "ships in 3"),
+                                                    ("3 ships in", "days")]
+    by_hand = Mention(**{f.name: getattr(found[1], f.name) for f in dataclasses.fields(Mention)})
+    assert by_hand == found[1] and hash(by_hand) == hash(found[1])
+    assert not audit("The BT-3 ships", {"product": "BT-3"}).findings
+    assert [f.code for f in audit("The BT-3 ships in 3 days", {"product": "BT-3"}).findings] \
+        == ["name_digits"]

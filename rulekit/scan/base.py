@@ -13,9 +13,20 @@ from typing import Iterable
 KINDS = ("number", "word_number", "multiple", "date", "quote", "handle", "email", "url")
 
 
+class _Lazy:
+    """The private slot under ``Mention``: where its context words come from until they are
+    read (see ``Mention.__getattr__``)."""
+    __slots__ = ("_context",)
+
+
 @dataclasses.dataclass(frozen=True, slots=True)
-class Mention:
-    """One checkable thing in the text. ``text == original[start:end]``."""
+class Mention(_Lazy):
+    """One checkable thing in the text. ``text == original[start:end]``.
+
+    ``before`` and ``after`` are computed on first read: most mentions are judged by value
+    alone, and the words around them were the largest part of a scan's cost. ``scan`` builds
+    mentions with ``_new_mention``, which leaves those two slots empty and records where to
+    read them from; a ``Mention`` built by hand has them set by ``__init__`` like any field."""
     kind: str
     text: str
     start: int
@@ -38,6 +49,51 @@ class Mention:
     scale: int = 1                  # what the written digits were multiplied by: 1000 for 12k
     time: dt.time | None = None     # date mentions with a clock time
     quoted: bool = False            # inside a quote mention
+
+    def __getattr__(self, name: str):
+        # Called only when a slot is empty: ``before``/``after`` of a scanned mention not yet
+        # read. Both are computed together and stored, so this runs at most once per mention;
+        # two threads racing here store the same strings.
+        if name not in ("before", "after"):
+            raise AttributeError(name)
+        try:
+            text, left, right = object.__getattribute__(self, "_context")
+        except AttributeError:
+            raise AttributeError(name) from None
+        before, after = _context_before(text, left), _context_after(text, right)
+        object.__setattr__(self, "before", before)
+        object.__setattr__(self, "after", after)
+        object.__setattr__(self, "_context", None)     # the text is no longer needed
+        return before if name == "before" else after
+
+
+class _MentionDraft(_Lazy):
+    """A mutable twin of ``Mention`` (the same slots, in the same order), so that ``scan`` can
+    build a mention with plain attribute stores and then make it a ``Mention`` by assigning
+    ``__class__``. A frozen dataclass's ``__init__`` sets each of its 21 fields through
+    ``object.__setattr__``, which made building mentions cost several µs each."""
+    __slots__ = tuple(field.name for field in dataclasses.fields(Mention))
+
+
+assert _MentionDraft.__slots__ == Mention.__slots__
+
+
+def _new_mention(kind: str, text: str, start: int, end: int, value: Decimal | None,
+                 decimals: int, scaled: bool, percent: bool, currency: str | None,
+                 sign: str | None, range_with: int | None, day: dt.date | None,
+                 normalized: str | None, token: str, glued: bool, context: tuple[str, int, int],
+                 ordinal: bool, scale: int, time: dt.time | None, quoted: bool) -> Mention:
+    """A ``Mention`` whose ``before``/``after`` are read from ``context`` (the cleaned text and
+    the positions around the mention) when first asked for."""
+    draft = _MentionDraft()
+    draft.kind, draft.text, draft.start, draft.end = kind, text, start, end
+    draft.value, draft.decimals, draft.scaled, draft.percent = value, decimals, scaled, percent
+    draft.currency, draft.sign, draft.range_with, draft.day = currency, sign, range_with, day
+    draft.normalized, draft.token, draft.glued, draft.ordinal = normalized, token, glued, ordinal
+    draft.scale, draft.time, draft.quoted = scale, time, quoted
+    draft._context = context
+    draft.__class__ = Mention
+    return draft  # type: ignore[return-value]
 
 
 def _trie(words: Iterable[str], guard: str | None = None) -> str:
@@ -121,3 +177,75 @@ def _word_after(text: str, e: int) -> str:
         return ""
     words = text[e:e + 24].split()
     return words[0].strip(_CONTEXT_STRIP).lower() if words else ""
+
+
+_CJK_CHARS = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff"
+_CONTEXT_TOKEN = re.compile(rf"[{_CJK_CHARS}]|[^\s{_CJK_CHARS}\u3000-\u303f\uff00-\uffef]+")
+
+
+def _context_before(text: str, s: int) -> str:
+    """Up to three words before s (a CJK character counts as half a word), without the
+    punctuation around them, lower-cased."""
+    a = s - 48 if s > 48 else 0
+    window = text[a:s]
+    cut = a > 0 and not text[a - 1].isspace() and not text[a].isspace()
+    if window.isascii():
+        words = window.split()
+        if cut and words:
+            del words[0]                    # cut by the window
+        out = [word.strip(_CONTEXT_STRIP) for word in words[-3:]]
+        if "" in out:
+            out = [w for w in (word.strip(_CONTEXT_STRIP) for word in words) if w][-3:]
+        return " ".join(out).lower()
+    words = _CONTEXT_TOKEN.findall(window)
+    if cut and words and len(words[0]) > 1:
+        del words[0]
+    return _join_context(reversed([w for w in (word.strip(_CONTEXT_STRIP) for word in
+                                               reversed(words[-12:])) if w]), True)
+
+
+def _context_after(text: str, e: int) -> str:
+    """Up to three words after e, like ``_context_before``."""
+    b = e + 48
+    window = text[e:b]
+    cut = b < len(text) and not text[b].isspace() and not text[b - 1].isspace()
+    if window.isascii():
+        words = window.split()
+        if cut and words:
+            del words[-1]
+        out = [word.strip(_CONTEXT_STRIP) for word in words[:3]]
+        if "" in out:
+            out = [w for w in (word.strip(_CONTEXT_STRIP) for word in words) if w][:3]
+        return " ".join(out).lower()
+    words = _CONTEXT_TOKEN.findall(window)
+    if cut and words and len(words[-1]) > 1:
+        del words[-1]
+    return _join_context([w for w in (word.strip(_CONTEXT_STRIP) for word in words[:12]) if w],
+                         False)
+
+
+def _join_context(words, from_end: bool) -> str:
+    """Join up to three words' worth (a CJK character is half a word) without spaces between
+    CJK characters."""
+    words = list(words)
+    if from_end:
+        words.reverse()
+    kept, weight = [], 0.0
+    for word in words:
+        weight += 0.5 if len(word) == 1 and _is_cjk(word) else 1
+        if weight > 3:
+            break
+        kept.append(word)
+    if from_end:
+        kept.reverse()
+    out = ""
+    for word in kept:
+        if out and not (_is_cjk(word[0]) and _is_cjk(out[-1])):
+            out += " "
+        out += word
+    return out.lower()
+
+
+def _is_cjk(char: str) -> bool:
+    return "\u3040" <= char <= "\u30ff" or "\u3400" <= char <= "\u9fff" \
+        or "\uac00" <= char <= "\ud7af" or "\uf900" <= char <= "\ufaff"

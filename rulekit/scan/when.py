@@ -104,7 +104,13 @@ class _When:
                 return self.yearless(start, found.end(), found.group("m"),
                                      int(_DIGITS.match(text, s).group()), None)
         if s >= 2 and text[s - 1] in " \t\u00a0" and (text[s - 2].isalpha() or text[s - 2] == "."):
-            word_start = self.low.rfind(" ", max(0, s - 24), s - 1) + 1
+            # The word before the space; a window of 24 characters holds any month name. When
+            # the window has no space the word is longer than that (or starts the text): rfind
+            # must stay inside the window, as a slice from 0 would make the scan quadratic.
+            window_start = max(0, s - 24)
+            word_start = self.low.rfind(" ", window_start, s - 1) + 1
+            if not word_start and window_start:
+                return None
             if self.low[word_start:s - 1].rstrip(".") not in info.month_keys:
                 return None
             month = info.month_before.match(text[max(0, s - 40):s][::-1])
