@@ -43,8 +43,12 @@ class String:
     def offset_of(self, index: int) -> int:
         """The file offset of character ``index`` of ``value``: SQL problems found in the
         decoded text are reported at their place in the rules file."""
-        if self.triple:
-            return self.span.start + 3 + index
+        if self.triple:   # the value is the raw text with CRLF read as LF
+            raw_index = decoded = 0
+            while decoded < index and raw_index < len(self.raw):
+                raw_index += 2 if self.raw.startswith("\r\n", raw_index) else 1
+                decoded += 1
+            return self.span.start + 3 + raw_index
         raw_index = decoded = 0
         while decoded < index and raw_index < len(self.raw):
             raw_index += 2 if self.raw[raw_index] == "\\" else 1

@@ -159,7 +159,8 @@ def cmd_check(args: argparse.Namespace) -> int:
     policy = _load_policy(args.rules)
     if policy is None:
         return EXIT_ERRORS
-    decision = check(policy, reply, source, now=now, attempt=args.attempt, inputs=inputs)
+    decision = check(policy, reply, source, now=now, attempt=args.attempt, inputs=inputs,
+                     tenant=args.tenant)
     if args.format == "json":
         print(json.dumps(decision.to_dict(), indent=2, ensure_ascii=False, default=str))
     else:
@@ -282,6 +283,17 @@ def _audit_line(line: str, number: int, policy, locale, audit, refused):
                           locale=case.get("locale") if isinstance(case.get("locale"), str) else locale)
 
 
+def cmd_schema(args: argparse.Namespace) -> int:
+    """Print the JSON Schema of the reply a model must produce under RULES."""
+    from rulekit.schema import reply_schema
+
+    policy = _load_policy(args.rules)
+    if policy is None:
+        return EXIT_ERRORS
+    print(json.dumps(reply_schema(policy, args.flavor, args.form), indent=2, ensure_ascii=False))
+    return EXIT_OK
+
+
 def cmd_demo(args: argparse.Namespace) -> int:
     from rulekit.demo import run
 
@@ -316,8 +328,11 @@ def build_parser() -> argparse.ArgumentParser:
     check.add_argument("--reply", required=True, metavar="FILE", help="the model's reply; - for stdin")
     where = check.add_mutually_exclusive_group(required=True)
     where.add_argument("--rows", metavar="FILE", help='JSON rows: {"order": [{...}], ...}')
-    where.add_argument("--db", metavar="URL", help="a database, e.g. sqlite:///shop.db")
+    where.add_argument("--db", metavar="URL", help="a database: sqlite:///shop.db, "
+                       "postgresql://user@host/db or mysql://user@host/db")
     check.add_argument("--now", metavar="ISO", help="the time freshness is judged at (default: now)")
+    check.add_argument("--tenant", metavar="ID",
+                       help="the verified user's id, for a ruleset with a tenant scope")
     check.add_argument("--input", action="append", metavar="NAME=VALUE",
                        help="something the user has given, e.g. postcode=10115 (repeatable)")
     check.add_argument("--attempt", type=int, default=1, metavar="N",
@@ -337,6 +352,17 @@ def build_parser() -> argparse.ArgumentParser:
                        '"evidence", "text", "question"?, "history"?, "locale"?}; - for stdin')
     audit.add_argument("--format", choices=("text", "json"), default="text")
     audit.set_defaults(run=cmd_audit)
+
+    schema = commands.add_parser("schema", help="print the JSON Schema of the reply a model "
+                                 "must produce, with the readable fields baked in")
+    schema.add_argument("rules", metavar="RULES",
+                        help="a .rules file, or a compiled .json artifact")
+    schema.add_argument("--flavor", choices=("jsonschema", "openai", "anthropic"),
+                        default="jsonschema", help="plain draft 2020-12 (default), the schema "
+                        "of an OpenAI strict response_format, or an Anthropic tool input_schema")
+    schema.add_argument("--form", choices=("claims", "slots"), default="claims",
+                        help="the reply form: claims (default) or slots")
+    schema.set_defaults(run=cmd_schema)
 
     demo = commands.add_parser("demo", help="run the shipped examples")
     demo.add_argument("--rulesets", default="rulesets", metavar="DIR",

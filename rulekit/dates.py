@@ -25,9 +25,10 @@ A time without a zone is read in ``naive_zone``; a wall time that does not exist
 DST gap) is None, an ambiguous one (DST overlap) is its first occurrence. Impossible dates
 (31 February) are None, like anything that is not one date.
 
-Everything here is pure and thread-safe: ZoneInfo objects and per-locale babel data are cached
-(read-only, behind ``functools.lru_cache``), nothing else is stored. An unknown zone name or
-locale raises ``ValueError``: those come from a compiled policy, which checked them.
+Everything here is pure and thread-safe: ZoneInfo objects, per-locale babel data and the results
+for short texts are cached (immutable values behind bounded ``functools.lru_cache``s), nothing
+else is stored. An unknown zone name or locale raises ``ValueError``: those come from a compiled
+policy, which checked them.
 """
 
 from __future__ import annotations
@@ -409,6 +410,21 @@ def parse_claimed_date(text: str, locale: str, naive_zone: str = "UTC") -> Claim
     exactly one valid date. A time written without a zone is read in ``naive_zone``."""
     if not isinstance(text, str) or len(text) > MAX_LENGTH:
         return None
+    if len(text) <= CACHED_LENGTH:
+        return _parse_claimed_cached(text, locale, naive_zone)
+    return _parse_claimed(text, locale, naive_zone)
+
+
+# Reading a date by name walks the locale's month and weekday words, and the same few notations
+# come back again and again ("5 August 2026"); the result is immutable, so it is cached. The
+# text comes from a model, so the cache is bounded twice: in entries, and by caching only short
+# texts (a written date is short; longer text is read every time). The key holds everything the
+# result depends on: the text, the locale and the zone of a naive time.
+CACHED_LENGTH = 64
+_CACHE_ENTRIES = 4096
+
+
+def _parse_claimed(text: str, locale: str, naive_zone: str) -> ClaimedDate | None:
     info = _locale_dates(locale)     # cached; raises ValueError for an unknown locale
     if len(text) == 10 and _ISO_DAY.fullmatch(text):    # the common case: 2026-07-30
         _zone(naive_zone)
@@ -417,6 +433,7 @@ def parse_claimed_date(text: str, locale: str, naive_zone: str = "UTC") -> Claim
     return _read(_clean(text), info, naive_zone)
 
 
+_parse_claimed_cached = functools.lru_cache(maxsize=_CACHE_ENTRIES)(_parse_claimed)
 _ISO_DAY = re.compile(r"\d{4}-\d{2}-\d{2}")
 
 
@@ -434,14 +451,27 @@ def _stored(value: object, naive_zone: str) -> dt.date | dt.datetime | None:
     if isinstance(value, (int, float, Decimal)):
         return _from_epoch(value)
     if isinstance(value, str) and len(value) <= MAX_LENGTH:
-        fast = _iso_fast(value, naive_zone)
-        if fast is not None:
-            return fast
-        claimed = _read(_clean(value), None, naive_zone)
-        if claimed is None:
-            return None
-        return claimed.day if claimed.kind == "date" else claimed.instant.astimezone(UTC)
+        if len(value) <= CACHED_LENGTH:
+            return _stored_text_cached(value, naive_zone)
+        return _stored_text(value, naive_zone)
     return None
+
+
+def _stored_text(value: str, naive_zone: str) -> dt.date | dt.datetime | None:
+    """``_stored`` for a string: ISO by the standard library, anything else by ``_read``."""
+    fast = _iso_fast(value, naive_zone)
+    if fast is not None:
+        return fast
+    claimed = _read(_clean(value), None, naive_zone)
+    if claimed is None:
+        return None
+    return claimed.day if claimed.kind == "date" else claimed.instant.astimezone(UTC)
+
+
+# A row's timestamps are read several times per check (the claim, freshness, rendering) and the
+# same rows are checked again and again; the results are immutable, so short strings are cached,
+# within the same bounds as claimed dates.
+_stored_text_cached = functools.lru_cache(maxsize=_CACHE_ENTRIES)(_stored_text)
 
 
 _ISO_SHAPE = re.compile(r"\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d{1,6})?)?"

@@ -78,6 +78,9 @@ class Decision:
     citations: tuple[dict, ...] = ()
     reasons: tuple[Reason, ...] = ()
     attempt: int = 1
+    # For a "Sources" panel under the answer: each lookup (claims) or routed source (free text)
+    # that ran, with how many rows it returned, whether it was empty, and its error if it failed.
+    sources: tuple[dict, ...] = ()
 
     @property
     def delivered(self) -> bool:
@@ -92,7 +95,7 @@ class Decision:
             "facts": [f.to_dict() for f in self.facts], "feedback": self.feedback,
             "next_action": self.next_action, "citations": list(self.citations),
             "reasons": [r.to_dict() for r in self.reasons], "ruleset": self.ruleset,
-            "attempt": self.attempt,
+            "attempt": self.attempt, "sources": [dict(s) for s in self.sources],
         }
 
 

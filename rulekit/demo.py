@@ -152,6 +152,39 @@ def run_audits(policy: Policy, example: Path, out: TextIO) -> None:
     out.write("\n")
 
 
+def run_routing(policy: Policy, example: Path, out: TextIO) -> None:
+    """Route each example question to the declared sources and run them against a SQLite
+    database built from the example tables, as the verified member; print the Sources panel."""
+    import datetime as dt
+    import tempfile
+
+    from rulekit.route import gather
+    from rulekit.sources.sqlite import SqliteResolver
+
+    routing = json.loads(example.read_text("utf-8")).get("routing")
+    if not routing or not policy.data_sources:
+        return
+    now = dt.datetime.fromisoformat(routing["now"])
+    with tempfile.TemporaryDirectory() as folder:
+        database = Path(folder) / f"{policy.name}.db"
+        write_sqlite(database, routing["tables"])
+        source = SqliteResolver(database)
+        out.write(f"Routing questions to {policy.name}'s sources (SQLite, member "
+                  f"{routing['tenant']}, now = {routing['now']}):\n")
+        for question in routing["questions"]:
+            gathered = gather(policy, question, source, tenant=routing["tenant"], now=now)
+            out.write(f"\n  Q: {question}\n")
+            for run in gathered.sources:
+                window = f", {run.since[:10]} to {run.until[:10]}" if run.since else ""
+                picked = f" (matched {', '.join(repr(k) for k in run.matched)})" if run.matched \
+                    else ""
+                state = f"FAILED: {run.error}" if run.error else \
+                    ("empty" if run.empty else f"{run.rows} rows")
+                out.write(f"     source {run.name}{window}: {state}{picked}\n")
+        source.close()
+    out.write("\n")
+
+
 def run(rulesets: str, out: TextIO) -> int:
     from rulekit.compile import compile_file
     from rulekit.errors import render_all
@@ -174,4 +207,5 @@ def run(rulesets: str, out: TextIO) -> int:
         if example.exists():
             free_text = "answers" in json.loads(example.read_text("utf-8"))
             (run_audits if free_text else run_examples)(result.policy, example, out)
+            run_routing(result.policy, example, out)
     return status

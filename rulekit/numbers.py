@@ -26,8 +26,9 @@ all reference locales together give it exactly one; otherwise ``currency`` is No
 symbol is kept in ``currency_text``, and ``currencies_for_symbol`` says what it could be.
 
 Everything here is pure and thread-safe: the babel look-ups are cached per locale (read-only
-mappings behind ``functools.lru_cache``), nothing else is stored. An unknown locale raises
-``ValueError``: locales come from a compiled policy, which checked them.
+mappings behind ``functools.lru_cache``), and so are the results for short texts (immutable
+``ParsedNumber`` values in a bounded ``lru_cache``); nothing else is stored. An unknown locale
+raises ``ValueError``: locales come from a compiled policy, which checked them.
 """
 
 from __future__ import annotations
@@ -145,7 +146,21 @@ def parse_number(text: str | int | float | Decimal, locale: str) -> ParsedNumber
         return ParsedNumber(text, decimals=max(0, -exponent))
     if not isinstance(text, str) or len(text) > MAX_LENGTH:
         return None
+    if len(text) <= CACHED_LENGTH:
+        return _parse_text_cached(text, locale)
+    return _parse_text(text, locale)
 
+
+# The same notations come back again and again ("1.299,00 €", "$19.99"), and reading one costs
+# a regex, a clean-up and a few babel look-ups; the result is immutable, so it is cached. The
+# text comes from a model, so the cache is bounded twice: in entries, and by caching only short
+# texts (a written amount is short; longer text is read every time).
+CACHED_LENGTH = 64
+_CACHE_ENTRIES = 4096
+
+
+def _parse_text(text: str, locale: str) -> ParsedNumber | None:
+    """``parse_number`` for a string of at most ``MAX_LENGTH`` characters."""
     match = _NUMBER.fullmatch(_clean(text))
     if match is None:
         return None
@@ -164,6 +179,9 @@ def parse_number(text: str | int | float | Decimal, locale: str) -> ParsedNumber
     if symbol is not None and currency is None and not _known_symbol(symbol, locale):
         return None
     return ParsedNumber(value, currency, symbol, percent, decimals)
+
+
+_parse_text_cached = functools.lru_cache(maxsize=_CACHE_ENTRIES)(_parse_text)
 
 
 def _read_affixes(pre: str, post: str) -> tuple[str | None, str | None, bool] | None:

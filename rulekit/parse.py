@@ -347,7 +347,11 @@ class _ToAst(Transformer):
     def STRING(self, token: Token) -> ast.String:
         text = str(token)
         if text.startswith('"""') and len(text) >= 6:   # kept as written, newlines and all
-            return ast.String(text[3:-3], text[3:-3], triple=True, span=self._span(token))
+            # ... but a CRLF file's line ends are not part of the SQL: the artifact must not
+            # change with git's autocrlf.
+            raw = text[3:-3]
+            return ast.String(raw.replace("\r\n", "\n"), raw, triple=True,
+                              span=self._span(token))
         raw = text[1:-1]
         return ast.String(_decode_string(raw), raw, span=self._span(token))
 

@@ -73,18 +73,35 @@ class Statement(Frozen):
 
     def render(self, values: Mapping[str, Any], ids: Sequence[Any] = ()) -> tuple[str, list]:
         """The SQL text and its bound values, in order. Values only ever travel as
-        parameters."""
-        sql = [self.parts[0]]
+        parameters. The text depends only on how many ids there are, so it is kept for small
+        counts: a chatbot asks for one to a few ids, over and over."""
+        count = len(ids)
+        sql = self._texts.get(count)
+        if sql is None:
+            pieces = [self.parts[0]]
+            for param, part in zip(self.params, self.parts[1:]):
+                if param == "ids":
+                    pieces.append(", ".join([self.marker] * count) if count else "NULL")
+                else:
+                    pieces.append(self.marker)
+                pieces.append(part)
+            sql = "".join(pieces)
+            if count <= _CACHED_COUNTS:
+                self._texts[count] = sql
         bound: list = []
-        for param, part in zip(self.params, self.parts[1:]):
+        for param in self.params:
             if param == "ids":
-                sql.append(", ".join([self.marker] * len(ids)) if ids else "NULL")
                 bound.extend(ids)
             else:
-                sql.append(self.marker)
                 bound.append(values[param])
-            sql.append(part)
-        return "".join(sql), bound
+        return sql, bound
+
+    @functools.cached_property
+    def _texts(self) -> dict[int, str]:
+        return {}
+
+
+_CACHED_COUNTS = 64
 
 
 class _Prepared(Frozen):
@@ -265,6 +282,20 @@ class Policy(Frozen):
         from rulekit.route import route
 
         return route(self, question)
+
+    def reply_schema(self, flavor: str = "jsonschema", form: str = "claims") -> dict:
+        """The JSON Schema of the reply the model must produce, with the readable whitelist
+        baked in; see ``rulekit.schema.reply_schema``."""
+        from rulekit.schema import reply_schema
+
+        return reply_schema(self, flavor=flavor, form=form)
+
+    def evidence_block(self, facts, *, label: str = "facts") -> str:
+        """The facts the model may use, as a fenced data block; see
+        ``rulekit.prompt.evidence_block``."""
+        from rulekit.prompt import evidence_block
+
+        return evidence_block(self, facts, label=label)
 
     @property
     def ruleset(self) -> dict[str, str]:

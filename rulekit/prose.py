@@ -41,12 +41,30 @@ def _skeleton(pieces: Sequence[str], slot_fields: Mapping[str, str]) -> str:
     return " ".join("".join(out).split())
 
 
+# Templates come from the model; only those of sentence length are cached, so the caches below
+# stay small whatever a model writes (a longer template is simply worked out every time).
+CACHED_LENGTH = 2048
+
+
 def matches_shapes(template: ParsedTemplate, slot_fields: Mapping[str, str],
                    shape_skeletons: tuple[str, ...]) -> bool:
     """True when the template is one or more approved shapes, one after the other, each slot
     holding the field its shape binds (``slot_fields``: slot name -> "entity.field";
     ``shape_skeletons`` from ``skeletons(policy.shapes)``, which a Policy keeps)."""
-    return _segments(_skeleton(template.pieces, slot_fields), shape_skeletons)
+    bindings = tuple(slot_fields.items())
+    if sum(map(len, template.pieces)) <= CACHED_LENGTH:
+        return _matches_cached(template.pieces, bindings, shape_skeletons)
+    return _matches(template.pieces, bindings, shape_skeletons)
+
+
+def _matches(pieces: tuple[str, ...], bindings: tuple[tuple[str, str], ...],
+             shape_skeletons: tuple[str, ...]) -> bool:
+    return _segments(_skeleton(pieces, dict(bindings)), shape_skeletons)
+
+
+# A model reuses its few templates with different values, and the answer depends only on the
+# template, which slot holds which field, and the approved shapes: all in the key.
+_matches_cached = functools.lru_cache(maxsize=1024)(_matches)
 
 
 def skeletons(shapes: Sequence[Template]) -> tuple[str, ...]:
@@ -54,7 +72,6 @@ def skeletons(shapes: Sequence[Template]) -> tuple[str, ...]:
                  for s in shapes)
 
 
-@functools.lru_cache(maxsize=1024)
 def _segments(text: str, candidates: tuple[str, ...]) -> bool:
     """Can ``text`` be cut into candidates separated by single spaces?"""
     reachable = {0}
@@ -79,11 +96,19 @@ _WORDY_FIGURE = re.compile(r"(?i)\b(one|two|three|four|five|six|seven|eight|nine
                           r"[零〇一二三四五六七八九十百千万萬亿億两兩倍成]|@|https?:|www\.|[\"“”«「『]")
 
 
-@functools.lru_cache(maxsize=1024)
 def may_hold_figures(prose: str) -> bool:
     """A cheap first look, cached per template: could this prose hold a digit, a number word,
     a multiple, a handle, a link or a quote? Only then is it worth a full sweep."""
+    if len(prose) <= CACHED_LENGTH:
+        return _may_hold_figures_cached(prose)
+    return _may_hold_figures(prose)
+
+
+def _may_hold_figures(prose: str) -> bool:
     return _DIGIT.search(prose) is not None or _WORDY_FIGURE.search(prose) is not None
+
+
+_may_hold_figures_cached = functools.lru_cache(maxsize=1024)(_may_hold_figures)
 
 
 _DIGIT = re.compile(r"\d")

@@ -82,8 +82,9 @@ def _decimal(locale: str, text: str, percent: bool) -> str:
 
 def fill(pieces: Sequence[str], values: Mapping[str, str]) -> str:
     """Literal text at even positions of ``pieces``, slot names at odd ones."""
-    return "".join(piece if index % 2 == 0 else values[piece]
-                   for index, piece in enumerate(pieces))
+    text = list(pieces)
+    text[1::2] = [values[name] for name in pieces[1::2]]
+    return "".join(text)
 
 
 def join_words(words: Sequence[str], locale: str) -> str:
@@ -92,12 +93,26 @@ def join_words(words: Sequence[str], locale: str) -> str:
     return format_list(unique, locale=locale_of(locale)) if unique else ""
 
 
+# What databases return most: already JSON-safe, recognised by one look-up.
+_JSON_PLAIN = frozenset({str, int, float, bool, type(None)})
+
+
 def jsonable(value: Any) -> Any:
     """Stored values as JSON-safe data for decisions and logs."""
+    if type(value) in _JSON_PLAIN:
+        return value
     if isinstance(value, (dt.datetime, dt.date, dt.time)):
         return value.isoformat()
     if isinstance(value, Decimal):
-        return str(value)
+        # A NUMERIC column's value: a JSON number when one says exactly the same (4.230000 from
+        # a NUMERIC(24, 6) column is 4.23, as a JSON document would hold it), else the digits
+        # as a string, so no precision is ever lost on the way to the log.
+        if not value.is_finite():
+            return str(value)
+        if value == value.to_integral_value():
+            return int(value)
+        digits = format(value.normalize(), "f")
+        return float(digits) if repr(float(digits)) == digits else digits
     if isinstance(value, bytes):
         return value.decode("utf-8", "replace")
     return value

@@ -32,11 +32,11 @@ class ParsedTemplate:
     pieces: tuple[str, ...]         # literal text at even positions, slot names at odd ones
     slots: tuple[SlotAt, ...]
     problems: tuple[TemplateProblem, ...]
+    # Distinct slot names in order of first use; worked out once, as every reply asks for them.
+    slot_names: tuple[str, ...] = dataclasses.field(init=False)
 
-    @property
-    def slot_names(self) -> tuple[str, ...]:
-        """Distinct slot names in order of first use."""
-        return tuple(dict.fromkeys(s.name for s in self.slots))
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "slot_names", tuple(dict.fromkeys(s.name for s in self.slots)))
 
     @property
     def prose(self) -> str:
@@ -48,10 +48,20 @@ class ParsedTemplate:
 _TOKEN = re.compile(r"\{\{|\}\}|\{([A-Za-z_][A-Za-z0-9_]*)\}|[{}]")
 
 
-@functools.lru_cache(maxsize=1024)
+# Templates come from rulesets and from models; a model's can be as long as its reply. Only
+# templates of sentence length are cached, so the cache stays small whatever a model writes.
+CACHED_LENGTH = 2048
+
+
 def parse_template(text: str) -> ParsedTemplate:
     """Split a template into literal text and slots. Cached: a process sees the same shapes,
     fallbacks and model templates again and again, and the result is immutable."""
+    if len(text) <= CACHED_LENGTH:
+        return _parse_cached(text)
+    return _parse(text)
+
+
+def _parse(text: str) -> ParsedTemplate:
     if "{" not in text and "}" not in text:
         return ParsedTemplate((text,), (), ())
     pieces: list[str] = []
@@ -86,6 +96,9 @@ def parse_template(text: str) -> ParsedTemplate:
     literal.append(text[position:])
     pieces.append("".join(literal))
     return ParsedTemplate(tuple(pieces), tuple(slots), tuple(problems))
+
+
+_parse_cached = functools.lru_cache(maxsize=1024)(_parse)
 
 
 def _bad_opening(text: str, index: int) -> tuple[TemplateProblem, int | None]:

@@ -31,6 +31,7 @@ runs: tests and benchmarks count them with it, and nothing is counted when nobod
 
 from __future__ import annotations
 
+import datetime as dt
 import os
 import re
 import sqlite3
@@ -194,7 +195,7 @@ class SqliteResolver:
                               "sqlite (see the compiler's RK507 warning)")
         budget = min(self.timeout, timeout or self.timeout)
         deadline = time.monotonic() + budget
-        sql, params = statement.render(values)
+        sql, params = statement.render({k: _sqlite_value(v) for k, v in values.items()})
         if self.on_query is not None:
             self.on_query(sql, tuple(params))
         connection = self._connection()
@@ -228,6 +229,19 @@ class SqliteResolver:
         elif cause.startswith("no such table"):
             cause = f"{cause}: the database has no table for entity {request.entity!r}"
         return SourceError(f"{where}: {cause}", entity=request.entity, table=table)
+
+
+def _sqlite_value(value: Any) -> Any:
+    """SQLite has no time type: a window's bounds are bound as ISO 8601 text in UTC
+    (``2026-10-31T04:00:00Z``), the form that compares correctly with timestamps stored that
+    way. Python's own datetime adapter is deprecated, and wrote a local offset with a space."""
+    if isinstance(value, dt.datetime):
+        if value.tzinfo is not None:
+            value = value.astimezone(dt.timezone.utc).replace(tzinfo=None)
+        return value.isoformat(timespec="seconds") + "Z"
+    if isinstance(value, dt.date):
+        return value.isoformat()
+    return value
 
 
 def _quote(name: str, request: LookupRequest | None = None) -> str:

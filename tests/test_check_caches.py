@@ -1,0 +1,140 @@
+"""The checker's caches (docs/performance.md): number and date readings, comparisons and
+renderings are memoised, so that a check stays within its time budget. Caching must never be
+visible in a decision:
+
+- a repeated check decides exactly as the first one did;
+- a caller who edits one decision cannot change the next one (cached normal forms are copied);
+- 1, 1.0 and True are kept apart, although they are equal and hash alike in Python;
+- text longer than a sentence is never kept as a cache key, and every cache is bounded;
+- threads sharing one policy and the caches decide as they do alone.
+"""
+
+from __future__ import annotations
+
+import concurrent.futures
+import datetime as dt
+import json
+from pathlib import Path
+
+import pytest
+
+import rulekit
+from rulekit import check as check_module, dates, numbers, prose, template
+from rulekit.check import check
+
+CASES = Path(__file__).parent / "cases" / "claims"
+POLICY = rulekit.load(CASES / "types.rules")
+NOW = dt.datetime(2026, 11, 30, 12, 0, tzinfo=dt.timezone.utc)
+FRESH = "2026-11-30T11:58:00Z"
+ROWS = {
+    "product": [{"sku": "RC-500", "code": "RC-500", "barcode": "4006381333931",
+                 "name": "Navy raincoat", "colour": "Navy", "stock": 1, "price": 129900,
+                 "list_price": 1299.0, "deposit": 2500, "cost": 50000, "updated_at": FRESH}],
+    "order": [{"id": "ord_88431", "shipped_at": "2026-07-29T23:40:00Z",
+               "placed_at": "2026-07-29T02:00:00Z", "packed_at": "2026-07-29 23:30:00",
+               "delivery_date": "2026-08-05", "estimated_delivery": "2026-08-05",
+               "status": "shipped", "carrier": "dhl", "line_count": 3, "updated_at": FRESH}],
+}
+
+
+def reply(*claims: tuple[str, str, str, str, str, object]) -> str:
+    template_text = " ".join(f"{{{key}}}" for key, *_ in claims)
+    return json.dumps({"answer_template": template_text, "claims": [
+        {"key": key, "type": type_, "entity": entity, "entity_id": entity_id, "field": field,
+         "value": value} for key, type_, entity, entity_id, field, value in claims]})
+
+
+def decide(*claims) -> rulekit.Decision:
+    return check(POLICY, reply(*claims), ROWS, now=NOW)
+
+
+PRICE = ("price", "money", "product", "RC-500", "price", "$1,299.00")
+SHIPPED = ("shipped", "date", "order", "ord_88431", "shipped_at", "30 July 2026")
+STOCK = ("stock", "integer", "product", "RC-500", "stock", 1)
+
+
+def test_a_repeated_check_decides_as_the_first():
+    first = decide(PRICE, SHIPPED, STOCK).to_dict()
+    for _ in range(3):
+        assert decide(PRICE, SHIPPED, STOCK).to_dict() == first
+    assert first["decision"] == "answer"
+
+
+def test_editing_a_decision_does_not_change_the_next_one():
+    wrong = ("price", "money", "product", "RC-500", "price", "$1,300.00")
+    first = decide(wrong)
+    assert first.claims[0].outcome == "contradicted"
+    first.claims[0].claimed_normal["minor_units"] = 1
+    first.claims[0].actual_normal["currency"] = "XXX"
+    second = decide(wrong)
+    assert second.claims[0].claimed_normal == {"minor_units": 130000, "currency": "USD"}
+    assert second.claims[0].actual_normal == {"minor_units": 129900, "currency": "USD"}
+
+
+@pytest.mark.parametrize("order", [(1, True, 1.0), (True, 1.0, 1), (1.0, 1, True)])
+def test_one_true_and_one_point_zero_stay_apart(order):
+    """A stock of 1: the counts 1 and 1.0 confirm it, True is not a count. The three are equal
+    and hash alike in Python, so a cache that did not tell their types apart would answer one
+    with the result of another."""
+    for value in order:
+        result = decide(("stock", "integer", "product", "RC-500", "stock", value)).claims[0]
+        assert type(result.claimed) is type(value)
+        assert result.outcome == ("not_checkable" if value is True else "confirmed")
+
+
+def test_long_text_is_never_a_cache_key():
+    caches = [numbers._parse_text_cached, dates._parse_claimed_cached,
+              dates._stored_text_cached, template._parse_cached, prose._matches_cached,
+              prose._may_hold_figures_cached]
+    before = [cache.cache_info().currsize for cache in caches]
+    assert numbers.parse_number("1" * 150, "en_US") is not None
+    assert dates.parse_claimed_date("30 July 2026" + " " * 150, "en_GB") is not None
+    assert dates.stored_day("2026-07-30" + " " * 100, "UTC", "UTC") == dt.date(2026, 7, 30)
+    long_template = "Your order {order_id} shipped." + " Thank you." * 300
+    parsed = template.parse_template(long_template)
+    assert parsed.slot_names == ("order_id",)
+    assert prose.may_hold_figures(long_template) is False
+    assert prose.matches_shapes(parsed, {"order_id": "order.id"}, ("x",)) is False
+    assert [cache.cache_info().currsize for cache in caches] == before
+
+
+def test_a_long_claim_is_not_memoised_but_still_read():
+    padded = ("price", "money", "product", "RC-500", "price", " " * 70 + "$1,299.00")
+    decision = decide(padded)
+    assert decision.decision == "answer", decision.to_dict()
+
+
+def test_every_cache_is_bounded():
+    derived = check_module._derived(check_module._Same(POLICY))
+    caches = [numbers._parse_text_cached, dates._parse_claimed_cached,
+              dates._stored_text_cached, template._parse_cached, prose._matches_cached,
+              prose._may_hold_figures_cached, check_module._derived, derived.lookup_fields,
+              derived.comparison, derived.rendering]
+    for cache in caches:
+        assert cache.cache_parameters()["maxsize"] is not None, cache
+
+
+def test_a_reloaded_policy_does_not_use_the_old_ones_entries():
+    """Two loads of one file are equal policies, but the checker keys its per-policy data by
+    identity; both decide alike."""
+    again = rulekit.load(CASES / "types.rules")
+    assert again == POLICY and again is not POLICY
+    one = check(POLICY, reply(PRICE, SHIPPED), ROWS, now=NOW).to_dict()
+    two = check(again, reply(PRICE, SHIPPED), ROWS, now=NOW).to_dict()
+    assert one == two
+
+
+def test_threads_decide_as_a_single_thread_does():
+    notations = ["$1,299.00", "1299", "USD 1,299.00", "$1,300.00", "1.299,00 $", "$12.345"]
+    days = ["30 July 2026", "2026-07-30", "07/30/2026", "29 July 2026", "July 30, 2026"]
+    replies = [reply(("price", "money", "product", "RC-500", "price", money),
+                     ("shipped", "date", "order", "ord_88431", "shipped_at", day))
+               for money in notations for day in days]
+    alone = [check(POLICY, text, ROWS, now=NOW).to_dict() for text in replies]
+    for cache in (numbers._parse_text_cached, dates._parse_claimed_cached):
+        cache.cache_clear()
+    check_module._derived.cache_clear()
+    with concurrent.futures.ThreadPoolExecutor(8) as pool:
+        shared = list(pool.map(lambda text: check(POLICY, text, ROWS, now=NOW).to_dict(),
+                               replies * 8))
+    assert shared == alone * 8
