@@ -2,7 +2,9 @@
 
 The public API. ``load`` compiles a rules file (and imports the parser on first use);
 ``load_compiled`` reads an artifact written by ``rulekit compile --out`` without importing it.
-``check`` verifies one model reply against the source of record and returns a ``Decision``.
+``check`` verifies one model reply against the source of record and returns a ``Decision``;
+``audit`` sweeps free text against its evidence; ``ground`` drives a model through generate ->
+check -> retry -> fallback; ``StreamGate`` releases streamed text only as far as it passed.
 """
 
 from rulekit.errors import ArtifactError, CompileError, Diagnostic, RulekitError, Span
@@ -17,8 +19,11 @@ __all__ = [
     "Policy",
     "RulekitError",
     "Span",
+    "StreamGate",
     "__version__",
+    "audit",
     "check",
+    "ground",
     "load",
     "load_compiled",
 ]
@@ -35,6 +40,15 @@ def __getattr__(name: str):
     if name == "Decision":
         from rulekit.decision import Decision
         return Decision
+    if name == "audit":
+        from rulekit.audit import audit
+        return audit
+    if name == "ground":
+        from rulekit.ground import ground
+        return ground
+    if name == "StreamGate":
+        from rulekit.stream import StreamGate
+        return StreamGate
     raise AttributeError(f"module 'rulekit' has no attribute {name!r}")
 
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+from collections.abc import Mapping
 from typing import Any, Sequence
 
 from rulekit.decision import Decision, Failure, Reason, choose
@@ -49,19 +50,33 @@ class AuditResult:
 
 def audit(text: str, evidence: Any, *, policy: Policy | None = None, question: str | None = None,
           history: Sequence[Any] | None = None, locale: str | None = None,
-          slot_values: Sequence[str] = (), attempt: int = 1) -> AuditResult:
+          slot_values: Sequence[str] = (), attempt: int = 1,
+          sources: Sequence[Mapping] | None = None) -> AuditResult:
     """Sweep ``text`` against ``evidence`` (a JSON object, a text document, or an ``Evidence``
     built once with ``SweepSettings.index``) and decide. Never raises on bad input: anything
-    that cannot be audited is refused."""
+    that cannot be audited is refused.
+
+    ``sources`` is the Sources panel of the evidence (``rulekit.route.gather(...).report()``):
+    it is carried on the decision, and a source that failed fails the answer closed."""
+    result = _audit(text, evidence, policy, question, locale, slot_values, attempt, sources or ())
+    if sources:
+        return AuditResult(result.findings, dataclasses.replace(
+            result.decision, sources=tuple(dict(s) for s in sources)))
+    return result
+
+
+def _audit(text: Any, evidence: Any, policy: Policy | None, question: Any, locale: Any,
+           slot_values: Sequence[str], attempt: int, sources: Sequence[Mapping]) -> AuditResult:
     rules = policy or _DEFAULT
     where = locale or rules.locale
-    del history     # context for the model only: never evidence
     if not isinstance(text, str):
         return _refused(rules, "input_error", f"the text must be a string, not {type(text).__name__}")
     if not isinstance(where, str) or not known_locale(where):
         return _refused(rules, "input_error", f"unknown locale {where!r}; use one such as en_GB")
     if question is not None and not isinstance(question, str):
         return _refused(rules, "input_error", "the question must be a string")
+    if not text.strip():
+        return _refused(rules, "empty_answer", "the answer is empty: there is nothing to deliver")
     try:
         settings = SweepSettings.from_policy(policy)
         index = settings.index(evidence, where)
@@ -72,7 +87,8 @@ def audit(text: str, evidence: Any, *, policy: Policy | None = None, question: s
     except Exception as exc:  # fail closed: nothing unaudited is ever delivered
         return _refused(rules, "input_error", f"the input cannot be audited: "
                         f"{exc.__class__.__name__}: {str(exc)[:200]}")
-    return AuditResult(findings, decide(rules, text, findings, attempt))
+    failed = [s for s in sources if isinstance(s, Mapping) and s.get("error")]
+    return AuditResult(findings, decide(rules, text, findings, attempt, failed))
 
 
 def known_locale(name: str) -> bool:
@@ -109,11 +125,18 @@ def names_only_evidence(rows: dict, locale: str) -> Evidence:
                                counts=frozenset(), largest_count=0, multiples=frozenset())
 
 
-def decide(policy: Policy, text: str, findings: Sequence[Finding], attempt: int) -> Decision:
-    if not findings:
+def decide(policy: Policy, text: str, findings: Sequence[Finding], attempt: int,
+           failed_sources: Sequence[Mapping] = ()) -> Decision:
+    """The decision for an audited text. A routed source that failed leaves the evidence
+    incomplete, so it fails the answer closed with the ruleset's ``lookup_failed`` action even
+    when every figure found support in what did arrive."""
+    if not findings and not failed_sources:
         return Decision("answer", ruleset=policy.ruleset, text=text, attempt=attempt)
-    failures = [Failure("stray_figure", Reason(f.code, f"{f.text!r}: {f.message}",
-                                               f"text[{f.start}:{f.end}]")) for f in findings]
+    failures = [Failure("lookup_failed", Reason("lookup_failed", f"source {s.get('name')!r} "
+                                                 f"failed: {s.get('error')}", None))
+                for s in failed_sources]
+    failures += [Failure("stray_figure", Reason(f.code, f"{f.text!r}: {f.message}",
+                                                f"text[{f.start}:{f.end}]")) for f in findings]
     action, _ = choose(policy, failures, attempt)
     common = dict(ruleset=policy.ruleset, attempt=attempt,
                   reasons=tuple(f.reason for f in failures),

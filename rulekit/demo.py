@@ -185,6 +185,51 @@ def run_routing(policy: Policy, example: Path, out: TextIO) -> None:
     out.write("\n")
 
 
+def run_loop(policy: Policy, example: Path, out: TextIO) -> None:
+    """Drive the grounding loop with a scripted model through the example's scenarios, against
+    a SQLite database built from the example rows; print each attempt and the final decision."""
+    import datetime as dt
+    import tempfile
+
+    from rulekit.ground import ground
+    from rulekit.sources.sqlite import SqliteResolver
+
+    data = json.loads(example.read_text("utf-8"))
+    loop = data.get("loop")
+    if not loop:
+        return
+    now = dt.datetime.fromisoformat(data["now"].replace("Z", "+00:00"))
+    with tempfile.TemporaryDirectory() as folder:
+        database = Path(folder) / f"{policy.name}.db"
+        write_sqlite(database, data["rows"])
+        source = SqliteResolver(database)
+        out.write(f"The grounding loop on {policy.name}, with a scripted model (SQLite, "
+                  f"question: {loop['question']}):\n")
+        for number, scenario in enumerate(loop["scenarios"], 1):
+            replies = [json.dumps(r) for r in scenario["replies"]]
+
+            def scripted(request, replies=replies):
+                return replies[min(request.attempt, len(replies)) - 1]
+
+            grounded = ground(scripted, policy, source=source, question=loop["question"],
+                              now=now)
+            out.write(f"\n  {number}. {scenario['title']}\n")
+            for attempt in grounded.attempts:
+                template = json.loads(attempt.reply).get("answer_template", "")
+                wrong = [f"{c.key} {c.claimed!r} is {c.outcome}" for c in attempt.decision.claims
+                         if c.outcome != "confirmed"]
+                wrong += [f"{r.message.split(':')[0]} is not in the data"
+                          for r in attempt.decision.reasons if r.path and r.path.startswith(
+                              "$.answer_template") and r.code != "contradicted"]
+                out.write(f"     attempt {attempt.number}: {template}\n"
+                          f"       -> {attempt.decision.decision}"
+                          + (f" ({'; '.join(dict.fromkeys(wrong))})" if wrong else "") + "\n")
+            final = grounded.decision
+            out.write(f"     final: {final.decision}: {final.text or final.message}\n")
+        source.close()
+    out.write("\n")
+
+
 def run(rulesets: str, out: TextIO) -> int:
     from rulekit.compile import compile_file
     from rulekit.errors import render_all
@@ -208,4 +253,5 @@ def run(rulesets: str, out: TextIO) -> int:
             free_text = "answers" in json.loads(example.read_text("utf-8"))
             (run_audits if free_text else run_examples)(result.policy, example, out)
             run_routing(result.policy, example, out)
+            run_loop(result.policy, example, out)
     return status

@@ -16,7 +16,8 @@ ROOT = Path(__file__).resolve().parent.parent
 def test_public_api_is_pinned():
     assert rulekit.__all__ == [
         "ArtifactError", "CompileError", "Decision", "Diagnostic", "OUTCOMES", "Policy",
-        "RulekitError", "Span", "__version__", "check", "load", "load_compiled",
+        "RulekitError", "Span", "StreamGate", "__version__", "audit", "check", "ground", "load",
+        "load_compiled",
     ]
     for name in rulekit.__all__:
         assert hasattr(rulekit, name)

@@ -208,3 +208,41 @@ def test_check_exit_codes_for_rules_and_usage_errors(tmp_path, capsys):
     with pytest.raises(SystemExit) as usage:
         main(["check", str(ROOT / "rulesets" / "orders.rules"), "--reply", reply])
     assert usage.value.code == 2
+
+
+def test_schema_prints_the_reply_schema_from_rules_or_an_artifact(tmp_path, capsys):
+    from jsonschema import Draft202012Validator
+
+    from rulekit.schema import reply_schema
+
+    rules = str(ROOT / "rulesets" / "orders.rules")
+    assert main(["schema", rules]) == 0
+    printed = json.loads(capsys.readouterr().out)
+    Draft202012Validator.check_schema(printed)
+    assert printed["$schema"].endswith("/draft/2020-12/schema")
+    assert main(["compile", rules, "--out", str(tmp_path)]) == 0
+    capsys.readouterr()
+    artifact = str(tmp_path / "orders.policy.json")
+    assert main(["schema", artifact, "--flavor", "openai", "--form", "slots"]) == 0
+    printed = json.loads(capsys.readouterr().out)
+    assert printed == reply_schema(rulekit_load(rules), "openai", "slots")
+    assert "$schema" not in printed
+
+
+def test_schema_exit_codes(tmp_path, capsys):
+    bad = tmp_path / "bad.rules"
+    bad.write_text("ruleset bad {\n")
+    assert main(["schema", str(bad)]) == 1
+    assert "error[RK103]" in capsys.readouterr().err
+    for usage in (["schema"], ["schema", str(ROOT / "rulesets" / "orders.rules"), "--flavor",
+                                "gemini"],
+                  ["schema", str(ROOT / "rulesets" / "orders.rules"), "--form", "prose"]):
+        with pytest.raises(SystemExit) as exit_:
+            main(usage)
+        assert exit_.value.code == 2
+
+
+def rulekit_load(path: str):
+    import rulekit
+
+    return rulekit.load(path)

@@ -134,3 +134,19 @@ def test_shared_library_compiles_without_diagnostics(path: Path,
     result = compile_file(path.relative_to(ROOT), require_header=False)
     assert result.diagnostics == (), render_all(result.diagnostics, result.sources)
     assert result.is_library
+
+
+def test_the_grounding_page_shows_what_the_demo_prints() -> None:
+    """docs/grounding.md's end-to-end example is the demo's own output, not a hand copy."""
+    import io
+
+    from rulekit.demo import run
+
+    out = io.StringIO()
+    assert run(str(ROOT / "rulesets"), out) == 0
+    printed = out.getvalue()
+    start = printed.index("The grounding loop on shop")
+    loop = printed[start:].split("\n\n\n", 1)[0].split("\nruleset ", 1)[0]
+    page = (ROOT / "docs" / "grounding.md").read_text(encoding="utf-8")
+    block = page.split("<!-- demo-output: loop -->\n```\n", 1)[1].split("\n```", 1)[0]
+    assert block.strip() == loop.strip()

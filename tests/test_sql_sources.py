@@ -486,3 +486,19 @@ def test_a_failed_lookup_is_in_the_sources_panel(policy, store):
     (line,) = decision.sources
     assert line["name"] == "product" and line["rows"] == 0 and not line["empty"]
     assert "products" in line["error"]
+
+
+def test_an_audit_carries_the_sources_panel_and_a_failed_source_fails_it_closed(policy, store):
+    from rulekit.audit import audit
+
+    gathered = gather(policy, "my recent orders", store.resolver(), tenant="alice", now=NOW)
+    text = "Your recent order 1042 came to 1299."
+    passed = audit(text, gathered.evidence, policy=policy, sources=gathered.report())
+    assert passed.decision.decision == "answer", passed.findings
+    assert passed.decision.to_dict()["sources"][0]["name"] == "recent_orders"
+
+    store.execute("DROP TABLE orders")
+    broken = gather(policy, "my recent orders", store.resolver(), tenant="alice", now=NOW)
+    failed = audit(text, broken.evidence, policy=policy, sources=broken.report())
+    assert failed.decision.decision != "answer"
+    assert "lookup_failed" in {r.code for r in failed.decision.reasons}

@@ -1,0 +1,471 @@
+"""Streaming: release a model's answer sentence by sentence, each only once the sweep passed it.
+
+    gate = StreamGate(policy, evidence, question=question)
+    for chunk in model_stream:          # str, or bytes decoded here as UTF-8
+        show(gate.feed(chunk))          # "" until a checked sentence is ready
+        if gate.stopped:
+            break                       # gate.decision: regenerate, refuse, ...
+    decision = gate.close()             # the whole text audited; gate.tail is what it released
+
+A customer should not wait for the whole answer, and must not read a figure the sweep has not
+passed. The gate holds the text back until a sentence boundary, audits the text up to that
+boundary with ``rulekit.audit.audit`` and releases it only if it passes. The first failure
+stops the stream for good: what was released stays released, nothing more is, and ``decision``
+says what to do (regenerate naming the items, refuse, ...). ``close`` audits the whole text and
+answers only if all of it passed; it never answers with text that was not audited.
+
+Where a sentence ends (``SentenceBoundaries``) is decided conservatively: a boundary that is
+not found only delays text, while a false one could release half a figure. And because the
+sweep reads a few words around each figure ("5 rounds" is an exact count, "4 of your last 5" a
+count of rows), a boundary is judged only once the next few words have arrived; see
+``StreamGate`` for how the two audits per boundary keep the result independent of how the
+text was cut into chunks.
+"""
+
+from __future__ import annotations
+
+import codecs
+import re
+from typing import Any, Sequence
+
+from rulekit.audit import AuditResult, audit, decide, default_policy, refused
+from rulekit.decision import Decision
+from rulekit.policy import Policy
+from rulekit.sweep import Finding, SweepSettings
+
+# --- where a sentence ends --------------------------------------------------------------------
+
+_LATIN_STOPS = frozenset(".!?…")
+# Ideographic full stop and fullwidth ! and ?: no space follows them. The fullwidth full stop
+# (U+FF0E) is not one: NFKC makes it ".", and "12．5" is 12.5 to the sweep.
+_CJK_STOPS = frozenset("。！？")
+# What may stand between a full stop and the space after it: closing quotes and brackets, and
+# the end of Markdown emphasis ("**Done.**").
+_CLOSERS = frozenset('"\'”’»›«‹」』)]*_')
+# The first character of a sentence after ". ": a capital, a letter of a script without case
+# (CJK, Arabic, ...), an opening quote, bracket or Markdown mark, a handle or a currency sign.
+# A lower-case letter or a digit means the full stop was an abbreviation or part of a figure
+# ("approx. 3", "5. 000"): not a boundary, which only holds the text back a little longer.
+_SENTENCE_OPENERS = frozenset('"“„«‹‘‚「『([*_#>@$€£¥')
+# Words separated by these; a no-break or thin space groups digits ("1 299"), so it does not.
+_SPACE = frozenset(" \t\r\n\f\v")
+_WORD_OPENERS = "".join(_SENTENCE_OPENERS)
+# Words that end in a full stop without ending a sentence (compared without the stop, folded).
+_ABBREVIATIONS = frozenset("""
+    approx appr ca cf vs etc al eg ie viz resp incl excl esp min max avg est no nr nos vol
+    pp p fig figs ch sec dept co corp inc ltd llc plc bros mt st ave rd dr mr mrs ms mx prof
+    sr jr rev gen col capt lt sgt hon jan feb mar apr jun jul aug sep sept oct nov dec mon
+    tue tues wed thu thur thurs fri sat sun tel ext ref ed eds op vgl bzw usw ggf inkl zb
+    """.split())
+# Single letters and dotted initials: "J. Smith", "e.g", "U.S", "i.e".
+_INITIALS = re.compile(r"(?:[^\W\d_]\.)*[^\W\d_]")
+# A Markdown block after a line break: a list item, heading, block quote or table row. At most
+# three spaces of indent, so that at most _BLOCK_WINDOW characters decide whether it matches.
+_BLOCK_START = re.compile(r"[ \t]{0,3}(?:[-*+][ \t]|#{1,6}[ \t]|>|\||\d{1,3}[.)][ \t])")
+_BLOCK_WINDOW = 9
+# Quote marks: an opener and the closer it waits for. ”…” (Swedish) and »…« (Danish) are
+# pairs too, and “ closes „…“ (German) before it opens anything.
+_QUOTE_CLOSER = {'"': '"', "“": "”", "„": "“", "”": "”", "«": "»", "»": "«", "‹": "›",
+                 "›": "‹", "「": "」", "『": "』", "‘": "’", "‚": "‘"}
+_QUOTE_MARKS = frozenset(_QUOTE_CLOSER) | frozenset(_QUOTE_CLOSER.values())
+# Characters that need the next one before they can be read: a run of backticks, asterisks or
+# underscores (how long is it?) and "]" (is a link target "(" next?).
+_RUNS = frozenset("`*_")
+
+
+class SentenceBoundaries:
+    """Finds sentence boundaries in a growing text, reading each character once.
+
+    ``extend(text)`` takes the whole text so far (the previous text plus what arrived) and
+    returns the boundaries it can now confirm, ascending; a boundary is an offset, and the
+    sentence ends just before it. Whether an offset is a boundary depends only on the text,
+    never on how it arrived: a boundary is confirmed only when the characters that decide it
+    are there, so "12" + "34 views" and "3." + "5" are never cut.
+
+    No boundary inside an open quote, inline code or a code fence, a Markdown link (its text
+    or its target) or strong emphasis (``**…**``, ``__…__``); none inside a number, URL or
+    e-mail address (a boundary needs white space after the stop, which none of them holds);
+    none after an abbreviation ("e.g.", "Dr.", "approx.", an initial) or before a lower-case
+    word or a digit. A blank line ends a paragraph, and closes any quote, link or emphasis
+    left open (a quote does not cross a blank line for the sweep either), but not a code
+    fence. A line break before a list item, heading, block quote or table row is a boundary.
+    """
+
+    def __init__(self) -> None:
+        self._text = ""
+        self._pos = 0                           # the next character to read
+        self._quotes: list[str] = []            # the closers the open quotes wait for
+        self._code = 0                          # backticks that opened code; 0 outside code
+        self._link = 0                          # depth of [link text]
+        self._target = 0                        # depth of (link target)
+        self._strong = False                    # inside **…** or __…__
+        self._line_blank = False                # only white space since the last line break
+        self._candidates: list[tuple[int, str]] = []   # (offset, kind) not yet confirmed
+        self._last = 0                          # the last boundary given out
+
+    def extend(self, text: str) -> list[int]:
+        if not text.startswith(self._text):
+            raise ValueError("the text may only grow")
+        self._text = text
+        self._read()
+        return self._confirm()
+
+    # --- reading --------------------------------------------------------------------------------
+
+    def _clean(self) -> bool:
+        return not (self._quotes or self._code or self._link or self._target or self._strong)
+
+    def _read(self) -> None:
+        text, end = self._text, len(self._text)
+        pos = self._pos
+        while pos < end:
+            char = text[pos]
+            if char in _RUNS or char == "]":
+                run_end = pos + 1
+                if char in _RUNS:
+                    while run_end < end and text[run_end] == char:
+                        run_end += 1
+                if run_end >= end:
+                    break                       # the run or the "](" may go on: wait
+                if self._markdown(char, run_end - pos, text[run_end]):
+                    run_end += 1                # the "(" that opened a link target
+                pos = run_end
+                continue
+            if char in _SPACE:
+                self._space(pos, char)
+            else:
+                self._cjk_stop(pos)
+                self._line_blank = False
+                if not self._code:
+                    self._mark(pos, char)
+            pos += 1
+        self._pos = pos
+
+    def _markdown(self, char: str, length: int, after: str) -> bool:
+        """A run of ``length`` backticks, asterisks or underscores, or a "]" (``length`` 1),
+        with the character ``after`` it. True when it read the "(" of a link target too."""
+        self._line_blank = False
+        if char == "`":
+            if not self._code:
+                self._code = length
+            elif length == self._code:
+                self._code = 0
+        elif self._code:
+            pass                                # inside code, nothing else is Markdown
+        elif char in "*_":
+            if length // 2 % 2:
+                self._strong = not self._strong
+        elif self._link and not self._target:   # "]"
+            self._link -= 1
+            if not self._link and after == "(":
+                self._target = 1
+                return True
+        return False
+
+    def _mark(self, pos: int, char: str) -> None:
+        """Quotes and link brackets, outside code."""
+        if char == "[" and not self._target:
+            self._link += 1
+        elif self._target and char in "()":
+            self._target += 1 if char == "(" else -1
+        elif char in _QUOTE_MARKS:
+            self._quote(pos, char)
+
+    def _quote(self, pos: int, char: str) -> None:
+        if char in self._quotes:                # closes it (and any quote left open inside)
+            while self._quotes.pop() != char:
+                pass
+            return
+        if char not in _QUOTE_CLOSER:
+            return                              # a closer with nothing open: an apostrophe
+        before = self._text[pos - 1] if pos else " "
+        if char == '"' and before.isdigit():
+            return                              # 12" is an inch mark, as the sweep reads it
+        if char in "‘‚" and before.isalpha():
+            return
+        self._quotes.append(_QUOTE_CLOSER[char])
+
+    def _space(self, pos: int, char: str) -> None:
+        if char == "\n":
+            if self._line_blank and pos > 0:
+                if self._code < 3:              # a paragraph ends; only a fence goes on
+                    self._quotes.clear()
+                    self._code = self._link = self._target = 0
+                    self._strong = False
+                if self._clean():
+                    self._candidates.append((pos, "paragraph"))
+            self._line_blank = True
+        if not self._clean():
+            return
+        stop = self._stop_before(pos)
+        if stop in _CJK_STOPS:
+            self._candidates.append((pos, "paragraph"))
+        elif stop and not self._abbreviation(pos):
+            self._candidates.append((pos, "sentence"))
+        elif char == "\n":
+            self._candidates.append((pos, "line"))
+
+    def _cjk_stop(self, pos: int) -> None:
+        """After 。！？ and any closers, the next character starts a sentence."""
+        if pos and self._text[pos] not in _CLOSERS and self._clean() and \
+                self._stop_before(pos) in _CJK_STOPS:
+            self._candidates.append((pos, "paragraph"))
+
+    def _stop_before(self, pos: int) -> str:
+        """The sentence stop that ``pos`` follows (past closing quotes and brackets), or ""."""
+        text, back = self._text, pos - 1
+        while back >= 0 and text[back] in _CLOSERS:
+            back -= 1
+        if back < 0:
+            return ""
+        char = text[back]
+        return char if char in _LATIN_STOPS or char in _CJK_STOPS else ""
+
+    def _abbreviation(self, pos: int) -> bool:
+        text, back = self._text, pos - 1
+        while back >= 0 and text[back] in _CLOSERS:
+            back -= 1
+        if text[back] != ".":
+            return False                        # ! ? … end a sentence whatever comes before
+        start = back
+        while start > 0 and text[start - 1] not in _SPACE:
+            start -= 1
+        word = text[start:back].lstrip(_WORD_OPENERS).casefold()
+        return word.replace(".", "") in _ABBREVIATIONS or bool(_INITIALS.fullmatch(word))
+
+    # --- confirming -----------------------------------------------------------------------------
+
+    def _confirm(self) -> list[int]:
+        """Candidates in order: each is confirmed, rejected or still waits; a later one is not
+        given out before an earlier one is settled, so boundaries come out ascending."""
+        out = []
+        while self._candidates:
+            pos, kind = self._candidates[0]
+            verdict = self._verdict(pos, kind)
+            if verdict is None:
+                break
+            self._candidates.pop(0)
+            if verdict and pos > self._last and self._text[self._last:pos].strip():
+                out.append(pos)
+                self._last = pos
+        return out
+
+    def _verdict(self, pos: int, kind: str) -> bool | None:
+        """True (a boundary), False (not one) or None (the text that decides has not come)."""
+        if kind == "paragraph":
+            return True
+        text = self._text
+        if kind == "line":
+            return self._block_after(pos + 1)
+        # A sentence stop and white space: the first character after the white space decides.
+        after = pos
+        while after < len(text) and text[after] in _SPACE:
+            after += 1
+        if after >= len(text):
+            return None
+        first = text[after]
+        if first.isupper() or (first.isalpha() and not first.islower()) or first in _SENTENCE_OPENERS:
+            return True
+        line_break = text.rfind("\n", pos, after)
+        return self._block_after(line_break + 1) if line_break >= 0 else False
+
+    def _block_after(self, start: int) -> bool | None:
+        window = self._text[start:start + _BLOCK_WINDOW]
+        if _BLOCK_START.match(window):
+            return True
+        return False if len(window) == _BLOCK_WINDOW or "\n" in window else None
+
+
+# --- the gate ---------------------------------------------------------------------------------
+
+LOOKAHEAD_WORDS = 4
+_WORD = re.compile(r"[ \t\r\n\f\v]*[^ \t\r\n\f\v]+(?=[ \t\r\n\f\v])")
+
+
+class StreamGate:
+    """Releases a streamed answer up to the last sentence boundary whose text passed the sweep.
+
+    The evidence is indexed once, here. Each confirmed boundary B is judged once, in order, by
+    two audits:
+
+    - the text up to B plus the next ``lookahead_words`` complete words (the context window):
+      a finding that starts before B is a real one, because the sweep reads at most a few
+      words past a figure ("5. Rounds" is a count of rounds to it, "4. Of your last 5" a count
+      of rows). Such a finding stops the stream.
+    - the text up to B alone: released only if it has no finding at all, so what a customer
+      has read always passes the sweep on its own, even if the stream stops right after.
+
+    A boundary whose own text fails but whose context window passes (the figure is licensed by
+    the next sentence) is skipped: nothing is released and the next boundary judges the text
+    again. A boundary waits for its context window, and later ones wait behind it, so the
+    windows, the audits and therefore the result do not depend on how the text was chunked.
+
+    Both audits run only when a boundary is confirmed, never per chunk, against the evidence
+    indexed once: about two audits of the text so far per sentence.
+    """
+
+    def __init__(self, policy: Policy | None, evidence: Any, *, locale: str | None = None,
+                 question: str | None = None, slot_values: Sequence[str] = (), attempt: int = 1,
+                 lookahead_words: int = LOOKAHEAD_WORDS) -> None:
+        self._policy = policy
+        self._locale = locale or (policy or default_policy()).locale
+        self._question = question
+        self._slot_values = tuple(slot_values)
+        self._attempt = attempt
+        self._lookahead = lookahead_words
+        self._decoder = codecs.getincrementaldecoder("utf-8")(errors="strict")
+        self._text = ""
+        self._boundaries = SentenceBoundaries()
+        self._queue: list[int] = []             # confirmed boundaries not yet judged
+        self._released_end = 0
+        self._closed = False
+        self._decision: Decision | None = None
+        self._findings: tuple[Finding, ...] = ()
+        self.tail = ""                          # what close() released
+        try:
+            self._evidence = SweepSettings.from_policy(policy).index(evidence, self._locale)
+        except Exception:   # fail closed: the probe below lets audit say why
+            self._evidence = evidence
+        # One audit of a text with nothing in it checks the locale, the question and the
+        # evidence up front, the way audit checks them, so that a stream that cannot be
+        # audited releases nothing. (An empty text would be refused for being empty.)
+        probe = self._audit(".")
+        if probe.findings:
+            self._stop(probe)
+
+    # --- what the caller reads --------------------------------------------------------------------
+
+    @property
+    def released(self) -> str:
+        """All the text released so far, a prefix of what the model wrote."""
+        return self._text[:self._released_end]
+
+    @property
+    def stopped(self) -> bool:
+        """True once something failed: nothing more will be released."""
+        return self._decision is not None and self._decision.decision != "answer"
+
+    @property
+    def decision(self) -> Decision | None:
+        """None while the stream runs and passes; the failure's decision once stopped; the
+        final decision after ``close``."""
+        return self._decision
+
+    @property
+    def findings(self) -> tuple[Finding, ...]:
+        return self._findings
+
+    @property
+    def text(self) -> str:
+        """Everything received so far, released or not."""
+        return self._text
+
+    # --- feeding ----------------------------------------------------------------------------------
+
+    def feed(self, chunk: str | bytes) -> str:
+        """Take the next piece of the stream; return the text newly released ("" if none)."""
+        if self._closed or self.stopped:
+            return ""
+        piece = self._decode(chunk)
+        if piece is None:
+            return ""
+        self._text += piece
+        self._queue.extend(self._boundaries.extend(self._text))
+        return self._settle(closing=False)
+
+    def close(self) -> Decision:
+        """End of stream: audit the whole text. Answer, and release the rest (``tail``), only
+        if all of it passed; otherwise the decision of the first failure."""
+        if self._closed:
+            assert self._decision is not None
+            return self._decision
+        self._closed = True
+        if not self.stopped:
+            try:
+                self._text += self._decoder.decode(b"", final=True)
+            except UnicodeDecodeError as exc:
+                self._stop(refused(self._policy, f"the stream ended inside a UTF-8 character: {exc.reason}"))
+        if not self.stopped:
+            before = self._released_end
+            self._settle(closing=True)
+            if not self.stopped:
+                whole = self._audit(self._text)
+                if whole.findings:
+                    self._stop(whole)
+                else:
+                    self._released_end = len(self._text)
+                    self._decision = whole.decision
+            self.tail = self._text[before:self._released_end]
+        assert self._decision is not None
+        return self._decision
+
+    # --- inside -----------------------------------------------------------------------------------
+
+    def _decode(self, chunk: str | bytes) -> str | None:
+        """Bytes are decoded incrementally: a character split across chunks waits for its last
+        byte. Anything else, or invalid UTF-8, stops the stream (fail closed)."""
+        if isinstance(chunk, (bytes, bytearray, memoryview)):
+            try:
+                return self._decoder.decode(bytes(chunk))
+            except UnicodeDecodeError as exc:
+                self._stop(refused(self._policy, f"the stream is not valid UTF-8: {exc.reason}"))
+                return None
+        if isinstance(chunk, str):
+            if self._decoder.getstate()[0]:
+                self._stop(refused(self._policy, "text arrived while a UTF-8 character from "
+                                   "bytes was still incomplete"))
+                return None
+            return chunk
+        self._stop(refused(self._policy, f"a chunk must be str or bytes, not {type(chunk).__name__}"))
+        return None
+
+    def _settle(self, closing: bool) -> str:
+        """Judge the confirmed boundaries in order, as far as their context windows reach."""
+        start = self._released_end
+        while self._queue and not self.stopped:
+            boundary = self._queue[0]
+            window = self._window_end(boundary, closing)
+            if window is None:
+                break                           # its next words have not arrived
+            self._queue.pop(0)
+            context = self._audit(self._text[:window]) if window > boundary else None
+            own = self._audit(self._text[:boundary])
+            judged = context if context is not None else own
+            flagged = tuple(f for f in judged.findings if f.start < boundary)
+            if flagged:
+                if context is None or any(f.kind == "input" for f in flagged):
+                    self._stop(judged)          # audit's own decision (or its refusal)
+                else:
+                    self._stop(AuditResult(flagged, self._decided(boundary, flagged)))
+            elif not own.findings:
+                self._released_end = boundary
+            # else: the next words license it; the next boundary judges this text again
+        return self._text[start:self._released_end]
+
+    def _window_end(self, boundary: int, closing: bool) -> int | None:
+        """The end of the ``lookahead_words``-th complete word after ``boundary``; at the end
+        of the stream, whatever there is."""
+        pos = boundary
+        for _ in range(self._lookahead):
+            match = _WORD.match(self._text, pos)
+            if match is None:
+                return len(self._text) if closing else None
+            pos = match.end()
+        return pos
+
+    def _audit(self, text: str) -> AuditResult:
+        return audit(text, self._evidence, policy=self._policy, question=self._question,
+                     locale=self._locale, slot_values=self._slot_values, attempt=self._attempt)
+
+    def _decided(self, boundary: int, flagged: tuple[Finding, ...]) -> Decision:
+        return decide(self._policy or default_policy(), self._text[:boundary], flagged,
+                      self._attempt)
+
+    def _stop(self, result: AuditResult) -> None:
+        self._decision = result.decision
+        self._findings = tuple(result.findings)
+        if self._decision.decision == "answer":    # never: a stop always fails closed
+            self._decision = refused(self._policy, "the stream was stopped").decision
+
+
+__all__ = ["LOOKAHEAD_WORDS", "SentenceBoundaries", "StreamGate"]

@@ -1,0 +1,324 @@
+"""StreamGate (rulekit.stream): releasing a streamed answer sentence by sentence.
+
+Properties, for any text and any way of cutting it into chunks (inside numbers, words,
+Markdown, and inside multi-byte characters when fed as bytes):
+
+(1) what was released, piece by piece, is always a prefix of the text;
+(2) the released text always passes the sweep on its own: audit(released) has no findings;
+(3) chunking changes nothing: the final decision and the released text are those of feeding
+    the whole text at once;
+(4) if the batch audit of the whole text passes, close() answers and releases all of it.
+
+Then concrete cases: a failing second sentence, a figure cut across chunks, abbreviations,
+Markdown, the analytics example answers, and failing closed.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, example, given, settings
+from hypothesis import strategies as st
+
+import rulekit
+from rulekit.audit import audit
+from rulekit.stream import SentenceBoundaries, StreamGate
+from rulekit.sweep import SweepSettings
+
+ROOT = Path(__file__).resolve().parent.parent
+ANALYTICS = json.loads((ROOT / "rulesets/examples/analytics.json").read_text())
+POLICY = rulekit.load(str(ROOT / "rulesets/analytics.rules"))
+QUESTION = ANALYTICS["question"]
+EVIDENCE = SweepSettings.from_policy(POLICY).index(ANALYTICS["evidence"], POLICY.locale)
+
+SETTINGS = settings(max_examples=150, deadline=None,
+                    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+
+# --- text ------------------------------------------------------------------------------------------
+
+# Sentences that pass against the analytics evidence, sentences that fail, and pieces that
+# try to fool a sentence splitter: abbreviations, decimals, URLs, e-mail addresses, quotes,
+# Markdown, CJK stops, figures that a following word licenses ("5. Rounds").
+PASSING = [
+    "Your best post this month had 4,120 views.",
+    "Across 5 posts you had 12034 views.",
+    "Your engagement rate was 4.6%.",
+    "See https://threads.example/@mindthread/post/81 for details.",
+    "@lin.writes commented on your 2nd post.",
+    'Your post "Three ways to plan a week of posts" did best.',
+    "The average was 2,986 views, e.g. on weekdays.",
+    "Dr. Lin says your **2,380** views are fine.",
+    "It had 160 likes (approx. a third of the views? No.)",
+    "Post [p1](https://threads.example/@mindthread/post/81) had 21 replies.",
+    "Your `posts_published` value is 5.",
+    "你的帖子有4,120次浏览。",
+    "Posts:\n- p1 had 4120 views\n- p2 had 2380 views\n",
+    "\n\n",
+]
+FAILING = [
+    "Your 9 pm post reached 3,100 views.",
+    "You had about 12k views this month.",
+    "Your best post got twice the views of your average post.",
+    '@lin.write said "this changed everything for me".',
+    "See https://threads.example/@mindthread/post/8 for details.",
+    "It ships in 3 days.",
+    "It cost $1,299.00 in total.",
+    "帖子增长了七倍。",
+]
+PIECES = PASSING + FAILING + [
+    " ", "\n", ". ", "3.5", "1,299.00", "v2.1", "example.com/a.b", "ada@example.com", "**1**,299",
+    '"', "“", "”", "[", "](", ")", "`", "**", "e.g.", "No. 3", "12", "34", " views", "You played 5. ",
+    "Rounds went well.", "Of your last 5 posts, 2 did well.", " 4,120", " 2380", "é", "€", "🙂",
+    "。", "! ", "? ", "A. ", "...", "\n\n",
+]
+
+texts = st.one_of(
+    st.lists(st.sampled_from(PIECES), max_size=12).map("".join),
+    st.lists(st.sampled_from(PASSING), max_size=6).map(" ".join),
+    st.text(alphabet=st.sampled_from(list("ab .,!?\n\"“”*`[]()3459@é€🙂。Tx")), max_size=60),
+)
+
+
+@st.composite
+def cuts(draw, length: int) -> list[int]:
+    """Where to cut a text (or its bytes) of ``length`` into chunks."""
+    if length == 0:
+        return []
+    points = draw(st.lists(st.integers(1, max(1, length - 1)), max_size=min(length, 20)))
+    if draw(st.booleans()) and length <= 200:
+        points += list(range(1, length))[:: draw(st.integers(1, 4))]   # many tiny chunks
+    return sorted(set(points))
+
+
+def chunks_of(data, points: list[int]) -> list:
+    edges = [0, *points, len(data)]
+    return [data[a:b] for a, b in zip(edges, edges[1:])]
+
+
+def run(text_or_bytes, points: list[int] | None = None, evidence=EVIDENCE, policy=POLICY,
+        **kwargs) -> tuple[StreamGate, list[str]]:
+    gate = StreamGate(policy, evidence, question=QUESTION, **kwargs)
+    pieces = []
+    for chunk in chunks_of(text_or_bytes, points or []):
+        piece = gate.feed(chunk)
+        assert gate.released.endswith(piece)
+        pieces.append(piece)
+    gate.close()
+    pieces.append(gate.tail)
+    return gate, pieces
+
+
+def batch(text: str):
+    return audit(text, EVIDENCE, policy=POLICY, question=QUESTION)
+
+
+# --- properties ------------------------------------------------------------------------------------
+
+@SETTINGS
+@given(st.data(), texts, st.booleans())
+@example(None, "The raincoat costs $1,299.00. It ships in 3 days. Thanks.", False)
+@example(None, "You played 5. Rounds went well. Of your last 5 posts, 2 did well.", False)
+def test_streaming_properties(data, text, as_bytes):
+    raw = text.encode("utf-8") if as_bytes else text
+    points = data.draw(cuts(len(raw))) if data is not None else [3, 17, 30]
+    gate, pieces = run(raw, points)
+    whole, _ = run(text)
+    released = "".join(pieces)
+
+    # (1) a prefix of the text, and exactly what gate.released says
+    assert released == gate.released
+    assert text.startswith(released)
+    # (2) what the customer read passes on its own, even if the stream stopped right after
+    assert released == "" or not batch(released).findings
+    # (3) chunking changes nothing
+    assert gate.decision == whole.decision
+    assert gate.released == whole.released
+    assert gate.findings == whole.findings
+    # (4) a text that passes as a whole is released whole
+    full = batch(text)
+    if not full.findings:
+        assert gate.decision.decision == "answer" and released == text
+        assert gate.decision.text == text
+    else:
+        assert gate.decision.decision != "answer" and gate.stopped
+    # never an unchecked answer
+    assert gate.decision.decision != "answer" or not full.findings
+
+
+@SETTINGS
+@given(texts, st.data())
+def test_sentence_boundaries_do_not_depend_on_chunks(text, data):
+    """The boundaries found by reading a text at once are found reading it in any chunks."""
+    whole = SentenceBoundaries().extend(text)
+    finder, found, so_far = SentenceBoundaries(), [], ""
+    for chunk in chunks_of(text, data.draw(cuts(len(text)))):
+        so_far += chunk
+        found += finder.extend(so_far)
+    assert found == whole
+    assert found == sorted(set(found)) and all(0 < b <= len(text) for b in found)
+
+
+# --- concrete cases --------------------------------------------------------------------------------
+
+RAINCOAT = {"product": {"name": "raincoat", "price": "1,299.00", "colours": ["red", "blue", "ochre"]}}
+
+
+def test_a_failing_sentence_stops_the_stream_after_the_one_before():
+    gate = StreamGate(None, RAINCOAT)
+    text = "The raincoat costs $1,299.00. It ships in 3 days. Order it today, it is nice."
+    released = gate.feed(text)
+    assert released == "The raincoat costs $1,299.00."
+    assert gate.stopped and gate.decision.decision == "regenerate"
+    assert [f.text for f in gate.findings] == ["3"]
+    assert gate.feed(" More text. And more.") == ""
+    assert gate.close() is gate.decision
+    assert gate.released == "The raincoat costs $1,299.00." and gate.tail == ""
+
+
+def test_the_last_sentence_is_judged_by_close():
+    gate = StreamGate(None, RAINCOAT)
+    assert gate.feed("The raincoat costs $1,299.00. It ships in 3 days.") == \
+        "The raincoat costs $1,299.00."
+    assert not gate.stopped and gate.decision is None
+    decision = gate.close()
+    assert decision.decision == "regenerate" and "3" in decision.feedback
+    assert gate.released == "The raincoat costs $1,299.00."
+
+
+def test_a_figure_cut_across_chunks_is_not_released_early():
+    gate = StreamGate(None, RAINCOAT)
+    assert gate.feed("The raincoat costs $1,2") == ""
+    assert gate.feed("99.00") == ""
+    assert gate.feed(".") == ""          # "$1,299.00.5" is still possible
+    assert gate.feed(" It comes in ") == ""
+    assert gate.feed("red and blue. ") == "The raincoat costs $1,299.00."
+    assert gate.close().decision == "answer"
+    assert gate.released == "The raincoat costs $1,299.00. It comes in red and blue. "
+
+
+def test_a_number_continued_in_the_next_chunk():
+    """"12" + "34 views": a figure the evidence does not hold appears only when joined."""
+    gate = StreamGate(None, {"views": 12})
+    assert gate.feed("You had 12") == ""
+    gate.feed("34 views. Nice work, well done again. ")
+    assert gate.stopped and [f.text for f in gate.findings] == ["1234"]
+    assert gate.released == ""
+
+
+def test_abbreviations_are_not_sentence_ends():
+    gate = StreamGate(None, RAINCOAT)
+    assert gate.feed("Pick e.g. 3 colours. Then ") == ""
+    assert gate.feed("pick one") == ""
+    assert gate.close().decision == "answer"        # 3 colours: the list holds three
+    assert gate.released == "Pick e.g. 3 colours. Then pick one"
+    assert SentenceBoundaries().extend("Ask Dr. Lin. Or approx. Ten people. Now go ") == [
+        len("Ask Dr. Lin."), len("Ask Dr. Lin. Or approx. Ten people.")]
+
+
+@pytest.mark.parametrize("text", [
+    "It costs 3.5 or 1,299.00 in v2.1 now. ",
+    "Go to example.com/a.b or mail ada@example.com and wait. ",
+    "It is **1**,299 each. ",
+    "Read [the guide. It helps](https://example.com/a.b) first. ",
+    "Run `make. Then test` first. ",
+    'He said "it works. Honestly" to me. ',
+    "He said “it works. Honestly” to me. ",
+    "Code:\n```\nprint(1)\n\nx = 2. Then\n```\nDone. ",
+])
+def test_no_boundary_inside_figures_links_code_or_quotes(text):
+    found = SentenceBoundaries().extend(text + "Next one")
+    assert found == [len(text) - 1]
+
+
+def test_line_breaks_before_list_items_and_blank_lines_end_sentences():
+    text = "Your posts\n- p1: 4120 views\n- p2: 2380 views\n\nThat is all. X"
+    found = SentenceBoundaries().extend(text)
+    assert [text[:b].rsplit("\n", 1)[-1] or text[:b].splitlines()[-1] for b in found] == [
+        "Your posts", "- p1: 4120 views", "- p2: 2380 views", "That is all."]
+
+
+def test_multi_byte_characters_split_across_byte_chunks():
+    text = "Ihr Beitrag hatte 4120 Aufrufe. Schön, oder? 🙂 Ja, sehr schön. "
+    data = text.encode("utf-8")
+    gate = StreamGate(POLICY, EVIDENCE)
+    out = "".join(gate.feed(data[i:i + 1]) for i in range(len(data)))
+    assert "\ufffd" not in out and text.startswith(out) and out
+    assert gate.close().decision == "answer" and gate.released == text
+
+
+def test_a_sentence_licensed_by_the_next_one_is_held_not_stopped():
+    """The sweep reads "5. Rounds" as 5 rounds: "I played 5." fails alone but not in context,
+    so it is held (not released, not stopped) until a boundary whose text passes."""
+    evidence = {"rounds": [{"score": 70 + i} for i in range(5)]}
+    gate = StreamGate(None, evidence)
+    assert gate.feed("I played 5. Rounds went well, all of them. ") == ""
+    assert not gate.stopped
+    assert gate.feed("And that ") == ""       # its context window is not complete yet
+    assert gate.feed("is all. ") == "I played 5. Rounds went well, all of them."
+    assert gate.close().decision == "answer"
+
+
+@pytest.mark.parametrize("text", ["I played 5. Rounds went well, all of them. Done here now.",
+                                  "I won 4. Of your last 5 rounds, all went well. OK then."])
+def test_without_a_context_window_prefix_audits_would_stop_a_passing_text(text):
+    """Why the window: with no words of lookahead the gate stops a text the batch passes."""
+    evidence = {"rounds": [{"score": 70 + i} for i in range(5)]}
+    assert not audit(text, evidence).findings
+    blind = StreamGate(None, evidence, lookahead_words=0)
+    blind.feed(text)
+    assert blind.close().decision == "regenerate"
+    gate = StreamGate(None, evidence)
+    gate.feed(text)
+    assert gate.close().decision == "answer" and gate.released == text
+
+
+@pytest.mark.parametrize("index", range(len(ANALYTICS["answers"])))
+def test_analytics_example_answers(index):
+    answer = ANALYTICS["answers"][index]["text"]
+    expected = batch(answer)
+    prefix = "Here is what I found in your data. "
+    text = prefix + answer + " Ask me anything else about your posts."
+    gate = StreamGate(POLICY, ANALYTICS["evidence"], question=QUESTION)
+    released = "".join(gate.feed(text[i:i + 7]) for i in range(0, len(text), 7))
+    decision = gate.close()
+    if expected.findings:
+        assert decision.decision == "regenerate" and gate.stopped
+        assert released == prefix.rstrip()
+        assert {f.text for f in gate.findings} == {f.text for f in expected.findings}
+    else:
+        assert decision.decision == "answer" and gate.released == text
+
+
+def test_the_second_attempt_refuses():
+    gate = StreamGate(POLICY, EVIDENCE, attempt=2)
+    gate.feed("Your 9 pm post reached 3,100 views. That is a lot of views, well done.")
+    assert gate.stopped and gate.decision.decision == "refuse"
+
+
+@pytest.mark.parametrize("chunks", [
+    [b"Views: 4120 \xff views."],                   # not UTF-8
+    [b"Views: 4120 \xe2\x82", "more text"],          # str while a character is incomplete
+    ["Views: 4120 ", 4120],                          # neither str nor bytes
+    [b"Views: 4120 \xe2\x82"],                       # ends inside a character
+])
+def test_bad_chunks_fail_closed(chunks):
+    gate = StreamGate(POLICY, EVIDENCE)
+    for chunk in chunks:
+        gate.feed(chunk)
+    decision = gate.close()
+    assert decision.decision == "refuse" and not decision.delivered
+    assert gate.findings and gate.findings[0].code == "input_error"
+    assert gate.feed("Views: 4120. ") == ""
+
+
+def test_bad_evidence_or_locale_fails_closed():
+    gate = StreamGate(None, {"views": 4120}, locale="xx_NOPE")
+    assert gate.stopped and gate.feed("You had 4120 views. Nice. Very nice indeed.") == ""
+    assert gate.close().decision == "refuse"
+
+
+def test_an_empty_stream_is_refused_not_answered_with_nothing():
+    gate = StreamGate(None, {})
+    assert gate.close().decision == "refuse" and gate.released == ""
