@@ -21,7 +21,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
-BENCHMARKS = ("bench_load", "bench_check", "bench_sources", "bench_scan", "bench_audit")
+BENCHMARKS = ("bench_load", "bench_check", "bench_sources", "bench_scan", "bench_audit", "bench_rotowire", "bench_local")
 
 
 @dataclasses.dataclass

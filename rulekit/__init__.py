@@ -31,6 +31,25 @@ __all__ = [
 __version__ = "0.1.0"
 
 
+def _callable_module(module_name: str, function) -> None:
+    """Make the submodule ``module_name`` callable as ``function``.
+
+    ``rulekit.check`` is both a function of the public API and the module that defines it. The
+    function is loaded lazily (below), but as soon as anything imports the submodule, Python
+    sets the package attribute ``check`` to the module, and ``rulekit.check(...)`` would stop
+    working. A module whose class forwards calls keeps both spellings right whichever was
+    imported first. Called once, at the end of each such module.
+    """
+    import sys
+    import types
+
+    class CallableModule(types.ModuleType):
+        def __call__(self, *args, **kwargs):
+            return function(*args, **kwargs)
+
+    sys.modules[module_name].__class__ = CallableModule
+
+
 def __getattr__(name: str):
     # The checker (and babel, which it formats with) loads on first use, so that importing
     # rulekit to load a compiled policy stays cheap.

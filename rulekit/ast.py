@@ -143,7 +143,14 @@ class PlaceholderOption:
     span: Span = _span()
 
 
-FieldOption = Union[Option, PlaceholderOption]
+@node
+class SaidAs:
+    """``said as "points", "pts"``: the words and units that name the field in free text."""
+    words: tuple[String, ...]
+    span: Span = _span()
+
+
+FieldOption = Union[Option, PlaceholderOption, SaidAs]
 
 
 @node
@@ -188,13 +195,38 @@ class SqlSource:
     span: Span = _span()
 
 
-EntityStatement = Union[KeyDecl, FreshDecl, RequiresDecl, FieldDecl, TableSource, SqlSource]
+@node
+class Mentioned:
+    """``mentioned as PLAYER_NAME, SECOND_NAME, "the home side"``: fields whose values name a row
+    in free text, and literal aliases."""
+    names: tuple[Union[Name, String], ...]
+    span: Span = _span()
+
+
+@node
+class Pronouns:
+    """``pronouns "he", "his"``: words that may stand for the row last named."""
+    words: tuple[String, ...]
+    span: Span = _span()
+
+
+@node
+class Forms:
+    """``said as "{FGM}-of-{FGA}"``: compound forms stating several fields at once."""
+    forms: tuple[String, ...]
+    span: Span = _span()
+
+
+EntityStatement = Union[KeyDecl, FreshDecl, RequiresDecl, FieldDecl, TableSource, SqlSource,
+                        Mentioned, Pronouns, Forms]
 
 
 @node
 class Entity:
     name: Name
     statements: tuple[EntityStatement, ...]
+    # ``from evidence "$.players[*]"``: JSON paths to the rows, for binding (docs/binding.md).
+    evidence: tuple[String, ...] = ()
     span: Span = _span()
 
     @property
@@ -360,6 +392,49 @@ class Sweep:
     span: Span = _span()
 
 
+# --- derived figures ------------------------------------------------------------------------
+
+@node
+class Constant:
+    value: Number
+    span: Span = _span()
+
+
+@node
+class Aggregate:
+    """``max(team.PTS)``: a function over one field of every located row."""
+    function: Name
+    ref: "FieldRef"
+    span: Span = _span()
+
+
+@node
+class DerivedRef:
+    """Another derived figure, by name."""
+    name: Name
+    span: Span = _span()
+
+
+@node
+class BinaryOp:
+    op: str                         # "+", "-", "*" or "/"
+    left: "Expr"
+    right: "Expr"
+    span: Span = _span()
+
+
+Expr = Union[Constant, Aggregate, DerivedRef, BinaryOp]
+
+
+@node
+class Derived:
+    """``derived margin = max(team.PTS) - min(team.PTS) said as "{margin}-point"``."""
+    name: Name
+    expr: Expr
+    said: tuple[String, ...] = ()
+    span: Span = _span()
+
+
 # --- failure actions --------------------------------------------------------------------------
 
 @node
@@ -425,7 +500,7 @@ class OnRule:
 # --- the file ---------------------------------------------------------------------------------
 
 Item = Union[Header, Import, Entity, Aliases, Input, Template, Prose, Sweep, OnRule, Tenant,
-             DataSource]
+             DataSource, Derived]
 
 
 @node

@@ -18,7 +18,9 @@ from typing import Any, Sequence
 
 from rulekit.decision import Decision, Failure, Reason, choose
 from rulekit.evidence import Evidence
+from rulekit.log import Stages, record_decision
 from rulekit.policy import OUTCOMES, Action, OutcomeAction, Policy
+from rulekit.bind import bind, with_derived
 from rulekit.sweep import Finding, SweepSettings, sweep
 
 DEFAULT_REFUSAL = ("I couldn't find that number. Try asking another way, or open the full "
@@ -51,22 +53,35 @@ class AuditResult:
 def audit(text: str, evidence: Any, *, policy: Policy | None = None, question: str | None = None,
           history: Sequence[Any] | None = None, locale: str | None = None,
           slot_values: Sequence[str] = (), attempt: int = 1,
-          sources: Sequence[Mapping] | None = None) -> AuditResult:
+          sources: Sequence[Mapping] | None = None, log: Any = None) -> AuditResult:
     """Sweep ``text`` against ``evidence`` (a JSON object, a text document, or an ``Evidence``
     built once with ``SweepSettings.index``) and decide. Never raises on bad input: anything
     that cannot be audited is refused.
 
     ``sources`` is the Sources panel of the evidence (``rulekit.route.gather(...).report()``):
-    it is carried on the decision, and a source that failed fails the answer closed."""
-    result = _audit(text, evidence, policy, question, locale, slot_values, attempt, sources or ())
+    it is carried on the decision, and a source that failed fails the answer closed.
+
+    ``log`` (a ``rulekit.log.DecisionLog``, a path or a callable) records the decision and its
+    findings as one JSON line, with the time the sweep and the decision took; a log that fails
+    never changes the result."""
+    stages = None if log is None else Stages()
+    result = _audit(text, evidence, policy, question, locale, slot_values, attempt, sources or (),
+                    stages)
     if sources:
-        return AuditResult(result.findings, dataclasses.replace(
+        result = AuditResult(result.findings, dataclasses.replace(
             result.decision, sources=tuple(dict(s) for s in sources)))
+    if stages is not None:
+        stages.mark("decide")   # every path ends in deciding: the time since the last stage
+        record_decision(log, result.decision, policy or _DEFAULT, kind="audit",
+                        findings=result.findings, stages=stages.seconds_by_stage())  # never raises
     return result
 
 
 def _audit(text: Any, evidence: Any, policy: Policy | None, question: Any, locale: Any,
-           slot_values: Sequence[str], attempt: int, sources: Sequence[Mapping]) -> AuditResult:
+           slot_values: Sequence[str], attempt: int, sources: Sequence[Mapping],
+           stages: Stages | None = None) -> AuditResult:
+    """``stages``, for a logged audit only, is told where indexing the evidence and the sweep
+    end; the rest is deciding."""
     rules = policy or _DEFAULT
     where = locale or rules.locale
     if not isinstance(text, str):
@@ -79,9 +94,15 @@ def _audit(text: Any, evidence: Any, policy: Policy | None, question: Any, local
         return _refused(rules, "empty_answer", "the answer is empty: there is nothing to deliver")
     try:
         settings = SweepSettings.from_policy(policy)
-        index = settings.index(evidence, where)
-        findings = tuple(sweep(text, index, settings, locale=where, question=question,
-                               slot_values=slot_values))
+        index = settings.index(with_derived(evidence, policy), where)
+        bound = bind(text, evidence, policy, locale=where, index=index)
+        if stages is not None:
+            stages.mark("index")
+        findings = tuple(sorted(bound.findings + tuple(sweep(
+            text, index, settings, locale=where, question=question, slot_values=slot_values,
+            settled=bound.settled)), key=lambda f: (f.start, f.end, f.code)))
+        if stages is not None:
+            stages.mark("sweep")
     except RecursionError:
         return _refused(rules, "input_error", "the evidence is nested too deeply")
     except Exception as exc:  # fail closed: nothing unaudited is ever delivered
@@ -135,8 +156,9 @@ def decide(policy: Policy, text: str, findings: Sequence[Finding], attempt: int,
     failures = [Failure("lookup_failed", Reason("lookup_failed", f"source {s.get('name')!r} "
                                                  f"failed: {s.get('error')}", None))
                 for s in failed_sources]
-    failures += [Failure("stray_figure", Reason(f.code, f"{f.text!r}: {f.message}",
-                                                f"text[{f.start}:{f.end}]")) for f in findings]
+    failures += [Failure("misattributed" if f.code == "misattributed" else "stray_figure",
+                         Reason(f.code, f"{f.text!r}: {f.message}", f"text[{f.start}:{f.end}]"))
+                 for f in findings]
     action, _ = choose(policy, failures, attempt)
     common = dict(ruleset=policy.ruleset, attempt=attempt,
                   reasons=tuple(f.reason for f in failures),
@@ -180,3 +202,9 @@ def refused(policy: Policy | None, message: str) -> AuditResult:
 
 __all__ = ["AuditResult", "Evidence", "audit", "decide", "default_policy", "feedback",
            "names_only_evidence", "refused"]
+
+
+# ``rulekit.audit(...)`` works even after this module was imported as ``rulekit.audit``.
+from rulekit import _callable_module  # noqa: E402
+
+_callable_module(__name__, audit)

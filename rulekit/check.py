@@ -26,6 +26,7 @@ from typing import Any, Mapping, NamedTuple
 from rulekit import dates, prose as prose_rules
 from rulekit.compare import Unreadable, compare
 from rulekit.decision import ClaimResult, Decision, Fact, Failure, Reason, choose
+from rulekit.log import Stages, record_decision
 from rulekit.policy import Action, Entity, Field, Policy
 from rulekit.render import fill, format_value, join_words, jsonable
 from rulekit.reply import Claim, Reply, read_reply
@@ -61,31 +62,58 @@ class _Planned(NamedTuple):
 def check(policy: Policy, reply: Any, source: Resolver | str | Mapping, *,
           now: dt.datetime | None = None, attempt: int = 1,
           inputs: Mapping[str, str] | None = None, timeout: float = DEFAULT_TIMEOUT,
-          tenant: str | None = None) -> Decision:
+          tenant: str | None = None, log: Any = None) -> Decision:
     """Check one model reply. ``now`` makes freshness deterministic in tests; ``attempt`` is
     1 for the first reply and counts regenerations; ``inputs`` are what the user has given
     (a postcode...), which entities can require. ``tenant`` is the verified user's id from the
     login, for a tenant-scoped ruleset: every lookup runs with it, and without it every lookup
-    fails closed. It never comes from the model or the question."""
+    fails closed. It never comes from the model or the question.
+
+    ``log`` (a ``rulekit.log.DecisionLog``, a path or a callable) records the decision as one
+    JSON line, with the time each stage took. It is written after the decision is made and
+    never changes or delays it by more than the write: a log that fails is counted, not
+    raised. Without a log, nothing is timed."""
+    if log is None:
+        try:
+            return _check(policy, reply, source, now, attempt, inputs, timeout, tenant)
+        except Exception as exc:  # a bug or an input nobody foresaw: fail closed, never raise
+            return _internal_error(policy, attempt, exc)
+    trace = Stages()
     try:
-        return _check(policy, reply, source, now, attempt, inputs, timeout, tenant)
-    except Exception as exc:  # a bug or an input nobody foresaw: fail closed, never raise
-        return Decision("refuse", ruleset=policy.ruleset, attempt=attempt,
-                        message=_message(policy, DEFAULT_REFUSAL, []),
-                        reasons=(Reason("internal_error", f"the check could not complete: "
-                                        f"{exc.__class__.__name__}: {str(exc)[:200]}"),))
+        decision = _check(policy, reply, source, now, attempt, inputs, timeout, tenant, trace)
+    except Exception as exc:
+        decision = _internal_error(policy, attempt, exc)
+    trace.mark("decide")    # every path ends in deciding: the time since the last stage
+    record_decision(log, decision, policy, kind="check", template=trace.template,
+                    stages=trace.seconds_by_stage())   # never raises
+    return decision
+
+
+def _internal_error(policy: Policy, attempt: int, exc: Exception) -> Decision:
+    return Decision("refuse", ruleset=policy.ruleset, attempt=attempt,
+                    message=_message(policy, DEFAULT_REFUSAL, []),
+                    reasons=(Reason("internal_error", f"the check could not complete: "
+                                    f"{exc.__class__.__name__}: {str(exc)[:200]}"),))
 
 
 def _check(policy: Policy, reply: Any, source: Any, now: dt.datetime | None, attempt: int,
-           inputs: Mapping[str, str] | None, timeout: float, tenant: str | None = None
-           ) -> Decision:
+           inputs: Mapping[str, str] | None, timeout: float, tenant: str | None = None,
+           trace: Stages | None = None) -> Decision:
+    """``trace``, for a logged check only, is told where each stage ends: parse (reading the
+    reply, planning the lookups), lookup (opening the source, fetching), judge (comparing each
+    claim, checking the prose); the rest is deciding and rendering."""
     now = _aware(now or dt.datetime.now(dt.timezone.utc))
     try:
         resolver = open_source(source, timeout=timeout)
     except Exception as exc:  # a bad source spec fails closed like a failed lookup
         return _decide(policy, [], [Failure("lookup_failed", Reason(
             "lookup_failed", f"the source could not be opened: {exc}"))], None, attempt, {}, now)
+    if trace is not None:
+        trace.mark("lookup")
     parsed, problems = read_reply(reply)
+    if trace is not None:
+        trace.mark("parse")
+        trace.template = None if parsed is None else parsed.template
     if problems:
         failures = [Failure("malformed_reply", Reason("malformed_reply", p.message, p.path))
                     for p in problems]
@@ -97,7 +125,11 @@ def _check(policy: Policy, reply: Any, source: Any, now: dt.datetime | None, att
     claims = parsed.claims if parsed.form == "claims" else _slot_claims(parsed)
     planned = [_plan(policy, index, claim, parsed.form, inputs or {})
                for index, claim in enumerate(claims)]
+    if trace is not None:
+        trace.mark("parse")
     rows, lookup_errors = _fetch(policy, planned, resolver, timeout, tenant)
+    if trace is not None:
+        trace.mark("lookup")
     derived = _derived(_Same(policy))
     # What one check learns about each row, for the next claim on the same row: its age, and
     # its update time as cited.
@@ -107,6 +139,8 @@ def _check(policy: Policy, reply: Any, source: Any, now: dt.datetime | None, att
                for p in planned]
     failures = [_failure(r) for r in results if r.outcome != "confirmed"]
     failures += _prose_failures(policy, parsed, planned, rows)
+    if trace is not None:
+        trace.mark("judge")
     decision = _decide(policy, results, failures, parsed, attempt, rows, now, planned)
     sources = _sources_panel(policy, planned, rows, lookup_errors)
     return dataclasses.replace(decision, sources=sources) if sources else decision
@@ -521,13 +555,19 @@ def _prose_failures(policy: Policy, reply: Reply, planned: list[_Planned],
     template = reply.template
     failures = []
     path = "$.answer_template" if reply.form == "claims" else "$.template"
-    for finding in _swept_prose(policy, template, rows):
+    approved = False
+    if policy.shapes:
+        slot_fields = {p.claim.key: f"{p.claim.entity}.{p.claim.field}" for p in planned}
+        approved = prose_rules.matches_shapes(template, slot_fields, policy.shape_skeletons)
+    # Text made only of approved shapes is the product team's own wording ("Ordered today, it
+    # should arrive between {a} and {b}."), not the model's: there is nothing of the model's
+    # outside the slots to sweep.
+    for finding in () if approved else _swept_prose(policy, template, rows):
         failures.append(Failure("stray_figure", Reason(
             "stray_figure", f"{finding.text!r} written outside the slots: {finding.message}; "
             "every figure must come from a claim", path)))
     if policy.prose == "shapes":
-        slot_fields = {p.claim.key: f"{p.claim.entity}.{p.claim.field}" for p in planned}
-        if not prose_rules.matches_shapes(template, slot_fields, policy.shape_skeletons):
+        if not approved:
             names = ", ".join(s.name for s in policy.shapes)
             failures.append(Failure("unapproved_shape", Reason(
                 "unapproved_shape", f"the template is not made of approved shapes ({names})",
@@ -686,3 +726,9 @@ def _render_fallback(policy: Policy, action: Action, results: list[ClaimResult],
                           "updated_at": _updated_text(row.get(entity.fresh_via), entity)
                           if entity.fresh_via else None})
     return fill(template.pieces, values), tuple(citations)
+
+
+# ``rulekit.check(...)`` works even after this module was imported as ``rulekit.check``.
+from rulekit import _callable_module  # noqa: E402
+
+_callable_module(__name__, check)

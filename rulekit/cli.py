@@ -295,10 +295,113 @@ def cmd_schema(args: argparse.Namespace) -> int:
 
 
 def cmd_demo(args: argparse.Namespace) -> int:
+    if getattr(args, "model", "scripted") == "local":
+        from rulekit.demo import run_local
+
+        return run_local(args.rulesets, sys.stdout)
     from rulekit.demo import run
 
     return run(args.rulesets, sys.stdout)
 
+
+# --- rulekit test: a ruleset's cases, coverage and mutants (docs/authoring.md) ---------------
+
+def cmd_test(args: argparse.Namespace) -> int:
+    """Run the cases of tests files; exit 1 when a case fails, a tests file or its ruleset has
+    errors, coverage is below --threshold, or a mutant survives."""
+    from rulekit.testing import run
+
+    missing = [p for p in args.paths if not os.path.exists(p)]
+    if missing:
+        return _usage(f"no such file or folder: {', '.join(missing)}")
+    if args.threshold is not None and not 0 <= args.threshold <= 100:
+        return _usage(f"--threshold {args.threshold:g} is not a percentage from 0 to 100")
+    if args.threshold is not None and not args.coverage:
+        return _usage("--threshold needs --coverage")
+    report = run(args.paths, coverage=args.coverage, threshold=args.threshold,
+                 mutate=args.mutate)
+    if args.format == "json":
+        print(json.dumps(report.to_dict(), indent=2, ensure_ascii=False, default=str))
+    else:
+        print(report.render())
+    return EXIT_OK if report.ok else EXIT_ERRORS
+
+
+def _add_test_command(commands) -> None:
+    test = commands.add_parser("test", help="run a ruleset's test cases (*.tests.yaml); "
+                               "exit 1 when any fails")
+    test.add_argument("paths", nargs="+", metavar="PATH", help="a .tests.yaml file, a .rules "
+                      "file (its sibling tests file), or a folder of tests files")
+    test.add_argument("--coverage", action="store_true", help="report the entities, fields, "
+                      "aliases, shapes and failure actions no case exercised")
+    test.add_argument("--threshold", type=float, metavar="P",
+                      help="with --coverage: fail when a ruleset's coverage is below P percent")
+    test.add_argument("--mutate", action="store_true", help="change each figure of every "
+                      "answered case to a wrong one, and fail if a mutant is still answered")
+    test.add_argument("--format", choices=("text", "json"), default="text")
+    test.set_defaults(run=cmd_test)
+
+
+# --- rulekit stats: outcome rates per field from the decision log (docs/cli.md) --------------
+
+def cmd_stats(args: argparse.Namespace) -> int:
+    """Read a decision log (rulekit.log) and report each field's outcome rates, the actions,
+    the fields whose contradiction rate is rising, and the prose per slot of templates. Exit 0,
+    bad lines included (they are reported); 2 for a usage error or a log that cannot be read."""
+    from rulekit.stats import compute, parse_threshold, parse_window, render_html, render_text
+
+    try:
+        window = parse_window(args.window)
+        threshold = parse_threshold(args.threshold)
+        prose_threshold = parse_threshold(args.prose_threshold, "--prose-threshold")
+    except ValueError as exc:
+        return _usage(str(exc))
+    if args.min_claims < 1:
+        return _usage(f"--min-claims {args.min_claims} must be 1 or more")
+    name = "standard input" if args.log == "-" else args.log
+    try:
+        stream = sys.stdin if args.log == "-" else open(args.log, encoding="utf-8",
+                                                         errors="replace")
+    except OSError as exc:
+        return _usage(f"cannot read the log {args.log}: {exc.strerror or exc}")
+    try:
+        stats = compute(stream, window=window, threshold=threshold,
+                        min_claims=args.min_claims, prose_threshold=prose_threshold)
+    except OSError as exc:
+        return _usage(f"cannot read the log {args.log}: {exc.strerror or exc}")
+    finally:
+        if stream is not sys.stdin:
+            stream.close()
+    if args.html:
+        try:
+            Path(args.html).write_text(render_html(stats, name), encoding="utf-8")
+        except OSError as exc:
+            return _usage(f"cannot write --html {args.html}: {exc.strerror or exc}")
+    if args.format == "json":
+        print(json.dumps(stats.to_dict(), indent=2, ensure_ascii=False))
+    else:
+        print(render_text(stats, name))
+    return EXIT_OK
+
+
+def _add_stats_command(commands) -> None:
+    stats = commands.add_parser("stats", help="outcome rates per field from a decision log, "
+                                "with rising contradiction rates flagged")
+    stats.add_argument("log", metavar="LOG", help="a decision log (JSON lines written by "
+                       "rulekit.log.DecisionLog); - for stdin")
+    stats.add_argument("--format", choices=("text", "json"), default="text")
+    stats.add_argument("--html", metavar="FILE", help="also write a static HTML page with one "
+                       "chart per field")
+    stats.add_argument("--window", default="1d", metavar="W", help="a span of time (1d, 6h, "
+                       "30m; default 1d) or a number of decisions (500)")
+    stats.add_argument("--threshold", default="0.05", metavar="T", help="flag a field whose "
+                       "contradiction rate rose by more than T between the last two windows "
+                       "(0.05 or 5%%: five points; default 0.05)")
+    stats.add_argument("--min-claims", type=int, default=10, metavar="N", help="judge a field "
+                       "only with at least N claims in each of the two windows (default 10)")
+    stats.add_argument("--prose-threshold", default="0.25", metavar="R", help="flag the prose "
+                       "per slot when its mean rose by more than R (relative; default 0.25)")
+    stats.set_defaults(run=cmd_stats)
 
 def build_parser() -> argparse.ArgumentParser:
     from rulekit import __version__
@@ -367,7 +470,13 @@ def build_parser() -> argparse.ArgumentParser:
     demo = commands.add_parser("demo", help="run the shipped examples")
     demo.add_argument("--rulesets", default="rulesets", metavar="DIR",
                       help="folder of the example rulesets (default: rulesets)")
+    demo.add_argument("--model", choices=("scripted", "local"), default="scripted",
+                      help="scripted replies (default), or the grounding loop with a real model "
+                      "on the CPU (SmolLM2-135M; needs rulekit[local])")
     demo.set_defaults(run=cmd_demo)
+
+    _add_test_command(commands)
+    _add_stats_command(commands)
     return parser
 
 

@@ -6,7 +6,7 @@ stage builds the immutable ``Policy`` only when no error was found.
 
     resolve_imports -> collect_names -> check_header -> check_types -> check_entities
     -> check_aliases -> check_templates -> check_prose -> check_sweep -> check_actions
-    -> check_sources -> report_unused -> build_policy
+    -> check_sources -> check_binding -> report_unused -> build_policy
 """
 
 from __future__ import annotations
@@ -16,6 +16,7 @@ from typing import Callable
 
 from rulekit import policy as P
 from rulekit.errors import CompileError, Diagnostic
+from rulekit.stages.binding import check_binding
 from rulekit.stages.build import build_policy
 from rulekit.stages.context import (  # noqa: F401  (re-exported: the compile API as it was)
     MAX_ERRORS, CompileResult, Compilation, FieldInfo, Unit, fold, suggest)
@@ -37,6 +38,7 @@ STAGES: tuple[Callable[[Compilation], None], ...] = (
     check_sweep,
     check_actions,
     check_sources,
+    check_binding,
     report_unused,
     build_policy,
 )

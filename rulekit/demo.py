@@ -255,3 +255,108 @@ def run(rulesets: str, out: TextIO) -> int:
             run_routing(result.policy, example, out)
             run_loop(result.policy, example, out)
     return status
+
+
+# Questions for `rulekit demo --model local`: what a customer might ask of each ruleset's
+# example rows. The claims channel for every one; the shop also gets one question in free prose,
+# where a small model invents figures and the sweep has to catch them.
+LOCAL_QUESTIONS = {
+    "shop": [("claims", "How much is the navy raincoat?"),
+             ("claims", "Is the navy raincoat in stock?"),
+             ("claims", "How much is the Bottle BT-3 500ml?"),
+             ("prose", "How much is the navy raincoat, and how many are left?")],
+    "orders": [("claims", "When did my order ord_88431 ship?"),
+               ("claims", "What was the total of order ord_88431?"),
+               ("claims", "How many items are in order ord_88431?")],
+}
+
+
+def _one_line(reply: str | None, limit: int = 400) -> str:
+    """A model's reply on one line: compact JSON when it parses, else the text itself."""
+    if reply is None:
+        return "(no reply)"
+    try:
+        text = json.dumps(json.loads(reply), ensure_ascii=False, separators=(", ", ": "))
+    except ValueError:
+        text = " ".join(reply.split())
+    return text if len(text) <= limit else text[:limit] + " ..."
+
+
+def _attempt_findings(attempt) -> list[str]:
+    """What was wrong with one attempt, as short phrases: claims that did not confirm, and the
+    decision's reasons (the sweep's findings in the prose channel)."""
+    if attempt.decision is None:
+        return [attempt.error or "the model gave no reply"]
+    found = [f"{c.key} {c.claimed!r} is {c.outcome}" for c in attempt.decision.claims
+             if c.outcome != "confirmed"]
+    found += [f"[{f.code}] {f.text!r}" for f in attempt.findings]
+    if not found:
+        found = [f"[{r.code}] {r.message}" for r in attempt.decision.reasons]
+    return list(dict.fromkeys(found))
+
+
+def run_local(rulesets: str, out: TextIO, model=None) -> int:
+    """`rulekit demo --model local`: the grounding loop with a real model (SmolLM2-135M through
+    llama-cpp-python, ``rulekit[local]``) on the shop and orders examples, against SQLite.
+    Prints every attempt (the raw reply, what was wrong, the decision) and the final decision.
+    Greedy decoding with a fixed seed, so a run prints the same as the last one on the same
+    build. ``model`` replaces the local model (tests pass a scripted one)."""
+    import datetime as dt
+    import tempfile
+
+    from rulekit.compile import compile_file
+    from rulekit.errors import render_all
+    from rulekit.ground import ground
+    from rulekit.sources.sqlite import SqliteResolver
+
+    folder = Path(rulesets)
+    if model is None:
+        from rulekit.adapters.local import LocalModel, LocalModelError
+
+        try:
+            model = LocalModel(temperature=0.0, seed=0, max_tokens=256)
+        except LocalModelError as exc:
+            out.write(f"rulekit demo --model local: {exc}\n")
+            return 2
+    status = 0
+    for name, questions in LOCAL_QUESTIONS.items():
+        path, example = folder / f"{name}.rules", folder / "examples" / f"{name}.json"
+        if not path.exists() or not example.exists():
+            out.write(f"rulekit demo --model local: {path} or {example} is missing; run it from "
+                      "the project folder or pass --rulesets DIR\n")
+            return 2
+        result = compile_file(path)
+        if not result.ok:
+            out.write(render_all(result.diagnostics, result.sources) + "\n")
+            status = 1
+            continue
+        policy = result.policy
+        data = json.loads(example.read_text("utf-8"))
+        now = dt.datetime.fromisoformat(data["now"].replace("Z", "+00:00"))
+        with tempfile.TemporaryDirectory() as temporary:
+            database = Path(temporary) / f"{policy.name}.db"
+            write_sqlite(database, data["rows"])
+            source = SqliteResolver(database)
+            out.write(f"The grounding loop on {policy.name}, with {model!r} "
+                      f"(SQLite, now = {data['now']}):\n")
+            for channel, question in questions:
+                where = ({"source": source, "evidence": data["rows"]} if channel == "claims"
+                         else {"evidence": data["rows"]})
+                grounded = ground(model, policy, question=question, now=now,
+                                  inputs=data.get("inputs", {}), **where)
+                out.write(f"\n  Q ({channel}): {question}\n")
+                for attempt in grounded.attempts:
+                    out.write(f"     attempt {attempt.number} ({attempt.generate_seconds:.2f} s "
+                              f"in the model, {attempt.check_seconds * 1000:.1f} ms in "
+                              f"rulekit): {_one_line(attempt.reply)}\n")
+                    wrong = _attempt_findings(attempt) if attempt.decision is None or \
+                        not attempt.decision.delivered else []
+                    for finding in wrong:
+                        out.write(f"       finding: {finding}\n")
+                    if attempt.decision is not None:
+                        out.write(f"       -> {attempt.decision.decision}\n")
+                final = grounded.decision
+                out.write(f"     final: {final.decision}: {final.text or final.message}\n")
+            source.close()
+        out.write("\n")
+    return status

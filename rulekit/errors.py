@@ -13,7 +13,7 @@ Checking a reply never raises: a failed lookup or an unknown field becomes a fai
 
 Codes are stable and documented one by one in ``docs/errors.md``:
 ``RK1xx`` syntax and files, ``RK2xx`` names, ``RK3xx`` types and options, ``RK4xx`` shapes,
-sweep and actions, ``RK5xx`` sources.
+sweep and actions, ``RK5xx`` sources, ``RK6xx`` binding figures in free text.
 """
 
 from __future__ import annotations
@@ -106,6 +106,14 @@ CODES: dict[str, str] = {
     "RK510": "unknown SQL dialect",
     "RK511": "invalid table name",
     "RK512": "source cannot run",
+    "RK601": "invalid evidence path",
+    "RK602": "binding on an entity not in the evidence",
+    "RK603": "field words on a non-numeric field",
+    "RK604": "malformed word or form",
+    "RK605": "word names two fields",
+    "RK606": "unknown slot in a form",
+    "RK607": "unknown or misused function",
+    "RK608": "unknown derived figure",
 }
 
 

@@ -34,7 +34,7 @@ _ESCAPES = {"\\": "\\\\", '"': '\\"', "\n": "\\n", "\t": "\\t"}
 _REGENERATE_WORDS = {"max": "max", "naming": "naming", "with_values": "with values",
                      "narrow": "narrow"}
 # One-line items that may stay in a run without blank lines (templates only without bindings).
-_GROUPABLE = (ast.Import, ast.OnRule, ast.Prose, ast.Input, ast.Template)
+_GROUPABLE = (ast.Import, ast.OnRule, ast.Prose, ast.Input, ast.Template, ast.Derived)
 
 
 def quote(value: str) -> str:
@@ -115,10 +115,13 @@ def _item_rows(item: ast.Item, comment_lines: frozenset[int]) -> list[_Row]:
         case ast.Header(name=name, settings=settings):
             inner = [_row(s, 1, f"{s.name.value} {_value(s.value)}") for s in settings]
             return _block(item, f"ruleset {name.value}", name.span, inner)
-        case ast.Entity(name=name, statements=statements):
+        case ast.Entity(name=name, statements=statements, evidence=evidence):
             widths = _field_widths(statements, comment_lines)
             inner = [_row(s, 1, _entity_statement(s, w)) for s, w in zip(statements, widths)]
-            return _block(item, f"entity {name.value}", name.span, inner)
+            head = f"entity {name.value}"
+            if evidence:
+                head += f" from evidence {_strings(evidence)}"
+            return _block(item, head, evidence[-1].span if evidence else name.span, inner)
         case ast.Aliases(name=name, entries=entries):
             width = max((len(e.value.value) for e in entries), default=0)
             inner = [_row(e, 1, f"{e.value.value.ljust(width)} = {_strings(e.aliases)}")
@@ -246,7 +249,31 @@ def _one_line_item(item: ast.Item) -> str:
             return f"tenant {param.value}"
         case ast.OnRule(outcomes=outcomes, action=action):
             return f"on {', '.join(map(_outcome, outcomes))} {_action(action)}"
+        case ast.Derived(name=name, expr=expr, said=said):
+            text = f"derived {name.value} = {_expr(expr)}"
+            return text + (f" said as {_strings(said)}" if said else "")
     raise TypeError(f"not a rules item: {item!r}")
+
+
+_PRECEDENCE = {"+": 1, "-": 1, "*": 2, "/": 2}
+
+
+def _expr(expr: ast.Expr, parent: int = 0, right_side: bool = False) -> str:
+    """An expression with the parentheses its meaning needs, and no others."""
+    match expr:
+        case ast.Constant(value=value):
+            return value.text
+        case ast.DerivedRef(name=name):
+            return name.value
+        case ast.Aggregate(function=function, ref=ref):
+            return f"{function.value}({ref.dotted()})"
+        case ast.BinaryOp(op=op, left=left, right=right):
+            level = _PRECEDENCE[op]
+            text = f"{_expr(left, level)} {op} {_expr(right, level, right_side=True)}"
+            # a - (b - c) and a / (b * c) keep theirs: the right side of - and / binds first.
+            needs = level < parent or (right_side and level == parent)
+            return f"({text})" if needs else text
+    raise TypeError(f"not an expression: {expr!r}")
 
 
 def _template_head(template: ast.Template) -> str:
@@ -269,6 +296,13 @@ def _entity_statement(statement: ast.EntityStatement, width: int) -> str:
             return f"source table {_string(table)}{scope}"
         case ast.SqlSource(sql=sql):
             return f"source sql {_string(sql)}"
+        case ast.Mentioned(names=names):
+            return "mentioned as " + ", ".join(
+                _string(n) if isinstance(n, ast.String) else n.value for n in names)
+        case ast.Pronouns(words=words):
+            return f"pronouns {_strings(words)}"
+        case ast.Forms(forms=forms):
+            return f"forms {_strings(forms)}"
     raise TypeError(f"not an entity statement: {statement!r}")
 
 
@@ -297,6 +331,8 @@ def _type(type_expr: ast.TypeExpr) -> str:
 
 
 def _option(option: ast.FieldOption) -> str:
+    if isinstance(option, ast.SaidAs):
+        return f"said as {_strings(option.words)}"
     if isinstance(option, ast.PlaceholderOption):
         unless = [f"unless {option.unless.value}"] if option.unless else []
         return " ".join([f"placeholder {_literals(option.values)}", *unless])

@@ -68,9 +68,11 @@ import json
 import math
 import threading
 import time
+import warnings
 from typing import Any, Callable, Mapping, Sequence
 
 from rulekit.decision import Decision, Fact, Failure, Reason, choose, resolve
+from rulekit.log import DecisionLog, as_log
 from rulekit.policy import OUTCOMES, Action, Policy
 
 __all__ = ["Attempt", "GenerateRequest", "GenerateTimeout", "Generation", "Grounded", "ground"]
@@ -241,7 +243,7 @@ def ground(generate: Generate, policy: Policy | None, *, source: Any = None,
            inputs: Mapping[str, str] | None = None, locale: str | None = None,
            max_attempts: int | None = None, deadline: float | None = None,
            max_tokens: int | None = None, max_cost: float | None = None,
-           timeout: float = 2.0) -> Grounded:
+           timeout: float = 2.0, log: Any = None) -> Grounded:
     """Ask ``generate`` for a reply, check it, and regenerate as the ruleset allows, within the
     budgets. Returns the final decision and every attempt; see the module's docstring.
 
@@ -249,7 +251,14 @@ def ground(generate: Generate, policy: Policy | None, *, source: Any = None,
     to ``audit`` (prose channel; default the ruleset's). ``max_attempts`` caps the calls to
     ``generate`` below what the ruleset allows (default: the ruleset's own limit).
     ``deadline`` is in seconds from now. ``policy`` may be ``None`` in the prose channel only,
-    for ``audit``'s built-in rules."""
+    for ``audit``'s built-in rules.
+
+    ``log`` (a ``rulekit.log.DecisionLog``, a path or a callable) gets one line per judged
+    reply, from ``check`` or ``audit`` with their stage timings; a reply judged a second time
+    after a budget ran out is marked ``"rejudged": true`` with the budget as ``"stopped"``
+    (``rulekit stats`` counts its action but not its claims again), and a final decision made
+    without judging a reply (no reply, an unusable source) is a line of kind ``ground``. A path
+    is opened once for the whole loop. Logging never changes a decision."""
     channel = _channel(policy, source, evidence)
     if not callable(generate):
         raise TypeError(f"generate must be a callable taking a GenerateRequest, "
@@ -267,13 +276,34 @@ def ground(generate: Generate, policy: Policy | None, *, source: Any = None,
                  tenant=tenant, inputs=inputs, locale=locale, max_attempts=max_attempts,
                  max_tokens=max_tokens, max_cost=max_cost, timeout=timeout,
                  ends_at=None if deadline is None else time.monotonic() + deadline,
-                 deadline=deadline)
+                 deadline=deadline, log=_open_log(log))
     try:
         return loop.run()
     except Exception as exc:  # a bug here must not deliver anything: fail closed
         reason = Reason("internal_error", f"the grounding loop could not complete: "
                         f"{_describe(exc)}")
-        return Grounded(loop.without_reply(reason), tuple(loop.attempts), "internal_error")
+        return Grounded(loop.noted(loop.without_reply(reason)), tuple(loop.attempts),
+                        "internal_error")
+    finally:
+        if loop.log is not None and not isinstance(log, DecisionLog):
+            loop.log.close()    # made here from a path or a callable: ours to close
+
+
+def _open_log(target: Any) -> DecisionLog | None:
+    """The loop's decision log, opened once for every attempt; None without one, or when it
+    cannot be opened (a warning says so: logging never stops an answer)."""
+    if target is None:
+        return None
+    try:
+        return as_log(target)[0]
+    except Exception as exc:
+        try:
+            warnings.warn(f"rulekit: the decision log {target!r} cannot be used, so this "
+                          f"conversation is not logged: {_describe(exc)}", RuntimeWarning,
+                          stacklevel=3)
+        except Exception:
+            pass
+        return None
 
 
 def _channel(policy: Policy | None, source: Any, evidence: Any) -> str:
@@ -339,6 +369,7 @@ class _Loop:
     timeout: float
     ends_at: float | None
     deadline: float | None
+    log: DecisionLog | None = None
     attempts: list[Attempt] = dataclasses.field(default_factory=list)
 
     def __post_init__(self) -> None:
@@ -357,7 +388,7 @@ class _Loop:
     def run(self) -> Grounded:
         prepared = self.prepare()
         if prepared is not None:        # the source or the evidence is unusable: no model call
-            return Grounded(prepared, (), None)
+            return Grounded(self.noted(prepared), (), None)
         cap = self.final if self.max_attempts is None else min(self.max_attempts, self.final)
         feedback: str | None = None
         facts: tuple[Fact, ...] = ()
@@ -527,26 +558,32 @@ class _Loop:
 
     # -- judging --
 
-    def judge(self, text: str, number: int) -> tuple[Decision, tuple, float]:
+    def judge(self, text: str, number: int, rejudged: str | None = None
+              ) -> tuple[Decision, tuple, float]:
         """The checker's decision on one reply at attempt ``number``, its findings, and how
-        long the check took."""
+        long the check took. ``rejudged`` is the budget that ended the loop when this reply
+        was judged before, which its log line carries."""
         started = time.monotonic()
         findings: tuple = ()
+        log = self.log
+        if log is not None and rejudged is not None:
+            log = log.bind(rejudged=True, stopped=rejudged)
         if self.channel == "claims":
             from rulekit.check import check
 
             decision = check(self.rules, text, self.source, now=self.now, attempt=number,
-                             inputs=self.inputs, timeout=self.timeout, tenant=self.tenant)
+                             inputs=self.inputs, timeout=self.timeout, tenant=self.tenant,
+                             log=log)
         elif not text.strip():
             # ``audit`` would pass an empty text (nothing in it is unsupported); it is no answer.
-            decision = self.malformed(number, Reason("malformed_reply", "the reply is empty"),
-                                      "Your last reply was empty. Answer the question using "
-                                      "only the data given.")
+            decision = self.noted(self.malformed(
+                number, Reason("malformed_reply", "the reply is empty"),
+                "Your last reply was empty. Answer the question using only the data given."), log)
         else:
             from rulekit.audit import audit
 
             result = audit(text, self.evidence_index, policy=self.policy, question=self.question,
-                           history=self.history, locale=self.locale, attempt=number)
+                           history=self.history, locale=self.locale, attempt=number, log=log)
             decision, findings = result.decision, result.findings
         return decision, findings, time.monotonic() - started
 
@@ -567,14 +604,23 @@ class _Loop:
         judged as a final attempt so that the declared ``then`` action applies; without one,
         the decision fails closed."""
         if last is None:
-            return Grounded(self.without_reply(why), tuple(self.attempts), why.code)
+            return Grounded(self.noted(self.without_reply(why)), tuple(self.attempts), why.code)
         text, number = last
-        decision, _, _ = self.judge(text, self.final)
+        decision, _, _ = self.judge(text, self.final, rejudged=why.code)
         decision = self.stamped(decision, number)
         if decision.decision == "regenerate":   # cannot happen past every max; fail closed
             decision = self.without_reply(why)
         return Grounded(dataclasses.replace(decision, reasons=decision.reasons + (why,)),
                         tuple(self.attempts), why.code)
+
+    def noted(self, decision: Decision, log: DecisionLog | None = None) -> Decision:
+        """``decision``, recorded in the log (``self.log``, or a view of it) as a line of kind
+        ``ground``: a decision no ``check`` or ``audit`` call logged (no reply, an empty one,
+        an unusable source)."""
+        log = log or self.log
+        if log is not None:
+            log.record(decision, self.rules, kind="ground")    # never raises
+        return decision
 
     def stamped(self, decision: Decision, number: int) -> Decision:
         """A decision judged at the final attempt number, recorded with the real one."""
@@ -652,3 +698,9 @@ def _reply_schema(policy: Policy) -> tuple[Mapping | None, str | None]:
         raise
     spec = response_format(policy)["json_schema"]
     return spec["schema"], spec["name"]
+
+
+# ``rulekit.ground(...)`` works even after this module was imported as ``rulekit.ground``.
+from rulekit import _callable_module  # noqa: E402
+
+_callable_module(__name__, ground)

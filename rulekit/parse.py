@@ -24,7 +24,8 @@ MAX_SOURCE_BYTES = 1024 * 1024
 
 # Human names for terminals, used in "expected ..." messages.
 _PUNCTUATION = {"LBRACE": "`{`", "RBRACE": "`}`", "COMMA": "`,`", "DOT": "`.`", "EQUAL": "`=`",
-                "$END": "the end of the file"}
+                "LPAR": "`(`", "RPAR": "`)`", "PLUS": "`+`", "MINUS": "`-`", "STAR": "`*`",
+                "SLASH": "`/`", "$END": "the end of the file"}
 _CLASSES = {"NAME": "a name", "STRING": 'a string in double quotes',
             "NUMBER": "a number", "DURATION": "a duration such as 15m"}
 
@@ -214,7 +215,7 @@ def _syntax_diagnostic(exc: UnexpectedInput, text: str, path: str) -> Diagnostic
 
 # Words that start a top-level declaration; one of them inside an open block means a missing `}`.
 _TOP_LEVEL_WORDS = {"ruleset", "import", "entity", "aliases", "input", "shape", "fallback",
-                    "prose", "sweep", "on"}
+                    "prose", "sweep", "on", "derived"}
 
 
 def _expected_order(name: str) -> tuple[int, str]:
@@ -387,7 +388,63 @@ class _ToAst(Transformer):
     @v_args(meta=True)
     def entity(self, meta, children):
         name, *statements = self._nodes(children)
-        return ast.Entity(name, tuple(statements), span=self._span(meta))
+        paths = ()
+        if statements and isinstance(statements[0], tuple):    # from evidence "..."
+            paths, statements = statements[0], statements[1:]
+        return ast.Entity(name, tuple(statements), paths, span=self._span(meta))
+
+    def from_evidence(self, children):
+        (paths,) = self._nodes(children)
+        return tuple(paths)
+
+    @v_args(meta=True)
+    def mentioned_decl(self, meta, children):
+        (names,) = self._nodes(children)
+        return ast.Mentioned(tuple(names), span=self._span(meta))
+
+    @v_args(meta=True)
+    def pronouns_decl(self, meta, children):
+        (words,) = self._nodes(children)
+        return ast.Pronouns(tuple(words), span=self._span(meta))
+
+    @v_args(meta=True)
+    def forms_decl(self, meta, children):
+        (forms,) = self._nodes(children)
+        return ast.Forms(tuple(forms), span=self._span(meta))
+
+    @v_args(meta=True)
+    def said_option(self, meta, children):
+        (words,) = self._nodes(children)
+        return ast.SaidAs(tuple(words), span=self._span(meta))
+
+    @v_args(meta=True)
+    def derived(self, meta, children):
+        nodes = self._nodes(children)
+        name, expr = nodes[0], nodes[1]
+        said = tuple(nodes[2]) if len(nodes) > 2 else ()
+        return ast.Derived(name, expr, said, span=self._span(meta))
+
+    @v_args(meta=True)
+    def constant(self, meta, children):
+        return ast.Constant(self._nodes(children)[0], span=self._span(meta))
+
+    @v_args(meta=True)
+    def aggregate(self, meta, children):
+        function, ref = self._nodes(children)
+        return ast.Aggregate(function, ref, span=self._span(meta))
+
+    @v_args(meta=True)
+    def derived_ref(self, meta, children):
+        return ast.DerivedRef(self._nodes(children)[0], span=self._span(meta))
+
+    def _binary(op):
+        @v_args(meta=True)
+        def build(self, meta, children):
+            left, right = self._nodes(children)
+            return ast.BinaryOp(op, left, right, span=self._span(meta))
+        return build
+
+    add, subtract, multiply, divide = (_binary("+"), _binary("-"), _binary("*"), _binary("/"))
 
     @v_args(meta=True)
     def key_decl(self, meta, children):
@@ -615,5 +672,5 @@ class _ToAst(Transformer):
     def _list(self, children):
         return tuple(children)
 
-    name_list = string_list = literal_list = field_ref_list = target_list = _list
+    name_list = string_list = literal_list = field_ref_list = target_list = mention_list = _list
     outcome_list = _list

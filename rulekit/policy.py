@@ -201,6 +201,52 @@ class Sweep(Frozen):
     placeholders: tuple[str, ...] = ()
 
 
+class BoundEntity(Frozen):
+    """How free text names the rows of one entity and its fields (docs/binding.md). ``paths``
+    locate the rows in JSON evidence; ``mentions`` are fields whose values name a row and
+    ``aliases`` literal names; ``words`` map a word or unit to the field it names, longest
+    first; ``forms`` state several fields at once ("{FGM}-of-{FGA}")."""
+    name: str
+    paths: tuple[str, ...]
+    mentions: tuple[str, ...] = ()
+    aliases: tuple[str, ...] = ()
+    pronouns: tuple[str, ...] = ()
+    words: tuple[tuple[str, str], ...] = ()
+    forms: tuple[str, ...] = ()
+
+
+class Formula(Frozen):
+    """A derived figure's formula: ``op`` is "const" (``value``), "agg" (``function`` over
+    ``entity.field`` of every located row), "ref" (another derived figure, ``name``), or one of
+    + - * / over ``left`` and ``right``."""
+    op: str
+    value: str | None = None
+    function: str | None = None
+    entity: str | None = None
+    field: str | None = None
+    name: str | None = None
+    left: "Formula | None" = None
+    right: "Formula | None" = None
+
+
+class DerivedFigure(Frozen):
+    """A figure code computes from the evidence (a winning margin, a total): allowed in text in
+    its own right, and checked where a form in ``said`` states it."""
+    name: str
+    formula: Formula
+    said: tuple[str, ...] = ()
+
+
+class Binding(Frozen):
+    """What binds figures in free text to the entity and field they describe."""
+    entities: tuple[BoundEntity, ...] = ()
+    derived: tuple[DerivedFigure, ...] = ()
+
+    @property
+    def active(self) -> bool:
+        return bool(self.entities or self.derived)
+
+
 class Action(Frozen):
     kind: Literal["regenerate", "refuse", "ask", "handoff", "fallback"]
     max_attempts: int | None = None          # regenerate
@@ -243,6 +289,7 @@ class Policy(Frozen):
     missing: tuple[MissingAction, ...] = ()
     tenant: str | None = None                   # the parameter every query is scoped by
     data_sources: tuple[DataSource, ...] = ()   # routed by keywords; see ``route``
+    binding: Binding = Binding()                # figures in free text -> entity and field
 
     @functools.cached_property
     def _entities(self) -> dict[str, Entity]:

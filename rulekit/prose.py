@@ -92,8 +92,11 @@ def guarded_phrases(prose: str) -> list[str]:
 
 _WORDY_FIGURE = re.compile(r"(?i)\b(one|two|three|four|five|six|seven|eight|nine|ten|eleven|"
                           r"twelve|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety|hundred|"
-                          r"thousand|million|billion|dozen|half|twice|double|triple)\b|"
-                          r"[零〇一二三四五六七八九十百千万萬亿億两兩倍成]|@|https?:|www\.|[\"“”«「『]")
+                          r"thousand|million|billion|dozen|half|twice|double|triple|"
+                          # relative days: the sweep judges them against the evidence's dates
+                          r"yesterday|today|tonight|tomorrow|last night)\b|"
+                          r"[零〇一二三四五六七八九十百千万萬亿億两兩倍成]|昨天|今天|明天|前天|後天|后天|"
+                          r"@|https?:|www\.|[\"“”«「『]")
 
 
 def may_hold_figures(prose: str) -> bool:

@@ -30,7 +30,7 @@ from __future__ import annotations
 import dataclasses
 import re
 from decimal import ROUND_HALF_EVEN, ROUND_HALF_UP, Decimal
-from typing import Any, Iterable, Sequence
+from typing import Any, Collection, Iterable, Sequence
 
 from rulekit.evidence import Evidence, noun
 from rulekit.scan import squash
@@ -146,9 +146,15 @@ class SweepSettings:
 
 def sweep(text: str, evidence: Evidence, settings: SweepSettings = SweepSettings(), *,
           locale: str = "en_US", question: str | None = None,
-          slot_values: Sequence[str] = ()) -> list[Finding]:
-    """The mentions in ``text`` that ``evidence`` does not back, in order."""
-    mentions = _outside(_exempt_spans(text, settings.exempt), _outside_quotes(scan(text, locale)))
+          slot_values: Sequence[str] = (), settled: Collection[tuple[int, int]] = (),
+          mentions: Sequence[Mention] | None = None) -> list[Finding]:
+    """The mentions in ``text`` that ``evidence`` does not back, in order. ``settled`` holds
+    the spans binding already judged (``rulekit.bind``): the sweep is their fallback only.
+    ``mentions`` is ``scan(text, locale)`` when the caller already has it."""
+    scanned = list(mentions) if mentions is not None else scan(text, locale)
+    if settled:
+        scanned = [m for m in scanned if (m.start, m.end) not in settled]
+    mentions = _outside(_exempt_spans(text, settings.exempt), _outside_quotes(scanned))
     licensed_by_slots = _slot_numbers(slot_values, locale)
     judge = _Judge(text, evidence, settings, locale, question, licensed_by_slots, mentions)
     findings = [f for index, mention in enumerate(mentions)

@@ -38,3 +38,16 @@ def test_the_wheel_ships_the_grammar(tmp_path):
     # every subpackage ships, not only the top level
     expected = {str(p.relative_to(ROOT)) for p in (ROOT / "rulekit").rglob("*.py")}
     assert expected <= modules
+
+
+def test_functions_named_like_their_modules_stay_callable():
+    """Importing rulekit.check (the module) must not break rulekit.check(...) (the function)."""
+    import importlib
+
+    for name in ("check", "audit", "ground"):
+        importlib.import_module(f"rulekit.{name}")
+        assert callable(getattr(rulekit, name)), name
+    policy = rulekit.load(ROOT / "rulesets" / "shop.rules")
+    decision = rulekit.check(policy, "not json", {"product": []})
+    assert decision.decision != "answer"
+    assert rulekit.audit("It costs 12 dollars.", {"price": 13}).decision.decision != "answer"

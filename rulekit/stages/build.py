@@ -46,6 +46,7 @@ def build_policy(c: Compilation) -> None:
         missing=missing,
         tenant=next((t.param.value for t in c.items(ast.Tenant)), None),
         data_sources=tuple(c.data_sources),
+        binding=c.binding or P.Binding(),
     )
 
 

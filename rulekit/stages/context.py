@@ -95,6 +95,7 @@ class Compilation:
     failed_imports: list[str] = dataclasses.field(default_factory=list)
     lookups: dict[str, P.Lookup] = dataclasses.field(default_factory=dict)
     data_sources: list[P.DataSource] = dataclasses.field(default_factory=list)
+    binding: P.Binding | None = None       # from check_binding
     policy: P.Policy | None = None
 
     def error(self, code: str, message: str, span: Span | None, hint: str | None = None) -> None:

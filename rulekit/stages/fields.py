@@ -46,6 +46,8 @@ def _check_field(c: Compilation, entity: str, decl: ast.FieldDecl, every_option:
     while index < len(options):
         option = options[index]
         index += 1
+        if isinstance(option, ast.SaidAs):
+            continue        # field vocabulary: judged by check_binding
         if isinstance(option, ast.PlaceholderOption):
             info.placeholders.append(option)
             _check_placeholder(c, entity, decl, kind, option)

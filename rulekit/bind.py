@@ -1,0 +1,664 @@
+"""Binding: each figure in free text is checked against the cell it describes.
+
+A wrong number in model output is usually a real number in the wrong place: player A's
+rebounds stated as player B's assists, the price of one product stated for another. The sweep
+asks only whether a value appears anywhere in the evidence, so it cannot see that. Binding asks
+*whose* value and *which* field, using what the ruleset declares (docs/binding.md):
+
+- ``entity player from evidence "$.players[*]"``: where the rows are;
+- ``mentioned as PLAYER_NAME, SECOND_NAME`` and ``pronouns "he", "his"``: how text names a row;
+- ``field PTS integer said as "points"``: the words that name a field;
+- ``forms "{FGM}-of-{FGA}"``: compound forms that state several fields at once;
+- ``derived margin = max(team.PTS) - min(team.PTS) said as "won by {margin}"``: figures code
+  computes, allowed in their own right and checked where a form states them.
+
+How a figure is bound, in order:
+
+1. Compound forms are matched first, most specific (longest literal text) first. Each figure a
+   form states is bound to that field of the nearest mentioned row (or to the derived figure).
+2. Any other figure is bound to a field when a field word follows it ("38 points", "18-point",
+   "48 percent from the field", "a steal") or ends right before it ("priced at $49", "$49").
+3. Its row is the nearest compatible mention in the same sentence: the nearest one before it,
+   preferring a subject over the object of a preposition ("X led *the Celtics* with 38
+   points" binds to X); else the nearest one after it; else, across sentences, a pronoun or a
+   possessive before it in the sentence stands for the last row named before it, when that row
+   is the only one of a pronoun-taking entity in its sentence (unambiguous).
+4. A bound figure must equal the cell, under the field's type (money in minor units, a ratio
+   shown as a percentage, a decimal's tolerance). When it differs it is a ``misattributed``
+   finding that names the true value, even if the value appears elsewhere in the evidence.
+   A figure that is the cell rounded to its shown precision is left to the sweep, whose
+   rounding rules judge it. A cell holding a placeholder ("N/A") backs no figure.
+
+A figure that cannot be bound (no field word, no compatible mention, an ambiguous name) is left
+to the value-only rules of the sweep. ``bind`` returns the spans it settled so the sweep skips
+them.
+
+Linear-ish time: names, pronouns, field words and forms are each one compiled alternation run
+once over the text; each figure looks at a bounded window around it and a sorted list of
+mentions (bisect).
+"""
+
+from __future__ import annotations
+
+import bisect
+import dataclasses
+import functools
+import re
+from collections.abc import Mapping
+from decimal import ROUND_HALF_EVEN, ROUND_HALF_UP, Decimal, InvalidOperation
+from typing import Any, Sequence
+
+from rulekit.evidence import PLACEHOLDER_TEXTS, Evidence
+from rulekit.policy import Binding, BoundEntity, Formula, Policy
+from rulekit.scan import Mention, scan
+from rulekit.sweep import Finding
+
+# Number words a compound form or an implicit figure may hold ("three-of-four", "a steal").
+_WORD_VALUES = {w: i for i, w in enumerate(
+    "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen "
+    "fifteen sixteen seventeen eighteen nineteen twenty".split())}
+_WORD_VALUES.update({"thirty": 30, "forty": 40, "fifty": 50})
+_NUMBER = r"(\d+(?:[.,]\d+)?|" + "|".join(sorted(_WORD_VALUES, key=len, reverse=True)) + ")"
+# Words that make the next field word a figure of 1 or 2: "a steal", "a pair of steals".
+_IMPLICIT = re.compile(r"\b(an?|one|a pair of|a trio of)\s+$", re.IGNORECASE)
+_IMPLICIT_VALUES = {"a": 1, "an": 1, "one": 1, "a pair of": 2, "a trio of": 3}
+# Words that may stand between a figure and its field word: "12 total rebounds",
+# "38 season-high points". Not "of": "12 of his 20 points" is a part, not the points.
+_FILLERS = re.compile(r"^(?:[\s\-–]*(?:total|combined|more|straight|[a-z]+-high|[a-z]+-best))*"
+                      r"[\s\-–]*", re.IGNORECASE)
+# Before a mention, a word that makes it the object of a preposition or verb: "led the
+# Celtics with 38 points" is about who led, not the Celtics' points.
+_OBJECT_BEFORE = re.compile(
+    r"\b(?:for|against|over|to|past|of|with|on|at|in|led|paced|beat|defeated|topped|"
+    r"versus|vs\.?)\s+(?:the\s+)?$", re.IGNORECASE)
+_SENTENCE_END = re.compile(r"(?<!\b[A-Z])(?<!\bSt)(?<!\bMr)(?<!\bJr)(?<!\bSr)(?<!\bvs)"
+                           r"[.!?]+[\"”’)]*\s+(?=[\"“(]?[A-Z0-9])|\n\s*\n")
+_WINDOW = 60        # characters after a figure in which its field word must start
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Bound:
+    """One figure bound to a cell: ``entity``/``row`` (its name in text) and ``field``, or a
+    derived figure (``entity`` None). ``truth`` is the cell's value, None for a placeholder."""
+    start: int
+    end: int
+    text: str
+    value: Decimal
+    entity: str | None
+    row: str
+    field: str
+    truth: Decimal | None
+    verdict: str            # "ok", "misattributed", "rounded" (left to the sweep)
+    shown: str = ""         # the true value as text shows it: money in major units
+
+
+@dataclasses.dataclass(frozen=True)
+class BindResult:
+    bound: tuple[Bound, ...]
+    findings: tuple[Finding, ...]
+    settled: frozenset[tuple[int, int]]     # spans the sweep must not judge again
+
+
+EMPTY = BindResult((), (), frozenset())
+
+
+# --- the rows ---------------------------------------------------------------------------------
+
+def locate(evidence: Any, path: str) -> list[Mapping]:
+    """The objects at ``path`` (``$``, then ``.name``, ``[*]`` or ``[n]`` steps)."""
+    nodes = [evidence]
+    for step in re.findall(r"\.[A-Za-z_][A-Za-z0-9_]*|\[\*\]|\[\d+\]", path):
+        found = []
+        for node in nodes:
+            if step == "[*]":
+                if isinstance(node, (list, tuple)):
+                    found.extend(node)
+            elif step.startswith("["):
+                index = int(step[1:-1])
+                if isinstance(node, (list, tuple)) and index < len(node):
+                    found.append(node[index])
+            elif isinstance(node, Mapping) and step[1:] in node:
+                found.append(node[step[1:]])
+        nodes = found
+    return [n for n in nodes if isinstance(n, Mapping)]
+
+
+def _number(raw: Any) -> Decimal | None:
+    if isinstance(raw, bool) or raw is None:
+        return None
+    if isinstance(raw, str) and raw.strip().casefold() in PLACEHOLDER_TEXTS:
+        return None
+    try:
+        value = Decimal(str(raw).strip())
+    except InvalidOperation:
+        return None
+    return value if value.is_finite() else None
+
+
+def derived_values(binding: Binding, evidence: Any) -> dict[str, Decimal]:
+    """Every derived figure computable from ``evidence``, by name. A formula over no rows, a
+    placeholder or a division by zero leaves its figure out."""
+    rows = {e.name: [r for p in e.paths for r in locate(evidence, p)] for e in binding.entities}
+    formulas = {d.name: d.formula for d in binding.derived}
+    values: dict[str, Decimal] = {}
+
+    def evaluate(formula: Formula) -> Decimal | None:
+        if formula.op == "const":
+            return Decimal(formula.value)
+        if formula.op == "ref":
+            if formula.name not in values:
+                result = evaluate(formulas[formula.name])
+                if result is None:
+                    return None
+                values[formula.name] = result
+            return values[formula.name]
+        if formula.op == "agg":
+            cells = [r.get(formula.field) for r in rows.get(formula.entity, ())]
+            if formula.function == "count":
+                return Decimal(sum(1 for c in cells if c is not None))
+            numbers = [n for c in cells if (n := _number(c)) is not None]
+            if not numbers:
+                return None
+            return {"max": max, "min": min, "sum": sum,
+                    "mean": lambda xs: sum(xs) / len(xs)}[formula.function](numbers)
+        left, right = evaluate(formula.left), evaluate(formula.right)
+        if left is None or right is None or (formula.op == "/" and right == 0):
+            return None
+        return {"+": left + right, "-": left - right, "*": left * right,
+                "/": left / right if right else None}[formula.op]
+
+    for name, formula in formulas.items():
+        if name not in values and (result := evaluate(formula)) is not None:
+            values[name] = result.normalize() if result == result.to_integral_value() \
+                else result
+    return values
+
+
+DERIVED_KEY = "rulekit_derived"
+
+
+def with_derived(evidence: Any, policy: Policy | None) -> Any:
+    """``evidence`` with the ruleset's derived figures added under ``rulekit_derived``: code
+    computed them, so the sweep allows them in their own right (a margin of 6 is a fact)."""
+    if policy is None or not policy.binding.derived or not isinstance(evidence, Mapping):
+        return evidence
+    values = derived_values(policy.binding, evidence)
+    if not values:
+        return evidence
+    return {**evidence, DERIVED_KEY: {name: value for name, value in values.items()}}
+
+
+# --- what the ruleset declares, compiled once per policy ----------------------------------------
+
+@dataclasses.dataclass(frozen=True)
+class _Form:
+    regex: re.Pattern
+    slots: tuple[str, ...]
+    entity: str | None              # None: the slots are derived figures
+    weight: int                     # literal characters: more specific forms are tried first
+
+
+@dataclasses.dataclass(frozen=True)
+class _Vocabulary:
+    words: re.Pattern | None        # every field word, longest first, anchored where used
+    owners: Mapping[str, tuple[tuple[str, str], ...]]   # folded word -> ((entity, field), ...)
+    ordered: tuple[str, ...]        # the words in the order of the groups of ``words``
+    before: re.Pattern | None       # a field word ending right before a figure
+    forms: tuple[_Form, ...]
+    pronouns: re.Pattern | None
+    pronoun_entities: Mapping[str, frozenset[str]]
+
+
+def _word_pattern(word: str) -> str:
+    """A field word as a pattern: flexible white space and hyphens, an optional plural 's'
+    ("points" also reads "18-point")."""
+    parts = [re.escape(p) for p in re.split(r"[\s\-–]+", word.strip()) if p]
+    if parts and parts[-1].endswith("s") and len(parts[-1]) > 2 and parts[-1][-2] != "s":
+        parts[-1] = parts[-1][:-1] + "s?"
+    return r"[\s\-–]*".join(parts)
+
+
+def _form_regex(form: str) -> tuple[re.Pattern, tuple[str, ...], int]:
+    slots, pieces, weight = [], [], 0
+    for index, piece in enumerate(re.split(r"\{([A-Za-z_][A-Za-z0-9_]*)\}", form)):
+        if index % 2:
+            slots.append(piece)
+            pieces.append(_NUMBER)
+        elif piece:
+            weight += len(piece.strip())
+            words = [re.escape(p) for p in re.split(r"[\s\-–]+", piece) if p]
+            joined = r"[\s\-–]*".join(words)
+            lead = r"[\s\-–]*" if piece[:1] in " -–" else ""
+            tail = r"[\s\-–]*" if piece[-1:] in " -–" else ""
+            pieces.append(lead + joined + tail if words else r"[\s\-–]+")
+    pattern = "".join(pieces)
+    if form[:1].isalnum() or form[:1] == "{":
+        pattern = r"(?<![\w.,])" + pattern
+    if form[-1:].isalnum() or form[-1:] == "}":
+        pattern += r"(?![\w]|[.,]\d)"
+    return re.compile(pattern, re.IGNORECASE), tuple(slots), weight
+
+
+@functools.lru_cache(maxsize=64)
+def _vocabulary(binding: Binding) -> _Vocabulary:
+    owners: dict[str, list[tuple[str, str]]] = {}
+    for entity in binding.entities:
+        for word, field in entity.words:
+            owners.setdefault(word, []).append((entity.name, field))
+    ordered = sorted(owners, key=len, reverse=True)
+    words = re.compile("|".join(f"(?P<w{i}>{_word_pattern(w)})" for i, w in enumerate(ordered)),
+                       re.IGNORECASE) if ordered else None
+    before = re.compile("(?:" + "|".join(_word_pattern(w) for w in ordered) + r")[\s:]*$",
+                        re.IGNORECASE) if ordered else None
+    forms = []
+    for entity in binding.entities:
+        for form in entity.forms:
+            regex, slots, weight = _form_regex(form)
+            forms.append(_Form(regex, slots, entity.name, weight))
+    for derived in binding.derived:
+        for form in derived.said:
+            regex, slots, weight = _form_regex(form)
+            forms.append(_Form(regex, slots, None, weight))
+    forms.sort(key=lambda f: (-f.weight, -len(f.slots)))
+    pronoun_entities: dict[str, set[str]] = {}
+    for entity in binding.entities:
+        for word in entity.pronouns:
+            pronoun_entities.setdefault(word, set()).add(entity.name)
+    pronouns = re.compile(r"\b(?:" + "|".join(re.escape(p) for p in sorted(
+        pronoun_entities, key=len, reverse=True)) + r")\b", re.IGNORECASE) \
+        if pronoun_entities else None
+    return _Vocabulary(words, {w: tuple(o) for w, o in owners.items()}, tuple(ordered), before,
+                       tuple(forms),
+                       pronouns, {k: frozenset(v) for k, v in pronoun_entities.items()})
+
+
+def _owners_of(vocabulary: _Vocabulary, match: re.Match) -> tuple[tuple[str, str], ...]:
+    return vocabulary.owners[vocabulary.ordered[int(match.lastgroup[1:])]]
+
+
+# --- mentions of rows in the text ---------------------------------------------------------------
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class _Named:
+    start: int
+    end: int
+    entity: str
+    row: int | None         # None: the name fits several rows (ambiguous)
+    label: str
+    pronoun: bool = False
+    object: bool = False    # the object of a preposition or verb
+
+
+class _Rows:
+    """The located rows of every bound entity and the names that point at them."""
+
+    def __init__(self, binding: Binding, evidence: Any):
+        self.entities = {e.name: e for e in binding.entities}
+        self.rows: dict[str, list[Mapping]] = {
+            e.name: [r for p in e.paths for r in locate(evidence, p)] for e in binding.entities}
+        names: dict[str, set[tuple[str, int]]] = {}
+        for entity in binding.entities:
+            rows = self.rows[entity.name]
+            for index, row in enumerate(rows):
+                for field in entity.mentions:
+                    value = row.get(field)
+                    if isinstance(value, str) and value.strip() and \
+                            value.strip().casefold() not in PLACEHOLDER_TEXTS:
+                        names.setdefault(value.strip(), set()).add((entity.name, index))
+                if len(rows) == 1:
+                    for alias in entity.aliases:
+                        names.setdefault(alias, set()).add((entity.name, index))
+        self.names = names
+        self.labels = {(e.name, i): self._label(e, row) for e in binding.entities
+                       for i, row in enumerate(self.rows[e.name])}
+        single = [n for n in names if " " not in n]
+        multi = [n for n in names if " " in n]
+        alternation = lambda items: "|".join(re.escape(n) for n in sorted(items, key=len, reverse=True))  # noqa: E731
+        self.single = re.compile(rf"(?<![\w-])(?:{alternation(single)})(?![\w-])") if single else None
+        self.multi = re.compile(rf"(?<![\w-])(?:{alternation(multi)})(?![\w-])",
+                                re.IGNORECASE) if multi else None
+        self.folded = {n.casefold(): n for n in multi}
+
+    @staticmethod
+    def _label(entity: BoundEntity, row: Mapping) -> str:
+        for field in entity.mentions:
+            if isinstance(row.get(field), str):
+                return row[field]
+        return entity.name
+
+    def find(self, text: str) -> list[_Named]:
+        hits: list[tuple[int, int, str]] = []
+        for regex, fold in ((self.multi, True), (self.single, False)):
+            if regex is None:
+                continue
+            for match in regex.finditer(text):
+                name = self.folded.get(match.group(0).casefold()) if fold else match.group(0)
+                if name:
+                    hits.append((match.start(), match.end(), name))
+        hits.sort(key=lambda h: (h[0], -(h[1] - h[0])))
+        found: list[_Named] = []
+        covered = -1
+        for start, end, name in hits:
+            if start < covered:
+                continue
+            covered = end
+            owners = self.names[name]
+            entity = next(iter(owners))[0]
+            same = {o for o in owners if o[0] == entity}
+            row = next(iter(same))[1] if len(owners) == 1 else None
+            label = self.labels.get((entity, row), name) if row is not None else name
+            is_object = bool(_OBJECT_BEFORE.search(text[max(0, start - 20):start]))
+            found.append(_Named(start, end, entity, row, label, object=is_object))
+        return found
+
+    def cell(self, entity: str, row: int, field: str) -> Any:
+        return self.rows[entity][row].get(field)
+
+
+# --- binding ----------------------------------------------------------------------------------
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class _Figure:
+    start: int
+    end: int
+    text: str
+    value: Decimal
+    fields: tuple[tuple[str | None, str], ...]   # (entity, field); entity None: derived
+    shown_decimals: int = 0
+    scale: int = 1
+    anchor: int = -1            # where its form starts: "the Lakers (17-36)" is one phrase
+
+
+def bind(text: str, evidence: Any, policy: Policy | None, *, locale: str = "en_US",
+         mentions: Sequence[Mention] | None = None, index: Evidence | None = None) -> BindResult:
+    """Bind the figures of ``text`` to the cells of ``evidence`` they describe (see the module
+    docstring). Pure: reads its arguments only. Without binding declarations, or when the
+    evidence is not a JSON object, nothing is bound.
+
+    With ``index`` (the sweep's index of the same evidence), a wrong figure is
+    ``misattributed`` only when it is a real figure of the evidence, as the outcome means ("a
+    figure is real, but belongs to another entity or field"); a value the evidence does not
+    hold at all is left to the sweep, whose findings say why (unsupported, a name's digits,
+    a placeholder...)."""
+    if policy is None or not policy.binding.active or not isinstance(evidence, Mapping):
+        return EMPTY
+    binding = policy.binding
+    vocabulary = _vocabulary(binding)
+    rows = _Rows(binding, evidence)
+    derived = derived_values(binding, evidence)
+    scanned = [m for m in (mentions if mentions is not None else scan(text, locale))
+               if m.kind in ("number", "word_number") and m.value is not None and not m.quoted]
+    sentences = _sentences(text)
+    named = rows.find(text)
+    named += _pronouns(text, vocabulary, named, sentences)
+    named.sort(key=lambda n: n.start)
+    starts = [n.start for n in named]
+
+    settled: set[tuple[int, int]] = set()
+    claimed: list[tuple[int, int]] = []       # text covered by forms and field words
+    figures: list[_Figure] = []
+
+    # 1. compound forms
+    for form in vocabulary.forms:
+        for match in form.regex.finditer(text):
+            if any(a < match.end() and match.start() < b for a, b in claimed):
+                continue
+            claimed.append((match.start(), match.end()))
+            for group, slot in enumerate(form.slots, start=1):
+                raw = match.group(group)
+                value = _read(raw)
+                if value is None:
+                    continue
+                figures.append(_Figure(match.start(group), match.end(group), raw, value,
+                                       ((form.entity, slot),), anchor=match.start()))
+    # 2. figures with a field word after or before them
+    for mention in scanned:
+        if any(a <= mention.start and mention.end <= b for a, b in claimed):
+            settled.add((mention.start, mention.end))
+            continue
+        fields, span = _field_words(text, mention, vocabulary)
+        if not fields:
+            continue
+        if span is not None:
+            claimed.append(span)
+        figures.append(_Figure(mention.start, mention.end, mention.text, mention.value, fields,
+                               mention.decimals, mention.scale))
+    figures += _implicit(text, vocabulary, claimed, scanned)
+    # Words inside a field word ("three" of "percent from three") are not figures.
+    for mention in scanned:
+        if any(a <= mention.start and mention.end <= b for a, b in claimed):
+            settled.add((mention.start, mention.end))
+
+    # Digits inside a name ("the BT-3 costs") are the name's, never a figure.
+    names_at = [(n.start, n.end) for n in named if not n.pronoun]
+    figures = [f for f in figures
+               if not any(a <= f.start and f.end <= b for a, b in names_at)]
+    bound: list[Bound] = []
+    for figure in sorted(figures, key=lambda f: f.start):
+        result = _judge(figure, rows, derived, named, starts, sentences, text, policy)
+        if result is None:
+            settled.discard((figure.start, figure.end))
+            continue
+        if result.verdict == "misattributed" and index is not None and not _real(result, index):
+            continue        # not a value of the evidence at all: the sweep's finding says why
+        bound.append(result)
+        if result.verdict != "rounded":
+            settled.add((figure.start, figure.end))
+    findings = tuple(_finding(b) for b in bound if b.verdict == "misattributed")
+    return BindResult(tuple(bound), findings, frozenset(settled))
+
+
+def _real(bound: Bound, index: Evidence) -> bool:
+    value = bound.value
+    return value in index.values or value in index.percents or -value in index.values
+
+
+def _read(raw: str) -> Decimal | None:
+    word = raw.casefold()
+    if word in _WORD_VALUES:
+        return Decimal(_WORD_VALUES[word])
+    try:
+        return Decimal(raw.replace(",", ""))
+    except InvalidOperation:
+        return None
+
+
+def _field_words(text: str, mention: Mention, vocabulary: _Vocabulary):
+    """The (entity, field) pairs a field word right after (or right before) the figure names,
+    and the span of that word."""
+    if vocabulary.words is None:
+        return (), None
+    after_start = mention.end
+    window = text[after_start:after_start + _WINDOW]
+    prefix = "percent " if mention.percent else ""
+    gap = _FILLERS.match(window).end()
+    probe = prefix + window[gap:]
+    match = vocabulary.words.match(probe)
+    if match and (match.end() == len(probe) or not probe[match.end()].isalnum()):
+        end = after_start + gap + match.end() - len(prefix)
+        return _owners_of(vocabulary, match), (after_start, max(end, after_start))
+    before = text[max(0, mention.start - _WINDOW):mention.start]
+    if mention.currency and mention.text[:1] in "$€£¥":
+        before += mention.text[:1]
+    hit = vocabulary.before.search(before)
+    if hit and (hit.start() == 0 or not before[hit.start() - 1].isalnum()):
+        word = _fold(hit.group(0).rstrip(" :"))
+        owners = next((o for w, o in vocabulary.owners.items()
+                       if re.fullmatch(_word_pattern(w), word, re.IGNORECASE)), ())
+        return owners, None
+    return (), None
+
+
+def _fold(text: str) -> str:
+    return " ".join(text.casefold().split())
+
+
+def _implicit(text: str, vocabulary: _Vocabulary, claimed: list, scanned) -> list[_Figure]:
+    """"a steal", "an assist", "a pair of steals": a field word after an article states 1 (2,
+    3) of that field. Only for words that name a single unit (no number right before)."""
+    if vocabulary.words is None:
+        return []
+    found = []
+    for match in re.finditer(r"\b(?:an?|one|a pair of|a trio of)\s+", text, re.IGNORECASE):
+        rest = text[match.end():match.end() + _WINDOW]
+        word = vocabulary.words.match(rest)
+        if not word or (word.end() < len(rest) and rest[word.end()].isalnum()):
+            continue
+        start, end = match.start(), match.end() + word.end()
+        if any(a < end and start < b for a, b in claimed):
+            continue
+        phrase = _fold(match.group(0))
+        owners = _owners_of(vocabulary, word)
+        claimed.append((match.end(), end))
+        first = phrase.split()[1] if phrase.startswith(("a pair", "a trio")) else phrase
+        shown_start = match.start() + match.group(0).casefold().find(first)
+        found.append(_Figure(shown_start, shown_start + len(first), text[shown_start:shown_start
+                             + len(first)], Decimal(_IMPLICIT_VALUES[phrase]), owners))
+    return found
+
+
+def _sentences(text: str) -> list[int]:
+    """The start offset of every sentence."""
+    return [0] + [m.end() for m in _SENTENCE_END.finditer(text)]
+
+
+def _pronouns(text: str, vocabulary: _Vocabulary, named: list[_Named],
+              sentences: list[int]) -> list[_Named]:
+    """Each pronoun as a mention of the row it stands for: the last row named before it, of an
+    entity that takes this pronoun, when that row is the only such row in its sentence."""
+    if vocabulary.pronouns is None:
+        return []
+    ordered = sorted(named, key=lambda n: n.start)
+    starts = [n.start for n in ordered]
+    found = []
+    for match in vocabulary.pronouns.finditer(text):
+        entities = vocabulary.pronoun_entities[_fold(match.group(0))]
+        index = bisect.bisect_left(starts, match.start()) - 1
+        while index >= 0 and (ordered[index].entity not in entities or ordered[index].row is None):
+            index -= 1
+        if index < 0:
+            continue
+        target = ordered[index]
+        sentence = bisect.bisect_right(sentences, target.start) - 1
+        lo = sentences[sentence]
+        hi = sentences[sentence + 1] if sentence + 1 < len(sentences) else len(text)
+        rows = {(n.entity, n.row) for n in ordered if lo <= n.start < hi
+                and n.entity in entities and n.start < match.start()}
+        if len(rows) != 1:
+            continue        # two people named in that sentence: "he" is ambiguous
+        is_object = bool(_OBJECT_BEFORE.search(text[max(0, match.start() - 20):match.start()]))
+        found.append(_Named(match.start(), match.end(), target.entity, target.row, target.label,
+                            pronoun=True, object=is_object))
+    return found
+
+
+def _judge(figure: _Figure, rows: _Rows, derived: Mapping[str, Decimal], named: list[_Named],
+           starts: list[int], sentences: list[int], text: str, policy: Policy) -> Bound | None:
+    if figure.fields and figure.fields[0][0] is None:       # a derived figure
+        name = figure.fields[0][1]
+        truth = derived.get(name)
+        if truth is None:
+            return None
+        return _verdict(figure, None, name, name, truth, policy)
+    wanted = {entity for entity, _ in figure.fields}
+    target = _nearest(figure, named, starts, sentences, wanted, len(text))
+    if target is None:
+        return None
+    field = next(f for e, f in figure.fields if e == target.entity)
+    raw = rows.cell(target.entity, target.row, field)
+    if _number(raw) is None:
+        return None     # a placeholder ("N/A": did not play) backs nothing: the sweep judges
+    return _verdict(figure, target.entity, target.label, field, raw, policy)
+
+
+def _nearest(figure: _Figure, named: list[_Named], starts: list[int], sentences: list[int],
+             wanted: set[str], length: int) -> _Named | None:
+    sentence = bisect.bisect_right(sentences, figure.start) - 1
+    lo = sentences[sentence]
+    hi = sentences[sentence + 1] if sentence + 1 < len(sentences) else length
+    index = bisect.bisect_left(starts, figure.start)
+    before = [n for n in named[bisect.bisect_left(starts, lo):index]
+              if n.entity in wanted and n.end <= figure.start]
+    if before:
+        choice = before[-1]
+        if (figure.anchor if figure.anchor >= 0 else figure.start) - choice.end > 3:      # not "the Lakers (17-36)": prefer a subject
+            subjects = [n for n in before if not n.object]
+            choice = (subjects or before)[-1]
+        return choice if choice.row is not None else None
+    after = [n for n in named[index:bisect.bisect_left(starts, hi)]
+             if n.entity in wanted and not n.pronoun]
+    if after:
+        return after[0] if after[0].row is not None else None
+    return None
+
+
+def _verdict(figure: _Figure, entity: str | None, label: str, field: str, raw: Any,
+             policy: Policy) -> Bound:
+    truth = raw if isinstance(raw, Decimal) else _number(raw)
+    forms = _shown_forms(policy, entity, field, truth) if truth is not None else []
+    shown = _plain(forms[-1]) if forms else ""
+    make = functools.partial(Bound, figure.start, figure.end, figure.text, figure.value, entity,
+                             label, field, truth, shown=shown)
+    if truth is None:
+        return make("misattributed")
+    if any(figure.value == v for v in _shown_forms(policy, entity, field, truth)):
+        return make("ok")
+    tolerance = _tolerance(policy, entity, field)
+    if tolerance and any(abs(figure.value - v) <= tolerance
+                         for v in _shown_forms(policy, entity, field, truth)):
+        return make("ok")
+    if _rounds_to(figure, _shown_forms(policy, entity, field, truth)):
+        return make("rounded")
+    return make("misattributed")
+
+
+def _shown_forms(policy: Policy, entity: str | None, field: str, truth: Decimal) -> list[Decimal]:
+    """The cell as text may show it: as stored, money in major units, a ratio as a percentage."""
+    forms = [abs(truth), truth]
+    spec = policy.entity(entity).field(field) if entity and policy.entity(entity) else None
+    if spec is not None:
+        kind = spec.type.kind
+        if kind == "money" and getattr(spec.type, "storage", None) == "minor":
+            from babel.numbers import get_currency_precision
+
+            digits = get_currency_precision(spec.type.currency or policy.currency or "USD")
+            forms.append(truth.scaleb(-digits))
+        if kind == "decimal" and getattr(spec.type, "percent", False) and 0 < abs(truth) <= 1:
+            forms.append(truth * 100)
+    return forms
+
+
+def _tolerance(policy: Policy, entity: str | None, field: str) -> Decimal:
+    spec = policy.entity(entity).field(field) if entity and policy.entity(entity) else None
+    return Decimal(getattr(spec.type, "tolerance", 0) or 0) if spec is not None else Decimal(0)
+
+
+def _rounds_to(figure: _Figure, forms: list[Decimal]) -> bool:
+    """Whether the figure is a cell rounded to the precision shown ("12k" of 12034, "4.6%" of
+    4.62): the sweep's rounding rules judge that, not binding."""
+    quantum = Decimal(figure.scale or 1).scaleb(-figure.shown_decimals).normalize()
+    for form in forms:
+        try:
+            if abs(form) < quantum or abs(form).quantize(quantum) == abs(form):
+                continue        # the cell has no more precision than shown: not a rounding
+            if any(abs(form).quantize(quantum, rounding=mode) == abs(figure.value)
+                   for mode in (ROUND_HALF_UP, ROUND_HALF_EVEN)):
+                return True
+        except InvalidOperation:
+            return False
+    return False
+
+
+def _finding(bound: Bound) -> Finding:
+    what = f"{bound.row}'s {bound.field}" if bound.entity else f"the {bound.field}"
+    if bound.truth is None:
+        message = (f"{bound.text} is stated as {what}, which the evidence does not record "
+                   "(a placeholder such as N/A backs no figure)")
+    else:
+        message = (f"{bound.text} is stated as {what}, which is {bound.shown} in the evidence")
+    return Finding("number", bound.text, str(bound.value), bound.start, bound.end,
+                   "misattributed", message)
+
+
+def _plain(value: Decimal) -> str:
+    return f"{value.normalize():f}" if value == value.to_integral_value() else str(value)

@@ -1,0 +1,211 @@
+"""Compile stage: binding declarations (docs/binding.md).
+
+Checks what lets the audit bind a figure in free text to the entity and field it describes:
+where an entity's rows live in JSON evidence (``from evidence "$.players[*]"``), how text names
+a row (``mentioned as``, ``pronouns``), the words that name a field (``said as``), compound
+forms (``forms "{FGM}-of-{FGA}"``) and derived figures (``derived margin = ...``). Every
+problem is reported here, at its place, so that nothing about binding can fail at audit time.
+Leaves ``c.binding`` for ``build_policy``.
+"""
+
+from __future__ import annotations
+
+import re
+
+from rulekit import ast, policy as P, types as T
+from rulekit.stages.context import Compilation, _first_seen, fold, suggest
+from rulekit.stages.usage import check_field_ref
+from rulekit.template import parse_template
+
+# `$`, then `.name`, `[*]` or `[3]` steps: the paths binding can read without a JSONPath engine.
+_PATH = re.compile(r"\$(?:\.[A-Za-z_][A-Za-z0-9_]*|\[\*\]|\[\d+\])*")
+AGGREGATES = ("max", "min", "sum", "count", "mean")
+
+
+def check_binding(c: Compilation) -> None:
+    entities = tuple(e for e in (_entity(c, entity) for entity in c.entities.values())
+                     if e is not None)
+    derived = _derived(c)
+    c.binding = P.Binding(entities=entities, derived=derived)
+
+
+def _entity(c: Compilation, entity: ast.Entity) -> P.BoundEntity | None:
+    name = entity.name.value
+    for path in entity.evidence:
+        if not _PATH.fullmatch(path.value):
+            c.error("RK601", f"'{path.value}' is not a JSON path binding can read", path.span,
+                    hint='write `$`, then `.name`, `[*]` (every item) or `[0]` steps, as in '
+                    '"$.players[*]" or "$.home"')
+    declarations = [s for s in entity.statements
+                    if isinstance(s, (ast.Mentioned, ast.Pronouns, ast.Forms))]
+    declarations += [o for f in entity.fields for o in f.options if isinstance(o, ast.SaidAs)]
+    if not entity.evidence:
+        for statement in declarations:
+            c.error("RK602", f"entity '{name}' says how text names it, but not where its rows "
+                    "are in the evidence", statement.span,
+                    hint=f'add `from evidence "$.{name}s[*]"` after `entity {name}`')
+        return None
+    fields = {f.name.value: f for f in entity.fields}
+    mentions, aliases, pronouns, forms = [], [], [], []
+    for statement in entity.statements:
+        if isinstance(statement, ast.Mentioned):
+            for item in statement.names:
+                if isinstance(item, ast.String):
+                    if _word_problem(c, item, "an alias"):
+                        continue
+                    aliases.append(item.value)
+                elif item.value not in fields:
+                    c.error("RK203", f"unknown field '{item.value}' on entity '{name}'",
+                            item.span, hint=suggest(item.value, fields, "fields"))
+                else:
+                    mentions.append(item.value)
+        elif isinstance(statement, ast.Pronouns):
+            for word in statement.words:
+                if not _word_problem(c, word, "a pronoun"):
+                    pronouns.append(fold(word.value))
+        elif isinstance(statement, ast.Forms):
+            for form in statement.forms:
+                if _form_problem(c, form, set(_numeric(c, name, fields)), "field",
+                                 f"entity '{name}'"):
+                    continue
+                forms.append(form.value)
+    words: dict[str, tuple[str, ast.String]] = {}
+    for decl in entity.fields:
+        for option in (o for o in decl.options if isinstance(o, ast.SaidAs)):
+            kind = c.fields.get((name, decl.name.value))
+            if kind is not None and kind.kind is not None and not T.TYPES[kind.kind].NUMERIC:
+                c.error("RK603", f"`said as` names the words for a figure; '{decl.name.value}' "
+                        f"is a {kind.kind} field", option.span,
+                        hint="to name a row in text, list the field in `mentioned as`")
+                continue
+            for word in option.words:
+                if _word_problem(c, word, "a field word"):
+                    continue
+                key = fold(word.value)
+                first = words.get(key)
+                if first is not None and first[0] != decl.name.value:
+                    c.error("RK605", f"\"{word.value}\" names both '{first[0]}' and "
+                            f"'{decl.name.value}' of entity '{name}'", word.span,
+                            hint=f"it already names '{first[0]}' at {first[1].span.at()}; a "
+                            "word must name one field of an entity")
+                    continue
+                words.setdefault(key, (decl.name.value, word))
+    ordered = tuple(sorted(((w, f) for w, (f, _) in words.items()), key=lambda p: -len(p[0])))
+    return P.BoundEntity(name=name, paths=tuple(p.value for p in entity.evidence),
+                         mentions=tuple(mentions), aliases=tuple(aliases),
+                         pronouns=tuple(pronouns), words=ordered, forms=tuple(forms))
+
+
+def _numeric(c: Compilation, entity: str, fields) -> list[str]:
+    return [f for f in fields if (info := c.fields.get((entity, f))) is not None
+            and info.kind is not None and T.TYPES[info.kind].NUMERIC]
+
+
+def _word_problem(c: Compilation, word: ast.String, what: str) -> bool:
+    if not fold(word.value):
+        c.error("RK604", f"{what} cannot be empty", word.span)
+        return True
+    if "{" in word.value or "}" in word.value:
+        c.error("RK604", f"{what} is a plain word, not a form with slots", word.span,
+                hint='write a compound form in `forms "{FGM}-of-{FGA}"` inside the entity')
+        return True
+    return False
+
+
+def _form_problem(c: Compilation, form: ast.String, allowed: set[str], what: str,
+                  where: str) -> bool:
+    parsed = parse_template(form.raw)
+    base = form.span.shifted(1, 0) if form.span.line == form.span.end_line else None
+    if parsed.problems:
+        problem = parsed.problems[0]
+        span = base.shifted(problem.start, problem.end - problem.start) if base else form.span
+        c.error("RK604", f"malformed form: {problem.message}", span)
+        return True
+    if not parsed.slots:
+        c.error("RK604", "a form states figures in slots, and this one has none", form.span,
+                hint=f"name the {what} it states in braces, as in \"{{FGM}}-of-{{FGA}}\"")
+        return True
+    bad = False
+    for slot in parsed.slots:
+        if slot.name not in allowed:
+            span = base.shifted(slot.start, slot.end - slot.start) if base else form.span
+            c.error("RK606", f"slot '{slot.name}' is not a numeric {what} of {where}", span,
+                    hint=suggest(slot.name, allowed, f"numeric {what}s"))
+            bad = True
+    if not bad and not parsed.prose.strip(" "):
+        c.error("RK604", "a form needs words or signs between or around its slots", form.span,
+                hint="a bare slot would bind every number in the text")
+        return True
+    return bad
+
+
+# --- derived figures --------------------------------------------------------------------------
+
+def _derived(c: Compilation) -> tuple[P.DerivedFigure, ...]:
+    declared: dict[str, ast.Derived] = {}
+    for item in c.items(ast.Derived):
+        if item.name.value in declared:
+            c.error("RK201", f"derived figure '{item.name.value}' is declared twice",
+                    item.name.span, hint=_first_seen(declared[item.name.value].name.span))
+            continue
+        declared[item.name.value] = item
+    built = []
+    for name, item in declared.items():
+        formula = _formula(c, item.expr, declared, (name,))
+        ok = formula is not None
+        for form in item.said:
+            ok = not _form_problem(c, form, set(declared), "derived figure", f"the ruleset") and ok
+            if ok and name not in parse_template(form.raw).slot_names:
+                c.error("RK606", f"a form of '{name}' must state it: `{{{name}}}` is missing",
+                        form.span, hint=f"write it into the text, as in \"won by {{{name}}}\"")
+                ok = False
+        if ok:
+            built.append(P.DerivedFigure(name=name, formula=formula,
+                                         said=tuple(f.value for f in item.said)))
+    return tuple(built)
+
+
+def _formula(c: Compilation, expr: ast.Expr, declared: dict[str, ast.Derived],
+             stack: tuple[str, ...]) -> P.Formula | None:
+    if isinstance(expr, ast.Constant):
+        return P.Formula(op="const", value=expr.value.text)
+    if isinstance(expr, ast.DerivedRef):
+        name = expr.name.value
+        if name not in declared:
+            c.error("RK608", f"unknown derived figure '{name}'", expr.name.span,
+                    hint=suggest(name, declared, "derived figures") or
+                    "a formula reads fields through an aggregate, as in `max(team.PTS)`")
+            return None
+        if name in stack:
+            c.error("RK608", f"derived figure '{name}' depends on itself: "
+                    f"{' -> '.join(stack + (name,))}", expr.name.span)
+            return None
+        if _formula(c, declared[name].expr, declared, stack + (name,)) is None:
+            return None
+        return P.Formula(op="ref", name=name)
+    if isinstance(expr, ast.Aggregate):
+        function = expr.function.value
+        if function not in AGGREGATES:
+            c.error("RK607", f"unknown function '{function}'", expr.function.span,
+                    hint=suggest(function, AGGREGATES, "functions"))
+            return None
+        info = check_field_ref(c, expr.ref)
+        if info is None:
+            return None
+        entity = c.entities[expr.ref.entity.value]
+        if not entity.evidence:
+            c.error("RK602", f"entity '{entity.name.value}' is not located in the evidence, so "
+                    "a formula cannot read it", expr.ref.entity.span,
+                    hint=f'add `from evidence "$.{entity.name.value}s[*]"` to the entity')
+            return None
+        if function != "count" and info.kind is not None and not T.TYPES[info.kind].NUMERIC:
+            c.error("RK607", f"{function}() needs a number; '{expr.ref.dotted()}' is a "
+                    f"{info.kind} field", expr.ref.span)
+            return None
+        return P.Formula(op="agg", function=function, entity=expr.ref.entity.value,
+                         field=expr.ref.field.value)
+    left = _formula(c, expr.left, declared, stack)
+    right = _formula(c, expr.right, declared, stack)
+    if left is None or right is None:
+        return None
+    return P.Formula(op=expr.op, left=left, right=right)

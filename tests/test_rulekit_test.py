@@ -1,0 +1,272 @@
+"""`rulekit test`: tests files beside the rulesets, coverage, mutants and the pytest plugin."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import textwrap
+from decimal import Decimal
+from pathlib import Path
+
+import pytest
+
+import rulekit
+from rulekit.cli import main
+from rulekit.testing import (Case, Mutant, Report, load_tests, mutate_value, run, run_case,
+                             shapes_used)
+from rulekit.types import DecimalType, EnumType, MoneyType, UrlType
+
+ROOT = Path(__file__).resolve().parent.parent
+SHOP = ROOT / "rulesets" / "shop.rules"
+
+ROWS = """\
+now: "2026-11-30T12:05:00Z"
+rows:
+  product:
+    - {sku: RC-500, name: Navy raincoat, price: 129900, stock: 0, updated_at: "2026-11-30T12:03:00Z"}
+"""
+GOOD = """\
+  - name: the price
+    reply: {grounded: true, template: "{name} is {price}.", subject: {entity: product, id: RC-500}}
+    want_decision: answer
+    want_text: "Navy raincoat is $1,299.00."
+"""
+
+
+def write(tmp_path: Path, cases: str, head: str = ROWS, name: str = "shop.tests.yaml") -> Path:
+    """A tests file beside a copy of shop.rules."""
+    (tmp_path / "shop.rules").write_text(SHOP.read_text("utf-8"), "utf-8")
+    path = tmp_path / name
+    path.write_text(head + f"ruleset: shop.rules\ncases:\n{cases}", "utf-8")
+    return path
+
+
+# --- reading tests files ----------------------------------------------------------------------
+
+def test_a_valid_file_reads_with_its_lines_and_sibling_ruleset(tmp_path):
+    loaded = load_tests(write(tmp_path, GOOD))
+    assert loaded.problems == ()
+    (case,) = loaded.cases
+    assert (case.name, case.kind, case.line) == ("the price", "check", 7)
+    assert case.inputs["now"] == "2026-11-30T12:05:00Z"     # shared keys apply to every case
+    assert case.want_lines == {"want_decision": 9, "want_text": 10}
+    assert loaded.ruleset == str(tmp_path / "shop.rules")
+
+
+@pytest.mark.parametrize("case, message, line, where", [
+    ("  - name: asserts nothing\n    reply: {}\n",
+     "the case asserts nothing", 7, "$.cases[0]"),
+    ("  - reply: {}\n    want_decison: answer\n",
+     "unknown key `want_decison`; did you mean `want_decision`?", 8, "$.cases[0].want_decison"),
+    ("  - reply: {}\n    text: hi\n    want_decision: answer\n",
+     "either a `reply`", 7, "$.cases[0]"),
+    ("  - reply: {}\n    want_decision: approve\n",
+     "`want_decision` is one of answer, regenerate", 8, "$.cases[0].want_decision"),
+    ("  - reply: {}\n    want_claims: {price: ok}\n",
+     "`want_claims.price` is one of confirmed", 8, "$.cases[0].want_claims"),
+    ("  - text: hi\n    want_decision: answer\n",
+     "the case has no `evidence`", 7, "$.cases[0]"),
+    ("  - text: hi\n    evidence: {}\n    now: yesterday\n    want_decision: answer\n",
+     "`now` applies to a case with a `reply`", 9, "$.cases[0].now"),
+    ("  - reply: {}\n    attempt: 0\n    want_decision: answer\n",
+     "`attempt` is 1 for a first reply", 8, "$.cases[0].attempt"),
+])
+def test_a_bad_case_is_a_problem_naming_file_line_and_yaml_path(tmp_path, case, message, line,
+                                                                 where):
+    path = write(tmp_path, case)
+    problems = load_tests(path).problems
+    assert any(message in p.message for p in problems), problems
+    problem = next(p for p in problems if message in p.message)
+    assert (problem.line, problem.where) == (line, where)
+    assert str(problem).startswith(f"{path}:{line}:")
+
+
+def test_broken_yaml_and_unknown_top_level_keys_are_problems(tmp_path):
+    path = tmp_path / "x.tests.yaml"
+    path.write_text("cases:\n  - name: [unclosed\n", "utf-8")
+    (problem,) = load_tests(path).problems
+    assert "not valid YAML" in problem.message and problem.line == 3
+    path.write_text("rowz: {}\ncases: []\n", "utf-8")
+    messages = [p.message for p in load_tests(path).problems]
+    assert any(m.startswith("unknown key `rowz`") for m in messages)
+    assert any("`cases` must be a non-empty list" in m for m in messages)
+
+
+def test_dates_in_yaml_stay_text_as_in_json(tmp_path):
+    path = write(tmp_path, GOOD.replace('"2026-11-30T12:03:00Z"', "2026-11-30T12:03:00Z"),
+                 head=ROWS.replace('"2026-11-30T12:05:00Z"', "2026-11-30T12:05:00Z"))
+    case = load_tests(path).cases[0]
+    assert case.inputs["now"] == "2026-11-30T12:05:00Z"
+    assert case.inputs["rows"]["product"][0]["updated_at"] == "2026-11-30T12:03:00Z"
+
+
+# --- running cases ----------------------------------------------------------------------------
+
+def test_a_failing_case_shows_a_diff_of_want_against_got(tmp_path):
+    path = write(tmp_path, GOOD.replace("$1,299.00", "$1,300.00"))
+    (case,) = load_tests(path).cases
+    result = run_case(rulekit.load(SHOP), case)
+    assert not result.ok
+    (mismatch,) = result.mismatches
+    assert mismatch.line == 10
+    assert "-want_text: Navy raincoat is $1,300.00." in mismatch.diff()
+    assert "+want_text: Navy raincoat is $1,299.00." in mismatch.diff()
+
+
+def test_issues_compare_as_a_multiset_of_codes_or_partial_mappings(tmp_path):
+    cases = """\
+  - name: stray
+    reply: {grounded: true, template: "It is $1,350 and we have {stock} left.", subject: {entity: product, id: RC-500}}
+    want_issues: [{code: stray_figure, path: $.template}]
+  - name: audit
+    evidence: {price: 12}
+    text: "It costs 12 dollars, not 13 or 14."
+    want_issues: [unsupported_number, {code: unsupported_number, text: "13"}]
+"""
+    report = run([str(write(tmp_path, cases))])
+    assert report.files[0].results[0].ok
+    mismatch = report.files[0].results[1].mismatches[0]
+    assert mismatch.got == [{"code": "unsupported_number", "text": "13"},
+                            {"code": "unsupported_number", "text": "14"}]
+
+
+def test_a_case_with_bad_rows_is_an_error_not_a_crash(tmp_path):
+    cases = GOOD.replace("    want_decision", "    rows: {product: [{1: x}]}\n    want_decision")
+    result = run([str(write(tmp_path, cases))]).files[0].results[0]
+    assert not result.ok and "column names must be strings" in result.error
+
+
+# --- coverage ---------------------------------------------------------------------------------
+
+def test_coverage_lists_what_no_case_exercised(tmp_path):
+    report = run([str(write(tmp_path, GOOD))], coverage=True, threshold=50)
+    (coverage,) = report.coverage
+    missing = coverage.missing
+    assert "field product.stock" in missing["fields"] and "entity review" in missing["entities"]
+    assert "field product.price" not in missing["fields"]
+    assert missing["shapes"] == ["shape stock", "shape price_and_stock", "shape rating"]
+    assert "on contradicted: then fallback" in missing["actions"]
+    assert "on missing_input: ask" in coverage.unreachable
+    assert coverage.percent < 50 and not report.ok
+    assert "below the threshold of 50%" in report.render()
+
+
+def test_the_shapes_a_template_is_made_of():
+    policy = rulekit.load(ROOT / "rulesets" / "orders.rules")
+    claim = {"type": "identifier", "entity": "order", "entity_id": "o", "field": "id", "value": "o"}
+    reply = {"answer_template": "Your order {a} is {s}. It contains {n} items.", "claims": [
+        dict(claim, key="a"), dict(claim, key="s", field="status"),
+        dict(claim, key="n", field="line_count")]}
+    assert shapes_used(policy, reply) == ["status", "contents"]
+
+
+# --- mutants ----------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("spec, value, mutated", [
+    (MoneyType(currency="USD"), "$1,299.00", "$1,299.01"),
+    (MoneyType(currency="EUR"), "1.299,99 €", "1.300,00 €"),
+    (MoneyType(currency="USD"), 999, 1000),
+    (DecimalType(tolerance=Decimal("0.05")), 4.2, 4.4),
+    (DecimalType(), "4.6%", "4.7%"),
+    (EnumType(values=("shipped", "delivered"), aliases=(("dispatched", "shipped"),
+                                                        ("shipped", "shipped"),
+                                                        ("delivered", "delivered"))),
+     "Dispatched", "delivered"),
+    (UrlType(query="drop"), "https://a.example/p/rc-500?utm=x", "https://a.example/p/rc-501?utm=x"),
+])
+def test_a_claimed_value_is_changed_in_its_own_notation(spec, value, mutated):
+    assert mutate_value(spec, value, "en_US") == mutated
+
+
+def test_a_date_moves_one_day_in_its_own_notation():
+    from rulekit.types import DateType
+
+    spec = DateType(zone="UTC")
+    assert mutate_value(spec, "30 July 2026", "en_GB") == "31 July 2026"
+    assert mutate_value(spec, "2026-07-31", "en_GB") == "2026-07-30"
+    assert mutate_value(spec, "07/30/2026", "en_US") == "07/31/2026"
+
+
+def test_mutants_of_an_answered_audit_avoid_every_value_of_the_evidence(tmp_path):
+    cases = """\
+  - name: two posts
+    evidence: {posts: [{views: 81, url: "https://t.example/post/81"}, {views: 82, url: "https://t.example/post/82"}]}
+    text: "Your post https://t.example/post/81 had 81 views."
+    want_decision: answer
+"""
+    report = run([str(write(tmp_path, cases))], mutate=True)
+    assert [(m.original, m.mutated) for m in report.mutants] == [
+        ("https://t.example/post/81", "https://t.example/post/83"), ("81", "83")]
+    assert report.ok and not report.survivors
+
+
+def test_a_surviving_mutant_fails_the_run_and_is_reported_with_its_mutation(tmp_path):
+    case = Case("x.tests.yaml", 0, 3, "the price", "check", {}, {}, {})
+    survivor = Mutant(case, "$.claims[1].value", '"$1,299.00"', '"$1,299.01"', "answer")
+    blocked = Mutant(case, "$.claims[0].value", "3", "4", "fallback")
+    report = Report((), mutants=(survivor, blocked), mutated=True)
+    assert survivor.survived and not blocked.survived and not report.ok
+    assert ('SURVIVED x.tests.yaml:3: the price: $.claims[1].value "$1,299.00" -> "$1,299.01"'
+            in report.render())
+    assert report.to_dict()["mutants"]["survived"] == 1
+
+
+# --- the command ------------------------------------------------------------------------------
+
+def test_the_command_exit_codes(tmp_path, capsys):
+    good = write(tmp_path, GOOD)
+    assert main(["test", str(good)]) == 0
+    assert main(["test", str(tmp_path / "shop.rules")]) == 0       # its sibling tests file
+    assert main(["test", str(tmp_path)]) == 0                      # a folder
+    bad = write(tmp_path, GOOD.replace("answer", "refuse"), name="bad.tests.yaml")
+    assert main(["test", str(bad)]) == 1
+    out = capsys.readouterr().out
+    assert f"FAIL {bad}:7: the price" in out and "-want_decision: refuse" in out
+    assert main(["test", str(tmp_path / "missing.tests.yaml")]) == 2
+    assert main(["test", str(good), "--threshold", "90"]) == 2    # needs --coverage
+    assert main(["test", str(good), "--coverage", "--threshold", "101"]) == 2
+
+
+def test_the_command_prints_json(tmp_path, capsys):
+    assert main(["test", str(write(tmp_path, GOOD)), "--coverage", "--mutate",
+                 "--format", "json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["ok"] and report["passed"] == 1 and report["failed"] == 0
+    assert report["files"][0]["cases"][0]["decision"] == "answer"
+    assert report["coverage"][0]["missing"]["shapes"] == ["shape stock", "shape price_and_stock",
+                                                          "shape rating"]
+    assert report["mutants"] == {"total": 0, "survived": 0, "survivors": []}
+
+
+def test_the_shipped_rulesets_pass_with_full_coverage_and_no_surviving_mutant(capsys,
+                                                                             monkeypatch):
+    """The Done-when of issue 7: every example ruleset has a full tests file."""
+    monkeypatch.chdir(ROOT)
+    status = main(["test", "rulesets/", "--coverage", "--threshold", "90", "--mutate"])
+    out = capsys.readouterr().out
+    assert status == 0, out
+    for name in ("analytics", "golf", "orders", "shop", "support"):
+        assert f"rulesets/{name}.tests.yaml: " in out
+
+
+# --- the pytest plugin ------------------------------------------------------------------------
+
+def _pytest(tmp_path: Path, *args: str) -> subprocess.CompletedProcess:
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    return subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
+                           "--rootdir", str(tmp_path), *args],
+                          cwd=tmp_path, env=env, capture_output=True, text=True, timeout=60)
+
+
+def test_the_pytest_plugin_collects_cases_only_when_asked(tmp_path):
+    write(tmp_path, GOOD + GOOD.replace("the price", "the same price"))
+    write(tmp_path, GOOD.replace("answer", "refuse"), name="bad.tests.yaml")
+    quiet = _pytest(tmp_path, str(tmp_path))
+    assert "no tests ran" in quiet.stdout, quiet.stdout
+    asked = _pytest(tmp_path, "--rulekit-cases", str(tmp_path))
+    assert "1 failed, 2 passed" in asked.stdout, asked.stdout
+    assert "-want_decision: refuse" in asked.stdout
+    named = _pytest(tmp_path, str(tmp_path / "shop.tests.yaml"))
+    assert "2 passed" in named.stdout, named.stdout
