@@ -314,7 +314,7 @@ def run_local(rulesets: str, out: TextIO, model=None) -> int:
         from rulekit.adapters.local import LocalModel, LocalModelError
 
         try:
-            model = LocalModel(temperature=0.0, seed=0, max_tokens=256)
+            model = LocalModel(temperature=0.0, seed=0, max_tokens=160)
         except LocalModelError as exc:
             out.write(f"rulekit demo --model local: {exc}\n")
             return 2
@@ -350,7 +350,7 @@ def run_local(rulesets: str, out: TextIO, model=None) -> int:
                               f"in the model, {attempt.check_seconds * 1000:.1f} ms in "
                               f"rulekit): {_one_line(attempt.reply)}\n")
                     wrong = _attempt_findings(attempt) if attempt.decision is None or \
-                        not attempt.decision.delivered else []
+                        attempt.decision.decision != "answer" else []
                     for finding in wrong:
                         out.write(f"       finding: {finding}\n")
                     if attempt.decision is not None:

@@ -1,0 +1,266 @@
+"""Serve a ``LocalModel`` as an OpenAI-compatible endpoint on the loopback interface.
+
+    from rulekit.adapters.local import LocalModel
+    from rulekit.adapters.serve import serve
+    from rulekit.adapters.openai import OpenAIChat
+
+    with serve(LocalModel()) as server:             # http://127.0.0.1:<free port>/v1
+        chat = OpenAIChat(server.base_url, model=server.model_name, api_key="")
+        grounded = rulekit.ground(chat, policy, source=rows, question=question)
+
+    python -m rulekit.adapters.serve --port 8080    # the same, until Ctrl-C
+
+Why a server of our own, and not llama-cpp-python's: that one needs FastAPI, uvicorn and
+sse-starlette, which the ``[local]`` extra should not pull in, and it loads its own copy of the
+model. This one is the standard library's ``http.server`` in a thread, wrapping the
+``LocalModel`` the caller already loaded, and implementing only what ``OpenAIChat`` sends:
+
+- ``POST /v1/chat/completions`` with ``messages``, ``temperature``, ``seed``, ``max_tokens``
+  and ``response_format`` (``json_schema``: the reply is decoded under that schema's grammar;
+  ``json_object``: any JSON object; ``text`` or none: free text). Streaming is not offered:
+  ``"stream": true`` is answered 400, not silently ignored.
+- ``GET /v1/models``: the one model it serves.
+
+It answers with the OpenAI shape (``choices[0].message.content``, ``usage``), a 400 for a
+request it cannot read, and a 500 when generation fails, with the error named in the body.
+
+It binds to loopback addresses only (``127.0.0.0/8`` or ``::1``): it has no authentication and
+no rate limit, so another host must never reach it. Asking for any other address raises.
+Requests are handled on threads, and ``LocalModel`` serialises generation with its own lock.
+"""
+
+from __future__ import annotations
+
+import argparse
+import ipaddress
+import json
+import socket
+import sys
+import threading
+import time
+import uuid
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any, Mapping
+
+__all__ = ["LocalServer", "serve"]
+
+# A request body larger than this is refused: a chat request to a 135M model is a few KB.
+_MAX_BODY = 4 * 1024 * 1024
+
+
+class LocalServer:
+    """A running endpoint: ``base_url`` (with the ``/v1`` prefix, as ``OpenAIChat`` expects),
+    ``model_name``, ``close()``. A context manager: leaving the block stops it."""
+
+    def __init__(self, model: Any, host: str, port: int, model_name: str):
+        _require_loopback(host)
+        self.model = model
+        self.model_name = model_name
+        handler = _handler(self)
+        server_class = _IPv6Server if ":" in host else ThreadingHTTPServer
+        self._httpd = server_class((host, port), handler)
+        self._httpd.daemon_threads = True
+        self.host = host
+        self.port = self._httpd.server_address[1]
+        shown = f"[{host}]" if ":" in host else host
+        self.base_url = f"http://{shown}:{self.port}/v1"
+        self._thread = threading.Thread(target=self._httpd.serve_forever,
+                                        name=f"rulekit-serve-{self.port}", daemon=True)
+        self._thread.start()
+
+    def close(self) -> None:
+        """Stop accepting requests and release the port. The model stays loaded: it is the
+        caller's."""
+        self._httpd.shutdown()
+        self._httpd.server_close()
+        self._thread.join(timeout=5)
+
+    def __enter__(self) -> "LocalServer":
+        return self
+
+    def __exit__(self, *exc_info: Any) -> None:
+        self.close()
+
+    def __repr__(self) -> str:
+        return f"LocalServer(base_url={self.base_url!r}, model_name={self.model_name!r})"
+
+
+def serve(model: Any, host: str = "127.0.0.1", port: int = 0,
+          model_name: str = "smollm2-135m-instruct") -> LocalServer:
+    """Start serving ``model`` (a ``LocalModel``, or anything with its ``complete`` method) on
+    ``host:port`` in a background thread and return the running server. ``port=0`` picks a free
+    port (read it from ``base_url``). ``host`` must be a loopback address."""
+    return LocalServer(model, host, port, model_name)
+
+
+class _IPv6Server(ThreadingHTTPServer):
+    address_family = socket.AF_INET6
+
+
+class _BadRequest(ValueError):
+    """The request cannot be served as it stands: answered 400 with this message."""
+
+
+def _require_loopback(host: str) -> None:
+    try:
+        address = ipaddress.ip_address(host)
+    except ValueError:
+        if host != "localhost":
+            raise ValueError(f"serve binds to a loopback address only (127.0.0.1, ::1 or "
+                             f"localhost), not {host!r}: the endpoint has no authentication")\
+                from None
+        return
+    if not address.is_loopback:
+        raise ValueError(f"serve binds to a loopback address only (127.0.0.1, ::1 or "
+                         f"localhost), not {host!r}: the endpoint has no authentication")
+
+
+def _handler(server: LocalServer) -> type[BaseHTTPRequestHandler]:
+    class Handler(BaseHTTPRequestHandler):
+        protocol_version = "HTTP/1.1"
+
+        def log_message(self, format: str, *args: Any) -> None:  # noqa: A002 - http.server's
+            pass    # quiet: a test or a demo prints what it needs
+
+        def do_GET(self) -> None:  # noqa: N802 - http.server's name
+            if self.path.rstrip("/") == "/v1/models":
+                self._send(200, {"object": "list", "data": [
+                    {"id": server.model_name, "object": "model", "owned_by": "local"}]})
+            else:
+                self._send(404, _error(f"no such path: GET {self.path}", "not_found"))
+
+        def do_POST(self) -> None:  # noqa: N802 - http.server's name
+            if self.path.rstrip("/") != "/v1/chat/completions":
+                self._send(404, _error(f"no such path: POST {self.path}", "not_found"))
+                return
+            try:
+                body = self._body()
+                options = _options(body)
+            except _BadRequest as exc:
+                self._send(400, _error(str(exc), "invalid_request_error"))
+                return
+            try:
+                completion = server.model.complete(**options)
+            except Exception as exc:   # the model failed: say so, never answer with nothing
+                self._send(500, _error(f"generation failed: {type(exc).__name__}: {exc}",
+                                       "server_error"))
+                return
+            self._send(200, {
+                "id": f"chatcmpl-{uuid.uuid4().hex[:24]}", "object": "chat.completion",
+                "created": int(time.time()), "model": server.model_name,
+                "choices": [{"index": 0, "finish_reason": completion.finish_reason,
+                             "message": {"role": "assistant", "content": completion.text}}],
+                "usage": {"prompt_tokens": completion.prompt_tokens,
+                          "completion_tokens": completion.completion_tokens,
+                          "total_tokens": completion.prompt_tokens
+                          + completion.completion_tokens}})
+
+        def _body(self) -> Mapping[str, Any]:
+            try:
+                length = int(self.headers.get("Content-Length") or 0)
+            except ValueError:
+                raise _BadRequest("Content-Length is not a number") from None
+            if length <= 0 or length > _MAX_BODY:
+                raise _BadRequest(f"the body must be a JSON object of 1 to {_MAX_BODY} bytes")
+            try:
+                body = json.loads(self.rfile.read(length))
+            except (ValueError, UnicodeDecodeError) as exc:
+                raise _BadRequest(f"the body is not JSON: {exc}") from None
+            if not isinstance(body, Mapping):
+                raise _BadRequest("the body must be a JSON object")
+            return body
+
+        def _send(self, status: int, payload: Mapping[str, Any]) -> None:
+            data = json.dumps(payload, ensure_ascii=False).encode("utf-8")
+            try:
+                self.send_response(status)
+                self.send_header("Content-Type", "application/json")
+                self.send_header("Content-Length", str(len(data)))
+                self.end_headers()
+                self.wfile.write(data)
+            except OSError:     # the client gave up (its own time-out): nothing to tell it
+                pass
+
+    return Handler
+
+
+def _options(body: Mapping[str, Any]) -> dict[str, Any]:
+    """The keyword arguments of ``LocalModel.complete`` for an OpenAI request body; raises
+    ``_BadRequest`` for anything it cannot honour, rather than ignoring it."""
+    if body.get("stream"):
+        raise _BadRequest("stream is not supported by this endpoint")
+    messages = body.get("messages")
+    if not isinstance(messages, list) or not messages:
+        raise _BadRequest("messages must be a non-empty list")
+    cleaned = []
+    for index, message in enumerate(messages):
+        if not isinstance(message, Mapping) or message.get("role") not in (
+                "system", "user", "assistant") or not isinstance(message.get("content"), str):
+            raise _BadRequest(f"messages[{index}] must be {{role: system|user|assistant, "
+                              "content: text}")
+        cleaned.append({"role": message["role"], "content": message["content"]})
+    options: dict[str, Any] = {"messages": cleaned}
+    for name, kinds in (("temperature", (int, float)), ("seed", (int,)),
+                        ("max_tokens", (int,))):
+        value = body.get(name)
+        if value is None:
+            continue
+        if isinstance(value, bool) or not isinstance(value, kinds) or value < 0:
+            raise _BadRequest(f"{name} must be a non-negative number, not {value!r}")
+        options[name] = value
+    fmt = body.get("response_format")
+    if fmt is None:
+        return options
+    if not isinstance(fmt, Mapping):
+        raise _BadRequest("response_format must be an object")
+    kind = fmt.get("type")
+    if kind == "json_schema":
+        spec = fmt.get("json_schema")
+        schema = spec.get("schema") if isinstance(spec, Mapping) else None
+        if not isinstance(schema, Mapping):
+            raise _BadRequest("response_format.json_schema.schema must be a JSON Schema object")
+        options["schema"] = schema
+    elif kind == "json_object":
+        options["json_object"] = True
+    elif kind != "text":
+        raise _BadRequest(f"response_format.type must be text, json_object or json_schema, "
+                          f"not {kind!r}")
+    return options
+
+
+def _error(message: str, kind: str) -> dict:
+    return {"error": {"message": message, "type": kind}}
+
+
+def main(argv: list[str] | None = None) -> int:
+    """``python -m rulekit.adapters.serve``: serve SmolLM2 on loopback until interrupted."""
+    parser = argparse.ArgumentParser(prog="python -m rulekit.adapters.serve",
+                                     description="Serve the local model (rulekit[local]) as an "
+                                     "OpenAI-compatible endpoint on a loopback address.")
+    parser.add_argument("--host", default="127.0.0.1", help="a loopback address (default "
+                        "127.0.0.1)")
+    parser.add_argument("--port", type=int, default=8080)
+    parser.add_argument("--threads", type=int, default=None, metavar="N",
+                        help="CPU threads for generation (default: up to 2)")
+    args = parser.parse_args(argv)
+    from rulekit.adapters.local import LocalModel
+
+    try:
+        model = LocalModel(n_threads=args.threads)
+        server = serve(model, args.host, args.port)
+    except (ImportError, ValueError, OSError) as exc:
+        print(f"rulekit serve: {exc}", file=sys.stderr)
+        return 2
+    print(f"serving {server.model_name} at {server.base_url} (Ctrl-C stops it)", flush=True)
+    try:
+        threading.Event().wait()
+    except KeyboardInterrupt:
+        pass
+    finally:
+        server.close()
+        model.close()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
