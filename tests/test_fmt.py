@@ -148,3 +148,18 @@ def test_messy_sources_format_the_same_as_tidy_ones():
         'tenant user_id\n\nsource s {\n  default\n  sql """SELECT 1\n AS a"""\n'
         '  keywords "a", "b"\n  window 30d\n}\n\nentity e {\n  key id\n'
         '  source table "t" scoped by owner_id\n  field id identifier column "ident"\n}\n', ())
+
+
+def test_the_shipped_rulesets_are_formatted():
+    """`rulekit fmt --check rulesets/` is a promise of the project: every example is in the
+    canonical layout, so a diff of a ruleset shows only what changed."""
+    from pathlib import Path
+
+    from rulekit.fmt import format_source
+
+    root = Path(__file__).resolve().parent.parent / "rulesets"
+    for path in sorted(root.glob("**/*.rules")):
+        text = path.read_text(encoding="utf-8")
+        formatted, diagnostics = format_source(text, str(path))
+        assert not diagnostics, path
+        assert formatted == text, f"{path.name} is not formatted: run rulekit fmt {path}"
