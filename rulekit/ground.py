@@ -700,6 +700,31 @@ def _reply_schema(policy: Policy) -> tuple[Mapping | None, str | None]:
     return spec["schema"], spec["name"]
 
 
+
+# --- for adapters: the chat messages every chat model is given --------------------------------
+
+def history_message(turn: Any) -> dict:
+    """An earlier turn as a chat message. Only ``user`` and ``assistant`` turns keep their
+    role: anything else (a ``system`` turn among the history) is sent as the user's words, so
+    the history can never raise itself to instructions."""
+    if isinstance(turn, str):
+        return {"role": "user", "content": turn}
+    if isinstance(turn, Mapping):
+        role = turn.get("role")
+        content = turn.get("content")
+        if not isinstance(content, str):
+            content = json.dumps(content, ensure_ascii=False, default=str)
+        return {"role": role if role in ("user", "assistant") else "user", "content": content}
+    return {"role": "user", "content": str(turn)}
+
+
+def facts_message(request: GenerateRequest) -> str:
+    """The verified facts of a retry as one prompt message, for every chat adapter."""
+    if request.facts_block is not None:
+        return f"Verified facts (use these values):\n{request.facts_block}"
+    lines = [f"- {fact.key}: {fact.text} ({fact.citation})" for fact in request.facts]
+    return "Verified facts (use these values):\n" + "\n".join(lines)
+
 # ``rulekit.ground(...)`` works even after this module was imported as ``rulekit.ground``.
 from rulekit import _callable_module  # noqa: E402
 

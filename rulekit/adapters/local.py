@@ -45,7 +45,8 @@ import time
 from pathlib import Path
 from typing import Any, Mapping, Sequence
 
-from rulekit.ground import GenerateRequest, GenerateTimeout, Generation
+from rulekit.ground import (GenerateRequest, GenerateTimeout, Generation, facts_message,
+                            history_message)
 
 __all__ = ["Completion", "LocalModel", "LocalModelError", "LocalTimeout", "MODEL_FILE",
            "MODEL_PACKAGE"]
@@ -236,7 +237,7 @@ class LocalModel:
         system = self.system_prompt or (CLAIMS_PROMPT if request.channel == "claims"
                                         else PROSE_PROMPT)
         messages: list[dict] = [{"role": "system", "content": system}]
-        messages.extend(_turn(turn) for turn in request.history)
+        messages.extend(history_message(turn) for turn in request.history)
         parts = []
         data = request.evidence_text()
         if data is not None:
@@ -247,14 +248,14 @@ class LocalModel:
             parts.append("Approved sentences:\n" + "\n".join(f"- {s}" for s in request.shapes))
         parts.append(f"Question: {request.question or '(none; answer from the data)'}")
         if request.feedback is None and request.facts:
-            parts.append(_facts(request))
+            parts.append(facts_message(request))
         messages.append({"role": "user", "content": "\n\n".join(parts)})
         if request.feedback is not None:
             if request.previous_reply is not None:
                 messages.append({"role": "assistant", "content": request.previous_reply})
             retry = [request.feedback]
             if request.facts:
-                retry.append(_facts(request))
+                retry.append(facts_message(request))
             messages.append({"role": "user", "content": "\n\n".join(retry)})
         return messages
 
@@ -321,21 +322,3 @@ class LocalModel:
                           completion_tokens=completion_tokens, finish_reason=finish_reason,
                           seconds=seconds)
 
-
-def _turn(turn: Any) -> dict:
-    """An earlier turn as a chat message: a user or assistant turn, never a system one (a
-    forged system turn must not promote itself to instructions)."""
-    if isinstance(turn, Mapping):
-        role = turn.get("role")
-        content = turn.get("content")
-        if not isinstance(content, str):
-            content = json.dumps(content, ensure_ascii=False, default=str)
-        return {"role": role if role in ("user", "assistant") else "user", "content": content}
-    return {"role": "user", "content": str(turn)}
-
-
-def _facts(request: GenerateRequest) -> str:
-    if request.facts_block is not None:
-        return f"Verified facts (use these values):\n{request.facts_block}"
-    lines = [f"- {fact.key}: {fact.text} ({fact.citation})" for fact in request.facts]
-    return "Verified facts (use these values):\n" + "\n".join(lines)

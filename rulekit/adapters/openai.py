@@ -42,7 +42,8 @@ except ModuleNotFoundError:  # pragma: no cover - depends on the installation
     raise ImportError("rulekit.adapters.openai needs httpx: pip install 'rulekit[openai]'") \
         from None
 
-from rulekit.ground import GenerateRequest, GenerateTimeout, Generation
+from rulekit.ground import (GenerateRequest, GenerateTimeout, Generation, facts_message,
+                            history_message)
 
 __all__ = ["OpenAIChat", "OpenAIConfigError", "OpenAIError", "OpenAITimeout"]
 
@@ -213,7 +214,7 @@ class OpenAIChat:
         system = self.system_prompt or (CLAIMS_PROMPT if request.channel == "claims"
                                         else PROSE_PROMPT)
         messages = [{"role": "system", "content": system}]
-        messages.extend(_turn(turn) for turn in request.history)
+        messages.extend(history_message(turn) for turn in request.history)
         parts = []
         if request.evidence_block is not None:
             parts.append(request.evidence_block)
@@ -227,14 +228,14 @@ class OpenAIChat:
         parts.append(f"Question: {request.question}" if request.question
                      else "Question: (none given; answer from the data)")
         if request.feedback is None and request.facts:
-            parts.append(_facts(request))
+            parts.append(facts_message(request))
         messages.append({"role": "user", "content": "\n\n".join(parts)})
         if request.feedback is not None:
             if request.previous_reply is not None:
                 messages.append({"role": "assistant", "content": request.previous_reply})
             retry = [request.feedback]
             if request.facts:
-                retry.append(_facts(request))
+                retry.append(facts_message(request))
             messages.append({"role": "user", "content": "\n\n".join(retry)})
         return messages
 
@@ -296,28 +297,6 @@ def _setting(value: str | None, variable: str, name: str, hint: str = "") -> str
     if not isinstance(value, str) or not value.strip():
         raise OpenAIConfigError(f"{name} must be a non-empty string")
     return value.strip()
-
-
-def _turn(turn: Any) -> dict:
-    """An earlier turn as a chat message. Only ``user`` and ``assistant`` turns keep their
-    role: anything else (a ``system`` turn among the history) is sent as the user's words, so
-    the history can never raise itself to instructions."""
-    if isinstance(turn, str):
-        return {"role": "user", "content": turn}
-    if isinstance(turn, Mapping):
-        role = turn.get("role")
-        content = turn.get("content")
-        if not isinstance(content, str):
-            content = json.dumps(content, ensure_ascii=False, default=str)
-        return {"role": role if role in ("user", "assistant") else "user", "content": content}
-    return {"role": "user", "content": str(turn)}
-
-
-def _facts(request: GenerateRequest) -> str:
-    if request.facts_block is not None:
-        return f"Verified facts (use these values):\n{request.facts_block}"
-    lines = [f"- {fact.key}: {fact.text} ({fact.citation})" for fact in request.facts]
-    return "Verified facts (use these values):\n" + "\n".join(lines)
 
 
 def _snippet(response: httpx.Response) -> str:
