@@ -4,16 +4,17 @@ goes (target: rulekit under 5% of the model's time).
 
 The model is asked the example questions of the shop, orders and analytics rulesets, in both
 channels (structured claims against SQLite, free prose against the rows as evidence), at
-temperature 0.8 with a different seed per loop, until it has written ``REPLIES`` replies.
+temperature 0.8 with a different seed per loop, until it has written ``REPLIES`` replies
+(tests/local_run.py holds the experiment; tests/test_local_model.py proves nothing wrong in it
+reaches the customer).
 A raw reply is "wrong" when the checker does not accept it as it stands (anything but an
 ``answer``); the first reason's code says why.
 """
 
 from __future__ import annotations
 
-import datetime as dt
 import importlib.util
-import json
+import sys
 import tempfile
 import time
 from collections import Counter
@@ -21,32 +22,11 @@ from pathlib import Path
 
 from run import ROOT, Section
 
-import rulekit
-from rulekit.demo import write_sqlite
-from rulekit.ground import ground
-from rulekit.sources.sqlite import SqliteResolver
+sys.path.insert(0, str(ROOT / "tests"))
+import local_run  # noqa: E402  the experiment tests/test_local_model.py judges
+from local_run import MAX_TOKENS, TEMPERATURE  # noqa: E402
 
-REPLIES = 100
-TEMPERATURE = 0.8
-MAX_TOKENS = {"claims": 160, "prose": 48}
 RULEKIT_SHARE_TARGET = 0.05
-CASES = [
-    # Grouped by ruleset and channel: with the prompt cache on, consecutive questions on the
-    # same data only evaluate what differs (the question), which keeps the run short.
-    ("shop", "claims", "How much is the navy raincoat?"),
-    ("shop", "claims", "How much is the Bottle BT-3 500ml?"),
-    ("shop", "prose", "How much is the navy raincoat, and how many are left?"),
-    ("shop", "prose", "Tell me the price of the bottle."),
-    ("shop", "prose", "Is the navy raincoat in stock?"),
-    ("analytics", "prose", "Which post did best this month?"),
-    ("analytics", "prose", "How many views did I get this month?"),
-    ("analytics", "prose", "What was my engagement rate this month?"),
-    ("analytics", "prose", "How many likes did my post about the 9 pm schedule get?"),
-    ("orders", "claims", "When did my order ord_88431 ship?"),
-    ("orders", "claims", "What was the total of order ord_88431?"),
-    ("orders", "prose", "When will order ord_88431 arrive, and what did it cost?"),
-    ("orders", "prose", "How heavy is the parcel of order ord_88431?"),
-]
 
 
 def _share(count: int, total: int) -> str:
@@ -63,41 +43,15 @@ def run() -> Section:
             f"not measured: {', '.join(missing)} not installed (pip install -e '.[dev]')"])
     from rulekit.adapters.local import LocalModel
 
-    examples = {name: json.loads((ROOT / "rulesets" / "examples" / f"{name}.json").read_text())
-                for name in ("shop", "orders", "analytics")}
-    policies = {name: rulekit.load(ROOT / "rulesets" / f"{name}.rules") for name in examples}
     loaded_at = time.monotonic()
     model = LocalModel(temperature=0.0, seed=0, cache_prompt=True)
     load_seconds = time.monotonic() - loaded_at
-    replies: list[tuple[str, object]] = []
-    finals: list[tuple[str, str]] = []
     started = time.monotonic()
     with tempfile.TemporaryDirectory() as folder:
-        sources = {}
-        for name in ("shop", "orders"):
-            write_sqlite(Path(folder) / f"{name}.db", examples[name]["rows"])
-            sources[name] = SqliteResolver(Path(folder) / f"{name}.db")
-        seed = 0
-        while len(replies) < REPLIES:
-            ruleset, channel, question = CASES[seed % len(CASES)]
-            data = examples[ruleset]
-            generate = model.reseeded(seed, temperature=TEMPERATURE,
-                                      max_tokens=MAX_TOKENS[channel])
-            if channel == "claims":
-                now = dt.datetime.fromisoformat(data["now"].replace("Z", "+00:00"))
-                grounded = ground(generate, policies[ruleset], source=sources[ruleset],
-                                  evidence=data["rows"], question=question, now=now,
-                                  inputs=data.get("inputs", {}))
-            else:
-                grounded = ground(generate, policies[ruleset],
-                                  evidence=data["evidence"] if "evidence" in data
-                                  else data["rows"],
-                                  question=question)
-            replies += [(channel, a) for a in grounded.attempts if a.reply is not None]
-            finals.append((channel, grounded.decision.decision))
-            seed += 1
-        for source in sources.values():
-            source.close()
+        runs = local_run.run_all(model, Path(folder))
+    replies = [(case[1], a) for case, _, grounded in runs for a in grounded.attempts
+               if a.reply is not None]
+    finals = [(case[1], grounded.decision.decision) for case, _, grounded in runs]
     wall = time.monotonic() - started
     model.close()
 

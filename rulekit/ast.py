@@ -217,8 +217,18 @@ class Forms:
     span: Span = _span()
 
 
+@node
+class Ranks:
+    """``ranks PTS within TEAM_NAME said as "{rank} on the team"``: a row's place by ``field``
+    among the rows with its ``within`` value, as the forms state it."""
+    field: Name
+    within: Name
+    forms: tuple[String, ...]
+    span: Span = _span()
+
+
 EntityStatement = Union[KeyDecl, FreshDecl, RequiresDecl, FieldDecl, TableSource, SqlSource,
-                        Mentioned, Pronouns, Forms]
+                        Mentioned, Pronouns, Forms, Ranks]
 
 
 @node
@@ -402,9 +412,11 @@ class Constant:
 
 @node
 class Aggregate:
-    """``max(team.PTS)``: a function over one field of every located row."""
+    """``max(team.PTS)``: a function over one field of every located row; ``more`` fields of
+    the same row are added to it first (``max(team.PTS_QTR1 + team.PTS_QTR2)``)."""
     function: Name
     ref: "FieldRef"
+    more: tuple["FieldRef", ...] = ()
     span: Span = _span()
 
 

@@ -12,6 +12,7 @@ turn cannot launder its numbers.
 from __future__ import annotations
 
 import dataclasses
+import datetime as dt
 import functools
 from collections.abc import Mapping
 from typing import Any, Sequence
@@ -20,8 +21,9 @@ from rulekit.decision import Decision, Failure, Reason, choose
 from rulekit.evidence import Evidence
 from rulekit.log import Stages, record_decision
 from rulekit.policy import OUTCOMES, Action, OutcomeAction, Policy
-from rulekit.bind import bind, with_derived
-from rulekit.sweep import Finding, SweepSettings, sweep
+from rulekit.bind import bind
+from rulekit.scan import scan
+from rulekit.sweep import IN_TEXT_ORDER, Finding, SweepSettings, sweep
 
 DEFAULT_REFUSAL = ("I couldn't find that number. Try asking another way, or open the full "
                    "report for the exact figures.")
@@ -53,7 +55,8 @@ class AuditResult:
 def audit(text: str, evidence: Any, *, policy: Policy | None = None, question: str | None = None,
           history: Sequence[Any] | None = None, locale: str | None = None,
           slot_values: Sequence[str] = (), attempt: int = 1,
-          sources: Sequence[Mapping] | None = None, log: Any = None) -> AuditResult:
+          sources: Sequence[Mapping] | None = None, log: Any = None,
+          now: dt.datetime | None = None) -> AuditResult:
     """Sweep ``text`` against ``evidence`` (a JSON object, a text document, or an ``Evidence``
     built once with ``SweepSettings.index``) and decide. Never raises on bad input: anything
     that cannot be audited is refused.
@@ -63,10 +66,13 @@ def audit(text: str, evidence: Any, *, policy: Policy | None = None, question: s
 
     ``log`` (a ``rulekit.log.DecisionLog``, a path or a callable) records the decision and its
     findings as one JSON line, with the time the sweep and the decision took; a log that fails
-    never changes the result."""
+    never changes the result.
+
+    ``now`` is when the evidence's entity rows are judged against their freshness budgets (the
+    current time by default; an ``Evidence`` already built was judged when it was built)."""
     stages = None if log is None else Stages()
     result = _audit(text, evidence, policy, question, locale, slot_values, attempt, sources or (),
-                    stages)
+                    stages, now)
     if sources:
         result = AuditResult(result.findings, dataclasses.replace(
             result.decision, sources=tuple(dict(s) for s in sources)))
@@ -79,7 +85,7 @@ def audit(text: str, evidence: Any, *, policy: Policy | None = None, question: s
 
 def _audit(text: Any, evidence: Any, policy: Policy | None, question: Any, locale: Any,
            slot_values: Sequence[str], attempt: int, sources: Sequence[Mapping],
-           stages: Stages | None = None) -> AuditResult:
+           stages: Stages | None = None, now: dt.datetime | None = None) -> AuditResult:
     """``stages``, for a logged audit only, is told where indexing the evidence and the sweep
     end; the rest is deciding."""
     rules = policy or _DEFAULT
@@ -94,13 +100,15 @@ def _audit(text: Any, evidence: Any, policy: Policy | None, question: Any, local
         return _refused(rules, "empty_answer", "the answer is empty: there is nothing to deliver")
     try:
         settings = SweepSettings.from_policy(policy)
-        index = settings.index(with_derived(evidence, policy), where)
-        bound = bind(text, evidence, policy, locale=where, index=index)
+        index = settings.index(evidence, where, now=now)
+        mentions = scan(text, where)    # read once, judged by binding and then by the sweep
+        bound = bind(text, index.raw, policy, locale=where, index=index, mentions=mentions)
         if stages is not None:
             stages.mark("index")
-        findings = tuple(sorted(bound.findings + tuple(sweep(
-            text, index, settings, locale=where, question=question, slot_values=slot_values,
-            settled=bound.settled)), key=lambda f: (f.start, f.end, f.code)))
+        swept = sweep(text, index, settings, locale=where, question=question,
+                      slot_values=slot_values, settled=bound.settled, mentions=mentions)
+        findings = tuple(sorted(bound.findings + tuple(swept), key=IN_TEXT_ORDER)
+                         ) if bound.findings else tuple(swept)    # the sweep's are in order
         if stages is not None:
             stages.mark("sweep")
     except RecursionError:
@@ -146,6 +154,13 @@ def names_only_evidence(rows: dict, locale: str) -> Evidence:
                                counts=frozenset(), largest_count=0, multiples=frozenset())
 
 
+# The outcome (and so the ruleset's action) of a finding: a figure of the wrong entity or field,
+# one from a record past its freshness budget, one from a field the rules do not let be shown;
+# any other unsupported figure is a stray one.
+_OUTCOME_OF_CODE = {"misattributed": "misattributed", "stale": "stale",
+                    "hidden_field": "not_checkable"}
+
+
 def decide(policy: Policy, text: str, findings: Sequence[Finding], attempt: int,
            failed_sources: Sequence[Mapping] = ()) -> Decision:
     """The decision for an audited text. A routed source that failed leaves the evidence
@@ -156,7 +171,7 @@ def decide(policy: Policy, text: str, findings: Sequence[Finding], attempt: int,
     failures = [Failure("lookup_failed", Reason("lookup_failed", f"source {s.get('name')!r} "
                                                  f"failed: {s.get('error')}", None))
                 for s in failed_sources]
-    failures += [Failure("misattributed" if f.code == "misattributed" else "stray_figure",
+    failures += [Failure(_OUTCOME_OF_CODE.get(f.code, "stray_figure"),
                          Reason(f.code, f"{f.text!r}: {f.message}", f"text[{f.start}:{f.end}]"))
                  for f in findings]
     action, _ = choose(policy, failures, attempt)

@@ -8,21 +8,27 @@ asks only whether a value appears anywhere in the evidence, so it cannot see tha
 - ``entity player from evidence "$.players[*]"``: where the rows are;
 - ``mentioned as PLAYER_NAME, SECOND_NAME`` and ``pronouns "he", "his"``: how text names a row;
 - ``field PTS integer said as "points"``: the words that name a field;
-- ``forms "{FGM}-of-{FGA}"``: compound forms that state several fields at once;
+- ``forms "{FGM}-of-{FGA}"``: compound forms that state several fields at once ("..." in a
+  form: a few words of the same clause);
+- ``ranks PTS within TEAM_NAME said as "{rank} on the team"``: a row's place among its group;
 - ``derived margin = max(team.PTS) - min(team.PTS) said as "won by {margin}"``: figures code
   computes, allowed in their own right and checked where a form states them.
 
 How a figure is bound, in order:
 
 1. Compound forms are matched first, most specific (longest literal text) first. Each figure a
-   form states is bound to that field of the nearest mentioned row (or to the derived figure).
+   form states is bound to that field of the nearest mentioned row (or to the derived figure,
+   or to the row's place for a rank's form).
 2. Any other figure is bound to a field when a field word follows it ("38 points", "18-point",
-   "48 percent from the field", "a steal") or ends right before it ("priced at $49", "$49").
+   "48 percent from the field") or ends right before it ("priced at $49", "$49"). "a steal"
+   is a figure of 1 only inside a list of figures; "12 of their own" takes the field of the
+   figure before it, for the sentence's subject.
 3. Its row is the nearest compatible mention in the same sentence: the nearest one before it,
    preferring a subject over the object of a preposition ("X led *the Celtics* with 38
    points" binds to X); else the nearest one after it; else, across sentences, a pronoun or a
    possessive before it in the sentence stands for the last row named before it, when that row
-   is the only one of a pronoun-taking entity in its sentence (unambiguous).
+   is the only one of a pronoun-taking entity in its sentence (unambiguous); "the former" and
+   "the latter" stand for the earlier and the later of the last two rows named.
 4. A bound figure must equal the cell, under the field's type (money in minor units, a ratio
    shown as a percentage, a decimal's tolerance). When it differs it is a ``misattributed``
    finding that names the true value, even if the value appears elsewhere in the evidence.
@@ -48,8 +54,8 @@ from collections.abc import Mapping
 from decimal import ROUND_HALF_EVEN, ROUND_HALF_UP, Decimal, InvalidOperation
 from typing import Any, Sequence
 
-from rulekit.evidence import PLACEHOLDER_TEXTS, Evidence
-from rulekit.policy import Binding, BoundEntity, Formula, Policy
+from rulekit.evidence import PLACEHOLDER_TEXTS, Evidence, RowRule, locate
+from rulekit.policy import Binding, BoundEntity, Formula, Policy, Rank
 from rulekit.scan import Mention, scan
 from rulekit.sweep import Finding
 
@@ -59,8 +65,15 @@ _WORD_VALUES = {w: i for i, w in enumerate(
     "fifteen sixteen seventeen eighteen nineteen twenty".split())}
 _WORD_VALUES.update({"thirty": 30, "forty": 40, "fifty": 50})
 _NUMBER = r"(\d+(?:[.,]\d+)?|" + "|".join(sorted(_WORD_VALUES, key=len, reverse=True)) + ")"
-# Words that make the next field word a figure of 1 or 2: "a steal", "a pair of steals".
-_IMPLICIT = re.compile(r"\b(an?|one|a pair of|a trio of)\s+$", re.IGNORECASE)
+# A place in a rank's form: "second", "2nd".
+_ORDINAL_VALUES = {w: i for i, w in enumerate(
+    "first second third fourth fifth sixth seventh eighth ninth tenth eleventh twelfth".split(),
+    start=1)}
+_ORDINAL = (r"(\d{1,2}(?:st|nd|rd|th)|" + "|".join(sorted(_ORDINAL_VALUES, key=len, reverse=True))
+            + ")")
+# Words that make the next field word a figure of 1 or 2: "a steal", "a pair of steals". The
+# longer phrases come first, so "a pair of" is not read as "a" before "pair".
+_IMPLICIT = re.compile(r"\b(?:a\s+pair\s+of|a\s+trio\s+of|an?|one)\s+", re.IGNORECASE)
 _IMPLICIT_VALUES = {"a": 1, "an": 1, "one": 1, "a pair of": 2, "a trio of": 3}
 # Words that may stand between a figure and its field word: "12 total rebounds",
 # "38 season-high points". Not "of": "12 of his 20 points" is a part, not the points.
@@ -73,6 +86,21 @@ _OBJECT_BEFORE = re.compile(
     r"versus|vs\.?)\s+(?:the\s+)?$", re.IGNORECASE)
 _SENTENCE_END = re.compile(r"(?<!\b[A-Z])(?<!\bSt)(?<!\bMr)(?<!\bJr)(?<!\bSr)(?<!\bvs)"
                            r"[.!?]+[\"”’)]*\s+(?=[\"“(]?[A-Z0-9])|\n\s*\n")
+# Between two figures of one list: "18 points, six rebounds and a steal".
+# A figure, then "... that also included" a figure: "a 10-point double-double that also included
+# an assist".
+_LIST_GAP = re.compile(r"[\s)]*(?:,\s*(?:and\s+|as well as\s+|plus\s+)?|and\s+|as well as\s+|"
+                       r"plus\s+|along with\s+|[\w\s-]{0,40}\b(?:included|including)\s+)",
+                       re.IGNORECASE)
+# "..." in a form: a few words of the same clause, with no figure and no sentence end
+# ("in the third quarter, ... {q3_high}-{q3_low}" reads "in the third quarter, out-scoring the
+# Jazz 29-8").
+_GAP = "..."
+_EDGE = " \t\n()[],;:-–"
+_GAP_PATTERN = r"[^\d.!?;:()\n]{0,40}?"
+_FORMER_LATTER = re.compile(r"\bthe\s+(former|latter)\b", re.IGNORECASE)
+# "12 of their own", "six of his own": a figure that takes the field of the figure before it.
+_OWN = re.compile(r"\s+of\s+(?:their|his|her|its)\s+own\b", re.IGNORECASE)
 _WINDOW = 60        # characters after a figure in which its field word must start
 
 
@@ -104,25 +132,6 @@ EMPTY = BindResult((), (), frozenset())
 
 # --- the rows ---------------------------------------------------------------------------------
 
-def locate(evidence: Any, path: str) -> list[Mapping]:
-    """The objects at ``path`` (``$``, then ``.name``, ``[*]`` or ``[n]`` steps)."""
-    nodes = [evidence]
-    for step in re.findall(r"\.[A-Za-z_][A-Za-z0-9_]*|\[\*\]|\[\d+\]", path):
-        found = []
-        for node in nodes:
-            if step == "[*]":
-                if isinstance(node, (list, tuple)):
-                    found.extend(node)
-            elif step.startswith("["):
-                index = int(step[1:-1])
-                if isinstance(node, (list, tuple)) and index < len(node):
-                    found.append(node[index])
-            elif isinstance(node, Mapping) and step[1:] in node:
-                found.append(node[step[1:]])
-        nodes = found
-    return [n for n in nodes if isinstance(n, Mapping)]
-
-
 def _number(raw: Any) -> Decimal | None:
     if isinstance(raw, bool) or raw is None:
         return None
@@ -153,7 +162,8 @@ def derived_values(binding: Binding, evidence: Any) -> dict[str, Decimal]:
                 values[formula.name] = result
             return values[formula.name]
         if formula.op == "agg":
-            cells = [r.get(formula.field) for r in rows.get(formula.entity, ())]
+            cells = [_row_sum(r, (formula.field, *formula.more)) if formula.more
+                     else r.get(formula.field) for r in rows.get(formula.entity, ())]
             if formula.function == "count":
                 return Decimal(sum(1 for c in cells if c is not None))
             numbers = [n for c in cells if (n := _number(c)) is not None]
@@ -174,18 +184,14 @@ def derived_values(binding: Binding, evidence: Any) -> dict[str, Decimal]:
     return values
 
 
+def _row_sum(row: Mapping, fields: Sequence[str]) -> Decimal | None:
+    """The fields of one row added up (a team's first half: its first two quarters); None when
+    any of them is missing or a placeholder."""
+    numbers = [_number(row.get(field)) for field in fields]
+    return None if any(n is None for n in numbers) else sum(numbers, Decimal(0))
+
+
 DERIVED_KEY = "rulekit_derived"
-
-
-def with_derived(evidence: Any, policy: Policy | None) -> Any:
-    """``evidence`` with the ruleset's derived figures added under ``rulekit_derived``: code
-    computed them, so the sweep allows them in their own right (a margin of 6 is a fact)."""
-    if policy is None or not policy.binding.derived or not isinstance(evidence, Mapping):
-        return evidence
-    values = derived_values(policy.binding, evidence)
-    if not values:
-        return evidence
-    return {**evidence, DERIVED_KEY: {name: value for name, value in values.items()}}
 
 
 # --- what the ruleset declares, compiled once per policy ----------------------------------------
@@ -196,6 +202,7 @@ class _Form:
     slots: tuple[str, ...]
     entity: str | None              # None: the slots are derived figures
     weight: int                     # literal characters: more specific forms are tried first
+    rank: Rank | None = None        # a rank's form: its one slot is a place ("second")
 
 
 @dataclasses.dataclass(frozen=True)
@@ -218,19 +225,22 @@ def _word_pattern(word: str) -> str:
     return r"[\s\-–]*".join(parts)
 
 
-def _form_regex(form: str) -> tuple[re.Pattern, tuple[str, ...], int]:
+def _form_regex(form: str, slot: str = _NUMBER) -> tuple[re.Pattern, tuple[str, ...], int]:
     slots, pieces, weight = [], [], 0
     for index, piece in enumerate(re.split(r"\{([A-Za-z_][A-Za-z0-9_]*)\}", form)):
         if index % 2:
             slots.append(piece)
-            pieces.append(_NUMBER)
+            pieces.append(slot)
         elif piece:
-            weight += len(piece.strip())
-            words = [re.escape(p) for p in re.split(r"[\s\-–]+", piece) if p]
-            joined = r"[\s\-–]*".join(words)
-            lead = r"[\s\-–]*" if piece[:1] in " -–" else ""
-            tail = r"[\s\-–]*" if piece[-1:] in " -–" else ""
-            pieces.append(lead + joined + tail if words else r"[\s\-–]+")
+            weight += len(piece.replace(_GAP, "").strip())
+            parts = []
+            for part in piece.split(_GAP):
+                words = [re.escape(p) for p in re.split(r"[\s\-–]+", part) if p]
+                joined = r"[\s\-–]*".join(words)
+                lead = r"[\s\-–]*" if part[:1] in " -–" else ""
+                tail = r"[\s\-–]*" if part[-1:] in " -–" else ""
+                parts.append(lead + joined + tail if words else r"[\s\-–]+" if part else "")
+            pieces.append(_GAP_PATTERN.join(parts))
     pattern = "".join(pieces)
     if form[:1].isalnum() or form[:1] == "{":
         pattern = r"(?<![\w.,])" + pattern
@@ -255,6 +265,10 @@ def _vocabulary(binding: Binding) -> _Vocabulary:
         for form in entity.forms:
             regex, slots, weight = _form_regex(form)
             forms.append(_Form(regex, slots, entity.name, weight))
+        for rank in entity.ranks:
+            for form in rank.forms:
+                regex, slots, weight = _form_regex(form, _ORDINAL)
+                forms.append(_Form(regex, slots, entity.name, weight, rank))
     for derived in binding.derived:
         for form in derived.said:
             regex, slots, weight = _form_regex(form)
@@ -354,6 +368,21 @@ class _Rows:
     def cell(self, entity: str, row: int, field: str) -> Any:
         return self.rows[entity][row].get(field)
 
+    def place(self, entity: str, row: int, rank: Rank, stated: Decimal) -> Decimal | None:
+        """The row's place by ``rank.field`` among the rows sharing its ``rank.within`` value:
+        1 + the rows above it. Rows tied with it share its places, so the stated one counts
+        when it falls among them. None when the row has no figure or no group."""
+        rows = self.rows[entity]
+        own, group = _number(rows[row].get(rank.field)), rows[row].get(rank.within)
+        if own is None or group is None or (isinstance(group, str) and
+                                            group.strip().casefold() in PLACEHOLDER_TEXTS):
+            return None
+        peers = [n for r in rows if r.get(rank.within) == group
+                 and (n := _number(r.get(rank.field))) is not None]
+        above = sum(1 for n in peers if n > own)
+        tied = sum(1 for n in peers if n == own)
+        return stated if above < stated <= above + tied else Decimal(above + 1)
+
 
 # --- binding ----------------------------------------------------------------------------------
 
@@ -367,6 +396,10 @@ class _Figure:
     shown_decimals: int = 0
     scale: int = 1
     anchor: int = -1            # where its form starts: "the Lakers (17-36)" is one phrase
+    reach: int = -1             # where its field word or form ends
+    implicit: bool = False      # "a steal": no figure written, only an article
+    subject: bool = False       # "12 of their own": the sentence's subject's figure
+    rank: Rank | None = None    # a place ("second on the team"), not a cell
 
 
 def bind(text: str, evidence: Any, policy: Policy | None, *, locale: str = "en_US",
@@ -379,9 +412,11 @@ def bind(text: str, evidence: Any, policy: Policy | None, *, locale: str = "en_U
     ``misattributed`` only when it is a real figure of the evidence, as the outcome means ("a
     figure is real, but belongs to another entity or field"); a value the evidence does not
     hold at all is left to the sweep, whose findings say why (unsupported, a name's digits,
-    a placeholder...)."""
+    a placeholder...). A figure bound to a cell the index withholds (a hidden field, or one
+    past its freshness budget) is left to the sweep too, whose finding names the reason."""
     if policy is None or not policy.binding.active or not isinstance(evidence, Mapping):
         return EMPTY
+    withheld = index.row_rules if index is not None else {}
     binding = policy.binding
     vocabulary = _vocabulary(binding)
     rows = _Rows(binding, evidence)
@@ -401,16 +436,22 @@ def bind(text: str, evidence: Any, policy: Policy | None, *, locale: str = "en_U
     # 1. compound forms
     for form in vocabulary.forms:
         for match in form.regex.finditer(text):
-            if any(a < match.end() and match.start() < b for a, b in claimed):
+            # A sign at a form's edge may be shared: ") 111-100" after "(7-10)".
+            core = match.group(0)
+            lo = match.start() + len(core) - len(core.lstrip(_EDGE))
+            hi = match.end() - len(core) + len(core.rstrip(_EDGE))
+            if any(a < hi and lo < b for a, b in claimed):
                 continue
             claimed.append((match.start(), match.end()))
             for group, slot in enumerate(form.slots, start=1):
                 raw = match.group(group)
-                value = _read(raw)
+                value = _read(raw) if form.rank is None else _place(raw)
                 if value is None:
                     continue
+                fields = ((form.entity, slot if form.rank is None else form.rank.field),)
                 figures.append(_Figure(match.start(group), match.end(group), raw, value,
-                                       ((form.entity, slot),), anchor=match.start()))
+                                       fields, anchor=match.start(), reach=match.end(),
+                                       rank=form.rank))
     # 2. figures with a field word after or before them
     for mention in scanned:
         if any(a <= mention.start and mention.end <= b for a, b in claimed):
@@ -422,8 +463,10 @@ def bind(text: str, evidence: Any, policy: Policy | None, *, locale: str = "en_U
         if span is not None:
             claimed.append(span)
         figures.append(_Figure(mention.start, mention.end, mention.text, mention.value, fields,
-                               mention.decimals, mention.scale))
-    figures += _implicit(text, vocabulary, claimed, scanned)
+                               mention.decimals, mention.scale,
+                               reach=span[1] if span is not None else mention.end))
+    figures = _in_lists(text, figures + _implicit(text, vocabulary, claimed, scanned))
+    figures += _own(text, scanned, figures, claimed, sentences)
     # Words inside a field word ("three" of "percent from three") are not figures.
     for mention in scanned:
         if any(a <= mention.start and mention.end <= b for a, b in claimed):
@@ -435,11 +478,12 @@ def bind(text: str, evidence: Any, policy: Policy | None, *, locale: str = "en_U
                if not any(a <= f.start and f.end <= b for a, b in names_at)]
     bound: list[Bound] = []
     for figure in sorted(figures, key=lambda f: f.start):
-        result = _judge(figure, rows, derived, named, starts, sentences, text, policy)
+        result = _judge(figure, rows, derived, named, starts, sentences, text, policy, withheld)
         if result is None:
             settled.discard((figure.start, figure.end))
             continue
         if result.verdict == "misattributed" and index is not None and not _real(result, index):
+            settled.discard((figure.start, figure.end))
             continue        # not a value of the evidence at all: the sweep's finding says why
         bound.append(result)
         if result.verdict != "rounded":
@@ -451,6 +495,14 @@ def bind(text: str, evidence: Any, policy: Policy | None, *, locale: str = "en_U
 def _real(bound: Bound, index: Evidence) -> bool:
     value = bound.value
     return value in index.values or value in index.percents or -value in index.values
+
+
+def _place(raw: str) -> Decimal | None:
+    word = raw.casefold()
+    if word in _ORDINAL_VALUES:
+        return Decimal(_ORDINAL_VALUES[word])
+    digits = word.rstrip("stndrh")
+    return Decimal(digits) if digits.isdigit() else None
 
 
 def _read(raw: str) -> Decimal | None:
@@ -499,10 +551,10 @@ def _implicit(text: str, vocabulary: _Vocabulary, claimed: list, scanned) -> lis
     if vocabulary.words is None:
         return []
     found = []
-    for match in re.finditer(r"\b(?:an?|one|a pair of|a trio of)\s+", text, re.IGNORECASE):
+    for match in _IMPLICIT.finditer(text):
         rest = text[match.end():match.end() + _WINDOW]
         word = vocabulary.words.match(rest)
-        if not word or (word.end() < len(rest) and rest[word.end()].isalnum()):
+        if not word or not _word_ends(rest, word.end()):
             continue
         start, end = match.start(), match.end() + word.end()
         if any(a < end and start < b for a, b in claimed):
@@ -513,8 +565,55 @@ def _implicit(text: str, vocabulary: _Vocabulary, claimed: list, scanned) -> lis
         first = phrase.split()[1] if phrase.startswith(("a pair", "a trio")) else phrase
         shown_start = match.start() + match.group(0).casefold().find(first)
         found.append(_Figure(shown_start, shown_start + len(first), text[shown_start:shown_start
-                             + len(first)], Decimal(_IMPLICIT_VALUES[phrase]), owners))
+                             + len(first)], Decimal(_IMPLICIT_VALUES[phrase]), owners,
+                             anchor=match.start(), reach=end, implicit=True))
     return found
+
+
+def _own(text: str, scanned, figures: list[_Figure], claimed: list, sentences: list[int]):
+    """"forced 14 turnovers while committing 12 of their own": a figure followed by "of their
+    own" states the field of the figure before it in its sentence, for the sentence's subject."""
+    found = []
+    for mention in scanned:
+        own = _OWN.match(text, mention.end)
+        if own is None or any(a <= mention.start and mention.end <= b for a, b in claimed):
+            continue
+        lo = sentences[bisect.bisect_right(sentences, mention.start) - 1]
+        before = [f for f in figures if lo <= f.start < mention.start and not f.implicit]
+        if not before or before[-1].fields[0][0] is None:
+            continue        # nothing to inherit, or a derived figure: no row owns it
+        claimed.append((mention.end, own.end()))
+        found.append(_Figure(mention.start, mention.end, mention.text, mention.value,
+                             max(before, key=lambda f: f.start).fields, mention.decimals,
+                             mention.scale, reach=own.end(), subject=True))
+    return found
+
+
+def _word_ends(text: str, end: int) -> bool:
+    """Whether a field word matched up to ``end`` ends there: not inside a longer word, nor the
+    first part of a compound ("triple" of "triple-double")."""
+    if end >= len(text):
+        return True
+    return not (text[end].isalnum() or (text[end] in "-–" and text[end + 1:end + 2].isalpha()))
+
+
+def _in_lists(text: str, figures: list[_Figure]) -> list[_Figure]:
+    """Implicit figures only inside a list of figures: "18 points and a steal", "an assist, a
+    steal and a block". An article alone states no count ("escaped with a win")."""
+    spans = sorted((_begins(f), max(f.reach, f.end)) for f in figures)
+    kept = []
+    for figure in figures:
+        start = _begins(figure)
+        if not figure.implicit or any(
+                _LIST_GAP.fullmatch(text[end:start]) for _, end in spans if end <= start) or any(
+                _LIST_GAP.fullmatch(text[figure.reach:begin]) for begin, _ in spans
+                if begin >= figure.reach):
+            kept.append(figure)
+    return kept
+
+
+def _begins(figure: _Figure) -> int:
+    return figure.anchor if figure.anchor >= 0 else figure.start
 
 
 def _sentences(text: str) -> list[int]:
@@ -549,11 +648,30 @@ def _pronouns(text: str, vocabulary: _Vocabulary, named: list[_Named],
         is_object = bool(_OBJECT_BEFORE.search(text[max(0, match.start() - 20):match.start()]))
         found.append(_Named(match.start(), match.end(), target.entity, target.row, target.label,
                             pronoun=True, object=is_object))
+    for match in _FORMER_LATTER.finditer(text):
+        # "Wall and Beal, with the former adding...": the earlier or the later of the last two
+        # rows named before it in its sentence, when both take pronouns.
+        lo = sentences[bisect.bisect_right(sentences, match.start()) - 1]
+        pair: list[_Named] = []
+        for named_row in reversed(ordered[bisect.bisect_left(starts, lo):
+                                          bisect.bisect_left(starts, match.start())]):
+            if named_row.row is None or not any(named_row.entity in e for e in
+                                                vocabulary.pronoun_entities.values()):
+                continue
+            if all((n.entity, n.row) != (named_row.entity, named_row.row) for n in pair):
+                pair.append(named_row)
+            if len(pair) == 2:
+                break
+        if len(pair) == 2 and pair[0].entity == pair[1].entity:
+            target = pair[1] if match.group(1).casefold() == "former" else pair[0]
+            found.append(_Named(match.start(), match.end(), target.entity, target.row,
+                                target.label, pronoun=True))
     return found
 
 
 def _judge(figure: _Figure, rows: _Rows, derived: Mapping[str, Decimal], named: list[_Named],
-           starts: list[int], sentences: list[int], text: str, policy: Policy) -> Bound | None:
+           starts: list[int], sentences: list[int], text: str, policy: Policy,
+           withheld: Mapping[int, RowRule]) -> Bound | None:
     if figure.fields and figure.fields[0][0] is None:       # a derived figure
         name = figure.fields[0][1]
         truth = derived.get(name)
@@ -565,6 +683,15 @@ def _judge(figure: _Figure, rows: _Rows, derived: Mapping[str, Decimal], named: 
     if target is None:
         return None
     field = next(f for e, f in figure.fields if e == target.entity)
+    if figure.rank is not None:
+        truth = rows.place(target.entity, target.row, figure.rank, figure.value)
+        if truth is None:
+            return None
+        return _verdict(figure, target.entity, target.label,
+                        f"place by {field} among its {figure.rank.within}", truth, policy)
+    rule = withheld.get(id(rows.rows[target.entity][target.row])) if withheld else None
+    if rule is not None and field in rule.withheld:
+        return None     # a hidden or stale cell backs nothing: the sweep's finding says why
     raw = rows.cell(target.entity, target.row, field)
     if _number(raw) is None:
         return None     # a placeholder ("N/A": did not play) backs nothing: the sweep judges
@@ -579,9 +706,12 @@ def _nearest(figure: _Figure, named: list[_Named], starts: list[int], sentences:
     index = bisect.bisect_left(starts, figure.start)
     before = [n for n in named[bisect.bisect_left(starts, lo):index]
               if n.entity in wanted and n.end <= figure.start]
+    if figure.subject:      # "12 of their own": the first row named in the sentence
+        first = next((n for n in before if not n.pronoun), None)
+        return first if first is not None and first.row is not None else None
     if before:
         choice = before[-1]
-        if (figure.anchor if figure.anchor >= 0 else figure.start) - choice.end > 3:      # not "the Lakers (17-36)": prefer a subject
+        if _begins(figure) - choice.end > 3:    # not "the Lakers (17-36)": prefer a subject
             subjects = [n for n in before if not n.object]
             choice = (subjects or before)[-1]
         return choice if choice.row is not None else None
@@ -613,16 +743,17 @@ def _verdict(figure: _Figure, entity: str | None, label: str, field: str, raw: A
 
 
 def _shown_forms(policy: Policy, entity: str | None, field: str, truth: Decimal) -> list[Decimal]:
-    """The cell as text may show it: as stored, money in major units, a ratio as a percentage."""
-    forms = [abs(truth), truth]
+    """The cell as text may show it: as stored, money stored in minor units in major ones only
+    (129900 is "$1,299.00", never "$129,900"), a ratio also as a percentage."""
     spec = policy.entity(entity).field(field) if entity and policy.entity(entity) else None
+    if spec is not None and spec.type.kind == "money" and \
+            getattr(spec.type, "storage", None) == "minor" and truth == truth.to_integral_value():
+        from babel.numbers import get_currency_precision
+
+        truth = truth.scaleb(-get_currency_precision(spec.type.currency or policy.currency or "USD"))
+    forms = [abs(truth), truth]
     if spec is not None:
         kind = spec.type.kind
-        if kind == "money" and getattr(spec.type, "storage", None) == "minor":
-            from babel.numbers import get_currency_precision
-
-            digits = get_currency_precision(spec.type.currency or policy.currency or "USD")
-            forms.append(truth.scaleb(-digits))
         if kind == "decimal" and getattr(spec.type, "percent", False) and 0 < abs(truth) <= 1:
             forms.append(truth * 100)
     return forms

@@ -211,6 +211,7 @@ def cmd_audit(args: argparse.Namespace) -> int:
 
     if args.locale is not None and not known_locale(args.locale):
         return _usage(f"--locale {args.locale!r} is not a locale babel knows; use one such as en_GB")
+    now = _parse_now(args.now)
 
     policy = None
     if args.rules:
@@ -229,7 +230,8 @@ def cmd_audit(args: argparse.Namespace) -> int:
             for number, line in enumerate(stream, 1):
                 if not line.strip():
                     continue
-                case_id, result = _audit_line(line, number, policy, args.locale, audit, refused)
+                case_id, result = _audit_line(line, number, policy, args.locale, audit, refused,
+                                              now)
                 print(json.dumps({"id": case_id, "decision": result.decision.decision,
                                   "issues": [f.to_dict() for f in result.findings]},
                                  ensure_ascii=False), flush=True)
@@ -243,7 +245,8 @@ def cmd_audit(args: argparse.Namespace) -> int:
         return _usage(f"cannot read the input: {getattr(exc, 'strerror', None) or exc}")
     except RecursionError:
         return _usage(f"--evidence {args.evidence}: the JSON is nested too deeply to read")
-    result = audit(text, evidence, policy=policy, question=args.question, locale=args.locale)
+    result = audit(text, evidence, policy=policy, question=args.question, locale=args.locale,
+                   now=now)
     if args.format == "json":
         print(json.dumps(result.to_dict(), indent=2, ensure_ascii=False, default=str))
         return EXIT_OK
@@ -260,7 +263,7 @@ def cmd_audit(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def _audit_line(line: str, number: int, policy, locale, audit, refused):
+def _audit_line(line: str, number: int, policy, locale, audit, refused, now=None):
     """One case of a batch; a malformed line is refused with an input-error issue."""
     try:
         case = json.loads(line)
@@ -280,7 +283,8 @@ def _audit_line(line: str, number: int, policy, locale, audit, refused):
     return case_id, audit(case["text"], case["evidence"], policy=policy,
                           question=question if isinstance(question, str) else None,
                           history=case.get("history"),
-                          locale=case.get("locale") if isinstance(case.get("locale"), str) else locale)
+                          locale=case.get("locale") if isinstance(case.get("locale"), str) else locale,
+                          now=now)
 
 
 def cmd_schema(args: argparse.Namespace) -> int:
@@ -453,6 +457,8 @@ def build_parser() -> argparse.ArgumentParser:
                        "ruleset's, else en_US)")
     audit.add_argument("--jsonl", metavar="FILE", help='a batch, one case per line: {"id", '
                        '"evidence", "text", "question"?, "history"?, "locale"?}; - for stdin')
+    audit.add_argument("--now", metavar="ISO", help="the time the evidence's rows are judged "
+                       "against their freshness budgets (default: now)")
     audit.add_argument("--format", choices=("text", "json"), default="text")
     audit.set_defaults(run=cmd_audit)
 

@@ -14,7 +14,12 @@ While indexing, each value is judged once:
 - digits that occur only **inside a name or code** (BT-3, Model 3, 500ml) license that name,
   never the same digits as a quantity;
 - a stored ratio in a percentage field (0.046 in ``engagement_rate``) also licenses 4.6 %;
-- the length of every list is a **count** the answer may state exactly.
+- the length of every list is a **count** the answer may state exactly;
+- the rows of a ruleset's entities (``RowRule``) keep the rules of the system of record: a
+  **hidden** field licenses nothing, and a field of a row older than its freshness budget is
+  **stale**: its figures license nothing, whoever put them in the evidence;
+- money stored in **minor units** licenses the amount a customer reads (129900 -> 1299.00),
+  never the stored integer itself.
 """
 
 from __future__ import annotations
@@ -54,6 +59,15 @@ class Figure:
     percent: bool = False       # a percentage (stored as points, or derived from a ratio)
 
 
+class RowRule(NamedTuple):
+    """What the ruleset says about one row of an entity found in JSON evidence: the fields
+    whose values license nothing, each with the finding's code and the reason to give
+    (``hidden_field``: not readable; ``stale``: older than its freshness budget). Built per
+    body of evidence by ``rulekit.sweep.SweepSettings.index``."""
+    entity: str
+    withheld: Mapping[str, tuple[str, str]]
+
+
 @dataclasses.dataclass(frozen=True)
 class Evidence:
     """The index of one body of evidence. Build it once with ``Evidence.build`` and audit any
@@ -78,6 +92,13 @@ class Evidence:
     untrusted_values: frozenset[Decimal]        # numbers found only in third-party text
     placeholder_values: frozenset[Decimal]
     has_today: bool
+    # Numbers held only by withheld fields (hidden, or stale), with the finding's code and why.
+    withheld: Mapping[Decimal, tuple[str, str]] = dataclasses.field(default_factory=dict)
+    # The rule of each entity row, by the ``id()`` of the row in the evidence this was built
+    # from: binding leaves a figure bound to a withheld cell to the sweep.
+    row_rules: Mapping[int, RowRule] = dataclasses.field(default_factory=dict)
+    # What this was built from (a JSON object, or a text document): binding reads its rows.
+    raw: Any = None
 
     @functools.cached_property
     def _by_magnitude(self) -> tuple[list[Decimal], tuple[Figure, ...]]:
@@ -117,20 +138,23 @@ class Evidence:
               authoritative: Iterable[str] = (), placeholders: Iterable[str] = (),
               percent_fields: Iterable[str] = (),
               field_placeholders: Iterable[tuple[str, str, str | None]] = (),
-              minor_units: Mapping[str, int] | None = None) -> "Evidence":
+              minor_units: Mapping[str, int] | None = None,
+              rows: Mapping[int, RowRule] | None = None) -> "Evidence":
         """Index a JSON object or a text document. ``untrusted`` and ``authoritative`` hold
         field names, ``entity.field`` or JSON paths (``$.reviews[*].body``); ``placeholders``
-        are extra "not recorded" values; ``percent_fields`` name fields stored as ratios."""
+        are extra "not recorded" values; ``percent_fields`` name fields stored as ratios.
+        ``rows`` maps the ``id()`` of each entity row inside ``evidence`` to its rule."""
         builder = _Builder(locale, set(untrusted), set(authoritative),
                            {p.casefold() for p in placeholders}, set(percent_fields))
         for field, value, unless in field_placeholders:
             builder.field_placeholders.setdefault(field, []).append((value, unless))
         builder.minor_units = dict(minor_units or {})
+        builder.rows = rows or {}
         if isinstance(evidence, str):
             builder.text(evidence, "$", trusted=True)
         else:
             builder.walk(evidence, "$", (), trusted=True)
-        return builder.done()
+        return builder.done(evidence)
 
 
 def _decimals(value: Decimal) -> int:
@@ -164,6 +188,9 @@ class _Builder:
         self.untrusted_values: set[Decimal] = set()
         self.placeholder_values: set[Decimal] = set()
         self.has_today = False
+        self.rows: Mapping[int, RowRule] = {}
+        self.withheld: dict[Decimal, tuple[str, str]] = {}
+        self.withholding: tuple[str, str] | None = None   # set while walking a stale field
 
     # --- judging a place ----------------------------------------------------------------------
 
@@ -195,9 +222,14 @@ class _Builder:
              siblings: Mapping | None = None) -> None:
         if isinstance(node, Mapping):
             author = next((str(node[a]) for a in _AUTHOR_NAMES if isinstance(node.get(a), str)), None)
+            rule = self.rows.get(id(node)) if self.rows else None
             for key, child in node.items():
                 key = str(key)
                 child_path = f"{path}.{key}"
+                why = rule.withheld.get(key) if rule is not None else None
+                if why is not None:
+                    self._withhold(child, child_path, keys + (key,), trusted, node, why)
+                    continue
                 child_keys = keys + (key,)
                 if key.casefold() in _TODAY_NAMES and child is not None:
                     self.has_today = True
@@ -222,6 +254,25 @@ class _Builder:
         if isinstance(node, (int, float, Decimal)):
             self.number(node, path, keys, trusted, siblings or {})
 
+    def _withhold(self, node: Any, path: str, keys: tuple[str, ...], trusted: bool,
+                  siblings: Mapping, why: tuple[str, str]) -> None:
+        """A field whose values license nothing. A hidden one is not indexed at all, only its
+        numbers remembered so that a finding can say why; a stale one is indexed for its names,
+        quotes and links (a product's name does not expire), but its figures and dates are
+        withheld."""
+        if why[0] == "hidden_field":
+            for value in _numbers_in(node, self.locale):
+                self.withheld.setdefault(value, why)
+            return
+        outer, self.withholding = self.withholding, why
+        try:
+            if isinstance(node, str):
+                self.text(node, path, trusted, keys=keys)
+            else:
+                self.walk(node, path, keys, trusted, siblings)
+        finally:
+            self.withholding = outer
+
     def number(self, raw: int | float | Decimal, path: str, keys: tuple[str, ...], trusted: bool,
                siblings: Mapping) -> None:
         try:
@@ -236,10 +287,18 @@ class _Builder:
         if not trusted:
             self.untrusted_values.add(value)
             return
-        self.figures.append(Figure(value, path, _decimals(value)))
         digits = self.minor_units.get(keys[-1]) if keys else None
-        if digits:      # money stored in minor units is shown in major ones: 129900 -> 1299.00
-            self.figures.append(Figure(value.scaleb(-digits), path, digits))
+        if digits and value == value.to_integral_value():
+            # Money stored in minor units is shown in major ones: 129900 licenses 1299.00, and
+            # never "$129,900", the stored integer read as an amount.
+            value = value.scaleb(-digits)
+            decimals = digits
+        else:
+            decimals = _decimals(value)
+        if self.withholding is not None:
+            self.withheld.setdefault(value, self.withholding)
+            return
+        self.figures.append(Figure(value, path, decimals))
         if keys and _MULTIPLE_NAME.search(keys[-1]):
             self.multiples.add(value)
         if self._is_percent_field(keys):
@@ -273,6 +332,15 @@ class _Builder:
         self.quotes.append((leaf.squashed, author))
         if keys and keys[-1].casefold() in _AUTHOR_NAMES and trusted and stripped:
             self.handles.add(("@" + stripped.lstrip("@")).casefold())
+        if self.withholding is not None:
+            for mention in leaf.mentions:
+                if mention.kind in ("number", "word_number") and mention.value is not None \
+                        and not (mention.glued and not leaf.plain_number):
+                    self.withheld.setdefault(mention.value, self.withholding)
+                elif mention.kind in ("handle", "email", "url") or mention.glued:
+                    self._mention(mention, path, keys, whole=leaf.plain_number)
+            self.pairs.update(leaf.pairs)
+            return
         if leaf.day is not None:
             self.days.add(leaf.day)
         elif leaf.month:
@@ -314,7 +382,7 @@ class _Builder:
             else:
                 self.urls.add(_url(link))
 
-    def done(self) -> Evidence:
+    def done(self, raw: Any) -> Evidence:
         values = {f.value for f in self.figures} | {abs(f.value) for f in self.figures}
         percents = {f.value for f in self.figures if f.percent}
         return Evidence(
@@ -330,7 +398,9 @@ class _Builder:
             quote_text="\x00".join(text for text, _ in self.quotes),
             untrusted_values=frozenset(self.untrusted_values - values),
             placeholder_values=frozenset(self.placeholder_values - values),
-            has_today=self.has_today)
+            has_today=self.has_today,
+            withheld={v: why for v, why in self.withheld.items() if v not in values},
+            row_rules=self.rows, raw=raw)
 
 
 _MONTH = re.compile(r"\d{4}-(0[1-9]|1[0-2])")
@@ -373,6 +443,47 @@ def _read_leaf_uncached(text: str, locale: str) -> _Leaf:
                  mentions=tuple(scan(text, locale)))
 _NAME_PAIR = re.compile(r"[^\W\d_]+ \d+(?:[.,]\d+)?")
 _DIGIT_RUN = re.compile(r"\d+")
+
+
+def _numbers_in(node: Any, locale: str) -> Iterable[Decimal]:
+    """Every number a JSON value holds, in its numbers and in its strings."""
+    if isinstance(node, Mapping):
+        for child in node.values():
+            yield from _numbers_in(child, locale)
+    elif isinstance(node, (list, tuple)):
+        for child in node:
+            yield from _numbers_in(child, locale)
+    elif isinstance(node, str):
+        for mention in _read_leaf(node, locale).mentions:
+            if mention.kind in ("number", "word_number") and mention.value is not None:
+                yield mention.value
+    elif isinstance(node, (int, float, Decimal)) and not isinstance(node, bool):
+        value = _number_or_none(str(node))
+        if value is not None:
+            yield value
+
+
+def locate(evidence: Any, path: str) -> list[Mapping]:
+    """The objects at ``path`` in JSON evidence (``$``, then ``.name``, ``[*]`` or ``[n]``
+    steps): the rows a ruleset's entity is found at."""
+    nodes = [evidence]
+    for step in _PATH_STEP.findall(path):
+        found = []
+        for node in nodes:
+            if step == "[*]":
+                if isinstance(node, (list, tuple)):
+                    found.extend(node)
+            elif step.startswith("["):
+                index = int(step[1:-1])
+                if isinstance(node, (list, tuple)) and index < len(node):
+                    found.append(node[index])
+            elif isinstance(node, Mapping) and step[1:] in node:
+                found.append(node[step[1:]])
+        nodes = found
+    return [n for n in nodes if isinstance(n, Mapping)]
+
+
+_PATH_STEP = re.compile(r"\.[A-Za-z_][A-Za-z0-9_]*|\[\*\]|\[\d+\]")
 
 
 def _digits_in_names(names: Iterable[str]) -> dict[str, str]:

@@ -265,8 +265,8 @@ def _expr(expr: ast.Expr, parent: int = 0, right_side: bool = False) -> str:
             return value.text
         case ast.DerivedRef(name=name):
             return name.value
-        case ast.Aggregate(function=function, ref=ref):
-            return f"{function.value}({ref.dotted()})"
+        case ast.Aggregate(function=function, ref=ref, more=more):
+            return f"{function.value}({' + '.join(r.dotted() for r in (ref, *more))})"
         case ast.BinaryOp(op=op, left=left, right=right):
             level = _PRECEDENCE[op]
             text = f"{_expr(left, level)} {op} {_expr(right, level, right_side=True)}"
@@ -303,6 +303,8 @@ def _entity_statement(statement: ast.EntityStatement, width: int) -> str:
             return f"pronouns {_strings(words)}"
         case ast.Forms(forms=forms):
             return f"forms {_strings(forms)}"
+        case ast.Ranks(field=field, within=within, forms=forms):
+            return f"ranks {field.value} within {within.value} said as {_strings(forms)}"
     raise TypeError(f"not an entity statement: {statement!r}")
 
 

@@ -462,8 +462,8 @@ class _Loop:
         try:
             if not known_locale(where):
                 raise ValueError(f"unknown locale {where!r}")
-            self.evidence_index = SweepSettings.from_policy(self.policy).index(self.evidence,
-                                                                                where)
+            self.evidence_index = SweepSettings.from_policy(self.policy).index(
+                self.evidence, where, now=self.now)
         except Exception as exc:
             # ``audit`` refuses evidence (or a locale) it cannot use, with the reason: ask it.
             refused = audit("", self.evidence, policy=self.policy, locale=where,

@@ -413,6 +413,11 @@ class _ToAst(Transformer):
         return ast.Forms(tuple(forms), span=self._span(meta))
 
     @v_args(meta=True)
+    def ranks_decl(self, meta, children):
+        field, within, forms = self._nodes(children)
+        return ast.Ranks(field, within, tuple(forms), span=self._span(meta))
+
+    @v_args(meta=True)
     def said_option(self, meta, children):
         (words,) = self._nodes(children)
         return ast.SaidAs(tuple(words), span=self._span(meta))
@@ -430,8 +435,8 @@ class _ToAst(Transformer):
 
     @v_args(meta=True)
     def aggregate(self, meta, children):
-        function, ref = self._nodes(children)
-        return ast.Aggregate(function, ref, span=self._span(meta))
+        function, ref, *more = self._nodes(children)
+        return ast.Aggregate(function, ref, tuple(more), span=self._span(meta))
 
     @v_args(meta=True)
     def derived_ref(self, meta, children):

@@ -201,6 +201,14 @@ class Sweep(Frozen):
     placeholders: tuple[str, ...] = ()
 
 
+class Rank(Frozen):
+    """A row's place by ``field`` among the rows sharing its ``within`` value ("second on the
+    team"), stated in the ``{rank}`` slot of ``forms``."""
+    field: str
+    within: str
+    forms: tuple[str, ...] = ()
+
+
 class BoundEntity(Frozen):
     """How free text names the rows of one entity and its fields (docs/binding.md). ``paths``
     locate the rows in JSON evidence; ``mentions`` are fields whose values name a row and
@@ -213,17 +221,20 @@ class BoundEntity(Frozen):
     pronouns: tuple[str, ...] = ()
     words: tuple[tuple[str, str], ...] = ()
     forms: tuple[str, ...] = ()
+    ranks: tuple[Rank, ...] = ()
+
 
 
 class Formula(Frozen):
     """A derived figure's formula: ``op`` is "const" (``value``), "agg" (``function`` over
-    ``entity.field`` of every located row), "ref" (another derived figure, ``name``), or one of
+    ``entity.field``, plus the ``more`` fields of the same row, of every located row), "ref" (another derived figure, ``name``), or one of
     + - * / over ``left`` and ``right``."""
     op: str
     value: str | None = None
     function: str | None = None
     entity: str | None = None
     field: str | None = None
+    more: tuple[str, ...] = ()      # fields of the same row added to ``field`` first
     name: str | None = None
     left: "Formula | None" = None
     right: "Formula | None" = None
@@ -267,6 +278,23 @@ class OutcomeAction(Frozen):
 class MissingAction(Frozen):
     input: str
     action: Action
+
+
+class Identity:
+    """A policy as a cache key, by identity. A ``Policy`` hashes by value, walking every entity
+    and field (a tenth of a millisecond), and ``model_copy`` carries cached properties over to
+    a changed copy; a cache keyed by this holds what was derived from this very object. The key
+    keeps its policy alive, so an identity is never reused while it is cached."""
+    __slots__ = ("policy",)
+
+    def __init__(self, policy: "Policy"):
+        self.policy = policy
+
+    def __hash__(self) -> int:
+        return id(self.policy)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Identity) and other.policy is self.policy
 
 
 class Policy(Frozen):

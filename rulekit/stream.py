@@ -25,6 +25,7 @@ text was cut into chunks.
 from __future__ import annotations
 
 import codecs
+import datetime as dt
 import re
 from typing import Any, Sequence
 
@@ -301,12 +302,13 @@ class StreamGate:
     windows, the audits and therefore the result do not depend on how the text was chunked.
 
     Both audits run only when a boundary is confirmed, never per chunk, against the evidence
-    indexed once: about two audits of the text so far per sentence.
+    indexed once: about two audits of the text so far per sentence. ``now`` is when the
+    evidence's rows are judged against their freshness budgets (the current time by default).
     """
 
     def __init__(self, policy: Policy | None, evidence: Any, *, locale: str | None = None,
                  question: str | None = None, slot_values: Sequence[str] = (), attempt: int = 1,
-                 lookahead_words: int = LOOKAHEAD_WORDS) -> None:
+                 lookahead_words: int = LOOKAHEAD_WORDS, now: dt.datetime | None = None) -> None:
         self._policy = policy
         self._locale = locale or (policy or default_policy()).locale
         self._question = question
@@ -323,7 +325,8 @@ class StreamGate:
         self._findings: tuple[Finding, ...] = ()
         self.tail = ""                          # what close() released
         try:
-            self._evidence = SweepSettings.from_policy(policy).index(evidence, self._locale)
+            self._evidence = SweepSettings.from_policy(policy).index(evidence, self._locale,
+                                                                     now=now)
         except Exception:   # fail closed: the probe below lets audit say why
             self._evidence = evidence
         # One audit of a text with nothing in it checks the locale, the question and the

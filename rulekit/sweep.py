@@ -28,14 +28,17 @@ The rules, with their defaults (a rules file changes them in its ``sweep`` block
 from __future__ import annotations
 
 import dataclasses
+import datetime as dt
+import functools
+import operator
 import re
+from collections.abc import Mapping
 from decimal import ROUND_HALF_EVEN, ROUND_HALF_UP, Decimal
 from typing import Any, Collection, Iterable, Sequence
 
-from rulekit.evidence import Evidence, noun
-from rulekit.scan import squash
-from rulekit.policy import Policy
-from rulekit.scan import Mention, scan
+from rulekit.evidence import Evidence, RowRule, locate, noun
+from rulekit.policy import Binding, Entity, Identity, Policy
+from rulekit.scan import Mention, scan, squash
 
 DEFAULT_SMALL_LIMIT = 12
 DEFAULT_CONTEXTS = ("ordinal", "rank", "list_position", "month", "weekday", "rating_scale",
@@ -105,11 +108,23 @@ class SweepSettings:
     # money stored in minor units, (field, currency digits), so 129900 licenses "$1,299.00".
     field_placeholders: tuple[tuple[str, str, str | None], ...] = ()
     minor_units: tuple[tuple[str, int], ...] = ()
+    # The entities whose rows keep rules in evidence (hidden fields, freshness budgets), each
+    # with the JSON paths its rows are found at.
+    row_entities: tuple[tuple[Entity, tuple[str, ...]], ...] = ()
+    # Binding's derived figures (a winning margin...): code computes them from the evidence
+    # as it is indexed, so they are allowed in their own right.
+    binding: Binding = Binding()
 
     @classmethod
     def from_policy(cls, policy: Policy | None) -> "SweepSettings":
+        """The settings of ``policy`` (the defaults without one), derived once per policy
+        object: a policy is immutable, and every audit needs them."""
         if policy is None:
-            return cls()
+            return _DEFAULT_SETTINGS
+        return _settings_of(Identity(policy))
+
+    @classmethod
+    def _derive(cls, policy: Policy) -> "SweepSettings":
         spec = policy.sweep
         percent_fields = tuple(f"{e.name}.{f.name}" for e in policy.entities for f in e.fields
                                if f.type.kind == "decimal" and f.type.percent)
@@ -121,17 +136,29 @@ class SweepSettings:
                       if f.type.kind == "money" and f.type.storage == "minor")
         return cls(spec.small_integer_limit, frozenset(spec.small_integer_contexts),
                    frozenset(spec.rounding), frozenset(spec.exempt), spec.placeholders,
-                   spec.untrusted, spec.authoritative, percent_fields, placeholders, minor)
+                   spec.untrusted, spec.authoritative, percent_fields, placeholders, minor,
+                   _row_entities(policy), policy.binding)
 
-    def index(self, evidence: Any, locale: str) -> Evidence:
+    def index(self, evidence: Any, locale: str, *, now: dt.datetime | None = None) -> Evidence:
+        """Index ``evidence`` once for any number of audits. ``now`` is when its rows' ages
+        are measured against their freshness budgets (the current time by default). The
+        ruleset's derived figures are computed and indexed with it (``Evidence.raw`` holds them
+        under ``rulekit_derived``), and the index keeps the evidence for binding."""
         if isinstance(evidence, Evidence):
             return evidence
+        if self.binding.derived and isinstance(evidence, Mapping):
+            from rulekit.bind import DERIVED_KEY, derived_values
+
+            derived = derived_values(self.binding, evidence)
+            if derived:
+                evidence = {**evidence, DERIVED_KEY: derived}
+        rows = _row_rules(self.row_entities, evidence, now) if self.row_entities else None
         return Evidence.build(evidence, locale=locale, untrusted=self._names(self.untrusted),
                               authoritative=self._names(self.authoritative),
                               placeholders=self.placeholders,
                               percent_fields=self._names(self.percent_fields),
                               field_placeholders=self.field_placeholders,
-                              minor_units=dict(self.minor_units))
+                              minor_units=dict(self.minor_units), rows=rows)
 
     @staticmethod
     def _names(targets: Iterable[str]) -> set[str]:
@@ -142,6 +169,70 @@ class SweepSettings:
             if not target.startswith("$") and "." in target:
                 names.add(target.split(".", 1)[1])
         return names
+
+
+_DEFAULT_SETTINGS = SweepSettings()
+
+# How findings are ordered: by span, then code. A C-level key: a text can hold many findings.
+IN_TEXT_ORDER = operator.attrgetter("start", "end", "code")
+
+
+# A process holds one policy, or a few; a reloaded policy pushes out the oldest.
+@functools.lru_cache(maxsize=16)
+def _settings_of(key: Identity) -> SweepSettings:
+    return SweepSettings._derive(key.policy)
+
+
+def _row_entities(policy: Policy) -> tuple[tuple[Entity, tuple[str, ...]], ...]:
+    """The entities with a hidden field or a freshness budget, and where their rows are in
+    JSON evidence: the paths binding declares (``entity product from evidence "$.products[*]"``)
+    and, as in a rows file, a top-level key named after the entity, singular or plural."""
+    declared = {e.name: e.paths for e in policy.binding.entities}
+    found = []
+    for entity in policy.entities:
+        keeps_rules = any(not f.readable for f in entity.fields) or (
+            entity.fresh_via and (entity.fresh_seconds or any(f.fresh_seconds for f in entity.fields)))
+        if not keeps_rules:
+            continue
+        conventional = tuple(f"$.{name}{step}" for name in (entity.name, entity.name + "s")
+                             for step in ("", "[*]"))
+        found.append((entity, tuple(dict.fromkeys(declared.get(entity.name, ()) + conventional))))
+    return tuple(found)
+
+
+def _row_rules(entities: Sequence[tuple[Entity, tuple[str, ...]]], evidence: Any,
+               now: dt.datetime | None) -> dict[int, RowRule]:
+    """The rule of every entity row in ``evidence``, by the row's ``id()``: its hidden fields,
+    and its fields older than their freshness budget at ``now``. Age is judged from the row's
+    own ``via`` field (``updated_at``): a row without one states no age, and the caller who
+    built the evidence answers for it; a row whose ``via`` cannot be read is stale."""
+    if not isinstance(evidence, Mapping):
+        return {}
+    from rulekit.check import _staleness as staleness  # INTEGRATE: public name
+
+    now = now or dt.datetime.now(dt.timezone.utc)
+    if now.tzinfo is None:
+        now = now.replace(tzinfo=dt.timezone.utc)
+    rules: dict[int, RowRule] = {}
+    for entity, paths in entities:
+        for path in paths:
+            for row in locate(evidence, path):
+                if id(row) in rules:
+                    continue
+                withheld: dict[str, tuple[str, str]] = {}
+                for field in entity.fields:
+                    if not field.readable:
+                        withheld[field.name] = ("hidden_field", f"appears in the evidence only as "
+                                                f"{entity.name}.{field.name}, which the rules do "
+                                                "not allow to be shown")
+                    elif field.name in row and entity.fresh_via in row and \
+                            (why := staleness(entity, field, row, now)):
+                        withheld[field.name] = ("stale", f"is {entity.name}.{field.name} of a "
+                                                f"record that is out of date ({why}); a stale "
+                                                "value is not quoted")
+                if withheld:
+                    rules[id(row)] = RowRule(entity.name, withheld)
+    return rules
 
 
 def sweep(text: str, evidence: Evidence, settings: SweepSettings = SweepSettings(), *,
@@ -164,7 +255,7 @@ def sweep(text: str, evidence: Evidence, settings: SweepSettings = SweepSettings
             findings.append(Finding("date", match.group(0), None, match.start(), match.end(),
                                     "relative_date", f"'{match.group(0)}' is relative, and the "
                                     "evidence has no 'today' to resolve it against"))
-    return sorted(findings, key=lambda f: (f.start, f.end, f.code))
+    return sorted(findings, key=IN_TEXT_ORDER)
 
 
 def _may_be_relative(text: str) -> bool:
@@ -244,7 +335,8 @@ class _Judge:
         value = mention.value
         if value is None:
             return None
-        if mention.text.strip() in self.settings.exempt or str(value) in self.settings.exempt:
+        exempt = self.settings.exempt
+        if exempt and (mention.text.strip() in exempt or str(value) in exempt):
             return None
         if value in self.from_slots:
             return None     # code put it there
@@ -254,17 +346,18 @@ class _Judge:
             return None
         if self._name_digits(mention):
             return None
-        if self._count(index, mention):
+        integral = value == value.to_integral_value()
+        pair = self._count_pair(index) if integral else None      # read once, used twice
+        if integral and self._count(mention, pair):
             return None
-        if self._small_integer_context(mention):
+        if integral and self._small_integer_context(mention):
             return None
-        pair = self._count_pair(index) if value == value.to_integral_value() else None
         if pair is not None:
             (part, _), (total, counted) = pair
             rows = self._rows_of(counted)
             return self._finding(mention, "count_out_of_range", f"'{part} of {total}' counts more "
                                  f"than the evidence holds: {rows} {counted or 'rows'}".rstrip())
-        return self._unsupported(mention)
+        return self._unsupported(mention, integral)
 
     _word_number = _number
 
@@ -279,9 +372,9 @@ class _Judge:
 
     def _rounds_to(self, mention: Mention, figures) -> Any:
         value = mention.value
-        # The shown precision: "12k" is to the thousand, "1.2M" to the hundred thousand.
-        quantum = Decimal(mention.scale or 1).scaleb(-mention.decimals).normalize()
-        exponent = quantum.normalize().as_tuple().exponent
+        if not figures:
+            return None
+        quantum, exponent = _shown_precision(mention.scale or 1, mention.decimals)
         for figure in figures:
             if mention.percent and not figure.percent:
                 continue
@@ -314,13 +407,13 @@ class _Judge:
         words = mention.before.split()
         return bool(words) and f"{words[-1]} {mention.text}".casefold() in self.evidence.name_pairs
 
-    def _count(self, index: int, mention: Mention) -> bool:
+    def _count(self, mention: Mention, pair) -> bool:
         """"4 of your last 5 rounds": the total at most what the evidence holds, the part at
-        most the total; a plain number equal to a list's length is an exact count."""
+        most the total; a plain number equal to a list's length is an exact count. ``mention``
+        is a whole number, and ``pair`` its ``_count_pair``."""
         value = mention.value
-        if value != value.to_integral_value() or mention.percent or mention.currency:
+        if mention.percent or mention.currency:
             return False
-        pair = self._count_pair(index)
         if pair is not None:
             (part, _), (total, counted) = pair
             return part <= total <= self._rows_of(counted)
@@ -352,8 +445,9 @@ class _Judge:
         return (first.value, ""), (second.value, word)
 
     def _small_integer_context(self, mention: Mention) -> bool:
+        """Whether a whole number up to the limit stands where a small integer is free."""
         value, settings = mention.value, self.settings
-        if value != value.to_integral_value() or not 0 <= value <= settings.small_integer_limit:
+        if not 0 <= value <= settings.small_integer_limit:
             return False
         if mention.percent or mention.currency or mention.scaled:
             return False
@@ -394,23 +488,26 @@ class _Judge:
             pos -= len(window)
         return True
 
-    def _unsupported(self, mention: Mention) -> Finding:
+    def _unsupported(self, mention: Mention, integral: bool) -> Finding:
         value, evidence = mention.value, self.evidence
         shown = mention.text.strip()
         if value in evidence.placeholder_values or -value in evidence.placeholder_values:
             return self._finding(mention, "placeholder", f"{shown} is a 'not recorded' "
                                  "placeholder in the evidence, not a measurement")
+        withheld = evidence.withheld.get(value) or evidence.withheld.get(-value)
+        if withheld is not None:
+            return self._finding(mention, withheld[0], f"{shown} {withheld[1]}")
         if value in evidence.untrusted_values:
             return self._finding(mention, "untrusted_source", f"{shown} appears only in "
                                  "third-party text, which is evidence only of what its author wrote")
         if self._rounds_to(mention, evidence.near(value)) is not None:
             return self._finding(mention, "rounded", f"{shown} is a rounded figure; the "
                                  "evidence holds the exact value and rounding is not allowed here")
-        inside = evidence.name_digits.get(_digits(value))
-        if inside and value == value.to_integral_value():
+        inside = evidence.name_digits.get(_digits(value)) if integral else None
+        if inside:
             return self._finding(mention, "name_digits", f"{shown} appears in the evidence only "
                                  f"inside the name '{inside}', which licenses that name, not a quantity")
-        if value == value.to_integral_value() and 0 <= value <= self.settings.small_integer_limit:
+        if integral and 0 <= value <= self.settings.small_integer_limit:
             return self._finding(mention, "small_integer", f"{shown} is not in the evidence; a "
                                  "small integer passes only as an ordinal, rank, list position, "
                                  "date part, rating scale or part of a name")
@@ -498,6 +595,14 @@ class _Judge:
 # The judgement of each kind, looked up once per mention instead of by attribute name.
 _JUDGES = {kind: getattr(_Judge, f"_{kind}") for kind in
            ("number", "word_number", "multiple", "date", "quote", "handle", "email", "url")}
+
+
+@functools.lru_cache(maxsize=256)
+def _shown_precision(scale: int, decimals: int) -> tuple[Decimal, int]:
+    """The precision a figure is shown to, and its exponent: "12k" is to the thousand, "1.2M"
+    to the hundred thousand, "4.62" to the hundredth. Few (scale, decimals) pairs occur."""
+    quantum = Decimal(scale).scaleb(-decimals).normalize()
+    return quantum, quantum.as_tuple().exponent
 
 
 def _field_of(path: str) -> set[str]:

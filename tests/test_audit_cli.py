@@ -216,6 +216,25 @@ def test_rules_allow_rounding_for_a_field(files, capsys, tmp_path):
     assert code == 0 and as_json(out)["decision"] == "answer"
 
 
+def test_now_judges_the_rows_freshness(files, capsys, tmp_path):
+    """A price from a catalogue row 10 minutes old passes shop's 15-minute budget; the same
+    row judged 20 minutes later is stale, and shop refuses a stale figure."""
+    evidence = tmp_path / "shop.json"
+    evidence.write_text(json.dumps({"products": [{
+        "sku": "RC-500", "name": "Navy raincoat", "price": 129900, "stock": 7,
+        "updated_at": "2026-11-30T11:50:00Z"}]}), encoding="utf-8")
+    argv = files("The Navy raincoat is $1,299.00.", "--format", "json", "--rules",
+                 str(RULESETS / "shop.rules"), evidence_path=evidence)
+    code, out, _ = run(argv + ["--now", "2026-11-30T12:00:00Z"], capsys)
+    assert code == 0 and as_json(out)["decision"] == "answer"
+    code, out, _ = run(argv + ["--now", "2026-11-30T12:10:00Z"], capsys)
+    data = as_json(out)
+    assert code == 0 and data["decision"] == "refuse"
+    assert [(i["code"], i["text"]) for i in data["issues"]] == [("stale", "$1,299.00")]
+    code, _, err = run(argv + ["--now", "noon"], capsys)
+    assert code == 2 and "--now 'noon' is not an ISO 8601 time" in err
+
+
 def test_rules_written_here_change_the_sweep(files, capsys, tmp_path):
     """A rules file's `sweep` block changes each default: rounding for a field, small integers
     narrowed (limit and contexts), a field marked untrusted, a placeholder value, an exemption."""

@@ -126,3 +126,83 @@ def test_an_ambiguous_pronoun_binds_nothing():
 def test_without_binding_declarations_nothing_is_bound():
     policy = rulekit.load(ROOT / "rulesets" / "orders.rules")
     assert bind("Order 1 has 3 points.", {"orders": []}, policy).bound == ()
+
+
+RANKED = '''
+ruleset t { version "1" }
+entity player from evidence "$.players[*]" {
+  key NAME
+  mentioned as NAME
+  field NAME text
+  field TEAM text
+  field PTS  integer said as "points"
+  ranks PTS within TEAM said as "{rank} on the team"
+}
+derived q3_high = max(player.PTS) said as "in the third quarter, ... {q3_high} points"
+on otherwise handoff
+'''
+
+
+def test_ranks_parse_format_compile_and_round_trip():
+    result = compile_source(RANKED)
+    assert result.ok, result.diagnostics
+    (player,) = result.policy.binding.entities
+    assert [(r.field, r.within, r.forms) for r in player.ranks] == [
+        ("PTS", "TEAM", ("{rank} on the team",))]
+    formatted, problems = format_source(RANKED)
+    assert not problems and "ranks PTS within TEAM said as" in formatted
+    assert parse_source(formatted).file == parse_source(RANKED).file
+    from rulekit.policy import policy_from_json
+    assert policy_from_json(result.policy.to_json()).binding == result.policy.binding
+
+
+def test_a_place_counts_the_rows_above_within_the_group_and_ties_share_places():
+    policy = compile_source(RANKED).policy
+    evidence = {"players": [{"NAME": "Ann", "TEAM": "A", "PTS": 20},
+                            {"NAME": "Bea", "TEAM": "A", "PTS": 20},
+                            {"NAME": "Cy", "TEAM": "A", "PTS": 9},
+                            {"NAME": "Dee", "TEAM": "B", "PTS": 30}]}
+
+    def verdicts(text):
+        return [(b.text, b.verdict) for b in bind(text, evidence, policy).bound]
+
+    assert verdicts("Bea was first on the team.") == [("first", "ok")]
+    assert verdicts("Ann was 2nd on the team.") == [("2nd", "ok")]
+    assert verdicts("Cy was second on the team.") == [("second", "misattributed")]
+
+
+def test_a_gap_in_a_form_stays_within_its_clause():
+    policy = compile_source(RANKED).policy
+    evidence = {"players": [{"NAME": "Ann", "TEAM": "A", "PTS": 20}]}
+    assert [b.field for b in bind("In the third quarter, Ann rallied for 20 points.", evidence,
+                                  policy).bound] == ["q3_high"]
+    # No figure and no sentence end inside the gap.
+    assert bind("In the third quarter, Ann rallied. She had 20 points.", evidence,
+                policy).bound == ()
+    assert [b.field for b in bind("In the third quarter, Ann had 4 steals and 20 points.",
+                                  evidence, policy).bound] == ["PTS"]
+
+
+HALVES = '''
+ruleset t { version "1" }
+entity team from evidence "$.teams[*]" {
+  key NAME
+  field NAME text
+  field Q1   integer
+  field Q2   integer
+}
+derived half = max(team.Q1 + team.Q2) said as "{half} in the first half"
+on otherwise handoff
+'''
+
+
+def test_an_aggregate_adds_fields_of_one_row_first_and_skips_placeholders():
+    result = compile_source(HALVES)
+    assert result.ok, result.diagnostics
+    formatted, problems = format_source(HALVES)
+    assert not problems and "max(team.Q1 + team.Q2)" in formatted
+    assert parse_source(formatted).file == parse_source(HALVES).file
+    values = derived_values(result.policy.binding, {"teams": [
+        {"NAME": "a", "Q1": 20, "Q2": 30}, {"NAME": "b", "Q1": 40, "Q2": 1},
+        {"NAME": "c", "Q1": "N/A", "Q2": 99}]})
+    assert values == {"half": Decimal(50)}

@@ -32,6 +32,7 @@ from decimal import Decimal, InvalidOperation
 from pathlib import Path
 from zoneinfo import ZoneInfo
 
+import local_run
 import pytest
 
 import rulekit
@@ -65,12 +66,7 @@ def model():
     loaded.close()
 
 
-def _example(name: str) -> dict:
-    return json.loads((EXAMPLES / f"{name}.json").read_text("utf-8"))
-
-
-def _now(data: dict) -> dt.datetime:
-    return dt.datetime.fromisoformat(data["now"].replace("Z", "+00:00"))
+_example, _now = local_run.example, local_run.now_of
 
 
 # --- the oracle: what the example rows support, worked out without rulekit --------------------
@@ -224,72 +220,14 @@ def test_the_oracle_catches_what_it_must():
 
 
 # --- the end-to-end run ---------------------------------------------------------------------
-
-# (ruleset, channel, question). Claims questions run against SQLite built from the example rows
-# (the model is shown the rows too); prose questions against the rows as evidence. A question
-# about a stale row (BT-3) is in the mix: its answer must not be the stale figure.
-CASES = [
-    # Grouped by ruleset and channel: with the prompt cache on, consecutive questions on the
-    # same data only evaluate what differs (the question), which keeps the run short.
-    ("shop", "claims", "How much is the navy raincoat?"),
-    ("shop", "claims", "How much is the Bottle BT-3 500ml?"),
-    ("shop", "prose", "How much is the navy raincoat, and how many are left?"),
-    ("shop", "prose", "Tell me the price of the bottle."),
-    ("shop", "prose", "Is the navy raincoat in stock?"),
-    ("analytics", "prose", "Which post did best this month?"),
-    ("analytics", "prose", "How many views did I get this month?"),
-    ("analytics", "prose", "What was my engagement rate this month?"),
-    ("analytics", "prose", "How many likes did my post about the 9 pm schedule get?"),
-    ("orders", "claims", "When did my order ord_88431 ship?"),
-    ("orders", "claims", "What was the total of order ord_88431?"),
-    ("orders", "prose", "When will order ord_88431 arrive, and what did it cost?"),
-    ("orders", "prose", "How heavy is the parcel of order ord_88431?"),
-]
-REPLIES = 100
-TEMPERATURE = 0.8
-# Reply caps that keep the run within minutes on a 2-core machine: a claims reply with two
-# claims is 100 to 150 tokens; a cut-off reply is malformed and judged so.
-MAX_TOKENS = {"claims": 160, "prose": 48}
-
-
-def _run(model, case: tuple[str, str, str], seed: int, policies: dict, sources: dict):
-    ruleset, channel, question = case
-    data = _example(ruleset)
-    # The prompt cache is on: questions on the same data share the instructions and the data,
-    # and the run is the same sequence of requests every time, so it stays reproducible.
-    generate = model.reseeded(seed, temperature=TEMPERATURE, max_tokens=MAX_TOKENS[channel],
-                              cache_prompt=True)
-    if channel == "claims":
-        return ground(generate, policies[ruleset], source=sources[ruleset],
-                      evidence=data["rows"], question=question, now=_now(data),
-                      inputs=data.get("inputs", {}))
-    return ground(generate, policies[ruleset], evidence=_prose_evidence(ruleset),
-                  question=question)
-
-
-def _prose_evidence(ruleset: str):
-    data = _example(ruleset)
-    return data["evidence"] if "evidence" in data else data["rows"]
-
+# The questions, seeds and caps live in tests/local_run.py, shared with the benchmark.
 
 def test_no_delivered_answer_holds_an_unsupported_figure(model, tmp_path, capsys):
-    policies = {name: rulekit.load(ROOT / "rulesets" / f"{name}.rules")
-                for name in ("shop", "orders", "analytics")}
-    sources = {}
-    for name in ("shop", "orders"):
-        write_sqlite(tmp_path / f"{name}.db", _example(name)["rows"])
-        sources[name] = SqliteResolver(tmp_path / f"{name}.db")
     started = time.monotonic()
-    runs, replies, seed = [], [], 0
-    while len(replies) < REPLIES:
-        case = CASES[seed % len(CASES)]
-        grounded = _run(model, case, seed, policies, sources)
-        runs.append((case, seed, grounded))
-        replies += [(case, a) for a in grounded.attempts if a.reply is not None]
-        seed += 1
+    runs = local_run.run_all(model, tmp_path)
     elapsed = time.monotonic() - started
-    for source in sources.values():
-        source.close()
+    replies = [(case, a) for case, _, grounded in runs for a in grounded.attempts
+               if a.reply is not None]
 
     violations, finals, wrong = [], Counter(), Counter()
     for (ruleset, channel, question), seed, grounded in runs:
@@ -301,7 +239,7 @@ def test_no_delivered_answer_holds_an_unsupported_figure(model, tmp_path, capsys
             data = _example(ruleset)
             bad = claims_oracle(ruleset, data["rows"], _now(data), decision.text)
         else:
-            bad = prose_oracle(ruleset, _prose_evidence(ruleset), decision.text)
+            bad = prose_oracle(ruleset, local_run.prose_evidence(ruleset), decision.text)
         if bad:
             violations.append(f"{ruleset}/{channel} seed {seed} {question!r}: delivered "
                               f"{decision.decision} {decision.text!r} holds {bad}; replies: "

@@ -121,7 +121,7 @@ def test_issues_compare_as_a_multiset_of_codes_or_partial_mappings(tmp_path):
     reply: {grounded: true, template: "It is $1,350 and we have {stock} left.", subject: {entity: product, id: RC-500}}
     want_issues: [{code: stray_figure, path: $.template}]
   - name: audit
-    evidence: {price: 12}
+    evidence: {price: 1200}   # cents: shop stores money in minor units
     text: "It costs 12 dollars, not 13 or 14."
     want_issues: [unsupported_number, {code: unsupported_number, text: "13"}]
 """

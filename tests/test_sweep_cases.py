@@ -1,7 +1,9 @@
 """rulekit.audit / rulekit.sweep: behaviour cases from tests/cases/sweep/*.yaml.
 
 One file per rule of the sweep (rule01_same_value.yaml ... rule11_untrusted.yaml) plus
-notation.yaml, reader.yaml, question_history.yaml, decisions.yaml and seeds.yaml. A file::
+notation.yaml, reader.yaml, question_history.yaml, decisions.yaml, seeds.yaml and
+records.yaml (the rows of a ruleset's entities: hidden fields, freshness, money in minor
+units). A file::
 
     evidence: {...}                  # the file's default evidence: a JSON-like value or a
                                      # text document (a string); a case may override it
@@ -9,6 +11,8 @@ notation.yaml, reader.yaml, question_history.yaml, decisions.yaml and seeds.yaml
                                      # (the built-in defaults of rulekit.audit)
     locale: en_GB                    # optional: the file's default locale (default: none given
                                      # to audit, i.e. the ruleset's, else en_US)
+    now: "2026-11-30T12:00:00Z"      # optional: when rows are judged against their freshness
+                                     # budgets (default: the current time)
     cases:
       - note: why this case exists   # required; its slug is the test id: file.yaml:<slug>
         text: "..."                  # required: the free text to audit
@@ -23,6 +27,7 @@ Input keys of a case (all optional but note and text):
     locale          how numbers and dates are read (en_GB, de_DE, zh_CN...)
     attempt         1 for a first answer (default), 2 after one regeneration...
     slot_values     values code put into slots (licensed)
+    now             replaces the file's now
     xfail           "<precise reason>": a known bug in rulekit; the case must fail (strict)
 
 Expectations (a case needs at least one):
@@ -75,9 +80,9 @@ from rulekit.cli import main as cli_main
 CASES = Path(__file__).parent / "cases" / "sweep"
 RULESETS = Path(__file__).parent.parent / "rulesets"
 
-FILE_KEYS = {"evidence", "rules", "locale", "cases"}
+FILE_KEYS = {"evidence", "rules", "locale", "now", "cases"}
 INPUT_KEYS = {"note", "text", "evidence", "rules", "question", "history", "locale", "attempt",
-              "slot_values", "xfail"}
+              "slot_values", "now", "xfail"}
 WANT_KEYS = {"want_decision", "want_findings", "want_codes", "want_none",
              "want_feedback_contains", "want_feedback_excludes", "want_message_contains",
              "want_span"}
@@ -86,13 +91,13 @@ DECISIONS = {"answer", "regenerate", "refuse", "ask", "handoff", "fallback"}
 CODES = {"unsupported_number", "rounded", "placeholder", "untrusted_source", "name_digits",
          "small_integer", "count_out_of_range", "computed_multiple", "unsupported_date",
          "relative_date", "unsupported_quote", "unsupported_handle", "unsupported_email",
-         "unsupported_url", "input_error"}
+         "unsupported_url", "input_error", "stale", "hidden_field", "misattributed"}
 EXPECTED_FILES = {"rule01_same_value.yaml", "rule02_arithmetic.yaml",
                   "rule03_small_integers.yaml", "rule04_name_digits.yaml", "rule05_counts.yaml",
                   "rule06_placeholders.yaml", "rule07_quotes.yaml", "rule08_handles.yaml",
                   "rule09_urls.yaml", "rule10_dates.yaml", "rule11_untrusted.yaml",
                   "notation.yaml", "reader.yaml", "question_history.yaml", "decisions.yaml",
-                  "seeds.yaml"}
+                  "seeds.yaml", "records.yaml"}
 
 
 # --- loading -----------------------------------------------------------------------------------
@@ -195,6 +200,7 @@ class Case:
     locale: str | None
     attempt: int
     slot_values: list
+    now: dt.datetime | None
     wants: dict
     xfail: str | None
 
@@ -227,8 +233,19 @@ def load_file(path: Path) -> list[Case]:
             rules=rules, question=case.get("question"), history=case.get("history"),
             locale=case.get("locale", data.get("locale")), attempt=case.get("attempt", 1),
             slot_values=case.get("slot_values", []),
+            now=_instant(case.get("now", data.get("now")), f"{case_id}: now"),
             wants={k: v for k, v in case.items() if k in WANT_KEYS}, xfail=case.get("xfail")))
     return out
+
+
+def _instant(text: Any, where: str) -> dt.datetime | None:
+    if text is None:
+        return None
+    try:
+        return dt.datetime.fromisoformat(str(text).replace("Z", "+00:00"))
+    except ValueError:
+        raise ValueError(f"{where}: {text!r} is not an ISO 8601 instant "
+                         "(2026-11-30T12:00:00Z)") from None
 
 
 def load_cases() -> list[Case]:
@@ -251,7 +268,7 @@ def _param(case: Case):
 def run(case: Case) -> AuditResult:
     return audit(case.text, case.evidence, policy=policy(case.rules), question=case.question,
                  history=case.history, locale=case.locale, slot_values=case.slot_values,
-                 attempt=case.attempt)
+                 attempt=case.attempt, now=case.now)
 
 
 def describe(result: AuditResult) -> str:

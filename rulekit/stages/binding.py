@@ -37,7 +37,7 @@ def _entity(c: Compilation, entity: ast.Entity) -> P.BoundEntity | None:
                     hint='write `$`, then `.name`, `[*]` (every item) or `[0]` steps, as in '
                     '"$.players[*]" or "$.home"')
     declarations = [s for s in entity.statements
-                    if isinstance(s, (ast.Mentioned, ast.Pronouns, ast.Forms))]
+                    if isinstance(s, (ast.Mentioned, ast.Pronouns, ast.Forms, ast.Ranks))]
     declarations += [o for f in entity.fields for o in f.options if isinstance(o, ast.SaidAs)]
     if not entity.evidence:
         for statement in declarations:
@@ -46,7 +46,7 @@ def _entity(c: Compilation, entity: ast.Entity) -> P.BoundEntity | None:
                     hint=f'add `from evidence "$.{name}s[*]"` after `entity {name}`')
         return None
     fields = {f.name.value: f for f in entity.fields}
-    mentions, aliases, pronouns, forms = [], [], [], []
+    mentions, aliases, pronouns, forms, ranks = [], [], [], [], []
     for statement in entity.statements:
         if isinstance(statement, ast.Mentioned):
             for item in statement.names:
@@ -69,6 +69,10 @@ def _entity(c: Compilation, entity: ast.Entity) -> P.BoundEntity | None:
                                  f"entity '{name}'"):
                     continue
                 forms.append(form.value)
+        elif isinstance(statement, ast.Ranks):
+            rank = _rank(c, name, fields, statement)
+            if rank is not None:
+                ranks.append(rank)
     words: dict[str, tuple[str, ast.String]] = {}
     for decl in entity.fields:
         for option in (o for o in decl.options if isinstance(o, ast.SaidAs)):
@@ -93,7 +97,45 @@ def _entity(c: Compilation, entity: ast.Entity) -> P.BoundEntity | None:
     ordered = tuple(sorted(((w, f) for w, (f, _) in words.items()), key=lambda p: -len(p[0])))
     return P.BoundEntity(name=name, paths=tuple(p.value for p in entity.evidence),
                          mentions=tuple(mentions), aliases=tuple(aliases),
-                         pronouns=tuple(pronouns), words=ordered, forms=tuple(forms))
+                         pronouns=tuple(pronouns), words=ordered, forms=tuple(forms),
+                         ranks=tuple(ranks))
+
+
+def _rank(c: Compilation, name: str, fields, statement: ast.Ranks) -> P.Rank | None:
+    """``ranks PTS within TEAM_NAME said as "{rank} on the team"``: both fields declared, the
+    first numeric, and every form states ``{rank}`` and nothing else."""
+    ok = True
+    for ref in (statement.field, statement.within):
+        if ref.value not in fields:
+            c.error("RK203", f"unknown field '{ref.value}' on entity '{name}'", ref.span,
+                    hint=suggest(ref.value, fields, "fields"))
+            ok = False
+    if ok and statement.field.value not in _numeric(c, name, fields):
+        kind = c.fields[(name, statement.field.value)].kind
+        c.error("RK603", f"`ranks` orders rows by a figure; '{statement.field.value}' is a "
+                f"{kind} field", statement.field.span,
+                hint="rank by a numeric field, as in `ranks PTS within TEAM_NAME`")
+        ok = False
+    for form in statement.forms:
+        parsed = parse_template(form.raw)
+        other = [s for s in parsed.slots if s.name != "rank"]
+        if not parsed.slots and not parsed.problems:
+            c.error("RK604", "a rank's form states the place in `{rank}`, and this one has no "
+                    "slot", form.span, hint='write it as in "{rank} on the team"')
+            ok = False
+        elif other:
+            base = form.span.shifted(1, 0) if form.span.line == form.span.end_line else None
+            span = base.shifted(other[0].start, other[0].end - other[0].start) if base \
+                else form.span
+            c.error("RK606", f"a rank's form states the place only, as `{{rank}}`, not "
+                    f"'{other[0].name}'", span, hint='write it as in "{rank} on the team"')
+            ok = False
+        elif _form_problem(c, form, {"rank"}, "slot", "a rank's form"):
+            ok = False
+    if not ok:
+        return None
+    return P.Rank(field=statement.field.value, within=statement.within.value,
+                  forms=tuple(f.value for f in statement.forms))
 
 
 def _numeric(c: Compilation, entity: str, fields) -> list[str]:
@@ -154,7 +196,7 @@ def _derived(c: Compilation) -> tuple[P.DerivedFigure, ...]:
         formula = _formula(c, item.expr, declared, (name,))
         ok = formula is not None
         for form in item.said:
-            ok = not _form_problem(c, form, set(declared), "derived figure", f"the ruleset") and ok
+            ok = not _form_problem(c, form, set(declared), "derived figure", "the ruleset") and ok
             if ok and name not in parse_template(form.raw).slot_names:
                 c.error("RK606", f"a form of '{name}' must state it: `{{{name}}}` is missing",
                         form.span, hint=f"write it into the text, as in \"won by {{{name}}}\"")
@@ -202,8 +244,23 @@ def _formula(c: Compilation, expr: ast.Expr, declared: dict[str, ast.Derived],
             c.error("RK607", f"{function}() needs a number; '{expr.ref.dotted()}' is a "
                     f"{info.kind} field", expr.ref.span)
             return None
+        for ref in expr.more:       # max(team.PTS_QTR1 + team.PTS_QTR2): one row's sum
+            if ref.entity.value != expr.ref.entity.value:
+                c.error("RK607", f"{function}() adds fields of one row of "
+                        f"'{expr.ref.entity.value}'; '{ref.dotted()}' is a field of another "
+                        "entity", ref.span, hint="combine two entities' figures outside the "
+                        f"functions, as in `{function}(a.X) + {function}(b.Y)`")
+                return None
+            more = check_field_ref(c, ref)
+            if more is None:
+                return None
+            if more.kind is not None and not T.TYPES[more.kind].NUMERIC:
+                c.error("RK607", f"{function}() adds numbers; '{ref.dotted()}' is a "
+                        f"{more.kind} field", ref.span)
+                return None
         return P.Formula(op="agg", function=function, entity=expr.ref.entity.value,
-                         field=expr.ref.field.value)
+                         field=expr.ref.field.value,
+                         more=tuple(r.field.value for r in expr.more))
     left = _formula(c, expr.left, declared, stack)
     right = _formula(c, expr.right, declared, stack)
     if left is None or right is None:
