@@ -6,7 +6,11 @@ from __future__ import annotations
 
 import json
 import random
+import subprocess
+import sys
 import time
+
+from pathlib import Path
 
 from run import Section
 
@@ -14,6 +18,32 @@ from rulekit.audit import audit
 from rulekit.sweep import SweepSettings
 
 SMALL_TARGET, LARGE_TARGET = 20_000, 3_000
+PEAK_TARGET_MB = 200
+
+# Run in a fresh process, so that the high-water mark is this audit's and nothing else's: the
+# resident size after importing rulekit and building the text, then the peak during the audit.
+_PEAK_SCRIPT = """
+import resource, sys
+sys.path.insert(0, sys.argv[1])
+from bench_audit import _adversarial, _evidence
+from rulekit.audit import audit
+from rulekit.sweep import SweepSettings
+index = SweepSettings().index(_evidence(5), "en_US")
+audit("warm-up: 1,299 views.", index)
+text = _adversarial(1_000_000)
+before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+result = audit(text, index)
+after = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+print(before, after, len(result.findings))
+"""
+
+
+def _peak_of_a_1mb_audit() -> tuple[float, float, int]:
+    """(resident MB before the audit, MB the audit added at its peak, findings)."""
+    out = subprocess.run([sys.executable, "-c", _PEAK_SCRIPT, str(Path(__file__).parent)],
+                         capture_output=True, text=True, check=True).stdout.split()
+    before, after, findings = (int(v) for v in out)
+    return before / 1024, (after - before) / 1024, findings
 
 
 def _evidence(posts: int) -> dict:
@@ -83,6 +113,12 @@ def run() -> Section:
         growth.append(f"{size // 1000} KB: {elapsed * 1000:.0f} ms ({elapsed * 1e6 / (size / 1000):.0f} µs/KB)")
         if size == 1_000_000 and elapsed > 1.0:
             missed.append(f"1 MB adversarial text took {elapsed:.2f} s > 1 s")
+    before_mb, added_mb, findings = _peak_of_a_1mb_audit()
+    notes.append(f"memory: auditing the 1 MB adversarial text ({findings:,} findings) raised the "
+                 f"process's peak resident size by {added_mb:.0f} MB (from {before_mb:.0f} MB "
+                 f"after imports; target: the audit peaks under {PEAK_TARGET_MB} MB)")
+    if added_mb > PEAK_TARGET_MB:
+        missed.append(f"auditing 1 MB peaked at +{added_mb:.0f} MB > {PEAK_TARGET_MB} MB")
     notes.append("adversarial text (digit runs, separators, nested quotes, @ runs, long URLs, "
                  "markdown inside numbers, CJK numerals, zero-width characters): " + "; ".join(growth))
     notes.append("'evidence built once' is the loop's case: the grounding loop indexes the "

@@ -421,7 +421,8 @@ def bind(text: str, evidence: Any, policy: Policy | None, *, locale: str = "en_U
     vocabulary = _vocabulary(binding)
     rows = _Rows(binding, evidence)
     derived = derived_values(binding, evidence)
-    scanned = [m for m in (mentions if mentions is not None else scan(text, locale))
+    every = mentions if mentions is not None else scan(text, locale)
+    scanned = [m for m in every
                if m.kind in ("number", "word_number") and m.value is not None and not m.quoted]
     sentences = _sentences(text)
     named = rows.find(text)
@@ -488,8 +489,85 @@ def bind(text: str, evidence: Any, policy: Policy | None, *, locale: str = "en_U
         bound.append(result)
         if result.verdict != "rounded":
             settled.add((figure.start, figure.end))
-    findings = tuple(_finding(b) for b in bound if b.verdict == "misattributed")
-    return BindResult(tuple(bound), findings, frozenset(settled))
+    findings = [_finding(b) for b in bound if b.verdict == "misattributed"]
+    findings += _links(every, rows, named, starts, sentences, len(text), policy, withheld, settled)
+    return BindResult(tuple(bound), tuple(findings), frozenset(settled))
+
+
+# --- links ------------------------------------------------------------------------------------
+
+def _links(mentions: Sequence[Mention], rows: "_Rows", named: list["_Named"], starts: list[int],
+           sentences: list[int], length: int, policy: Policy, withheld: Mapping[int, RowRule],
+           settled: set[tuple[int, int]]) -> list[Finding]:
+    """A link stated for a row must be that row's own link (seed 003: a real URL can point to
+    the wrong product). A link that is some row's ``url`` field is bound like a figure, to the
+    nearest mention in its sentence; when that row's link is another one, it is a
+    ``misattributed`` finding naming the right link. A link no row holds, or one with no row
+    named near it, is left to the sweep. A link bound to its own row is settled under the
+    field's own policy (``drop_query``: a share link's tracking query is the same post)."""
+    links = [m for m in mentions if m.kind == "url" and not m.quoted]
+    if not links:
+        return []
+    fields = _url_fields(policy)
+    owners: dict[tuple[str, str, str], set[int]] = {}     # (entity, field, link) -> rows
+    for entity, field, spec in fields:
+        for index, row in enumerate(rows.rows.get(entity, ())):
+            cell = row.get(field)
+            if isinstance(cell, str) and (key := _link_key(cell, spec)) is not None:
+                owners.setdefault((entity, field, key), set()).add(index)
+    findings = []
+    for mention in links:
+        held = [(entity, field, spec, owners.get((entity, field, _link_key(mention.text, spec))))
+                for entity, field, spec in fields]
+        held = [h for h in held if h[3]]
+        if not held:
+            continue
+        probe = _Figure(mention.start, mention.end, mention.text, Decimal(0),
+                        tuple((entity, field) for entity, field, _, _ in held),
+                        anchor=mention.start, reach=mention.end)
+        target = _nearest(probe, named, starts, sentences, {h[0] for h in held}, length)
+        if target is None:
+            continue
+        entity, field, spec, rows_holding = next(h for h in held if h[0] == target.entity)
+        row = rows.rows[entity][target.row]
+        rule = withheld.get(id(row)) if withheld else None
+        if rule is not None and field in rule.withheld:
+            continue        # a hidden or stale link backs nothing: the sweep says why
+        settled.add((mention.start, mention.end))
+        if target.row in rows_holding:
+            continue        # its own link, under the field's policy (a share link's query...)
+        own = row.get(field)
+        truth = f"which is {own} in the evidence" if isinstance(own, str) and own.strip() \
+            else "which the evidence does not record"
+        label = policy.entity(entity).field(field).label or field
+        findings.append(Finding("url", mention.text, _link_key(mention.text, spec), mention.start,
+                                mention.end, "misattributed", f"{mention.text} is stated as the "
+                                f"{label} of {target.label}, {truth}: the link belongs to "
+                                "another row"))
+    return findings
+
+
+def _url_fields(policy: Policy) -> list[tuple[str, str, Any]]:
+    """(entity, field, type) of every url field of a bound entity."""
+    found = []
+    for bound in policy.binding.entities:
+        entity = policy.entity(bound.name)
+        if entity is not None:
+            found += [(entity.name, f.name, f.type) for f in entity.fields
+                      if f.type.kind == "url" and f.readable]
+    return found
+
+
+def _link_key(text: str, spec: Any) -> str | None:
+    """A link as the field compares it (its query, fragment and trailing-slash policy)."""
+    from rulekit.compare import Unreadable, normalise_url
+
+    try:
+        return normalise_url(text, query=spec.query, fragment=spec.fragment,
+                             trailing_slash=spec.trailing_slash,
+                             default_scheme="https")
+    except (Unreadable, ValueError):
+        return None
 
 
 def _real(bound: Bound, index: Evidence) -> bool:
