@@ -40,13 +40,17 @@ def _reply() -> str:
                     "value": v} for k, t, f, v in claims]})
 
 
-def _rate(action, seconds: float = 3.0) -> tuple[float, int]:
-    count, start = 0, time.perf_counter()
+def _rate(action, seconds: float = 3.0) -> tuple[float, float]:
+    """Checks per second of wall-clock time, and CPU microseconds per check. The CPU time
+    (``time.process_time``) is what one check costs on one core; on a machine shared with
+    other work the wall-clock rate can be much lower, and it is the one the target is for."""
+    count, start, cpu = 0, time.perf_counter(), time.process_time()
     while time.perf_counter() - start < seconds:
         for _ in range(200):
             action()
         count += 200
-    return count / (time.perf_counter() - start), count
+    rate = count / (time.perf_counter() - start)
+    return rate, (time.process_time() - cpu) / count * 1e6
 
 
 def run() -> Section:
@@ -66,7 +70,7 @@ def run() -> Section:
         one = lambda: check(policy, reply, source, now=NOW, inputs=INPUTS)  # noqa: E731
         for _ in range(500):
             one()
-        rate, _ = _rate(one)
+        rate, cpu_us = _rate(one)
 
         gc.collect()
         tracemalloc.start()
@@ -90,9 +94,9 @@ def run() -> Section:
     return Section(
         title="Checking claims against SQLite",
         command="make bench (benchmarks/bench_check.py)",
-        header=("reply", "checks per second (one core)", "queries per check",
+        header=("reply", "checks per second (one core)", "CPU µs per check", "queries per check",
                 "memory growth, checks 20k -> 100k", "traced peak"),
-        rows=[("5 claims on one order, answered", f"{rate:,.0f}", per_check,
+        rows=[("5 claims on one order, answered", f"{rate:,.0f}", f"{cpu_us:.0f}", per_check,
                f"{growth_kb:+.0f} KB", f"{peak / 1_000_000:.1f} MB")],
         notes=[f"targets: at least {CHECKS_TARGET:,} checks a second, one query per entity, no "
                "growth over 100,000 checks; the reply mixes notations (an ISO day, a spelled-out "

@@ -9,14 +9,14 @@ fact in it verified (``answer``) or was built by code from verified facts (``fal
 
 Speed (docs/performance.md): a check does no I/O but its one lookup per entity, and the pure
 steps are memoised in bounded ``lru_cache``s, immutable values only: what is derived from a
-policy (``_Derived``), comparisons and renderings of short values, and, in their own modules,
+policy (``_Derived``: its readable fields, a validated lookup request per set of fields),
+comparisons, renderings and cited update times of short values, and, in their own modules,
 readings of numbers, dates and templates. A cache never keys on long text, and a result that
 holds a dict is copied before a caller sees it. Nothing else is kept between checks.
 """
 
 from __future__ import annotations
 
-import dataclasses
 import datetime as dt
 import functools
 import time
@@ -25,9 +25,9 @@ from typing import Any, Mapping, NamedTuple
 
 from rulekit import dates, prose as prose_rules
 from rulekit.compare import Unreadable, compare
-from rulekit.decision import ClaimResult, Decision, Fact, Failure, Reason, choose
+from rulekit.decision import ClaimResult, Decision, Fact, Failure, Reason, choose, claim_result
 from rulekit.log import Stages, record_decision
-from rulekit.policy import Action, Entity, Field, Policy
+from rulekit.policy import Action, Entity, Field, Identity, Policy
 from rulekit.render import fill, format_value, join_words, jsonable
 from rulekit.reply import Claim, Reply, read_reply
 from rulekit.sources import LookupRequest, Resolver, open_source
@@ -123,14 +123,15 @@ def _check(policy: Policy, reply: Any, source: Any, now: dt.datetime | None, att
             "not_grounded", "the model said it could not ground its answer", "$.grounded"))],
             parsed, attempt, {}, now)
     claims = parsed.claims if parsed.form == "claims" else _slot_claims(parsed)
-    planned = [_plan(policy, index, claim, parsed.form, inputs or {})
+    derived = _derived(Identity(policy))
+    missing: dict[str, list[str]] = {}     # the inputs each entity lacks, worked out once
+    planned = [_plan(derived, index, claim, parsed.form, inputs or {}, missing)
                for index, claim in enumerate(claims)]
     if trace is not None:
         trace.mark("parse")
-    rows, lookup_errors = _fetch(policy, planned, resolver, timeout, tenant)
+    rows, lookup_errors, sources = _fetch(derived, planned, resolver, timeout, tenant)
     if trace is not None:
         trace.mark("lookup")
-    derived = _derived(_Same(policy))
     # What one check learns about each row, for the next claim on the same row: its age, and
     # its update time as cited.
     ages: dict[tuple[str, str], float | None] = {}
@@ -141,28 +142,7 @@ def _check(policy: Policy, reply: Any, source: Any, now: dt.datetime | None, att
     failures += _prose_failures(policy, parsed, planned, rows)
     if trace is not None:
         trace.mark("judge")
-    decision = _decide(policy, results, failures, parsed, attempt, rows, now, planned)
-    sources = _sources_panel(policy, planned, rows, lookup_errors)
-    return dataclasses.replace(decision, sources=sources) if sources else decision
-
-
-def _sources_panel(policy: Policy, planned: list[_Planned], rows: dict, errors: dict
-                   ) -> tuple[dict, ...]:
-    """What was looked up, for the decision's ``sources`` section: one line per entity, in the
-    order of its first claim."""
-    asked: dict[str, set[str]] = {}
-    for item in planned:
-        if item.blocked is None:
-            asked.setdefault(item.entity.name, set()).add(str(item.claim.entity_id))
-    panel = []
-    for name, ids in asked.items():
-        lookup = policy.entity(name).lookup
-        found = len(rows.get(name) or ())
-        panel.append({"name": name, "kind": "lookup",
-                      "table": lookup.table if lookup.kind == "table" else None,
-                      "ids": len(ids), "rows": found, "empty": found == 0 and name not in errors,
-                      "error": errors.get(name)})
-    return tuple(panel)
+    return _decide(policy, results, failures, parsed, attempt, rows, now, planned, sources)
 
 
 def _aware(moment: dt.datetime) -> dt.datetime:
@@ -177,8 +157,31 @@ def _slot_claims(reply: Reply) -> tuple[Claim, ...]:
                  for name in reply.template.slot_names)
 
 
-def _plan(policy: Policy, index: int, claim: Claim, form: str, inputs: Mapping) -> _Planned:
+def _plan(derived: _Derived, index: int, claim: Claim, form: str, inputs: Mapping,
+          missing_by_entity: dict[str, list[str]]) -> _Planned:
     path = f"$.claims[{index}]" if form == "claims" else "$.template"
+    readable = derived.readable.get((claim.entity, claim.field))
+    if readable is not None:    # the common case: a readable field of a known entity
+        entity, field = readable
+    else:
+        blocked = _blocked(derived.policy, index, claim, path)
+        if blocked is not None:
+            return blocked
+        entity = derived.policy.entity(claim.entity)
+        field = entity.field(claim.field)
+    if entity.requires:
+        missing = missing_by_entity.get(entity.name)
+        if missing is None:
+            missing = missing_by_entity[entity.name] = [
+                name for name in entity.requires if not str(inputs.get(name) or "").strip()]
+        if missing:
+            return _Planned(index, claim, path, entity, field, _not_checkable(
+                claim, path, "missing_input", f"needs {', '.join(missing)} from the user"))
+    return _Planned(index, claim, path, entity, field, None)
+
+
+def _blocked(policy: Policy, index: int, claim: Claim, path: str) -> _Planned | None:
+    """A claim about an unknown entity, or a field that is unknown or not readable."""
     entity = policy.entity(claim.entity)
     if entity is None:
         known = ", ".join(e.name for e in policy.entities)
@@ -191,63 +194,68 @@ def _plan(policy: Policy, index: int, claim: Claim, form: str, inputs: Mapping) 
         return _Planned(index, claim, path, entity, None, _not_checkable(
             claim, path, "hidden_field" if field else "unknown_field",
             f"'{claim.entity}.{claim.field}' is not a readable field"))
-    if entity.requires:
-        missing = [name for name in entity.requires if not str(inputs.get(name) or "").strip()]
-        if missing:
-            return _Planned(index, claim, path, entity, field, _not_checkable(
-                claim, path, "missing_input", f"needs {', '.join(missing)} from the user"))
-    return _Planned(index, claim, path, entity, field, None)
+    return None
 
 
 def _not_checkable(claim: Claim, path: str, reason_code: str, reason: str) -> ClaimResult:
     """A claim decided before any lookup, with the names as the model wrote them."""
-    return ClaimResult(key=claim.key, entity=claim.entity, entity_id=str(claim.entity_id),
-                       field=claim.field, type=claim.type, outcome="not_checkable",
-                       claimed=claim.value, reason=reason, reason_code=reason_code, path=path)
+    return claim_result(key=claim.key, entity=claim.entity, entity_id=str(claim.entity_id),
+                        field=claim.field, type=claim.type, outcome="not_checkable",
+                        claimed=claim.value, reason=reason, reason_code=reason_code, path=path)
 
 
-def _fetch(policy: Policy, planned: list[_Planned], resolver: Resolver, timeout: float,
-           tenant: str | None = None) -> tuple[dict[str, Mapping], dict[str, str]]:
+def _fetch(derived: _Derived, planned: list[_Planned], resolver: Resolver, timeout: float,
+           tenant: str | None = None
+           ) -> tuple[dict[str, Mapping], dict[str, str], tuple[dict, ...]]:
     """One lookup per entity for all its ids, with every field any claim, freshness rule,
-    placeholder flag or fallback of that entity needs. Returns rows by entity and id, and the
-    error of each entity whose lookup failed."""
-    wanted: dict[str, tuple[list[str], set[str]]] = {}
+    placeholder flag or fallback of that entity needs. Returns rows by entity and id, the error
+    of each entity whose lookup failed, and what was looked up for the decision's ``sources``
+    panel: one line per entity, in the order of its first claim."""
+    wanted: dict[str, tuple[Entity, dict[str, None], set[str]]] = {}
     for item in planned:
         if item.blocked is None:
-            ids, fields = wanted.setdefault(item.entity.name, ([], set()))
-            entity_id = str(item.claim.entity_id)
-            if entity_id not in ids:
-                ids.append(entity_id)
+            _, ids, fields = wanted.setdefault(item.entity.name, (item.entity, {}, set()))
+            ids[str(item.claim.entity_id)] = None   # a dict: distinct, in order of first claim
             fields.add(item.field.name)
+    policy = derived.policy
     rows: dict[str, Mapping] = {}
     errors: dict[str, str] = {}
-    derived = _derived(_Same(policy))
-    for name, (ids, fields) in wanted.items():
-        entity = policy.entity(name)
+    panel = []
+    for name, (entity, ids, fields) in wanted.items():
         if policy.tenant is not None and not isinstance(tenant, str):
             # Without the verified user's id a scoped lookup could see every tenant's rows.
             errors[name] = (f"the ruleset is scoped by tenant {policy.tenant!r} and no verified "
                             "tenant id was given")
-            continue
-        request = LookupRequest(entity=name, key=entity.key, ids=tuple(ids),
-                                fields=derived.lookup_fields(name, frozenset(fields)),
-                                timeout=timeout,
-                                lookup=entity.lookup, tenant=tenant,
-                                key_kind=entity.field(entity.key).type.kind)
-        started = time.monotonic()
-        try:
-            found = resolver.fetch(request)
-        except Exception as exc:  # any failure of the source fails closed
-            errors[name] = f"{exc.__class__.__name__}: {exc}" if str(exc) else exc.__class__.__name__
-            continue
-        if time.monotonic() - started > timeout:
-            errors[name] = f"the lookup took longer than {timeout:g} s"
-            continue
-        if not _rows_by_id(found):
-            errors[name] = f"the source returned {type(found).__name__}, not rows by id"
-            continue
-        rows[name] = found
-    return rows, errors
+        else:
+            request = derived.lookup_request(name, frozenset(fields))
+            found, error = _lookup(resolver, request._for_ids(tuple(ids), timeout, tenant),
+                                   timeout)
+            if error is None:
+                rows[name] = found
+            else:
+                errors[name] = error
+        count = len(rows.get(name) or ())
+        lookup = entity.lookup
+        panel.append({"name": name, "kind": "lookup",
+                      "table": lookup.table if lookup.kind == "table" else None,
+                      "ids": len(ids), "rows": count, "empty": count == 0 and name not in errors,
+                      "error": errors.get(name)})
+    return rows, errors, tuple(panel)
+
+
+def _lookup(resolver: Resolver, request: LookupRequest, timeout: float
+            ) -> tuple[Mapping | None, str | None]:
+    """One fetch: its rows, or why there are none. Any failure of the source fails closed."""
+    started = time.monotonic()
+    try:
+        found = resolver.fetch(request)
+    except Exception as exc:  # any failure of the source fails closed
+        return None, f"{exc.__class__.__name__}: {exc}" if str(exc) else exc.__class__.__name__
+    if time.monotonic() - started > timeout:
+        return None, f"the lookup took longer than {timeout:g} s"
+    if not _rows_by_id(found):
+        return None, f"the source returned {type(found).__name__}, not rows by id"
+    return found, None
 
 
 def _rows_by_id(found: Any) -> bool:
@@ -262,23 +270,8 @@ def _rows_by_id(found: Any) -> bool:
 # --- what the checker derives from a policy, once ---------------------------------------------
 #
 # These would be ``cached_property``s of the frozen ``Policy``; policy.py is outside the checker,
-# so the checker keeps them in a bounded cache of its own, keyed by the policy's identity.
-
-class _Same:
-    """A policy as a cache key, by identity. A ``Policy`` hashes by value, walking every entity
-    and field (a tenth of a millisecond). A cache holding this key keeps its policy alive, so an
-    identity is never reused while it is cached."""
-    __slots__ = ("policy",)
-
-    def __init__(self, policy: Policy):
-        self.policy = policy
-
-    def __hash__(self) -> int:
-        return id(self.policy)
-
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, _Same) and other.policy is self.policy
-
+# so the checker keeps them in a bounded cache of its own, keyed by the policy's identity
+# (``policy.Identity``: ``model_copy`` would carry a cached property over to a changed copy).
 
 class _Derived:
     """Per-policy data the checker would otherwise recompute on every check. Immutable apart
@@ -286,10 +279,20 @@ class _Derived:
 
     def __init__(self, policy: Policy):
         self.policy = policy
+        # What a claim may be about: every readable field with its entity, by their names, as
+        # ``policy.entity(...).field(...)`` finds them.
+        self.readable: dict[tuple[str, str], tuple[Entity, Field]] = {}
+        for entity in map(policy.entity, {e.name for e in policy.entities}):
+            for field in map(entity.field, {f.name for f in entity.fields}):
+                if field.readable:
+                    self.readable[entity.name, field.name] = (entity, field)
         # The same few combinations of claimed fields come back check after check. They are
         # readable fields of this policy (``_plan`` saw to it), so the keys are bounded by it.
         self.lookup_fields = functools.lru_cache(maxsize=256)(
             functools.partial(_lookup_fields, policy))
+        # A validated request per combination, copied for each check's ids.
+        self.lookup_request = functools.lru_cache(maxsize=256)(
+            functools.partial(_lookup_request, policy, self.lookup_fields))
         # Comparing and formatting are pure functions of the field, the claim's type and the
         # two values, and the same claims about the same rows come back again and again (a
         # product's price, an order asked about twice, a regeneration). ``typed`` keeps 1,
@@ -298,11 +301,14 @@ class _Derived:
             functools.partial(_comparison, policy))
         self.rendering = functools.lru_cache(maxsize=4096, typed=True)(
             functools.partial(_rendering, policy))
+        # A row's update time as cited: the same rows are asked about again and again.
+        self.cited_time = functools.lru_cache(maxsize=4096, typed=True)(
+            functools.partial(_cited_time_of, policy))
 
 
 # A process holds one policy, or a few; a reloaded policy pushes out the oldest.
 @functools.lru_cache(maxsize=8)
-def _derived(policy: _Same) -> _Derived:
+def _derived(policy: Identity) -> _Derived:
     return _Derived(policy.policy)
 
 
@@ -348,10 +354,32 @@ def _format(derived: _Derived, entity: Entity, field: Field, stored: Any,
     return format_value(field, stored, derived.policy.locale, claim_type)
 
 
+def _cited_time(derived: _Derived, entity: Entity, stored: Any) -> str | None:
+    """``_updated_text`` for an entity of the policy, through its cache when the value may be
+    cached."""
+    if _memo_safe(stored):
+        return derived.cited_time(entity.name, stored)
+    return _updated_text(stored, entity)
+
+
+def _cited_time_of(policy: Policy, entity_name: str, stored: Any) -> str | None:
+    return _updated_text(stored, policy.entity(entity_name))
+
+
 def _unshared(normal: Any) -> Any:
     """A normal form as a result may carry it: a cached comparison's dict is copied, so that a
     caller who edits one decision cannot change the next."""
     return dict(normal) if type(normal) is dict else normal
+
+
+def _lookup_request(policy: Policy, lookup_fields, entity_name: str,
+                    claimed: frozenset[str]) -> LookupRequest:
+    """The lookup of ``entity_name`` for ``claimed`` fields, built and validated once and
+    without ids: each check asks with a copy for its own (``LookupRequest._for_ids``)."""
+    entity = policy.entity(entity_name)
+    return LookupRequest(entity=entity_name, key=entity.key, ids=(),
+                         fields=lookup_fields(entity_name, claimed), lookup=entity.lookup,
+                         key_kind=entity.field(entity.key).type.kind)
 
 
 def _lookup_fields(policy: Policy, entity_name: str, claimed: frozenset[str]) -> tuple[str, ...]:
@@ -400,10 +428,11 @@ def _same_literal(expected: str | int | float, value: Any) -> bool:
         return False
 
 
-def _staleness(entity: Entity, field: Field, row: Mapping, now: dt.datetime,
+def staleness(entity: Entity, field: Field, row: Mapping, now: dt.datetime,
                ages: dict | None = None) -> str | None:
     """Why the value is too old to verify, or None. The key cannot go stale: the row was found
-    by it. ``ages`` remembers each row's age within one check."""
+    by it. ``ages`` remembers each row's age within one check. The sweep judges the entity rows
+    of free-text evidence with it too."""
     budget = field.fresh_seconds or entity.fresh_seconds
     if not budget or not entity.fresh_via or field.name == entity.key:
         return None
@@ -465,7 +494,8 @@ def _judge(derived: _Derived, item: _Planned, rows: dict, errors: dict, now: dt.
     elif (entity.name, entity_id) in cited:
         updated = cited[entity.name, entity_id]
     else:
-        updated = cited[entity.name, entity_id] = _updated_text(row.get(entity.fresh_via), entity)
+        updated = cited[entity.name, entity_id] = _cited_time(derived, entity,
+                                                              row.get(entity.fresh_via))
     if field.name not in row:   # the source has no such column: a schema fault, fail closed
         return _judged(item, entity_id, "not_checkable", updated_at=updated,
                        reason_code="lookup_failed",
@@ -478,7 +508,7 @@ def _judge(derived: _Derived, item: _Planned, rows: dict, errors: dict, now: dt.
     if field.placeholders and _is_placeholder(field, value, row):
         return _judged(item, entity_id, "not_found", updated_at=updated, actual=actual,
                        reason_code="placeholder", reason=f"{value!r} means not recorded")
-    stale = _staleness(entity, field, row, now, ages)
+    stale = staleness(entity, field, row, now, ages)
     if stale:
         return _judged(item, entity_id, "stale", updated_at=updated, actual=actual,
                        reason_code="stale", reason=stale)
@@ -491,14 +521,14 @@ def _judge(derived: _Derived, item: _Planned, rows: dict, errors: dict, now: dt.
         return _judged(item, entity_id, "confirmed", updated_at=updated, actual=actual)
     result = _compare(derived, entity, field, claim.type, claim.value, value)
     # The common end, built here rather than through _judged: one call fewer per claim.
-    return ClaimResult(key=claim.key, entity=entity.name, entity_id=entity_id, field=field.name,
-                       type=claim.type, outcome=result.outcome, claimed=claim.value,
-                       actual=actual, claimed_normal=_unshared(result.claimed),
-                       actual_normal=_unshared(result.actual),
-                       citation=f"{entity.name}:{entity_id}#{field.name}", updated_at=updated,
-                       reason=result.reason,
-                       reason_code=None if result.outcome == "confirmed" else result.outcome,
-                       path=item.path)
+    return claim_result(key=claim.key, entity=entity.name, entity_id=entity_id, field=field.name,
+                        type=claim.type, outcome=result.outcome, claimed=claim.value,
+                        actual=actual, claimed_normal=_unshared(result.claimed),
+                        actual_normal=_unshared(result.actual),
+                        citation=f"{entity.name}:{entity_id}#{field.name}", updated_at=updated,
+                        reason=result.reason,
+                        reason_code=None if result.outcome == "confirmed" else result.outcome,
+                        path=item.path)
 
 
 def _judged(item: _Planned, entity_id: str, outcome: str, *, updated_at: str | None = None,
@@ -506,11 +536,11 @@ def _judged(item: _Planned, entity_id: str, outcome: str, *, updated_at: str | N
             reason: str | None = None, reason_code: str | None = None) -> ClaimResult:
     """The result of a claim that was looked up, cited as ``entity:id#field``."""
     claim, entity, field = item.claim, item.entity.name, item.field.name
-    return ClaimResult(key=claim.key, entity=entity, entity_id=entity_id, field=field,
-                       type=claim.type, outcome=outcome, claimed=claim.value, actual=actual,
-                       claimed_normal=claimed_normal, actual_normal=actual_normal,
-                       citation=f"{entity}:{entity_id}#{field}", updated_at=updated_at,
-                       reason=reason, reason_code=reason_code, path=item.path)
+    return claim_result(key=claim.key, entity=entity, entity_id=entity_id, field=field,
+                        type=claim.type, outcome=outcome, claimed=claim.value, actual=actual,
+                        claimed_normal=claimed_normal, actual_normal=actual_normal,
+                        citation=f"{entity}:{entity_id}#{field}", updated_at=updated_at,
+                        reason=reason, reason_code=reason_code, path=item.path)
 
 
 def _failure(result: ClaimResult) -> Failure:
@@ -585,10 +615,12 @@ def _prose_failures(policy: Policy, reply: Reply, planned: list[_Planned],
 
 def _decide(policy: Policy, results: list[ClaimResult], failures: list[Failure],
             reply: Reply | None, attempt: int, rows: dict, now: dt.datetime,
-            planned: list[_Planned] = ()) -> Decision:
-    """``planned`` are the claims ``results`` judged, in the same order."""
+            planned: list[_Planned] = (), sources: tuple[dict, ...] = ()) -> Decision:
+    """``planned`` are the claims ``results`` judged, in the same order; ``sources`` is the
+    panel of the lookups that ran."""
     common = dict(ruleset=policy.ruleset, claims=tuple(results), attempt=attempt,
-                  unsupported_claims=tuple(r.key for r in results if r.outcome != "confirmed"))
+                  unsupported_claims=tuple(r.key for r in results if r.outcome != "confirmed"),
+                  sources=sources)
     if not failures:
         return _answer(policy, results, reply, rows, common, planned)
     action, _ = choose(policy, failures, attempt)
@@ -619,7 +651,7 @@ def _decide(policy: Policy, results: list[ClaimResult], failures: list[Failure],
 def _answer(policy: Policy, results: list[ClaimResult], reply: Reply, rows: dict,
             common: dict, planned: list[_Planned]) -> Decision:
     """Every claim confirmed: fill each slot from the stored value, formatted by code."""
-    derived = _derived(_Same(policy))
+    derived = _derived(Identity(policy))
     values, citations = {}, []
     for result, item in zip(results, planned, strict=True):
         entity, field = item.entity, item.field     # confirmed, so both are the policy's
@@ -640,7 +672,7 @@ def _facts(policy: Policy, results: list[ClaimResult], rows: dict, *, with_true_
            narrow: bool) -> tuple[Fact, ...]:
     """Verified values for a regeneration prompt: confirmed ones always; the true value of a
     contradicted claim only when the rules allow showing it, and never with `narrow`."""
-    derived = _derived(_Same(policy))
+    derived = _derived(Identity(policy))
     facts = []
     for result in results:
         allowed = result.outcome == "confirmed" or (
@@ -716,7 +748,7 @@ def _render_fallback(policy: Policy, action: Action, results: list[ClaimResult],
         entity = policy.entity(slot.entity)
         field = entity.field(slot.field)
         value = None if row is None else row.get(slot.field)
-        if value is None or _is_placeholder(field, value, row) or _staleness(entity, field, row, now):
+        if value is None or _is_placeholder(field, value, row) or staleness(entity, field, row, now):
             return None
         try:
             values[slot.name] = format_value(field, value, policy.locale)

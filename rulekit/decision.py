@@ -52,6 +52,32 @@ class ClaimResult:
         return dataclasses.asdict(self)
 
 
+class _ClaimResultDraft:
+    """A mutable twin of ``ClaimResult`` (the same slots, in the same order): a check builds one
+    result per claim with plain attribute stores and then makes it a ``ClaimResult`` by
+    assigning ``__class__`` (as ``rulekit.sweep`` does for findings), because a frozen
+    dataclass's ``__init__`` sets each of its 15 fields through ``object.__setattr__``, several
+    times slower."""
+    __slots__ = ClaimResult.__slots__
+
+
+def claim_result(key: str, entity: str, entity_id: str, field: str, type: str, outcome: str,
+                 claimed: Any, actual: Any = None, claimed_normal: Any = None,
+                 actual_normal: Any = None, citation: str | None = None,
+                 updated_at: str | None = None, reason: str | None = None,
+                 reason_code: str | None = None, path: str | None = None) -> ClaimResult:
+    """``ClaimResult(...)`` with the same arguments and the same result, built faster."""
+    draft = _ClaimResultDraft()
+    draft.key, draft.entity, draft.entity_id, draft.field, draft.type = (
+        key, entity, entity_id, field, type)
+    draft.outcome, draft.claimed, draft.actual = outcome, claimed, actual
+    draft.claimed_normal, draft.actual_normal = claimed_normal, actual_normal
+    draft.citation, draft.updated_at, draft.reason = citation, updated_at, reason
+    draft.reason_code, draft.path = reason_code, path
+    draft.__class__ = ClaimResult
+    return draft  # type: ignore[return-value]
+
+
 @dataclasses.dataclass(frozen=True, slots=True)
 class Fact:
     key: str

@@ -208,7 +208,7 @@ def _row_rules(entities: Sequence[tuple[Entity, tuple[str, ...]]], evidence: Any
     built the evidence answers for it; a row whose ``via`` cannot be read is stale."""
     if not isinstance(evidence, Mapping):
         return {}
-    from rulekit.check import _staleness as staleness  # INTEGRATE: public name
+    from rulekit.check import staleness
 
     now = now or dt.datetime.now(dt.timezone.utc)
     if now.tzinfo is None:

@@ -21,6 +21,7 @@ import pytest
 import rulekit
 from rulekit import check as check_module, dates, numbers, prose, template
 from rulekit.check import check
+from rulekit.policy import Identity
 
 CASES = Path(__file__).parent / "cases" / "claims"
 POLICY = rulekit.load(CASES / "types.rules")
@@ -105,7 +106,7 @@ def test_a_long_claim_is_not_memoised_but_still_read():
 
 
 def test_every_cache_is_bounded():
-    derived = check_module._derived(check_module._Same(POLICY))
+    derived = check_module._derived(Identity(POLICY))
     caches = [numbers._parse_text_cached, dates._parse_claimed_cached,
               dates._stored_text_cached, template._parse_cached, prose._matches_cached,
               prose._may_hold_figures_cached, check_module._derived, derived.lookup_fields,

@@ -97,6 +97,28 @@ class LookupRequest:
         """The key, then the requested fields, each once, in request order."""
         return tuple(dict.fromkeys((self.key, *self.fields)))
 
+    def _for_ids(self, ids: tuple[str, ...], timeout: float,
+                 tenant: str | None) -> LookupRequest:
+        """This request for other ``ids``, ``timeout`` and ``tenant``: the checker's trusted
+        path. It keeps one validated request per entity and set of fields, and asks with a
+        copy of it per check; its ids are distinct strings by construction, so only the
+        timeout, the caller's, is checked again. Public construction always validates."""
+        if not timeout > 0:
+            raise ValueError(f"LookupRequest.timeout must be positive, not {timeout!r}")
+        # A mutable twin turned into a LookupRequest: no __init__, no __post_init__.
+        draft = _LookupRequestDraft()
+        draft.entity, draft.key, draft.ids, draft.fields = self.entity, self.key, ids, self.fields
+        draft.table, draft.timeout, draft.lookup = self.table, timeout, self.lookup
+        draft.tenant, draft.key_kind = tenant, self.key_kind
+        draft.__class__ = LookupRequest
+        return draft  # type: ignore[return-value]
+
+
+class _LookupRequestDraft:
+    """A mutable twin of ``LookupRequest`` (the same slots, in the same order), for
+    ``LookupRequest._for_ids``."""
+    __slots__ = LookupRequest.__slots__
+
 
 # str(key value) -> {column: value} for the rows found; ids with no row are simply absent.
 # Each row holds the key and those requested fields the row has. A field the row does not have
