@@ -72,13 +72,16 @@ def run() -> Section:
             if label == "adversarial" and size == 1_000_000 and seconds > ADVERSARIAL_TARGET_S:
                 missed.append(f"adversarial 1 MB: {seconds:.2f} s > {ADVERSARIAL_TARGET_S:g} s")
     scan(ANSWER)
-    samples = []
+    samples, cpu_samples = [], []
     for _ in range(7):
-        start = time.perf_counter()
+        start, cpu_start = time.perf_counter(), time.process_time()
         for _ in range(500):
             scan(ANSWER)
         samples.append((time.perf_counter() - start) / 500)
+        cpu_samples.append((time.process_time() - cpu_start) / 500)
     per_scan = statistics.median(samples)
+    # CPU time as well: on a shared machine, wall time also counts the other processes' turns.
+    cpu_per_scan = min(cpu_samples)
     rows.append((f"one answer ({len(ANSWER)} characters)", "-", f"{per_scan * 1000:.3f}",
                  f"{per_scan / len(ANSWER) * 1e9:.0f}", len(scan(ANSWER)),
                  f"{per_scan / len(scan(ANSWER)) * 1e6:.1f}"))
@@ -90,7 +93,8 @@ def run() -> Section:
         command="make bench (benchmarks/bench_scan.py)",
         header=("text", "size", "ms (best)", "µs per KB", "mentions", "µs per mention"),
         rows=rows,
-        notes=[f"one {len(ANSWER)}-character answer: {1 / per_scan:,.0f} scans per second",
+        notes=[f"one {len(ANSWER)}-character answer: {1 / per_scan:,.0f} scans per second "
+               f"(CPU time {cpu_per_scan * 1e6:.0f} µs per scan, best of 7)",
                "adversarial: the brief's families (long digit runs, separators repeated, nested "
                "and unclosed quotes, about 100k '@' per MB, long URLs); a constant µs per KB "
                "is linear time",

@@ -4,7 +4,8 @@ original spans (context words are read lazily, see ``Mention``); ``scan`` is the
 
 from __future__ import annotations
 
-from rulekit.scan.base import _CLAIMED, _DIGITS, Mention, _ascii_lower, _Hit, _new_mention
+from rulekit.scan.base import (_CLAIMED, _DIGITS, Mention, _ascii_lower, _Hit,
+                                _MentionDraft)
 from rulekit.scan.cjk import _Cjk
 from rulekit.scan.figures import _Figures
 from rulekit.scan.links import _Links
@@ -13,6 +14,8 @@ from rulekit.scan.quotes import _Quotes, _covered, _nested
 from rulekit.scan.reader import _prepare, _Text
 from rulekit.scan.when import _When
 from rulekit.scan.words import _Words
+
+_FILL = tuple(bytes((how,)) for how in range(4))     # the claim marks as one-byte strings
 
 
 class _Scanner(_Links, _When, _Figures, _Cjk, _Words, _Quotes):
@@ -30,12 +33,13 @@ class _Scanner(_Links, _When, _Figures, _Cjk, _Words, _Quotes):
         self.mask = bytearray(len(self.text))
         self.hits: list[_Hit] = []
         self.quotes: list[_Hit] = []
+        self.paired = False                 # whether ``ranges`` linked two hits
 
     def free(self, s: int, e: int) -> bool:
         return self.mask.count(0, s, e) == e - s
 
     def claim(self, hit: _Hit, how: int = _CLAIMED) -> _Hit:
-        self.mask[hit.s:hit.e] = bytes((how,)) * (hit.e - hit.s)
+        self.mask[hit.s:hit.e] = _FILL[how] * (hit.e - hit.s)
         self.hits.append(hit)
         return hit
 
@@ -57,22 +61,34 @@ class _Scanner(_Links, _When, _Figures, _Cjk, _Words, _Quotes):
         prepared, text = self.prepared, self.text
         original = prepared.original
         identity = isinstance(prepared.starts, range)
-        rows = []
-        for hit in self.hits + self.quotes:
-            start, end = (hit.s, hit.e) if identity else prepared.span(hit.s, hit.e)
-            rows.append((start, end, hit.kind, hit))
-        rows.sort(key=lambda row: row[:3])
-        position = {id(row[3]): index for index, row in enumerate(rows)}
+        hits = self.hits + self.quotes if self.quotes else self.hits
+        # (start, end, kind, index, hit): the index breaks ties as a stable sort would, so the
+        # rows sort as plain tuples, without a key function and without comparing hits.
+        if identity:
+            rows = [(hit.s, hit.e, hit.kind, index, hit) for index, hit in enumerate(hits)]
+        else:
+            span = prepared.span
+            rows = [(*span(hit.s, hit.e), hit.kind, index, hit) for index, hit in enumerate(hits)]
+        rows.sort()
+        position = ({id(row[4]): index for index, row in enumerate(rows)} if self.paired
+                    else None)
         quoted = (_covered(self.hits, self.quotes) | _nested(self.quotes)) if self.quotes else ()
         out = []
-        for start, end, kind, hit in rows:
-            left, right = hit.token_span or (hit.s, hit.e)
-            out.append(_new_mention(
-                kind, original[start:end], start, end, hit.value, hit.decimals, hit.scaled,
-                hit.percent, hit.currency, hit.sign,
-                position[id(hit.pair)] if hit.pair is not None else None,
-                hit.day, hit.normalized, hit.token, hit.glued, (text, left, right), hit.ordinal,
-                hit.scale, hit.time, id(hit) in quoted))
+        append = out.append
+        for start, end, kind, _, hit in rows:
+            # Built in place (see ``_MentionDraft``): a helper taking 20 arguments per mention
+            # cost more than the stores themselves.
+            draft = _MentionDraft()
+            draft.kind, draft.text, draft.start, draft.end = kind, original[start:end], start, end
+            draft.value, draft.decimals, draft.scaled = hit.value, hit.decimals, hit.scaled
+            draft.percent, draft.currency, draft.sign = hit.percent, hit.currency, hit.sign
+            draft.range_with = position[id(hit.pair)] if hit.pair is not None else None
+            draft.day, draft.normalized, draft.token = hit.day, hit.normalized, hit.token
+            draft.glued, draft.ordinal, draft.scale = hit.glued, hit.ordinal, hit.scale
+            draft.time, draft.quoted = hit.time, id(hit) in quoted
+            draft._context = (text, *(hit.token_span or (hit.s, hit.e)))
+            draft.__class__ = Mention
+            append(draft)
         return out
 
 

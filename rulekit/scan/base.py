@@ -25,8 +25,9 @@ class Mention(_Lazy):
 
     ``before`` and ``after`` are computed on first read: most mentions are judged by value
     alone, and the words around them were the largest part of a scan's cost. ``scan`` builds
-    mentions with ``_new_mention``, which leaves those two slots empty and records where to
-    read them from; a ``Mention`` built by hand has them set by ``__init__`` like any field."""
+    mentions as ``_MentionDraft``s (``_Scanner.mentions``), which leave those two slots empty
+    and record where to read them from; a ``Mention`` built by hand has them set by
+    ``__init__`` like any field."""
     kind: str
     text: str
     start: int
@@ -76,24 +77,6 @@ class _MentionDraft(_Lazy):
 
 
 assert _MentionDraft.__slots__ == Mention.__slots__
-
-
-def _new_mention(kind: str, text: str, start: int, end: int, value: Decimal | None,
-                 decimals: int, scaled: bool, percent: bool, currency: str | None,
-                 sign: str | None, range_with: int | None, day: dt.date | None,
-                 normalized: str | None, token: str, glued: bool, context: tuple[str, int, int],
-                 ordinal: bool, scale: int, time: dt.time | None, quoted: bool) -> Mention:
-    """A ``Mention`` whose ``before``/``after`` are read from ``context`` (the cleaned text and
-    the positions around the mention) when first asked for."""
-    draft = _MentionDraft()
-    draft.kind, draft.text, draft.start, draft.end = kind, text, start, end
-    draft.value, draft.decimals, draft.scaled, draft.percent = value, decimals, scaled, percent
-    draft.currency, draft.sign, draft.range_with, draft.day = currency, sign, range_with, day
-    draft.normalized, draft.token, draft.glued, draft.ordinal = normalized, token, glued, ordinal
-    draft.scale, draft.time, draft.quoted = scale, time, quoted
-    draft._context = context
-    draft.__class__ = Mention
-    return draft  # type: ignore[return-value]
 
 
 def _trie(words: Iterable[str], guard: str | None = None) -> str:

@@ -6,16 +6,18 @@ and ranges ("10-12%", "between 10 and 12")."""
 from __future__ import annotations
 
 import functools
+import operator
 import re
 from decimal import Decimal
 
 from babel.numbers import list_currencies
 
 from rulekit.numbers import parse_number
-from rulekit.scan.base import _DIGITS, _Hit, _is_glue, _word_before
+from rulekit.scan.base import _CLAIMED, _DIGITS, _Hit, _is_glue, _word_before
 from rulekit.scan.cjk import _CJK_SCALE
 from rulekit.scan.locales import _CORE
 from rulekit.scan.reader import _NBSP, _SIGNS
+from rulekit.scan.when import _AMPM_NEXT, _DAY_NEXT, _NUMERIC_DATE
 
 # A digit run longer than this has no value (see the module docstring).
 MAX_DIGITS = 200
@@ -81,11 +83,45 @@ _SUFFIX_FIRST = frozenset("kKMBTbmtlLcCpPdDeEyYrRxX×%\u066a-\u2010fF倍元円�
                           "ABCDEFGHIJKLMNOPQRSTUVWXYZ$\u00a2\u00a3\u00a4\u00a5\u058f\u060b"
                           "\u07fe\u07ff\u09f2\u09f3\u09fb\u0af1\u0bf9\u0e3f\u17db\ua838\ufdfc"
                           + "".join(chr(c) for c in range(0x20A0, 0x20C1)))
+# The fast paths for a plain number (``_Figures.plain_number`` and the start of
+# ``_Figures.number``): characters around the digits that start nothing the full reading looks
+# for. Before: a space after a character that ends no sign, currency or ordinal mark
+# (``_LEFT_BUSY`` always may; ``s``, ``r``, ``o`` and ``ł`` only as the end of Rs, kr, Nr, nr,
+# No, zł: ``_LEFT_PAIRS``), or an opening bracket or quote, or a line break (``_LEFT_QUIET``).
+# After: the end, closing punctuation (``_RIGHT_QUIET``), or a space followed by anything a
+# suffix (12 k, 3 million, 5 %) or a CJK scale (1.2 万) cannot start with; a lower-case word
+# after the space is checked by its first three letters (``_SPACED_SUFFIXES``).
+_LEFT_PAIRS = {"s": "R", "r": "Nnk", "o": "N", "ł": "z"}
+_LEFT_BUSY = (_PREFIX_LAST | frozenset(".oOrR°")) - frozenset(_LEFT_PAIRS)
+_LEFT_QUIET = frozenset("\n\t(\"[“‘«")
+_RIGHT_QUIET = frozenset(",.;:!?)]\"”\n\t/")
+_RIGHT_BUSY = _SUFFIX_FIRST | frozenset("十百千万萬亿億")
+# The first (up to) three letters of every suffix after a space that can start with a
+# lower-case letter, case-insensitively (scales, percent words, currencies, x, times), by
+# their first letter.
+_SPACED_SUFFIXES: dict[str, tuple[str, ...]] = dict.fromkeys("abcdefghijklmnopqrstuvwxyz", ())
+for _prefix in ("bn", "tn", "mio", "mrd", "md", "tho", "mil", "bil", "tri", "lak", "cro", "tau",
+                "per", "pct", "pro", "pou", "por", "kr", "z", "lei", "dol", "eur", "yen", "yua",
+                "rup", "x", "tim"):
+    _SPACED_SUFFIXES[_prefix[0]] += (_prefix,)
+del _prefix
+# A lower-case letter that ends no currency (Rs, kr) or ordinal mark (No, Nr): digits glued to
+# it are a glued number with no sign, currency, suffix or date (p0, v2).
+_GLUED_QUIET = frozenset("abcdefghijklmnopqrstuvwxyz") - frozenset("sro")
+_ORDINAL_NEXT = frozenset("snrt")                   # 1st, 2nd, 3rd, 4th
+_ORDINAL_END = frozenset(".oOrR°")                  # "No. ", "Nr ", "N° " before the space
+_DATE_AFTER = frozenset("-./:")                     # 2026-07-29, 29.07.2026, 21:00
+_DAY_SUFFIX = _DAY_NEXT - frozenset(" \t\u00a0.")   # 29th, 1st, 2nd, 3rd, 1er
+_SPACES = frozenset(" \t\u00a0")
+_NBSP_SPACE = frozenset(" \u00a0")
+_ASCII_DIGITS = frozenset("0123456789")
+_CLAIMED_BYTE = bytes((_CLAIMED,))
 _ORDINAL_SUFFIX = re.compile(r"(?:st|nd|rd|th)(?![A-Za-z])")
 _RANGE_GAP = re.compile(r"(?i)[ \u00a0]?[-\u2010\u2013\u2014~\u301c][ \u00a0]?"
                         r"|[ \u00a0]+(?:to|through|thru|bis|à|au|tot|till|until)[ \u00a0]+"
                         r"|[ \u00a0]?[至到][ \u00a0]?")
 _NUMERIC_KINDS = ("number", "word_number", "multiple")
+_START = operator.attrgetter("s")
 
 
 def _sign_ok(text: str, at: int) -> bool:
@@ -101,16 +137,104 @@ class _Figures:
     """Numbers at each run of digits, and ranges; a part of ``_Scanner``."""
 
     def digits(self) -> None:
-        text = self.text
-        consumed = 0
-        for match in _DIGITS.finditer(text):
-            s = match.start()
-            if s < consumed or self.mask[s]:
+        text, mask, search = self.text, self.mask, _DIGITS.search
+        # Each search starts where the last figure ended, so the runs a figure consumed
+        # ("299" and "00" of "1,299.00") are not matched at all.
+        match = search(text)
+        while match is not None:
+            s, e = match.span()
+            if mask[s]:
+                match = search(text, e)
                 continue
-            end = self.date_at(s, match.end())
+            end = self.plain_number(s, e)
             if end is None:
-                end = self.number_at(s)
-            consumed = end
+                end = self.date_at(s, e)
+                if end is None:
+                    end = self.number_at(s)
+            match = search(text, end)
+            if match is not None and match.start() == end and text[end - 1] in _ASCII_DIGITS:
+                match = search(text, match.end())   # the rest of a run the figure began in
+
+    def plain_number(self, s: int, e: int) -> int | None:
+        """The fast path of ``date_at`` then ``number_at`` for the run of digits [s, e): a plain
+        or grouped number between quiet characters ("2,380 views", "(42)", "4.6%", "$1,299",
+        "p0"), claimed as they would claim it; or None, having changed nothing, when anything
+        around it needs them. Most figures in prose are such numbers; each test below is a
+        cheap necessary condition for something ``date_at`` or ``number`` could find instead."""
+        text, info = self.text, self.info
+        before = text[s - 1] if s else " "
+        glued = dollar = False
+        if before in _SPACES:
+            # not a sign, currency or ordinal mark, nor a month ("July 29") before the space
+            if s >= 2 and (not _left_quiet(text, s - 2) or (
+                    self.low[s - 2] in info.month_ends and self.month_word_before(s))):
+                return None
+        elif before in _GLUED_QUIET:
+            glued = True                        # p0, v2: no sign, currency or date after a letter
+        elif before == "$":
+            # a plain "$" (not US$, -$, No $): what _CURRENCY_BEFORE finds, and no ordinal mark
+            dollar = s < 2 or text[s - 2] in _LEFT_QUIET or (
+                text[s - 2] in _NBSP_SPACE and (s < 3 or text[s - 3] not in _ORDINAL_END))
+            if not dollar:
+                return None
+        elif before not in _LEFT_QUIET:
+            return None
+        if not glued:
+            after = text[e:e + 1]
+            if after in _DATE_AFTER:
+                # a decimal point (4.6) only if it starts no numeric date (4.6.2026)
+                if after != "." or text[e + 1:e + 2] not in _ASCII_DIGITS or (
+                        e - s <= 4 and _NUMERIC_DATE.match(text, s)):
+                    return None
+            if self.has_east_asian and e - s <= 4:
+                return None
+            if e - s <= 2:
+                if self.hours:
+                    return None                 # 21 Uhr, 21h30
+                if after in _SPACES:
+                    # not "29 July", "29 of July", "9 pm"
+                    nxt = text[e + 1:e + 2]
+                    if nxt and (not nxt.isascii() or nxt in info.after_day):
+                        return None
+                elif after in _DAY_SUFFIX or after in _AMPM_NEXT:
+                    return None                 # 29th, 9pm (29. Juli: no digit after the dot)
+        core = info.core.match(text, s)
+        end = core.end()
+        if self.mask.count(0, s, end) != end - s:
+            return None
+        digits = core.group()
+        if digits.isdigit():
+            value, decimals = Decimal(digits) if end - s <= MAX_DIGITS else None, 0
+        else:
+            read = _core_value(digits, info.locale) if end - s <= MAX_DIGITS else None
+            if read is None:
+                return None
+            value, decimals = read
+        nxt = text[end:end + 1]
+        percent = False
+        if glued:
+            if nxt in _ORDINAL_NEXT:
+                return None                     # p1st
+        elif nxt == "%" and not dollar and value is not None:
+            percent = True                      # 4.6%, as ``suffix`` reads it
+        elif nxt and nxt not in _RIGHT_QUIET and not (
+                nxt in _NBSP_SPACE and _right_quiet(text, end + 1)):
+            return None
+        hit = _Hit("number", s, end, value)
+        hit.decimals = decimals
+        if glued:
+            hit.glued = True
+            hit.token_span = _token_span(text, s, end)
+            hit.token = text[hit.token_span[0]:hit.token_span[1]]
+        else:
+            hit.token = text[s:end]
+        if percent:
+            hit.percent, hit.e = True, end + 1
+        elif dollar:
+            hit.currency, hit.s = _currency_for("$", info.locale), s - 1
+        self.mask[hit.s:hit.e] = _CLAIMED_BYTE * (hit.e - hit.s)    # self.claim(hit), inlined
+        self.hits.append(hit)
+        return hit.e
 
     def number_at(self, s: int) -> int:
         text, locale = self.text, self.info.locale
@@ -123,8 +247,18 @@ class _Figures:
                 end += 1
             core = _CORE.match(text, s, end)
             end = core.end()
+        digits = core.group()
+        # The common cases of _pieces without its list: plain digits, or digits and separators
+        # that read as one number.
+        if digits.isdigit():
+            hit = self.number(s, end, Decimal(digits) if end - s <= MAX_DIGITS else None, 0, None)
+            return max(hit.e, end)
+        read = _core_value(digits, locale) if end - s <= MAX_DIGITS else None
+        if read is not None:
+            hit = self.number(s, end, read[0], read[1], None)
+            return max(hit.e, end)
         consumed = s
-        for piece_s, piece_e, value, decimals, token in _pieces(core.group(), locale):
+        for piece_s, piece_e, value, decimals, token in _pieces(digits, locale):
             if s + piece_s < consumed:
                 continue
             hit = self.number(s + piece_s, s + piece_e, value, decimals, token)
@@ -136,6 +270,20 @@ class _Figures:
     def number(self, s: int, e: int, value: Decimal | None, decimals: int,
                version: str | None) -> _Hit:
         text = self.text
+        if version is None:
+            # Fast path: a plain number between quiet characters (most figures in prose) has
+            # no sign, currency, scale, ordinal or glue, so the checks below would all fail.
+            last = text[s - 1] if s else " "
+            if last in _LEFT_QUIET or (last in " \u00a0" and (s < 2 or _left_quiet(text, s - 2))):
+                nxt = text[e:e + 1]
+                if not nxt or nxt in _RIGHT_QUIET or (
+                        nxt in " \u00a0" and _right_quiet(text, e + 1)):
+                    hit = _Hit("number", s, e, value)
+                    hit.decimals = decimals
+                    hit.token = text[s:e]
+                    self.mask[s:e] = _CLAIMED_BYTE * (e - s)     # self.claim(hit), inlined
+                    self.hits.append(hit)
+                    return hit
         hit = _Hit("number", s, e, value)
         hit.decimals = decimals
         start, end = s, e
@@ -211,35 +359,42 @@ class _Figures:
     def suffix(self, hit: _Hit, found: re.Match, e: int, currency_text: str | None):
         """Read the scale, percent, currency and multiple written after the digits."""
         end = e
-        scale_text = found.group("sx") or found.group("sx2") or found.group("sw")
+        # All groups in one call: each ``group`` call costs about as much as the test on it.
+        sx, sx2, sw, pct, cur, iso, curw, mult = found.group(
+            "sx", "sx2", "sw", "pct", "cur", "iso", "curw", "mult")
+        scale_text = sx or sx2 or sw
         if scale_text:
             single_k = scale_text == "K" and hit.core_e - hit.core_s == 1 and currency_text is None
             if single_k or (scale_text in ("B", "T") and currency_text is None):
                 return e, currency_text                    # 4K, 2B: a name, glued
-            key = scale_text if scale_text in _SCALES else scale_text.lower()
-            scale = self.info.billion if key == "billion" else _SCALES[key]
-            hit.value *= scale
-            hit.scaled, hit.scale = True, scale
-            end = _scale_end(found)
-        if found.group("pct") and currency_text is None:
+            # Lower-casing "İ" leaves a combining dot ("mİllion" -> "mi̇llion"): a reader sees
+            # "million". A word the table still lacks is not read as a scale at all.
+            key = scale_text if scale_text in _SCALES else scale_text.lower().replace("\u0307", "")
+            scale = self.info.billion if key == "billion" else _SCALES.get(key)
+            if scale is not None:
+                hit.value *= scale
+                hit.scaled, hit.scale = True, scale
+                end = _scale_end(found)
+        if pct and currency_text is None:
             hit.percent = True
             end = found.end("pct")
-        elif currency_text is None and (found.group("cur") or found.group("curw")):
-            iso = found.group("iso")
+        elif currency_text is None and (cur or curw):
             if iso is not None and iso not in _iso_codes():
                 return end, None
-            currency_text = found.group("cur") or found.group("curw")
-            end = found.end("cur") if found.group("cur") else found.end("curw")
-        if found.group("mult") and not hit.percent and end == (found.start("mult")):
+            currency_text = cur or curw
+            end = found.end("cur") if cur else found.end("curw")
+        if mult and not hit.percent and end == (found.start("mult")):
             hit.kind = "multiple"
             end = found.end("mult")
         return end, currency_text
 
     def ranges(self) -> None:
         text = self.text
-        numeric = sorted((h for h in self.hits if h.kind in _NUMERIC_KINDS), key=lambda h: h.s)
+        numeric = [h for h in self.hits if h.kind in _NUMERIC_KINDS]
+        numeric.sort(key=_START)
+        last = len(numeric) - 1
         index = 0
-        while index < len(numeric) - 1:
+        while index < last:
             a, b = numeric[index], numeric[index + 1]
             index += 1
             if b.s < a.e:
@@ -253,7 +408,7 @@ class _Figures:
             if gap == "-" and a.kind == b.kind == "number" and not (a.percent or b.percent) \
                     and a.currency is None and not a.glued:
                 chain = [a, b]                  # a phone number, a code: 555-123-4567
-                while index < len(numeric) - 1 and numeric[index + 1].kind == "number" \
+                while index < last and numeric[index + 1].kind == "number" \
                         and text[numeric[index].e:numeric[index + 1].s] == "-":
                     chain.append(numeric[index + 1])
                     index += 1
@@ -271,7 +426,29 @@ class _Figures:
                     gap.strip().lower() == "and" and _word_before(self.low, a.s) == "between"):
                 continue
             a.pair, b.pair = b, a
+            self.paired = True
             _share_range(a, b)
+
+
+def _left_quiet(text: str, at: int) -> bool:
+    """Whether text[at], the last character before the space before the digits, ends no sign,
+    currency or ordinal mark (see ``_LEFT_PAIRS``)."""
+    char = text[at]
+    if char in _LEFT_BUSY:
+        return False
+    pair = _LEFT_PAIRS.get(char)
+    return pair is None or at == 0 or text[at - 1] not in pair
+
+
+def _right_quiet(text: str, at: int) -> bool:
+    """Whether the text at ``at``, after the space after the digits, can start no suffix and
+    no CJK scale."""
+    head = text[at:at + 3]
+    prefixes = _SPACED_SUFFIXES.get(head[:1])
+    if prefixes is not None:
+        # ASCII only: under IGNORECASE, "İ" matches "i" and "ſ" matches "s".
+        return head.isascii() and not (prefixes and head.lower().startswith(prefixes))
+    return head[:1] not in _RIGHT_BUSY
 
 
 def _scale_end(found: re.Match) -> int:

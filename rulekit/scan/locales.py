@@ -28,6 +28,8 @@ class _LocaleInfo:
     month_before: re.Pattern    # July 29 / July 2026: reversed, the month before the digits
     months: Mapping[str, int]
     month_keys: frozenset[str]  # the month names as they look in ASCII-lower-cased text
+    month_ends: frozenset[str]  # their last characters: a cheap test before the look-up
+    after_day: frozenset[str]   # ASCII that may follow "29 " in a date or time (July, of, pm)
     billion: int
 
 
@@ -39,6 +41,14 @@ _SPACE = r"[ \t\u00a0]"
 
 def _name_key(name: str) -> str:
     return unicodedata.normalize("NFKC", name).casefold().rstrip(".")
+
+
+def _after_day(months: Mapping[str, int]) -> frozenset[str]:
+    """The ASCII characters that may follow the space after a day in ``day_month`` (the first
+    letter of a month name or of "of", as IGNORECASE matches them), or after an hour ("9 pm"),
+    and the spaces (more may follow)."""
+    first = re.compile("(?i)[o" + "".join(sorted({re.escape(name[0]) for name in months})) + "]")
+    return frozenset(c for c in map(chr, range(128)) if first.match(c)) | frozenset(" \taApP")
 
 
 @functools.lru_cache(maxsize=64)
@@ -63,6 +73,7 @@ def _locale_info(locale: str) -> _LocaleInfo:
     month = _trie(sorted(months))
     reversed_month = _trie(sorted(name[::-1] for name in months))
     reversed_weekday = _trie(sorted(name[::-1] for name in weekdays))
+    month_keys = frozenset(_ascii_lower(m) for m in months) | frozenset(m.lower() for m in months)
     return _LocaleInfo(
         locale=str(locale), language=parsed.language,
         core=_CORE_SPACED if spaced else _CORE,
@@ -74,6 +85,7 @@ def _locale_info(locale: str) -> _LocaleInfo:
         month_before=re.compile(
             rf"(?i){_SPACE}+\.?(?P<m>{reversed_month})"
             rf"(?:{_SPACE}+,?\.?(?:{reversed_weekday}))?(?![\w])"),
-        months=MappingProxyType(months), month_keys=frozenset(_ascii_lower(m) for m in months)
-        | frozenset(m.lower() for m in months),
+        months=MappingProxyType(months), month_keys=month_keys,
+        month_ends=frozenset(key[-1] for key in month_keys),
+        after_day=_after_day(months),
         billion=10**12 if parsed.language in _LONG_SCALE else 10**9)

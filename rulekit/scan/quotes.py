@@ -3,11 +3,13 @@ lie inside a quote."""
 
 from __future__ import annotations
 
+import operator
 import re
 
 from rulekit.scan.base import _Hit
 from rulekit.scan.reader import _squash_clean
 
+_START = operator.attrgetter("s")
 _BLANK_LINE = re.compile(r"\n[ \t\r\u00a0]*\n")
 # (opening marks, the pattern of a pair), one per family of marks. A straight quote right
 # after a digit does not open (12" is an inch mark); ‘ right after a letter does not either.
@@ -24,6 +26,9 @@ _QUOTE_PATTERNS = tuple((marks, re.compile(pattern)) for marks, pattern in (
     ("\u201a", r"\u201a[^\u201a\u2018\u2019]*[\u2018\u2019]"),             # ‚…‘
 ))
 
+_ANY_MARK = re.compile("[" + "".join(marks for marks, _ in _QUOTE_PATTERNS) + "]")
+assert all(len(marks) <= 2 for marks, _ in _QUOTE_PATTERNS)
+
 
 class _Quotes:
     """Quote pairs; a part of ``_Scanner``."""
@@ -33,8 +38,10 @@ class _Quotes:
         nest (“He said ‘never again’”). Within a family the innermost pair wins and an
         unclosed mark pairs with nothing; a quote that spans a blank line is not a quote."""
         text = self.text
+        if _ANY_MARK.search(text) is None:      # one C-level pass decides for most answers
+            return
         for marks, pattern in _QUOTE_PATTERNS:
-            if not any(mark in text for mark in marks):
+            if marks[0] not in text and (len(marks) == 1 or marks[1] not in text):
                 continue
             for match in pattern.finditer(text):
                 if "\n" in match.group() and _BLANK_LINE.search(match.group()):
@@ -60,7 +67,7 @@ def _covered(hits: list[_Hit], quotes: list[_Hit]) -> set[int]:
             merged.append([s, e])
     inside = set()
     at = 0
-    for hit in sorted(hits, key=lambda h: h.s):
+    for hit in sorted(hits, key=_START):
         while at < len(merged) and merged[at][1] <= hit.s:
             at += 1
         if at < len(merged) and merged[at][0] <= hit.s and hit.e <= merged[at][1]:

@@ -165,12 +165,31 @@ def _translate(text: str):
     """Pass 1 for a text whose non-ASCII characters each read as at most one character (no
     expansion such as ﬁ -> fi, no combining marks): one ``str.translate``, and a map that is
     the identity or skips the dropped characters. None when the text needs the general path."""
+    # The few distinct non-ASCII characters, found in C (a set of the whole text costs more).
+    chars = frozenset(_ASCII_RUN.sub("", text))
+    found = _translation(chars) if len(chars) <= 32 else _build_translation(chars)
+    if found is None:
+        return None
+    table, dropped = found
+    if not table:
+        return text, range(len(text)), {}
+    cleaned = text.translate(table)
+    if not dropped:
+        return cleaned, range(len(text)), {}
+    keep = {ord(char): "\x00" if char in dropped else "\x01" for char in set(text)}
+    return cleaned, list(itertools.compress(range(len(text)),
+                                            text.translate(keep).encode("latin-1"))), {}
+
+
+_ASCII_RUN = re.compile(r"[\x00-\x7f]+")
+
+
+def _build_translation(chars: frozenset[str]) -> tuple[dict[int, str], frozenset[str]] | None:
+    """The ``str.translate`` table for these non-ASCII characters and those it drops; None when
+    one of them reads as more than one character or is a combining mark."""
     table: dict[int, str] = {}
     dropped: set[str] = set()
-    chars = set(text)
     for char in chars:
-        if char.isascii():
-            continue
         out = _char(char)
         if len(out) > 1 or unicodedata.combining(char):
             return None
@@ -178,14 +197,12 @@ def _translate(text: str):
             table[ord(char)] = out
             if not out:
                 dropped.add(char)
-    if not table:
-        return text, range(len(text)), {}
-    cleaned = text.translate(table)
-    if not dropped:
-        return cleaned, range(len(text)), {}
-    keep = {ord(char): "\x00" if char in dropped else "\x01" for char in chars}
-    return cleaned, list(itertools.compress(range(len(text)),
-                                            text.translate(keep).encode("latin-1"))), {}
+    return table, frozenset(dropped)
+
+
+# Answers reuse the same few non-ASCII characters (curly quotes, €, no-break spaces): the table
+# for a small set of them (at most 32) is built once; bounded in entries too.
+_translation = functools.lru_cache(maxsize=1024)(_build_translation)
 
 
 @functools.lru_cache(maxsize=1024)

@@ -35,6 +35,8 @@ _UHR = re.compile(r"([01]?[0-9]|2[0-3])(?:\s?Uhr(?![\w])|\s?h\s?([0-5][0-9])(?![
 _TIME_AFTER = re.compile(r"(?i)(?:,?\s(?:at\s|um\s|à\s|om\s|kl\.?\s)?|T)(?=[0-9])")
 _DAY_NEXT = frozenset(" \t\u00a0.sntre")        # what may follow the day of "29 July"
 _AMPM_NEXT = frozenset("aApP")
+# What a date's first digit may not follow: an ASCII letter (``_is_glue`` for ASCII) or these.
+_NOT_BEFORE = frozenset("./:-_abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ")
 _DAY_AFTER_MONTH = re.compile(r"(?:(?P<d>[0-9]{1,2})(?![0-9])(?:st|nd|rd|th)?"
                               rf"(?:,?{_SPACE}+(?P<y>[0-9]{{4}})(?![0-9]))?"
                               r"|(?P<y3>[0-9]{4})(?![0-9]))(?![\w])")
@@ -50,7 +52,7 @@ class _When:
         length = e - s
         after = text[e] if e < n else ""
         before = text[s - 1] if s else " "
-        if _is_glue(before) or before in "./:-_":
+        if before in _NOT_BEFORE or (not before.isascii() and _is_glue(before)):
             return None
         if after == "-" and length == 4:
             found = _ISO_DATE.match(text, s)
@@ -92,7 +94,7 @@ class _When:
     def textual(self, s: int, e: int) -> int | None:
         """29 July 2026, the 29th of July, July 29, 2026, July 2026: the date's end or None."""
         text, info = self.text, self.info
-        if e - s <= 2:
+        if e - s <= 2 and text[e:e + 1] in _DAY_NEXT:     # what day_month needs after the day
             found = info.day_month.match(text, s)
             if found:
                 prefix = info.day_prefix.match(text[max(0, s - 24):s][::-1])
@@ -103,15 +105,9 @@ class _When:
                     return self.add_date(start, found.end())
                 return self.yearless(start, found.end(), found.group("m"),
                                      int(_DIGITS.match(text, s).group()), None)
-        if s >= 2 and text[s - 1] in " \t\u00a0" and (text[s - 2].isalpha() or text[s - 2] == "."):
-            # The word before the space; a window of 24 characters holds any month name. When
-            # the window has no space the word is longer than that (or starts the text): rfind
-            # must stay inside the window, as a slice from 0 would make the scan quadratic.
-            window_start = max(0, s - 24)
-            word_start = self.low.rfind(" ", window_start, s - 1) + 1
-            if not word_start and window_start:
-                return None
-            if self.low[word_start:s - 1].rstrip(".") not in info.month_keys:
+        if s >= 2 and text[s - 1] in " \t\u00a0" and (text[s - 2] == "." or (
+                text[s - 2].isalpha() and self.low[s - 2] in info.month_ends)):
+            if not self.month_word_before(s):
                 return None
             month = info.month_before.match(text[max(0, s - 40):s][::-1])
             if month:
@@ -125,6 +121,17 @@ class _When:
                         return self.yearless(start, found.end(), name, None, found.group("y3"))
                     return self.yearless(start, found.end(), name, int(found.group("d")), None)
         return None
+
+    def month_word_before(self, s: int) -> bool:
+        """Whether the word before the space at s - 1 is a month name. A window of 24
+        characters holds any month name. When the window has no space the word is longer than
+        that (or starts the text): rfind must stay inside the window, as a slice from 0 would
+        make the scan quadratic."""
+        window_start = max(0, s - 24)
+        word_start = self.low.rfind(" ", window_start, s - 1) + 1
+        if not word_start and window_start:
+            return False
+        return self.low[word_start:s - 1].rstrip(".") in self.info.month_keys
 
     def yearless(self, s: int, e: int, name: str, day: int | None, year: str | None) -> int | None:
         if not self.free(s, e):

@@ -31,6 +31,7 @@ _EN_COMPOUNDS = {f"{tens}{dash}{unit}": (tv + uv, unit in _EN_ORDINAL_UNITS)
                  for tens, tv in _EN_TENS.items() for dash in "-\u2010"
                  for unit, uv in [*((u, v) for u, v in _EN_UNITS.items() if v),
                                   *_EN_ORDINAL_UNITS.items()]}
+_DOZEN_HUNDRED_SCALES = frozenset(("dozen", "hundred", *_EN_SCALES))
 _EN_NUMBER_WORDS = (set(_EN_UNITS) | set(_EN_TEENS) | set(_EN_TENS) | set(_EN_SCALES)
                     | set(_EN_ORDINALS) | set(_EN_COMPOUNDS) | {"hundred", "dozen"})
 _EN_MULTIPLES = {"twice": 2, "halved": 0.5, "halving": 0.5, "doubled": 2, "doubling": 2,
@@ -76,6 +77,9 @@ _EN_SPAN = re.compile(rf"{_EN_NUM}(?:[ \t\u00a0]+(?:and[ \t\u00a0]+)?(?:an?[ \t\
                       rf"(?:{_trie(sorted(_EN_NUMBER_WORDS | {'half'}))}))*(?![\w\u2010-])")
 _EN_TOKEN = re.compile(r"[a-z]+(?:[-\u2010][a-z]+)?")
 _EN_MULTIPLE = re.compile(rf"{_trie(sorted(_EN_MULTIPLES), _WORD_GUARD)}(?![\w\u2010-])")
+_MULTIPLE_FACTORS = {word: Decimal(str(value)) for word, value in _EN_MULTIPLES.items()}
+_MULTIPLE_STEMS = ("twice", "hal", "doubl", "tripl", "quadrupl", "fold")
+assert all(any(stem in word for stem in _MULTIPLE_STEMS) for word in _EN_MULTIPLES)
 _ARTICLE_BEFORE = re.compile(r"[ \t\u00a0]+(?:a|na)(?:[ \t\u00a0]+flah)?(?![\w-])")
 _DE_WORD = re.compile(_trie(["ein", "zwei", "drei", "vier", "fünf", "sechs", "sieb", "acht",
                              "neun", "zehn", "elf", "zwölf", "zwanzig", "dreißig", "hundert",
@@ -88,17 +92,20 @@ class _Words:
 
     def words(self) -> None:
         low = self.low
-        for match in _EN_MULTIPLE.finditer(low):
-            s, e = match.span()
-            if self.free(s, e):
-                self.multiple_word(s, e, match.group())
+        # Every multiple word holds one of _MULTIPLE_STEMS: a few substring tests (C, no regex)
+        # skip the pass in most answers.
+        if any(stem in low for stem in _MULTIPLE_STEMS):
+            for match in _EN_MULTIPLE.finditer(low):
+                s, e = match.span()
+                if self.free(s, e):
+                    self.multiple_word(s, e, match.group())
         for match in _EN_SPAN.finditer(low):
             if self.free(*match.span()):
                 self.english(match)
 
     def multiple_word(self, s: int, e: int, word: str) -> None:
         low = self.low
-        factor = Decimal(str(_EN_MULTIPLES[word]))
+        factor = _MULTIPLE_FACTORS[word]
         if word == "half":
             found = _HALF_AS.match(low, e)
             if found:
@@ -132,7 +139,7 @@ class _Words:
         tokens = [(m.group(), base + m.start(), base + m.end())
                   for m in _EN_TOKEN.finditer(match.group())]
         # "a dozen", "a hundred", "half a dozen": the article before the span
-        if tokens[0][0] in ("dozen", "hundred", *_EN_SCALES) or tokens[0][0] in _EN_ORDINALS:
+        if tokens[0][0] in _DOZEN_HUNDRED_SCALES or tokens[0][0] in _EN_ORDINALS:
             found = _ARTICLE_BEFORE.match(low[max(0, base - 9):base][::-1])
             if found:
                 at = base - found.end()
@@ -192,9 +199,9 @@ class _Words:
                 continue
             hit = _Hit("word_number", s, e, Decimal(value))
             found = _DE_SCALE.match(text, e)
-            if found:
-                scale = _SCALES[{"mio": "Mio", "mrd": "Mrd"}.get(found.group(1).lower(),
-                                                               found.group(1).lower())]
+            word = found.group(1).lower().replace("\u0307", "") if found else ""   # "mİllionen"
+            scale = _SCALES.get({"mio": "Mio", "mrd": "Mrd"}.get(word, word)) if found else None
+            if scale is not None:
                 hit.value *= scale
                 hit.scaled, hit.scale, hit.e = True, scale, found.end()
             found = _WORD_SUFFIX.match(text, hit.e)
@@ -256,8 +263,8 @@ def _read_english(tokens: list[tuple[str, int, int]], i: int):
     k = i
     half = Decimal(0)
     if word == "half":
-        if k + 2 < n and tokens[k + 1][0] in ("a", "an") and tokens[k + 2][0] in (
-                "dozen", "hundred", *_EN_SCALES):
+        if k + 2 < n and tokens[k + 1][0] in ("a", "an") \
+                and tokens[k + 2][0] in _DOZEN_HUNDRED_SCALES:
             unit = tokens[k + 2][0]
             whole = 12 if unit == "dozen" else 100 if unit == "hundred" else _EN_SCALES[unit]
             if unit in _EN_SCALES:
@@ -265,7 +272,7 @@ def _read_english(tokens: list[tuple[str, int, int]], i: int):
             return k + 3, Decimal(whole) / 2, flags
         return None
     if word in ("a", "an"):
-        if k + 1 < n and tokens[k + 1][0] in ("dozen", "hundred", *_EN_SCALES):
+        if k + 1 < n and tokens[k + 1][0] in _DOZEN_HUNDRED_SCALES:
             group, last, k = 1, "a", k + 1
         elif k + 1 < n and tokens[k + 1][0] in _EN_ORDINALS:
             return k + 2, Decimal(0), {"fraction": True}      # "a third": not read

@@ -1,0 +1,120 @@
+"""rulekit.scan's fast paths must find exactly what the full reading finds: a plain number read
+by ``plain_number`` is the hit ``date_at`` then ``number_at`` would build, with the same claim
+mask, and ``_absolute_urls`` finds the matches of ``_ABSOLUTE_URL.finditer``. The whole-scan
+behaviour is pinned by tests/test_scan.py; these properties aim at the shortcuts' own tests
+(what may stand before and after the digits)."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from rulekit.scan.assemble import _Scanner
+from rulekit.scan.base import _DIGITS
+from rulekit.scan.links import _ABSOLUTE_URL, _absolute_urls
+from rulekit.scan.locales import _locale_info
+from rulekit.scan.reader import _prepare
+
+HIT_FIELDS = ("kind", "s", "e", "value", "decimals", "scaled", "percent", "currency", "sign",
+              "day", "normalized", "token", "glued", "ordinal", "scale", "time", "core_s",
+              "core_e", "token_span")
+
+# What stands around a figure in prose, and what makes it something else: months, "of", am/pm,
+# Uhr, scales, percent words, currencies, ordinal marks, glue, CJK scales and dates, and
+# letters that IGNORECASE matches to ASCII (İ, ſ).
+AROUND = ["views", "left", "likes", "July", "Juli", "7月", "of", "Mai", "may", "March", "mar",
+          "Sept", "pm", "p.m.", "am", "Uhr", "h", "and", "to", "percent", "per cent", "lakh",
+          "lei", "kr", "x", "times", "k", "K", "M", "bn", "Mio.", "million", "thousand", "tim",
+          "okt", "März", "İ", "ſ", "十", "万", "年", "月", "日", "st", "nd", "th", ".", ",", ";",
+          ":", "-", "/", "%", "€", "$", "USD", "US", "元", "倍", "个", "the", "No", "No.", "Nr",
+          "Rs", "is", "zł", "(", ")", "“", "”", '"', "\n", "\t", "\u00a0", "  ", "p", "v", "q",
+          "之", "百分之", "第", "#", "°", "+", "−", "²", ""]
+NUMBERS = st.one_of(
+    st.integers(0, 99_999).map(str),
+    st.integers(1000, 10**7).map("{:,}".format),
+    st.decimals(0, 1000, places=2).map(str),
+    st.sampled_from(["4.6.2026", "29.07.2026", "21:00", "1'299", "1 299", "12,34,567",
+                     "1.299,50", "9" * 201, "1" + ",234" * 70]),
+)
+SPACES = st.sampled_from([" ", "", "\u00a0", "\t", "  "])
+TEXTS = st.lists(st.tuples(st.sampled_from(AROUND), SPACES, NUMBERS, SPACES), min_size=1,
+                 max_size=4).map(lambda parts: "".join("".join(p) for p in parts) + " end")
+LOCALES = ["en_US", "de_DE", "fr_FR", "zh_CN", "en_IN", "de_CH", "tr_TR"]
+
+
+def _fields(hit) -> tuple:
+    return tuple((getattr(hit, name), type(getattr(hit, name))) for name in HIT_FIELDS)
+
+
+def check_plain_numbers(text: str, locale: str) -> None:
+    """Every run of digits in ``text``, after the links and CJK passes: ``plain_number``
+    declines without a trace, or claims what ``date_at`` then ``number_at`` would."""
+    info = _locale_info(locale)
+    prepared = _prepare(text)
+    fast = _Scanner(prepared, info)
+    fast.links()
+    if not fast.ascii:
+        fast.cjk()
+    for match in _DIGITS.finditer(prepared.text):
+        s, e = match.span()
+        if fast.mask[s]:
+            continue
+        full = _Scanner(prepared, info)
+        full.mask[:] = fast.mask
+        full.hits = list(fast.hits)
+        before = len(fast.hits)
+        end = fast.plain_number(s, e)
+        if end is None:
+            assert fast.mask == full.mask and len(fast.hits) == before
+            continue
+        full_end = full.date_at(s, e)
+        if full_end is None:
+            full_end = full.number_at(s)
+        assert end == full_end
+        assert fast.mask == full.mask
+        assert [_fields(h) for h in fast.hits[before:]] == [_fields(h) for h in full.hits[before:]]
+
+
+@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(text=TEXTS, locale=st.sampled_from(LOCALES))
+def test_plain_number_is_what_the_full_reading_finds(text, locale):
+    check_plain_numbers(text, locale)
+
+
+@pytest.mark.parametrize("text", [
+    "a 4.6% rate", "$1,299.00; 12 left", "p0 had 6,002 views", "(42)", "x " + "9" * 201 + "%",
+    "No $5", "US$5", "29 July 2026", "9 pm", "12 apples", "with 2,380 views", "4.6.2026",
+])
+def test_plain_number_examples(text):
+    check_plain_numbers(text, "en_US")
+
+
+URL_PIECES = ["http", "https", "ftp", "HTTP", "hTTpS", "FTP", "httpſ", "://", ":/", "//", "s://",
+              "p://", "a", "/", " ", ".", "x", "ſ", "ht", "tp", "s", "(", ")", "\n", "é"]
+
+
+@settings(max_examples=500, deadline=None)
+@given(text=st.lists(st.sampled_from(URL_PIECES), max_size=14).map("".join))
+def test_absolute_urls_are_the_pattern_matches(text):
+    assert [m.span() for m in _absolute_urls(text)] == \
+        [m.span() for m in _ABSOLUTE_URL.finditer(text)]
+
+
+def test_absolute_urls_case_and_long_s():
+    text = "see HTTPS://A.example/x and httpſ://b.example, ftp://c"
+    assert [m.group() for m in _absolute_urls(text)] == [
+        m.group() for m in re.finditer(_ABSOLUTE_URL.pattern, text)]
+
+
+@pytest.mark.parametrize("text,locale,value", [
+    ("12 mİllion", "en_US", 12_000_000),        # "İ" lower-cases to "i" plus a combining dot
+    ("3 bİllion", "en_US", 3_000_000_000),
+    ("zwei mİllionen", "de_DE", 2_000_000),
+])
+def test_a_scale_word_with_a_dotted_capital_i_is_read_not_raised(text, locale, value):
+    from rulekit.scan import scan
+
+    assert [m.value for m in scan(text, locale)] == [value]
