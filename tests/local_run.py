@@ -52,8 +52,9 @@ def example(name: str) -> dict:
     return json.loads((EXAMPLES / f"{name}.json").read_text("utf-8"))
 
 
-def now_of(data: dict) -> dt.datetime:
-    return dt.datetime.fromisoformat(data["now"].replace("Z", "+00:00"))
+def now_of(data: dict) -> dt.datetime | None:
+    """The example's own "now" (None for one whose rows carry no age: the analytics posts)."""
+    return dt.datetime.fromisoformat(data["now"].replace("Z", "+00:00")) if "now" in data else None
 
 
 def prose_evidence(ruleset: str) -> Any:
