@@ -420,7 +420,9 @@ def bind(text: str, evidence: Any, policy: Policy | None, *, locale: str = "en_U
     binding = policy.binding
     vocabulary = _vocabulary(binding)
     rows = _Rows(binding, evidence)
-    derived = derived_values(binding, evidence)
+    # An index carries the derived figures it computed while indexing (``rulekit_derived``).
+    derived = evidence[DERIVED_KEY] if index is not None and isinstance(
+        evidence.get(DERIVED_KEY), Mapping) else derived_values(binding, evidence)
     every = mentions if mentions is not None else scan(text, locale)
     scanned = [m for m in every
                if m.kind in ("number", "word_number") and m.value is not None and not m.quoted]

@@ -95,7 +95,8 @@ class Evidence:
     # Numbers held only by withheld fields (hidden, or stale), with the finding's code and why.
     withheld: Mapping[Decimal, tuple[str, str]] = dataclasses.field(default_factory=dict)
     # The rule of each entity row, by the ``id()`` of the row in the evidence this was built
-    # from: binding leaves a figure bound to a withheld cell to the sweep.
+    # from: binding leaves a figure bound to a withheld cell to the sweep. ``raw`` keeps those
+    # rows alive, so an id is never reused while the index lives.
     row_rules: Mapping[int, RowRule] = dataclasses.field(default_factory=dict)
     # What this was built from (a JSON object, or a text document): binding reads its rows.
     raw: Any = None

@@ -15,6 +15,7 @@ import yaml
 
 import rulekit
 from rulekit.audit import audit
+from rulekit.sweep import SweepSettings
 from rulekit.bind import bind, derived_values, locate
 from rulekit.compile import compile_source
 from rulekit.fmt import format_source
@@ -54,6 +55,22 @@ def test_case(data, case, policies):
     if any(f.code == "misattributed" for f in got):
         assert result.decision.decision != "answer"
         assert any(r.code == "misattributed" for r in result.decision.reasons)
+
+
+@pytest.mark.parametrize("data,case", list(_cases()))
+def test_an_index_built_once_binds_as_the_raw_evidence_does(data, case, policies):
+    """The grounding loop and StreamGate index the evidence once and audit against the index:
+    binding and derived figures must work the same there (they once silently did not)."""
+    name = data["rules"]
+    if name not in policies:
+        policies[name] = rulekit.load(ROOT / "rulesets" / name)
+    policy = policies[name]
+    evidence = case.get("evidence", data["evidence"])
+    index = SweepSettings.from_policy(policy).index(evidence, policy.locale)
+    raw = audit(case["text"], evidence, policy=policy)
+    built = audit(case["text"], index, policy=policy)
+    assert [f.to_dict() for f in built.findings] == [f.to_dict() for f in raw.findings]
+    assert built.decision.decision == raw.decision.decision
 
 
 RULES = '''
