@@ -279,13 +279,11 @@ class _Derived:
 
     def __init__(self, policy: Policy):
         self.policy = policy
-        # What a claim may be about: every readable field with its entity, by their names, as
-        # ``policy.entity(...).field(...)`` finds them.
-        self.readable: dict[tuple[str, str], tuple[Entity, Field]] = {}
-        for entity in map(policy.entity, {e.name for e in policy.entities}):
-            for field in map(entity.field, {f.name for f in entity.fields}):
-                if field.readable:
-                    self.readable[entity.name, field.name] = (entity, field)
+        # What a claim may be about: every readable field with its entity, by their names (the
+        # compiler rejects a repeated entity or field name, so each pair is one field).
+        self.readable: dict[tuple[str, str], tuple[Entity, Field]] = {
+            (entity.name, field.name): (entity, field)
+            for entity in policy.entities for field in entity.readable_fields}
         # The same few combinations of claimed fields come back check after check. They are
         # readable fields of this policy (``_plan`` saw to it), so the keys are bounded by it.
         self.lookup_fields = functools.lru_cache(maxsize=256)(
