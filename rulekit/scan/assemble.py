@@ -4,8 +4,7 @@ original spans (context words are read lazily, see ``Mention``); ``scan`` is the
 
 from __future__ import annotations
 
-from rulekit.scan.base import (_CLAIMED, _DIGITS, Mention, _ascii_lower, _Hit,
-                                _MentionDraft)
+from rulekit.scan.base import _CLAIMED, _DIGITS, Mention, _ascii_lower, _Hit
 from rulekit.scan.cjk import _Cjk
 from rulekit.scan.figures import _Figures
 from rulekit.scan.links import _Links
@@ -75,20 +74,17 @@ class _Scanner(_Links, _When, _Figures, _Cjk, _Words, _Quotes):
         quoted = (_covered(self.hits, self.quotes) | _nested(self.quotes)) if self.quotes else ()
         out = []
         append = out.append
-        for start, end, kind, _, hit in rows:
-            # Built in place (see ``_MentionDraft``): a helper taking 20 arguments per mention
-            # cost more than the stores themselves.
-            draft = _MentionDraft()
-            draft.kind, draft.text, draft.start, draft.end = kind, original[start:end], start, end
-            draft.value, draft.decimals, draft.scaled = hit.value, hit.decimals, hit.scaled
-            draft.percent, draft.currency, draft.sign = hit.percent, hit.currency, hit.sign
-            draft.range_with = position[id(hit.pair)] if hit.pair is not None else None
-            draft.day, draft.normalized, draft.token = hit.day, hit.normalized, hit.token
-            draft.glued, draft.ordinal, draft.scale = hit.glued, hit.ordinal, hit.scale
-            draft.time, draft.quoted = hit.time, id(hit) in quoted
-            draft._context = (text, *(hit.token_span or (hit.s, hit.e)))
-            draft.__class__ = Mention
-            append(draft)
+        for start, end, _, _, hit in rows:
+            # Finished in place (see ``_Hit``): a helper taking the fields as arguments cost
+            # more than the stores themselves.
+            hit.text, hit.start, hit.end = original[start:end], start, end
+            pair = hit.pair
+            hit.range_with = position[id(pair)] if pair is not None else None
+            hit.quoted = id(hit) in quoted
+            span = hit.token_span
+            hit._context = (text, span[0], span[1]) if span else (text, hit.s, hit.e)
+            hit.__class__ = Mention
+            append(hit)
         return out
 
 

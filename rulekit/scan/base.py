@@ -14,9 +14,11 @@ KINDS = ("number", "word_number", "multiple", "date", "quote", "handle", "email"
 
 
 class _Lazy:
-    """The private slot under ``Mention``: where its context words come from until they are
-    read (see ``Mention.__getattr__``)."""
-    __slots__ = ("_context",)
+    """The private slots under ``Mention``: where its context words come from until they are
+    read (see ``Mention.__getattr__``), and what the scanner kept while building it (``_Hit``):
+    its span in the cleaned text, the other end of a range, the digits' own span and the span
+    of the token they are glued into."""
+    __slots__ = ("_context", "s", "e", "pair", "core_s", "core_e", "token_span")
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -25,9 +27,9 @@ class Mention(_Lazy):
 
     ``before`` and ``after`` are computed on first read: most mentions are judged by value
     alone, and the words around them were the largest part of a scan's cost. ``scan`` builds
-    mentions as ``_MentionDraft``s (``_Scanner.mentions``), which leave those two slots empty
-    and record where to read them from; a ``Mention`` built by hand has them set by
-    ``__init__`` like any field."""
+    mentions as ``_Hit``s (``_Scanner.mentions``), which leave those two slots empty and record
+    where to read them from; a ``Mention`` built by hand has them set by ``__init__`` like any
+    field."""
     kind: str
     text: str
     start: int
@@ -68,15 +70,6 @@ class Mention(_Lazy):
         return before if name == "before" else after
 
 
-class _MentionDraft(_Lazy):
-    """A mutable twin of ``Mention`` (the same slots, in the same order), so that ``scan`` can
-    build a mention with plain attribute stores and then make it a ``Mention`` by assigning
-    ``__class__``. A frozen dataclass's ``__init__`` sets each of its 21 fields through
-    ``object.__setattr__``, which made building mentions cost several µs each."""
-    __slots__ = tuple(field.name for field in dataclasses.fields(Mention))
-
-
-assert _MentionDraft.__slots__ == Mention.__slots__
 
 
 def _trie(words: Iterable[str], guard: str | None = None) -> str:
@@ -114,11 +107,13 @@ _CONTEXT_STRIP = ("\"'“”‘’«»„‚‹›「」『』()[]{}<>.,;:!?*_`~
 _LINK, _CLAIMED, _IDIOM = 1, 2, 3
 
 
-class _Hit:
-    """A mention while it is being built (``Mention`` is frozen)."""
-    __slots__ = ("kind", "s", "e", "value", "decimals", "scaled", "percent", "currency", "sign",
-                 "pair", "day", "normalized", "token", "glued", "ordinal", "scale", "time",
-                 "core_s", "core_e", "token_span")
+class _Hit(_Lazy):
+    """A mention while it is being built: the same slots as ``Mention`` (which is frozen), so
+    that ``_Scanner.mentions`` can finish it with plain attribute stores and make it a
+    ``Mention`` by assigning ``__class__``. A frozen dataclass's ``__init__`` sets each of its
+    21 fields through ``object.__setattr__``, and copying a hit into a new object cost about as
+    much again. ``before`` and ``after`` stay empty: they are read lazily."""
+    __slots__ = tuple(field.name for field in dataclasses.fields(Mention))
 
     def __init__(self, kind: str, s: int, e: int, value: Decimal | None = None):
         self.kind, self.s, self.e, self.value = kind, s, e, value
@@ -129,6 +124,9 @@ class _Hit:
         self.scale = 1
         self.core_s, self.core_e = s, e
         self.token_span: tuple[int, int] | None = None
+
+
+assert _Hit.__slots__ == Mention.__slots__
 
 
 def _is_glue(char: str) -> bool:

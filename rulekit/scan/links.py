@@ -40,12 +40,16 @@ class _Links:
     def add_link(self, kind: str, s: int, e: int, normalized: str, trim: bool = False) -> None:
         text = self.text
         if trim:
-            opens, closes = text.count("(", s, e), text.count(")", s, e)
+            closes = None                   # the brackets are counted only if one ends the URL
             while e > s:
                 char = text[e - 1]
                 if char in _URL_TRAILING:
                     e -= 1
-                elif char == ")" and closes > opens:
+                elif char == ")":
+                    if closes is None:
+                        opens, closes = text.count("(", s, e), text.count(")", s, e)
+                    if closes <= opens:
+                        break
                     closes -= 1
                     e -= 1
                 else:
@@ -147,6 +151,9 @@ def _absolute_urls(text: str):
 def _normalize_url(url: str) -> str:
     if url.startswith("/"):
         return url
+    lowered = url.lower()
+    if lowered == url:
+        return url                          # nothing to lower-case (most URLs)
     # scheme and host (up to the first / ? or # after the first "://") lower-cased
     cut = _URL_HEAD.match(url).end()
     return url[:cut].lower() + url[cut:]

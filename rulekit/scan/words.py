@@ -75,8 +75,15 @@ _WORD_SUFFIX = re.compile(
 _EN_NUM = _trie(sorted(_EN_NUMBER_WORDS), _WORD_GUARD)
 _EN_SPAN = re.compile(rf"{_EN_NUM}(?:[ \t\u00a0]+(?:and[ \t\u00a0]+)?(?:an?[ \t\u00a0]+)?"
                       rf"(?:{_trie(sorted(_EN_NUMBER_WORDS | {'half'}))}))*(?![\w\u2010-])")
+# ASCII characters outside [\w-] as spaces, for ``bytes.translate``: what separates the tokens
+# of an ASCII text.
+_NOT_WORD = bytes(code if code > 127 or re.match(r"[\w-]", chr(code)) else 32
+                  for code in range(256))
 _EN_TOKEN = re.compile(r"[a-z]+(?:[-\u2010][a-z]+)?")
 _EN_MULTIPLE = re.compile(rf"{_trie(sorted(_EN_MULTIPLES), _WORD_GUARD)}(?![\w\u2010-])")
+# The words either trie starts with, as the ASCII tokens ``words`` compares them to.
+_WORD_BYTES = frozenset(word.encode() for word in (*_EN_NUMBER_WORDS, *_EN_MULTIPLES)
+                        if word.isascii())
 _MULTIPLE_FACTORS = {word: Decimal(str(value)) for word, value in _EN_MULTIPLES.items()}
 _MULTIPLE_STEMS = ("twice", "hal", "doubl", "tripl", "quadrupl", "fold")
 assert all(any(stem in word for stem in _MULTIPLE_STEMS) for word in _EN_MULTIPLES)
@@ -92,8 +99,14 @@ class _Words:
 
     def words(self) -> None:
         low = self.low
+        # A multiple word, and the first word of a span of number words, is a whole token, a
+        # run of [\w‐-] (the guard before it; a space, or the end of the pattern, after it). An
+        # ASCII text none of whose tokens is such a word holds neither: splitting in C is
+        # cheaper than trying the tries at every letter.
+        if self.ascii and _WORD_BYTES.isdisjoint(low.encode("ascii").translate(_NOT_WORD).split()):
+            return
         # Every multiple word holds one of _MULTIPLE_STEMS: a few substring tests (C, no regex)
-        # skip the pass in most answers.
+        # skip that pass in most other answers.
         if any(stem in low for stem in _MULTIPLE_STEMS):
             for match in _EN_MULTIPLE.finditer(low):
                 s, e = match.span()
