@@ -1,6 +1,6 @@
 """rulekit.scan's fast paths must find exactly what the full reading finds: a plain number read
 by ``plain_number`` is the hit ``date_at`` then ``number_at`` would build, with the same claim
-mask, and ``_absolute_urls`` finds the matches of ``_ABSOLUTE_URL.finditer``. The whole-scan
+mask, and ``absolute_links`` finds the matches of ``_ABSOLUTE_URL.finditer``. The whole-scan
 behaviour is pinned by tests/test_scan.py; these properties aim at the shortcuts' own tests
 (what may stand before and after the digits)."""
 
@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 from rulekit.scan.assemble import _Scanner
 from rulekit.scan.base import _DIGITS
-from rulekit.scan.links import _ABSOLUTE_URL, _absolute_urls
+from rulekit.scan.links import _ABSOLUTE_URL
 from rulekit.scan.locales import _locale_info
 from rulekit.scan.reader import _prepare
 
@@ -96,17 +96,29 @@ URL_PIECES = ["http", "https", "ftp", "HTTP", "hTTpS", "FTP", "httpſ", "://", "
               "p://", "a", "/", " ", ".", "x", "ſ", "ht", "tp", "s", "(", ")", "\n", "é"]
 
 
+def _absolute_spans(text: str) -> tuple[list[tuple[int, int]], list[tuple[int, int]]]:
+    """(what ``absolute_links`` returns, the spans of the pattern's matches that do not follow
+    a letter or digit), on the cleaned text."""
+    scanner = _Scanner(_prepare(text), _locale_info("en_US"))
+    cleaned = scanner.text
+    return scanner.absolute_links(), [
+        m.span() for m in _ABSOLUTE_URL.finditer(cleaned)
+        if not m.start() or not cleaned[m.start() - 1].isalnum()]
+
+
 @settings(max_examples=500, deadline=None)
 @given(text=st.lists(st.sampled_from(URL_PIECES), max_size=14).map("".join))
-def test_absolute_urls_are_the_pattern_matches(text):
-    assert [m.span() for m in _absolute_urls(text)] == \
-        [m.span() for m in _ABSOLUTE_URL.finditer(text)]
+def test_absolute_links_are_the_pattern_matches(text):
+    found, expected = _absolute_spans(text)
+    assert found == expected
 
 
-def test_absolute_urls_case_and_long_s():
-    text = "see HTTPS://A.example/x and httpſ://b.example, ftp://c"
-    assert [m.group() for m in _absolute_urls(text)] == [
-        m.group() for m in re.finditer(_ABSOLUTE_URL.pattern, text)]
+def test_absolute_links_case_and_long_s():
+    found, expected = _absolute_spans("see HTTPS://A.example/x and httpſ://b.example, ftp://c")
+    assert found == expected and len(found) == 3
+    # a "://" at the very start has no scheme, and does not end the search
+    found, expected = _absolute_spans("://x then https://a.example/b")
+    assert found == expected == [(10, 29)]
 
 
 @pytest.mark.parametrize("text,locale,value", [

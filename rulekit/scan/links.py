@@ -8,6 +8,8 @@ import re
 
 from rulekit.scan.base import _LINK, _Hit, _trie
 
+_LINK_BYTE = bytes((_LINK,))
+
 _URL_CHARS = r"[^\s<>\"`{}|\\^\[\]（）【】「」『』，。！？、“”‘’«»]"
 _ABSOLUTE_URL = re.compile(rf"(?i)(?:https?|ftp)://{_URL_CHARS}+")
 _WWW_URL = re.compile(rf"www\.[a-z0-9-]+(?:\.[a-z0-9-]+)+(?::[0-9]{{1,5}})?"
@@ -29,8 +31,8 @@ _DOMAIN = re.compile(r"[A-Za-z0-9][A-Za-z0-9-]*(?:\.[A-Za-z0-9-]+)+")
 _EMAIL_AT = re.compile(r"@(?<=[A-Za-z0-9._%+\-]@)(?=[A-Za-z0-9][A-Za-z0-9-]*\.[A-Za-z0-9])")
 _HANDLE = re.compile(r"@(?<![A-Za-z0-9._%+\-@/:]@)([A-Za-z0-9_.]+)")
 _URL_TRAILING = ".,;:!?'\"*_~"
-# The last letter of https, http or ftp (ſ matches s under IGNORECASE), then "://".
-_SCHEME_END = re.compile("[sSpP\u017f]://")
+# The last letter of https, http or ftp (ſ matches s under IGNORECASE).
+_SCHEME_LAST = frozenset("sSpP\u017f")
 _URL_HEAD = re.compile(r"(?s)(?:.*?://)?[^/?#]*")
 
 
@@ -55,26 +57,31 @@ class _Links:
                 else:
                     break
             normalized = _normalize_url(text[s:e])
-        if e > s and self.free(s, e):
+        if e > s and self.mask.count(0, s, e) == e - s:         # self.free, inlined
             hit = _Hit(kind, s, e)
             hit.normalized = normalized
-            self.claim(hit, _LINK)
+            self.mask[s:e] = _LINK_BYTE * (e - s)               # self.claim(hit, _LINK)
+            self.hits.append(hit)
 
     def links(self) -> None:
         text, low = self.text, self.low
+        rest = low              # the text outside the absolute URLs, for the tests below
         if "://" in text:
-            for match in _absolute_urls(text):
-                if not match.start() or not text[match.start() - 1].isalnum():
-                    self.add_link("url", *match.span(), "", trim=True)
+            spans = self.absolute_links()
+            if spans:
+                # An "@", "/" or "www." inside a URL starts no other link: each would overlap
+                # a claimed span. Tested on what lies outside them, joined by spaces.
+                rest = " ".join([low[a:b] for a, b in zip((0, *(e for _, e in spans)),
+                                                            (*(s for s, _ in spans), len(low)))])
         if "](/" in text:
             for match in _MD_LINK.finditer(text):
                 self.add_link("url", *match.span(1), match.group(1))
-        if "www." in low:
+        if "www." in rest:
             for match in _WWW_URL.finditer(low):
                 s = match.start()
                 if not s or text[s - 1] not in ".@/-" and not text[s - 1].isalnum():
                     self.add_link("url", s, match.end(), "", trim=True)
-        if "@" in text:
+        if "@" in rest:
             self.at_signs()
         if "." in text:
             for match in _TLD_HIT.finditer(low):
@@ -91,10 +98,33 @@ class _Links:
                     continue
                 tail = _URL_TAIL.match(text, e)
                 self.add_link("url", s, tail.end() if tail else e, "", trim=True)
-        if "/" in text:
+        if "/" in rest:
             for match in _RELATIVE.finditer(text):
                 if any(c.isalpha() for c in match.group()):
                     self.add_link("url", *match.span(), "", trim=True)
+
+    def absolute_links(self) -> list[tuple[int, int]]:
+        """URLs with a scheme (https, http, ftp), claimed; their spans as matched. A match is
+        tried only where a scheme can end before a "://": 5, 4 or 3 characters before it.
+        (The case-insensitive alternation at the start of ``_ABSOLUTE_URL`` defeats ``re``'s
+        prefix search: ``finditer`` would try every position.)"""
+        text, spans = self.text, []
+        end = 0
+        at = text.find("://")
+        while at >= 0:
+            if at and text[at - 1] in _SCHEME_LAST:
+                for start in (at - 5, at - 4, at - 3):
+                    if start >= end and start >= 0:
+                        match = _ABSOLUTE_URL.match(text, start)
+                        if match:
+                            end = match.end()
+                            if not start or not text[start - 1].isalnum():
+                                spans.append((start, end))
+                                self.add_link("url", start, end, "", trim=True)
+                            break
+            # the next match starts at ``end`` or later, so its "://" is at least 3 further
+            at = text.find("://", max(at, end + 2) + 1)
+        return spans
 
     def at_signs(self) -> None:
         """E-mail addresses, then @handles, at each '@'."""
@@ -127,25 +157,6 @@ class _Links:
         e = at + 1 + len(".".join(labels))
         self.add_link("email", s, e, text[s:e].lower())
         return True
-
-
-def _absolute_urls(text: str):
-    """``_ABSOLUTE_URL.finditer(text)``, tried only where a scheme can end before a "://"
-    (https, http, ftp: 5, 4 or 3 characters before it). The case-insensitive alternation at the
-    start of the pattern defeats ``re``'s prefix search, so finditer tried every position."""
-    end = 0
-    found = _SCHEME_END.search(text)
-    while found is not None:
-        at = found.start() + 1                  # the "://"
-        for start in (at - 5, at - 4, at - 3):
-            if start >= end and start >= 0:
-                match = _ABSOLUTE_URL.match(text, start)
-                if match:
-                    yield match
-                    end = match.end()
-                    break
-        # the next match starts at ``end`` or later, so its "://" is at least 3 further
-        found = _SCHEME_END.search(text, max(at, end + 2))
 
 
 def _normalize_url(url: str) -> str:
