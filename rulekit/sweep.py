@@ -36,7 +36,7 @@ from collections.abc import Mapping
 from decimal import ROUND_HALF_EVEN, ROUND_HALF_UP, Decimal
 from typing import Any, Collection, Iterable, Sequence
 
-from rulekit.evidence import Evidence, RowRule, locate, noun
+from rulekit.evidence import Evidence, RowRule, _relative, _url, locate, noun
 from rulekit.policy import Binding, Entity, Identity, Policy
 from rulekit.scan import Mention, scan, squash
 
@@ -248,8 +248,19 @@ def sweep(text: str, evidence: Evidence, settings: SweepSettings = SweepSettings
     mentions = _outside(_exempt_spans(text, settings.exempt), _outside_quotes(scanned))
     licensed_by_slots = _slot_numbers(slot_values, locale)
     judge = _Judge(text, evidence, settings, locale, question, licensed_by_slots, mentions)
-    findings = [f for index, mention in enumerate(mentions)
-                if (f := judge.mention(index, mention)) is not None]
+    values, percents, judge_mention = evidence.values, evidence.percents, judge.mention
+    findings = []
+    for index, mention in enumerate(mentions):
+        # A figure the evidence holds as written is backed whatever else ``_number`` would
+        # look at (the first test of ``_matches``, and every test before it licenses): the
+        # common case, settled here without the judge's dispatch.
+        value = mention.value
+        if value is not None and mention.kind in _FIGURE_KINDS and (
+                value in percents if mention.percent else value in values):
+            continue
+        found = judge_mention(index, mention)
+        if found is not None:
+            findings.append(found)
     if not evidence.has_today and _may_be_relative(text):
         for match in _RELATIVE.finditer(text):
             findings.append(Finding("date", match.group(0), None, match.start(), match.end(),
@@ -576,8 +587,6 @@ class _Judge:
                              "evidence", value=email)
 
     def _url(self, index: int, mention: Mention) -> Finding | None:
-        from rulekit.evidence import _relative, _url
-
         link = mention.text
         if link.startswith("/"):
             if _relative(link) in self.evidence.relative_links:
@@ -592,6 +601,8 @@ class _Judge:
                              "another page)", value=normal)
 
 
+# The kinds ``_Judge._number`` judges.
+_FIGURE_KINDS = frozenset(("number", "word_number"))
 # The judgement of each kind, looked up once per mention instead of by attribute name.
 _JUDGES = {kind: getattr(_Judge, f"_{kind}") for kind in
            ("number", "word_number", "multiple", "date", "quote", "handle", "email", "url")}

@@ -4,6 +4,8 @@ original spans (context words are read lazily, see ``Mention``); ``scan`` is the
 
 from __future__ import annotations
 
+import operator
+
 from rulekit.scan.base import _CLAIMED, _DIGITS, Mention, _ascii_lower, _Hit
 from rulekit.scan.cjk import _Cjk
 from rulekit.scan.figures import _Figures
@@ -15,6 +17,7 @@ from rulekit.scan.when import _When
 from rulekit.scan.words import _Words
 
 _FILL = tuple(bytes((how,)) for how in range(4))     # the claim marks as one-byte strings
+_ORDER = operator.attrgetter("start", "end", "kind")
 
 
 class _Scanner(_Links, _When, _Figures, _Cjk, _Words, _Quotes):
@@ -33,6 +36,7 @@ class _Scanner(_Links, _When, _Figures, _Cjk, _Words, _Quotes):
         self.hits: list[_Hit] = []
         self.quotes: list[_Hit] = []
         self.paired = False                 # whether ``ranges`` linked two hits
+        self.tokens: frozenset[bytes] | None = None     # ``ascii_tokens``, once computed
 
     def free(self, s: int, e: int) -> bool:
         return self.mask.count(0, s, e) == e - s
@@ -59,33 +63,31 @@ class _Scanner(_Links, _When, _Figures, _Cjk, _Words, _Quotes):
     def mentions(self) -> list[Mention]:
         prepared, text = self.prepared, self.text
         original = prepared.original
-        identity = isinstance(prepared.starts, range)
         hits = self.hits + self.quotes if self.quotes else self.hits
-        # (start, end, kind, index, hit): the index breaks ties as a stable sort would, so the
-        # rows sort as plain tuples, without a key function and without comparing hits.
-        if identity:
-            rows = [(hit.s, hit.e, hit.kind, index, hit) for index, hit in enumerate(hits)]
+        # In the order of their original spans, then kind; the sort is stable, so ties keep
+        # the order in which the passes found them.
+        if isinstance(prepared.starts, range):          # the cleaned text is the original
+            for hit in hits:
+                hit.start, hit.end = hit.s, hit.e
         else:
             span = prepared.span
-            rows = [(*span(hit.s, hit.e), hit.kind, index, hit) for index, hit in enumerate(hits)]
-        rows.sort()
-        position = ({id(row[4]): index for index, row in enumerate(rows)} if self.paired
+            for hit in hits:
+                hit.start, hit.end = span(hit.s, hit.e)
+        hits.sort(key=_ORDER)
+        position = ({id(hit): index for index, hit in enumerate(hits)} if self.paired
                     else None)
         quoted = (_covered(self.hits, self.quotes) | _nested(self.quotes)) if self.quotes else ()
-        out = []
-        append = out.append
-        for start, end, _, _, hit in rows:
+        for hit in hits:
             # Finished in place (see ``_Hit``): a helper taking the fields as arguments cost
             # more than the stores themselves.
-            hit.text, hit.start, hit.end = original[start:end], start, end
+            hit.text = original[hit.start:hit.end]
             pair = hit.pair
             hit.range_with = position[id(pair)] if pair is not None else None
             hit.quoted = id(hit) in quoted
             span = hit.token_span
             hit._context = (text, span[0], span[1]) if span else (text, hit.s, hit.e)
             hit.__class__ = Mention
-            append(hit)
-        return out
+        return hits
 
 
 def scan(text: str, locale: str = "en_US") -> list[Mention]:

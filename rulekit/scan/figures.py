@@ -122,8 +122,8 @@ _ORDINAL_SUFFIX = re.compile(r"(?:st|nd|rd|th)(?![A-Za-z])")
 _RANGE_GAP = re.compile(r"(?i)[ \u00a0]?[-\u2010\u2013\u2014~\u301c][ \u00a0]?"
                         r"|[ \u00a0]+(?:to|through|thru|bis|à|au|tot|till|until)[ \u00a0]+"
                         r"|[ \u00a0]?[至到][ \u00a0]?")
-# The ASCII words of ``_RANGE_GAP``: between spaces, so each is a whole token of the text.
-_RANGE_WORDS = frozenset("to through thru bis au tot till until".split())
+# The ASCII words of ``_RANGE_GAP``, as tokens.
+_RANGE_WORDS = frozenset(b"to through thru bis au tot till until".split())
 _NUMERIC_KINDS = ("number", "word_number", "multiple")
 _START = operator.attrgetter("s")
 
@@ -409,8 +409,9 @@ class _Figures:
         text = self.text
         # Every pair this pass links or changes has a dash, a tilde, a minus sign or a joining
         # word between its ends: in an ASCII text, a few C-level tests skip the pass.
+        # (Each joining word stands between spaces, so it is also a token of the text.)
         if self.ascii and "-" not in text and "~" not in text and "between" not in self.low \
-                and _RANGE_WORDS.isdisjoint(self.low.split()):
+                and _RANGE_WORDS.isdisjoint(self.ascii_tokens()):
             return
         numeric = [h for h in self.hits if h.kind in _NUMERIC_KINDS]
         numeric.sort(key=_START)

@@ -38,7 +38,9 @@ class _Quotes:
         nest (“He said ‘never again’”). Within a family the innermost pair wins and an
         unclosed mark pairs with nothing; a quote that spans a blank line is not a quote."""
         text = self.text
-        if _ANY_MARK.search(text) is None:      # one C-level pass decides for most answers
+        # The only ASCII mark is '"': in an ASCII text one substring test decides; otherwise
+        # one C-level pass over the marks.
+        if ('"' not in text) if self.ascii else _ANY_MARK.search(text) is None:
             return
         for marks, pattern in _QUOTE_PATTERNS:
             if marks[0] not in text and (len(marks) == 1 or marks[1] not in text):

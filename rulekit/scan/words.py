@@ -103,7 +103,7 @@ class _Words:
         # run of [\w‐-] (the guard before it; a space, or the end of the pattern, after it). An
         # ASCII text none of whose tokens is such a word holds neither: splitting in C is
         # cheaper than trying the tries at every letter.
-        if self.ascii and _WORD_BYTES.isdisjoint(low.encode("ascii").translate(_NOT_WORD).split()):
+        if self.ascii and _WORD_BYTES.isdisjoint(self.ascii_tokens()):
             return
         # Every multiple word holds one of _MULTIPLE_STEMS: a few substring tests (C, no regex)
         # skip that pass in most other answers.
@@ -115,6 +115,13 @@ class _Words:
         for match in _EN_SPAN.finditer(low):
             if self.free(*match.span()):
                 self.english(match)
+
+    def ascii_tokens(self) -> frozenset[bytes]:
+        """The tokens of an ASCII text (runs of letters, digits, "_" and "-"), lower-cased;
+        computed once per scan."""
+        if self.tokens is None:
+            self.tokens = frozenset(self.low.encode("ascii").translate(_NOT_WORD).split())
+        return self.tokens
 
     def multiple_word(self, s: int, e: int, word: str) -> None:
         low = self.low
