@@ -84,8 +84,7 @@ class _Scanner(_Links, _When, _Figures, _Cjk, _Words, _Quotes):
             pair = hit.pair
             hit.range_with = position[id(pair)] if pair is not None else None
             hit.quoted = id(hit) in quoted
-            span = hit.token_span
-            hit._context = (text, span[0], span[1]) if span else (text, hit.s, hit.e)
+            hit._context = text           # where ``before``/``after`` are read from, lazily
             hit.__class__ = Mention
         return hits
 

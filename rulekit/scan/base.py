@@ -60,9 +60,13 @@ class Mention(_Lazy):
         if name not in ("before", "after"):
             raise AttributeError(name)
         try:
-            text, left, right = object.__getattribute__(self, "_context")
+            text = object.__getattribute__(self, "_context")
         except AttributeError:
             raise AttributeError(name) from None
+        if text is None:
+            raise AttributeError(name)
+        # around the token the digits are glued into, else around the mention (cleaned text)
+        left, right = self.token_span or (self.s, self.e)
         before, after = _context_before(text, left), _context_after(text, right)
         object.__setattr__(self, "before", before)
         object.__setattr__(self, "after", after)

@@ -141,23 +141,20 @@ class _Figures:
     """Numbers at each run of digits, and ranges; a part of ``_Scanner``."""
 
     def digits(self) -> None:
-        text, mask, search = self.text, self.mask, _DIGITS.search
-        # Each search starts where the last figure ended, so the runs a figure consumed
-        # ("299" and "00" of "1,299.00") are not matched at all.
-        match = search(text)
-        while match is not None:
+        mask = self.mask
+        end = 0
+        for match in _DIGITS.finditer(self.text):
             s, e = match.span()
-            if mask[s]:
-                match = search(text, e)
+            # A run that starts inside the last figure was read with it ("299" and "00" of
+            # "1,299.00"), or is the rest of a run the figure began in; a claimed one is a
+            # link's or a date's.
+            if s < end or mask[s]:
                 continue
             end = self.plain_number(s, e)
             if end is None:
                 end = self.date_at(s, e)
                 if end is None:
                     end = self.number_at(s)
-            match = search(text, end)
-            if match is not None and match.start() == end and text[end - 1] in _ASCII_DIGITS:
-                match = search(text, match.end())   # the rest of a run the figure began in
 
     def plain_number(self, s: int, e: int) -> int | None:
         """The fast path of ``date_at`` then ``number_at`` for the run of digits [s, e): a plain
