@@ -203,6 +203,7 @@ class _Form:
     entity: str | None              # None: the slots are derived figures
     weight: int                     # literal characters: more specific forms are tried first
     rank: Rank | None = None        # a rank's form: its one slot is a place ("second")
+    literals: tuple[str, ...] = ()  # ASCII words every match holds, lower-cased (a pre-test)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -225,8 +226,11 @@ def _word_pattern(word: str) -> str:
     return r"[\s\-–]*".join(parts)
 
 
-def _form_regex(form: str, slot: str = _NUMBER) -> tuple[re.Pattern, tuple[str, ...], int]:
-    slots, pieces, weight = [], [], 0
+def _form_regex(form: str, slot: str = _NUMBER,
+                ) -> tuple[re.Pattern, tuple[str, ...], int, tuple[str, ...]]:
+    """The form's pattern, its slots, its weight, and the ASCII words of its literal text,
+    lower-cased: each is in every match, so a text without one of them cannot match."""
+    slots, pieces, weight, literals = [], [], 0, []
     for index, piece in enumerate(re.split(r"\{([A-Za-z_][A-Za-z0-9_]*)\}", form)):
         if index % 2:
             slots.append(piece)
@@ -235,7 +239,9 @@ def _form_regex(form: str, slot: str = _NUMBER) -> tuple[re.Pattern, tuple[str, 
             weight += len(piece.replace(_GAP, "").strip())
             parts = []
             for part in piece.split(_GAP):
-                words = [re.escape(p) for p in re.split(r"[\s\-–]+", part) if p]
+                plain = [p for p in re.split(r"[\s\-–]+", part) if p]
+                literals += [p.lower() for p in plain if p.isascii()]
+                words = [re.escape(p) for p in plain]
                 joined = r"[\s\-–]*".join(words)
                 lead = r"[\s\-–]*" if part[:1] in " -–" else ""
                 tail = r"[\s\-–]*" if part[-1:] in " -–" else ""
@@ -246,7 +252,7 @@ def _form_regex(form: str, slot: str = _NUMBER) -> tuple[re.Pattern, tuple[str, 
         pattern = r"(?<![\w.,])" + pattern
     if form[-1:].isalnum() or form[-1:] == "}":
         pattern += r"(?![\w]|[.,]\d)"
-    return re.compile(pattern, re.IGNORECASE), tuple(slots), weight
+    return re.compile(pattern, re.IGNORECASE), tuple(slots), weight, tuple(literals)
 
 
 @functools.lru_cache(maxsize=64)
@@ -263,16 +269,16 @@ def _vocabulary(binding: Binding) -> _Vocabulary:
     forms = []
     for entity in binding.entities:
         for form in entity.forms:
-            regex, slots, weight = _form_regex(form)
-            forms.append(_Form(regex, slots, entity.name, weight))
+            regex, slots, weight, literals = _form_regex(form)
+            forms.append(_Form(regex, slots, entity.name, weight, literals=literals))
         for rank in entity.ranks:
             for form in rank.forms:
-                regex, slots, weight = _form_regex(form, _ORDINAL)
-                forms.append(_Form(regex, slots, entity.name, weight, rank))
+                regex, slots, weight, literals = _form_regex(form, _ORDINAL)
+                forms.append(_Form(regex, slots, entity.name, weight, rank, literals))
     for derived in binding.derived:
         for form in derived.said:
-            regex, slots, weight = _form_regex(form)
-            forms.append(_Form(regex, slots, None, weight))
+            regex, slots, weight, literals = _form_regex(form)
+            forms.append(_Form(regex, slots, None, weight, literals=literals))
     forms.sort(key=lambda f: (-f.weight, -len(f.slots)))
     pronoun_entities: dict[str, set[str]] = {}
     for entity in binding.entities:
@@ -437,7 +443,14 @@ def bind(text: str, evidence: Any, policy: Policy | None, *, locale: str = "en_U
     figures: list[_Figure] = []
 
     # 1. compound forms
+    # A case-insensitive pattern with a look-behind first is tried at every position of the
+    # text, once per form; a ruleset may declare a hundred forms. In an ASCII text (where the
+    # pattern's ASCII letters can match only ASCII letters) a form whose literal words are not
+    # all in the lower-cased text cannot match, and is skipped for a few substring tests.
+    lowered = text.lower() if text.isascii() else None
     for form in vocabulary.forms:
+        if lowered is not None and not all(word in lowered for word in form.literals):
+            continue
         for match in form.regex.finditer(text):
             # A sign at a form's edge may be shared: ") 111-100" after "(7-10)".
             core = match.group(0)

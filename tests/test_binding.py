@@ -223,3 +223,30 @@ def test_an_aggregate_adds_fields_of_one_row_first_and_skips_placeholders():
         {"NAME": "a", "Q1": 20, "Q2": 30}, {"NAME": "b", "Q1": 40, "Q2": 1},
         {"NAME": "c", "Q1": "N/A", "Q2": 99}]})
     assert values == {"half": Decimal(50)}
+
+
+def test_a_form_is_skipped_only_when_it_cannot_match():
+    """``bind`` skips a form whose literal words are not all in an ASCII text: every match of
+    every form of nba.rules, on the RotoWire reports and the binding cases (and those texts
+    upper-cased and with "(", ")", "," taken out), holds its literal words."""
+    import json
+
+    from rulekit.bind import _vocabulary
+
+    forms = _vocabulary(rulekit.load(ROOT / "rulesets" / "nba.rules").binding).forms
+    assert sum(1 for form in forms if form.literals) > 100
+    reports = ROOT.parent / "shared" / "data" / "rotowire" / "train.jsonl"
+    texts = [case["text"] for case in yaml.safe_load((ROOT / "tests" / "cases" / "binding" /
+                                                      "nba.yaml").read_text())["cases"]]
+    if reports.exists():
+        with reports.open() as lines:
+            texts += [json.loads(line)["text"] for _, line in zip(range(60), lines)]
+    texts += [t.upper() for t in texts] + [t.replace("(", "").replace(",", "") for t in texts]
+    matched = 0
+    for text in filter(str.isascii, texts):
+        lowered = text.lower()
+        for form in forms:
+            if form.regex.search(text):
+                matched += 1
+                assert all(word in lowered for word in form.literals), (form.regex.pattern, text)
+    assert matched > 100
