@@ -245,18 +245,24 @@ def sweep(text: str, evidence: Evidence, settings: SweepSettings = SweepSettings
     scanned = list(mentions) if mentions is not None else scan(text, locale)
     if settled:
         scanned = [m for m in scanned if (m.start, m.end) not in settled]
-    mentions = _outside(_exempt_spans(text, settings.exempt), _outside_quotes(scanned))
+    if "quote" in map(_KIND, scanned):     # (C-level test: most answers quote nobody)
+        scanned = _outside_quotes(scanned)
+    mentions = _outside(_exempt_spans(text, settings.exempt), scanned)
     licensed_by_slots = _slot_numbers(slot_values, locale)
     judge = _Judge(text, evidence, settings, locale, question, licensed_by_slots, mentions)
-    values, percents, judge_mention = evidence.values, evidence.percents, judge.mention
+    values, percents, urls = evidence.values, evidence.percents, evidence.urls
+    judge_mention = judge.mention
     findings = []
     for index, mention in enumerate(mentions):
         # A figure the evidence holds as written is backed whatever else ``_number`` would
-        # look at (the first test of ``_matches``, and every test before it licenses): the
-        # common case, settled here without the judge's dispatch.
-        value = mention.value
-        if value is not None and mention.kind in _FIGURE_KINDS and (
+        # look at (the first test of ``_matches``, and every test before it licenses), and so
+        # is an absolute link the evidence holds (``_url``): the common cases, settled here
+        # without the judge's dispatch.
+        kind, value = mention.kind, mention.value
+        if value is not None and kind in _FIGURE_KINDS and (
                 value in percents if mention.percent else value in values):
+            continue
+        if kind == "url" and not mention.text.startswith("/") and _url(mention.text) in urls:
             continue
         found = judge_mention(index, mention)
         if found is not None:
@@ -601,6 +607,7 @@ class _Judge:
                              "another page)", value=normal)
 
 
+_KIND = operator.attrgetter("kind")
 # The kinds ``_Judge._number`` judges.
 _FIGURE_KINDS = frozenset(("number", "word_number"))
 # The judgement of each kind, looked up once per mention instead of by attribute name.
