@@ -82,7 +82,11 @@ class _Scanner(_Links, _When, _Figures, _Cjk, _Words, _Quotes):
             # more than the stores themselves.
             hit.text = original[hit.start:hit.end]
             pair = hit.pair
-            hit.range_with = position[id(pair)] if pair is not None else None
+            if pair is not None:
+                hit.range_with = position[id(pair)]
+                hit.pair = None             # no reference cycle between the two ends
+            else:
+                hit.range_with = None
             hit.quoted = id(hit) in quoted
             hit._context = text           # where ``before``/``after`` are read from, lazily
             hit.__class__ = Mention
