@@ -1,14 +1,17 @@
 """Auditing free text: audits per second for the issue's two sizes (targets: 20,000 a second
 for 300 characters against 1 KB of JSON evidence, 3,000 a second for 1,500 characters against
-9 KB), and time growing linearly from 1 KB to 1 MB of adversarial text (under a second)."""
+9 KB), time growing linearly from 1 KB to 1 MB of adversarial text (under a second), the peak
+memory of a 1 MB audit, and no growth over 100,000 audits."""
 
 from __future__ import annotations
 
+import gc
 import json
 import random
 import subprocess
 import sys
 import time
+import tracemalloc
 
 from pathlib import Path
 
@@ -105,6 +108,28 @@ def _mention_dense(size: int) -> str:
     return "".join(out)[:size]
 
 
+def _growth_over_100k_audits(settings: SweepSettings) -> tuple[float, float]:
+    """(KB traced memory grew from the 20,000th audit to the 100,000th, traced peak MB)."""
+    evidence = _evidence(5)
+    index = settings.index(evidence, "en_US")
+    rng = random.Random(5)
+    answer = _answer(evidence, 300)
+    answers = [answer.replace("had ", f"had {rng.randint(2, 99)} new followers and ", 1)
+               + f" It was shared {rng.randint(1, 9_999):,} times." for _ in range(1000)]
+    gc.collect()
+    tracemalloc.start()
+    for i in range(20_000):
+        audit(answers[i % 1000], index)
+    gc.collect()
+    after_20k, _ = tracemalloc.get_traced_memory()
+    for i in range(80_000):
+        audit(answers[i % 1000], index)
+    gc.collect()
+    after_100k, peak = tracemalloc.get_traced_memory()
+    tracemalloc.stop()
+    return (after_100k - after_20k) / 1000, peak / 1e6
+
+
 def run() -> Section:
     rows, notes, missed, shares = [], [], [], []
     settings = SweepSettings()
@@ -163,6 +188,13 @@ def run() -> Section:
                  f"after imports; target: the audit peaks under {PEAK_TARGET_MB} MB)")
     if added_mb > PEAK_TARGET_MB:
         missed.append(f"auditing 1 MB peaked at +{added_mb:.0f} MB > {PEAK_TARGET_MB} MB")
+    growth_kb, peak_mb = _growth_over_100k_audits(settings)
+    notes.append(f"memory over 100,000 audits of 1,000 distinct answers (each with figures the "
+                 f"evidence lacks, so findings and a decision to regenerate): {growth_kb:+.0f} KB "
+                 f"between the 20,000th and the 100,000th (traced peak {peak_mb:.1f} MB; target: "
+                 "no growth)")
+    if growth_kb > 100:
+        missed.append(f"memory grew {growth_kb:.0f} KB between 20,000 and 100,000 audits")
     notes.append("'evidence built once' is the loop's case: the grounding loop indexes the "
                  "evidence once per question and audits every attempt and streamed chunk against it")
     return Section(
