@@ -74,8 +74,6 @@ class Mention(_Lazy):
         return before if name == "before" else after
 
 
-
-
 def _trie(words: Iterable[str], guard: str | None = None) -> str:
     """A regex alternation of literal words built as a trie. With ``guard`` (a character class),
     each word must not follow a character of it, checked by a look-behind placed after the

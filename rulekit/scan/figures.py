@@ -16,7 +16,7 @@ from rulekit.numbers import parse_number
 from rulekit.scan.base import _CLAIMED, _DIGITS, _Hit, _is_glue, _word_before
 from rulekit.scan.cjk import _CJK_SCALE
 from rulekit.scan.locales import _CORE
-from rulekit.scan.reader import _NBSP, _SEPARATORS, _SIGNS
+from rulekit.scan.reader import _NBSP, _SIGNS
 from rulekit.scan.when import _AMPM_NEXT, _DAY_NEXT, _NUMERIC_DATE
 
 # A digit run longer than this has no value (see the module docstring).
@@ -115,8 +115,6 @@ _DAY_SUFFIX = _DAY_NEXT - frozenset(" \t\u00a0.")   # 29th, 1st, 2nd, 3rd, 1er
 _SPACES = frozenset(" \t\u00a0")
 _NBSP_SPACE = frozenset(" \u00a0")
 _ASCII_DIGITS = frozenset("0123456789")
-# What the number core (``_CORE``, ``_CORE_SPACED``) may continue a run of digits with.
-_SEPARATOR_CHARS = frozenset(_SEPARATORS + " ")
 _CLAIMED_BYTE = bytes((_CLAIMED,))
 _ORDINAL_SUFFIX = re.compile(r"(?:st|nd|rd|th)(?![A-Za-z])")
 _RANGE_GAP = re.compile(r"(?i)[ \u00a0]?[-\u2010\u2013\u2014~\u301c][ \u00a0]?"
@@ -166,17 +164,10 @@ class _Figures:
         before = text[s - 1] if s else " "
         glued = dollar = False
         if before in _SPACES:
-            # not a sign, currency or ordinal mark, nor a month ("July 29") before the space;
-            # ``_left_quiet`` inlined, as the tests below run for nearly every figure
-            if s >= 2:
-                char = text[s - 2]
-                if char in _LEFT_BUSY:
-                    return None
-                pair = _LEFT_PAIRS.get(char)
-                if pair is not None and s > 2 and text[s - 3] in pair:
-                    return None
-                if self.low[s - 2] in info.month_ends and self.month_word_before(s):
-                    return None
+            # not a sign, currency or ordinal mark, nor a month ("July 29") before the space
+            if s >= 2 and (not _left_quiet(text, s - 2) or (
+                    self.low[s - 2] in info.month_ends and self.month_word_before(s))):
+                return None
         elif before in _GLUED_QUIET:
             glued = True                        # p0, v2: no sign, currency or date after a letter
         elif before == "$":
@@ -194,7 +185,7 @@ class _Figures:
                 if after != "." or text[e + 1:e + 2] not in _ASCII_DIGITS or (
                         e - s <= 4 and _NUMERIC_DATE.match(text, s)):
                     return None
-            if e - s <= 4 and self.has_east_asian:
+            if self.has_east_asian and e - s <= 4:
                 return None
             if e - s <= 2:
                 if self.hours:
@@ -206,24 +197,18 @@ class _Figures:
                         return None
                 elif after in _DAY_SUFFIX or after in _AMPM_NEXT:
                     return None                 # 29th, 9pm (29. Juli: no digit after the dot)
-        if e == len(text) or text[e] not in _SEPARATOR_CHARS:
-            end = e                             # the run of digits is the whole number
-            if self.mask.count(0, s, end) != end - s:
-                return None
-            digits = text[s:e]
+        core = info.core.match(text, s)
+        end = core.end()
+        if self.mask.count(0, s, end) != end - s:
+            return None
+        digits = core.group()
+        if digits.isdigit():
             value, decimals = Decimal(digits) if end - s <= MAX_DIGITS else None, 0
         else:
-            end = info.core.match(text, s).end()
-            if self.mask.count(0, s, end) != end - s:
+            read = _core_value(digits, info.locale) if end - s <= MAX_DIGITS else None
+            if read is None:
                 return None
-            digits = text[s:end]
-            if digits.isdigit():
-                value, decimals = Decimal(digits) if end - s <= MAX_DIGITS else None, 0
-            else:
-                read = _core_value(digits, info.locale) if end - s <= MAX_DIGITS else None
-                if read is None:
-                    return None
-                value, decimals = read
+            value, decimals = read
         nxt = text[end:end + 1]
         percent = False
         if glued:
@@ -241,7 +226,7 @@ class _Figures:
             hit.token_span = _token_span(text, s, end)
             hit.token = text[hit.token_span[0]:hit.token_span[1]]
         else:
-            hit.token = digits
+            hit.token = text[s:end]
         if percent:
             hit.percent, hit.e = True, end + 1
         elif dollar:

@@ -8,8 +8,6 @@ import re
 
 from rulekit.scan.base import _LINK, _Hit, _trie
 
-_LINK_BYTE = bytes((_LINK,))
-
 _URL_CHARS = r"[^\s<>\"`{}|\\^\[\]（）【】「」『』，。！？、“”‘’«»]"
 _ABSOLUTE_URL = re.compile(rf"(?i)(?:https?|ftp)://{_URL_CHARS}+")
 _WWW_URL = re.compile(rf"www\.[a-z0-9-]+(?:\.[a-z0-9-]+)+(?::[0-9]{{1,5}})?"
@@ -57,11 +55,10 @@ class _Links:
                 else:
                     break
             normalized = _normalize_url(text[s:e])
-        if e > s and self.mask.count(0, s, e) == e - s:         # self.free, inlined
+        if e > s and self.free(s, e):
             hit = _Hit(kind, s, e)
             hit.normalized = normalized
-            self.mask[s:e] = _LINK_BYTE * (e - s)               # self.claim(hit, _LINK)
-            self.hits.append(hit)
+            self.claim(hit, _LINK)
 
     def links(self) -> None:
         text, low = self.text, self.low
