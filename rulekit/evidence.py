@@ -12,14 +12,19 @@ While indexing, each value is judged once:
   ``untrusted``) is evidence only of what its author wrote: its quotes count, its numbers,
   codes, handles and links license nothing;
 - digits that occur only **inside a name or code** (BT-3, Model 3, 500ml) license that name,
-  never the same digits as a quantity;
+  never the same digits as a quantity. A code is a token that glues digits to letters; a
+  **name field** (``name``, ``title``, ``model``, ``product_name``, ...: ``NAME_FIELDS``) holds a
+  name whole, so "Model 3" or "iPhone 15" there licenses the name, read with the word before
+  or after its digits, and never 3 or 15 as a quantity;
 - a stored ratio in a percentage field (0.046 in ``engagement_rate``) also licenses 4.6 %;
 - the length of every list is a **count** the answer may state exactly;
 - the rows of a ruleset's entities (``RowRule``) keep the rules of the system of record: a
   **hidden** field licenses nothing, and a field of a row older than its freshness budget is
   **stale**: its figures license nothing, whoever put them in the evidence;
 - money stored in **minor units** licenses the amount a customer reads (129900 -> 1299.00),
-  never the stored integer itself.
+  never the stored integer itself: the fields a ruleset declares so, and without rules a field
+  named like cents (``price_cents``, ``amount_in_cents``: 1/100) or minor units
+  (``total_minor``: the precision of a sibling ``currency``, else 1/100).
 """
 
 from __future__ import annotations
@@ -31,6 +36,8 @@ import functools
 import re
 from decimal import Decimal, InvalidOperation
 from typing import Any, Iterable, Mapping, NamedTuple
+
+from babel.numbers import get_currency_precision
 
 from rulekit import dates
 from rulekit.compare import normalise_url
@@ -48,6 +55,13 @@ _RATIO_NAME = re.compile(r"(rate|ratio|pct|percent|percentage|share)$", re.IGNOR
 _MULTIPLE_NAME = re.compile(r"(multiple|factor|times|ratio|growth_x|_x)$", re.IGNORECASE)
 _TODAY_NAMES = frozenset({"today", "now", "as_of", "generated_at", "report_date", "current_date"})
 _AUTHOR_NAMES = ("author", "author_handle", "user", "username", "handle", "by")
+# Fields whose text is a name: its digits license the name, not a quantity (rule 4).
+NAME_FIELDS = re.compile(r"(?:^|_)(?:name|title|headline|model|product|brand|sku)$",
+                         re.IGNORECASE)
+# Money in minor units by its field's name, for fields no ruleset declares.
+_CENTS_NAME = re.compile(r"(?:^|_)cents$", re.IGNORECASE)
+_MINOR_NAME = re.compile(r"_minor(?:_units)?$", re.IGNORECASE)
+_CURRENCY_KEYS = ("currency", "currency_code")
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -86,7 +100,7 @@ class Evidence:
     urls: frozenset[str]
     relative_links: frozenset[str]
     names: frozenset[str]                       # name/code tokens with digits, case-folded
-    name_pairs: frozenset[str]                  # "model 3": a word and the number after it
+    name_pairs: frozenset[str]                  # "model 3", "3 charger": a number and a word
     name_digits: Mapping[str, str]              # "3" -> "bt-3": digits seen only inside a name
     quote_text: str                             # every string squashed, joined by \x00
     untrusted_values: frozenset[Decimal]        # numbers found only in third-party text
@@ -113,7 +127,7 @@ class Evidence:
     def pair_numbers(self) -> frozenset[str]:
         """The number of every "word number" pair ("3" of "model 3"): a mention's text must be
         one of them before the word in front of it is worth reading."""
-        return frozenset(pair.split(" ", 1)[1] for pair in self.name_pairs if " " in pair)
+        return frozenset(_pair_number(pair) for pair in self.name_pairs if " " in pair)
 
     @functools.cached_property
     def count_lengths(self) -> frozenset[int]:
@@ -288,7 +302,7 @@ class _Builder:
         if not trusted:
             self.untrusted_values.add(value)
             return
-        digits = self.minor_units.get(keys[-1]) if keys else None
+        digits = self._minor_digits(keys[-1], siblings) if keys else None
         if digits and value == value.to_integral_value():
             # Money stored in minor units is shown in major ones: 129900 licenses 1299.00, and
             # never "$129,900", the stored integer read as an amount.
@@ -307,6 +321,23 @@ class _Builder:
             if 0 < abs(value) <= 1:
                 shown = (value * 100).normalize()
                 self.figures.append(Figure(shown, path, _decimals(shown), percent=True))
+
+    def _minor_digits(self, name: str, siblings: Mapping) -> int | None:
+        """How many digits of a stored integer are minor units (2 for cents), or None: the
+        ruleset's money fields stored in minor units, then the field's name."""
+        declared = self.minor_units.get(name)
+        if declared is not None:
+            return declared
+        if _CENTS_NAME.search(name):
+            return 2
+        if _MINOR_NAME.search(name):
+            code = next((siblings[k] for k in _CURRENCY_KEYS if isinstance(siblings.get(k), str)),
+                        None)
+            try:
+                return get_currency_precision(code.strip().upper()) if code else 2
+            except Exception:               # not a currency babel knows: cents, as most are
+                return 2
+        return None
 
     def _placeholder_number(self, value: Decimal, keys: tuple[str, ...], siblings: Mapping) -> bool:
         if value in self.numeric_placeholders:
@@ -352,8 +383,27 @@ class _Builder:
                     self.untrusted_values.add(mention.value)
             return
         self.pairs.update(leaf.pairs)
+        if keys and not leaf.plain_number and NAME_FIELDS.search(keys[-1]):
+            self._name(text, leaf, path, keys)
+            return
         for mention in leaf.mentions:
             self._mention(mention, path, keys, whole=leaf.plain_number)
+
+    def _name(self, text: str, leaf: "_Leaf", path: str, keys: tuple[str, ...]) -> None:
+        """A name field ("Model 3 charger", "iPhone 15 case"): its numbers are part of the
+        name. The name is kept whole, so that a finding can name it, and each number with the
+        word after it ("3 charger"; the word before is in ``leaf.pairs``): an answer that
+        writes the name with its digits is licensed, the digits alone are not. Its links,
+        handles, dates and codes count as anywhere else."""
+        named = False
+        for mention in leaf.mentions:
+            if mention.kind in ("number", "word_number") and not mention.glued:
+                named = True
+            else:
+                self._mention(mention, path, keys, whole=False)
+        if named:
+            self.names.add(" ".join(text.split()).casefold())
+            self.pairs.update(m.group(0).casefold() for m in _NUMBER_WORD_PAIR.finditer(text))
 
     def _mention(self, mention: Mention, path: str, keys: tuple[str, ...], whole: bool) -> None:
         kind = mention.kind
@@ -443,6 +493,7 @@ def _read_leaf_uncached(text: str, locale: str) -> _Leaf:
                  plain_number=_plain_number(stripped, locale),
                  mentions=tuple(scan(text, locale)))
 _NAME_PAIR = re.compile(r"[^\W\d_]+ \d+(?:[.,]\d+)?")
+_NUMBER_WORD_PAIR = re.compile(r"(?<![\w.,])\d+(?:[.,]\d+)? [^\W\d_]+")
 _DIGIT_RUN = re.compile(r"\d+")
 
 
@@ -485,6 +536,12 @@ def locate(evidence: Any, path: str) -> list[Mapping]:
 
 
 _PATH_STEP = re.compile(r"\.[A-Za-z_][A-Za-z0-9_]*|\[\*\]|\[\d+\]")
+
+
+def _pair_number(pair: str) -> str:
+    """The number of a "word number" or a "number word" pair."""
+    word, other = pair.split(" ", 1)
+    return word if word[0].isdigit() else other
 
 
 def _digits_in_names(names: Iterable[str]) -> dict[str, str]:

@@ -417,12 +417,14 @@ class _Judge:
             return True
         if mention.value is None or mention.percent or mention.currency:
             return False
-        # Only a number that ends some "word number" pair can make one: checked first, so
-        # that the word before is read for those alone.
+        # Only a number of some "word number" or "number word" pair ("model 3", "3 charger")
+        # can make one: checked first, so that the words around are read for those alone.
         if mention.text.casefold() not in self.evidence.pair_numbers:
             return False
-        words = mention.before.split()
-        return bool(words) and f"{words[-1]} {mention.text}".casefold() in self.evidence.name_pairs
+        pairs, number = self.evidence.name_pairs, mention.text.casefold()
+        before, after = mention.before.split(), mention.after.split()
+        return bool(before) and f"{before[-1]} {number}" in pairs \
+            or bool(after) and f"{number} {after[0]}" in pairs
 
     def _count(self, mention: Mention, pair) -> bool:
         """"4 of your last 5 rounds": the total at most what the evidence holds, the part at
