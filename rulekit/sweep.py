@@ -351,7 +351,7 @@ class _Judge:
     def _number(self, index: int, mention: Mention) -> Finding | None:
         value = mention.value
         if value is None:
-            return None
+            return self._unreadable(mention)
         exempt = self.settings.exempt
         if exempt and (mention.text.strip() in exempt or str(value) in exempt):
             return None
@@ -377,6 +377,18 @@ class _Judge:
         return self._unsupported(mention, integral)
 
     _word_number = _number
+
+    def _unreadable(self, mention: Mention) -> Finding | None:
+        """A figure too long to have a value (more than ``scan.MAX_DIGITS`` digits, or an
+        endless grouping) cannot be compared, so it fails closed, unless the evidence holds
+        those characters verbatim (a long serial number copied from it)."""
+        if mention.kind != "number":
+            return None     # a word number always has a value; nothing else comes here
+        shown = mention.text.strip()
+        if shown in self.settings.exempt or squash(shown) in self.evidence.quote_text:
+            return None
+        return self._finding(mention, "unsupported_number", f"{shown[:24]}... is too long to "
+                             "read as a number, so it cannot be checked against the evidence")
 
     def _matches(self, mention: Mention) -> bool:
         value, evidence = mention.value, self.evidence
