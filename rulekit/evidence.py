@@ -130,6 +130,11 @@ class Evidence:
         return frozenset(_pair_number(pair) for pair in self.name_pairs if " " in pair)
 
     @functools.cached_property
+    def signed_values(self) -> frozenset[Decimal]:
+        """Every licensed number with its sign: "+5" needs a 5, not the magnitude of a -5."""
+        return frozenset(f.value for f in self.figures)
+
+    @functools.cached_property
     def count_lengths(self) -> frozenset[int]:
         """The lengths of the lists: a number is a count only if it is one of them."""
         return frozenset(length for length, _ in self.counts)

@@ -255,12 +255,13 @@ def sweep(text: str, evidence: Evidence, settings: SweepSettings = SweepSettings
     findings = []
     for index, mention in enumerate(mentions):
         # A figure the evidence holds as written is backed whatever else ``_number`` would
-        # look at (the first test of ``_matches``, and every test before it licenses), and so
+        # look at (the first tests of ``_matches``, and every test before them licenses), and so
         # is an absolute link the evidence holds (``_url``): the common cases, settled here
         # without the judge's dispatch.
         kind, value = mention.kind, mention.value
         if value is not None and kind in _FIGURE_KINDS and (
-                value in percents if mention.percent else value in values):
+                value in percents if mention.percent else value in values
+                and mention.sign != "+"):
             continue
         if kind == "url" and not mention.text.startswith("/") and _url(mention.text) in urls:
             continue
@@ -395,6 +396,9 @@ class _Judge:
         if mention.percent:
             if value in evidence.percents:
                 return True
+        elif mention.sign == "+":
+            if value in evidence.signed_values:
+                return True     # "+5": a stored 5, never the magnitude of a stored -5
         elif value in evidence.values or (mention.sign is None and -value in evidence.values):
             return True
         return self._rounded_from_allowed_field(mention)
@@ -407,6 +411,8 @@ class _Judge:
         for figure in figures:
             if mention.percent and not figure.percent:
                 continue
+            if mention.sign is not None and (figure.value < 0) != (value < 0):
+                continue    # a written sign must be the figure's: "+5" is no rounded -5
             if figure.decimals <= max(-exponent, 0) and not mention.scaled:
                 continue    # never extra digits: the figure must have more precision than shown
             for mode in (ROUND_HALF_UP, ROUND_HALF_EVEN):
@@ -531,6 +537,9 @@ class _Judge:
         if value in evidence.untrusted_values:
             return self._finding(mention, "untrusted_source", f"{shown} appears only in "
                                  "third-party text, which is evidence only of what its author wrote")
+        if mention.sign is not None and value and -value in evidence.signed_values:
+            return self._finding(mention, "unsupported_number", f"{shown} has the wrong sign: "
+                                 f"the evidence holds {-value}")
         if self._rounds_to(mention, evidence.near(value)) is not None:
             return self._finding(mention, "rounded", f"{shown} is a rounded figure; the "
                                  "evidence holds the exact value and rounding is not allowed here")
