@@ -52,6 +52,7 @@ PLACEHOLDER_TEXTS = frozenset({"n/a", "na", "none", "null", "-", "—", "not rec
                                "tbd", ""})
 _FLAG_NAMES = ("{}_tracked", "{}_recorded", "has_{}", "{}_known", "track_{}")
 _RATIO_NAME = re.compile(r"(rate|ratio|pct|percent|percentage|share)$", re.IGNORECASE)
+_POINTS_NAME = re.compile(r"(pct|percent|percentage)$", re.IGNORECASE)
 _MULTIPLE_NAME = re.compile(r"(multiple|factor|times|ratio|growth_x|_x)$", re.IGNORECASE)
 _TODAY_NAMES = frozenset({"today", "now", "as_of", "generated_at", "report_date", "current_date"})
 _AUTHOR_NAMES = ("author", "author_handle", "user", "username", "handle", "by")
@@ -322,10 +323,20 @@ class _Builder:
         if keys and _MULTIPLE_NAME.search(keys[-1]):
             self.multiples.add(value)
         if self._is_percent_field(keys):
-            self.figures.append(Figure(value, path, _decimals(value), percent=True))
-            if 0 < abs(value) <= 1:
-                shown = (value * 100).normalize()
-                self.figures.append(Figure(shown, path, _decimals(shown), percent=True))
+            shown = self._as_percent(value, keys)
+            self.figures.append(Figure(shown, path, _decimals(shown), percent=True))
+
+    def _as_percent(self, value: Decimal, keys: tuple[str, ...]) -> Decimal:
+        """The percentage a number in a percentage field shows. A ruleset's ``percent`` field
+        and a field named like ``_pct``/``_percent`` hold points (4.6 is 4.6 %); a field named
+        like ``_rate``/``_ratio``/``_share`` holds a ratio when it is at most 1 (0.046 is
+        4.6 %, and never 0.046 %), points otherwise."""
+        dotted = ".".join(keys[-2:])
+        if keys[-1] in self.percent_fields or dotted in self.percent_fields:
+            return value
+        if _POINTS_NAME.search(keys[-1]) or abs(value) > 1:
+            return value
+        return (value * 100).normalize()
 
     def _minor_digits(self, name: str, siblings: Mapping) -> int | None:
         """How many digits of a stored integer are minor units (2 for cents), or None: the
