@@ -85,6 +85,12 @@ class _FindingDraft:
     __slots__ = Finding.__slots__
 
 
+def _plain_decimal(value: Decimal) -> str:
+    """A value without trailing zeros after its point, never in exponent notation."""
+    text = format(value.normalize(), "f")
+    return "0" if text in ("-0", "0") else text
+
+
 def _new_finding(kind: str, text: str, value: str | None, start: int, end: int, code: str,
                  message: str) -> Finding:
     draft = _FindingDraft()
@@ -342,8 +348,15 @@ class _Judge:
         return method(self, index, mention) if method else None
 
     def _finding(self, mention: Mention, code: str, message: str, value: Any = None) -> Finding:
-        shown = value if value is not None else (
-            str(mention.value) if mention.value is not None else mention.normalized)
+        if value is not None:
+            shown = value
+        elif mention.value is None:
+            shown = mention.normalized
+        elif mention.scaled:
+            # 1.3M is 1.3 x 10^6: shown as 1300000, not with the product's exponent (1300000.0)
+            shown = _plain_decimal(mention.value)
+        else:
+            shown = str(mention.value)      # as written: "$1,299.00" is 1299.00
         return _new_finding(mention.kind, mention.text, shown, mention.start, mention.end, code,
                             message)
 
