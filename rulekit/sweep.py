@@ -46,6 +46,16 @@ DEFAULT_CONTEXTS = ("ordinal", "rank", "list_position", "month", "weekday", "rat
 
 _RANK_WORDS = frozenset({"top", "rank", "ranked", "ranking", "#", "no.", "no", "number", "place",
                          "placed", "position", "spot"})
+# Ranks in CJK text: 前3名 and 前三位 (the top three), トップ3 and 上位3 (Japanese).
+_CJK_RANK_AFTER_前 = frozenset("名位强強甲")
+
+
+def _cjk_rank(before: str, after: str) -> bool:
+    if before.endswith("前"):
+        return after[:1] in _CJK_RANK_AFTER_前
+    return before.endswith(("トップ", "上位"))
+
+
 _LIST_WORDS = frozenset({"step", "item", "point", "option", "tip", "part", "chapter", "page",
                          "section", "slide", "question", "round", "hole", "game", "week",
                          "episode", "level", "stage", "phase", "version"})
@@ -506,7 +516,7 @@ class _Judge:
         last = before[-1] if before else ""
         if mention.ordinal and ("ordinal" in contexts or "rank" in contexts):
             return True
-        if "rank" in contexts and last in _RANK_WORDS:
+        if "rank" in contexts and (last in _RANK_WORDS or _cjk_rank(mention.before, mention.after)):
             return True
         if "list_position" in contexts and (last in _LIST_WORDS or self._starts_list_item(mention)):
             return True

@@ -23,7 +23,8 @@ Decisions on ambiguous text, each pinned by a case in ``tests/cases/scan/``:
 
 - A lone "one" is a pronoun ("the cheaper one", "one of the best", "no one", "one day") unless
   it is "one of/in/out of N" with N a number, "one to N", or it stands before a unit-like noun
-  ("one hour", "one item", "one percent"; ``ONE_NOUNS``). "a"/"an" count only inside "a dozen",
+  ("one hour", "one item", "one percent"; ``ONE_NOUNS``), also after "only" ("only one post";
+  "the only one" stays a pronoun). "a"/"an" count only inside "a dozen",
   "a hundred", "a thousand", "a million", "half a dozen", "one and a half". "first" and "second"
   are never read (an adverb and a unit of time far more often than an ordinal); "third" and up
   are ordinals, except after "a"/"one" (a fraction, not read).

@@ -53,6 +53,8 @@ ONE_NOUNS = frozenset("""
 """.split())
 _PRONOUN_BEFORE = frozenset("no every any some each which this that the a another such "
                             "only last one".split())
+# "only one" is a pronoun after these ("the only one", "your only one").
+_ONLY_PRONOUN = frozenset("the a an my your his her its our their this that".split())
 _DOUBLE_NEXT = frozenset("the that what its their your our his her this last my in as from since "
                          "compared or than".split())
 _DOUBLE_PREV = frozenset("almost nearly roughly about around over more than is was were are be "
@@ -195,8 +197,11 @@ class _Words:
 
     def one_is_number(self, s: int, e: int) -> bool:
         low = self.low
-        if _word_before(low, s) in _PRONOUN_BEFORE:
-            return False
+        before = _word_before(low, s)
+        if before in _PRONOUN_BEFORE:
+            # "the only one", "my only one" are pronouns; "only one post" is the number 1
+            if before != "only" or _word_before(low, low.rfind("only", 0, s)) in _ONLY_PRONOUN:
+                return False
         nxt = _word_after(low, e)
         if nxt.rstrip("s") in ONE_NOUNS or low[e:e + 1] == "%":
             return True
