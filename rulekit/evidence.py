@@ -115,6 +115,10 @@ class Evidence:
     row_rules: Mapping[int, RowRule] = dataclasses.field(default_factory=dict)
     # What this was built from (a JSON object, or a text document): binding reads its rows.
     raw: Any = None
+    # The day of the evidence's first readable today/as_of/generated_at...: what "yesterday"
+    # means. None when it has none, or none that reads as a date (``has_today`` still says
+    # whether it named one).
+    today: dt.date | None = None
 
     @functools.cached_property
     def _by_magnitude(self) -> tuple[list[Decimal], tuple[Figure, ...]]:
@@ -178,6 +182,22 @@ class Evidence:
         return builder.done(evidence)
 
 
+def _today(value: Any) -> dt.date | None:
+    """The calendar day a today/as_of value names, as written: "2026-08-06T01:00:00+08:00" is
+    6 August where it was written, which is the day its reader calls today."""
+    if isinstance(value, dt.datetime):
+        return value.date()
+    if isinstance(value, dt.date):
+        return value
+    if not isinstance(value, str):
+        return None
+    text = value.strip()
+    try:
+        return dt.datetime.fromisoformat(text).date()
+    except ValueError:
+        return dates.stored_day(text, "UTC", "UTC") if len(text) <= 40 else None
+
+
 def _decimals(value: Decimal) -> int:
     exponent = value.as_tuple().exponent
     return -exponent if isinstance(exponent, int) and exponent < 0 else 0
@@ -209,6 +229,7 @@ class _Builder:
         self.untrusted_values: set[Decimal] = set()
         self.placeholder_values: set[Decimal] = set()
         self.has_today = False
+        self.today: dt.date | None = None
         self.rows: Mapping[int, RowRule] = {}
         self.withheld: dict[Decimal, tuple[str, str]] = {}
         self.withholding: tuple[str, str] | None = None   # set while walking a stale field
@@ -254,6 +275,8 @@ class _Builder:
                 child_keys = keys + (key,)
                 if key.casefold() in _TODAY_NAMES and child is not None:
                     self.has_today = True
+                    if self.today is None:
+                        self.today = _today(child)
                 text_leaf = isinstance(child, str) or (
                     isinstance(child, (list, tuple)) and all(isinstance(c, str) for c in child))
                 child_trusted = trusted and not self._is_untrusted(child_path, child_keys, text_leaf)
@@ -465,7 +488,7 @@ class _Builder:
             quote_text="\x00".join(text for text, _ in self.quotes),
             untrusted_values=frozenset(self.untrusted_values - values),
             placeholder_values=frozenset(self.placeholder_values - values),
-            has_today=self.has_today,
+            has_today=self.has_today, today=self.today,
             withheld={v: why for v, why in self.withheld.items() if v not in values},
             row_rules=self.rows, raw=raw)
 

@@ -60,6 +60,11 @@ _LIST_WORDS = frozenset({"step", "item", "point", "option", "tip", "part", "chap
                          "section", "slide", "question", "round", "hole", "game", "week",
                          "episode", "level", "stage", "phase", "version"})
 _MONTH_WORDS = frozenset({"month", "months"})
+# "on the 6th": an ordinal after these and "the", with no noun after it, is a day of a month.
+_DAY_PREPOSITIONS = frozenset({"on", "by", "until", "till", "since", "from", "before", "after",
+                               "through"})
+_AFTER_DAY = frozenset({"of", "at", "and", "or", "to", "until", "till", "through", "but", "so",
+                        "when", "in", "around", "between", "for"})
 _DAY_WORDS = frozenset({"day", "the"})
 # Relative days. "this month" or "last week" name a period that evidence usually states (a
 # report's month), so only day-level words need a "today" to be checked against.
@@ -264,6 +269,10 @@ def sweep(text: str, evidence: Evidence, settings: SweepSettings = SweepSettings
     if "quote" in map(_KIND, scanned):     # (C-level test: most answers quote nobody)
         scanned = _outside_quotes(scanned)
     mentions = _outside(_exempt_spans(text, settings.exempt), scanned)
+    # Relative days first: the count of "3 days ago" is judged with the day it resolves to.
+    relative_days = _relative_days(text, evidence) if _may_be_relative(text) else None
+    if relative_days and relative_days[1]:
+        mentions = [m for m in mentions if (m.start, m.end) not in relative_days[1]]
     licensed_by_slots = _slot_numbers(slot_values, locale)
     judge = _Judge(text, evidence, settings, locale, question, licensed_by_slots, mentions)
     values, percents, urls = evidence.values, evidence.percents, evidence.urls
@@ -284,12 +293,47 @@ def sweep(text: str, evidence: Evidence, settings: SweepSettings = SweepSettings
         found = judge_mention(index, mention)
         if found is not None:
             findings.append(found)
-    if not evidence.has_today and _may_be_relative(text):
-        for match in _RELATIVE.finditer(text):
-            findings.append(Finding("date", match.group(0), None, match.start(), match.end(),
-                                    "relative_date", f"'{match.group(0)}' is relative, and the "
-                                    "evidence has no 'today' to resolve it against"))
+    if relative_days:
+        findings.extend(relative_days[0])
     return sorted(findings, key=IN_TEXT_ORDER)
+
+
+# How many days from today each relative day word is.
+_DAY_OFFSETS = {"yesterday": -1, "today": 0, "tonight": 0, "tomorrow": 1, "last night": -1,
+                "昨天": -1, "今天": 0, "明天": 1, "前天": -2, "后天": 2, "後天": 2}
+
+
+def _relative_days(text: str, evidence: Evidence) -> tuple[list[Finding], set[tuple[int, int]]]:
+    """Relative days ("yesterday", "3 days ago", 昨天) resolved against the evidence's today:
+    the findings, and the spans of the day counts that were resolved (the 3 of "3 days ago" is
+    judged with its day, as the date part it is, not as a quantity)."""
+    findings, settled = [], set()
+    today = evidence.today
+    for match in _RELATIVE.finditer(text):
+        said = match.group(0)
+        if today is None:
+            why = ("the evidence's today could not be read as a date" if evidence.has_today
+                   else "the evidence has no 'today' to resolve it against")
+            findings.append(_new_finding("date", said, None, match.start(), match.end(),
+                                         "relative_date", f"'{said}' is relative, and {why}"))
+            continue
+        offset = _DAY_OFFSETS.get(said.lower())
+        if offset is None:                          # "N days ago"
+            count = said.split()[0]
+            offset = -int(count)
+            settled.add((match.start(), match.start() + len(count)))
+        try:
+            day = today + dt.timedelta(days=offset)
+        except OverflowError:
+            day = None
+        if day is not None and day in evidence.days:
+            continue
+        meant = day.isoformat() if day is not None else "no calendar day"
+        findings.append(_new_finding("date", said, meant, match.start(), match.end(),
+                                     "unsupported_date", f"'{said}' is {meant} (the evidence's "
+                                     f"today is {today.isoformat()}), and no date in the "
+                                     "evidence is that day"))
+    return findings, settled
 
 
 def _may_be_relative(text: str) -> bool:
@@ -514,6 +558,10 @@ class _Judge:
         contexts = settings.small_integer_contexts
         before = mention.before.split()
         last = before[-1] if before else ""
+        if mention.ordinal and len(before) >= 2 and before[-1] == "the" \
+                and before[-2] in _DAY_PREPOSITIONS and self._ends_phrase(mention):
+            # "shipped on the 6th": the day of a month, not a position
+            return "weekday" in contexts and int(value) in self.days_of_month
         if mention.ordinal and ("ordinal" in contexts or "rank" in contexts):
             return True
         if "rank" in contexts and (last in _RANK_WORDS or _cjk_rank(mention.before, mention.after)):
@@ -528,6 +576,13 @@ class _Judge:
         if "rating_scale" in contexts and mention.before.endswith("out of"):
             return True
         return False
+
+    @staticmethod
+    def _ends_phrase(mention: Mention) -> bool:
+        """Whether no noun follows the mention ("on the 6th." or "on the 6th at noon", not
+        "on the 2nd attempt")."""
+        after = mention.after.split()
+        return not after or after[0] in _AFTER_DAY
 
     def _starts_list_item(self, mention: Mention) -> bool:
         """"3." or "3)" with only white space before it on its line. The cheap test on the
