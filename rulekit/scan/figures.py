@@ -70,7 +70,7 @@ _SUFFIX = re.compile(
     r"|[ \u00a0]?(?P<sx2>bn|tn|Mio|Mrd|Md)\.?(?![A-Za-z0-9])"
     r"|[ \u00a0]+(?i:(?P<sw>thousand|million|billion|trillion|lakhs?|crores?|tausend|millionen|"
     r"milliarden?|billionen|millions|milliards?|mille))(?![\w-]))?"
-    r"(?:(?P<pct>[ \u00a0]?[%\u066a]|[ \u00a0]+(?i:percent(?!age)|per[ \u00a0]?cent|pct|prozent|"
+    r"(?:(?P<pct>[ \u00a0]?[%\u066a\u2030]|[ \u00a0]+(?i:percent(?!age)|per[ \u00a0]?cent|pct|prozent|"
     r"pour[ \u00a0]?cent|por[ \u00a0]?ciento|per[ \u00a0]?cento)(?![\w]))"
     rf"|[ \u00a0]?(?P<cur>[{_CURRENCY_SIGNS}]|(?P<iso>[A-Z]{{3}})(?![A-Za-z])"
     r"|(?:kr|zł|Kč|Ft|lei)\.?(?![A-Za-z])|[元円块塊원])"
@@ -79,7 +79,7 @@ _SUFFIX = re.compile(
     r"|(?i:[-\u2010]?fold)(?![\w])"
     rf"|[ \u00a0]+(?i:times)(?=[ \u00a0]+(?i:{_COMPARATIVES})\b))?")
 # The characters a suffix can start with (after at most one space).
-_SUFFIX_FIRST = frozenset("kKMBTbmtlLcCpPdDeEyYrRxX×%\u066a-\u2010fF倍元円块塊원zZ"
+_SUFFIX_FIRST = frozenset("kKMBTbmtlLcCpPdDeEyYrRxX×%\u066a\u2030-\u2010fF倍元円块塊원zZ"
                           "ABCDEFGHIJKLMNOPQRSTUVWXYZ$\u00a2\u00a3\u00a4\u00a5\u058f\u060b"
                           "\u07fe\u07ff\u09f2\u09f3\u09fb\u0af1\u0bf9\u0e3f\u17db\ua838\ufdfc"
                           + "".join(chr(c) for c in range(0x20A0, 0x20C1)))
@@ -132,7 +132,7 @@ def _sign_ok(text: str, at: int) -> bool:
     if at == 0:
         return True
     char = text[at - 1]
-    return not (char.isalnum() or char in "-+.,_)]%'’/")
+    return not (char.isalnum() or char in "-+.,_)]%\u2030'’/")
 
 
 class _Figures:
@@ -377,6 +377,9 @@ class _Figures:
         if pct and currency_text is None:
             hit.percent = True
             end = found.end("pct")
+            if pct[-1] == "\u2030" and hit.value is not None:
+                # per mille: 4.6‰ is 0.46 %, kept as the percentage it is
+                hit.value, hit.decimals = hit.value.scaleb(-1), hit.decimals + 1
         elif currency_text is None and (cur or curw):
             if iso is not None and iso not in _iso_codes():
                 return end, None
@@ -432,7 +435,10 @@ class _Figures:
                 continue
             a.pair, b.pair = b, a
             self.paired = True
+            per_mille = not a.percent and text[b.e - 1] == "\u2030"
             _share_range(a, b)
+            if per_mille and a.percent and a.value is not None:
+                a.value, a.decimals = a.value.scaleb(-1), a.decimals + 1    # 1-2‰: 0.1-0.2 %
 
 
 def _left_quiet(text: str, at: int) -> bool:
