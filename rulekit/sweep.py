@@ -276,6 +276,9 @@ def sweep(text: str, evidence: Evidence, settings: SweepSettings = SweepSettings
     licensed_by_slots = _slot_numbers(slot_values, locale)
     judge = _Judge(text, evidence, settings, locale, question, licensed_by_slots, mentions)
     values, percents, urls = evidence.values, evidence.percents, evidence.urls
+    # "3 under par" is -3: a number with a direction word after it is judged with its sign,
+    # so it may not take the fast path below (which matches magnitudes).
+    directed = judge.directed
     judge_mention = judge.mention
     findings = []
     for index, mention in enumerate(mentions):
@@ -286,7 +289,7 @@ def sweep(text: str, evidence: Evidence, settings: SweepSettings = SweepSettings
         kind, value = mention.kind, mention.value
         if value is not None and kind in _FIGURE_KINDS and (
                 value in percents if mention.percent else value in values
-                and mention.sign != "+"):
+                and mention.sign != "+") and not (directed and _direction(text, mention)):
             continue
         if kind == "url" and not mention.text.startswith("/") and _url(mention.text) in urls:
             continue
@@ -334,6 +337,26 @@ def _relative_days(text: str, evidence: Evidence) -> tuple[list[Finding], set[tu
                                      f"today is {today.isoformat()}), and no date in the "
                                      "evidence is that day"))
     return findings, settled
+
+
+# A direction written after a number: "3 under par", "3-under 69", "5 below zero", "2 over."
+_DIRECTION = re.compile(r"[ \u00a0\-\u2010](under|over|below|above)"
+                        r"(?:[ \u00a0]+(?:par|zero)(?![\w-])"
+                        r"|(?=[ \u00a0]*(?:[.,;:!?)\]]|$))|(?=[ \u00a0]+\d))", re.IGNORECASE)
+_DIRECTION_SIGNS = {"under": -1, "below": -1, "over": 1, "above": 1}
+
+
+def _may_have_direction(text: str) -> bool:
+    low = text.lower()
+    return "under" in low or "over" in low or "below" in low or "above" in low
+
+
+def _direction(text: str, mention: Mention) -> int:
+    """-1 or 1 when a direction word follows an unsigned number ("3 under par"), else 0."""
+    if mention.sign is not None or mention.kind != "number" or mention.percent:
+        return 0
+    found = _DIRECTION.match(text, mention.end)
+    return _DIRECTION_SIGNS[found.group(1).lower()] if found else 0
 
 
 def _may_be_relative(text: str) -> bool:
@@ -396,6 +419,7 @@ class _Judge:
         self.mentions = mentions
         self.months = evidence.day_months
         self.days_of_month = evidence.days_of_month
+        self.directed = _may_have_direction(text)
 
     def mention(self, index: int, mention: Mention) -> Finding | None:
         method = _JUDGES.get(mention.kind)
@@ -425,6 +449,15 @@ class _Judge:
             return None
         if value in self.from_slots:
             return None     # code put it there
+        direction = _direction(self.text, mention) if self.directed else 0
+        if direction:
+            signed = value * direction
+            if signed in self.evidence.signed_values:
+                return None
+            if -signed in self.evidence.signed_values:
+                return self._finding(mention, "unsupported_number", f"{mention.text.strip()} "
+                                     f"with the direction after it is {signed}; the evidence "
+                                     f"holds {-signed}", value=str(signed))
         # Every test below licenses; the set lookups come first so that a backed figure, the
         # common case, is settled without the words around it (read lazily, see Mention).
         if self._matches(mention):
@@ -558,6 +591,8 @@ class _Judge:
         contexts = settings.small_integer_contexts
         before = mention.before.split()
         last = before[-1] if before else ""
+        if value == 0 and last in ("below", "above") and mention.kind == "word_number":
+            return True     # "5 below zero": the point a direction is measured from
         if mention.ordinal and len(before) >= 2 and before[-1] == "the" \
                 and before[-2] in _DAY_PREPOSITIONS and self._ends_phrase(mention):
             # "shipped on the 6th": the day of a month, not a position
