@@ -46,6 +46,19 @@ _CJK_SCALE = re.compile(r"[ \u00a0]?([十百千]?[万萬]|[十百千]?[亿億]|�
 _CJK_REST = re.compile(r"[0-9]+(?:\.[0-9]+)?(?=[万萬])|[0-9]{1,4}(?![0-9.,])")
 
 
+_SMALL_UNITS = {"十": 10, "百": 100, "千": 1000}
+
+
+def _small_unit(text: str, rest: re.Match) -> tuple[Decimal, int, int]:
+    """The digits after a 万 or 亿 with the unit written after them: 1万2千 is 10000 + 2000
+    (not 10002), 1万2800 is exact. (value, end, what the digits were multiplied by)."""
+    digits, end = rest.group(), rest.end()
+    unit = _SMALL_UNITS.get(text[end:end + 1]) if "." not in digits else None
+    if unit is None:
+        return Decimal(digits), end, 1
+    return Decimal(digits) * unit, end + 1, unit
+
+
 class _Cjk:
     """Chinese (and Japanese) numerals, multiples and idioms; a part of ``_Scanner``."""
 
@@ -58,12 +71,14 @@ class _Cjk:
         end = found.end()
         rest = _CJK_REST.match(text, end) if unit[-1] in "万萬亿億" else None
         if rest and value == value.to_integral_value():
-            remainder, rest_end, rest_scale = Decimal(rest.group()), rest.end(), 1
+            remainder, rest_end, rest_scale = _small_unit(text, rest)
             if text[rest_end:rest_end + 1] in ("万", "萬") and unit[-1] in "亿億":
-                remainder, rest_end, rest_scale = remainder * 10**4, rest_end + 1, 10**4
+                remainder, rest_end, rest_scale = remainder * 10**4, rest_end + 1, \
+                    rest_scale * 10**4
                 more = _CJK_REST.match(text, rest_end)
                 if more and "." not in more.group():
-                    remainder, rest_end, rest_scale = remainder + int(more.group()), more.end(), 1
+                    more_value, rest_end, rest_scale = _small_unit(text, more)
+                    remainder += more_value
             if remainder < scale:
                 hit.value, hit.scaled, hit.scale = value * scale + remainder, True, rest_scale
                 return rest_end
