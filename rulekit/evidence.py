@@ -119,6 +119,14 @@ class Evidence:
     # means. None when it has none, or none that reads as a date (``has_today`` still says
     # whether it named one).
     today: dt.date | None = None
+    # (day, hour, minute) of every clock time the evidence holds: a stored timestamp as written
+    # and in UTC, a time written in its text (day None when the text gives none).
+    clock: frozenset[tuple[dt.date | None, int, int]] = frozenset()
+
+    @functools.cached_property
+    def clock_times(self) -> frozenset[tuple[int, int]]:
+        """(hour, minute) of every clock time, whatever its day."""
+        return frozenset((hour, minute) for _, hour, minute in self.clock)
 
     @functools.cached_property
     def _by_magnitude(self) -> tuple[list[Decimal], tuple[Figure, ...]]:
@@ -230,6 +238,7 @@ class _Builder:
         self.placeholder_values: set[Decimal] = set()
         self.has_today = False
         self.today: dt.date | None = None
+        self.clock: set[tuple[dt.date | None, int, int]] = set()
         self.rows: Mapping[int, RowRule] = {}
         self.withheld: dict[Decimal, tuple[str, str]] = {}
         self.withholding: tuple[str, str] | None = None   # set while walking a stale field
@@ -414,6 +423,9 @@ class _Builder:
             return
         if leaf.day is not None:
             self.days.add(leaf.day)
+            for day, hour, minute in leaf.clock:
+                self.days.add(day)          # the day as written, beside the day in UTC
+                self.clock.add((day, hour, minute))
         elif leaf.month:
             self.months.add(stripped)
         if not trusted:
@@ -459,8 +471,11 @@ class _Builder:
                 self.figures.append(Figure(value, path, mention.decimals))
         elif kind == "multiple" and mention.value is not None:
             self.multiples.add(mention.value)
-        elif kind == "date" and mention.day is not None:
-            self.days.add(mention.day)
+        elif kind == "date" and (mention.day is not None or mention.time is not None):
+            if mention.day is not None:
+                self.days.add(mention.day)
+            if mention.time is not None:
+                self.clock.add((mention.day, mention.time.hour, mention.time.minute))
         elif kind == "handle" and mention.normalized:
             self.handles.add(mention.normalized)
         elif kind == "email" and mention.normalized:
@@ -488,7 +503,7 @@ class _Builder:
             quote_text="\x00".join(text for text, _ in self.quotes),
             untrusted_values=frozenset(self.untrusted_values - values),
             placeholder_values=frozenset(self.placeholder_values - values),
-            has_today=self.has_today, today=self.today,
+            has_today=self.has_today, today=self.today, clock=frozenset(self.clock),
             withheld={v: why for v, why in self.withheld.items() if v not in values},
             row_rules=self.rows, raw=raw)
 
@@ -504,6 +519,9 @@ class _Leaf(NamedTuple):
     pairs: tuple[str, ...]          # "model 3": a word and the number after it, case-folded
     plain_number: bool              # the string is just a number ("1299", "4.6%")
     mentions: tuple[Mention, ...]
+    # A stored timestamp's clock, (day, hour, minute): as written, and in UTC when it has an
+    # offset ("2026-11-03T21:00:00+08:00" is 21:00 on 3 November, and 13:00 UTC).
+    clock: tuple[tuple[dt.date, int, int], ...] = ()
 
 
 # Strings up to this length are read through a cache: evidence repeats its strings (authors,
@@ -530,7 +548,21 @@ def _read_leaf_uncached(text: str, locale: str) -> _Leaf:
                  month=day is None and _MONTH.fullmatch(stripped) is not None,
                  pairs=tuple(m.group(0).casefold() for m in _NAME_PAIR.finditer(text)),
                  plain_number=_plain_number(stripped, locale),
-                 mentions=tuple(scan(text, locale)))
+                 mentions=tuple(scan(text, locale)), clock=_clock(stripped) if day else ())
+
+
+def _clock(stored: str) -> tuple[tuple[dt.date, int, int], ...]:
+    if ":" not in stored:
+        return ()
+    try:
+        instant = dt.datetime.fromisoformat(stored)
+    except ValueError:
+        return ()
+    written = (instant.date(), instant.hour, instant.minute)
+    if instant.tzinfo is None:
+        return (written,)
+    utc = instant.astimezone(dt.timezone.utc)
+    return written, (utc.date(), utc.hour, utc.minute)
 _NAME_PAIR = re.compile(r"[^\W\d_]+ \d+(?:[.,]\d+)?")
 _NUMBER_WORD_PAIR = re.compile(r"(?<![\w.,])\d+(?:[.,]\d+)? [^\W\d_]+")
 _DIGIT_RUN = re.compile(r"\d+")

@@ -676,15 +676,24 @@ class _Judge:
                              "ratio the evidence does not hold; code computes, the model copies")
 
     def _date(self, index: int, mention: Mention) -> Finding | None:
-        days = self.evidence.days
+        days, time = self.evidence.days, mention.time
         if mention.day is not None:
-            if mention.day in days:
+            if mention.day not in days:
+                return self._finding(mention, "unsupported_date", f"{mention.text} is not a date "
+                                     "in the evidence", value=mention.day.isoformat())
+            clock = self.evidence.clock
+            if time is None or (mention.day, time.hour, time.minute) in clock \
+                    or (None, time.hour, time.minute) in clock:
                 return None
-            return self._finding(mention, "unsupported_date", f"{mention.text} is not a date in "
-                                 "the evidence", value=mention.day.isoformat())
+            return self._finding(mention, "unsupported_date", f"{mention.text}: the evidence "
+                                 f"holds no {time.hour:02d}:{time.minute:02d} on that day",
+                                 value=mention.normalized)
         normal = mention.normalized or ""
-        if getattr(mention, "time", None) is not None and normal[:1].isdigit() and ":" in normal:
-            return None     # a clock time alone; times are not indexed yet
+        if time is not None and normal[:1].isdigit() and ":" in normal:   # a clock time alone
+            if (time.hour, time.minute) in self.evidence.clock_times:
+                return None
+            return self._finding(mention, "unsupported_date", f"{mention.text} is not a time in "
+                                 "the evidence", value=normal)
         if normal.startswith("--"):     # a day without a year: some evidence date must have it
             if any(f"--{d.month:02d}-{d.day:02d}" == normal for d in days):
                 return None
