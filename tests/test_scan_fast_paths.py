@@ -139,7 +139,8 @@ SHORTCUT_PIECES = ["10", "12", "1,299", "5%", "$3", " ", "  ", "-", "~", " to ",
                    " thru ", " bis ", " au ", " tot ", " till ", " until ", " and ", "between",
                    "between_", "(between", "TO", "Between", "one", "twenty-one", "a dozen",
                    "half", "twice", "doubled", "three-fold", "the", "cheaper", "times", "more",
-                   ",", ".", "(", ")", "_", '"', "quoted words here", "x", "views"]
+                   ",", ".", "(", ")", "_", '"', "quoted words here", "x", "views",
+                   "a quarter", "two-thirds", "third", " of "]
 
 
 def _mentions(text: str, shortcuts: bool) -> list[tuple]:
@@ -157,6 +158,7 @@ def _mentions(text: str, shortcuts: bool) -> list[tuple]:
 @example(text="3 TO 5")
 @example(text="1,299 - 5% and twenty-one")
 @example(text='he said "twice the views" and a dozen more')
+@example(text="a quarter of views and two-thirds of the third")
 def test_ascii_shortcuts_skip_only_passes_that_find_nothing(text):
     """The word, range and quote passes skip an ASCII text on C-level tests of its tokens and
     marks; with those tests off, the text scans to exactly the same mentions."""

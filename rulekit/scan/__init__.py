@@ -27,7 +27,9 @@ Decisions on ambiguous text, each pinned by a case in ``tests/cases/scan/``:
   "the only one" stays a pronoun). "a"/"an" count only inside "a dozen",
   "a hundred", "a thousand", "a million", "half a dozen", "one and a half". "first" and "second"
   are never read (an adverb and a unit of time far more often than an ordinal); "third" and up
-  are ordinals, except after "a"/"one" (a fraction, not read).
+  are ordinals, except after "a"/"one" (a fraction). A fraction before "of" is a share, a
+  ``word_number`` with the fraction's value ("a quarter of" 0.25, "two-thirds of" 2/3, "a
+  third of" 1/3); without "of" ("a third time", "the third quarter") it is not read.
 - "half" is 0.5 before "of", an article or a possessive ("half the posts", "half of them"), or
   after "by", "in", "than", "about", "nearly", ...; "half as many/much/..." is the multiple 0.5;
   "the first half", "half-hearted" are not numbers. "double"/"triple" are multiples only where

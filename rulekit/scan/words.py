@@ -96,11 +96,38 @@ _DE_WORD = re.compile(_trie(["ein", "zwei", "drei", "vier", "fünf", "sechs", "s
 _DE_SCALE = re.compile(r"(?i)[ \u00a0]+(millionen|million|milliarden|milliarde|mio|mrd)\.?(?![\w])")
 
 
+# A share written as a fraction and followed by "of": a quarter of, one third of, two thirds
+# of, three fifths of ("half" is read with the multiples). Not "a third time", "the third
+# quarter": without "of" these are ordinals or periods, or not numbers at all.
+_FRACTION_NUMERATORS = {"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5,
+                        "six": 6, "seven": 7, "nine": 9}
+_FRACTION_DENOMINATORS = {"third": 3, "quarter": 4, "fourth": 4, "fifth": 5, "sixth": 6,
+                          "eighth": 8, "tenth": 10}
+_FRACTION_DENOMINATORS.update({f"{word}s": n for word, n in list(_FRACTION_DENOMINATORS.items())})
+_FRACTION = re.compile(
+    rf"(?<![\w\u2010-])(({'|'.join(_FRACTION_NUMERATORS)})[ \t\u00a0\-\u2010]+"
+    rf"({'|'.join(sorted(_FRACTION_DENOMINATORS, key=len, reverse=True))}))"
+    r"(?=[ \t\u00a0]+of(?![\w-]))")
+_FRACTION_TOKENS = frozenset(word.encode() for word in _FRACTION_DENOMINATORS) | frozenset(
+    f"{a}-{b}".encode() for a in _FRACTION_NUMERATORS for b in _FRACTION_DENOMINATORS)
+_FRACTION_WORD = re.compile("third|quarter|fourth|fifth|sixth|eighth|tenth")
+
+
 class _Words:
     """Number words and multiples; a part of ``_Scanner``."""
 
     def words(self) -> None:
         low = self.low
+        # Shares written as fractions ("a quarter of", "two thirds of"): before the number
+        # words, which would read "two" alone. Every one holds a token of _FRACTION_TOKENS.
+        if (not _FRACTION_TOKENS.isdisjoint(self.ascii_tokens()) if self.ascii
+                else _FRACTION_WORD.search(low)):
+            for match in _FRACTION.finditer(low):
+                if self.free(*match.span(1)):
+                    numerator = _FRACTION_NUMERATORS[match.group(2)]
+                    denominator = _FRACTION_DENOMINATORS[match.group(3)]
+                    self.claim(_Hit("word_number", *match.span(1),
+                                    Decimal(numerator) / Decimal(denominator)))
         # A multiple word, and the first word of a span of number words, is a whole token, a
         # run of [\w‐-] (the guard before it; a space, or the end of the pattern, after it). An
         # ASCII text none of whose tokens is such a word holds neither: splitting in C is
