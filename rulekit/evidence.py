@@ -34,6 +34,7 @@ import dataclasses
 import datetime as dt
 import functools
 import re
+import unicodedata
 from decimal import Decimal, InvalidOperation
 from typing import Any, Iterable, Mapping, NamedTuple
 
@@ -122,6 +123,15 @@ class Evidence:
     # (day, hour, minute) of every clock time the evidence holds: a stored timestamp as written
     # and in UTC, a time written in its text (day None when the text gives none).
     clock: frozenset[tuple[dt.date | None, int, int]] = frozenset()
+
+    @functools.cached_property
+    def words(self) -> frozenset[str]:
+        """Every word (a run of letters and digits) of every string of the evidence, case-folded
+        and NFKC: what a short quote ("Wow") must be one of. Read from ``raw`` on first use."""
+        found: set[str] = set()
+        for text in _strings_in(self.raw):
+            found.update(_WORD.findall(unicodedata.normalize("NFKC", text).casefold()))
+        return frozenset(found)
 
     @functools.cached_property
     def clock_times(self) -> frozenset[tuple[int, int]]:
@@ -566,6 +576,21 @@ def _clock(stored: str) -> tuple[tuple[dt.date, int, int], ...]:
 _NAME_PAIR = re.compile(r"[^\W\d_]+ \d+(?:[.,]\d+)?")
 _NUMBER_WORD_PAIR = re.compile(r"(?<![\w.,])\d+(?:[.,]\d+)? [^\W\d_]+")
 _DIGIT_RUN = re.compile(r"\d+")
+
+
+_WORD = re.compile(r"[^\W_]+")
+
+
+def _strings_in(node: Any) -> Iterable[str]:
+    """Every string a JSON value (or a text document) holds, its keys aside."""
+    if isinstance(node, str):
+        yield node
+    elif isinstance(node, Mapping):
+        for child in node.values():
+            yield from _strings_in(child)
+    elif isinstance(node, (list, tuple)):
+        for child in node:
+            yield from _strings_in(child)
 
 
 def _numbers_in(node: Any, locale: str) -> Iterable[Decimal]:

@@ -346,6 +346,20 @@ _DIRECTION = re.compile(r"[ \u00a0\-\u2010](under|over|below|above)"
 _DIRECTION_SIGNS = {"under": -1, "below": -1, "over": 1, "above": 1}
 
 
+_QUOTE_WORD = re.compile(r"[^\W_]+")
+
+
+def _short_quote_word(quoted: str) -> str | None:
+    """The word of a squashed quote shorter than six characters, when it is one word of a
+    script that separates words with spaces; None otherwise (judged as a substring)."""
+    if len(quoted) >= 6:
+        return None
+    words = _QUOTE_WORD.findall(quoted)
+    if len(words) != 1 or not words[0].isascii():
+        return None
+    return words[0]
+
+
 def _may_have_direction(text: str) -> bool:
     low = text.lower()
     return "under" in low or "over" in low or "below" in low or "above" in low
@@ -415,6 +429,7 @@ class _Judge:
         self.settings = settings
         self.locale = locale
         self.question = squash(question) if question else ""
+        self.raw_question = question
         self.from_slots = from_slots
         self.mentions = mentions
         self.months = evidence.day_months
@@ -713,12 +728,28 @@ class _Judge:
         quoted = mention.normalized or squash(mention.text)
         if not quoted:
             return None
+        word = _short_quote_word(quoted)
+        if word is not None:
+            # One short word ("Wow", "No"): inside the squashed evidence it would be found in
+            # any longer word ("now", "wowed"), so it must be a whole word of the evidence, or
+            # of the question.
+            if word in self.evidence.words or (self.question_words and word in self.question_words):
+                return None
+            return self._finding(mention, "unsupported_quote", "this quote is not a word of the "
+                                 "evidence", value=quoted)
         if self.question and quoted in self.question:
             return None     # the user's own words, quoted back
         if quoted in self.evidence.quote_text:
             return None
+        if quoted[-1] == "," and quoted[:-1] in self.evidence.quote_text:
+            return None     # "Honestly," she wrote: the comma is the sentence's, not hers
         return self._finding(mention, "unsupported_quote", "this quote does not appear verbatim "
                              "in the evidence", value=quoted)
+
+    @functools.cached_property
+    def question_words(self) -> frozenset[str]:
+        return frozenset(_QUOTE_WORD.findall(self.raw_question.casefold())) \
+            if self.raw_question else frozenset()
 
     def _handle(self, index: int, mention: Mention) -> Finding | None:
         handle = (mention.normalized or mention.text).casefold()

@@ -26,6 +26,18 @@ _QUOTE_PATTERNS = tuple((marks, re.compile(pattern)) for marks, pattern in (
     ("\u201a", r"\u201a[^\u201a\u2018\u2019]*[\u2018\u2019]"),             # ‚…‘
 ))
 
+# Verbs of saying around a short quote (see ``_Quotes.attributed``), in the lower-cased text.
+_SAID = (r"(?:said|says|say|wrote|writes|write|replied|replies|commented|comments|tweeted|"
+         r"posted|posts|exclaimed|added|asked|answered|told|called|calls|described|put it|"
+         r"in (?:his|her|their|my|your|our) words)")
+_SAID_BEFORE = re.compile(rf"(?:(?<![\w-]){_SAID}(?: (?:it|him|her|them|us|me|you|this|that)(?: as)?)?"
+                          r"[ \t\u00a0]*[,:]?|[:\uff1a]|(?:说|說|道|表示|写道|寫道)[:\uff1a]?)"
+                          r"[ \t\u00a0]*\Z")
+# After: "Wow," she said / "Wow", the reviewer wrote: punctuation closes the quoted words.
+_SAID_AFTER = re.compile(rf"(?<=[,!?.][\"\u201d\u2019\u00bb\u300d\u300f])[ \t\u00a0]+"
+                         rf"(?:[\w@.'-]+[ \t\u00a0]+){{0,2}}?{_SAID}\b"
+                         rf"|,[ \t\u00a0]+(?:[\w@.'-]+[ \t\u00a0]+){{0,2}}?{_SAID}\b")
+
 _ANY_MARK = re.compile("[" + "".join(marks for marks, _ in _QUOTE_PATTERNS) + "]")
 assert all(len(marks) <= 2 for marks, _ in _QUOTE_PATTERNS)
 
@@ -53,10 +65,19 @@ class _Quotes:
     def add_quote(self, s: int, e: int) -> None:
         inner = self.text[s + 1:e - 1]
         squashed = _squash_clean(inner)
-        if len(squashed) >= 6 or len(inner.split()) >= 2:
+        if len(squashed) >= 6 or len(inner.split()) >= 2 or (
+                squashed and self.attributed(s, e)):
             hit = _Hit("quote", s, e)
             hit.normalized = squashed
             self.quotes.append(hit)
+
+    def attributed(self, s: int, e: int) -> bool:
+        """Whether a short quote is presented as someone's words: a verb of saying just before
+        it (she called it "Wow", he wrote: "No") or just after it ("Wow," she said). A short
+        quote without one is a term or a scare quote (the "Pro" plan), not a citation."""
+        low = self.low
+        return _SAID_BEFORE.search(low, max(0, s - 40), s) is not None \
+            or _SAID_AFTER.match(low, e) is not None
 
 
 def _covered(hits: list[_Hit], quotes: list[_Hit]) -> set[int]:
