@@ -73,6 +73,7 @@ class Figure:
     path: str
     decimals: int
     percent: bool = False       # a percentage (stored as points, or derived from a ratio)
+    currency: str | None = None     # the ISO code of an amount, when the evidence says it
 
 
 class RowRule(NamedTuple):
@@ -123,6 +124,24 @@ class Evidence:
     # (day, hour, minute) of every clock time the evidence holds: a stored timestamp as written
     # and in UTC, a time written in its text (day None when the text gives none).
     clock: frozenset[tuple[dt.date | None, int, int]] = frozenset()
+
+    @functools.cached_property
+    def currencies(self) -> Mapping[Decimal, frozenset[str | None]]:
+        """The currencies each amount is held in (by magnitude); None where the evidence does
+        not say (a bare number): such an amount may be shown in any currency."""
+        found: dict[Decimal, set[str | None]] = {}
+        for figure in self.figures:
+            if not figure.percent:
+                found.setdefault(abs(figure.value), set()).add(figure.currency)
+        return {value: frozenset(codes) for value, codes in found.items()}
+
+    def other_currencies(self, value: Decimal, currency: str) -> tuple[str, ...]:
+        """The currencies the evidence holds ``value`` in when none of them is ``currency``
+        and none is unknown: a figure shown in the wrong currency. Empty otherwise."""
+        held = self.currencies.get(abs(value))
+        if not held or currency in held or None in held:
+            return ()
+        return tuple(sorted(held))
 
     @functools.cached_property
     def words(self) -> frozenset[str]:
@@ -182,7 +201,8 @@ class Evidence:
               percent_fields: Iterable[str] = (),
               field_placeholders: Iterable[tuple[str, str, str | None]] = (),
               minor_units: Mapping[str, int] | None = None,
-              rows: Mapping[int, RowRule] | None = None) -> "Evidence":
+              rows: Mapping[int, RowRule] | None = None,
+              currencies: Mapping[str, str] | None = None) -> "Evidence":
         """Index a JSON object or a text document. ``untrusted`` and ``authoritative`` hold
         field names, ``entity.field`` or JSON paths (``$.reviews[*].body``); ``placeholders``
         are extra "not recorded" values; ``percent_fields`` name fields stored as ratios.
@@ -192,12 +212,22 @@ class Evidence:
         for field, value, unless in field_placeholders:
             builder.field_placeholders.setdefault(field, []).append((value, unless))
         builder.minor_units = dict(minor_units or {})
+        builder.field_currencies = dict(currencies or {})
         builder.rows = rows or {}
         if isinstance(evidence, str):
             builder.text(evidence, "$", trusted=True)
         else:
             builder.walk(evidence, "$", (), trusted=True)
         return builder.done(evidence)
+
+
+def _sibling_currency(siblings: Mapping) -> str | None:
+    """The ISO code in a ``currency``/``currency_code`` field beside an amount, if any."""
+    for key in _CURRENCY_KEYS:
+        code = siblings.get(key)
+        if isinstance(code, str) and len(code.strip()) == 3 and code.strip().isalpha():
+            return code.strip().upper()
+    return None
 
 
 def _today(value: Any) -> dt.date | None:
@@ -231,6 +261,7 @@ class _Builder:
         self.numeric_placeholders = {_number_or_none(p) for p in placeholders} - {None}
         self.field_placeholders: dict[str, list[tuple[str, str | None]]] = {}
         self.minor_units: dict[str, int] = {}
+        self.field_currencies: dict[str, str] = {}
         self.percent_fields = percent_fields
         self.figures: list[Figure] = []
         self.counts: set[tuple[int, str]] = set()
@@ -361,7 +392,9 @@ class _Builder:
         if self.withholding is not None:
             self.withheld.setdefault(value, self.withholding)
             return
-        self.figures.append(Figure(value, path, decimals))
+        currency = _sibling_currency(siblings) or (
+            self.field_currencies.get(keys[-1]) if keys else None)
+        self.figures.append(Figure(value, path, decimals, currency=currency))
         if keys and _MULTIPLE_NAME.search(keys[-1]):
             self.multiples.add(value)
         if self._is_percent_field(keys):
@@ -476,9 +509,11 @@ class _Builder:
             if value is None:
                 return
             percent = mention.percent or self._is_percent_field(keys)
-            self.figures.append(Figure(value, path, mention.decimals, percent=percent))
+            self.figures.append(Figure(value, path, mention.decimals, percent=percent,
+                                       currency=mention.currency))
             if not mention.percent:
-                self.figures.append(Figure(value, path, mention.decimals))
+                self.figures.append(Figure(value, path, mention.decimals,
+                                           currency=mention.currency))
         elif kind == "multiple" and mention.value is not None:
             self.multiples.add(mention.value)
         elif kind == "date" and (mention.day is not None or mention.time is not None):

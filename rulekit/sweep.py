@@ -100,6 +100,16 @@ class _FindingDraft:
     __slots__ = Finding.__slots__
 
 
+def _money_currencies(fields, default: str | None) -> tuple[tuple[str, str], ...]:
+    """(field, currency) of the money fields (their own currency, else the ruleset's); a name
+    two entities declare in different currencies says nothing."""
+    found: dict[str, set[str]] = {}
+    for field in fields:
+        if field.type.kind == "money" and (field.type.currency or default):
+            found.setdefault(field.name, set()).add((field.type.currency or default).upper())
+    return tuple((name, codes.pop()) for name, codes in sorted(found.items()) if len(codes) == 1)
+
+
 def _plain_decimal(value: Decimal) -> str:
     """A value without trailing zeros after its point, never in exponent notation."""
     text = format(value.normalize(), "f")
@@ -135,6 +145,9 @@ class SweepSettings:
     # Binding's derived figures (a winning margin...): code computes them from the evidence
     # as it is indexed, so they are allowed in their own right.
     binding: Binding = Binding()
+    # The currency of each money field, (field, ISO code): an amount there is in that currency
+    # unless a sibling ``currency`` says otherwise.
+    money_currencies: tuple[tuple[str, str], ...] = ()
 
     @classmethod
     def from_policy(cls, policy: Policy | None) -> "SweepSettings":
@@ -158,7 +171,8 @@ class SweepSettings:
         return cls(spec.small_integer_limit, frozenset(spec.small_integer_contexts),
                    frozenset(spec.rounding), frozenset(spec.exempt), spec.placeholders,
                    spec.untrusted, spec.authoritative, percent_fields, placeholders, minor,
-                   _row_entities(policy), policy.binding)
+                   _row_entities(policy), policy.binding,
+                   money_currencies=_money_currencies(fields, policy.currency))
 
     def index(self, evidence: Any, locale: str, *, now: dt.datetime | None = None) -> Evidence:
         """Index ``evidence`` once for any number of audits. ``now`` is when its rows' ages
@@ -179,7 +193,8 @@ class SweepSettings:
                               placeholders=self.placeholders,
                               percent_fields=self._names(self.percent_fields),
                               field_placeholders=self.field_placeholders,
-                              minor_units=dict(self.minor_units), rows=rows)
+                              minor_units=dict(self.minor_units), rows=rows,
+                              currencies=dict(self.money_currencies))
 
     @staticmethod
     def _names(targets: Iterable[str]) -> set[str]:
@@ -289,7 +304,8 @@ def sweep(text: str, evidence: Evidence, settings: SweepSettings = SweepSettings
         kind, value = mention.kind, mention.value
         if value is not None and kind in _FIGURE_KINDS and (
                 value in percents if mention.percent else value in values
-                and mention.sign != "+") and not (directed and _direction(text, mention)):
+                and mention.sign != "+" and mention.currency is None) \
+                and not (directed and _direction(text, mention)):
             continue
         if kind == "url" and not mention.text.startswith("/") and _url(mention.text) in urls:
             continue
@@ -464,6 +480,12 @@ class _Judge:
             return None
         if value in self.from_slots:
             return None     # code put it there
+        if mention.currency is not None:
+            held = self.evidence.other_currencies(value, mention.currency)
+            if held:
+                return self._finding(mention, "unsupported_number", f"{mention.text.strip()} is "
+                                     f"in {mention.currency}; the evidence holds "
+                                     f"{_plain_decimal(abs(value))} in {', '.join(held)}")
         direction = _direction(self.text, mention) if self.directed else 0
         if direction:
             signed = value * direction
