@@ -56,6 +56,8 @@ class _Scanner(_Links, _When, _Figures, _Cjk, _Words, _Quotes):
         self.words()
         if self.info.language == "de":
             self.german()
+        if "cent" in self.low or "pence" in self.low:
+            self.cents()
         self.ranges()
         self.find_quotes()
         return self.mentions()

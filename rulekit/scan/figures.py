@@ -123,6 +123,8 @@ _RANGE_GAP = re.compile(r"(?i)[ \u00a0]?[-\u2010\u2013\u2014~\u301c][ \u00a0]?"
 # The ASCII words of ``_RANGE_GAP``, as tokens.
 _RANGE_WORDS = frozenset(b"to through thru bis au tot till until".split())
 _NUMERIC_KINDS = ("number", "word_number", "multiple")
+_CENTS_AFTER = re.compile(r"[ \t\u00a0]+(?i:cents?|pence)(?![\w-])")
+_AND_GAP = re.compile(r"[ \t\u00a0]+(?i:and)[ \t\u00a0]+")
 _START = operator.attrgetter("s")
 
 
@@ -389,6 +391,29 @@ class _Figures:
             hit.kind = "multiple"
             end = found.end("mult")
         return end, currency_text
+
+    def cents(self) -> None:
+        """An amount and its cents written apart ("forty-nine dollars and ninety-nine cents",
+        "$49 and 99 cents") are one amount, 49.99: two mentions would be two figures, neither
+        of which the evidence holds."""
+        text, hits = self.text, self.hits
+        ordered = sorted((h for h in hits if h.kind in _NUMERIC_KINDS), key=_START)
+        merged = set()
+        for a, b in zip(ordered, ordered[1:]):
+            if a.currency is None or a.value is None or a.percent or b.value is None \
+                    or b.currency is not None or b.percent or id(a) in merged:
+                continue
+            if not (0 <= b.value < 100 and b.value == b.value.to_integral_value()
+                    and a.value == a.value.to_integral_value()):
+                continue
+            tail = _CENTS_AFTER.match(text, b.e)
+            if tail is None or _AND_GAP.fullmatch(text, a.e, b.s) is None:
+                continue
+            a.value += b.value.scaleb(-2) if a.value >= 0 else -b.value.scaleb(-2)
+            a.decimals, a.e = 2, tail.end()
+            merged.add(id(b))
+        if merged:
+            self.hits = [h for h in hits if id(h) not in merged]
 
     def ranges(self) -> None:
         text = self.text
