@@ -290,7 +290,8 @@ def sweep(text: str, evidence: Evidence, settings: SweepSettings = SweepSettings
         mentions = [m for m in mentions if (m.start, m.end) not in relative_days[1]]
     licensed_by_slots = _slot_numbers(slot_values, locale)
     judge = _Judge(text, evidence, settings, locale, question, licensed_by_slots, mentions)
-    values, percents, urls = evidence.values, evidence.percents, evidence.urls
+    values, percents, urls, names = evidence.values, evidence.percents, evidence.urls, \
+        evidence.names
     # "3 under par" is -3: a number with a direction word after it is judged with its sign,
     # so it may not take the fast path below (which matches magnitudes).
     directed = judge.directed
@@ -299,8 +300,8 @@ def sweep(text: str, evidence: Evidence, settings: SweepSettings = SweepSettings
     for index, mention in enumerate(mentions):
         # A figure the evidence holds as written is backed whatever else ``_number`` would
         # look at (the first tests of ``_matches``, and every test before them licenses), and so
-        # is an absolute link the evidence holds (``_url``): the common cases, settled here
-        # without the judge's dispatch.
+        # are an absolute link the evidence holds (``_url``) and a code it holds: the common
+        # cases, settled here without the judge's dispatch.
         kind, value = mention.kind, mention.value
         if value is not None and kind in _FIGURE_KINDS and (
                 value in percents if mention.percent else value in values
@@ -309,6 +310,10 @@ def sweep(text: str, evidence: Evidence, settings: SweepSettings = SweepSettings
             continue
         if kind == "url" and not mention.text.startswith("/") and _url(mention.text) in urls:
             continue
+        if mention.glued and kind == "number" and mention.currency is None \
+                and mention.token.casefold() in names \
+                and not (directed and _direction(text, mention)):
+            continue    # a code the evidence holds (p3, BT-3): the first test of _name_digits
         found = judge_mention(index, mention)
         if found is not None:
             findings.append(found)
