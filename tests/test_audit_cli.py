@@ -407,3 +407,24 @@ def test_real_process_exit_codes(files, tmp_path):
     broken = tmp_path / "broken.rules"
     broken.write_text("ruleset broken {\n", encoding="utf-8")
     assert status(*argv, "--rules", str(broken)) == 1
+
+
+def test_the_demo_answers_decide_as_their_titles_say():
+    """rulekit demo sweeps the example answers of rulesets/examples/analytics.json: the
+    faithful one must be answered, and each of the others breaks a rule and must not be."""
+    from rulekit.audit import audit
+    from rulekit.compile import compile_file
+    from rulekit.sweep import SweepSettings
+
+    root = Path(__file__).resolve().parent.parent / "rulesets"
+    result = compile_file(root / "analytics.rules")
+    assert result.policy is not None, result.diagnostics
+    data = json.loads((root / "examples" / "analytics.json").read_text("utf-8"))
+    evidence = SweepSettings.from_policy(result.policy).index(data["evidence"], "en_US")
+    for case in data["answers"]:
+        audited = audit(case["text"], evidence, policy=result.policy,
+                        question=data.get("question"))
+        if case["title"].startswith("faithful"):
+            assert audited.decision.decision == "answer", (case, audited.findings)
+        else:
+            assert audited.decision.decision != "answer" and audited.findings, case
