@@ -62,7 +62,8 @@ Decisions on ambiguous text, each pinned by a case in ``tests/cases/scan/``:
   character of an e-mail address. A name longer than 30 characters is still a handle (emitted
   whole, so that its digits are never loose numbers).
 - An amount and its cents written apart ("forty-nine dollars and ninety-nine cents", "$12 and
-  5 cents") are one mention, 49.99 and 12.05, with the amount's currency.
+  5 cents") are one mention, 49.99 and 12.05, with the amount's currency; cents alone ("99
+  cents", "50 pence") are 0.99 and 0.50. A currency after a CJK scale is the amount's (1.2万元).
 - Per mille is a percentage: ``4.6‰`` has ``percent`` set and ``value`` 0.46 (a tenth of
   what is written), so that it compares with the percentages it is a tenth of.
 - ``4K``, ``8K`` (one digit and a capital K) are glued tokens; ``12K``, ``12k``, ``1.5K`` are

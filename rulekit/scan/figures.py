@@ -123,6 +123,7 @@ _RANGE_GAP = re.compile(r"(?i)[ \u00a0]?[-\u2010\u2013\u2014~\u301c][ \u00a0]?"
 # The ASCII words of ``_RANGE_GAP``, as tokens.
 _RANGE_WORDS = frozenset(b"to through thru bis au tot till until".split())
 _NUMERIC_KINDS = ("number", "word_number", "multiple")
+_CJK_CURRENCY = frozenset("元円块塊원")
 _CENTS_AFTER = re.compile(r"[ \t\u00a0]+(?i:cents?|pence)(?![\w-])")
 _AND_GAP = re.compile(r"[ \t\u00a0]+(?i:and)[ \t\u00a0]+")
 _START = operator.attrgetter("s")
@@ -322,6 +323,8 @@ class _Figures:
             if found:
                 end = self.cjk_scale(hit, found)
                 value = hit.value
+                if currency_text is None and text[end:end + 1] in _CJK_CURRENCY:
+                    currency_text, end = text[end], end + 1     # 1.2万元, 3千円
         if value is not None and not glued_left and end == e and nxt and (
                 nxt in _SUFFIX_FIRST or (nxt in " \u00a0" and text[e + 1:e + 2] in _SUFFIX_FIRST)):
             found = _SUFFIX.match(text, e)
@@ -395,7 +398,7 @@ class _Figures:
     def cents(self) -> None:
         """An amount and its cents written apart ("forty-nine dollars and ninety-nine cents",
         "$49 and 99 cents") are one amount, 49.99: two mentions would be two figures, neither
-        of which the evidence holds."""
+        of which the evidence holds. Cents alone ("99 cents") are the amount 0.99."""
         text, hits = self.text, self.hits
         ordered = sorted((h for h in hits if h.kind in _NUMERIC_KINDS), key=_START)
         merged = set()
@@ -412,6 +415,15 @@ class _Figures:
             a.value += b.value.scaleb(-2) if a.value >= 0 else -b.value.scaleb(-2)
             a.decimals, a.e = 2, tail.end()
             merged.add(id(b))
+        for hit in ordered:
+            # cents alone: "99 cents" is the amount 0.99
+            if id(hit) in merged or hit.value is None or hit.currency is not None \
+                    or hit.percent or hit.kind == "multiple" or hit.scaled \
+                    or hit.value != hit.value.to_integral_value():
+                continue
+            tail = _CENTS_AFTER.match(text, hit.e)
+            if tail is not None:
+                hit.value, hit.decimals, hit.e = hit.value.scaleb(-2), 2, tail.end()
         if merged:
             self.hits = [h for h in hits if id(h) not in merged]
 
