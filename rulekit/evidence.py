@@ -16,7 +16,10 @@ While indexing, each value is judged once:
   **name field** (``name``, ``title``, ``model``, ``product_name``, ...: ``NAME_FIELDS``) holds a
   name whole, so "Model 3" or "iPhone 15" there licenses the name, read with the word before
   or after its digits, and never 3 or 15 as a quantity;
-- a stored ratio in a percentage field (0.046 in ``engagement_rate``) also licenses 4.6 %;
+- a stored ratio in a field named like a rate, ratio or share (0.046 in ``engagement_rate``)
+  licenses 4.6 %, never 0.046 %; ``_pct`` fields and a ruleset's percent fields hold points;
+- an amount keeps the **currency** the evidence gives it (a sibling ``currency``, a ruleset's
+  money field, a currency written in a string); a bare number's currency is unknown;
 - the length of every list is a **count** the answer may state exactly;
 - the rows of a ruleset's entities (``RowRule``) keep the rules of the system of record: a
   **hidden** field licenses nothing, and a field of a row older than its freshness budget is
@@ -205,7 +208,9 @@ class Evidence:
               currencies: Mapping[str, str] | None = None) -> "Evidence":
         """Index a JSON object or a text document. ``untrusted`` and ``authoritative`` hold
         field names, ``entity.field`` or JSON paths (``$.reviews[*].body``); ``placeholders``
-        are extra "not recorded" values; ``percent_fields`` name fields stored as ratios.
+        are extra "not recorded" values; ``percent_fields`` name fields stored as points;
+        ``minor_units`` maps money fields stored in minor units to their currency's digits and
+        ``currencies`` money fields to their currency.
         ``rows`` maps the ``id()`` of each entity row inside ``evidence`` to its rule."""
         builder = _Builder(locale, set(untrusted), set(authoritative),
                            {p.casefold() for p in placeholders}, set(percent_fields))
@@ -237,6 +242,12 @@ def _today(value: Any) -> dt.date | None:
         return value.date()
     if isinstance(value, dt.date):
         return value
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        # a Unix time in seconds, or in milliseconds: the day in UTC
+        seconds = value / 1000 if value >= 1e11 else value
+        if not 1e8 <= seconds < 1e10:
+            return None
+        return dt.datetime.fromtimestamp(seconds, dt.timezone.utc).date()
     if not isinstance(value, str):
         return None
     text = value.strip()
