@@ -12,6 +12,8 @@
     objects, lists, strings, numbers including NaN and infinities, booleans and null), question
     and history; and its findings always point into the text.
 (d) A 200 KB adversarial text completes (the 1 MB timing lives in benchmarks/).
+(e) An amount the evidence holds in one currency passes in every notation of that currency
+    and is caught in every other one.
 
 Example counts are modest and there is no deadline: the whole file runs in a few seconds.
 """
@@ -379,3 +381,38 @@ def test_context_words_are_read_only_when_asked_for() -> None:
     assert not audit("The BT-3 ships", {"product": "BT-3"}).findings
     assert [f.code for f in audit("The BT-3 ships in 3 days", {"product": "BT-3"}).findings] \
         == ["name_digits"]
+
+
+# --- an amount keeps its currency --------------------------------------------------------------
+
+# (currency of the evidence, how the answer writes an amount in it, locale)
+CURRENCY_NOTATIONS = {
+    "USD": [(lambda w, f: f"${grouped(w, ',')}.{f}", "en_US"), (lambda w, f: f"USD {w}.{f}", "en_US")],
+    "EUR": [(lambda w, f: f"{grouped(w, '.')},{f} €", "de_DE"), (lambda w, f: f"€{w}.{f}", "en_IE")],
+    "GBP": [(lambda w, f: f"£{grouped(w, ',')}.{f}", "en_GB")],
+    "CHF": [(lambda w, f: f"CHF {grouped(w, chr(39))}.{f}", "de_CH")],
+}
+
+
+@SETTINGS
+@given(cents=st.integers(min_value=1, max_value=10**8).filter(lambda c: c % 100),
+       stored=st.sampled_from(sorted(CURRENCY_NOTATIONS)),
+       shown=st.sampled_from(sorted(CURRENCY_NOTATIONS)),
+       in_cents=st.booleans())
+@example(cents=4999, stored="USD", shown="EUR", in_cents=False)
+@example(cents=129950, stored="EUR", shown="EUR", in_cents=True)
+def test_an_amount_passes_only_in_its_own_currency(cents: int, stored: str, shown: str,
+                                                     in_cents: bool) -> None:
+    """An amount the evidence holds in one currency (as a decimal, or in cents by the field's
+    name) passes in every notation of that currency and is caught in every other one."""
+    value = Decimal(cents) / 100
+    whole, frac = f"{value:.2f}".split(".")
+    order = {"total_cents": cents} if in_cents else {"total": float(value)}
+    evidence = {"order": {**order, "currency": stored}}
+    for write, locale in CURRENCY_NOTATIONS[shown]:
+        text = f"Your total was {write(whole, frac)}."
+        if shown == stored:
+            _assert_passes(text, evidence, locale)
+        else:
+            result = audit(text, evidence, locale=locale)
+            assert [f.code for f in result.findings] == ["unsupported_number"], (text, locale)
