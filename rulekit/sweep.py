@@ -50,9 +50,10 @@ _RANK_WORDS = frozenset({"top", "rank", "ranked", "ranking", "#", "no.", "no", "
 _CJK_RANK_AFTER_前 = frozenset("名位强強甲")
 
 
-def _cjk_rank(before: str, after: str) -> bool:
+def _cjk_rank(before: str, mention: Mention) -> bool:
+    # the words after are read (lazily, see Mention) only after a 前
     if before.endswith("前"):
-        return after[:1] in _CJK_RANK_AFTER_前
+        return mention.after[:1] in _CJK_RANK_AFTER_前
     return before.endswith(("トップ", "上位"))
 
 
@@ -641,7 +642,7 @@ class _Judge:
             return "weekday" in contexts and int(value) in self.days_of_month
         if mention.ordinal and ("ordinal" in contexts or "rank" in contexts):
             return True
-        if "rank" in contexts and (last in _RANK_WORDS or _cjk_rank(mention.before, mention.after)):
+        if "rank" in contexts and (last in _RANK_WORDS or _cjk_rank(mention.before, mention)):
             return True
         if "list_position" in contexts and (last in _LIST_WORDS or self._starts_list_item(mention)):
             return True
