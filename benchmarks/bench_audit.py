@@ -16,7 +16,7 @@ import tracemalloc
 from pathlib import Path
 
 from bench_scan import adversarial
-from run import Section
+from run import Section, best_rate
 
 from rulekit.audit import audit
 from rulekit.scan import scan
@@ -88,13 +88,8 @@ def _typical_answer(evidence: dict) -> str:
             "would like to share it again with your followers next week.")
 
 
-def _rate(action, seconds: float = 2.0) -> float:
-    count, start = 0, time.perf_counter()
-    while time.perf_counter() - start < seconds:
-        for _ in range(20):
-            action()
-        count += 20
-    return count / (time.perf_counter() - start)
+def _rate(action) -> float:
+    return best_rate(action)[0]
 
 
 def _mention_dense(size: int) -> str:
@@ -151,7 +146,9 @@ def run() -> Section:
                       f"and judging and deciding {audit_us - scan_us:.0f} µs")
         if built_rate < target:
             missed.append(f"{len(text)}-character audits: {built_rate:,.0f}/s < {target:,}/s")
-    notes.append("one core, evidence built once; " + "; ".join(shares) + ". The answers are "
+    notes.append("one core, evidence built once, the fastest of 7 windows of 0.4 s (the "
+                 "machine's speed drifts; see the reference loop above); " + "; ".join(shares)
+                 + ". The answers are "
                  "dense (a figure every 20 characters: views, likes, a post id and its link per "
                  "sentence), and the cost is per mention")
     evidence = _evidence(5)
