@@ -433,10 +433,9 @@ class _Builder:
         if _CENTS_NAME.search(name):
             return 2
         if _MINOR_NAME.search(name):
-            code = next((siblings[k] for k in _CURRENCY_KEYS if isinstance(siblings.get(k), str)),
-                        None)
+            code = _sibling_currency(siblings)
             try:
-                return get_currency_precision(code.strip().upper()) if code else 2
+                return get_currency_precision(code) if code else 2
             except Exception:               # not a currency babel knows: cents, as most are
                 return 2
         return None

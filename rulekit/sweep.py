@@ -36,7 +36,7 @@ from collections.abc import Mapping
 from decimal import ROUND_HALF_EVEN, ROUND_HALF_UP, Decimal
 from typing import Any, Collection, Iterable, Sequence
 
-from rulekit.evidence import Evidence, RowRule, _relative, _url, locate, noun
+from rulekit.evidence import _WORD, Evidence, RowRule, _relative, _url, locate, noun
 from rulekit.policy import Binding, Entity, Identity, Policy
 from rulekit.scan import Mention, scan, squash
 
@@ -286,11 +286,13 @@ def sweep(text: str, evidence: Evidence, settings: SweepSettings = SweepSettings
         scanned = _outside_quotes(scanned)
     mentions = _outside(_exempt_spans(text, settings.exempt), scanned)
     # Relative days first: the count of "3 days ago" is judged with the day it resolves to.
-    relative_days = _relative_days(text, evidence) if _may_be_relative(text) else None
+    low = text.lower()
+    relative_days = _relative_days(text, evidence) if _may_be_relative(text, low) else None
     if relative_days and relative_days[1]:
         mentions = [m for m in mentions if (m.start, m.end) not in relative_days[1]]
     licensed_by_slots = _slot_numbers(slot_values, locale)
-    judge = _Judge(text, evidence, settings, locale, question, licensed_by_slots, mentions)
+    judge = _Judge(text, evidence, settings, locale, question, licensed_by_slots, mentions,
+                   directed=_may_have_direction(low))
     values, percents, urls, names = evidence.values, evidence.percents, evidence.urls, \
         evidence.names
     # "3 under par" is -3: a number with a direction word after it is judged with its sign,
@@ -368,22 +370,19 @@ _DIRECTION = re.compile(r"[ \u00a0\-\u2010](under|over|below|above)"
 _DIRECTION_SIGNS = {"under": -1, "below": -1, "over": 1, "above": 1}
 
 
-_QUOTE_WORD = re.compile(r"[^\W_]+")
-
-
 def _short_quote_word(quoted: str) -> str | None:
     """The word of a squashed quote shorter than six characters, when it is one word of a
     script that separates words with spaces; None otherwise (judged as a substring)."""
     if len(quoted) >= 6:
         return None
-    words = _QUOTE_WORD.findall(quoted)
+    words = _WORD.findall(quoted)
     if len(words) != 1 or not words[0].isascii():
         return None
     return words[0]
 
 
-def _may_have_direction(text: str) -> bool:
-    low = text.lower()
+def _may_have_direction(low: str) -> bool:
+    """Whether the lower-cased text holds a word ``_DIRECTION`` reads."""
     return "under" in low or "over" in low or "below" in low or "above" in low
 
 
@@ -395,14 +394,14 @@ def _direction(text: str, mention: Mention) -> int:
     return _DIRECTION_SIGNS[found.group(1).lower()] if found else 0
 
 
-def _may_be_relative(text: str) -> bool:
+def _may_be_relative(text: str, low: str) -> bool:
     """Whether ``_RELATIVE`` can match: every word it reads holds "day", "night", "tomorrow"
     or 天. The case-insensitive pattern tries every position of the text, which cost more than
     judging a short answer; for ASCII text, where lower-casing is exactly what the pattern
-    ignores, three substring tests decide instead. Other text runs the pattern."""
+    ignores, three substring tests on ``low`` (the text lower-cased) decide instead. Other
+    text runs the pattern."""
     if not text.isascii():
         return True
-    low = text.lower()
     return "day" in low or "night" in low or "tomorrow" in low
 
 
@@ -445,7 +444,8 @@ def _slot_numbers(values: Sequence[str], locale: str) -> frozenset[Decimal]:
 
 class _Judge:
     def __init__(self, text: str, evidence: Evidence, settings: SweepSettings, locale: str,
-                 question: str | None, from_slots: frozenset[Decimal], mentions: list[Mention]):
+                 question: str | None, from_slots: frozenset[Decimal], mentions: list[Mention],
+                 *, directed: bool = False):
         self.text = text
         self.evidence = evidence
         self.settings = settings
@@ -456,7 +456,7 @@ class _Judge:
         self.mentions = mentions
         self.months = evidence.day_months
         self.days_of_month = evidence.days_of_month
-        self.directed = _may_have_direction(text)
+        self.directed = directed      # the text holds a direction word ("3 under par")
 
     def mention(self, index: int, mention: Mention) -> Finding | None:
         method = _JUDGES.get(mention.kind)
@@ -776,7 +776,7 @@ class _Judge:
 
     @functools.cached_property
     def question_words(self) -> frozenset[str]:
-        return frozenset(_QUOTE_WORD.findall(self.raw_question.casefold())) \
+        return frozenset(_WORD.findall(self.raw_question.casefold())) \
             if self.raw_question else frozenset()
 
     def _handle(self, index: int, mention: Mention) -> Finding | None:
