@@ -55,6 +55,7 @@ from decimal import ROUND_HALF_EVEN, ROUND_HALF_UP, Decimal, InvalidOperation
 from typing import Any, Sequence
 
 from rulekit.evidence import PLACEHOLDER_TEXTS, Evidence, RowRule, locate
+from rulekit.numbers import plain_decimal
 from rulekit.policy import Binding, BoundEntity, Formula, Policy, Rank
 from rulekit.scan import Mention, scan
 from rulekit.sweep import Finding
@@ -885,4 +886,5 @@ def _finding(bound: Bound) -> Finding:
 
 
 def _plain(value: Decimal) -> str:
-    return f"{value.normalize():f}" if value == value.to_integral_value() else str(value)
+    """A whole number without its exponent; any other value with the precision it is shown at."""
+    return plain_decimal(value) if value == value.to_integral_value() else str(value)

@@ -238,7 +238,7 @@ class DecimalNumber(Comparator):
     def show(self, spec, value):
         # The digits of the value, not of its storage: a NUMERIC(24, 6) column's 4.230000 and
         # a JSON 4.23 show alike.
-        return format(value.normalize(), "f") if value.is_finite() else str(value)
+        return numbers.plain_decimal(value) if value.is_finite() else str(value)
 
 
 class Integer(Comparator):

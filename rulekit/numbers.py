@@ -124,6 +124,13 @@ _SEPARATORS = re.compile(r"([^0-9])")
 _SIGNS = frozenset("+-")
 
 
+def plain_decimal(value: Decimal) -> str:
+    """A finite value without trailing zeros after its point and never in exponent notation:
+    1300000.0 (1.3 x 10^6) is "1300000", 4.230000 is "4.23", -0 is "0"."""
+    text = format(value.normalize(), "f")
+    return "0" if text == "-0" else text
+
+
 def parse_number(text: str | int | float | Decimal, locale: str) -> ParsedNumber | None:
     """Read ``text`` as one number in ``locale``; None when it is not exactly one number.
 

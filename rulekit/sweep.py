@@ -37,6 +37,7 @@ from decimal import ROUND_HALF_EVEN, ROUND_HALF_UP, Decimal
 from typing import Any, Collection, Iterable, Sequence
 
 from rulekit.evidence import _WORD, Evidence, RowRule, _relative, _url, locate, noun
+from rulekit.numbers import plain_decimal
 from rulekit.policy import Binding, Entity, Identity, Policy
 from rulekit.scan import Mention, scan, squash
 
@@ -106,15 +107,10 @@ def _money_currencies(fields, default: str | None) -> tuple[tuple[str, str], ...
     two entities declare in different currencies says nothing."""
     found: dict[str, set[str]] = {}
     for field in fields:
-        if field.type.kind == "money" and (field.type.currency or default):
-            found.setdefault(field.name, set()).add((field.type.currency or default).upper())
+        currency = (field.type.currency or default) if field.type.kind == "money" else None
+        if currency:
+            found.setdefault(field.name, set()).add(currency.upper())
     return tuple((name, codes.pop()) for name, codes in sorted(found.items()) if len(codes) == 1)
-
-
-def _plain_decimal(value: Decimal) -> str:
-    """A value without trailing zeros after its point, never in exponent notation."""
-    text = format(value.normalize(), "f")
-    return "0" if text in ("-0", "0") else text
 
 
 def _new_finding(kind: str, text: str, value: str | None, start: int, end: int, code: str,
@@ -469,7 +465,7 @@ class _Judge:
             shown = mention.normalized
         elif mention.scaled:
             # 1.3M is 1.3 x 10^6: shown as 1300000, not with the product's exponent (1300000.0)
-            shown = _plain_decimal(mention.value)
+            shown = plain_decimal(mention.value)
         else:
             shown = str(mention.value)      # as written: "$1,299.00" is 1299.00
         return _new_finding(mention.kind, mention.text, shown, mention.start, mention.end, code,
@@ -491,7 +487,7 @@ class _Judge:
             if held:
                 return self._finding(mention, "unsupported_number", f"{mention.text.strip()} is "
                                      f"in {mention.currency}; the evidence holds "
-                                     f"{_plain_decimal(abs(value))} in {', '.join(held)}")
+                                     f"{plain_decimal(abs(value))} in {', '.join(held)}")
         direction = _direction(self.text, mention) if self.directed else 0
         if direction:
             signed = value * direction

@@ -205,3 +205,12 @@ def test_never_raises_and_agrees_with_itself(text, locale):
         assert parsed.value.is_finite()
         assert parsed.decimals >= 0
         assert parse_number(text, locale) == parsed
+
+
+@pytest.mark.parametrize("value, shown", [("1300000.0", "1300000"), ("1.3E+6", "1300000"),
+                                          ("4.230000", "4.23"), ("-0", "0"), ("0.00", "0"),
+                                          ("-12.50", "-12.5"), ("1E-7", "0.0000001")])
+def test_plain_decimal_drops_exponent_and_trailing_zeros(value, shown):
+    from rulekit.numbers import plain_decimal
+
+    assert plain_decimal(Decimal(value)) == shown
