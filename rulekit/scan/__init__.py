@@ -54,9 +54,9 @@ Decisions on ambiguous text, each pinned by a case in ``tests/cases/scan/``:
   emitted when the quoted text has at least 2 words or 6 characters after squashing (``squash``:
   no white space, no quote marks, NFKC, casefolded), whatever their length; a shorter one only
   when a verb of saying stands before it (she called it "Wow", he wrote: "No") or after its
-  closing punctuation ("No," he said): otherwise it is a term or a scare quote (the "Pro" plan). Quotes of different
-  families nest (“He said ‘never again’”: two quotes); within one family the innermost pair
-  wins. A quote does not cross a blank line; an unclosed quote is not a mention; a straight "
+  closing punctuation ("No," he said): otherwise it is a term or a scare quote (the "Pro"
+  plan). Quotes of different families nest (“He said ‘never again’”: two quotes); within one
+  family the innermost pair wins. A quote does not cross a blank line; an unclosed quote is not a mention; a straight "
   right after a digit does not open a quote (12" is an inch mark), nor does ‘ after a letter.
 - Handles: ``@`` plus [A-Za-z0-9_.] with at least one letter or underscore, not preceded by a
   character of an e-mail address. A name longer than 30 characters is still a handle (emitted

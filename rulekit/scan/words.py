@@ -100,7 +100,7 @@ _DE_SCALE = re.compile(r"(?i)[ \u00a0]+(millionen|million|milliarden|milliarde|m
 # of, three fifths of ("half" is read with the multiples). Not "a third time", "the third
 # quarter": without "of" these are ordinals or periods, or not numbers at all.
 _FRACTION_NUMERATORS = {"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5,
-                        "six": 6, "seven": 7, "nine": 9}
+                        "six": 6, "seven": 7, "eight": 8, "nine": 9}
 _FRACTION_DENOMINATORS = {"third": 3, "quarter": 4, "fourth": 4, "fifth": 5, "sixth": 6,
                           "eighth": 8, "tenth": 10}
 _FRACTION_DENOMINATORS.update({f"{word}s": n for word, n in list(_FRACTION_DENOMINATORS.items())})
