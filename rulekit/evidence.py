@@ -79,6 +79,15 @@ class Figure:
     currency: str | None = None     # the ISO code of an amount, when the evidence says it
 
 
+class Amount(NamedTuple):
+    """What one field says about how many of a thing there are, for "no views", "out of stock"
+    and "in stock" (``Evidence.amounts``)."""
+    words: frozenset[str]   # the field name's words, reduced (``field_words``): {"view"}
+    state: str              # "zero", "some", "unknown", or why it is withheld ("stale", ...)
+    path: str               # $.posts[0].views
+    shown: str              # the stored value as the message shows it
+
+
 class RowRule(NamedTuple):
     """What the ruleset says about one row of an entity found in JSON evidence: the fields
     whose values license nothing, each with the finding's code and the reason to give
@@ -156,6 +165,17 @@ class Evidence:
         return frozenset(found)
 
     @functools.cached_property
+    def amounts(self) -> tuple[Amount, ...]:
+        """Every field that says how many of something there are: a number, a list, a flag or
+        a null, with the words of its name. Read from ``raw`` on first use (only an answer that
+        says "no ..." or "in stock" needs it). A placeholder and a null say nothing (state
+        "unknown"); a field a row rule withholds says nothing either (its reason's code)."""
+        found: list[Amount] = []
+        if not isinstance(self.raw, str):
+            _collect_amounts(self.raw, "$", None, self.row_rules, found)
+        return tuple(found)
+
+    @functools.cached_property
     def clock_times(self) -> frozenset[tuple[int, int]]:
         """(hour, minute) of every clock time, whatever its day."""
         return frozenset((hour, minute) for _, hour, minute in self.clock)
@@ -224,6 +244,16 @@ class Evidence:
         else:
             builder.walk(evidence, "$", (), trusted=True)
         return builder.done(evidence)
+
+
+def _untracked(name: str, value: Decimal, siblings: Mapping) -> bool:
+    """Whether a -1 or a 0 in field ``name`` means "not recorded": a sibling flag
+    (``putts_tracked``, ``has_putts``) is false, or it is a -1 in a field that is not a change."""
+    for pattern in _FLAG_NAMES:
+        flag = siblings.get(pattern.format(name))
+        if flag is not None and flag in (False, 0, "false", "no", "0"):
+            return True
+    return value == -1 and name.casefold() not in ("delta", "change", "diff", "to_par")
 
 
 def _sibling_currency(siblings: Mapping) -> str | None:
@@ -450,11 +480,7 @@ class _Builder:
                 return True
         if value not in (0, -1) or not keys:
             return False
-        for pattern in _FLAG_NAMES:
-            flag = siblings.get(pattern.format(name))
-            if flag is not None and flag in (False, 0, "false", "no", "0"):
-                return True
-        return value == -1 and name.casefold() not in ("delta", "change", "diff", "to_par")
+        return _untracked(name, value, siblings)
 
     def text(self, text: str, path: str, trusted: bool, *, author: str | None = None,
              keys: tuple[str, ...] = ()) -> None:
@@ -691,6 +717,70 @@ def _digits_in_names(names: Iterable[str]) -> dict[str, str]:
         for run in _DIGIT_RUN.findall(name):
             found.setdefault(str(int(run)), name)
     return found
+
+
+# Words of a field's name that do not say what it counts: "view_count", "total_views".
+_COUNTING_WORDS = frozenset({"count", "counts", "total", "num", "number", "cnt", "n", "of", "no",
+                             "nr", "qty", "amount"})
+_NAME_WORDS = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|[0-9]+")
+
+
+@functools.lru_cache(maxsize=4096)
+def field_words(name: str) -> frozenset[str]:
+    """The words a field's name says it counts, each reduced like ``noun``: ``total_views`` and
+    ``viewCount`` give {"view"}, ``new_followers`` {"new", "follower"}. A name about stock
+    (``in_stock``, ``stock_level``, ``inventory``) also gives "stock"."""
+    words = {noun(word) for word in _NAME_WORDS.findall(name)} - _COUNTING_WORDS
+    if any("stock" in word or "inventor" in word for word in words):
+        words.add("stock")
+    return frozenset(words)
+
+
+def _collect_amounts(node: Any, path: str, name: str | None, row_rules: Mapping[int, RowRule],
+                     found: list[Amount], siblings: Mapping | None = None) -> None:
+    if isinstance(node, Mapping):
+        rule = row_rules.get(id(node)) if row_rules else None
+        for key, child in node.items():
+            key = str(key)
+            why = rule.withheld.get(key) if rule is not None else None
+            if why is not None:
+                words = field_words(key)
+                if words and not isinstance(child, Mapping):
+                    found.append(Amount(words, why[0], f"{path}.{key}", why[1]))
+                continue
+            _collect_amounts(child, f"{path}.{key}", key, row_rules, found, node)
+        return
+    if isinstance(node, (list, tuple)):
+        if name is not None:
+            words = field_words(name)
+            if words:
+                found.append(Amount(words, "some" if node else "zero", path,
+                                    f"a list of {len(node)}"))
+        for index, child in enumerate(node):
+            # an item of a list is one of the things the list counts, not an amount of its own
+            _collect_amounts(child, f"{path}[{index}]", None, row_rules, found)
+        return
+    if name is None:
+        return
+    words = field_words(name)
+    if not words:
+        return
+    if node is None:
+        found.append(Amount(words, "unknown", path, "null"))
+    elif isinstance(node, bool):
+        found.append(Amount(words, "some" if node else "zero", path, str(node).lower()))
+    elif isinstance(node, (int, float, Decimal)):
+        value = _number_or_none(str(node))
+        if value is None:
+            return
+        if value in (0, -1) and _untracked(name, value, siblings or {}):
+            found.append(Amount(words, "unknown", path, f"{node} (not recorded)"))
+        elif value < 0:
+            return                          # a change or a difference, not an amount
+        else:
+            found.append(Amount(words, "zero" if value == 0 else "some", path, str(node)))
+    elif isinstance(node, str) and node.strip().casefold() in PLACEHOLDER_TEXTS:
+        found.append(Amount(words, "unknown", path, repr(node)))
 
 
 def noun(word: str) -> str:

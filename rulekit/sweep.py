@@ -23,6 +23,8 @@ The rules, with their defaults (a rules file changes them in its ``sweep`` block
    links must appear in the evidence. A URL is never fetched.
 10. A date must be the same calendar day; a relative date needs a "today" in the evidence.
 11. Third-party text is evidence only of what its author wrote.
+12. Amounts said in words ("no views", "out of stock", "in stock") must agree with the fields
+    that count that thing.
 """
 
 from __future__ import annotations
@@ -40,6 +42,7 @@ from rulekit.evidence import _WORD, Evidence, RowRule, _relative, _url, locate, 
 from rulekit.numbers import plain_decimal
 from rulekit.policy import Binding, Entity, Identity, Policy
 from rulekit.scan import Mention, scan, squash
+from rulekit.scan.base import _ascii_lower
 
 DEFAULT_SMALL_LIMIT = 12
 DEFAULT_CONTEXTS = ("ordinal", "rank", "list_position", "month", "weekday", "rating_scale",
@@ -318,7 +321,124 @@ def sweep(text: str, evidence: Evidence, settings: SweepSettings = SweepSettings
             findings.append(found)
     if relative_days:
         findings.extend(relative_days[0])
+    amounts = _amount_words(text, low, evidence)
+    if amounts:
+        skip = [(f.start, f.end) for f in findings]
+        skip += [(m.start, m.end) for m in scanned if m.kind == "quote"]
+        skip += _exempt_spans(text, settings.exempt)
+        findings.extend(f for f in amounts if not _overlaps(f.start, f.end, skip))
     return sorted(findings, key=IN_TEXT_ORDER)
+
+
+# Rule 12, amounts in words: "no views", "zero likes", "0 comments", "not a single order" say
+# there are none; "out of stock", "sold out" and "isn't in stock" say the stock is zero; "in
+# stock" says there is some. Each is judged against the fields whose names count that thing
+# (``Evidence.amounts``). The phrases are found with ``str.find`` in the lower-cased text: a
+# pattern that does not start with one literal makes ``re`` try every position of the text,
+# which cost more than the rest of a short answer's judging.
+_NONE_WORDS = ("no ", "zero ", "0 ", "not a single ", "not any ", "without any ")
+_COUNTED_WORDS = re.compile(r"[ \t\u00a0]*([a-z]+)(?:[ \t\u00a0]+([a-z]+))?")
+_STOCK_OUT = ("out of ", "not in ", "n't in ")
+# Before "in stock", words that make it something else than a claim of some stock: "0 in
+# stock", "none in stock", "back in stock" (a promise), "not ... in stock".
+_IN_STOCK_OTHERWISE = re.compile(r"(?:\d|\b(?:no|zero|none|nothing|not|never|back|once|if|"
+                                 r"whether|when|until)\b|n't)[^.!?;\n]{0,24}$")
+# A clause that only supposes an amount states none: "if a post has no views".
+_SUPPOSED = re.compile(r"\b(?:if|unless|whether|when|whenever|once|until|in case)\b"
+                       r"[^.!?;:\n]{0,48}$")
+
+
+def _amount_phrases(low: str) -> list[tuple[int, int, str, str | None, str | None]]:
+    """(start, end, what it says, first word, second word) of each phrase of rule 12 in the
+    lower-cased text: "zero" ("no views": the word or words after it are what is counted),
+    "out" (of stock) or "in" (stock)."""
+    found = []
+    for word in _NONE_WORDS:
+        at = low.find(word)
+        while at >= 0:
+            if not (at and (low[at - 1].isalnum() or low[at - 1] in "_.,")):
+                counted = _COUNTED_WORDS.match(low, at + len(word))
+                if counted is not None:
+                    found.append((at, counted.end(1), "zero", counted.group(1),
+                                  counted.group(2)))
+            at = low.find(word, at + 1)
+    for word in ("stock", "sold out"):
+        at = low.find(word)
+        while at >= 0:
+            end = at + len(word)
+            if not (low[end:end + 1].isalnum() or low[end:end + 1] in "-_"):
+                if word == "sold out":
+                    if not (at and low[at - 1].isalnum()):
+                        found.append((at, end, "out", None, None))
+                elif low.endswith(_STOCK_OUT, 0, at):
+                    start = at - 7
+                    while start and low[start - 1].isalpha():      # "isn't in stock"
+                        start -= 1
+                    found.append((start, end, "out", None, None))
+                elif low.endswith("in ", 0, at) and not (at > 3 and low[at - 4].isalnum()):
+                    found.append((at - 3, end, "in", None, None))
+            at = low.find(word, at + 1)
+    return found
+
+
+def _amount_words(text: str, low: str, evidence: Evidence) -> list[Finding]:
+    if len(low) != len(text):
+        low = _ascii_lower(text)        # index for index with the text
+    findings = []
+    for start, end, says, first, second in _amount_phrases(low):
+        if _SUPPOSED.search(low, max(0, start - 64), start):
+            continue
+        if says == "in":
+            if _IN_STOCK_OTHERWISE.search(low, max(0, start - 32), start):
+                continue
+            amounts, wanted = [a for a in evidence.amounts if "stock" in a.words], "some"
+        elif says == "out":
+            amounts, wanted = [a for a in evidence.amounts if "stock" in a.words], "zero"
+        else:
+            amounts, words = _counted(evidence, first, second)
+            if words == 2:
+                end = low.index(second, end) + len(second)
+            wanted = "zero"
+        if not amounts or any(a.state == wanted for a in amounts):
+            continue        # the evidence counts no such thing, or says so
+        findings.append(_amount_finding(text[start:end], start, wanted, amounts))
+    return findings
+
+
+def _counted(evidence: Evidence, first: str, second: str | None) -> tuple[list, int]:
+    """The fields that count what "no <first> [<second>]" names, and how many words name it:
+    "no views yet" is about ``views`` (one word), "no new followers" about ``new_followers``
+    (two). A field counts a thing when its name's words are exactly the words said, so "no
+    new followers" is not about ``followers``."""
+    one = frozenset((noun(first),))
+    amounts = [a for a in evidence.amounts if a.words == one]
+    if amounts or second is None:
+        return amounts, 1
+    two = frozenset((noun(first), noun(second)))
+    return [a for a in evidence.amounts if a.words == two], 2
+
+
+def _amount_finding(said: str, start: int, wanted: str, amounts: list) -> Finding:
+    claim = "there are none" if wanted == "zero" else "there is some"
+    some = [a for a in amounts if a.state in ("some", "zero")]
+    if some:
+        held = ", ".join(f"{a.path} is {a.shown}" for a in some[:3])
+        return _new_finding("word_number", said, "0" if wanted == "zero" else None, start,
+                            start + len(said), "unsupported_number",
+                            f"'{said}' says {claim}, but {held}")
+    unknown = [a for a in amounts if a.state == "unknown"]
+    if unknown:
+        held = ", ".join(f"{a.path} is {a.shown}" for a in unknown[:3])
+        return _new_finding("word_number", said, None, start, start + len(said), "placeholder",
+                            f"'{said}' says {claim}, but the evidence does not record it "
+                            f"({held})")
+    withheld = amounts[0]
+    return _new_finding("word_number", said, None, start, start + len(said), withheld.state,
+                        f"'{said}' says {claim}, but the value it rests on {withheld.shown}")
+
+
+def _overlaps(start: int, end: int, spans: Iterable[tuple[int, int]]) -> bool:
+    return any(a < end and start < b for a, b in spans)
 
 
 # How many days from today each relative day word is.
