@@ -282,7 +282,8 @@ def sweep(text: str, evidence: Evidence, settings: SweepSettings = SweepSettings
     if settled:
         scanned = [m for m in scanned if (m.start, m.end) not in settled]
     if "quote" in map(_KIND, scanned):     # (C-level test: most answers quote nobody)
-        scanned = _outside_quotes(scanned)
+        scanned = _outside_quotes(scanned, _asserted_question_quotes(text, scanned, evidence,
+                                                                     question))
     mentions = _outside(_exempt_spans(text, settings.exempt), scanned)
     # Relative days first: the count of "3 days ago" is judged with the day it resolves to.
     low = text.lower()
@@ -538,17 +539,86 @@ def _outside(spans: list[tuple[int, int]], mentions: list[Mention]) -> list[Ment
     return [m for m in mentions if not any(a <= m.start and m.end <= b for a, b in spans)]
 
 
-def _outside_quotes(mentions: list[Mention]) -> list[Mention]:
+def _outside_quotes(mentions: list[Mention], asserted: Collection[int] = ()) -> list[Mention]:
     """A quote is judged whole: the figures inside it are the quoted author's, not the answer's.
-    One pass: mentions are sorted by start, so the covering quote only moves forward."""
+    The quotes at the indexes in ``asserted`` are the exception: what they hold is judged as
+    the answer's own words (``_asserted_question_quotes``). One pass: mentions are sorted by
+    start, so the covering quote only moves forward."""
     kept, covered_until = [], -1
-    for mention in mentions:
+    for index, mention in enumerate(mentions):
         if mention.kind == "quote":
             kept.append(mention)
-            covered_until = max(covered_until, mention.end)
+            if index not in asserted:
+                covered_until = max(covered_until, mention.end)
         elif mention.end > covered_until:
             kept.append(mention)
     return kept
+
+
+# Words before a quote that give it to the user: "You asked", "you wrote", "your question".
+_USERS_WORDS = re.compile(r"\byou(?:'ve|'re| have| are| were)?(?:[ \t\u00a0]+\w+){0,2}?"
+                          r"[ \t\u00a0]+(?:ask|asked|asking|say|said|saying|write|wrote|writing|"
+                          r"mention|mentioned|wonder|wondered|wondering|question|questioned|"
+                          r"quote|quoted|type|typed|put it)\b"
+                          r"|\byour (?:question|message|words|request)\b", re.IGNORECASE)
+
+
+# Words right after a quote that deny it: '"It had 3,100 views" is not right'.
+_DENIED = re.compile(r"[ \t\u00a0]*(?:is|was|are|were)(?:n't|[ \t\u00a0]+not\b|[ \t\u00a0]+"
+                     r"(?:wrong|incorrect|false|inaccurate|untrue|mistaken)\b)", re.IGNORECASE)
+
+
+def _asserted_question_quotes(text: str, mentions: Sequence[Mention], evidence: Evidence,
+                              question: str | None) -> set[int]:
+    """The indexes of quotes of the user's question (and of nothing in the evidence) that the
+    answer does not give to the user: 'Yes, it "costs $29.99"' states the user's figure as a
+    fact, so its figures are judged; 'You asked "does it cost $29.99?"' echoes it, and they
+    are not. A quote that is itself a question is an echo too."""
+    if not question:
+        return set()
+    asked = squash(question)
+    found = set()
+    for index, mention in enumerate(mentions):
+        if mention.kind != "quote":
+            continue
+        quoted = mention.normalized or squash(mention.text)
+        if not quoted or quoted not in asked or quoted.endswith("?") \
+                or _found_whole(quoted, evidence.quote_text):
+            continue
+        sentence = max(text.rfind(mark, 0, mention.start) for mark in ".!?\n") + 1
+        if not _USERS_WORDS.search(text, max(sentence, mention.start - 80), mention.start) \
+                and not _DENIED.match(text, mention.end):
+            found.add(index)
+    return found
+
+
+def _found_whole(quoted: str, squashed: str) -> bool:
+    """Whether ``quoted`` occurs in ``squashed`` (both squashed) without cutting a number: a
+    quote ending "cost me 12" is not in "cost me 129 dollars", nor is "9.9" in "29.99"."""
+    at = squashed.find(quoted)
+    if at < 0:
+        return False
+    if not (quoted[0].isdigit() or quoted[-1].isdigit()):
+        return True
+    while at >= 0:
+        end = at + len(quoted)
+        if not (quoted[-1].isdigit() and _digit_at(squashed, end)) and \
+                not (quoted[0].isdigit() and at and _digit_at_left(squashed, at)):
+            return True
+        at = squashed.find(quoted, at + 1)
+    return False
+
+
+def _digit_at(text: str, at: int) -> bool:
+    """Whether a number goes on at ``at``: a digit, or a separator and a digit (",5", ".99")."""
+    char = text[at:at + 1]
+    return char.isdigit() or (char in ".,'" and text[at + 1:at + 2].isdigit())
+
+
+def _digit_at_left(text: str, at: int) -> bool:
+    """Whether a number goes on before ``at``: a digit, or a digit and a separator."""
+    char = text[at - 1]
+    return char.isdigit() or (char in ".,'" and at >= 2 and text[at - 2].isdigit())
 
 
 def _slot_numbers(values: Sequence[str], locale: str) -> frozenset[Decimal]:
@@ -881,11 +951,11 @@ class _Judge:
                 return None
             return self._finding(mention, "unsupported_quote", "this quote is not a word of the "
                                  "evidence", value=quoted)
-        if self.question and quoted in self.question:
+        if self.question and _found_whole(quoted, self.question):
             return None     # the user's own words, quoted back
-        if quoted in self.evidence.quote_text:
+        if _found_whole(quoted, self.evidence.quote_text):
             return None
-        if quoted[-1] == "," and quoted[:-1] in self.evidence.quote_text:
+        if quoted[-1] == "," and _found_whole(quoted[:-1], self.evidence.quote_text):
             return None     # "Honestly," she wrote: the comma is the sentence's, not hers
         return self._finding(mention, "unsupported_quote", "this quote does not appear verbatim "
                              "in the evidence", value=quoted)
