@@ -72,9 +72,71 @@ _AFTER_DAY = frozenset({"of", "at", "and", "or", "to", "until", "till", "through
                         "when", "in", "around", "between", "for"})
 _DAY_WORDS = frozenset({"day", "the"})
 # Relative days. "this month" or "last week" name a period that evidence usually states (a
-# report's month), so only day-level words need a "today" to be checked against.
-_RELATIVE = re.compile(r"\b(yesterday|today|tonight|tomorrow|last night|\d+ days ago)\b|"
-                       r"(昨天|今天|明天|前天|後天|后天)", re.IGNORECASE)
+# report's month), so only day-level words need a "today" to be checked against. Each
+# language's words by how many days from today they are, longest first where one contains
+# another ("the day before yesterday" before "yesterday"); a word that is also an everyday
+# word of another language ("hier" is "here" in German) is read only in its own language.
+_RELATIVE_WORDS: dict[str, dict[str, int]] = {
+    "en": {"the day before yesterday": -2, "the day after tomorrow": 2, "yesterday": -1,
+           "today": 0, "tonight": 0, "tomorrow": 1, "last night": -1},
+    "de": {"vorgestern": -2, "übermorgen": 2, "gestern": -1, "heute": 0, "morgen": 1},
+    "fr": {"avant-hier": -2, "après-demain": 2, "hier": -1, "aujourd'hui": 0,
+           "aujourd’hui": 0, "demain": 1},
+    "es": {"anteayer": -2, "antier": -2, "pasado mañana": 2, "ayer": -1, "hoy": 0,
+           "mañana": 1},
+    "it": {"l'altro ieri": -2, "l’altro ieri": -2, "dopodomani": 2, "ieri": -1, "oggi": 0,
+           "domani": 1},
+    "pt": {"anteontem": -2, "depois de amanhã": 2, "ontem": -1, "hoje": 0, "amanhã": 1},
+    "nl": {"eergisteren": -2, "overmorgen": 2, "gisteren": -1, "vandaag": 0, "morgen": 1},
+}
+# "mañana" and "morgen" are also the morning: after these words they are not a day.
+_MORNING_AFTER = {"mañana": ("la ", "esta ", "una ", "cada ", "media "),
+                  "morgen": ("de ", "deze ", "elke ", "goede ", "heute ", "gestern ", "am ",
+                             "jeden ", "guten ")}
+# CJK words are read in every locale: no other language writes them.
+_CJK_RELATIVE = {"昨天": -1, "今天": 0, "明天": 1, "前天": -2, "后天": 2, "後天": 2, "大前天": -3,
+                 "大后天": 3, "一昨日": -2, "明後日": 2, "昨日": -1, "今日": 0, "明日": 1,
+                 "그저께": -2, "그제": -2, "어제": -1, "오늘": 0, "내일": 1, "모레": 2}
+# "3 days ago", "two weeks ago", "vor 3 Tagen", "il y a 3 jours", "hace 3 días", 3天前, 3日前,
+# 3일 전: the count and the unit (a day or a week). "in 3 days" and 3天后 are not read: far more
+# often a duration ("ships in 3 days", "doubled in a week") than a day.
+_COUNT_WORDS = {"a": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6,
+                "seven": 7, "eight": 8, "nine": 9, "ten": 10, "eleven": 11, "twelve": 12}
+_COUNTED_DAYS = {
+    "en": r"(?P<count>\d+|a|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)"
+          r" (?P<unit>days?|weeks?) ago",
+    "de": r"vor (?P<count>\d+) (?P<unit>Tagen|Wochen)",
+    "fr": r"il y a (?P<count>\d+) (?P<unit>jours?|semaines?)",
+    "es": r"hace (?P<count>\d+) (?P<unit>días?|semanas?)",
+}
+_CJK_COUNTED = r"(?P<count3>\d+)(?P<unit3>天|日|일|周|週)[ ]?(?:前|전)"
+_WEEK_UNITS = ("week", "woche", "semaine", "semana", "周", "週")
+
+
+@functools.lru_cache(maxsize=64)
+def _relative_pattern(language: str) -> tuple[re.Pattern, dict[str, int]]:
+    """The relative days of ``language`` (and the CJK ones) as one pattern, with the offset of
+    each word, lower-cased."""
+    words = {**_RELATIVE_WORDS.get(language, {}), **_CJK_RELATIVE}
+    latin = sorted((w for w in words if w.isascii() or not _is_cjk_word(w)), key=len,
+                   reverse=True)
+    cjk = sorted((w for w in words if _is_cjk_word(w)), key=len, reverse=True)
+    parts = []
+    if language in _COUNTED_DAYS:
+        parts.append(rf"\b(?:{_COUNTED_DAYS[language]})\b")
+    if latin:
+        parts.append(r"(?<![\w'’-])(?:" + "|".join(map(re.escape, latin))
+                     + r")(?![\w'’-])")
+    parts.append(_CJK_COUNTED)
+    parts.append("(?:" + "|".join(map(re.escape, cjk)) + ")")
+    flags = re.IGNORECASE if language != "de" else 0    # German "Morgen" is the morning
+    return re.compile("|".join(parts), flags), {w.lower(): o for w, o in words.items()}
+
+
+def _is_cjk_word(word: str) -> bool:
+    return any("\u3040" <= c <= "\u9fff" or "\uac00" <= c <= "\ud7af" for c in word)
+
+
 _COUNT_BRIDGE = re.compile(r"\s+of\s+(?:(?:your|the|my|our|their|his|her|these|those)\s+)?"
                            r"(?:(?:last|past|first|latest|recent|previous|final)\s+)?$",
                            re.IGNORECASE)
@@ -287,7 +349,8 @@ def sweep(text: str, evidence: Evidence, settings: SweepSettings = SweepSettings
     mentions = _outside(_exempt_spans(text, settings.exempt), scanned)
     # Relative days first: the count of "3 days ago" is judged with the day it resolves to.
     low = text.lower()
-    relative_days = _relative_days(text, evidence) if _may_be_relative(text, low) else None
+    relative_days = _relative_days(text, evidence, locale) if _may_be_relative(text, low, locale) \
+        else None
     if relative_days and relative_days[1]:
         mentions = [m for m in mentions if (m.start, m.end) not in relative_days[1]]
     licensed_by_slots = _slot_numbers(slot_values, locale)
@@ -447,13 +510,15 @@ _DAY_OFFSETS = {"yesterday": -1, "today": 0, "tonight": 0, "tomorrow": 1, "last 
                 "昨天": -1, "今天": 0, "明天": 1, "前天": -2, "后天": 2, "後天": 2}
 
 
-def _relative_days(text: str, evidence: Evidence) -> tuple[list[Finding], set[tuple[int, int]]]:
-    """Relative days ("yesterday", "3 days ago", 昨天) resolved against the evidence's today:
-    the findings, and the spans of the day counts that were resolved (the 3 of "3 days ago" is
-    judged with its day, as the date part it is, not as a quantity)."""
+def _relative_days(text: str, evidence: Evidence, locale: str
+                   ) -> tuple[list[Finding], set[tuple[int, int]]]:
+    """Relative days ("yesterday", "3 days ago", gestern, 昨天) resolved against
+    the evidence's today: the findings, and the spans of the day counts that were resolved (the
+    3 of "3 days ago" is judged with its day, as the date part it is, not as a quantity)."""
     findings, settled = [], set()
     today = evidence.today
-    for match in _RELATIVE.finditer(text):
+    pattern, offsets = _relative_pattern(locale.split("_")[0].lower())
+    for match in pattern.finditer(text):
         said = match.group(0)
         if today is None:
             why = ("the evidence's today could not be read as a date" if evidence.has_today
@@ -461,11 +526,14 @@ def _relative_days(text: str, evidence: Evidence) -> tuple[list[Finding], set[tu
             findings.append(_new_finding("date", said, None, match.start(), match.end(),
                                          "relative_date", f"'{said}' is relative, and {why}"))
             continue
-        offset = _DAY_OFFSETS.get(said.lower())
-        if offset is None:                          # "N days ago"
-            count = said.split()[0]
-            offset = -int(count)
-            settled.add((match.start(), match.start() + len(count)))
+        offset = offsets.get(said.lower())
+        if offset is not None and said.lower() in _MORNING_AFTER and text[
+                max(0, match.start() - 8):match.start()].lower().endswith(_MORNING_AFTER[said.lower()]):
+            continue                                # "por la mañana", "heute morgen": a morning
+        if offset is None:                          # "N days ago", 3天前
+            offset = _counted_offset(match)
+            number = next(g for g in ("count", "count3") if match.groupdict().get(g))
+            settled.add(match.span(number))
         try:
             day = today + dt.timedelta(days=offset)
         except OverflowError:
@@ -478,6 +546,15 @@ def _relative_days(text: str, evidence: Evidence) -> tuple[list[Finding], set[tu
                                      f"today is {today.isoformat()}), and no date in the "
                                      "evidence is that day"))
     return findings, settled
+
+
+def _counted_offset(match: re.Match) -> int:
+    """The days from today of "3 days ago", "two weeks ago", "vor 3 Tagen" or 3天前."""
+    groups = match.groupdict()      # a language without counted days has only the CJK groups
+    count = groups.get("count") or groups["count3"]
+    unit = (groups.get("unit") or groups["unit3"]).lower()
+    number = int(count) if count.isdigit() else _COUNT_WORDS[count.lower()]
+    return -number * 7 if unit.startswith(_WEEK_UNITS) else -number
 
 
 # A direction written after a number: "3 under par", "3-under 69", "5 below zero", "2 over."
@@ -511,15 +588,15 @@ def _direction(text: str, mention: Mention) -> int:
     return _DIRECTION_SIGNS[found.group(1).lower()] if found else 0
 
 
-def _may_be_relative(text: str, low: str) -> bool:
-    """Whether ``_RELATIVE`` can match: every word it reads holds "day", "night", "tomorrow"
-    or 天. The case-insensitive pattern tries every position of the text, which cost more than
-    judging a short answer; for ASCII text, where lower-casing is exactly what the pattern
-    ignores, three substring tests on ``low`` (the text lower-cased) decide instead. Other
-    text runs the pattern."""
-    if not text.isascii():
+def _may_be_relative(text: str, low: str, locale: str) -> bool:
+    """Whether the relative-day pattern can match. In English every word it reads holds "day",
+    "night", "tomorrow" or "week", and in ASCII text, where lower-casing is exactly what the
+    case-insensitive pattern ignores, four substring tests on ``low`` (the text lower-cased)
+    decide: the pattern tries every position of the text, which cost more than judging a short
+    answer. Other text and other languages run the pattern."""
+    if not text.isascii() or not locale.startswith("en"):
         return True
-    return "day" in low or "night" in low or "tomorrow" in low
+    return "day" in low or "night" in low or "tomorrow" in low or "week" in low
 
 
 def _exempt_spans(text: str, exempt: Iterable[str]) -> list[tuple[int, int]]:
