@@ -38,6 +38,8 @@ from collections.abc import Mapping
 from decimal import ROUND_HALF_EVEN, ROUND_HALF_UP, Decimal
 from typing import Any, Collection, Iterable, Sequence
 
+from babel.dates import get_day_names
+
 from rulekit.evidence import _WORD, Evidence, RowRule, _relative, _url, locate, noun
 from rulekit.numbers import plain_decimal
 from rulekit.policy import Binding, Entity, Identity, Policy
@@ -564,6 +566,50 @@ _DIRECTION = re.compile(r"[ \u00a0\-\u2010](under|over|below|above)"
 _DIRECTION_SIGNS = {"under": -1, "below": -1, "over": 1, "above": 1}
 
 
+_WEEKDAYS = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
+
+
+@functools.lru_cache(maxsize=64)
+def _weekday_patterns(locale: str) -> tuple[re.Pattern, re.Pattern, re.Pattern, dict[str, int]]:
+    """The weekday names of English and of ``locale`` (wide, and abbreviated ones of three
+    letters or more: "Thu", "jeu", but not "Do", which is also a word), as patterns that find
+    one at the start of a date mention, just before one ("Thursday, 07/29/2026") and just after
+    one (7月29日星期四, 7月29日（木）: a one-character name only in brackets); with the weekday
+    (0 is Monday) of each name, lower-cased."""
+    names: dict[str, int] = {}
+    single: dict[str, int] = {}
+    for source in ("en", locale):
+        for width in ("wide", "abbreviated"):
+            for number, name in get_day_names(width, "format", source).items():
+                name = name.rstrip(".").lower()
+                if len(name) == 1:
+                    single.setdefault(name, number)
+                elif width == "wide" or len(name) >= 3 or not name.isascii():
+                    names.setdefault(name, number)
+    alternatives = "|".join(map(re.escape, sorted(names, key=len, reverse=True)))
+    ones = "|".join(map(re.escape, single)) or "(?!)"
+    head = re.compile(rf"(?i)(?P<w>{alternatives})(?![\w])")
+    before = re.compile(rf"(?i)(?<![\w])(?P<w>{alternatives})[ \t\u00a0,.]*\Z")
+    after = re.compile(rf"(?i)[ \t\u00a0,]*(?:[(（](?P<w1>{alternatives}|{ones})[)）]"
+                       rf"|(?P<w2>{alternatives}))")
+    return head, before, after, {**single, **names}
+
+
+def _stated_weekday(text: str, mention: Mention, locale: str) -> tuple[int, str] | None:
+    """The weekday written with a date mention (before it, at its start, or after it in CJK
+    text) as (0 for Monday..., the name as written), or None."""
+    head, before, after, numbers = _weekday_patterns(locale)
+    found = head.match(mention.text) or before.search(
+        text, max(0, mention.start - 16), mention.start)
+    name = found.group("w") if found else None
+    if name is None and not mention.text.isascii():
+        found = after.match(text, mention.end)
+        name = found and (found.group("w1") or found.group("w2"))
+    if not name:
+        return None
+    return numbers[name.lower()], name
+
+
 def _short_quote_word(quoted: str) -> str | None:
     """The word of a squashed quote shorter than six characters, when it is one word of a
     script that separates words with spaces; None otherwise (judged as a substring)."""
@@ -983,10 +1029,16 @@ class _Judge:
 
     def _date(self, index: int, mention: Mention) -> Finding | None:
         days, time = self.evidence.days, mention.time
+        weekday = _stated_weekday(self.text, mention, self.locale) \
+            if mention.day is not None or (mention.normalized or "").startswith("--") else None
         if mention.day is not None:
             if mention.day not in days:
                 return self._finding(mention, "unsupported_date", f"{mention.text} is not a date "
                                      "in the evidence", value=mention.day.isoformat())
+            if weekday is not None and mention.day.weekday() != weekday[0]:
+                return self._finding(mention, "unsupported_date", f"{mention.day.isoformat()} "
+                                     f"is a {_WEEKDAYS[mention.day.weekday()]}, not a "
+                                     f"{weekday[1]}", value=mention.day.isoformat())
             clock = self.evidence.clock
             if time is None or (mention.day, time.hour, time.minute) in clock \
                     or (None, time.hour, time.minute) in clock:
@@ -1001,8 +1053,13 @@ class _Judge:
             return self._finding(mention, "unsupported_date", f"{mention.text} is not a time in "
                                  "the evidence", value=normal)
         if normal.startswith("--"):     # a day without a year: some evidence date must have it
-            if any(f"--{d.month:02d}-{d.day:02d}" == normal for d in days):
+            if any(f"--{d.month:02d}-{d.day:02d}" == normal and (
+                    weekday is None or d.weekday() == weekday[0]) for d in days):
                 return None
+            if weekday is not None and any(f"--{d.month:02d}-{d.day:02d}" == normal
+                                           for d in days):
+                return self._finding(mention, "unsupported_date", f"{mention.text}: no date in "
+                                     f"the evidence on that day is a {weekday[1]}", value=normal)
             return self._finding(mention, "unsupported_date", f"{mention.text} is not a day of any "
                                  "date in the evidence", value=normal)
         if len(normal) == 7 and normal[4] == "-":   # a month: some evidence date must be in it
