@@ -63,6 +63,11 @@ def _cjk_rank(before: str, mention: Mention) -> bool:
     return before.endswith(("トップ", "上位"))
 
 
+# Words before a number that state a rank (not "top": "your top 3" is how many, not which),
+# and the words of field names that hold one.
+_RANK_VALUE_WORDS = frozenset({"rank", "ranked", "ranking", "#", "no.", "number", "place",
+                               "placed", "position", "spot", "ranks"})
+_RANK_FIELD_WORDS = frozenset({"rank", "ranking", "position", "place", "standing"})
 _LIST_WORDS = frozenset({"step", "item", "point", "option", "tip", "part", "chapter", "page",
                          "section", "slide", "question", "round", "hole", "game", "week",
                          "episode", "level", "stage", "phase", "version"})
@@ -404,7 +409,9 @@ def sweep(text: str, evidence: Evidence, settings: SweepSettings = SweepSettings
 # which cost more than the rest of a short answer's judging.
 _NONE_WORDS = ("no ", "zero ", "0 ", "not a single ", "not any ", "without any ")
 _COUNTED_WORDS = re.compile(r"[ \t\u00a0]*([a-z]+)(?:[ \t\u00a0]+([a-z]+))?")
-_STOCK_OUT = ("out of ", "not in ", "n't in ")
+_STOCK_OUT = ("out of ", "out-of-", "not in ", "n't in ")
+# After "out-of-stock", nouns that make it the name of a notice, not a claim.
+_STOCK_NOTICES = ("alert", "notification", "notice", "email", "message", "warning")
 # Before "in stock", words that make it something else than a claim of some stock: "0 in
 # stock", "none in stock", "back in stock" (a promise), "not ... in stock".
 _IN_STOCK_OTHERWISE = re.compile(r"(?:\d|\b(?:no|zero|none|nothing|not|never|back|once|if|"
@@ -432,11 +439,13 @@ def _amount_phrases(low: str) -> list[tuple[int, int, str, str | None, str | Non
         at = low.find(word)
         while at >= 0:
             end = at + len(word)
-            if not (low[end:end + 1].isalnum() or low[end:end + 1] in "-_"):
+            if not (low[end:end + 1].isalnum() or low[end:end + 1] in "_" or (
+                    low[end:end + 1] == "-" and not low.endswith("out-of-", 0, at))):
                 if word == "sold out":
                     if not (at and low[at - 1].isalnum()):
                         found.append((at, end, "out", None, None))
-                elif low.endswith(_STOCK_OUT, 0, at):
+                elif low.endswith(_STOCK_OUT, 0, at) and not low.startswith(
+                        _STOCK_NOTICES, end + 1):
                     start = at - 7
                     while start and low[start - 1].isalpha():      # "isn't in stock"
                         start -= 1
@@ -949,6 +958,8 @@ class _Judge:
                 and before[-2] in _DAY_PREPOSITIONS and self._ends_phrase(mention):
             # "shipped on the 6th": the day of a month, not a position
             return "weekday" in contexts and int(value) in self.days_of_month
+        if last in _RANK_VALUE_WORDS and self.ranks and int(value) not in self.ranks:
+            return False    # "ranked #1" where the evidence ranks it 2nd
         if mention.ordinal and ("ordinal" in contexts or "rank" in contexts):
             return True
         if "rank" in contexts and (last in _RANK_WORDS or _cjk_rank(mention.before, mention)):
@@ -963,6 +974,13 @@ class _Judge:
         if "rating_scale" in contexts and mention.before.endswith("out of"):
             return True
         return False
+
+    @functools.cached_property
+    def ranks(self) -> frozenset[int]:
+        """The ranks the evidence states, in fields named like a rank or a position: a rank
+        said in the answer must be one of them when there are any."""
+        return frozenset(int(a.shown) for a in self.evidence.amounts
+                         if a.words & _RANK_FIELD_WORDS and a.shown.isdigit())
 
     @staticmethod
     def _ends_phrase(mention: Mention) -> bool:
