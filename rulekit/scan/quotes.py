@@ -24,6 +24,11 @@ _QUOTE_PATTERNS = tuple((marks, re.compile(pattern)) for marks, pattern in (
     ("\u300e", r"\u300e[^\u300e\u300f]*\u300f"),                       # 『…』
     ("\u2018", r"\u2018(?<![A-Za-z0-9]\u2018)[^\u2018\u2019]*\u2019"),   # ‘…’
     ("\u201a", r"\u201a[^\u201a\u2018\u2019]*[\u2018\u2019]"),             # ‚…‘
+    # '…' (straight single quotes), where a ' is far more often an apostrophe: it opens only
+    # after a space, a line start, a bracket or a colon and before a non-space, and closes
+    # only after a non-space and before no letter or digit; inside, a ' before a letter is an
+    # apostrophe (doesn't, O'Brien).
+    ("'", r"'(?<![^\s(\[:\u2014]')(?=[^\s'])(?:[^'\n]|'(?=[A-Za-z]))*?(?<=[^\s'])'(?![\w])"),
 ))
 
 # Verbs of saying around a short quote (see ``_Quotes.attributed``), in the lower-cased text.
@@ -34,7 +39,7 @@ _SAID_BEFORE = re.compile(rf"(?:(?<![\w-]){_SAID}(?: (?:it|him|her|them|us|me|yo
                           r"[ \t\u00a0]*[,:]?|[:\uff1a]|(?:说|說|道|表示|写道|寫道)[:\uff1a]?)"
                           r"[ \t\u00a0]*\Z")
 # After: "Wow," she said / "Wow", the reviewer wrote: punctuation closes the quoted words.
-_SAID_AFTER = re.compile(rf"(?<=[,!?.][\"\u201d\u2019\u00bb\u300d\u300f])[ \t\u00a0]+"
+_SAID_AFTER = re.compile(rf"(?<=[,!?.][\"'\u201d\u2019\u00bb\u300d\u300f])[ \t\u00a0]+"
                          rf"(?:[\w@.'-]+[ \t\u00a0]+){{0,2}}?{_SAID}\b"
                          rf"|,[ \t\u00a0]+(?:[\w@.'-]+[ \t\u00a0]+){{0,2}}?{_SAID}\b")
 
@@ -50,9 +55,10 @@ class _Quotes:
         nest (“He said ‘never again’”). Within a family the innermost pair wins and an
         unclosed mark pairs with nothing; a quote that spans a blank line is not a quote."""
         text = self.text
-        # The only ASCII mark is '"': in an ASCII text one substring test decides; otherwise
-        # one C-level pass over the marks.
-        if ('"' not in text) if self.ascii else _ANY_MARK.search(text) is None:
+        # The ASCII marks are '"' and "'": in an ASCII text two substring tests decide;
+        # otherwise one C-level pass over the marks.
+        if ('"' not in text and "'" not in text) if self.ascii \
+                else _ANY_MARK.search(text) is None:
             return
         for marks, pattern in _QUOTE_PATTERNS:
             if marks[0] not in text and (len(marks) == 1 or marks[1] not in text):
