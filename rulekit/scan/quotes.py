@@ -25,10 +25,11 @@ _QUOTE_PATTERNS = tuple((marks, re.compile(pattern)) for marks, pattern in (
     ("\u2018", r"\u2018(?<![A-Za-z0-9]\u2018)[^\u2018\u2019]*\u2019"),   # ‘…’
     ("\u201a", r"\u201a[^\u201a\u2018\u2019]*[\u2018\u2019]"),             # ‚…‘
     # '…' (straight single quotes), where a ' is far more often an apostrophe: it opens only
-    # after a space, a line start, a bracket or a colon and before a non-space, and closes
+    # after a space, a line start, a bracket or a colon and before a non-space that is not a
+    # digit (Q3 '26 is a year), and closes
     # only after a non-space and before no letter or digit; inside, a ' before a letter is an
     # apostrophe (doesn't, O'Brien).
-    ("'", r"'(?<![^\s(\[:\u2014]')(?=[^\s'])(?:[^'\n]|'(?=[A-Za-z]))*?(?<=[^\s'])'(?![\w])"),
+    ("'", r"'(?<![^\s(\[:\u2014]')(?=[^\s'0-9])(?:[^'\n]|'(?=[A-Za-z]))*?(?<=[^\s'])'(?![\w])"),
 ))
 
 # Verbs of saying around a short quote (see ``_Quotes.attributed``), in the lower-cased text.
