@@ -50,7 +50,9 @@ Decisions on ambiguous text, each pinned by a case in ``tests/cases/scan/``:
   a well-known top-level domain (``shop.example.com/p/1``; not ``README.md``, ``app.py``), and
   relative links: a Markdown link target (``[text](/path)``) or a path of two or more segments
   (``/insights/posts/42``). A single-segment ``/help`` in prose is not read as a link.
-- Quotes: "...", “...”, „...“, ”...”, «...», »...«, ‹...›, ‘...’, ‚...‘, 「...」, 『...』,
+- Quotes: "...", “...”, „...“, ”...”, «...», »...«, ‹...›, ‘...’, ‚...‘, 「...」, 『...』 and
+  '...' (a straight ' opens only after a space, a bracket or a colon and before a non-digit,
+  closes before no letter or digit, and is an apostrophe before a letter: doesn't, O'Brien),
   emitted when the quoted text has at least 2 words or 6 characters after squashing (``squash``:
   no white space, no quote marks, NFKC, casefolded), whatever their length; a shorter one only
   when a verb of saying stands before it (she called it "Wow", he wrote: "No") or after its
