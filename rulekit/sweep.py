@@ -393,6 +393,8 @@ def sweep(text: str, evidence: Evidence, settings: SweepSettings = SweepSettings
     if relative_days:
         findings.extend(relative_days[0])
     amounts = _amount_words(text, low, evidence)
+    if "left" in low or "stock" in low or "remaining" in low or "available" in low:
+        amounts += _stock_levels(mentions, evidence)
     if amounts:
         skip = [(f.start, f.end) for f in findings]
         skip += [(m.start, m.end) for m in scanned if m.kind == "quote"]
@@ -477,6 +479,35 @@ def _amount_words(text: str, low: str, evidence: Evidence) -> list[Finding]:
         if not amounts or any(a.state == wanted for a in amounts):
             continue        # the evidence counts no such thing, or says so
         findings.append(_amount_finding(text[start:end], start, wanted, amounts))
+    return findings
+
+
+# After a number, words that make it a stock level: "only 2 left", "12 in stock", "3 units
+# remaining", "5 available".
+_STOCK_LEVEL = re.compile(r"(?:(?:units?|items?|pieces?|pcs|pairs?|more)[ ]+)?"
+                          r"(?:left|in stock|(?:remaining|available)"
+                          r"(?![ ]+(?!now|today|for|to|in|at|from)[a-z]))(?![\w-])")
+
+
+def _stock_levels(mentions: Sequence[Mention], evidence: Evidence) -> list[Finding]:
+    """A number said as a stock level must be one of the evidence's stock levels, when it
+    states any: "only 2 left" is not backed by a rating of 2 while the stock is 12."""
+    findings = []
+    levels = None
+    for mention in mentions:
+        if mention.kind not in _FIGURE_KINDS or mention.value is None or mention.percent \
+                or mention.currency or not _STOCK_LEVEL.match(mention.after):
+            continue
+        if levels is None:
+            levels = {Decimal(a.shown) for a in evidence.amounts
+                      if "stock" in a.words and a.state in ("some", "zero")
+                      and a.shown.isdigit()}
+        if levels and mention.value not in levels:
+            shown = ", ".join(str(level) for level in sorted(levels)[:3])
+            findings.append(_new_finding(
+                mention.kind, mention.text, plain_decimal(mention.value), mention.start,
+                mention.end, "unsupported_number", f"{mention.text} is said as a stock level, "
+                f"and the evidence's stock is {shown}"))
     return findings
 
 
