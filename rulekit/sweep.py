@@ -680,13 +680,13 @@ def _direction(text: str, mention: Mention) -> int:
 
 def _may_be_relative(text: str, low: str, locale: str) -> bool:
     """Whether the relative-day pattern can match. In English every word it reads holds "day",
-    "night", "tomorrow" or "week", and in ASCII text, where lower-casing is exactly what the
+    "night", "tomorrow" or "ago", and in ASCII text, where lower-casing is exactly what the
     case-insensitive pattern ignores, four substring tests on ``low`` (the text lower-cased)
     decide: the pattern tries every position of the text, which cost more than judging a short
     answer. Other text and other languages run the pattern."""
     if not text.isascii() or not locale.startswith("en"):
         return True
-    return "day" in low or "night" in low or "tomorrow" in low or "week" in low
+    return "day" in low or "night" in low or "tomorrow" in low or "ago" in low
 
 
 def _exempt_spans(text: str, exempt: Iterable[str]) -> list[tuple[int, int]]:
