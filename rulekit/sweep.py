@@ -404,7 +404,8 @@ def sweep(text: str, evidence: Evidence, settings: SweepSettings = SweepSettings
 
 
 # Rule 12, amounts in words: "no views", "zero likes", "0 comments", "not a single order" say
-# there are none; "out of stock", "sold out" and "isn't in stock" say the stock is zero; "in
+# there are none; "out of stock", "sold out", "isn't in stock", "none left" and "none in stock"
+# say the stock is zero; "in
 # stock" says there is some. Each is judged against the fields whose names count that thing
 # (``Evidence.amounts``). The phrases are found with ``str.find`` in the lower-cased text: a
 # pattern that does not start with one literal makes ``re`` try every position of the text,
@@ -437,15 +438,19 @@ def _amount_phrases(low: str) -> list[tuple[int, int, str, str | None, str | Non
                     found.append((at, counted.end(1), "zero", counted.group(1),
                                   counted.group(2)))
             at = low.find(word, at + 1)
-    for word in ("stock", "sold out"):
+    for word in ("stock", "sold out", "none left", "nothing left"):
         at = low.find(word)
         while at >= 0:
             end = at + len(word)
             if not (low[end:end + 1].isalnum() or low[end:end + 1] in "_" or (
                     low[end:end + 1] == "-" and not low.endswith("out-of-", 0, at))):
-                if word == "sold out":
+                if word != "stock":
                     if not (at and low[at - 1].isalnum()):
                         found.append((at, end, "out", None, None))
+                elif low.endswith(("none in ", "nothing in "), 0, at):
+                    start = low.rindex("n", 0, at - 3)
+                    start = low.rfind(" ", 0, start) + 1
+                    found.append((start, end, "out", None, None))
                 elif low.endswith(_STOCK_OUT, 0, at) and not low.startswith(
                         _STOCK_NOTICES, end + 1):
                     start = at - 7
@@ -461,7 +466,8 @@ def _amount_phrases(low: str) -> list[tuple[int, int, str, str | None, str | Non
 def _amount_words(text: str, low: str, evidence: Evidence) -> list[Finding]:
     # Most answers hold none of the phrases: substring tests (no calls) decide that first.
     if not ("no " in low or "stock" in low or "zero " in low or " 0 " in low
-            or low.startswith("0 ") or "sold out" in low or "not a" in low or "out any" in low):
+            or low.startswith("0 ") or "sold out" in low or "not a" in low or "out any" in low
+            or "left" in low):
         return []
     if len(low) != len(text):
         low = _ascii_lower(text)        # index for index with the text
