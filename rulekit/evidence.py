@@ -46,6 +46,7 @@ from babel.numbers import get_currency_precision
 from rulekit import dates
 from rulekit.compare import normalise_url
 from rulekit.scan import Mention, scan, squash
+from rulekit.scan.figures import currency_codes
 
 # Field names whose text is written by third parties, unless the rules say otherwise.
 # A name marks text, not a container: the author and date of a comment are written by the
@@ -67,6 +68,8 @@ NAME_FIELDS = re.compile(r"(?:^|_)(?:name|title|headline|model|product|brand|sku
 # Money in minor units by its field's name, for fields no ruleset declares.
 _CENTS_NAME = re.compile(r"(?:^|_)cents$", re.IGNORECASE)
 _MINOR_NAME = re.compile(r"_minor(?:_units)?$", re.IGNORECASE)
+# A field that holds a weight, never an amount of money, whatever currency is beside it.
+_MEASURE_NAME = re.compile(r"(?:^|_)(?:weight|mass|lbs?|pounds?|kg|kilos?|grams?|g|oz|ounces?)(?:_|$)", re.IGNORECASE)
 _CURRENCY_KEYS = ("currency", "currency_code")
 
 
@@ -77,7 +80,9 @@ class Figure:
     path: str
     decimals: int
     percent: bool = False       # a percentage (stored as points, or derived from a ratio)
-    currency: str | None = None     # the ISO code of an amount, when the evidence says it
+    # the ISO code of an amount when the evidence says it, or a family a sign names
+    # (``rulekit.scan.figures.CURRENCY_FAMILIES``: "$1,299.00" read in en_GB)
+    currency: str | None = None
 
 
 class Amount(NamedTuple):
@@ -145,14 +150,27 @@ class Evidence:
         found: dict[Decimal, set[str | None]] = {}
         for figure in self.figures:
             if not figure.percent:
-                found.setdefault(abs(figure.value), set()).add(figure.currency)
+                # A sibling ``currency`` names the currency of the amounts beside it, not of a
+                # weight: {"weight_lb": 5, "currency": "USD"} backs "it weighs 5 pounds".
+                currency = None if figure.currency is not None and _MEASURE_NAME.search(
+                    figure.path.rsplit(".", 1)[-1]) else figure.currency
+                found.setdefault(abs(figure.value), set()).add(currency)
         return {value: frozenset(codes) for value, codes in found.items()}
 
     def other_currencies(self, value: Decimal, currency: str) -> tuple[str, ...]:
-        """The currencies the evidence holds ``value`` in when none of them is ``currency``
-        and none is unknown: a figure shown in the wrong currency. Empty otherwise."""
+        """The currencies the evidence holds ``value`` in when none of them may be ``currency``
+        and none is unknown: a figure shown in the wrong currency. Empty otherwise.
+
+        ``currency`` is a ``Mention.currency``: an ISO code, or a family a sign names where the
+        locale does not settle which one ("$" in en_GB is "dollars or pesos"). A family matches
+        any of its members, so "$59.90" passes against 59.90 CAD and is caught against 59.90
+        GBP; an amount the evidence writes with such a sign (a "$1,299.00" string) is held in
+        the family, and matches any currency of it."""
         held = self.currencies.get(abs(value))
         if not held or currency in held or None in held:
+            return ()
+        shown = currency_codes(currency)
+        if any(not shown.isdisjoint(currency_codes(code)) for code in held):
             return ()
         return tuple(sorted(held))
 

@@ -10,7 +10,8 @@ import operator
 import re
 from decimal import Decimal
 
-from babel.numbers import list_currencies
+from babel import Locale
+from babel.numbers import get_currency_symbol, get_territory_currencies, list_currencies
 
 from rulekit.numbers import parse_number
 from rulekit.scan.base import _CLAIMED, _DIGITS, _Hit, _is_glue, _word_before
@@ -36,24 +37,110 @@ def _iso_codes() -> frozenset[str]:
     return frozenset(list_currencies()) - _NOT_CURRENCY
 
 
+# Currencies. ``Mention.currency`` is a plain string: an ISO 4217 code (three capital letters)
+# when the sign or word names one currency in the locale, else the name of the family it names
+# (a key of ``CURRENCY_FAMILIES``, lower-case words, never three capitals): "$" in en_GB is
+# "dollars or pesos", "¥" in en_GB "yen or yuan". ``currency_codes`` gives the ISO codes either
+# may stand for; an amount the evidence holds in none of them is shown in the wrong currency.
+_DOLLARS = ("USD CAD AUD NZD HKD SGD TWD BSD BBD BZD BMD BND KYD FJD GYD JMD LRD NAD SBD SRD TTD "
+            "XCD ZWG")
+CURRENCY_FAMILIES: dict[str, frozenset[str]] = {
+    "dollars": frozenset(_DOLLARS.split()),
+    # "$" also writes the pesos and a few others
+    "dollars or pesos": frozenset((_DOLLARS + " MXN ARS CLP COP CUP DOP UYU").split()),
+    "yen or yuan": frozenset(("JPY", "CNY")),
+    "yuan": frozenset(("CNY", "TWD", "HKD", "MOP")),
+    "pounds": frozenset("GBP EGP FKP GIP SHP SSP SYP LBP SDG JEP GGP IMP".split()),
+    "kronor or kroner": frozenset(("SEK", "NOK", "DKK", "ISK", "FOK")),
+    "rupees": frozenset(("INR", "PKR", "LKR", "NPR", "MUR", "SCR")),
+}
+# The sign a family's currency is written with, for the locale to settle which one it is.
+_FAMILY_SIGN = {"dollars": "$", "dollars or pesos": "$", "yen or yuan": "¥", "yuan": "元",
+                "pounds": "£", "kronor or kroner": "kr", "rupees": "Rs"}
+# Signs that name a family (as written, without a final dot), and dollar signs with a prefix.
+_SIGN_FAMILY = {"$": "dollars or pesos", "¥": "yen or yuan", "£": "pounds",
+                "kr": "kronor or kroner", "Rs": "rupees", "元": "yuan", "块": "yuan",
+                "塊": "yuan"}
+_PREFIXED_DOLLARS = {"US$": "USD", "CA$": "CAD", "C$": "CAD", "AU$": "AUD", "A$": "AUD",
+                     "NZ$": "NZD", "HK$": "HKD", "NT$": "TWD", "SG$": "SGD", "S$": "SGD",
+                     "MX$": "MXN", "R$": "BRL"}
+
+
+def currency_codes(currency: str) -> frozenset[str]:
+    """The ISO codes a ``Mention.currency`` may stand for: a family's members, or the code."""
+    return CURRENCY_FAMILIES.get(currency) or frozenset((currency,))
+
+
 @functools.lru_cache(maxsize=1024)
 def _currency_for(symbol: str, locale: str) -> str | None:
-    """The ISO code a currency symbol names in ``locale``, as ``parse_number`` resolves it."""
-    if len(symbol) == 3 and symbol.isupper():
+    """What a currency sign, ISO code or the value of ``_CURRENCY_WORDS`` names in ``locale``
+    (see ``CURRENCY_FAMILIES``): an ISO code, a family's name, or None for a sign babel does
+    not know."""
+    if len(symbol) == 3 and symbol.isascii() and symbol.isalpha() and symbol.isupper():
         return symbol
-    parsed = parse_number(f"{symbol.rstrip('.')}1", locale)
+    if symbol in CURRENCY_FAMILIES:
+        return _family_in(symbol, locale)
+    key = symbol.rstrip(".")
+    code = _PREFIXED_DOLLARS.get(key)
+    if code is not None:
+        return code
+    family = _SIGN_FAMILY.get(key)
+    if family is not None:
+        return _family_in(family, locale)
+    parsed = parse_number(f"{key}1", locale)
     return None if parsed is None else parsed.currency
 
 
-_CURRENCY_WORDS = {"dollar": "$", "dollars": "$", "euro": "EUR", "euros": "EUR", "yen": "JPY",
-                   "yuan": "CNY", "rupee": "INR", "rupees": "INR", "元": "CNY", "块": "CNY",
-                   "塊": "CNY", "円": "JPY", "원": "KRW"}
+def _family_in(family: str, locale: str) -> str:
+    """The one currency of ``family`` a reader in ``locale`` means: the currency of the
+    locale's country if it is one of them ("$" in en_CA, "Rs" in en_IN), else the one the
+    locale writes with the family's sign alone ("$" is USD in en_US and de_DE, "¥" JPY in
+    ja_JP); else the family (fail closed: "$" in en_GB or fr_FR may be any of them)."""
+    codes = CURRENCY_FAMILIES[family]
+    parsed = Locale.parse(locale.replace("-", "_"))
+    if parsed.territory:
+        local = get_territory_currencies(parsed.territory, tender=True)
+        if local and local[0] in codes:
+            return local[0]
+    sign = _FAMILY_SIGN[family]
+    written = [code for code in sorted(codes)
+               if get_currency_symbol(code, locale=parsed).rstrip(".") == sign]
+    return written[0] if len(written) == 1 else family
+
+
+@functools.lru_cache(maxsize=64)
+def _writes_lakhs(locale: str) -> bool:
+    """Whether ``locale`` writes amounts in lakhs and crores (en_IN, hi_IN, ur_PK, bn_BD...)."""
+    return Locale.parse(locale.replace("-", "_")).territory in _LAKH_TERRITORIES
+
+
+# Words for a currency (lower-cased), to an ISO code or a family.
+_CURRENCY_WORDS = {"dollar": "dollars", "dollars": "dollars", "bucks": "dollars",
+                   "dólar": "dollars", "dólares": "dollars", "dolares": "dollars",
+                   "دولار": "dollars", "ドル": "dollars", "달러": "dollars",
+                   "us-dollar": "USD", "us-dollars": "USD", "米ドル": "USD", "美元": "USD",
+                   "euro": "EUR", "euros": "EUR", "欧元": "EUR", "歐元": "EUR", "ユーロ": "EUR",
+                   "유로": "EUR", "pound": "pounds", "pounds": "pounds", "quid": "GBP",
+                   "英镑": "GBP", "英鎊": "GBP", "yen": "JPY", "日元": "JPY", "円": "JPY",
+                   "yuan": "CNY", "人民币": "CNY", "人民幣": "CNY", "港币": "HKD", "港幣": "HKD",
+                   "港元": "HKD", "元": "yuan", "块": "yuan", "塊": "yuan", "원": "KRW",
+                   "rupee": "rupees", "rupees": "rupees", "रुपये": "rupees", "रुपए": "rupees",
+                   "franken": "CHF"}
+# CJK currency words written right after the digits or a CJK scale (1299美元, 1.2万円).
+_CJK_CURRENCY_WORDS = "米ドル|美元|欧元|歐元|日元|英镑|英鎊|人民币|人民幣|港币|港幣|港元|ドル|ユーロ|달러|유로"
+_CJK_CURRENCY_AT = re.compile(rf"{_CJK_CURRENCY_WORDS}|[元円块塊원]")
+_CJK_CURRENCY_FIRST = frozenset("米美欧歐日英人港ドユ달유元円块塊원")
 _SCALES = {"k": 10**3, "K": 10**3, "M": 10**6, "MM": 10**6, "mn": 10**6, "Mio": 10**6,
            "bn": 10**9, "B": 10**9, "Mrd": 10**9, "Md": 10**9, "tn": 10**12, "T": 10**12,
            "thousand": 10**3, "tausend": 10**3, "mille": 10**3, "million": 10**6,
            "millions": 10**6, "millionen": 10**6, "billion": 10**9, "milliard": 10**9,
            "milliards": 10**9, "milliarde": 10**9, "milliarden": 10**9, "trillion": 10**12,
-           "billionen": 10**12, "lakh": 10**5, "lakhs": 10**5, "crore": 10**7, "crores": 10**7}
+           "billionen": 10**12, "lakh": 10**5, "lakhs": 10**5, "lac": 10**5, "lacs": 10**5,
+           "crore": 10**7, "crores": 10**7, "L": 10**5, "Cr": 10**7}
+# Scales read only where lakh and crore are how amounts are written (1.2L, 2 Cr): elsewhere
+# 1.5L is litres, a glued token.
+_LAKH_SCALES = frozenset(("L", "Cr"))
+_LAKH_TERRITORIES = frozenset(("IN", "PK", "BD", "NP", "LK"))
 
 _CURRENCY_SIGNS = ("$\u00a2-\u00a5\u058f\u060b\u07fe\u07ff\u09f2\u09f3\u09fb\u0af1\u0bf9\u0e3f"
                    "\u17db\u20a0-\u20c0\ua838\ufdfc")
@@ -66,20 +153,22 @@ _PREFIX_LAST = frozenset(_SIGNS + "$.\u00a2\u00a3\u00a4\u00a5\u20ac\u20b9\u20a9\
                          "ABCDEFGHIJKLMNOPQRSTUVWXYZ")
 _ORDINAL_BEFORE = re.compile(r"(?:#|(?<![A-Za-z])(?:No\.?|NO\.?|no\.|[Nn]r\.?|[Nn]°)[ \u00a0]?|第)\Z")
 _SUFFIX = re.compile(
-    r"(?:(?P<sx>k|K|MM|M|bn|mn|tn|B|T)(?![A-Za-z0-9])"
-    r"|[ \u00a0]?(?P<sx2>bn|tn|Mio|Mrd|Md)\.?(?![A-Za-z0-9])"
-    r"|[ \u00a0]+(?i:(?P<sw>thousand|million|billion|trillion|lakhs?|crores?|tausend|millionen|"
-    r"milliarden?|billionen|millions|milliards?|mille))(?![\w-]))?"
+    r"(?:(?P<sx>k|K|MM|M|bn|mn|tn|B|T|L)(?![A-Za-z0-9])"
+    r"|[ \u00a0]?(?P<sx2>bn|tn|mn|Mio|Mrd|Md|Cr)\.?(?![A-Za-z0-9])"
+    r"|[ \u00a0]+(?i:(?P<sw>thousand|million|billion|trillion|lakhs?|lacs?|crores?|tausend|"
+    r"millionen|milliarden?|billionen|millions|milliards?|mille))(?![\w-]))?"
     r"(?:(?P<pct>[ \u00a0]?[%\u066a\u2030]|[ \u00a0]+(?i:percent(?!age)|per[ \u00a0]?cent|pct|prozent|"
     r"pour[ \u00a0]?cent|por[ \u00a0]?ciento|per[ \u00a0]?cento)(?![\w]))"
     rf"|[ \u00a0]?(?P<cur>[{_CURRENCY_SIGNS}]|(?P<iso>[A-Z]{{3}})(?![A-Za-z])"
-    r"|(?:kr|zł|Kč|Ft|lei)\.?(?![A-Za-z])|[元円块塊원])"
-    r"|[ \u00a0]+(?P<curw>(?i:dollars?|euros?|yen|yuan|rupees?))(?![\w]))?"
+    rf"|(?:kr|zł|Kč|Ft|lei)\.?(?![A-Za-z])|{_CJK_CURRENCY_WORDS}|[元円块塊원])"
+    r"|[ \u00a0]+(?P<curw>(?i:us-dollars?|dollars?|euros?|yen|yuan|rupees?|pounds?|quid|bucks|"
+    r"dólar(?:es)?|dolares|franken)|دولار|रुपये|रुपए)(?![\w]))?"
     r"(?P<mult>[ \u00a0]?[x×X](?![A-Za-z0-9\-])(?![ \u00a0]?[0-9])|[ \u00a0]?倍"
     r"|(?i:[-\u2010]?fold)(?![\w])"
     rf"|[ \u00a0]+(?i:times)(?=[ \u00a0]+(?i:{_COMPARATIVES})\b))?")
 # The characters a suffix can start with (after at most one space).
-_SUFFIX_FIRST = frozenset("kKMBTbmtlLcCpPdDeEyYrRxX×%\u066a\u2030-\u2010fF倍元円块塊원zZ"
+_SUFFIX_FIRST = frozenset("kKMBTbmtlLcCpPdDeEyYrRxX×%\u066a\u2030-\u2010fF倍元円块塊원zZqu"
+                          "米美欧歐日英人港ドユ달유\u062f\u0930"
                           "ABCDEFGHIJKLMNOPQRSTUVWXYZ$\u00a2\u00a3\u00a4\u00a5\u058f\u060b"
                           "\u07fe\u07ff\u09f2\u09f3\u09fb\u0af1\u0bf9\u0e3f\u17db\ua838\ufdfc"
                           + "".join(chr(c) for c in range(0x20A0, 0x20C1)))
@@ -102,7 +191,7 @@ _RIGHT_BUSY = _SUFFIX_FIRST | frozenset("十百千万萬亿億")
 _SPACED_SUFFIXES: dict[str, tuple[str, ...]] = dict.fromkeys("abcdefghijklmnopqrstuvwxyz", ())
 for _prefix in ("bn", "tn", "mio", "mrd", "md", "tho", "mil", "bil", "tri", "lak", "cro", "tau",
                 "per", "pct", "pro", "pou", "por", "kr", "z", "lei", "dol", "eur", "yen", "yua",
-                "rup", "x", "tim"):
+                "rup", "x", "tim", "mn", "lac", "qui", "buc", "us-", "fra"):
     _SPACED_SUFFIXES[_prefix[0]] += (_prefix,)
 del _prefix
 # A lower-case letter that ends no currency (Rs, kr) or ordinal mark (No, Nr): digits glued to
@@ -123,7 +212,6 @@ _RANGE_GAP = re.compile(r"(?i)[ \u00a0]?[-\u2010\u2013\u2014~\u301c][ \u00a0]?"
 # The ASCII words of ``_RANGE_GAP``, as tokens.
 _RANGE_WORDS = frozenset(b"to through thru bis au tot till until".split())
 _NUMERIC_KINDS = ("number", "word_number", "multiple")
-_CJK_CURRENCY = frozenset("元円块塊원")
 _CENTS_AFTER = re.compile(r"[ \t\u00a0]+(?i:cents?|pence)(?![\w-])")
 _AND_GAP = re.compile(r"[ \t\u00a0]+(?i:and)[ \t\u00a0]+")
 _START = operator.attrgetter("s")
@@ -323,8 +411,10 @@ class _Figures:
             if found:
                 end = self.cjk_scale(hit, found)
                 value = hit.value
-                if currency_text is None and text[end:end + 1] in _CJK_CURRENCY:
-                    currency_text, end = text[end], end + 1     # 1.2万元, 3千円
+                if currency_text is None and text[end:end + 1] in _CJK_CURRENCY_FIRST:
+                    word = _CJK_CURRENCY_AT.match(text, end)   # 1.2万元, 3千円, 2万美元
+                    if word:
+                        currency_text, end = word.group(), word.end()
         if value is not None and not glued_left and end == e and nxt and (
                 nxt in _SUFFIX_FIRST or (nxt in " \u00a0" and text[e + 1:e + 2] in _SUFFIX_FIRST)):
             found = _SUFFIX.match(text, e)
@@ -333,8 +423,6 @@ class _Figures:
         if currency_text is not None:
             symbol = _CURRENCY_WORDS.get(currency_text.lower(), currency_text)
             hit.currency = _currency_for(symbol, self.info.locale)
-            if hit.currency is None and symbol in ("元", "块", "塊"):
-                hit.currency = "CNY"
         if hit.kind == "number" and end == e and not version and hit.value is not None \
                 and text[e:e + 1] in ("s", "n", "r", "t"):
             found = _ORDINAL_SUFFIX.match(text, e)
@@ -371,6 +459,8 @@ class _Figures:
             single_k = scale_text == "K" and hit.core_e - hit.core_s == 1 and currency_text is None
             if single_k or (scale_text in ("B", "T") and currency_text is None):
                 return e, currency_text                    # 4K, 2B: a name, glued
+            if scale_text in _LAKH_SCALES and not _writes_lakhs(self.info.locale):
+                return e, currency_text                    # 1.5L outside South Asia: litres
             # Lower-casing "İ" leaves a combining dot ("mİllion" -> "mi̇llion"): a reader sees
             # "million". A word the table still lacks is not read as a scale at all.
             key = scale_text if scale_text in _SCALES else scale_text.lower().replace("\u0307", "")
