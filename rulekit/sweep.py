@@ -63,6 +63,8 @@ def _cjk_rank(before: str, mention: Mention) -> bool:
     return before.endswith(("トップ", "上位"))
 
 
+# A rating and a slash before its scale: "4.5/5", "4 / 5".
+_RATED_SLASH = re.compile(r"(?<![\d.,/])(\d{1,2}(?:[.,]\d{1,2})?)[ \u00a0]?/[ \u00a0]?\Z")
 # Words before a number that state a rank (not "top": "your top 3" is how many, not which),
 # and the words of field names that hold one.
 _RANK_VALUE_WORDS = frozenset({"rank", "ranked", "ranking", "#", "no.", "number", "place",
@@ -1012,7 +1014,8 @@ class _Judge:
         if "weekday" in contexts and last in _DAY_WORDS and int(value) in self.days_of_month \
                 and mention.ordinal:
             return True
-        if "rating_scale" in contexts and mention.before.endswith("out of"):
+        if "rating_scale" in contexts and (mention.before.endswith("out of")
+                                           or self._rating_after_slash(mention)):
             return True
         return False
 
@@ -1022,6 +1025,13 @@ class _Judge:
         said in the answer must be one of them when there are any."""
         return frozenset(int(a.shown) for a in self.evidence.amounts
                          if a.words & _RANK_FIELD_WORDS and a.shown.isdigit())
+
+    def _rating_after_slash(self, mention: Mention) -> bool:
+        """"4.5/5", "4 / 5": the scale of a rating written before a slash, no larger than it."""
+        if "/" not in self.text[max(0, mention.start - 3):mention.start]:
+            return False
+        found = _RATED_SLASH.search(self.text, max(0, mention.start - 16), mention.start)
+        return found is not None and Decimal(found.group(1).replace(",", ".")) <= mention.value
 
     @staticmethod
     def _ends_phrase(mention: Mention) -> bool:

@@ -30,6 +30,23 @@ Decisions on ambiguous text, each pinned by a case in ``tests/cases/scan/``:
   are ordinals, except after "a"/"one" (a fraction). A fraction before "of" is a share, a
   ``word_number`` with the fraction's value ("a quarter of" 0.25, "two-thirds of" 2/3, "a
   third of" 1/3); without "of" ("a third time", "the third quarter") it is not read.
+- A number word before "-word" is read, the word being context: "a fifty-dollar gift card" (50
+  USD), "a two-year warranty", "twenty-four-hour"; number words joined by hyphens are one number
+  ("two-million-dollar", "one-and-a-half"), and a whole number, a hyphen and a word for 10-99 is
+  dollars and cents ("fifty-nine-ninety-nine" 59.99; "ten-twelve", "nine-fifteen" are read so
+  too and need that figure). Not read: ordinals and zero before a hyphen (third-party,
+  zero-waste), fractions (two-thirds without "of", one-half), two-factor, two-step, two-way,
+  two-time, words in -ed (three-putted), and the idioms fifty-fifty, twenty-four-seven,
+  nine-to-five, one-on-one, one-to-one. "one-X" is 1 when X is a unit-like noun or "day",
+  whatever stands before ("a one-year warranty"), but not one-off, one-time, one-click,
+  one-size, one-piece, one-shot, one-page.
+- A lone "one" is also the number 1 before "left", "remaining", "available", "in stock", "N
+  business/working/calendar day(s)", and before "day" after in/within/for/than/only/just/by/
+  take...; "One day we will" is not read.
+- A discount written as a share ("half off", "half price", "half-price", "a quarter off", "save
+  a third") is a percentage (50, 25, 33.3...), compared with stored discounts; before "of" a
+  share stays a fraction (0.25). "a baker's dozen" is 13; "a score of <word>" is 20. Magnitude
+  words ("hundreds of", "thousands") are not read.
 - "half" is 0.5 before "of", an article or a possessive ("half the posts", "half of them"), or
   after "by", "in", "than", "about", "nearly", ...; "half as many/much/..." is the multiple 0.5;
   "the first half", "half-hearted" are not numbers. "double"/"triple" are multiples only where
