@@ -195,6 +195,17 @@ class Evidence:
         return tuple(found)
 
     @functools.cached_property
+    def amounts_by_words(self) -> Mapping[Any, tuple[Amount, ...]]:
+        """``amounts`` by the words of their field's name (a frozenset), and under "stock"
+        every amount whose name is about stock: one look-up per phrase an answer says."""
+        found: dict[Any, list[Amount]] = {}
+        for amount in self.amounts:
+            found.setdefault(amount.words, []).append(amount)
+            if "stock" in amount.words:
+                found.setdefault("stock", []).append(amount)
+        return {key: tuple(group) for key, group in found.items()}
+
+    @functools.cached_property
     def clock_times(self) -> frozenset[tuple[int, int]]:
         """(hour, minute) of every clock time, whatever its day."""
         return frozenset((hour, minute) for _, hour, minute in self.clock)

@@ -40,7 +40,7 @@ from typing import Any, Collection, Iterable, Sequence
 
 from babel.dates import get_day_names
 
-from rulekit.evidence import _WORD, Evidence, RowRule, _relative, _url, locate, noun
+from rulekit.evidence import _WORD, Amount, Evidence, RowRule, _relative, _url, locate, noun
 from rulekit.numbers import plain_decimal
 from rulekit.policy import Binding, Entity, Identity, Policy
 from rulekit.scan import Mention, scan, squash
@@ -396,7 +396,8 @@ def sweep(text: str, evidence: Evidence, settings: SweepSettings = SweepSettings
         findings.extend(relative_days[0])
     amounts = _amount_words(text, low, evidence)
     if "left" in low or "stock" in low or "remaining" in low or "available" in low:
-        amounts += _stock_levels(mentions, evidence)
+        amounts += _stock_levels(low if len(low) == len(text) else _ascii_lower(text),
+                                 mentions, evidence)
     if amounts:
         skip = [(f.start, f.end) for f in findings]
         skip += [(m.start, m.end) for m in scanned if m.kind == "quote"]
@@ -421,6 +422,7 @@ _STOCK_NOTICES = ("alert", "notification", "notice", "email", "message", "warnin
 # stock", "none in stock", "back in stock" (a promise), "not ... in stock".
 _IN_STOCK_OTHERWISE = re.compile(r"(?:\d|\b(?:no|zero|none|nothing|not|never|back|once|if|"
                                  r"whether|when|until)\b|n't)[^.!?;\n]{0,24}$")
+_SUPPOSING = re.compile(r"\b(?:if|unless|whether|when|whenever|once|until|in case)\b")
 # A clause that only supposes an amount states none: "if a post has no views".
 _SUPPOSED = re.compile(r"\b(?:if|unless|whether|when|whenever|once|until|in case)\b"
                        r"[^.!?;:\n]{0,48}$")
@@ -474,17 +476,22 @@ def _amount_words(text: str, low: str, evidence: Evidence) -> list[Finding]:
     if len(low) != len(text):
         low = _ascii_lower(text)        # index for index with the text
     findings = []
+    supposing = _SUPPOSING.search(low) is not None     # once: most texts suppose nothing
+    counted: dict[tuple[str, str | None], tuple[Sequence[Amount], int]] = {}
     for start, end, says, first, second in _amount_phrases(low):
-        if _SUPPOSED.search(low, max(0, start - 64), start):
+        if supposing and _SUPPOSED.search(low, max(0, start - 64), start):
             continue
         if says == "in":
             if _IN_STOCK_OTHERWISE.search(low, max(0, start - 32), start):
                 continue
-            amounts, wanted = [a for a in evidence.amounts if "stock" in a.words], "some"
+            amounts, wanted = evidence.amounts_by_words.get("stock", ()), "some"
         elif says == "out":
-            amounts, wanted = [a for a in evidence.amounts if "stock" in a.words], "zero"
+            amounts, wanted = evidence.amounts_by_words.get("stock", ()), "zero"
         else:
-            amounts, words = _counted(evidence, first, second)
+            key = (first, second)
+            if key not in counted:
+                counted[key] = _counted(evidence, first, second)
+            amounts, words = counted[key]
             if words == 2:
                 end = low.index(second, end) + len(second)
             wanted = "zero"
@@ -496,26 +503,26 @@ def _amount_words(text: str, low: str, evidence: Evidence) -> list[Finding]:
 
 # After a number, words that make it a stock level: "only 2 left", "12 in stock", "3 units
 # remaining", "5 available".
-_STOCK_LEVEL = re.compile(r"(?:(?:units?|items?|pieces?|pcs|pairs?|more)[ ]+)?"
+_STOCK_LEVEL = re.compile(r"[ \t\u00a0]+(?:(?:units?|items?|pieces?|pcs|pairs?|more)[ ]+)?"
                           r"(?:left|in stock|(?:remaining|available)"
                           r"(?![ ]+(?!now|today|for|to|in|at|from)[a-z]))(?![\w-])")
 
 
-def _stock_levels(mentions: Sequence[Mention], evidence: Evidence) -> list[Finding]:
+def _stock_levels(low: str, mentions: Sequence[Mention], evidence: Evidence) -> list[Finding]:
     """A number said as a stock level must be one of the evidence's stock levels, when it
-    states any: "only 2 left" is not backed by a rating of 2 while the stock is 12."""
+    states any: "only 2 left" is not backed by a rating of 2 while the stock is 12. ``low`` is
+    the text lower-cased, index for index."""
     findings = []
     levels = None
     for mention in mentions:
         if mention.kind not in _FIGURE_KINDS or mention.value is None or mention.percent \
-                or mention.currency or not _STOCK_LEVEL.match(mention.after):
+                or mention.currency or not _STOCK_LEVEL.match(low, mention.end):
             continue
         if levels is None:
-            levels = {Decimal(a.shown) for a in evidence.amounts
-                      if "stock" in a.words and a.state in ("some", "zero")
-                      and a.shown.isdigit()}
-        if levels and mention.value not in levels:
+            levels = {Decimal(a.shown) for a in evidence.amounts_by_words.get("stock", ())
+                      if a.state in ("some", "zero") and a.shown.isdigit()}
             shown = ", ".join(str(level) for level in sorted(levels)[:3])
+        if levels and mention.value not in levels:
             findings.append(_new_finding(
                 mention.kind, mention.text, plain_decimal(mention.value), mention.start,
                 mention.end, "unsupported_number", f"{mention.text} is said as a stock level, "
@@ -528,12 +535,11 @@ def _counted(evidence: Evidence, first: str, second: str | None) -> tuple[list, 
     "no views yet" is about ``views`` (one word), "no new followers" about ``new_followers``
     (two). A field counts a thing when its name's words are exactly the words said, so "no
     new followers" is not about ``followers``."""
-    one = frozenset((noun(first),))
-    amounts = [a for a in evidence.amounts if a.words == one]
+    by_words = evidence.amounts_by_words
+    amounts = by_words.get(frozenset((noun(first),)), ())
     if amounts or second is None:
         return amounts, 1
-    two = frozenset((noun(first), noun(second)))
-    return [a for a in evidence.amounts if a.words == two], 2
+    return by_words.get(frozenset((noun(first), noun(second))), ()), 2
 
 
 def _amount_finding(said: str, start: int, wanted: str, amounts: list) -> Finding:
