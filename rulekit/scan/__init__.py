@@ -58,9 +58,35 @@ Decisions on ambiguous text, each pinned by a case in ``tests/cases/scan/``:
   digit-by-digit number ("二〇二六"). Idioms are not numbers: 千万, 万一, 万万, 一定, 一直, 一些,
   一样, 一起, 十分 (but 十分钟), 百分百, 十万火急, weekdays (星期三, 周一) and others in
   ``CJK_IDIOMS``. 一半 is 0.5 (a computed share); 半 alone (半小时) is not read.
-- Clock times ("21:00", "9 pm", "9:30 p.m.", "21 Uhr", "21h30") are kind ``date`` with ``day``
-  None, ``time`` set and ``normalized`` "21:00"; a date followed by a time is one ``date``
-  mention with both. Dates without a year ("July 29") have ``day`` None and ``normalized``
+- Clock times ("21:00", "9 pm", "9:30 p.m.", "21 Uhr", "15.00 Uhr", "21h30") are kind ``date``
+  with ``day`` None, ``time`` set and ``normalized`` "21:00"; a date followed by a time is one
+  ``date`` mention with both. "24:00" is 00:00. Both ends of "09:00-17:00", "9am-5pm", "9h-17h"
+  are times. An hour alone before "h" ("à 21h", "às 15h", "de 9h à 17h") is a time after a word
+  that puts one there (à, vers, às, um, alle...) or as an end of a range of such hours, never in
+  English: "en 2h", "sous 48h", "24h/24" are durations. A zone after a time alone ("9 pm
+  (UTC+8)", "21:00 UTC", "13:00 GMT-5") is part of the mention and ``time`` is that time of day
+  in UTC, aware (``normalized`` "13:00+00:00"); an offset over 23 hours is not a zone.
+- Clock words: "noon", "midday" 12:00, "midnight" 00:00 ("12 noon", "twelve noon", "12
+  midnight" too); a number word one to twelve with am/pm ("nine pm", "ten a.m.") is that time.
+  "noon"/"midnight" are read lower-case or in capitals, capitalised only at the start of a
+  sentence before a lower-case word ("Midnight is the cut-off"); capitalised inside a sentence
+  or before a capitalised word they are a name ("the Midnight jacket", "Midnight Express");
+  before a colour ("midnight blue") they are not read.
+- East Asian clock times: digits or numerals before 点/點, 时/時, 시, with minutes (15時30分,
+  3点20分, 三点二十分; numeral minutes holding 十 need no 分: 三点二十), 半/반, 一刻/三刻, 钟/整,
+  and the word for the half of the day before them, which is part of the mention (上午, 午前,
+  오전: am; 下午, 午後, 오후: pm; 中午 1-5 pm; 晚上 6-12 pm, 晚上12点 00:00). 時間, 시간, 시즌,
+  시리즈 are not hours. 点 is also "point": an hour up to 12 before it, with no minutes, no half
+  of the day, nothing like 在/到/天 before and nothing like 前/后/送/到 after, is not a time
+  (以下3点 is the number 3); 一点 needs minutes or a half of the day (快一点); 3点5 and 三点五
+  are not times (三点五 is 3.5); in Japanese 点 counts items and is never an hour. An hour up
+  to 12 without a half of the day is read as written (3点 is 03:00).
+- Dates: "28 de agosto de 2026" where the locale's long date pattern says 'de' (es, pt, gl);
+  numerals 七月二十九日 (--07-29), 二〇二六年七月二十九日; Korean "2026. 7. 29." (the last dot
+  optional only in ko); "29.7." (--07-29) where dates are written day.month. and the decimal
+  mark is a comma (de_DE, de_AT), only after a word that puts a date there (am, bis, vom, zum,
+  seit, den, a weekday): "bei 4.5." is a decimal, "Abschnitt 3.1." a section. Dates without a
+  year ("July 29") have ``day`` None and ``normalized``
   "--07-29"; a month and a year ("July 2026") "2026-07". A date that cannot exist (31 February
   2026, a wrong weekday) is still a ``date`` mention, with ``day`` and ``normalized`` None.
 - URLs: absolute (http, https, ftp), ``www.`` hosts, hosts without a scheme whose last label is

@@ -13,7 +13,7 @@ from typing import Mapping
 from babel import Locale
 from babel.core import UnknownLocaleError
 from babel.dates import get_day_names, get_month_names
-from babel.numbers import get_group_symbol
+from babel.numbers import get_decimal_symbol, get_group_symbol
 
 from rulekit.scan.base import _ascii_lower, _trie
 from rulekit.scan.reader import _SEPARATORS
@@ -31,6 +31,7 @@ class _LocaleInfo:
     month_ends: frozenset[str]  # their last characters: a cheap test before the look-up
     after_day: frozenset[str]   # ASCII that may follow "29 " in a date or time (July, of, pm)
     billion: int
+    day_dot_month: bool         # "29.7." is 29 July: dotted day-month dates, a decimal comma
 
 
 _CORE = re.compile(rf"[0-9]+(?:[{_SEPARATORS}][0-9]+)*")
@@ -45,9 +46,9 @@ def _name_key(name: str) -> str:
 
 def _after_day(months: Mapping[str, int]) -> frozenset[str]:
     """The ASCII characters that may follow the space after a day in ``day_month`` (the first
-    letter of a month name or of "of", as IGNORECASE matches them), or after an hour ("9 pm"),
-    and the spaces (more may follow)."""
-    first = re.compile("(?i)[o" + "".join(sorted({re.escape(name[0]) for name in months})) + "]")
+    letter of a month name or of "of"/"de", as IGNORECASE matches them), or after an hour ("9
+    pm", "12 noon"), and the spaces (more may follow)."""
+    first = re.compile("(?i)[odnm" + "".join(sorted({re.escape(name[0]) for name in months})) + "]")
     return frozenset(c for c in map(chr, range(128)) if first.match(c)) | frozenset(" \taApP")
 
 
@@ -74,12 +75,16 @@ def _locale_info(locale: str) -> _LocaleInfo:
     reversed_month = _trie(sorted(name[::-1] for name in months))
     reversed_weekday = _trie(sorted(name[::-1] for name in weekdays))
     month_keys = frozenset(_ascii_lower(m) for m in months) | frozenset(m.lower() for m in months)
+    # "28 de agosto de 2026": the word the locale's long date pattern puts between day, month
+    # and year (es, pt, gl); English "of" everywhere.
+    of = "(?:of|de)" if "'de'" in parsed.date_formats["long"].pattern else "of"
+    short = parsed.date_formats["short"].pattern
     return _LocaleInfo(
         locale=str(locale), language=parsed.language,
         core=_CORE_SPACED if spaced else _CORE,
         day_month=re.compile(
-            rf"(?i)[0-9]{{1,2}}(?:st|nd|rd|th|er|\.)?{_SPACE}+(?:of{_SPACE}+)?(?P<m>{month})"
-            rf"(?:\.?,?{_SPACE}+(?P<y>[0-9]{{4}})(?![0-9]))?(?![\w])"),
+            rf"(?i)[0-9]{{1,2}}(?:st|nd|rd|th|er|\.)?{_SPACE}+(?:{of}{_SPACE}+)?(?P<m>{month})"
+            rf"(?:(?:\.?,?|{_SPACE}+{of}){_SPACE}+(?P<y>[0-9]{{4}})(?![0-9]))?(?![\w])"),
         day_prefix=re.compile(
             rf"(?i)(?:{_SPACE}+eht)?(?:{_SPACE}+,?\.?(?:{reversed_weekday}))?(?![\w])"),
         month_before=re.compile(
@@ -88,4 +93,6 @@ def _locale_info(locale: str) -> _LocaleInfo:
         months=MappingProxyType(months), month_keys=month_keys,
         month_ends=frozenset(key[-1] for key in month_keys),
         after_day=_after_day(months),
-        billion=10**12 if parsed.language in _LONG_SCALE else 10**9)
+        billion=10**12 if parsed.language in _LONG_SCALE else 10**9,
+        day_dot_month=short.startswith("d") and "." in short
+        and get_decimal_symbol(parsed) == ",")

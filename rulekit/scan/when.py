@@ -1,6 +1,9 @@
 """Dates and clock times at a run of digits: ISO and numeric dates, "29 July 2026", "July 29",
-East Asian 2026年7月29日, "21:00", "9 pm", "21 Uhr", "21h30", a date followed by its time.
-Values are read by ``rulekit.dates.parse_claimed_date``."""
+"28 de agosto de 2026", East Asian 2026年7月29日, German "29.7.", Korean "2026. 7. 29.",
+"21:00", "9 pm", "21 Uhr", "15.00 Uhr", "21h30", "à 21h", "15点", "下午3点", "午後3時",
+"오후 3시", "9 pm (UTC+8)", a date followed by its time, the second time of "09:00-17:00"; dates
+and times in numerals (七月二十九日, 下午三点); clock words ("noon", "midnight", "12 noon",
+"nine pm"). Values are read by ``rulekit.dates.parse_claimed_date``."""
 
 from __future__ import annotations
 
@@ -8,8 +11,9 @@ import datetime as dt
 import functools
 import re
 
-from rulekit.dates import ClaimedDate, parse_claimed_date
-from rulekit.scan.base import _DIGITS, _Hit, _is_glue
+from rulekit.dates import ClaimedDate, _locale_dates, parse_claimed_date
+from rulekit.scan.base import _DIGITS, _Hit, _is_glue, _word_before
+from rulekit.scan.cjk import _CJK_DIGIT, _cjk_value, _digit_string
 from rulekit.scan.locales import _SPACE, _name_key
 
 @functools.lru_cache(maxsize=4096)
@@ -25,13 +29,38 @@ _ISO_DATE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}"
                        r"(?:[T ][0-9]{2}:[0-9]{2}(?::[0-9]{2}(?:[.,][0-9]{1,9})?)?"
                        r"(?:Z|[+-][0-9]{2}(?::?[0-9]{2})?)?)?(?![0-9A-Za-z])")
 _NUMERIC_DATE = re.compile(r"[0-9]{1,4}([./-])[0-9]{1,2}\1[0-9]{2,4}(?![0-9A-Za-z]|[.,/-][0-9])")
+# Korean "2026. 7. 29.": a four-digit year first, a space after each dot; the last dot may be
+# left out in Korean text only (``_SPACED_DATE_END``).
+_SPACED_DATE = re.compile(r"[0-9]{4}\.[ \u00a0][0-9]{1,2}\.[ \u00a0][0-9]{1,2}(?![0-9])")
+_SPACED_DATE_END = re.compile(r"\.(?![0-9])")
+# German "29.7.", "29.07.": a day and a month with a dot after each, in a locale whose dates
+# are written so and whose decimal mark is a comma (``_LocaleInfo.day_dot_month``).
+_DAY_DOT_MONTH = re.compile(r"([0-9]{1,2})\.([0-9]{1,2})\.(?![0-9])")
+# Only after a word that puts a date there ("am 29.7.", "bis 3.8.", "Montag, 29.7."): "bei 4.5."
+# is a decimal written with a dot, "Abschnitt 3.1." a section.
+_DAY_DOT_BEFORE = frozenset("am vom zum bis ab seit den dem ca spätestens frühestens "
+                            "voraussichtlich dnia dne od do fra til".split())
 _EAST_ASIAN_DATE = re.compile(r"(?:([0-9]{4})\s?[年년]\s?)?([0-9]{1,2})\s?[月월]"
                               r"(?:\s?([0-9]{1,2})\s?[日号號일])?")
-_CLOCK = re.compile(r"([01]?[0-9]|2[0-3]):([0-5][0-9])(?::([0-5][0-9]))?"
+_CLOCK = re.compile(r"([01]?[0-9]|2[0-3]|24(?=:00(?![0-9:])))"
+                    r":([0-5][0-9])(?::([0-5][0-9]))?"
                     r"(?:\s?(?:([AaPp])\.\s?[Mm]\.|([AaPp])[Mm])(?![A-Za-z])|\s?Uhr(?![\w]))?"
                     r"(?![0-9]|[:.,][0-9])")
 _AMPM = re.compile(r"(1[0-2]|0?[1-9])\s?(?:([AaPp])\.\s?[Mm]\.|([AaPp])[Mm](?![A-Za-z]))")
-_UHR = re.compile(r"([01]?[0-9]|2[0-3])(?:\s?Uhr(?![\w])|\s?h\s?([0-5][0-9])(?![0-9]))")
+_UHR = re.compile(r"([01]?[0-9]|2[0-3])(?:(?:\.([0-5][0-9]))?\s?Uhr(?![\w])"
+                  r"|\s?h\s?([0-5][0-9])(?![0-9]))")
+# "21h", "à 10h": an hour alone before "h" is a clock time only after a word that puts a time
+# there (``_HOUR_AT``), or as an end of a range of such hours ("9h-17h", "de 9h à 17h"); "en
+# 2h", "sous 48h", "une pause de 2h", "24h/24" are durations.
+_HOUR_H = re.compile(r"([01]?[0-9]|2[0-3])h(?![\w])")
+_HOUR_AT = frozenset("à a às as vers dès des jusqu'à jusqu’à avant après entre et á "
+                     "las alle ore um gegen bis ab até".split())
+_HOUR_TO = re.compile(r"[ \u00a0]*(?:[-\u2013~]|(?:à|a|às|as|et|bis|alle|hasta)[ \u00a0])"
+                      r"[ \u00a0]*[0-9]{1,2}h")        # 9h-17h, de 9h à 17h
+# A zone after a time alone: "9 pm (UTC+8)", "21:00 UTC", "13:00 GMT-5". The time is read in
+# UTC (``_in_utc``), so that it is compared with the evidence's instants in UTC.
+_ZONE_AFTER = re.compile(r"[ \u00a0]?(\()?(?:UTC|GMT)(?:[ \u00a0]?([+\-\u2212])([0-9]{1,2})"
+                         r"(?::?([0-5][0-9]))?)?(\))?(?![\w+\-])")
 _TIME_AFTER = re.compile(r"(?i)(?:,?\s(?:at\s|um\s|à\s|om\s|kl\.?\s)?|T)(?=[0-9])")
 _DAY_NEXT = frozenset(" \t\u00a0.sntre")        # what may follow the day of "29 July"
 _AMPM_NEXT = frozenset("aApP")
@@ -41,9 +70,65 @@ _DAY_AFTER_MONTH = re.compile(r"(?:(?P<d>[0-9]{1,2})(?![0-9])(?:st|nd|rd|th)?"
                               rf"(?:,?{_SPACE}+(?P<y>[0-9]{{4}})(?![0-9]))?"
                               r"|(?P<y3>[0-9]{4})(?![0-9]))(?![\w])")
 
+# East Asian clock times: 15点, 3点半, 15時30分, 오후 3시 30분, after a word that says which half
+# of the day (下午, 午後, 오후). 時/时/시 are hours unless a duration (時間, 시간) or a season or
+# series (시즌, 시리즈) follows; 点 is also "point" ("以下3点" are three points), so an hour
+# alone before it is a clock time only with a word of the day before it or a time word after
+# it (``_DIAN_BEFORE``, ``_DIAN_AFTER``), or when it is 13 to 23; in Japanese 点 counts items
+# (商品3点) and is never read as an hour. An hour up to 12 with no word of the day is read as
+# written (3点 is 03:00, though it is often 15:00).
+_HOUR_MARKS = frozenset("点點时時시")
+# After the hour (digits, or numerals: 下午三点, 十五点二十分): the mark, then the minutes in
+# digits with 分/분, in numerals with 分 or, holding 十, without it (三点二十: a decimal is
+# written digit by digit, 三点二), quarters (三点一刻) or 半/반 (half past).
+_CJK_NUMERAL_DIGITS = "零〇一二两兩三四五六七八九"
+_CJK_HOUR_TAIL = re.compile(
+    r"[ \u00a0]?(?:(?P<dian>[点點])|[时時](?![间間])|시(?![간즌리]))"
+    r"(?:[ \u00a0]?(?:(?P<digits>[0-5]?[0-9])[ \u00a0]?[分분]|(?P<half>[半반])|(?P<quarter>[一三])刻"
+    r"|(?P<numeral>[一二三四五]?十[一二三四五六七八九]?|[一二三四五六七八九])(?P<fen>分)?))?")
+# A numeral hour: up to three numerals not inside a longer numeral, before the mark.
+_CJK_NUMERAL_HOUR = re.compile(
+    rf"(?<![{_CJK_NUMERAL_DIGITS}十百千万萬])([{_CJK_NUMERAL_DIGITS}十]{{1,3}})"
+    r"(?=[ \u00a0]?(?:[点點时時]|시))")
+# 七月二十九日, 二〇二六年七月二十九日: a month and a day (or a year) in numerals.
+_CJK_NUMERAL_DATE = re.compile(
+    rf"(?<![{_CJK_NUMERAL_DIGITS}十百千万萬])(?:([{_CJK_NUMERAL_DIGITS}]{{4}})[ \u00a0]?年[ \u00a0]?)?"
+    r"(十[一二]?|[一二三四五六七八九])[ \u00a0]?月"
+    r"(?:[ \u00a0]?([一二]?十[一二三四五六七八九]?|三十一?|[一二三四五六七八九])[ \u00a0]?[日号號])?")
+_DIAN_BEFORE = frozenset("午晚早天日在于於到至从從")
+_DIAN_AFTER = frozenset("整钟鐘前后後以之左到至起送发發开開关關截营營~-\u2013\u2014～〜")
+# The words for a half of the day before an hour, and how each moves an hour up to 12: "am"
+# (12 is 0), "pm" (+12), "noon" (1 to 5 are +12: 中午1点 is 13:00), "night" (6 to 12 are +12:
+# 晚上8点 is 20:00, 晚上12点 0:00; 晚上1点 is 1:00).
+_HALF_DAY = {"上午": "am", "早上": "am", "早晨": "am", "凌晨": "am", "清晨": "am", "午前": "am",
+             "오전": "am", "새벽": "am", "아침": "am", "朝": "am", "中午": "noon",
+             "下午": "pm", "傍晚": "pm", "午後": "pm", "오후": "pm", "저녁": "pm",
+             "晚上": "night", "今晚": "night", "明晚": "night"}
+
+# Clock words (``_When.clock_words``), in the ASCII-lower-cased text. "noon", "midday" and
+# "midnight" are read lower-case, in capitals, or capitalised at the start of a sentence
+# before a word that is not ("Midnight is when we close"); a capitalised one inside a sentence
+# or before a capitalised word is a name ("the Midnight jacket", "Midnight Express"), and
+# before a colour it is one ("midnight blue").
+_CLOCK_WORD = re.compile(
+    r"(?<![\w\u2010-])(?:(noon|midday|midnight)"
+    r"|(one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)[ \u00a0]?"
+    r"(?:([ap])\.[ \u00a0]?m\.|([ap])m)(?![\w\u2010-])"
+    r"|twelve[ \u00a0]+(noon|midnight))(?![\w\u2010-])")
+_CLOCK_WORD_TOKENS = frozenset(b"noon midday midnight am pm m".split())
+_CLOCK_WORD_HOURS = {word: hour for hour, word in enumerate(
+    "one two three four five six seven eight nine ten eleven twelve".split(), 1)}
+_TWELVE_WORD = re.compile(r"[ \u00a0]+(?i:(noon|midnight))(?![\w\u2010-])")
+_COLOURS = frozenset("blue black navy green purple grey gray red".split())
+_SENTENCE_END = frozenset(".!?:\n")
+_OPENERS = " \t\u00a0*_#>\"'“‘(["
+
 
 class _When:
-    """Dates and clock times, at each run of digits; a part of ``_Scanner``."""
+    """Dates and clock times, at each run of digits; a part of ``_Scanner``. It comes before
+    ``_Cjk`` and ``_Words`` among ``_Scanner``'s bases, so that its ``cjk`` and ``words`` read
+    the dates and times written in numerals (七月二十九日, 下午三点) and in words ("midnight",
+    "nine pm") before those passes read their numbers, then hand over to them."""
 
     def date_at(self, s: int, e: int) -> int | None:
         """A date or a clock time whose digits start at s (the run [s, e)); its end or None."""
@@ -53,6 +138,8 @@ class _When:
         after = text[e] if e < n else ""
         before = text[s - 1] if s else " "
         if before in _NOT_BEFORE or (not before.isascii() and _is_glue(before)):
+            if before == "-" and length <= 2 and self.time_ends_at(s - 1):
+                return self.clock_at(s, e, after)       # the second time of "09:00-17:00"
             return None
         if after == "-" and length == 4:
             found = _ISO_DATE.match(text, s)
@@ -62,6 +149,10 @@ class _When:
             found = _NUMERIC_DATE.match(text, s)
             if found and _claimed(found.group(), info.locale) is not None:
                 return self.add_date(s, found.end())
+            if after == ".":
+                found = self.dotted_date(s, e)
+                if found is not None:
+                    return found
         if self.has_east_asian and length <= 4:
             found = _EAST_ASIAN_DATE.match(text, s)
             if found and (found.group(1) or found.group(3)):
@@ -71,6 +162,12 @@ class _When:
             found = self.textual(s, e)
             if found is not None:
                 return found
+        return self.clock_at(s, e, after)
+
+    def clock_at(self, s: int, e: int, after: str) -> int | None:
+        """A clock time whose digits start at s (the run [s, e)): its end or None."""
+        text = self.text
+        length = e - s
         if after == ":":
             found = _CLOCK.match(text, s)
             if found:
@@ -78,18 +175,202 @@ class _When:
                 second = found.group(3)
                 return self.add_time(s, found.end(), int(found.group(1)), int(found.group(2)),
                                      int(second) if second else None, meridiem)
-        if length <= 2 and after and (
-                after in _AMPM_NEXT or (after == " " and text[e + 1:e + 2] in _AMPM_NEXT)):
+        if length > 2:
+            return None
+        if after and (after in _AMPM_NEXT or (after == " " and text[e + 1:e + 2] in _AMPM_NEXT)):
             found = _AMPM.match(text, s)
             if found:
                 return self.add_time(s, found.end(), int(found.group(1)), 0, None,
                                      found.group(2) or found.group(3))
-        if length <= 2 and self.hours:
+        if self.hours or after == ".":
             found = _UHR.match(text, s)
             if found:
                 return self.add_time(s, found.end(), int(found.group(1)),
-                                     int(found.group(2) or 0), None, None)
+                                     int(found.group(2) or found.group(3) or 0), None, None)
+        if after == "h" and self.info.language != "en":
+            return self.hour_h(s)
+        if after == " " and text.startswith("12", s):
+            found = _TWELVE_WORD.match(text, e)
+            if found:                                           # 12 noon, 12 midnight
+                return self.add_time(s, found.end(),
+                                     0 if found.group(1).lower() == "midnight" else 12, 0,
+                                     None, None)
+        if not self.ascii and (after in _HOUR_MARKS or (
+                after in " \u00a0" and text[e + 1:e + 2] in _HOUR_MARKS)):
+            return self.cjk_clock(s)
         return None
+
+    def time_ends_at(self, at: int) -> bool:
+        """Whether the last hit is a clock time alone that ends at ``at``."""
+        hits = self.hits
+        return bool(hits) and hits[-1].e == at and hits[-1].time is not None \
+            and hits[-1].day is None
+
+    def hour_h(self, s: int) -> int | None:
+        """"21h" after "à", "vers"..., or as an end of a range (see ``_HOUR_H``)."""
+        found = _HOUR_H.match(self.text, s)
+        if not found:
+            return None
+        if not (_word_before(self.text, s) in _HOUR_AT or _HOUR_TO.match(self.text, found.end())
+                or (self.text[s - 1:s] in "-\u2013" and self.time_ends_at(s - 1))):
+            return None
+        return self.add_time(s, found.end(), int(found.group(1)), 0, None, None)
+
+    def cjk_clock(self, s: int) -> int | None:
+        """15点, 下午3点, 3点半, 午後3時, 15時30分, 오후 3시 (see ``_CJK_HOUR_TAIL``)."""
+        found = _DIGITS.match(self.text, s)
+        return self.hour_mark(s, found.end(), int(found.group()))
+
+    def hour_mark(self, s: int, e: int, hour: int | None) -> int | None:
+        """A clock time whose hour, ``hour``, is written at [s, e) before 点, 時 or 시: its end
+        or None, having claimed nothing."""
+        text = self.text
+        found = _CJK_HOUR_TAIL.match(text, e)
+        if not found:
+            return None
+        end = found.end()
+        numeral = found.group("numeral")
+        if numeral is not None:
+            if found.group("fen") is None and "十" not in numeral:
+                return None                 # 三点五: a decimal
+            minute = _numeral(numeral)
+        elif found.group("quarter"):
+            minute = 15 * _CJK_DIGIT[found.group("quarter")]
+        else:
+            minute = 30 if found.group("half") else int(found.group("digits") or 0)
+        nxt = text[end:end + 1]
+        sharp = nxt != "" and nxt in "钟鐘整"            # 三点钟, 三点整: o'clock, sharp
+        if sharp:
+            end += 1
+            nxt = text[end:end + 1]
+        exact = sharp or any(found.group("digits", "half", "quarter", "numeral"))
+        if not exact and nxt and (nxt.isdigit() or nxt in _CJK_NUMERAL_DIGITS):
+            return None                     # 3点5: a decimal or a time, unsure
+        before = text[max(0, s - 3):s]
+        window = before.rstrip(" \u00a0")
+        word = next((word for word in _HALF_DAY if window.endswith(word)), None)
+        half = _HALF_DAY.get(word)
+        start = s - (len(before) - len(window)) - len(word) if word else s
+        if found.group("dian") and self.info.language == "ja":
+            return None                     # 3点 is three items in Japanese
+        if found.group("dian") and half is None and not exact and (text[s:e] == "一" or (
+                hour < 13 and text[s - 1:s] not in _DIAN_BEFORE and nxt not in _DIAN_AFTER)):
+            return None                     # 以下3点: three points; 快一点: "a little"
+        if hour is None or hour > 24 or (hour == 24 and minute) or minute is None or minute > 59:
+            return None
+        if hour <= 12 and half is not None:
+            if half == "am":
+                hour %= 12
+            elif half == "pm" or (half == "noon" and hour < 6):
+                hour = hour % 12 + 12
+            elif half == "night" and hour >= 6:
+                hour = (hour + 12) % 24     # 晚上8点 is 20:00, 晚上12点 0:00
+        return self.add_time(start, end, hour % 24, minute, None, None)
+
+    def cjk(self) -> None:
+        """Dates and clock times in numerals (七月二十九日, 下午三点) before the numerals
+        themselves (``_Cjk.cjk``), which would read 二十九 and leave 三点 unread."""
+        text = self.text
+        if "月" in text:
+            for found in _CJK_NUMERAL_DATE.finditer(text):
+                if found.group(1) or found.group(3):
+                    self.numeral_date(found)
+        if _HOUR_MARKS.intersection(text):
+            for found in _CJK_NUMERAL_HOUR.finditer(text):
+                if self.free(*found.span()):
+                    self.hour_mark(found.start(), found.end(), _numeral(found.group(1)))
+        super().cjk()
+
+    def numeral_date(self, found: re.Match) -> None:
+        """七月二十九日 (--07-29), 二〇二六年七月二十九日 (2026-07-29), 二〇二六年七月 (2026-07)."""
+        year, month, day = found.group(1), _numeral(found.group(2)), found.group(3)
+        if not self.free(*found.span()) or month is None or not 1 <= month <= 12:
+            return
+        hit = _Hit("date", *found.span())
+        day_number = _numeral(day) if day else None
+        if day_number is not None and _valid_day(month, day_number):
+            if year:
+                found_day = _date_or_none(int(_digit_string(year)), month, day_number)
+                if found_day is not None:
+                    hit.day, hit.normalized = found_day, found_day.isoformat()
+            else:
+                hit.normalized = f"--{month:02d}-{day_number:02d}"
+        elif day is None:
+            hit.normalized = f"{_digit_string(year)}-{month:02d}"
+        self.claim(hit)
+
+    def dotted_date(self, s: int, e: int) -> int | None:
+        """Korean "2026. 7. 29." and German "29.7." (a day and a month, no year)."""
+        text = self.text
+        if e - s == 4:
+            found = _SPACED_DATE.match(text, s)
+            if not found:
+                return None
+            end = found.end()
+            dot = _SPACED_DATE_END.match(text, end)
+            if dot:
+                end = dot.end()
+            elif self.info.language != "ko":
+                return None
+            return self.add_date(s, end)
+        if not self.info.day_dot_month:
+            return None
+        found = _DAY_DOT_MONTH.match(text, s)
+        if not found:
+            return None
+        day, month = int(found.group(1)), int(found.group(2))
+        if not (1 <= month <= 12 and _valid_day(month, day)) or not self.date_word_before(s) \
+                or not self.free(s, found.end()):
+            return None
+        hit = _Hit("date", s, found.end())
+        hit.normalized = f"--{month:02d}-{day:02d}"
+        return self.claim(hit).e
+
+    def date_word_before(self, s: int) -> bool:
+        """Whether the word before s puts a date there: ``_DAY_DOT_BEFORE`` or a weekday."""
+        word = _word_before(self.text, s)
+        return word in _DAY_DOT_BEFORE or _date_word(word, self.info.locale) in (
+            "weekday", "either")
+
+    def words(self) -> None:
+        """The clock words before the number words, which would read "nine" of "nine pm"
+        alone; then the number words (``_Words.words``). An ASCII text none of whose tokens is
+        in ``_CLOCK_WORD_TOKENS`` holds no clock word."""
+        if not self.ascii_tokens().isdisjoint(_CLOCK_WORD_TOKENS) if self.ascii \
+                else "m" in self.low:
+            self.clock_words()
+        super().words()
+
+    def clock_words(self) -> None:
+        """"noon", "midday", "midnight", "twelve noon", "nine pm" (see ``_CLOCK_WORD``)."""
+        for found in _CLOCK_WORD.finditer(self.low):
+            s, e = found.span()
+            word = found.group(1)
+            if word is not None:
+                if not self.clock_word_is_time(s, e):
+                    continue
+                hour = 0 if word == "midnight" else 12
+            elif found.group(5) is not None:
+                hour = 0 if found.group(5) == "midnight" else 12
+            else:
+                hour = _CLOCK_WORD_HOURS[found.group(2)] % 12
+                if (found.group(3) or found.group(4)) == "p":
+                    hour += 12
+            self.add_time(s, e, hour, 0, None, None)
+
+    def clock_word_is_time(self, s: int, e: int) -> bool:
+        """Whether "noon"/"midnight" at [s, e) is a time, not a name or a colour."""
+        text = self.text
+        nxt = _word_after_raw(text, e)
+        if nxt.lower() in _COLOURS:
+            return False                    # midnight blue
+        word = text[s:e]
+        if word.islower() or word.isupper():
+            return True
+        if not word[0].isupper() or (nxt[:1].isupper()):
+            return False                    # "Midnight Express", "mIdnight"
+        window = text[max(0, s - 8):s].rstrip(_OPENERS)
+        return not window or window[-1] in _SENTENCE_END     # Midnight is when we close
 
     def textual(self, s: int, e: int) -> int | None:
         """29 July 2026, the 29th of July, July 29, 2026, July 2026: the date's end or None."""
@@ -190,11 +471,22 @@ class _When:
             if not 1 <= hour <= 12:
                 return None
             hour = hour % 12 + (12 if meridiem in "pP" else 0)
+        elif hour == 24:
+            if minute or second:
+                return None
+            hour = 0                        # 24:00, the end of the day, is midnight
+        time = dt.time(hour, minute, second or 0)
+        window = self.text[e:e + 6]
+        if "UTC" in window or "GMT" in window:
+            zoned = _ZONE_AFTER.match(self.text, e)
+            if zoned and bool(zoned.group(1)) == bool(zoned.group(5)) \
+                    and int(zoned.group(3) or 0) <= 23:
+                e, time = zoned.end(), _in_utc(time, zoned)
         if not self.free(s, e):
             return None
         hit = _Hit("date", s, e)
-        hit.time = dt.time(hour, minute, second or 0)
-        hit.normalized = hit.time.isoformat("seconds" if second is not None else "minutes")
+        hit.time = time
+        hit.normalized = time.isoformat("seconds" if second is not None else "minutes")
         return self.claim(hit).e
 
 
@@ -204,3 +496,39 @@ def _valid_day(month: int, day: int) -> bool:
     except ValueError:
         return False
     return True
+
+
+def _word_after_raw(text: str, e: int) -> str:
+    """The word after e as written (its case kept), without the punctuation around it."""
+    words = text[e:e + 24].split(None, 1)
+    return words[0].strip(".,;:!?)\"'”’") if words else ""
+
+
+def _date_word(word: str, locale: str) -> str | None:
+    """What ``rulekit.dates`` reads ``word`` as in ``locale``: "weekday", "month", "either",
+    "filler", or None."""
+    found = _locale_dates(locale).words.get(word.rstrip("."))
+    return found[0] if found else None
+
+
+def _numeral(run: str) -> int | None:
+    """A Chinese numeral up to 99 (七 7, 十五 15, 二十九 29), or None."""
+    return _CJK_DIGIT[run] if len(run) == 1 and run in _CJK_DIGIT else _cjk_value(run)
+
+
+def _date_or_none(year: int, month: int, day: int) -> dt.date | None:
+    try:
+        return dt.date(year, month, day)
+    except ValueError:
+        return None
+
+
+def _in_utc(time: dt.time, zoned: re.Match) -> dt.time:
+    """``time`` written in the zone ``zoned`` read (a match of ``_ZONE_AFTER`` whose offset is
+    at most 23 hours), as the time of day in UTC, aware."""
+    hours, minutes = int(zoned.group(3) or 0), int(zoned.group(4) or 0)
+    offset = dt.timedelta(hours=hours, minutes=minutes)
+    if zoned.group(2) and zoned.group(2) != "+":
+        offset = -offset
+    moment = dt.datetime.combine(dt.date(2000, 1, 1), time) - offset
+    return moment.time().replace(tzinfo=dt.timezone.utc)
