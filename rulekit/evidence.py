@@ -142,6 +142,10 @@ class Evidence:
     # (day, hour, minute) of every clock time the evidence holds: a stored timestamp as written
     # and in UTC, a time written in its text (day None when the text gives none).
     clock: frozenset[tuple[dt.date | None, int, int]] = frozenset()
+    # (day, hour, minute) in UTC of every clock time the evidence fixes to an instant: a stored
+    # timestamp with an offset, a time written with a zone. A time the answer writes with a
+    # zone ("9 pm UTC") is judged against these only.
+    utc_clock: frozenset[tuple[dt.date | None, int, int]] = frozenset()
 
     @functools.cached_property
     def currencies(self) -> Mapping[Decimal, frozenset[str | None]]:
@@ -209,6 +213,11 @@ class Evidence:
     def clock_times(self) -> frozenset[tuple[int, int]]:
         """(hour, minute) of every clock time, whatever its day."""
         return frozenset((hour, minute) for _, hour, minute in self.clock)
+
+    @functools.cached_property
+    def utc_clock_times(self) -> frozenset[tuple[int, int]]:
+        """(hour, minute) in UTC of every instant, whatever its day."""
+        return frozenset((hour, minute) for _, hour, minute in self.utc_clock)
 
     @functools.cached_property
     def _by_magnitude(self) -> tuple[list[Decimal], tuple[Figure, ...]]:
@@ -351,6 +360,7 @@ class _Builder:
         self.has_today = False
         self.today: dt.date | None = None
         self.clock: set[tuple[dt.date | None, int, int]] = set()
+        self.utc_clock: set[tuple[dt.date | None, int, int]] = set()
         self.rows: Mapping[int, RowRule] = {}
         self.withheld: dict[Decimal, tuple[str, str]] = {}
         self.withholding: tuple[str, str] | None = None   # set while walking a stale field
@@ -535,6 +545,8 @@ class _Builder:
             for day, hour, minute in leaf.clock:
                 self.days.add(day)          # the day as written, beside the day in UTC
                 self.clock.add((day, hour, minute))
+            if leaf.utc is not None:
+                self.utc_clock.add(leaf.utc)
         elif leaf.month:
             self.months.add(stripped)
         if not trusted:
@@ -587,6 +599,8 @@ class _Builder:
                 self.days.add(mention.day)
             if mention.time is not None:
                 self.clock.add((mention.day, mention.time.hour, mention.time.minute))
+                if mention.time.tzinfo is not None:     # "21:00 UTC" in the evidence's text
+                    self.utc_clock.add((mention.day, mention.time.hour, mention.time.minute))
         elif kind == "handle" and mention.normalized:
             self.handles.add(mention.normalized)
         elif kind == "email" and mention.normalized:
@@ -615,6 +629,7 @@ class _Builder:
             untrusted_values=frozenset(self.untrusted_values - values),
             placeholder_values=frozenset(self.placeholder_values - values),
             has_today=self.has_today, today=self.today, clock=frozenset(self.clock),
+            utc_clock=frozenset(self.utc_clock),
             withheld={v: why for v, why in self.withheld.items() if v not in values},
             row_rules=self.rows, raw=raw)
 
@@ -633,6 +648,7 @@ class _Leaf(NamedTuple):
     # A stored timestamp's clock, (day, hour, minute): as written, and in UTC when it has an
     # offset ("2026-11-03T21:00:00+08:00" is 21:00 on 3 November, and 13:00 UTC).
     clock: tuple[tuple[dt.date, int, int], ...] = ()
+    utc: tuple[dt.date, int, int] | None = None     # that clock in UTC, when it has an offset
 
 
 # Strings up to this length are read through a cache: evidence repeats its strings (authors,
@@ -659,21 +675,24 @@ def _read_leaf_uncached(text: str, locale: str) -> _Leaf:
                  month=day is None and _MONTH.fullmatch(stripped) is not None,
                  pairs=tuple(m.group(0).casefold() for m in _NAME_PAIR.finditer(text)),
                  plain_number=_plain_number(stripped, locale),
-                 mentions=tuple(scan(text, locale)), clock=_clock(stripped) if day else ())
+                 mentions=tuple(scan(text, locale)),
+                 **(_clock(stripped) if day else {}))
 
 
-def _clock(stored: str) -> tuple[tuple[dt.date, int, int], ...]:
+def _clock(stored: str) -> dict[str, Any]:
+    """The ``clock`` and ``utc`` of a stored timestamp (``_Leaf``)."""
     if ":" not in stored:
-        return ()
+        return {}
     try:
         instant = dt.datetime.fromisoformat(stored)
     except ValueError:
-        return ()
+        return {}
     written = (instant.date(), instant.hour, instant.minute)
     if instant.tzinfo is None:
-        return (written,)
+        return {"clock": (written,)}
     utc = instant.astimezone(dt.timezone.utc)
-    return written, (utc.date(), utc.hour, utc.minute)
+    utc_clock = (utc.date(), utc.hour, utc.minute)
+    return {"clock": (written, utc_clock), "utc": utc_clock}
 _NAME_PAIR = re.compile(r"[^\W\d_]+ \d+(?:[.,]\d+)?")
 _NUMBER_WORD_PAIR = re.compile(r"(?<![\w.,])\d+(?:[.,]\d+)? [^\W\d_]+")
 _DIGIT_RUN = re.compile(r"\d+")

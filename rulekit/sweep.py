@@ -1114,7 +1114,8 @@ class _Judge:
                 return self._finding(mention, "unsupported_date", f"{mention.day.isoformat()} "
                                      f"is a {_WEEKDAYS[mention.day.weekday()]}, not a "
                                      f"{weekday[1]}", value=mention.day.isoformat())
-            clock = self.evidence.clock
+            clock = self.evidence.utc_clock if time is not None and time.tzinfo is not None \
+                else self.evidence.clock
             if time is None or (mention.day, time.hour, time.minute) in clock \
                     or (None, time.hour, time.minute) in clock:
                 return None
@@ -1123,7 +1124,10 @@ class _Judge:
                                  value=mention.normalized)
         normal = mention.normalized or ""
         if time is not None and normal[:1].isdigit() and ":" in normal:   # a clock time alone
-            if (time.hour, time.minute) in self.evidence.clock_times:
+            # with a zone ("9 pm UTC"), only an instant of the evidence backs it, in UTC
+            times = self.evidence.utc_clock_times if time.tzinfo is not None \
+                else self.evidence.clock_times
+            if (time.hour, time.minute) in times:
                 return None
             return self._finding(mention, "unsupported_date", f"{mention.text} is not a time in "
                                  "the evidence", value=normal)
