@@ -125,6 +125,18 @@ Decisions on ambiguous text, each pinned by a case in ``tests/cases/scan/``:
   is a lakh, and "mn" is a million after a space too ("2.5 mn").
 - Per mille is a percentage: ``4.6‰`` has ``percent`` set and ``value`` 0.46 (a tenth of
   what is written), so that it compares with the percentages it is a tenth of.
+- Fractions: a vulgar fraction (½ ¼ ⅓ ... ⅞, ⅒) or digits around U+2044 FRACTION SLASH is one
+  number ("½" 0.5, "⅛" 0.125; typed "21⁄2" is 21/2, as Unicode reads it). After a whole number,
+  in the same run or after a space, it is the fraction part: "2½", "2 ½", "2¹⁄₂" are 2.5
+  ("2½" cleans to "21⁄2": the offset map tells which digits came from the ½). A "/" fraction is
+  read only so, after a whole number and a space, proper, with a denominator up to 16 ("3 1/2
+  stars" 3.5); "1/2" alone stays two numbers (a ratio or a date). A fraction whose decimals do
+  not end (⅓, 2⅔) has the 28-digit quotient as value and decimals 0, like "a third of": it
+  matches no rounded figure (fail closed). Scale, percent and currency apply ("2½ million",
+  "$2½", "12 ¾%"). Alone before "off"/"price" or after "save" it is a discount ("½ price" 50 %).
+- A leading decimal point is read after a space, the start, an opening bracket or quote, a sign
+  or a currency sign (".12M" 120000, "$.99", "(.5%)", "-.25"); not after a letter, a digit or
+  a dot ("v.2", "No.5", "...5", "2026.5").
 - ``4K``, ``8K`` (one digit and a capital K) are glued tokens; ``12K``, ``12k``, ``1.5K`` are
   12000, 12000, 1500. ``B`` and ``T`` are billion and trillion only after a currency (``$2B``).
 - A digit run longer than 200 characters, or a grouping that long (1,234,234,...), is one

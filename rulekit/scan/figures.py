@@ -14,7 +14,7 @@ from babel import Locale
 from babel.numbers import get_currency_symbol, get_territory_currencies, list_currencies
 
 from rulekit.numbers import parse_number
-from rulekit.scan.base import _CLAIMED, _DIGITS, _Hit, _is_glue, _word_before
+from rulekit.scan.base import _CLAIMED, _DIGITS, _Hit, _is_glue, _word_after, _word_before
 from rulekit.scan.cjk import _CJK_SCALE
 from rulekit.scan.locales import _CORE
 from rulekit.scan.reader import _NBSP, _SIGNS
@@ -215,6 +215,14 @@ _NUMERIC_KINDS = ("number", "word_number", "multiple")
 _CENTS_AFTER = re.compile(r"[ \t\u00a0]+(?i:cents?|pence)(?![\w-])")
 _AND_GAP = re.compile(r"[ \t\u00a0]+(?i:and)[ \t\u00a0]+")
 _START = operator.attrgetter("s")
+# Fractions (``_Figures.fraction``): the fraction slash (NFKC writes ½ as "1⁄2"), the
+# denominator after a slash, and the superscript digits of a numerator (2¹⁄₂); and what a
+# leading decimal point may follow (".5", "(.5%)", "$.99", "-.5"), not a letter or a digit
+# ("v.2").
+_FRACTION_SLASH = "\u2044"
+_DENOMINATOR = re.compile(r"[0-9]{1,9}(?![0-9])")
+_SUPERSCRIPT_DIGITS = frozenset("\u00b9\u00b2\u00b3\u2070\u2074\u2075\u2076\u2077\u2078\u2079")
+_POINT_AFTER = re.compile(rf"[\s(\[\"“‘«~+\-\u2212{_CURRENCY_SIGNS}]")
 
 
 def _sign_ok(text: str, at: int) -> bool:
@@ -338,9 +346,25 @@ class _Figures:
             core = _CORE.match(text, s, end)
             end = core.end()
         digits = core.group()
+        if text[end:end + 1] == _FRACTION_SLASH and not digits.isdigit():
+            # "2 ½" ("2 1⁄2" once cleaned): a space before a fraction groups no digits
+            cut = max(digits.rfind(" "), digits.rfind(_NBSP))
+            if cut > 0:
+                digits, end = digits[:cut], s + cut
         # The common cases of _pieces without its list: plain digits, or digits and separators
         # that read as one number.
         if digits.isdigit():
+            nxt = text[end:end + 1]
+            if nxt == "/" or nxt == _FRACTION_SLASH:
+                found = self.fraction(s, end)
+                if found is not None:
+                    return found
+            if s and text[s - 1] == "." and end - s <= MAX_DIGITS and not self.mask[s - 1] \
+                    and (s == 1 or _POINT_AFTER.match(text, s - 2)):
+                # a leading decimal point: ".12M" is 0.12M, "$.99" 0.99 (not after a letter
+                # or a digit: "v.2", "in 2026.5 items")
+                hit = self.number(s - 1, end, Decimal(text[s - 1:end]), end - s, None)
+                return max(hit.e, end)
             hit = self.number(s, end, Decimal(digits) if end - s <= MAX_DIGITS else None, 0, None)
             return max(hit.e, end)
         read = _core_value(digits, locale) if end - s <= MAX_DIGITS else None
@@ -356,6 +380,63 @@ class _Figures:
                 hit.token_span = (s, end)
             consumed = max(consumed, hit.e)
         return max(consumed, end)
+
+    def fraction(self, s: int, e: int) -> int | None:
+        """A fraction whose numerator ends the run of digits [s, e), before a fraction slash
+        (½ is "1⁄2" once cleaned) or a "/": its end, or None when it is not one (the digits
+        are then read as usual). A whole number before it makes a mixed number: in the same run
+        when the numerator comes from a vulgar fraction or superscript digits ("2½" and "2¹⁄₂"
+        are "21⁄2" once cleaned, but 2.5: ``_numerator_at``), or before a space ("2 ½", "2
+        1⁄2", "3 1/2 stars"). With "/" only such a mixed number is read, a proper fraction
+        with a denominator up to 16: "1/2" alone is a ratio or a date. A fraction whose
+        decimals do not end (⅓, 2⅔) has the quotient to the context's precision as its value
+        and 0 as its decimals, like "a third of": it matches no stored figure, rounded or not
+        (fail closed). Alone, a fraction before "off" or "price" or after "save" is a discount
+        ("½ price" is 50 %, like "half price")."""
+        text = self.text
+        slash = text[e]
+        found = _DENOMINATOR.match(text, e + 1)
+        if found is None or not self.free(e, found.end()):
+            return None
+        end = found.end()
+        at = _numerator_at(self.prepared, s, e) if slash == _FRACTION_SLASH else s
+        if e - at > 9 or at - s > 15 or text[end:end + 1] in ("/", _FRACTION_SLASH):
+            return None
+        numerator, denominator = int(text[at:e]), int(found.group())
+        if denominator == 0:
+            return None
+        whole = last = None
+        if at > s:
+            whole = text[s:at]              # 2½
+        elif s >= 2 and text[s - 1] in _NBSP_SPACE and numerator < denominator and self.hits:
+            last = self.hits[-1]            # 2 ½, 3 1/2: the whole number was read already
+            if last.kind == "number" and last.e == last.core_e == s - 1 \
+                    and last.core_e - last.core_s <= 15 and text[last.core_s:s - 1].isdigit() \
+                    and not (last.percent or last.scaled or last.glued or last.ordinal) \
+                    and last.pair is None:
+                whole = text[last.core_s:s - 1]
+        if slash == "/" and (whole is None or denominator > 16 or (
+                text[end:end + 1] in ".," and text[end + 1:end + 2].isdigit())):
+            return None
+        if whole is not None and last is not None:
+            self.hits.pop()                 # read again with its fraction, sign and currency
+            s = last.core_s
+        value = Decimal(numerator) / Decimal(denominator)
+        decimals = max(0, -value.normalize().as_tuple().exponent) \
+            if value * denominator == numerator else 0
+        if whole is not None:
+            value += Decimal(whole)
+        hit = self.number(s, end, value, decimals, None)
+        if whole is None and hit.kind == "number" and hit.currency is None \
+                and not (hit.percent or hit.scaled):
+            from rulekit.scan.words import _OFF_NEXT, _SAVE_PREV, _share_off  # (imports us)
+            low = self.low
+            if _word_after(low, end) in _OFF_NEXT or _word_before(low, hit.s) in _SAVE_PREV:
+                _share_off(hit)             # ½ off, ½ price, ½-price, save ⅓
+                hit.decimals = max(0, decimals - 2)     # ⅛ off: 12.5 %
+                if hit.glued:               # ½-price: the word is context, as in "half-price"
+                    hit.glued, hit.token_span, hit.token = False, None, text[s:end]
+        return max(hit.e, end)
 
     def number(self, s: int, e: int, value: Decimal | None, decimals: int,
                version: str | None) -> _Hit:
@@ -566,6 +647,19 @@ class _Figures:
             _share_range(a, b)
             if per_mille and a.percent and a.value is not None:
                 a.value, a.decimals = a.value.scaleb(-1), a.decimals + 1    # 1-2‰: 0.1-0.2 %
+
+
+def _numerator_at(prepared, s: int, e: int) -> int:
+    """Where the numerator of a fraction ends the run of digits [s, e) that a fraction slash
+    follows: the digits read from the same original character as the slash (a vulgar fraction:
+    "2½" is "21⁄2" once cleaned) or from superscript digits (2¹⁄₂); else the whole run (typed
+    "21⁄2" is twenty-one halves, as Unicode reads it)."""
+    starts, original = prepared.starts, prepared.original
+    slash = starts[e]
+    at = e
+    while at > s and (starts[at - 1] == slash or original[starts[at - 1]] in _SUPERSCRIPT_DIGITS):
+        at -= 1
+    return s if at == e else at
 
 
 def _left_quiet(text: str, at: int) -> bool:
