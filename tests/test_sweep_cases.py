@@ -98,7 +98,8 @@ EXPECTED_FILES = {"rule01_same_value.yaml", "rule02_arithmetic.yaml",
                   "rule09_urls.yaml", "rule10_dates.yaml", "rule11_untrusted.yaml",
                   "notation.yaml", "reader.yaml", "question_history.yaml", "decisions.yaml",
                   "seeds.yaml", "records.yaml", "rule12_amounts.yaml",
-                  "cjk_words.yaml", "english_words.yaml", "clock_times.yaml", "currencies.yaml"}
+                  "cjk_words.yaml", "english_words.yaml", "clock_times.yaml", "currencies.yaml",
+                  "european_words.yaml"}
 
 
 # --- loading -----------------------------------------------------------------------------------

@@ -47,6 +47,25 @@ Decisions on ambiguous text, each pinned by a case in ``tests/cases/scan/``:
   a third") is a percentage (50, 25, 33.3...), compared with stored discounts; before "of" a
   share stays a fraction (0.25). "a baker's dozen" is 13; "a score of <word>" is 20. Magnitude
   words ("hundreds of", "thousands") are not read.
+- Number words are read in the locale's own language only: English everywhere; German (de);
+  French, Spanish, Italian, Portuguese and Dutch (fr, es, it, pt, nl: ``_ROLE_WORDS`` in
+  ``rulekit.scan.words``), compounds included ("quatre-vingt-dix-neuf", "soixante et onze",
+  "treinta y dos", "mil e trezentos", "milleduecento", "tweeëntwintig", "dreizehnhundert",
+  "zweihundertundzwanzig"). The article that is also 1 (un, une, uno, una, um, uma, een, één,
+  ein, eine) is never read alone: only before a hundred, a thousand, a scale or a dozen ("un
+  million", "eine Million", "ein Dutzend") or after tens ("vingt et un"). A bare hundred or
+  thousand before or after thanks and "times" is hyperbole, not read ("mille fois merci",
+  "cent fois", "grazie mille", "mil gracias", "tausend Dank", "duizend keer"); French "neuf"
+  meaning new ("état neuf", "est neuf.", "quoi de neuf") and Italian "sei" meaning "you are"
+  ("sei sicuro?") are not 9 and 6; Dutch "ten minste", "ten slotte" are not 10; "un cent" (fr)
+  is a coin. Per cent words (pour cent, por ciento, per cento, por cento, procent) make a
+  percentage. A scale word after digits scales them ("5 mil euros" 5000 EUR, "3 milioni").
+- Multiples in these languages: "N fois plus", "N veces más", "N volte più", "N vezes mais", "N
+  keer zo(veel)", "N-mal so", "dreimal so", "4배" (digits or words before a comparative; "deux
+  fois" alone is a count), and the words doublé, el doble, duplicado, il doppio, raddoppiato, o
+  dobro, dobrou, verdubbeld, verdoppelt, doppelt so, das Dreifache (``_ROLE_MULTIPLES``).
+  "la moitié", "la mitad", "die Hälfte" are the share 0.5; "la mitad del precio", "la moitié du
+  prix" a 50 % discount.
 - "half" is 0.5 before "of", an article or a possessive ("half the posts", "half of them"), or
   after "by", "in", "than", "about", "nearly", ...; "half as many/much/..." is the multiple 0.5;
   "the first half", "half-hearted" are not numbers. "double"/"triple" are multiples only where

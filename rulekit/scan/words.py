@@ -1,14 +1,17 @@
 """Numbers written as words: English number words ("twenty-one", "a dozen", "one and a half
 million", ordinals, "a fifty-dollar gift card", "fifty-nine-ninety-nine"), the lone "one" and
 "half" (``ONE_NOUNS``), shares and discounts ("a quarter of", "half off", "save a third"),
-multiples ("twice", "doubled", "three times as many"), and German number words."""
+multiples ("twice", "doubled", "three times as many"); German number words ("german"), and
+French, Spanish, Italian, Portuguese and Dutch ones ("european", ``_ROLE_WORDS``), each read only
+in its own language, with their multiples ("doublé", "el doble", "4-mal so hoch")."""
 
 from __future__ import annotations
 
 import re
 from decimal import Decimal
 
-from rulekit.scan.base import _CONTEXT_STRIP, _Hit, _trie, _word_after, _word_before
+from rulekit.scan.base import (_CLAIMED, _CONTEXT_STRIP, _IDIOM, _Hit, _trie, _word_after,
+                               _word_before)
 from rulekit.scan.figures import _COMPARATIVES, _CURRENCY_WORDS, _SCALES, _currency_for
 
 _WORD_GUARD = r"[\w\u2010-]"
@@ -132,10 +135,13 @@ _MULTIPLE_FACTORS = {word: Decimal(str(value)) for word, value in _EN_MULTIPLES.
 _MULTIPLE_STEMS = ("twice", "hal", "doubl", "tripl", "quadrupl", "fold")
 assert all(any(stem in word for stem in _MULTIPLE_STEMS) for word in _EN_MULTIPLES)
 _ARTICLE_BEFORE = re.compile(r"[ \t\u00a0]+(?:a|na)(?:[ \t\u00a0]+flah)?(?![\w-])")
-_DE_WORD = re.compile(_trie(["ein", "zwei", "drei", "vier", "fünf", "sechs", "sieb", "acht",
+_DE_WORD = re.compile(_trie(["ein", "zwei", "drei", "vier", "fünf", "sech", "sieb", "acht",
                              "neun", "zehn", "elf", "zwölf", "zwanzig", "dreißig", "hundert",
                              "tausend"], _WORD_GUARD) + r"[a-zäöüß]{0,57}(?![\w-])")
-_DE_SCALE = re.compile(r"(?i)[ \u00a0]+(millionen|million|milliarden|milliarde|mio|mrd)\.?(?![\w])")
+_DE_SCALE = re.compile(r"(?i)[ \u00a0]+(millionen|million|milliarden|milliarde|mio|mrd|dutzend)"
+                       r"\.?(?![\w])")
+# "eine Million", "ein Dutzend": the article is 1 before a scale or a dozen, and nowhere else.
+_DE_ARTICLES = frozenset(("ein", "eine", "einer", "einen", "einem"))
 
 
 # A share written as a fraction and followed by "of": a quarter of, one third of, two thirds
@@ -167,6 +173,10 @@ class _Words:
 
     def words(self) -> None:
         low = self.low
+        if self.info.language in _ROLES:
+            self.european()         # fr, es, it, pt, nl: before the English words
+        elif self.info.language == "ko":
+            self.role_multiples("ko")
         # Shares written as fractions ("a quarter of", "two thirds of"): before the number
         # words, which would read "two" alone. Every one holds a token of _FRACTION_TOKENS.
         if (not _FRACTION_TOKENS.isdisjoint(self.ascii_tokens()) if self.ascii
@@ -352,20 +362,204 @@ class _Words:
             s, e = match.span()
             if not self.free(s, e):
                 continue
-            value = _de_value(match.group())
-            if value is None:
-                continue
-            hit = _Hit("word_number", s, e, Decimal(value))
+            word = match.group()
+            value = _de_value(word)
             found = _DE_SCALE.match(text, e)
-            word = found.group(1).lower().replace("\u0307", "") if found else ""   # "mİllionen"
-            scale = _SCALES.get({"mio": "Mio", "mrd": "Mrd"}.get(word, word)) if found else None
-            if scale is not None:
-                hit.value *= scale
-                hit.scaled, hit.scale, hit.e = True, scale, found.end()
+            scale_word = found.group(1).lower().replace("\u0307", "") if found else ""  # mİllionen
+            if value is None:
+                if word in _DE_ARTICLES and scale_word:
+                    value = 1                       # eine Million, ein Dutzend
+                elif word.endswith("mal") and _de_value(word[:-3]):
+                    found = _DE_TIMES.match(self.low, e)        # dreimal so hoch
+                    if found:
+                        self.claim(_Hit("multiple", s, e, Decimal(_de_value(word[:-3]))))
+                    continue
+                else:
+                    continue
+            elif value in (100, 1000) and word in ("hundert", "tausend") and not scale_word \
+                    and not self.lone_word(s, e, word, "k", "de"):
+                continue                            # tausend Dank
+            hit = _Hit("word_number", s, e, Decimal(value))
+            if scale_word == "dutzend":
+                hit.value *= 12
+                hit.e = found.end()
+            elif scale_word:
+                scale = _SCALES.get({"mio": "Mio", "mrd": "Mrd"}.get(scale_word, scale_word))
+                if scale is not None:
+                    hit.value *= scale
+                    hit.scaled, hit.scale, hit.e = True, scale, found.end()
             found = _WORD_SUFFIX.match(text, hit.e)
             if found and found.group("pct"):
                 hit.percent, hit.e = True, found.end()
+            else:
+                found = _ROLE_AFTER["de"].match(self.low, hit.e)
+                if found:
+                    hit.kind, hit.e = "multiple", found.end()      # drei mal so hoch
             self.claim(hit)
+        self.role_multiples("de")
+
+    def european(self) -> None:
+        """French, Spanish, Italian, Portuguese and Dutch number words (``_ROLE_WORDS``), then
+        the multiples of the language (``role_multiples``)."""
+        language = self.info.language
+        low = self.low
+        if language == "nl" and "ten" in low:
+            for match in _NL_TEN.finditer(low):     # ten minste, ten slotte: not 10 (English)
+                self.mask[match.start():match.end()] = bytes((_IDIOM,)) * 3
+        roles, stems = _ROLES[language], _ROLE_STEMS[language]
+        glued, longest = _GLUED_PARTS.get(language), _GLUED_LONGEST.get(language, 0)
+        # Chains of number words joined by a space or a hyphen; each part is (value, role,
+        # start, end, word, first part of its word, last part of its word).
+        chains: list[list[tuple]] = []
+        chain: list[tuple] = []
+        for match in _LETTER_RUN.finditer(low):
+            word = match.group()
+            if word[:3] not in stems:
+                continue
+            s, e = match.span()
+            if low[s - 1:s].isdigit() or low[e:e + 1].isdigit():
+                continue                                # 5dix, dix5: glued to digits
+            part = roles.get(word)
+            if part is not None:
+                parts = [part]
+            elif glued is not None and len(word) <= 60:
+                parts = _split_glued(word, glued, longest)
+                if parts is None:
+                    continue
+            else:
+                continue
+            if chain and not _GAP.fullmatch(low, chain[-1][3], s):
+                chains.append(chain)
+                chain = []
+            last = len(parts) - 1
+            chain.extend((value, role, s, e, word, at == 0, at == last)
+                         for at, (value, role) in enumerate(parts))
+        if chain:
+            chains.append(chain)
+        numbers: dict[int, _Hit] | None = None
+        for chain in chains:
+            i = 0
+            while i < len(chain):
+                first = chain[i]
+                read = _read_parts(chain, i, language) if first[5] else None
+                gap = first[2]
+                while gap and low[gap - 1] in " \u00a0":
+                    gap -= 1
+                if gap < first[2] and low[gap - 1:gap].isdigit():
+                    # after digits the word is theirs: "99 cents" (cents, read by ``cents``),
+                    # "5 mil", "3 milioni" (a scale)
+                    if first[1] in ("k", "m") and first[5] and first[6]:
+                        if numbers is None:     # the plain numbers by their end, built once
+                            numbers = {hit.e: hit for hit in self.hits if hit.kind == "number"}
+                        self.scale_digits(numbers.get(gap), first[3], first[0])
+                    i += 1
+                    continue
+                if read is None:
+                    i += 1
+                    continue
+                start, (i, value, scale) = i, read
+                final = chain[i - 1]
+                if not final[6]:
+                    continue                # stops inside a word: not a number written so
+                if language == "fr" and first[1] == "a" and chain[start + 1][1] == "h":
+                    continue                # un cent: a coin (fr_CA), not 100
+                if i - start == 1 and not self.lone_word(first[2], first[3], first[4],
+                                                         first[1], language):
+                    continue
+                self.role_hit(first[2], final[3], value, scale, language)
+        self.role_multiples(language)
+
+    def scale_digits(self, hit: _Hit | None, e: int, scale: int) -> None:
+        """Scale the plain number ``hit`` by the scale word that ends at e ("5 mil", "3
+        milioni"), with a currency word after it ("5 mil euros")."""
+        if hit is None or hit.value is None or hit.scaled or hit.percent or hit.glued \
+                or not self.free(hit.e, e):
+            return
+        s = hit.e
+        hit.value *= scale
+        hit.scaled, hit.scale, hit.e = True, scale, e
+        found = _WORD_SUFFIX.match(self.text, e)
+        if found and found.group("curw") and hit.currency is None:
+            word = _CURRENCY_WORDS[found.group("curw").lower()]
+            hit.currency, hit.e = _currency_for(word, self.info.locale), found.end()
+        self.mask[s:hit.e] = bytes((_CLAIMED,)) * (hit.e - s)
+
+    def lone_word(self, s: int, e: int, word: str, role: str, language: str) -> bool:
+        """Whether one number word alone at [s, e) is a number: not a hundred or a thousand
+        said as hyperbole ("mille fois merci", "grazie mille", "tausend Dank"), French "neuf"
+        meaning new, Italian "sei" meaning "you are"."""
+        low = self.low
+        if role in ("h", "k"):
+            return _word_after(low, e) not in _HYPERBOLE_NEXT[language] \
+                and _word_before(low, s) not in _HYPERBOLE_BEFORE[language]
+        if word == "neuf" and language == "fr":
+            before, after = _word_before(low, s), _word_after(low, e)
+            if before == "de":                                  # quoi de neuf, rien de neuf
+                return _word_before(low, low.rfind("de", 0, s)) not in ("quoi", "rien")
+            return before not in _NEUF_NEW_BEFORE and (
+                before not in _NEUF_NEW_VERB
+                or after[:1].isalpha() and after not in _NEUF_CLAUSE_NEXT)
+        if word == "acht" and language == "nl":
+            return _word_before(low, s) != "in"                 # in acht nemen
+        if word == "sei" and language == "it":
+            return _word_before(low, s) not in _SEI_VERB_BEFORE \
+                and _word_after(low, e) not in _SEI_VERB_AFTER
+        return True
+
+    def role_hit(self, s: int, e: int, value: int, scale: int, language: str) -> None:
+        """Claim the number word at [s, e) with what is written after it: per cent, "N times"
+        before a comparative (a multiple), a currency word."""
+        hit = _Hit("word_number", s, e, Decimal(value))
+        if scale > 1:
+            hit.scaled, hit.scale = True, scale
+        found = _ROLE_AFTER[language].match(self.low, e)
+        if found:
+            if found.group("pct"):
+                hit.percent = True
+            else:
+                hit.kind = "multiple"
+            hit.e = found.end()
+        else:
+            found = _WORD_SUFFIX.match(self.text, e)
+            if found and found.group("pct"):
+                hit.percent, hit.e = True, found.end()
+            elif found and found.group("curw"):
+                word = _CURRENCY_WORDS[found.group("curw").lower()]
+                hit.currency, hit.e = _currency_for(word, self.info.locale), found.end()
+        if self.free(hit.s, hit.e):
+            self.claim(hit)
+
+    def role_multiples(self, language: str) -> None:
+        """Multiples written as words ("doublé", "el doble", "verdubbeld", "doppelt so"; a
+        share such as "la moitié" is a word_number 0.5), and digits before "fois plus", "-mal
+        so", "veces más", "keer zo", 배: the multiple N, as English "3 times higher"."""
+        low = self.low
+        if language in _ROLE_MULTIPLE:
+            factors = _ROLE_FACTORS[language]
+            for match in _ROLE_MULTIPLE[language].finditer(low):
+                s, e = match.span()
+                if not self.free(s, e):
+                    continue
+                hit = _Hit("multiple", s, e, factors[match.group()])
+                if match.group() in _ROLE_SHARES:
+                    hit.kind = "word_number"
+                    found = _SHARE_PRICE.match(low, e)
+                    if found:                   # la mitad del precio: a discount, 50 %
+                        _share_off(hit)
+                        hit.e = found.end()
+                self.claim(hit)
+        times = _DIGIT_TIMES.get(language)
+        if times is None:
+            return
+        for hit in self.hits:
+            if hit.kind != "number" or hit.value is None or hit.percent \
+                    or hit.currency is not None or hit.scaled:
+                continue
+            found = times.match(low, hit.e)
+            if found and self.free(hit.e, found.end()):
+                hit.kind, hit.glued, hit.token, hit.token_span = "multiple", False, "", None
+                hit.e = found.end()
+                self.mask[hit.s:hit.e] = bytes((_CLAIMED,)) * (hit.e - hit.s)
 
 
 _DE_UNITS = {"ein": 1, "eins": 1, "zwei": 2, "drei": 3, "vier": 4, "fünf": 5, "sechs": 6,
@@ -384,8 +578,8 @@ def _de_value(word: str) -> int | None:
         return None
     if "tausend" in word:
         left, _, right = word.partition("tausend")
-        high = _de_below_thousand(left) if left else 1
-        low = _de_below_thousand(right) if right else 0
+        high = 1 if left in ("", "ein") else _de_below_thousand(left)   # eintausend
+        low = _de_below_thousand(_de_und(right)) if right else 0
         return None if high is None or low is None else high * 1000 + low
     return _de_below_thousand(word)
 
@@ -393,10 +587,19 @@ def _de_value(word: str) -> int | None:
 def _de_below_thousand(word: str) -> int | None:
     if "hundert" in word:
         left, _, right = word.partition("hundert")
-        high = _DE_UNITS.get(left) if left else 1
-        low = _de_below_hundred(right) if right else 0
+        # einhundert, dreihundert, and the teens: dreizehnhundert, zwölfhundert (1300, 1200)
+        high = _DE_SMALL.get(left) if left else 1
+        if high is not None and high >= 20:
+            high = None
+        low = _de_below_hundred(_de_und(right)) if right else 0
         return None if high is None or low is None else high * 100 + low
     return _de_below_hundred(word)
+
+
+def _de_und(word: str) -> str:
+    """The part after hundert or tausend without the "und" that may join it
+    (zweihundertundzwanzig, tausendundeins)."""
+    return word[3:] if word.startswith("und") and len(word) > 3 else word
 
 
 def _de_below_hundred(word: str) -> int | None:
@@ -545,3 +748,334 @@ def _read_english(tokens: list[tuple[str, int, int]], i: int):
     if last == "scale" and group == 0:
         flags["scale"] = last_scale
     return k, Decimal(total + group) + half, flags
+
+
+# --- French, Spanish, Italian, Portuguese and Dutch number words -------------------------------
+# Read only in their own language (the locale's), like German. Each word has a value and a role:
+#   "n"   a number below 100: douze, veintiuno, trentatré, eenentwintig
+#   "a"   the article that is also 1 (un, une, uno, una, um, uma, een, één): never read alone;
+#         a multiplier before a hundred, a thousand, a scale or a dozen ("un million"), and 1
+#         after tens ("vingt et un", "vinte e um")
+#   "h"   the hundred word (cent, cien, ciento, cento, cem, honderd): 100, or N x 100
+#   "hs"  a word for whole hundreds (doscientos, duecento, duzentos): 200 ... 900
+#   "k"   the thousand word (mille, mil, mila, duizend): 1000, or N x 1000
+#   "m"   a scale (million, millón, milione, milhão, miljoen; milliard...): needs a number or
+#         the article before it ("millions de vues" is not read)
+#   "dz"  a dozen (douzaine, docena, dozzina, dúzia, dozijn): needs a number or the article
+#   "j"   the word between the parts (et, y, e): "vingt et un", "treinta y dos", "mil e
+#         trezentos"; read only between two parts that make one number
+_ROLE_WORDS = {
+    "fr": {"n": {"deux": 2, "trois": 3, "quatre": 4, "cinq": 5, "six": 6, "sept": 7, "huit": 8,
+                 "neuf": 9, "dix": 10, "onze": 11, "douze": 12, "treize": 13, "quatorze": 14,
+                 "quinze": 15, "seize": 16, "vingt": 20, "vingts": 20, "trente": 30,
+                 "quarante": 40, "cinquante": 50, "soixante": 60, "septante": 70,
+                 "octante": 80, "huitante": 80, "nonante": 90},
+           "a": ("un", "une"), "h": ("cent", "cents"), "hs": {}, "k": ("mille",),
+           "m": {"million": 10**6, "millions": 10**6, "milliard": 10**9, "milliards": 10**9},
+           "dz": ("douzaine", "douzaines"), "j": ("et",)},
+    "es": {"n": {"dos": 2, "tres": 3, "cuatro": 4, "cinco": 5, "seis": 6, "siete": 7,
+                 "ocho": 8, "nueve": 9, "diez": 10, "once": 11, "doce": 12, "trece": 13,
+                 "catorce": 14, "quince": 15, "dieciséis": 16, "dieciseis": 16,
+                 "diecisiete": 17, "dieciocho": 18, "diecinueve": 19, "veinte": 20,
+                 "veintiuno": 21, "veintiún": 21, "veintiun": 21, "veintiuna": 21,
+                 "veintidós": 22, "veintidos": 22, "veintitrés": 23, "veintitres": 23,
+                 "veinticuatro": 24, "veinticinco": 25, "veintiséis": 26, "veintiseis": 26,
+                 "veintisiete": 27, "veintiocho": 28, "veintinueve": 29, "treinta": 30,
+                 "cuarenta": 40, "cincuenta": 50, "sesenta": 60, "setenta": 70,
+                 "ochenta": 80, "noventa": 90},
+           "a": ("un", "uno", "una"), "h": ("cien", "ciento"),
+           "hs": {f"{stem}ient{end}": value * 100 for stem, value in
+                  (("dosc", 2), ("tresc", 3), ("cuatroc", 4), ("seisc", 6), ("setec", 7),
+                   ("ochoc", 8), ("novec", 9)) for end in ("os", "as")}
+                 | {"quinientos": 500, "quinientas": 500},
+           "k": ("mil",),
+           "m": {"millón": 10**6, "millon": 10**6, "millones": 10**6, "millardo": 10**9,
+                 "millardos": 10**9},
+           "dz": ("docena", "docenas"), "j": ("y",)},
+    "it": {"n": {"due": 2, "tre": 3, "quattro": 4, "cinque": 5, "sei": 6, "sette": 7,
+                 "otto": 8, "nove": 9, "dieci": 10, "undici": 11, "dodici": 12, "tredici": 13,
+                 "quattordici": 14, "quindici": 15, "sedici": 16, "diciassette": 17,
+                 "diciotto": 18, "diciannove": 19},
+           "a": ("un", "uno", "una"), "h": ("cento",),
+           "hs": {f"{unit}cento": value * 100 for unit, value in
+                  (("due", 2), ("tre", 3), ("quattro", 4), ("cinque", 5), ("sei", 6),
+                   ("sette", 7), ("otto", 8), ("nove", 9))},
+           "k": ("mille", "mila"),
+           "m": {"milione": 10**6, "milioni": 10**6, "miliardo": 10**9, "miliardi": 10**9},
+           "dz": ("dozzina", "dozzine"), "j": ("e",)},
+    "pt": {"n": {"dois": 2, "duas": 2, "três": 3, "tres": 3, "quatro": 4, "cinco": 5,
+                 "seis": 6, "sete": 7, "oito": 8, "nove": 9, "dez": 10, "onze": 11, "doze": 12,
+                 "treze": 13, "catorze": 14, "quatorze": 14, "quinze": 15, "dezesseis": 16,
+                 "dezasseis": 16, "dezessete": 17, "dezassete": 17, "dezoito": 18,
+                 "dezenove": 19, "dezanove": 19, "vinte": 20, "trinta": 30, "quarenta": 40,
+                 "cinquenta": 50, "sessenta": 60, "setenta": 70, "oitenta": 80, "noventa": 90},
+           "a": ("um", "uma"), "h": ("cem", "cento"),
+           "hs": {f"{stem}{end}": value * 100 for stem, value in
+                  (("duzent", 2), ("trezent", 3), ("quatrocent", 4), ("quinhent", 5),
+                   ("seiscent", 6), ("setecent", 7), ("oitocent", 8), ("novecent", 9))
+                  for end in ("os", "as")},
+           "k": ("mil",),
+           "m": {"milhão": 10**6, "milhao": 10**6, "milhões": 10**6, "milhoes": 10**6},
+           "dz": ("dúzia", "dúzias", "duzia", "duzias"), "j": ("e",)},
+    "nl": {"n": {"twee": 2, "drie": 3, "vier": 4, "vijf": 5, "zes": 6, "zeven": 7, "acht": 8,
+                 "negen": 9, "tien": 10, "elf": 11, "twaalf": 12, "dertien": 13,
+                 "veertien": 14, "vijftien": 15, "zestien": 16, "zeventien": 17,
+                 "achttien": 18, "negentien": 19},
+           "a": ("een", "één"), "h": ("honderd",), "hs": {}, "k": ("duizend",),
+           "m": {"miljoen": 10**6, "miljoenen": 10**6, "miljard": 10**9, "miljarden": 10**9},
+           "dz": ("dozijn",), "j": ()},
+}
+# Italian tens glue their unit ("ventitré", "trentotto", elided before uno and otto); Dutch
+# puts the unit first ("eenentwintig", "tweeëntwintig").
+_IT_TENS = {"venti": 20, "trenta": 30, "quaranta": 40, "cinquanta": 50, "sessanta": 60,
+            "settanta": 70, "ottanta": 80, "novanta": 90}
+_IT_UNITS = {"uno": 1, "un": 1, "due": 2, "tre": 3, "tré": 3, "quattro": 4, "cinque": 5,
+             "sei": 6, "sette": 7, "otto": 8, "nove": 9}
+_ROLE_WORDS["it"]["n"].update(_IT_TENS)
+_ROLE_WORDS["it"]["n"].update({(tens[:-1] if unit[0] in "uo" else tens) + unit: tv + uv
+                               for tens, tv in _IT_TENS.items()
+                               for unit, uv in _IT_UNITS.items()})
+_NL_TENS = {"twintig": 20, "dertig": 30, "veertig": 40, "vijftig": 50, "zestig": 60,
+            "zeventig": 70, "tachtig": 80, "negentig": 90}
+_ROLE_WORDS["nl"]["n"].update(_NL_TENS)
+_ROLE_WORDS["nl"]["n"].update({unit + joint + tens: uv + tv for tens, tv in _NL_TENS.items()
+                               for unit, uv in (("een", 1), ("één", 1), ("twee", 2),
+                                                ("drie", 3), ("vier", 4), ("vijf", 5),
+                                                ("zes", 6), ("zeven", 7), ("acht", 8),
+                                                ("negen", 9))
+                               for joint in (("ën", "en") if unit[-1] == "e" else ("en",))})
+
+
+def _role_table(spec: dict) -> dict[str, tuple[int, str]]:
+    table: dict[str, tuple[int, str]] = {}
+    for role in ("n", "hs", "m"):
+        table.update((word, (value, role)) for word, value in spec[role].items())
+    for role, value in (("a", 1), ("h", 100), ("k", 1000), ("dz", 12), ("j", 0)):
+        table.update((word, (value, role)) for word in spec[role])
+    return table
+
+
+_ROLES = {language: _role_table(spec) for language, spec in _ROLE_WORDS.items()}
+# Italian and Dutch write a number below a million as one word ("milleduecento",
+# "duemilatrecentoventuno", "tweeduizenddriehonderd"): read as a chain of these parts. "cent"
+# is "cento" elided ("centotto", "centuno").
+_GLUED_PARTS = {"it": {**{w: r for w, r in _ROLES["it"].items() if r[1] in ("n", "h", "hs", "k")},
+                       "cent": (100, "h")},
+                "nl": {w: r for w, r in _ROLES["nl"].items() if r[1] in ("n", "a", "h", "k")}}
+_GLUED_LONGEST = {language: max(map(len, parts)) for language, parts in _GLUED_PARTS.items()}
+# The first three letters of every word and glued part: a cheap test before the look-ups.
+_ROLE_STEMS = {language: frozenset(word[:3] for word in table)
+               for language, table in _ROLES.items()}
+_LETTER_RUN = re.compile(r"[^\W\d_]+")
+_GAP = re.compile(r"[ \t\u00a0]+|[-\u2010]")
+# After a number: per cent, and "N times" before a comparative (a multiple, as English "3 times
+# higher"); "deux fois" alone is a count.
+_ROLE_PERCENT = {
+    "fr": r"pour[ \u00a0]?cent", "es": r"por[ \u00a0]+cien(?:to)?", "it": r"per[ \u00a0]?cento",
+    "pt": r"por[ \u00a0]?cento", "nl": r"procent|percent"}
+_DE_COMPARATIVE = (r"(?=[ \u00a0]+(?:so|mehr|weniger|höher|größer|kleiner|niedriger|schneller|"
+                   r"besser)(?![\w]))")
+_ROLE_TIMES = {
+    "fr": r"fois(?=[ \u00a0]+(?:plus|moins|mieux|autant)(?![\w]))",
+    "es": r"veces(?=[ \u00a0]+(?:más|mas|menos|mayor|menor|mejor|peor)(?![\w]))",
+    "it": r"volte(?=[ \u00a0]+(?:più|piu|meno|maggiore|minore|tanto|tanti|tante)(?![\w]))",
+    "pt": r"vezes(?=[ \u00a0]+(?:mais|menos|maior|menor|melhor|pior)(?![\w]))",
+    "nl": r"(?:keer|maal)(?=[ \u00a0]+(?:zo|zoveel|meer|minder|groter|kleiner|hoger|lager|"
+          r"sneller|beter)(?![\w]))",
+    "de": r"mal" + _DE_COMPARATIVE}
+_DE_TIMES = re.compile(_DE_COMPARATIVE)
+_ROLE_AFTER = {language: re.compile(
+    rf"[ \u00a0]+(?:(?P<pct>{_ROLE_PERCENT[language]})(?![\w])|(?P<times>{_ROLE_TIMES[language]}))")
+    for language in _ROLE_PERCENT}
+_ROLE_AFTER["de"] = re.compile(rf"[ \u00a0]+{_ROLE_TIMES['de']}")
+# Digits before "fois plus", "-mal so", "keer zo", "배" (ko): a multiple ("4 fois plus élevées").
+_DIGIT_TIMES = {language: re.compile(rf"(?:[ \u00a0]+|[-\u2010]?(?=mal(?![\w])))"
+                                     rf"{_ROLE_TIMES[language]}")
+                for language in _ROLE_TIMES}
+_DIGIT_TIMES["ko"] = re.compile("[ \u00a0]?배")
+# A bare hundred or thousand before these is hyperbole, not an amount: "mille fois merci",
+# "cent fois", "mil gracias", "grazie mille" (after), "mil vezes", "duizend keer", "tausend
+# Dank".
+_HYPERBOLE_NEXT = {"fr": frozenset("fois merci mercis excuses pardons baisers bises".split()),
+                   "es": frozenset("gracias veces disculpas perdones besos".split()),
+                   "it": frozenset("grazie volte scuse baci".split()),
+                   "pt": frozenset("vezes desculpas obrigado obrigada beijos".split()),
+                   "nl": frozenset("keer maal excuses dank".split()),
+                   "de": frozenset("dank danke mal küsse grüße entschuldigungen".split())}
+_HYPERBOLE_BEFORE = {"it": frozenset(("grazie",)), "es": frozenset(("gracias",)),
+                     "pt": frozenset(("obrigado", "obrigada")), "fr": frozenset(("merci",)),
+                     "nl": frozenset(("bedankt",)), "de": frozenset(("danke",))}
+# French "neuf" is also "new" ("un téléphone neuf", "état neuf", "remis à neuf", "quoi de
+# neuf"); Italian "sei" is also "you are" ("sei sicuro?", "se sei interessato").
+_NEUF_NEW_BEFORE = frozenset("état etat tout toute flambant comme quasi presque très tres quoi "
+                             "neuve".split())
+# ... and "est neuf.", "remis à neuf": "neuf" ending the clause after these.
+_NEUF_NEW_VERB = frozenset("est sont était etait sera soit semble paraît parait à a".split())
+_NEUF_CLAUSE_NEXT = frozenset("et ou mais avec en dans sous depuis jamais encore pour ni".split())
+_SEI_VERB_BEFORE = frozenset("tu se non ne ci mi ti che come dove quando ma perché perche chi già "
+                             "gia ora ormai sempre mai anche".split())
+_SEI_VERB_AFTER = frozenset("stato stata sicuro sicura pronto pronta il lo la l un una uno "
+                            "davvero proprio qui lì li tu gentile bravo brava interessato "
+                            "interessata iscritto iscritta registrato registrata in a".split())
+# Multiples written as words: "doublé", "el doble", "il doppio", "verdubbeld", "verdoppelt",
+# "doppelt so", "das Dreifache". "double" alone ("chambre double") is not read.
+_ROLE_MULTIPLES = {
+    "fr": {**{f"{stem}{end}": value for stem, value in (("doubl", 2), ("tripl", 3),
+                                                       ("quadrupl", 4))
+              for end in ("é", "ée", "és", "ées")},
+           "le double": 2, "le triple": 3, "de moitié": 0.5, "la moitié": 0.5},
+    "es": {**{f"{stem}{end}": value for stem, value in (("duplic", 2), ("triplic", 3),
+                                                       ("cuadruplic", 4))
+              for end in ("ado", "ada", "ados", "adas", "ó", "aron")},
+           "el doble": 2, "el triple": 3, "la mitad": 0.5},
+    "it": {**{f"{stem}{end}": value for stem, value in (("raddoppi", 2), ("triplic", 3),
+                                                       ("quadruplic", 4))
+              for end in ("ato", "ata", "ati", "ate")},
+           "il doppio": 2, "il triplo": 3, "la metà": 0.5},
+    "pt": {**{f"{stem}{end}": value for stem, value in (("duplic", 2), ("triplic", 3),
+                                                       ("quadruplic", 4))
+              for end in ("ado", "ada", "ados", "adas", "ou", "aram")},
+           "dobrou": 2, "dobraram": 2, "o dobro": 2, "o triplo": 3, "a metade": 0.5},
+    "nl": {"verdubbeld": 2, "verdubbelde": 2, "verdubbelden": 2, "verdrievoudigd": 3,
+           "verdrievoudigde": 3, "verviervoudigd": 4, "het dubbele": 2, "de helft": 0.5,
+           "gehalveerd": 0.5},
+    "de": {**{f"{stem}{end}": value for stem, value in (("verdoppel", 2), ("verdreifach", 3),
+                                                       ("vervierfach", 4), ("halbier", 0.5))
+              for end in ("t", "te", "ten")},
+           "das doppelte": 2, "das dreifache": 3, "das vierfache": 4, "die hälfte": 0.5,
+           "doppelt so": 2, "halb so": 0.5},
+}
+_ROLE_MULTIPLE = {language: re.compile(rf"{_trie(sorted(words), _WORD_GUARD)}(?![\w\u2010-])")
+                  for language, words in _ROLE_MULTIPLES.items()}
+_ROLE_FACTORS = {language: {word: Decimal(str(value)) for word, value in words.items()}
+                 for language, words in _ROLE_MULTIPLES.items()}
+# Of these, the shares ("la moitié des clients"): a word_number 0.5, like English "half the".
+_ROLE_SHARES = frozenset(("la moitié", "la mitad", "la metà", "a metade", "de helft",
+                          "die hälfte"))
+
+
+def _split_glued(word: str, parts: dict[str, tuple[int, str]], longest: int):
+    """An Italian or Dutch number written as one word, as its parts ("milleduecento": mille,
+    duecento), longest part first; None when the word is not made of them. Memoised by
+    position: at most len(word) * longest look-ups."""
+    failed: set[int] = set()
+
+    def rest(at: int):
+        if at == len(word):
+            return []
+        if at in failed:
+            return None
+        for end in range(min(len(word), at + longest), at, -1):
+            part = parts.get(word[at:end])
+            if part is not None:
+                tail = rest(end)
+                if tail is not None:
+                    return [part, *tail]
+        failed.add(at)
+        return None
+
+    return rest(0)
+
+
+def _read_parts(items: list, i: int, language: str):
+    """Read one number from the parts items[i:] ((value, role, ...) as in ``_ROLE_WORDS``):
+    (end index, value, scale), or None when no number starts there (a lone article, a joiner,
+    a scale with nothing before it). ``scale`` is the scale word's value when the number ends
+    with one ("trois millions"), else 1."""
+    n = len(items)
+    french, dutch = language == "fr", language == "nl"
+    total = group = 0
+    last = None                     # the role of the last part read
+    last_scale = 10**15
+    joined = False                  # a joiner stands between the last part and this one
+    k = i
+    while k < n:
+        value, role = items[k][0], items[k][1]
+        if role == "a" and last is not None:
+            # 1 after a joiner or a hundred, a thousand ("vingt et un", "vinte e um", "cent
+            # un", "mil uno"); not before a scale ("mille un million"), nor in Dutch, which
+            # glues its units ("honderd een" is a hundred and an article)
+            if dutch or not joined and last == "n" \
+                    or k + 1 < n and items[k + 1][1] in ("m", "dz", "h", "k"):
+                break
+            role = "n"
+        if role == "a":
+            if last is not None:
+                break
+            group = 1
+        elif role == "j":
+            if last in (None, "a") or joined:
+                break
+            joined = True
+            k += 1
+            continue
+        if role == "n":
+            sub = group % 100
+            if last == "n":
+                if french and sub == 4 and value == 20 and not joined:
+                    group += 76                                 # quatre-vingt(s)
+                elif 10 <= sub and sub % 10 == 0 and value < 10 \
+                        or french and sub in (60, 80) and 10 <= value < 20:
+                    group += value                              # vingt-deux, soixante-dix
+                else:
+                    break
+            elif sub == 0 and last != "a":
+                group += value
+            else:
+                break
+        elif role == "h":
+            if last == "n" and not joined and 1 <= group <= 19:
+                group *= 100                                    # deux cent, dertienhonderd
+            elif last in (None, "a", "k", "m") and group <= 1:
+                group = 100
+            else:
+                break
+        elif role == "hs":
+            if last not in (None, "k", "m") or group:
+                break
+            group = value
+            role = "h"
+        elif role == "k":
+            if joined or last_scale <= 1000:
+                break
+            if last in ("n", "h", "a") and group:
+                total += group * 1000
+            elif last in (None, "m"):
+                total += 1000                                   # mille, mil
+            else:
+                break
+            group, last_scale = 0, 1000
+        elif role == "m":
+            if joined:
+                break
+            if last == "k" and value == 10**6 and not group and total < 10**6:
+                total *= value                                  # mil millones: 10**9
+                last_scale = 10**9
+            elif last in ("n", "h", "a") and group and value < last_scale:
+                total += group * value
+                last_scale = value
+            else:
+                break
+            group = 0
+        elif role == "dz":
+            if joined or last not in ("n", "a") or not 0 < group < 100:
+                break
+            group *= 12                                         # deux douzaines
+            last = "dz"
+            k += 1
+            break
+        last, joined = role, False
+        k += 1
+    if joined:
+        k -= 1
+    if last in (None, "a"):
+        return None
+    scale = last_scale if last == "m" else 1
+    return k, total + group, scale
+# "la moitié du prix", "la mitad del precio", "die Hälfte des Preises": half price, a discount.
+_SHARE_PRICE = re.compile(r"[ \u00a0]+(?:du prix|del precio|del prezzo|do pre[çc]o|van de prijs|"
+                          r"des preises)(?![\w])")
+# Dutch "ten" + a word is "at the" (ten minste, ten slotte, ten opzichte van), not English 10.
+_NL_TEN = re.compile(r"(?<![\w-])ten(?=[ \u00a0]+(?:minste|slotte|eerste|tweede|derde|laatste|"
+                     r"behoeve|opzichte|aanzien|gevolge|koste|tijde|einde|onrechte|hoogste|"
+                     r"spoedigste|dele|zuiden|noorden|oosten|westen)(?![\w]))")
