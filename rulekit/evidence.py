@@ -780,9 +780,16 @@ def field_words(name: str) -> frozenset[str]:
     ``viewCount`` give {"view"}, ``new_followers`` {"new", "follower"}. A name about stock
     (``in_stock``, ``stock_level``, ``inventory``) also gives "stock"."""
     words = {noun(word) for word in _NAME_WORDS.findall(name)} - _COUNTING_WORDS
-    if any("stock" in word or "inventor" in word for word in words):
+    if any("stock" in word or "inventor" in word or word.startswith("availab")
+           for word in words):
         words.add("stock")
     return frozenset(words)
+
+
+# What a stock field written as text says (lower-cased, "_" and "-" as spaces).
+_STOCK_TEXTS = {"in stock": "some", "instock": "some", "available": "some", "yes": "some",
+                "out of stock": "zero", "outofstock": "zero", "sold out": "zero",
+                "unavailable": "zero", "not available": "zero", "no": "zero"}
 
 
 def _collect_amounts(node: Any, path: str, name: str | None, row_rules: Mapping[int, RowRule],
@@ -828,8 +835,12 @@ def _collect_amounts(node: Any, path: str, name: str | None, row_rules: Mapping[
             return                          # a change or a difference, not an amount
         else:
             found.append(Amount(words, "zero" if value == 0 else "some", path, str(node)))
-    elif isinstance(node, str) and node.strip().casefold() in PLACEHOLDER_TEXTS:
-        found.append(Amount(words, "unknown", path, repr(node)))
+    elif isinstance(node, str):
+        said = re.sub(r"[_\-\s]+", " ", node.strip().casefold())
+        if "stock" in words and said in _STOCK_TEXTS:    # availability: "in_stock"
+            found.append(Amount(words, _STOCK_TEXTS[said], path, repr(node)))
+        elif said in PLACEHOLDER_TEXTS:
+            found.append(Amount(words, "unknown", path, repr(node)))
 
 
 def noun(word: str) -> str:

@@ -44,7 +44,7 @@ from rulekit.evidence import _WORD, Amount, Evidence, RowRule, _relative, _url, 
 from rulekit.numbers import plain_decimal
 from rulekit.policy import Binding, Entity, Identity, Policy
 from rulekit.scan import Mention, scan, squash
-from rulekit.scan.base import _ascii_lower
+from rulekit.scan.base import _ascii_lower, _word_after, _word_before
 
 DEFAULT_SMALL_LIMIT = 12
 DEFAULT_CONTEXTS = ("ordinal", "rank", "list_position", "month", "weekday", "rating_scale",
@@ -422,6 +422,20 @@ _STOCK_NOTICES = ("alert", "notification", "notice", "email", "message", "warnin
 # stock", "none in stock", "back in stock" (a promise), "not ... in stock".
 _IN_STOCK_OTHERWISE = re.compile(r"(?:\d|\b(?:no|zero|none|nothing|not|never|back|once|if|"
                                  r"whether|when|until)\b|n't)[^.!?;\n]{0,24}$")
+# "no <thing>" states an amount only as what something has ("it has no likes", "there are no
+# comments", "with no views"): the word before "no" must be one of these, and the thing may
+# not be the subject of another verb ("no items were missing", "no comments were flagged").
+_HAVING = frozenset("has have had got gets received receives earned drew draws with there's "
+                    "theres is are was were been yet still currently".split())
+_VERB_AFTER = frozenset("were was is are have has had will would can could need needed needs "
+                        "pending flagged went came got been be missing left".split())
+# Around a stock phrase, words that make it another time or a generic rule: "was out of stock
+# last week", "should be in stock soon", "sold out last time", "out-of-stock items are
+# refunded".
+_STOCK_ANOTHER_TIME_BEFORE = re.compile(r"\b(?:was|were|had been|will be|would be|should be|"
+                                        r"may be|might be|could be|to be|be)[ \t\u00a0]+$")
+_STOCK_ANOTHER_TIME_AFTER = frozenset("last soon again next earlier before yesterday previously "
+                                      "then until by on from in after shortly".split())
 _SUPPOSING = re.compile(r"\b(?:if|unless|whether|when|whenever|once|until|in case)\b")
 # A clause that only supposes an amount states none: "if a post has no views".
 _SUPPOSED = re.compile(r"\b(?:if|unless|whether|when|whenever|once|until|in case)\b"
@@ -481,6 +495,12 @@ def _amount_words(text: str, low: str, evidence: Evidence) -> list[Finding]:
     for start, end, says, first, second in _amount_phrases(low):
         if supposing and _SUPPOSED.search(low, max(0, start - 64), start):
             continue
+        if says in ("in", "out") and (
+                _STOCK_ANOTHER_TIME_BEFORE.search(low, max(0, start - 16), start)
+                or _word_after(low, end) in _STOCK_ANOTHER_TIME_AFTER
+                or (low.startswith("out-of-", start) and _word_after(low, end).isalpha()
+                    and _word_after(low, end) not in ("and", "or", "but", "now", "today"))):
+            continue        # another time, or "out-of-stock items": not a claim about now
         if says == "in":
             if _IN_STOCK_OTHERWISE.search(low, max(0, start - 32), start):
                 continue
@@ -488,13 +508,19 @@ def _amount_words(text: str, low: str, evidence: Evidence) -> list[Finding]:
         elif says == "out":
             amounts, wanted = evidence.amounts_by_words.get("stock", ()), "zero"
         else:
+            if _word_before(low, start) not in _HAVING:
+                continue    # "No items were missing", "at no cost", "You gained no followers"
             key = (first, second)
             if key not in counted:
                 counted[key] = _counted(evidence, first, second)
             amounts, words = counted[key]
             if words == 2:
                 end = low.index(second, end) + len(second)
-            wanted = "zero"
+            if _word_after(low, end) in _VERB_AFTER:
+                continue    # "there were no comments flagged", "no seats left"
+            # A null is "none" as often as "not recorded" ("no tracking number yet"): it
+            # neither backs nor contradicts "no <thing>".
+            amounts, wanted = [a for a in amounts if a.state != "unknown"], "zero"
         if not amounts or any(a.state == wanted for a in amounts):
             continue        # the evidence counts no such thing, or says so
         findings.append(_amount_finding(text[start:end], start, wanted, amounts))
