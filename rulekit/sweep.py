@@ -65,10 +65,12 @@ def _cjk_rank(before: str, mention: Mention) -> bool:
 
 # A rating and a slash before its scale: "4.5/5", "4 / 5".
 _RATED_SLASH = re.compile(r"(?<![\d.,/])(\d{1,2}(?:[.,]\d{1,2})?)[ \u00a0]?/[ \u00a0]?\Z")
-# Words before a number that state a rank (not "top": "your top 3" is how many, not which),
-# and the words of field names that hold one.
-_RANK_VALUE_WORDS = frozenset({"rank", "ranked", "ranking", "#", "no.", "number", "place",
-                               "placed", "position", "spot", "ranks"})
+# Words before a number (or before the "#" or "number" before it) that state a rank of what
+# the sentence is about: "ranked #1", "finished 2nd", "is number 3"; not "top" ("your top 3" is
+# how many, not which) nor a bare "#1" ("our #1 priority", "Tip #1"). And the words of field
+# names that hold a rank.
+_RANK_VALUE_WORDS = frozenset({"rank", "ranked", "ranking", "place", "placed", "position",
+                               "spot", "ranks", "finished", "came", "is", "was"})
 _RANK_FIELD_WORDS = frozenset({"rank", "ranking", "position", "place", "standing"})
 _LIST_WORDS = frozenset({"step", "item", "point", "option", "tip", "part", "chapter", "page",
                          "section", "slide", "question", "round", "hole", "game", "week",
@@ -1033,8 +1035,9 @@ class _Judge:
                 and before[-2] in _DAY_PREPOSITIONS and self._ends_phrase(mention):
             # "shipped on the 6th": the day of a month, not a position
             return "weekday" in contexts and int(value) in self.days_of_month
-        if last in _RANK_VALUE_WORDS and self.ranks and int(value) not in self.ranks:
-            return False    # "ranked #1" where the evidence ranks it 2nd
+        stated = last if last not in ("#", "no.", "number") or len(before) < 2 else before[-2]
+        if stated in _RANK_VALUE_WORDS and self.ranks and int(value) not in self.ranks:
+            return False    # "ranked #1" where the evidence ranks it 2nd ("our #1 priority" is not)
         if mention.ordinal and ("ordinal" in contexts or "rank" in contexts):
             return True
         if "rank" in contexts and (last in _RANK_WORDS or _cjk_rank(mention.before, mention)):
