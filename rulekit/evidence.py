@@ -60,7 +60,8 @@ _RATIO_NAME = re.compile(r"(rate|ratio|pct|percent|percentage|share|(?:^|_)(?:ct
                          re.IGNORECASE)
 _POINTS_NAME = re.compile(r"(pct|percent|percentage)$", re.IGNORECASE)
 _MULTIPLE_NAME = re.compile(r"(multiple|factor|times|ratio|growth_x|_x)$", re.IGNORECASE)
-_TODAY_NAMES = frozenset({"today", "now", "as_of", "generated_at", "report_date", "current_date"})
+_TODAY_NAMES = frozenset({"today", "now", "as_of", "generated_at", "report_date", "current_date",
+                          "asof", "generatedat", "reportdate", "currentdate"})     # camelCase
 _AUTHOR_NAMES = ("author", "author_handle", "user", "username", "handle", "by")
 # Fields whose text is a name: its digits license the name, not a quantity (rule 4).
 NAME_FIELDS = re.compile(r"(?:^|_)(?:name|title|headline|model|product|brand|sku)$",

@@ -100,6 +100,14 @@ _RELATIVE_WORDS: dict[str, dict[str, int]] = {
     "pt": {"anteontem": -2, "depois de amanhã": 2, "ontem": -1, "hoje": 0, "amanhã": 1},
     "nl": {"eergisteren": -2, "overmorgen": 2, "gisteren": -1, "vandaag": 0, "morgen": 1},
 }
+# Before a later day, words that make it a farewell when the sentence ends there ("See you
+# tomorrow!", "À demain !", "Hasta mañana.").
+_SIGN_OFF_BEFORE = ("see you ", "talk to you ", "speak to you ", "talk ", "à ", "a ", "hasta ",
+                    "bis ", "até ", "tot ", "じゃあ", "また")
+_SIGN_OFF_AFTER = re.compile(r"[ \t\u00a0]*(?:[!.,;。！]|$)")
+# Before "N days ago", words that make it no one day ("about a week ago").
+_HEDGES = ("about ", "around ", "roughly ", "approximately ", "almost ", "nearly ", "over ",
+           "more than ", "less than ", "under ", "at least ", "some ", "circa ", "~")
 # "mañana" and "morgen" are also the morning: after these words they are not a day.
 _MORNING_AFTER = {"mañana": ("la ", "esta ", "una ", "cada ", "media "),
                   "morgen": ("de ", "deze ", "elke ", "goede ", "heute ", "gestern ", "am ",
@@ -608,20 +616,46 @@ def _relative_days(text: str, evidence: Evidence, locale: str
     pattern, offsets = _relative_pattern(locale.split("_")[0].lower())
     for match in pattern.finditer(text):
         said = match.group(0)
+        offset = offsets.get(said.lower())
+        before = text[max(0, match.start() - 16):match.start()].lower()
+        if offset is not None and said.lower() in _MORNING_AFTER and before.endswith(
+                _MORNING_AFTER[said.lower()]):
+            continue                                # "por la mañana", "heute morgen": a morning
+        if offset == 0 and _in_question(text, match.end()):
+            continue                                # "How can I help you today?"
+        if offset is not None and offset > 0 and before.endswith(_SIGN_OFF_BEFORE) \
+                and _SIGN_OFF_AFTER.match(text, match.end()):
+            continue                                # "See you tomorrow!", "À demain !"
+        if offset is None:                          # "N days ago", 3天前
+            number = next(g for g in ("count", "count3") if match.groupdict().get(g))
+            settled.add(match.span(number))
+            offset = _counted_offset(match)
+            if before.endswith(_HEDGES):
+                # "about a week ago" names no one day: some evidence day must be that long ago,
+                # give or take half of it (a day at least); "over", "more than" and "at least"
+                # bound it below, "under", "less than", "almost" and "nearly" above.
+                ago = -offset
+                low_days, high_days = max(1, ago - max(1, ago // 2)), ago + max(1, ago // 2)
+                if before.endswith(("over ", "more than ", "at least ")):
+                    low_days, high_days = ago, 10**6
+                elif before.endswith(("under ", "less than ", "almost ", "nearly ")):
+                    low_days, high_days = 1, ago
+                if today is not None and any(low_days <= (today - day).days <= high_days
+                                             for day in evidence.days):
+                    continue
+                if today is not None:
+                    findings.append(_new_finding(
+                        "date", said, None, match.start(), match.end(), "unsupported_date",
+                        f"'{before.split()[-1] if before.split() else ''} {said}': no date in "
+                        f"the evidence is about {-offset} days before its today "
+                        f"({today.isoformat()})"))
+                    continue
         if today is None:
             why = ("the evidence's today could not be read as a date" if evidence.has_today
                    else "the evidence has no 'today' to resolve it against")
             findings.append(_new_finding("date", said, None, match.start(), match.end(),
                                          "relative_date", f"'{said}' is relative, and {why}"))
             continue
-        offset = offsets.get(said.lower())
-        if offset is not None and said.lower() in _MORNING_AFTER and text[
-                max(0, match.start() - 8):match.start()].lower().endswith(_MORNING_AFTER[said.lower()]):
-            continue                                # "por la mañana", "heute morgen": a morning
-        if offset is None:                          # "N days ago", 3天前
-            offset = _counted_offset(match)
-            number = next(g for g in ("count", "count3") if match.groupdict().get(g))
-            settled.add(match.span(number))
         try:
             day = today + dt.timedelta(days=offset)
         except OverflowError:
@@ -634,6 +668,12 @@ def _relative_days(text: str, evidence: Evidence, locale: str
                                      f"today is {today.isoformat()}), and no date in the "
                                      "evidence is that day"))
     return findings, settled
+
+
+def _in_question(text: str, at: int) -> bool:
+    """Whether the sentence going on at ``at`` ends with a question mark."""
+    ends = [i for i in (text.find(mark, at) for mark in ".!?\n？。") if i >= 0]
+    return bool(ends) and text[min(ends)] in "?？"
 
 
 def _counted_offset(match: re.Match) -> int:
