@@ -948,6 +948,8 @@ class _Judge:
             return None
         if integral and self._small_integer_context(mention):
             return None
+        if integral and mention.ordinal and 12 < value <= 31 and self._day_of_month(mention):
+            return None     # "shipped on the 15th": the day of a date in the evidence
         if pair is not None:
             (part, _), (total, counted) = pair
             rows = self._rows_of(counted)
@@ -1071,8 +1073,7 @@ class _Judge:
         last = before[-1] if before else ""
         if value == 0 and last in ("below", "above") and mention.kind == "word_number":
             return True     # "5 below zero": the point a direction is measured from
-        if mention.ordinal and len(before) >= 2 and before[-1] == "the" \
-                and before[-2] in _DAY_PREPOSITIONS and self._ends_phrase(mention):
+        if mention.ordinal and self._on_the(mention):
             # "shipped on the 6th": the day of a month, not a position
             return "weekday" in contexts and int(value) in self.days_of_month
         stated = last if last not in ("#", "no.", "number") or len(before) < 2 else before[-2]
@@ -1107,6 +1108,18 @@ class _Judge:
             return False
         found = _RATED_SLASH.search(self.text, max(0, mention.start - 16), mention.start)
         return found is not None and Decimal(found.group(1).replace(",", ".")) <= mention.value
+
+    def _on_the(self, mention: Mention) -> bool:
+        """Whether an ordinal stands as a day of a month: "on the 6th", "by the 15th."."""
+        before = mention.before.split()
+        return len(before) >= 2 and before[-1] == "the" and before[-2] in _DAY_PREPOSITIONS \
+            and self._ends_phrase(mention)
+
+    def _day_of_month(self, mention: Mention) -> bool:
+        """An ordinal past the small integers said as a day of a month that a date in the
+        evidence has ("on the 15th"); judged like the small ones (``_small_integer_context``)."""
+        return "weekday" in self.settings.small_integer_contexts and self._on_the(mention) \
+            and int(mention.value) in self.days_of_month
 
     @staticmethod
     def _ends_phrase(mention: Mention) -> bool:

@@ -137,7 +137,10 @@ class _When:
         length = e - s
         after = text[e] if e < n else ""
         before = text[s - 1] if s else " "
-        if before in _NOT_BEFORE or (not before.isascii() and _is_glue(before)):
+        # A colon after a label ("ETA:2026-12-03", 送达：12月3日) may stand before a date; after a
+        # digit it is a clock's ("12:30").
+        if (before in _NOT_BEFORE and not (before == ":" and (s < 2 or not text[s - 2].isdigit())))\
+                or (not before.isascii() and _is_glue(before)):
             if before == "-" and length <= 2 and self.time_ends_at(s - 1):
                 return self.clock_at(s, e, after)       # the second time of "09:00-17:00"
             return None
@@ -412,7 +415,8 @@ class _When:
         word_start = self.low.rfind(" ", window_start, s - 1) + 1
         if not word_start and window_start:
             return False
-        return self.low[word_start:s - 1].rstrip(".") in self.info.month_keys
+        # an opening bracket or quote may stand before the month: "(Dec 3)", "[Dec 3]"
+        return self.low[word_start:s - 1].rstrip(".").lstrip("([{\"'“‘«") in self.info.month_keys
 
     def yearless(self, s: int, e: int, name: str, day: int | None, year: str | None) -> int | None:
         if not self.free(s, e):
