@@ -247,12 +247,15 @@ def clean(text: str) -> tuple[str, list[int]]:
 
 _QUOTE_MARKS = ("\"'\u2018\u2019\u201a\u201c\u201d\u201e\u00ab\u00bb\u2039\u203a"
                 "\u300c\u300d\u300e\u300f")
-_SQUASH = re.compile(rf"[\s{_QUOTE_MARKS}]+")
+# White space and quote marks, and a hyphen or underscore between letters: 'out for delivery'
+# is the status out_for_delivery, 'relaxed fit' the "relaxed-fit" of a description.
+_SQUASH = re.compile(rf"[\s{_QUOTE_MARKS}]+|(?<=[^\W\d_])[-_\u2010](?=[^\W\d_])")
 
 
 def squash(text: str) -> str:
     """Quoted text as it is compared: cleaned like ``clean``, casefolded, NFKC, without white
-    space and quote marks. Evidence must be squashed with this same function."""
+    space and quote marks, and without a hyphen or underscore between letters. Evidence must
+    be squashed with this same function."""
     return _squash_clean(_prepare(text).text)
 
 
