@@ -692,6 +692,8 @@ _DIRECTION = re.compile(r"[ \u00a0\-\u2010](under|over|below|above)"
 _DIRECTION_SIGNS = {"under": -1, "below": -1, "over": 1, "above": 1}
 
 
+_MIDNIGHT = re.compile(r"(?i)midnight|mitternacht|minuit|medianoche|mezzanotte|meia-noite|"
+                       r"middernacht|午夜|半夜|深夜|자정")
 _WEEKDAYS = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
 
 
@@ -1201,6 +1203,10 @@ class _Judge:
             if time is None or (mention.day, time.hour, time.minute) in clock \
                     or (None, time.hour, time.minute) in clock:
                 return None
+            if (time.hour, time.minute) == (0, 0) and _MIDNIGHT.search(mention.text) and (
+                    (mention.day, 23, 59) in clock
+                    or (mention.day - dt.timedelta(days=1), 23, 59) in clock):
+                return None     # "midnight on 1 December" ends 1 December, or begins it
             return self._finding(mention, "unsupported_date", f"{mention.text}: the evidence "
                                  f"holds no {time.hour:02d}:{time.minute:02d} on that day",
                                  value=mention.normalized)
@@ -1209,8 +1215,10 @@ class _Judge:
             # with a zone ("9 pm UTC"), only an instant of the evidence backs it, in UTC
             times = self.evidence.utc_clock_times if time.tzinfo is not None \
                 else self.evidence.clock_times
-            if (time.hour, time.minute) in times:
-                return None
+            if (time.hour, time.minute) in times or (
+                    (time.hour, time.minute) == (0, 0) and (23, 59) in times
+                    and _MIDNIGHT.search(mention.text)):
+                return None     # a sale that "ends at midnight" ends at 23:59 too
             return self._finding(mention, "unsupported_date", f"{mention.text} is not a time in "
                                  "the evidence", value=normal)
         if normal.startswith("--"):     # a day without a year: some evidence date must have it
