@@ -692,6 +692,7 @@ _DIRECTION = re.compile(r"[ \u00a0\-\u2010](under|over|below|above)"
 _DIRECTION_SIGNS = {"under": -1, "below": -1, "over": 1, "above": 1}
 
 
+_HYPHEN_NAME = re.compile(r"[-\u2010]([^\W\d_]+)")
 _MIDNIGHT = re.compile(r"(?i)midnight|mitternacht|minuit|medianoche|mezzanotte|meia-noite|"
                        r"middernacht|午夜|半夜|深夜|자정")
 _WEEKDAYS = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
@@ -944,6 +945,8 @@ class _Judge:
             return None
         if self._name_digits(mention):
             return None
+        if mention.kind == "word_number" and self._hyphen_name(mention):
+            return None
         integral = value == value.to_integral_value()
         pair = self._count_pair(index) if integral else None      # read once, used twice
         if integral and self._count(mention, pair):
@@ -1110,6 +1113,19 @@ class _Judge:
             return False
         found = _RATED_SLASH.search(self.text, max(0, mention.start - 16), mention.start)
         return found is not None and Decimal(found.group(1).replace(",", ".")) <= mention.value
+
+    def _hyphen_name(self, mention: Mention) -> bool:
+        """A number word joined to a word by a hyphen ("two-day shipping") that the evidence
+        writes as a name, in words or digits: "Two-Day Shipping", "2-Day", TWO_DAY."""
+        found = _HYPHEN_NAME.match(self.text, mention.end)
+        if found is None or mention.value is None:
+            return False
+        word = found.group(1).casefold()
+        number = plain_decimal(mention.value)
+        quote_text = self.evidence.quote_text
+        return any(form in quote_text for form in (
+            squash(f"{mention.text}-{word}"), f"{number}-{word}", f"{number}{word}",
+            f"{number}_{word}"))
 
     def _on_the(self, mention: Mention) -> bool:
         """Whether an ordinal stands as a day of a month: "on the 6th", "by the 15th."."""
