@@ -56,9 +56,10 @@ UNTRUSTED_NAMES = frozenset({"review", "reviews", "comment", "comments", "body",
 PLACEHOLDER_TEXTS = frozenset({"n/a", "na", "none", "null", "-", "—", "not recorded", "unknown",
                                "tbd", ""})
 _FLAG_NAMES = ("{}_tracked", "{}_recorded", "has_{}", "{}_known", "track_{}")
-_RATIO_NAME = re.compile(r"(rate|ratio|pct|percent|percentage|share|(?:^|_)(?:ctr|cvr))$",
-                         re.IGNORECASE)
-_POINTS_NAME = re.compile(r"(pct|percent|percentage)$", re.IGNORECASE)
+# A field named like these holds a percentage ("percent_off" and "percentOff" are Stripe's).
+_RATIO_NAME = re.compile(r"(rate|ratio|pct|percent|percentage|share|(?:^|_)(?:ctr|cvr)"
+                         r"|(?:pct|percent)_?off)$", re.IGNORECASE)
+_POINTS_NAME = re.compile(r"(pct|percent|percentage)(?:_?off)?$", re.IGNORECASE)
 _MULTIPLE_NAME = re.compile(r"(multiple|factor|times|ratio|growth_x|_x)$", re.IGNORECASE)
 _TODAY_NAMES = frozenset({"today", "now", "as_of", "generated_at", "report_date", "current_date",
                           "asof", "generatedat", "reportdate", "currentdate"})     # camelCase
