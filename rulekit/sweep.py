@@ -144,8 +144,8 @@ def _relative_pattern(language: str) -> tuple[re.Pattern, dict[str, int]]:
     if language in _COUNTED_DAYS:
         parts.append(rf"\b(?:{_COUNTED_DAYS[language]})\b")
     if latin:
-        parts.append(r"(?<![\w'’-])(?:" + "|".join(map(re.escape, latin))
-                     + r")(?![\w'’-])")
+        # "Yesterday's post" is yesterday; "yesterday-ish" is not read
+        parts.append(r"(?<![\w-])(?:" + "|".join(map(re.escape, latin)) + r")(?![\w-])")
     parts.append(_CJK_COUNTED)
     parts.append("(?:" + "|".join(map(re.escape, cjk)) + ")")
     flags = re.IGNORECASE if language != "de" else 0    # German "Morgen" is the morning

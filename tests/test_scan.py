@@ -170,16 +170,23 @@ def test_a_range_points_both_ways():
 # --- property (a): spans are valid on any text ------------------------------------------------
 
 INTERESTING = list("0123456789.,'’ \u00a0\u202f\u200b\u00ad%$€¥@#:/-–—x×kKMO*_&;\"“”«»「」『』‘\n"
-                   "一二三四五六七八九十百千万两倍成第翻番半") + [
+                   "一二三四五六七八九十百千万两倍成第翻番半点时時시분分刻钟整折割만천억백원元円：（）"
+                   "½¾⅓⁄¹²") + [
     "&nbsp;", "&#8239;", "&amp;", "https://", "www.", ".com", "one", " a ", "half", "dozen",
-    "twice", "double", "times", "to", "and", "million", "July", "pm", "１", "٣", "३"]
+    "twice", "double", "times", "to", "and", "million", "July", "pm", "１", "٣", "३",
+    "noon", "midnight", "-day", "-dollar", " off", " price", "baker's", "score of", "UTC+8",
+    " GMT", "上午", "下午", "午後", "오후", "半价", "不折不扣", "mille", "cent", "deux",
+    "quatre-vingt", "dreizehnhundert", "eine", " fois plus", "-mal", " Uhr", " de ", "Dec",
+    "(", "ago", "yesterday", "hier", "pounds", "Rs.", " Cr", "L", "美元", "ドル"]
 messy_texts = st.lists(st.one_of(st.sampled_from(INTERESTING),
                                  st.characters(blacklist_categories=("Cs",))),
                        max_size=60).map("".join)
 
 
 @settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(text=messy_texts, locale=st.sampled_from(["en_US", "de_DE", "fr_FR", "zh_CN", "en_IN"]))
+@given(text=messy_texts, locale=st.sampled_from(["en_US", "de_DE", "fr_FR", "zh_CN", "en_IN",
+                                                 "ja_JP", "ko_KR", "es_ES", "it_IT", "nl_NL",
+                                                 "en_GB"]))
 def test_spans_are_always_valid(text, locale):
     _assert_valid(text, scan(text, locale))
 

@@ -77,6 +77,14 @@ Decisions on ambiguous text, each pinned by a case in ``tests/cases/scan/``:
   digit-by-digit number ("二〇二六"). Idioms are not numbers: 千万, 万一, 万万, 一定, 一直, 一些,
   一样, 一起, 十分 (but 十分钟), 百分百, 十万火急, weekdays (星期三, 周一) and others in
   ``CJK_IDIOMS``. 一半 is 0.5 (a computed share); 半 alone (半小时) is not read.
+- CJK discounts, shares and scales: X折 (七折, 7.5折, 七五折, 五到七折) is the ratio paid (0.7),
+  like 九成 and 3成 (0.3); 割 (ja) is a percentage (3割 30 %, 4割引 40 % off, 三割五分 35 %);
+  半价, 半額, 반값, 打对折 are 50 %. 点 is a decimal point in numerals (三点五 3.5, 四点六万
+  46,000, 百分之四点九 4.9 %, 一点五倍 1.5x) except in a clock time (三点十分) and in 一点 ("a
+  little"). A digit before 十百千万亿 or Korean 백천만억 is scaled (3百 300, 2千3百8十 2380,
+  3万5 35,000, 3만원 and 3 만원 30,000 KRW, 1만 2800원 12,800, 1억 2천만 원). Not read: 不折不扣,
+  百折不挠, 一波三折, 七折八扣, 打折/折扣 without a number, 三折叠 (folding); 割合, 割り勘, 割り算;
+  만약, 사과만, 3개만, 천천히, 백화점.
 - Clock times ("21:00", "9 pm", "9:30 p.m.", "21 Uhr", "15.00 Uhr", "21h30") are kind ``date``
   with ``day`` None, ``time`` set and ``normalized`` "21:00"; a date followed by a time is one
   ``date`` mention with both. "24:00" is 00:00. Both ends of "09:00-17:00", "9am-5pm", "9h-17h"

@@ -1,6 +1,41 @@
-"""Chinese (and Japanese) numerals: 三百五十, 两万, 二〇二六, 第三, 三成, 翻了一番, 一半, 百分之五; a
-scale after digits (1.2万, 1万2800); and the idioms whose number characters are not numbers
-(``CJK_IDIOMS``)."""
+"""Chinese, Japanese and Korean ways of writing amounts: numerals (三百五十, 两万, 二〇二六, 第三,
+三点五), shares and multiples (三成, 翻了一番, 一半, 百分之五), discounts (七折, 3割, 四割引, 半价);
+a scale after digits (1.2万, 1万2800, 2千3百8十, 3만원, 1억 2천만); and the idioms whose number
+characters are not numbers (``CJK_IDIOMS``).
+
+What each is read as (pinned by tests/cases/scan/cjk_amounts.yaml and, against evidence, by
+tests/cases/sweep/cjk_words.yaml):
+
+- X折 (zh) is the share of the price the customer pays, in tenths, read as 九成 is: the
+  multiple 0.X. 七折 is 0.7 (30 % off); 七五折, 7.5折, 75折 and 七点五折 are 0.75; 打三折 is
+  0.3; 五到七折 and 5-7折 are a range. A ratio in the evidence backs it (``price_ratio: 0.7``,
+  ``pay_ratio``, ``price_factor``, a text saying 七折); a percentage does not, whatever its
+  field: the evidence index cannot tell ``pay_pct: 30`` from ``discount_pct: 30``, and the
+  commonest mistake is 打三折 written for a 30 % discount (打七折). So a discount (``discount_pct:
+  30``, a sale price) never backs 七折 nor 三折: fail closed, the model copies a ratio the
+  code computed. Not read: 打折 and 折扣 alone (no number), 不折不扣, 百折不挠, 一波三折,
+  七折八扣, 三折叠 and 三折页 (folding), 对折 (fold in two; 打对折 is half price).
+- N割 (ja) is N tenths written as a percentage: 3割 and 三割 are 30, 三割五分 35, 十割 100. N割引
+  (N tenths off) is the same percentage, the discount: 4割引 is 40, backed by ``discount_pct:
+  40``. Not read: 割合 (ratio), 割引 alone, 割り勘, 割り算, 割る.
+- N成 (zh) stays the multiple 0.N it has always been (九成 0.9, 三成五 0.35), and digits before
+  成 read the same way (3成 is 0.3, never the small integer 3).
+- Half price (半价, 半價, 半額, 半値, 반값, 반액, 打对折) is the percentage 50: it is 50 % paid
+  and 50 % off at once (no discount can be mistaken for it), so ``discount_pct: 50``,
+  ``pay_pct: 50`` and ``price_ratio: 0.5`` all back it and a sale price alone does not. 一半
+  ("half of") stays the share 0.5.
+- 点 (點) between numerals is a decimal point: 三点五 3.5, 四点六万 46000, 一点二万 12000,
+  百分之四点九 4.9 %, 一点五倍 the multiple 1.5, 七点五折 0.75. A clock time is not a decimal:
+  nothing is read when a unit or 分/刻/钟/半/整 follows the digits (三点二十, 三点五分) or a time
+  of day comes before (下午三点五), and 一点 ("a little"), 一点一点 stay idioms.
+- After digits, a scale is 万 亿 千 百 十 or Korean 만 억 천 백, and what follows is read the
+  same way: 3百 300, 2千3百8十 2380, 3万5 35000 (one digit after a unit is its tenth, as in
+  三万五), 1万2800 12800 (more digits are exact), 3万亿 3 × 10^12, 3만원 30000 KRW, 1만 2800원,
+  1억 2천만 원 (after a space, the next digits join only when a unit or 원 follows them, and
+  "3만 원" is in won). Korean 만 is a scale only right after digits: 사과만 ("only apples"),
+  만약 ("if"), 3개만 ("only 3") are not scales, nor 3만큼 ("as much as 3"); 3 백 or 3 만,
+  with a space between the digits and the scale, are not read as one amount.
+"""
 
 from __future__ import annotations
 
@@ -23,66 +58,136 @@ CJK_IDIOMS = (
     "三番五次", "五湖四海", "万众一心", "萬眾一心", "一帆风顺", "一帆風順", "千钧一发", "千鈞一髮",
     "一目了然", "一路顺风", "一路順風", "百闻不如一见", "百聞不如一見", "十字", "万岁", "萬歲",
     "万能", "萬能", "百货", "百貨", "百姓", "千克", "千米", "第一时间", "第一時間",
+    "一波三折", "七折八扣", "百折不挠", "百折不撓",
 )
 _CJK_NUMERALS = "零〇一二两兩三四五六七八九壹贰貳叁參肆伍陆陸柒捌玖十拾百佰千仟万萬亿億"
 _CJK_DIGIT = {"零": 0, "〇": 0, "一": 1, "壹": 1, "二": 2, "贰": 2, "貳": 2, "两": 2, "兩": 2,
               "三": 3, "叁": 3, "參": 3, "四": 4, "肆": 4, "五": 5, "伍": 5, "六": 6, "陆": 6,
               "陸": 6, "七": 7, "柒": 7, "八": 8, "捌": 8, "九": 9, "玖": 9}
+# The digits a decimal part is written with, one character per digit (三点一四).
+_PLAIN_DIGITS = "零〇一二两兩三四五六七八九"
 _CJK_SMALL = {"十": 10, "拾": 10, "百": 100, "佰": 100, "千": 1000, "仟": 1000}
 _CJK_BIG = {"万": 10**4, "萬": 10**4, "亿": 10**8, "億": 10**8}
 _CJK_CLASSIFIERS = frozenset("个個次条條篇位名天周週年件张張本人家台辆輛部只隻份层層分秒倍项項款")
 _CJK_CHENG_NOT = frozenset("功为為立本员員绩績果交熟长長就人都")
+# "a little" (一点, 一點) is an idiom unless a decimal digit follows it that is not itself
+# another 一点 (一点二万 is 12000, 一点一点 is "little by little"); after a numeral it stays
+# masked, as it always was (十一点五分 is a clock time).
+_LITTLE = ("一点", "一點")
 _PURE_IDIOMS = [i for i in CJK_IDIOMS if all(c in _CJK_NUMERALS for c in i)]
 _CJK_IDIOM = re.compile(
     rf"(?<![{_CJK_NUMERALS}])(?:{_trie(_PURE_IDIOMS)})(?![{_CJK_NUMERALS}])"
-    rf"|(?:{_trie(i for i in CJK_IDIOMS if i not in _PURE_IDIOMS)})"
+    rf"|(?:{_trie(i for i in CJK_IDIOMS if i not in _PURE_IDIOMS and i not in _LITTLE)})"
+    rf"|(?<=[{_CJK_NUMERALS}])一[点點]|一[点點](?![{_PLAIN_DIGITS}](?![点點]))"
     r"|十分(?![钟鐘])|(?:星期|礼拜|禮拜|周|週)[一二三四五六日天]")
-_CJK_ANY = re.compile(rf"[{_CJK_NUMERALS}翻]")
+# Whether the pass has anything to look at: a numeral, or a mark of a share or a discount.
+_CJK_ANY = re.compile(rf"[{_CJK_NUMERALS}翻折割成半반]")
 _CJK_RUN = re.compile(rf"[{_CJK_NUMERALS}]+")
-_CJK_PERCENT = re.compile(rf"百分之([{_CJK_NUMERALS}]+)")
+_CJK_PERCENT = re.compile(rf"百分之([{_CJK_NUMERALS}]+)(?:[点點]([{_PLAIN_DIGITS}]{{1,12}}))?")
 _CJK_DOUBLING = re.compile(r"翻了?([一二两兩三四])番|翻倍|加倍|翻番")
 _CJK_HALF = re.compile(r"一半")
-_CJK_SCALE = re.compile(r"[ \u00a0]?([十百千]?[万萬]|[十百千]?[亿億]|千(?![米克瓦卡]))")
-_CJK_REST = re.compile(r"[0-9]+(?:\.[0-9]+)?(?=[万萬])|[0-9]{1,4}(?![0-9.,])")
+# Half price: the percentage 50 (see the module docstring).
+_HALF_PRICE = re.compile(r"半(?:价|價|額|额|値)|반(?:값|액)|打[对對]折")
+# 三点五: found at its 点, then the integer part before it (at most 12 numerals, which must
+# start their run) and the decimal digits after it.
+_DIAN = re.compile(r"[点點]")
+_WHOLE_BEFORE = re.compile(rf"[{_CJK_NUMERALS}]{{1,12}}\Z")
+_DECIMALS_AFTER = re.compile(rf"[{_PLAIN_DIGITS}]{{1,12}}")
+# What makes 三点五 a clock time rather than a decimal: after the digits (三点二十, 三点五分) ...
+_NOT_DECIMAL_AFTER = frozenset("十拾百佰千仟分刻钟鐘秒半整点點时時号號")
+# ... or before the numeral (下午三点五, 晚上三点五).
+_TIME_BEFORE = ("上午", "下午", "中午", "晚上", "早上", "凌晨", "傍晚", "夜里", "夜裡", "今晚",
+                "明晚", "今早", "明早", "半夜", "深夜")
+_TIME_BEFORE_ONE = frozenset("早晚午晨夜第")
+# Digits before a tenth: 7折, 7.5折, 75折, 3割, 3成 (and the first end of 5-7折, 3〜4割), found
+# at the mark, then the digits before it.
+_TENTH_MARK = re.compile(r"[折割成]")
+_DIGITS_BEFORE = re.compile(r"[0-9]{1,3}(?:\.[0-9]{1,2})?\Z")
+_RANGE_BEFORE = re.compile(
+    r"([0-9]{1,3}(?:\.[0-9]{1,2})?)[ \u00a0]?[-~\u301c\u2013至到][ \u00a0]?\Z")
+_RANGE_MARKS = frozenset("-~\u301c\u2013至到")
+# 三折叠 (tri-fold, but 七折叠加 is 0.7 stacked with more), 三折页 (a brochure), 折射, 折腾...:
+# 折 starts another word. Kept short: after a discount come words of trade (七折服装, 七折断码,
+# 七折线上, 七折返现, 七折纸巾).
+_ZHE_NOT = frozenset("叠疊页頁射痕戟杀殺寿壽肱腰腾騰")
+# 割合 (ratio), 割り勘, 割愛, 割烹 and the verb 割る: 割 starts another word.
+_WARI_NOT = frozenset("合勘愛烹るれらっろ")
+# 割 then 分 (hundredths) and 厘 (thousandths): 三割五分 is 35 %, 3割2分5厘 32.5 %.
+_WARI_MORE = re.compile(rf"([0-9]|[{_PLAIN_DIGITS}])分(?:([0-9]|[{_PLAIN_DIGITS}])厘)?")
+_WARI_OFF = re.compile(r"り?引き?|り?(?=[増減])")
+
+# A scale after digits (see the module docstring), as ``figures`` finds it right after the
+# digits; ``cjk_scale`` reads it with what follows. Each unit keeps off the words it starts:
+# 十分, 百分 (per cent), 百货, 千米 (km), 千克 (kg), 백화점, 천천히, 만큼, 만약.
+_UNIT_AT = re.compile(r"十(?![分字])|百(?![分货貨度姓科])|千(?![米克瓦卡])|[万萬亿億]"
+                      r"|백(?![화신업])|천(?!천)|만(?![큼약])|억")
+_UNIT = {"十": 10, "百": 100, "千": 1000, "万": 10**4, "萬": 10**4, "亿": 10**8, "億": 10**8,
+         "백": 100, "천": 1000, "만": 10**4, "억": 10**8}
+_CJK_SCALE = re.compile(rf"[ \u00a0]?({_UNIT_AT.pattern})")
+_TAIL = re.compile(r"([ \u00a0]?)([0-9]+(?:\.[0-9]+)?)")
+_TAIL_FIRST = frozenset("0123456789 \u00a0")
+_TAIL_CURRENCY = frozenset("원元円")
+_ASCII_DIGITS = frozenset("0123456789")
+_OPEN = (0, _IDIOM)                         # the marks a scale may read over
 
 
-_SMALL_UNITS = {"十": 10, "百": 100, "千": 1000}
+def _pct(value: Decimal) -> Decimal:
+    """A figure without a trailing ".0" (3.5割 is 35, not 35.0)."""
+    return value.quantize(Decimal(1)) if value == value.to_integral_value() else value.normalize()
 
 
-def _small_unit(text: str, rest: re.Match) -> tuple[Decimal, int, int]:
-    """The digits after a 万 or 亿 with the unit written after them: 1万2千 is 10000 + 2000
-    (not 10002), 1万2800 is exact. (value, end, what the digits were multiplied by)."""
-    digits, end = rest.group(), rest.end()
-    unit = _SMALL_UNITS.get(text[end:end + 1]) if "." not in digits else None
-    if unit is None:
-        return Decimal(digits), end, 1
-    return Decimal(digits) * unit, end + 1, unit
+def _zhe_digits(digits: str) -> Decimal | None:
+    """The share of the price paid that digits before 折 write: 7 is 0.7, 7.5 is 0.75, 75 is
+    0.75 (七五折); None for anything else (10折, 100折)."""
+    if "." in digits:
+        value = Decimal(digits)
+        return (value / 10).normalize() if 0 < value < 10 else None
+    if len(digits) == 1 and digits != "0":
+        return Decimal(int(digits)) / 10
+    if len(digits) == 2 and "0" not in digits:
+        return Decimal(int(digits)) / 100
+    return None
+
+
+def _tenth(s: int, e: int, digits: str, mark: str) -> _Hit | None:
+    """The digits [s, e) before 折, 割 or 成 as a hit over the digits alone (the caller extends
+    it over the mark), or None when they write no tenth (10折, 15割)."""
+    if mark == "折":
+        value = _zhe_digits(digits)
+        if value is None:
+            return None
+        hit = _Hit("multiple", s, e, value)
+    else:
+        number = Decimal(digits)
+        if not 0 < number <= 10 or number * 10 != (number * 10).to_integral_value():
+            return None
+        if mark == "割":
+            hit = _Hit("number", s, e, _pct(number * 10))
+            hit.percent = True
+        else:
+            hit = _Hit("multiple", s, e, number / 10)
+    hit.token = digits
+    return hit
 
 
 class _Cjk:
-    """Chinese (and Japanese) numerals, multiples and idioms; a part of ``_Scanner``."""
+    """Chinese, Japanese and Korean numerals, shares, discounts and idioms; a part of
+    ``_Scanner``."""
 
     def cjk_scale(self, hit: _Hit, found: re.Match) -> int:
-        """1.2万 (12000), 3千万, 1万2800 (12800, exact), 1亿2000万."""
+        """The amount that a scale after digits starts (``found``, a match of ``_CJK_SCALE``
+        right after the digits of ``hit``): 1.2万 (12000), 3千万, 1万2800 (exact), 3万5
+        (35000), 2千3百8十, 1亿2000万, 3만원, 1억 2천만 원. Sets the hit's value and scale (what
+        the digits written last were multiplied by) and returns where the amount ends."""
         text = self.text
-        unit = found.group(1)
-        scale = _cjk_unit(unit)
-        value = hit.value
-        end = found.end()
-        rest = _CJK_REST.match(text, end) if unit[-1] in "万萬亿億" else None
-        if rest and value == value.to_integral_value():
-            remainder, rest_end, rest_scale = _small_unit(text, rest)
-            if text[rest_end:rest_end + 1] in ("万", "萬") and unit[-1] in "亿億":
-                remainder, rest_end, rest_scale = remainder * 10**4, rest_end + 1, \
-                    rest_scale * 10**4
-                more = _CJK_REST.match(text, rest_end)
-                if more and "." not in more.group():
-                    more_value, rest_end, rest_scale = _small_unit(text, more)
-                    remainder += more_value
-            if remainder < scale:
-                hit.value, hit.scaled, hit.scale = value * scale + remainder, True, rest_scale
-                return rest_end
-        hit.value, hit.scaled, hit.scale = value * scale, True, scale
+        read = _digits_and_units(text, self.mask, hit.value, found.start(1))
+        if read is None:
+            return hit.e                    # the unit is a clock time's or a link's (9十点)
+        value, end, scale = read
+        hit.value, hit.scaled, hit.scale = value, True, scale
+        if hit.currency is None and text[end:end + 1] in (" ", "\u00a0") \
+                and text[end + 1:end + 2] == "원" and text[end + 2:end + 3] != "래":
+            hit.currency, end = "KRW", end + 2          # 3만 원: spaced as Korean writes it
         return end
 
     def cjk(self) -> None:
@@ -96,17 +201,37 @@ class _Cjk:
             value = _cjk_value(match.group(1))
             if value is not None and self.free(*match.span()):
                 hit = _Hit("word_number", *match.span(), Decimal(value))
+                if match.group(2):
+                    hit.value = Decimal(f"{value}.{_digit_string(match.group(2))}")
+                    hit.decimals = len(match.group(2))
                 hit.percent = True
                 self.claim(hit)
+        if "点" in text or "點" in text:
+            for dian in _DIAN.finditer(text):
+                at = dian.start()
+                if at and text[at - 1] in _CJK_NUMERALS:
+                    self.cjk_decimal(at)
         for match in _CJK_DOUBLING.finditer(text):
             if self.free(*match.span()):
                 times = match.group(1)
                 self.claim(_Hit("multiple", *match.span(),
                                 Decimal(2 ** _CJK_DIGIT[times] if times else 2)))
-        for match in _CJK_HALF.finditer(text):
-            s = match.start()
-            if (not s or text[s - 1] not in _CJK_NUMERALS) and self.free(*match.span()):
-                self.claim(_Hit("word_number", *match.span(), Decimal("0.5")))
+        if "一半" in text:
+            for match in _CJK_HALF.finditer(text):
+                s = match.start()
+                if (not s or text[s - 1] not in _CJK_NUMERALS) and self.free(*match.span()):
+                    self.claim(_Hit("word_number", *match.span(), Decimal("0.5")))
+        if "半" in text or "반" in text or "对折" in text or "對折" in text:
+            for match in _HALF_PRICE.finditer(text):
+                if self.free(*match.span()):
+                    hit = _Hit("word_number", *match.span(), Decimal(50))
+                    hit.percent = True
+                    self.claim(hit)
+        if "折" in text or "割" in text or "成" in text:
+            for mark in _TENTH_MARK.finditer(text):
+                at = mark.start()
+                if at and text[at - 1] in _ASCII_DIGITS:
+                    self.digit_tenths(at)
         for match in _CJK_RUN.finditer(text):
             s, e = match.span()
             if not self.free(s, e) or (s and text[s - 1].isdigit()) \
@@ -114,11 +239,108 @@ class _Cjk:
                 continue                    # 3千万, 1.2 萬: the digits' scale
             self.cjk_run(s, e, match.group())
 
+    def cjk_decimal(self, at: int) -> None:
+        """The numeral around the 点 at ``at``: 三点五 (3.5), 四点六万 (46000), 一点五倍 (the
+        multiple 1.5), 七点五折 (0.75); not a clock time (三点五分, 下午三点五) nor an ordinal
+        (第三点)."""
+        text = self.text
+        whole = _WHOLE_BEFORE.search(text, max(0, at - 12), at)
+        tail = _DECIMALS_AFTER.match(text, at + 1)
+        if whole is None or tail is None:
+            return
+        s, e = whole.start(), tail.end()
+        run, decimals = whole.group(), tail.group()
+        after = text[e:e + 1]
+        if s and text[s - 1] in _CJK_NUMERALS:
+            return                          # a run longer than 12 numerals
+        if after in _NOT_DECIMAL_AFTER or (s and text[s - 1] in _TIME_BEFORE_ONE) \
+                or text[max(0, s - 2):s] in _TIME_BEFORE:
+            return
+        if run[-1] in _CJK_BIG or (len(run) >= 2 and run[-1] in _CJK_DIGIT
+                                   and run[-2] in "百佰千仟万萬亿億"):
+            return                          # 三万点五, 一千二点五: not a decimal number
+        number = _CJK_DIGIT[run] if len(run) == 1 and run in _CJK_DIGIT else (
+            _cjk_value(run) if len(run) > 1 or run in _CJK_SMALL else None)
+        if number is None:
+            return
+        value = Decimal(f"{number}.{_digit_string(decimals)}")
+        hit = _Hit("word_number", s, e, value)
+        hit.decimals = len(decimals)
+        if after in _CJK_BIG:
+            hit.value, hit.scaled, hit.scale = value * _CJK_BIG[after], True, _CJK_BIG[after]
+            hit.e = e + 1
+        elif after == "倍":
+            hit.kind, hit.e = "multiple", e + 1
+        elif after == "折":
+            if not 0 < value < 10 or _folding(text, e + 1):
+                return
+            hit.kind, hit.value, hit.decimals, hit.e = "multiple", value / 10, 0, e + 1
+        elif after in ("%", "\u066a"):
+            hit.percent, hit.e = True, e + 1
+        if self.free(hit.s, hit.e):
+            self.claim(hit)
+
+    def digit_tenths(self, e: int) -> None:
+        """The digits before the mark at ``e``: 折 (7折 is 0.7, 7.5折 and 75折 0.75), 割 (3割 is
+        30 %, 3割引 30 % off, 3割5分 35 %) or 成 (3成 is the multiple 0.3), with the first end of
+        a range (5-7折)."""
+        text = self.text
+        found = _DIGITS_BEFORE.search(text, max(0, e - 6), e)
+        if found is None:
+            return
+        s, digits, mark = found.start(), found.group(), text[e]
+        if s and (text[s - 1] in _ASCII_DIGITS or (text[s - 1].isascii() and text[s - 1].isalpha())
+                  or (text[s - 1] in ".," and s > 1 and text[s - 2] in _ASCII_DIGITS)):
+            return                          # 12345折, 1,5折 are no tenth; A3成 is a name
+        after = text[e + 1:e + 2]
+        if mark == "割":
+            if after in _WARI_NOT or (after == "り" and text[e + 2:e + 3] not in "引増減"):
+                return
+        elif mark == "成":
+            if after in _CJK_CHENG_NOT or text.startswith(("不变", "不變"), e + 1):
+                return
+        elif _folding(text, e + 1):
+            return
+        hit = _tenth(s, e, digits, mark)
+        if hit is None:
+            return
+        hit.e = e + 1
+        if mark == "割":
+            self.wari_tail(hit)
+        elif mark == "成" and after in _ASCII_DIGITS and "." not in digits and hit.value < 1 \
+                and text[e + 2:e + 3] not in _ASCII_DIGITS and text[e + 2:e + 3] != ".":
+            hit.value, hit.e = hit.value + Decimal(after) / 100, e + 2     # 3成5 is 0.35
+        if not self.free(hit.s, hit.e):
+            return
+        self.claim(hit)
+        before = _RANGE_BEFORE.search(text, max(0, s - 12), s)
+        if before is not None:
+            a, b = before.span(1)
+            if not (a and (text[a - 1] in _ASCII_DIGITS or (
+                    text[a - 1] in ".," and a > 1 and text[a - 2] in _ASCII_DIGITS))):
+                first = _tenth(a, b, before.group(1), mark)
+                if first is not None and self.free(a, b):
+                    self.claim(first)
+
+    def wari_tail(self, hit: _Hit) -> None:
+        """What may follow 割: 五分 (hundredths) and 厘 (thousandths), then 引 (off)."""
+        text = self.text
+        more = _WARI_MORE.match(text, hit.e)
+        if more is not None:
+            hit.value = _pct(hit.value + _digit_value(more.group(1)) + (
+                Decimal(_digit_value(more.group(2))) / 10 if more.group(2) else 0))
+            hit.e = more.end()
+        off = _WARI_OFF.match(text, hit.e)
+        if off is not None:
+            hit.e = off.end()
+
     def cjk_run(self, s: int, e: int, run: str) -> None:
         text = self.text
         after = text[e:e + 1]
         if run == "百" and after == "分":
             return                          # 百分之, 百分比: "per cent", not a hundred
+        if after in ("折", "割") and self.numeral_tenths(s, e, run, after):
+            return
         ordinal = s > 0 and text[s - 1] == "第"
         ratio = after == "成" and text[e + 1:e + 2] not in _CJK_CHENG_NOT \
             and not text.startswith(("不变", "不變"), e + 1)
@@ -156,12 +378,134 @@ class _Cjk:
         if self.free(hit.s, hit.e):
             self.claim(hit)
 
+    def numeral_tenths(self, s: int, e: int, run: str, mark: str) -> bool:
+        """七折 (0.7), 七五折 (0.75), 打三折 (0.3), 三割 (30 %), 四割引 (40 % off), 三割五分
+        (35 %), 十割 (100 %), with the first end of a range (五到七折); whether it was read."""
+        text = self.text
+        after = text[e + 1:e + 2]
+        if mark == "折":
+            if _folding(text, e + 1) or not all(c in _CJK_DIGIT for c in run) or len(run) > 2 \
+                    or _CJK_DIGIT[run[0]] == 0:
+                return False
+            value = sum(_CJK_DIGIT[c] * 10 ** (1 - k) for k, c in enumerate(run))
+        else:
+            if after in _WARI_NOT or (after == "り" and text[e + 2:e + 3] not in "引増減"):
+                return False
+            if run in ("十", "拾"):
+                value = 100
+            elif len(run) == 1 and _CJK_DIGIT.get(run):
+                value = _CJK_DIGIT[run] * 10
+            else:
+                return False
+        if mark == "折":
+            hit = _Hit("multiple", s, e + 1, Decimal(value) / 100)
+        else:
+            hit = _Hit("word_number", s, e + 1, Decimal(value))
+            hit.percent = True
+            self.wari_tail(hit)
+        if not self.free(hit.s, hit.e):
+            return False
+        self.claim(hit)
+        # the first end of a range: 五到七折, 三〜四割 (one digit each)
+        if len(run) == 1 and s >= 2 and text[s - 1] in _RANGE_MARKS \
+                and _CJK_DIGIT.get(text[s - 2]) and (s < 3 or text[s - 3] not in _CJK_NUMERALS) \
+                and self.free(s - 2, s - 1):
+            digit = _CJK_DIGIT[text[s - 2]]
+            if mark == "折":
+                first = _Hit("multiple", s - 2, s - 1, Decimal(digit) / 10)
+            else:
+                first = _Hit("word_number", s - 2, s - 1, Decimal(digit * 10))
+                first.percent = True
+            self.claim(first)
+        return True
 
-def _cjk_unit(unit: str) -> int:
-    value = 1
-    for char in unit:
-        value *= _CJK_SMALL.get(char) or _CJK_BIG.get(char, 1)
-    return value
+
+def _folding(text: str, at: int) -> bool:
+    """Whether the 折 before ``at`` starts another word (三折叠, 折射; see ``_ZHE_NOT``)."""
+    return text[at:at + 1] in _ZHE_NOT and not text.startswith(("叠加", "疊加"), at)
+
+
+def _digit_string(digits: str) -> str:
+    """三一四 as "314": a decimal part is written digit by digit."""
+    return "".join(str(_CJK_DIGIT[c]) for c in digits)
+
+
+def _digit_value(char: str) -> int:
+    return int(char) if char in _ASCII_DIGITS else _CJK_DIGIT[char]
+
+
+def _digits_and_units(text: str, mask: bytearray, first: Decimal,
+                      pos: int) -> tuple[Decimal, int, int] | None:
+    """The amount written from the digits ``first`` on, the first unit at ``pos``: units and
+    digits in turn (2千3百8十, 1亿2000万, 1억 2천만), ending on a unit or on digits less than
+    the last unit (1万2800 exact, 3万5 colloquial: 35000). (value, end, the multiplier of the
+    digits written last), or None when the first unit is already another mention's. Only units
+    may follow a decimal (1.5千万). It stops before anything claimed (an idiom's mark, as in
+    3千万, is no claim)."""
+    if mask[pos] not in _OPEN:
+        return None
+    total = section = Decimal(0)
+    pending: Decimal | None = first     # digits not yet multiplied by their unit
+    small = big = last = 0              # the last small unit (十百千), big unit (万亿), unit
+    mult = 1                            # what the digits written last were multiplied by
+    whole = first == first.to_integral_value()
+    i = end = pos
+    value = first
+    while True:
+        found = _UNIT_AT.match(text, i)
+        if found is None or mask[i] not in _OPEN:
+            break
+        unit = _UNIT[found.group()]
+        if unit < 10**4:
+            if pending is None or (small and unit >= small):
+                break
+            section += pending * unit
+            pending, small, mult = None, unit, unit
+        elif big and unit >= big:
+            if not (unit == 10**8 and last == 10**4 and pending is None and section == 0):
+                break
+            total, big, mult = total * unit, 10**12, mult * unit    # 3万亿: 3 × 10^12
+        else:
+            if pending is not None:
+                section, pending, mult = section + pending, None, 1
+            if section == 0:
+                break
+            total, section, small, big, mult = total + section * unit, Decimal(0), 0, unit, \
+                mult * unit
+        last, i = unit, found.end()
+        end, value = i, total + section
+        if not whole or _UNIT_AT.match(text, i):
+            continue                        # 千万, 万亿; 1.5千万: no digits after a decimal's units
+        if text[i:i + 1] not in _TAIL_FIRST:
+            break                           # most amounts end at their unit (3万元, 2千次)
+        tail = _TAIL.match(text, i)
+        if tail is None:
+            break
+        spaced, digits = tail.group(1), tail.group(2)
+        after = tail.end()
+        if mask.count(0, i, after) != after - i:
+            break                           # digits already read (a date, a link)
+        if spaced and last < 10**4:
+            break                           # 3千 5: a space only after 万, 亿, 만, 억
+        if _UNIT_AT.match(text, after):
+            if spaced and "." in digits:
+                break
+            pending, i = Decimal(digits), after
+            continue                        # 1万2千, 1억 2천만: the next unit decides
+        if "." in digits or text[after:after + 1] in _ASCII_DIGITS or (
+                text[after:after + 1] in ".," and text[after + 1:after + 2] in _ASCII_DIGITS):
+            break
+        if spaced and not (text[after:after + 1] in _TAIL_CURRENCY or (
+                text[after:after + 1] in " \u00a0" and text[after + 1:after + 2] == "원")):
+            break                           # 3만 2026년: another number; 1만 2800원: the rest
+        rest, rest_mult = Decimal(digits), 1
+        if len(digits) == 1 and digits != "0" and last >= 100:
+            rest_mult = last // 10          # 3万5 is 35000, as 三万五
+            rest *= rest_mult
+        if rest >= last:
+            break
+        return total + section + rest, after, rest_mult
+    return value, end, mult
 
 
 def _cjk_value(run: str) -> int | None:

@@ -184,7 +184,7 @@ _LEFT_PAIRS = {"s": "R", "r": "Nnk", "o": "N", "ł": "z"}
 _LEFT_BUSY = (_PREFIX_LAST | frozenset(".oOrR°")) - frozenset(_LEFT_PAIRS)
 _LEFT_QUIET = frozenset("\n\t(\"[“‘«")
 _RIGHT_QUIET = frozenset(",.;:!?)]\"”\n\t/")
-_RIGHT_BUSY = _SUFFIX_FIRST | frozenset("十百千万萬亿億")
+_RIGHT_BUSY = _SUFFIX_FIRST | frozenset("十百千万萬亿億백천만억")
 # The first (up to) three letters of every suffix after a space that can start with a
 # lower-case letter, case-insensitively (scales, percent words, currencies, x, times), by
 # their first letter.

@@ -232,6 +232,8 @@ class _When:
         if not found:
             return None
         end = found.end()
+        if hour is None:
+            return None                     # the hour's numeral has no value (一一)
         numeral = found.group("numeral")
         if numeral is not None:
             if found.group("fen") is None and "十" not in numeral:
