@@ -73,6 +73,9 @@ _MINOR_NAME = re.compile(r"_minor(?:_units)?$", re.IGNORECASE)
 # A field that holds a weight, never an amount of money, whatever currency is beside it.
 _MEASURE_NAME = re.compile(r"(?:^|_)(?:weight|mass|lbs?|pounds?|kg|kilos?|grams?|g|oz|ounces?)(?:_|$)", re.IGNORECASE)
 _CURRENCY_KEYS = ("currency", "currency_code")
+# A field whose -1 is a real value: a change, a difference, a score to par ("toPar", "views_delta").
+_CHANGE_NAME = re.compile(r"(?:delta|change|diff|difference|to_?par|net|trend|growth)$",
+                          re.IGNORECASE)
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -294,7 +297,7 @@ def _untracked(name: str, value: Decimal, siblings: Mapping) -> bool:
         flag = siblings.get(pattern.format(name))
         if flag is not None and flag in (False, 0, "false", "no", "0"):
             return True
-    return value == -1 and name.casefold() not in ("delta", "change", "diff", "to_par")
+    return value == -1 and not _CHANGE_NAME.search(name)
 
 
 def _sibling_currency(siblings: Mapping) -> str | None:

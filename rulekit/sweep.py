@@ -122,13 +122,15 @@ _CJK_RELATIVE = {"昨天": -1, "今天": 0, "明天": 1, "前天": -2, "后天":
 _COUNT_WORDS = {"a": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6,
                 "seven": 7, "eight": 8, "nine": 9, "ten": 10, "eleven": 11, "twelve": 12}
 _COUNTED_DAYS = {
-    "en": r"(?P<count>\d+|a|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)"
+    "en": r"(?P<count>[0-9]{1,4}|a|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)"
           r" (?P<unit>days?|weeks?) ago",
-    "de": r"vor (?P<count>\d+) (?P<unit>Tagen|Wochen)",
-    "fr": r"il y a (?P<count>\d+) (?P<unit>jours?|semaines?)",
-    "es": r"hace (?P<count>\d+) (?P<unit>días?|semanas?)",
+    "de": r"vor (?P<count>[0-9]{1,4}) (?P<unit>Tagen|Wochen)",
+    "fr": r"il y a (?P<count>[0-9]{1,4}) (?P<unit>jours?|semaines?)",
+    "es": r"hace (?P<count>[0-9]{1,4}) (?P<unit>días?|semanas?)",
 }
-_CJK_COUNTED = r"(?P<count3>\d+)(?P<unit3>天|日|일|周|週)[ ]?(?:前|전)"
+# The count is read from the start of its digits only, and is at most 4 of them: at every
+# position of a long run of digits, an unbounded \d+ would run to its end (quadratic).
+_CJK_COUNTED = r"(?<![0-9])(?P<count3>[0-9]{1,4})(?P<unit3>天|日|일|周|週)[ ]?(?:前|전)"
 _WEEK_UNITS = ("week", "woche", "semaine", "semana", "周", "週")
 
 
