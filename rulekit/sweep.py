@@ -131,27 +131,48 @@ _COUNTED_DAYS = {
 # The count is read from the start of its digits only, and is at most 4 of them: at every
 # position of a long run of digits, an unbounded \d+ would run to its end (quadratic).
 _CJK_COUNTED = r"(?<![0-9])(?P<count3>[0-9]{1,4})(?P<unit3>天|日|일|周|週)[ ]?(?:前|전)"
+# The first characters of the CJK relative words and the units of CJK counts.
+_CJK_RELATIVE_CHAR = re.compile("[" + "".join(sorted({w[0] for w in _CJK_RELATIVE}))
+                                + "天日일周週]")
 _WEEK_UNITS = ("week", "woche", "semaine", "semana", "周", "週")
 
 
-@functools.lru_cache(maxsize=64)
-def _relative_pattern(language: str) -> tuple[re.Pattern, dict[str, int]]:
+# What each part of the relative-day pattern needs in the lower-cased text before it is worth
+# running: a pattern of many alternatives tries every position of the text, which cost more
+# than the rest of an audit on long text (see ``_relative_parts``).
+_COUNTED_NEEDS = {"en": "ago", "de": "vor ", "fr": "il y a", "es": "hace"}
+
+
+def _relative_parts(language: str, text: str, low: str) -> tuple[bool, bool, bool]:
+    """Which parts of ``_relative_pattern`` can match: counted days, the language's words, the
+    CJK words and counts. Substring tests and one character class, all in C."""
+    counted = language in _COUNTED_NEEDS and _COUNTED_NEEDS[language] in low
+    latin = any(word in low for word in _RELATIVE_WORDS.get(language, ()))
+    cjk = not text.isascii() and _CJK_RELATIVE_CHAR.search(text) is not None
+    return counted, latin, cjk
+
+
+@functools.lru_cache(maxsize=256)
+def _relative_pattern(language: str, parts: tuple[bool, bool, bool] = (True, True, True)
+                      ) -> tuple[re.Pattern, dict[str, int]]:
     """The relative days of ``language`` (and the CJK ones) as one pattern, with the offset of
-    each word, lower-cased."""
+    each word, lower-cased; only the ``parts`` (counted, words, CJK) that can match."""
     words = {**_RELATIVE_WORDS.get(language, {}), **_CJK_RELATIVE}
     latin = sorted((w for w in words if w.isascii() or not _is_cjk_word(w)), key=len,
                    reverse=True)
     cjk = sorted((w for w in words if _is_cjk_word(w)), key=len, reverse=True)
-    parts = []
-    if language in _COUNTED_DAYS:
-        parts.append(rf"\b(?:{_COUNTED_DAYS[language]})\b")
-    if latin:
+    pattern = []
+    if parts[0] and language in _COUNTED_DAYS:
+        pattern.append(rf"\b(?:{_COUNTED_DAYS[language]})\b")
+    if parts[1] and latin:
         # "Yesterday's post" is yesterday; "yesterday-ish" is not read
-        parts.append(r"(?<![\w-])(?:" + "|".join(map(re.escape, latin)) + r")(?![\w-])")
-    parts.append(_CJK_COUNTED)
-    parts.append("(?:" + "|".join(map(re.escape, cjk)) + ")")
+        pattern.append(r"(?<![\w-])(?:" + "|".join(map(re.escape, latin)) + r")(?![\w-])")
+    if parts[2]:
+        pattern.append(_CJK_COUNTED)
+        pattern.append("(?:" + "|".join(map(re.escape, cjk)) + ")")
     flags = re.IGNORECASE if language != "de" else 0    # German "Morgen" is the morning
-    return re.compile("|".join(parts), flags), {w.lower(): o for w, o in words.items()}
+    return re.compile("|".join(pattern) or "(?!)", flags), \
+        {w.lower(): o for w, o in words.items()}
 
 
 def _is_cjk_word(word: str) -> bool:
@@ -615,7 +636,11 @@ def _relative_days(text: str, evidence: Evidence, locale: str
     3 of "3 days ago" is judged with its day, as the date part it is, not as a quantity)."""
     findings, settled = [], set()
     today = evidence.today
-    pattern, offsets = _relative_pattern(locale.split("_")[0].lower())
+    language = locale.split("_")[0].lower()
+    parts = _relative_parts(language, text, _ascii_lower(text))
+    if not any(parts):
+        return findings, settled
+    pattern, offsets = _relative_pattern(language, parts)
     for match in pattern.finditer(text):
         said = match.group(0)
         offset = offsets.get(said.lower())

@@ -110,8 +110,10 @@ _HALF_DAY = {"上午": "am", "早上": "am", "早晨": "am", "凌晨": "am", "�
 # before a word that is not ("Midnight is when we close"); a capitalised one inside a sentence
 # or before a capitalised word is a name ("the Midnight jacket", "Midnight Express"), and
 # before a colour it is one ("midnight blue").
+# No look-behind at its start (the start of a word is checked in ``clock_words``): a pattern
+# that starts with letters lets ``re`` skip every position that holds none of them.
 _CLOCK_WORD = re.compile(
-    r"(?<![\w\u2010-])(?:(noon|midday|midnight)"
+    r"(?:(noon|midday|midnight)"
     r"|(one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)[ \u00a0]?"
     r"(?:([ap])\.[ \u00a0]?m\.|([ap])m)(?![\w\u2010-])"
     r"|twelve[ \u00a0]+(noon|midnight))(?![\w\u2010-])")
@@ -341,15 +343,20 @@ class _When:
         """The clock words before the number words, which would read "nine" of "nine pm"
         alone; then the number words (``_Words.words``). An ASCII text none of whose tokens is
         in ``_CLOCK_WORD_TOKENS`` holds no clock word."""
-        if not self.ascii_tokens().isdisjoint(_CLOCK_WORD_TOKENS) if self.ascii \
-                else "m" in self.low:
+        low = self.low
+        if not self.ascii_tokens().isdisjoint(_CLOCK_WORD_TOKENS) if self.ascii else (
+                "noon" in low or "midday" in low or "midnight" in low or "m." in low
+                or "am" in low or "pm" in low):
             self.clock_words()
         super().words()
 
     def clock_words(self) -> None:
         """"noon", "midday", "midnight", "twelve noon", "nine pm" (see ``_CLOCK_WORD``)."""
-        for found in _CLOCK_WORD.finditer(self.low):
+        low = self.low
+        for found in _CLOCK_WORD.finditer(low):
             s, e = found.span()
+            if s and (low[s - 1].isalnum() or low[s - 1] in "_\u2010-"):
+                continue                    # inside a word: "afternoon"
             word = found.group(1)
             if word is not None:
                 if not self.clock_word_is_time(s, e):
