@@ -469,10 +469,10 @@ _STOCK_ANOTHER_TIME_BEFORE = re.compile(r"\b(?:was|were|had been|will be|would b
                                         r"may be|might be|could be|to be|be)[ \t\u00a0]+$")
 _STOCK_ANOTHER_TIME_AFTER = frozenset("last soon again next earlier before yesterday previously "
                                       "then until by on from in after shortly".split())
-_SUPPOSING = re.compile(r"\b(?:if|unless|whether|when|whenever|once|until|in case)\b")
+_SUPPOSE_WORDS = r"\b(?:if|unless|whether|when|whenever|once|until|in case)\b"
+_SUPPOSING = re.compile(_SUPPOSE_WORDS)
 # A clause that only supposes an amount states none: "if a post has no views".
-_SUPPOSED = re.compile(r"\b(?:if|unless|whether|when|whenever|once|until|in case)\b"
-                       r"[^.!?;:\n]{0,48}$")
+_SUPPOSED = re.compile(_SUPPOSE_WORDS + r"[^.!?;:\n]{0,48}$")
 
 
 def _amount_phrases(low: str) -> list[tuple[int, int, str, str | None, str | None]]:
