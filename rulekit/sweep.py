@@ -44,7 +44,7 @@ from rulekit.evidence import _WORD, Amount, Evidence, RowRule, _relative, _url, 
 from rulekit.numbers import plain_decimal
 from rulekit.policy import Binding, Entity, Identity, Policy
 from rulekit.scan import Mention, scan, squash
-from rulekit.scan.base import _ascii_lower, _word_after, _word_before
+from rulekit.scan.base import _ascii_lower, _is_cjk, _word_after, _word_before
 
 DEFAULT_SMALL_LIMIT = 12
 DEFAULT_CONTEXTS = ("ordinal", "rank", "list_position", "month", "weekday", "rating_scale",
@@ -153,14 +153,14 @@ def _relative_parts(language: str, text: str, low: str) -> tuple[bool, bool, boo
 
 
 @functools.lru_cache(maxsize=256)
-def _relative_pattern(language: str, parts: tuple[bool, bool, bool] = (True, True, True)
+def _relative_pattern(language: str, parts: tuple[bool, bool, bool]
                       ) -> tuple[re.Pattern, dict[str, int]]:
     """The relative days of ``language`` (and the CJK ones) as one pattern, with the offset of
     each word, lower-cased; only the ``parts`` (counted, words, CJK) that can match."""
     words = {**_RELATIVE_WORDS.get(language, {}), **_CJK_RELATIVE}
-    latin = sorted((w for w in words if w.isascii() or not _is_cjk_word(w)), key=len,
+    latin = sorted((w for w in words if not _is_cjk(w[0])), key=len,
                    reverse=True)
-    cjk = sorted((w for w in words if _is_cjk_word(w)), key=len, reverse=True)
+    cjk = sorted((w for w in words if _is_cjk(w[0])), key=len, reverse=True)
     pattern = []
     if parts[0] and language in _COUNTED_DAYS:
         pattern.append(rf"\b(?:{_COUNTED_DAYS[language]})\b")
@@ -173,10 +173,6 @@ def _relative_pattern(language: str, parts: tuple[bool, bool, bool] = (True, Tru
     flags = re.IGNORECASE if language != "de" else 0    # German "Morgen" is the morning
     return re.compile("|".join(pattern) or "(?!)", flags), \
         {w.lower(): o for w, o in words.items()}
-
-
-def _is_cjk_word(word: str) -> bool:
-    return any("\u3040" <= c <= "\u9fff" or "\uac00" <= c <= "\ud7af" for c in word)
 
 
 _COUNT_BRIDGE = re.compile(r"\s+of\s+(?:(?:your|the|my|our|their|his|her|these|those)\s+)?"
