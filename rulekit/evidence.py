@@ -422,7 +422,8 @@ class _Builder:
                     self.walk(child, child_path, child_keys, child_trusted, node)
             return
         if isinstance(node, (list, tuple)):
-            self.counts.add((len(node), noun(keys[-1]) if keys else ""))
+            for counted in list_nouns(keys[-1]) if keys else ("",):
+                self.counts.add((len(node), counted))
             for index, child in enumerate(node):
                 if isinstance(child, str):
                     self.text(child, f"{path}[{index}]", trusted, keys=keys)
@@ -789,6 +790,27 @@ def field_words(name: str) -> frozenset[str]:
            for word in words):
         words.add("stock")
     return frozenset(words)
+
+
+# Words of a list's name that say it is a list, not what it lists: "posts_list", "orderData".
+_CONTAINER_WORDS = frozenset({"list", "lists", "array", "arr", "set", "collection", "data",
+                              "info", "all"})
+
+
+@functools.lru_cache(maxsize=4096)
+def list_nouns(name: str) -> tuple[str, ...]:
+    """What a list named ``name`` counts, each reduced like ``noun``: the whole name with its
+    words joined by "_", and its head word (the last, in English compounds) when there are
+    more: ``line_items`` and ``lineItems`` count "line_item" and "item", so that "2 items" and
+    "2 line items" are both counts of it; ``posts_list`` counts "post"."""
+    words = [word.casefold() for word in _NAME_WORDS.findall(name)]
+    if not words:
+        return (noun(name),)
+    named = [word for word in words if word not in _CONTAINER_WORDS] or words
+    found = [noun("_".join(named))]
+    if len(named) > 1 and not named[-1].isdigit():
+        found.append(noun(named[-1]))
+    return tuple(found)
 
 
 # What a stock field written as text says (lower-cased, "_" and "-" as spaces).

@@ -1064,8 +1064,13 @@ class _Judge:
             return part <= total <= self._rows_of(counted)
         if mention.scaled or int(value) not in self.evidence.count_lengths:
             return False    # settled without reading the word after
-        counted = mention.after.split()[0] if mention.after else ""
-        return (int(value), noun(counted)) in self.evidence.counts
+        words = mention.after.split()[:2]
+        counts = self.evidence.counts
+        if not words:
+            return (int(value), "") in counts
+        # "2 items", or "2 line items" against a list named line_items
+        return (int(value), noun(words[0])) in counts or (
+            len(words) == 2 and (int(value), noun("_".join(words))) in counts)
 
     def _rows_of(self, word: str) -> int:
         """How many rows the evidence holds of what ``word`` counts (all lists if unknown)."""
