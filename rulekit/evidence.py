@@ -38,8 +38,9 @@ import datetime as dt
 import functools
 import re
 import unicodedata
+from collections.abc import Iterable, Mapping
 from decimal import Decimal, InvalidOperation
-from typing import Any, Iterable, Mapping, NamedTuple
+from typing import Any, NamedTuple
 
 from babel.numbers import get_currency_precision
 
