@@ -40,6 +40,7 @@ from typing import Any, Collection, Iterable, Sequence
 
 from babel.dates import get_day_names
 
+from rulekit import dates
 from rulekit.evidence import _WORD, Amount, Evidence, RowRule, _relative, _url, locate, noun
 from rulekit.numbers import plain_decimal
 from rulekit.policy import Binding, Entity, Identity, Policy
@@ -762,6 +763,14 @@ def _stated_weekday(text: str, mention: Mention, locale: str) -> tuple[int, str]
     return numbers[name.lower()], name
 
 
+def _zone_words(time: dt.time) -> str:
+    """How a finding names the zone of a zoned time: a name of several zones says so."""
+    zone = time.tzinfo
+    if isinstance(zone, dates.Readings):
+        return f"in every zone {zone.name} may mean ({zone.name} names several zones)"
+    return "in that zone"
+
+
 def _short_quote_word(quoted: str) -> str | None:
     """The word of a squashed quote shorter than six characters, when it is one word of a
     script that separates words with spaces; None otherwise (judged as a substring)."""
@@ -1237,8 +1246,13 @@ class _Judge:
                 return self._finding(mention, "unsupported_date", f"{mention.day.isoformat()} "
                                      f"is a {_WEEKDAYS[mention.day.weekday()]}, not a "
                                      f"{weekday[1]}", value=mention.day.isoformat())
-            clock = self.evidence.utc_clock if time is not None and time.tzinfo is not None \
-                else self.evidence.clock
+            if time is not None and time.tzinfo is not None:
+                if self._zoned(mention.day, time):
+                    return None
+                return self._finding(mention, "unsupported_date", f"{mention.text}: the evidence "
+                                     f"holds no instant that is this time {_zone_words(time)}",
+                                     value=mention.normalized)
+            clock = self.evidence.clock
             if time is None or (mention.day, time.hour, time.minute) in clock \
                     or (None, time.hour, time.minute) in clock:
                 return None
@@ -1251,7 +1265,14 @@ class _Judge:
                                  value=mention.normalized)
         normal = mention.normalized or ""
         if time is not None and normal[:1].isdigit() and ":" in normal:   # a clock time alone
-            # with a zone ("9 pm UTC"), only an instant of the evidence backs it, in UTC
+            # with a zone ("9 pm UTC"), only an instant of the evidence backs it, in UTC; in a
+            # zone whose offset depends on the date ("9 pm ET"), an instant converted to it
+            if time.tzinfo is not None and time.tzinfo is not dt.timezone.utc:
+                if self._zoned(None, time):
+                    return None
+                return self._finding(mention, "unsupported_date", f"{mention.text}: the evidence "
+                                     f"holds no instant that is this time {_zone_words(time)}",
+                                     value=normal)
             times = self.evidence.utc_clock_times if time.tzinfo is not None \
                 else self.evidence.clock_times
             if (time.hour, time.minute) in times or (
@@ -1279,6 +1300,18 @@ class _Judge:
         # An impossible date (31 February) or a weekday that does not fit: fail closed.
         return self._finding(mention, "unsupported_date", f"{mention.text} is not a real calendar "
                              "day (an impossible date, or the weekday does not match)")
+
+    def _zoned(self, day: dt.date | None, time: dt.time) -> bool:
+        """Whether an instant of the evidence is ``time`` (on ``day`` when given) in the zone
+        written with it, in every zone that name may mean (``rulekit.dates.fits_instant``); or,
+        for a zone that fixes the instant, a zoned time the evidence writes without a day."""
+        for held, hour, minute in self.evidence.utc_clock:
+            if held is not None and dates.fits_instant(
+                    dt.datetime(held.year, held.month, held.day, hour, minute,
+                                tzinfo=dt.timezone.utc), day, time):
+                return True
+        utc = dates.utc_clock_of(day, time)
+        return utc is not None and (None, utc[1], utc[2]) in self.evidence.utc_clock
 
     def _quote(self, index: int, mention: Mention) -> Finding | None:
         quoted = mention.normalized or squash(mention.text)

@@ -11,7 +11,8 @@ import datetime as dt
 import functools
 import re
 
-from rulekit.dates import ClaimedDate, _locale_dates, parse_claimed_date
+from rulekit.dates import ClaimedDate, Readings, _locale_dates, is_fixed, parse_claimed_date, \
+    written_zone
 from rulekit.scan.base import _DIGITS, _Hit, _is_glue, _word_before
 from rulekit.scan.cjk import _CJK_DIGIT, _cjk_value, _digit_string
 from rulekit.scan.locales import _SPACE, _name_key
@@ -57,10 +58,16 @@ _HOUR_AT = frozenset("à a às as vers dès des jusqu'à jusqu’à avant après
                      "las alle ore um gegen bis ab até".split())
 _HOUR_TO = re.compile(r"[ \u00a0]*(?:[-\u2013~]|(?:à|a|às|as|et|bis|alle|hasta)[ \u00a0])"
                       r"[ \u00a0]*[0-9]{1,2}h")        # 9h-17h, de 9h à 17h
-# A zone after a time alone: "9 pm (UTC+8)", "21:00 UTC", "13:00 GMT-5". The time is read in
-# UTC (``_in_utc``), so that it is compared with the evidence's instants in UTC.
+# A zone after a time: "9 pm (UTC+8)", "21:00 UTC", "13:00 GMT-5" (``_ZONE_AFTER``), "9 pm
+# PST", "21:00 ET", "9 am Eastern (Time)" (``_ZONE_NAME``, whose names ``rulekit.dates.
+# written_zone`` reads; capitals only, so that French "et" is not Eastern time, and a zone word
+# before a capitalised word is not one: "Central Park", "Eastern European Time"). A time alone
+# in a fixed zone is read in UTC (``_in_utc``), so that it is compared with the evidence's
+# instants in UTC; in another zone it keeps the zone, and the sweep converts each instant.
 _ZONE_AFTER = re.compile(r"[ \u00a0]?(\()?(?:UTC|GMT)(?:[ \u00a0]?([+\-\u2212])([0-9]{1,2})"
-                         r"(?::?([0-5][0-9]))?)?(\))?(?![\w+\-])")
+                         r"(?::?([0-5][0-9]))?)?(?(1)\))(?![\w+\-])")
+_ZONE_NAME = re.compile(r"[ \u00a0]?(\()?(?:([A-Z]{2,4})|(Eastern|Pacific|Central|Mountain)"
+                        r"(?:[ \u00a0]Time)?(?![ \u00a0][A-Z]))(?(1)\))(?![\w+\-\u2010])")
 _TIME_AFTER = re.compile(r"(?i)(?:,?\s(?:at\s|um\s|à\s|om\s|kl\.?\s)?|T)(?=[0-9])")
 _DAY_NEXT = frozenset(" \t\u00a0.sntre")        # what may follow the day of "29 July"
 _AMPM_NEXT = frozenset("aApP")
@@ -473,9 +480,17 @@ class _When:
                 if timed is not None and timed.kind == "timestamp":
                     hit.e, claimed = clock.end(), timed
         if claimed.kind == "timestamp":
-            hit.day = claimed.instant.date()
-            hit.time = claimed.instant.time()
-            hit.normalized = claimed.instant.isoformat()
+            instant = claimed.instant
+            hit.day = instant.date()
+            # an offset written with the time (a naive time reads as UTC) keeps its zone
+            hit.time = instant.timetz() if instant.utcoffset() else instant.time()
+            hit.normalized = instant.isoformat()
+            zoned = None if instant.utcoffset() else _zone_after(text, hit.e)
+            if zoned is not None and self.free(s, zoned[0]):
+                hit.e, zone, label = zoned
+                hit.time = hit.time.replace(tzinfo=zone)
+                hit.normalized = dt.datetime.combine(hit.day, hit.time).isoformat() + (
+                    f" {label}" if isinstance(zone, Readings) else "")
         return self.claim(hit).e
 
     def add_time(self, s: int, e: int, hour: int, minute: int, second: int | None,
@@ -489,17 +504,18 @@ class _When:
                 return None
             hour = 0                        # 24:00, the end of the day, is midnight
         time = dt.time(hour, minute, second or 0)
-        window = self.text[e:e + 6]
-        if "UTC" in window or "GMT" in window:
-            zoned = _ZONE_AFTER.match(self.text, e)
-            if zoned and bool(zoned.group(1)) == bool(zoned.group(5)) \
-                    and int(zoned.group(3) or 0) <= 23:
-                e, time = zoned.end(), _in_utc(time, zoned)
+        label = None
+        zoned = _zone_after(self.text, e)
+        if zoned is not None:
+            e, zone, label = zoned
+            time = _in_utc(time, zone) if is_fixed(zone) else time.replace(tzinfo=zone)
         if not self.free(s, e):
             return None
         hit = _Hit("date", s, e)
         hit.time = time
-        hit.normalized = time.isoformat("seconds" if second is not None else "minutes")
+        spec = "seconds" if second is not None else "minutes"
+        hit.normalized = time.isoformat(spec) if time.tzinfo is None or is_fixed(time.tzinfo) \
+            else f"{time.replace(tzinfo=None).isoformat(spec)} {label}"
         return self.claim(hit).e
 
 
@@ -536,12 +552,31 @@ def _date_or_none(year: int, month: int, day: int) -> dt.date | None:
         return None
 
 
-def _in_utc(time: dt.time, zoned: re.Match) -> dt.time:
-    """``time`` written in the zone ``zoned`` read (a match of ``_ZONE_AFTER`` whose offset is
-    at most 23 hours), as the time of day in UTC, aware."""
-    hours, minutes = int(zoned.group(3) or 0), int(zoned.group(4) or 0)
-    offset = dt.timedelta(hours=hours, minutes=minutes)
-    if zoned.group(2) and zoned.group(2) != "+":
-        offset = -offset
-    moment = dt.datetime.combine(dt.date(2000, 1, 1), time) - offset
+def _zone_after(text: str, e: int) -> tuple[int, dt.tzinfo, str] | None:
+    """The zone written just after a time that ends at e ("UTC+8", "PST", "ET", "Eastern"):
+    its end, the zone (``rulekit.dates.written_zone``) and its name as written; or None. Texts
+    with no capital letter there pay one look at three characters."""
+    window = text[e:e + 3]
+    if not any("A" <= char <= "Z" for char in window):
+        return None
+    zoned = _ZONE_AFTER.match(text, e) if "U" in window or "G" in window else None
+    if zoned:
+        if int(zoned.group(3) or 0) > 23:
+            return None
+        offset = dt.timedelta(hours=int(zoned.group(3) or 0), minutes=int(zoned.group(4) or 0))
+        if zoned.group(2) and zoned.group(2) != "+":
+            offset = -offset
+        return zoned.end(), dt.timezone(offset) if offset else dt.timezone.utc, \
+            zoned.group().strip(" \u00a0()")
+    named = _ZONE_NAME.match(text, e)
+    if not named:
+        return None
+    label = named.group(2) or named.group(3)
+    zone = written_zone(label)
+    return None if zone is None else (named.end(), zone, label)
+
+
+def _in_utc(time: dt.time, zone: dt.tzinfo) -> dt.time:
+    """``time`` written in the fixed zone ``zone``, as the time of day in UTC, aware."""
+    moment = dt.datetime.combine(dt.date(2000, 1, 1), time) - zone.utcoffset(None)
     return moment.time().replace(tzinfo=dt.timezone.utc)
