@@ -411,8 +411,8 @@ def sweep(text: str, evidence: Evidence, settings: SweepSettings = SweepSettings
         if value is not None and kind in _FIGURE_KINDS and (
                 value in percents if mention.percent else value in values
                 and mention.sign != "+" and mention.currency is None) \
-                and not (directed and _direction(text, mention)):
-            continue
+                and not (directed and _direction(text, mention)) and not mention.ordinal:
+            continue    # an ordinal may be a day with its weekday ("Tuesday the 3rd")
         if kind == "url" and not mention.text.startswith("/") and _url(mention.text) in urls:
             continue
         if mention.glued and kind == "number" and mention.currency is None \
@@ -971,6 +971,10 @@ class _Judge:
                 return self._finding(mention, "unsupported_number", f"{mention.text.strip()} "
                                      f"with the direction after it is {signed}; the evidence "
                                      f"holds {-signed}", value=str(signed))
+        if mention.ordinal and 1 <= value <= 31 and value == value.to_integral_value():
+            weekday = self._weekday_before(mention)
+            if weekday is not None:     # "Tuesday the 3rd": a day, judged as one
+                return self._weekday_day(mention, weekday)
         # Every test below licenses; the set lookups come first so that a backed figure, the
         # common case, is settled without the words around it (read lazily, see Mention).
         if self._matches(mention):
@@ -1300,6 +1304,34 @@ class _Judge:
         # An impossible date (31 February) or a weekday that does not fit: fail closed.
         return self._finding(mention, "unsupported_date", f"{mention.text} is not a real calendar "
                              "day (an impossible date, or the weekday does not match)")
+
+    def _weekday_before(self, mention: Mention) -> tuple[int, str] | None:
+        """The weekday written just before an ordinal, "Tuesday the 3rd", "Tue 3rd", as (0 for
+        Monday..., the name), or None."""
+        before = mention.before.split()
+        if before and before[-1] == "the":
+            before = before[:-1]
+        if not before:
+            return None
+        numbers = _weekday_patterns(self.locale)[3]
+        number = numbers.get(before[-1].rstrip("."))
+        return None if number is None else (number, before[-1])
+
+    def _weekday_day(self, mention: Mention, weekday: tuple[int, str]) -> Finding | None:
+        """A day of a month with its weekday and no month ("Tuesday the 3rd"): backed by a date
+        of the evidence on that day of the month that is that weekday."""
+        day = int(mention.value)
+        days = [held for held in self.evidence.days if held.day == day]
+        if "weekday" in self.settings.small_integer_contexts and any(
+                held.weekday() == weekday[0] for held in days):
+            return None
+        name = weekday[1].capitalize()
+        if days:
+            return self._finding(mention, "unsupported_date", f"{name} the {mention.text}: no "
+                                 f"date in the evidence on the {mention.text} is a {name}",
+                                 value=str(day))
+        return self._finding(mention, "unsupported_date", f"{name} the {mention.text}: no date "
+                             "in the evidence is on that day of a month", value=str(day))
 
     def _zoned(self, day: dt.date | None, time: dt.time) -> bool:
         """Whether an instant of the evidence is ``time`` (on ``day`` when given) in the zone
