@@ -1277,9 +1277,17 @@ class _Judge:
                 return self._finding(mention, "unsupported_date", f"{mention.text}: the evidence "
                                      f"holds no instant that is this time {_zone_words(time)}",
                                      value=normal)
+            if normal == "00:00-24:00":         # "24/7", "open 24 hours"
+                if self._open_all_day():
+                    return None
+                return self._finding(mention, "unsupported_date", f"{mention.text}: the evidence "
+                                     "does not say it is open all day", value=normal)
             times = self.evidence.utc_clock_times if time.tzinfo is not None \
                 else self.evidence.clock_times
             if (time.hour, time.minute) in times or (
+                    # "8 o'clock" does not say which half of the day
+                    time.hour < 12 and time.tzinfo is None and "clock" in mention.text
+                    and (time.hour + 12, time.minute) in times) or (
                     (time.hour, time.minute) == (0, 0) and (23, 59) in times
                     and _MIDNIGHT.search(mention.text)):
                 return None     # a sale that "ends at midnight" ends at 23:59 too
@@ -1332,6 +1340,20 @@ class _Judge:
                                  value=str(day))
         return self._finding(mention, "unsupported_date", f"{name} the {mention.text}: no date "
                              "in the evidence is on that day of a month", value=str(day))
+
+    def _open_all_day(self) -> bool:
+        """Whether the evidence says something is open all day: hours from 00:00 to 24:00 (or
+        23:59), "24/7" or "24 hours" in its text, or a true flag named so (opens_24h,
+        open_24_7, always_open)."""
+        evidence = self.evidence
+        if (0, 0) in evidence.clock_times and ((23, 59) in evidence.clock_times
+                                                or "24:00" in evidence.quote_text):
+            return True
+        if "24/7" in evidence.quote_text or "24hours" in evidence.quote_text:
+            return True
+        return any(amount.shown == "true" and ("24" in amount.words
+                                               or {"alway", "open"} <= amount.words)
+                   for amount in evidence.amounts)
 
     def _zoned(self, day: dt.date | None, time: dt.time) -> bool:
         """Whether an instant of the evidence is ``time`` (on ``day`` when given) in the zone
