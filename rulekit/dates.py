@@ -108,6 +108,102 @@ def _fixed(offset: dt.timedelta) -> dt.tzinfo:
     return UTC if not offset else dt.timezone(offset)
 
 
+# Zone names written after a clock time ("9 pm PST", "21:00 ET", "9 am Eastern"). A fixed
+# abbreviation is one offset. One whose offset depends on the date (ET, PT, "Eastern") is its
+# IANA zone, judged against each instant converted to it. A name several zones go by (IST is
+# India, Ireland and Israel; CST the US, China and Cuba; BST Britain and Bangladesh; AST the
+# Atlantic and Arabia; SST Samoa and Singapore) is never guessed: it is all its readings, and
+# only an instant that fits every one backs the time, which no instant does when the offsets
+# differ (fail closed). EST, CDT and MST are read as the North American zones.
+_FIXED_ZONES = {
+    "UTC": 0, "GMT": 0, "WET": 0, "WEST": 60, "CET": 60, "CEST": 120, "MEZ": 60, "MESZ": 120,
+    "EET": 120, "EEST": 180, "MSK": 180, "JST": 540, "KST": 540, "HKT": 480, "SGT": 480,
+    "AWST": 480, "ACST": 570, "ACDT": 630, "AEST": 600, "AEDT": 660, "NZST": 720, "NZDT": 780,
+    "NST": -210, "NDT": -150, "EST": -300, "EDT": -240, "CDT": -300, "MST": -420, "MDT": -360,
+    "PST": -480, "PDT": -420, "AKST": -540, "AKDT": -480, "HST": -600}
+_AMBIGUOUS_ZONES = {"IST": (330, 60, 120), "CST": (-360, 480, -300), "BST": (60, 360),
+                    "AST": (-240, 180), "SST": (-660, 480)}
+_NAMED_ZONES = {"ET": "America/New_York", "EASTERN": "America/New_York",
+                "CT": "America/Chicago", "CENTRAL": "America/Chicago",
+                "MT": "America/Denver", "MOUNTAIN": "America/Denver",
+                "PT": "America/Los_Angeles", "PACIFIC": "America/Los_Angeles"}
+# The standard and summer offsets of each, for a machine without the zone database: both
+# readings, so that nothing is backed (fail closed) rather than guessed.
+_NAMED_OFFSETS = {"America/New_York": (-300, -240), "America/Chicago": (-360, -300),
+                  "America/Denver": (-420, -360), "America/Los_Angeles": (-480, -420)}
+
+
+class Readings(dt.tzinfo):
+    """The zones a name written after a time may mean (IST, CST): a time in it is backed only
+    by an instant that is that time in each of them. It has no offset of its own."""
+
+    def __init__(self, name: str, zones: tuple[dt.tzinfo, ...]) -> None:
+        self.name, self.zones = name, zones
+
+    def utcoffset(self, when: dt.datetime | None) -> None:
+        return None
+
+    def dst(self, when: dt.datetime | None) -> None:
+        return None
+
+    def tzname(self, when: dt.datetime | None) -> str:
+        return self.name
+
+    def __repr__(self) -> str:
+        return f"Readings({self.name!r})"
+
+
+@functools.lru_cache(maxsize=64)
+def written_zone(name: str) -> dt.tzinfo | None:
+    """The zone an abbreviation or a word written after a time names ("PST", "ET", "Eastern"):
+    a fixed offset, an IANA zone, ``Readings`` for a name of several zones, or None."""
+    key = name.upper()
+    if key in _FIXED_ZONES:
+        return _fixed(dt.timedelta(minutes=_FIXED_ZONES[key]))
+    if key in _AMBIGUOUS_ZONES:
+        return Readings(key, tuple(_fixed(dt.timedelta(minutes=m))
+                                   for m in _AMBIGUOUS_ZONES[key]))
+    named = _NAMED_ZONES.get(key)
+    if named is None:
+        return None
+    try:
+        return _zone(named)
+    except ValueError:
+        return Readings(key, tuple(_fixed(dt.timedelta(minutes=m))
+                                   for m in _NAMED_OFFSETS[named]))
+
+
+def is_fixed(zone: dt.tzinfo) -> bool:
+    """Whether ``zone`` is one offset whatever the date."""
+    return isinstance(zone, dt.timezone)
+
+
+def fits_instant(instant: dt.datetime, day: dt.date | None, time: dt.time) -> bool:
+    """Whether the aware ``instant`` is ``time`` (on ``day`` when given) in every zone the
+    time's zone may mean."""
+    zone = time.tzinfo
+    for reading in zone.zones if isinstance(zone, Readings) else (zone,):
+        local = instant.astimezone(reading)
+        if (local.hour, local.minute) != (time.hour, time.minute) or (
+                day is not None and local.date() != day):
+            return False
+    return True
+
+
+def utc_clock_of(day: dt.date | None, time: dt.time) -> tuple[dt.date | None, int, int] | None:
+    """(day, hour, minute) in UTC of a clock time written with a zone, or None when the zone
+    does not fix it: a name of several zones, or a zone whose offset depends on the date and no
+    date. A time alone in a fixed zone is already in UTC (the scanner converts it); its day
+    stays None."""
+    zone = time.tzinfo
+    if zone is None or isinstance(zone, Readings):
+        return None
+    if day is None:
+        return (None, time.hour, time.minute) if zone is UTC else None
+    instant = dt.datetime.combine(day, time).astimezone(UTC)
+    return instant.date(), instant.hour, instant.minute
+
+
 # --- text clean-up ----------------------------------------------------------------------------
 
 _DROP = dict.fromkeys(map(ord, "\u200e\u200f\u061c\u202a\u202b\u202c\u202d\u202e"

@@ -606,8 +606,12 @@ class _Builder:
                 self.days.add(mention.day)
             if mention.time is not None:
                 self.clock.add((mention.day, mention.time.hour, mention.time.minute))
-                if mention.time.tzinfo is not None:     # "21:00 UTC" in the evidence's text
-                    self.utc_clock.add((mention.day, mention.time.hour, mention.time.minute))
+                # "21:00 UTC", "9 pm PST on 3 December" in the evidence's text: a zone that
+                # fixes the instant (not "9 pm ET" with no date, nor "9 pm IST")
+                utc = dates.utc_clock_of(mention.day, mention.time) \
+                    if mention.time.tzinfo is not None else None
+                if utc is not None:
+                    self.utc_clock.add(utc)
         elif kind == "handle" and mention.normalized:
             self.handles.add(mention.normalized)
         elif kind == "email" and mention.normalized:

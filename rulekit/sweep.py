@@ -40,6 +40,7 @@ from typing import Any, Collection, Iterable, Sequence
 
 from babel.dates import get_day_names
 
+from rulekit import dates
 from rulekit.evidence import _WORD, Amount, Evidence, RowRule, _relative, _url, locate, noun
 from rulekit.numbers import plain_decimal
 from rulekit.policy import Binding, Entity, Identity, Policy
@@ -410,8 +411,8 @@ def sweep(text: str, evidence: Evidence, settings: SweepSettings = SweepSettings
         if value is not None and kind in _FIGURE_KINDS and (
                 value in percents if mention.percent else value in values
                 and mention.sign != "+" and mention.currency is None) \
-                and not (directed and _direction(text, mention)):
-            continue
+                and not (directed and _direction(text, mention)) and not mention.ordinal:
+            continue    # an ordinal may be a day with its weekday ("Tuesday the 3rd")
         if kind == "url" and not mention.text.startswith("/") and _url(mention.text) in urls:
             continue
         if mention.glued and kind == "number" and mention.currency is None \
@@ -762,6 +763,14 @@ def _stated_weekday(text: str, mention: Mention, locale: str) -> tuple[int, str]
     return numbers[name.lower()], name
 
 
+def _zone_words(time: dt.time) -> str:
+    """How a finding names the zone of a zoned time: a name of several zones says so."""
+    zone = time.tzinfo
+    if isinstance(zone, dates.Readings):
+        return f"in every zone {zone.name} may mean ({zone.name} names several zones)"
+    return "in that zone"
+
+
 def _short_quote_word(quoted: str) -> str | None:
     """The word of a squashed quote shorter than six characters, when it is one word of a
     script that separates words with spaces; None otherwise (judged as a substring)."""
@@ -962,6 +971,10 @@ class _Judge:
                 return self._finding(mention, "unsupported_number", f"{mention.text.strip()} "
                                      f"with the direction after it is {signed}; the evidence "
                                      f"holds {-signed}", value=str(signed))
+        if mention.ordinal and 1 <= value <= 31 and value == value.to_integral_value():
+            weekday = self._weekday_before(mention)
+            if weekday is not None:     # "Tuesday the 3rd": a day, judged as one
+                return self._weekday_day(mention, weekday)
         # Every test below licenses; the set lookups come first so that a backed figure, the
         # common case, is settled without the words around it (read lazily, see Mention).
         if self._matches(mention):
@@ -1242,8 +1255,13 @@ class _Judge:
                 return self._finding(mention, "unsupported_date", f"{mention.day.isoformat()} "
                                      f"is a {_WEEKDAYS[mention.day.weekday()]}, not a "
                                      f"{weekday[1]}", value=mention.day.isoformat())
-            clock = self.evidence.utc_clock if time is not None and time.tzinfo is not None \
-                else self.evidence.clock
+            if time is not None and time.tzinfo is not None:
+                if self._zoned(mention.day, time):
+                    return None
+                return self._finding(mention, "unsupported_date", f"{mention.text}: the evidence "
+                                     f"holds no instant that is this time {_zone_words(time)}",
+                                     value=mention.normalized)
+            clock = self.evidence.clock
             if time is None or (mention.day, time.hour, time.minute) in clock \
                     or (None, time.hour, time.minute) in clock:
                 return None
@@ -1256,10 +1274,25 @@ class _Judge:
                                  value=mention.normalized)
         normal = mention.normalized or ""
         if time is not None and normal[:1].isdigit() and ":" in normal:   # a clock time alone
-            # with a zone ("9 pm UTC"), only an instant of the evidence backs it, in UTC
+            # with a zone ("9 pm UTC"), only an instant of the evidence backs it, in UTC; in a
+            # zone whose offset depends on the date ("9 pm ET"), an instant converted to it
+            if time.tzinfo is not None and time.tzinfo is not dt.timezone.utc:
+                if self._zoned(None, time):
+                    return None
+                return self._finding(mention, "unsupported_date", f"{mention.text}: the evidence "
+                                     f"holds no instant that is this time {_zone_words(time)}",
+                                     value=normal)
+            if normal == "00:00-24:00":         # "24/7", "open 24 hours"
+                if self._open_all_day():
+                    return None
+                return self._finding(mention, "unsupported_date", f"{mention.text}: the evidence "
+                                     "does not say it is open all day", value=normal)
             times = self.evidence.utc_clock_times if time.tzinfo is not None \
                 else self.evidence.clock_times
             if (time.hour, time.minute) in times or (
+                    # "8 o'clock" does not say which half of the day
+                    time.hour < 12 and time.tzinfo is None and "clock" in mention.text
+                    and (time.hour + 12, time.minute) in times) or (
                     (time.hour, time.minute) == (0, 0) and (23, 59) in times
                     and _MIDNIGHT.search(mention.text)):
                 return None     # a sale that "ends at midnight" ends at 23:59 too
@@ -1284,6 +1317,60 @@ class _Judge:
         # An impossible date (31 February) or a weekday that does not fit: fail closed.
         return self._finding(mention, "unsupported_date", f"{mention.text} is not a real calendar "
                              "day (an impossible date, or the weekday does not match)")
+
+    def _weekday_before(self, mention: Mention) -> tuple[int, str] | None:
+        """The weekday written just before an ordinal, "Tuesday the 3rd", "Tue 3rd", as (0 for
+        Monday..., the name), or None."""
+        before = mention.before.split()
+        if before and before[-1] == "the":
+            before = before[:-1]
+        if not before:
+            return None
+        numbers = _weekday_patterns(self.locale)[3]
+        number = numbers.get(before[-1].rstrip("."))
+        return None if number is None else (number, before[-1])
+
+    def _weekday_day(self, mention: Mention, weekday: tuple[int, str]) -> Finding | None:
+        """A day of a month with its weekday and no month ("Tuesday the 3rd"): backed by a date
+        of the evidence on that day of the month that is that weekday."""
+        day = int(mention.value)
+        days = [held for held in self.evidence.days if held.day == day]
+        if "weekday" in self.settings.small_integer_contexts and any(
+                held.weekday() == weekday[0] for held in days):
+            return None
+        name = weekday[1].capitalize()
+        if days:
+            return self._finding(mention, "unsupported_date", f"{name} the {mention.text}: no "
+                                 f"date in the evidence on the {mention.text} is a {name}",
+                                 value=str(day))
+        return self._finding(mention, "unsupported_date", f"{name} the {mention.text}: no date "
+                             "in the evidence is on that day of a month", value=str(day))
+
+    def _open_all_day(self) -> bool:
+        """Whether the evidence says something is open all day: hours from 00:00 to 24:00 (or
+        23:59), "24/7" or "24 hours" in its text, or a true flag named so (opens_24h,
+        open_24_7, always_open)."""
+        evidence = self.evidence
+        if (0, 0) in evidence.clock_times and ((23, 59) in evidence.clock_times
+                                                or "24:00" in evidence.quote_text):
+            return True
+        if "24/7" in evidence.quote_text or "24hours" in evidence.quote_text:
+            return True
+        return any(amount.shown == "true" and ("24" in amount.words
+                                               or {"alway", "open"} <= amount.words)
+                   for amount in evidence.amounts)
+
+    def _zoned(self, day: dt.date | None, time: dt.time) -> bool:
+        """Whether an instant of the evidence is ``time`` (on ``day`` when given) in the zone
+        written with it, in every zone that name may mean (``rulekit.dates.fits_instant``); or,
+        for a zone that fixes the instant, a zoned time the evidence writes without a day."""
+        for held, hour, minute in self.evidence.utc_clock:
+            if held is not None and dates.fits_instant(
+                    dt.datetime(held.year, held.month, held.day, hour, minute,
+                                tzinfo=dt.timezone.utc), day, time):
+                return True
+        utc = dates.utc_clock_of(day, time)
+        return utc is not None and (None, utc[1], utc[2]) in self.evidence.utc_clock
 
     def _quote(self, index: int, mention: Mention) -> Finding | None:
         quoted = mention.normalized or squash(mention.text)

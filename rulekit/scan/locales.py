@@ -47,8 +47,11 @@ def _name_key(name: str) -> str:
 def _after_day(months: Mapping[str, int]) -> frozenset[str]:
     """The ASCII characters that may follow the space after a day in ``day_month`` (the first
     letter of a month name or of "of"/"de", as IGNORECASE matches them), or after an hour ("9
-    pm", "12 noon"), and the spaces (more may follow)."""
-    first = re.compile("(?i)[odnm" + "".join(sorted({re.escape(name[0]) for name in months})) + "]")
+    pm", "12 noon", "8 o'clock", "8 tonight", "3 in the afternoon", "24 hours"), or a day or an
+    hour that starts a range ("3 to 4 December", "3 bis 4. Dezember", "9 until 5"), and the
+    spaces (more may follow)."""
+    letters = "".join(sorted({re.escape(name[0]) for name in months}))
+    first = re.compile("(?i)[odnmtuhib" + letters + "]")
     return frozenset(c for c in map(chr, range(128)) if first.match(c)) | frozenset(" \taApP")
 
 

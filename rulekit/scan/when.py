@@ -11,7 +11,8 @@ import datetime as dt
 import functools
 import re
 
-from rulekit.dates import ClaimedDate, _locale_dates, parse_claimed_date
+from rulekit.dates import ClaimedDate, Readings, _locale_dates, is_fixed, parse_claimed_date, \
+    written_zone
 from rulekit.scan.base import _DIGITS, _Hit, _is_glue, _word_before
 from rulekit.scan.cjk import _CJK_DIGIT, _cjk_value, _digit_string
 from rulekit.scan.locales import _SPACE, _name_key
@@ -57,10 +58,50 @@ _HOUR_AT = frozenset("à a às as vers dès des jusqu'à jusqu’à avant après
                      "las alle ore um gegen bis ab até".split())
 _HOUR_TO = re.compile(r"[ \u00a0]*(?:[-\u2013~]|(?:à|a|às|as|et|bis|alle|hasta)[ \u00a0])"
                       r"[ \u00a0]*[0-9]{1,2}h")        # 9h-17h, de 9h à 17h
-# A zone after a time alone: "9 pm (UTC+8)", "21:00 UTC", "13:00 GMT-5". The time is read in
-# UTC (``_in_utc``), so that it is compared with the evidence's instants in UTC.
+# A zone after a time: "9 pm (UTC+8)", "21:00 UTC", "13:00 GMT-5" (``_ZONE_AFTER``), "9 pm
+# PST", "21:00 ET", "9 am Eastern (Time)" (``_ZONE_NAME``, whose names ``rulekit.dates.
+# written_zone`` reads; capitals only, so that French "et" is not Eastern time, and a zone word
+# before a capitalised word is not one: "Central Park", "Eastern European Time"). A time alone
+# in a fixed zone is read in UTC (``_in_utc``), so that it is compared with the evidence's
+# instants in UTC; in another zone it keeps the zone, and the sweep converts each instant.
 _ZONE_AFTER = re.compile(r"[ \u00a0]?(\()?(?:UTC|GMT)(?:[ \u00a0]?([+\-\u2212])([0-9]{1,2})"
-                         r"(?::?([0-5][0-9]))?)?(\))?(?![\w+\-])")
+                         r"(?::?([0-5][0-9]))?)?(?(1)\))(?![\w+\-])")
+_ZONE_NAME = re.compile(r"[ \u00a0]?(\()?(?:([A-Z]{2,4})|(Eastern|Pacific|Central|Mountain)"
+                        r"(?:[ \u00a0]Time)?(?![ \u00a0][A-Z]))(?(1)\))(?![\w+\-\u2010])")
+# A range of days before a month, at the end of the first day: "3–4 December", "3 to 4
+# December 2026", "3. bis 4. Dezember" (``_When.day_range``); and the second day after "December
+# 3" ("-4", " to 4, 2026"), not an hour ("December 3 to 4 pm") (``_When.month_day_range``).
+_DAY_RANGE_JOIN = re.compile(r"(st|nd|rd|th|\.)?(?:[ \u00a0]?[-\u2013\u2014][ \u00a0]?"
+                             r"|[ \u00a0](?:to|until|till|through|bis|au|al)[ \u00a0])"
+                             r"(?=[0-9]{1,2}(?![0-9]))")
+_DAY_RANGE_NEXT = frozenset("-\u2013\u2014 \u00a0.snrt")
+_DAY_RANGE_TAIL = re.compile(r"(?:[ \u00a0]?[-\u2013\u2014][ \u00a0]?"
+                             r"|[ \u00a0](?:to|until|till|through)[ \u00a0])"
+                             r"([0-9]{1,2})(?:st|nd|rd|th)?(?![\w]|[.,:][0-9]"
+                             r"|[ \u00a0]?(?i:[ap]\.?m(?![a-z])|o['\u2019]clock|%|percent))"
+                             r"(?:,?[ \u00a0]+([0-9]{4})(?![0-9]))?")
+# "8 o'clock": a time whose half of the day is not said (08:00 or 20:00; the sweep takes
+# either, ``rulekit.sweep``), unless a word after says it ("8 o'clock this evening").
+_OCLOCK = re.compile(r"[ \u00a0](?i:o['\u2019]?clock)(?![\w])")
+# The half of the day said after a clock time without am/pm or after an o'clock hour: "7:30
+# this evening", "8 o'clock tonight", "3:00 in the afternoon", "9:00 Friday night". Evening,
+# night and tonight move 5 to 11 to the evening; afternoon moves 1 to 6; any other hour stays
+# as written. A bare hour ("8 tonight") stays a number.
+_HALF_AFTER = re.compile(r"(?i)(?:[ \u00a0]o['\u2019]?clock)?[ \u00a0]{1,3}"
+                         r"(?:(?:(?:this|tomorrow|in[ \u00a0]the|every|each"
+                         r"|on[ \u00a0][a-z]{3,9}day|[a-z]{3,9}day)[ \u00a0]{1,3})?"
+                         r"(evening|afternoon|night)|(tonight))(?![\w])")
+# Opening hours "open 9 to 5", "hours: 9-5": an hour from 5 to 11 and a smaller one, read as
+# morning to afternoon (09:00 to 17:00), only after a word that says they are opening hours;
+# "open 10 to 11" or "from 9 to 5 days" are left as numbers.
+_HOURS_RANGE = re.compile(r"(?:[ \u00a0]?[-\u2013][ \u00a0]?|[ \u00a0](?:to|till|until)[ \u00a0])"
+                          r"([0-9]{1,2})(?![0-9]|[\w%]|[.,:][0-9]|[ \u00a0]?(?i:[ap]\.?m(?![a-z])"
+                          r"|o['\u2019]clock|percent|%|h(?:ours?|rs?)?(?![a-z])|days?(?![a-z])))")
+_HOURS_BEFORE = frozenset("open opens opening hours staffed".split())
+# Open all day: "24/7", "open 24 hours", "24 hours a day": one mention, 00:00 to 24:00, that
+# the sweep backs only with evidence that says so. "within 24 hours" is a duration.
+_ALL_DAY = re.compile(r"/7(?![0-9/])|[ \u00a0](?:hours|hrs)(?:[ \u00a0]a[ \u00a0]day)?(?![\w])")
+_ALL_DAY_BEFORE = frozenset("open opens staffed available".split())
 _TIME_AFTER = re.compile(r"(?i)(?:,?\s(?:at\s|um\s|à\s|om\s|kl\.?\s)?|T)(?=[0-9])")
 _DAY_NEXT = frozenset(" \t\u00a0.sntre")        # what may follow the day of "29 July"
 _AMPM_NEXT = frozenset("aApP")
@@ -162,6 +203,10 @@ class _When:
             found = _EAST_ASIAN_DATE.match(text, s)
             if found and (found.group(1) or found.group(3)):
                 return self.east_asian(found)
+        if length <= 2 and after in _DAY_RANGE_NEXT:
+            found = self.day_range(s, e)
+            if found is not None:
+                return found
         if (length <= 2 and after in _DAY_NEXT) or (
                 (length <= 2 or length == 4) and before in " \t\u00a0"):
             found = self.textual(s, e)
@@ -178,10 +223,32 @@ class _When:
             if found:
                 meridiem = found.group(4) or found.group(5)
                 second = found.group(3)
-                return self.add_time(s, found.end(), int(found.group(1)), int(found.group(2)),
+                hour = int(found.group(1))
+                if not meridiem and "Uhr" not in found.group():
+                    hour = self.half_after(found.end(), hour)
+                return self.add_time(s, found.end(), hour, int(found.group(2)),
                                      int(second) if second else None, meridiem)
         if length > 2:
             return None
+        if after in " \u00a0":
+            if text[e + 1:e + 2] in "oO":
+                found = _OCLOCK.match(text, e)
+                if found and 1 <= int(text[s:e]) <= 12:
+                    return self.add_time(s, found.end(),
+                                         self.half_after(e, int(text[s:e]) % 12), 0, None, None)
+            if text.startswith("24", s):
+                found = _ALL_DAY.match(text, e)
+                if found and (found.group().endswith("day")
+                              or _word_before(text, s) in _ALL_DAY_BEFORE):
+                    return self.all_day(s, found.end())
+        if after == "/" and text.startswith("24/7", s):
+            found = _ALL_DAY.match(text, e)
+            if found:
+                return self.all_day(s, found.end())
+        if after and after in " \u00a0-\u2013" and self.hours_word_before(s):
+            found = _HOURS_RANGE.match(text, e)
+            if found:
+                return self.hours_range(s, e, found)
         if after and (after in _AMPM_NEXT or (after == " " and text[e + 1:e + 2] in _AMPM_NEXT)):
             found = _AMPM.match(text, s)
             if found:
@@ -204,6 +271,87 @@ class _When:
                 after in " \u00a0" and text[e + 1:e + 2] in _HOUR_MARKS)):
             return self.cjk_clock(s)
         return None
+
+    def half_after(self, e: int, hour: int) -> int:
+        """``hour`` moved to the half of the day a word after e says ("this evening"), or as
+        written (``_HALF_AFTER``)."""
+        if self.text[e:e + 1] not in " \u00a0":
+            return hour
+        found = _HALF_AFTER.match(self.text, e)
+        if not found:
+            return hour
+        if found.group(1) and found.group(1).lower() == "afternoon":
+            return hour + 12 if 1 <= hour <= 6 else hour
+        return hour + 12 if 5 <= hour <= 11 else hour
+
+    def hours_word_before(self, s: int) -> bool:
+        """Whether the words before s say opening hours: "open 9", "open from 9", "hours: 9"."""
+        words = self.low[max(0, s - 24):s].split()[-2:]
+        if words and words[-1] == "from":
+            words = words[:-1]
+        return bool(words) and words[-1].strip(":,") in _HOURS_BEFORE
+
+    def hours_range(self, s: int, e: int, found: re.Match) -> int | None:
+        """"open 9 to 5": 09:00 and 17:00, two clock times (see ``_HOURS_RANGE``)."""
+        first, last = int(self.text[s:e]), int(found.group(1))
+        if not (5 <= first <= 11 and 1 <= last < first) or not self.free(s, found.end()):
+            return None
+        self.add_time(s, e, first, 0, None, None)
+        return self.add_time(found.start(1), found.end(1), last + 12, 0, None, None)
+
+    def all_day(self, s: int, e: int) -> int | None:
+        """"24/7", "open 24 hours": open all day, 00:00 to 24:00 (see ``_ALL_DAY``)."""
+        if not self.free(s, e):
+            return None
+        hit = _Hit("date", s, e)
+        hit.time = dt.time(0, 0)
+        hit.normalized = "00:00-24:00"
+        return self.claim(hit).e
+
+    def day_range(self, s: int, e: int) -> int | None:
+        """"3–4 December", "3 to 4 December 2026", "3. bis 4. Dezember": the first day takes
+        the month (and the year) of the date after it; both are claimed, the second read as
+        any date. None, having claimed nothing, when no date follows the join."""
+        text, info = self.text, self.info
+        join = _DAY_RANGE_JOIN.match(text, e)
+        if not join:
+            return None
+        s2 = join.end()
+        second = info.day_month.match(text, s2)
+        if not second:
+            return None
+        name = second.group("m")
+        month = info.months.get(_name_key(name))
+        first, last = int(text[s:e]), int(_DIGITS.match(text, s2).group())
+        if month is None or (name.lower() in _VERB_MONTHS and not name[0].isupper()) \
+                or not first < last or not _valid_day(month, last) \
+                or not self.free(s, second.end()):
+            return None
+        self.day_of(s, e + len(join.group(1) or ""), month, first, second.group("y"))
+        if second.group("y"):
+            return self.add_date(s2, second.end())
+        return self.yearless(s2, second.end(), name, last, None)
+
+    def month_day_range(self, s: int, found: re.Match, name: str, tail: re.Match) -> int | None:
+        """"December 3-4", "Dec 3 to 4, 2026": both days of the month (see ``_DAY_RANGE_TAIL``);
+        None, having claimed nothing, when they are not a range of that month."""
+        month = self.info.months.get(_name_key(name))
+        first, last = int(found.group("d")), int(tail.group(1))
+        if month is None or not first < last or not _valid_day(month, last) \
+                or not self.free(s, tail.end()):
+            return None
+        self.day_of(s, found.end(), month, first, tail.group(2))
+        return self.day_of(tail.start(1), tail.end(), month, last, tail.group(2))
+
+    def day_of(self, s: int, e: int, month: int, day: int, year: str | None) -> int:
+        """A day of a month, with a year or without one ("--12-03"), claimed at [s, e)."""
+        hit = _Hit("date", s, e)
+        found = _date_or_none(int(year), month, day) if year else None
+        if found is not None:
+            hit.day, hit.normalized = found, found.isoformat()
+        elif _valid_day(month, day):
+            hit.normalized = f"--{month:02d}-{day:02d}"
+        return self.claim(hit).e
 
     def time_ends_at(self, at: int) -> bool:
         """Whether the last hit is a clock time alone that ends at ``at``."""
@@ -408,6 +556,11 @@ class _When:
                 name = month.group("m")[::-1]
                 if found and (name.lower() not in _VERB_MONTHS or name[0].isupper()):
                     start = s - month.end()
+                    if found.group("d") and not found.group("y"):
+                        tail = _DAY_RANGE_TAIL.match(text, found.end())
+                        ranged = tail and self.month_day_range(start, found, name, tail)
+                        if ranged:
+                            return ranged
                     if found.group("y"):
                         return self.add_date(start, found.end())
                     if found.group("y3"):
@@ -473,9 +626,17 @@ class _When:
                 if timed is not None and timed.kind == "timestamp":
                     hit.e, claimed = clock.end(), timed
         if claimed.kind == "timestamp":
-            hit.day = claimed.instant.date()
-            hit.time = claimed.instant.time()
-            hit.normalized = claimed.instant.isoformat()
+            instant = claimed.instant
+            hit.day = instant.date()
+            # an offset written with the time (a naive time reads as UTC) keeps its zone
+            hit.time = instant.timetz() if instant.utcoffset() else instant.time()
+            hit.normalized = instant.isoformat()
+            zoned = None if instant.utcoffset() else _zone_after(text, hit.e)
+            if zoned is not None and self.free(s, zoned[0]):
+                hit.e, zone, label = zoned
+                hit.time = hit.time.replace(tzinfo=zone)
+                hit.normalized = dt.datetime.combine(hit.day, hit.time).isoformat() + (
+                    f" {label}" if isinstance(zone, Readings) else "")
         return self.claim(hit).e
 
     def add_time(self, s: int, e: int, hour: int, minute: int, second: int | None,
@@ -489,17 +650,18 @@ class _When:
                 return None
             hour = 0                        # 24:00, the end of the day, is midnight
         time = dt.time(hour, minute, second or 0)
-        window = self.text[e:e + 6]
-        if "UTC" in window or "GMT" in window:
-            zoned = _ZONE_AFTER.match(self.text, e)
-            if zoned and bool(zoned.group(1)) == bool(zoned.group(5)) \
-                    and int(zoned.group(3) or 0) <= 23:
-                e, time = zoned.end(), _in_utc(time, zoned)
+        label = None
+        zoned = _zone_after(self.text, e)
+        if zoned is not None:
+            e, zone, label = zoned
+            time = _in_utc(time, zone) if is_fixed(zone) else time.replace(tzinfo=zone)
         if not self.free(s, e):
             return None
         hit = _Hit("date", s, e)
         hit.time = time
-        hit.normalized = time.isoformat("seconds" if second is not None else "minutes")
+        spec = "seconds" if second is not None else "minutes"
+        hit.normalized = time.isoformat(spec) if time.tzinfo is None or is_fixed(time.tzinfo) \
+            else f"{time.replace(tzinfo=None).isoformat(spec)} {label}"
         return self.claim(hit).e
 
 
@@ -536,12 +698,31 @@ def _date_or_none(year: int, month: int, day: int) -> dt.date | None:
         return None
 
 
-def _in_utc(time: dt.time, zoned: re.Match) -> dt.time:
-    """``time`` written in the zone ``zoned`` read (a match of ``_ZONE_AFTER`` whose offset is
-    at most 23 hours), as the time of day in UTC, aware."""
-    hours, minutes = int(zoned.group(3) or 0), int(zoned.group(4) or 0)
-    offset = dt.timedelta(hours=hours, minutes=minutes)
-    if zoned.group(2) and zoned.group(2) != "+":
-        offset = -offset
-    moment = dt.datetime.combine(dt.date(2000, 1, 1), time) - offset
+def _zone_after(text: str, e: int) -> tuple[int, dt.tzinfo, str] | None:
+    """The zone written just after a time that ends at e ("UTC+8", "PST", "ET", "Eastern"):
+    its end, the zone (``rulekit.dates.written_zone``) and its name as written; or None. Texts
+    with no capital letter there pay one look at three characters."""
+    window = text[e:e + 3]
+    if not any("A" <= char <= "Z" for char in window):
+        return None
+    zoned = _ZONE_AFTER.match(text, e) if "U" in window or "G" in window else None
+    if zoned:
+        if int(zoned.group(3) or 0) > 23:
+            return None
+        offset = dt.timedelta(hours=int(zoned.group(3) or 0), minutes=int(zoned.group(4) or 0))
+        if zoned.group(2) and zoned.group(2) != "+":
+            offset = -offset
+        return zoned.end(), dt.timezone(offset) if offset else dt.timezone.utc, \
+            zoned.group().strip(" \u00a0()")
+    named = _ZONE_NAME.match(text, e)
+    if not named:
+        return None
+    label = named.group(2) or named.group(3)
+    zone = written_zone(label)
+    return None if zone is None else (named.end(), zone, label)
+
+
+def _in_utc(time: dt.time, zone: dt.tzinfo) -> dt.time:
+    """``time`` written in the fixed zone ``zone``, as the time of day in UTC, aware."""
+    moment = dt.datetime.combine(dt.date(2000, 1, 1), time) - zone.utcoffset(None)
     return moment.time().replace(tzinfo=dt.timezone.utc)
