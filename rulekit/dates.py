@@ -123,14 +123,48 @@ _FIXED_ZONES = {
     "PST": -480, "PDT": -420, "AKST": -540, "AKDT": -480, "HST": -600}
 _AMBIGUOUS_ZONES = {"IST": (330, 60, 120), "CST": (-360, 480, -300), "BST": (60, 360),
                     "AST": (-240, 180), "SST": (-660, 480)}
+# The same zones spelled out ("9 pm Pacific Standard Time", "21:00 Central European Summer
+# Time"), keyed in capitals with single spaces. Names that say "standard" or "summer" or
+# "daylight" fix the offset; "UK time" and "Paris time" follow their zone's daylight saving.
+_FIXED_ZONES.update({
+    "PACIFIC STANDARD TIME": -480, "PACIFIC DAYLIGHT TIME": -420,
+    "MOUNTAIN STANDARD TIME": -420, "MOUNTAIN DAYLIGHT TIME": -360,
+    "CENTRAL STANDARD TIME": -360, "CENTRAL DAYLIGHT TIME": -300,
+    "EASTERN STANDARD TIME": -300, "EASTERN DAYLIGHT TIME": -240,
+    "ATLANTIC STANDARD TIME": -240, "ATLANTIC DAYLIGHT TIME": -180,
+    "ALASKA STANDARD TIME": -540, "ALASKA DAYLIGHT TIME": -480,
+    "HAWAII STANDARD TIME": -600, "HAWAII-ALEUTIAN STANDARD TIME": -600,
+    "CENTRAL EUROPEAN STANDARD TIME": 60, "CENTRAL EUROPEAN SUMMER TIME": 120,
+    "EASTERN EUROPEAN STANDARD TIME": 120, "EASTERN EUROPEAN SUMMER TIME": 180,
+    "WESTERN EUROPEAN STANDARD TIME": 0, "WESTERN EUROPEAN SUMMER TIME": 60,
+    "GREENWICH MEAN TIME": 0, "COORDINATED UNIVERSAL TIME": 0, "BRITISH SUMMER TIME": 60,
+    "IRISH STANDARD TIME": 60, "MOSCOW TIME": 180, "MOSCOW STANDARD TIME": 180,
+    "JAPAN TIME": 540, "JAPAN STANDARD TIME": 540, "KOREA TIME": 540,
+    "KOREA STANDARD TIME": 540, "KOREAN STANDARD TIME": 540, "CHINA TIME": 480,
+    "CHINA STANDARD TIME": 480, "BEIJING TIME": 480, "HONG KONG TIME": 480,
+    "SINGAPORE TIME": 480, "SINGAPORE STANDARD TIME": 480, "INDIA TIME": 330,
+    "INDIA STANDARD TIME": 330, "INDIAN STANDARD TIME": 330,
+    "AUSTRALIAN EASTERN STANDARD TIME": 600, "AUSTRALIAN EASTERN DAYLIGHT TIME": 660,
+    "AUSTRALIAN CENTRAL STANDARD TIME": 570, "AUSTRALIAN CENTRAL DAYLIGHT TIME": 630,
+    "AUSTRALIAN WESTERN STANDARD TIME": 480})
 _NAMED_ZONES = {"ET": "America/New_York", "EASTERN": "America/New_York",
                 "CT": "America/Chicago", "CENTRAL": "America/Chicago",
                 "MT": "America/Denver", "MOUNTAIN": "America/Denver",
-                "PT": "America/Los_Angeles", "PACIFIC": "America/Los_Angeles"}
+                "PT": "America/Los_Angeles", "PACIFIC": "America/Los_Angeles",
+                "EASTERN TIME": "America/New_York", "CENTRAL TIME": "America/Chicago",
+                "MOUNTAIN TIME": "America/Denver", "PACIFIC TIME": "America/Los_Angeles",
+                "CENTRAL EUROPEAN TIME": "Europe/Paris", "EASTERN EUROPEAN TIME": "Europe/Athens",
+                "WESTERN EUROPEAN TIME": "Europe/Lisbon", "UK TIME": "Europe/London",
+                "LONDON TIME": "Europe/London", "PARIS TIME": "Europe/Paris",
+                "BERLIN TIME": "Europe/Berlin", "NEW YORK TIME": "America/New_York",
+                "SYDNEY TIME": "Australia/Sydney"}
 # The standard and summer offsets of each, for a machine without the zone database: both
 # readings, so that nothing is backed (fail closed) rather than guessed.
 _NAMED_OFFSETS = {"America/New_York": (-300, -240), "America/Chicago": (-360, -300),
-                  "America/Denver": (-420, -360), "America/Los_Angeles": (-480, -420)}
+                  "America/Denver": (-420, -360), "America/Los_Angeles": (-480, -420),
+                  "Europe/Paris": (60, 120), "Europe/Berlin": (60, 120),
+                  "Europe/Athens": (120, 180), "Europe/Lisbon": (0, 60),
+                  "Europe/London": (0, 60), "Australia/Sydney": (600, 660)}
 
 
 class Readings(dt.tzinfo):
@@ -157,7 +191,7 @@ class Readings(dt.tzinfo):
 def written_zone(name: str) -> dt.tzinfo | None:
     """The zone an abbreviation or a word written after a time names ("PST", "ET", "Eastern"):
     a fixed offset, an IANA zone, ``Readings`` for a name of several zones, or None."""
-    key = name.upper()
+    key = " ".join(name.split()).upper()
     if key in _FIXED_ZONES:
         return _fixed(dt.timedelta(minutes=_FIXED_ZONES[key]))
     if key in _AMBIGUOUS_ZONES:

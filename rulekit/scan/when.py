@@ -58,16 +58,32 @@ _HOUR_AT = frozenset("à a às as vers dès des jusqu'à jusqu’à avant après
                      "las alle ore um gegen bis ab até".split())
 _HOUR_TO = re.compile(r"[ \u00a0]*(?:[-\u2013~]|(?:à|a|às|as|et|bis|alle|hasta)[ \u00a0])"
                       r"[ \u00a0]*[0-9]{1,2}h")        # 9h-17h, de 9h à 17h
+# Zones spelled out, in any case (``rulekit.dates.written_zone`` has each): "Pacific Standard
+# Time", "Central European Summer Time", "India Standard Time", "UK time", "Paris time".
+_SPELLED_ZONES = (
+    r"(?i:(?:(?:Pacific|Mountain|Central|Eastern|Atlantic|Alaska|Hawaii(?:-Aleutian)?)"
+    r"[ \u00a0](?:Standard|Daylight)"
+    r"|(?:Central|Eastern|Western)[ \u00a0]European(?:[ \u00a0](?:Standard|Summer))?"
+    r"|Australian[ \u00a0](?:Eastern|Central|Western)[ \u00a0](?:Standard|Daylight)"
+    r"|Greenwich[ \u00a0]Mean|Coordinated[ \u00a0]Universal|British[ \u00a0]Summer"
+    r"|Irish[ \u00a0]Standard|(?:Japan|Korea|Korean|China|India|Indian|Singapore|Moscow)"
+    r"(?:[ \u00a0]Standard)?|Beijing|Hong[ \u00a0]Kong|UK|London|Paris|Berlin"
+    r"|New[ \u00a0]York|Sydney|(?:Eastern|Central|Mountain|Pacific))[ \u00a0]Time)")
 # A zone after a time: "9 pm (UTC+8)", "21:00 UTC", "13:00 GMT-5" (``_ZONE_AFTER``), "9 pm
 # PST", "21:00 ET", "9 am Eastern (Time)" (``_ZONE_NAME``, whose names ``rulekit.dates.
 # written_zone`` reads; capitals only, so that French "et" is not Eastern time, and a zone word
-# before a capitalised word is not one: "Central Park", "Eastern European Time"). A time alone
+# before a capitalised word is not one: "Central Park"), zones spelled out in any case ("Eastern
+# European Time", "UK time": ``_SPELLED_ZONES``), and after am or pm an abbreviation in lower
+# case ("9 pm est": ``_ZONE_LOWER``). A time alone
 # in a fixed zone is read in UTC (``_in_utc``), so that it is compared with the evidence's
 # instants in UTC; in another zone it keeps the zone, and the sweep converts each instant.
 _ZONE_AFTER = re.compile(r"[ \u00a0]?(\()?(?:UTC|GMT)(?:[ \u00a0]?([+\-\u2212])([0-9]{1,2})"
                          r"(?::?([0-5][0-9]))?)?(?(1)\))(?![\w+\-])")
-_ZONE_NAME = re.compile(r"[ \u00a0]?(\()?(?:([A-Z]{2,4})|(Eastern|Pacific|Central|Mountain)"
+_ZONE_NAME = re.compile(r"[ \u00a0]?(\()?(?:(?P<long>" + _SPELLED_ZONES + r")|(?P<abbr>[A-Z]{2,4})"
+                        r"|(?P<word>Eastern|Pacific|Central|Mountain)"
                         r"(?:[ \u00a0]Time)?(?![ \u00a0][A-Z]))(?(1)\))(?![\w+\-\u2010])")
+# After "am" or "pm" an abbreviation may be written in lower case: "9 pm est", "9pm pst".
+_ZONE_LOWER = re.compile(r"[ \u00a0]?(\()?([a-z]{2,4})(?(1)\))(?![\w+\-\u2010])")
 # A range of days before a month, at the end of the first day: "3–4 December", "3 to 4
 # December 2026", "3. bis 4. Dezember" (``_When.day_range``); and the second day after "December
 # 3" ("-4", " to 4, 2026"), not an hour ("December 3 to 4 pm") (``_When.month_day_range``).
@@ -651,7 +667,7 @@ class _When:
             hour = 0                        # 24:00, the end of the day, is midnight
         time = dt.time(hour, minute, second or 0)
         label = None
-        zoned = _zone_after(self.text, e)
+        zoned = _zone_after(self.text, e, meridiem is not None)
         if zoned is not None:
             e, zone, label = zoned
             time = _in_utc(time, zone) if is_fixed(zone) else time.replace(tzinfo=zone)
@@ -698,13 +714,25 @@ def _date_or_none(year: int, month: int, day: int) -> dt.date | None:
         return None
 
 
-def _zone_after(text: str, e: int) -> tuple[int, dt.tzinfo, str] | None:
-    """The zone written just after a time that ends at e ("UTC+8", "PST", "ET", "Eastern"):
-    its end, the zone (``rulekit.dates.written_zone``) and its name as written; or None. Texts
-    with no capital letter there pay one look at three characters."""
+def _zone_after(text: str, e: int, meridiem: bool = False) -> tuple[int, dt.tzinfo, str] | None:
+    """The zone written just after a time that ends at e ("UTC+8", "PST", "ET", "Eastern",
+    "Pacific Standard Time", and after am or pm "est"): its end, the zone
+    (``rulekit.dates.written_zone``) and its name as written; or None. Texts with no letter
+    there pay one look at three characters."""
     window = text[e:e + 3]
     if not any("A" <= char <= "Z" for char in window):
-        return None
+        if not any("a" <= char <= "z" for char in window):
+            return None
+        named = _ZONE_NAME.match(text, e)           # "9 pm pacific standard time"
+        if named and named.group("long"):
+            zone = written_zone(named.group("long"))
+            if zone is not None:
+                return named.end(), zone, named.group("long")
+        lower = _ZONE_LOWER.match(text, e) if meridiem else None
+        if lower is None:
+            return None
+        zone = written_zone(lower.group(2))
+        return None if zone is None else (lower.end(), zone, lower.group(2).upper())
     zoned = _ZONE_AFTER.match(text, e) if "U" in window or "G" in window else None
     if zoned:
         if int(zoned.group(3) or 0) > 23:
@@ -717,7 +745,7 @@ def _zone_after(text: str, e: int) -> tuple[int, dt.tzinfo, str] | None:
     named = _ZONE_NAME.match(text, e)
     if not named:
         return None
-    label = named.group(2) or named.group(3)
+    label = named.group("long") or named.group("abbr") or named.group("word")
     zone = written_zone(label)
     return None if zone is None else (named.end(), zone, label)
 
