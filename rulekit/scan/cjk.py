@@ -35,6 +35,13 @@ tests/cases/sweep/cjk_words.yaml):
   "3만 원" is in won). Korean 만 is a scale only right after digits: 사과만 ("only apples"),
   만약 ("if"), 3개만 ("only 3") are not scales, nor 3만큼 ("as much as 3"); 3 백 or 3 만,
   with a space between the digits and the scale, are not read as one amount.
+- Korean native numerals (하나/한, 둘/두, 셋/세, 넷/네, 다섯 ... 아홉, 열, 스물/스무, 서른 ...
+  아흔 and their compounds 열두, 스물다섯) are read only before a counter (개, 명, 번, 시간,
+  살, 권, 잔, 마리, 장, 대, 건...: ``_KO_COUNTERS``), at the start of a word, the counter
+  ending its word or followed by a particle or a copula (개가, 명이, 개씩, 개입니다): 열두 개
+  12, 스물다섯명이 25, 두 시간 반 2.5. 한 alone, which is also "a", only before a counter of
+  things or people (한 개, 한 명: 1), not 한 번 ("once"), 한번, 한 시간 ("an hour"), 한 잔, 한
+  가지, 한 달. Not read: 세대 (대 needs a space), 역세권, 번호, 잔액, 번째 (an ordinal).
 """
 
 from __future__ import annotations
@@ -130,6 +137,34 @@ _TAIL_CURRENCY = frozenset("원元円")
 _ASCII_DIGITS = frozenset("0123456789")
 _OPEN = (0, _IDIOM)                         # the marks a scale may read over
 
+# Korean native numerals (see ``_Cjk.korean``): tens, then units, in the forms written before a
+# counter (한, 두, 세, 네, 스무) and alone (하나, 둘, 셋, 넷, 스물); 스무 takes no unit.
+_KO_TENS = {"열": 10, "스물": 20, "스무": 20, "서른": 30, "마흔": 40, "쉰": 50, "예순": 60,
+            "일흔": 70, "여든": 80, "아흔": 90}
+_KO_UNITS = {"하나": 1, "한": 1, "둘": 2, "두": 2, "셋": 3, "세": 3, "넷": 4, "네": 4,
+             "다섯": 5, "여섯": 6, "일곱": 7, "여덟": 8, "아홉": 9}
+_KO_NUMERALS = {**_KO_TENS, **_KO_UNITS,
+                **{tens + unit: tv + uv for tens, tv in _KO_TENS.items() if tens != "스무"
+                   for unit, uv in _KO_UNITS.items()}}
+# Counters a native numeral is read before. 한 alone, which is also "a", only before those
+# that count things or people (한 개, 한 명): not 한 번 ("once"), 한 시간 ("an hour"), 한 잔
+# ("a drink"), 한 가지, 한 달.
+_KO_ONE_COUNTERS = frozenset(("개", "명", "건", "마리", "권", "장", "병", "벌", "켤레", "송이",
+                              "그루", "대", "상자", "박스", "봉지", "팩", "캔", "사람", "분"))
+_KO_COUNTERS = _KO_ONE_COUNTERS | frozenset(("번", "시간", "살", "잔", "가지", "달", "주",
+                                             "곳", "군데", "차례", "통"))
+# A half after these: 두 시간 반 (2.5 hours), 세 달 반, 다섯 살 반.
+_KO_HALVES = frozenset(("시간", "달", "주", "살"))
+_HANGUL = "\uac00-\ud7a3"
+# The numeral starts its word (역세권 is no 3); the counter ends it or a particle or copula
+# follows (개가, 명이, 개씩, 개입니다, 개예요, 시간정도): 세대 (generation), 번호 (number), 잔액
+# (balance), 개인 (person) are other words, and 번째 an ordinal ("second"), not read.
+_KO_NATIVE = re.compile(
+    rf"({_trie(_KO_NUMERALS, f'[{_HANGUL}]')})([ \u00a0]?)({_trie(_KO_COUNTERS)})"
+    rf"(?:[ \u00a0]?(반))?"
+    rf"(?:(?![{_HANGUL}])|(?=[이가을를은는도만씩의에와과로으까부밖쯤나뿐입예요며면랑하정미초]))")
+_HANGUL_ANY = re.compile(f"[{_HANGUL}]")
+
 
 def _pct(value: Decimal) -> Decimal:
     """A figure without a trailing ".0" (3.5割 is 35, not 35.0)."""
@@ -192,6 +227,8 @@ class _Cjk:
 
     def cjk(self) -> None:
         text = self.text
+        if _HANGUL_ANY.search(text) is not None:
+            self.korean()
         if _CJK_ANY.search(text) is None:
             return
         for match in _CJK_IDIOM.finditer(text):
@@ -238,6 +275,22 @@ class _Cjk:
                     or (s > 1 and text[s - 1] in " \u00a0" and text[s - 2].isdigit()):
                 continue                    # 3千万, 1.2 萬: the digits' scale
             self.cjk_run(s, e, match.group())
+
+    def korean(self) -> None:
+        """Korean native numerals before a counter: 열두 개 (12), 스물다섯 명 (25), 세 시간 (3),
+        두 시간 반 (2.5), 한 개 (1); see ``_KO_NATIVE`` and ``_KO_ONE_COUNTERS``. Sino-Korean
+        numerals are written with digits (12개) and read with them."""
+        for match in _KO_NATIVE.finditer(self.text):
+            numeral, gap, counter, half = match.groups()
+            if (numeral == "한" and counter not in _KO_ONE_COUNTERS) \
+                    or (counter == "대" and not gap):
+                continue                    # 한 번 ("once"); 세대 (a generation)
+            s, e = match.span(1)
+            hit = _Hit("word_number", s, e, Decimal(_KO_NUMERALS[numeral]))
+            if half and counter in _KO_HALVES:
+                hit.value, hit.decimals, hit.e = hit.value + Decimal("0.5"), 1, match.end(4)
+            if self.free(hit.s, hit.e):
+                self.claim(hit)
 
     def cjk_decimal(self, at: int) -> None:
         """The numeral around the 点 at ``at``: 三点五 (3.5), 四点六万 (46000), 一点五倍 (the
