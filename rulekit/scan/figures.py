@@ -15,7 +15,7 @@ from babel.numbers import get_currency_symbol, get_territory_currencies, list_cu
 
 from rulekit.numbers import parse_number
 from rulekit.scan.base import _CLAIMED, _DIGITS, _Hit, _is_glue, _word_after, _word_before
-from rulekit.scan.cjk import _CJK_SCALE
+from rulekit.scan.cjk import _CJK_SCALE, _YUAN_SIGNS, _yuan_tail
 from rulekit.scan.locales import _CORE
 from rulekit.scan.reader import _NBSP, _SIGNS
 from rulekit.scan.when import _AMPM_NEXT, _DAY_NEXT, _NUMERIC_DATE
@@ -527,6 +527,11 @@ class _Figures:
                         and self.free(end, code.end()):
                     hit.currency = _with_code(symbol, hit.currency, code.group(1))
                     end = code.end()
+            elif currency_text in _YUAN_SIGNS and hit.decimals == 0 and not hit.scaled:
+                tail = _yuan_tail(text, end)        # 5块5, 5元5角: 5.5 yuan
+                if tail is not None and self.free(end, tail[2]):
+                    hit.value += tail[0] if hit.value >= 0 else -tail[0]
+                    hit.decimals, end = tail[1], tail[2]
         if hit.kind == "number" and end == e and not version and hit.value is not None \
                 and text[e:e + 1] in ("s", "n", "r", "t"):
             found = _ORDINAL_SUFFIX.match(text, e)
