@@ -12,7 +12,8 @@ from decimal import Decimal
 
 from rulekit.scan.base import (_CLAIMED, _CONTEXT_STRIP, _IDIOM, _Hit, _trie, _word_after,
                                _word_before)
-from rulekit.scan.figures import _COMPARATIVES, _CURRENCY_WORDS, _SCALES, _currency_for
+from rulekit.scan.figures import (_CENTS_AFTER, _COMPARATIVES, _CURRENCY_WORDS, _SCALES,
+                                  _currency_for)
 
 _WORD_GUARD = r"[\w\u2010-]"
 _EN_UNITS = {"zero": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6,
@@ -162,6 +163,7 @@ _FRACTION_TOKENS = frozenset(word.encode() for word in _FRACTION_DENOMINATORS) |
     f"{a}-{b}".encode() for a in _FRACTION_NUMERATORS for b in _FRACTION_DENOMINATORS)
 _FRACTION_WORD = re.compile("third|quarter|fourth|fifth|sixth|eighth|tenth")
 _HYPHENS = ("-", "\u2010")
+_GAP_AFTER = re.compile(r"[ \t\u00a0]+")
 _CENT = Decimal("0.01")
 # "a baker's dozen" (13), read back from "dozen"; "a score of people" (20), not "a score of 85"
 _BAKERS = re.compile(r"(?:(?<![\w\u2010-])an?[ \t\u00a0]+)?baker(?:'|\u2019)?s[ \t\u00a0]+$")
@@ -325,8 +327,35 @@ class _Words:
                     word = _CURRENCY_WORDS[found.group("curw").lower()]
                     hit.currency = _currency_for(word, self.info.locale)
                 hit.e = found.end()
+                if hit.currency is not None and cents is None and not hit.scaled \
+                        and value == value.to_integral_value():
+                    self.spoken_cents(hit)
             if self.free(hit.s, hit.e):
                 self.claim(hit)
+
+    def spoken_cents(self, hit: _Hit) -> None:
+        """The cents said after an amount and its currency word without "and": "fifty-nine
+        pounds ninety-nine", "forty-nine dollars ninety-nine cents" are one amount, 59.99 and
+        49.99 (with "and", ``cents`` merges them). Only a number word from ten to ninety-nine,
+        not before a hyphen nor a noun it counts ("twenty dollars fifteen minutes ago")."""
+        low = self.low
+        gap = _GAP_AFTER.match(low, hit.e)
+        span = _EN_SPAN.match(low, gap.end()) if gap else None
+        if span is None or low[span.end():span.end() + 1] in _HYPHENS:
+            return
+        tokens = [(m.group(), span.start() + m.start(), span.start() + m.end())
+                  for m in _EN_TOKEN.finditer(span.group())]
+        read = _read_english(tokens, 0)
+        if read is None or read[0] != len(tokens) or read[2] or not 10 <= read[1] <= 99:
+            return
+        end = span.end()
+        tail = _CENTS_AFTER.match(low, end)
+        if tail is not None:
+            end = tail.end()
+        elif _word_after(low, end).rstrip("s") in ONE_NOUNS:
+            return
+        if self.free(hit.e, end):
+            hit.value, hit.decimals, hit.e = (hit.value + read[1] / 100).quantize(_CENT), 2, end
 
     def one_is_number(self, s: int, e: int) -> bool:
         low = self.low
