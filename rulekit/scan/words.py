@@ -162,6 +162,7 @@ _FRACTION = re.compile(
 _FRACTION_TOKENS = frozenset(word.encode() for word in _FRACTION_DENOMINATORS) | frozenset(
     f"{a}-{b}".encode() for a in _FRACTION_NUMERATORS for b in _FRACTION_DENOMINATORS)
 _FRACTION_WORD = re.compile("third|quarter|fourth|fifth|sixth|eighth|tenth")
+_EN_HYPERBOLE_BEFORE = frozenset(("thanks", "thank"))
 _HYPHENS = ("-", "\u2010")
 _GAP_AFTER = re.compile(r"[ \t\u00a0]+")
 _CENT = Decimal("0.01")
@@ -289,6 +290,9 @@ class _Words:
                 at = base - found.end()
                 tokens[:0] = [(m.group(), m.start(), m.end())
                               for m in _EN_TOKEN.finditer(low, at, base)]
+                if len(tokens) == 2 and tokens[0][0] in ("a", "an") \
+                        and self.hyperbole(tokens[0][1]):
+                    return          # "thanks a million", "one in a million"
         i = 0
         while i < len(tokens):
             read = _read_english(tokens, i)
@@ -356,6 +360,17 @@ class _Words:
             return
         if self.free(hit.e, end):
             hit.value, hit.decimals, hit.e = (hit.value + read[1] / 100).quantize(_CENT), 2, end
+
+    def hyperbole(self, s: int) -> bool:
+        """Whether "a hundred", "a thousand", "a million" starting at s is hyperbole, not an
+        amount: "thanks a million", "one in a million" (like "mille fois merci" in French; "a
+        million times" stays a count, and so does "a million thanks", pinned by
+        tests/cases/scan/words.yaml)."""
+        low = self.low
+        before = _word_before(low, s)
+        if before in _EN_HYPERBOLE_BEFORE:
+            return True
+        return before == "in" and _word_before(low, low.rfind("in", 0, s)) in ("one", "chance")
 
     def one_is_number(self, s: int, e: int) -> bool:
         low = self.low
