@@ -163,6 +163,7 @@ _FRACTION_TOKENS = frozenset(word.encode() for word in _FRACTION_DENOMINATORS) |
     f"{a}-{b}".encode() for a in _FRACTION_NUMERATORS for b in _FRACTION_DENOMINATORS)
 _FRACTION_WORD = re.compile("third|quarter|fourth|fifth|sixth|eighth|tenth")
 _EN_HYPERBOLE_BEFORE = frozenset(("thanks", "thank"))
+_GOLF_HALVES = frozenset(("front", "back"))
 _HYPHENS = ("-", "\u2010")
 _GAP_AFTER = re.compile(r"[ \t\u00a0]+")
 _CENT = Decimal("0.01")
@@ -273,6 +274,8 @@ class _Words:
             chain = _HYPHEN_CHAIN.match(low, base)
             if chain and chain.group().replace("\u2010", "-").startswith(_HYPHEN_IDIOMS):
                 return                  # "fifty-fifty", "twenty-four-seven": not amounts
+        if tokens[0][0] == "nine" and len(tokens) == 1 and _word_before(low, base) in _GOLF_HALVES:
+            return                      # "the front nine", "the back nine": halves of a round
         # "a baker's dozen" is 13
         if tokens[0][0] == "dozen" and base:
             found = _BAKERS.search(low, max(0, base - 16), base)
@@ -450,6 +453,11 @@ class _Words:
         if language == "nl" and "ten" in low:
             for match in _NL_TEN.finditer(low):     # ten minste, ten slotte: not 10 (English)
                 self.mask[match.start():match.end()] = bytes((_IDIOM,)) * 3
+        elif language == "fr" and ("cent pour" in low or "deux pas" in low
+                                   or "deux doigts" in low):
+            for match in _FR_IDIOM.finditer(low):   # cent pour cent, à deux pas: not numbers
+                self.mask[match.start():match.end()] = bytes((_IDIOM,)) * (match.end()
+                                                                           - match.start())
         roles, stems = _ROLES[language], _ROLE_STEMS[language]
         glued, longest = _GLUED_PARTS.get(language), _GLUED_LONGEST.get(language, 0)
         # Chains of number words joined by a space or a hyphen; each part is (value, role,
@@ -1119,6 +1127,10 @@ def _read_parts(items: list, i: int, language: str):
 # "la moitié du prix", "la mitad del precio", "die Hälfte des Preises": half price, a discount.
 _SHARE_PRICE = re.compile(r"[ \u00a0]+(?:du prix|del precio|del prezzo|do pre[çc]o|van de prijs|"
                           r"des preises)(?![\w])")
+# French idioms whose number words are no numbers: "cent pour cent" ("completely"; 100 % in
+# digits is still read), "à deux pas" ("a stone's throw"), "à deux doigts" ("very nearly").
+_FR_IDIOM = re.compile(r"(?<![\w-])cent[ \u00a0]+pour[ \u00a0]?cent(?![\w-])"
+                       r"|(?<=à[ \u00a0])deux(?=[ \u00a0]+(?:pas|doigts)(?![\w-]))")
 # Dutch "ten" + a word is "at the" (ten minste, ten slotte, ten opzichte van), not English 10.
 _NL_TEN = re.compile(r"(?<![\w-])ten(?=[ \u00a0]+(?:minste|slotte|eerste|tweede|derde|laatste|"
                      r"behoeve|opzichte|aanzien|gevolge|koste|tijde|einde|onrechte|hoogste|"
