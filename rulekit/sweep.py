@@ -24,7 +24,8 @@ The rules, with their defaults (a rules file changes them in its ``sweep`` block
 10. A date must be the same calendar day; a relative date needs a "today" in the evidence.
 11. Third-party text is evidence only of what its author wrote.
 12. Amounts said in words ("no views", "out of stock", "in stock") must agree with the fields
-    that count that thing.
+    that count that thing; a magnitude ("dozens of", "hundreds of views", "thousands of") needs
+    one of them in its band (``_MAGNITUDES``), or any figure in it when none counts the thing.
 """
 
 from __future__ import annotations

@@ -1,9 +1,11 @@
 """Numbers written as words: English number words ("twenty-one", "a dozen", "one and a half
-million", ordinals, "a fifty-dollar gift card", "fifty-nine-ninety-nine"), the lone "one" and
+million", ordinals, "a fifty-dollar gift card", "fifty-nine-ninety-nine", "fifty-nine pounds
+ninety-nine"; not "thanks a million", "one in a million", "the front nine"), the lone "one" and
 "half" (``ONE_NOUNS``), shares and discounts ("a quarter of", "half off", "save a third"),
 multiples ("twice", "doubled", "three times as many"); German number words ("german"), and
 French, Spanish, Italian, Portuguese and Dutch ones ("european", ``_ROLE_WORDS``), each read only
-in its own language, with their multiples ("doublé", "el doble", "4-mal so hoch")."""
+in its own language, with their multiples ("doublé", "el doble", "4-mal so hoch"), and not in
+idioms ("cent pour cent", "à deux pas": ``_FR_IDIOM``)."""
 
 from __future__ import annotations
 
