@@ -24,7 +24,8 @@ The rules, with their defaults (a rules file changes them in its ``sweep`` block
 10. A date must be the same calendar day; a relative date needs a "today" in the evidence.
 11. Third-party text is evidence only of what its author wrote.
 12. Amounts said in words ("no views", "out of stock", "in stock") must agree with the fields
-    that count that thing.
+    that count that thing; a magnitude ("dozens of", "hundreds of views", "thousands of") needs
+    one of them in its band (``_MAGNITUDES``), or any figure in it when none counts the thing.
 """
 
 from __future__ import annotations
@@ -425,6 +426,8 @@ def sweep(text: str, evidence: Evidence, settings: SweepSettings = SweepSettings
     if relative_days:
         findings.extend(relative_days[0])
     amounts = _amount_words(text, low, evidence)
+    if "s of" in low:
+        amounts += _magnitudes(text, low, evidence)
     if "left" in low or "stock" in low or "remaining" in low or "available" in low:
         amounts += _stock_levels(low if len(low) == len(text) else _ascii_lower(text),
                                  mentions, evidence)
@@ -555,6 +558,100 @@ def _amount_words(text: str, low: str, evidence: Evidence) -> list[Finding]:
             continue        # the evidence counts no such thing, or says so
         findings.append(_amount_finding(text[start:end], start, wanted, amounts))
     return findings
+
+
+# Magnitude words claim a count in a band: "dozens of comments" 24-199, "hundreds of views"
+# 200-1,999, "thousands of likes" 2,000-999,999, "millions of" 2,000,000-999,999,999, "billions
+# of" 2e9-999,999,999,999; "tens of" and "hundreds of" before thousands, millions or billions
+# narrow it ("tens of thousands" 20,000-99,999, "hundreds of thousands" 200,000-999,999). The
+# bands meet, so that a figure is in exactly one of the plain words' bands; each starts at two
+# (two dozen, two hundred), "a hundred" being no "hundreds".
+_MAGNITUDES = {"dozens": (24, 199), "hundreds": (200, 1999), "thousands": (2000, 999_999),
+               "millions": (2 * 10**6, 10**9 - 1), "billions": (2 * 10**9, 10**12 - 1)}
+_MAGNITUDE_UNITS = {"thousands": 10**3, "millions": 10**6, "billions": 10**9}
+_MAGNITUDE_BEFORE = re.compile(r"(?<![\w-])(tens|hundreds)[ \t\u00a0]+of[ \t\u00a0]+\Z")
+_MAGNITUDE_DETERMINERS = frozenset("the your our their his her its my these those".split())
+# After "of", things that make it hyperbole: "hundreds of times better", "thousands of ways".
+_MAGNITUDE_IDIOMS = frozenset("time times way ways reason reasons year years thanks".split())
+
+
+def _magnitudes(text: str, low: str, evidence: Evidence) -> list[Finding]:
+    """Each magnitude phrase (``_MAGNITUDES``) judged against the fields that count the thing
+    said after "of" ("hundreds of views": ``views``), as "no views" is: one of them must be in
+    the band. When no field counts it ("hundreds of customers"), some figure of the evidence
+    must be, as for a number word. A phrase in a supposing clause states nothing."""
+    if len(low) != len(text):
+        low = _ascii_lower(text)
+    findings = []
+    supposing = _SUPPOSING.search(low) is not None
+    memo: dict = {}                 # what each thing and band was judged, once per text
+    for word, (lo, hi) in _MAGNITUDES.items():
+        key = word + " of"
+        at = low.find(key)
+        while at >= 0:
+            end = at + len(key)
+            start, found = at, at
+            at = low.find(key, end)
+            if (start and (low[start - 1].isalnum() or low[start - 1] in "-_")) \
+                    or not low[end:end + 1].isspace():
+                continue
+            if word == "hundreds" and _word_after(low, end) in _MAGNITUDE_UNITS:
+                continue                    # "hundreds of thousands": read at "thousands"
+            band = (lo, hi)
+            unit = _MAGNITUDE_UNITS.get(word)
+            if unit is not None:
+                before = _MAGNITUDE_BEFORE.search(low, max(0, found - 16), found)
+                if before is not None:
+                    times = 10 if before.group(1) == "tens" else 100
+                    band, start = (2 * times * unit, 10 * times * unit - 1), before.start()
+            if supposing and _SUPPOSED.search(low, max(0, start - 64), start):
+                continue
+            finding = _magnitude(text, low, evidence, start, end, band, memo)
+            if finding is not None:
+                findings.append(finding)
+    return findings
+
+
+def _magnitude(text: str, low: str, evidence: Evidence, start: int, end: int,
+               band: tuple[int, int], memo: dict) -> Finding | None:
+    """The finding on one magnitude phrase [start, end) ("hundreds of", up to "of"), or None.
+    ``memo`` keeps the fields that count each thing and whether a figure is in each band."""
+    counted = _COUNTED_WORDS.match(low, end)
+    if counted is None:
+        return None
+    if counted.group(1) in _MAGNITUDE_DETERMINERS and counted.group(2):
+        counted = _COUNTED_WORDS.match(low, counted.end(1))    # "thousands of your followers"
+    first, second = counted.group(1), counted.group(2)
+    if first in _MAGNITUDE_IDIOMS:
+        return None
+    if (first, second) not in memo:
+        memo[first, second] = _counted(evidence, first, second)
+    amounts, words = memo[first, second]
+    end = counted.end(2) if words == 2 and amounts else counted.end(1)
+    said = text[start:end]
+    lo, hi = band
+    shown = f"{lo:,}-{hi:,}"
+    known = [(a, Decimal(a.shown[10:] if a.shown.startswith("a list of ") else a.shown))
+             for a in amounts if a.state in ("some", "zero")
+             and (a.shown.isdigit() or a.shown.startswith("a list of "))]
+    if known:
+        if any(lo <= value <= hi for _, value in known):
+            return None
+        held = ", ".join(f"{a.path} is {a.shown}" for a, _ in known[:3])
+        return _new_finding("word_number", said, f"{lo}-{hi}", start, end, "unsupported_number",
+                            f"'{said}' says {shown}, but {held}")
+    withheld = [a for a in amounts if a.state not in ("some", "zero")]
+    if withheld:
+        code = "placeholder" if withheld[0].state == "unknown" else withheld[0].state
+        return _new_finding("word_number", said, f"{lo}-{hi}", start, end, code,
+                            f"'{said}' says {shown}, but the evidence does not record it "
+                            f"({withheld[0].path} is {withheld[0].shown})")
+    if band not in memo:
+        memo[band] = any(lo <= value <= hi for value in evidence.values)
+    if memo[band]:
+        return None
+    return _new_finding("word_number", said, f"{lo}-{hi}", start, end, "unsupported_number",
+                        f"'{said}' says {shown}, and no figure of the evidence is in that range")
 
 
 # After a number, words that make it a stock level: "only 2 left", "12 in stock", "3 units

@@ -35,6 +35,18 @@ tests/cases/sweep/cjk_words.yaml):
   "3만 원" is in won). Korean 만 is a scale only right after digits: 사과만 ("only apples"),
   만약 ("if"), 3개만 ("only 3") are not scales, nor 3만큼 ("as much as 3"); 3 백 or 3 만,
   with a space between the digits and the scale, are not read as one amount.
+- Yuan and its tenths: 5块5, 5元5角, 5块5毛 are one amount, 5.5 yuan, and 5元5角5分 5.55 (角 and
+  毛 are tenths, 分 hundredths); in numerals 三块五 3.5, 十二块五毛 12.5, 两块钱 2, all in
+  yuan. Numerals before 块 or 元 with neither tenths nor 钱 are not read (一块 is also
+  "together", 三块 three pieces), nor a lone digit after the sign that starts something else
+  (5块5个, 三块五十, 5块50).
+- Korean native numerals (하나/한, 둘/두, 셋/세, 넷/네, 다섯 ... 아홉, 열, 스물/스무, 서른 ...
+  아흔 and their compounds 열두, 스물다섯) are read only before a counter (개, 명, 번, 시간,
+  살, 권, 잔, 마리, 장, 대, 건...: ``_KO_COUNTERS``), at the start of a word, the counter
+  ending its word or followed by a particle or a copula (개가, 명이, 개씩, 개입니다): 열두 개
+  12, 스물다섯명이 25, 두 시간 반 2.5. 한 alone, which is also "a", only before a counter of
+  things or people (한 개, 한 명: 1), not 한 번 ("once"), 한번, 한 시간 ("an hour"), 한 잔, 한
+  가지, 한 달. Not read: 세대 (대 needs a space), 역세권, 번호, 잔액, 번째 (an ordinal).
 """
 
 from __future__ import annotations
@@ -130,6 +142,43 @@ _TAIL_CURRENCY = frozenset("원元円")
 _ASCII_DIGITS = frozenset("0123456789")
 _OPEN = (0, _IDIOM)                         # the marks a scale may read over
 
+# After an amount in yuan (块, 塊, 元): its tenths (角, colloquially 毛, or the digit alone) and
+# hundredths (分): 5块5 and 5元5角 are 5.5, 三块五毛 3.5, 5元5角5分 5.55 (``_yuan_tail``).
+_YUAN_SIGNS = frozenset("块塊元")
+_YUAN_DIGIT = "1-9一二两兩三四五六七八九"
+_YUAN_TAIL = re.compile(rf"([{_YUAN_DIGIT}])(?:([角毛])(?:([{_YUAN_DIGIT}])分)?)?")
+# A lone digit after the sign followed by these is something else (三块五十, 5块5个, 5块50).
+_YUAN_TAIL_NOT = frozenset(_CJK_NUMERALS + "0123456789%角毛分折成倍") | _CJK_CLASSIFIERS
+_MONEY_WORD = frozenset("钱錢")
+
+# Korean native numerals (see ``_Cjk.korean``): tens, then units, in the forms written before a
+# counter (한, 두, 세, 네, 스무) and alone (하나, 둘, 셋, 넷, 스물); 스무 takes no unit.
+_KO_TENS = {"열": 10, "스물": 20, "스무": 20, "서른": 30, "마흔": 40, "쉰": 50, "예순": 60,
+            "일흔": 70, "여든": 80, "아흔": 90}
+_KO_UNITS = {"하나": 1, "한": 1, "둘": 2, "두": 2, "셋": 3, "세": 3, "넷": 4, "네": 4,
+             "다섯": 5, "여섯": 6, "일곱": 7, "여덟": 8, "아홉": 9}
+_KO_NUMERALS = {**_KO_TENS, **_KO_UNITS,
+                **{tens + unit: tv + uv for tens, tv in _KO_TENS.items() if tens != "스무"
+                   for unit, uv in _KO_UNITS.items()}}
+# Counters a native numeral is read before. 한 alone, which is also "a", only before those
+# that count things or people (한 개, 한 명): not 한 번 ("once"), 한 시간 ("an hour"), 한 잔
+# ("a drink"), 한 가지, 한 달.
+_KO_ONE_COUNTERS = frozenset(("개", "명", "건", "마리", "권", "장", "병", "벌", "켤레", "송이",
+                              "그루", "대", "상자", "박스", "봉지", "팩", "캔", "사람", "분"))
+_KO_COUNTERS = _KO_ONE_COUNTERS | frozenset(("번", "시간", "살", "잔", "가지", "달", "주",
+                                             "곳", "군데", "차례", "통"))
+# A half after these: 두 시간 반 (2.5 hours), 세 달 반, 다섯 살 반.
+_KO_HALVES = frozenset(("시간", "달", "주", "살"))
+_HANGUL = "\uac00-\ud7a3"
+# The numeral starts its word (역세권 is no 3); the counter ends it or a particle or copula
+# follows (개가, 명이, 개씩, 개입니다, 개예요, 시간정도): 세대 (generation), 번호 (number), 잔액
+# (balance), 개인 (person) are other words, and 번째 an ordinal ("second"), not read.
+_KO_NATIVE = re.compile(
+    rf"({_trie(_KO_NUMERALS, f'[{_HANGUL}]')})([ \u00a0]?)({_trie(_KO_COUNTERS)})"
+    rf"(?:[ \u00a0]?(반))?"
+    rf"(?:(?![{_HANGUL}])|(?=[이가을를은는도만씩의에와과로으까부밖쯤나뿐입예요며면랑하정미초]))")
+_HANGUL_ANY = re.compile(f"[{_HANGUL}]")
+
 
 def _pct(value: Decimal) -> Decimal:
     """A figure without a trailing ".0" (3.5割 is 35, not 35.0)."""
@@ -192,6 +241,8 @@ class _Cjk:
 
     def cjk(self) -> None:
         text = self.text
+        if _HANGUL_ANY.search(text) is not None:
+            self.korean()
         if _CJK_ANY.search(text) is None:
             return
         for match in _CJK_IDIOM.finditer(text):
@@ -238,6 +289,22 @@ class _Cjk:
                     or (s > 1 and text[s - 1] in " \u00a0" and text[s - 2].isdigit()):
                 continue                    # 3千万, 1.2 萬: the digits' scale
             self.cjk_run(s, e, match.group())
+
+    def korean(self) -> None:
+        """Korean native numerals before a counter: 열두 개 (12), 스물다섯 명 (25), 세 시간 (3),
+        두 시간 반 (2.5), 한 개 (1); see ``_KO_NATIVE`` and ``_KO_ONE_COUNTERS``. Sino-Korean
+        numerals are written with digits (12개) and read with them."""
+        for match in _KO_NATIVE.finditer(self.text):
+            numeral, gap, counter, half = match.groups()
+            if (numeral == "한" and counter not in _KO_ONE_COUNTERS) \
+                    or (counter == "대" and not gap):
+                continue                    # 한 번 ("once"); 세대 (a generation)
+            s, e = match.span(1)
+            hit = _Hit("word_number", s, e, Decimal(_KO_NUMERALS[numeral]))
+            if half and counter in _KO_HALVES:
+                hit.value, hit.decimals, hit.e = hit.value + Decimal("0.5"), 1, match.end(4)
+            if self.free(hit.s, hit.e):
+                self.claim(hit)
 
     def cjk_decimal(self, at: int) -> None:
         """The numeral around the 点 at ``at``: 三点五 (3.5), 四点六万 (46000), 一点五倍 (the
@@ -341,6 +408,8 @@ class _Cjk:
             return                          # 百分之, 百分比: "per cent", not a hundred
         if after in ("折", "割") and self.numeral_tenths(s, e, run, after):
             return
+        if after in _YUAN_SIGNS and self.numeral_yuan(s, e, run):
+            return
         ordinal = s > 0 and text[s - 1] == "第"
         ratio = after == "成" and text[e + 1:e + 2] not in _CJK_CHENG_NOT \
             and not text.startswith(("不变", "不變"), e + 1)
@@ -377,6 +446,30 @@ class _Cjk:
                 hit.scaled, hit.scale = True, _CJK_BIG[run[-1]]
         if self.free(hit.s, hit.e):
             self.claim(hit)
+
+    def numeral_yuan(self, s: int, e: int, run: str) -> bool:
+        """An amount in yuan written in numerals, before 块, 塊 or 元: 三块五 (3.5), 十二块五毛
+        (12.5), 三元五角, 两块钱 (2); whether it was read. Without tenths or 钱 it is not:
+        一块 is also "together" and 三块 three pieces."""
+        text = self.text
+        value = _CJK_DIGIT[run] if run in _CJK_DIGIT else _cjk_value(run)
+        if not value:
+            return False
+        hit = _Hit("word_number", s, e + 1, Decimal(value))
+        tail = _yuan_tail(text, e + 1)
+        if tail is not None:
+            hit.value += tail[0]
+            hit.decimals, hit.e = tail[1], tail[2]
+        elif text[e + 1:e + 2] in _MONEY_WORD:
+            hit.e = e + 2
+        else:
+            return False
+        if not self.free(hit.s, hit.e):
+            return False
+        from rulekit.scan.figures import _currency_for     # (imports us)
+        hit.currency = _currency_for("yuan", self.info.locale)
+        self.claim(hit)
+        return True
 
     def numeral_tenths(self, s: int, e: int, run: str, mark: str) -> bool:
         """七折 (0.7), 七五折 (0.75), 打三折 (0.3), 三割 (30 %), 四割引 (40 % off), 三割五分
@@ -418,6 +511,22 @@ class _Cjk:
                 first.percent = True
             self.claim(first)
         return True
+
+
+def _yuan_tail(text: str, at: int) -> tuple[Decimal, int, int] | None:
+    """The tenths (and hundredths) written at ``at``, right after the 块, 塊 or 元 of an amount
+    in whole yuan: (what they add, their decimals, where they end), or None."""
+    found = _YUAN_TAIL.match(text, at)
+    if found is None:
+        return None
+    tenth, jiao, cent = found.groups()
+    after = text[found.end():found.end() + 1]
+    if not jiao and (after in _YUAN_TAIL_NOT or (
+            after in ".," and text[found.end() + 1:found.end() + 2] in _ASCII_DIGITS)):
+        return None
+    if cent:
+        return Decimal(_digit_value(tenth) * 10 + _digit_value(cent)) / 100, 2, found.end()
+    return Decimal(_digit_value(tenth)) / 10, 1, found.end()
 
 
 def _folding(text: str, at: int) -> bool:

@@ -15,7 +15,7 @@ from babel.numbers import get_currency_symbol, get_territory_currencies, list_cu
 
 from rulekit.numbers import parse_number
 from rulekit.scan.base import _CLAIMED, _DIGITS, _Hit, _is_glue, _word_after, _word_before
-from rulekit.scan.cjk import _CJK_SCALE
+from rulekit.scan.cjk import _CJK_SCALE, _YUAN_SIGNS, _yuan_tail
 from rulekit.scan.locales import _CORE
 from rulekit.scan.reader import _NBSP, _SIGNS
 from rulekit.scan.when import _AMPM_NEXT, _DAY_NEXT, _NUMERIC_DATE
@@ -64,6 +64,19 @@ _SIGN_FAMILY = {"$": "dollars or pesos", "¥": "yen or yuan", "£": "pounds",
 _PREFIXED_DOLLARS = {"US$": "USD", "CA$": "CAD", "C$": "CAD", "AU$": "AUD", "A$": "AUD",
                      "NZ$": "NZD", "HK$": "HKD", "NT$": "TWD", "SG$": "SGD", "S$": "SGD",
                      "MX$": "MXN", "R$": "BRL"}
+
+
+def _with_code(symbol: str, written: str | None, code: str) -> str:
+    """The currency of an amount written with a sign or a word and then an ISO code ("$59.99
+    AUD", "59,99 € EUR"; ``written`` is what the sign alone names in the locale): the code when
+    the sign may write it ("$" any dollar or peso, "£" any pound), else both names ("GBP and
+    USD" for "£59.99 USD"): no evidence holds an amount in that, so it fails closed against
+    either currency."""
+    family = CURRENCY_FAMILIES.get(symbol) or CURRENCY_FAMILIES.get(
+        _SIGN_FAMILY.get(symbol.rstrip("."), ""))
+    if code in (family or (currency_codes(written) if written else ())):
+        return code
+    return f"{written or symbol} and {code}"
 
 
 def currency_codes(currency: str) -> frozenset[str]:
@@ -151,6 +164,9 @@ _CURRENCY_BEFORE = re.compile(
 _PREFIX_LAST = frozenset(_SIGNS + "$.\u00a2\u00a3\u00a4\u00a5\u20ac\u20b9\u20a9\u20bd\u20ba"
                          "\u20aa\u0e3f\u20ab\u20b1\u20a6\u20b4\u20b8\u20b2\u20b5srł"
                          "ABCDEFGHIJKLMNOPQRSTUVWXYZ")
+# An ISO code after an amount already written with a sign or a currency word ("$59.99 AUD").
+_CODE_AFTER = re.compile(r"[ \u00a0]?([A-Z]{3})(?![A-Za-z])")
+_CODE_FIRST = frozenset(" \u00a0ABCDEFGHIJKLMNOPQRSTUVWXYZ")
 _ORDINAL_BEFORE = re.compile(r"(?:#|(?<![A-Za-z])(?:No\.?|NO\.?|no\.|[Nn]r\.?|[Nn]°)[ \u00a0]?|第)\Z")
 _SUFFIX = re.compile(
     r"(?:(?P<sx>k|K|MM|M|bn|mn|tn|B|T|L)(?![A-Za-z0-9])"
@@ -504,6 +520,18 @@ class _Figures:
         if currency_text is not None:
             symbol = _CURRENCY_WORDS.get(currency_text.lower(), currency_text)
             hit.currency = _currency_for(symbol, self.info.locale)
+            if text[end:end + 1] in _CODE_FIRST:
+                # "$59.99 AUD", "59,99 € EUR": a code after the sign settles the currency
+                code = _CODE_AFTER.match(text, end)
+                if code is not None and code.group(1) in _iso_codes() \
+                        and self.free(end, code.end()):
+                    hit.currency = _with_code(symbol, hit.currency, code.group(1))
+                    end = code.end()
+            elif currency_text in _YUAN_SIGNS and hit.decimals == 0 and not hit.scaled:
+                tail = _yuan_tail(text, end)        # 5块5, 5元5角: 5.5 yuan
+                if tail is not None and self.free(end, tail[2]):
+                    hit.value += tail[0] if hit.value >= 0 else -tail[0]
+                    hit.decimals, end = tail[1], tail[2]
         if hit.kind == "number" and end == e and not version and hit.value is not None \
                 and text[e:e + 1] in ("s", "n", "r", "t"):
             found = _ORDINAL_SUFFIX.match(text, e)

@@ -1,9 +1,11 @@
 """Numbers written as words: English number words ("twenty-one", "a dozen", "one and a half
-million", ordinals, "a fifty-dollar gift card", "fifty-nine-ninety-nine"), the lone "one" and
+million", ordinals, "a fifty-dollar gift card", "fifty-nine-ninety-nine", "fifty-nine pounds
+ninety-nine"; not "thanks a million", "one in a million", "the front nine"), the lone "one" and
 "half" (``ONE_NOUNS``), shares and discounts ("a quarter of", "half off", "save a third"),
 multiples ("twice", "doubled", "three times as many"); German number words ("german"), and
 French, Spanish, Italian, Portuguese and Dutch ones ("european", ``_ROLE_WORDS``), each read only
-in its own language, with their multiples ("doublé", "el doble", "4-mal so hoch")."""
+in its own language, with their multiples ("doublé", "el doble", "4-mal so hoch"), and not in
+idioms ("cent pour cent", "à deux pas": ``_FR_IDIOM``)."""
 
 from __future__ import annotations
 
@@ -12,7 +14,8 @@ from decimal import Decimal
 
 from rulekit.scan.base import (_CLAIMED, _CONTEXT_STRIP, _IDIOM, _Hit, _trie, _word_after,
                                _word_before)
-from rulekit.scan.figures import _COMPARATIVES, _CURRENCY_WORDS, _SCALES, _currency_for
+from rulekit.scan.figures import (_CENTS_AFTER, _COMPARATIVES, _CURRENCY_WORDS, _SCALES,
+                                  _currency_for)
 
 _WORD_GUARD = r"[\w\u2010-]"
 _EN_UNITS = {"zero": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6,
@@ -161,7 +164,10 @@ _FRACTION = re.compile(
 _FRACTION_TOKENS = frozenset(word.encode() for word in _FRACTION_DENOMINATORS) | frozenset(
     f"{a}-{b}".encode() for a in _FRACTION_NUMERATORS for b in _FRACTION_DENOMINATORS)
 _FRACTION_WORD = re.compile("third|quarter|fourth|fifth|sixth|eighth|tenth")
+_EN_HYPERBOLE_BEFORE = frozenset(("thanks", "thank"))
+_GOLF_HALVES = frozenset(("front", "back"))
 _HYPHENS = ("-", "\u2010")
+_GAP_AFTER = re.compile(r"[ \t\u00a0]+")
 _CENT = Decimal("0.01")
 # "a baker's dozen" (13), read back from "dozen"; "a score of people" (20), not "a score of 85"
 _BAKERS = re.compile(r"(?:(?<![\w\u2010-])an?[ \t\u00a0]+)?baker(?:'|\u2019)?s[ \t\u00a0]+$")
@@ -270,6 +276,8 @@ class _Words:
             chain = _HYPHEN_CHAIN.match(low, base)
             if chain and chain.group().replace("\u2010", "-").startswith(_HYPHEN_IDIOMS):
                 return                  # "fifty-fifty", "twenty-four-seven": not amounts
+        if tokens[0][0] == "nine" and len(tokens) == 1 and _word_before(low, base) in _GOLF_HALVES:
+            return                      # "the front nine", "the back nine": halves of a round
         # "a baker's dozen" is 13
         if tokens[0][0] == "dozen" and base:
             found = _BAKERS.search(low, max(0, base - 16), base)
@@ -287,6 +295,9 @@ class _Words:
                 at = base - found.end()
                 tokens[:0] = [(m.group(), m.start(), m.end())
                               for m in _EN_TOKEN.finditer(low, at, base)]
+                if len(tokens) == 2 and tokens[0][0] in ("a", "an") \
+                        and self.hyperbole(tokens[0][1]):
+                    return          # "thanks a million", "one in a million"
         i = 0
         while i < len(tokens):
             read = _read_english(tokens, i)
@@ -325,8 +336,46 @@ class _Words:
                     word = _CURRENCY_WORDS[found.group("curw").lower()]
                     hit.currency = _currency_for(word, self.info.locale)
                 hit.e = found.end()
+                if hit.currency is not None and cents is None and not hit.scaled \
+                        and value == value.to_integral_value():
+                    self.spoken_cents(hit)
             if self.free(hit.s, hit.e):
                 self.claim(hit)
+
+    def spoken_cents(self, hit: _Hit) -> None:
+        """The cents said after an amount and its currency word without "and": "fifty-nine
+        pounds ninety-nine", "forty-nine dollars ninety-nine cents" are one amount, 59.99 and
+        49.99 (with "and", ``cents`` merges them). Only a number word from ten to ninety-nine,
+        not before a hyphen nor a noun it counts ("twenty dollars fifteen minutes ago")."""
+        low = self.low
+        gap = _GAP_AFTER.match(low, hit.e)
+        span = _EN_SPAN.match(low, gap.end()) if gap else None
+        if span is None or low[span.end():span.end() + 1] in _HYPHENS:
+            return
+        tokens = [(m.group(), span.start() + m.start(), span.start() + m.end())
+                  for m in _EN_TOKEN.finditer(span.group())]
+        read = _read_english(tokens, 0)
+        if read is None or read[0] != len(tokens) or read[2] or not 10 <= read[1] <= 99:
+            return
+        end = span.end()
+        tail = _CENTS_AFTER.match(low, end)
+        if tail is not None:
+            end = tail.end()
+        elif _word_after(low, end).rstrip("s") in ONE_NOUNS:
+            return
+        if self.free(hit.e, end):
+            hit.value, hit.decimals, hit.e = (hit.value + read[1] / 100).quantize(_CENT), 2, end
+
+    def hyperbole(self, s: int) -> bool:
+        """Whether "a hundred", "a thousand", "a million" starting at s is hyperbole, not an
+        amount: "thanks a million", "one in a million" (like "mille fois merci" in French; "a
+        million times" stays a count, and so does "a million thanks", pinned by
+        tests/cases/scan/words.yaml)."""
+        low = self.low
+        before = _word_before(low, s)
+        if before in _EN_HYPERBOLE_BEFORE:
+            return True
+        return before == "in" and _word_before(low, low.rfind("in", 0, s)) in ("one", "chance")
 
     def one_is_number(self, s: int, e: int) -> bool:
         low = self.low
@@ -406,6 +455,11 @@ class _Words:
         if language == "nl" and "ten" in low:
             for match in _NL_TEN.finditer(low):     # ten minste, ten slotte: not 10 (English)
                 self.mask[match.start():match.end()] = bytes((_IDIOM,)) * 3
+        elif language == "fr" and ("cent pour" in low or "deux pas" in low
+                                   or "deux doigts" in low):
+            for match in _FR_IDIOM.finditer(low):   # cent pour cent, à deux pas: not numbers
+                self.mask[match.start():match.end()] = bytes((_IDIOM,)) * (match.end()
+                                                                           - match.start())
         roles, stems = _ROLES[language], _ROLE_STEMS[language]
         glued, longest = _GLUED_PARTS.get(language), _GLUED_LONGEST.get(language, 0)
         # Chains of number words joined by a space or a hyphen; each part is (value, role,
@@ -1075,6 +1129,10 @@ def _read_parts(items: list, i: int, language: str):
 # "la moitié du prix", "la mitad del precio", "die Hälfte des Preises": half price, a discount.
 _SHARE_PRICE = re.compile(r"[ \u00a0]+(?:du prix|del precio|del prezzo|do pre[çc]o|van de prijs|"
                           r"des preises)(?![\w])")
+# French idioms whose number words are no numbers: "cent pour cent" ("completely"; 100 % in
+# digits is still read), "à deux pas" ("a stone's throw"), "à deux doigts" ("very nearly").
+_FR_IDIOM = re.compile(r"(?<![\w-])cent[ \u00a0]+pour[ \u00a0]?cent(?![\w-])"
+                       r"|(?<=à[ \u00a0])deux(?=[ \u00a0]+(?:pas|doigts)(?![\w-]))")
 # Dutch "ten" + a word is "at the" (ten minste, ten slotte, ten opzichte van), not English 10.
 _NL_TEN = re.compile(r"(?<![\w-])ten(?=[ \u00a0]+(?:minste|slotte|eerste|tweede|derde|laatste|"
                      r"behoeve|opzichte|aanzien|gevolge|koste|tijde|einde|onrechte|hoogste|"
