@@ -671,6 +671,12 @@ class _Figures:
                 continue
             a.pair, b.pair = b, a
             self.paired = True
+            if a.currency and b.currency and a.currency != b.currency and a.s < a.core_s \
+                    and text[b.e - 3:b.e] == b.currency:
+                # "$10-$12 AUD", "$10-12 AUD": the code after the range names both ends, when
+                # the first one's sign may write it ("£10-12 USD" is both currencies)
+                a.currency = _with_code(text[a.s:a.core_s].strip(" \u00a0+-\u2212"), a.currency,
+                                        b.currency)
             per_mille = not a.percent and text[b.e - 1] == "\u2030"
             _share_range(a, b)
             if per_mille and a.percent and a.value is not None:
