@@ -164,6 +164,8 @@ _FRACTION = re.compile(
 _FRACTION_TOKENS = frozenset(word.encode() for word in _FRACTION_DENOMINATORS) | frozenset(
     f"{a}-{b}".encode() for a in _FRACTION_NUMERATORS for b in _FRACTION_DENOMINATORS)
 _FRACTION_WORD = re.compile("third|quarter|fourth|fifth|sixth|eighth|tenth")
+# After "a million": the thanks it multiplies ("a million thanks", "a thousand apologies").
+_EN_HYPERBOLE_AFTER = frozenset(("thanks", "apologies", "kisses", "hugs"))
 _EN_HYPERBOLE_BEFORE = frozenset(("thanks", "thank"))
 _GOLF_HALVES = frozenset(("front", "back"))
 _HYPHENS = ("-", "\u2010")
@@ -296,8 +298,8 @@ class _Words:
                 tokens[:0] = [(m.group(), m.start(), m.end())
                               for m in _EN_TOKEN.finditer(low, at, base)]
                 if len(tokens) == 2 and tokens[0][0] in ("a", "an") \
-                        and self.hyperbole(tokens[0][1]):
-                    return          # "thanks a million", "one in a million"
+                        and self.hyperbole(tokens[0][1], tokens[1][2]):
+                    return          # "thanks a million", "one in a million", "a million thanks"
         i = 0
         while i < len(tokens):
             read = _read_english(tokens, i)
@@ -366,12 +368,13 @@ class _Words:
         if self.free(hit.e, end):
             hit.value, hit.decimals, hit.e = (hit.value + read[1] / 100).quantize(_CENT), 2, end
 
-    def hyperbole(self, s: int) -> bool:
-        """Whether "a hundred", "a thousand", "a million" starting at s is hyperbole, not an
-        amount: "thanks a million", "one in a million" (like "mille fois merci" in French; "a
-        million times" stays a count, and so does "a million thanks", pinned by
-        tests/cases/scan/words.yaml)."""
+    def hyperbole(self, s: int, e: int) -> bool:
+        """Whether "a hundred", "a thousand", "a million" at [s, e) is hyperbole, not an amount:
+        "thanks a million", "one in a million", "a million thanks" (like "mille fois merci" in
+        French; "a million times" stays a count)."""
         low = self.low
+        if _word_after(low, e) in _EN_HYPERBOLE_AFTER:
+            return True
         before = _word_before(low, s)
         if before in _EN_HYPERBOLE_BEFORE:
             return True
