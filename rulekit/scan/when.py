@@ -152,6 +152,8 @@ _CJK_NUMERAL_DATE = re.compile(
     rf"(?<![{_CJK_NUMERAL_DIGITS}十百千万萬])(?:([{_CJK_NUMERAL_DIGITS}]{{4}})[ \u00a0]?年[ \u00a0]?)?"
     r"(十[一二]?|[一二三四五六七八九])[ \u00a0]?月"
     r"(?:[ \u00a0]?([一二]?十[一二三四五六七八九]?|三十一?|[一二三四五六七八九])[ \u00a0]?[日号號])?")
+# Loyalty points counted with 点 (积分15点, 15点积分, 点数：15点): never an hour.
+_POINTS_WORDS = ("积分", "積分", "点数", "點數")
 _DIAN_BEFORE = frozenset("午晚早天日在于於到至从從")
 _DIAN_AFTER = frozenset("整钟鐘前后後以之左到至起送发發开開关關截营營~-\u2013\u2014～〜")
 # The words for a half of the day before an hour, and how each moves an hour up to 12: "am"
@@ -427,6 +429,10 @@ class _When:
         if found.group("dian") and half is None and not exact and (text[s:e] == "一" or (
                 hour < 13 and text[s - 1:s] not in _DIAN_BEFORE and nxt not in _DIAN_AFTER)):
             return None                     # 以下3点: three points; 快一点: "a little"
+        if found.group("dian") and half is None and not exact and (
+                before.rstrip(" \u00a0：:").endswith(_POINTS_WORDS)
+                or text.startswith(_POINTS_WORDS, end)):
+            return None                     # 积分15点, 15点积分: loyalty points, not 15:00
         if hour is None or hour > 24 or (hour == 24 and minute) or minute is None or minute > 59:
             return None
         if hour <= 12 and half is not None:
