@@ -214,6 +214,12 @@ del _prefix
 # it are a glued number with no sign, currency, suffix or date (p0, v2).
 _GLUED_QUIET = frozenset("abcdefghijklmnopqrstuvwxyz") - frozenset("sro")
 _ORDINAL_NEXT = frozenset("snrt")                   # 1st, 2nd, 3rd, 4th
+# A multiplication sign after a count ("2x", "2 ×"), and what may stand before a count of items
+# that opens a line, a list item or a table cell ("2x Wool Socks", "- 1× Scarf", "| 2x |").
+_TIMES_SIGNS = frozenset("xX\u00d7")
+_ITEM_OPENERS = frozenset("\n-*\u2022|:")
+_CURRENCY_SIGN = re.compile(rf"[{_CURRENCY_SIGNS}]")
+_COMPARATIVE_WORDS = frozenset(_COMPARATIVES.split("|"))
 _ORDINAL_END = frozenset(".oOrR°")                  # "No. ", "Nr ", "N° " before the space
 _DATE_AFTER = frozenset("-./:")                     # 2026-07-29, 29.07.2026, 21:00
 _DAY_SUFFIX = _DAY_NEXT - frozenset(" \t\u00a0.")   # 29th, 1st, 2nd, 3rd, 1er
@@ -590,9 +596,26 @@ class _Figures:
             currency_text = cur or curw
             end = found.end("cur") if cur else found.end("curw")
         if mult and not hit.percent and end == (found.start("mult")):
-            hit.kind = "multiple"
             end = found.end("mult")
+            if not (mult.strip(" \u00a0") in _TIMES_SIGNS and self.quantity(hit, end)):
+                hit.kind = "multiple"
         return end, currency_text
+
+    def quantity(self, hit: _Hit, end: int) -> bool:
+        """Whether "2x" (ending at ``end``) counts items in an order rather than multiplying:
+        before a price ("2x $20", "2 × €15"), or opening a line, a list item or a table cell
+        before a word ("2x Wool Socks", "- 1× Scarf"). Read as the number, it must be the
+        quantity the evidence holds."""
+        text = self.text
+        nxt = text[end + 1:end + 2] if text[end:end + 1] in " \u00a0" else text[end:end + 1]
+        if nxt and _CURRENCY_SIGN.match(nxt):
+            return True
+        head = text[max(0, hit.s - 3):hit.s].rstrip(" \u00a0\t")
+        if text[end:end + 1] not in " \u00a0" or not (nxt.isalpha() or nxt == "|" == head[-1:]):
+            return False
+        if _word_after(self.low, end) in _COMPARATIVE_WORDS:
+            return False                    # "3x more reach", "2x the views"
+        return (head == "" and hit.s <= 3) or head[-1:] in _ITEM_OPENERS
 
     def cents(self) -> None:
         """An amount and its cents written apart ("forty-nine dollars and ninety-nine cents",
