@@ -370,6 +370,9 @@ _NO_CURRENCY = _Declared(None, {})
 
 def _declared_currencies(node: Mapping) -> _Declared:
     """What the fields of ``node`` say about the currencies of the amounts beside them."""
+    names = " ".join(map(str, node)).casefold()     # one pass: most objects name none
+    if "cur" not in names and "ccy" not in names:
+        return _NO_CURRENCY
     currency, by_field = None, None
     for key, value in node.items():
         if not isinstance(value, str) or len(value) > 8:
@@ -467,11 +470,11 @@ class _Builder:
         self.withholding: tuple[str, str] | None = None   # set while walking a stale field
         self.changes: set[tuple[Decimal, bool]] = set()
         # While walking an object: the currencies it declares (of every amount beside them,
-        # and of single fields), and the currency of the money below it (its own, a settings
-        # object's beside it, else its parent's).
+        # and of single fields), and the objects around it, outermost first.
         self.declared: _Declared = _NO_CURRENCY
-        self.scope: str | None = None
+        self.objects: list[Mapping] = []
         self.declared_of: dict[int, _Declared] = {}
+        self.scope_of: dict[int, str | None] = {}
 
     # --- judging a place ----------------------------------------------------------------------
 
@@ -502,13 +505,14 @@ class _Builder:
     def walk(self, node: Any, path: str, keys: tuple[str, ...], trusted: bool,
              siblings: Mapping | None = None) -> None:
         if isinstance(node, Mapping):
-            outer = self.declared, self.scope
-            self.declared = declared = self._declared(node)
-            self.scope = declared.currency or self._settings_currency(node) or self.scope
+            outer = self.declared
+            self.declared = self._declared(node)
+            self.objects.append(node)
             try:
                 self._object(node, path, keys, trusted)
             finally:
-                self.declared, self.scope = outer
+                self.objects.pop()
+                self.declared = outer
             return
         if isinstance(node, (list, tuple)):
             for counted in list_nouns(keys[-1]) if keys else ("",):
@@ -582,10 +586,22 @@ class _Builder:
         name, declared = keys[-1], self.declared
         found = declared.by_field.get(name) or _name_currency(name) or declared.currency \
             or self.field_currencies.get(name)
-        if found is None and self.scope is not None and (
-                _money_name(name) or len(keys) > 1 and _money_name(keys[-2])):
-            return self.scope
+        if found is None and (_money_name(name) or len(keys) > 1 and _money_name(keys[-2])):
+            return self._scope()
         return found
+
+    def _scope(self) -> str | None:
+        """The currency of the money below the object being walked: the nearest object
+        around it that declares one for all its amounts, itself or by a settings object of
+        its own (``_settings_currency``). Read only for an amount with no currency of its own."""
+        for node in reversed(self.objects):
+            found = self.scope_of.get(id(node), False)
+            if found is False:
+                found = self.scope_of[id(node)] = \
+                    self._declared(node).currency or self._settings_currency(node)
+            if found:
+                return found
+        return None
 
     def _withhold(self, node: Any, path: str, keys: tuple[str, ...], trusted: bool,
                   siblings: Mapping, why: tuple[str, str]) -> None:
