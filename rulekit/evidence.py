@@ -17,9 +17,21 @@ While indexing, each value is judged once:
   name whole, so "Model 3" or "iPhone 15" there licenses the name, read with the word before
   or after its digits, and never 3 or 15 as a quantity;
 - a stored ratio in a field named like a rate, ratio or share (0.046 in ``engagement_rate``)
-  licenses 4.6 %, never 0.046 %; ``_pct`` fields and a ruleset's percent fields hold points;
-- an amount keeps the **currency** the evidence gives it (a sibling ``currency``, a ruleset's
-  money field, a currency written in a string); a bare number's currency is unknown;
+  licenses 4.6 %, never 0.046 % nor a plain 4.6 ("4.6 stars"); a growth below 1 in size
+  (``follower_growth``: 0.021) is a ratio too; ``_pct`` fields and a ruleset's percent fields
+  hold points, and license the plain number as well;
+- an amount keeps the **currency** the evidence gives it: a ``<field>_currency`` beside it, an
+  ISO code in its field's name (``price_gbp``, ``amountUsd``), a ``currency`` (``currencyCode``,
+  ``currency_iso``, ``ccy``...) beside it, a ruleset's money field, a currency written in a
+  string; and, for a field named like money (price, total, amount, cost, fee, tax, shipping,
+  discount, balance, refund...), the currency of the nearest object around it that declares one,
+  or of a settings object with no amounts of its own beside it (``"store": {"currency":
+  "EUR"}``). A quantity (``qty``) takes no currency from around it. A bare number's currency is
+  unknown;
+- a **change** keeps its sign: a number in a field named like a change (``views_change``,
+  ``change_pct``, ``delta``, ``growth``), a negative number, a number written with its sign,
+  and a number whose field names the direction (``views_drop_pct``: 12.5 is a change of -12.5;
+  ``followers_gained``) are ``changes``, against which "down 12.5%" is judged;
 - the length of every list is a **count** the answer may state exactly;
 - the rows of a ruleset's entities (``RowRule``) keep the rules of the system of record: a
   **hidden** field licenses nothing, and a field of a row older than its freshness budget is
