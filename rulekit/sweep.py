@@ -8,7 +8,9 @@ with a reason code and a message; ``audit`` turns the findings into a decision.
 The rules, with their defaults (a rules file changes them in its ``sweep`` block):
 
 1. Same value: the notation may change, the value may not. No rounding, unless allowed for a
-   field, and then only to the shown precision.
+   field, and then only to the shown precision. A percentage is backed by a percentage only,
+   an amount with a currency by no amount in another, and a change said with its direction
+   ("down 12.5%", "120 more views", "▼2.3%") by a change that goes that way.
 2. No arithmetic: sums, differences, averages, multiples and percentage changes are findings
    unless the evidence holds that figure.
 3. Small integers (up to 12) pass without support only as ordinals, ranks, list positions,
