@@ -17,9 +17,21 @@ While indexing, each value is judged once:
   name whole, so "Model 3" or "iPhone 15" there licenses the name, read with the word before
   or after its digits, and never 3 or 15 as a quantity;
 - a stored ratio in a field named like a rate, ratio or share (0.046 in ``engagement_rate``)
-  licenses 4.6 %, never 0.046 %; ``_pct`` fields and a ruleset's percent fields hold points;
-- an amount keeps the **currency** the evidence gives it (a sibling ``currency``, a ruleset's
-  money field, a currency written in a string); a bare number's currency is unknown;
+  licenses 4.6 %, never 0.046 % nor a plain 4.6 ("4.6 stars"); a growth below 1 in size
+  (``follower_growth``: 0.021) is a ratio too; ``_pct`` fields and a ruleset's percent fields
+  hold points, and license the plain number as well;
+- an amount keeps the **currency** the evidence gives it: a ``<field>_currency`` beside it, an
+  ISO code in its field's name (``price_gbp``, ``amountUsd``), a ``currency`` (``currencyCode``,
+  ``currency_iso``, ``ccy``...) beside it, a ruleset's money field, a currency written in a
+  string; and, for a field named like money (price, total, amount, cost, fee, tax, shipping,
+  discount, balance, refund...), the currency of the nearest object around it that declares one,
+  or of a settings object with no amounts of its own beside it (``"store": {"currency":
+  "EUR"}``). A quantity (``qty``) takes no currency from around it. A bare number's currency is
+  unknown;
+- a **change** keeps its sign: a number in a field named like a change (``views_change``,
+  ``change_pct``, ``delta``, ``growth``), a negative number, a number written with its sign,
+  and a number whose field names the direction (``views_drop_pct``: 12.5 is a change of -12.5;
+  ``followers_gained``) are ``changes``, against which "down 12.5%" is judged;
 - the length of every list is a **count** the answer may state exactly;
 - the rows of a ruleset's entities (``RowRule``) keep the rules of the system of record: a
   **hidden** field licenses nothing, and a field of a row older than its freshness budget is
@@ -73,10 +85,54 @@ _CENTS_NAME = re.compile(r"(?:^|_)cents$", re.IGNORECASE)
 _MINOR_NAME = re.compile(r"_minor(?:_units)?$", re.IGNORECASE)
 # A field that holds a weight, never an amount of money, whatever currency is beside it.
 _MEASURE_NAME = re.compile(r"(?:^|_)(?:weight|mass|lbs?|pounds?|kg|kilos?|grams?|g|oz|ounces?)(?:_|$)", re.IGNORECASE)
-_CURRENCY_KEYS = ("currency", "currency_code")
+# A field that names the currency of the amounts beside it, its name squashed (case-folded,
+# "_" and "-" dropped): "currency", "currency_code", "currencyCode", "currency_iso", "ccy".
+_CURRENCY_KEYS = frozenset({"currency", "currencycode", "currencyiso", "currencyisocode",
+                            "isocurrency", "isocurrencycode", "ccy", "curr", "currencyid"})
+# A field that names the currency of one field beside it: "price_currency" (of "price"),
+# "priceCurrency", "total_currency_code".
+_FIELD_CURRENCY = re.compile(r"(?P<field>.+?)[_-]?(?:currency|Currency|CURRENCY)"
+                             r"(?:[_-]?(?:code|Code|CODE|iso|Iso|ISO))?")
+# The ISO codes a field's name may end or start with to name the currency of its amount
+# ("price_gbp", "amountUsd", "usd_total"): the currencies in common use, less those that are
+# also English words a field's name may hold ("try", "pen", "top", "all", "cup"...).
+_NAME_CODES = frozenset("""USD EUR GBP JPY CNY CAD AUD NZD CHF HKD SGD SEK NOK DKK ISK INR BRL
+    MXN ZAR KRW TWD PLN CZK HUF RUB ILS AED SAR QAR KWD THB IDR MYR VND ARS CLP COP UYU NGN
+    KES EGP PKR BDT UAH RON BGN HRK LKR NPR""".split())
+# Words of a field's name that say it holds an amount of money: a currency declared by an
+# object applies to such amounts anywhere below it (an order's currency to its line items'
+# prices), and not to the quantities beside them (a line item's ``qty``).
+_MONEY_WORDS = frozenset("""price prices total totals subtotal subtotals amount amounts cost
+    costs fee fees tax taxes vat shipping discount discounts balance balances refund refunds
+    payment payments revenue spend spent budget salary deposit fare fares msrp rrp mrr arr
+    income profit earnings payout payouts owed gross""".split())
 # A field whose -1 is a real value: a change, a difference, a score to par ("toPar", "views_delta").
 _CHANGE_NAME = re.compile(r"(?:delta|change|diff|difference|to_?par|net|trend|growth)$",
                           re.IGNORECASE)
+# A growth stored as a ratio ("follower_growth": 0.021 is 2.1 %) when it is below 1 in size:
+# "follower_growth": 120 is a count of followers.
+_GROWTH_NAME = re.compile(r"(?:^|_)growth$|[a-z]Growth$", re.IGNORECASE)
+# Words of a field's name that make its number a change ("views_change_pct", "toPar", "yoy"),
+# and those that also say its direction: a positive "views_drop_pct" is a fall.
+_CHANGE_WORDS = frozenset("change changes delta diff difference growth trend to par wow mom "
+                          "yoy qoq dod".split())
+_FALL_WORDS = frozenset("drop dropped decline declined decrease decreased loss losses lost "
+                        "fall fell".split())
+_RISE_WORDS = frozenset("gain gains gained increase increased rise".split())
+
+
+@functools.lru_cache(maxsize=4096)
+def _trend_name(name: str) -> int | None:
+    """What a field's name says of its number as a change: -1 or 1 for a name that says the
+    direction ("views_drop_pct", "followers_gained"), 0 for a change stored with its sign
+    ("views_change", "follower_growth"), None for no change."""
+    words = {word.casefold() for word in _NAME_WORDS.findall(name)}
+    falls, rises = not words.isdisjoint(_FALL_WORDS), not words.isdisjoint(_RISE_WORDS)
+    if falls != rises:
+        return -1 if falls else 1
+    if falls or not words.isdisjoint(_CHANGE_WORDS) or "topar" in words:
+        return 0
+    return None
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -152,6 +208,18 @@ class Evidence:
     # timestamp with an offset, a time written with a zone. A time the answer writes with a
     # zone ("9 pm UTC") is judged against these only.
     utc_clock: frozenset[tuple[dt.date | None, int, int]] = frozenset()
+    # (signed value, percent) of every change the evidence holds: a number in a field named
+    # like a change ("views_change_pct": 12.5 is (12.5, True) and (12.5, False)), a negative
+    # number anywhere, a number written with its sign, and a number in a field whose name says
+    # the direction ("views_drop_pct": 12.5 is a change of -12.5). "Views fell 12.5%" is
+    # judged against these (``rulekit.sweep``).
+    changes: frozenset[tuple[Decimal, bool]] = frozenset()
+
+    @functools.cached_property
+    def change_magnitudes(self) -> frozenset[Decimal]:
+        """The size of every change: a number is read with its direction words only if it is
+        one of them."""
+        return frozenset(abs(value) for value, _ in self.changes)
 
     @functools.cached_property
     def currencies(self) -> Mapping[Decimal, frozenset[str | None]]:
@@ -241,8 +309,9 @@ class Evidence:
 
     @functools.cached_property
     def signed_values(self) -> frozenset[Decimal]:
-        """Every licensed number with its sign: "+5" needs a 5, not the magnitude of a -5."""
-        return frozenset(f.value for f in self.figures)
+        """Every licensed number with its sign: "+5" needs a 5, not the magnitude of a -5. A
+        percentage is in ``percents``, with its sign."""
+        return frozenset(f.value for f in self.figures if not f.percent)
 
     @functools.cached_property
     def count_lengths(self) -> frozenset[int]:
@@ -301,13 +370,54 @@ def _untracked(name: str, value: Decimal, siblings: Mapping) -> bool:
     return value == -1 and not _CHANGE_NAME.search(name)
 
 
-def _sibling_currency(siblings: Mapping) -> str | None:
-    """The ISO code in a ``currency``/``currency_code`` field beside an amount, if any."""
-    for key in _CURRENCY_KEYS:
-        code = siblings.get(key)
-        if isinstance(code, str) and len(code.strip()) == 3 and code.strip().isalpha():
-            return code.strip().upper()
-    return None
+class _Declared(NamedTuple):
+    """The currencies an object of the evidence declares: of every amount beside them
+    (``currency``, ``currencyCode``...), and of one field each (``price_currency``)."""
+    currency: str | None
+    by_field: Mapping[str, str]
+
+
+_NO_CURRENCY = _Declared(None, {})
+
+
+def _declared_currencies(node: Mapping) -> _Declared:
+    """What the fields of ``node`` say about the currencies of the amounts beside them."""
+    names = " ".join(map(str, node)).casefold()     # one pass: most objects name none
+    if "cur" not in names and "ccy" not in names:
+        return _NO_CURRENCY
+    currency, by_field = None, None
+    for key, value in node.items():
+        if not isinstance(value, str) or len(value) > 8:
+            continue
+        key = str(key)
+        lowered = key.casefold()
+        if "cur" not in lowered and "ccy" not in lowered:
+            continue
+        code = value.strip()
+        if len(code) != 3 or not code.isascii() or not code.isalpha():
+            continue
+        if lowered.replace("_", "").replace("-", "") in _CURRENCY_KEYS:
+            currency = currency or code.upper()
+            continue
+        found = _FIELD_CURRENCY.fullmatch(key)
+        if found is not None and found.group("field") in node:
+            by_field = by_field or {}
+            by_field[found.group("field")] = code.upper()
+    return _Declared(currency, by_field or {}) if currency or by_field else _NO_CURRENCY
+
+
+@functools.lru_cache(maxsize=4096)
+def _name_currency(name: str) -> str | None:
+    """The currency a field's name ends or starts with ("price_gbp", "amountUsd", "usd_total",
+    "gbp"), or None (none, or two: "usd_to_eur")."""
+    found = {word.upper() for word in _NAME_WORDS.findall(name) if len(word) == 3} & _NAME_CODES
+    return found.pop() if len(found) == 1 else None
+
+
+@functools.lru_cache(maxsize=4096)
+def _money_name(name: str) -> bool:
+    """Whether a field's name says it holds an amount of money (``_MONEY_WORDS``)."""
+    return not _MONEY_WORDS.isdisjoint(word.casefold() for word in _NAME_WORDS.findall(name))
 
 
 def _today(value: Any) -> dt.date | None:
@@ -370,6 +480,13 @@ class _Builder:
         self.rows: Mapping[int, RowRule] = {}
         self.withheld: dict[Decimal, tuple[str, str]] = {}
         self.withholding: tuple[str, str] | None = None   # set while walking a stale field
+        self.changes: set[tuple[Decimal, bool]] = set()
+        # While walking an object: the currencies it declares (of every amount beside them,
+        # and of single fields), and the objects around it, outermost first.
+        self.declared: _Declared = _NO_CURRENCY
+        self.objects: list[Mapping] = []
+        self.declared_of: dict[int, _Declared] = {}
+        self.scope_of: dict[int, str | None] = {}
 
     # --- judging a place ----------------------------------------------------------------------
 
@@ -400,27 +517,14 @@ class _Builder:
     def walk(self, node: Any, path: str, keys: tuple[str, ...], trusted: bool,
              siblings: Mapping | None = None) -> None:
         if isinstance(node, Mapping):
-            author = next((str(node[a]) for a in _AUTHOR_NAMES if isinstance(node.get(a), str)), None)
-            rule = self.rows.get(id(node)) if self.rows else None
-            for key, child in node.items():
-                key = str(key)
-                child_path = f"{path}.{key}"
-                why = rule.withheld.get(key) if rule is not None else None
-                if why is not None:
-                    self._withhold(child, child_path, keys + (key,), trusted, node, why)
-                    continue
-                child_keys = keys + (key,)
-                if key.casefold() in _TODAY_NAMES and child is not None:
-                    self.has_today = True
-                    if self.today is None:
-                        self.today = _today(child)
-                text_leaf = isinstance(child, str) or (
-                    isinstance(child, (list, tuple)) and all(isinstance(c, str) for c in child))
-                child_trusted = trusted and not self._is_untrusted(child_path, child_keys, text_leaf)
-                if isinstance(child, str):
-                    self.text(child, child_path, child_trusted, author=author, keys=child_keys)
-                else:
-                    self.walk(child, child_path, child_keys, child_trusted, node)
+            outer = self.declared
+            self.declared = self._declared(node)
+            self.objects.append(node)
+            try:
+                self._object(node, path, keys, trusted)
+            finally:
+                self.objects.pop()
+                self.declared = outer
             return
         if isinstance(node, (list, tuple)):
             for counted in list_nouns(keys[-1]) if keys else ("",):
@@ -435,6 +539,81 @@ class _Builder:
             return
         if isinstance(node, (int, float, Decimal)):
             self.number(node, path, keys, trusted, siblings or {})
+
+    def _object(self, node: Mapping, path: str, keys: tuple[str, ...], trusted: bool) -> None:
+        author = next((str(node[a]) for a in _AUTHOR_NAMES if isinstance(node.get(a), str)), None)
+        rule = self.rows.get(id(node)) if self.rows else None
+        for key, child in node.items():
+            key = str(key)
+            child_path = f"{path}.{key}"
+            why = rule.withheld.get(key) if rule is not None else None
+            if why is not None:
+                self._withhold(child, child_path, keys + (key,), trusted, node, why)
+                continue
+            child_keys = keys + (key,)
+            if key.casefold() in _TODAY_NAMES and child is not None:
+                self.has_today = True
+                if self.today is None:
+                    self.today = _today(child)
+            text_leaf = isinstance(child, str) or (
+                isinstance(child, (list, tuple)) and all(isinstance(c, str) for c in child))
+            child_trusted = trusted and not self._is_untrusted(child_path, child_keys, text_leaf)
+            if isinstance(child, str):
+                self.text(child, child_path, child_trusted, author=author, keys=child_keys)
+            else:
+                self.walk(child, child_path, child_keys, child_trusted, node)
+
+    def _declared(self, node: Mapping) -> _Declared:
+        """``_declared_currencies`` of an object, read once per build."""
+        found = self.declared_of.get(id(node))
+        if found is None:
+            found = self.declared_of[id(node)] = _declared_currencies(node)
+        return found
+
+    def _settings_currency(self, node: Mapping) -> str | None:
+        """The currency an object beside the amounts declares for all of them: an object of
+        ``node`` that names a currency and holds no amount of its own ("store": {"currency":
+        "EUR"}) says what the money beside it is in. None when there is none, or two."""
+        found = None
+        for child in node.values():
+            if not isinstance(child, Mapping):
+                continue
+            code = self._declared(child).currency
+            if code is None or code == found or any(
+                    isinstance(value, (int, float, Decimal)) and not isinstance(value, bool)
+                    and _money_name(str(key)) for key, value in child.items()):
+                continue
+            if found is not None:
+                return None
+            found = code
+        return found
+
+    def _currency(self, keys: tuple[str, ...]) -> str | None:
+        """The currency of an amount in field ``keys[-1]`` of the object being walked: the
+        object's ``<field>_currency``, the field's name ("price_gbp"), the object's
+        ``currency``, the ruleset's money field; else, for a field named like money (or in one:
+        "price": {"amount": ...}), the currency of the objects around it."""
+        if not keys:
+            return None
+        name, declared = keys[-1], self.declared
+        found = declared.by_field.get(name) or _name_currency(name) or declared.currency \
+            or self.field_currencies.get(name)
+        if found is None and (_money_name(name) or len(keys) > 1 and _money_name(keys[-2])):
+            return self._scope()
+        return found
+
+    def _scope(self) -> str | None:
+        """The currency of the money below the object being walked: the nearest object
+        around it that declares one for all its amounts, itself or by a settings object of
+        its own (``_settings_currency``). Read only for an amount with no currency of its own."""
+        for node in reversed(self.objects):
+            found = self.scope_of.get(id(node), False)
+            if found is False:
+                found = self.scope_of[id(node)] = \
+                    self._declared(node).currency or self._settings_currency(node)
+            if found:
+                return found
+        return None
 
     def _withhold(self, node: Any, path: str, keys: tuple[str, ...], trusted: bool,
                   siblings: Mapping, why: tuple[str, str]) -> None:
@@ -469,7 +648,8 @@ class _Builder:
         if not trusted:
             self.untrusted_values.add(value)
             return
-        digits = self._minor_digits(keys[-1], siblings) if keys else None
+        currency = self._currency(keys)
+        digits = self._minor_digits(keys[-1], currency) if keys else None
         if digits and value == value.to_integral_value():
             # Money stored in minor units is shown in major ones: 129900 licenses 1299.00, and
             # never "$129,900", the stored integer read as an amount.
@@ -480,14 +660,23 @@ class _Builder:
         if self.withholding is not None:
             self.withheld.setdefault(value, self.withholding)
             return
-        currency = _sibling_currency(siblings) or (
-            self.field_currencies.get(keys[-1]) if keys else None)
         self.figures.append(Figure(value, path, decimals, currency=currency))
         if keys and _MULTIPLE_NAME.search(keys[-1]):
             self.multiples.add(value)
+        shown = None
         if self._is_percent_field(keys):
             shown = self._as_percent(value, keys)
+        elif keys and 0 < abs(value) < 1 and _GROWTH_NAME.search(keys[-1]):
+            shown = (value * 100).normalize()   # "follower_growth": 0.021 is 2.1 %
+        if shown is not None:
             self.figures.append(Figure(shown, path, _decimals(shown), percent=True))
+        trend = _trend_name(keys[-1]) if keys else None
+        if trend is not None or value < 0:
+            # a change: "views_change": -120, "views_drop_pct": 12.5 (a fall of 12.5 %)
+            sign = trend if trend and value > 0 else 1
+            self.changes.add((value * sign, False))
+            if shown is not None:
+                self.changes.add((shown * sign, True))
 
     def _as_percent(self, value: Decimal, keys: tuple[str, ...]) -> Decimal:
         """The percentage a number in a percentage field shows. A ruleset's ``percent`` field
@@ -501,16 +690,17 @@ class _Builder:
             return value
         return (value * 100).normalize()
 
-    def _minor_digits(self, name: str, siblings: Mapping) -> int | None:
+    def _minor_digits(self, name: str, currency: str | None) -> int | None:
         """How many digits of a stored integer are minor units (2 for cents), or None: the
-        ruleset's money fields stored in minor units, then the field's name."""
+        ruleset's money fields stored in minor units, then the field's name (and the
+        precision of ``currency``, the amount's)."""
         declared = self.minor_units.get(name)
         if declared is not None:
             return declared
         if _CENTS_NAME.search(name):
             return 2
         if _MINOR_NAME.search(name):
-            code = _sibling_currency(siblings)
+            code = currency
             try:
                 return get_currency_precision(code) if code else 2
             except Exception:               # not a currency babel knows: cents, as most are
@@ -594,11 +784,19 @@ class _Builder:
             if value is None:
                 return
             percent = mention.percent or self._is_percent_field(keys)
+            # a number written alone ("59.90") is an amount in the currency around it
+            currency = mention.currency or (self._currency(keys) if whole else None)
             self.figures.append(Figure(value, path, mention.decimals, percent=percent,
-                                       currency=mention.currency))
+                                       currency=currency))
             if not mention.percent:
-                self.figures.append(Figure(value, path, mention.decimals,
-                                           currency=mention.currency))
+                self.figures.append(Figure(value, path, mention.decimals, currency=currency))
+            trend = _trend_name(keys[-1]) if keys else None
+            if mention.sign is not None or trend is not None or value < 0:
+                # "+12.5%", "-3" written with their sign, or in a field named like a change
+                sign = trend if trend and value > 0 else 1
+                self.changes.add((value * sign, mention.percent))
+                if percent and not mention.percent:
+                    self.changes.add((value * sign, True))
         elif kind == "multiple" and mention.value is not None:
             self.multiples.add(mention.value)
         elif kind == "date" and (mention.day is not None or mention.time is not None):
@@ -624,7 +822,10 @@ class _Builder:
                 self.urls.add(_url(link))
 
     def done(self, raw: Any) -> Evidence:
-        values = {f.value for f in self.figures} | {abs(f.value) for f in self.figures}
+        # A percentage licenses a percentage only: 4.6 % (0.046 in ``engagement_rate``) is never
+        # "4.6 stars". A field that holds points ("engagement_pct": 4.6) has its plain figure too.
+        values = {f.value for f in self.figures if not f.percent}
+        values |= {abs(value) for value in values}
         percents = {f.value for f in self.figures if f.percent}
         return Evidence(
             figures=tuple(self.figures), values=frozenset(values), percents=frozenset(percents),
@@ -642,7 +843,7 @@ class _Builder:
             has_today=self.has_today, today=self.today, clock=frozenset(self.clock),
             utc_clock=frozenset(self.utc_clock),
             withheld={v: why for v, why in self.withheld.items() if v not in values},
-            row_rules=self.rows, raw=raw)
+            row_rules=self.rows, raw=raw, changes=frozenset(self.changes))
 
 
 _MONTH = re.compile(r"\d{4}-(0[1-9]|1[0-2])")

@@ -8,7 +8,9 @@ with a reason code and a message; ``audit`` turns the findings into a decision.
 The rules, with their defaults (a rules file changes them in its ``sweep`` block):
 
 1. Same value: the notation may change, the value may not. No rounding, unless allowed for a
-   field, and then only to the shown precision.
+   field, and then only to the shown precision. A percentage is backed by a percentage only,
+   an amount with a currency by no amount in another, and a change said with its direction
+   ("down 12.5%", "120 more views", "▼2.3%") by a change that goes that way.
 2. No arithmetic: sums, differences, averages, multiples and percentage changes are findings
    unless the evidence holds that figure.
 3. Small integers (up to 12) pass without support only as ordinals, ranks, list positions,
@@ -394,8 +396,11 @@ def sweep(text: str, evidence: Evidence, settings: SweepSettings = SweepSettings
     if relative_days and relative_days[1]:
         mentions = [m for m in mentions if (m.start, m.end) not in relative_days[1]]
     licensed_by_slots = _slot_numbers(slot_values, locale)
+    # "fell 12.5%": a number the evidence holds as a change is judged with the direction
+    # written around it (``_trend``), so it may not take the fast path either.
+    changes = evidence.change_magnitudes if evidence.changes and _may_trend(low) else None
     judge = _Judge(text, evidence, settings, locale, question, licensed_by_slots, mentions,
-                   directed=_may_have_direction(low))
+                   directed=_may_have_direction(low), changes=changes)
     values, percents, urls, names = evidence.values, evidence.percents, evidence.urls, \
         evidence.names
     # "3 under par" is -3: a number with a direction word after it is judged with its sign,
@@ -412,7 +417,8 @@ def sweep(text: str, evidence: Evidence, settings: SweepSettings = SweepSettings
         if value is not None and kind in _FIGURE_KINDS and (
                 value in percents if mention.percent else value in values
                 and mention.sign != "+" and mention.currency is None) \
-                and not (directed and _direction(text, mention)) and not mention.ordinal:
+                and not (directed and _direction(text, mention)) and not mention.ordinal \
+                and not (changes and abs(value) in changes and _trend(text, mention)):
             continue    # an ordinal may be a day with its weekday ("Tuesday the 3rd")
         if kind == "url" and not mention.text.startswith("/") and _url(mention.text) in urls:
             continue
@@ -892,6 +898,73 @@ def _direction(text: str, mention: Mention) -> int:
     return _DIRECTION_SIGNS[found.group(1).lower()] if found else 0
 
 
+# A change said with its direction: a word or an arrow just before the number ("down 12.5%",
+# "fell by 120", "a drop of 3", "▼2.3%"), or a word just after it ("12.5% lower", "120 more
+# views", "a 3% drop"). "from" or "to" after the word makes the number a level, not a change
+# ("up from $99", "down to $79"): they stand between the word and the number, where no
+# direction is read. Read only for a number the evidence holds as a change (``_trend``).
+_FALL_BEFORE = frozenset("down fell fallen falls dropped drops declined declines decreased "
+                         "decreases lost loses dipped dips slipped slips sank sunk shrank shrunk "
+                         "plunged plummeted tumbled slid".split())
+_RISE_BEFORE = frozenset("up rose risen rises grew grown grows gained gains increased increases "
+                         "climbed climbs jumped jumps surged surges soared".split())
+_FALL_NOUNS = frozenset("drop decline decrease fall loss dip".split())        # "a drop of 3"
+_RISE_NOUNS = frozenset("rise gain increase jump".split())
+_FALL_ARROWS, _RISE_ARROWS = "▼↓⬇🔻", "▲↑⬆🔺"
+_TREND_AFTER = re.compile(
+    r"[ \u00a0]+(?:(?P<fall>lower|less|fewer|down|drop|decline|decrease|fall|loss|dip)"
+    r"|(?P<rise>higher|more|up|rise|gain|increase|jump))(?![\w-])", re.IGNORECASE)
+_OPENING = "([{\"'“‘«"
+# Every word and arrow ``_trend`` reads holds one of these: a text with none of them is not
+# read for directions at all.
+_TREND_MARKS = ("down", "fell", "fall", "drop", "declin", "decreas", "lost", "los", "dip",
+                "slip", "sank", "sunk", "shr", "plu", "tumbl", "slid", "lower", "less", "fewer",
+                "up", "rose", "rise", "risen", "grew", "grow", "gain", "increas", "climb",
+                "jump", "surg", "soar", "higher", "more", "▼", "↓", "⬇", "🔻", "▲", "↑", "⬆",
+                "🔺")
+
+
+def _may_trend(low: str) -> bool:
+    """Whether the lower-cased text holds a word or an arrow ``_trend`` reads."""
+    return any(mark in low for mark in _TREND_MARKS)
+
+
+def _trend(text: str, mention: Mention) -> int:
+    """-1 or 1 when a direction word or arrow stands just before or after an unsigned figure
+    ("fell 12.5%", "120 more views", "▲2.3%"), else 0. The words before are read from a
+    window of 40 characters (a word cut by its start is dropped), not searched for."""
+    if mention.sign is not None:
+        return 0
+    start = mention.start
+    kept = text[max(0, start - 40):start].rstrip(" \u00a0")
+    last = kept[-1:]
+    if last and last in _FALL_ARROWS:
+        return -1
+    if last and last in _RISE_ARROWS:
+        return 1
+    if last.isalpha():
+        words = kept.lower().split()[-4:]
+        if start > 40:
+            words = words[1:]       # the first may be the end of a longer word
+        if words and words[-1] == "by":     # "fell by 120", "lower by 5%"
+            words = words[:-1]
+            if words and words[-1] in ("lower", "higher"):
+                return -1 if words[-1] == "lower" else 1
+        elif len(words) >= 3 and words[-1] == "of" and words[-3] in ("a", "an"):
+            noun = words[-2]        # "a drop of 3", "an increase of 5%"
+            return -1 if noun in _FALL_NOUNS else 1 if noun in _RISE_NOUNS else 0
+        if words:
+            word = words[-1].lstrip(_OPENING)
+            if word in _FALL_BEFORE:
+                return -1
+            if word in _RISE_BEFORE:
+                return 1
+    found = _TREND_AFTER.match(text, mention.end)
+    if found is None:
+        return 0
+    return -1 if found.group("fall") else 1
+
+
 def _may_be_relative(text: str, low: str, locale: str) -> bool:
     """Whether the relative-day pattern can match. In English every word it reads holds "day",
     "night", "tomorrow" or "ago", and in ASCII text, where lower-casing is exactly what the
@@ -1012,7 +1085,7 @@ def _slot_numbers(values: Sequence[str], locale: str) -> frozenset[Decimal]:
 class _Judge:
     def __init__(self, text: str, evidence: Evidence, settings: SweepSettings, locale: str,
                  question: str | None, from_slots: frozenset[Decimal], mentions: list[Mention],
-                 *, directed: bool = False):
+                 *, directed: bool = False, changes: frozenset[Decimal] | None = None):
         self.text = text
         self.evidence = evidence
         self.settings = settings
@@ -1024,6 +1097,8 @@ class _Judge:
         self.months = evidence.day_months
         self.days_of_month = evidence.days_of_month
         self.directed = directed      # the text holds a direction word ("3 under par")
+        # the sizes of the evidence's changes, when the text holds a word ``_trend`` reads
+        self.changes = changes
 
     def mention(self, index: int, mention: Mention) -> Finding | None:
         method = _JUDGES.get(mention.kind)
@@ -1068,6 +1143,18 @@ class _Judge:
                 return self._finding(mention, "unsupported_number", f"{mention.text.strip()} "
                                      f"with the direction after it is {signed}; the evidence "
                                      f"holds {-signed}", value=str(signed))
+        trend = _trend(self.text, mention) if self.changes and abs(value) in self.changes else 0
+        if trend:
+            # a change said with its direction: the evidence's change must go the same way
+            signed, changes = value * trend, self.evidence.changes
+            if (signed, mention.percent) in changes:
+                return None
+            if (-signed, mention.percent) in changes:
+                shown = f"{signed}%" if mention.percent else str(signed)
+                held = f"{-signed}%" if mention.percent else str(-signed)
+                return self._finding(mention, "unsupported_number", f"{mention.text.strip()} "
+                                     f"with its direction word is a change of {shown}; the "
+                                     f"evidence holds a change of {held}", value=str(signed))
         if mention.ordinal and 1 <= value <= 31 and value == value.to_integral_value():
             weekday = self._weekday_before(mention)
             if weekday is not None:     # "Tuesday the 3rd": a day, judged as one
@@ -1119,7 +1206,17 @@ class _Judge:
                 return True     # "+5": a stored 5, never the magnitude of a stored -5
         elif value in evidence.values or (mention.sign is None and -value in evidence.values):
             return True
+        elif mention.sign is None and value in evidence.percents and self._percent_column:
+            return True     # "| Engagement (%) |" over a 4.6: the percentage the evidence holds
         return self._rounded_from_allowed_field(mention)
+
+    @functools.cached_property
+    def _percent_column(self) -> bool:
+        """Whether the text heads a column or a line with a percent sign ("Engagement (%)"),
+        under which a percentage is written without one. A percentage licenses a plain number
+        only then: "4.6 stars" is not the 4.6 % of an engagement rate."""
+        text = self.text
+        return "(%)" in text or "[%]" in text or "in %)" in text
 
     def _rounds_to(self, mention: Mention, figures) -> Any:
         value = mention.value
@@ -1127,8 +1224,8 @@ class _Judge:
             return None
         quantum, exponent = _shown_precision(mention.scale or 1, mention.decimals)
         for figure in figures:
-            if mention.percent and not figure.percent:
-                continue
+            if mention.percent != figure.percent:
+                continue    # a percentage rounds to a percentage only (see Evidence.values)
             if mention.sign is not None and (figure.value < 0) != (value < 0):
                 continue    # a written sign must be the figure's: "+5" is no rounded -5
             if figure.decimals <= max(-exponent, 0) and not mention.scaled:
@@ -1315,7 +1412,8 @@ class _Judge:
         if value in evidence.untrusted_values:
             return self._finding(mention, "untrusted_source", f"{shown} appears only in "
                                  "third-party text, which is evidence only of what its author wrote")
-        if mention.sign is not None and value and -value in evidence.signed_values:
+        if mention.sign is not None and value and -value in (
+                evidence.percents if mention.percent else evidence.signed_values):
             return self._finding(mention, "unsupported_number", f"{shown} has the wrong sign: "
                                  f"the evidence holds {-value}")
         if self._rounds_to(mention, evidence.near(value)) is not None:

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 import time
 from decimal import Decimal
 
@@ -416,3 +417,72 @@ def test_an_amount_passes_only_in_its_own_currency(cents: int, stored: str, show
         else:
             result = audit(text, evidence, locale=locale)
             assert [f.code for f in result.findings] == ["unsupported_number"], (text, locale)
+
+
+@SETTINGS
+@given(cents=st.integers(min_value=1, max_value=10**8).filter(lambda c: c % 100),
+       stored=st.sampled_from(sorted(CURRENCY_NOTATIONS)),
+       shown=st.sampled_from(sorted(CURRENCY_NOTATIONS)),
+       where=st.sampled_from(["root", "order", "store", "field", "name"]))
+@example(cents=8999, stored="USD", shown="EUR", where="order")
+def test_a_currency_declared_around_an_amount_is_its_own(cents: int, stored: str, shown: str,
+                                                         where: str) -> None:
+    """A line item's price takes the currency declared around it (by the root, by its order,
+    by a settings object beside the orders, by a ``price_currency`` or in its field's name):
+    it passes in that currency only."""
+    value = float(Decimal(cents) / 100)
+    whole, frac = f"{Decimal(cents) / 100:.2f}".split(".")
+    item = {"name": "Rain Jacket", "qty": 2, "price": value}
+    if where == "field":
+        item["price_currency"] = stored
+    elif where == "name":
+        item = {"name": "Rain Jacket", "qty": 2, f"price_{stored.lower()}": value}
+    order = {"id": "A1", "line_items": [item], **({"currency": stored} if where == "order" else {})}
+    evidence = {"orders": [order], **({"currency": stored} if where == "root" else {}),
+                **({"store": {"name": "Shop", "currency": stored}} if where == "store" else {})}
+    for write, locale in CURRENCY_NOTATIONS[shown]:
+        text = f"The jacket was {write(whole, frac)}."
+        if shown == stored:
+            _assert_passes(text, evidence, locale)
+        else:
+            result = audit(text, evidence, locale=locale)
+            assert [f.code for f in result.findings] == ["unsupported_number"], (text, locale)
+
+
+FALLS = ["Views were down {}.", "Views fell {}.", "Views decreased by {}.", "Views were {} lower.",
+         "That is a drop of {} in views.", "Views: ▼{}."]
+RISES = ["Views were up {}.", "Views rose {}.", "Views increased by {}.", "Views were {} higher.",
+         "That is an increase of {} in views.", "Views: ▲{}."]
+
+
+@SETTINGS
+@given(tenths=st.integers(min_value=1, max_value=9999), negative=st.booleans(),
+       percent=st.booleans())
+@example(tenths=125, negative=False, percent=True)
+def test_a_change_passes_only_in_its_own_direction(tenths: int, negative: bool,
+                                                   percent: bool) -> None:
+    """A change the evidence holds with its sign passes said with its direction, and is
+    caught said with the other."""
+    size = Decimal(tenths) / 10
+    field = "views_change_pct" if percent else "views_change"
+    evidence = {"post": {"views": 123456789, field: float(-size if negative else size)}}
+    shown = f"{size}%" if percent else str(size)
+    for template in FALLS + RISES:
+        text = template.format(shown)
+        if (template in FALLS) == negative:
+            _assert_passes(text, evidence, "en_US")
+        else:
+            result = audit(text, evidence, locale="en_US")
+            assert [f.code for f in result.findings] == ["unsupported_number"], text
+
+
+def test_every_direction_word_is_found_by_the_prefilter() -> None:
+    """A text is read for directions only if it holds one of ``_TREND_MARKS``: every word and
+    arrow ``_trend`` reads must hold one, or it would never be read."""
+    from rulekit import sweep
+
+    after = set(re.findall(r"\b[a-z]{2,}\b", sweep._TREND_AFTER.pattern)) - {"u00a0", "fall",
+                                                                          "rise"}
+    read = (sweep._FALL_BEFORE | sweep._RISE_BEFORE | sweep._FALL_NOUNS | sweep._RISE_NOUNS
+            | after | {"lower", "higher"} | set(sweep._FALL_ARROWS + sweep._RISE_ARROWS))
+    assert [word for word in read if not sweep._may_trend(word)] == []

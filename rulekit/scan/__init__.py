@@ -139,15 +139,17 @@ Decisions on ambiguous text, each pinned by a case in ``tests/cases/scan/``:
   cents", "50 pence") are 0.99 and 0.50. A currency after a CJK scale is the amount's (1.2万元).
 - Currencies: ``currency`` is an ISO code when the locale settles what a sign or word names,
   else the family it names (``CURRENCY_FAMILIES`` in ``rulekit.scan.figures``: "dollars or
-  pesos", "dollars", "yen or yuan", "yuan", "pounds", "kronor or kroner", "rupees"; lower-case
-  words, never three capitals), and None only where no currency is written. A family is
-  settled by the locale's own country first ("$" is CAD in en_CA, "Rs" INR in en_IN, 元 TWD in
-  zh_TW), then by the one currency the locale writes with the bare sign ("$" is USD in en_US
-  and de_DE, "¥" JPY in ja_JP); "$" in en_GB or fr_FR and "¥" in en_GB stay families. US$, C$,
-  A$, NZ$, HK$, NT$, S$, MX$, R$ name their dollar. Words: dollars/bucks/dólares/دولار/ドル/달러
-  (the dollar family), US-Dollar/美元/米ドル (USD), pound(s) (pounds), quid/英镑 (GBP),
-  euro(s)/欧元/ユーロ/유로, yen/日元/円, yuan/人民币 (CNY), 港币/港元 (HKD), rupee(s)/रुपये
-  (rupees), Franken (CHF). ``currency_codes`` gives the ISO codes a value may stand for.
+  pesos", "dollars", "yen or yuan", "yuan", "pounds", "kronor or kroner", "rupees", "pesos";
+  lower-case words, never three capitals), and None only where no currency is written. A
+  family is settled by the locale's own country first ("$" is CAD in en_CA, "Rs" INR in en_IN,
+  元 TWD in zh_TW), then by the one currency the locale writes with the bare sign ("$" is USD in
+  en_US and de_DE, "¥" JPY in ja_JP); "$" in en_GB or fr_FR and "¥" in en_GB stay families.
+  US$, C$, A$, NZ$, HK$, NT$, S$, MX$, R$ name their dollar. Words:
+  dollars/bucks/dólares/دولار/ドル/달러 (the dollar family), US-Dollar/美元/米ドル (USD),
+  pound(s) (pounds), quid/英镑 (GBP), euro(s)/欧元/ユーロ/유로, yen/日元/円, yuan/人民币 (CNY),
+  港币/港元 (HKD), rupee(s)/रुपये (rupees), Franken (CHF), peso(s) (pesos: "89.99 pesos" is
+  MXN in es_MX, any peso in en_US). ``currency_codes`` gives the ISO codes a value may stand
+  for.
 - Lakh and crore abbreviations ("1.2L", "2 Cr", "₹2 Cr.") are scales only in South Asian
   locales (territory IN, PK, BD, NP, LK); elsewhere "1.5L" is a glued token (litres). "lac(s)"
   is a lakh, and "mn" is a million after a space too ("2.5 mn").

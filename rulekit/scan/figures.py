@@ -53,10 +53,11 @@ CURRENCY_FAMILIES: dict[str, frozenset[str]] = {
     "pounds": frozenset("GBP EGP FKP GIP SHP SSP SYP LBP SDG JEP GGP IMP".split()),
     "kronor or kroner": frozenset(("SEK", "NOK", "DKK", "ISK", "FOK")),
     "rupees": frozenset(("INR", "PKR", "LKR", "NPR", "MUR", "SCR")),
+    "pesos": frozenset(("MXN", "ARS", "CLP", "COP", "CUP", "DOP", "UYU", "PHP")),
 }
 # The sign a family's currency is written with, for the locale to settle which one it is.
 _FAMILY_SIGN = {"dollars": "$", "dollars or pesos": "$", "yen or yuan": "¥", "yuan": "元",
-                "pounds": "£", "kronor or kroner": "kr", "rupees": "Rs"}
+                "pounds": "£", "kronor or kroner": "kr", "rupees": "Rs", "pesos": "$"}
 # Signs that name a family (as written, without a final dot), and dollar signs with a prefix.
 _SIGN_FAMILY = {"$": "dollars or pesos", "¥": "yen or yuan", "£": "pounds",
                 "kr": "kronor or kroner", "Rs": "rupees", "元": "yuan", "块": "yuan",
@@ -138,7 +139,7 @@ _CURRENCY_WORDS = {"dollar": "dollars", "dollars": "dollars", "bucks": "dollars"
                    "yuan": "CNY", "人民币": "CNY", "人民幣": "CNY", "港币": "HKD", "港幣": "HKD",
                    "港元": "HKD", "元": "yuan", "块": "yuan", "塊": "yuan", "원": "KRW",
                    "rupee": "rupees", "rupees": "rupees", "रुपये": "rupees", "रुपए": "rupees",
-                   "franken": "CHF"}
+                   "franken": "CHF", "peso": "pesos", "pesos": "pesos"}
 # CJK currency words written right after the digits or a CJK scale (1299美元, 1.2万円).
 _CJK_CURRENCY_WORDS = "米ドル|美元|欧元|歐元|日元|英镑|英鎊|人民币|人民幣|港币|港幣|港元|ドル|ユーロ|달러|유로"
 _CJK_CURRENCY_AT = re.compile(rf"{_CJK_CURRENCY_WORDS}|[元円块塊원]")
@@ -178,7 +179,7 @@ _SUFFIX = re.compile(
     rf"|[ \u00a0]?(?P<cur>[{_CURRENCY_SIGNS}]|(?P<iso>[A-Z]{{3}})(?![A-Za-z])"
     rf"|(?:kr|zł|Kč|Ft|lei)\.?(?![A-Za-z])|{_CJK_CURRENCY_WORDS}|[元円块塊원])"
     r"|[ \u00a0]+(?P<curw>(?i:us-dollars?|dollars?|euros?|yen|yuan|rupees?|pounds?|quid|bucks|"
-    r"dólar(?:es)?|dolares|franken)|دولار|रुपये|रुपए)(?![\w]))?"
+    r"dólar(?:es)?|dolares|franken|pesos?)|دولار|रुपये|रुपए)(?![\w]))?"
     r"(?P<mult>[ \u00a0]?[x×X](?![A-Za-z0-9\-])(?![ \u00a0]?[0-9])|[ \u00a0]?倍"
     r"|(?i:[-\u2010]?fold)(?![\w])"
     rf"|[ \u00a0]+(?i:times)(?=[ \u00a0]+(?i:{_COMPARATIVES})\b))?")
@@ -207,7 +208,7 @@ _RIGHT_BUSY = _SUFFIX_FIRST | frozenset("十百千万萬亿億백천만억")
 _SPACED_SUFFIXES: dict[str, tuple[str, ...]] = dict.fromkeys("abcdefghijklmnopqrstuvwxyz", ())
 for _prefix in ("bn", "tn", "mio", "mrd", "md", "tho", "mil", "bil", "tri", "lak", "cro", "tau",
                 "per", "pct", "pro", "pou", "por", "kr", "z", "lei", "dol", "eur", "yen", "yua",
-                "rup", "x", "tim", "mn", "lac", "qui", "buc", "us-", "fra"):
+                "rup", "x", "tim", "mn", "lac", "qui", "buc", "us-", "fra", "pes"):
     _SPACED_SUFFIXES[_prefix[0]] += (_prefix,)
 del _prefix
 # A lower-case letter that ends no currency (Rs, kr) or ordinal mark (No, Nr): digits glued to
