@@ -1352,23 +1352,9 @@ class _Judge:
                 return self._finding(mention, "unsupported_date", f"{mention.day.isoformat()} "
                                      f"is a {_WEEKDAYS[mention.day.weekday()]}, not a "
                                      f"{weekday[1]}", value=mention.day.isoformat())
-            if time is not None and time.tzinfo is not None:
-                if self._zoned(mention.day, time):
-                    return None
-                return self._finding(mention, "unsupported_date", f"{mention.text}: the evidence "
-                                     f"holds no instant that is this time {_zone_words(time)}",
-                                     value=mention.normalized)
-            clock = self.evidence.clock
-            if time is None or (mention.day, time.hour, time.minute) in clock \
-                    or (None, time.hour, time.minute) in clock:
+            if time is None or self._time_on(mention.day, time, mention):
                 return None
-            if (time.hour, time.minute) == (0, 0) and _MIDNIGHT.search(mention.text) and (
-                    (mention.day, 23, 59) in clock
-                    or (mention.day - dt.timedelta(days=1), 23, 59) in clock):
-                return None     # "midnight on 1 December" ends 1 December, or begins it
-            return self._finding(mention, "unsupported_date", f"{mention.text}: the evidence "
-                                 f"holds no {time.hour:02d}:{time.minute:02d} on that day",
-                                 value=mention.normalized)
+            return self._time_finding(mention, time)
         normal = mention.normalized or ""
         if time is not None and normal[:1].isdigit() and ":" in normal:   # a clock time alone
             # with a zone ("9 pm UTC"), only an instant of the evidence backs it, in UTC; in a
@@ -1396,9 +1382,14 @@ class _Judge:
             return self._finding(mention, "unsupported_date", f"{mention.text} is not a time in "
                                  "the evidence", value=normal)
         if normal.startswith("--"):     # a day without a year: some evidence date must have it
+            normal = normal[:7]         # "--07-10T20:00": the day of a month, and its time
             if any(f"--{d.month:02d}-{d.day:02d}" == normal and (
                     weekday is None or d.weekday() == weekday[0]) for d in days):
-                return None
+                if time is None or any(f"--{d.month:02d}-{d.day:02d}" == normal and (
+                        weekday is None or d.weekday() == weekday[0])
+                        and self._time_on(d, time, mention) for d in days):
+                    return None
+                return self._time_finding(mention, time)
             if weekday is not None and any(f"--{d.month:02d}-{d.day:02d}" == normal
                                            for d in days):
                 return self._finding(mention, "unsupported_date", f"{mention.text}: no date in "
@@ -1414,6 +1405,32 @@ class _Judge:
         # An impossible date (31 February) or a weekday that does not fit: fail closed.
         return self._finding(mention, "unsupported_date", f"{mention.text} is not a real calendar "
                              "day (an impossible date, or the weekday does not match)")
+
+    def _time_on(self, day: dt.date, time: dt.time, mention: Mention) -> bool:
+        """Whether the evidence holds the clock time ``time`` on ``day``: a zoned time an
+        instant that is that time on that day in its zone, a time without a zone a clock time
+        of that day as written or in UTC, or one written without a day."""
+        if time.tzinfo is not None:
+            return self._zoned(day, time)
+        clock = self.evidence.clock
+        if (day, time.hour, time.minute) in clock or (None, time.hour, time.minute) in clock:
+            return True
+        if time.hour < 12 and "clock" in mention.text and (
+                (day, time.hour + 12, time.minute) in clock
+                or (None, time.hour + 12, time.minute) in clock):
+            return True     # "8 o'clock" does not say which half of the day
+        # "midnight on 1 December" ends 1 December, or begins it
+        return (time.hour, time.minute) == (0, 0) and bool(_MIDNIGHT.search(mention.text)) and (
+            (day, 23, 59) in clock or (day - dt.timedelta(days=1), 23, 59) in clock)
+
+    def _time_finding(self, mention: Mention, time: dt.time) -> Finding:
+        if time.tzinfo is not None:
+            return self._finding(mention, "unsupported_date", f"{mention.text}: the evidence "
+                                 f"holds no instant that is this time {_zone_words(time)}",
+                                 value=mention.normalized)
+        return self._finding(mention, "unsupported_date", f"{mention.text}: the evidence "
+                             f"holds no {time.hour:02d}:{time.minute:02d} on that day",
+                             value=mention.normalized)
 
     def _weekday_before(self, mention: Mention) -> tuple[int, str] | None:
         """The weekday written just before an ordinal, "Tuesday the 3rd", "Tue 3rd", as (0 for

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import datetime as dt
 import functools
+import operator
 import re
 
 from rulekit.dates import ClaimedDate, Readings, _locale_dates, is_fixed, parse_claimed_date, \
@@ -119,6 +120,19 @@ _HOURS_BEFORE = frozenset("open opens opening hours staffed".split())
 _ALL_DAY = re.compile(r"/7(?![0-9/])|[ \u00a0](?:hours|hrs)(?:[ \u00a0]a[ \u00a0]day)?(?![\w])")
 _ALL_DAY_BEFORE = frozenset("open opens staffed available".split())
 _TIME_AFTER = re.compile(r"(?i)(?:,?\s(?:at\s|um\s|à\s|om\s|kl\.?\s)?|T)(?=[0-9])")
+# A date and its clock time in one phrase, one mention (``_When.join_times``): the date, then
+# a space, a comma, "at", "um", "à"..., then the time ("July 10 at 8 pm", "10. Juli um 20 Uhr",
+# 7月10日下午8点); or the time, then "on" and the date ("8 pm ET on July 4").
+_DATE_THEN_TIME = re.compile(r"(?:,?[ \u00a0]{1,3}(?:(?:at|um|à|om|kl\.?|alle|às|a[ \u00a0]las|"
+                             r"@)[ \u00a0]{1,3})?|,)")
+_TIME_THEN_DATE = re.compile(r"[ \u00a0]{1,3}(?:on|am|le|el)[ \u00a0]{1,3}")
+# What stands after a time that starts a range of times ("9:00-17:00", "9 am to 5 pm"): such a
+# time stays apart from the date, whose range it opens.
+_TIME_RANGE_NEXT = re.compile(r"[ \u00a0]{0,3}(?:[-\u2013\u2014~]|(?:to|until|till|bis|à)[ \u00a0])")
+# The gap between the two ends of a range of days or of times: "3–4", "9 am to 5 pm".
+_RANGE_GAP = re.compile(r"[ \u00a0]{0,3}(?:[-\u2013\u2014~]|to|until|till|through|bis|au|à)"
+                        r"[ \u00a0]{0,3}")
+_START = operator.attrgetter("s")
 _DAY_NEXT = frozenset(" \t\u00a0.sntre")        # what may follow the day of "29 July"
 _AMPM_NEXT = frozenset("aApP")
 # What a date's first digit may not follow: an ASCII letter (``_is_glue`` for ASCII) or these.
@@ -231,6 +245,83 @@ class _When:
             if found is not None:
                 return found
         return self.clock_at(s, e, after)
+
+    def ranges(self) -> None:
+        """Dates joined with their clock times (``join_times``), then the ranges of numbers
+        (``_Figures.ranges``)."""
+        self.join_times()
+        super().ranges()
+
+    def join_times(self) -> None:
+        """A date and the clock time written beside it ("July 10 at 8 pm", "8 pm ET on July 4",
+        7月10日下午8点) made one mention with both its day and its time, judged as one instant
+        (``_DATE_THEN_TIME``, ``_TIME_THEN_DATE``). A time that opens a range of times, or a date
+        that ends a range of days, stays apart: the pair would name only one end."""
+        dated = [hit for hit in self.hits if hit.kind == "date"]
+        if len(dated) < 2:
+            return
+        dated.sort(key=_START)
+        text = self.text
+        joined: list[tuple[_Hit, _Hit, _Hit]] = []
+        index, last = 0, len(dated) - 1
+        while index < last:
+            a, b = dated[index], dated[index + 1]
+            index += 1
+            gap = text[a.e:b.s]
+            if _day_only(a) and _time_only(b):
+                if not (_DATE_THEN_TIME.fullmatch(gap) or (not gap and not text[a.e - 1].isascii())):
+                    continue
+                if index > 1 and _day_only(dated[index - 2]) and _RANGE_GAP.fullmatch(
+                        text[dated[index - 2].e:a.s]):
+                    continue                # "3–4 December at 9 am": both days, one time
+                if index < last and _time_only(dated[index + 1]) and _TIME_RANGE_NEXT.match(
+                        text, b.e):
+                    continue                # "July 10, 9:00-17:00"
+                date, clock = a, b
+            elif _time_only(a) and _day_only(b) and _TIME_THEN_DATE.fullmatch(gap):
+                if index > 1 and _time_only(dated[index - 2]) and _RANGE_GAP.fullmatch(
+                        text[dated[index - 2].e:a.s]):
+                    continue                # "9 am to 5 pm on July 10"
+                date, clock = b, a
+            else:
+                continue
+            hit = self.day_and_time(a.s, b.e, date, clock)
+            if hit is not None:
+                joined.append((a, b, hit))
+                index += 1
+        if joined:
+            gone = {id(hit) for a, b, _ in joined for hit in (a, b)}
+            self.hits[:] = [hit for hit in self.hits if id(hit) not in gone]
+            self.hits.extend(hit for _, _, hit in joined)
+
+    def day_and_time(self, s: int, e: int, date: _Hit, clock: _Hit) -> _Hit | None:
+        """One mention at [s, e) with the day (or the day of a month) of ``date`` and the time
+        of ``clock``. A time in a fixed zone was read in UTC (``add_time``); joined with its day
+        it is read again as written, in that zone, so that the day stays the one written."""
+        time = clock.time
+        zone = time.tzinfo
+        if zone is not None and is_fixed(zone):
+            found = next((zoned for zoned in (_zone_after(self.text, at, True)
+                                              for at in range(clock.s + 1, clock.e))
+                          if zoned is not None and zoned[0] == clock.e and is_fixed(zoned[1])),
+                         None)
+            if found is None:
+                return None
+            zone = found[1]
+            moment = dt.datetime.combine(dt.date(2000, 1, 1), time.replace(tzinfo=None))
+            time = (moment + zone.utcoffset(None)).time().replace(tzinfo=zone)
+        hit = _Hit("date", s, e)
+        hit.day, hit.time = date.day, time
+        # the zone's name as the time's own mention wrote it ("20:00 ET"), when not an offset
+        label = clock.normalized.partition(" ")[2]
+        if date.day is not None:
+            written = dt.datetime.combine(date.day, time).isoformat()
+            if not isinstance(zone, Readings):
+                label = ""              # the offset says it (as ``add_date`` writes it)
+        else:
+            written = f"{date.normalized}T{time.isoformat('minutes')}"
+        hit.normalized = f"{written} {label}" if label else written
+        return hit
 
     def clock_at(self, s: int, e: int, after: str) -> int | None:
         """A clock time whose digits start at s (the run [s, e)): its end or None."""
@@ -685,6 +776,17 @@ class _When:
         hit.normalized = time.isoformat(spec) if time.tzinfo is None or is_fixed(time.tzinfo) \
             else f"{time.replace(tzinfo=None).isoformat(spec)} {label}"
         return self.claim(hit).e
+
+
+def _day_only(hit: _Hit) -> bool:
+    """A date mention with a day (2026-07-10) or a day of a month (--07-10) and no time."""
+    return hit.time is None and (hit.day is not None or (
+        hit.normalized is not None and len(hit.normalized) == 7 and hit.normalized[:2] == "--"))
+
+
+def _time_only(hit: _Hit) -> bool:
+    """A clock time alone ("8 pm", "20:00"), not "24/7"."""
+    return hit.time is not None and hit.day is None and hit.normalized != "00:00-24:00"
 
 
 def _valid_day(month: int, day: int) -> bool:
