@@ -30,6 +30,7 @@ The rules, with their defaults (a rules file changes them in its ``sweep`` block
 
 from __future__ import annotations
 
+import bisect
 import dataclasses
 import datetime as dt
 import functools
@@ -425,6 +426,8 @@ def sweep(text: str, evidence: Evidence, settings: SweepSettings = SweepSettings
             findings.append(found)
     if relative_days:
         findings.extend(relative_days[0])
+    if evidence.days:
+        findings.extend(_lone_weekdays(text, mentions, evidence, locale))
     amounts = _amount_words(text, low, evidence)
     if "s of" in low:
         amounts += _magnitudes(text, low, evidence)
@@ -789,6 +792,182 @@ def _relative_days(text: str, evidence: Evidence, locale: str
                                      f"today is {today.isoformat()}), and no date in the "
                                      "evidence is that day"))
     return findings, settled
+
+
+# Rule 10, a weekday said alone as the day of something ("It arrives Friday.", "on Friday",
+# "this Monday", "il arrive vendredi", "am Freitag", "el viernes", 周五到, 金曜日に): some date of
+# the evidence must be that weekday, and with a clock time beside it ("on Saturday at 8 pm",
+# "8 pm ET on Saturday") some clock time of the evidence must be that time on that weekday.
+# Judged only when the evidence holds a date, and only after a word that makes the weekday a
+# day (``_LONE_BEFORE``), or before one in CJK text (``_LONE_CJK_AFTER``); never a plural
+# ("on Sundays", "freitags"), a range ("Monday to Friday", "Mon–Fri", 周一至周五), a weekday
+# in opening hours ("open on Saturday", "closed Sunday"), after "every", or beside a date,
+# which ``_Judge._date`` judges with its weekday.
+_LONE_BEFORE = {
+    "en": frozenset("on by this next last until till before after since arrives arrive arriving "
+                    "arrived delivered deliver delivers delivery ships ship shipped shipping "
+                    "dispatched dispatch dispatches expected scheduled due lands comes coming "
+                    "ready booked".split()),
+    "fr": frozenset("ce d'ici jusqu'à jusqu’à avant après dès depuis pour arrive arrivera arrivé "
+                    "arrivée livré livrée livrés livraison expédié expédiée prévu prévue "
+                    "prévus".split()),
+    "de": frozenset("am bis ab seit vor nach diesen nächsten kommenden kommt kommen geliefert "
+                    "lieferung versandt zugestellt".split()),
+    "es": frozenset("el este próximo hasta desde antes después llega llegará llegó entregado "
+                    "entrega enviado enviará".split()),
+}
+# Words a few words before the weekday that make it opening hours or a habit.
+_LONE_NOT_BEFORE = frozenset("open opens opened closed close closes hours staffed available "
+                             "every each except excluding business working weekdays "
+                             "geöffnet geschlossen jeden ouvert fermé chaque abierto cerrado "
+                             "cada".split())
+# After the weekday, a plural part of the day ("on Friday nights") makes it a habit.
+_LONE_NOT_AFTER = frozenset("mornings afternoons evenings nights".split())
+_LONE_CJK = re.compile(r"(?:星期|礼拜|禮拜|周|週)([一二三四五六日天])|([月火水木金土日])曜日?")
+_LONE_CJK_DAYS = {**{c: i for i, c in enumerate("一二三四五六日")}, "天": 6,
+                  **{c: i for i, c in enumerate("月火水木金土日")}}
+_LONE_CJK_BEFORE = frozenset("本这這下上在于於")
+_LONE_CJK_AFTER = ("到", "送达", "送達", "送到", "发货", "發貨", "前", "之前", "以前", "抵达",
+                   "抵達", "に", "まで", "頃", "ごろ", "着", "配達", "お届け", "发出", "發出")
+_LONE_CJK_RANGE = ("至", "到星期", "到周", "到週", "～", "〜", "~", "-", "－", "から")
+# Between two weekdays of a range: "Monday to Friday", "Mon–Fri", "lundi au vendredi".
+_WEEKDAY_RANGE_JOIN = re.compile(r"(?i)[ \t\u00a0]*(?:[-\u2013\u2014/~]|(?:to|through|thru|till|"
+                                 r"until|bis|au|à|a|al|hasta)(?![\w]))[ \t\u00a0]*")
+_WEEKDAY_RANGE_BEFORE = re.compile(r"(?i)(?:[-\u2013\u2014/~]|(?<![\w])(?:to|through|thru|till|"
+                                   r"until|bis|au|à|a|al|hasta))[ \t\u00a0]*\Z")
+# Between a weekday and a date or an ordinal it names ("Friday, July 10", "Tuesday the 3rd"),
+# and between a weekday and the clock time after it ("Saturday at 8 pm").
+_WEEKDAY_TO_DATE = re.compile(r"(?i)[ \t\u00a0,.(\u2013\u2014-]*(?:the[ \t\u00a0]+)?\Z")
+_WEEKDAY_TO_TIME = re.compile(r"(?i)[ \t\u00a0,]*(?:(?:at|um|à|@)[ \t\u00a0]+)?\Z")
+_TIME_TO_WEEKDAY = re.compile(r"(?i)[ \t\u00a0]+(?:on|am)[ \t\u00a0]+\Z")
+
+
+@functools.lru_cache(maxsize=64)
+def _lone_weekday_names(locale: str) -> tuple[re.Pattern | None, dict[str, int], tuple[str, ...]]:
+    """The wide weekday names of English and of ``locale`` as a pattern over ASCII-lower-cased
+    text, the weekday of each, and the substrings a text must hold to have one."""
+    names: dict[str, int] = {}
+    for source in ("en", locale):
+        for number, name in get_day_names("wide", "format", source).items():
+            if name[:1].isascii() and name[:1].isalpha():
+                names.setdefault(name.lower(), number)
+    if not names:
+        return None, names, ()
+    pattern = re.compile(r"(?<![\w'’-])(?:" + "|".join(map(re.escape, sorted(
+        names, key=len, reverse=True))) + r")(?![\w'’-])")
+    needs = ("day",) if all(name.endswith("day") for name in names) else tuple(names)
+    return pattern, names, needs
+
+
+def _lone_weekdays(text: str, mentions: Sequence[Mention], evidence: Evidence, locale: str
+                   ) -> list[Finding]:
+    """The weekdays said alone that no date of the evidence is (see ``_LONE_BEFORE``)."""
+    if not evidence.days:
+        return []
+    language = locale.split("_")[0].lower()
+    found: list[tuple[int, int, int]] = []          # (start, end, weekday)
+    low = _ascii_lower(text)
+    pattern, names, needs = _lone_weekday_names(locale)
+    before_words = _LONE_BEFORE.get(language, frozenset()) | _LONE_BEFORE["en"]
+    if pattern is not None and any(need in low for need in needs):
+        for match in pattern.finditer(low):
+            s, e = match.span()
+            words = low[max(0, s - 40):s].split()
+            if not words or words[-1] not in before_words \
+                    or not _LONE_NOT_BEFORE.isdisjoint(words[-4:]) \
+                    or _word_after(low, e) in _LONE_NOT_AFTER:
+                continue
+            if _WEEKDAY_RANGE_BEFORE.search(low, max(0, s - 12), s) and pattern.search(
+                    low, max(0, s - 24), s):
+                continue                            # "Monday to Friday": a range
+            join = _WEEKDAY_RANGE_JOIN.match(low, e)
+            if join and join.end() > e and _weekday_patterns(locale)[0].match(text, join.end()):
+                continue
+            found.append((s, e, names[match.group()]))
+    if not text.isascii() and ("曜" in text or "星期" in text or "周" in text or "週" in text
+                               or "礼拜" in text or "禮拜" in text):
+        for match in _LONE_CJK.finditer(text):
+            s, e = match.span()
+            if match.group(1) and text[e:e + 1] == "年":
+                continue                            # 周年: an anniversary
+            if text.startswith(_LONE_CJK_RANGE, e) or text[s - 1:s] in ("至", "到", "每", "～",
+                                                                        "〜", "-"):
+                continue                            # 周一至周五, 每周五: a range, a habit
+            if text[s - 1:s] in _LONE_CJK_BEFORE or text.startswith(_LONE_CJK_AFTER, e):
+                found.append((s, e, _LONE_CJK_DAYS[match.group(1) or match.group(2)]))
+    if not found:
+        return []
+    held = {day.weekday() for day in evidence.days}
+    starts = [m.start for m in mentions]            # in order (``scan``)
+    findings = []
+    for s, e, weekday in found:
+        at = bisect.bisect_left(starts, e)
+        after = mentions[at] if at < len(mentions) else None
+        near = mentions[max(0, at - 3):at]          # those before, nearest last
+        if any(m.end > s for m in near):
+            continue                                # inside a date: judged with it
+        before = near[-1] if near else None
+        if after is not None and (after.kind == "date" or after.ordinal) \
+                and (after.day is not None or (after.normalized or "")[:2] == "--"
+                     or after.ordinal) and _WEEKDAY_TO_DATE.match(text, e, after.start):
+            continue                                # "Friday, July 10": judged with the date
+        if before is not None and before.kind == "date" and before.time is None \
+                and text[before.end:s].strip(" \t\u00a0,(（") == "":
+            continue                                # "December 3 (Tuesday)", 7月3日星期四
+        time, end = None, e
+        if after is not None and _clock_alone(after) and _WEEKDAY_TO_TIME.match(
+                text, e, after.start):
+            time, end = after.time, after.end
+        elif before is not None and _clock_alone(before) and _TIME_TO_WEEKDAY.match(
+                text, before.end, s):
+            time, s = before.time, before.start
+        name = _WEEKDAYS[weekday]
+        if time is None:
+            if weekday in held:
+                continue
+            message = f"'{text[s:e]}': no date in the evidence is a {name}"
+        else:
+            if _weekday_at(evidence, weekday, time):
+                continue
+            message = (f"'{text[s:end]}': the evidence holds no {time.hour:02d}:"
+                       f"{time.minute:02d} on a {name}")
+        findings.append(_new_finding("date", text[s:end], name, s, end, "unsupported_date",
+                                     message))
+    return findings
+
+
+def _clock_alone(mention: Mention) -> bool:
+    """A clock time with no day, whose zone (if any) keeps the day as written: a fixed offset
+    other than UTC was read in UTC by the scanner, and its weekday is not the written one."""
+    time = mention.time
+    if mention.kind != "date" or time is None or mention.day is not None \
+            or not (mention.normalized or "")[:1].isdigit() or "-24:" in mention.normalized:
+        return False
+    return time.tzinfo is not dt.timezone.utc or bool(_UTC_WRITTEN.search(mention.text))
+
+
+_UTC_WRITTEN = re.compile(r"(?:UTC|GMT|Z)\)?\Z")
+
+
+def _weekday_at(evidence: Evidence, weekday: int, time: dt.time) -> bool:
+    """Whether the evidence holds the clock time ``time`` on a day that is ``weekday``: as
+    written or in UTC, or an instant that is that time on that weekday in the time's zone."""
+    zone = time.tzinfo
+    if zone is None:
+        return any((held is None and weekday in {d.weekday() for d in evidence.days}
+                    or held is not None and held.weekday() == weekday)
+                   and (hour, minute) == (time.hour, time.minute)
+                   for held, hour, minute in evidence.clock)
+    for held, hour, minute in evidence.utc_clock:
+        if held is None:
+            continue
+        instant = dt.datetime(held.year, held.month, held.day, hour, minute,
+                              tzinfo=dt.timezone.utc)
+        if all((local.hour, local.minute, local.weekday()) == (time.hour, time.minute, weekday)
+               for local in (instant.astimezone(reading) for reading in (
+                   zone.zones if isinstance(zone, dates.Readings) else (zone,)))):
+            return True
+    return False
 
 
 def _in_question(text: str, at: int) -> bool:
