@@ -1024,10 +1024,33 @@ def _weekday_patterns(locale: str) -> tuple[re.Pattern, re.Pattern, re.Pattern, 
     return head, before, after, {**single, **names}
 
 
+@functools.lru_cache(maxsize=64)
+def _weekday_range_patterns(locale: str) -> tuple[re.Pattern, re.Pattern]:
+    """Two weekdays joined as a range or a choice before a range of days ("Thu–Fri, 3–4
+    December", "Thursday or Friday (Dec 3–4)"): a pattern for the text before the first day,
+    and one for the text before the second ("Thu–Fri, 3–"); the first weekday names the first
+    day, the second the second."""
+    names = "|".join(map(re.escape, sorted(_weekday_patterns(locale)[3], key=len, reverse=True)))
+    join = (r"[ \t\u00a0]*(?:[-\u2013\u2014/]|(?:to|through|till|until|or|and|bis|au|à|oder|ou|"
+            r"o|y|et|und)(?![\w]))[ \t\u00a0]*")
+    pair = rf"(?i)(?<![\w])(?P<w1>{names})\.?{join}(?P<w2>{names})\.?[ \t\u00a0,(]*"
+    return (re.compile(pair + r"\Z"),
+            re.compile(pair + r"(?:[^\W\d_]{3,9}\.?[ \t\u00a0]+)?[0-9]{1,2}(?:st|nd|rd|th|\.)?"
+                       + join + r"\Z"))
+
+
 def _stated_weekday(text: str, mention: Mention, locale: str) -> tuple[int, str] | None:
     """The weekday written with a date mention (before it, at its start, or after it in CJK
-    text) as (0 for Monday..., the name as written), or None."""
+    text) as (0 for Monday..., the name as written), or None. Before a range of days, a range
+    of weekdays names each day its own ("Thu–Fri, 3–4 December": Thursday the 3rd)."""
     head, before, after, numbers = _weekday_patterns(locale)
+    window = max(0, mention.start - 48)
+    first, second = _weekday_range_patterns(locale)
+    found = first.search(text, window, mention.start) or second.search(
+        text, window, mention.start)
+    if found:
+        name = found.group("w1" if found.re is first else "w2")
+        return numbers[name.lower()], name
     found = head.match(mention.text) or before.search(
         text, max(0, mention.start - 16), mention.start)
     name = found.group("w") if found else None
