@@ -999,14 +999,18 @@ _WEEKDAYS = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday",
 
 
 @functools.lru_cache(maxsize=64)
-def _weekday_patterns(locale: str) -> tuple[re.Pattern, re.Pattern, re.Pattern, dict[str, int]]:
+def _weekday_patterns(locale: str
+                      ) -> tuple[re.Pattern, re.Pattern, re.Pattern, dict[str, int], re.Pattern]:
     """The weekday names of English and of ``locale`` (wide, and abbreviated ones of three
-    letters or more: "Thu", "jeu", but not "Do", which is also a word), as patterns that find
-    one at the start of a date mention, just before one ("Thursday, 07/29/2026") and just after
-    one (7月29日星期四, 7月29日（木）: a one-character name only in brackets); with the weekday
-    (0 is Monday) of each name, lower-cased."""
-    names: dict[str, int] = {}
+    letters or more: "Thu", "jeu", "Tues", "Thurs", but not "Do", which is also a word), as
+    patterns that find one at the start of a date mention, just before one ("Thursday,
+    07/29/2026"; a name of two letters only with its dot: "Di., 3.12.") and just after one
+    (7月29日星期四, 7月29日（木）: a one-character name only in brackets); with the weekday (0 is
+    Monday) of each name, lower-cased; and a pattern for a weekday after a date in text that
+    spaces its words: "December 3 (Tuesday)", "Dec 3 (Tue)", "December 3rd, a Tuesday"."""
+    names: dict[str, int] = dict(dates._ENGLISH_EXTRA_DAYS)
     single: dict[str, int] = {}
+    dotted: dict[str, int] = {}
     for source in ("en", locale):
         for width in ("wide", "abbreviated"):
             for number, name in get_day_names(width, "format", source).items():
@@ -1015,13 +1019,20 @@ def _weekday_patterns(locale: str) -> tuple[re.Pattern, re.Pattern, re.Pattern, 
                     single.setdefault(name, number)
                 elif width == "wide" or len(name) >= 3 or not name.isascii():
                     names.setdefault(name, number)
+                elif source != "en":
+                    dotted.setdefault(name, number)
     alternatives = "|".join(map(re.escape, sorted(names, key=len, reverse=True)))
     ones = "|".join(map(re.escape, single)) or "(?!)"
+    twos = "|".join(map(re.escape, dotted)) or "(?!)"
     head = re.compile(rf"(?i)(?P<w>{alternatives})(?![\w])")
-    before = re.compile(rf"(?i)(?<![\w])(?P<w>{alternatives})[ \t\u00a0,.]*\Z")
+    before = re.compile(rf"(?i)(?<![\w])(?P<w>{alternatives}|(?:{twos})(?=\.))"
+                        rf"[ \t\u00a0,.\u2014]*\Z")
     after = re.compile(rf"(?i)[ \t\u00a0,]*(?:[(（](?P<w1>{alternatives}|{ones})[)）]"
                        rf"|(?P<w2>{alternatives}))")
-    return head, before, after, {**single, **names}
+    spaced_after = re.compile(rf"(?i)(?:[ \t\u00a0]*[(\[](?P<w1>{alternatives})\.?[)\]]"
+                              rf"|,[ \t\u00a0]+(?:which[ \t\u00a0]+is[ \t\u00a0]+)?a[ \t\u00a0]+"
+                              rf"(?P<w2>{alternatives})(?![\w]))")
+    return head, before, after, {**single, **dotted, **names}, spaced_after
 
 
 @functools.lru_cache(maxsize=64)
@@ -1043,7 +1054,7 @@ def _stated_weekday(text: str, mention: Mention, locale: str) -> tuple[int, str]
     """The weekday written with a date mention (before it, at its start, or after it in CJK
     text) as (0 for Monday..., the name as written), or None. Before a range of days, a range
     of weekdays names each day its own ("Thu–Fri, 3–4 December": Thursday the 3rd)."""
-    head, before, after, numbers = _weekday_patterns(locale)
+    head, before, after, numbers, spaced_after = _weekday_patterns(locale)
     window = max(0, mention.start - 48)
     first, second = _weekday_range_patterns(locale)
     found = first.search(text, window, mention.start) or second.search(
@@ -1054,8 +1065,8 @@ def _stated_weekday(text: str, mention: Mention, locale: str) -> tuple[int, str]
     found = head.match(mention.text) or before.search(
         text, max(0, mention.start - 16), mention.start)
     name = found.group("w") if found else None
-    if name is None and not mention.text.isascii():
-        found = after.match(text, mention.end)
+    if name is None:
+        found = (spaced_after if mention.text.isascii() else after).match(text, mention.end)
         name = found and (found.group("w1") or found.group("w2"))
     if not name:
         return None
