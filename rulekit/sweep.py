@@ -82,6 +82,15 @@ _MONTH_WORDS = frozenset({"month", "months"})
 # "on the 6th": an ordinal after these and "the", with no noun after it, is a day of a month.
 _DAY_PREPOSITIONS = frozenset({"on", "by", "until", "till", "since", "from", "before", "after",
                                "through"})
+# Other words before "the" and an ordinal that make it a day: "no later than the 5th", "around
+# the 5th", "It arrives the 5th"; and those that join a second day to a first ("the 3rd and the
+# 5th", "the 3rd to the 5th"). Not "between": "between the 3rd and the 5th place" are ranks, and
+# the first ordinal cannot see the noun after the second.
+_DAY_LEADS = frozenset({"than", "around", "about", "approximately", "circa", "thru",
+                        "arrives", "arrive", "arriving", "arrived", "delivered", "ships", "ship",
+                        "shipped", "due", "expected", "scheduled", "dispatched", "lands", "til"})
+_DAY_JOINS = frozenset({"and", "or", "to", "through", "thru", "until", "till"})
+_ORDINAL_DAY = re.compile(r"(?:[1-9]|[12][0-9]|3[01])(?:st|nd|rd|th)")
 _AFTER_DAY = frozenset({"of", "at", "and", "or", "to", "until", "till", "through", "but", "so",
                         "when", "in", "around", "between", "for"})
 _DAY_WORDS = frozenset({"day", "the"})
@@ -1479,10 +1488,17 @@ class _Judge:
             f"{number}_{word}"))
 
     def _on_the(self, mention: Mention) -> bool:
-        """Whether an ordinal stands as a day of a month: "on the 6th", "by the 15th."."""
+        """Whether an ordinal stands as a day of a month: "on the 6th", "by the 15th.", "no
+        later than the 5th", "around the 5th", "It arrives the 5th", and the second day of
+        "between the 3rd and the 5th", "from the 3rd to the 5th" (no noun after it)."""
         before = mention.before.split()
-        return len(before) >= 2 and before[-1] == "the" and before[-2] in _DAY_PREPOSITIONS \
-            and self._ends_phrase(mention)
+        if len(before) < 2 or before[-1] != "the":
+            return False
+        lead = before[-2]
+        if not (lead in _DAY_PREPOSITIONS or lead in _DAY_LEADS or (
+                lead in _DAY_JOINS and len(before) >= 3 and _ORDINAL_DAY.fullmatch(before[-3]))):
+            return False
+        return self._ends_phrase(mention)
 
     def _day_of_month(self, mention: Mention) -> bool:
         """An ordinal past the small integers said as a day of a month that a date in the
