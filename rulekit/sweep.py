@@ -1082,6 +1082,17 @@ def _stated_weekday(text: str, mention: Mention, locale: str) -> tuple[int, str]
     return numbers[name.lower()], name
 
 
+# A clock time that does not say which half of the day it is in: "8 o'clock", "half past
+# seven", "quarter to 9"; unless a word in it says so ("8 o'clock in the morning", "quarter past
+# 8 am").
+_EITHER_HALF = re.compile(r"(?i)clock|past|after|quarter|half")
+_HALF_SAID = re.compile(r"(?i)[ap]\.?[ \u00a0]?m(?![a-z])|morning|evening|afternoon|night|noon")
+
+
+def _either_half(said: str) -> bool:
+    return _EITHER_HALF.search(said) is not None and _HALF_SAID.search(said) is None
+
+
 def _zone_words(time: dt.time) -> str:
     """How a finding names the zone of a zoned time: a name of several zones says so."""
     zone = time.tzinfo
@@ -1603,7 +1614,7 @@ class _Judge:
                 else self.evidence.clock_times
             if (time.hour, time.minute) in times or (
                     # "8 o'clock" does not say which half of the day
-                    time.hour < 12 and time.tzinfo is None and "clock" in mention.text
+                    time.hour < 12 and time.tzinfo is None and _either_half(mention.text)
                     and (time.hour + 12, time.minute) in times) or (
                     (time.hour, time.minute) == (0, 0) and (23, 59) in times
                     and _MIDNIGHT.search(mention.text)):
@@ -1644,7 +1655,7 @@ class _Judge:
         clock = self.evidence.clock
         if (day, time.hour, time.minute) in clock or (None, time.hour, time.minute) in clock:
             return True
-        if time.hour < 12 and "clock" in mention.text and (
+        if time.hour < 12 and _either_half(mention.text) and (
                 (day, time.hour + 12, time.minute) in clock
                 or (None, time.hour + 12, time.minute) in clock):
             return True     # "8 o'clock" does not say which half of the day

@@ -107,7 +107,15 @@ _OCLOCK = re.compile(r"[ \u00a0](?i:o['\u2019]?clock)(?![\w])")
 _HALF_AFTER = re.compile(r"(?i)(?:[ \u00a0]o['\u2019]?clock)?[ \u00a0]{1,3}"
                          r"(?:(?:(?:this|tomorrow|in[ \u00a0]the|every|each"
                          r"|on[ \u00a0][a-z]{3,9}day|[a-z]{3,9}day)[ \u00a0]{1,3})?"
-                         r"(evening|afternoon|night)|(tonight))(?![\w])")
+                         r"(evening|afternoon|night|morning)|(tonight))(?![\w])")
+# "quarter past 8 pm", "half past 7", "a quarter to nine": the minutes said before an hour
+# (``_When.past_to``, which reads them before a time already read, and ``_When.clock_words``,
+# which reads them before an hour alone, whose half of the day is not said).
+_PAST_TO_BEFORE = re.compile(r"(?i)(?:(?<![\w])a[ \u00a0])?(?<![\w])(quarter|half)[ \u00a0]+"
+                             r"(past|after|to)[ \u00a0]+\Z")
+_PAST_TO = re.compile(r"(?:a[ \u00a0])?(quarter|half)[ \u00a0]+(past|after|to)[ \u00a0]+"
+                      r"(1[0-2]|[1-9]|one|two|three|four|five|six|seven|eight|nine|ten|eleven"
+                      r"|twelve)(?![\w\u2010-])")
 # Opening hours "open 9 to 5", "hours: 9-5": an hour from 5 to 11 and a smaller one, read as
 # morning to afternoon (09:00 to 17:00), only after a word that says they are opening hours;
 # "open 10 to 11" or "from 9 to 5 days" are left as numbers.
@@ -343,7 +351,10 @@ class _When:
             if text[e + 1:e + 2] in "oO":
                 found = _OCLOCK.match(text, e)
                 if found and 1 <= int(text[s:e]) <= 12:
-                    return self.add_time(s, found.end(),
+                    # a half of the day said after it is part of the mention ("8 o'clock in the
+                    # morning"), which then names one half (``rulekit.sweep``)
+                    half = _HALF_AFTER.match(text, e)
+                    return self.add_time(s, half.end() if half else found.end(),
                                          self.half_after(e, int(text[s:e]) % 12), 0, None, None)
             if text.startswith("24", s):
                 found = _ALL_DAY.match(text, e)
@@ -388,6 +399,8 @@ class _When:
             return hour
         found = _HALF_AFTER.match(self.text, e)
         if not found:
+            return hour
+        if found.group(1) and found.group(1).lower() == "morning":
             return hour
         if found.group(1) and found.group(1).lower() == "afternoon":
             return hour + 12 if 1 <= hour <= 6 else hour
@@ -609,6 +622,8 @@ class _When:
                 "noon" in low or "midday" in low or "midnight" in low or "m." in low
                 or "am" in low or "pm" in low):
             self.clock_words()
+        if "past" in self.low or "quarter" in self.low:
+            self.past_to_words()
         super().words()
 
     def clock_words(self) -> None:
@@ -630,6 +645,25 @@ class _When:
                 if (found.group(3) or found.group(4)) == "p":
                     hour += 12
             self.add_time(s, e, hour, 0, None, None)
+
+    def past_to_words(self) -> None:
+        """"half past seven", "quarter to 9": a time whose half of the day is not said, unless a
+        word after says it ("half past seven in the morning", which the mention then holds)."""
+        text = self.text
+        for found in _PAST_TO.finditer(self.low):
+            s, e = found.span()
+            if (s and (self.low[s - 1].isalnum() or self.low[s - 1] in "_\u2010-")) \
+                    or not self.free(s, e):
+                continue
+            word = found.group(3)
+            hour, minute = _past_to(int(word) if word.isdigit() else _CLOCK_WORD_HOURS[word],
+                                    found.group(1), found.group(2))
+            hour %= 12
+            half = _HALF_AFTER.match(text, e)
+            if half:
+                hour = self.half_after(e, hour)
+                e = half.end()
+            self.add_time(s, e, hour, minute, None, None)
 
     def clock_word_is_time(self, s: int, e: int) -> bool:
         """Whether "noon"/"midnight" at [s, e) is a time, not a name or a colour."""
@@ -762,6 +796,12 @@ class _When:
             if minute or second:
                 return None
             hour = 0                        # 24:00, the end of the day, is midnight
+        if not minute and second is None and s >= 8 and self.low.endswith(
+                ("past ", "after ", "to ", "past\u00a0", "after\u00a0", "to\u00a0"), s - 6, s):
+            said = _PAST_TO_BEFORE.search(self.text, max(0, s - 20), s)
+            if said:                        # "quarter past 8 pm" is 20:15, "quarter to 9 pm" 20:45
+                s = said.start()
+                hour, minute = _past_to(hour, said.group(1), said.group(2))
         time = dt.time(hour, minute, second or 0)
         label = None
         zoned = _zone_after(self.text, e, meridiem is not None)
@@ -776,6 +816,15 @@ class _When:
         hit.normalized = time.isoformat(spec) if time.tzinfo is None or is_fixed(time.tzinfo) \
             else f"{time.replace(tzinfo=None).isoformat(spec)} {label}"
         return self.claim(hit).e
+
+
+def _past_to(hour: int, part: str, way: str) -> tuple[int, int]:
+    """The hour and minute of "<part> <way> <hour>": quarter past 8 is 8:15, half past 8 8:30,
+    quarter to 9 8:45."""
+    minute = 30 if part.lower() == "half" else 15
+    if way.lower() == "to":
+        return (hour - 1) % 24, 60 - minute
+    return hour, minute
 
 
 def _day_only(hit: _Hit) -> bool:
