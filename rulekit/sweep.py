@@ -435,8 +435,9 @@ def sweep(text: str, evidence: Evidence, settings: SweepSettings = SweepSettings
             findings.append(found)
     if relative_days:
         findings.extend(relative_days[0])
-    if evidence.days:
-        findings.extend(_lone_weekdays(text, mentions, evidence, locale))
+    if evidence.days and ("day" in low or locale[:2] != "en" or "曜" in text or "周" in text
+                          or "週" in text or "星期" in text or "拜" in text):
+        findings.extend(_lone_weekdays(text, low, mentions, evidence, locale))
     amounts = _amount_words(text, low, evidence)
     if "s of" in low:
         amounts += _magnitudes(text, low, evidence)
@@ -852,33 +853,31 @@ _TIME_TO_WEEKDAY = re.compile(r"(?i)[ \t\u00a0]+(?:on|am)[ \t\u00a0]+\Z")
 
 
 @functools.lru_cache(maxsize=64)
-def _lone_weekday_names(locale: str) -> tuple[re.Pattern | None, dict[str, int], tuple[str, ...]]:
-    """The wide weekday names of English and of ``locale`` as a pattern over ASCII-lower-cased
-    text, the weekday of each, and the substrings a text must hold to have one."""
+def _lone_weekday_names(locale: str) -> tuple[re.Pattern | None, dict[str, int], frozenset[str]]:
+    """The wide weekday names of English and of ``locale`` as a pattern over lower-cased text,
+    the weekday of each, and the words before one that make it a day (``_LONE_BEFORE``)."""
+    before_words = _LONE_BEFORE.get(locale.split("_")[0].lower(), frozenset()) | _LONE_BEFORE["en"]
     names: dict[str, int] = {}
     for source in ("en", locale):
         for number, name in get_day_names("wide", "format", source).items():
             if name[:1].isascii() and name[:1].isalpha():
                 names.setdefault(name.lower(), number)
     if not names:
-        return None, names, ()
+        return None, names, before_words
     pattern = re.compile(r"(?<![\w'’-])(?:" + "|".join(map(re.escape, sorted(
         names, key=len, reverse=True))) + r")(?![\w'’-])")
-    needs = ("day",) if all(name.endswith("day") for name in names) else tuple(names)
-    return pattern, names, needs
+    return pattern, names, before_words
 
 
-def _lone_weekdays(text: str, mentions: Sequence[Mention], evidence: Evidence, locale: str
-                   ) -> list[Finding]:
-    """The weekdays said alone that no date of the evidence is (see ``_LONE_BEFORE``)."""
-    if not evidence.days:
-        return []
-    language = locale.split("_")[0].lower()
+def _lone_weekdays(text: str, low: str, mentions: Sequence[Mention], evidence: Evidence,
+                   locale: str) -> list[Finding]:
+    """The weekdays said alone that no date of the evidence is (see ``_LONE_BEFORE``); ``low``
+    is ``text`` lower-cased."""
     found: list[tuple[int, int, int]] = []          # (start, end, weekday)
-    low = _ascii_lower(text)
-    pattern, names, needs = _lone_weekday_names(locale)
-    before_words = _LONE_BEFORE.get(language, frozenset()) | _LONE_BEFORE["en"]
-    if pattern is not None and any(need in low for need in needs):
+    pattern, names, before_words = _lone_weekday_names(locale)
+    if len(low) != len(text):
+        low = _ascii_lower(text)                    # the offsets must be the text's
+    if pattern is not None:
         for match in pattern.finditer(low):
             s, e = match.span()
             words = low[max(0, s - 40):s].split()
@@ -893,8 +892,7 @@ def _lone_weekdays(text: str, mentions: Sequence[Mention], evidence: Evidence, l
             if join and join.end() > e and _weekday_patterns(locale)[0].match(text, join.end()):
                 continue
             found.append((s, e, names[match.group()]))
-    if not text.isascii() and ("曜" in text or "星期" in text or "周" in text or "週" in text
-                               or "礼拜" in text or "禮拜" in text):
+    if "曜" in text or "星期" in text or "周" in text or "週" in text or "拜" in text:
         for match in _LONE_CJK.finditer(text):
             s, e = match.span()
             if match.group(1) and text[e:e + 1] == "年":

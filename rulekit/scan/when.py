@@ -254,20 +254,12 @@ class _When:
                 return found
         return self.clock_at(s, e, after)
 
-    def ranges(self) -> None:
-        """Dates joined with their clock times (``join_times``), then the ranges of numbers
-        (``_Figures.ranges``)."""
-        self.join_times()
-        super().ranges()
-
-    def join_times(self) -> None:
+    def join_times(self, dated: list[_Hit]) -> None:
         """A date and the clock time written beside it ("July 10 at 8 pm", "8 pm ET on July 4",
         7月10日下午8点) made one mention with both its day and its time, judged as one instant
-        (``_DATE_THEN_TIME``, ``_TIME_THEN_DATE``). A time that opens a range of times, or a date
-        that ends a range of days, stays apart: the pair would name only one end."""
-        dated = [hit for hit in self.hits if hit.kind == "date"]
-        if len(dated) < 2:
-            return
+        (``_DATE_THEN_TIME``, ``_TIME_THEN_DATE``); ``dated`` holds the date mentions, two or
+        more. A time that opens a range of times, or a date that ends a range of days, stays
+        apart: the pair would name only one end."""
         dated.sort(key=_START)
         text = self.text
         joined: list[tuple[_Hit, _Hit, _Hit]] = []
@@ -615,7 +607,8 @@ class _When:
 
     def words(self) -> None:
         """The clock words before the number words, which would read "nine" of "nine pm"
-        alone; then the number words (``_Words.words``). An ASCII text none of whose tokens is
+        alone, and dates joined with their times (``join_times``); then the number words
+        (``_Words.words``). An ASCII text none of whose tokens is
         in ``_CLOCK_WORD_TOKENS`` holds no clock word."""
         low = self.low
         if not self.ascii_tokens().isdisjoint(_CLOCK_WORD_TOKENS) if self.ascii else (
@@ -624,6 +617,14 @@ class _When:
             self.clock_words()
         if "past" in self.low or "quarter" in self.low:
             self.past_to_words()
+        # every date and clock time is read by now; a loop, not a comprehension, so that a
+        # text with no date pays no call
+        dated = []
+        for hit in self.hits:
+            if hit.kind == "date":
+                dated.append(hit)
+        if dated and dated[-1] is not dated[0]:
+            self.join_times(dated)
         super().words()
 
     def clock_words(self) -> None:
