@@ -1084,6 +1084,7 @@ def _stated_weekday(text: str, mention: Mention, locale: str) -> tuple[int, str]
 # seven", "quarter to 9"; unless a word in it says so ("8 o'clock in the morning", "quarter past
 # 8 am").
 _EITHER_HALF = re.compile(r"(?i)clock|past|after|quarter|half")
+_BARE_CLOCK = re.compile(r"[1-9]:[0-5][0-9](?![0-9:])")
 _HALF_SAID = re.compile(r"(?i)[ap]\.?[ \u00a0]?m(?![a-z])|morning|evening|afternoon|night|noon")
 
 
@@ -1597,8 +1598,15 @@ class _Judge:
         if time is not None and normal[:1].isdigit() and ":" in normal:   # a clock time alone
             # with a zone ("9 pm UTC"), only an instant of the evidence backs it, in UTC; in a
             # zone whose offset depends on the date ("9 pm ET"), an instant converted to it
+            # "8 o'clock", "half past seven" and, in English, a bare "7:30" do not say which
+            # half of the day they are in
+            either = time.hour < 12 and (_either_half(mention.text) or (
+                self.locale[:2] == "en" and mention.range_with is None
+                and _BARE_CLOCK.match(mention.text) is not None
+                and _HALF_SAID.search(mention.text) is None))
             if time.tzinfo is not None and time.tzinfo is not dt.timezone.utc:
-                if self._zoned(None, time):
+                if self._zoned(None, time) or (
+                        either and self._zoned(None, time.replace(hour=time.hour + 12))):
                     return None
                 return self._finding(mention, "unsupported_date", f"{mention.text}: the evidence "
                                      f"holds no instant that is this time {_zone_words(time)}",
@@ -1611,8 +1619,7 @@ class _Judge:
             times = self.evidence.utc_clock_times if time.tzinfo is not None \
                 else self.evidence.clock_times
             if (time.hour, time.minute) in times or (
-                    # "8 o'clock" does not say which half of the day
-                    time.hour < 12 and time.tzinfo is None and _either_half(mention.text)
+                    either and time.tzinfo is None      # (a fixed zone's hour is in UTC)
                     and (time.hour + 12, time.minute) in times) or (
                     (time.hour, time.minute) == (0, 0) and (23, 59) in times
                     and _MIDNIGHT.search(mention.text)):

@@ -108,6 +108,12 @@ _HALF_AFTER = re.compile(r"(?i)(?:[ \u00a0]o['\u2019]?clock)?[ \u00a0]{1,3}"
                          r"(?:(?:(?:this|tomorrow|in[ \u00a0]the|every|each"
                          r"|on[ \u00a0][a-z]{3,9}day|[a-z]{3,9}day)[ \u00a0]{1,3})?"
                          r"(evening|afternoon|night|morning)|(tonight))(?![\w])")
+# "7.30pm", "7.30 p.m.": hours and minutes with a dot, read as a time only with am or pm.
+_DOT_AMPM = re.compile(r"(1[0-2]|0?[1-9])\.([0-5][0-9])[ \u00a0]?(?:([AaPp])\.[ \u00a0]?[Mm]\."
+                       r"|([AaPp])[Mm](?![A-Za-z]))")
+# "at 8 this evening", "by 9 tonight": a bare hour with the half of the day after it
+# (``_HALF_AFTER``) is a time after these words.
+_BARE_HOUR_BEFORE = frozenset("at by around until till before after from".split())
 # "quarter past 8 pm", "half past 7", "a quarter to nine": the minutes said before an hour
 # (``_When.past_to``, which reads them before a time already read, and ``_When.clock_words``,
 # which reads them before an hour alone, whose half of the day is not said).
@@ -366,6 +372,17 @@ class _When:
             if found:
                 return self.add_time(s, found.end(), int(found.group(1)), 0, None,
                                      found.group(2) or found.group(3))
+        if after == "." and e + 2 < len(text) and text[e + 1].isdigit():
+            found = _DOT_AMPM.match(text, s)
+            if found:
+                return self.add_time(s, found.end(), int(found.group(1)), int(found.group(2)),
+                                     None, found.group(3) or found.group(4))
+        if after in " \u00a0" and 1 <= int(text[s:e]) <= 12 and text[e + 1:e + 2] in "tiot" \
+                and _word_before(text, s) in _BARE_HOUR_BEFORE:
+            found = _HALF_AFTER.match(text, e)
+            if found:                                           # at 8 this evening
+                return self.add_time(s, found.end(), self.half_after(e, int(text[s:e]) % 12), 0,
+                                     None, None)
         if self.hours or after == ".":
             found = _UHR.match(text, s)
             if found:
