@@ -1085,6 +1085,10 @@ def _stated_weekday(text: str, mention: Mention, locale: str) -> tuple[int, str]
 # 8 am").
 _EITHER_HALF = re.compile(r"(?i)clock|past|after|quarter|half")
 _BARE_CLOCK = re.compile(r"[1-9]:[0-5][0-9](?![0-9:])")
+# The half of the day said after a bare clock time, which the scanner does not take into the
+# mention ("7:30 this morning", "7:30 in the morning").
+_HALF_NEXT = re.compile(r"(?i)[ \u00a0]{1,3}(?:(?:this|tomorrow|in[ \u00a0]the|every|each)"
+                        r"[ \u00a0]{1,3})?(?:morning|evening|afternoon|night|tonight)(?![\w])")
 _HALF_SAID = re.compile(r"(?i)[ap]\.?[ \u00a0]?m(?![a-z])|morning|evening|afternoon|night|noon")
 
 
@@ -1603,7 +1607,8 @@ class _Judge:
             either = time.hour < 12 and (_either_half(mention.text) or (
                 self.locale[:2] == "en" and mention.range_with is None
                 and _BARE_CLOCK.match(mention.text) is not None
-                and _HALF_SAID.search(mention.text) is None))
+                and _HALF_SAID.search(mention.text) is None
+                and _HALF_NEXT.match(self.text, mention.end) is None))
             if time.tzinfo is not None and time.tzinfo is not dt.timezone.utc:
                 if self._zoned(None, time) or (
                         either and self._zoned(None, time.replace(hour=time.hour + 12))):
