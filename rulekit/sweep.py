@@ -32,6 +32,7 @@ The rules, with their defaults (a rules file changes them in its ``sweep`` block
 
 from __future__ import annotations
 
+import bisect
 import dataclasses
 import datetime as dt
 import functools
@@ -83,6 +84,15 @@ _MONTH_WORDS = frozenset({"month", "months"})
 # "on the 6th": an ordinal after these and "the", with no noun after it, is a day of a month.
 _DAY_PREPOSITIONS = frozenset({"on", "by", "until", "till", "since", "from", "before", "after",
                                "through"})
+# Other words before "the" and an ordinal that make it a day: "no later than the 5th", "around
+# the 5th", "It arrives the 5th"; and those that join a second day to a first ("the 3rd and the
+# 5th", "the 3rd to the 5th"). Not "between": "between the 3rd and the 5th place" are ranks, and
+# the first ordinal cannot see the noun after the second.
+_DAY_LEADS = frozenset({"than", "around", "about", "approximately", "circa", "thru",
+                        "arrives", "arrive", "arriving", "arrived", "delivered", "ships", "ship",
+                        "shipped", "due", "expected", "scheduled", "dispatched", "lands", "til"})
+_DAY_JOINS = frozenset({"and", "or", "to", "through", "thru", "until", "till"})
+_ORDINAL_DAY = re.compile(r"(?:[1-9]|[12][0-9]|3[01])(?:st|nd|rd|th)")
 _AFTER_DAY = frozenset({"of", "at", "and", "or", "to", "until", "till", "through", "but", "so",
                         "when", "in", "around", "between", "for"})
 _DAY_WORDS = frozenset({"day", "the"})
@@ -431,6 +441,9 @@ def sweep(text: str, evidence: Evidence, settings: SweepSettings = SweepSettings
             findings.append(found)
     if relative_days:
         findings.extend(relative_days[0])
+    if evidence.days and ("day" in low or locale[:2] != "en" or "曜" in text or "周" in text
+                          or "週" in text or "星期" in text or "拜" in text):
+        findings.extend(_lone_weekdays(text, low, mentions, evidence, locale))
     amounts = _amount_words(text, low, evidence)
     if "s of" in low:
         amounts += _magnitudes(text, low, evidence)
@@ -797,6 +810,179 @@ def _relative_days(text: str, evidence: Evidence, locale: str
     return findings, settled
 
 
+# Rule 10, a weekday said alone as the day of something ("It arrives Friday.", "on Friday",
+# "this Monday", "il arrive vendredi", "am Freitag", "el viernes", 周五到, 金曜日に): some date of
+# the evidence must be that weekday, and with a clock time beside it ("on Saturday at 8 pm",
+# "8 pm ET on Saturday") some clock time of the evidence must be that time on that weekday.
+# Judged only when the evidence holds a date, and only after a word that makes the weekday a
+# day (``_LONE_BEFORE``), or before one in CJK text (``_LONE_CJK_AFTER``); never a plural
+# ("on Sundays", "freitags"), a range ("Monday to Friday", "Mon–Fri", 周一至周五), a weekday
+# in opening hours ("open on Saturday", "closed Sunday"), after "every", or beside a date,
+# which ``_Judge._date`` judges with its weekday.
+_LONE_BEFORE = {
+    "en": frozenset("on by this next last until till before after since arrives arrive arriving "
+                    "arrived delivered deliver delivers delivery ships ship shipped shipping "
+                    "dispatched dispatch dispatches expected scheduled due lands comes coming "
+                    "ready booked".split()),
+    "fr": frozenset("ce d'ici jusqu'à jusqu’à avant après dès depuis pour arrive arrivera arrivé "
+                    "arrivée livré livrée livrés livraison expédié expédiée prévu prévue "
+                    "prévus".split()),
+    "de": frozenset("am bis ab seit vor nach diesen nächsten kommenden kommt kommen geliefert "
+                    "lieferung versandt zugestellt".split()),
+    "es": frozenset("el este próximo hasta desde antes después llega llegará llegó entregado "
+                    "entrega enviado enviará".split()),
+}
+# Words a few words before the weekday that make it opening hours or a habit.
+_LONE_NOT_BEFORE = frozenset("open opens opened closed close closes hours staffed available "
+                             "every each except excluding business working weekdays "
+                             "geöffnet geschlossen jeden ouvert fermé chaque abierto cerrado "
+                             "cada".split())
+# After the weekday, a plural part of the day ("on Friday nights") makes it a habit.
+_LONE_NOT_AFTER = frozenset("mornings afternoons evenings nights".split())
+_LONE_CJK = re.compile(r"(?:星期|礼拜|禮拜|周|週)([一二三四五六日天])|([月火水木金土日])曜日?")
+_LONE_CJK_DAYS = {**{c: i for i, c in enumerate("一二三四五六日")}, "天": 6,
+                  **{c: i for i, c in enumerate("月火水木金土日")}}
+_LONE_CJK_BEFORE = frozenset("本这這下上在于於")
+_LONE_CJK_AFTER = ("到", "送达", "送達", "送到", "发货", "發貨", "前", "之前", "以前", "抵达",
+                   "抵達", "に", "まで", "頃", "ごろ", "着", "配達", "お届け", "发出", "發出")
+_LONE_CJK_RANGE = ("至", "到星期", "到周", "到週", "～", "〜", "~", "-", "－", "から")
+# Between two weekdays of a range: "Monday to Friday", "Mon–Fri", "lundi au vendredi".
+_WEEKDAY_RANGE_JOIN = re.compile(r"(?i)[ \t\u00a0]*(?:[-\u2013\u2014/~]|(?:to|through|thru|till|"
+                                 r"until|bis|au|à|a|al|hasta)(?![\w]))[ \t\u00a0]*")
+_WEEKDAY_RANGE_BEFORE = re.compile(r"(?i)(?:[-\u2013\u2014/~]|(?<![\w])(?:to|through|thru|till|"
+                                   r"until|bis|au|à|a|al|hasta))[ \t\u00a0]*\Z")
+# Between a weekday and a date or an ordinal it names ("Friday, July 10", "Tuesday the 3rd"),
+# and between a weekday and the clock time after it ("Saturday at 8 pm").
+_WEEKDAY_TO_DATE = re.compile(r"(?i)[ \t\u00a0,.(\u2013\u2014-]*(?:the[ \t\u00a0]+)?\Z")
+_WEEKDAY_TO_TIME = re.compile(r"(?i)[ \t\u00a0,]*(?:(?:at|um|à|@)[ \t\u00a0]+)?\Z")
+_TIME_TO_WEEKDAY = re.compile(r"(?i)[ \t\u00a0]+(?:on|am)[ \t\u00a0]+\Z")
+
+
+@functools.lru_cache(maxsize=64)
+def _lone_weekday_names(locale: str) -> tuple[re.Pattern | None, dict[str, int], frozenset[str]]:
+    """The wide weekday names of English and of ``locale`` as a pattern over lower-cased text,
+    the weekday of each, and the words before one that make it a day (``_LONE_BEFORE``)."""
+    before_words = _LONE_BEFORE.get(locale.split("_")[0].lower(), frozenset()) | _LONE_BEFORE["en"]
+    names: dict[str, int] = {}
+    for source in ("en", locale):
+        for number, name in get_day_names("wide", "format", source).items():
+            if name[:1].isascii() and name[:1].isalpha():
+                names.setdefault(name.lower(), number)
+    if not names:
+        return None, names, before_words
+    pattern = re.compile(r"(?<![\w'’-])(?:" + "|".join(map(re.escape, sorted(
+        names, key=len, reverse=True))) + r")(?![\w'’-])")
+    return pattern, names, before_words
+
+
+def _lone_weekdays(text: str, low: str, mentions: Sequence[Mention], evidence: Evidence,
+                   locale: str) -> list[Finding]:
+    """The weekdays said alone that no date of the evidence is (see ``_LONE_BEFORE``); ``low``
+    is ``text`` lower-cased."""
+    found: list[tuple[int, int, int]] = []          # (start, end, weekday)
+    pattern, names, before_words = _lone_weekday_names(locale)
+    if len(low) != len(text):
+        low = _ascii_lower(text)                    # the offsets must be the text's
+    if pattern is not None:
+        for match in pattern.finditer(low):
+            s, e = match.span()
+            words = low[max(0, s - 40):s].split()
+            if not words or words[-1] not in before_words \
+                    or not _LONE_NOT_BEFORE.isdisjoint(words[-4:]) \
+                    or _word_after(low, e) in _LONE_NOT_AFTER:
+                continue
+            if _WEEKDAY_RANGE_BEFORE.search(low, max(0, s - 12), s) and pattern.search(
+                    low, max(0, s - 24), s):
+                continue                            # "Monday to Friday": a range
+            join = _WEEKDAY_RANGE_JOIN.match(low, e)
+            if join and join.end() > e and _weekday_patterns(locale)[0].match(text, join.end()):
+                continue
+            found.append((s, e, names[match.group()]))
+    if "曜" in text or "星期" in text or "周" in text or "週" in text or "拜" in text:
+        for match in _LONE_CJK.finditer(text):
+            s, e = match.span()
+            if match.group(1) and text[e:e + 1] == "年":
+                continue                            # 周年: an anniversary
+            if text.startswith(_LONE_CJK_RANGE, e) or text[s - 1:s] in ("至", "到", "每", "～",
+                                                                        "〜", "-"):
+                continue                            # 周一至周五, 每周五: a range, a habit
+            if text[s - 1:s] in _LONE_CJK_BEFORE or text.startswith(_LONE_CJK_AFTER, e):
+                found.append((s, e, _LONE_CJK_DAYS[match.group(1) or match.group(2)]))
+    if not found:
+        return []
+    held = {day.weekday() for day in evidence.days}
+    starts = [m.start for m in mentions]            # in order (``scan``)
+    findings = []
+    for s, e, weekday in found:
+        at = bisect.bisect_left(starts, e)
+        after = mentions[at] if at < len(mentions) else None
+        near = mentions[max(0, at - 3):at]          # those before, nearest last
+        if any(m.end > s for m in near):
+            continue                                # inside a date: judged with it
+        before = near[-1] if near else None
+        if after is not None and (after.kind == "date" or after.ordinal) \
+                and (after.day is not None or (after.normalized or "")[:2] == "--"
+                     or after.ordinal) and _WEEKDAY_TO_DATE.match(text, e, after.start):
+            continue                                # "Friday, July 10": judged with the date
+        if before is not None and before.kind == "date" and before.time is None \
+                and text[before.end:s].strip(" \t\u00a0,(（") == "":
+            continue                                # "December 3 (Tuesday)", 7月3日星期四
+        time, end = None, e
+        if after is not None and _clock_alone(after) and _WEEKDAY_TO_TIME.match(
+                text, e, after.start):
+            time, end = after.time, after.end
+        elif before is not None and _clock_alone(before) and _TIME_TO_WEEKDAY.match(
+                text, before.end, s):
+            time, s = before.time, before.start
+        name = _WEEKDAYS[weekday]
+        if time is None:
+            if weekday in held:
+                continue
+            message = f"'{text[s:e]}': no date in the evidence is a {name}"
+        else:
+            if _weekday_at(evidence, weekday, time):
+                continue
+            message = (f"'{text[s:end]}': the evidence holds no {time.hour:02d}:"
+                       f"{time.minute:02d} on a {name}")
+        findings.append(_new_finding("date", text[s:end], name, s, end, "unsupported_date",
+                                     message))
+    return findings
+
+
+def _clock_alone(mention: Mention) -> bool:
+    """A clock time with no day, whose zone (if any) keeps the day as written: a fixed offset
+    other than UTC was read in UTC by the scanner, and its weekday is not the written one."""
+    time = mention.time
+    if mention.kind != "date" or time is None or mention.day is not None \
+            or not (mention.normalized or "")[:1].isdigit() or "-24:" in mention.normalized:
+        return False
+    return time.tzinfo is not dt.timezone.utc or bool(_UTC_WRITTEN.search(mention.text))
+
+
+_UTC_WRITTEN = re.compile(r"(?:UTC|GMT|Z)\)?\Z")
+
+
+def _weekday_at(evidence: Evidence, weekday: int, time: dt.time) -> bool:
+    """Whether the evidence holds the clock time ``time`` on a day that is ``weekday``: as
+    written or in UTC, or an instant that is that time on that weekday in the time's zone."""
+    zone = time.tzinfo
+    if zone is None:
+        return any((held is None and weekday in {d.weekday() for d in evidence.days}
+                    or held is not None and held.weekday() == weekday)
+                   and (hour, minute) == (time.hour, time.minute)
+                   for held, hour, minute in evidence.clock)
+    for held, hour, minute in evidence.utc_clock:
+        if held is None:
+            continue
+        instant = dt.datetime(held.year, held.month, held.day, hour, minute,
+                              tzinfo=dt.timezone.utc)
+        if all((local.hour, local.minute, local.weekday()) == (time.hour, time.minute, weekday)
+               for local in (instant.astimezone(reading) for reading in (
+                   zone.zones if isinstance(zone, dates.Readings) else (zone,)))):
+            return True
+    return False
+
+
 def _in_question(text: str, at: int) -> bool:
     """Whether the sentence going on at ``at`` ends with a question mark."""
     ends = [i for i in (text.find(mark, at) for mark in ".!?\n？。") if i >= 0]
@@ -826,14 +1012,18 @@ _WEEKDAYS = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday",
 
 
 @functools.lru_cache(maxsize=64)
-def _weekday_patterns(locale: str) -> tuple[re.Pattern, re.Pattern, re.Pattern, dict[str, int]]:
+def _weekday_patterns(locale: str
+                      ) -> tuple[re.Pattern, re.Pattern, re.Pattern, dict[str, int], re.Pattern]:
     """The weekday names of English and of ``locale`` (wide, and abbreviated ones of three
-    letters or more: "Thu", "jeu", but not "Do", which is also a word), as patterns that find
-    one at the start of a date mention, just before one ("Thursday, 07/29/2026") and just after
-    one (7月29日星期四, 7月29日（木）: a one-character name only in brackets); with the weekday
-    (0 is Monday) of each name, lower-cased."""
-    names: dict[str, int] = {}
+    letters or more: "Thu", "jeu", "Tues", "Thurs", but not "Do", which is also a word), as
+    patterns that find one at the start of a date mention, just before one ("Thursday,
+    07/29/2026"; a name of two letters only with its dot: "Di., 3.12.") and just after one
+    (7月29日星期四, 7月29日（木）: a one-character name only in brackets); with the weekday (0 is
+    Monday) of each name, lower-cased; and a pattern for a weekday after a date in text that
+    spaces its words: "December 3 (Tuesday)", "Dec 3 (Tue)", "December 3rd, a Tuesday"."""
+    names: dict[str, int] = dict(dates._ENGLISH_EXTRA_DAYS)
     single: dict[str, int] = {}
+    dotted: dict[str, int] = {}
     for source in ("en", locale):
         for width in ("wide", "abbreviated"):
             for number, name in get_day_names(width, "format", source).items():
@@ -842,28 +1032,74 @@ def _weekday_patterns(locale: str) -> tuple[re.Pattern, re.Pattern, re.Pattern, 
                     single.setdefault(name, number)
                 elif width == "wide" or len(name) >= 3 or not name.isascii():
                     names.setdefault(name, number)
+                elif source != "en":
+                    dotted.setdefault(name, number)
     alternatives = "|".join(map(re.escape, sorted(names, key=len, reverse=True)))
     ones = "|".join(map(re.escape, single)) or "(?!)"
+    twos = "|".join(map(re.escape, dotted)) or "(?!)"
     head = re.compile(rf"(?i)(?P<w>{alternatives})(?![\w])")
-    before = re.compile(rf"(?i)(?<![\w])(?P<w>{alternatives})[ \t\u00a0,.]*\Z")
+    before = re.compile(rf"(?i)(?<![\w])(?P<w>{alternatives}|(?:{twos})(?=\.))"
+                        rf"[ \t\u00a0,.\u2014]*\Z")
     after = re.compile(rf"(?i)[ \t\u00a0,]*(?:[(（](?P<w1>{alternatives}|{ones})[)）]"
                        rf"|(?P<w2>{alternatives}))")
-    return head, before, after, {**single, **names}
+    spaced_after = re.compile(rf"(?i)(?:[ \t\u00a0]*[(\[](?P<w1>{alternatives})\.?[)\]]"
+                              rf"|,[ \t\u00a0]+(?:which[ \t\u00a0]+is[ \t\u00a0]+)?a[ \t\u00a0]+"
+                              rf"(?P<w2>{alternatives})(?![\w]))")
+    return head, before, after, {**single, **dotted, **names}, spaced_after
+
+
+@functools.lru_cache(maxsize=64)
+def _weekday_range_patterns(locale: str) -> tuple[re.Pattern, re.Pattern]:
+    """Two weekdays joined as a range or a choice before a range of days ("Thu–Fri, 3–4
+    December", "Thursday or Friday (Dec 3–4)"): a pattern for the text before the first day,
+    and one for the text before the second ("Thu–Fri, 3–"); the first weekday names the first
+    day, the second the second."""
+    names = "|".join(map(re.escape, sorted(_weekday_patterns(locale)[3], key=len, reverse=True)))
+    join = (r"[ \t\u00a0]*(?:[-\u2013\u2014/]|(?:to|through|till|until|or|and|bis|au|à|oder|ou|"
+            r"o|y|et|und)(?![\w]))[ \t\u00a0]*")
+    pair = rf"(?i)(?<![\w])(?P<w1>{names})\.?{join}(?P<w2>{names})\.?[ \t\u00a0,(]*"
+    return (re.compile(pair + r"\Z"),
+            re.compile(pair + r"(?:[^\W\d_]{3,9}\.?[ \t\u00a0]+)?[0-9]{1,2}(?:st|nd|rd|th|\.)?"
+                       + join + r"\Z"))
 
 
 def _stated_weekday(text: str, mention: Mention, locale: str) -> tuple[int, str] | None:
     """The weekday written with a date mention (before it, at its start, or after it in CJK
-    text) as (0 for Monday..., the name as written), or None."""
-    head, before, after, numbers = _weekday_patterns(locale)
+    text) as (0 for Monday..., the name as written), or None. Before a range of days, a range
+    of weekdays names each day its own ("Thu–Fri, 3–4 December": Thursday the 3rd)."""
+    head, before, after, numbers, spaced_after = _weekday_patterns(locale)
+    window = max(0, mention.start - 48)
+    first, second = _weekday_range_patterns(locale)
+    found = first.search(text, window, mention.start) or second.search(
+        text, window, mention.start)
+    if found:
+        name = found.group("w1" if found.re is first else "w2")
+        return numbers[name.lower()], name
     found = head.match(mention.text) or before.search(
         text, max(0, mention.start - 16), mention.start)
     name = found.group("w") if found else None
-    if name is None and not mention.text.isascii():
-        found = after.match(text, mention.end)
+    if name is None:
+        found = (spaced_after if mention.text.isascii() else after).match(text, mention.end)
         name = found and (found.group("w1") or found.group("w2"))
     if not name:
         return None
     return numbers[name.lower()], name
+
+
+# A clock time that does not say which half of the day it is in: "8 o'clock", "half past
+# seven", "quarter to 9"; unless a word in it says so ("8 o'clock in the morning", "quarter past
+# 8 am").
+_EITHER_HALF = re.compile(r"(?i)clock|past|after|quarter|half")
+_BARE_CLOCK = re.compile(r"[1-9]:[0-5][0-9](?![0-9:])")
+# The half of the day said after a bare clock time, which the scanner does not take into the
+# mention ("7:30 this morning", "7:30 in the morning").
+_HALF_NEXT = re.compile(r"(?i)[ \u00a0]{1,3}(?:(?:this|tomorrow|in[ \u00a0]the|every|each)"
+                        r"[ \u00a0]{1,3})?(?:morning|evening|afternoon|night|tonight)(?![\w])")
+_HALF_SAID = re.compile(r"(?i)[ap]\.?[ \u00a0]?m(?![a-z])|morning|evening|afternoon|night|noon")
+
+
+def _either_half(said: str) -> bool:
+    return _EITHER_HALF.search(said) is not None and _HALF_SAID.search(said) is None
 
 
 def _zone_words(time: dt.time) -> str:
@@ -1363,10 +1599,17 @@ class _Judge:
             f"{number}_{word}"))
 
     def _on_the(self, mention: Mention) -> bool:
-        """Whether an ordinal stands as a day of a month: "on the 6th", "by the 15th."."""
+        """Whether an ordinal stands as a day of a month: "on the 6th", "by the 15th.", "no
+        later than the 5th", "around the 5th", "It arrives the 5th", and the second day of
+        "between the 3rd and the 5th", "from the 3rd to the 5th" (no noun after it)."""
         before = mention.before.split()
-        return len(before) >= 2 and before[-1] == "the" and before[-2] in _DAY_PREPOSITIONS \
-            and self._ends_phrase(mention)
+        if len(before) < 2 or before[-1] != "the":
+            return False
+        lead = before[-2]
+        if not (lead in _DAY_PREPOSITIONS or lead in _DAY_LEADS or (
+                lead in _DAY_JOINS and len(before) >= 3 and _ORDINAL_DAY.fullmatch(before[-3]))):
+            return False
+        return self._ends_phrase(mention)
 
     def _day_of_month(self, mention: Mention) -> bool:
         """An ordinal past the small integers said as a day of a month that a date in the
@@ -1450,29 +1693,23 @@ class _Judge:
                 return self._finding(mention, "unsupported_date", f"{mention.day.isoformat()} "
                                      f"is a {_WEEKDAYS[mention.day.weekday()]}, not a "
                                      f"{weekday[1]}", value=mention.day.isoformat())
-            if time is not None and time.tzinfo is not None:
-                if self._zoned(mention.day, time):
-                    return None
-                return self._finding(mention, "unsupported_date", f"{mention.text}: the evidence "
-                                     f"holds no instant that is this time {_zone_words(time)}",
-                                     value=mention.normalized)
-            clock = self.evidence.clock
-            if time is None or (mention.day, time.hour, time.minute) in clock \
-                    or (None, time.hour, time.minute) in clock:
+            if time is None or self._time_on(mention.day, time, mention):
                 return None
-            if (time.hour, time.minute) == (0, 0) and _MIDNIGHT.search(mention.text) and (
-                    (mention.day, 23, 59) in clock
-                    or (mention.day - dt.timedelta(days=1), 23, 59) in clock):
-                return None     # "midnight on 1 December" ends 1 December, or begins it
-            return self._finding(mention, "unsupported_date", f"{mention.text}: the evidence "
-                                 f"holds no {time.hour:02d}:{time.minute:02d} on that day",
-                                 value=mention.normalized)
+            return self._time_finding(mention, time)
         normal = mention.normalized or ""
         if time is not None and normal[:1].isdigit() and ":" in normal:   # a clock time alone
             # with a zone ("9 pm UTC"), only an instant of the evidence backs it, in UTC; in a
             # zone whose offset depends on the date ("9 pm ET"), an instant converted to it
+            # "8 o'clock", "half past seven" and, in English, a bare "7:30" do not say which
+            # half of the day they are in
+            either = time.hour < 12 and (_either_half(mention.text) or (
+                self.locale[:2] == "en" and mention.range_with is None
+                and _BARE_CLOCK.match(mention.text) is not None
+                and _HALF_SAID.search(mention.text) is None
+                and _HALF_NEXT.match(self.text, mention.end) is None))
             if time.tzinfo is not None and time.tzinfo is not dt.timezone.utc:
-                if self._zoned(None, time):
+                if self._zoned(None, time) or (
+                        either and self._zoned(None, time.replace(hour=time.hour + 12))):
                     return None
                 return self._finding(mention, "unsupported_date", f"{mention.text}: the evidence "
                                      f"holds no instant that is this time {_zone_words(time)}",
@@ -1485,8 +1722,7 @@ class _Judge:
             times = self.evidence.utc_clock_times if time.tzinfo is not None \
                 else self.evidence.clock_times
             if (time.hour, time.minute) in times or (
-                    # "8 o'clock" does not say which half of the day
-                    time.hour < 12 and time.tzinfo is None and "clock" in mention.text
+                    either and time.tzinfo is None      # (a fixed zone's hour is in UTC)
                     and (time.hour + 12, time.minute) in times) or (
                     (time.hour, time.minute) == (0, 0) and (23, 59) in times
                     and _MIDNIGHT.search(mention.text)):
@@ -1494,9 +1730,14 @@ class _Judge:
             return self._finding(mention, "unsupported_date", f"{mention.text} is not a time in "
                                  "the evidence", value=normal)
         if normal.startswith("--"):     # a day without a year: some evidence date must have it
+            normal = normal[:7]         # "--07-10T20:00": the day of a month, and its time
             if any(f"--{d.month:02d}-{d.day:02d}" == normal and (
                     weekday is None or d.weekday() == weekday[0]) for d in days):
-                return None
+                if time is None or any(f"--{d.month:02d}-{d.day:02d}" == normal and (
+                        weekday is None or d.weekday() == weekday[0])
+                        and self._time_on(d, time, mention) for d in days):
+                    return None
+                return self._time_finding(mention, time)
             if weekday is not None and any(f"--{d.month:02d}-{d.day:02d}" == normal
                                            for d in days):
                 return self._finding(mention, "unsupported_date", f"{mention.text}: no date in "
@@ -1512,6 +1753,32 @@ class _Judge:
         # An impossible date (31 February) or a weekday that does not fit: fail closed.
         return self._finding(mention, "unsupported_date", f"{mention.text} is not a real calendar "
                              "day (an impossible date, or the weekday does not match)")
+
+    def _time_on(self, day: dt.date, time: dt.time, mention: Mention) -> bool:
+        """Whether the evidence holds the clock time ``time`` on ``day``: a zoned time an
+        instant that is that time on that day in its zone, a time without a zone a clock time
+        of that day as written or in UTC, or one written without a day."""
+        if time.tzinfo is not None:
+            return self._zoned(day, time)
+        clock = self.evidence.clock
+        if (day, time.hour, time.minute) in clock or (None, time.hour, time.minute) in clock:
+            return True
+        if time.hour < 12 and _either_half(mention.text) and (
+                (day, time.hour + 12, time.minute) in clock
+                or (None, time.hour + 12, time.minute) in clock):
+            return True     # "8 o'clock" does not say which half of the day
+        # "midnight on 1 December" ends 1 December, or begins it
+        return (time.hour, time.minute) == (0, 0) and bool(_MIDNIGHT.search(mention.text)) and (
+            (day, 23, 59) in clock or (day - dt.timedelta(days=1), 23, 59) in clock)
+
+    def _time_finding(self, mention: Mention, time: dt.time) -> Finding:
+        if time.tzinfo is not None:
+            return self._finding(mention, "unsupported_date", f"{mention.text}: the evidence "
+                                 f"holds no instant that is this time {_zone_words(time)}",
+                                 value=mention.normalized)
+        return self._finding(mention, "unsupported_date", f"{mention.text}: the evidence "
+                             f"holds no {time.hour:02d}:{time.minute:02d} on that day",
+                             value=mention.normalized)
 
     def _weekday_before(self, mention: Mention) -> tuple[int, str] | None:
         """The weekday written just before an ordinal, "Tuesday the 3rd", "Tue 3rd", as (0 for

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import datetime as dt
 import functools
+import operator
 import re
 
 from rulekit.dates import ClaimedDate, Readings, _locale_dates, is_fixed, parse_claimed_date, \
@@ -106,7 +107,21 @@ _OCLOCK = re.compile(r"[ \u00a0](?i:o['\u2019]?clock)(?![\w])")
 _HALF_AFTER = re.compile(r"(?i)(?:[ \u00a0]o['\u2019]?clock)?[ \u00a0]{1,3}"
                          r"(?:(?:(?:this|tomorrow|in[ \u00a0]the|every|each"
                          r"|on[ \u00a0][a-z]{3,9}day|[a-z]{3,9}day)[ \u00a0]{1,3})?"
-                         r"(evening|afternoon|night)|(tonight))(?![\w])")
+                         r"(evening|afternoon|night|morning)|(tonight))(?![\w])")
+# "7.30pm", "7.30 p.m.": hours and minutes with a dot, read as a time only with am or pm.
+_DOT_AMPM = re.compile(r"(1[0-2]|0?[1-9])\.([0-5][0-9])[ \u00a0]?(?:([AaPp])\.[ \u00a0]?[Mm]\."
+                       r"|([AaPp])[Mm](?![A-Za-z]))")
+# "at 8 this evening", "by 9 tonight": a bare hour with the half of the day after it
+# (``_HALF_AFTER``) is a time after these words.
+_BARE_HOUR_BEFORE = frozenset("at by around until till before after from".split())
+# "quarter past 8 pm", "half past 7", "a quarter to nine": the minutes said before an hour
+# (``_When.past_to``, which reads them before a time already read, and ``_When.clock_words``,
+# which reads them before an hour alone, whose half of the day is not said).
+_PAST_TO_BEFORE = re.compile(r"(?i)(?:(?<![\w])a[ \u00a0])?(?<![\w])(quarter|half)[ \u00a0]+"
+                             r"(past|after|to)[ \u00a0]+\Z")
+_PAST_TO = re.compile(r"(?:a[ \u00a0])?(quarter|half)[ \u00a0]+(past|after|to)[ \u00a0]+"
+                      r"(1[0-2]|[1-9]|one|two|three|four|five|six|seven|eight|nine|ten|eleven"
+                      r"|twelve)(?![\w\u2010-])")
 # Opening hours "open 9 to 5", "hours: 9-5": an hour from 5 to 11 and a smaller one, read as
 # morning to afternoon (09:00 to 17:00), only after a word that says they are opening hours;
 # "open 10 to 11" or "from 9 to 5 days" are left as numbers.
@@ -119,6 +134,19 @@ _HOURS_BEFORE = frozenset("open opens opening hours staffed".split())
 _ALL_DAY = re.compile(r"/7(?![0-9/])|[ \u00a0](?:hours|hrs)(?:[ \u00a0]a[ \u00a0]day)?(?![\w])")
 _ALL_DAY_BEFORE = frozenset("open opens staffed available".split())
 _TIME_AFTER = re.compile(r"(?i)(?:,?\s(?:at\s|um\s|à\s|om\s|kl\.?\s)?|T)(?=[0-9])")
+# A date and its clock time in one phrase, one mention (``_When.join_times``): the date, then
+# a space, a comma, "at", "um", "à"..., then the time ("July 10 at 8 pm", "10. Juli um 20 Uhr",
+# 7月10日下午8点); or the time, then "on" and the date ("8 pm ET on July 4").
+_DATE_THEN_TIME = re.compile(r"(?:,?[ \u00a0]{1,3}(?:(?:at|um|à|om|kl\.?|alle|às|a[ \u00a0]las|"
+                             r"@)[ \u00a0]{1,3})?|,)")
+_TIME_THEN_DATE = re.compile(r"[ \u00a0]{1,3}(?:on|am|le|el)[ \u00a0]{1,3}")
+# What stands after a time that starts a range of times ("9:00-17:00", "9 am to 5 pm"): such a
+# time stays apart from the date, whose range it opens.
+_TIME_RANGE_NEXT = re.compile(r"[ \u00a0]{0,3}(?:[-\u2013\u2014~]|(?:to|until|till|bis|à)[ \u00a0])")
+# The gap between the two ends of a range of days or of times: "3–4", "9 am to 5 pm".
+_RANGE_GAP = re.compile(r"[ \u00a0]{0,3}(?:[-\u2013\u2014~]|to|until|till|through|bis|au|à)"
+                        r"[ \u00a0]{0,3}")
+_START = operator.attrgetter("s")
 _DAY_NEXT = frozenset(" \t\u00a0.sntre")        # what may follow the day of "29 July"
 _AMPM_NEXT = frozenset("aApP")
 # What a date's first digit may not follow: an ASCII letter (``_is_glue`` for ASCII) or these.
@@ -232,6 +260,75 @@ class _When:
                 return found
         return self.clock_at(s, e, after)
 
+    def join_times(self, dated: list[_Hit]) -> None:
+        """A date and the clock time written beside it ("July 10 at 8 pm", "8 pm ET on July 4",
+        7月10日下午8点) made one mention with both its day and its time, judged as one instant
+        (``_DATE_THEN_TIME``, ``_TIME_THEN_DATE``); ``dated`` holds the date mentions, two or
+        more. A time that opens a range of times, or a date that ends a range of days, stays
+        apart: the pair would name only one end."""
+        dated.sort(key=_START)
+        text = self.text
+        joined: list[tuple[_Hit, _Hit, _Hit]] = []
+        index, last = 0, len(dated) - 1
+        while index < last:
+            a, b = dated[index], dated[index + 1]
+            index += 1
+            gap = text[a.e:b.s]
+            if _day_only(a) and _time_only(b):
+                if not (_DATE_THEN_TIME.fullmatch(gap) or (not gap and not text[a.e - 1].isascii())):
+                    continue
+                if index > 1 and _day_only(dated[index - 2]) and _RANGE_GAP.fullmatch(
+                        text[dated[index - 2].e:a.s]):
+                    continue                # "3–4 December at 9 am": both days, one time
+                if index < last and _time_only(dated[index + 1]) and _TIME_RANGE_NEXT.match(
+                        text, b.e):
+                    continue                # "July 10, 9:00-17:00"
+                date, clock = a, b
+            elif _time_only(a) and _day_only(b) and _TIME_THEN_DATE.fullmatch(gap):
+                if index > 1 and _time_only(dated[index - 2]) and _RANGE_GAP.fullmatch(
+                        text[dated[index - 2].e:a.s]):
+                    continue                # "9 am to 5 pm on July 10"
+                date, clock = b, a
+            else:
+                continue
+            hit = self.day_and_time(a.s, b.e, date, clock)
+            if hit is not None:
+                joined.append((a, b, hit))
+                index += 1
+        if joined:
+            gone = {id(hit) for a, b, _ in joined for hit in (a, b)}
+            self.hits[:] = [hit for hit in self.hits if id(hit) not in gone]
+            self.hits.extend(hit for _, _, hit in joined)
+
+    def day_and_time(self, s: int, e: int, date: _Hit, clock: _Hit) -> _Hit | None:
+        """One mention at [s, e) with the day (or the day of a month) of ``date`` and the time
+        of ``clock``. A time in a fixed zone was read in UTC (``add_time``); joined with its day
+        it is read again as written, in that zone, so that the day stays the one written."""
+        time = clock.time
+        zone = time.tzinfo
+        if zone is not None and is_fixed(zone):
+            found = next((zoned for zoned in (_zone_after(self.text, at, True)
+                                              for at in range(clock.s + 1, clock.e))
+                          if zoned is not None and zoned[0] == clock.e and is_fixed(zoned[1])),
+                         None)
+            if found is None:
+                return None
+            zone = found[1]
+            moment = dt.datetime.combine(dt.date(2000, 1, 1), time.replace(tzinfo=None))
+            time = (moment + zone.utcoffset(None)).time().replace(tzinfo=zone)
+        hit = _Hit("date", s, e)
+        hit.day, hit.time = date.day, time
+        # the zone's name as the time's own mention wrote it ("20:00 ET"), when not an offset
+        label = clock.normalized.partition(" ")[2]
+        if date.day is not None:
+            written = dt.datetime.combine(date.day, time).isoformat()
+            if not isinstance(zone, Readings):
+                label = ""              # the offset says it (as ``add_date`` writes it)
+        else:
+            written = f"{date.normalized}T{time.isoformat('minutes')}"
+        hit.normalized = f"{written} {label}" if label else written
+        return hit
+
     def clock_at(self, s: int, e: int, after: str) -> int | None:
         """A clock time whose digits start at s (the run [s, e)): its end or None."""
         text = self.text
@@ -252,7 +349,10 @@ class _When:
             if text[e + 1:e + 2] in "oO":
                 found = _OCLOCK.match(text, e)
                 if found and 1 <= int(text[s:e]) <= 12:
-                    return self.add_time(s, found.end(),
+                    # a half of the day said after it is part of the mention ("8 o'clock in the
+                    # morning"), which then names one half (``rulekit.sweep``)
+                    half = _HALF_AFTER.match(text, e)
+                    return self.add_time(s, half.end() if half else found.end(),
                                          self.half_after(e, int(text[s:e]) % 12), 0, None, None)
             if text.startswith("24", s):
                 found = _ALL_DAY.match(text, e)
@@ -272,6 +372,17 @@ class _When:
             if found:
                 return self.add_time(s, found.end(), int(found.group(1)), 0, None,
                                      found.group(2) or found.group(3))
+        if after == "." and e + 2 < len(text) and text[e + 1].isdigit():
+            found = _DOT_AMPM.match(text, s)
+            if found:
+                return self.add_time(s, found.end(), int(found.group(1)), int(found.group(2)),
+                                     None, found.group(3) or found.group(4))
+        if after in " \u00a0" and 1 <= int(text[s:e]) <= 12 and text[e + 1:e + 2] in "tiot" \
+                and _word_before(text, s) in _BARE_HOUR_BEFORE:
+            found = _HALF_AFTER.match(text, e)
+            if found:                                           # at 8 this evening
+                return self.add_time(s, found.end(), self.half_after(e, int(text[s:e]) % 12), 0,
+                                     None, None)
         if self.hours or after == ".":
             found = _UHR.match(text, s)
             if found:
@@ -297,6 +408,8 @@ class _When:
             return hour
         found = _HALF_AFTER.match(self.text, e)
         if not found:
+            return hour
+        if found.group(1) and found.group(1).lower() == "morning":
             return hour
         if found.group(1) and found.group(1).lower() == "afternoon":
             return hour + 12 if 1 <= hour <= 6 else hour
@@ -511,13 +624,24 @@ class _When:
 
     def words(self) -> None:
         """The clock words before the number words, which would read "nine" of "nine pm"
-        alone; then the number words (``_Words.words``). An ASCII text none of whose tokens is
+        alone, and dates joined with their times (``join_times``); then the number words
+        (``_Words.words``). An ASCII text none of whose tokens is
         in ``_CLOCK_WORD_TOKENS`` holds no clock word."""
         low = self.low
         if not self.ascii_tokens().isdisjoint(_CLOCK_WORD_TOKENS) if self.ascii else (
                 "noon" in low or "midday" in low or "midnight" in low or "m." in low
                 or "am" in low or "pm" in low):
             self.clock_words()
+        if "past" in self.low or "quarter" in self.low:
+            self.past_to_words()
+        # every date and clock time is read by now; a loop, not a comprehension, so that a
+        # text with no date pays no call
+        dated = []
+        for hit in self.hits:
+            if hit.kind == "date":
+                dated.append(hit)
+        if dated and dated[-1] is not dated[0]:
+            self.join_times(dated)
         super().words()
 
     def clock_words(self) -> None:
@@ -539,6 +663,25 @@ class _When:
                 if (found.group(3) or found.group(4)) == "p":
                     hour += 12
             self.add_time(s, e, hour, 0, None, None)
+
+    def past_to_words(self) -> None:
+        """"half past seven", "quarter to 9": a time whose half of the day is not said, unless a
+        word after says it ("half past seven in the morning", which the mention then holds)."""
+        text = self.text
+        for found in _PAST_TO.finditer(self.low):
+            s, e = found.span()
+            if (s and (self.low[s - 1].isalnum() or self.low[s - 1] in "_\u2010-")) \
+                    or not self.free(s, e):
+                continue
+            word = found.group(3)
+            hour, minute = _past_to(int(word) if word.isdigit() else _CLOCK_WORD_HOURS[word],
+                                    found.group(1), found.group(2))
+            hour %= 12
+            half = _HALF_AFTER.match(text, e)
+            if half:
+                hour = self.half_after(e, hour)
+                e = half.end()
+            self.add_time(s, e, hour, minute, None, None)
 
     def clock_word_is_time(self, s: int, e: int) -> bool:
         """Whether "noon"/"midnight" at [s, e) is a time, not a name or a colour."""
@@ -671,6 +814,12 @@ class _When:
             if minute or second:
                 return None
             hour = 0                        # 24:00, the end of the day, is midnight
+        if not minute and second is None and s >= 8 and self.low.endswith(
+                ("past ", "after ", "to ", "past\u00a0", "after\u00a0", "to\u00a0"), s - 6, s):
+            said = _PAST_TO_BEFORE.search(self.text, max(0, s - 20), s)
+            if said:                        # "quarter past 8 pm" is 20:15, "quarter to 9 pm" 20:45
+                s = said.start()
+                hour, minute = _past_to(hour, said.group(1), said.group(2))
         time = dt.time(hour, minute, second or 0)
         label = None
         zoned = _zone_after(self.text, e, meridiem is not None)
@@ -685,6 +834,26 @@ class _When:
         hit.normalized = time.isoformat(spec) if time.tzinfo is None or is_fixed(time.tzinfo) \
             else f"{time.replace(tzinfo=None).isoformat(spec)} {label}"
         return self.claim(hit).e
+
+
+def _past_to(hour: int, part: str, way: str) -> tuple[int, int]:
+    """The hour and minute of "<part> <way> <hour>": quarter past 8 is 8:15, half past 8 8:30,
+    quarter to 9 8:45."""
+    minute = 30 if part.lower() == "half" else 15
+    if way.lower() == "to":
+        return (hour - 1) % 24, 60 - minute
+    return hour, minute
+
+
+def _day_only(hit: _Hit) -> bool:
+    """A date mention with a day (2026-07-10) or a day of a month (--07-10) and no time."""
+    return hit.time is None and (hit.day is not None or (
+        hit.normalized is not None and len(hit.normalized) == 7 and hit.normalized[:2] == "--"))
+
+
+def _time_only(hit: _Hit) -> bool:
+    """A clock time alone ("8 pm", "20:00"), not "24/7"."""
+    return hit.time is not None and hit.day is None and hit.normalized != "00:00-24:00"
 
 
 def _valid_day(month: int, day: int) -> bool:
