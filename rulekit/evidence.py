@@ -175,6 +175,7 @@ class Evidence:
     counts: frozenset[tuple[int, str]]         # (length, noun) of every list: (5, "round")
     largest_count: int
     days: frozenset[dt.date]
+    stated_days: frozenset[dt.date]            # ``days`` but those only today/as_of... hold
     months: frozenset[str]                     # "2026-11": months the evidence names as such
     multiples: frozenset[Decimal]
     quotes: tuple[tuple[str, str | None], ...]  # (squashed text, author) of every string
@@ -462,6 +463,7 @@ class _Builder:
         self.figures: list[Figure] = []
         self.counts: set[tuple[int, str]] = set()
         self.days: set[dt.date] = set()
+        self.stated_days: set[dt.date] = set()
         self.months: set[str] = set()
         self.multiples: set[Decimal] = set()
         self.quotes: list[tuple[str, str | None]] = []
@@ -562,6 +564,13 @@ class _Builder:
                 self.text(child, child_path, child_trusted, author=author, keys=child_keys)
             else:
                 self.walk(child, child_path, child_keys, child_trusted, node)
+
+    def _add_day(self, day: dt.date, keys: tuple[str, ...]) -> None:
+        """A day the evidence holds; a day stated by a field other than today/as_of... also
+        backs a relative day ("arrives today" needs a day of the order, not the today field)."""
+        self.days.add(day)
+        if not (keys and keys[-1].casefold() in _TODAY_NAMES):
+            self.stated_days.add(day)
 
     def _declared(self, node: Mapping) -> _Declared:
         """``_declared_currencies`` of an object, read once per build."""
@@ -738,9 +747,9 @@ class _Builder:
             self.pairs.update(leaf.pairs)
             return
         if leaf.day is not None:
-            self.days.add(leaf.day)
+            self._add_day(leaf.day, keys)
             for day, hour, minute in leaf.clock:
-                self.days.add(day)          # the day as written, beside the day in UTC
+                self._add_day(day, keys)    # the day as written, beside the day in UTC
                 self.clock.add((day, hour, minute))
             if leaf.utc is not None:
                 self.utc_clock.add(leaf.utc)
@@ -801,7 +810,7 @@ class _Builder:
             self.multiples.add(mention.value)
         elif kind == "date" and (mention.day is not None or mention.time is not None):
             if mention.day is not None:
-                self.days.add(mention.day)
+                self._add_day(mention.day, keys)
             if mention.time is not None:
                 self.clock.add((mention.day, mention.time.hour, mention.time.minute))
                 # "21:00 UTC", "9 pm PST on 3 December" in the evidence's text: a zone that
@@ -831,7 +840,8 @@ class _Builder:
             figures=tuple(self.figures), values=frozenset(values), percents=frozenset(percents),
             counts=frozenset(self.counts),
             largest_count=max((length for length, _ in self.counts), default=0),
-            days=frozenset(self.days), months=frozenset(self.months),
+            days=frozenset(self.days), stated_days=frozenset(self.stated_days),
+            months=frozenset(self.months),
             multiples=frozenset(self.multiples),
             quotes=tuple(self.quotes), handles=frozenset(self.handles),
             emails=frozenset(self.emails), urls=frozenset(self.urls),

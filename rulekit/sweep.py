@@ -800,7 +800,12 @@ def _relative_days(text: str, evidence: Evidence, locale: str
             day = today + dt.timedelta(days=offset)
         except OverflowError:
             day = None
-        if day is not None and day in evidence.days:
+        if day is not None and (day in evidence.stated_days or (
+                offset == 0 and day in evidence.days and not _event_today(text, *match.span(),
+                                                                           language))):
+            # The today field backs "today" as the present ("as of today", "your order is on
+            # its way today"), not as the day of an event ("it arrives today"): that needs a
+            # day of the data.
             continue
         meant = day.isoformat() if day is not None else "no calendar day"
         findings.append(_new_finding("date", said, meant, match.start(), match.end(),
@@ -819,6 +824,25 @@ def _relative_days(text: str, evidence: Evidence, locale: str
 # ("on Sundays", "freitags"), a range ("Monday to Friday", "Mon–Fri", 周一至周五), a weekday
 # in opening hours ("open on Saturday", "closed Sunday"), after "every", or beside a date,
 # which ``_Judge._date`` judges with its weekday.
+def _event_today(text: str, start: int, end: int, language: str) -> bool:
+    """Whether "today" at [start, end) is the day of an event its clause states ("it arrives
+    today", "shipped today", "today your order arrives"): a word of ``_LONE_BEFORE`` that is no
+    preposition, or of ``_EVENT_WORDS``, among the four words before it or the three after it
+    in its clause."""
+    before = re.split(r"[.,;:!?()\n]", text[max(0, start - 48):start])[-1]
+    after = re.split(r"[.,;:!?()\n]", text[end:end + 40])[0]
+    words = before.lower().split()[-4:] + after.lower().split()[:3]
+    events = _LONE_BEFORE.get(language, frozenset()) - _NOT_EVENTS
+    return any(word in events or word in _EVENT_WORDS for word in words)
+
+
+_NOT_EVENTS = frozenset("on by this next last until till before after since ce d'ici jusqu'à "
+                        "jusqu’à avant après dès depuis pour am bis ab seit vor nach diesen "
+                        "nächsten kommenden el este próximo hasta desde antes después".split())
+_EVENT_WORDS = frozenset("posted published went goes launched sent processed placed ordered "
+                         "paid charged refunded opened opens closes closed expires expired ends "
+                         "ended starts started renews renewed picked collected".split())
+
 _LONE_BEFORE = {
     "en": frozenset("on by this next last until till before after since arrives arrive arriving "
                     "arrived delivered deliver delivers delivery ships ship shipped shipping "
