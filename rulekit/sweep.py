@@ -973,6 +973,53 @@ def _asserted_question_quotes(text: str, mentions: Sequence[Mention], evidence: 
     return found
 
 
+# The marks of words left out of a quote: "...", "…" (squashed, NFKC makes it "..."), "[...]",
+# "[…]", "(...)".
+_ELISION = re.compile(r"[\[(]?(?:\.\.\.|\u2026)[\])]?")
+
+
+def _elided_found(said: str, quote_text: str) -> bool:
+    """Whether a quote with words left out ("Great boots ... the sole never came off") is
+    backed: each fragment, without the quote marks and final punctuation, found in order in
+    one evidence text. Each fragment must be at least two words (four characters in a script
+    without spaces), so that "Support was ... fast" cannot be stitched from single words."""
+    fragments = []
+    for part in _ELISION.split(said):
+        squashed = squash(part).strip(".,!?;:>*_`")     # and Markdown's quote marks
+        if not squashed:
+            continue
+        words = sum(any(c.isalnum() for c in word) for word in part.split())
+        if words < 2 and (squashed.isascii() or len(squashed) < 4):
+            return False
+        fragments.append(squashed)
+    if len(fragments) < 2:
+        return False
+    for text in quote_text.split("\x00"):
+        if fragments[0] not in text:
+            continue
+        at = 0
+        for fragment in fragments:
+            at = _found_from(fragment, text, at)
+            if at < 0:
+                break
+        else:
+            return True
+    return False
+
+
+def _found_from(quoted: str, squashed: str, start: int) -> int:
+    """The end of the first occurrence of ``quoted`` in ``squashed`` at or after ``start``
+    that cuts no number (as ``_found_whole``), or -1."""
+    at = squashed.find(quoted, start)
+    while at >= 0:
+        end = at + len(quoted)
+        if not (quoted[-1].isdigit() and _digit_at(squashed, end)) and \
+                not (quoted[0].isdigit() and at and _digit_at_left(squashed, at)):
+            return end
+        at = squashed.find(quoted, at + 1)
+    return -1
+
+
 def _found_whole(quoted: str, squashed: str) -> bool:
     """Whether ``quoted`` occurs in ``squashed`` (both squashed) without cutting a number: a
     quote ending "cost me 12" is not in "cost me 129 dollars", nor is "9.9" in "29.99"."""
@@ -1484,10 +1531,16 @@ class _Judge:
                                  "evidence", value=quoted)
         if self.question and _found_whole(quoted, self.question):
             return None     # the user's own words, quoted back
-        if _found_whole(quoted, self.evidence.quote_text):
+        quote_text = self.evidence.quote_text
+        if _found_whole(quoted, quote_text):
             return None
-        if quoted[-1] == "," and _found_whole(quoted[:-1], self.evidence.quote_text):
-            return None     # "Honestly," she wrote: the comma is the sentence's, not hers
+        # '"Sizing runs small."', '"Honestly," she wrote': a final mark inside the closing
+        # quote mark is the sentence's (US style), not the author's.
+        bare = quoted.rstrip(".,!?")
+        if bare != quoted and bare and _found_whole(bare, quote_text):
+            return None
+        if "..." in quoted and _elided_found(mention.text, quote_text):
+            return None     # "Great boots ... the sole never came off" (… and […] too)
         return self._finding(mention, "unsupported_quote", "this quote does not appear verbatim "
                              "in the evidence", value=quoted)
 
