@@ -428,7 +428,8 @@ def sweep(text: str, evidence: Evidence, settings: SweepSettings = SweepSettings
     amounts = _amount_words(text, low, evidence)
     if "s of" in low:
         amounts += _magnitudes(text, low, evidence)
-    if "left" in low or "stock" in low or "remaining" in low or "available" in low:
+    if "left" in low or "stock" in low or "remain" in low or "available" in low \
+            or "lager" in low or "剩" in low or "库存" in low or "在庫" in low:
         amounts += _stock_levels(low if len(low) == len(text) else _ascii_lower(text),
                                  mentions, evidence)
     if amounts:
@@ -469,6 +470,33 @@ _STOCK_ANOTHER_TIME_BEFORE = re.compile(r"\b(?:was|were|had been|will be|would b
                                         r"may be|might be|could be|to be|be)[ \t\u00a0]+$")
 _STOCK_ANOTHER_TIME_AFTER = frozenset("last soon again next earlier before yesterday previously "
                                       "then until by on from in after shortly".split())
+# Just before "sold out", "out of stock" or "in stock", a negation that turns it around: "isn't
+# sold out", "not out of stock", "no longer out of stock" and "never out of stock" say there is
+# some; "no longer in stock" and "never in stock" that there is none.
+_STOCK_NEGATED = re.compile(r"(?:(?<![\w'])not|n't|(?<![\w'])no longer|(?<![\w'])never)"
+                            r"(?:[ \t\u00a0]+(?:been|yet|really|actually|currently|even|quite|"
+                            r"completely|entirely|fully|totally))?[ \t\u00a0]+\Z")
+# "It's available (now)", "they aren't available", "it's currently unavailable", "we're all
+# out": a stock claim only with a pronoun for the thing and nothing after but a time, "to
+# order" or the end of the clause, so that "available in blue", "available on our website",
+# "unavailable for pickup" and "the feature is available" are not read.
+_AVAILABLE_BEFORE = re.compile(r"(?<![\w'])(?:it|they|this|these|that|those|both)(?:'s|'re|"
+                               r"[ \t\u00a0]+(?:is|are))(?P<no>n't|[ \t\u00a0]+not|"
+                               r"[ \t\u00a0]+no longer)?(?:[ \t\u00a0]+(?:currently|still|now|"
+                               r"also|already|immediately|readily|sadly|unfortunately))?"
+                               r"[ \t\u00a0]+\Z")
+_ALL_OUT_BEFORE = re.compile(r"(?<![\w'])(?:we|they)(?:'re|[ \t\u00a0]+are)(?:[ \t\u00a0]+"
+                             r"(?:currently|now|sadly|unfortunately))?[ \t\u00a0]+\Z")
+_CLAIM_AFTER = re.compile(r"(?:[ \t\u00a0]+(?:right now|now|at the moment|for now|to (?:buy|order|"
+                          r"purchase)|for (?:purchase|order)|of (?:them|it|those|these)))?"
+                          r"[ \t\u00a0]*(?:[.!,;:)\n]|\Z|[ \t\u00a0]+(?:and|but|so)\b)")
+# German and Chinese stock words, with what each says; a word before them that turns them
+# around (nicht, 没) or makes them another time or a supposition.
+_FOREIGN_STOCK = (("ausverkauft", "zero"), ("auf lager", "some"), ("售罄", "zero"),
+                  ("缺货", "zero"), ("无货", "zero"), ("有货", "some"))
+_FOREIGN_NOT = re.compile(r"(?:nicht|nicht mehr|kein|keine)[ \t\u00a0]+\Z|没\Z")
+_FOREIGN_OTHERWISE = re.compile(r"(?:\b(?:wenn|falls|sobald|bis|war|waren|wieder|bald)\b|"
+                                r"[0-9]|如果|若|是否|一旦|即将|快要|曾)[^.!?;\n。！？]{0,24}\Z")
 _SUPPOSE_WORDS = r"\b(?:if|unless|whether|when|whenever|once|until|in case)\b"
 _SUPPOSING = re.compile(_SUPPOSE_WORDS)
 # A clause that only supposes an amount states none: "if a post has no views".
@@ -511,6 +539,54 @@ def _amount_phrases(low: str) -> list[tuple[int, int, str, str | None, str | Non
                 elif low.endswith("in ", 0, at) and not (at > 3 and low[at - 4].isalnum()):
                     found.append((at - 3, end, "in", None, None))
             at = low.find(word, at + 1)
+    if "available" in low or "all out" in low:
+        found.extend(_availability(low))
+    if "lager" in low or "ausverkauft" in low or not low.isascii():
+        found.extend(_foreign_stock(low))
+    return found
+
+
+def _availability(low: str) -> list[tuple[int, int, str, None, None]]:
+    """"it's available", "they aren't available", "it's unavailable", "we're all out": each a
+    stock claim, as (start, end, "some" or "zero", None, None); see ``_AVAILABLE_BEFORE``."""
+    found = []
+    for word in ("available", "all out"):
+        at = low.find(word)
+        while at >= 0:
+            end = at + len(word)
+            start = at - 2 if word == "available" and low.endswith("un", 0, at) else at
+            before = _AVAILABLE_BEFORE if word == "available" else _ALL_OUT_BEFORE
+            said = before.search(low, max(0, start - 48), start) if not (
+                start and low[start - 1].isalnum() or low[end:end + 1].isalnum()) else None
+            if said is not None and _CLAIM_AFTER.match(low, end):
+                zero = True                                 # "all out", "unavailable"
+                if word == "available":
+                    zero = (start < at) != (said.group("no") is not None)
+                    if said.group("no"):                    # "isn't available"
+                        start = said.start("no") + (not low[said.start("no")].isalpha())
+                        while start and low[start - 1].isalpha():
+                            start -= 1
+                found.append((start, end, "zero" if zero else "some", None, None))
+            at = low.find(word, end)
+    return found
+
+
+def _foreign_stock(low: str) -> list[tuple[int, int, str, None, None]]:
+    """German and Chinese stock words (``_FOREIGN_STOCK``), as ``_availability``."""
+    found = []
+    for word, says in _FOREIGN_STOCK:
+        at = low.find(word)
+        while at >= 0:
+            end = at + len(word)
+            if _FOREIGN_OTHERWISE.search(low, max(0, at - 32), at) or low.startswith("吗", end):
+                pass                    # "wieder auf Lager", "nur noch 2 auf Lager", 有货吗
+            else:
+                negated = _FOREIGN_NOT.search(low, max(0, at - 16), at)
+                start = negated.start() if negated else at
+                if negated:
+                    says = "some" if says == "zero" else "zero"
+                found.append((start, end, says, None, None))
+            at = low.find(word, end)
     return found
 
 
@@ -518,7 +594,8 @@ def _amount_words(text: str, low: str, evidence: Evidence) -> list[Finding]:
     # Most answers hold none of the phrases: substring tests (no calls) decide that first.
     if not ("no " in low or "stock" in low or "zero " in low or " 0 " in low
             or low.startswith("0 ") or "sold out" in low or "not a" in low or "out any" in low
-            or "left" in low):
+            or "left" in low or "available" in low or "all out" in low or "lager" in low
+            or "ausverkauft" in low or ("货" in low or "售罄" in low)):
         return []
     if len(low) != len(text):
         low = _ascii_lower(text)        # index for index with the text
@@ -534,12 +611,20 @@ def _amount_words(text: str, low: str, evidence: Evidence) -> list[Finding]:
                 or (low.startswith("out-of-", start) and _word_after(low, end).isalpha()
                     and _word_after(low, end) not in ("and", "or", "but", "now", "today"))):
             continue        # another time, or "out-of-stock items": not a claim about now
+        if says in ("in", "out"):
+            negated = _STOCK_NEGATED.search(low, max(0, start - 32), start)
+            if negated is not None:     # "isn't sold out", "no longer in stock"
+                start = negated.start()
+                while start and low[start - 1].isalpha():
+                    start -= 1
+                says = "some" if says == "out" else "zero"
         if says == "in":
             if _IN_STOCK_OTHERWISE.search(low, max(0, start - 32), start):
                 continue
             amounts, wanted = evidence.amounts_by_words.get("stock", ()), "some"
-        elif says == "out":
-            amounts, wanted = evidence.amounts_by_words.get("stock", ()), "zero"
+        elif says in ("out", "zero", "some") and first is None:
+            amounts = evidence.amounts_by_words.get("stock", ())
+            wanted = "some" if says == "some" else "zero"
         else:
             if _word_before(low, start) not in _HAVING:
                 continue    # "No items were missing", "at no cost", "You gained no followers"
@@ -655,10 +740,14 @@ def _magnitude(text: str, low: str, evidence: Evidence, start: int, end: int,
 
 
 # After a number, words that make it a stock level: "only 2 left", "12 in stock", "3 units
-# remaining", "5 available".
-_STOCK_LEVEL = re.compile(r"[ \t\u00a0]+(?:(?:units?|items?|pieces?|pcs|pairs?|more)[ ]+)?"
-                          r"(?:left|in stock|(?:remaining|available)"
+# remaining", "5 available", "12 pairs remain", "noch 2 (Stück) auf Lager".
+_STOCK_LEVEL = re.compile(r"[ \t\u00a0]+(?:(?:units?|items?|pieces?|pcs|pairs?|more|stück)[ ]+)?"
+                          r"(?:left|in stock|auf lager|(?:remaining|remains?|available)"
                           r"(?![ ]+(?!now|today|for|to|in|at|from)[a-z]))(?![\w-])")
+# Before a number, CJK words that make it a stock level (仅剩2件, 库存还有12件, 在庫は残り2点),
+# with a counter or the end of the clause after it (剩余2天 is two days left).
+_CJK_STOCK_BEFORE = ("剩", "剩下", "剩余", "库存", "库存有", "库存还有", "残り", "在庫")
+_CJK_STOCK_AFTER = re.compile(r"[件个個双雙台点點本套份支瓶盒]|[。，！,.!]|\Z")
 
 
 def _stock_levels(low: str, mentions: Sequence[Mention], evidence: Evidence) -> list[Finding]:
@@ -667,9 +756,14 @@ def _stock_levels(low: str, mentions: Sequence[Mention], evidence: Evidence) -> 
     the text lower-cased, index for index."""
     findings = []
     levels = None
+    cjk = "剩" in low or "库存" in low or "在庫" in low
     for mention in mentions:
         if mention.kind not in _FIGURE_KINDS or mention.value is None or mention.percent \
-                or mention.currency or not _STOCK_LEVEL.match(low, mention.end):
+                or mention.currency:
+            continue
+        if not _STOCK_LEVEL.match(low, mention.end) and not (
+                cjk and low.endswith(_CJK_STOCK_BEFORE, 0, mention.start)
+                and _CJK_STOCK_AFTER.match(low, mention.end)):
             continue
         if levels is None:
             levels = {Decimal(a.shown) for a in evidence.amounts_by_words.get("stock", ())

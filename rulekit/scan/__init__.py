@@ -135,7 +135,8 @@ Decisions on ambiguous text, each pinned by a case in ``tests/cases/scan/``:
   someone's words (a verb of saying, "a review:", or a name and a colon: "Dana wrote:", "As
   Dana put it", "Dana:"): each line of a blockquote ("> ...") after such a line, from its ">";
   an emphasis (*...*, **...**, _..._) after one and a colon on its line, which after a name
-  must read as a sentence (end with . ! ? or hold four words). A bare "> ..." line is the
+  must read as a sentence (end with . ! ? or hold four words); a code span (`...`) after a
+  verb of saying and a colon. A bare "> ..." line is the
   answer's aside, "Price: **$79**" its label, "I'd say *yes*" stress: not quotes.
 - Handles: ``@`` plus [A-Za-z0-9_.] with at least one letter or underscore, not preceded by a
   character of an e-mail address. A name longer than 30 characters is still a handle (emitted

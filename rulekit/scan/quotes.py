@@ -48,11 +48,12 @@ _SAID_AFTER = re.compile(rf"(?<=[,!?.][\"'\u201d\u2019\u00bb\u300d\u300f])[ \t\u
 _LATEX_QUOTE = re.compile(r"``(?=[^\s`'])(?:[^`'\n]|'(?!'))*''")
 
 # Markdown used as quote marks: a blockquote line ("> ...") or an emphasis ("*...*", "**...**",
-# "_..._") counts as a quote only when introduced as someone's words (``_introduced``): a bare
+# "_..._", or a code span after a verb of saying) counts as a quote only when introduced as someone's words (``_introduced``): a bare
 # "> Note: ..." is a chat answer's own aside, and "Price: **$79**" its own label, so their
 # figures stay the answer's, judged one by one.
 _BLOCKQUOTE = re.compile(r"(?m)^[ \t]{0,3}>[ \t>]*")
-_EMPHASIS = re.compile(r"(?<![*_\w])(\*\*|\*|__|_)(?=[^\s*_])([^*_\n]*[^\s*_])\1(?![*_\w])")
+_EMPHASIS = re.compile(r"(?<![*_`\w])(\*\*|\*|__|_|`)(?=[^\s*_`])([^*_`\n]*[^\s*_`])\1"
+                       r"(?![*_`\w])")
 # The introduction, at the end of the text before: a verb of saying (with what it says of and
 # a colon), "a review:" or "reviews:", or a name and a colon at the start of its line ("Dana:",
 # "Sam K.:", "@sam_k:", bold or in a list item). Matched in the lower-cased text, except the
@@ -84,7 +85,7 @@ class _Quotes:
         text = self.text
         if ">" in text:
             self.blockquotes()
-        if "*" in text or "_" in text:
+        if "*" in text or "_" in text or "`" in text:
             self.emphasis_quotes()
         if "``" in text:
             for match in _LATEX_QUOTE.finditer(text):
@@ -139,7 +140,8 @@ class _Quotes:
         """An emphasis right after an introduction and a colon on its line ("Dana wrote:
         *...*", "Dana: *...*") is a quote; without the colon it is stress ("I'd say *yes*").
         After a name it must read as a sentence (end with . ! ? or hold four words), so that
-        "Status: *out for delivery*" stays a label's value."""
+        "Status: *out for delivery*" stays a label's value; a code span (`...`) counts only
+        after a verb of saying ("Dana wrote: `...`"), not after "Command:"."""
         text = self.text
         for match in _EMPHASIS.finditer(text):
             s = match.start()
@@ -148,9 +150,9 @@ class _Quotes:
                 continue
             said = self.introduced(line, s)
             content = match.group(2)
-            if said == "name" and not (content.rstrip()[-1:] in ".!?\u2026"
-                                       or len(content.split()) >= 4):
-                continue
+            if said == "name" and (match.group(1) == "`" or not (
+                    content[-1] in ".!?\u2026" or len(content.split()) >= 4)):
+                continue        # a code span is a quote only after a verb of saying
             if said:
                 self.quote_hit(s, match.end(), _squash_clean(content))
 
