@@ -30,6 +30,7 @@ The rules, with their defaults (a rules file changes them in its ``sweep`` block
 
 from __future__ import annotations
 
+import bisect
 import dataclasses
 import datetime as dt
 import functools
@@ -436,7 +437,7 @@ def sweep(text: str, evidence: Evidence, settings: SweepSettings = SweepSettings
         skip = [(f.start, f.end) for f in findings]
         skip += [(m.start, m.end) for m in scanned if m.kind == "quote"]
         skip += _exempt_spans(text, settings.exempt)
-        findings.extend(f for f in amounts if not _overlaps(f.start, f.end, skip))
+        findings.extend(_not_overlapping(amounts, skip))
     return sorted(findings, key=IN_TEXT_ORDER)
 
 
@@ -808,8 +809,26 @@ def _amount_finding(said: str, start: int, wanted: str, amounts: list) -> Findin
                         f"'{said}' says {claim}, but the value it rests on {withheld.shown}")
 
 
-def _overlaps(start: int, end: int, spans: Iterable[tuple[int, int]]) -> bool:
-    return any(a < end and start < b for a, b in spans)
+def _not_overlapping(found: list[Finding], spans: list[tuple[int, int]]) -> list[Finding]:
+    """The findings that overlap none of ``spans``. The spans are merged once and each finding
+    is looked up by bisection: a text full of stock phrases and figures has as many spans as
+    findings, and testing every pair was quadratic."""
+    merged_starts: list[int] = []
+    merged_ends: list[int] = []
+    for a, b in sorted(spans):
+        if merged_ends and a < merged_ends[-1]:
+            merged_ends[-1] = max(merged_ends[-1], b)
+        else:
+            merged_starts.append(a)
+            merged_ends.append(b)
+    kept = []
+    for finding in found:
+        # the last merged span starting before the finding's end is the only one that can
+        # overlap it (merged spans are disjoint and ordered)
+        at = bisect.bisect_left(merged_starts, finding.end) - 1
+        if at < 0 or merged_ends[at] <= finding.start:
+            kept.append(finding)
+    return kept
 
 
 # How many days from today each relative day word is.
