@@ -17,14 +17,17 @@ The rules, with their defaults (a rules file changes them in its ``sweep`` block
 4. Digits in names keep their company: BT-3 in the evidence licenses "BT-3", not "3 days".
 5. A count of rows must be exact and within what the evidence holds ("4 of your last 5").
 6. Placeholders license nothing; a real zero is a fact.
-7. Quotes must appear verbatim in the evidence (white space and quote style ignored).
+7. Quotes must appear verbatim in the evidence (white space and quote style ignored, and the
+   . , ! ? that end a quote); a quote with words left out ("...", "…", "[...]") needs its
+   parts, in order, in one evidence text.
 8. Handles and e-mail addresses match exactly, ignoring case.
 9. URLs match after lower-casing scheme and host and ignoring one trailing slash; relative
    links must appear in the evidence. A URL is never fetched.
 10. A date must be the same calendar day; a relative date needs a "today" in the evidence.
 11. Third-party text is evidence only of what its author wrote.
-12. Amounts said in words ("no views", "out of stock", "in stock") must agree with the fields
-    that count that thing; a magnitude ("dozens of", "hundreds of views", "thousands of") needs
+12. Amounts said in words ("no views", "out of stock", "isn't sold out", "in stock", "it's
+    available", "we're all out", "12 pairs remain") must agree with the fields that count that
+    thing; a magnitude ("dozens of", "hundreds of views", "thousands of") needs
     one of them in its band (``_MAGNITUDES``), or any figure in it when none counts the thing.
 """
 
@@ -442,9 +445,9 @@ def sweep(text: str, evidence: Evidence, settings: SweepSettings = SweepSettings
 
 
 # Rule 12, amounts in words: "no views", "zero likes", "0 comments", "not a single order" say
-# there are none; "out of stock", "sold out", "isn't in stock", "none left" and "none in stock"
-# say the stock is zero; "in
-# stock" says there is some. Each is judged against the fields whose names count that thing
+# there are none; "out of stock", "sold out", "isn't in stock", "none left", "none in stock",
+# "no longer in stock", "it's unavailable", "we're all out", "ausverkauft", 缺货 say the stock
+# is zero; "in stock", "isn't sold out", "it's available", "auf Lager", 有货 say there is some. Each is judged against the fields whose names count that thing
 # (``Evidence.amounts``). The phrases are found with ``str.find`` in the lower-cased text: a
 # pattern that does not start with one literal makes ``re`` try every position of the text,
 # which cost more than the rest of a short answer's judging.
