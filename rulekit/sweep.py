@@ -19,14 +19,17 @@ The rules, with their defaults (a rules file changes them in its ``sweep`` block
 4. Digits in names keep their company: BT-3 in the evidence licenses "BT-3", not "3 days".
 5. A count of rows must be exact and within what the evidence holds ("4 of your last 5").
 6. Placeholders license nothing; a real zero is a fact.
-7. Quotes must appear verbatim in the evidence (white space and quote style ignored).
+7. Quotes must appear verbatim in the evidence (white space and quote style ignored, and the
+   . , ! ? that end a quote); a quote with words left out ("...", "…", "[...]") needs its
+   parts, in order, in one evidence text.
 8. Handles and e-mail addresses match exactly, ignoring case.
 9. URLs match after lower-casing scheme and host and ignoring one trailing slash; relative
    links must appear in the evidence. A URL is never fetched.
 10. A date must be the same calendar day; a relative date needs a "today" in the evidence.
 11. Third-party text is evidence only of what its author wrote.
-12. Amounts said in words ("no views", "out of stock", "in stock") must agree with the fields
-    that count that thing; a magnitude ("dozens of", "hundreds of views", "thousands of") needs
+12. Amounts said in words ("no views", "out of stock", "isn't sold out", "in stock", "it's
+    available", "we're all out", "12 pairs remain") must agree with the fields that count that
+    thing; a magnitude ("dozens of", "hundreds of views", "thousands of") needs
     one of them in its band (``_MAGNITUDES``), or any figure in it when none counts the thing.
 """
 
@@ -447,21 +450,22 @@ def sweep(text: str, evidence: Evidence, settings: SweepSettings = SweepSettings
     amounts = _amount_words(text, low, evidence)
     if "s of" in low:
         amounts += _magnitudes(text, low, evidence)
-    if "left" in low or "stock" in low or "remaining" in low or "available" in low:
+    if "left" in low or "stock" in low or "remain" in low or "available" in low \
+            or "lager" in low or "剩" in low or "库存" in low or "在庫" in low:
         amounts += _stock_levels(low if len(low) == len(text) else _ascii_lower(text),
                                  mentions, evidence)
     if amounts:
         skip = [(f.start, f.end) for f in findings]
         skip += [(m.start, m.end) for m in scanned if m.kind == "quote"]
         skip += _exempt_spans(text, settings.exempt)
-        findings.extend(f for f in amounts if not _overlaps(f.start, f.end, skip))
+        findings.extend(_not_overlapping(amounts, skip))
     return sorted(findings, key=IN_TEXT_ORDER)
 
 
 # Rule 12, amounts in words: "no views", "zero likes", "0 comments", "not a single order" say
-# there are none; "out of stock", "sold out", "isn't in stock", "none left" and "none in stock"
-# say the stock is zero; "in
-# stock" says there is some. Each is judged against the fields whose names count that thing
+# there are none; "out of stock", "sold out", "isn't in stock", "none left", "none in stock",
+# "no longer in stock", "it's unavailable", "we're all out", "ausverkauft", 缺货 say the stock
+# is zero; "in stock", "isn't sold out", "it's available", "auf Lager", 有货 say there is some. Each is judged against the fields whose names count that thing
 # (``Evidence.amounts``). The phrases are found with ``str.find`` in the lower-cased text: a
 # pattern that does not start with one literal makes ``re`` try every position of the text,
 # which cost more than the rest of a short answer's judging.
@@ -488,6 +492,33 @@ _STOCK_ANOTHER_TIME_BEFORE = re.compile(r"\b(?:was|were|had been|will be|would b
                                         r"may be|might be|could be|to be|be)[ \t\u00a0]+$")
 _STOCK_ANOTHER_TIME_AFTER = frozenset("last soon again next earlier before yesterday previously "
                                       "then until by on from in after shortly".split())
+# Just before "sold out", "out of stock" or "in stock", a negation that turns it around: "isn't
+# sold out", "not out of stock", "no longer out of stock" and "never out of stock" say there is
+# some; "no longer in stock" and "never in stock" that there is none.
+_STOCK_NEGATED = re.compile(r"(?:(?<![\w'])not|n't|(?<![\w'])no longer|(?<![\w'])never)"
+                            r"(?:[ \t\u00a0]+(?:been|yet|really|actually|currently|even|quite|"
+                            r"completely|entirely|fully|totally))?[ \t\u00a0]+\Z")
+# "It's available (now)", "they aren't available", "it's currently unavailable", "we're all
+# out": a stock claim only with a pronoun for the thing and nothing after but a time, "to
+# order" or the end of the clause, so that "available in blue", "available on our website",
+# "unavailable for pickup" and "the feature is available" are not read.
+_AVAILABLE_BEFORE = re.compile(r"(?<![\w'])(?:it|they|this|these|that|those|both)(?:'s|'re|"
+                               r"[ \t\u00a0]+(?:is|are))(?P<no>n't|[ \t\u00a0]+not|"
+                               r"[ \t\u00a0]+no longer)?(?:[ \t\u00a0]+(?:currently|still|now|"
+                               r"also|already|immediately|readily|sadly|unfortunately))?"
+                               r"[ \t\u00a0]+\Z")
+_ALL_OUT_BEFORE = re.compile(r"(?<![\w'])(?:we|they)(?:'re|[ \t\u00a0]+are)(?:[ \t\u00a0]+"
+                             r"(?:currently|now|sadly|unfortunately))?[ \t\u00a0]+\Z")
+_CLAIM_AFTER = re.compile(r"(?:[ \t\u00a0]+(?:right now|now|at the moment|for now|to (?:buy|order|"
+                          r"purchase)|for (?:purchase|order)|of (?:them|it|those|these)))?"
+                          r"[ \t\u00a0]*(?:[.!,;:)\n]|\Z|[ \t\u00a0]+(?:and|but|so)\b)")
+# German and Chinese stock words, with what each says; a word before them that turns them
+# around (nicht, 没) or makes them another time or a supposition.
+_FOREIGN_STOCK = (("ausverkauft", "zero"), ("auf lager", "some"), ("售罄", "zero"),
+                  ("缺货", "zero"), ("无货", "zero"), ("有货", "some"))
+_FOREIGN_NOT = re.compile(r"(?:nicht|nicht mehr|kein|keine)[ \t\u00a0]+\Z|没\Z")
+_FOREIGN_OTHERWISE = re.compile(r"(?:\b(?:wenn|falls|sobald|bis|war|waren|wieder|bald)\b|"
+                                r"[0-9]|如果|若|是否|一旦|即将|快要|曾)[^.!?;\n。！？]{0,24}\Z")
 _SUPPOSE_WORDS = r"\b(?:if|unless|whether|when|whenever|once|until|in case)\b"
 _SUPPOSING = re.compile(_SUPPOSE_WORDS)
 # A clause that only supposes an amount states none: "if a post has no views".
@@ -530,6 +561,54 @@ def _amount_phrases(low: str) -> list[tuple[int, int, str, str | None, str | Non
                 elif low.endswith("in ", 0, at) and not (at > 3 and low[at - 4].isalnum()):
                     found.append((at - 3, end, "in", None, None))
             at = low.find(word, at + 1)
+    if "available" in low or "all out" in low:
+        found.extend(_availability(low))
+    if "lager" in low or "ausverkauft" in low or not low.isascii():
+        found.extend(_foreign_stock(low))
+    return found
+
+
+def _availability(low: str) -> list[tuple[int, int, str, None, None]]:
+    """"it's available", "they aren't available", "it's unavailable", "we're all out": each a
+    stock claim, as (start, end, "some" or "zero", None, None); see ``_AVAILABLE_BEFORE``."""
+    found = []
+    for word in ("available", "all out"):
+        at = low.find(word)
+        while at >= 0:
+            end = at + len(word)
+            start = at - 2 if word == "available" and low.endswith("un", 0, at) else at
+            before = _AVAILABLE_BEFORE if word == "available" else _ALL_OUT_BEFORE
+            said = before.search(low, max(0, start - 48), start) if not (
+                start and low[start - 1].isalnum() or low[end:end + 1].isalnum()) else None
+            if said is not None and _CLAIM_AFTER.match(low, end):
+                zero = True                                 # "all out", "unavailable"
+                if word == "available":
+                    zero = (start < at) != (said.group("no") is not None)
+                    if said.group("no"):                    # "isn't available"
+                        start = said.start("no") + (not low[said.start("no")].isalpha())
+                        while start and low[start - 1].isalpha():
+                            start -= 1
+                found.append((start, end, "zero" if zero else "some", None, None))
+            at = low.find(word, end)
+    return found
+
+
+def _foreign_stock(low: str) -> list[tuple[int, int, str, None, None]]:
+    """German and Chinese stock words (``_FOREIGN_STOCK``), as ``_availability``."""
+    found = []
+    for word, says in _FOREIGN_STOCK:
+        at = low.find(word)
+        while at >= 0:
+            end = at + len(word)
+            if _FOREIGN_OTHERWISE.search(low, max(0, at - 32), at) or low.startswith("吗", end):
+                pass                    # "wieder auf Lager", "nur noch 2 auf Lager", 有货吗
+            else:
+                negated = _FOREIGN_NOT.search(low, max(0, at - 16), at)
+                start = negated.start() if negated else at
+                if negated:
+                    says = "some" if says == "zero" else "zero"
+                found.append((start, end, says, None, None))
+            at = low.find(word, end)
     return found
 
 
@@ -537,7 +616,8 @@ def _amount_words(text: str, low: str, evidence: Evidence) -> list[Finding]:
     # Most answers hold none of the phrases: substring tests (no calls) decide that first.
     if not ("no " in low or "stock" in low or "zero " in low or " 0 " in low
             or low.startswith("0 ") or "sold out" in low or "not a" in low or "out any" in low
-            or "left" in low):
+            or "left" in low or "available" in low or "all out" in low or "lager" in low
+            or "ausverkauft" in low or ("货" in low or "售罄" in low)):
         return []
     if len(low) != len(text):
         low = _ascii_lower(text)        # index for index with the text
@@ -553,12 +633,20 @@ def _amount_words(text: str, low: str, evidence: Evidence) -> list[Finding]:
                 or (low.startswith("out-of-", start) and _word_after(low, end).isalpha()
                     and _word_after(low, end) not in ("and", "or", "but", "now", "today"))):
             continue        # another time, or "out-of-stock items": not a claim about now
+        if says in ("in", "out"):
+            negated = _STOCK_NEGATED.search(low, max(0, start - 32), start)
+            if negated is not None:     # "isn't sold out", "no longer in stock"
+                start = negated.start()
+                while start and low[start - 1].isalpha():
+                    start -= 1
+                says = "some" if says == "out" else "zero"
         if says == "in":
             if _IN_STOCK_OTHERWISE.search(low, max(0, start - 32), start):
                 continue
             amounts, wanted = evidence.amounts_by_words.get("stock", ()), "some"
-        elif says == "out":
-            amounts, wanted = evidence.amounts_by_words.get("stock", ()), "zero"
+        elif says in ("out", "zero", "some") and first is None:
+            amounts = evidence.amounts_by_words.get("stock", ())
+            wanted = "some" if says == "some" else "zero"
         else:
             if _word_before(low, start) not in _HAVING:
                 continue    # "No items were missing", "at no cost", "You gained no followers"
@@ -674,10 +762,14 @@ def _magnitude(text: str, low: str, evidence: Evidence, start: int, end: int,
 
 
 # After a number, words that make it a stock level: "only 2 left", "12 in stock", "3 units
-# remaining", "5 available".
-_STOCK_LEVEL = re.compile(r"[ \t\u00a0]+(?:(?:units?|items?|pieces?|pcs|pairs?|more)[ ]+)?"
-                          r"(?:left|in stock|(?:remaining|available)"
+# remaining", "5 available", "12 pairs remain", "noch 2 (Stück) auf Lager".
+_STOCK_LEVEL = re.compile(r"[ \t\u00a0]+(?:(?:units?|items?|pieces?|pcs|pairs?|more|stück)[ ]+)?"
+                          r"(?:left|in stock|auf lager|(?:remaining|remains?|available)"
                           r"(?![ ]+(?!now|today|for|to|in|at|from)[a-z]))(?![\w-])")
+# Before a number, CJK words that make it a stock level (仅剩2件, 库存还有12件, 在庫は残り2点),
+# with a counter or the end of the clause after it (剩余2天 is two days left).
+_CJK_STOCK_BEFORE = ("剩", "剩下", "剩余", "库存", "库存有", "库存还有", "残り", "在庫")
+_CJK_STOCK_AFTER = re.compile(r"[件个個双雙台点點本套份支瓶盒]|[。，！,.!]|\Z")
 
 
 def _stock_levels(low: str, mentions: Sequence[Mention], evidence: Evidence) -> list[Finding]:
@@ -686,9 +778,14 @@ def _stock_levels(low: str, mentions: Sequence[Mention], evidence: Evidence) -> 
     the text lower-cased, index for index."""
     findings = []
     levels = None
+    cjk = "剩" in low or "库存" in low or "在庫" in low
     for mention in mentions:
         if mention.kind not in _FIGURE_KINDS or mention.value is None or mention.percent \
-                or mention.currency or not _STOCK_LEVEL.match(low, mention.end):
+                or mention.currency:
+            continue
+        if not _STOCK_LEVEL.match(low, mention.end) and not (
+                cjk and low.endswith(_CJK_STOCK_BEFORE, 0, mention.start)
+                and _CJK_STOCK_AFTER.match(low, mention.end)):
             continue
         if levels is None:
             levels = {Decimal(a.shown) for a in evidence.amounts_by_words.get("stock", ())
@@ -733,8 +830,26 @@ def _amount_finding(said: str, start: int, wanted: str, amounts: list) -> Findin
                         f"'{said}' says {claim}, but the value it rests on {withheld.shown}")
 
 
-def _overlaps(start: int, end: int, spans: Iterable[tuple[int, int]]) -> bool:
-    return any(a < end and start < b for a, b in spans)
+def _not_overlapping(found: list[Finding], spans: list[tuple[int, int]]) -> list[Finding]:
+    """The findings that overlap none of ``spans``. The spans are merged once and each finding
+    is looked up by bisection: a text full of stock phrases and figures has as many spans as
+    findings, and testing every pair was quadratic."""
+    merged_starts: list[int] = []
+    merged_ends: list[int] = []
+    for a, b in sorted(spans):
+        if merged_ends and a < merged_ends[-1]:
+            merged_ends[-1] = max(merged_ends[-1], b)
+        else:
+            merged_starts.append(a)
+            merged_ends.append(b)
+    kept = []
+    for finding in found:
+        # the last merged span starting before the finding's end is the only one that can
+        # overlap it (merged spans are disjoint and ordered)
+        at = bisect.bisect_left(merged_starts, finding.end) - 1
+        if at < 0 or merged_ends[at] <= finding.start:
+            kept.append(finding)
+    return kept
 
 
 # How many days from today each relative day word is.
@@ -1306,6 +1421,53 @@ def _asserted_question_quotes(text: str, mentions: Sequence[Mention], evidence: 
     return found
 
 
+# The marks of words left out of a quote: "...", "…" (squashed, NFKC makes it "..."), "[...]",
+# "[…]", "(...)".
+_ELISION = re.compile(r"[\[(]?(?:\.\.\.|\u2026)[\])]?")
+
+
+def _elided_found(said: str, quote_text: str) -> bool:
+    """Whether a quote with words left out ("Great boots ... the sole never came off") is
+    backed: each fragment, without the quote marks and final punctuation, found in order in
+    one evidence text. Each fragment must be at least two words (four characters in a script
+    without spaces), so that "Support was ... fast" cannot be stitched from single words."""
+    fragments = []
+    for part in _ELISION.split(said):
+        squashed = squash(part).strip(".,!?;:>*_`")     # and Markdown's quote marks
+        if not squashed:
+            continue
+        words = sum(any(c.isalnum() for c in word) for word in part.split())
+        if words < 2 and (squashed.isascii() or len(squashed) < 4):
+            return False
+        fragments.append(squashed)
+    if len(fragments) < 2:
+        return False
+    for text in quote_text.split("\x00"):
+        if fragments[0] not in text:
+            continue
+        at = 0
+        for fragment in fragments:
+            at = _found_from(fragment, text, at)
+            if at < 0:
+                break
+        else:
+            return True
+    return False
+
+
+def _found_from(quoted: str, squashed: str, start: int) -> int:
+    """The end of the first occurrence of ``quoted`` in ``squashed`` at or after ``start``
+    that cuts no number (as ``_found_whole``), or -1."""
+    at = squashed.find(quoted, start)
+    while at >= 0:
+        end = at + len(quoted)
+        if not (quoted[-1].isdigit() and _digit_at(squashed, end)) and \
+                not (quoted[0].isdigit() and at and _digit_at_left(squashed, at)):
+            return end
+        at = squashed.find(quoted, at + 1)
+    return -1
+
+
 def _found_whole(quoted: str, squashed: str) -> bool:
     """Whether ``quoted`` occurs in ``squashed`` (both squashed) without cutting a number: a
     quote ending "cost me 12" is not in "cost me 129 dollars", nor is "9.9" in "29.99"."""
@@ -1873,10 +2035,16 @@ class _Judge:
                                  "evidence", value=quoted)
         if self.question and _found_whole(quoted, self.question):
             return None     # the user's own words, quoted back
-        if _found_whole(quoted, self.evidence.quote_text):
+        quote_text = self.evidence.quote_text
+        if _found_whole(quoted, quote_text):
             return None
-        if quoted[-1] == "," and _found_whole(quoted[:-1], self.evidence.quote_text):
-            return None     # "Honestly," she wrote: the comma is the sentence's, not hers
+        # '"Sizing runs small."', '"Honestly," she wrote': a final mark inside the closing
+        # quote mark is the sentence's (US style), not the author's.
+        bare = quoted.rstrip(".,!?")
+        if bare != quoted and bare and _found_whole(bare, quote_text):
+            return None
+        if "..." in quoted and _elided_found(mention.text, quote_text):
+            return None     # "Great boots ... the sole never came off" (… and […] too)
         return self._finding(mention, "unsupported_quote", "this quote does not appear verbatim "
                              "in the evidence", value=quoted)
 

@@ -486,3 +486,18 @@ def test_every_direction_word_is_found_by_the_prefilter() -> None:
     read = (sweep._FALL_BEFORE | sweep._RISE_BEFORE | sweep._FALL_NOUNS | sweep._RISE_NOUNS
             | after | {"lower", "higher"} | set(sweep._FALL_ARROWS + sweep._RISE_ARROWS))
     assert [word for word in read if not sweep._may_trend(word)] == []
+
+
+# --- rule 12's findings outside the spans already judged ----------------------------------------
+
+@SETTINGS
+@given(st.lists(st.tuples(st.integers(0, 40), st.integers(0, 8)), max_size=12),
+       st.lists(st.tuples(st.integers(0, 40), st.integers(0, 8)), max_size=12))
+def test_not_overlapping_keeps_exactly_the_findings_no_span_overlaps(found, spans):
+    from rulekit.sweep import _new_finding, _not_overlapping
+
+    findings = [_new_finding("word_number", "x", None, s, s + n, "unsupported_number", "")
+                for s, n in found]
+    spans = [(s, s + n) for s, n in spans]
+    wanted = [f for f in findings if not any(a < f.end and f.start < b for a, b in spans)]
+    assert _not_overlapping(findings, spans) == wanted

@@ -131,6 +131,13 @@ Decisions on ambiguous text, each pinned by a case in ``tests/cases/scan/``:
   plan). Quotes of different families nest (“He said ‘never again’”: two quotes); within one
   family the innermost pair wins. A quote does not cross a blank line; an unclosed quote is not a mention; a straight "
   right after a digit does not open a quote (12" is an inch mark), nor does ‘ after a letter.
+  LaTeX-style ``...'' is a quote too. Markdown marks a quote only when it is introduced as
+  someone's words (a verb of saying, "a review:", or a name and a colon: "Dana wrote:", "As
+  Dana put it", "Dana:"): each line of a blockquote ("> ...") after such a line, from its ">";
+  an emphasis (*...*, **...**, _..._) after one and a colon on its line, which after a name
+  must read as a sentence (end with . ! ? or hold four words); a code span (`...`) after a
+  verb of saying and a colon. A bare "> ..." line is the
+  answer's aside, "Price: **$79**" its label, "I'd say *yes*" stress: not quotes.
 - Handles: ``@`` plus [A-Za-z0-9_.] with at least one letter or underscore, not preceded by a
   character of an e-mail address. A name longer than 30 characters is still a handle (emitted
   whole, so that its digits are never loose numbers).

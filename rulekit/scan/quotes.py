@@ -44,6 +44,33 @@ _SAID_AFTER = re.compile(rf"(?<=[,!?.][\"'\u201d\u2019\u00bb\u300d\u300f])[ \t\u
                          rf"(?:[\w@.'-]+[ \t\u00a0]+){{0,2}}?{_SAID}\b"
                          rf"|,[ \t\u00a0]+(?:[\w@.'-]+[ \t\u00a0]+){{0,2}}?{_SAID}\b")
 
+# LaTeX-style ``...'': two marks each side, so not one of the families above.
+_LATEX_QUOTE = re.compile(r"``(?=[^\s`'])(?:[^`'\n]|'(?!'))*''")
+
+# Markdown used as quote marks: a blockquote line ("> ...") or an emphasis ("*...*", "**...**",
+# "_..._", or a code span after a verb of saying) counts as a quote only when introduced as someone's words (``_introduced``): a bare
+# "> Note: ..." is a chat answer's own aside, and "Price: **$79**" its own label, so their
+# figures stay the answer's, judged one by one.
+_BLOCKQUOTE = re.compile(r"(?m)^[ \t]{0,3}>[ \t>]*")
+_EMPHASIS = re.compile(r"(?<![*_`\w])(\*\*|\*|__|_|`)(?=[^\s*_`])([^*_`\n]*[^\s*_`])\1"
+                       r"(?![*_`\w])")
+# The introduction, at the end of the text before: a verb of saying (with what it says of and
+# a colon), "a review:" or "reviews:", or a name and a colon at the start of its line ("Dana:",
+# "Sam K.:", "@sam_k:", bold or in a list item). Matched in the lower-cased text, except the
+# name (capitalised, in the text).
+_SAID_INTRO = re.compile(rf"(?<![\w-]){_SAID}(?: (?:it|him|her|them|us|me|you|this|that)"
+                         r"(?: as)?)?[ \t\u00a0]*[,:\uff1a]?[ \t\u00a0]*\Z"
+                         r"|(?<![\w-])(?:reviews?|comments?|feedback|testimonials?)"
+                         r"[ \t\u00a0]*[:\uff1a][ \t\u00a0]*\Z")
+_NAME_INTRO = re.compile(r"(?:^|(?<=\n))[ \t]{0,3}(?:[-*+][ \t]+)?(?:\*\*|__)?"
+                         r"(?P<name>@[\w.]{1,30}|[A-Z][\w'.\-]{0,30}(?:[ \t][A-Z][\w'.\-]{0,30}){0,2})"
+                         r"(?:\*\*|__)?[ \t]*:(?:\*\*|__)?[ \t]*\Z")
+# Labels an answer writes before its own words ("Note:", "Price: **$79**"), never names.
+_LABELS = frozenset("note notes tip tips warning important summary update example answer status "
+                    "price total reminder disclaimer caution fyi ps p.s. verdict result results "
+                    "details reason why how what q a question bottom line pro tip heads up tl;dr "
+                    "in short step".split())
+
 _ANY_MARK = re.compile("[" + "".join(marks for marks, _ in _QUOTE_PATTERNS) + "]")
 assert all(len(marks) <= 2 for marks, _ in _QUOTE_PATTERNS)
 
@@ -56,6 +83,13 @@ class _Quotes:
         nest (“He said ‘never again’”). Within a family the innermost pair wins and an
         unclosed mark pairs with nothing; a quote that spans a blank line is not a quote."""
         text = self.text
+        if ">" in text:
+            self.blockquotes()
+        if "*" in text or "_" in text or "`" in text:
+            self.emphasis_quotes()
+        if "``" in text:
+            for match in _LATEX_QUOTE.finditer(text):
+                self.add_quote(*match.span(), marks=2)
         # The ASCII marks are '"' and "'": in an ASCII text two substring tests decide;
         # otherwise one C-level pass over the marks.
         if ('"' not in text and "'" not in text) if self.ascii \
@@ -69,14 +103,71 @@ class _Quotes:
                     continue
                 self.add_quote(*match.span())
 
-    def add_quote(self, s: int, e: int) -> None:
-        inner = self.text[s + 1:e - 1]
+    def add_quote(self, s: int, e: int, marks: int = 1) -> None:
+        inner = self.text[s + marks:e - marks]
         squashed = _squash_clean(inner)
         if len(squashed) >= 6 or len(inner.split()) >= 2 or (
                 squashed and self.attributed(s, e)):
-            hit = _Hit("quote", s, e)
-            hit.normalized = squashed
-            self.quotes.append(hit)
+            self.quote_hit(s, e, squashed)
+
+    def quote_hit(self, s: int, e: int, squashed: str) -> None:
+        hit = _Hit("quote", s, e)
+        hit.normalized = squashed
+        self.quotes.append(hit)
+
+    def blockquotes(self) -> None:
+        """Each line of a Markdown blockquote introduced as someone's words (``introduced``,
+        on the last line before the block) is a quote: from its ">" to its last non-space."""
+        text = self.text
+        block_end, block_quoted = -1, False
+        for match in _BLOCKQUOTE.finditer(text):
+            s = match.start()
+            line_end = text.find("\n", s)
+            if line_end < 0:
+                line_end = len(text)
+            if block_end < 0 or text[block_end:s].strip():
+                # a new block: its introduction is the last non-blank line before it
+                before = text[:s].rstrip()
+                block_quoted = bool(before) and self.introduced(
+                    before.rfind("\n") + 1, len(before))
+            block_end = line_end
+            content = text[match.end():line_end].rstrip()
+            if block_quoted and content:
+                self.quote_hit(text.index(">", s), match.end() + len(content),
+                               _squash_clean(content))
+
+    def emphasis_quotes(self) -> None:
+        """An emphasis right after an introduction and a colon on its line ("Dana wrote:
+        *...*", "Dana: *...*") is a quote; without the colon it is stress ("I'd say *yes*").
+        After a name it must read as a sentence (end with . ! ? or hold four words), so that
+        "Status: *out for delivery*" stays a label's value; a code span (`...`) counts only
+        after a verb of saying ("Dana wrote: `...`"), not after "Command:"."""
+        text = self.text
+        for match in _EMPHASIS.finditer(text):
+            s = match.start()
+            line = text.rfind("\n", 0, s) + 1
+            if s - line > 200 or text[line:s].rstrip(" \t*_")[-1:] not in (":", "\uff1a"):
+                continue
+            said = self.introduced(line, s)
+            content = match.group(2)
+            if said == "name" and (match.group(1) == "`" or not (
+                    content[-1] in ".!?\u2026" or len(content.split()) >= 4)):
+                continue        # a code span is a quote only after a verb of saying
+            if said:
+                self.quote_hit(s, match.end(), _squash_clean(content))
+
+    def introduced(self, s: int, e: int) -> str:
+        """How text[s:e] (the start of a line up to a quote) introduces someone's words:
+        "said" (a verb of saying or "a review:" at its end), "name" (only a name and a colon,
+        "Dana:"), or "" (it does not)."""
+        if e - s > 200:
+            s = e - 200
+        if _SAID_INTRO.search(self.low, s, e):
+            return "said"
+        found = _NAME_INTRO.search(self.text, s, e)
+        if found and found.group("name").lower().rstrip(".") not in _LABELS:
+            return "name"
+        return ""
 
     def attributed(self, s: int, e: int) -> bool:
         """Whether a short quote is presented as someone's words: a verb of saying just before
