@@ -203,12 +203,13 @@ _LEFT_QUIET = frozenset("\n\t(\"[“‘«")
 _RIGHT_QUIET = frozenset(",.;:!?)]\"”\n\t/")
 _RIGHT_BUSY = _SUFFIX_FIRST | frozenset("十百千万萬亿億백천만억")
 # The first (up to) three letters of every suffix after a space that can start with a
-# lower-case letter, case-insensitively (scales, percent words, currencies, x, times), by
-# their first letter.
+# lower-case letter, case-insensitively (scales, percent words, currencies, x, times, and am or
+# pm after a time written with a point), by their first letter.
 _SPACED_SUFFIXES: dict[str, tuple[str, ...]] = dict.fromkeys("abcdefghijklmnopqrstuvwxyz", ())
 for _prefix in ("bn", "tn", "mio", "mrd", "md", "tho", "mil", "bil", "tri", "lak", "cro", "tau",
                 "per", "pct", "pro", "pou", "por", "kr", "z", "lei", "dol", "eur", "yen", "yua",
-                "rup", "x", "tim", "mn", "lac", "qui", "buc", "us-", "fra", "pes"):
+                "rup", "x", "tim", "mn", "lac", "qui", "buc", "us-", "fra", "pes",
+                "am", "a.m", "pm", "p.m"):         # and am/pm: "7.30 pm" is a clock time
     _SPACED_SUFFIXES[_prefix[0]] += (_prefix,)
 del _prefix
 # A lower-case letter that ends no currency (Rs, kr) or ordinal mark (No, Nr): digits glued to
