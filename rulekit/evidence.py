@@ -107,8 +107,8 @@ _MONEY_WORDS = frozenset("""price prices total totals subtotal subtotals amount 
     payment payments revenue spend spent budget salary deposit fare fares msrp rrp mrr arr
     income profit earnings payout payouts owed gross""".split())
 # A field whose -1 is a real value: a change, a difference, a score to par ("toPar", "views_delta").
-_CHANGE_NAME = re.compile(r"(?:delta|change|diff|difference|to_?par|net|trend|growth)$",
-                          re.IGNORECASE)
+_CHANGE_NAME = re.compile(r"(?:delta|change|diff|difference|to_?par|net|trend|growth)"
+                          r"(?:_?(?:pct|percent|perc|rate|ratio|points|pts))?$", re.IGNORECASE)
 # A growth stored as a ratio ("follower_growth": 0.021 is 2.1 %) when it is below 1 in size:
 # "follower_growth": 120 is a count of followers.
 _GROWTH_NAME = re.compile(r"(?:^|_)growth$|[a-z]Growth$", re.IGNORECASE)
