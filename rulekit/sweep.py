@@ -1228,7 +1228,7 @@ def _stated_weekday(text: str, mention: Mention, locale: str) -> tuple[int, str]
 # A clock time that does not say which half of the day it is in: "8 o'clock", "half past
 # seven", "quarter to 9"; unless a word in it says so ("8 o'clock in the morning", "quarter past
 # 8 am").
-_EITHER_HALF = re.compile(r"(?i)clock|past|after|quarter|half")
+_EITHER_HALF = re.compile(r"(?i)clock|past|after|quarter|half|sharp")
 _BARE_CLOCK = re.compile(r"[1-9]:[0-5][0-9](?![0-9:])")
 # The half of the day said after a bare clock time, which the scanner does not take into the
 # mention ("7:30 this morning", "7:30 in the morning").

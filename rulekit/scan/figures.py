@@ -18,7 +18,7 @@ from rulekit.scan.base import _CLAIMED, _DIGITS, _Hit, _is_glue, _word_after, _w
 from rulekit.scan.cjk import _CJK_SCALE, _YUAN_SIGNS, _yuan_tail
 from rulekit.scan.locales import _CORE
 from rulekit.scan.reader import _NBSP, _SIGNS
-from rulekit.scan.when import _AMPM_NEXT, _DAY_NEXT, _NUMERIC_DATE
+from rulekit.scan.when import _AMPM_NEXT, _AT_BEFORE, _DAY_NEXT, _NUMERIC_DATE
 
 # A digit run longer than this has no value (see the module docstring).
 MAX_DIGITS = 200
@@ -311,8 +311,8 @@ class _Figures:
             if self.has_east_asian and e - s <= 4:
                 return None
             if e - s <= 2:
-                if self.hours:
-                    return None                 # 21 Uhr, 21h30
+                if self.hours or text[s - 4:s].lower() in _AT_BEFORE:
+                    return None                 # 21 Uhr, 21h30; "at 8", "until 10" (``_When``)
                 if after in _SPACES:
                     # not "29 July", "29 of July", "9 pm"
                     nxt = text[e + 1:e + 2]

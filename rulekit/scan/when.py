@@ -14,7 +14,7 @@ import re
 
 from rulekit.dates import ClaimedDate, Readings, _locale_dates, is_fixed, parse_claimed_date, \
     written_zone
-from rulekit.scan.base import _DIGITS, _Hit, _is_glue, _word_before
+from rulekit.scan.base import _DIGITS, _Hit, _is_glue, _word_after, _word_before
 from rulekit.scan.cjk import _CJK_DIGIT, _cjk_value, _digit_string
 from rulekit.scan.locales import _SPACE, _name_key
 
@@ -126,9 +126,21 @@ _PAST_TO = re.compile(r"(?:a[ \u00a0])?(quarter|half)[ \u00a0]+(past|after|to)[ 
 # morning to afternoon (09:00 to 17:00), only after a word that says they are opening hours;
 # "open 10 to 11" or "from 9 to 5 days" are left as numbers.
 _HOURS_RANGE = re.compile(r"(?:[ \u00a0]?[-\u2013][ \u00a0]?|[ \u00a0](?:to|till|until)[ \u00a0])"
-                          r"([0-9]{1,2})(?![0-9]|[\w%]|[.,:][0-9]|[ \u00a0]?(?i:[ap]\.?m(?![a-z])"
+                          r"([0-9]{1,2})(?::([0-5][0-9]))?(?:[ \u00a0]?(?i:(p)(?:\.m\.|m))(?![a-z]))?"
+                          r"(?![0-9]|[\w%]|[.,:][0-9]|[ \u00a0]?(?i:[ap]\.?m(?![a-z])"
                           r"|o['\u2019]clock|percent|%|h(?:ours?|rs?)?(?![a-z])|days?(?![a-z])))")
 _HOURS_BEFORE = frozenset("open opens opening hours staffed".split())
+# A bare hour said as a time (``_When.spoken_hour``): after "at", "until" or "till" (the four
+# characters before the digits), ending the clause or before one of ``_AFTER_SPOKEN_HOUR``;
+# "at 8 sharp" is either half of the day; after a word of opening or closing, the hour is read
+# in the half of the day shops keep.
+_AT_BEFORE = frozenset((" at ", "til ", "ill "))
+_HOUR_END = frozenset(" \u00a0.,;!?)")
+_SHARP = re.compile(r"[ \u00a0]sharp(?![\w-])")
+_AFTER_SPOKEN_HOUR = frozenset("on every each today tomorrow tonight and or daily weekdays "
+                               "weekends during".split())
+_OPENING_WORDS = frozenset("open opens opening reopen reopens".split())
+_CLOSING_WORDS = frozenset("close closes closing closed shut shuts".split())
 # Open all day: "24/7", "open 24 hours", "24 hours a day": one mention, 00:00 to 24:00, that
 # the sweep backs only with evidence that says so. "within 24 hours" is a duration.
 _ALL_DAY = re.compile(r"/7(?![0-9/])|[ \u00a0](?:hours|hrs)(?:[ \u00a0]a[ \u00a0]day)?(?![\w])")
@@ -204,6 +216,8 @@ _CLOCK_WORD = re.compile(
     r"|(one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)[ \u00a0]?"
     r"(?:([ap])\.[ \u00a0]?m\.|([ap])m)(?![\w\u2010-])"
     r"|twelve[ \u00a0]+(noon|midnight))(?![\w\u2010-])")
+_OCLOCK_WORD = re.compile(r"(one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)"
+                         r"[ \u00a0]o['\u2019]?clock(?![\w])")
 _CLOCK_WORD_TOKENS = frozenset(b"noon midday midnight am pm m".split())
 _CLOCK_WORD_HOURS = {word: hour for hour, word in enumerate(
     "one two three four five six seven eight nine ten eleven twelve".split(), 1)}
@@ -367,6 +381,10 @@ class _When:
             found = _HOURS_RANGE.match(text, e)
             if found:
                 return self.hours_range(s, e, found)
+        if (not after or after in _HOUR_END) and text[s - 4:s].lower() in _AT_BEFORE:
+            found = self.spoken_hour(s, e)
+            if found is not None:
+                return found
         if after and (after in _AMPM_NEXT or (after == " " and text[e + 1:e + 2] in _AMPM_NEXT)):
             found = _AMPM.match(text, s)
             if found:
@@ -422,13 +440,43 @@ class _When:
             words = words[:-1]
         return bool(words) and words[-1].strip(":,") in _HOURS_BEFORE
 
+    def spoken_hour(self, s: int, e: int) -> int | None:
+        """A bare hour after "at", "until" or "till": "at 8 sharp" (either half of the day),
+        "we close at 5" (17:00), "opens at 9" (09:00), "open until 10" (22:00). An opening
+        hour from 5 to 11 is the morning and from 12 to 4 the afternoon; a closing hour from 1
+        to 11 is the afternoon or evening. Anything else after "at" stays a number ("at 5
+        locations", "at 3 stores")."""
+        text, low = self.text, self.low
+        hour = int(text[s:e])
+        if not 1 <= hour <= 12:
+            return None
+        sharp = _SHARP.match(low, e)
+        if sharp:
+            return self.add_time(s, sharp.end(), hour % 12, 0, None, None)
+        nxt = _word_after(low, e)
+        if nxt and nxt not in _AFTER_SPOKEN_HOUR:
+            return None
+        verb = low[max(0, s - 24):s].split()[-2:-1]
+        if not verb:
+            return None
+        if verb[0] in _CLOSING_WORDS or (verb[0] in _OPENING_WORDS and low[s - 4:s] != " at "):
+            if hour == 12:
+                return None                 # noon or midnight: unsure
+            return self.add_time(s, e, hour + 12, 0, None, None)
+        if verb[0] in _OPENING_WORDS:
+            return self.add_time(s, e, hour if hour >= 5 else hour + 12, 0, None, None)
+        return None
+
     def hours_range(self, s: int, e: int, found: re.Match) -> int | None:
-        """"open 9 to 5": 09:00 and 17:00, two clock times (see ``_HOURS_RANGE``)."""
+        """"open 9 to 5", "open 9 to 5:30 pm": 09:00 and 17:00 (17:30), two clock times (see
+        ``_HOURS_RANGE``)."""
         first, last = int(self.text[s:e]), int(found.group(1))
         if not (5 <= first <= 11 and 1 <= last < first) or not self.free(s, found.end()):
             return None
         self.add_time(s, e, first, 0, None, None)
-        return self.add_time(found.start(1), found.end(1), last + 12, 0, None, None)
+        # the second end with its minutes and pm, if written ("9 to 5:30", "9 to 5 pm")
+        return self.add_time(found.start(1), found.end(), last + 12, int(found.group(2) or 0),
+                             None, None)
 
     def all_day(self, s: int, e: int) -> int | None:
         """"24/7", "open 24 hours": open all day, 00:00 to 24:00 (see ``_ALL_DAY``)."""
@@ -634,6 +682,8 @@ class _When:
             self.clock_words()
         if "past" in self.low or "quarter" in self.low:
             self.past_to_words()
+        if "clock" in self.low:
+            self.oclock_words()
         # every date and clock time is read by now; a loop, not a comprehension, so that a
         # text with no date pays no call
         dated = []
@@ -682,6 +732,22 @@ class _When:
                 hour = self.half_after(e, hour)
                 e = half.end()
             self.add_time(s, e, hour, minute, None, None)
+
+    def oclock_words(self) -> None:
+        """"eight o'clock": a time whose half of the day is not said, unless a word after says
+        it ("eight o'clock in the evening", which the mention then holds)."""
+        text = self.text
+        for found in _OCLOCK_WORD.finditer(self.low):
+            s, e = found.span()
+            if (s and (self.low[s - 1].isalnum() or self.low[s - 1] in "_\u2010-")) \
+                    or not self.free(s, e):
+                continue
+            hour = _CLOCK_WORD_HOURS[found.group(1)] % 12
+            half = _HALF_AFTER.match(text, e)
+            if half:
+                hour = self.half_after(e, hour)
+                e = half.end()
+            self.add_time(s, e, hour, 0, None, None)
 
     def clock_word_is_time(self, s: int, e: int) -> bool:
         """Whether "noon"/"midnight" at [s, e) is a time, not a name or a colour."""
