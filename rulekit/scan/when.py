@@ -715,39 +715,39 @@ class _When:
             self.add_time(s, e, hour, 0, None, None)
 
     def past_to_words(self) -> None:
-        """"half past seven", "quarter to 9": a time whose half of the day is not said, unless a
-        word after says it ("half past seven in the morning", which the mention then holds)."""
-        text = self.text
-        for found in _PAST_TO.finditer(self.low):
-            s, e = found.span()
-            if (s and (self.low[s - 1].isalnum() or self.low[s - 1] in "_\u2010-")) \
-                    or not self.free(s, e):
-                continue
+        """"half past seven", "quarter to 9" (see ``spoken_times``)."""
+        for found in self.spoken_times(_PAST_TO):
             word = found.group(3)
             hour, minute = _past_to(int(word) if word.isdigit() else _CLOCK_WORD_HOURS[word],
                                     found.group(1), found.group(2))
-            hour %= 12
-            half = _HALF_AFTER.match(text, e)
-            if half:
-                hour = self.half_after(e, hour)
-                e = half.end()
-            self.add_time(s, e, hour, minute, None, None)
+            self.add_spoken(found, hour, minute)
 
     def oclock_words(self) -> None:
-        """"eight o'clock": a time whose half of the day is not said, unless a word after says
-        it ("eight o'clock in the evening", which the mention then holds)."""
-        text = self.text
-        for found in _OCLOCK_WORD.finditer(self.low):
+        """"eight o'clock" (see ``spoken_times``)."""
+        for found in self.spoken_times(_OCLOCK_WORD):
+            self.add_spoken(found, _CLOCK_WORD_HOURS[found.group(1)], 0)
+
+    def spoken_times(self, pattern: re.Pattern):
+        """The matches of ``pattern`` in the lower-cased text that start a word and lie in free
+        text: times said in words, whose half of the day is not said unless a word after says it
+        ("half past seven in the morning", "eight o'clock in the evening"; ``add_spoken``)."""
+        low = self.low
+        for found in pattern.finditer(low):
             s, e = found.span()
-            if (s and (self.low[s - 1].isalnum() or self.low[s - 1] in "_\u2010-")) \
-                    or not self.free(s, e):
-                continue
-            hour = _CLOCK_WORD_HOURS[found.group(1)] % 12
-            half = _HALF_AFTER.match(text, e)
-            if half:
-                hour = self.half_after(e, hour)
-                e = half.end()
-            self.add_time(s, e, hour, 0, None, None)
+            if not (s and (low[s - 1].isalnum() or low[s - 1] in "_\u2010-")) \
+                    and self.free(s, e):
+                yield found
+
+    def add_spoken(self, found: re.Match, hour: int, minute: int) -> None:
+        """A time said in words at ``found``, with the half of the day said after it, if any,
+        taken into the mention."""
+        s, e = found.span()
+        hour %= 12
+        half = _HALF_AFTER.match(self.text, e)
+        if half:
+            hour = self.half_after(e, hour)
+            e = half.end()
+        self.add_time(s, e, hour, minute, None, None)
 
     def clock_word_is_time(self, s: int, e: int) -> bool:
         """Whether "noon"/"midnight" at [s, e) is a time, not a name or a colour."""
