@@ -146,7 +146,9 @@ _FIXED_ZONES.update({
     "INDIA STANDARD TIME": 330, "INDIAN STANDARD TIME": 330,
     "AUSTRALIAN EASTERN STANDARD TIME": 600, "AUSTRALIAN EASTERN DAYLIGHT TIME": 660,
     "AUSTRALIAN CENTRAL STANDARD TIME": 570, "AUSTRALIAN CENTRAL DAYLIGHT TIME": 630,
-    "AUSTRALIAN WESTERN STANDARD TIME": 480})
+    "AUSTRALIAN WESTERN STANDARD TIME": 480, "TOKYO TIME": 540, "SEOUL TIME": 540,
+    "SHANGHAI TIME": 480, "TAIPEI TIME": 480, "MUMBAI TIME": 330, "DELHI TIME": 330,
+    "KOLKATA TIME": 330, "DUBAI TIME": 240})
 _NAMED_ZONES = {"ET": "America/New_York", "EASTERN": "America/New_York",
                 "CT": "America/Chicago", "CENTRAL": "America/Chicago",
                 "MT": "America/Denver", "MOUNTAIN": "America/Denver",
@@ -157,14 +159,22 @@ _NAMED_ZONES = {"ET": "America/New_York", "EASTERN": "America/New_York",
                 "WESTERN EUROPEAN TIME": "Europe/Lisbon", "UK TIME": "Europe/London",
                 "LONDON TIME": "Europe/London", "PARIS TIME": "Europe/Paris",
                 "BERLIN TIME": "Europe/Berlin", "NEW YORK TIME": "America/New_York",
-                "SYDNEY TIME": "Australia/Sydney"}
+                "SYDNEY TIME": "Australia/Sydney", "MELBOURNE TIME": "Australia/Melbourne",
+                "LOS ANGELES TIME": "America/Los_Angeles", "CHICAGO TIME": "America/Chicago",
+                "TORONTO TIME": "America/Toronto", "MADRID TIME": "Europe/Madrid",
+                "ROME TIME": "Europe/Rome", "AMSTERDAM TIME": "Europe/Amsterdam",
+                "DUBLIN TIME": "Europe/Dublin", "AUCKLAND TIME": "Pacific/Auckland"}
 # The standard and summer offsets of each, for a machine without the zone database: both
 # readings, so that nothing is backed (fail closed) rather than guessed.
 _NAMED_OFFSETS = {"America/New_York": (-300, -240), "America/Chicago": (-360, -300),
                   "America/Denver": (-420, -360), "America/Los_Angeles": (-480, -420),
                   "Europe/Paris": (60, 120), "Europe/Berlin": (60, 120),
                   "Europe/Athens": (120, 180), "Europe/Lisbon": (0, 60),
-                  "Europe/London": (0, 60), "Australia/Sydney": (600, 660)}
+                  "Europe/London": (0, 60), "Australia/Sydney": (600, 660),
+                  "Australia/Melbourne": (600, 660), "America/Toronto": (-300, -240),
+                  "Europe/Madrid": (60, 120), "Europe/Rome": (60, 120),
+                  "Europe/Amsterdam": (60, 120), "Europe/Dublin": (0, 60),
+                  "Pacific/Auckland": (720, 780)}
 
 
 class Readings(dt.tzinfo):

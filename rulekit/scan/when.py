@@ -69,7 +69,9 @@ _SPELLED_ZONES = (
     r"|Greenwich[ \u00a0]Mean|Coordinated[ \u00a0]Universal|British[ \u00a0]Summer"
     r"|Irish[ \u00a0]Standard|(?:Japan|Korea|Korean|China|India|Indian|Singapore|Moscow)"
     r"(?:[ \u00a0]Standard)?|Beijing|Hong[ \u00a0]Kong|UK|London|Paris|Berlin"
-    r"|New[ \u00a0]York|Sydney|(?:Eastern|Central|Mountain|Pacific))[ \u00a0]Time)")
+    r"|New[ \u00a0]York|Sydney|Melbourne|Tokyo|Seoul|Shanghai|Taipei|Mumbai|Delhi|Kolkata"
+    r"|Dubai|Los[ \u00a0]Angeles|Chicago|Toronto|Madrid|Rome|Amsterdam|Dublin|Auckland"
+    r"|(?:Eastern|Central|Mountain|Pacific))[ \u00a0]Time)")
 # A zone after a time: "9 pm (UTC+8)", "21:00 UTC", "13:00 GMT-5" (``_ZONE_AFTER``), "9 pm
 # PST", "21:00 ET", "9 am Eastern (Time)" (``_ZONE_NAME``, whose names ``rulekit.dates.
 # written_zone`` reads; capitals only, so that French "et" is not Eastern time, and a zone word
