@@ -220,6 +220,9 @@ _CLOCK_WORD = re.compile(
     r"|twelve[ \u00a0]+(noon|midnight))(?![\w\u2010-])")
 _OCLOCK_WORD = re.compile(r"(one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)"
                          r"[ \u00a0]o['\u2019]?clock(?![\w])")
+_ROUND_THE_CLOCK = re.compile(r"(?:a)?round[ \u00a0-]the[ \u00a0-]clock(?![\w])")
+_ROUND_THE_CLOCK_BEFORE = frozenset("open opens staffed available reachable online support "
+                                    "operate operates operating".split())
 _CLOCK_WORD_TOKENS = frozenset(b"noon midday midnight am pm m".split())
 _CLOCK_WORD_HOURS = {word: hour for hour, word in enumerate(
     "one two three four five six seven eight nine ten eleven twelve".split(), 1)}
@@ -686,6 +689,11 @@ class _When:
             self.past_to_words()
         if "clock" in self.low:
             self.oclock_words()
+            for found in self.spoken_times(_ROUND_THE_CLOCK):
+                # "open round the clock", like "24/7"; not "working round the clock"
+                if _ROUND_THE_CLOCK_BEFORE.intersection(
+                        self.low[max(0, found.start() - 40):found.start()].split()[-4:]):
+                    self.all_day(*found.span())
         # every date and clock time is read by now; a loop, not a comprehension, so that a
         # text with no date pays no call
         dated = []
