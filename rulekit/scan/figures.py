@@ -311,7 +311,8 @@ class _Figures:
             if self.has_east_asian and e - s <= 4:
                 return None
             if e - s <= 2:
-                if self.hours or text[s - 4:s].lower() in _AT_BEFORE:
+                if self.hours or (self.low[s - 4:s] in _AT_BEFORE and (
+                        after != "." or text[e + 1:e + 2] not in _ASCII_DIGITS)):
                     return None                 # 21 Uhr, 21h30; "at 8", "until 10" (``_When``)
                 if after in _SPACES:
                     # not "29 July", "29 of July", "9 pm"

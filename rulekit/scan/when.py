@@ -386,7 +386,8 @@ class _When:
             found = _HOURS_RANGE.match(text, e)
             if found:
                 return self.hours_range(s, e, found)
-        if (not after or after in _HOUR_END) and text[s - 4:s].lower() in _AT_BEFORE:
+        if (not after or after in _HOUR_END) and self.low[s - 4:s] in _AT_BEFORE and not (
+                after == "." and text[e + 1:e + 2].isdigit()):
             found = self.spoken_hour(s, e)
             if found is not None:
                 return found
