@@ -1237,6 +1237,12 @@ _HALF_NEXT = re.compile(r"(?i)[ \u00a0]{1,3}(?:(?:this|tomorrow|in[ \u00a0]the|e
 _HALF_SAID = re.compile(r"(?i)[ap]\.?[ \u00a0]?m(?![a-z])|morning|evening|afternoon|night|noon")
 
 
+# A line that is one capitalised word and a colon before an emphasis ("Fit: *...*",
+# "- **Recommendation:** *...*").
+_SINGLE_NAME_INTRO = re.compile(r"[ \t]{0,3}(?:[-*+][ \t]+)?(?:\*\*|__)?([A-Z][\w'\-]{0,30})"
+                                r"(?:\*\*|__)?[ \t]*:(?:\*\*|__)?[ \t]*")
+
+
 def _either_half(said: str) -> bool:
     return _EITHER_HALF.search(said) is not None and _HALF_SAID.search(said) is None
 
@@ -2024,6 +2030,8 @@ class _Judge:
         quoted = mention.normalized or squash(mention.text)
         if not quoted:
             return None
+        if mention.text[:1] in "*_" and self._label_emphasis(mention):
+            return None     # "Recommendation: *size up*": the answer's own words, not Dana's
         word = _short_quote_word(quoted)
         if word is not None:
             # One short word ("Wow", "No"): inside the squashed evidence it would be found in
@@ -2047,6 +2055,26 @@ class _Judge:
             return None     # "Great boots ... the sole never came off" (… and […] too)
         return self._finding(mention, "unsupported_quote", "this quote does not appear verbatim "
                              "in the evidence", value=quoted)
+
+    def _label_emphasis(self, mention: Mention) -> bool:
+        """Whether an emphasis the scanner took for a quote after "Name:" follows a single word
+        that names no author of the evidence: a label of the answer's own ("Recommendation:
+        *size up*", "Fit: *runs small.*"), not someone's words. "Dana: *...*" stays a quote
+        when Dana wrote something in the evidence."""
+        text = self.text
+        line = text.rfind("\n", 0, mention.start) + 1
+        found = _SINGLE_NAME_INTRO.fullmatch(text, line, mention.start)
+        return found is not None and found.group(1).casefold() not in self.author_words
+
+    @functools.cached_property
+    def author_words(self) -> frozenset[str]:
+        """The authors of the evidence's texts and each word of their names, case-folded."""
+        words = set()
+        for _, author in self.evidence.quotes:
+            if author:
+                words.add(author.casefold())
+                words.update(author.casefold().split())
+        return frozenset(words)
 
     @functools.cached_property
     def question_words(self) -> frozenset[str]:
