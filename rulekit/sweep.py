@@ -905,6 +905,9 @@ def _relative_days(text: str, evidence: Evidence, locale: str
                         f"the evidence is about {-offset} days before its today "
                         f"({today.isoformat()})"))
                     continue
+        if offset is not None and offsets.get(said.lower()) is not None \
+                and _said_in_evidence(said, evidence):
+            continue                                # "Arriving today" in the evidence
         if today is None:
             why = ("the evidence's today could not be read as a date" if evidence.has_today
                    else "the evidence has no 'today' to resolve it against")
@@ -928,6 +931,24 @@ def _relative_days(text: str, evidence: Evidence, locale: str
                                      f"today is {today.isoformat()}), and no date in the "
                                      "evidence is that day"))
     return findings, settled
+
+
+def _said_in_evidence(word: str, evidence: Evidence) -> bool:
+    """Whether the relative day ``word`` ("today", 明天) is said in a trusted text of the
+    evidence ("Arriving today"). Texts are squashed, without spaces: a word in a Latin script
+    must end its text or be followed by no letter ("today's deals" does not back it)."""
+    said = squash(word)
+    latin = said[:1] < "\u2e80"
+    for text, author in evidence.quotes:
+        if author is not None:
+            continue                                # third-party text backs nothing
+        at = text.find(said)
+        while at >= 0:
+            end = at + len(said)
+            if not latin or not text[end:end + 1].isalpha():
+                return True
+            at = text.find(said, end)
+    return False
 
 
 # Rule 10, a weekday said alone as the day of something ("It arrives Friday.", "on Friday",
@@ -1957,6 +1978,18 @@ class _Judge:
                                  "the evidence", value=normal)
         if normal.startswith("--"):     # a day without a year: some evidence date must have it
             normal = normal[:7]         # "--07-10T20:00": the day of a month, and its time
+            if time is not None and time.tzinfo is not None and time.tzinfo is not dt.timezone.utc:
+                # "July 9 at 7:30 pm Pacific": an instant of the evidence that is that time on
+                # that day in that zone, whose day in UTC may be the next or the one before
+                month, day = int(normal[2:4]), int(normal[5:7])
+                for year in sorted({d.year + step for d in days for step in (-1, 0, 1)}):
+                    try:
+                        local = dt.date(year, month, day)
+                    except ValueError:
+                        continue
+                    if (weekday is None or local.weekday() == weekday[0]) \
+                            and self._zoned(local, time):
+                        return None
             if any(f"--{d.month:02d}-{d.day:02d}" == normal and (
                     weekday is None or d.weekday() == weekday[0]) for d in days):
                 if time is None or any(f"--{d.month:02d}-{d.day:02d}" == normal and (
