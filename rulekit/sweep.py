@@ -905,6 +905,9 @@ def _relative_days(text: str, evidence: Evidence, locale: str
                         f"the evidence is about {-offset} days before its today "
                         f"({today.isoformat()})"))
                     continue
+        if offset is not None and offsets.get(said.lower()) is not None \
+                and _said_in_evidence(said, evidence):
+            continue                                # "Arriving today" in the evidence
         if today is None:
             why = ("the evidence's today could not be read as a date" if evidence.has_today
                    else "the evidence has no 'today' to resolve it against")
@@ -928,6 +931,24 @@ def _relative_days(text: str, evidence: Evidence, locale: str
                                      f"today is {today.isoformat()}), and no date in the "
                                      "evidence is that day"))
     return findings, settled
+
+
+def _said_in_evidence(word: str, evidence: Evidence) -> bool:
+    """Whether the relative day ``word`` ("today", 明天) is said in a trusted text of the
+    evidence ("Arriving today"). Texts are squashed, without spaces: a word in a Latin script
+    must end its text or be followed by no letter ("today's deals" does not back it)."""
+    said = squash(word)
+    latin = said[:1] < "\u2e80"
+    for text, author in evidence.quotes:
+        if author is not None:
+            continue                                # third-party text backs nothing
+        at = text.find(said)
+        while at >= 0:
+            end = at + len(said)
+            if not latin or not text[end:end + 1].isalpha():
+                return True
+            at = text.find(said, end)
+    return False
 
 
 # Rule 10, a weekday said alone as the day of something ("It arrives Friday.", "on Friday",
@@ -978,6 +999,46 @@ _LONE_NOT_BEFORE = frozenset("open opens opened closed close closes hours staffe
                              "cada".split())
 # After the weekday, a plural part of the day ("on Friday nights") makes it a habit.
 _LONE_NOT_AFTER = frozenset("mornings afternoons evenings nights".split())
+# Anywhere in the weekday's sentence, words of opening hours ("Am Samstag haben wir bis 18 Uhr
+# geöffnet"); in its clause, a negation or a habit ("We don't ship on Saturday", "refunds
+# usually post by Friday"): no claim that an event falls on a day of the evidence.
+_LONE_HOURS_WORDS = frozenset("open opened closed hours geöffnet geschlossen öffnungszeiten "
+                              "ouvert fermé horaires abierto cerrado horario".split())
+_LONE_NOT_CLAUSE = frozenset("don't doesn't don’t doesn’t do does never not no usually "
+                             "typically normally generally always often".split())
+# A supposition before the weekday in its sentence ("If you order by Thursday, ..."), and a
+# general plural that starts the sentence ("Orders placed after 2 pm on Friday ship on Monday").
+_LONE_SUPPOSED = re.compile(r"(?<![\w'’])(?:if|unless|when|whenever|once|in case)(?![\w'’])"
+                            r"[^.!?;\n]{0,64}\Z")
+_LONE_GENERAL = frozenset("orders packages parcels returns deliveries items shipments".split())
+_SENTENCE_END = re.compile(r"[.!?;\n](?![0-9])")
+
+
+def _lone_statement(low: str, s: int, e: int) -> bool:
+    """Whether the weekday at [s, e) of ``low`` (lower-cased) is no claim about a day of the
+    evidence: its sentence speaks of opening hours, supposes ("if", "when"...) before it, or
+    starts with a general plural; its clause denies or states a habit."""
+    start = max(0, s - 120)
+    ends = [found.end() for found in _SENTENCE_END.finditer(low, start, s)]
+    start = ends[-1] if ends else start
+    stop = _SENTENCE_END.search(low, e, e + 120)
+    sentence = low[start:stop.start() if stop else e + 120]
+    words = {word.strip(",:()\"“”") for word in sentence.split()}
+    if not _LONE_HOURS_WORDS.isdisjoint(words):
+        return True
+    first = sentence.split(None, 1)[:1]
+    if first and first[0] in _LONE_GENERAL:
+        return True
+    if _LONE_SUPPOSED.search(low, start, s):
+        return True
+    clause = re.split(r"[,:()]", sentence)
+    at = s - start
+    # the clause holding the weekday: the pieces' lengths summed up to it
+    for piece in clause:
+        if at <= len(piece):
+            return not _LONE_NOT_CLAUSE.isdisjoint(piece.split())
+        at -= len(piece) + 1
+    return False
 _LONE_CJK = re.compile(r"(?:星期|礼拜|禮拜|周|週)([一二三四五六日天])|([月火水木金土日])曜日?")
 _LONE_CJK_DAYS = {**{c: i for i, c in enumerate("一二三四五六日")}, "天": 6,
                   **{c: i for i, c in enumerate("月火水木金土日")}}
@@ -1028,7 +1089,7 @@ def _lone_weekdays(text: str, low: str, mentions: Sequence[Mention], evidence: E
             words = low[max(0, s - 40):s].split()
             if not words or words[-1] not in before_words \
                     or not _LONE_NOT_BEFORE.isdisjoint(words[-4:]) \
-                    or _word_after(low, e) in _LONE_NOT_AFTER:
+                    or _word_after(low, e) in _LONE_NOT_AFTER or _lone_statement(low, s, e):
                 continue
             if _WEEKDAY_RANGE_BEFORE.search(low, max(0, s - 12), s) and pattern.search(
                     low, max(0, s - 24), s):
@@ -1923,6 +1984,18 @@ class _Judge:
                                  "the evidence", value=normal)
         if normal.startswith("--"):     # a day without a year: some evidence date must have it
             normal = normal[:7]         # "--07-10T20:00": the day of a month, and its time
+            if time is not None and time.tzinfo is not None and time.tzinfo is not dt.timezone.utc:
+                # "July 9 at 7:30 pm Pacific": an instant of the evidence that is that time on
+                # that day in that zone, whose day in UTC may be the next or the one before
+                month, day = int(normal[2:4]), int(normal[5:7])
+                for year in sorted({d.year + step for d in days for step in (-1, 0, 1)}):
+                    try:
+                        local = dt.date(year, month, day)
+                    except ValueError:
+                        continue
+                    if (weekday is None or local.weekday() == weekday[0]) \
+                            and self._zoned(local, time):
+                        return None
             if any(f"--{d.month:02d}-{d.day:02d}" == normal and (
                     weekday is None or d.weekday() == weekday[0]) for d in days):
                 if time is None or any(f"--{d.month:02d}-{d.day:02d}" == normal and (

@@ -132,6 +132,16 @@ _HOURS_RANGE = re.compile(r"(?:[ \u00a0]?[-\u2013][ \u00a0]?|[ \u00a0](?:to|till
                           r"(?![0-9]|[\w%]|[.,:][0-9]|[ \u00a0]?(?i:[ap]\.?m(?![a-z])"
                           r"|o['\u2019]clock|percent|%|h(?:ours?|rs?)?(?![a-z])|days?(?![a-z])))")
 _HOURS_BEFORE = frozenset("open opens opening hours staffed".split())
+# A weekday between the word of opening hours and the hours: "open Saturday 10–6".
+_HOURS_DAY = frozenset("monday tuesday wednesday thursday friday saturday sunday mon tue tues "
+                       "wed thu thur thurs fri sat sun weekdays weekends".split())
+# The first end of a range of hours that shares the second's am or pm ("4–6 pm", "2-6 pm",
+# "11 to 1 pm") or its "Uhr" ("8 bis 20 Uhr", "8–20 Uhr"): the second end as ``_AMPM`` and
+# ``_UHR`` read it, after a dash or a word of a range.
+_SHARED_HALF = re.compile(r"(?:[ \u00a0]?[-\u2013][ \u00a0]?|[ \u00a0](?:to|till|until|bis)[ \u00a0])"
+                          r"(?:(1[0-2]|0?[1-9])(?::[0-5][0-9])?[ \u00a0]?"
+                          r"(?:([AaPp])\.[ \u00a0]?[Mm]\.|([AaPp])[Mm](?![A-Za-z]))"
+                          r"|([01]?[0-9]|2[0-3])(?:[.:][0-5][0-9])?[ \u00a0]?Uhr(?![\w]))")
 # A bare hour said as a time (``_When.spoken_hour``): after "at", "until" or "till" (the four
 # characters before the digits), ending the clause or before one of ``_AFTER_SPOKEN_HOUR``;
 # "at 8 sharp" is either half of the day; after a word of opening or closing, the hour is read
@@ -382,6 +392,10 @@ class _When:
             found = _ALL_DAY.match(text, e)
             if found:
                 return self.all_day(s, found.end())
+        if after and after in " \u00a0-\u2013":
+            found = _SHARED_HALF.match(text, e)
+            if found:
+                return self.shared_half(s, e, found)
         if after and after in " \u00a0-\u2013" and self.hours_word_before(s):
             found = _HOURS_RANGE.match(text, e)
             if found:
@@ -439,9 +453,30 @@ class _When:
             return hour + 12 if 1 <= hour <= 6 else hour
         return hour + 12 if 5 <= hour <= 11 else hour
 
+    def shared_half(self, s: int, e: int, found: re.Match) -> int | None:
+        """The first end of "4–6 pm", "11 to 1 pm", "8 bis 20 Uhr" (see ``_SHARED_HALF``): the
+        hour of the run [s, e) in the second end's half of the day (the other half when it is
+        greater than the second, or the second is 12: "11–1 pm" is 11 am), or an hour before
+        "Uhr". None when a zone follows the second end: the first is then left unread."""
+        first = int(self.text[s:e])
+        if found.group(4) is not None:
+            if not self.hours or first > 23:
+                return None
+            return self.add_time(s, e, first, 0, None, None)
+        if _zone_after(self.text, found.end(), True) is not None or not 1 <= first <= 12:
+            return None
+        second, meridiem = int(found.group(1)), (found.group(2) or found.group(3)).lower()
+        if first != 12 and (first > second or second == 12):
+            meridiem = "a" if meridiem == "p" else "p"
+        return self.add_time(s, e, first, 0, None, meridiem)
+
     def hours_word_before(self, s: int) -> bool:
-        """Whether the words before s say opening hours: "open 9", "open from 9", "hours: 9"."""
-        words = self.low[max(0, s - 24):s].split()[-2:]
+        """Whether the words before s say opening hours: "open 9", "open from 9", "hours: 9",
+        "open Saturday 10"."""
+        words = self.low[max(0, s - 36):s].split()[-3:]
+        if words and words[-1].strip(":,") in _HOURS_DAY:
+            words = words[:-1]
+        words = words[-2:]
         if words and words[-1] == "from":
             words = words[:-1]
         return bool(words) and words[-1].strip(":,") in _HOURS_BEFORE
