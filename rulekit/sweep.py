@@ -1036,9 +1036,14 @@ def _lone_statement(low: str, s: int, e: int) -> bool:
     # the clause holding the weekday: the pieces' lengths summed up to it
     for piece in clause:
         if at <= len(piece):
-            return not _LONE_NOT_CLAUSE.isdisjoint(piece.split())
+            # "doesn't arrive until Friday" states the day it arrives
+            return not _LONE_NOT_CLAUSE.isdisjoint(piece.split()) \
+                and not low.endswith(_LONE_NOT_UNTIL, start, s)
         at -= len(piece) + 1
     return False
+
+
+_LONE_NOT_UNTIL = ("until ", "till ", "before ", "til ")
 _LONE_CJK = re.compile(r"(?:星期|礼拜|禮拜|周|週)([一二三四五六日天])|([月火水木金土日])曜日?")
 _LONE_CJK_DAYS = {**{c: i for i, c in enumerate("一二三四五六日")}, "天": 6,
                   **{c: i for i, c in enumerate("月火水木金土日")}}
