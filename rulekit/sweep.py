@@ -1288,8 +1288,7 @@ _TREND_AFTER = re.compile(
     r"|(?P<rise>higher|more|up|rise|gain|increase|jump))(?![\w-])", re.IGNORECASE)
 _OPENING = "([{\"'“‘«"
 # Every word and arrow ``_trend`` reads, and every word of ``CHANGED_BEFORE``, holds one of
-# these: a text with none of them is not
-# read for directions at all.
+# these: a text with none of them is not read for directions at all.
 _TREND_MARKS = ("down", "fell", "fall", "drop", "declin", "decreas", "lost", "los", "dip",
                 "slip", "sank", "sunk", "shr", "plu", "tumbl", "slid", "lower", "less", "fewer",
                 "up", "rose", "rise", "risen", "grew", "grow", "gain", "increas", "climb",
