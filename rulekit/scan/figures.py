@@ -236,6 +236,7 @@ _RANGE_GAP = re.compile(r"(?i)[ \u00a0]?[-\u2010\u2013\u2014~\u301c][ \u00a0]?"
 # The ASCII words of ``_RANGE_GAP``, as tokens.
 _RANGE_WORDS = frozenset(b"to through thru bis au tot till until".split())
 _NUMERIC_KINDS = ("number", "word_number", "multiple")
+_DASHES = frozenset("-\u2010\u2013\u2014")
 # Words that say a change went down or up when they stand just before its size ("fell 12.5%",
 # "up 3"), read here and by ``rulekit.sweep`` (its direction of a change).
 FALL_BEFORE = frozenset("down fell fallen falls dropped drops declined declines decreased "
@@ -706,6 +707,10 @@ class _Figures:
             if _RANGE_GAP.fullmatch(gap) is None and not (
                     gap.strip().lower() == "and" and _word_before(self.low, a.s) == "between"):
                 continue
+            if b.currency and a.currency is None and not a.percent and gap[:1] in _NBSP_SPACE \
+                    and gap.strip(" \u00a0") in _DASHES \
+                    and _CURRENCY_SIGN.search(text, b.s, b.core_s):
+                continue                        # "Trail Runner 3 — $79.99": a name, then a price
             if gap.strip(" \u00a0").lower() == "to" and change_word_before(self.low, a.s) in _CHANGE_BEFORE:
                 continue                        # "fell 12.5% to 48,210": a change, then a level
             a.pair, b.pair = b, a
