@@ -1675,6 +1675,9 @@ class _Judge:
             return False
         if mention.glued and mention.token and mention.token.casefold() in self.evidence.names:
             return True
+        if mention.ordinal and mention.start and self.text[mention.start - 1] == "#" \
+                and f"#{mention.text}".casefold() in self.evidence.names:
+            return True     # "order #1042": the name "#1042" as the evidence writes it
         if mention.value is None or mention.percent or mention.currency:
             return False
         # Only a number of some "word number" or "number word" pair ("model 3", "3 charger")
