@@ -619,8 +619,9 @@ class _Figures:
     def quantity(self, hit: _Hit, end: int) -> bool:
         """Whether "2x" (ending at ``end``) counts items in an order rather than multiplying:
         before a price ("2x $20", "2 × €15"), or opening a line, a list item or a table cell
-        before a word ("2x Wool Socks", "- 1× Scarf"). Read as the number, it must be the
-        quantity the evidence holds."""
+        before a word ("2x Wool Socks", "- 1× Scarf"), or before a capitalised word, a product's
+        name ("and 1x Pin"), unless a comparative follows ("3x More reach"). Read as the number,
+        it must be the quantity the evidence holds."""
         text = self.text
         nxt = text[end + 1:end + 2] if text[end:end + 1] in " \u00a0" else text[end:end + 1]
         if nxt and _CURRENCY_SIGN.match(nxt):
@@ -630,7 +631,8 @@ class _Figures:
             return False
         if _word_after(self.low, end) in _COMPARATIVE_WORDS:
             return False                    # "3x more reach", "2x the views"
-        return (head == "" and hit.s <= 3) or head[-1:] in _ITEM_OPENERS
+        # before a capitalised word, a product's name: "2x Sticker Pack ($20 each) and 1x Pin"
+        return (head == "" and hit.s <= 3) or head[-1:] in _ITEM_OPENERS or nxt.isupper()
 
     def cents(self) -> None:
         """An amount and its cents written apart ("forty-nine dollars and ninety-nine cents",
