@@ -70,8 +70,11 @@ PLACEHOLDER_TEXTS = frozenset({"n/a", "na", "none", "null", "-", "—", "not rec
                                "tbd", ""})
 _FLAG_NAMES = ("{}_tracked", "{}_recorded", "has_{}", "{}_known", "track_{}")
 # A field named like these holds a percentage ("percent_off" and "percentOff" are Stripe's).
-_RATIO_NAME = re.compile(r"(rate|ratio|pct|percent|percentage|share|(?:^|_)(?:ctr|cvr)"
-                         r"|(?:pct|percent)_?off)$", re.IGNORECASE)
+# A rate, a ratio or a share keeps its reading under a suffix that says which one
+# ("engagement_rate_prev", "engagementRateAvg", "ctr_target").
+_RATIO_NAME = re.compile(r"(?:(?:rate|ratio|share|(?:^|_)(?:ctr|cvr))(?:_?(?:prev|previous|prior"
+                         r"|last|before|after|current|avg|mean|median|target|goal|benchmark))?"
+                         r"|pct|percent|percentage|(?:pct|percent)_?off)$", re.IGNORECASE)
 _POINTS_NAME = re.compile(r"(pct|percent|percentage)(?:_?off)?$", re.IGNORECASE)
 _MULTIPLE_NAME = re.compile(r"(multiple|factor|times|ratio|growth_x|_x)$", re.IGNORECASE)
 _TODAY_NAMES = frozenset({"today", "now", "as_of", "generated_at", "report_date", "current_date",
