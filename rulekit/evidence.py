@@ -364,6 +364,41 @@ class Evidence:
         return builder.done(evidence)
 
 
+# The words a sibling field uses to say that a number is a percentage, and the fields it
+# names: "type" and "unit" name the value or amount beside them, "value_type" names "value".
+_PERCENT_WORDS = frozenset({"percentage", "percent", "%", "pct"})
+_UNIT_FIELD = re.compile(r"(?P<field>.*?)[_-]?(?:type|unit|kind)", re.IGNORECASE)
+_UNIT_OF_ALL = ("value", "amount")
+# A sibling that says a change's direction ({"change": 12.5, "direction": "down"}).
+_DIRECTION_KEYS = frozenset({"direction", "trend"})
+_DIRECTION_WORDS = {"down": -1, "decrease": -1, "decreased": -1, "fall": -1, "drop": -1,
+                    "up": 1, "increase": 1, "increased": 1, "rise": 1}
+
+
+def _percent_siblings(node: Mapping) -> frozenset[str]:
+    """The fields of ``node`` whose numbers a sibling says are percentages: "value" beside
+    "value_type": "percentage" (Shopify's discount applications), "value" and "amount" beside
+    "type" or "unit": "percent"."""
+    marked: set[str] = set()
+    for key, child in node.items():
+        if not isinstance(child, str) or child.strip().casefold() not in _PERCENT_WORDS:
+            continue
+        found = _UNIT_FIELD.fullmatch(str(key))
+        if found is not None:
+            field = found.group("field")
+            marked.update((field,) if field else _UNIT_OF_ALL)
+    return frozenset(marked)
+
+
+def _sibling_direction(siblings: Mapping) -> int:
+    """-1 or 1 when a sibling says which way a change stored as its size went, else 0."""
+    for key in _DIRECTION_KEYS:
+        word = siblings.get(key)
+        if isinstance(word, str):
+            return _DIRECTION_WORDS.get(word.strip().casefold(), 0)
+    return 0
+
+
 def _untracked(name: str, value: Decimal, siblings: Mapping) -> bool:
     """Whether a -1 or a 0 in field ``name`` means "not recorded": a sibling flag
     (``putts_tracked``, ``has_putts``) is false, or it is a -1 in a field that is not a change."""
@@ -486,6 +521,9 @@ class _Builder:
         self.withheld: dict[Decimal, tuple[str, str]] = {}
         self.withholding: tuple[str, str] | None = None   # set while walking a stale field
         self.changes: set[tuple[Decimal, bool]] = set()
+        # While walking an object: the fields beside which a sibling says "percentage"
+        # ({"value": "15.0", "value_type": "percentage"}), whose numbers are points.
+        self.percent_siblings: frozenset[str] = frozenset()
         # While walking an object: the currencies it declares (of every amount beside them,
         # and of single fields), and the objects around it, outermost first.
         self.declared: _Declared = _NO_CURRENCY
@@ -514,8 +552,8 @@ class _Builder:
         if not keys:
             return False
         dotted = ".".join(keys[-2:]) if len(keys) >= 2 else keys[-1]
-        return keys[-1] in self.percent_fields or dotted in self.percent_fields or bool(
-            _RATIO_NAME.search(keys[-1]))
+        return keys[-1] in self.percent_fields or dotted in self.percent_fields \
+            or keys[-1] in self.percent_siblings or bool(_RATIO_NAME.search(keys[-1]))
 
     # --- walking --------------------------------------------------------------------------------
 
@@ -548,6 +586,14 @@ class _Builder:
     def _object(self, node: Mapping, path: str, keys: tuple[str, ...], trusted: bool) -> None:
         author = next((str(node[a]) for a in _AUTHOR_NAMES if isinstance(node.get(a), str)), None)
         rule = self.rows.get(id(node)) if self.rows else None
+        outer, self.percent_siblings = self.percent_siblings, _percent_siblings(node)
+        try:
+            self._fields(node, path, keys, trusted, author, rule)
+        finally:
+            self.percent_siblings = outer
+
+    def _fields(self, node: Mapping, path: str, keys: tuple[str, ...], trusted: bool,
+                author: str | None, rule: RowRule | None) -> None:
         for key, child in node.items():
             key = str(key)
             child_path = f"{path}.{key}"
@@ -683,6 +729,8 @@ class _Builder:
         if shown is not None:
             self.figures.append(Figure(shown, path, _decimals(shown), percent=True))
         trend = _trend_name(keys[-1]) if keys else None
+        if trend == 0 and value > 0:
+            trend = _sibling_direction(siblings)  # {"change": 12.5, "direction": "down"}
         if trend is not None or value < 0:
             # a change: "views_change": -120, "views_drop_pct": 12.5 (a fall of 12.5 %)
             sign = trend if trend and value > 0 else 1
@@ -696,7 +744,8 @@ class _Builder:
         like ``_rate``/``_ratio``/``_share`` holds a ratio when it is at most 1 (0.046 is
         4.6 %, and never 0.046 %), points otherwise."""
         dotted = ".".join(keys[-2:])
-        if keys[-1] in self.percent_fields or dotted in self.percent_fields:
+        if keys[-1] in self.percent_fields or dotted in self.percent_fields \
+                or keys[-1] in self.percent_siblings:
             return value
         if _POINTS_NAME.search(keys[-1]) or abs(value) > 1:
             return value
