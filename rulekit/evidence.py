@@ -399,6 +399,22 @@ def _sibling_direction(siblings: Mapping) -> int:
     return 0
 
 
+# A field that holds a day, whose eight digits are YYYYMMDD ("date": "20260707").
+_DAY_FIELD = re.compile(r"(?i:(?:^|_)(?:date|day))$|[a-z]Date$")
+
+
+def _compact_day(text: str, keys: tuple[str, ...]) -> dt.date | None:
+    """The day of eight digits YYYYMMDD in a field named for a day ("date", "day",
+    "report_date", "startDate"), as analytics reports store it; None anywhere else."""
+    if len(text) != 8 or not text.isdigit() or not text.isascii() \
+            or not _DAY_FIELD.search(keys[-1]):
+        return None
+    try:
+        return dt.date(int(text[:4]), int(text[4:6]), int(text[6:]))
+    except ValueError:
+        return None
+
+
 def _untracked(name: str, value: Decimal, siblings: Mapping) -> bool:
     """Whether a -1 or a 0 in field ``name`` means "not recorded": a sibling flag
     (``putts_tracked``, ``has_putts``) is false, or it is a -1 in a field that is not a change."""
@@ -700,6 +716,10 @@ class _Builder:
             return
         if not value.is_finite():
             return
+        if keys and isinstance(raw, int) and 10**7 <= raw < 10**8:
+            compact = _compact_day(str(raw), keys)
+            if compact is not None:
+                self._add_day(compact, keys)    # "date": 20260707
         if self._placeholder_number(value, keys, siblings):
             self.placeholder_values.add(value)
             return
@@ -798,6 +818,9 @@ class _Builder:
                     self._mention(mention, path, keys, whole=leaf.plain_number)
             self.pairs.update(leaf.pairs)
             return
+        compact = _compact_day(stripped, keys) if leaf.day is None and keys else None
+        if compact is not None:
+            self._add_day(compact, keys)    # "date": "20260707", as Google Analytics writes it
         if leaf.day is not None:
             self._add_day(leaf.day, keys)
             for day, hour, minute in leaf.clock:
