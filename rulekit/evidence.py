@@ -588,6 +588,12 @@ class _Builder:
         if isinstance(node, (list, tuple)):
             for counted in list_nouns(keys[-1]) if keys else ("",):
                 self.counts.add((len(node), counted))
+            if len(keys) >= 2 and keys[-1].casefold() in _WRAPPER_NAMES \
+                    and _plural(keys[-2]):
+                # {"lineItems": {"edges": [...]}}: a GraphQL connection counts what its
+                # field names (a plural name: the "items" of an "order" are no orders)
+                for counted in list_nouns(keys[-2]):
+                    self.counts.add((len(node), counted))
             for index, child in enumerate(node):
                 if isinstance(child, str):
                     self.text(child, f"{path}[{index}]", trusted, keys=keys)
@@ -1086,6 +1092,18 @@ def field_words(name: str) -> frozenset[str]:
 # Words of a list's name that say it is a list, not what it lists: "posts_list", "orderData".
 _CONTAINER_WORDS = frozenset({"list", "lists", "array", "arr", "set", "collection", "data",
                               "info", "all"})
+
+
+# A list named like these counts what the field around it names ("edges" and "nodes" of a
+# GraphQL connection, "data" or "results" of an API's page).
+_WRAPPER_NAMES = frozenset({"edges", "nodes", "items", "data", "results", "records", "list"})
+
+
+def _plural(name: str) -> bool:
+    """Whether a field's name ends with a plural word ("lineItems", "orders", "line_items")."""
+    words = _NAME_WORDS.findall(name)
+    last = words[-1].casefold() if words else name.casefold()
+    return noun(last) != last
 
 
 @functools.lru_cache(maxsize=4096)
