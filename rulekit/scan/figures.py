@@ -14,7 +14,8 @@ from babel import Locale
 from babel.numbers import get_currency_symbol, get_territory_currencies, list_currencies
 
 from rulekit.numbers import parse_number
-from rulekit.scan.base import _CLAIMED, _CONTEXT_STRIP, _DIGITS, _Hit, _is_glue, _word_after, _word_before
+from rulekit.scan.base import (_CLAIMED, _CONTEXT_STRIP, _DIGITS, _Hit, _is_glue, _word_after,
+                               _word_before)
 from rulekit.scan.cjk import _CJK_SCALE, _YUAN_SIGNS, _yuan_tail
 from rulekit.scan.locales import _CORE
 from rulekit.scan.reader import _NBSP, _SIGNS
@@ -713,7 +714,8 @@ class _Figures:
                     and gap.strip(" \u00a0") in _DASHES \
                     and _CURRENCY_SIGN.search(text, b.s, b.core_s):
                 continue                        # "Trail Runner 3 — $79.99": a name, then a price
-            if gap.strip(" \u00a0").lower() == "to" and change_word_before(self.low, a.s) in _CHANGE_BEFORE:
+            if gap.strip(" \u00a0").lower() == "to" \
+                    and change_word_before(self.low, a.s) in _CHANGE_BEFORE:
                 continue                        # "fell 12.5% to 48,210": a change, then a level
             a.pair, b.pair = b, a
             self.paired = True
