@@ -70,8 +70,11 @@ PLACEHOLDER_TEXTS = frozenset({"n/a", "na", "none", "null", "-", "—", "not rec
                                "tbd", ""})
 _FLAG_NAMES = ("{}_tracked", "{}_recorded", "has_{}", "{}_known", "track_{}")
 # A field named like these holds a percentage ("percent_off" and "percentOff" are Stripe's).
-_RATIO_NAME = re.compile(r"(rate|ratio|pct|percent|percentage|share|(?:^|_)(?:ctr|cvr)"
-                         r"|(?:pct|percent)_?off)$", re.IGNORECASE)
+# A rate, a ratio or a share keeps its reading under a suffix that says which one
+# ("engagement_rate_prev", "engagementRateAvg", "ctr_target").
+_RATIO_NAME = re.compile(r"(?:(?:rate|ratio|share|(?:^|_)(?:ctr|cvr))(?:_?(?:prev|previous|prior"
+                         r"|last|before|after|current|avg|mean|median|target|goal|benchmark))?"
+                         r"|pct|percent|percentage|(?:pct|percent)_?off)$", re.IGNORECASE)
 _POINTS_NAME = re.compile(r"(pct|percent|percentage)(?:_?off)?$", re.IGNORECASE)
 _MULTIPLE_NAME = re.compile(r"(multiple|factor|times|ratio|growth_x|_x)$", re.IGNORECASE)
 _TODAY_NAMES = frozenset({"today", "now", "as_of", "generated_at", "report_date", "current_date",
@@ -361,6 +364,57 @@ class Evidence:
         return builder.done(evidence)
 
 
+# The words a sibling field uses to say that a number is a percentage, and the fields it
+# names: "type" and "unit" name the value or amount beside them, "value_type" names "value".
+_PERCENT_WORDS = frozenset({"percentage", "percent", "%", "pct"})
+_UNIT_FIELD = re.compile(r"(?P<field>.*?)[_-]?(?:type|unit|kind)", re.IGNORECASE)
+_UNIT_OF_ALL = ("value", "amount")
+# A sibling that says a change's direction ({"change": 12.5, "direction": "down"}).
+_DIRECTION_KEYS = frozenset({"direction", "trend"})
+_DIRECTION_WORDS = {"down": -1, "decrease": -1, "decreased": -1, "fall": -1, "drop": -1,
+                    "up": 1, "increase": 1, "increased": 1, "rise": 1}
+
+
+def _percent_siblings(node: Mapping) -> frozenset[str]:
+    """The fields of ``node`` whose numbers a sibling says are percentages: "value" beside
+    "value_type": "percentage" (Shopify's discount applications), "value" and "amount" beside
+    "type" or "unit": "percent"."""
+    marked: set[str] = set()
+    for key, child in node.items():
+        if not isinstance(child, str) or child.strip().casefold() not in _PERCENT_WORDS:
+            continue
+        found = _UNIT_FIELD.fullmatch(str(key))
+        if found is not None:
+            field = found.group("field")
+            marked.update((field,) if field else _UNIT_OF_ALL)
+    return frozenset(marked)
+
+
+def _sibling_direction(siblings: Mapping) -> int:
+    """-1 or 1 when a sibling says which way a change stored as its size went, else 0."""
+    for key in _DIRECTION_KEYS:
+        word = siblings.get(key)
+        if isinstance(word, str):
+            return _DIRECTION_WORDS.get(word.strip().casefold(), 0)
+    return 0
+
+
+# A field that holds a day, whose eight digits are YYYYMMDD ("date": "20260707").
+_DAY_FIELD = re.compile(r"(?i:(?:^|_)(?:date|day))$|[a-z]Date$")
+
+
+def _compact_day(text: str, keys: tuple[str, ...]) -> dt.date | None:
+    """The day of eight digits YYYYMMDD in a field named for a day ("date", "day",
+    "report_date", "startDate"), as analytics reports store it; None anywhere else."""
+    if len(text) != 8 or not text.isdigit() or not text.isascii() \
+            or not _DAY_FIELD.search(keys[-1]):
+        return None
+    try:
+        return dt.date(int(text[:4]), int(text[4:6]), int(text[6:]))
+    except ValueError:
+        return None
+
+
 def _untracked(name: str, value: Decimal, siblings: Mapping) -> bool:
     """Whether a -1 or a 0 in field ``name`` means "not recorded": a sibling flag
     (``putts_tracked``, ``has_putts``) is false, or it is a -1 in a field that is not a change."""
@@ -483,6 +537,9 @@ class _Builder:
         self.withheld: dict[Decimal, tuple[str, str]] = {}
         self.withholding: tuple[str, str] | None = None   # set while walking a stale field
         self.changes: set[tuple[Decimal, bool]] = set()
+        # While walking an object: the fields beside which a sibling says "percentage"
+        # ({"value": "15.0", "value_type": "percentage"}), whose numbers are points.
+        self.percent_siblings: frozenset[str] = frozenset()
         # While walking an object: the currencies it declares (of every amount beside them,
         # and of single fields), and the objects around it, outermost first.
         self.declared: _Declared = _NO_CURRENCY
@@ -511,8 +568,8 @@ class _Builder:
         if not keys:
             return False
         dotted = ".".join(keys[-2:]) if len(keys) >= 2 else keys[-1]
-        return keys[-1] in self.percent_fields or dotted in self.percent_fields or bool(
-            _RATIO_NAME.search(keys[-1]))
+        return keys[-1] in self.percent_fields or dotted in self.percent_fields \
+            or keys[-1] in self.percent_siblings or bool(_RATIO_NAME.search(keys[-1]))
 
     # --- walking --------------------------------------------------------------------------------
 
@@ -531,6 +588,12 @@ class _Builder:
         if isinstance(node, (list, tuple)):
             for counted in list_nouns(keys[-1]) if keys else ("",):
                 self.counts.add((len(node), counted))
+            if len(keys) >= 2 and keys[-1].casefold() in _WRAPPER_NAMES \
+                    and _plural(keys[-2]):
+                # {"lineItems": {"edges": [...]}}: a GraphQL connection counts what its
+                # field names (a plural name: the "items" of an "order" are no orders)
+                for counted in list_nouns(keys[-2]):
+                    self.counts.add((len(node), counted))
             for index, child in enumerate(node):
                 if isinstance(child, str):
                     self.text(child, f"{path}[{index}]", trusted, keys=keys)
@@ -545,6 +608,14 @@ class _Builder:
     def _object(self, node: Mapping, path: str, keys: tuple[str, ...], trusted: bool) -> None:
         author = next((str(node[a]) for a in _AUTHOR_NAMES if isinstance(node.get(a), str)), None)
         rule = self.rows.get(id(node)) if self.rows else None
+        outer, self.percent_siblings = self.percent_siblings, _percent_siblings(node)
+        try:
+            self._fields(node, path, keys, trusted, author, rule)
+        finally:
+            self.percent_siblings = outer
+
+    def _fields(self, node: Mapping, path: str, keys: tuple[str, ...], trusted: bool,
+                author: str | None, rule: RowRule | None) -> None:
         for key, child in node.items():
             key = str(key)
             child_path = f"{path}.{key}"
@@ -651,6 +722,10 @@ class _Builder:
             return
         if not value.is_finite():
             return
+        if keys and isinstance(raw, int) and 10**7 <= raw < 10**8:
+            compact = _compact_day(str(raw), keys)
+            if compact is not None:
+                self._add_day(compact, keys)    # "date": 20260707
         if self._placeholder_number(value, keys, siblings):
             self.placeholder_values.add(value)
             return
@@ -680,6 +755,8 @@ class _Builder:
         if shown is not None:
             self.figures.append(Figure(shown, path, _decimals(shown), percent=True))
         trend = _trend_name(keys[-1]) if keys else None
+        if trend == 0 and value > 0:
+            trend = _sibling_direction(siblings)  # {"change": 12.5, "direction": "down"}
         if trend is not None or value < 0:
             # a change: "views_change": -120, "views_drop_pct": 12.5 (a fall of 12.5 %)
             sign = trend if trend and value > 0 else 1
@@ -693,7 +770,8 @@ class _Builder:
         like ``_rate``/``_ratio``/``_share`` holds a ratio when it is at most 1 (0.046 is
         4.6 %, and never 0.046 %), points otherwise."""
         dotted = ".".join(keys[-2:])
-        if keys[-1] in self.percent_fields or dotted in self.percent_fields:
+        if keys[-1] in self.percent_fields or dotted in self.percent_fields \
+                or keys[-1] in self.percent_siblings:
             return value
         if _POINTS_NAME.search(keys[-1]) or abs(value) > 1:
             return value
@@ -746,6 +824,9 @@ class _Builder:
                     self._mention(mention, path, keys, whole=leaf.plain_number)
             self.pairs.update(leaf.pairs)
             return
+        compact = _compact_day(stripped, keys) if leaf.day is None and keys else None
+        if compact is not None:
+            self._add_day(compact, keys)    # "date": "20260707", as Google Analytics writes it
         if leaf.day is not None:
             self._add_day(leaf.day, keys)
             for day, hour, minute in leaf.clock:
@@ -1011,6 +1092,18 @@ def field_words(name: str) -> frozenset[str]:
 # Words of a list's name that say it is a list, not what it lists: "posts_list", "orderData".
 _CONTAINER_WORDS = frozenset({"list", "lists", "array", "arr", "set", "collection", "data",
                               "info", "all"})
+
+
+# A list named like these counts what the field around it names ("edges" and "nodes" of a
+# GraphQL connection, "data" or "results" of an API's page).
+_WRAPPER_NAMES = frozenset({"edges", "nodes", "items", "data", "results", "records", "list"})
+
+
+def _plural(name: str) -> bool:
+    """Whether a field's name ends with a plural word ("lineItems", "orders", "line_items")."""
+    words = _NAME_WORDS.findall(name)
+    last = words[-1].casefold() if words else name.casefold()
+    return noun(last) != last
 
 
 @functools.lru_cache(maxsize=4096)

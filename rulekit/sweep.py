@@ -53,6 +53,7 @@ from rulekit.numbers import plain_decimal
 from rulekit.policy import Binding, Entity, Identity, Policy
 from rulekit.scan import Mention, scan, squash
 from rulekit.scan.base import _ascii_lower, _is_cjk, _word_after, _word_before
+from rulekit.scan.figures import CHANGED_BEFORE, FALL_BEFORE, RISE_BEFORE, change_word_before
 
 DEFAULT_SMALL_LIMIT = 12
 DEFAULT_CONTEXTS = ("ordinal", "rank", "list_position", "month", "weekday", "rating_scale",
@@ -1350,11 +1351,7 @@ def _direction(text: str, mention: Mention) -> int:
 # views", "a 3% drop"). "from" or "to" after the word makes the number a level, not a change
 # ("up from $99", "down to $79"): they stand between the word and the number, where no
 # direction is read. Read only for a number the evidence holds as a change (``_trend``).
-_FALL_BEFORE = frozenset("down fell fallen falls dropped drops declined declines decreased "
-                         "decreases lost loses dipped dips slipped slips sank sunk shrank shrunk "
-                         "plunged plummeted tumbled slid".split())
-_RISE_BEFORE = frozenset("up rose risen rises grew grown grows gained gains increased increases "
-                         "climbed climbs jumped jumps surged surges soared".split())
+_FALL_BEFORE, _RISE_BEFORE = FALL_BEFORE, RISE_BEFORE
 _FALL_NOUNS = frozenset("drop decline decrease fall loss dip".split())        # "a drop of 3"
 _RISE_NOUNS = frozenset("rise gain increase jump".split())
 _FALL_ARROWS, _RISE_ARROWS = "▼↓⬇🔻", "▲↑⬆🔺"
@@ -1362,12 +1359,13 @@ _TREND_AFTER = re.compile(
     r"[ \u00a0]+(?:(?P<fall>lower|less|fewer|down|drop|decline|decrease|fall|loss|dip)"
     r"|(?P<rise>higher|more|up|rise|gain|increase|jump))(?![\w-])", re.IGNORECASE)
 _OPENING = "([{\"'“‘«"
-# Every word and arrow ``_trend`` reads holds one of these: a text with none of them is not
-# read for directions at all.
+# Every word and arrow ``_trend`` reads, and every word of ``CHANGED_BEFORE``, holds one of
+# these: a text with none of them is not read for directions at all.
 _TREND_MARKS = ("down", "fell", "fall", "drop", "declin", "decreas", "lost", "los", "dip",
                 "slip", "sank", "sunk", "shr", "plu", "tumbl", "slid", "lower", "less", "fewer",
                 "up", "rose", "rise", "risen", "grew", "grow", "gain", "increas", "climb",
-                "jump", "surg", "soar", "higher", "more", "▼", "↓", "⬇", "🔻", "▲", "↑", "⬆",
+                "jump", "surg", "soar", "higher", "more", "improv", "worsen", "chang", "moved",
+                "shift", "▼", "↓", "⬇", "🔻", "▲", "↑", "⬆",
                 "🔺")
 
 
@@ -1649,6 +1647,13 @@ class _Judge:
                 return self._finding(mention, "unsupported_number", f"{mention.text.strip()} "
                                      f"with its direction word is a change of {shown}; the "
                                      f"evidence holds a change of {held}", value=str(signed))
+        elif self.changes and mention.sign is None and abs(value) in self.changes \
+                and change_word_before(self.text, mention.start) in CHANGED_BEFORE:
+            # "improved by 2.1%": no direction (a lower bounce rate is better), so a change of
+            # either sign backs its size
+            changes = self.evidence.changes
+            if (value, mention.percent) in changes or (-value, mention.percent) in changes:
+                return None
         if mention.ordinal and 1 <= value <= 31 and value == value.to_integral_value():
             weekday = self._weekday_before(mention)
             if weekday is not None:     # "Tuesday the 3rd": a day, judged as one
@@ -1742,6 +1747,9 @@ class _Judge:
             return False
         if mention.glued and mention.token and mention.token.casefold() in self.evidence.names:
             return True
+        if mention.ordinal and mention.start and self.text[mention.start - 1] == "#" \
+                and f"#{mention.text}".casefold() in self.evidence.names:
+            return True     # "order #1042": the name "#1042" as the evidence writes it
         if mention.value is None or mention.percent or mention.currency:
             return False
         # Only a number of some "word number" or "number word" pair ("model 3", "3 charger")

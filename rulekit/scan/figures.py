@@ -14,7 +14,8 @@ from babel import Locale
 from babel.numbers import get_currency_symbol, get_territory_currencies, list_currencies
 
 from rulekit.numbers import parse_number
-from rulekit.scan.base import _CLAIMED, _DIGITS, _Hit, _is_glue, _word_after, _word_before
+from rulekit.scan.base import (_CLAIMED, _CONTEXT_STRIP, _DIGITS, _Hit, _is_glue, _word_after,
+                               _word_before)
 from rulekit.scan.cjk import _CJK_SCALE, _YUAN_SIGNS, _yuan_tail
 from rulekit.scan.locales import _CORE
 from rulekit.scan.reader import _NBSP, _SIGNS
@@ -236,6 +237,18 @@ _RANGE_GAP = re.compile(r"(?i)[ \u00a0]?[-\u2010\u2013\u2014~\u301c][ \u00a0]?"
 # The ASCII words of ``_RANGE_GAP``, as tokens.
 _RANGE_WORDS = frozenset(b"to through thru bis au tot till until".split())
 _NUMERIC_KINDS = ("number", "word_number", "multiple")
+_DASHES = frozenset("-\u2010\u2013\u2014")
+# Words that say a change went down or up when they stand just before its size ("fell 12.5%",
+# "up 3"), read here and by ``rulekit.sweep`` (its direction of a change).
+FALL_BEFORE = frozenset("down fell fallen falls dropped drops declined declines decreased "
+                        "decreases lost loses dipped dips slipped slips sank sunk shrank shrunk "
+                        "plunged plummeted tumbled slid".split())
+RISE_BEFORE = frozenset("up rose risen rises grew grown grows gained gains increased increases "
+                        "climbed climbs jumped jumps surged surges soared".split())
+# Words that say a change without its direction: lower may be better ("improved by 2.1%").
+CHANGED_BEFORE = frozenset("improved improves worsened worsens changed changes moved "
+                           "shifted".split())
+_CHANGE_BEFORE = FALL_BEFORE | RISE_BEFORE | CHANGED_BEFORE
 _CENTS_AFTER = re.compile(r"[ \t\u00a0]+(?i:cents?|pence)(?![\w-])")
 _AND_GAP = re.compile(r"[ \t\u00a0]+(?i:and)[ \t\u00a0]+")
 _START = operator.attrgetter("s")
@@ -607,8 +620,9 @@ class _Figures:
     def quantity(self, hit: _Hit, end: int) -> bool:
         """Whether "2x" (ending at ``end``) counts items in an order rather than multiplying:
         before a price ("2x $20", "2 × €15"), or opening a line, a list item or a table cell
-        before a word ("2x Wool Socks", "- 1× Scarf"). Read as the number, it must be the
-        quantity the evidence holds."""
+        before a word ("2x Wool Socks", "- 1× Scarf"), or before a capitalised word, a product's
+        name ("and 1x Pin"), unless a comparative follows ("3x More reach"). Read as the number,
+        it must be the quantity the evidence holds."""
         text = self.text
         nxt = text[end + 1:end + 2] if text[end:end + 1] in " \u00a0" else text[end:end + 1]
         if nxt and _CURRENCY_SIGN.match(nxt):
@@ -618,7 +632,8 @@ class _Figures:
             return False
         if _word_after(self.low, end) in _COMPARATIVE_WORDS:
             return False                    # "3x more reach", "2x the views"
-        return (head == "" and hit.s <= 3) or head[-1:] in _ITEM_OPENERS
+        # before a capitalised word, a product's name: "2x Sticker Pack ($20 each) and 1x Pin"
+        return (head == "" and hit.s <= 3) or head[-1:] in _ITEM_OPENERS or nxt.isupper()
 
     def cents(self) -> None:
         """An amount and its cents written apart ("forty-nine dollars and ninety-nine cents",
@@ -695,6 +710,13 @@ class _Figures:
             if _RANGE_GAP.fullmatch(gap) is None and not (
                     gap.strip().lower() == "and" and _word_before(self.low, a.s) == "between"):
                 continue
+            if b.currency and a.currency is None and not a.percent and gap[:1] in _NBSP_SPACE \
+                    and gap.strip(" \u00a0") in _DASHES \
+                    and _CURRENCY_SIGN.search(text, b.s, b.core_s):
+                continue                        # "Trail Runner 3 — $79.99": a name, then a price
+            if gap.strip(" \u00a0").lower() == "to" \
+                    and change_word_before(self.low, a.s) in _CHANGE_BEFORE:
+                continue                        # "fell 12.5% to 48,210": a change, then a level
             a.pair, b.pair = b, a
             self.paired = True
             if a.currency and b.currency and a.currency != b.currency and a.s < a.core_s \
@@ -707,6 +729,16 @@ class _Figures:
             _share_range(a, b)
             if per_mille and a.percent and a.value is not None:
                 a.value, a.decimals = a.value.scaleb(-1), a.decimals + 1    # 1-2‰: 0.1-0.2 %
+
+
+def change_word_before(text: str, s: int) -> str:
+    """The word just before s, lower-cased, or the one before "by" just before it ("fell
+    12.5%", "grew by 8.2%"): where a change word stands before the size of a change."""
+    word = _word_before(text, s)
+    if word == "by":
+        words = text[max(0, s - 40):s].split()
+        word = words[-2].strip(_CONTEXT_STRIP).lower() if len(words) >= 2 else ""
+    return word
 
 
 def _numerator_at(prepared, s: int, e: int) -> int:
