@@ -80,6 +80,9 @@ _RATED_SLASH = re.compile(r"(?<![\d.,/])(\d{1,2}(?:[.,]\d{1,2})?)[ \u00a0]?/[ \u
 # names that hold a rank.
 _RANK_VALUE_WORDS = frozenset({"rank", "ranked", "ranking", "place", "placed", "position",
                                "spot", "ranks", "finished", "came", "is", "was"})
+# After "placed 3": words that keep it a place ("placed 3 in the final", "placed 3 overall").
+_PLACE_NOT_COUNTED = frozenset({"in", "on", "at", "out", "overall", "of", "and", "or", "with",
+                                "for", "after", "behind"})
 _RANK_FIELD_WORDS = frozenset({"rank", "ranking", "position", "place", "standing"})
 _LIST_WORDS = frozenset({"step", "item", "point", "option", "tip", "part", "chapter", "page",
                          "section", "slide", "question", "round", "hole", "game", "week",
@@ -1818,6 +1821,10 @@ class _Judge:
         if mention.ordinal and self._on_the(mention):
             # "shipped on the 6th": the day of a month, not a position
             return "weekday" in contexts and int(value) in self.days_of_month
+        if last in ("placed", "place") and not mention.ordinal:
+            following = mention.after.split()[:1]
+            if following and following[0].isalpha() and following[0] not in _PLACE_NOT_COUNTED:
+                return False    # "you placed 3 orders": a count, not a place in a ranking
         stated = last if last not in ("#", "no.", "number") or len(before) < 2 else before[-2]
         if stated in _RANK_VALUE_WORDS and self.ranks and int(value) not in self.ranks:
             return False    # "ranked #1" where the evidence ranks it 2nd ("our #1 priority" is not)
