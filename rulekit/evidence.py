@@ -234,8 +234,13 @@ class Evidence:
             if not figure.percent:
                 # A sibling ``currency`` names the currency of the amounts beside it, not of a
                 # weight: {"weight_lb": 5, "currency": "USD"} backs "it weighs 5 pounds".
+                name = figure.path.rsplit(".", 1)[-1]
                 currency = None if figure.currency is not None and _MEASURE_NAME.search(
-                    figure.path.rsplit(".", 1)[-1]) else figure.currency
+                    name) else figure.currency
+                if _POINTS_NAME.search(name.split("[", 1)[0]):
+                    # a percentage in points ("percent_off": 15) backs "15" and "15%", never
+                    # "$15": it is held "in %", which no currency sign may stand for
+                    currency = "%"
                 found.setdefault(abs(figure.value), set()).add(currency)
         return {value: frozenset(codes) for value, codes in found.items()}
 

@@ -403,6 +403,10 @@ def sweep(text: str, evidence: Evidence, settings: SweepSettings = SweepSettings
     if settled:
         scanned = [m for m in scanned if (m.start, m.end) not in settled]
     if "quote" in map(_KIND, scanned):     # (C-level test: most answers quote nobody)
+        # "Refund: *We sent $500 to your card.*": a label's emphasis is the answer's own words,
+        # so what it holds is judged like the rest (``_label_emphasis``)
+        scanned = [m for m in scanned if not (m.kind == "quote" and m.text[:1] in "*_"
+                                               and _label_emphasis(text, m, evidence))]
         scanned = _outside_quotes(scanned, _asserted_question_quotes(text, scanned, evidence,
                                                                      question))
     mentions = _outside(_exempt_spans(text, settings.exempt), scanned)
@@ -526,7 +530,7 @@ _FOREIGN_OTHERWISE = re.compile(r"(?:\b(?:wenn|falls|sobald|bis|war|waren|wieder
 _SUPPOSE_WORDS = r"\b(?:if|unless|whether|when|whenever|once|until|in case)\b"
 _SUPPOSING = re.compile(_SUPPOSE_WORDS)
 # A clause that only supposes an amount states none: "if a post has no views".
-_SUPPOSED = re.compile(_SUPPOSE_WORDS + r"[^.!?;:\n]{0,48}$")
+_SUPPOSED = re.compile(_SUPPOSE_WORDS + r"[^.!?;:,\n]{0,48}$")
 
 
 def _amount_phrases(low: str) -> list[tuple[int, int, str, str | None, str | None]]:
@@ -909,7 +913,7 @@ def _relative_days(text: str, evidence: Evidence, locale: str
                         f"the evidence is about {-offset} days before its today "
                         f"({today.isoformat()})"))
                     continue
-        if offset is not None and offsets.get(said.lower()) is not None \
+        if offset is not None and offset in (0, 1) and offsets.get(said.lower()) is not None \
                 and _said_in_evidence(said, evidence):
             continue                                # "Arriving today" in the evidence
         if today is None:
@@ -937,15 +941,20 @@ def _relative_days(text: str, evidence: Evidence, locale: str
     return findings, settled
 
 
+# A denial in a squashed evidence text ("notarrivingtoday", "willnotarrivetomorrow", "won't"),
+# which has no spaces left to find words by: "not" inside "note" counts too (fail closed).
+_DENYING = re.compile(r"not|never|n't|n’t|nicht|pas|不|没|未|ない")
+
+
 def _said_in_evidence(word: str, evidence: Evidence) -> bool:
     """Whether the relative day ``word`` ("today", 明天) is said in a trusted text of the
-    evidence ("Arriving today"). Texts are squashed, without spaces: a word in a Latin script
+    evidence that denies nothing ("Arriving today", not "Not arriving today"). Texts are squashed, without spaces: a word in a Latin script
     must end its text or be followed by no letter ("today's deals" does not back it)."""
     said = squash(word)
     latin = said[:1] < "\u2e80"
     for text, author in evidence.quotes:
-        if author is not None:
-            continue                                # third-party text backs nothing
+        if author is not None or _DENYING.search(text):
+            continue        # third-party text backs nothing, nor "Not arriving today"
         at = text.find(said)
         while at >= 0:
             end = at + len(said)
@@ -1012,7 +1021,7 @@ _LONE_NOT_CLAUSE = frozenset("don't doesn't don’t doesn’t do does never not 
                              "typically normally generally always often".split())
 # A supposition before the weekday in its sentence ("If you order by Thursday, ..."), and a
 # general plural that starts the sentence ("Orders placed after 2 pm on Friday ship on Monday").
-_LONE_SUPPOSED = re.compile(r"(?<![\w'’])(?:if|unless|when|whenever|once|in case)(?![\w'’])"
+_LONE_SUPPOSED = re.compile(r"(?<![\w'’])(?:if|unless|in case|whether)(?![\w'’])"
                             r"[^.!?;\n]{0,64}\Z")
 _LONE_GENERAL = frozenset("orders packages parcels returns deliveries items shipments".split())
 _SENTENCE_END = re.compile(r"[.!?;\n](?![0-9])")
@@ -1020,31 +1029,45 @@ _SENTENCE_END = re.compile(r"[.!?;\n](?![0-9])")
 
 def _lone_statement(low: str, s: int, e: int) -> bool:
     """Whether the weekday at [s, e) of ``low`` (lower-cased) is no claim about a day of the
-    evidence: its sentence speaks of opening hours, supposes ("if", "when"...) before it, or
-    starts with a general plural; its clause denies or states a habit."""
+    evidence, judged on its clause (the sentence cut at , ; : ( ) dashes and and/but/so/as/
+    once/because): the clause speaks of opening hours, supposes ("if", "unless"...) before it,
+    starts with a general plural that names nothing of the customer's ("Orders ship Monday"),
+    denies or states a habit. Another clause of the sentence changes nothing: "We're open
+    Saturday, and your order arrives Friday" states Friday."""
     start = max(0, s - 120)
     ends = [found.end() for found in _SENTENCE_END.finditer(low, start, s)]
     start = ends[-1] if ends else start
     stop = _SENTENCE_END.search(low, e, e + 120)
     sentence = low[start:stop.start() if stop else e + 120]
-    words = {word.strip(",:()\"“”") for word in sentence.split()}
+    at = s - start
+    clause_start = 0
+    for cut in _CLAUSE_CUT.finditer(sentence):
+        if cut.start() >= at:
+            clause_end = cut.start()
+            break
+        clause_start = cut.end()
+    else:
+        clause_end = len(sentence)
+    clause = sentence[clause_start:clause_end]
+    before = sentence[clause_start:at]
+    words = {word.strip(",:()\"“”") for word in clause.split()}
     if not _LONE_HOURS_WORDS.isdisjoint(words):
         return True
-    first = sentence.split(None, 1)[:1]
-    if first and first[0] in _LONE_GENERAL:
+    first = clause.split(None, 1)[:1]
+    if first and first[0] in _LONE_GENERAL and _LONE_CUSTOMERS.isdisjoint(words):
         return True
-    if _LONE_SUPPOSED.search(low, start, s):
+    if _LONE_SUPPOSED.search(before):
         return True
-    clause = re.split(r"[,:()]", sentence)
-    at = s - start
-    # the clause holding the weekday: the pieces' lengths summed up to it
-    for piece in clause:
-        if at <= len(piece):
-            # "doesn't arrive until Friday" states the day it arrives
-            return not _LONE_NOT_CLAUSE.isdisjoint(piece.split()) \
-                and not low.endswith(_LONE_NOT_UNTIL, start, s)
-        at -= len(piece) + 1
-    return False
+    # "doesn't arrive until Friday" states the day it arrives
+    return not _LONE_NOT_CLAUSE.isdisjoint(clause.split()) \
+        and not low.endswith(_LONE_NOT_UNTIL, start, s)
+
+
+# Where a clause ends inside a sentence, for ``_lone_statement``.
+_CLAUSE_CUT = re.compile(r"[,:()\u2013\u2014]|[ \t](?:-|and|but|so|as|once|because|while)[ \t]")
+# Words that make a general plural the customer's own ("Items in your order", "Orders like
+# yours", "Orders placed today").
+_LONE_CUSTOMERS = frozenset("your yours you today tonight this".split())
 
 
 _LONE_NOT_UNTIL = ("until ", "till ", "before ", "til ")
@@ -1311,6 +1334,20 @@ _HALF_SAID = re.compile(r"(?i)[ap]\.?[ \u00a0]?m(?![a-z])|morning|evening|aftern
 # "- **Recommendation:** *...*").
 _SINGLE_NAME_INTRO = re.compile(r"[ \t]{0,3}(?:[-*+][ \t]+)?(?:\*\*|__)?([A-Z][\w'\-]{0,30})"
                                 r"(?:\*\*|__)?[ \t]*:(?:\*\*|__)?[ \t]*")
+
+
+def _label_emphasis(text: str, mention: Mention, evidence: Evidence) -> bool:
+    """Whether an emphasis the scanner took for a quote after "Name:" follows a single word
+    that names no author of the evidence: a label of the answer's own ("Recommendation: *size
+    up*", "Refund: *We sent $500.*"), whose figures, dates and links are the answer's. "Dana:
+    *...*" stays a quote when Dana wrote something in the evidence."""
+    line = text.rfind("\n", 0, mention.start) + 1
+    found = _SINGLE_NAME_INTRO.fullmatch(text, line, mention.start)
+    if found is None:
+        return False
+    name = found.group(1).casefold()
+    return not any(author and (name == author.casefold() or name in author.casefold().split())
+                   for _, author in evidence.quotes)
 
 
 def _either_half(said: str) -> bool:
@@ -1626,9 +1663,10 @@ class _Judge:
         if mention.currency is not None:
             held = self.evidence.other_currencies(value, mention.currency)
             if held:
+                where = "as a percentage" if held == ("%",) else f"in {', '.join(held)}"
                 return self._finding(mention, "unsupported_number", f"{mention.text.strip()} is "
                                      f"in {mention.currency}; the evidence holds "
-                                     f"{plain_decimal(abs(value))} in {', '.join(held)}")
+                                     f"{plain_decimal(abs(value))} {where}")
         direction = _direction(self.text, mention) if self.directed else 0
         if direction:
             signed = value * direction
@@ -2123,8 +2161,6 @@ class _Judge:
         quoted = mention.normalized or squash(mention.text)
         if not quoted:
             return None
-        if mention.text[:1] in "*_" and self._label_emphasis(mention):
-            return None     # "Recommendation: *size up*": the answer's own words, not Dana's
         word = _short_quote_word(quoted)
         if word is not None:
             # One short word ("Wow", "No"): inside the squashed evidence it would be found in
@@ -2148,26 +2184,6 @@ class _Judge:
             return None     # "Great boots ... the sole never came off" (… and […] too)
         return self._finding(mention, "unsupported_quote", "this quote does not appear verbatim "
                              "in the evidence", value=quoted)
-
-    def _label_emphasis(self, mention: Mention) -> bool:
-        """Whether an emphasis the scanner took for a quote after "Name:" follows a single word
-        that names no author of the evidence: a label of the answer's own ("Recommendation:
-        *size up*", "Fit: *runs small.*"), not someone's words. "Dana: *...*" stays a quote
-        when Dana wrote something in the evidence."""
-        text = self.text
-        line = text.rfind("\n", 0, mention.start) + 1
-        found = _SINGLE_NAME_INTRO.fullmatch(text, line, mention.start)
-        return found is not None and found.group(1).casefold() not in self.author_words
-
-    @functools.cached_property
-    def author_words(self) -> frozenset[str]:
-        """The authors of the evidence's texts and each word of their names, case-folded."""
-        words = set()
-        for _, author in self.evidence.quotes:
-            if author:
-                words.add(author.casefold())
-                words.update(author.casefold().split())
-        return frozenset(words)
 
     @functools.cached_property
     def question_words(self) -> frozenset[str]:

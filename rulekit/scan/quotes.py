@@ -139,9 +139,10 @@ class _Quotes:
     def emphasis_quotes(self) -> None:
         """An emphasis right after an introduction and a colon on its line ("Dana wrote:
         *...*", "Dana: *...*") is a quote; without the colon it is stress ("I'd say *yes*").
-        After a name it must read as a sentence (end with . ! ? or hold four words), so that
-        "Status: *out for delivery*" stays a label's value; a code span (`...`) counts only
-        after a verb of saying ("Dana wrote: `...`"), not after "Command:"."""
+        After a single word and a colon it may be a label's value ("Status: *out for
+        delivery*"): the sweep keeps it a quote only when the word names an author of the
+        evidence (``rulekit.sweep._label_emphasis``). A code span (`...`) counts only after a
+        verb of saying ("Dana wrote: `...`"), not after "Command:"."""
         text = self.text
         for match in _EMPHASIS.finditer(text):
             s = match.start()
@@ -150,8 +151,7 @@ class _Quotes:
                 continue
             said = self.introduced(line, s)
             content = match.group(2)
-            if said == "name" and (match.group(1) == "`" or not (
-                    content[-1] in ".!?\u2026" or len(content.split()) >= 4)):
+            if said == "name" and match.group(1) == "`":
                 continue        # a code span is a quote only after a verb of saying
             if said:
                 self.quote_hit(s, match.end(), _squash_clean(content))

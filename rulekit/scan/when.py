@@ -101,6 +101,8 @@ _DAY_RANGE_TAIL = re.compile(r"(?:[ \u00a0]?[-\u2013\u2014][ \u00a0]?"
                              r"(?:,?[ \u00a0]+([0-9]{4})(?![0-9]))?")
 # "8 o'clock": a time whose half of the day is not said (08:00 or 20:00; the sweep takes
 # either, ``rulekit.sweep``), unless a word after says it ("8 o'clock this evening").
+# am or pm after an o'clock hour or a time said in words: "4 o'clock AM", "half past seven pm".
+_MERIDIEM_AFTER = re.compile(r"[ \u00a0]?([AaPp])(?:\.[ \u00a0]?[Mm]\.|[Mm](?![A-Za-z]))")
 _OCLOCK = re.compile(r"[ \u00a0](?i:o['\u2019]?clock)(?![\w])")
 # The half of the day said after a clock time without am/pm or after an o'clock hour: "7:30
 # this evening", "8 o'clock tonight", "3:00 in the afternoon", "9:00 Friday night". Evening,
@@ -162,8 +164,11 @@ _TIME_AFTER = re.compile(r"(?i)(?:,?\s(?:at\s|um\s|à\s|om\s|kl\.?\s)?|T)(?=[0-9
 # a space, a comma, "at", "um", "à"..., then the time ("July 10 at 8 pm", "10. Juli um 20 Uhr",
 # 7月10日下午8点); or the time, then "on" and the date ("8 pm ET on July 4").
 _DATE_THEN_TIME = re.compile(r"(?:,?[ \u00a0]{1,3}(?:(?:at|um|à|om|kl\.?|alle|às|a[ \u00a0]las|"
-                             r"@)[ \u00a0]{1,3})?|,)")
-_TIME_THEN_DATE = re.compile(r"[ \u00a0]{1,3}(?:on|am|le|el)[ \u00a0]{1,3}")
+                             r"@|by|before|after|around|about|until|till|from|(?:at|by)[ \u00a0]"
+                             r"(?:around|about|the[ \u00a0]latest))[ \u00a0]{1,3})?"
+                             r"|,|[ \u00a0]{0,3}[(\u2013\u2014][ \u00a0]{0,3}"
+                             r"|[ \u00a0]-[ \u00a0])")
+_TIME_THEN_DATE = re.compile(r"(?:[ \u00a0]{1,3}(?:on|am|le|el)[ \u00a0]{1,3}|,?[ \u00a0]{1,3})")
 # What stands after a time that starts a range of times ("9:00-17:00", "9 am to 5 pm"): such a
 # time stays apart from the date, whose range it opens.
 _TIME_RANGE_NEXT = re.compile(r"[ \u00a0]{0,3}(?:[-\u2013\u2014~]|(?:to|until|till|bis|à)[ \u00a0])")
@@ -320,7 +325,8 @@ class _When:
                 date, clock = b, a
             else:
                 continue
-            hit = self.day_and_time(a.s, b.e, date, clock)
+            end = b.e + 1 if "(" in gap and text[b.e:b.e + 1] == ")" else b.e   # "July 8 (2 pm)"
+            hit = self.day_and_time(a.s, end, date, clock)
             if hit is not None:
                 joined.append((a, b, hit))
                 index += 1
@@ -379,7 +385,11 @@ class _When:
                 found = _OCLOCK.match(text, e)
                 if found and 1 <= int(text[s:e]) <= 12:
                     # a half of the day said after it is part of the mention ("8 o'clock in the
-                    # morning"), which then names one half (``rulekit.sweep``)
+                    # morning", "4 o'clock AM"), which then names one half (``rulekit.sweep``)
+                    meridiem = _MERIDIEM_AFTER.match(text, found.end())
+                    if meridiem:
+                        return self.add_time(s, meridiem.end(), int(text[s:e]), 0, None,
+                                             meridiem.group(1))
                     half = _HALF_AFTER.match(text, e)
                     return self.add_time(s, half.end() if half else found.end(),
                                          self.half_after(e, int(text[s:e]) % 12), 0, None, None)
@@ -788,6 +798,10 @@ class _When:
         """A time said in words at ``found``, with the half of the day said after it, if any,
         taken into the mention."""
         s, e = found.span()
+        meridiem = _MERIDIEM_AFTER.match(self.text, e)
+        if meridiem:                        # "eight o'clock p.m."
+            self.add_time(s, meridiem.end(), hour, minute, None, meridiem.group(1))
+            return
         hour %= 12
         half = _HALF_AFTER.match(self.text, e)
         if half:
