@@ -688,6 +688,14 @@ _MAGNITUDE_BEFORE = re.compile(r"(?<![\w-])(tens|hundreds)[ \t\u00a0]+of[ \t\u00
 _MAGNITUDE_DETERMINERS = frozenset("the your our their his her its my these those".split())
 # After "of", things that make it hyperbole: "hundreds of times better", "thousands of ways".
 _MAGNITUDE_IDIOMS = frozenset("time times way ways reason reasons year years thanks".split())
+# "viewed hundreds of times": the verb before says what is counted; a comparative after
+# "times" keeps it hyperbole ("hundreds of times more").
+_TIMES_VERBS = {"viewed": "views", "seen": "views", "watched": "views", "played": "plays",
+                "shared": "shares", "liked": "likes", "downloaded": "downloads",
+                "clicked": "clicks", "visited": "visits", "opened": "opens",
+                "streamed": "streams", "reposted": "reposts", "retweeted": "retweets"}
+_TIMES_COMPARED = frozenset("more less better worse faster slower bigger larger higher lower "
+                            "over as the than".split())
 
 
 def _magnitudes(text: str, low: str, evidence: Evidence) -> list[Finding]:
@@ -737,7 +745,13 @@ def _magnitude(text: str, low: str, evidence: Evidence, start: int, end: int,
     if counted.group(1) in _MAGNITUDE_DETERMINERS and counted.group(2):
         counted = _COUNTED_WORDS.match(low, counted.end(1))    # "thousands of your followers"
     first, second = counted.group(1), counted.group(2)
-    if first in _MAGNITUDE_IDIOMS:
+    if first in ("time", "times"):
+        # "viewed hundreds of times" counts views; "hundreds of times better" is hyperbole
+        done = _TIMES_VERBS.get(_word_before(low, start))
+        if done is None or second in _TIMES_COMPARED:
+            return None
+        first, second = done, None
+    elif first in _MAGNITUDE_IDIOMS:
         return None
     if (first, second) not in memo:
         memo[first, second] = _counted(evidence, first, second)
@@ -1540,7 +1554,8 @@ def _elided_found(said: str, quote_text: str) -> bool:
     """Whether a quote with words left out ("Great boots ... the sole never came off") is
     backed: each fragment, without the quote marks and final punctuation, found in order in
     one evidence text. Each fragment must be at least two words (four characters in a script
-    without spaces), so that "Support was ... fast" cannot be stitched from single words."""
+    without spaces), so that "Support was ... fast" cannot be stitched from single words; and
+    what is left out may not deny ("It does [...] leak at all" for "It does not leak at all")."""
     fragments = []
     for part in _ELISION.split(said):
         squashed = squash(part).strip(".,!?;:>*_`")     # and Markdown's quote marks
@@ -1555,11 +1570,12 @@ def _elided_found(said: str, quote_text: str) -> bool:
     for text in quote_text.split("\x00"):
         if fragments[0] not in text:
             continue
-        at = 0
+        at = -1
         for fragment in fragments:
-            at = _found_from(fragment, text, at)
-            if at < 0:
-                break
+            end = _found_from(fragment, text, max(at, 0))
+            if end < 0 or (at >= 0 and _DENYING.search(text, at, end - len(fragment))):
+                break       # not there, or what was left out denies: "It does [...] leak"
+            at = end
         else:
             return True
     return False
