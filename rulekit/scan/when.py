@@ -85,6 +85,12 @@ _ZONE_AFTER = re.compile(r"[ \u00a0]?(\()?(?:UTC|GMT)(?:[ \u00a0]?([+\-\u2212])(
 _ZONE_NAME = re.compile(r"[ \u00a0]?(\()?(?:(?P<long>" + _SPELLED_ZONES + r")|(?P<abbr>[A-Z]{2,4})"
                         r"|(?P<word>Eastern|Pacific|Central|Mountain)"
                         r"(?:[ \u00a0]Time)?(?![ \u00a0][A-Z]))(?(1)\))(?![\w+\-\u2010])")
+# A city whose time ``rulekit.dates.written_zone`` knows, named after a time without "time":
+# "4 pm Tokyo", "16:00 in Tokyo", "9 am (London)".
+_CITY_ZONE = re.compile(r"[ \u00a0](?:in[ \u00a0])?(\()?(Tokyo|Seoul|Shanghai|Beijing|Taipei|"
+                        r"Mumbai|Delhi|Kolkata|Dubai|Singapore|Hong[ \u00a0]Kong|London|Paris|"
+                        r"Berlin|Madrid|Rome|Amsterdam|Dublin|Moscow|Sydney|Melbourne|Auckland|"
+                        r"New[ \u00a0]York|Los[ \u00a0]Angeles|Chicago|Toronto)(?(1)\))(?![\w])")
 # After "am" or "pm" an abbreviation may be written in lower case: "9 pm est", "9pm pst".
 _ZONE_LOWER = re.compile(r"[ \u00a0]?(\()?([a-z]{2,4})(?(1)\))(?![\w+\-\u2010])")
 # A range of days before a month, at the end of the first day: "3–4 December", "3 to 4
@@ -140,7 +146,7 @@ _HOURS_DAY = frozenset("monday tuesday wednesday thursday friday saturday sunday
 # The first end of a range of hours that shares the second's am or pm ("4–6 pm", "2-6 pm",
 # "11 to 1 pm") or its "Uhr" ("8 bis 20 Uhr", "8–20 Uhr"): the second end as ``_AMPM`` and
 # ``_UHR`` read it, after a dash or a word of a range.
-_SHARED_HALF = re.compile(r"(?:[ \u00a0]?[-\u2013][ \u00a0]?|[ \u00a0](?:to|till|until|bis)[ \u00a0])"
+_SHARED_HALF = re.compile(r"(?:[ \u00a0]?[-\u2013][ \u00a0]?|[ \u00a0](?:to|till|until|bis|and)[ \u00a0])"
                           r"(?:(1[0-2]|0?[1-9])(?::[0-5][0-9])?[ \u00a0]?"
                           r"(?:([AaPp])\.[ \u00a0]?[Mm]\.|([AaPp])[Mm](?![A-Za-z]))"
                           r"|([01]?[0-9]|2[0-3])(?:[.:][0-5][0-9])?[ \u00a0]?Uhr(?![\w]))")
@@ -469,6 +475,9 @@ class _When:
         greater than the second, or the second is 12: "11–1 pm" is 11 am), or an hour before
         "Uhr". None when a zone follows the second end: the first is then left unread."""
         first = int(self.text[s:e])
+        if found.group().lstrip(" \u00a0").startswith("and") and not self.low.endswith(
+                "between ", 0, s):
+            return None                     # only "between 5 and 6 pm" shares its pm
         if found.group(4) is not None:
             if not self.hours or first > 23:
                 return None
@@ -1024,6 +1033,9 @@ def _zone_after(text: str, e: int, meridiem: bool = False) -> tuple[int, dt.tzin
     if not any("A" <= char <= "Z" for char in window):
         if not any("a" <= char <= "z" for char in window):
             return None
+        city = _city_zone(text, e) if window == " in" else None   # "16:00 in Tokyo"
+        if city is not None:
+            return city
         named = _ZONE_NAME.match(text, e)           # "9 pm pacific standard time"
         if named and named.group("long"):
             zone = written_zone(named.group("long"))
@@ -1045,10 +1057,21 @@ def _zone_after(text: str, e: int, meridiem: bool = False) -> tuple[int, dt.tzin
             zoned.group().strip(" \u00a0()")
     named = _ZONE_NAME.match(text, e)
     if not named:
-        return None
+        return _city_zone(text, e)                  # "4 pm Tokyo", "9 am (London)"
     label = named.group("long") or named.group("abbr") or named.group("word")
     zone = written_zone(label)
     return None if zone is None else (named.end(), zone, label)
+
+
+def _city_zone(text: str, e: int) -> tuple[int, dt.tzinfo, str] | None:
+    """A city named after a time ending at e ("4 pm Tokyo", "16:00 in Tokyo"), read as "<city>
+    time" (``_CITY_ZONE``)."""
+    found = _CITY_ZONE.match(text, e)
+    if found is None:
+        return None
+    label = " ".join(found.group(2).split()) + " time"
+    zone = written_zone(label)
+    return None if zone is None else (found.end(), zone, label)
 
 
 def _in_utc(time: dt.time, zone: dt.tzinfo) -> dt.time:
