@@ -130,8 +130,13 @@ class _Quotes:
                 before = text[:s].rstrip()
                 block_quoted = bool(before) and self.introduced(
                     before.rfind("\n") + 1, len(before))
+                # or an attribution after it: "> It leaks. — Dana", a last line "— Dana"
+                block_quoted = block_quoted or _attributed_block(text, s)
             block_end = line_end
             content = text[match.end():line_end].rstrip()
+            attribution = _ATTRIBUTION.search(content) if block_quoted else None
+            if attribution is not None:
+                content = content[:attribution.start()].rstrip()    # "... — Dana" is not Dana's
             if block_quoted and content:
                 self.quote_hit(text.index(">", s), match.end() + len(content),
                                _squash_clean(content))
@@ -176,6 +181,31 @@ class _Quotes:
         low = self.low
         return _SAID_BEFORE.search(low, max(0, s - 40), s) is not None \
             or _SAID_AFTER.match(low, e) is not None
+
+
+# An attribution that ends a blockquote: "— Dana", "-- Dana K., verified buyer", "~ @sam".
+_ATTRIBUTION = re.compile(r"(?:^|[ \t])(?:[\u2014\u2013]|--|~)[ \t]*(?:@[\w.]{1,30}|"
+                          r"[A-Z][\w'.\-]{0,30}(?:[ \t][A-Z][\w'.\-]{0,30}){0,2})"
+                          r"(?:,[ \t]*[^\n]{0,40})?[ \t]*\Z")
+
+
+def _attributed_block(text: str, s: int) -> bool:
+    """Whether the blockquote starting at s ends with an attribution, on its last line or on
+    the line right after it ("> It leaks everywhere. — Dana"). Reads at most 40 lines."""
+    at, lines = s, 0
+    while lines < 40:
+        end = text.find("\n", at)
+        line = text[at:end if end >= 0 else len(text)].rstrip()
+        if not line.lstrip(" \t").startswith(">"):
+            return bool(line) and _ATTRIBUTION.match(line.lstrip(" \t")) is not None \
+                and _ATTRIBUTION.match(line.lstrip(" \t")).end() == len(line.lstrip(" \t"))
+        if _ATTRIBUTION.search(line, max(0, len(line) - 80)) and (
+                end < 0 or not text[end + 1:end + 2] == ">"):
+            return True
+        if end < 0:
+            return False
+        at, lines = end + 1, lines + 1
+    return False
 
 
 def _covered(hits: list[_Hit], quotes: list[_Hit]) -> set[int]:
