@@ -54,11 +54,13 @@ CURRENCY_FAMILIES: dict[str, frozenset[str]] = {
     "pounds": frozenset("GBP EGP FKP GIP SHP SSP SYP LBP SDG JEP GGP IMP".split()),
     "kronor or kroner": frozenset(("SEK", "NOK", "DKK", "ISK", "FOK")),
     "rupees": frozenset(("INR", "PKR", "LKR", "NPR", "MUR", "SCR")),
+    "francs": frozenset("CHF XOF XAF XPF CDF GNF RWF BIF DJF KMF".split()),
     "pesos": frozenset(("MXN", "ARS", "CLP", "COP", "CUP", "DOP", "UYU", "PHP")),
 }
 # The sign a family's currency is written with, for the locale to settle which one it is.
 _FAMILY_SIGN = {"dollars": "$", "dollars or pesos": "$", "yen or yuan": "¥", "yuan": "元",
-                "pounds": "£", "kronor or kroner": "kr", "rupees": "Rs", "pesos": "$"}
+                "pounds": "£", "kronor or kroner": "kr", "rupees": "Rs", "pesos": "$",
+                "francs": "Fr."}
 # Signs that name a family (as written, without a final dot), and dollar signs with a prefix.
 _SIGN_FAMILY = {"$": "dollars or pesos", "¥": "yen or yuan", "£": "pounds",
                 "kr": "kronor or kroner", "Rs": "rupees", "元": "yuan", "块": "yuan",
@@ -140,11 +142,19 @@ _CURRENCY_WORDS = {"dollar": "dollars", "dollars": "dollars", "bucks": "dollars"
                    "yuan": "CNY", "人民币": "CNY", "人民幣": "CNY", "港币": "HKD", "港幣": "HKD",
                    "港元": "HKD", "元": "yuan", "块": "yuan", "塊": "yuan", "원": "KRW",
                    "rupee": "rupees", "rupees": "rupees", "रुपये": "rupees", "रुपए": "rupees",
-                   "franken": "CHF", "peso": "pesos", "pesos": "pesos"}
+                   "franken": "CHF", "peso": "pesos", "pesos": "pesos", "pfund": "pounds",
+                   "livre": "pounds", "livres": "pounds", "livre sterling": "GBP",
+                   "livres sterling": "GBP", "sterline": "GBP", "sterlina": "GBP",
+                   "franc": "francs", "francs": "francs", "franc suisse": "CHF",
+                   "francs suisses": "CHF", "franchi": "francs", "franchi svizzeri": "CHF",
+                   "pond": "pounds", "ponden": "pounds", "libra": "pounds", "libras": "pounds",
+                   "libra esterlina": "GBP", "libras esterlinas": "GBP", "엔": "JPY",
+                   "위안": "CNY", "韩元": "KRW", "韓元": "KRW", "ウォン": "KRW", "人民元": "CNY"}
 # CJK currency words written right after the digits or a CJK scale (1299美元, 1.2万円).
-_CJK_CURRENCY_WORDS = "米ドル|美元|欧元|歐元|日元|英镑|英鎊|人民币|人民幣|港币|港幣|港元|ドル|ユーロ|달러|유로"
+_CJK_CURRENCY_WORDS = ("米ドル|美元|欧元|歐元|日元|英镑|英鎊|人民币|人民幣|人民元|港币|港幣|港元|韩元|韓元|"
+                       "ドル|ユーロ|ウォン|달러|유로|위안|엔")
 _CJK_CURRENCY_AT = re.compile(rf"{_CJK_CURRENCY_WORDS}|[元円块塊원]")
-_CJK_CURRENCY_FIRST = frozenset("米美欧歐日英人港ドユ달유元円块塊원")
+_CJK_CURRENCY_FIRST = frozenset("米美欧歐日英人港韩韓ドユウ달유위엔元円块塊원")
 _SCALES = {"k": 10**3, "K": 10**3, "M": 10**6, "MM": 10**6, "mn": 10**6, "Mio": 10**6,
            "bn": 10**9, "B": 10**9, "Mrd": 10**9, "Md": 10**9, "tn": 10**12, "T": 10**12,
            "thousand": 10**3, "tausend": 10**3, "mille": 10**3, "million": 10**6,
@@ -177,16 +187,19 @@ _SUFFIX = re.compile(
     r"millionen|milliarden?|billionen|millions|milliards?|mille))(?![\w-]))?"
     r"(?:(?P<pct>[ \u00a0]?[%\u066a\u2030]|[ \u00a0]+(?i:percent(?!age)|per[ \u00a0]?cent|pct|prozent|"
     r"pour[ \u00a0]?cent|por[ \u00a0]?ciento|per[ \u00a0]?cento)(?![\w]))"
-    rf"|[ \u00a0]?(?P<cur>[{_CURRENCY_SIGNS}]|(?P<iso>[A-Z]{{3}})(?![A-Za-z])"
+    rf"|[ \u00a0]?(?P<cur>(?:US|CA|AU|NZ|HK|NT|SG|MX|R|A|C|S)\$|[{_CURRENCY_SIGNS}]"
+    rf"|(?P<iso>[A-Z]{{3}})(?![A-Za-z])"
     rf"|(?:kr|zł|Kč|Ft|lei)\.?(?![A-Za-z])|{_CJK_CURRENCY_WORDS}|[元円块塊원])"
     r"|[ \u00a0]+(?P<curw>(?i:us-dollars?|dollars?|euros?|yen|yuan|rupees?|pounds?|quid|bucks|"
-    r"dólar(?:es)?|dolares|franken|pesos?)|دولار|रुपये|रुपए)(?![\w]))?"
+    r"dólar(?:es)?|dolares|franken|pesos?|pfund|livres?(?:[ \u00a0]sterling)?|sterlin[ae]|"
+    r"francs?(?:[ \u00a0]suisses?)?|franchi(?:[ \u00a0]svizzeri)?|pond(?:en)?|"
+    r"libras?(?:[ \u00a0]esterlinas?)?)|دولار|रुपये|रुपए)(?![\w]))?"
     r"(?P<mult>[ \u00a0]?[x×X](?![A-Za-z0-9\-])(?![ \u00a0]?[0-9])|[ \u00a0]?倍"
     r"|(?i:[-\u2010]?fold)(?![\w])"
     rf"|[ \u00a0]+(?i:times)(?=[ \u00a0]+(?i:{_COMPARATIVES})\b))?")
 # The characters a suffix can start with (after at most one space).
-_SUFFIX_FIRST = frozenset("kKMBTbmtlLcCpPdDeEyYrRxX×%\u066a\u2030-\u2010fF倍元円块塊원zZqu"
-                          "米美欧歐日英人港ドユ달유\u062f\u0930"
+_SUFFIX_FIRST = frozenset("kKMBTbmtlLcCpPdDeEyYrRxX×%\u066a\u2030-\u2010fF倍元円块塊원zZqus"
+                          "米美欧歐日英人港韩韓ドユウ달유위엔\u062f\u0930"
                           "ABCDEFGHIJKLMNOPQRSTUVWXYZ$\u00a2\u00a3\u00a4\u00a5\u058f\u060b"
                           "\u07fe\u07ff\u09f2\u09f3\u09fb\u0af1\u0bf9\u0e3f\u17db\ua838\ufdfc"
                           + "".join(chr(c) for c in range(0x20A0, 0x20C1)))
@@ -209,8 +222,8 @@ _RIGHT_BUSY = _SUFFIX_FIRST | frozenset("十百千万萬亿億백천만억")
 _SPACED_SUFFIXES: dict[str, tuple[str, ...]] = dict.fromkeys("abcdefghijklmnopqrstuvwxyz", ())
 for _prefix in ("bn", "tn", "mio", "mrd", "md", "tho", "mil", "bil", "tri", "lak", "cro", "tau",
                 "per", "pct", "pro", "pou", "por", "kr", "z", "lei", "dol", "eur", "yen", "yua",
-                "rup", "x", "tim", "mn", "lac", "qui", "buc", "us-", "fra", "pes",
-                "am", "a.m", "pm", "p.m"):         # and am/pm: "7.30 pm" is a clock time
+                "rup", "x", "tim", "mn", "lac", "qui", "buc", "us-", "fra", "pes", "pfu",
+                "liv", "ste", "pon", "lib", "am", "a.m", "pm", "p.m"):         # and am/pm: "7.30 pm" is a clock time
     _SPACED_SUFFIXES[_prefix[0]] += (_prefix,)
 del _prefix
 # A lower-case letter that ends no currency (Rs, kr) or ordinal mark (No, Nr): digits glued to
@@ -541,7 +554,7 @@ class _Figures:
             if found and found.end() > e:
                 end, currency_text = self.suffix(hit, found, e, currency_text)
         if currency_text is not None:
-            symbol = _CURRENCY_WORDS.get(currency_text.lower(), currency_text)
+            symbol = _CURRENCY_WORDS.get(" ".join(currency_text.lower().split()), currency_text)
             hit.currency = _currency_for(symbol, self.info.locale)
             if text[end:end + 1] in _CODE_FIRST:
                 # "$59.99 AUD", "59,99 € EUR": a code after the sign settles the currency
