@@ -878,7 +878,7 @@ class _When:
         if not word_start and window_start:
             return False
         # an opening bracket or quote may stand before the month: "(Dec 3)", "[Dec 3]"
-        return self.low[word_start:s - 1].rstrip(".").lstrip("([{\"'“‘«") in self.info.month_keys
+        return self.low[word_start:s - 1].rstrip(".").lstrip("([{\"'“‘«*_") in self.info.month_keys
 
     def yearless(self, s: int, e: int, name: str, day: int | None, year: str | None) -> int | None:
         if not self.free(s, e):
