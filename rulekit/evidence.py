@@ -110,6 +110,9 @@ _MONEY_WORDS = frozenset("""price prices total totals subtotal subtotals amount 
     payment payments revenue spend spent budget salary deposit fare fares msrp rrp mrr arr
     income profit earnings payout payouts owed gross""".split())
 # A field whose -1 is a real value: a change, a difference, a score to par ("toPar", "views_delta").
+# Amounts taken off a total, which a receipt may write with a minus ("Discount: -$4.32").
+_DEDUCTION_NAME = re.compile(r"discount|rebate|coupon|voucher|promo|deduction|markdown|savings?$",
+                             re.IGNORECASE)
 _CHANGE_NAME = re.compile(r"(?:delta|change|diff|difference|to_?par|net|trend|growth)"
                           r"(?:_?(?:pct|percent|perc|rate|ratio|points|pts))?$", re.IGNORECASE)
 # A growth stored as a ratio ("follower_growth": 0.021 is 2.1 %) when it is below 1 in size:
@@ -750,6 +753,9 @@ class _Builder:
             self.withheld.setdefault(value, self.withholding)
             return
         self.figures.append(Figure(value, path, decimals, currency=currency))
+        if value > 0 and keys and _DEDUCTION_NAME.search(keys[-1]):
+            # a receipt writes a discount with its minus: "Discount: -$4.32"
+            self.figures.append(Figure(-value, path, decimals, currency=currency))
         if keys and _MULTIPLE_NAME.search(keys[-1]):
             self.multiples.add(value)
         shown = None
@@ -885,6 +891,8 @@ class _Builder:
                                        currency=currency))
             if not mention.percent:
                 self.figures.append(Figure(value, path, mention.decimals, currency=currency))
+                if value > 0 and keys and _DEDUCTION_NAME.search(keys[-1]):
+                    self.figures.append(Figure(-value, path, mention.decimals, currency=currency))
             trend = _trend_name(keys[-1]) if keys else None
             if mention.sign is not None or trend is not None or value < 0:
                 # "+12.5%", "-3" written with their sign, or in a field named like a change

@@ -996,7 +996,11 @@ def _event_today(text: str, start: int, end: int, language: str) -> bool:
     after = re.split(r"[.,;:!?()\n]", text[end:end + 40])[0]
     words = before.lower().split()[-4:] + after.lower().split()[:3]
     events = _LONE_BEFORE.get(language, frozenset()) - _NOT_EVENTS
-    return any(word in events or word in _EVENT_WORDS for word in words)
+    if any(word in events or word in _EVENT_WORDS for word in words):
+        return True
+    # CJK text has no spaces: an arrival or shipping word anywhere near ("今天已送达", "本日到着")
+    window = before[-12:] + after[:12]
+    return any(word in window for word in _EVENT_CJK)
 
 
 _NOT_EVENTS = frozenset("on by this next last until till before after since ce d'ici jusqu'à "
@@ -1004,7 +1008,13 @@ _NOT_EVENTS = frozenset("on by this next last until till before after since ce d
                         "nächsten kommenden el este próximo hasta desde antes después".split())
 _EVENT_WORDS = frozenset("posted published went goes launched sent processed placed ordered "
                          "paid charged refunded opened opens closes closed expires expired ends "
-                         "ended starts started renews renewed picked collected".split())
+                         "ended starts started renews renewed picked collected arrived "
+                         "angekommen eingetroffen zugestellt geliefert versandt verschickt "
+                         "llegado entregado enviado recibido arrivé arrivée livré livrée expédié "
+                         "arrivato arrivata consegnato spedito chegou entregue enviado "
+                         "aangekomen bezorgd geleverd verzonden".split())
+_EVENT_CJK = ("送达", "送達", "到达", "到達", "发货", "發貨", "发出", "签收", "到着", "配達", "発送",
+              "お届け", "도착", "배송", "발송")
 
 _LONE_BEFORE = {
     "en": frozenset("on by this next last until till before after since arrives arrive arriving "
@@ -1018,6 +1028,12 @@ _LONE_BEFORE = {
                     "lieferung versandt zugestellt".split()),
     "es": frozenset("el este próximo hasta desde antes después llega llegará llegó entregado "
                     "entrega enviado enviará".split()),
+    "it": frozenset("il questo prossimo entro fino arriva arriverà arrivato consegnato "
+                    "consegna spedito".split()),
+    "pt": frozenset("na no nesta neste próxima próximo até chega chegará chegou entregue "
+                    "entrega enviado".split()),
+    "nl": frozenset("op tot aanstaande komende deze volgende bezorgd geleverd verzonden "
+                    "komt".split()),
 }
 # Words a few words before the weekday that make it opening hours or a habit.
 _LONE_NOT_BEFORE = frozenset("open opens opened closed close closes hours staffed available "
@@ -1029,7 +1045,8 @@ _LONE_NOT_AFTER = frozenset("mornings afternoons evenings nights".split())
 # Anywhere in the weekday's sentence, words of opening hours ("Am Samstag haben wir bis 18 Uhr
 # geöffnet"); in its clause, a negation or a habit ("We don't ship on Saturday", "refunds
 # usually post by Friday"): no claim that an event falls on a day of the evidence.
-_LONE_HOURS_WORDS = frozenset("open opened closed hours geöffnet geschlossen öffnungszeiten "
+_LONE_HOURS_WORDS = frozenset("open opened close closes closing closed hours geöffnet "
+                              "geschlossen öffnungszeiten "
                               "ouvert fermé horaires abierto cerrado horario".split())
 _LONE_NOT_CLAUSE = frozenset("don't doesn't don’t doesn’t do does never not no usually "
                              "typically normally generally always often".split())
@@ -1836,7 +1853,8 @@ class _Judge:
             return (int(value), "") in counts
         # "2 items", or "2 line items" against a list named line_items
         return (int(value), noun(words[0])) in counts or (
-            len(words) == 2 and (int(value), noun("_".join(words))) in counts)
+            len(words) == 2 and ((int(value), noun("_".join(words))) in counts
+                                 or (int(value), noun(words[1])) in counts))
 
     def _rows_of(self, word: str) -> int:
         """How many rows the evidence holds of what ``word`` counts (all lists if unknown)."""
