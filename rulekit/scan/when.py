@@ -141,6 +141,11 @@ _HOURS_RANGE = re.compile(r"(?:[ \u00a0]?[-\u2013][ \u00a0]?|[ \u00a0](?:to|till
                           r"|o['\u2019]clock|percent|%|h(?:ours?|rs?)?(?![a-z])|days?(?![a-z])))")
 _HOURS_BEFORE = frozenset("open opens opening hours staffed".split())
 # A weekday between the word of opening hours and the hours: "open Saturday 10–6".
+# Words that may stand between an hours word and the hours ("hours today are 9–6", "open
+# from 9"), and what may stand before a weekday label that opens the hours ("- Saturday 10–5",
+# "Hours on Saturday: 10–5").
+_HOURS_FILLER = frozenset("today tomorrow are is from on daily".split())
+_HOURS_LEAD = frozenset(("", "-", "*", "\u2022", "|", "on", "and"))
 _HOURS_DAY = frozenset("monday tuesday wednesday thursday friday saturday sunday mon tue tues "
                        "wed thu thur thurs fri sat sun weekdays weekends".split())
 # The first end of a range of hours that shares the second's am or pm ("4–6 pm", "2-6 pm",
@@ -491,14 +496,21 @@ class _When:
 
     def hours_word_before(self, s: int) -> bool:
         """Whether the words before s say opening hours: "open 9", "open from 9", "hours: 9",
-        "open Saturday 10"."""
-        words = self.low[max(0, s - 36):s].split()[-3:]
-        if words and words[-1].strip(":,") in _HOURS_DAY:
-            words = words[:-1]
-        words = words[-2:]
-        if words and words[-1] == "from":
-            words = words[:-1]
-        return bool(words) and words[-1].strip(":,") in _HOURS_BEFORE
+        "open Saturday 10", "our hours today are 9", "Store hours: Mon–Wed 9", or a weekday
+        label opening its line or clause ("- **Saturday:** 10", "Saturday 10")."""
+        words = self.low[max(0, s - 48):s].split()[-6:]
+        day = False
+        while words:
+            word = words[-1].strip("*_:,.()")
+            if word in _HOURS_BEFORE:
+                return True
+            parts = re.split(r"[-\u2013/]", word)
+            if all(part in _HOURS_DAY for part in parts):
+                day = True                  # "Saturday 10–5", "Mon–Wed 9–6", "**Saturday:**"
+            elif word not in _HOURS_FILLER:
+                break
+            words.pop()
+        return day and (not words or words[-1].strip("*_:,.()") in _HOURS_LEAD)
 
     def spoken_hour(self, s: int, e: int) -> int | None:
         """A bare hour after "at", "until" or "till": "at 8 sharp" (either half of the day),
