@@ -947,6 +947,9 @@ def _relative_days(text: str, evidence: Evidence, locale: str
             # its way today"), not as the day of an event ("it arrives today"): that needs a
             # day of the data.
             continue
+        if offset is not None and abs(offset) <= 1 and _lone_statement(
+                _ascii_lower(text), *match.span()):
+            continue        # "Yes, we're open tomorrow", "We don't ship today": no day of the data
         meant = day.isoformat() if day is not None else "no calendar day"
         findings.append(_new_finding("date", said, meant, match.start(), match.end(),
                                      "unsupported_date", f"'{said}' is {meant} (the evidence's "
