@@ -136,18 +136,41 @@ _MORNING_AFTER = {"mañana": ("la ", "esta ", "una ", "cada ", "media "),
 # CJK words are read in every locale: no other language writes them.
 _CJK_RELATIVE = {"昨天": -1, "今天": 0, "明天": 1, "前天": -2, "后天": 2, "後天": 2, "大前天": -3,
                  "大后天": 3, "一昨日": -2, "明後日": 2, "昨日": -1, "今日": 0, "明日": 1,
-                 "그저께": -2, "그제": -2, "어제": -1, "오늘": 0, "내일": 1, "모레": 2}
+                 "그저께": -2, "그제": -2, "어제": -1, "오늘": 0, "내일": 1, "모레": 2,
+                 "一周前": -7, "一週前": -7, "一星期前": -7, "一週間前": -7, "两周前": -14,
+                 "兩週前": -14, "二週間前": -14, "일주일 전": -7}
 # "3 days ago", "two weeks ago", "vor 3 Tagen", "il y a 3 jours", "hace 3 días", 3天前, 3日前,
 # 3일 전: the count and the unit (a day or a week). "in 3 days" and 3天后 are not read: far more
 # often a duration ("ships in 3 days", "doubled in a week") than a day.
-_COUNT_WORDS = {"a": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6,
-                "seven": 7, "eight": 8, "nine": 9, "ten": 10, "eleven": 11, "twelve": 12}
+# The numbers up to ten (twelve in English) said before "days ago" in each language, in order
+# from one; and the articles and forms that also count one or two.
+_COUNT_WORDS_OF = {
+    "en": "one two three four five six seven eight nine ten eleven twelve",
+    "de": "einem zwei drei vier fünf sechs sieben acht neun zehn",
+    "fr": "un deux trois quatre cinq six sept huit neuf dix",
+    "es": "un dos tres cuatro cinco seis siete ocho nueve diez",
+    "it": "un due tre quattro cinque sei sette otto nove dieci",
+    "pt": "um dois três quatro cinco seis sete oito nove dez",
+    "nl": "een twee drie vier vijf zes zeven acht negen tien",
+}
+_COUNT_WORDS = {word: value for words in _COUNT_WORDS_OF.values()
+                for value, word in enumerate(words.split(), 1)}
+_COUNT_WORDS.update({"a": 1, "einer": 1, "une": 1, "una": 1, "uma": 1, "duas": 2, "één": 1})
+
+
+def _counted_words(language: str, *more: str) -> str:
+    return "|".join(["[0-9]{1,4}", *_COUNT_WORDS_OF[language].split(), *more])
+
+
 _COUNTED_DAYS = {
-    "en": r"(?P<count>[0-9]{1,4}|a|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)"
-          r" (?P<unit>days?|weeks?) ago",
-    "de": r"vor (?P<count>[0-9]{1,4}) (?P<unit>Tagen|Wochen)",
-    "fr": r"il y a (?P<count>[0-9]{1,4}) (?P<unit>jours?|semaines?)",
-    "es": r"hace (?P<count>[0-9]{1,4}) (?P<unit>días?|semanas?)",
+    "en": rf"(?P<count>{_counted_words('en', 'a')}) (?P<unit>days?|weeks?) ago",
+    "de": rf"vor (?P<count>{_counted_words('de', 'einer')}) (?P<unit>Tag(?:en)?|Wochen?)",
+    "fr": rf"il y a (?P<count>{_counted_words('fr', 'une')}) (?P<unit>jours?|semaines?)",
+    "es": rf"hace (?P<count>{_counted_words('es', 'una')}) (?P<unit>días?|semanas?)",
+    "it": rf"(?P<count>{_counted_words('it', 'una')}) (?P<unit>giorni|giorno|settimane|settimana)"
+          r" fa",
+    "pt": rf"há (?P<count>{_counted_words('pt', 'uma', 'duas')}) (?P<unit>dias?|semanas?)",
+    "nl": rf"(?P<count>{_counted_words('nl', 'één')}) (?P<unit>dagen|dag|weken|week) geleden",
 }
 # The count is read from the start of its digits only, and is at most 4 of them: at every
 # position of a long run of digits, an unbounded \d+ would run to its end (quadratic).
@@ -155,13 +178,14 @@ _CJK_COUNTED = r"(?<![0-9])(?P<count3>[0-9]{1,4})(?P<unit3>天|日|일|周|週)[
 # The first characters of the CJK relative words and the units of CJK counts.
 _CJK_RELATIVE_CHAR = re.compile("[" + "".join(sorted({w[0] for w in _CJK_RELATIVE}))
                                 + "天日일周週]")
-_WEEK_UNITS = ("week", "woche", "semaine", "semana", "周", "週")
+_WEEK_UNITS = ("week", "woche", "semaine", "semana", "settiman", "周", "週")
 
 
 # What each part of the relative-day pattern needs in the lower-cased text before it is worth
 # running: a pattern of many alternatives tries every position of the text, which cost more
 # than the rest of an audit on long text (see ``_relative_parts``).
-_COUNTED_NEEDS = {"en": "ago", "de": "vor ", "fr": "il y a", "es": "hace"}
+_COUNTED_NEEDS = {"en": "ago", "de": "vor ", "fr": "il y a", "es": "hace", "it": " fa",
+                  "pt": "há ", "nl": "geleden"}
 
 
 def _relative_parts(language: str, text: str, low: str) -> tuple[bool, bool, bool]:
