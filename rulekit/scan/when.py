@@ -478,7 +478,7 @@ class _When:
         """The first end of "4–6 pm", "11 to 1 pm", "8 bis 20 Uhr" (see ``_SHARED_HALF``): the
         hour of the run [s, e) in the second end's half of the day (the other half when it is
         greater than the second, or the second is 12: "11–1 pm" is 11 am), or an hour before
-        "Uhr". None when a zone follows the second end: the first is then left unread."""
+        "Uhr". A zone after the second end is the first's too ("12–4 pm PT")."""
         first = int(self.text[s:e])
         if found.group().lstrip(" \u00a0").startswith("and") and not self.low.endswith(
                 "between ", 0, s):
@@ -487,12 +487,15 @@ class _When:
             if not self.hours or first > 23:
                 return None
             return self.add_time(s, e, first, 0, None, None)
-        if _zone_after(self.text, found.end(), True) is not None or not 1 <= first <= 12:
+        if not 1 <= first <= 12:
             return None
         second, meridiem = int(found.group(1)), (found.group(2) or found.group(3)).lower()
         if first != 12 and (first > second or second == 12):
             meridiem = "a" if meridiem == "p" else "p"
-        return self.add_time(s, e, first, 0, None, meridiem)
+        # a zone after the second end is the first's too: "between 12 and 4 pm PT"
+        zoned = _zone_after(self.text, found.end(), True)
+        return self.add_time(s, e, first, 0, None, meridiem,
+                             zoned[1:] if zoned is not None else None)
 
     def hours_word_before(self, s: int) -> bool:
         """Whether the words before s say opening hours: "open 9", "open from 9", "hours: 9",
@@ -952,7 +955,8 @@ class _When:
         return self.claim(hit).e
 
     def add_time(self, s: int, e: int, hour: int, minute: int, second: int | None,
-                 meridiem: str | None) -> int | None:
+                 meridiem: str | None,
+                 shared_zone: tuple[dt.tzinfo, str] | None = None) -> int | None:
         if meridiem:
             if not 1 <= hour <= 12:
                 return None
@@ -972,6 +976,9 @@ class _When:
         zoned = _zone_after(self.text, e, meridiem is not None)
         if zoned is not None:
             e, zone, label = zoned
+        elif shared_zone is not None:
+            zone, label = shared_zone       # the zone written after a range's second end
+        if zoned is not None or shared_zone is not None:
             time = _in_utc(time, zone) if is_fixed(zone) else time.replace(tzinfo=zone)
         if not self.free(s, e):
             return None
