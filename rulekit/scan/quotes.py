@@ -154,8 +154,11 @@ class _Quotes:
             line = text.rfind("\n", 0, s) + 1
             if s - line > 200 or text[line:s].rstrip(" \t*_")[-1:] not in (":", "\uff1a"):
                 continue
-            said = self.introduced(line, s)
             content = match.group(2)
+            if any(char.isdigit() for char in content) and sum(
+                    word.isalpha() for word in content.split()) < 2:
+                continue        # "Latest review: **June 28, 2026**", "**2 stars**": a figure
+            said = self.introduced(line, s)
             if said == "name" and match.group(1) == "`":
                 continue        # a code span is a quote only after a verb of saying
             if said:
