@@ -182,6 +182,9 @@ class Evidence:
     largest_count: int
     days: frozenset[dt.date]
     stated_days: frozenset[dt.date]            # ``days`` but those only today/as_of... hold
+    # Amounts of fields that take something off (discount, coupon, rebate...): a receipt may
+    # write them with a minus, next to a word that says so ("Discount: -$4.32").
+    deductions: frozenset[Decimal]
     months: frozenset[str]                     # "2026-11": months the evidence names as such
     multiples: frozenset[Decimal]
     quotes: tuple[tuple[str, str | None], ...]  # (squashed text, author) of every string
@@ -526,6 +529,7 @@ class _Builder:
         self.counts: set[tuple[int, str]] = set()
         self.days: set[dt.date] = set()
         self.stated_days: set[dt.date] = set()
+        self.deductions: set[Decimal] = set()
         self.months: set[str] = set()
         self.multiples: set[Decimal] = set()
         self.quotes: list[tuple[str, str | None]] = []
@@ -754,8 +758,7 @@ class _Builder:
             return
         self.figures.append(Figure(value, path, decimals, currency=currency))
         if value > 0 and keys and _DEDUCTION_NAME.search(keys[-1]):
-            # a receipt writes a discount with its minus: "Discount: -$4.32"
-            self.figures.append(Figure(-value, path, decimals, currency=currency))
+            self.deductions.add(value)      # "Discount: -$4.32" (``Evidence.deductions``)
         if keys and _MULTIPLE_NAME.search(keys[-1]):
             self.multiples.add(value)
         shown = None
@@ -892,7 +895,7 @@ class _Builder:
             if not mention.percent:
                 self.figures.append(Figure(value, path, mention.decimals, currency=currency))
                 if value > 0 and keys and _DEDUCTION_NAME.search(keys[-1]):
-                    self.figures.append(Figure(-value, path, mention.decimals, currency=currency))
+                    self.deductions.add(value)
             trend = _trend_name(keys[-1]) if keys else None
             if mention.sign is not None or trend is not None or value < 0:
                 # "+12.5%", "-3" written with their sign, or in a field named like a change
@@ -935,6 +938,7 @@ class _Builder:
             counts=frozenset(self.counts),
             largest_count=max((length for length, _ in self.counts), default=0),
             days=frozenset(self.days), stated_days=frozenset(self.stated_days),
+            deductions=frozenset(self.deductions),
             months=frozenset(self.months),
             multiples=frozenset(self.multiples),
             quotes=tuple(self.quotes), handles=frozenset(self.handles),

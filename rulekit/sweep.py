@@ -971,9 +971,9 @@ def _relative_days(text: str, evidence: Evidence, locale: str
             # its way today"), not as the day of an event ("it arrives today"): that needs a
             # day of the data.
             continue
-        if offset is not None and abs(offset) <= 1 and _lone_statement(
+        if offset is not None and abs(offset) <= 1 and _store_hours_clause(
                 _ascii_lower(text), *match.span()):
-            continue        # "Yes, we're open tomorrow", "We don't ship today": no day of the data
+            continue        # "Yes, we're open tomorrow": the store's hours, no day of the data
         meant = day.isoformat() if day is not None else "no calendar day"
         findings.append(_new_finding("date", said, meant, match.start(), match.end(),
                                      "unsupported_date", f"'{said}' is {meant} (the evidence's "
@@ -1085,13 +1085,10 @@ _LONE_GENERAL = frozenset("orders packages parcels returns deliveries items ship
 _SENTENCE_END = re.compile(r"[.!?;\n](?![0-9])")
 
 
-def _lone_statement(low: str, s: int, e: int) -> bool:
-    """Whether the weekday at [s, e) of ``low`` (lower-cased) is no claim about a day of the
-    evidence, judged on its clause (the sentence cut at , ; : ( ) dashes and and/but/so/as/
-    once/because): the clause speaks of opening hours, supposes ("if", "unless"...) before it,
-    starts with a general plural that names nothing of the customer's ("Orders ship Monday"),
-    denies or states a habit. Another clause of the sentence changes nothing: "We're open
-    Saturday, and your order arrives Friday" states Friday."""
+def _clause_of(low: str, s: int, e: int) -> tuple[int, str, str]:
+    """The clause of ``low`` (lower-cased) that holds [s, e): the sentence cut at , : ( )
+    dashes and and/but/so/as/once/because/while. (Where its sentence starts, the clause, and
+    the clause up to s.)"""
     start = max(0, s - 120)
     ends = [found.end() for found in _SENTENCE_END.finditer(low, start, s)]
     start = ends[-1] if ends else start
@@ -1106,8 +1103,17 @@ def _lone_statement(low: str, s: int, e: int) -> bool:
         clause_start = cut.end()
     else:
         clause_end = len(sentence)
-    clause = sentence[clause_start:clause_end]
-    before = sentence[clause_start:at]
+    return start, sentence[clause_start:clause_end], sentence[clause_start:at]
+
+
+def _lone_statement(low: str, s: int, e: int) -> bool:
+    """Whether the weekday at [s, e) of ``low`` (lower-cased) is no claim about a day of the
+    evidence, judged on its clause (``_clause_of``): the clause speaks of opening hours,
+    supposes ("if", "unless"...) before it, starts with a general plural that names nothing of
+    the customer's ("Orders ship Monday"), denies or states a habit. Another clause of the
+    sentence changes nothing: "We're open Saturday, and your order arrives Friday" states
+    Friday."""
+    start, clause, before = _clause_of(low, s, e)
     words = {word.strip(",:()\"“”") for word in clause.split()}
     if not _LONE_HOURS_WORDS.isdisjoint(words):
         return True
@@ -1119,6 +1125,33 @@ def _lone_statement(low: str, s: int, e: int) -> bool:
     # "doesn't arrive until Friday" states the day it arrives
     return not _LONE_NOT_CLAUSE.isdisjoint(clause.split()) \
         and not low.endswith(_LONE_NOT_UNTIL, start, s)
+
+
+def _store_hours_clause(low: str, s: int, e: int) -> bool:
+    """Whether the relative day at [s, e) stands in a clause about the store's own opening
+    hours ("Yes, we're open tomorrow", "Tomorrow's hours: 9–6"), which states no day of the
+    data: the clause names the store (we, our, store, shop) or its hours, and no arrival,
+    delivery or other event ("we're open tomorrow when your order arrives" is judged)."""
+    _, clause, _ = _clause_of(low, s, e)
+    words = {_POSSESSIVE.sub("", word.strip(",:()\"“”")) for word in clause.split()}
+    if _LONE_HOURS_WORDS.isdisjoint(words) or not (
+            "hours" in words or not _STORE_WORDS.isdisjoint(words)):
+        return False
+    events = _LONE_BEFORE["en"] - _NOT_EVENTS
+    return events.isdisjoint(words) and _EVENT_WORDS.isdisjoint(words) \
+        and _NOT_THE_STORE.isdisjoint(words)
+
+
+_POSSESSIVE = re.compile(r"['’]s$")
+# A label or words before an amount that say it is taken off ("Discount: -$4.32", "coupon
+# SUMMER10 -$4.32", "you saved -$4.32").
+_DEDUCTION_LABEL = re.compile(r"(?i)discount|coupon|promo|rebate|voucher|savings?|saved|markdown"
+                              r"|deduction|reduction|rabatt|remise|descuento|sconto|desconto|"
+                              r"korting|折扣|优惠|割引|할인")
+# Who keeps opening hours, and what else may be "open" ("the return window is open").
+_STORE_WORDS = frozenset("we we're we'll we'd our store shop office branch".split())
+_NOT_THE_STORE = frozenset("window sale case ticket return returns refund account offer "
+                           "deal".split())
 
 
 # Where a clause ends inside a sentence, for ``_lone_statement``.
@@ -2029,6 +2062,10 @@ class _Judge:
                                  "third-party text, which is evidence only of what its author wrote")
         if mention.sign is not None and value and -value in (
                 evidence.percents if mention.percent else evidence.signed_values):
+            if value < 0 and -value in evidence.deductions and _DEDUCTION_LABEL.search(
+                    self.text, max(0, self.text.rfind("\n", 0, mention.start) + 1,
+                                   mention.start - 40), mention.start):
+                return None     # "Discount: -$4.32": a deduction written with its minus
             return self._finding(mention, "unsupported_number", f"{shown} has the wrong sign: "
                                  f"the evidence holds {-value}")
         if self._rounds_to(mention, evidence.near(value)) is not None:

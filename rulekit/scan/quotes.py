@@ -65,6 +65,11 @@ _SAID_INTRO = re.compile(rf"(?<![\w-]){_SAID}(?: (?:it|him|her|them|us|me|you|th
 _NAME_INTRO = re.compile(r"(?:^|(?<=\n))[ \t]{0,3}(?:[-*+][ \t]+)?(?:\*\*|__)?"
                          r"(?P<name>@[\w.]{1,30}|[A-Z][\w'.\-]{0,30}(?:[ \t][A-Z][\w'.\-]{0,30}){0,2})"
                          r"(?:\*\*|__)?[ \t]*:(?:\*\*|__)?[ \t]*\Z")
+# The words an emphasis of a figure may hold besides digits ("**June 28, 2026**", "**4.5 out
+# of 5 stars**"): it is then that figure, not someone's words.
+_FIGURE_WORDS = frozenset("""january february march april may june july august september october
+    november december jan feb mar apr jun jul aug sep sept oct nov dec star stars out of points
+    pts rating ratings reviews""".split())
 # Labels an answer writes before its own words ("Note:", "Price: **$79**"), never names.
 _LABELS = frozenset("note notes tip tips warning important summary update example answer status "
                     "price total reminder disclaimer caution fyi ps p.s. verdict result results "
@@ -155,8 +160,9 @@ class _Quotes:
             if s - line > 200 or text[line:s].rstrip(" \t*_")[-1:] not in (":", "\uff1a"):
                 continue
             content = match.group(2)
-            if any(char.isdigit() for char in content) and sum(
-                    word.isalpha() for word in content.split()) < 2:
+            if any(char.isdigit() for char in content) and all(
+                    word.strip(".,!?").lower() in _FIGURE_WORDS
+                    for word in content.split() if any(c.isalpha() for c in word)):
                 continue        # "Latest review: **June 28, 2026**", "**2 stars**": a figure
             said = self.introduced(line, s)
             if said == "name" and match.group(1) == "`":
