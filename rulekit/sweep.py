@@ -1137,12 +1137,12 @@ def _store_hours_clause(low: str, s: int, e: int) -> bool:
     if _LONE_HOURS_WORDS.isdisjoint(words) or not (
             "hours" in words or not _STORE_WORDS.isdisjoint(words)):
         return False
-    events = _LONE_BEFORE["en"] - _NOT_EVENTS
-    return events.isdisjoint(words) and _EVENT_WORDS.isdisjoint(words) \
+    return _EN_EVENTS.isdisjoint(words) and _EVENT_WORDS.isdisjoint(words) \
         and _NOT_THE_STORE.isdisjoint(words)
 
 
 _POSSESSIVE = re.compile(r"['’]s$")
+_EN_EVENTS = _LONE_BEFORE["en"] - _NOT_EVENTS       # arrives, delivered, ships...
 # A label or words before an amount that say it is taken off ("Discount: -$4.32", "coupon
 # SUMMER10 -$4.32", "you saved -$4.32").
 _DEDUCTION_LABEL = re.compile(r"(?i)discount|coupon|promo|rebate|voucher|savings?|saved|markdown"

@@ -105,10 +105,10 @@ _DAY_RANGE_TAIL = re.compile(r"(?:[ \u00a0]?[-\u2013\u2014][ \u00a0]?"
                              r"([0-9]{1,2})(?:st|nd|rd|th)?(?![\w]|[.,:][0-9]"
                              r"|[ \u00a0]?(?i:[ap]\.?m(?![a-z])|o['\u2019]clock|%|percent))"
                              r"(?:,?[ \u00a0]+([0-9]{4})(?![0-9]))?")
-# "8 o'clock": a time whose half of the day is not said (08:00 or 20:00; the sweep takes
-# either, ``rulekit.sweep``), unless a word after says it ("8 o'clock this evening").
 # am or pm after an o'clock hour or a time said in words: "4 o'clock AM", "half past seven pm".
 _MERIDIEM_AFTER = re.compile(r"[ \u00a0]?([AaPp])(?:\.[ \u00a0]?[Mm]\.|[Mm](?![A-Za-z]))")
+# "8 o'clock": a time whose half of the day is not said (08:00 or 20:00; the sweep takes
+# either, ``rulekit.sweep``), unless a word after says it ("8 o'clock this evening").
 _OCLOCK = re.compile(r"[ \u00a0](?i:o['\u2019]?clock)(?![\w])")
 # The half of the day said after a clock time without am/pm or after an o'clock hour: "7:30
 # this evening", "8 o'clock tonight", "3:00 in the afternoon", "9:00 Friday night". Evening,
@@ -129,9 +129,10 @@ _BARE_HOUR_BEFORE = frozenset("at by around until till before after from".split(
 # which reads them before an hour alone, whose half of the day is not said).
 _PAST_TO_BEFORE = re.compile(r"(?i)(?:(?<![\w])a[ \u00a0])?(?<![\w])(quarter|half)[ \u00a0]+"
                              r"(past|after|to)[ \u00a0]+\Z")
+# The hours in English words, in order from one (``_CLOCK_WORD_HOURS``).
+_HOUR_WORDS = "one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve"
 _PAST_TO = re.compile(r"(?:a[ \u00a0])?(quarter|half)[ \u00a0]+(past|after|to)[ \u00a0]+"
-                      r"(1[0-2]|[1-9]|one|two|three|four|five|six|seven|eight|nine|ten|eleven"
-                      r"|twelve)(?![\w\u2010-])")
+                      rf"(1[0-2]|[1-9]|{_HOUR_WORDS})(?![\w\u2010-])")
 # Opening hours "open 9 to 5", "hours: 9-5": an hour from 5 to 11 and a smaller one, read as
 # morning to afternoon (09:00 to 17:00), only after a word that says they are opening hours;
 # "open 10 to 11" or "from 9 to 5 days" are left as numbers.
@@ -241,17 +242,16 @@ _HALF_DAY = {"上午": "am", "早上": "am", "早晨": "am", "凌晨": "am", "�
 # that starts with letters lets ``re`` skip every position that holds none of them.
 _CLOCK_WORD = re.compile(
     r"(?:(noon|midday|midnight)"
-    r"|(one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)[ \u00a0]?"
+    rf"|({_HOUR_WORDS})[ \u00a0]?"
     r"(?:([ap])\.[ \u00a0]?m\.|([ap])m)(?![\w\u2010-])"
     r"|twelve[ \u00a0]+(noon|midnight))(?![\w\u2010-])")
-_OCLOCK_WORD = re.compile(r"(one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)"
+_OCLOCK_WORD = re.compile(rf"({_HOUR_WORDS})"
                          r"[ \u00a0]o['\u2019]?clock(?![\w])")
 _ROUND_THE_CLOCK = re.compile(r"(?:a)?round[ \u00a0-]the[ \u00a0-]clock(?![\w])")
 _ROUND_THE_CLOCK_BEFORE = frozenset("open opens staffed available reachable online support "
                                     "operate operates operating".split())
 _CLOCK_WORD_TOKENS = frozenset(b"noon midday midnight am pm m".split())
-_CLOCK_WORD_HOURS = {word: hour for hour, word in enumerate(
-    "one two three four five six seven eight nine ten eleven twelve".split(), 1)}
+_CLOCK_WORD_HOURS = {word: hour for hour, word in enumerate(_HOUR_WORDS.split("|"), 1)}
 _TWELVE_WORD = re.compile(r"[ \u00a0]+(?i:(noon|midnight))(?![\w\u2010-])")
 _COLOURS = frozenset("blue black navy green purple grey gray red".split())
 _SENTENCE_END = frozenset(".!?:\n")
