@@ -39,7 +39,9 @@ While indexing, each value is judged once:
 - money stored in **minor units** licenses the amount a customer reads (129900 -> 1299.00),
   never the stored integer itself: the fields a ruleset declares so, and without rules a field
   named like cents (``price_cents``, ``amount_in_cents``: 1/100) or minor units
-  (``total_minor``: the precision of a sibling ``currency``, else 1/100).
+  (``total_minor``: the precision of a sibling ``currency``, else 1/100), and Stripe's
+  amounts (``amount``, ``unit_amount``, ``total``... inside an object whose ``"object"`` is
+  one of Stripe's money types).
 """
 
 from __future__ import annotations
@@ -86,6 +88,25 @@ NAME_FIELDS = re.compile(r"(?:^|_)(?:name|title|headline|model|product|brand|sku
 # Money in minor units by its field's name, for fields no ruleset declares.
 _CENTS_NAME = re.compile(r"(?:^|_)cents$", re.IGNORECASE)
 _MINOR_NAME = re.compile(r"_minor(?:_units)?$", re.IGNORECASE)
+# Stripe keeps every amount in minor units under plain names (``"amount": 129900`` is
+# $1,299.00), in objects that name their type; read so inside those types only, since the same
+# names hold major units elsewhere (Shopify's ``"amount": "1299.00"``). ``unit_amount_decimal``
+# is a string of minor units that may have decimals of its own.
+_STRIPE_OBJECTS = frozenset("""
+    charge payment_intent invoice invoiceitem line_item item price plan checkout.session refund
+    balance_transaction payout transfer topup coupon promotion_code credit_note
+    credit_note_line_item application_fee application_fee_refund dispute customer
+    customer_balance_transaction shipping_rate quote order payment_link subscription_item
+    transfer_reversal fee_refund
+""".split())
+_STRIPE_AMOUNTS = frozenset("""
+    amount amount_captured amount_refunded amount_received amount_capturable amount_due
+    amount_paid amount_remaining amount_shipping amount_subtotal amount_total amount_tax
+    amount_off amount_excluding_tax amount_reversed unit_amount unit_amount_decimal
+    unit_amount_excluding_tax subtotal subtotal_excluding_tax total total_excluding_tax tax fee
+    net balance starting_balance ending_balance application_fee_amount flat_amount
+    flat_amount_decimal amount_remaining_decimal
+""".split())
 # A field that holds a weight, never an amount of money, whatever currency is beside it.
 _MEASURE_NAME = re.compile(r"(?:^|_)(?:weight|mass|lbs?|pounds?|kg|kilos?|grams?|g|oz|ounces?)(?:_|$)", re.IGNORECASE)
 # A field that names the currency of the amounts beside it, its name squashed (case-folded,
@@ -643,7 +664,11 @@ class _Builder:
             text_leaf = isinstance(child, str) or (
                 isinstance(child, (list, tuple)) and all(isinstance(c, str) for c in child))
             child_trusted = trusted and not self._is_untrusted(child_path, child_keys, text_leaf)
-            if isinstance(child, str):
+            if isinstance(child, str) and key in _STRIPE_AMOUNTS and key.endswith("_decimal") \
+                    and self._in_stripe_object() and _number_or_none(child) is not None:
+                # "unit_amount_decimal": "2500" is an amount in minor units, not text
+                self.walk(_number_or_none(child), child_path, child_keys, child_trusted, node)
+            elif isinstance(child, str):
                 self.text(child, child_path, child_trusted, author=author, keys=child_keys)
             else:
                 self.walk(child, child_path, child_keys, child_trusted, node)
@@ -746,7 +771,7 @@ class _Builder:
             return
         currency = self._currency(keys)
         digits = self._minor_digits(keys[-1], currency) if keys else None
-        if digits and value == value.to_integral_value():
+        if digits and (value == value.to_integral_value() or keys[-1].endswith("_decimal")):
             # Money stored in minor units is shown in major ones: 129900 licenses 1299.00, and
             # never "$129,900", the stored integer read as an amount.
             value = value.scaleb(-digits)
@@ -800,13 +825,22 @@ class _Builder:
             return declared
         if _CENTS_NAME.search(name):
             return 2
-        if _MINOR_NAME.search(name):
+        if _MINOR_NAME.search(name) or name in _STRIPE_AMOUNTS and self._in_stripe_object():
             code = currency
             try:
                 return get_currency_precision(code) if code else 2
             except Exception:               # not a currency babel knows: cents, as most are
                 return 2
         return None
+
+    def _in_stripe_object(self) -> bool:
+        """Whether the nearest object around the field being walked that says what it is
+        (``"object": "charge"``) is one of Stripe's, whose amounts are all in minor units."""
+        for node in reversed(self.objects):
+            kind = node.get("object")
+            if isinstance(kind, str):
+                return kind in _STRIPE_OBJECTS
+        return False
 
     def _placeholder_number(self, value: Decimal, keys: tuple[str, ...], siblings: Mapping) -> bool:
         if value in self.numeric_placeholders:
