@@ -160,6 +160,12 @@ Decisions on ambiguous text, each pinned by a case in ``tests/cases/scan/``:
 - Lakh and crore abbreviations ("1.2L", "2 Cr", "₹2 Cr.") are scales only in South Asian
   locales (territory IN, PK, BD, NP, LK); elsewhere "1.5L" is a glued token (litres). "lac(s)"
   is a lakh, and "mn" is a million after a space too ("2.5 mn").
+- Units written once for many numbers (``rulekit.scan.tables``): a Markdown table column
+  headed "Views (k)", "Revenue ($M)" or "CTR (%)" (a header row, then a delimiter row) reads
+  the plain numbers of its cells in that unit (12.3 is 12300 with ``scale`` 1000, 3.1 is
+  3100000 USD, 4.6 a percentage), and so does a label for the numbers after its colon, to the
+  end of its sentence or line ("Revenue ($k): 3,100"). A number that writes its own scale,
+  percent sign or currency keeps it; lower-case "m" is no unit; a bracket in prose is none.
 - Per mille is a percentage: ``4.6‰`` has ``percent`` set and ``value`` 0.46 (a tenth of
   what is written), so that it compares with the percentages it is a tenth of.
 - Fractions: a vulgar fraction (½ ¼ ⅓ ... ⅞, ⅒) or digits around U+2044 FRACTION SLASH is one

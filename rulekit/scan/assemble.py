@@ -1,5 +1,5 @@
 """The scanner: one ``_Scanner`` per text runs the passes in their order of claims (links,
-CJK numerals, digits, words, ranges, quotes) and turns the hits into ``Mention``s with their
+CJK numerals, digits, words, units of table headers and labels, ranges, quotes) and turns the hits into ``Mention``s with their
 original spans (context words are read lazily, see ``Mention``); ``scan`` is the entry point."""
 
 from __future__ import annotations
@@ -13,6 +13,7 @@ from rulekit.scan.links import _Links
 from rulekit.scan.locales import _LocaleInfo, _locale_info
 from rulekit.scan.quotes import _Quotes, _covered, _nested
 from rulekit.scan.reader import _prepare, _Text
+from rulekit.scan.tables import _Tables
 from rulekit.scan.when import _When
 from rulekit.scan.words import _Words
 
@@ -20,7 +21,7 @@ _FILL = tuple(bytes((how,)) for how in range(4))     # the claim marks as one-by
 _ORDER = operator.attrgetter("start", "end", "kind")
 
 
-class _Scanner(_Links, _When, _Figures, _Cjk, _Words, _Quotes):
+class _Scanner(_Links, _When, _Figures, _Cjk, _Words, _Tables, _Quotes):
     """One scan of one text: the cleaned text, the claim mask and the hits that every pass
     shares. The passes themselves are the methods of the mixins, one module each."""
 
@@ -58,6 +59,8 @@ class _Scanner(_Links, _When, _Figures, _Cjk, _Words, _Quotes):
             self.german()
         if "cent" in self.low or "pence" in self.low:
             self.cents()
+        if ("|" in text or "):" in text or ")*" in text) and "(" in text:
+            self.header_units()             # "Views (k)" over a column, "Revenue ($k): 3,100"
         self.ranges()
         self.find_quotes()
         return self.mentions()
