@@ -49,6 +49,7 @@ from babel.dates import get_day_names
 
 from rulekit import dates
 from rulekit.evidence import _WORD, Amount, Evidence, RowRule, _relative, _url, locate, noun
+from rulekit.findings import _FIGURE_KINDS, Finding, _new_finding
 from rulekit.numbers import plain_decimal
 from rulekit.policy import Binding, Entity, Identity, Policy
 from rulekit.scan import Mention, scan, squash
@@ -225,31 +226,6 @@ _COUNT_BRIDGE = re.compile(r"\s+of\s+(?:(?:your|the|my|our|their|his|her|these|t
                            re.IGNORECASE)
 
 
-@dataclasses.dataclass(frozen=True, slots=True)
-class Finding:
-    kind: str           # number, word_number, multiple, date, quote, handle, email, url
-    text: str           # as in the answer
-    value: str | None   # normalised
-    start: int
-    end: int
-    code: str
-    message: str
-
-    def to_dict(self) -> dict:
-        # The fields in order, as dataclasses.asdict gives them; every value is a str, an int
-        # or None, so asdict's recursive copy only cost time.
-        return {"kind": self.kind, "text": self.text, "value": self.value, "start": self.start,
-                "end": self.end, "code": self.code, "message": self.message}
-
-
-class _FindingDraft:
-    """A mutable twin of ``Finding`` (the same slots, in the same order): a finding is built
-    with plain attribute stores and then made a ``Finding`` by assigning ``__class__``, because
-    a frozen dataclass's ``__init__`` sets each field through ``object.__setattr__``, several
-    times slower, and a text full of unsupported figures makes one finding per figure."""
-    __slots__ = Finding.__slots__
-
-
 def _money_currencies(fields, default: str | None) -> tuple[tuple[str, str], ...]:
     """(field, currency) of the money fields (their own currency, else the ruleset's); a name
     two entities declare in different currencies says nothing."""
@@ -259,15 +235,6 @@ def _money_currencies(fields, default: str | None) -> tuple[tuple[str, str], ...
         if currency:
             found.setdefault(field.name, set()).add(currency.upper())
     return tuple((name, codes.pop()) for name, codes in sorted(found.items()) if len(codes) == 1)
-
-
-def _new_finding(kind: str, text: str, value: str | None, start: int, end: int, code: str,
-                 message: str) -> Finding:
-    draft = _FindingDraft()
-    draft.kind, draft.text, draft.value, draft.start, draft.end = kind, text, value, start, end
-    draft.code, draft.message = code, message
-    draft.__class__ = Finding
-    return draft  # type: ignore[return-value]
 
 
 @dataclasses.dataclass(frozen=True)
@@ -2321,8 +2288,6 @@ class _Judge:
 
 
 _KIND = operator.attrgetter("kind")
-# The kinds ``_Judge._number`` judges.
-_FIGURE_KINDS = frozenset(("number", "word_number"))
 # The judgement of each kind, looked up once per mention instead of by attribute name.
 _JUDGES = {kind: getattr(_Judge, f"_{kind}") for kind in
            ("number", "word_number", "multiple", "date", "quote", "handle", "email", "url")}
