@@ -55,7 +55,7 @@ class ClaimResult:
 class _ClaimResultDraft:
     """A mutable twin of ``ClaimResult`` (the same slots, in the same order): a check builds one
     result per claim with plain attribute stores and then makes it a ``ClaimResult`` by
-    assigning ``__class__`` (as ``rulekit.sweep`` does for findings), because a frozen
+    assigning ``__class__`` (as ``rulekit.findings`` does for findings), because a frozen
     dataclass's ``__init__`` sets each of its 15 fields through ``object.__setattr__``, several
     times slower."""
     __slots__ = ClaimResult.__slots__

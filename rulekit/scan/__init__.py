@@ -47,7 +47,7 @@ Decisions on ambiguous text, each pinned by a case in ``tests/cases/scan/``:
   a third") is a percentage (50, 25, 33.3...), compared with stored discounts; before "of" a
   share stays a fraction (0.25). "a baker's dozen" is 13; "a score of <word>" is 20. Magnitude
   words ("hundreds of", "thousands") are not read here: the sweep judges them as bands
-  (``rulekit.sweep``, rule 12).
+  (``rulekit.sweep_amounts``, rule 12).
 - Number words are read in the locale's own language only: English everywhere; German (de);
   French, Spanish, Italian, Portuguese and Dutch (fr, es, it, pt, nl: ``_ROLE_WORDS`` in
   ``rulekit.scan.words``), compounds included ("quatre-vingt-dix-neuf", "soixante et onze",

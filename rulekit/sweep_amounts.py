@@ -1,0 +1,400 @@
+"""Rule 12 of the sweep: amounts said in words.
+
+"no views", "out of stock", "it's available", "we're all out", "hundreds of views" and "only 2
+left" are found in the text and judged against the evidence's fields that count that thing
+(``Evidence.amounts_by_words``). ``rulekit.sweep`` calls ``_amount_words``, ``_magnitudes``
+and ``_stock_levels``; each returns its findings.
+"""
+
+from __future__ import annotations
+
+import re
+from decimal import Decimal
+from typing import Sequence
+
+from rulekit.evidence import Amount, Evidence, noun
+from rulekit.findings import _FIGURE_KINDS, Finding, _new_finding
+from rulekit.numbers import plain_decimal
+from rulekit.scan import Mention
+from rulekit.scan.base import _ascii_lower, _word_after, _word_before
+
+# Rule 12, amounts in words: "no views", "zero likes", "0 comments", "not a single order" say
+# there are none; "out of stock", "sold out", "isn't in stock", "none left", "none in stock",
+# "no longer in stock", "it's unavailable", "we're all out", "ausverkauft", 缺货 say the stock
+# is zero; "in stock", "isn't sold out", "it's available", "auf Lager", 有货 say there is some. Each is judged against the fields whose names count that thing
+# (``Evidence.amounts``). The phrases are found with ``str.find`` in the lower-cased text: a
+# pattern that does not start with one literal makes ``re`` try every position of the text,
+# which cost more than the rest of a short answer's judging.
+_NONE_WORDS = ("no ", "zero ", "0 ", "not a single ", "not any ", "without any ")
+_COUNTED_WORDS = re.compile(r"[ \t\u00a0]*([a-z]+)(?:[ \t\u00a0]+([a-z]+))?")
+_STOCK_OUT = ("out of ", "out-of-", "not in ", "n't in ")
+# After "out-of-stock", nouns that make it the name of a notice, not a claim.
+_STOCK_NOTICES = ("alert", "notification", "notice", "email", "message", "warning")
+# Before "in stock", words that make it something else than a claim of some stock: "0 in
+# stock", "none in stock", "back in stock" (a promise), "not ... in stock".
+_IN_STOCK_OTHERWISE = re.compile(r"(?:\d|\b(?:no|zero|none|nothing|not|never|back|once|if|"
+                                 r"whether|when|until)\b|n't)[^.!?;\n]{0,24}$")
+# "no <thing>" states an amount only as what something has ("it has no likes", "there are no
+# comments", "with no views"): the word before "no" must be one of these, and the thing may
+# not be the subject of another verb ("no items were missing", "no comments were flagged").
+_HAVING = frozenset("has have had got gets received receives earned drew draws with there's "
+                    "theres is are was were been yet still currently".split())
+_VERB_AFTER = frozenset("were was is are have has had will would can could need needed needs "
+                        "pending flagged went came got been be missing left".split())
+# Around a stock phrase, words that make it another time or a generic rule: "was out of stock
+# last week", "should be in stock soon", "sold out last time", "out-of-stock items are
+# refunded".
+_STOCK_ANOTHER_TIME_BEFORE = re.compile(r"\b(?:was|were|had been|will be|would be|should be|"
+                                        r"may be|might be|could be|to be|be)[ \t\u00a0]+$")
+_STOCK_ANOTHER_TIME_AFTER = frozenset("last soon again next earlier before yesterday previously "
+                                      "then until by on from in after shortly".split())
+# Just before "sold out", "out of stock" or "in stock", a negation that turns it around: "isn't
+# sold out", "not out of stock", "no longer out of stock" and "never out of stock" say there is
+# some; "no longer in stock" and "never in stock" that there is none.
+_STOCK_NEGATED = re.compile(r"(?:(?<![\w'])not|n't|(?<![\w'])no longer|(?<![\w'])never)"
+                            r"(?:[ \t\u00a0]+(?:been|yet|really|actually|currently|even|quite|"
+                            r"completely|entirely|fully|totally))?[ \t\u00a0]+\Z")
+# "It's available (now)", "they aren't available", "it's currently unavailable", "we're all
+# out": a stock claim only with a pronoun for the thing and nothing after but a time, "to
+# order" or the end of the clause, so that "available in blue", "available on our website",
+# "unavailable for pickup" and "the feature is available" are not read.
+_AVAILABLE_BEFORE = re.compile(r"(?<![\w'])(?:it|they|this|these|that|those|both)(?:'s|'re|"
+                               r"[ \t\u00a0]+(?:is|are))(?P<no>n't|[ \t\u00a0]+not|"
+                               r"[ \t\u00a0]+no longer)?(?:[ \t\u00a0]+(?:currently|still|now|"
+                               r"also|already|immediately|readily|sadly|unfortunately))?"
+                               r"[ \t\u00a0]+\Z")
+_ALL_OUT_BEFORE = re.compile(r"(?<![\w'])(?:we|they)(?:'re|[ \t\u00a0]+are)(?:[ \t\u00a0]+"
+                             r"(?:currently|now|sadly|unfortunately))?[ \t\u00a0]+\Z")
+_CLAIM_AFTER = re.compile(r"(?:[ \t\u00a0]+(?:right now|now|at the moment|for now|to (?:buy|order|"
+                          r"purchase)|for (?:purchase|order)|of (?:them|it|those|these)))?"
+                          r"[ \t\u00a0]*(?:[.!,;:)\n]|\Z|[ \t\u00a0]+(?:and|but|so)\b)")
+# German and Chinese stock words, with what each says; a word before them that turns them
+# around (nicht, 没) or makes them another time or a supposition.
+_FOREIGN_STOCK = (("ausverkauft", "zero"), ("auf lager", "some"), ("售罄", "zero"),
+                  ("缺货", "zero"), ("无货", "zero"), ("有货", "some"))
+_FOREIGN_NOT = re.compile(r"(?:nicht|nicht mehr|kein|keine)[ \t\u00a0]+\Z|没\Z")
+_FOREIGN_OTHERWISE = re.compile(r"(?:\b(?:wenn|falls|sobald|bis|war|waren|wieder|bald)\b|"
+                                r"[0-9]|如果|若|是否|一旦|即将|快要|曾)[^.!?;\n。！？]{0,24}\Z")
+_SUPPOSE_WORDS = r"\b(?:if|unless|whether|when|whenever|once|until|in case)\b"
+_SUPPOSING = re.compile(_SUPPOSE_WORDS)
+# A clause that only supposes an amount states none: "if a post has no views".
+_SUPPOSED = re.compile(_SUPPOSE_WORDS + r"[^.!?;:,\n]{0,48}$")
+
+
+def _amount_phrases(low: str) -> list[tuple[int, int, str, str | None, str | None]]:
+    """(start, end, what it says, first word, second word) of each phrase of rule 12 in the
+    lower-cased text: "zero" ("no views": the word or words after it are what is counted),
+    "out" (of stock) or "in" (stock)."""
+    found = []
+    for word in _NONE_WORDS:
+        at = low.find(word)
+        while at >= 0:
+            if not (at and (low[at - 1].isalnum() or low[at - 1] in "_.,")):
+                counted = _COUNTED_WORDS.match(low, at + len(word))
+                if counted is not None:
+                    found.append((at, counted.end(1), "zero", counted.group(1),
+                                  counted.group(2)))
+            at = low.find(word, at + 1)
+    for word in ("stock", "sold out", "none left", "nothing left"):
+        at = low.find(word)
+        while at >= 0:
+            end = at + len(word)
+            if not (low[end:end + 1].isalnum() or low[end:end + 1] in "_" or (
+                    low[end:end + 1] == "-" and not low.endswith("out-of-", 0, at))):
+                if word != "stock":
+                    if not (at and low[at - 1].isalnum()):
+                        found.append((at, end, "out", None, None))
+                elif low.endswith(("none in ", "nothing in "), 0, at):
+                    start = low.rindex("n", 0, at - 3)
+                    start = low.rfind(" ", 0, start) + 1
+                    found.append((start, end, "out", None, None))
+                elif low.endswith(_STOCK_OUT, 0, at) and not low.startswith(
+                        _STOCK_NOTICES, end + 1):
+                    start = at - 7
+                    while start and low[start - 1].isalpha():      # "isn't in stock"
+                        start -= 1
+                    found.append((start, end, "out", None, None))
+                elif low.endswith("in ", 0, at) and not (at > 3 and low[at - 4].isalnum()):
+                    found.append((at - 3, end, "in", None, None))
+            at = low.find(word, at + 1)
+    if "available" in low or "all out" in low:
+        found.extend(_availability(low))
+    if "lager" in low or "ausverkauft" in low or not low.isascii():
+        found.extend(_foreign_stock(low))
+    return found
+
+
+def _availability(low: str) -> list[tuple[int, int, str, None, None]]:
+    """"it's available", "they aren't available", "it's unavailable", "we're all out": each a
+    stock claim, as (start, end, "some" or "zero", None, None); see ``_AVAILABLE_BEFORE``."""
+    found = []
+    for word in ("available", "all out"):
+        at = low.find(word)
+        while at >= 0:
+            end = at + len(word)
+            start = at - 2 if word == "available" and low.endswith("un", 0, at) else at
+            before = _AVAILABLE_BEFORE if word == "available" else _ALL_OUT_BEFORE
+            said = before.search(low, max(0, start - 48), start) if not (
+                start and low[start - 1].isalnum() or low[end:end + 1].isalnum()) else None
+            if said is not None and _CLAIM_AFTER.match(low, end):
+                zero = True                                 # "all out", "unavailable"
+                if word == "available":
+                    zero = (start < at) != (said.group("no") is not None)
+                    if said.group("no"):                    # "isn't available"
+                        start = said.start("no") + (not low[said.start("no")].isalpha())
+                        while start and low[start - 1].isalpha():
+                            start -= 1
+                found.append((start, end, "zero" if zero else "some", None, None))
+            at = low.find(word, end)
+    return found
+
+
+def _foreign_stock(low: str) -> list[tuple[int, int, str, None, None]]:
+    """German and Chinese stock words (``_FOREIGN_STOCK``), as ``_availability``."""
+    found = []
+    for word, says in _FOREIGN_STOCK:
+        at = low.find(word)
+        while at >= 0:
+            end = at + len(word)
+            if _FOREIGN_OTHERWISE.search(low, max(0, at - 32), at) or low.startswith("吗", end):
+                pass                    # "wieder auf Lager", "nur noch 2 auf Lager", 有货吗
+            else:
+                negated = _FOREIGN_NOT.search(low, max(0, at - 16), at)
+                start = negated.start() if negated else at
+                if negated:
+                    says = "some" if says == "zero" else "zero"
+                found.append((start, end, says, None, None))
+            at = low.find(word, end)
+    return found
+
+
+def _amount_words(text: str, low: str, evidence: Evidence) -> list[Finding]:
+    # Most answers hold none of the phrases: substring tests (no calls) decide that first.
+    if not ("no " in low or "stock" in low or "zero " in low or " 0 " in low
+            or low.startswith("0 ") or "sold out" in low or "not a" in low or "out any" in low
+            or "left" in low or "available" in low or "all out" in low or "lager" in low
+            or "ausverkauft" in low or ("货" in low or "售罄" in low)):
+        return []
+    if len(low) != len(text):
+        low = _ascii_lower(text)        # index for index with the text
+    findings = []
+    supposing = _SUPPOSING.search(low) is not None     # once: most texts suppose nothing
+    counted: dict[tuple[str, str | None], tuple[Sequence[Amount], int]] = {}
+    for start, end, says, first, second in _amount_phrases(low):
+        if supposing and _SUPPOSED.search(low, max(0, start - 64), start):
+            continue
+        if says in ("in", "out") and (
+                _STOCK_ANOTHER_TIME_BEFORE.search(low, max(0, start - 16), start)
+                or _word_after(low, end) in _STOCK_ANOTHER_TIME_AFTER
+                or (low.startswith("out-of-", start) and _word_after(low, end).isalpha()
+                    and _word_after(low, end) not in ("and", "or", "but", "now", "today"))):
+            continue        # another time, or "out-of-stock items": not a claim about now
+        if says in ("in", "out"):
+            negated = _STOCK_NEGATED.search(low, max(0, start - 32), start)
+            if negated is not None:     # "isn't sold out", "no longer in stock"
+                start = negated.start()
+                while start and low[start - 1].isalpha():
+                    start -= 1
+                says = "some" if says == "out" else "zero"
+        if says == "in":
+            if _IN_STOCK_OTHERWISE.search(low, max(0, start - 32), start):
+                continue
+            amounts, wanted = evidence.amounts_by_words.get("stock", ()), "some"
+        elif says in ("out", "zero", "some") and first is None:
+            amounts = evidence.amounts_by_words.get("stock", ())
+            wanted = "some" if says == "some" else "zero"
+        else:
+            if _word_before(low, start) not in _HAVING:
+                continue    # "No items were missing", "at no cost", "You gained no followers"
+            key = (first, second)
+            if key not in counted:
+                counted[key] = _counted(evidence, first, second)
+            amounts, words = counted[key]
+            if words == 2:
+                end = low.index(second, end) + len(second)
+            if _word_after(low, end) in _VERB_AFTER:
+                continue    # "there were no comments flagged", "no seats left"
+            # A null is "none" as often as "not recorded" ("no tracking number yet"): it
+            # neither backs nor contradicts "no <thing>".
+            amounts, wanted = [a for a in amounts if a.state != "unknown"], "zero"
+        if not amounts or any(a.state == wanted for a in amounts):
+            continue        # the evidence counts no such thing, or says so
+        findings.append(_amount_finding(text[start:end], start, wanted, amounts))
+    return findings
+
+
+# Magnitude words claim a count in a band: "dozens of comments" 24-199, "hundreds of views"
+# 200-1,999, "thousands of likes" 2,000-999,999, "millions of" 2,000,000-999,999,999, "billions
+# of" 2e9-999,999,999,999; "tens of" and "hundreds of" before thousands, millions or billions
+# narrow it ("tens of thousands" 20,000-99,999, "hundreds of thousands" 200,000-999,999). The
+# bands meet, so that a figure is in exactly one of the plain words' bands; each starts at two
+# (two dozen, two hundred), "a hundred" being no "hundreds".
+_MAGNITUDES = {"dozens": (24, 199), "hundreds": (200, 1999), "thousands": (2000, 999_999),
+               "millions": (2 * 10**6, 10**9 - 1), "billions": (2 * 10**9, 10**12 - 1)}
+_MAGNITUDE_UNITS = {"thousands": 10**3, "millions": 10**6, "billions": 10**9}
+_MAGNITUDE_BEFORE = re.compile(r"(?<![\w-])(tens|hundreds)[ \t\u00a0]+of[ \t\u00a0]+\Z")
+_MAGNITUDE_DETERMINERS = frozenset("the your our their his her its my these those".split())
+# After "of", things that make it hyperbole: "hundreds of times better", "thousands of ways".
+_MAGNITUDE_IDIOMS = frozenset("time times way ways reason reasons year years thanks".split())
+# "viewed hundreds of times": the verb before says what is counted; a comparative after
+# "times" keeps it hyperbole ("hundreds of times more").
+_TIMES_VERBS = {"viewed": "views", "seen": "views", "watched": "views", "played": "plays",
+                "shared": "shares", "liked": "likes", "downloaded": "downloads",
+                "clicked": "clicks", "visited": "visits", "opened": "opens",
+                "streamed": "streams", "reposted": "reposts", "retweeted": "retweets"}
+_TIMES_COMPARED = frozenset("more less better worse faster slower bigger larger higher lower "
+                            "over as the than".split())
+
+
+def _magnitudes(text: str, low: str, evidence: Evidence) -> list[Finding]:
+    """Each magnitude phrase (``_MAGNITUDES``) judged against the fields that count the thing
+    said after "of" ("hundreds of views": ``views``), as "no views" is: one of them must be in
+    the band. When no field counts it ("hundreds of customers"), some figure of the evidence
+    must be, as for a number word. A phrase in a supposing clause states nothing."""
+    if len(low) != len(text):
+        low = _ascii_lower(text)
+    findings = []
+    supposing = _SUPPOSING.search(low) is not None
+    memo: dict = {}                 # what each thing and band was judged, once per text
+    for word, (lo, hi) in _MAGNITUDES.items():
+        key = word + " of"
+        at = low.find(key)
+        while at >= 0:
+            end = at + len(key)
+            start, found = at, at
+            at = low.find(key, end)
+            if (start and (low[start - 1].isalnum() or low[start - 1] in "-_")) \
+                    or not low[end:end + 1].isspace():
+                continue
+            if word == "hundreds" and _word_after(low, end) in _MAGNITUDE_UNITS:
+                continue                    # "hundreds of thousands": read at "thousands"
+            band = (lo, hi)
+            unit = _MAGNITUDE_UNITS.get(word)
+            if unit is not None:
+                before = _MAGNITUDE_BEFORE.search(low, max(0, found - 16), found)
+                if before is not None:
+                    times = 10 if before.group(1) == "tens" else 100
+                    band, start = (2 * times * unit, 10 * times * unit - 1), before.start()
+            if supposing and _SUPPOSED.search(low, max(0, start - 64), start):
+                continue
+            finding = _magnitude(text, low, evidence, start, end, band, memo)
+            if finding is not None:
+                findings.append(finding)
+    return findings
+
+
+def _magnitude(text: str, low: str, evidence: Evidence, start: int, end: int,
+               band: tuple[int, int], memo: dict) -> Finding | None:
+    """The finding on one magnitude phrase [start, end) ("hundreds of", up to "of"), or None.
+    ``memo`` keeps the fields that count each thing and whether a figure is in each band."""
+    counted = _COUNTED_WORDS.match(low, end)
+    if counted is None:
+        return None
+    if counted.group(1) in _MAGNITUDE_DETERMINERS and counted.group(2):
+        counted = _COUNTED_WORDS.match(low, counted.end(1))    # "thousands of your followers"
+    first, second = counted.group(1), counted.group(2)
+    if first in ("time", "times"):
+        # "viewed hundreds of times" counts views; "hundreds of times better" is hyperbole
+        done = _TIMES_VERBS.get(_word_before(low, start))
+        if done is None or second in _TIMES_COMPARED:
+            return None
+        first, second = done, None
+    elif first in _MAGNITUDE_IDIOMS:
+        return None
+    if (first, second) not in memo:
+        memo[first, second] = _counted(evidence, first, second)
+    amounts, words = memo[first, second]
+    end = counted.end(2) if words == 2 and amounts else counted.end(1)
+    said = text[start:end]
+    lo, hi = band
+    shown = f"{lo:,}-{hi:,}"
+    known = [(a, Decimal(a.shown[10:] if a.shown.startswith("a list of ") else a.shown))
+             for a in amounts if a.state in ("some", "zero")
+             and (a.shown.isdigit() or a.shown.startswith("a list of "))]
+    if known:
+        if any(lo <= value <= hi for _, value in known):
+            return None
+        held = ", ".join(f"{a.path} is {a.shown}" for a, _ in known[:3])
+        return _new_finding("word_number", said, f"{lo}-{hi}", start, end, "unsupported_number",
+                            f"'{said}' says {shown}, but {held}")
+    withheld = [a for a in amounts if a.state not in ("some", "zero")]
+    if withheld:
+        code = "placeholder" if withheld[0].state == "unknown" else withheld[0].state
+        return _new_finding("word_number", said, f"{lo}-{hi}", start, end, code,
+                            f"'{said}' says {shown}, but the evidence does not record it "
+                            f"({withheld[0].path} is {withheld[0].shown})")
+    if band not in memo:
+        memo[band] = any(lo <= value <= hi for value in evidence.values)
+    if memo[band]:
+        return None
+    return _new_finding("word_number", said, f"{lo}-{hi}", start, end, "unsupported_number",
+                        f"'{said}' says {shown}, and no figure of the evidence is in that range")
+
+
+# After a number, words that make it a stock level: "only 2 left", "12 in stock", "3 units
+# remaining", "5 available", "12 pairs remain", "noch 2 (Stück) auf Lager".
+_STOCK_LEVEL = re.compile(r"[ \t\u00a0]+(?:(?:units?|items?|pieces?|pcs|pairs?|more|stück)[ ]+)?"
+                          r"(?:left|in stock|auf lager|(?:remaining|remains?|available)"
+                          r"(?![ ]+(?!now|today|for|to|in|at|from)[a-z]))(?![\w-])")
+# Before a number, CJK words that make it a stock level (仅剩2件, 库存还有12件, 在庫は残り2点),
+# with a counter or the end of the clause after it (剩余2天 is two days left).
+_CJK_STOCK_BEFORE = ("剩", "剩下", "剩余", "库存", "库存有", "库存还有", "残り", "在庫")
+_CJK_STOCK_AFTER = re.compile(r"[件个個双雙台点點本套份支瓶盒]|[。，！,.!]|\Z")
+
+
+def _stock_levels(low: str, mentions: Sequence[Mention], evidence: Evidence) -> list[Finding]:
+    """A number said as a stock level must be one of the evidence's stock levels, when it
+    states any: "only 2 left" is not backed by a rating of 2 while the stock is 12. ``low`` is
+    the text lower-cased, index for index."""
+    findings = []
+    levels = None
+    cjk = "剩" in low or "库存" in low or "在庫" in low
+    for mention in mentions:
+        if mention.kind not in _FIGURE_KINDS or mention.value is None or mention.percent \
+                or mention.currency:
+            continue
+        if not _STOCK_LEVEL.match(low, mention.end) and not (
+                cjk and low.endswith(_CJK_STOCK_BEFORE, 0, mention.start)
+                and _CJK_STOCK_AFTER.match(low, mention.end)):
+            continue
+        if levels is None:
+            levels = {Decimal(a.shown) for a in evidence.amounts_by_words.get("stock", ())
+                      if a.state in ("some", "zero") and a.shown.isdigit()}
+            shown = ", ".join(str(level) for level in sorted(levels)[:3])
+        if levels and mention.value not in levels:
+            findings.append(_new_finding(
+                mention.kind, mention.text, plain_decimal(mention.value), mention.start,
+                mention.end, "unsupported_number", f"{mention.text} is said as a stock level, "
+                f"and the evidence's stock is {shown}"))
+    return findings
+
+
+def _counted(evidence: Evidence, first: str, second: str | None) -> tuple[list, int]:
+    """The fields that count what "no <first> [<second>]" names, and how many words name it:
+    "no views yet" is about ``views`` (one word), "no new followers" about ``new_followers``
+    (two). A field counts a thing when its name's words are exactly the words said, so "no
+    new followers" is not about ``followers``."""
+    by_words = evidence.amounts_by_words
+    amounts = by_words.get(frozenset((noun(first),)), ())
+    if amounts or second is None:
+        return amounts, 1
+    return by_words.get(frozenset((noun(first), noun(second))), ()), 2
+
+
+def _amount_finding(said: str, start: int, wanted: str, amounts: list) -> Finding:
+    claim = "there are none" if wanted == "zero" else "there is some"
+    some = [a for a in amounts if a.state in ("some", "zero")]
+    if some:
+        held = ", ".join(f"{a.path} is {a.shown}" for a in some[:3])
+        return _new_finding("word_number", said, "0" if wanted == "zero" else None, start,
+                            start + len(said), "unsupported_number",
+                            f"'{said}' says {claim}, but {held}")
+    unknown = [a for a in amounts if a.state == "unknown"]
+    if unknown:
+        held = ", ".join(f"{a.path} is {a.shown}" for a in unknown[:3])
+        return _new_finding("word_number", said, None, start, start + len(said), "placeholder",
+                            f"'{said}' says {claim}, but the evidence does not record it "
+                            f"({held})")
+    withheld = amounts[0]
+    return _new_finding("word_number", said, None, start, start + len(said), withheld.state,
+                        f"'{said}' says {claim}, but the value it rests on {withheld.shown}")

@@ -1,0 +1,649 @@
+"""Rule 10 of the sweep, the days said in words: relative days and weekdays said alone.
+
+A relative day ("yesterday", "3 days ago", gestern, 昨天) is resolved against the evidence's
+today (``_relative_days``); "today" as the day of an event needs a day of the data
+(``_event_today``). A weekday said alone as the day of something ("It arrives Friday") must be
+the weekday of some date of the evidence (``_lone_weekdays``), unless its clause is about
+opening hours, supposes or denies (``_lone_statement``). The weekday written with a date
+(``_stated_weekday``, ``_weekday_patterns``) is read here too, for ``rulekit.sweep``'s
+``_Judge``.
+"""
+
+from __future__ import annotations
+
+import bisect
+import datetime as dt
+import functools
+import re
+from typing import Sequence
+
+from babel.dates import get_day_names
+
+from rulekit import dates
+from rulekit.evidence import Evidence
+from rulekit.findings import Finding, _new_finding
+from rulekit.scan import Mention, squash
+from rulekit.scan.base import _ascii_lower, _is_cjk, _word_after
+
+# Relative days. "this month" or "last week" name a period that evidence usually states (a
+# report's month), so only day-level words need a "today" to be checked against. Each
+# language's words by how many days from today they are, longest first where one contains
+# another ("the day before yesterday" before "yesterday"); a word that is also an everyday
+# word of another language ("hier" is "here" in German) is read only in its own language.
+_RELATIVE_WORDS: dict[str, dict[str, int]] = {
+    "en": {"the day before yesterday": -2, "the day after tomorrow": 2, "yesterday": -1,
+           "today": 0, "tonight": 0, "tomorrow": 1, "last night": -1},
+    "de": {"vorgestern": -2, "übermorgen": 2, "gestern": -1, "heute": 0, "morgen": 1},
+    "fr": {"avant-hier": -2, "après-demain": 2, "hier": -1, "aujourd'hui": 0,
+           "aujourd’hui": 0, "demain": 1},
+    "es": {"anteayer": -2, "antier": -2, "pasado mañana": 2, "ayer": -1, "hoy": 0,
+           "mañana": 1},
+    "it": {"l'altro ieri": -2, "l’altro ieri": -2, "dopodomani": 2, "ieri": -1, "oggi": 0,
+           "domani": 1},
+    "pt": {"anteontem": -2, "depois de amanhã": 2, "ontem": -1, "hoje": 0, "amanhã": 1},
+    "nl": {"eergisteren": -2, "overmorgen": 2, "gisteren": -1, "vandaag": 0, "morgen": 1},
+}
+# Before a later day, words that make it a farewell when the sentence ends there ("See you
+# tomorrow!", "À demain !", "Hasta mañana.").
+_SIGN_OFF_BEFORE = ("see you ", "talk to you ", "speak to you ", "talk ", "à ", "a ", "hasta ",
+                    "bis ", "até ", "tot ", "じゃあ", "また")
+_SIGN_OFF_AFTER = re.compile(r"[ \t\u00a0]*(?:[!.,;。！]|$)")
+# Before "N days ago", words that make it no one day ("about a week ago").
+_HEDGES = ("about ", "around ", "roughly ", "approximately ", "almost ", "nearly ", "over ",
+           "more than ", "less than ", "under ", "at least ", "some ", "circa ", "~")
+# "mañana" and "morgen" are also the morning: after these words they are not a day.
+_MORNING_AFTER = {"mañana": ("la ", "esta ", "una ", "cada ", "media "),
+                  "morgen": ("de ", "deze ", "elke ", "goede ", "heute ", "gestern ", "am ",
+                             "jeden ", "guten ")}
+# CJK words are read in every locale: no other language writes them.
+_CJK_RELATIVE = {"昨天": -1, "今天": 0, "明天": 1, "前天": -2, "后天": 2, "後天": 2, "大前天": -3,
+                 "大后天": 3, "一昨日": -2, "明後日": 2, "昨日": -1, "今日": 0, "明日": 1,
+                 "그저께": -2, "그제": -2, "어제": -1, "오늘": 0, "내일": 1, "모레": 2,
+                 "一周前": -7, "一週前": -7, "一星期前": -7, "一週間前": -7, "两周前": -14,
+                 "兩週前": -14, "二週間前": -14, "일주일 전": -7}
+# "3 days ago", "two weeks ago", "vor 3 Tagen", "il y a 3 jours", "hace 3 días", 3天前, 3日前,
+# 3일 전: the count and the unit (a day or a week). "in 3 days" and 3天后 are not read: far more
+# often a duration ("ships in 3 days", "doubled in a week") than a day.
+# The numbers up to ten (twelve in English) said before "days ago" in each language, in order
+# from one; and the articles and forms that also count one or two.
+_COUNT_WORDS_OF = {
+    "en": "one two three four five six seven eight nine ten eleven twelve",
+    "de": "einem zwei drei vier fünf sechs sieben acht neun zehn",
+    "fr": "un deux trois quatre cinq six sept huit neuf dix",
+    "es": "un dos tres cuatro cinco seis siete ocho nueve diez",
+    "it": "un due tre quattro cinque sei sette otto nove dieci",
+    "pt": "um dois três quatro cinco seis sete oito nove dez",
+    "nl": "een twee drie vier vijf zes zeven acht negen tien",
+}
+_COUNT_WORDS = {word: value for words in _COUNT_WORDS_OF.values()
+                for value, word in enumerate(words.split(), 1)}
+_COUNT_WORDS.update({"a": 1, "einer": 1, "une": 1, "una": 1, "uma": 1, "duas": 2, "één": 1})
+
+
+def _counted_words(language: str, *more: str) -> str:
+    return "|".join(["[0-9]{1,4}", *_COUNT_WORDS_OF[language].split(), *more])
+
+
+_COUNTED_DAYS = {
+    "en": rf"(?P<count>{_counted_words('en', 'a')}) (?P<unit>days?|weeks?) ago",
+    "de": rf"vor (?P<count>{_counted_words('de', 'einer')}) (?P<unit>Tag(?:en)?|Wochen?)",
+    "fr": rf"il y a (?P<count>{_counted_words('fr', 'une')}) (?P<unit>jours?|semaines?)",
+    "es": rf"hace (?P<count>{_counted_words('es', 'una')}) (?P<unit>días?|semanas?)",
+    "it": rf"(?P<count>{_counted_words('it', 'una')}) (?P<unit>giorni|giorno|settimane|settimana)"
+          r" fa",
+    "pt": rf"há (?P<count>{_counted_words('pt', 'uma', 'duas')}) (?P<unit>dias?|semanas?)",
+    "nl": rf"(?P<count>{_counted_words('nl', 'één')}) (?P<unit>dagen|dag|weken|week) geleden",
+}
+# The count is read from the start of its digits only, and is at most 4 of them: at every
+# position of a long run of digits, an unbounded \d+ would run to its end (quadratic).
+_CJK_COUNTED = r"(?<![0-9])(?P<count3>[0-9]{1,4})(?P<unit3>天|日|일|周|週)[ ]?(?:前|전)"
+# The first characters of the CJK relative words and the units of CJK counts.
+_CJK_RELATIVE_CHAR = re.compile("[" + "".join(sorted({w[0] for w in _CJK_RELATIVE}))
+                                + "天日일周週]")
+_WEEK_UNITS = ("week", "woche", "semaine", "semana", "settiman", "周", "週")
+
+
+# What each part of the relative-day pattern needs in the lower-cased text before it is worth
+# running: a pattern of many alternatives tries every position of the text, which cost more
+# than the rest of an audit on long text (see ``_relative_parts``).
+_COUNTED_NEEDS = {"en": "ago", "de": "vor ", "fr": "il y a", "es": "hace", "it": " fa",
+                  "pt": "há ", "nl": "geleden"}
+
+
+def _relative_parts(language: str, text: str, low: str) -> tuple[bool, bool, bool]:
+    """Which parts of ``_relative_pattern`` can match: counted days, the language's words, the
+    CJK words and counts. Substring tests and one character class, all in C."""
+    counted = language in _COUNTED_NEEDS and _COUNTED_NEEDS[language] in low
+    latin = any(word in low for word in _RELATIVE_WORDS.get(language, ()))
+    cjk = not text.isascii() and _CJK_RELATIVE_CHAR.search(text) is not None
+    return counted, latin, cjk
+
+
+@functools.lru_cache(maxsize=256)
+def _relative_pattern(language: str, parts: tuple[bool, bool, bool]
+                      ) -> tuple[re.Pattern, dict[str, int]]:
+    """The relative days of ``language`` (and the CJK ones) as one pattern, with the offset of
+    each word, lower-cased; only the ``parts`` (counted, words, CJK) that can match."""
+    words = {**_RELATIVE_WORDS.get(language, {}), **_CJK_RELATIVE}
+    latin = sorted((w for w in words if not _is_cjk(w[0])), key=len,
+                   reverse=True)
+    cjk = sorted((w for w in words if _is_cjk(w[0])), key=len, reverse=True)
+    pattern = []
+    if parts[0] and language in _COUNTED_DAYS:
+        pattern.append(rf"\b(?:{_COUNTED_DAYS[language]})\b")
+    if parts[1] and latin:
+        # "Yesterday's post" is yesterday; "yesterday-ish" is not read
+        pattern.append(r"(?<![\w-])(?:" + "|".join(map(re.escape, latin)) + r")(?![\w-])")
+    if parts[2]:
+        pattern.append(_CJK_COUNTED)
+        pattern.append("(?:" + "|".join(map(re.escape, cjk)) + ")")
+    flags = re.IGNORECASE if language != "de" else 0    # German "Morgen" is the morning
+    return re.compile("|".join(pattern) or "(?!)", flags), \
+        {w.lower(): o for w, o in words.items()}
+
+
+# How many days from today each relative day word is.
+_DAY_OFFSETS = {"yesterday": -1, "today": 0, "tonight": 0, "tomorrow": 1, "last night": -1,
+                "昨天": -1, "今天": 0, "明天": 1, "前天": -2, "后天": 2, "後天": 2}
+
+
+def _relative_days(text: str, evidence: Evidence, locale: str
+                   ) -> tuple[list[Finding], set[tuple[int, int]]]:
+    """Relative days ("yesterday", "3 days ago", gestern, 昨天) resolved against
+    the evidence's today: the findings, and the spans of the day counts that were resolved (the
+    3 of "3 days ago" is judged with its day, as the date part it is, not as a quantity)."""
+    findings, settled = [], set()
+    today = evidence.today
+    language = locale.split("_")[0].lower()
+    parts = _relative_parts(language, text, _ascii_lower(text))
+    if not any(parts):
+        return findings, settled
+    pattern, offsets = _relative_pattern(language, parts)
+    for match in pattern.finditer(text):
+        said = match.group(0)
+        offset = offsets.get(said.lower())
+        before = text[max(0, match.start() - 16):match.start()].lower()
+        if offset is not None and said.lower() in _MORNING_AFTER and before.endswith(
+                _MORNING_AFTER[said.lower()]):
+            continue                                # "por la mañana", "heute morgen": a morning
+        if offset == 0 and _in_question(text, match.end()):
+            continue                                # "How can I help you today?"
+        if offset is not None and offset > 0 and before.endswith(_SIGN_OFF_BEFORE) \
+                and _SIGN_OFF_AFTER.match(text, match.end()):
+            continue                                # "See you tomorrow!", "À demain !"
+        if offset is None:                          # "N days ago", 3天前
+            number = next(g for g in ("count", "count3") if match.groupdict().get(g))
+            settled.add(match.span(number))
+            offset = _counted_offset(match)
+            if before.endswith(_HEDGES):
+                # "about a week ago" names no one day: some evidence day must be that long ago,
+                # give or take half of it (a day at least); "over", "more than" and "at least"
+                # bound it below, "under", "less than", "almost" and "nearly" above.
+                ago = -offset
+                low_days, high_days = max(1, ago - max(1, ago // 2)), ago + max(1, ago // 2)
+                if before.endswith(("over ", "more than ", "at least ")):
+                    low_days, high_days = ago, 10**6
+                elif before.endswith(("under ", "less than ", "almost ", "nearly ")):
+                    low_days, high_days = 1, ago
+                if today is not None and any(low_days <= (today - day).days <= high_days
+                                             for day in evidence.days):
+                    continue
+                if today is not None:
+                    findings.append(_new_finding(
+                        "date", said, None, match.start(), match.end(), "unsupported_date",
+                        f"'{before.split()[-1] if before.split() else ''} {said}': no date in "
+                        f"the evidence is about {-offset} days before its today "
+                        f"({today.isoformat()})"))
+                    continue
+        if offset is not None and offset in (0, 1) and offsets.get(said.lower()) is not None \
+                and _said_in_evidence(said, evidence):
+            continue                                # "Arriving today" in the evidence
+        if today is None:
+            why = ("the evidence's today could not be read as a date" if evidence.has_today
+                   else "the evidence has no 'today' to resolve it against")
+            findings.append(_new_finding("date", said, None, match.start(), match.end(),
+                                         "relative_date", f"'{said}' is relative, and {why}"))
+            continue
+        try:
+            day = today + dt.timedelta(days=offset)
+        except OverflowError:
+            day = None
+        if day is not None and (day in evidence.stated_days or (
+                offset == 0 and day in evidence.days and not _event_today(text, *match.span(),
+                                                                           language))):
+            # The today field backs "today" as the present ("as of today", "your order is on
+            # its way today"), not as the day of an event ("it arrives today"): that needs a
+            # day of the data.
+            continue
+        if offset is not None and abs(offset) <= 1 and _store_hours_clause(
+                _ascii_lower(text), *match.span()):
+            continue        # "Yes, we're open tomorrow": the store's hours, no day of the data
+        meant = day.isoformat() if day is not None else "no calendar day"
+        findings.append(_new_finding("date", said, meant, match.start(), match.end(),
+                                     "unsupported_date", f"'{said}' is {meant} (the evidence's "
+                                     f"today is {today.isoformat()}), and no date in the "
+                                     "evidence is that day"))
+    return findings, settled
+
+
+# A denial in a squashed evidence text ("notarrivingtoday", "willnotarrivetomorrow", "won't"),
+# which has no spaces left to find words by: "not" inside "note" counts too (fail closed).
+_DENYING = re.compile(r"not|never|n't|n’t|nicht|pas|不|没|未|ない")
+
+
+def _said_in_evidence(word: str, evidence: Evidence) -> bool:
+    """Whether the relative day ``word`` ("today", 明天) is said in a trusted text of the
+    evidence that denies nothing ("Arriving today", not "Not arriving today"). Texts are squashed, without spaces: a word in a Latin script
+    must end its text or be followed by no letter ("today's deals" does not back it)."""
+    said = squash(word)
+    latin = said[:1] < "\u2e80"
+    for text, author in evidence.quotes:
+        if author is not None or _DENYING.search(text):
+            continue        # third-party text backs nothing, nor "Not arriving today"
+        at = text.find(said)
+        while at >= 0:
+            end = at + len(said)
+            if not latin or not text[end:end + 1].isalpha():
+                return True
+            at = text.find(said, end)
+    return False
+
+
+# Rule 10, a weekday said alone as the day of something ("It arrives Friday.", "on Friday",
+# "this Monday", "il arrive vendredi", "am Freitag", "el viernes", 周五到, 金曜日に): some date of
+# the evidence must be that weekday, and with a clock time beside it ("on Saturday at 8 pm",
+# "8 pm ET on Saturday") some clock time of the evidence must be that time on that weekday.
+# Judged only when the evidence holds a date, and only after a word that makes the weekday a
+# day (``_LONE_BEFORE``), or before one in CJK text (``_LONE_CJK_AFTER``); never a plural
+# ("on Sundays", "freitags"), a range ("Monday to Friday", "Mon–Fri", 周一至周五), a weekday
+# in opening hours ("open on Saturday", "closed Sunday"), after "every", or beside a date,
+# which ``rulekit.sweep``'s ``_Judge._date`` judges with its weekday.
+def _event_today(text: str, start: int, end: int, language: str) -> bool:
+    """Whether "today" at [start, end) is the day of an event its clause states ("it arrives
+    today", "shipped today", "today your order arrives"): a word of ``_LONE_BEFORE`` that is no
+    preposition, or of ``_EVENT_WORDS``, among the four words before it or the three after it
+    in its clause."""
+    before = re.split(r"[.,;:!?()\n]", text[max(0, start - 48):start])[-1]
+    after = re.split(r"[.,;:!?()\n]", text[end:end + 40])[0]
+    words = before.lower().split()[-4:] + after.lower().split()[:3]
+    events = _LONE_BEFORE.get(language, frozenset()) - _NOT_EVENTS
+    if any(word in events or word in _EVENT_WORDS for word in words):
+        return True
+    # CJK text has no spaces: an arrival or shipping word anywhere near ("今天已送达", "本日到着")
+    window = before[-12:] + after[:12]
+    return any(word in window for word in _EVENT_CJK)
+
+
+_NOT_EVENTS = frozenset("on by this next last until till before after since ce d'ici jusqu'à "
+                        "jusqu’à avant après dès depuis pour am bis ab seit vor nach diesen "
+                        "nächsten kommenden el este próximo hasta desde antes después".split())
+_EVENT_WORDS = frozenset("posted published went goes launched sent processed placed ordered "
+                         "paid charged refunded opened opens closes closed expires expired ends "
+                         "ended starts started renews renewed picked collected arrived "
+                         "angekommen eingetroffen zugestellt geliefert versandt verschickt "
+                         "llegado entregado enviado recibido arrivé arrivée livré livrée expédié "
+                         "arrivato arrivata consegnato spedito chegou entregue enviado "
+                         "aangekomen bezorgd geleverd verzonden".split())
+_EVENT_CJK = ("送达", "送達", "到达", "到達", "发货", "發貨", "发出", "签收", "到着", "配達", "発送",
+              "お届け", "도착", "배송", "발송")
+
+_LONE_BEFORE = {
+    "en": frozenset("on by this next last until till before after since arrives arrive arriving "
+                    "arrived delivered deliver delivers delivery ships ship shipped shipping "
+                    "dispatched dispatch dispatches expected scheduled due lands comes coming "
+                    "ready booked".split()),
+    "fr": frozenset("ce d'ici jusqu'à jusqu’à avant après dès depuis pour arrive arrivera arrivé "
+                    "arrivée livré livrée livrés livraison expédié expédiée prévu prévue "
+                    "prévus".split()),
+    "de": frozenset("am bis ab seit vor nach diesen nächsten kommenden kommt kommen geliefert "
+                    "lieferung versandt zugestellt".split()),
+    "es": frozenset("el este próximo hasta desde antes después llega llegará llegó entregado "
+                    "entrega enviado enviará".split()),
+    "it": frozenset("il questo prossimo entro fino arriva arriverà arrivato consegnato "
+                    "consegna spedito".split()),
+    "pt": frozenset("na no nesta neste próxima próximo até chega chegará chegou entregue "
+                    "entrega enviado".split()),
+    "nl": frozenset("op tot aanstaande komende deze volgende bezorgd geleverd verzonden "
+                    "komt".split()),
+}
+# Words a few words before the weekday that make it opening hours or a habit.
+_LONE_NOT_BEFORE = frozenset("open opens opened closed close closes hours staffed available "
+                             "every each except excluding business working weekdays "
+                             "geöffnet geschlossen jeden ouvert fermé chaque abierto cerrado "
+                             "cada".split())
+# After the weekday, a plural part of the day ("on Friday nights") makes it a habit.
+_LONE_NOT_AFTER = frozenset("mornings afternoons evenings nights".split())
+# Anywhere in the weekday's sentence, words of opening hours ("Am Samstag haben wir bis 18 Uhr
+# geöffnet"); in its clause, a negation or a habit ("We don't ship on Saturday", "refunds
+# usually post by Friday"): no claim that an event falls on a day of the evidence.
+_LONE_HOURS_WORDS = frozenset("open opened close closes closing closed hours geöffnet "
+                              "geschlossen öffnungszeiten "
+                              "ouvert fermé horaires abierto cerrado horario".split())
+_LONE_NOT_CLAUSE = frozenset("don't doesn't don’t doesn’t do does never not no usually "
+                             "typically normally generally always often".split())
+# A supposition before the weekday in its sentence ("If you order by Thursday, ..."), and a
+# general plural that starts the sentence ("Orders placed after 2 pm on Friday ship on Monday").
+_LONE_SUPPOSED = re.compile(r"(?<![\w'’])(?:if|unless|in case|whether)(?![\w'’])"
+                            r"[^.!?;\n]{0,64}\Z")
+_LONE_GENERAL = frozenset("orders packages parcels returns deliveries items shipments".split())
+_SENTENCE_END = re.compile(r"[.!?;\n](?![0-9])")
+
+
+def _clause_of(low: str, s: int, e: int) -> tuple[int, str, str]:
+    """The clause of ``low`` (lower-cased) that holds [s, e): the sentence cut at , : ( )
+    dashes and and/but/so/as/once/because/while. (Where its sentence starts, the clause, and
+    the clause up to s.)"""
+    start = max(0, s - 120)
+    ends = [found.end() for found in _SENTENCE_END.finditer(low, start, s)]
+    start = ends[-1] if ends else start
+    stop = _SENTENCE_END.search(low, e, e + 120)
+    sentence = low[start:stop.start() if stop else e + 120]
+    at = s - start
+    clause_start = 0
+    for cut in _CLAUSE_CUT.finditer(sentence):
+        if cut.start() >= at:
+            clause_end = cut.start()
+            break
+        clause_start = cut.end()
+    else:
+        clause_end = len(sentence)
+    return start, sentence[clause_start:clause_end], sentence[clause_start:at]
+
+
+def _lone_statement(low: str, s: int, e: int) -> bool:
+    """Whether the weekday at [s, e) of ``low`` (lower-cased) is no claim about a day of the
+    evidence, judged on its clause (``_clause_of``): the clause speaks of opening hours,
+    supposes ("if", "unless"...) before it, starts with a general plural that names nothing of
+    the customer's ("Orders ship Monday"), denies or states a habit. Another clause of the
+    sentence changes nothing: "We're open Saturday, and your order arrives Friday" states
+    Friday."""
+    start, clause, before = _clause_of(low, s, e)
+    words = {word.strip(",:()\"“”") for word in clause.split()}
+    if not _LONE_HOURS_WORDS.isdisjoint(words):
+        return True
+    first = clause.split(None, 1)[:1]
+    if first and first[0] in _LONE_GENERAL and _LONE_CUSTOMERS.isdisjoint(words):
+        return True
+    if _LONE_SUPPOSED.search(before):
+        return True
+    # "doesn't arrive until Friday" states the day it arrives
+    return not _LONE_NOT_CLAUSE.isdisjoint(clause.split()) \
+        and not low.endswith(_LONE_NOT_UNTIL, start, s)
+
+
+def _store_hours_clause(low: str, s: int, e: int) -> bool:
+    """Whether the relative day at [s, e) stands in a clause about the store's own opening
+    hours ("Yes, we're open tomorrow", "Tomorrow's hours: 9–6"), which states no day of the
+    data: the clause names the store (we, our, store, shop) or its hours, and no arrival,
+    delivery or other event ("we're open tomorrow when your order arrives" is judged)."""
+    _, clause, _ = _clause_of(low, s, e)
+    words = {_POSSESSIVE.sub("", word.strip(",:()\"“”")) for word in clause.split()}
+    if _LONE_HOURS_WORDS.isdisjoint(words) or not (
+            "hours" in words or not _STORE_WORDS.isdisjoint(words)):
+        return False
+    return _EN_EVENTS.isdisjoint(words) and _EVENT_WORDS.isdisjoint(words) \
+        and _NOT_THE_STORE.isdisjoint(words)
+
+
+_POSSESSIVE = re.compile(r"['’]s$")
+_EN_EVENTS = _LONE_BEFORE["en"] - _NOT_EVENTS       # arrives, delivered, ships...
+# Who keeps opening hours, and what else may be "open" ("the return window is open").
+_STORE_WORDS = frozenset("we we're we'll we'd our store shop office branch".split())
+_NOT_THE_STORE = frozenset("window sale case ticket return returns refund account offer "
+                           "deal".split())
+
+
+# Where a clause ends inside a sentence, for ``_lone_statement``.
+_CLAUSE_CUT = re.compile(r"[,:()\u2013\u2014]|[ \t](?:-|and|but|so|as|once|because|while)[ \t]")
+# Words that make a general plural the customer's own ("Items in your order", "Orders like
+# yours", "Orders placed today").
+_LONE_CUSTOMERS = frozenset("your yours you today tonight this".split())
+
+
+_LONE_NOT_UNTIL = ("until ", "till ", "before ", "til ")
+_LONE_CJK = re.compile(r"(?:星期|礼拜|禮拜|周|週)([一二三四五六日天])|([月火水木金土日])曜日?")
+_LONE_CJK_DAYS = {**{c: i for i, c in enumerate("一二三四五六日")}, "天": 6,
+                  **{c: i for i, c in enumerate("月火水木金土日")}}
+_LONE_CJK_BEFORE = frozenset("本这這下上在于於")
+_LONE_CJK_AFTER = ("到", "送达", "送達", "送到", "发货", "發貨", "前", "之前", "以前", "抵达",
+                   "抵達", "に", "まで", "頃", "ごろ", "着", "配達", "お届け", "发出", "發出")
+_LONE_CJK_RANGE = ("至", "到星期", "到周", "到週", "～", "〜", "~", "-", "－", "から")
+# Between two weekdays of a range: "Monday to Friday", "Mon–Fri", "lundi au vendredi".
+_WEEKDAY_RANGE_JOIN = re.compile(r"(?i)[ \t\u00a0]*(?:[-\u2013\u2014/~]|(?:to|through|thru|till|"
+                                 r"until|bis|au|à|a|al|hasta)(?![\w]))[ \t\u00a0]*")
+_WEEKDAY_RANGE_BEFORE = re.compile(r"(?i)(?:[-\u2013\u2014/~]|(?<![\w])(?:to|through|thru|till|"
+                                   r"until|bis|au|à|a|al|hasta))[ \t\u00a0]*\Z")
+# Between a weekday and a date or an ordinal it names ("Friday, July 10", "Tuesday the 3rd"),
+# and between a weekday and the clock time after it ("Saturday at 8 pm").
+_WEEKDAY_TO_DATE = re.compile(r"(?i)[ \t\u00a0,.(\u2013\u2014-]*(?:the[ \t\u00a0]+)?\Z")
+_WEEKDAY_TO_TIME = re.compile(r"(?i)[ \t\u00a0,]*(?:(?:at|um|à|@)[ \t\u00a0]+)?\Z")
+_TIME_TO_WEEKDAY = re.compile(r"(?i)[ \t\u00a0]+(?:on|am)[ \t\u00a0]+\Z")
+
+
+@functools.lru_cache(maxsize=64)
+def _lone_weekday_names(locale: str) -> tuple[re.Pattern | None, dict[str, int], frozenset[str]]:
+    """The wide weekday names of English and of ``locale`` as a pattern over lower-cased text,
+    the weekday of each, and the words before one that make it a day (``_LONE_BEFORE``)."""
+    before_words = _LONE_BEFORE.get(locale.split("_")[0].lower(), frozenset()) | _LONE_BEFORE["en"]
+    names: dict[str, int] = {}
+    for source in ("en", locale):
+        for number, name in get_day_names("wide", "format", source).items():
+            if name[:1].isascii() and name[:1].isalpha():
+                names.setdefault(name.lower(), number)
+    if not names:
+        return None, names, before_words
+    pattern = re.compile(r"(?<![\w'’-])(?:" + "|".join(map(re.escape, sorted(
+        names, key=len, reverse=True))) + r")(?![\w'’-])")
+    return pattern, names, before_words
+
+
+def _lone_weekdays(text: str, low: str, mentions: Sequence[Mention], evidence: Evidence,
+                   locale: str) -> list[Finding]:
+    """The weekdays said alone that no date of the evidence is (see ``_LONE_BEFORE``); ``low``
+    is ``text`` lower-cased."""
+    found: list[tuple[int, int, int]] = []          # (start, end, weekday)
+    pattern, names, before_words = _lone_weekday_names(locale)
+    if len(low) != len(text):
+        low = _ascii_lower(text)                    # the offsets must be the text's
+    if pattern is not None:
+        for match in pattern.finditer(low):
+            s, e = match.span()
+            words = low[max(0, s - 40):s].split()
+            if not words or words[-1] not in before_words \
+                    or not _LONE_NOT_BEFORE.isdisjoint(words[-4:]) \
+                    or _word_after(low, e) in _LONE_NOT_AFTER or _lone_statement(low, s, e):
+                continue
+            if _WEEKDAY_RANGE_BEFORE.search(low, max(0, s - 12), s) and pattern.search(
+                    low, max(0, s - 24), s):
+                continue                            # "Monday to Friday": a range
+            join = _WEEKDAY_RANGE_JOIN.match(low, e)
+            if join and join.end() > e and _weekday_patterns(locale)[0].match(text, join.end()):
+                continue
+            found.append((s, e, names[match.group()]))
+    if "曜" in text or "星期" in text or "周" in text or "週" in text or "拜" in text:
+        for match in _LONE_CJK.finditer(text):
+            s, e = match.span()
+            if match.group(1) and text[e:e + 1] == "年":
+                continue                            # 周年: an anniversary
+            if text.startswith(_LONE_CJK_RANGE, e) or text[s - 1:s] in ("至", "到", "每", "～",
+                                                                        "〜", "-"):
+                continue                            # 周一至周五, 每周五: a range, a habit
+            if text[s - 1:s] in _LONE_CJK_BEFORE or text.startswith(_LONE_CJK_AFTER, e):
+                found.append((s, e, _LONE_CJK_DAYS[match.group(1) or match.group(2)]))
+    if not found:
+        return []
+    held = {day.weekday() for day in evidence.days}
+    starts = [m.start for m in mentions]            # in order (``scan``)
+    findings = []
+    for s, e, weekday in found:
+        at = bisect.bisect_left(starts, e)
+        after = mentions[at] if at < len(mentions) else None
+        near = mentions[max(0, at - 3):at]          # those before, nearest last
+        if any(m.end > s for m in near):
+            continue                                # inside a date: judged with it
+        before = near[-1] if near else None
+        if after is not None and (after.kind == "date" or after.ordinal) \
+                and (after.day is not None or (after.normalized or "")[:2] == "--"
+                     or after.ordinal) and _WEEKDAY_TO_DATE.match(text, e, after.start):
+            continue                                # "Friday, July 10": judged with the date
+        if before is not None and before.kind == "date" and before.time is None \
+                and text[before.end:s].strip(" \t\u00a0,(（") == "":
+            continue                                # "December 3 (Tuesday)", 7月3日星期四
+        time, end = None, e
+        if after is not None and _clock_alone(after) and _WEEKDAY_TO_TIME.match(
+                text, e, after.start):
+            time, end = after.time, after.end
+        elif before is not None and _clock_alone(before) and _TIME_TO_WEEKDAY.match(
+                text, before.end, s):
+            time, s = before.time, before.start
+        name = _WEEKDAYS[weekday]
+        if time is None:
+            if weekday in held:
+                continue
+            message = f"'{text[s:e]}': no date in the evidence is a {name}"
+        else:
+            if _weekday_at(evidence, weekday, time):
+                continue
+            message = (f"'{text[s:end]}': the evidence holds no {time.hour:02d}:"
+                       f"{time.minute:02d} on a {name}")
+        findings.append(_new_finding("date", text[s:end], name, s, end, "unsupported_date",
+                                     message))
+    return findings
+
+
+def _clock_alone(mention: Mention) -> bool:
+    """A clock time with no day, whose zone (if any) keeps the day as written: a fixed offset
+    other than UTC was read in UTC by the scanner, and its weekday is not the written one."""
+    time = mention.time
+    if mention.kind != "date" or time is None or mention.day is not None \
+            or not (mention.normalized or "")[:1].isdigit() or "-24:" in mention.normalized:
+        return False
+    return time.tzinfo is not dt.timezone.utc or bool(_UTC_WRITTEN.search(mention.text))
+
+
+_UTC_WRITTEN = re.compile(r"(?:UTC|GMT|Z)\)?\Z")
+
+
+def _weekday_at(evidence: Evidence, weekday: int, time: dt.time) -> bool:
+    """Whether the evidence holds the clock time ``time`` on a day that is ``weekday``: as
+    written or in UTC, or an instant that is that time on that weekday in the time's zone."""
+    zone = time.tzinfo
+    if zone is None:
+        return any((held is None and weekday in {d.weekday() for d in evidence.days}
+                    or held is not None and held.weekday() == weekday)
+                   and (hour, minute) == (time.hour, time.minute)
+                   for held, hour, minute in evidence.clock)
+    for held, hour, minute in evidence.utc_clock:
+        if held is None:
+            continue
+        instant = dt.datetime(held.year, held.month, held.day, hour, minute,
+                              tzinfo=dt.timezone.utc)
+        if all((local.hour, local.minute, local.weekday()) == (time.hour, time.minute, weekday)
+               for local in (instant.astimezone(reading) for reading in (
+                   zone.zones if isinstance(zone, dates.Readings) else (zone,)))):
+            return True
+    return False
+
+
+def _in_question(text: str, at: int) -> bool:
+    """Whether the sentence going on at ``at`` ends with a question mark."""
+    ends = [i for i in (text.find(mark, at) for mark in ".!?\n？。") if i >= 0]
+    return bool(ends) and text[min(ends)] in "?？"
+
+
+def _counted_offset(match: re.Match) -> int:
+    """The days from today of "3 days ago", "two weeks ago", "vor 3 Tagen" or 3天前."""
+    groups = match.groupdict()      # a language without counted days has only the CJK groups
+    count = groups.get("count") or groups["count3"]
+    unit = (groups.get("unit") or groups["unit3"]).lower()
+    number = int(count) if count.isdigit() else _COUNT_WORDS[count.lower()]
+    return -number * 7 if unit.startswith(_WEEK_UNITS) else -number
+
+
+_WEEKDAYS = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
+
+
+@functools.lru_cache(maxsize=64)
+def _weekday_patterns(locale: str
+                      ) -> tuple[re.Pattern, re.Pattern, re.Pattern, dict[str, int], re.Pattern]:
+    """The weekday names of English and of ``locale`` (wide, and abbreviated ones of three
+    letters or more: "Thu", "jeu", "Tues", "Thurs", but not "Do", which is also a word), as
+    patterns that find one at the start of a date mention, just before one ("Thursday,
+    07/29/2026"; a name of two letters only with its dot: "Di., 3.12.") and just after one
+    (7月29日星期四, 7月29日（木）: a one-character name only in brackets); with the weekday (0 is
+    Monday) of each name, lower-cased; and a pattern for a weekday after a date in text that
+    spaces its words: "December 3 (Tuesday)", "Dec 3 (Tue)", "December 3rd, a Tuesday"."""
+    names: dict[str, int] = dict(dates._ENGLISH_EXTRA_DAYS)
+    single: dict[str, int] = {}
+    dotted: dict[str, int] = {}
+    for source in ("en", locale):
+        for width in ("wide", "abbreviated"):
+            for number, name in get_day_names(width, "format", source).items():
+                name = name.rstrip(".").lower()
+                if len(name) == 1:
+                    single.setdefault(name, number)
+                elif width == "wide" or len(name) >= 3 or not name.isascii():
+                    names.setdefault(name, number)
+                elif source != "en":
+                    dotted.setdefault(name, number)
+    alternatives = "|".join(map(re.escape, sorted(names, key=len, reverse=True)))
+    ones = "|".join(map(re.escape, single)) or "(?!)"
+    twos = "|".join(map(re.escape, dotted)) or "(?!)"
+    head = re.compile(rf"(?i)(?P<w>{alternatives})(?![\w])")
+    before = re.compile(rf"(?i)(?<![\w])(?P<w>{alternatives}|(?:{twos})(?=\.))"
+                        rf"[ \t\u00a0,.\u2014]*\Z")
+    after = re.compile(rf"(?i)[ \t\u00a0,]*(?:[(（](?P<w1>{alternatives}|{ones})[)）]"
+                       rf"|(?P<w2>{alternatives}))")
+    spaced_after = re.compile(rf"(?i)(?:[ \t\u00a0]*[(\[](?P<w1>{alternatives})\.?[)\]]"
+                              rf"|,[ \t\u00a0]+(?:which[ \t\u00a0]+is[ \t\u00a0]+)?a[ \t\u00a0]+"
+                              rf"(?P<w2>{alternatives})(?![\w]))")
+    return head, before, after, {**single, **dotted, **names}, spaced_after
+
+
+@functools.lru_cache(maxsize=64)
+def _weekday_range_patterns(locale: str) -> tuple[re.Pattern, re.Pattern]:
+    """Two weekdays joined as a range or a choice before a range of days ("Thu–Fri, 3–4
+    December", "Thursday or Friday (Dec 3–4)"): a pattern for the text before the first day,
+    and one for the text before the second ("Thu–Fri, 3–"); the first weekday names the first
+    day, the second the second."""
+    names = "|".join(map(re.escape, sorted(_weekday_patterns(locale)[3], key=len, reverse=True)))
+    join = (r"[ \t\u00a0]*(?:[-\u2013\u2014/]|(?:to|through|till|until|or|and|bis|au|à|oder|ou|"
+            r"o|y|et|und)(?![\w]))[ \t\u00a0]*")
+    pair = rf"(?i)(?<![\w])(?P<w1>{names})\.?{join}(?P<w2>{names})\.?[ \t\u00a0,(]*"
+    return (re.compile(pair + r"\Z"),
+            re.compile(pair + r"(?:[^\W\d_]{3,9}\.?[ \t\u00a0]+)?[0-9]{1,2}(?:st|nd|rd|th|\.)?"
+                       + join + r"\Z"))
+
+
+def _stated_weekday(text: str, mention: Mention, locale: str) -> tuple[int, str] | None:
+    """The weekday written with a date mention (before it, at its start, or after it in CJK
+    text) as (0 for Monday..., the name as written), or None. Before a range of days, a range
+    of weekdays names each day its own ("Thu–Fri, 3–4 December": Thursday the 3rd)."""
+    head, before, after, numbers, spaced_after = _weekday_patterns(locale)
+    window = max(0, mention.start - 48)
+    first, second = _weekday_range_patterns(locale)
+    found = first.search(text, window, mention.start) or second.search(
+        text, window, mention.start)
+    if found:
+        name = found.group("w1" if found.re is first else "w2")
+        return numbers[name.lower()], name
+    found = head.match(mention.text) or before.search(
+        text, max(0, mention.start - 16), mention.start)
+    name = found.group("w") if found else None
+    if name is None:
+        found = (spaced_after if mention.text.isascii() else after).match(text, mention.end)
+        name = found and (found.group("w1") or found.group("w2"))
+    if not name:
+        return None
+    return numbers[name.lower()], name
+
+
+def _may_be_relative(text: str, low: str, locale: str) -> bool:
+    """Whether the relative-day pattern can match. In English every word it reads holds "day",
+    "night", "tomorrow" or "ago", and in ASCII text, where lower-casing is exactly what the
+    case-insensitive pattern ignores, four substring tests on ``low`` (the text lower-cased)
+    decide: the pattern tries every position of the text, which cost more than judging a short
+    answer. Other text and other languages run the pattern."""
+    if not text.isascii() or not locale.startswith("en"):
+        return True
+    return "day" in low or "night" in low or "tomorrow" in low or "ago" in low
