@@ -142,11 +142,6 @@ def _relative_pattern(language: str, parts: tuple[bool, bool, bool]
         {w.lower(): o for w, o in words.items()}
 
 
-# How many days from today each relative day word is.
-_DAY_OFFSETS = {"yesterday": -1, "today": 0, "tonight": 0, "tomorrow": 1, "last night": -1,
-                "昨天": -1, "今天": 0, "明天": 1, "前天": -2, "后天": 2, "後天": 2}
-
-
 def _relative_days(text: str, evidence: Evidence, locale: str
                    ) -> tuple[list[Finding], set[tuple[int, int]]]:
     """Relative days ("yesterday", "3 days ago", gestern, 昨天) resolved against
