@@ -17,6 +17,7 @@ import functools
 from collections.abc import Mapping
 from typing import Any, Sequence
 
+from rulekit import dates
 from rulekit.decision import Decision, Failure, Reason, choose
 from rulekit.evidence import Evidence
 from rulekit.log import Stages, record_decision
@@ -69,7 +70,8 @@ def audit(text: str, evidence: Any, *, policy: Policy | None = None, question: s
     never changes the result.
 
     ``now`` is when the evidence's entity rows are judged against their freshness budgets (the
-    current time by default; an ``Evidence`` already built was judged when it was built)."""
+    current time by default; an ``Evidence`` already built was judged when it was built): an
+    aware datetime, or ISO 8601 text with its offset."""
     stages = None if log is None else Stages()
     result = _audit(text, evidence, policy, question, locale, slot_values, attempt, sources or (),
                     stages, now)
@@ -98,6 +100,11 @@ def _audit(text: Any, evidence: Any, policy: Policy | None, question: Any, local
         return _refused(rules, "input_error", "the question must be a string")
     if not text.strip():
         return _refused(rules, "empty_answer", "the answer is empty: there is nothing to deliver")
+    if now is not None:
+        try:
+            now = dates.moment(now)
+        except (TypeError, ValueError) as exc:
+            return _refused(rules, "input_error", str(exc))
     try:
         settings = SweepSettings.from_policy(policy)
         index = settings.index(evidence, where, now=now)

@@ -17,8 +17,10 @@ holds a dict is copied before a caller sees it. Nothing else is kept between che
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 import functools
+import re
 import time
 from decimal import Decimal, InvalidOperation
 from typing import Any, Mapping, NamedTuple
@@ -42,6 +44,8 @@ _FEEDBACK = {
     "not_found": "has no recorded value; do not state one",
     "stale": "is out of date in the record; do not state it",
     "not_checkable": "cannot be checked or shared; leave it out",
+    "misattributed": "belongs to another row than the one its sentence names; every slot of a "
+                     "sentence must cite the row that sentence is about",
 }
 
 
@@ -63,7 +67,8 @@ def check(policy: Policy, reply: Any, source: Resolver | str | Mapping, *,
           now: dt.datetime | None = None, attempt: int = 1,
           inputs: Mapping[str, str] | None = None, timeout: float = DEFAULT_TIMEOUT,
           tenant: str | None = None, log: Any = None) -> Decision:
-    """Check one model reply. ``now`` makes freshness deterministic in tests; ``attempt`` is
+    """Check one model reply. ``now`` (an aware datetime, or ISO 8601 text with its offset; a
+    naive datetime is UTC) makes freshness deterministic in tests; ``attempt`` is
     1 for the first reply and counts regenerations; ``inputs`` are what the user has given
     (a postcode...), which entities can require. ``tenant`` is the verified user's id from the
     login, for a tenant-scoped ruleset: every lookup runs with it, and without it every lookup
@@ -102,7 +107,12 @@ def _check(policy: Policy, reply: Any, source: Any, now: dt.datetime | None, att
     """``trace``, for a logged check only, is told where each stage ends: parse (reading the
     reply, planning the lookups), lookup (opening the source, fetching), judge (comparing each
     claim, checking the prose); the rest is deciding and rendering."""
-    now = _aware(now or dt.datetime.now(dt.timezone.utc))
+    try:
+        now = dates.moment(now) if now is not None else dt.datetime.now(dt.timezone.utc)
+    except (TypeError, ValueError) as exc:
+        return Decision("refuse", ruleset=policy.ruleset, attempt=attempt,
+                        message=_message(policy, DEFAULT_REFUSAL, []),
+                        reasons=(Reason("input_error", str(exc)),))
     try:
         resolver = open_source(source, timeout=timeout)
     except Exception as exc:  # a bad source spec fails closed like a failed lookup
@@ -138,15 +148,13 @@ def _check(policy: Policy, reply: Any, source: Any, now: dt.datetime | None, att
     cited: dict[tuple[str, str], str | None] = {}
     results = [p.blocked or _judge(derived, p, rows, lookup_errors, now, ages, cited)
                for p in planned]
+    if parsed.form == "claims" and len({str(p.claim.entity_id) for p in planned}) > 1:
+        results = _misattributed(derived, parsed, planned, results, rows)
     failures = [_failure(r) for r in results if r.outcome != "confirmed"]
     failures += _prose_failures(policy, parsed, planned, rows)
     if trace is not None:
         trace.mark("judge")
     return _decide(policy, results, failures, parsed, attempt, rows, now, planned, sources)
-
-
-def _aware(moment: dt.datetime) -> dt.datetime:
-    return moment if moment.tzinfo else moment.replace(tzinfo=dt.timezone.utc)
 
 
 def _slot_claims(reply: Reply) -> tuple[Claim, ...]:
@@ -299,6 +307,9 @@ class _Derived:
             functools.partial(_comparison, policy))
         self.rendering = functools.lru_cache(maxsize=4096, typed=True)(
             functools.partial(_rendering, policy))
+        # The fields that name a row of each entity in a template (``_misattributed``).
+        self.naming: dict[str, frozenset[str]] = {
+            entity.name: _naming_fields(policy, entity) for entity in policy.entities}
         # A row's update time as cited: the same rows are asked about again and again.
         self.cited_time = functools.lru_cache(maxsize=4096, typed=True)(
             functools.partial(_cited_time_of, policy))
@@ -381,11 +392,12 @@ def _lookup_request(policy: Policy, lookup_fields, entity_name: str,
 
 
 def _lookup_fields(policy: Policy, entity_name: str, claimed: frozenset[str]) -> tuple[str, ...]:
-    """Every field one lookup of ``entity_name`` reads: the claimed ones, those the policy's
+    """Every field one lookup of ``entity_name`` reads: the claimed ones, those that name a row
+    (``_misattributed`` reads a row's name in the template's words), those the policy's
     fallbacks show, the flags their placeholders depend on (``unless``), and the freshness
     field."""
     entity = policy.entity(entity_name)
-    fields = set(claimed)
+    fields = set(claimed) | (_naming_fields(policy, entity) - {entity.key})
     for fallback in policy.fallbacks:
         fields.update(slot.field for slot in fallback.slots if slot.entity == entity_name)
     for field in list(fields):
@@ -553,6 +565,135 @@ def _failure(result: ClaimResult) -> Failure:
         missing = result.reason.removeprefix("needs ").removesuffix(" from the user").split(", ")[0]
         return Failure("missing_input", reason, missing_input=missing)
     return Failure(code, reason)
+
+
+# A text field that names its row when the ruleset says nothing (``mentioned as``).
+_NAME_FIELD = re.compile(r"(?:^|_)(?:name|title)$")
+# In a template's own words: where a sentence ends, and a word that may name a row.
+_TEMPLATE_WORDS = re.compile(r"(?P<end>[.!?\u3002\uff01\uff1f](?=\s|$)|\n[ \t]*\n)"
+                             r"|(?P<clause>[,;:\u3001\uff0c\uff1b]|\b(?i:and|but|while|whereas)\b)"
+                             r"|(?P<word>[^\W_][\w-]*)")
+# Words of a name too common to tell one row from another.
+_COMMON_WORDS = frozenset("the and for with from our your its this that are was has have not "
+                          "new all one two".split())
+
+
+def _naming_fields(policy: Policy, entity: Entity) -> frozenset[str]:
+    """The fields that name a row of ``entity`` in a template: its key and the fields it is
+    ``mentioned as``, else its readable text fields named like a name or a title."""
+    bound = next((b for b in policy.binding.entities if b.name == entity.name), None)
+    if bound is not None and bound.mentions:
+        return frozenset((entity.key, *(name for name in bound.mentions
+                                        if (field := entity.field(name)) and field.readable)))
+    return frozenset((entity.key, *(f.name for f in entity.readable_fields
+                                    if f.type.kind == "text" and _NAME_FIELD.search(f.name))))
+
+
+def _misattributed(derived: _Derived, reply: Reply, planned: list[_Planned],
+                   results: list[ClaimResult], rows: dict) -> list[ClaimResult]:
+    """A claim that is true of its own row but stated for another: "{name} is {price}." with
+    the name cited from RC-500 and the price from BT-3 renders the speaker's price as the
+    raincoat's. Each slot of an entity's field is read as said of the row named nearest to it:
+    by a slot of a field that names a row (``_naming_fields``), or in the template's own words
+    by the row's key or a word of its name that no other fetched row's name shares ("the hat
+    is {price}"). The nearest in its clause (before it, else after it: "{days} days in
+    {market}, ..."), else in its sentence (before, else after), else the last one named in an
+    earlier sentence (the subject carried over, "In stock: {stock}."). A confirmed claim that
+    cites another row than that one is ``misattributed``."""
+    by_key = {p.claim.key: p for p in planned if p.entity is not None and p.field is not None}
+    naming = derived.naming
+    words = _row_words(derived.policy, planned, rows)
+    # (entity, the row it names or None for a figure, the claim or None, (sentence, clause)),
+    # in the template's order
+    events: list[tuple[str, str | None, _Planned | None, tuple[int, int]]] = []
+    sentence = clause = 0
+    for position, piece in enumerate(reply.template.pieces):
+        if position % 2:
+            item = by_key.get(piece)
+            if item is not None:
+                names = item.field.name in naming[item.entity.name]
+                events.append((item.entity.name, str(item.claim.entity_id) if names else None,
+                               item, (sentence, clause)))
+            continue
+        for match in _TEMPLATE_WORDS.finditer(piece):
+            if match.lastgroup == "end":
+                sentence, clause = sentence + 1, 0
+            elif match.lastgroup == "clause":
+                clause += 1
+            else:
+                for entity, row in words.get(match.group().casefold(), ()):
+                    events.append((entity, row, None, (sentence, clause)))
+    out = list(results)
+    for at, (entity, names, item, where) in enumerate(events):
+        if names is not None or item is None or out[item.index].outcome != "confirmed":
+            continue
+        subject = _subject(events, at, entity, where)
+        if subject is None or subject == str(item.claim.entity_id):
+            continue
+        claim = item.claim
+        out[item.index] = dataclasses.replace(
+            out[item.index], outcome="misattributed", reason_code="misattributed",
+            reason=f"{{{claim.key}}} is the {item.field.name} of {entity} {claim.entity_id}, "
+                   f"but its sentence is about {entity} {subject}; cite the row the sentence "
+                   "is about")
+    return out
+
+
+def _subject(events: list, at: int, entity: str, where: tuple[int, int]) -> str | None:
+    """The row of ``entity`` named nearest to the figure at ``events[at]``, which stands in
+    ``where`` (its sentence and clause)."""
+    def named(index: int) -> str | None:
+        other, names, _, _ = events[index]
+        return names if other == entity else None
+
+    before, after = range(at - 1, -1, -1), range(at + 1, len(events))
+    for scope in (lambda w: w == where, lambda w: w[0] == where[0]):
+        for order in (before, after):
+            for index in order:
+                if not scope(events[index][3]):
+                    break
+                if named(index) is not None:
+                    return named(index)
+    for index in before:
+        if named(index) is not None:
+            return named(index)
+    return None
+
+
+def _row_words(policy: Policy, planned: list[_Planned], rows: dict
+               ) -> dict[str, list[tuple[str, str]]]:
+    """The words of a template that name one fetched row of an entity two or more claims cite
+    apart: each row's key, and each word of its naming fields' values that no other row of
+    that entity shares (not "the", not "raincoat" when two raincoats are cited)."""
+    cited: dict[str, set[str]] = {}
+    for item in planned:
+        if item.entity is not None:
+            cited.setdefault(item.entity.name, set()).add(str(item.claim.entity_id))
+    found: dict[str, list[tuple[str, str]]] = {}
+    for name, ids in cited.items():
+        fetched = rows.get(name) or {}
+        if len(ids) < 2 or not isinstance(fetched, Mapping):
+            continue
+        entity = policy.entity(name)
+        fields = _naming_fields(policy, entity) - {entity.key}
+        owners: dict[str, set[str]] = {}
+        for row_id in ids:
+            owners.setdefault(row_id.casefold(), set()).add(row_id)
+            row = fetched.get(row_id)
+            if not isinstance(row, Mapping):
+                continue
+            for field in fields:
+                value = row.get(field)
+                if isinstance(value, str):
+                    for word in _TEMPLATE_WORDS.finditer(value):
+                        text = word.group().casefold()
+                        if word.lastgroup == "word" and len(text) >= 3 \
+                                and text not in _COMMON_WORDS:
+                            owners.setdefault(text, set()).add(row_id)
+        for word, owned in owners.items():
+            if len(owned) == 1:
+                found.setdefault(word, []).append((name, next(iter(owned))))
+    return found
 
 
 def _swept_prose(policy: Policy, template, rows: dict) -> list:

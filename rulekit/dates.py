@@ -198,6 +198,24 @@ class Readings(dt.tzinfo):
 
 
 @functools.lru_cache(maxsize=64)
+def moment(value: dt.datetime | str) -> dt.datetime:
+    """A ``now`` as the API takes it: an aware datetime (a naive one is read as UTC), or ISO 8601
+    text with its offset ("2026-11-30T12:05:00Z", "2026-11-30T13:05:00+01:00"). Raises
+    ``TypeError`` or ``ValueError`` saying what to pass instead."""
+    if isinstance(value, dt.datetime):
+        return value if value.tzinfo else value.replace(tzinfo=UTC)
+    if not isinstance(value, str):
+        raise TypeError(f"now must be a datetime or ISO 8601 text, not {type(value).__name__}")
+    try:
+        found = dt.datetime.fromisoformat(value.strip().replace("Z", "+00:00"))
+    except ValueError:
+        raise ValueError(f"now {value!r} is not an ISO 8601 time, e.g. "
+                         "2026-11-30T12:05:00Z") from None
+    if found.tzinfo is None:
+        raise ValueError(f"now {value!r} has no offset: add Z or one such as +01:00")
+    return found
+
+
 def written_zone(name: str) -> dt.tzinfo | None:
     """The zone an abbreviation or a word written after a time names ("PST", "ET", "Eastern"):
     a fixed offset, an IANA zone, ``Readings`` for a name of several zones, or None."""

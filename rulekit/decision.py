@@ -37,7 +37,7 @@ class ClaimResult:
     entity_id: str
     field: str
     type: str
-    outcome: str        # confirmed | contradicted | not_found | not_checkable | stale
+    outcome: str        # confirmed | contradicted | misattributed | not_found | not_checkable | stale
     claimed: Any
     actual: Any = None              # the stored value, JSON-safe (None when never read)
     claimed_normal: Any = None      # both sides in the type's normal form

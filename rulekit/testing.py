@@ -49,7 +49,8 @@ import yaml
 TESTS_SUFFIX = ".tests.yaml"
 
 DECISIONS = ("answer", "regenerate", "refuse", "ask", "handoff", "fallback")
-CLAIM_OUTCOMES = ("confirmed", "contradicted", "not_found", "not_checkable", "stale")
+CLAIM_OUTCOMES = ("confirmed", "contradicted", "misattributed", "not_found", "not_checkable",
+                  "stale")
 
 # What a case may hold. A case is a check (``reply`` against ``rows``) or an audit (``text``
 # against ``evidence``); the other keys tune the run.

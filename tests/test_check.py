@@ -509,3 +509,29 @@ def test_one_policy_and_one_resolver_shared_by_8_threads(kind, tmp_path):
     for per_thread in results:
         for index, got in per_thread:
             assert got == expected[index], work[index][0]
+
+
+# --- now ---------------------------------------------------------------------------------------
+
+STALE_PRICE = reply("It is {p}.", claim("p", "money", "product", "RC-500", "price", "$1,299.00"))
+
+
+@pytest.mark.parametrize("now, decision", [
+    ("2026-11-30T12:00:00Z", "answer"),             # two minutes after the row's update
+    ("2026-11-30T13:00:00+01:00", "answer"),        # the same instant
+    ("2026-11-30T15:00:00Z", "refuse"),             # past the hour's budget: stale
+])
+def test_now_may_be_iso_text_with_its_offset(now, decision):
+    assert check(POLICY, STALE_PRICE, ROWS, now=now).decision == decision
+
+
+@pytest.mark.parametrize("now, says", [
+    ("2026-11-30T12:00:00", "has no offset: add Z"),
+    ("yesterday", "is not an ISO 8601 time"),
+    (1764504000, "must be a datetime or ISO 8601 text, not int"),
+])
+def test_a_now_that_is_no_instant_refuses_with_a_reason_that_says_why(now, says):
+    decision = check(POLICY, STALE_PRICE, ROWS, now=now)
+    assert decision.decision == "refuse"
+    assert [r.code for r in decision.reasons] == ["input_error"]
+    assert says in decision.reasons[0].message

@@ -111,7 +111,7 @@ TWIN_KEYS = {"note", "value", "claim", "patch", "xfail"} | WANT_KEYS
 CLAIM_WANT_KEYS = {"outcome", "claimed", "actual", "claimed_normal", "actual_normal", "citation",
                    "updated_at", "reason_code"}
 DECISIONS = {"answer", "regenerate", "refuse", "ask", "handoff", "fallback"}
-OUTCOMES = {"confirmed", "contradicted", "not_found", "not_checkable", "stale"}
+OUTCOMES = {"confirmed", "contradicted", "misattributed", "not_found", "not_checkable", "stale"}
 SOURCES = {"memory", "failing", "slow", "broken"}
 
 SLOW_TIMEOUT = 0.05     # the timeout given to check() for a slow source
@@ -504,7 +504,8 @@ TYPES = ("money", "date", "timestamp", "decimal", "integer", "boolean", "enum", 
 
 
 def test_every_outcome_of_every_type_is_covered():
-    """The corpus shows each of the five outcomes for a field of each of the ten types."""
+    """The corpus shows each of the five outcomes a value can have for a field of each of the
+    ten types (``misattributed`` is about rows, not values: rows.yaml covers it)."""
     seen: set[tuple[str, str]] = set()
     for param in RUNS:
         run = param.values[0]
@@ -516,7 +517,7 @@ def test_every_outcome_of_every_type_is_covered():
             field = entity.field(result.field) if entity else None
             if field is not None:
                 seen.add((field.type.kind, result.outcome))
-    missing = [(kind, outcome) for kind in TYPES for outcome in sorted(OUTCOMES)
+    missing = [(kind, outcome) for kind in TYPES for outcome in sorted(OUTCOMES - {"misattributed"})
                if (kind, outcome) not in seen]
     assert missing == []
 
