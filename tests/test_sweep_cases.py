@@ -100,7 +100,8 @@ EXPECTED_FILES = {"rule01_same_value.yaml", "rule02_arithmetic.yaml",
                   "seeds.yaml", "records.yaml", "rule12_amounts.yaml",
                   "cjk_words.yaml", "english_words.yaml", "clock_times.yaml", "currencies.yaml",
                   "european_words.yaml", "zones_and_ranges.yaml", "words_more.yaml",
-                  "figures_more.yaml", "dates_more.yaml", "stock_and_quotes.yaml"}
+                  "figures_more.yaml", "dates_more.yaml", "stock_and_quotes.yaml",
+                  "scan_gaps.yaml"}
 
 
 # --- loading -----------------------------------------------------------------------------------

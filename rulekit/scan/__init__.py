@@ -11,7 +11,9 @@ NFKC (fullwidth forms), format characters dropped (zero-width spaces and joiners
 marks, soft hyphens), every no-break or thin space made U+00A0 (the one space that may group
 digits in any locale; a plain space groups only in locales that group with a space), digits of
 any script read as ASCII digits, Markdown emphasis inside a number dropped (``**1**,299``,
-``1,**299**``) and a capital O between digits read as a zero (``1O0``, ``2O26``). ``clean``
+``1,**299**``), underscore emphasis around words read as asterisks (``_July 2_``, ``__9 pm__``:
+an underscore is a word character and would hide the date; snake_case stays) and a capital O
+between digits read as a zero (``1O0``, ``2O26``). ``clean``
 returns that text with a map back to the original; every mention's ``start``/``end`` are
 original offsets, and ``mention.text == text[start:end]``.
 

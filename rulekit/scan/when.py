@@ -255,7 +255,7 @@ _CLOCK_WORD_HOURS = {word: hour for hour, word in enumerate(_HOUR_WORDS.split("|
 _TWELVE_WORD = re.compile(r"[ \u00a0]+(?i:(noon|midnight))(?![\w\u2010-])")
 _COLOURS = frozenset("blue black navy green purple grey gray red".split())
 _SENTENCE_END = frozenset(".!?:\n")
-_OPENERS = " \t\u00a0*_#>\"'“‘(["
+_OPENERS = " \t\u00a0*_`#>\"'“‘(["
 
 
 class _When:
@@ -892,8 +892,9 @@ class _When:
         word_start = self.low.rfind(" ", window_start, s - 1) + 1
         if not word_start and window_start:
             return False
-        # an opening bracket or quote may stand before the month: "(Dec 3)", "[Dec 3]"
-        return self.low[word_start:s - 1].rstrip(".").lstrip("([{\"'“‘«*_") in self.info.month_keys
+        # an opening bracket, quote, emphasis or code mark may stand before the month: "(Dec 3)",
+        # "[Dec 3]", "_Dec 3_", "`Dec 3`"
+        return self.low[word_start:s - 1].rstrip(".").lstrip("([{\"'“‘«*_`") in self.info.month_keys
 
     def yearless(self, s: int, e: int, name: str, day: int | None, year: str | None) -> int | None:
         if not self.free(s, e):
