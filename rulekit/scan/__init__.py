@@ -98,6 +98,11 @@ Decisions on ambiguous text, each pinned by a case in ``tests/cases/scan/``:
   in UTC, aware (``normalized`` "13:00+00:00"); an offset over 23 hours is not a zone.
 - Clock words: "noon", "midday" 12:00, "midnight" 00:00 ("12 noon", "twelve noon", "12
   midnight" too); a number word one to twelve with am/pm ("nine pm", "ten a.m.") is that time.
+  Without am/pm an hour word is a time only where the same hour in digits is one: after "at",
+  "until", "till" and a word of opening or closing, or with "sharp" ("we open at nine" 09:00,
+  "we close at six tonight" 18:00, "open until ten" 22:00, "at eight sharp"), and after "at",
+  "by", "around"... with the half of the day after it ("by nine this evening" 21:00); "at nine
+  dollars", "one of nine", "looked at nine stores" stay numbers.
   "noon"/"midnight" are read lower-case or in capitals, capitalised only at the start of a
   sentence before a lower-case word ("Midnight is the cut-off"); capitalised inside a sentence
   or before a capitalised word they are a name ("the Midnight jacket", "Midnight Express");
