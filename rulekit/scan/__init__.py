@@ -163,7 +163,9 @@ Decisions on ambiguous text, each pinned by a case in ``tests/cases/scan/``:
   pound(s) (pounds), quid/英镑 (GBP), euro(s)/欧元/ユーロ/유로, yen/日元/円, yuan/人民币 (CNY),
   港币/港元 (HKD), rupee(s)/रुपये (rupees), Franken (CHF), peso(s) (pesos: "89.99 pesos" is
   MXN in es_MX, any peso in en_US). ``currency_codes`` gives the ISO codes a value may stand
-  for.
+  for. A dash after the locale's decimal mark stands for no cents and belongs to the amount when
+  a currency stands after it or before the digits ("1.299,– €", "49,- EUR", "€ 49,–", "49.–
+  CHF" in de_CH); without one the number ends before the mark ("1.299,–" is 1299).
 - Lakh and crore abbreviations ("1.2L", "2 Cr", "₹2 Cr.") are scales only in South Asian
   locales (territory IN, PK, BD, NP, LK); elsewhere "1.5L" is a glued token (litres). "lac(s)"
   is a lakh, and "mn" is a million after a space too ("2.5 mn").
