@@ -28,8 +28,12 @@ Decisions on ambiguous text, each pinned by a case in ``tests/cases/scan/``:
   ("one hour", "one item", "one percent"; ``ONE_NOUNS``), also after "only" ("only one post";
   "the only one" stays a pronoun). "a"/"an" count only inside "a dozen",
   "a hundred", "a thousand", "a million", "half a dozen", "one and a half". "first" and "second"
-  are never read (an adverb and a unit of time far more often than an ordinal); "third" and up
-  are ordinals, except after "a"/"one" (a fraction). A fraction before "of" is a share, a
+  are read only as ranks (an adverb and a unit of time far more often than an ordinal): directly
+  before place, best, most, highest, largest, ranked, spot, position... ("second place", "the
+  second-best post", not after "a": "for a second most people left") or after ranked,
+  finished, placed, came (in) ("ranked second", "came in second"); "third" and up are
+  ordinals, except after "a"/"one" (a fraction), and before a hyphen only before such a word
+  ("fourth-best", "fifth-ranked"; not "third-party"). A fraction before "of" is a share, a
   ``word_number`` with the fraction's value ("a quarter of" 0.25, "two-thirds of" 2/3, "a
   third of" 1/3); without "of" ("a third time", "the third quarter") it is not read.
 - A number word before "-word" is read, the word being context: "a fifty-dollar gift card" (50
