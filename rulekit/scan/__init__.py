@@ -11,7 +11,9 @@ NFKC (fullwidth forms), format characters dropped (zero-width spaces and joiners
 marks, soft hyphens), every no-break or thin space made U+00A0 (the one space that may group
 digits in any locale; a plain space groups only in locales that group with a space), digits of
 any script read as ASCII digits, Markdown emphasis inside a number dropped (``**1**,299``,
-``1,**299**``) and a capital O between digits read as a zero (``1O0``, ``2O26``). ``clean``
+``1,**299**``), underscore emphasis around words read as asterisks (``_July 2_``, ``__9 pm__``:
+an underscore is a word character and would hide the date; snake_case stays) and a capital O
+between digits read as a zero (``1O0``, ``2O26``). ``clean``
 returns that text with a map back to the original; every mention's ``start``/``end`` are
 original offsets, and ``mention.text == text[start:end]``.
 
@@ -26,8 +28,12 @@ Decisions on ambiguous text, each pinned by a case in ``tests/cases/scan/``:
   ("one hour", "one item", "one percent"; ``ONE_NOUNS``), also after "only" ("only one post";
   "the only one" stays a pronoun). "a"/"an" count only inside "a dozen",
   "a hundred", "a thousand", "a million", "half a dozen", "one and a half". "first" and "second"
-  are never read (an adverb and a unit of time far more often than an ordinal); "third" and up
-  are ordinals, except after "a"/"one" (a fraction). A fraction before "of" is a share, a
+  are read only as ranks (an adverb and a unit of time far more often than an ordinal): directly
+  before place, best, most, highest, largest, ranked, spot, position... ("second place", "the
+  second-best post", not after "a": "for a second most people left") or after ranked,
+  finished, placed, came (in) ("ranked second", "came in second"); "third" and up are
+  ordinals, except after "a"/"one" (a fraction), and before a hyphen only before such a word
+  ("fourth-best", "fifth-ranked"; not "third-party"). A fraction before "of" is a share, a
   ``word_number`` with the fraction's value ("a quarter of" 0.25, "two-thirds of" 2/3, "a
   third of" 1/3); without "of" ("a third time", "the third quarter") it is not read.
 - A number word before "-word" is read, the word being context: "a fifty-dollar gift card" (50
@@ -96,6 +102,11 @@ Decisions on ambiguous text, each pinned by a case in ``tests/cases/scan/``:
   in UTC, aware (``normalized`` "13:00+00:00"); an offset over 23 hours is not a zone.
 - Clock words: "noon", "midday" 12:00, "midnight" 00:00 ("12 noon", "twelve noon", "12
   midnight" too); a number word one to twelve with am/pm ("nine pm", "ten a.m.") is that time.
+  Without am/pm an hour word is a time only where the same hour in digits is one: after "at",
+  "until", "till" and a word of opening or closing, or with "sharp" ("we open at nine" 09:00,
+  "we close at six tonight" 18:00, "open until ten" 22:00, "at eight sharp"), and after "at",
+  "by", "around"... with the half of the day after it ("by nine this evening" 21:00); "at nine
+  dollars", "one of nine", "looked at nine stores" stay numbers.
   "noon"/"midnight" are read lower-case or in capitals, capitalised only at the start of a
   sentence before a lower-case word ("Midnight is the cut-off"); capitalised inside a sentence
   or before a capitalised word they are a name ("the Midnight jacket", "Midnight Express");
@@ -156,7 +167,9 @@ Decisions on ambiguous text, each pinned by a case in ``tests/cases/scan/``:
   pound(s) (pounds), quid/英镑 (GBP), euro(s)/欧元/ユーロ/유로, yen/日元/円, yuan/人民币 (CNY),
   港币/港元 (HKD), rupee(s)/रुपये (rupees), Franken (CHF), peso(s) (pesos: "89.99 pesos" is
   MXN in es_MX, any peso in en_US). ``currency_codes`` gives the ISO codes a value may stand
-  for.
+  for. A dash after the locale's decimal mark stands for no cents and belongs to the amount when
+  a currency stands after it or before the digits ("1.299,– €", "49,- EUR", "€ 49,–", "49.–
+  CHF" in de_CH); without one the number ends before the mark ("1.299,–" is 1299).
 - Lakh and crore abbreviations ("1.2L", "2 Cr", "₹2 Cr.") are scales only in South Asian
   locales (territory IN, PK, BD, NP, LK); elsewhere "1.5L" is a glued token (litres). "lac(s)"
   is a lakh, and "mn" is a million after a space too ("2.5 mn").

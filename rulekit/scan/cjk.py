@@ -46,7 +46,10 @@ tests/cases/sweep/cjk_words.yaml):
   ending its word or followed by a particle or a copula (개가, 명이, 개씩, 개입니다): 열두 개
   12, 스물다섯명이 25, 두 시간 반 2.5. 한 alone, which is also "a", only before a counter of
   things or people (한 개, 한 명: 1), not 한 번 ("once"), 한번, 한 시간 ("an hour"), 한 잔, 한
-  가지, 한 달. Not read: 세대 (대 needs a space), 역세권, 번호, 잔액, 번째 (an ordinal).
+  가지, 한 달. Not read: 세대 (대 needs a space), 역세권, 번호, 잔액, 번째 (an ordinal). The
+  forms said alone (하나, 둘, 셋, 넷, 열하나; not 한, 두, 세, 네, 스무) are read also before
+  "left" or "there is", like "one left": 하나 남았어요, 하나만 남았어요, 하나밖에 안 남았어요, 둘
+  있습니다; not 하나도 ("none at all"), 하나의 ("a"), 하나님.
 """
 
 from __future__ import annotations
@@ -178,6 +181,15 @@ _KO_NATIVE = re.compile(
     rf"(?:[ \u00a0]?(반))?"
     rf"(?:(?![{_HANGUL}])|(?=[이가을를은는도만씩의에와과로으까부밖쯤나뿐입예요며면랑하정미초]))")
 _HANGUL_ANY = re.compile(f"[{_HANGUL}]")
+# A native numeral in its form said alone (하나, 둘, 셋, 열둘; not 한, 두, 세, 네, which is also
+# "yes", or 스무) before "left" or "there is" (``_Cjk.korean_left``), like "one left": 하나
+# 남았어요 (1), 하나만 남았어요, 하나밖에 안 남았어요, 둘 있습니다. Not 하나도 (없어요, "none at
+# all"), 하나의 ("a"), 하나님, 하나같이.
+_KO_ALONE = {name: value for name, value in _KO_NUMERALS.items()
+             if not name.endswith(("한", "두", "세", "네", "스무"))}
+_KO_LEFT = re.compile(
+    rf"({_trie(_KO_ALONE, f'[{_HANGUL}]')})(?:만|밖에|뿐)?[ \u00a0]+(?:안[ \u00a0]+)?"
+    r"(?:남[았아음은]|있[어습음])")
 
 
 def _pct(value: Decimal) -> Decimal:
@@ -305,6 +317,16 @@ class _Cjk:
                 hit.value, hit.decimals, hit.e = hit.value + Decimal("0.5"), 1, match.end(4)
             if self.free(hit.s, hit.e):
                 self.claim(hit)
+        if "남" in self.text or "있" in self.text:
+            self.korean_left()
+
+    def korean_left(self) -> None:
+        """A native numeral said alone before "left" or "there is": 하나 남았어요 (1), 둘
+        있습니다 (2); see ``_KO_LEFT``."""
+        for match in _KO_LEFT.finditer(self.text):
+            s, e = match.span(1)
+            if self.free(s, e):
+                self.claim(_Hit("word_number", s, e, Decimal(_KO_ALONE[match.group(1)])))
 
     def cjk_decimal(self, at: int) -> None:
         """The numeral around the 点 at ``at``: 三点五 (3.5), 四点六万 (46000), 一点五倍 (the

@@ -233,6 +233,10 @@ _ORDINAL_NEXT = frozenset("snrt")                   # 1st, 2nd, 3rd, 4th
 # A multiplication sign after a count ("2x", "2 ×"), and what may stand before a count of items
 # that opens a line, a list item or a table cell ("2x Wool Socks", "- 1× Scarf", "| 2x |").
 _TIMES_SIGNS = frozenset("xX\u00d7")
+# The dash that stands for no cents after a decimal mark ("1.299,– €", "49,- EUR", "Fr. 49.–"),
+# and what may follow it when the currency was written before the digits ("€ 49,–.").
+_CENTS_DASHES = frozenset("-\u2013\u2014")
+_CENTS_END = re.compile(r"(?![\w\-\u2013\u2014])")
 _ITEM_OPENERS = frozenset("\n-*\u2022|:")
 _CURRENCY_SIGN = re.compile(rf"[{_CURRENCY_SIGNS}]")
 _COMPARATIVE_WORDS = frozenset(_COMPARATIVES.split("|"))
@@ -367,6 +371,8 @@ class _Figures:
                 return None                     # p1st
         elif nxt == "%" and not dollar and value is not None:
             percent = True                      # 4.6%, as ``suffix`` reads it
+        elif nxt == info.decimal and text[end + 1:end + 2] in _CENTS_DASHES:
+            return None                         # 1.299,– €: the dash for no cents (``number``)
         elif nxt and nxt not in _RIGHT_QUIET and not (
                 nxt in _NBSP_SPACE and _right_quiet(text, end + 1)):
             return None
@@ -499,8 +505,8 @@ class _Figures:
             last = text[s - 1] if s else " "
             if last in _LEFT_QUIET or (last in " \u00a0" and (s < 2 or _left_quiet(text, s - 2))):
                 nxt = text[e:e + 1]
-                if not nxt or nxt in _RIGHT_QUIET or (
-                        nxt in " \u00a0" and _right_quiet(text, e + 1)):
+                if not nxt or (nxt in _RIGHT_QUIET and text[e + 1:e + 2] not in _CENTS_DASHES) \
+                        or (nxt in " \u00a0" and _right_quiet(text, e + 1)):
                     hit = _Hit("number", s, e, value)
                     hit.decimals = decimals
                     hit.token = text[s:e]
@@ -553,6 +559,9 @@ class _Figures:
             found = _SUFFIX.match(text, e)
             if found and found.end() > e:
                 end, currency_text = self.suffix(hit, found, e, currency_text)
+        elif value is not None and not glued_left and end == e and nxt == self.info.decimal \
+                and text[e + 1:e + 2] in _CENTS_DASHES and hit.decimals == 0:
+            end, currency_text = self.dash_cents(hit, e, currency_text)
         if currency_text is not None:
             symbol = _CURRENCY_WORDS.get(" ".join(currency_text.lower().split()), currency_text)
             hit.currency = _currency_for(symbol, self.info.locale)
@@ -630,6 +639,21 @@ class _Figures:
             if not (mult.strip(" \u00a0") in _TIMES_SIGNS and self.quantity(hit, end)):
                 hit.kind = "multiple"
         return end, currency_text
+
+    def dash_cents(self, hit: _Hit, e: int, currency_text: str | None):
+        """"1.299,– €", "49,- EUR", "€ 49,–": a price whose cents are a dash after the decimal
+        mark, no cents. The dash is the price's when a currency stands after it (read as
+        ``suffix`` reads it) or before the digits; otherwise the digits end before the mark."""
+        after = e + 2
+        if currency_text is not None:
+            if _CENTS_END.match(self.text, after):
+                return after, currency_text
+            return e, currency_text
+        found = _SUFFIX.match(self.text, after)
+        if found is None or not (found.group("cur") or found.group("curw")) or found.group(
+                "sx", "sx2", "sw", "mult") != (None, None, None, None):
+            return e, currency_text
+        return self.suffix(hit, found, after, currency_text)
 
     def quantity(self, hit: _Hit, end: int) -> bool:
         """Whether "2x" (ending at ``end``) counts items in an order rather than multiplying:

@@ -32,6 +32,7 @@ class _LocaleInfo:
     after_day: frozenset[str]   # ASCII that may follow "29 " in a date or time (July, of, pm)
     billion: int
     day_dot_month: bool         # "29.7." is 29 July: dotted day-month dates, a decimal comma
+    decimal: str                # the decimal mark, "," or "." (or another the text never holds)
 
 
 _CORE = re.compile(rf"[0-9]+(?:[{_SEPARATORS}][0-9]+)*")
@@ -98,4 +99,5 @@ def _locale_info(locale: str) -> _LocaleInfo:
         after_day=_after_day(months),
         billion=10**12 if parsed.language in _LONG_SCALE else 10**9,
         day_dot_month=short.startswith("d") and "." in short
-        and get_decimal_symbol(parsed) == ",")
+        and get_decimal_symbol(parsed) == ",",
+        decimal=unicodedata.normalize("NFKC", get_decimal_symbol(parsed)))

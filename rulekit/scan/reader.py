@@ -1,7 +1,7 @@
 """What the reader sees: ``clean`` (HTML references decoded, NFKC, format characters dropped,
 group spaces unified, digits of any script as ASCII, emphasis inside numbers dropped, O between
-digits read as 0) with the map of each cleaned index back to the original, and ``squash``, the
-form quoted text is compared in."""
+digits read as 0, underscore emphasis read as asterisks) with the map of each cleaned index
+back to the original, and ``squash``, the form quoted text is compared in."""
 
 from __future__ import annotations
 
@@ -32,6 +32,16 @@ _EMPHASIS = re.compile(rf"[0-9](?:([*_]{{1,3}})[{_SEPARATORS}]([*_]{{0,3}})"
                        rf"|[{_SEPARATORS}]([*_]{{1,3}}))(?=[0-9])")
 _SIGN_EMPHASIS = re.compile(r"[+\-\u2212$\u00a3\u00a5\u20ac\u20b9]([*_]{1,3})(?=[0-9])")
 _DIGIT_O = re.compile(r"[0-9](O+)(?=[0-9])")
+# Markdown emphasis with underscores around words ("_July 2_", "__9 pm__") reads as if written
+# with asterisks: an underscore is a word character, so "_July 2_" would hide the date from
+# every pattern that wants a word to end. An opener follows the start, a space, an opening
+# bracket or quote or an asterisk (``_UNDERSCORE_BEFORE``, checked after the match, so that the
+# pattern starts with its literal) and a closer of the same length ends the run before a space
+# or punctuation, on the same line, with no underscore between: snake_case, "_private_var" and
+# "a=_x_" in a link are left alone.
+_UNDERSCORE_EMPHASIS = re.compile(r"(_{1,3})(?=[^\s_])[^_\n]{0,200}(?<=[^\s_])(\1)"
+                                  r"(?![^\s.,;:!?)\]}*\"'\u201d\u2019\u00bb])")
+_UNDERSCORE_BEFORE = frozenset(" \t\n\r\u00a0([{*\"'\u201c\u2018\u00ab")
 
 _CHAR_CACHE: dict[str, str] = {}
 
@@ -79,6 +89,9 @@ class _Text:
 
 def _prepare(text: str) -> _Text:
     cleaned, starts, ends = _pass1(text)
+    if "_" in cleaned:
+        # the same length, so the map stays as it is
+        cleaned = _UNDERSCORE_EMPHASIS.sub(_as_asterisks, cleaned)
     edits = []
     if "*" in cleaned or "_" in cleaned:
         for match in _EMPHASIS.finditer(cleaned):
@@ -91,6 +104,16 @@ def _prepare(text: str) -> _Text:
         edits.sort()
         cleaned, starts, ends = _apply(cleaned, starts, ends, edits)
     return _Text(text, cleaned, starts, ends)
+
+
+def _as_asterisks(match: re.Match) -> str:
+    """An underscore emphasis (``_UNDERSCORE_EMPHASIS``) with asterisks for its marks, or as it
+    is when its opener follows a character of a word (snake_case) or of a link."""
+    s, found = match.start(), match.group()
+    if s and match.string[s - 1] not in _UNDERSCORE_BEFORE:
+        return found
+    marks = "*" * len(match.group(1))
+    return marks + found[len(marks):-len(marks)] + marks
 
 
 def _pass1(text: str):

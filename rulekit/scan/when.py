@@ -165,6 +165,15 @@ _HOUR_END = frozenset(" \u00a0.,;!?)")
 _SHARP = re.compile(r"[ \u00a0]sharp(?![\w-])")
 _AFTER_SPOKEN_HOUR = frozenset("on every each today tomorrow tonight and or daily weekdays "
                                "weekends during".split())
+# An hour said in words is read where the same hour in digits is (``_When.hour_words``): after
+# "at", "until", "till" as ``spoken_hour`` reads it ("we open at nine", "we close at six
+# tonight", "open until ten", "at eight sharp"), and after ``_BARE_HOUR_BEFORE`` with the half
+# of the day after it ("by nine this evening"). Anywhere else it stays a number ("at nine
+# dollars", "one of nine", "look at one").
+_HOUR_WORD = re.compile(rf"({_HOUR_WORDS})(?![\w\u2010-])")
+_HOUR_WORD_TOKENS = frozenset(_HOUR_WORDS.encode().split(b"|"))
+_HOUR_WORD_LEADS = frozenset(b"at til till until by around before after from".split())
+_HOUR_WORD_LEADS_TEXT = ("at ", "til ", "by ", "around ", "before ", "after ", "from ")
 _OPENING_WORDS = frozenset("open opens opening reopen reopens".split())
 _CLOSING_WORDS = frozenset("close closes closing closed shut shuts".split())
 # Open all day: "24/7", "open 24 hours", "24 hours a day": one mention, 00:00 to 24:00, that
@@ -255,7 +264,7 @@ _CLOCK_WORD_HOURS = {word: hour for hour, word in enumerate(_HOUR_WORDS.split("|
 _TWELVE_WORD = re.compile(r"[ \u00a0]+(?i:(noon|midnight))(?![\w\u2010-])")
 _COLOURS = frozenset("blue black navy green purple grey gray red".split())
 _SENTENCE_END = frozenset(".!?:\n")
-_OPENERS = " \t\u00a0*_#>\"'“‘(["
+_OPENERS = " \t\u00a0*_`#>\"'“‘(["
 
 
 class _When:
@@ -423,7 +432,7 @@ class _When:
                 return self.hours_range(s, e, found)
         if (not after or after in _HOUR_END) and self.low[s - 4:s] in _AT_BEFORE and not (
                 after == "." and text[e + 1:e + 2].isdigit()):
-            found = self.spoken_hour(s, e)
+            found = self.spoken_hour(s, e, int(text[s:e]))
             if found is not None:
                 return found
         if after and (after in _AMPM_NEXT or (after == " " and text[e + 1:e + 2] in _AMPM_NEXT)):
@@ -515,14 +524,13 @@ class _When:
             words.pop()
         return day and (not words or words[-1].strip("*_:,.()") in _HOURS_LEAD)
 
-    def spoken_hour(self, s: int, e: int) -> int | None:
-        """A bare hour after "at", "until" or "till": "at 8 sharp" (either half of the day),
-        "we close at 5" (17:00), "opens at 9" (09:00), "open until 10" (22:00). An opening
-        hour from 5 to 11 is the morning and from 12 to 4 the afternoon; a closing hour from 1
-        to 11 is the afternoon or evening. Anything else after "at" stays a number ("at 5
-        locations", "at 3 stores")."""
-        text, low = self.text, self.low
-        hour = int(text[s:e])
+    def spoken_hour(self, s: int, e: int, hour: int) -> int | None:
+        """A bare hour, ``hour`` written at [s, e) in digits or in a word, after "at", "until"
+        or "till": "at 8 sharp" (either half of the day), "we close at 5" (17:00), "opens at
+        nine" (09:00), "open until 10" (22:00). An opening hour from 5 to 11 is the morning and
+        from 12 to 4 the afternoon; a closing hour from 1 to 11 is the afternoon or evening.
+        Anything else after "at" stays a number ("at 5 locations", "at 3 stores")."""
+        low = self.low
         if not 1 <= hour <= 12:
             return None
         sharp = _SHARP.match(low, e)
@@ -749,7 +757,8 @@ class _When:
         """The clock words before the number words, which would read "nine" of "nine pm"
         alone, and dates joined with their times (``join_times``); then the number words
         (``_Words.words``). An ASCII text none of whose tokens is
-        in ``_CLOCK_WORD_TOKENS`` holds no clock word."""
+        in ``_CLOCK_WORD_TOKENS`` holds no clock word, and one without a token of
+        ``_HOUR_WORD_TOKENS`` or of ``_HOUR_WORD_LEADS`` no hour said in a word."""
         low = self.low
         if not self.ascii_tokens().isdisjoint(_CLOCK_WORD_TOKENS) if self.ascii else (
                 "noon" in low or "midday" in low or "midnight" in low or "m." in low
@@ -757,6 +766,14 @@ class _When:
             self.clock_words()
         if "past" in self.low or "quarter" in self.low:
             self.past_to_words()
+        if self.ascii:
+            tokens = self.ascii_tokens()
+            hour_words = not (tokens.isdisjoint(_HOUR_WORD_TOKENS)
+                              or tokens.isdisjoint(_HOUR_WORD_LEADS))
+        else:
+            hour_words = any(lead in low for lead in _HOUR_WORD_LEADS_TEXT)
+        if hour_words:
+            self.hour_words()
         if "clock" in self.low:
             self.oclock_words()
             for found in self.spoken_times(_ROUND_THE_CLOCK):
@@ -793,6 +810,21 @@ class _When:
                 if (found.group(3) or found.group(4)) == "p":
                     hour += 12
             self.add_time(s, e, hour, 0, None, None)
+
+    def hour_words(self) -> None:
+        """"we open at nine", "open until ten", "by nine tonight" (see ``_HOUR_WORD``)."""
+        text, low = self.text, self.low
+        for found in self.spoken_times(_HOUR_WORD):
+            s, e = found.span()
+            hour = _CLOCK_WORD_HOURS[found.group(1)]
+            after = text[e:e + 1]
+            if s >= 4 and (not after or after in _HOUR_END) and low[s - 4:s] in _AT_BEFORE:
+                if self.spoken_hour(s, e, hour) is not None:
+                    continue
+            if after in " \u00a0" and _word_before(low, s) in _BARE_HOUR_BEFORE:
+                half = _HALF_AFTER.match(text, e)
+                if half:                    # by nine this evening
+                    self.add_time(s, half.end(), self.half_after(e, hour % 12), 0, None, None)
 
     def past_to_words(self) -> None:
         """"half past seven", "quarter to 9" (see ``spoken_times``)."""
@@ -892,8 +924,9 @@ class _When:
         word_start = self.low.rfind(" ", window_start, s - 1) + 1
         if not word_start and window_start:
             return False
-        # an opening bracket or quote may stand before the month: "(Dec 3)", "[Dec 3]"
-        return self.low[word_start:s - 1].rstrip(".").lstrip("([{\"'“‘«*_") in self.info.month_keys
+        # an opening bracket, quote, emphasis or code mark may stand before the month: "(Dec 3)",
+        # "[Dec 3]", "_Dec 3_", "`Dec 3`"
+        return self.low[word_start:s - 1].rstrip(".").lstrip("([{\"'“‘«*_`") in self.info.month_keys
 
     def yearless(self, s: int, e: int, name: str, day: int | None, year: str | None) -> int | None:
         if not self.free(s, e):

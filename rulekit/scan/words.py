@@ -147,6 +147,20 @@ _DE_SCALE = re.compile(r"(?i)[ \u00a0]+(millionen|million|milliarden|milliarde|m
 _DE_ARTICLES = frozenset(("ein", "eine", "einer", "einen", "einem"))
 
 
+# Ordinals as ranks (``_Words.rank_words``): "first" and "second", never read elsewhere (an
+# adverb, a unit of time), and "third" to "twelfth" before a hyphen (otherwise "third-party"),
+# are ranks directly before a word of ranking ("second place", "the second-best post", "third
+# most viewed", "fifth-ranked") or after one ("ranked second", "finished first", "came in
+# third").
+_RANK_ORDINALS = {**_EN_ORDINAL_UNITS, "tenth": 10, "eleventh": 11, "twelfth": 12}
+_RANK_ORDINAL = re.compile(rf"{_trie(sorted(_RANK_ORDINALS), _WORD_GUARD)}(?![\w])")
+_RANK_NEXT = re.compile(r"[ \u00a0\-\u2010](?:place|best|most|highest|largest|biggest|lowest"
+                        r"|worst|ranked|spot|position|fastest|busiest|top)(?![\w])")
+_RANK_AFTER = frozenset("ranked ranks rank finished finishes finish placed came comes".split())
+_RANK_AFTER_IN = frozenset("came comes come finished finishes".split())
+_RANK_NOT_AFTER = frozenset("a one per each every".split())
+
+
 # A share written as a fraction and followed by "of": a quarter of, one third of, two thirds
 # of, three fifths of ("half" is read with the multiples). Before "off" or "price", or after
 # "save", it is a discount ("a quarter off", "save a third"), read as a percentage. Not "a
@@ -201,6 +215,8 @@ class _Words:
                                           Decimal(numerator) / Decimal(denominator)))
                     if not match.group("of"):
                         _share_off(hit)
+        if "first" in low or "second" in low or "th-" in low or "th\u2010" in low:
+            self.rank_words()
         # A multiple word, and the first word of a span of number words, is a whole token, a
         # run of [\w‐-] (the guard before it; a space, or the end of the pattern, after it). An
         # ASCII text none of whose tokens is such a word holds neither: splitting in C is
@@ -232,6 +248,29 @@ class _Words:
         if self.tokens is None:
             self.tokens = frozenset(self.low.encode("ascii").translate(_NOT_WORD).split())
         return self.tokens
+
+    def rank_words(self) -> None:
+        """"took second place", "the second-best post", "ranked first", "came in third",
+        "fifth-ranked": ordinals as ranks (see ``_RANK_ORDINAL``)."""
+        low = self.low
+        for match in _RANK_ORDINAL.finditer(low):
+            s, e = match.span()
+            word = match.group()
+            hyphen = low[e:e + 1] in _HYPHENS
+            if _RANK_NEXT.match(low, e):
+                if not hyphen and _word_before(low, s) in _RANK_NOT_AFTER:
+                    continue                # "for a second most people left"
+            elif hyphen or word not in ("first", "second"):
+                continue                    # third-party; "third" alone is read as any ordinal
+            else:
+                before = low[max(0, s - 24):s].split()[-2:]
+                if not before or not (before[-1] in _RANK_AFTER or (
+                        before[-1] == "in" and len(before) == 2 and before[0] in _RANK_AFTER_IN)):
+                    continue
+            if self.free(s, e):
+                hit = _Hit("word_number", s, e, Decimal(_RANK_ORDINALS[word]))
+                hit.ordinal = True
+                self.claim(hit)
 
     def multiple_word(self, s: int, e: int, word: str) -> None:
         low = self.low
