@@ -767,7 +767,7 @@ class _When:
         if "past" in self.low or "quarter" in self.low:
             self.past_to_words()
         if self.ascii:
-            tokens = self.ascii_tokens()
+            tokens = self.tokens            # computed by the test of the clock words above
             hour_words = not (tokens.isdisjoint(_HOUR_WORD_TOKENS)
                               or tokens.isdisjoint(_HOUR_WORD_LEADS))
         else:
