@@ -148,10 +148,7 @@ def cmd_check(args: argparse.Namespace) -> int:
         if not sep or not name:
             return _usage(f"--input {item!r} must be NAME=VALUE, e.g. --input postcode=10115")
         inputs[name] = value
-    try:
-        reply = sys.stdin.read() if args.reply == "-" else Path(args.reply).read_text("utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        return _usage(f"cannot read --reply {args.reply}: {getattr(exc, 'strerror', None) or exc}")
+    reply = _read_input("--reply", args.reply)
     try:
         source = MemoryResolver.from_json(args.rows) if args.rows else open_source(args.db)
     except (SourceError, ValueError, TypeError) as exc:
@@ -198,16 +195,48 @@ def _short(value) -> str:
     return text if len(text) <= 40 else text[:37] + "..."
 
 
-def _evidence_from(text: str):
-    """A JSON evidence file, or a text document when it is not JSON."""
+def _read_input(flag: str, path: str, limit: int | None = None) -> str:
+    """The text of the file given to ``flag`` ("-": standard input), a byte order mark dropped.
+    A file that cannot be read, or one longer than ``limit`` characters, is a usage error that
+    names the flag and the path (raised as SystemExit, like a bad --now)."""
+    name = "standard input" if path == "-" else path
+    try:
+        if path == "-":
+            text = sys.stdin.read() if limit is None else sys.stdin.read(limit + 1)
+        else:
+            with open(path, encoding="utf-8-sig") as stream:
+                text = stream.read() if limit is None else stream.read(limit + 1)
+    except IsADirectoryError:
+        raise SystemExit(_usage(f"cannot read {flag} {name}: it is a folder; give a file"))
+    except OSError as exc:
+        raise SystemExit(_usage(f"cannot read {flag} {name}: {exc.strerror or exc}"))
+    except UnicodeDecodeError:
+        raise SystemExit(_usage(f"cannot read {flag} {name}: it is not UTF-8 text "
+                                "(a binary file?)"))
+    if limit is not None and len(text) > limit:
+        size = "" if path == "-" else f" ({os.path.getsize(path):,} bytes)"
+        raise SystemExit(_usage(f"{flag} {name} is more than {limit:,} characters{size}; the "
+                                f"limit is {limit:,}: audit it in parts"))
+    return text
+
+
+def _evidence_from(path: str, text: str):
+    """A JSON evidence file, or a text document. A file named *.json, or one whose text starts
+    with { or [, is JSON: if it does not parse (a truncated export), reading it as prose would
+    audit against the wrong evidence, so it is a usage error at the line and column."""
     try:
         return json.loads(text)
-    except ValueError:
-        return text
+    except ValueError as exc:
+        if not (path.lower().endswith(".json") or text.lstrip()[:1] in ("{", "[")):
+            return text
+        where = f"{path}:{exc.lineno}:{exc.colno}" if isinstance(exc, json.JSONDecodeError) else path
+        raise SystemExit(_usage(f"--evidence {where}: not valid JSON: "
+                                f"{getattr(exc, 'msg', exc)}; fix the file (a truncated export?)"))
 
 
 def cmd_audit(args: argparse.Namespace) -> int:
     from rulekit.audit import audit, known_locale, refused
+    from rulekit.reply import MAX_REPLY_CHARS      # a text is capped as a reply is
 
     if args.locale is not None and not known_locale(args.locale):
         return _usage(f"--locale {args.locale!r} is not a locale babel knows; use one such as en_GB")
@@ -239,10 +268,8 @@ def cmd_audit(args: argparse.Namespace) -> int:
     if not (args.evidence and args.text):
         return _usage("give --evidence FILE and --text FILE, or --jsonl FILE")
     try:
-        evidence = _evidence_from(Path(args.evidence).read_text("utf-8"))
-        text = sys.stdin.read() if args.text == "-" else Path(args.text).read_text("utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        return _usage(f"cannot read the input: {getattr(exc, 'strerror', None) or exc}")
+        evidence = _evidence_from(args.evidence, _read_input("--evidence", args.evidence))
+        text = _read_input("--text", args.text, MAX_REPLY_CHARS)
     except RecursionError:
         return _usage(f"--evidence {args.evidence}: the JSON is nested too deeply to read")
     result = audit(text, evidence, policy=policy, question=args.question, locale=args.locale,
@@ -265,6 +292,7 @@ def cmd_audit(args: argparse.Namespace) -> int:
 
 def _audit_line(line: str, number: int, policy, locale, audit, refused, now=None):
     """One case of a batch; a malformed line is refused with an input-error issue."""
+    from rulekit.reply import MAX_REPLY_CHARS
     try:
         case = json.loads(line)
     except RecursionError:
@@ -279,6 +307,9 @@ def _audit_line(line: str, number: int, policy, locale, audit, refused, now=None
         return case_id, refused(policy, f"line {number}: missing {', '.join(missing)}")
     if not isinstance(case["text"], str):
         return case_id, refused(policy, f"line {number}: `text` must be a string")
+    if len(case["text"]) > MAX_REPLY_CHARS:
+        return case_id, refused(policy, f"line {number}: `text` is {len(case['text']):,} "
+                                f"characters; the limit is {MAX_REPLY_CHARS:,}")
     question = case.get("question")
     return case_id, audit(case["text"], case["evidence"], policy=policy,
                           question=question if isinstance(question, str) else None,
