@@ -3,7 +3,8 @@
 Exit codes (a public contract, documented in docs/cli.md):
   0  success
   1  a rules file has errors (compile), or would be reformatted (fmt --check)
-  2  usage error: unknown flag, missing argument, unreadable --out folder
+  2  usage error: unknown flag, missing argument, unreadable --out folder or input file, a
+     folder without .rules files
   3  internal error: a bug in rulekit; the message says what to report
 """
 
@@ -19,12 +20,19 @@ from typing import Sequence
 EXIT_OK, EXIT_ERRORS, EXIT_USAGE, EXIT_INTERNAL = 0, 1, 2, 3
 
 
-def _expand(paths: Sequence[str]) -> list[str]:
-    """Files as given; a folder stands for the .rules files directly inside it."""
+def _expand(paths: Sequence[str], command: str) -> list[str]:
+    """Files as given; a folder stands for the .rules files directly inside it. A folder with
+    none is a usage error (raised as SystemExit): a CI job given a wrong path must not pass by
+    checking nothing."""
     out: list[str] = []
     for path in paths:
         if os.path.isdir(path):
-            out.extend(sorted(str(p) for p in Path(path).glob("*.rules")))
+            found = sorted(str(p) for p in Path(path).glob("*.rules") if not p.is_dir())
+            if not found:
+                print(f"rulekit {command}: no .rules files under {path}: give a rules file, or "
+                      "a folder that holds some directly", file=sys.stderr)
+                raise SystemExit(EXIT_USAGE)
+            out.extend(found)
         else:
             out.append(path)
     return out
@@ -34,6 +42,7 @@ def cmd_compile(args: argparse.Namespace) -> int:
     from rulekit.compile import compile_file
     from rulekit.errors import render_all, summary
 
+    paths = _expand(args.paths, "compile")
     if args.out:
         try:
             os.makedirs(args.out, exist_ok=True)
@@ -42,7 +51,7 @@ def cmd_compile(args: argparse.Namespace) -> int:
                   file=sys.stderr)
             return EXIT_USAGE
     reports, failed, written = [], False, {}
-    for path in _expand(args.paths):
+    for path in paths:
         result = compile_file(path, require_header=False)
         artifact = None
         if result.ok and result.policy is not None and args.out:
@@ -84,7 +93,7 @@ def cmd_fmt(args: argparse.Namespace) -> int:
     from rulekit.parse import read_source
 
     status = EXIT_OK
-    for path in _expand(args.paths):
+    for path in _expand(args.paths, "fmt"):
         text, problems = read_source(path)
         if problems:
             print(render_all(problems, {path: text or ""}), file=sys.stderr)

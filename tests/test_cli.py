@@ -78,6 +78,18 @@ def test_compile_accepts_a_folder(tmp_path, capsys):
     assert "lib.rules: library checked" in out
 
 
+@pytest.mark.parametrize("command", ["compile", "fmt"])
+@pytest.mark.parametrize("folder", ["empty", "empty.rules"])
+def test_a_folder_without_rules_files_is_a_usage_error(tmp_path, capsys, command, folder):
+    """A CI job given a wrong folder must not pass by compiling nothing."""
+    (tmp_path / folder).mkdir()
+    (tmp_path / "good.rules").write_text(GOOD)
+    assert main([command, str(tmp_path / folder), str(tmp_path / "good.rules")]) == 2
+    out, err = capsys.readouterr()
+    assert out == ""
+    assert err.startswith(f"rulekit {command}: no .rules files under {tmp_path / folder}")
+
+
 def test_a_missing_file_is_a_diagnostic_not_a_crash(tmp_path, capsys):
     assert main(["compile", str(tmp_path / "nope.rules")]) == 1
     assert "error[RK108]: cannot read" in capsys.readouterr().err
