@@ -138,7 +138,10 @@ def _parse_now(text: str | None):
         moment = dt.datetime.fromisoformat(text.replace("Z", "+00:00"))
     except ValueError:
         raise SystemExit(_usage(f"--now {text!r} is not an ISO 8601 time, e.g. 2026-11-30T12:00:00Z"))
-    return moment if moment.tzinfo else moment.replace(tzinfo=dt.timezone.utc)
+    if moment.tzinfo is None:       # read as UTC, a local time would judge freshness hours off
+        raise SystemExit(_usage(f"--now {text!r} has no time zone; add Z (UTC) or an offset "
+                                "such as +01:00"))
+    return moment
 
 
 def _usage(message: str) -> int:
@@ -151,6 +154,8 @@ def cmd_check(args: argparse.Namespace) -> int:
     from rulekit.sources import MemoryResolver, SourceError, open_source
 
     now = _parse_now(args.now)
+    if args.attempt < 1:
+        return _usage(f"--attempt {args.attempt}: attempts count from 1")
     inputs = {}
     for item in args.input or ():
         name, sep, value = item.partition("=")
@@ -165,6 +170,10 @@ def cmd_check(args: argparse.Namespace) -> int:
     policy = _load_policy(args.rules)
     if policy is None:
         return EXIT_ERRORS
+    declared = [item.name for item in policy.inputs]
+    for name in inputs:
+        if name not in declared:
+            return _usage(_unknown_input(policy.name, name, declared))
     decision = check(policy, reply, source, now=now, attempt=args.attempt, inputs=inputs,
                      tenant=args.tenant)
     if args.format == "json":
@@ -172,6 +181,19 @@ def cmd_check(args: argparse.Namespace) -> int:
     else:
         print(_decision_text(decision))
     return EXIT_OK
+
+
+def _unknown_input(ruleset: str, name: str, declared: list[str]) -> str:
+    """An --input the ruleset never reads would be dropped silently: name it and the inputs."""
+    import difflib
+
+    if not declared:
+        return (f"--input {name}: the ruleset '{ruleset}' declares no inputs; remove the flag, "
+                f"or declare one: `input {name} label \"...\"`")
+    close = difflib.get_close_matches(name, declared, n=1)
+    return (f"--input {name}: the ruleset '{ruleset}' declares no input '{name}'; "
+            + (f"did you mean '{close[0]}'? " if close else "")
+            + f"declared inputs: {', '.join(sorted(declared))}")
 
 
 def _decision_text(decision) -> str:

@@ -222,6 +222,34 @@ def test_check_exit_codes_for_rules_and_usage_errors(tmp_path, capsys):
     assert usage.value.code == 2
 
 
+@pytest.mark.parametrize("flags, says", [
+    (["--input", "postcde=1"], "--input postcde: the ruleset 'orders' declares no input "
+     "'postcde'; did you mean 'postcode'? declared inputs: postcode"),
+    (["--attempt", "0"], "--attempt 0: attempts count from 1"),
+    (["--attempt", "-2"], "--attempt -2: attempts count from 1"),
+    (["--now", "2026-11-30T12:05:00"], "--now '2026-11-30T12:05:00' has no time zone; add Z "
+     "(UTC) or an offset such as +01:00"),
+], ids=["unknown-input", "attempt-0", "attempt-negative", "now-without-zone"])
+def test_check_usage_errors_name_the_flag_and_the_fix(tmp_path, capsys, flags, says):
+    """Each was once accepted silently: an input the rules never read, an attempt 0 that is
+    not a first try, a --now read as UTC whatever the writer meant."""
+    rows, reply = _check_files(tmp_path, "dispatched")
+    capsys.readouterr()
+    assert main(["check", str(ROOT / "rulesets" / "orders.rules"), "--reply", reply, "--rows",
+                 rows, "--now", "2026-11-30T12:05:00Z", "--input", "postcode=10115",
+                 *flags]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and err == f"rulekit: {says}\n"
+
+
+def test_check_names_the_ruleset_without_inputs(tmp_path, capsys):
+    rules = tmp_path / "tiny.rules"
+    rules.write_text(GOOD)
+    rows, reply = _check_files(tmp_path, "dispatched")
+    assert main(["check", str(rules), "--reply", reply, "--rows", rows, "--input", "a=1"]) == 2
+    assert "the ruleset 'tiny' declares no inputs" in capsys.readouterr().err
+
+
 def test_schema_prints_the_reply_schema_from_rules_or_an_artifact(tmp_path, capsys):
     from jsonschema import Draft202012Validator
 
