@@ -3,7 +3,8 @@
 Exit codes (a public contract, documented in docs/cli.md):
   0  success
   1  a rules file has errors (compile), or would be reformatted (fmt --check)
-  2  usage error: unknown flag, missing argument, unreadable --out folder
+  2  usage error: unknown flag, missing argument, unreadable --out folder or input file, a
+     folder without .rules files
   3  internal error: a bug in rulekit; the message says what to report
 """
 
@@ -19,12 +20,19 @@ from typing import Sequence
 EXIT_OK, EXIT_ERRORS, EXIT_USAGE, EXIT_INTERNAL = 0, 1, 2, 3
 
 
-def _expand(paths: Sequence[str]) -> list[str]:
-    """Files as given; a folder stands for the .rules files directly inside it."""
+def _expand(paths: Sequence[str], command: str) -> list[str]:
+    """Files as given; a folder stands for the .rules files directly inside it. A folder with
+    none is a usage error (raised as SystemExit): a CI job given a wrong path must not pass by
+    checking nothing."""
     out: list[str] = []
     for path in paths:
         if os.path.isdir(path):
-            out.extend(sorted(str(p) for p in Path(path).glob("*.rules")))
+            found = sorted(str(p) for p in Path(path).glob("*.rules") if not p.is_dir())
+            if not found:
+                print(f"rulekit {command}: no .rules files under {path}: give a rules file, or "
+                      "a folder that holds some directly", file=sys.stderr)
+                raise SystemExit(EXIT_USAGE)
+            out.extend(found)
         else:
             out.append(path)
     return out
@@ -34,6 +42,7 @@ def cmd_compile(args: argparse.Namespace) -> int:
     from rulekit.compile import compile_file
     from rulekit.errors import render_all, summary
 
+    paths = _expand(args.paths, "compile")
     if args.out:
         try:
             os.makedirs(args.out, exist_ok=True)
@@ -42,7 +51,7 @@ def cmd_compile(args: argparse.Namespace) -> int:
                   file=sys.stderr)
             return EXIT_USAGE
     reports, failed, written = [], False, {}
-    for path in _expand(args.paths):
+    for path in paths:
         result = compile_file(path, require_header=False)
         artifact = None
         if result.ok and result.policy is not None and args.out:
@@ -84,7 +93,7 @@ def cmd_fmt(args: argparse.Namespace) -> int:
     from rulekit.parse import read_source
 
     status = EXIT_OK
-    for path in _expand(args.paths):
+    for path in _expand(args.paths, "fmt"):
         text, problems = read_source(path)
         if problems:
             print(render_all(problems, {path: text or ""}), file=sys.stderr)
@@ -129,7 +138,10 @@ def _parse_now(text: str | None):
         moment = dt.datetime.fromisoformat(text.replace("Z", "+00:00"))
     except ValueError:
         raise SystemExit(_usage(f"--now {text!r} is not an ISO 8601 time, e.g. 2026-11-30T12:00:00Z"))
-    return moment if moment.tzinfo else moment.replace(tzinfo=dt.timezone.utc)
+    if moment.tzinfo is None:       # read as UTC, a local time would judge freshness hours off
+        raise SystemExit(_usage(f"--now {text!r} has no time zone; add Z (UTC) or an offset "
+                                "such as +01:00"))
+    return moment
 
 
 def _usage(message: str) -> int:
@@ -142,16 +154,15 @@ def cmd_check(args: argparse.Namespace) -> int:
     from rulekit.sources import MemoryResolver, SourceError, open_source
 
     now = _parse_now(args.now)
+    if args.attempt < 1:
+        return _usage(f"--attempt {args.attempt}: attempts count from 1")
     inputs = {}
     for item in args.input or ():
         name, sep, value = item.partition("=")
         if not sep or not name:
             return _usage(f"--input {item!r} must be NAME=VALUE, e.g. --input postcode=10115")
         inputs[name] = value
-    try:
-        reply = sys.stdin.read() if args.reply == "-" else Path(args.reply).read_text("utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        return _usage(f"cannot read --reply {args.reply}: {getattr(exc, 'strerror', None) or exc}")
+    reply = _read_input("--reply", args.reply)
     try:
         source = MemoryResolver.from_json(args.rows) if args.rows else open_source(args.db)
     except (SourceError, ValueError, TypeError) as exc:
@@ -159,6 +170,10 @@ def cmd_check(args: argparse.Namespace) -> int:
     policy = _load_policy(args.rules)
     if policy is None:
         return EXIT_ERRORS
+    declared = [item.name for item in policy.inputs]
+    for name in inputs:
+        if name not in declared:
+            return _usage(_unknown_input(policy.name, name, declared))
     decision = check(policy, reply, source, now=now, attempt=args.attempt, inputs=inputs,
                      tenant=args.tenant)
     if args.format == "json":
@@ -166,6 +181,19 @@ def cmd_check(args: argparse.Namespace) -> int:
     else:
         print(_decision_text(decision))
     return EXIT_OK
+
+
+def _unknown_input(ruleset: str, name: str, declared: list[str]) -> str:
+    """An --input the ruleset never reads would be dropped silently: name it and the inputs."""
+    import difflib
+
+    if not declared:
+        return (f"--input {name}: the ruleset '{ruleset}' declares no inputs; remove the flag, "
+                f"or declare one: `input {name} label \"...\"`")
+    close = difflib.get_close_matches(name, declared, n=1)
+    return (f"--input {name}: the ruleset '{ruleset}' declares no input '{name}'; "
+            + (f"did you mean '{close[0]}'? " if close else "")
+            + f"declared inputs: {', '.join(sorted(declared))}")
 
 
 def _decision_text(decision) -> str:
@@ -198,16 +226,48 @@ def _short(value) -> str:
     return text if len(text) <= 40 else text[:37] + "..."
 
 
-def _evidence_from(text: str):
-    """A JSON evidence file, or a text document when it is not JSON."""
+def _read_input(flag: str, path: str, limit: int | None = None) -> str:
+    """The text of the file given to ``flag`` ("-": standard input), a byte order mark dropped.
+    A file that cannot be read, or one longer than ``limit`` characters, is a usage error that
+    names the flag and the path (raised as SystemExit, like a bad --now)."""
+    name = "standard input" if path == "-" else path
+    try:
+        if path == "-":
+            text = sys.stdin.read() if limit is None else sys.stdin.read(limit + 1)
+        else:
+            with open(path, encoding="utf-8-sig") as stream:
+                text = stream.read() if limit is None else stream.read(limit + 1)
+    except IsADirectoryError:
+        raise SystemExit(_usage(f"cannot read {flag} {name}: it is a folder; give a file"))
+    except OSError as exc:
+        raise SystemExit(_usage(f"cannot read {flag} {name}: {exc.strerror or exc}"))
+    except UnicodeDecodeError:
+        raise SystemExit(_usage(f"cannot read {flag} {name}: it is not UTF-8 text "
+                                "(a binary file?)"))
+    if limit is not None and len(text) > limit:
+        size = "" if path == "-" else f" ({os.path.getsize(path):,} bytes)"
+        raise SystemExit(_usage(f"{flag} {name} is more than {limit:,} characters{size}; the "
+                                f"limit is {limit:,}: audit it in parts"))
+    return text
+
+
+def _evidence_from(path: str, text: str):
+    """A JSON evidence file, or a text document. A file named *.json, or one whose text starts
+    with { or [, is JSON: if it does not parse (a truncated export), reading it as prose would
+    audit against the wrong evidence, so it is a usage error at the line and column."""
     try:
         return json.loads(text)
-    except ValueError:
-        return text
+    except ValueError as exc:
+        if not (path.lower().endswith(".json") or text.lstrip()[:1] in ("{", "[")):
+            return text
+        where = f"{path}:{exc.lineno}:{exc.colno}" if isinstance(exc, json.JSONDecodeError) else path
+        raise SystemExit(_usage(f"--evidence {where}: not valid JSON: "
+                                f"{getattr(exc, 'msg', exc)}; fix the file (a truncated export?)"))
 
 
 def cmd_audit(args: argparse.Namespace) -> int:
     from rulekit.audit import audit, known_locale, refused
+    from rulekit.reply import MAX_REPLY_CHARS      # a text is capped as a reply is
 
     if args.locale is not None and not known_locale(args.locale):
         return _usage(f"--locale {args.locale!r} is not a locale babel knows; use one such as en_GB")
@@ -239,10 +299,8 @@ def cmd_audit(args: argparse.Namespace) -> int:
     if not (args.evidence and args.text):
         return _usage("give --evidence FILE and --text FILE, or --jsonl FILE")
     try:
-        evidence = _evidence_from(Path(args.evidence).read_text("utf-8"))
-        text = sys.stdin.read() if args.text == "-" else Path(args.text).read_text("utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        return _usage(f"cannot read the input: {getattr(exc, 'strerror', None) or exc}")
+        evidence = _evidence_from(args.evidence, _read_input("--evidence", args.evidence))
+        text = _read_input("--text", args.text, MAX_REPLY_CHARS)
     except RecursionError:
         return _usage(f"--evidence {args.evidence}: the JSON is nested too deeply to read")
     result = audit(text, evidence, policy=policy, question=args.question, locale=args.locale,
@@ -265,6 +323,7 @@ def cmd_audit(args: argparse.Namespace) -> int:
 
 def _audit_line(line: str, number: int, policy, locale, audit, refused, now=None):
     """One case of a batch; a malformed line is refused with an input-error issue."""
+    from rulekit.reply import MAX_REPLY_CHARS
     try:
         case = json.loads(line)
     except RecursionError:
@@ -279,6 +338,9 @@ def _audit_line(line: str, number: int, policy, locale, audit, refused, now=None
         return case_id, refused(policy, f"line {number}: missing {', '.join(missing)}")
     if not isinstance(case["text"], str):
         return case_id, refused(policy, f"line {number}: `text` must be a string")
+    if len(case["text"]) > MAX_REPLY_CHARS:
+        return case_id, refused(policy, f"line {number}: `text` is {len(case['text']):,} "
+                                f"characters; the limit is {MAX_REPLY_CHARS:,}")
     question = case.get("question")
     return case_id, audit(case["text"], case["evidence"], policy=policy,
                           question=question if isinstance(question, str) else None,

@@ -59,7 +59,9 @@ def _run(c: Compilation, max_errors: int) -> CompileResult:
         kept.append(Diagnostic("RK109", f"too many errors: {len(errors)} found, showing the first "
                                f"{max_errors}", None, hint="fix these and compile again"))
         diagnostics = kept
-    return CompileResult(c.policy, tuple(diagnostics), c.sources, is_library=c.header is None)
+    # A library is a file that parsed without a header; one that did not parse may have one.
+    return CompileResult(c.policy, tuple(diagnostics), c.sources,
+                         is_library=c.header is None and bool(c.units))
 
 
 def compile_file(path: str | Path, *, require_header: bool = True,

@@ -202,4 +202,5 @@ class CompileError(RulekitError):
 
 
 class ArtifactError(RulekitError):
-    """A compiled artifact is missing, corrupt, or from an incompatible format version."""
+    """A compiled artifact is missing, corrupt, edited after compile (its ``artifact_sha256``
+    does not match), or from an incompatible format version."""

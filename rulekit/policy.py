@@ -8,6 +8,7 @@ threads, with no reference to the parser. ``rulekit compile --out`` writes it as
 from __future__ import annotations
 
 import functools
+import hashlib
 import json
 from pathlib import Path
 from collections.abc import Mapping, Sequence
@@ -18,7 +19,10 @@ from pydantic import ValidationError
 from rulekit.errors import ArtifactError
 from rulekit.types import AnyType, Frozen
 
-FORMAT_VERSION = 2   # 2: entities carry their lookup statements; tenant; routed sources
+# 2: entities carry their lookup statements; tenant; routed sources. 3: `artifact_sha256`.
+FORMAT_VERSION = 3
+# The field of the artifact that holds the sha256 of the rest of it (``artifact_digest``).
+DIGEST_FIELD = "artifact_sha256"
 
 # Every outcome a check can produce. Each must end in an action: the compiler rejects a ruleset
 # that leaves one unhandled.
@@ -378,7 +382,20 @@ class Policy(Frozen):
         return {"name": self.name, "version": self.version, "hash": self.sources_sha256}
 
     def to_json(self) -> str:
-        return self.model_dump_json(indent=2, exclude_defaults=False) + "\n"
+        """The artifact: the policy as JSON, with the digest of its content after its format
+        version, so that ``load_compiled`` refuses an artifact edited after compile."""
+        data = json.loads(self.model_dump_json(exclude_defaults=False))
+        data = {"format_version": data["format_version"], DIGEST_FIELD: artifact_digest(data),
+                **data}
+        return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
+
+
+def artifact_digest(data: Mapping[str, Any]) -> str:
+    """The sha256 of an artifact's content without its digest field, over canonical JSON
+    (sorted keys, no spaces, UTF-8), so the layout of the file does not count."""
+    content = {k: v for k, v in data.items() if k != DIGEST_FIELD}
+    canonical = json.dumps(content, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return hashlib.sha256(canonical.encode("utf-8")).hexdigest()
 
 
 def load_compiled(path: str | Path) -> Policy:
@@ -403,11 +420,22 @@ def policy_from_json(data: bytes | str, where: str = "<artifact>") -> Policy:
         raise ArtifactError(
             f"{where}: $.format_version is {raw['format_version']!r}, this rulekit reads "
             f"{FORMAT_VERSION}; recompile the ruleset with this version of rulekit")
+    digest = raw.pop(DIGEST_FIELD, None)
     try:
-        return Policy.model_validate(raw)
+        policy = Policy.model_validate(raw)
     except ValidationError as exc:
         first = exc.errors()[0]
         path = "$" + "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in first["loc"])
         raise ArtifactError(f"{where}: invalid compiled policy at {path}: {first['msg']} "
                             f"({exc.error_count()} problem(s)); recompile with "
                             "`rulekit compile --out`") from None
+    # Checked after the shape, so an edit that breaks it is named by its JSON path; one that
+    # validates (minor units made major) would run under the original ruleset hash.
+    if digest is None:
+        raise ArtifactError(f"{where}: no `{DIGEST_FIELD}` at $: the artifact cannot be "
+                            "verified; recompile with `rulekit compile --out`")
+    if digest != artifact_digest(raw):
+        raise ArtifactError(f"{where}: $.{DIGEST_FIELD} does not match the content: the artifact "
+                            "was edited after it was compiled; never edit an artifact, edit the "
+                            "rules and recompile with `rulekit compile --out`")
+    return policy

@@ -5,8 +5,9 @@
     rulekit audit --jsonl FILE                (the batch path: tests/test_sweep_cases.py)
 
 Exit codes: 0 for any decision (answer, regenerate, refuse); 1 when --rules does not compile;
-2 for a usage error (a missing --text or --evidence, an unreadable file, an unknown flag or
-format, --jsonl mixed with --evidence/--text). The JSON output is
+2 for a usage error (a missing --text or --evidence, an unreadable file, JSON evidence that does
+not parse, a --text over 1,000,000 characters, an unknown flag or format, --jsonl mixed with
+--evidence/--text). The JSON output is
 ``{decision, issues: [{kind, text, value, start, end, code, message}], result: {...}}``.
 
 The commands run in-process through ``rulekit.cli.main`` (argparse's own usage errors raise
@@ -428,3 +429,83 @@ def test_the_demo_answers_decide_as_their_titles_say():
             assert audited.decision.decision == "answer", (case, audited.findings)
         else:
             assert audited.decision.decision != "answer" and audited.findings, case
+
+
+# --- reading --evidence and --text: a usage error names the flag, the file and what is wrong ---
+
+def test_truncated_json_evidence_is_a_usage_error_at_its_line_and_column(files, capsys):
+    """A .json file that does not parse was once read as a text document, so a truncated
+    export licensed its own digits as prose; it must stop the run, where the JSON breaks."""
+    broken = files.tmp / "broken.json"
+    broken.write_text('{"post": {"views": 2380,\n  "likes": 9', encoding="utf-8")
+    code, out, err = run(files("Your post had 2,380 views.", evidence_path=broken), capsys)
+    assert code == 2 and out == ""
+    assert f"--evidence {broken}:2:13: not valid JSON" in err
+    assert "internal error" not in err
+
+
+@pytest.mark.parametrize("content", ['{"views": 2380', '[1, 2,', '  {views: 2380}'])
+def test_evidence_that_starts_like_json_must_parse_whatever_its_name(files, capsys, content):
+    document = files.tmp / "evidence.txt"
+    document.write_text(content, encoding="utf-8")
+    code, out, err = run(files("Your post had 2,380 views.", evidence_path=document), capsys)
+    assert code == 2 and out == ""
+    assert f"--evidence {document}:1:" in err and "not valid JSON" in err
+
+
+def test_json_evidence_with_a_byte_order_mark_is_json(files, capsys):
+    marked = files.tmp / "marked.json"
+    marked.write_bytes(b"\xef\xbb\xbf" + json.dumps({"posts": [{"id": "a"}, {"id": "b"}]}
+                                                      ).encode())
+    code, out, _ = run(files("You published 2 posts.", evidence_path=marked), capsys)
+    assert code == 0 and "decision: answer" in out      # a list's length: read as JSON
+
+
+@pytest.mark.parametrize("flag", ["--evidence", "--text"])
+@pytest.mark.parametrize("kind, says", [("missing", "No such file or directory"),
+                                        ("folder", "is a folder"),
+                                        ("binary", "not UTF-8 text")])
+def test_an_unreadable_input_names_its_flag_and_path(files, capsys, flag, kind, says):
+    argv = files("Your post had 2,380 views.")
+    bad = files.tmp / f"bad-{kind}"
+    if kind == "folder":
+        bad.mkdir()
+    elif kind == "binary":
+        bad.write_bytes(b"\x89PNG\r\n\x1a\n\xff\xfe\x00")
+    argv[argv.index(flag) + 1] = str(bad)
+    code, out, err = run(argv, capsys)
+    assert code == 2 and out == ""
+    assert err.startswith(f"rulekit: cannot read {flag} {bad}: ") and says in err, err
+
+
+def test_text_over_the_cap_is_a_usage_error_naming_size_and_cap(files, capsys):
+    from rulekit.reply import MAX_REPLY_CHARS
+
+    argv = files("1 " * (MAX_REPLY_CHARS // 2 + 1))
+    code, out, err = run(argv, capsys)
+    assert code == 2 and out == ""
+    assert f"--text {argv[4]} is more than 1,000,000 characters" in err
+    assert "the limit is 1,000,000" in err
+    assert f"{MAX_REPLY_CHARS:,}" == "1,000,000"
+    argv = files("views " * (MAX_REPLY_CHARS // 6))             # at the cap: audited
+    code, _, _ = run(argv, capsys)
+    assert code == 0
+
+
+def test_text_over_the_cap_from_stdin(files, capsys, monkeypatch):
+    argv = files("x")
+    argv[4] = "-"
+    monkeypatch.setattr(sys, "stdin", io.StringIO("x" * 1_000_001))
+    code, out, err = run(argv, capsys)
+    assert code == 2 and "--text standard input is more than 1,000,000 characters" in err
+
+
+def test_a_batch_case_over_the_cap_is_refused_and_the_batch_goes_on(capsys, tmp_path):
+    batch = tmp_path / "cases.jsonl"
+    batch.write_text(json.dumps({"id": "big", "evidence": {}, "text": "x" * 1_000_001}) + "\n"
+                     + json.dumps({"id": "ok", "evidence": {"views": 5}, "text": "5 views"})
+                     + "\n", encoding="utf-8")
+    code, out, _ = run(["audit", "--jsonl", str(batch)], capsys)
+    big, ok = (json.loads(line) for line in out.splitlines())
+    assert code == 0 and (big["decision"], ok["decision"]) == ("refuse", "answer")
+    assert "the limit is 1,000,000" in big["issues"][0]["message"]

@@ -78,6 +78,18 @@ def test_compile_accepts_a_folder(tmp_path, capsys):
     assert "lib.rules: library checked" in out
 
 
+@pytest.mark.parametrize("command", ["compile", "fmt"])
+@pytest.mark.parametrize("folder", ["empty", "empty.rules"])
+def test_a_folder_without_rules_files_is_a_usage_error(tmp_path, capsys, command, folder):
+    """A CI job given a wrong folder must not pass by compiling nothing."""
+    (tmp_path / folder).mkdir()
+    (tmp_path / "good.rules").write_text(GOOD)
+    assert main([command, str(tmp_path / folder), str(tmp_path / "good.rules")]) == 2
+    out, err = capsys.readouterr()
+    assert out == ""
+    assert err.startswith(f"rulekit {command}: no .rules files under {tmp_path / folder}")
+
+
 def test_a_missing_file_is_a_diagnostic_not_a_crash(tmp_path, capsys):
     assert main(["compile", str(tmp_path / "nope.rules")]) == 1
     assert "error[RK108]: cannot read" in capsys.readouterr().err
@@ -208,6 +220,34 @@ def test_check_exit_codes_for_rules_and_usage_errors(tmp_path, capsys):
     with pytest.raises(SystemExit) as usage:
         main(["check", str(ROOT / "rulesets" / "orders.rules"), "--reply", reply])
     assert usage.value.code == 2
+
+
+@pytest.mark.parametrize("flags, says", [
+    (["--input", "postcde=1"], "--input postcde: the ruleset 'orders' declares no input "
+     "'postcde'; did you mean 'postcode'? declared inputs: postcode"),
+    (["--attempt", "0"], "--attempt 0: attempts count from 1"),
+    (["--attempt", "-2"], "--attempt -2: attempts count from 1"),
+    (["--now", "2026-11-30T12:05:00"], "--now '2026-11-30T12:05:00' has no time zone; add Z "
+     "(UTC) or an offset such as +01:00"),
+], ids=["unknown-input", "attempt-0", "attempt-negative", "now-without-zone"])
+def test_check_usage_errors_name_the_flag_and_the_fix(tmp_path, capsys, flags, says):
+    """Each was once accepted silently: an input the rules never read, an attempt 0 that is
+    not a first try, a --now read as UTC whatever the writer meant."""
+    rows, reply = _check_files(tmp_path, "dispatched")
+    capsys.readouterr()
+    assert main(["check", str(ROOT / "rulesets" / "orders.rules"), "--reply", reply, "--rows",
+                 rows, "--now", "2026-11-30T12:05:00Z", "--input", "postcode=10115",
+                 *flags]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and err == f"rulekit: {says}\n"
+
+
+def test_check_names_the_ruleset_without_inputs(tmp_path, capsys):
+    rules = tmp_path / "tiny.rules"
+    rules.write_text(GOOD)
+    rows, reply = _check_files(tmp_path, "dispatched")
+    assert main(["check", str(rules), "--reply", reply, "--rows", rows, "--input", "a=1"]) == 2
+    assert "the ruleset 'tiny' declares no inputs" in capsys.readouterr().err
 
 
 def test_schema_prints_the_reply_schema_from_rules_or_an_artifact(tmp_path, capsys):

@@ -175,6 +175,17 @@ def test_a_declaration_in_two_files_is_an_error_not_an_override(tmp_path):
     assert "first declared at" in duplicate.hint and "shared.rules:1:9" in duplicate.hint
 
 
+@pytest.mark.parametrize("text", ['ruleset r {\n  version "1"\n}\nentity e {\n  key id\n',
+                                  'aliases tier { gold = "GOLD"\n', "\x00\x01"])
+def test_a_file_that_does_not_parse_is_not_called_a_library(tmp_path, text):
+    """Its header cannot be known, so `compile --format json` must not say `"library": true`
+    of a ruleset with a syntax error."""
+    path = tmp_path / "broken.rules"
+    path.write_text(text)
+    result = compile_file(path, require_header=False)
+    assert not result.ok and not result.is_library
+
+
 def test_a_header_less_file_compiles_as_a_library(tmp_path):
     path = tmp_path / "glossary.rules"
     path.write_text(GLOSSARY)

@@ -150,3 +150,68 @@ def test_the_grounding_page_shows_what_the_demo_prints() -> None:
     page = (ROOT / "docs" / "grounding.md").read_text(encoding="utf-8")
     block = page.split("<!-- demo-output: loop -->\n```\n", 1)[1].split("\n```", 1)[0]
     assert block.strip() == loop.strip()
+
+
+def _block_after(page: str, marker: str) -> str:
+    """The text of the first fenced block that starts after ``marker``."""
+    rest = page[page.index(marker):]
+    return rest.split("```", 2)[1].split("\n", 1)[1]
+
+
+def test_the_readme_check_example_prints_what_it_shows(tmp_path, monkeypatch, capsys) -> None:
+    """README's reply and `rulekit check` output, run for real against the example rows."""
+    import json
+
+    from rulekit.cli import main
+    from rulekit.demo import write_sqlite
+
+    page = (ROOT / "README.md").read_text(encoding="utf-8")
+    reply = _block_after(page, "The model answers with a template and typed claims")
+    (tmp_path / "reply.json").write_text(reply, encoding="utf-8")
+    rows = json.loads((ROOT / "rulesets" / "examples" / "orders.json").read_text("utf-8"))
+    write_sqlite(tmp_path / "orders.db", rows["rows"])
+    shown = _block_after(page, "from the model's strings:")
+    command, printed = shown.split("\n", 2)[:2], shown.split("\n", 2)[2]
+    assert command[0].startswith("$ rulekit check rulesets/orders.rules --reply reply.json "
+                                 "--db sqlite:///orders.db"), command
+    monkeypatch.chdir(tmp_path)
+    capsys.readouterr()
+    assert main(["check", str(ROOT / "rulesets" / "orders.rules"), "--reply", "reply.json",
+                 "--db", "sqlite:///orders.db", *command[1].split()]) == 0
+    assert capsys.readouterr().out == printed
+
+
+def test_quoted_rk302_hints_are_the_compilers(tmp_path) -> None:
+    """README and docs/cli.md quote the hint for a tolerance on a money field."""
+    rules = tmp_path / "t.rules"
+    rules.write_text('ruleset t {\n  version "1"\n  currency EUR\n}\n\nentity e {\n  key id\n'
+                     '  field id identifier\n  field p money tolerance 0.5\n}\n\n'
+                     'on otherwise refuse "no"\n', encoding="utf-8")
+    hint = next(d.hint for d in compile_file(str(rules)).diagnostics if d.code == "RK302")
+    for page in (ROOT / "README.md", ROOT / "docs" / "cli.md"):
+        text = page.read_text(encoding="utf-8")
+        quoted = re.findall(r"options for money: [a-z_, ]+", text)
+        assert quoted and all(q == hint for q in quoted), (page.name, quoted, hint)
+
+
+def test_the_python_example_of_cli_md_shows_the_real_repr() -> None:
+    import rulekit
+
+    page = (ROOT / "docs" / "cli.md").read_text(encoding="utf-8")
+    line = next(l for l in page.splitlines() if '.field("total_minor").type' in l)
+    shown = line.split("# ", 1)[1].strip()
+    policy = rulekit.load(ROOT / "rulesets" / "orders.rules")
+    assert repr(policy.entity("order").field("total_minor").type) == shown
+
+
+def test_claims_md_lists_every_field_of_the_decision_json() -> None:
+    from rulekit.decision import Decision
+
+    page = (ROOT / "docs" / "claims.md").read_text(encoding="utf-8")
+    block = _block_after(page, "## The decision")
+    documented = set(re.findall(r'"(\w+)":', block))
+    assert set(Decision("answer", ruleset={}).to_dict()) <= documented
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    listed = readme.split("returns the same decision", 1)[1].split(")", 1)[0]
+    assert set(Decision("answer", ruleset={}).to_dict()) - {"decision"} <= set(
+        re.findall(r"`(\w+)`", listed))

@@ -53,10 +53,43 @@ def test_a_corrupt_artifact_names_the_json_path(artifacts, tmp_path):
     assert "recompile" in str(caught.value)
 
 
+def test_an_artifact_edited_by_hand_is_refused(artifacts, tmp_path):
+    """An edit that still validates (minor units read as major: every price off by 100x) kept
+    the original ruleset hash, so decisions named rules that were not the ones applied."""
+    data = json.loads((artifacts / "orders.policy.json").read_text())
+    fields = data["entities"][0]["fields"]
+    money = next(f for f in fields if f["type"].get("storage") == "minor")
+    money["type"]["storage"] = "major"
+    edited = tmp_path / "orders.policy.json"
+    edited.write_text(json.dumps(data, indent=2))
+    with pytest.raises(rulekit.ArtifactError) as caught:
+        load_compiled(edited)
+    message = str(caught.value)
+    assert message.startswith(f"{edited}: ") and "$.artifact_sha256" in message
+    assert "edited after it was compiled" in message and "recompile" in message
+
+
+def test_the_digest_does_not_depend_on_layout(artifacts):
+    """Re-indenting or reordering keys is not an edit: the digest is over canonical JSON."""
+    data = json.loads((artifacts / "orders.policy.json").read_text())
+    assert len(data["artifact_sha256"]) == 64
+    reordered = dict(reversed(list(data.items())))
+    assert policy_from_json(json.dumps(reordered, separators=(",", ":"))) == \
+        load_compiled(artifacts / "orders.policy.json")
+
+
+def test_an_artifact_without_a_digest_is_refused(artifacts):
+    data = json.loads((artifacts / "orders.policy.json").read_text())
+    del data["artifact_sha256"]
+    with pytest.raises(rulekit.ArtifactError, match=r"no `artifact_sha256` at \$.*recompile"):
+        policy_from_json(json.dumps(data), "orders.policy.json")
+
+
 @pytest.mark.parametrize("content, expected", [
     (b"not json", "the JSON does not parse"),
     (b"[]", "no `format_version` at $"),
-    (b'{"format_version": 99}', "$.format_version is 99, this rulekit reads 2"),
+    (b'{"format_version": 99}', "$.format_version is 99, this rulekit reads 3"),
+    (b'{"format_version": 2}', "$.format_version is 2, this rulekit reads 3"),
 ])
 def test_not_an_artifact(content, expected, tmp_path):
     path = tmp_path / "x.policy.json"

@@ -4,6 +4,7 @@ inputs), and alias tables."""
 from __future__ import annotations
 
 import difflib
+from decimal import Decimal
 
 from rulekit import ast, types as T
 from rulekit.errors import Span
@@ -51,6 +52,9 @@ def _check_field(c: Compilation, entity: str, decl: ast.FieldDecl, every_option:
         if isinstance(option, ast.PlaceholderOption):
             info.placeholders.append(option)
             _check_placeholder(c, entity, decl, kind, option)
+            continue
+        if index > 1 and _is_exponent(options[index - 2], option):
+            _exponent_error(c, options[index - 2], option)
             continue
         name = option.name.value
         spec = allowed.get(name)
@@ -107,6 +111,34 @@ def _check_field(c: Compilation, entity: str, decl: ast.FieldDecl, every_option:
         c.error("RK306", f"money field '{decl.name.value}' has no currency", decl.name.span,
                 hint="add `currency EUR` to the field, or `currency EUR` to the ruleset header")
     return info
+
+
+def _is_exponent(before: object, option: ast.Option) -> bool:
+    """Whether ``option`` is the exponent of the number just before it: `tolerance 1e999` lexes
+    as the option `tolerance 1` and an option `e999` (`1e-5`: `e` with the value -5)."""
+    name = option.name.value
+    return (isinstance(before, ast.Option) and isinstance(before.value, ast.Number)
+            and name[:1] in "eE" and (name[1:].isdigit() or name[1:] == "")
+            and before.value.span.end == option.name.span.start)
+
+
+def _exponent_error(c: Compilation, before: ast.Option, exponent: ast.Option) -> None:
+    first, last = before.value.span, exponent.name.span
+    if isinstance(exponent.value, ast.Number) and exponent.value.span.start == last.end:
+        last = exponent.value.span                              # `1e-5`: the -5 is the exponent
+    span = Span(first.path, first.line, first.column, last.end_line, last.end_column,
+                first.start, last.end)
+    written = c.sources[first.path][span.start:span.end] if first.path in c.sources else ""
+    owner = before.name.value
+    message = (f"a tolerance is a plain number such as 0.05, with no exponent" if owner == "tolerance"
+               else f"option '{owner}' takes a plain number, with no exponent")
+    try:
+        plain = format(Decimal(written), "f")
+    except ArithmeticError:
+        plain = ""
+    hint = (f"write it out: `{owner} {plain}`" if plain and len(plain) <= 24 else
+            "write the number out in digits, e.g. `tolerance 0.05`")
+    c.error("RK304", message, span, hint=hint)
 
 
 def _type_kind(c: Compilation, type_expr: ast.TypeExpr) -> str | None:

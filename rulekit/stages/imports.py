@@ -30,6 +30,16 @@ def resolve_imports(c: Compilation) -> None:
         if real in seen:
             return
         seen.add(real)
+        if via is not None and os.path.isdir(display):
+            inside = sorted(_rules_files(display))
+            shown = ", ".join(inside[:8]) + (f" and {len(inside) - 8} more" if len(inside) > 8 else "")
+            c.error("RK207", f"cannot import '{via.path.value}': '{display}' is a folder; an "
+                    "import names one .rules file", via.path.span,
+                    hint=(f"import each file you need, e.g. `import \"{via.path.value.rstrip('/')}"
+                          f"/{inside[0]}\"`; rules files there: {shown}") if inside else
+                    f"there are no .rules files in {display}")
+            c.failed_imports.append(display)
+            return
         if via is not None and not os.path.isfile(display):
             folder = os.path.dirname(display) or "."
             others = [n for n in _rules_files(folder)]
