@@ -177,6 +177,7 @@ class FreshDecl:
 @node
 class RequiresDecl:
     inputs: tuple[Name, ...]
+    matching: tuple[tuple[Name, Name], ...] = ()     # (input, the field it must equal)
     span: Span = _span()
 
 

@@ -146,7 +146,7 @@ def _check(policy: Policy, reply: Any, source: Any, now: dt.datetime | None, att
     # its update time as cited.
     ages: dict[tuple[str, str], float | None] = {}
     cited: dict[tuple[str, str], str | None] = {}
-    results = [p.blocked or _judge(derived, p, rows, lookup_errors, now, ages, cited)
+    results = [p.blocked or _judge(derived, p, rows, lookup_errors, now, ages, cited, inputs)
                for p in planned]
     if parsed.form == "claims" and len({str(p.claim.entity_id) for p in planned}) > 1:
         results = _misattributed(derived, parsed, planned, results, rows)
@@ -393,11 +393,13 @@ def _lookup_request(policy: Policy, lookup_fields, entity_name: str,
 
 def _lookup_fields(policy: Policy, entity_name: str, claimed: frozenset[str]) -> tuple[str, ...]:
     """Every field one lookup of ``entity_name`` reads: the claimed ones, those that name a row
-    (``_misattributed`` reads a row's name in the template's words), those the policy's
+    (``_misattributed`` reads a row's name in the template's words), those an input must equal
+    (``requires ... matching``, hidden or not: compared, never shown), those the policy's
     fallbacks show, the flags their placeholders depend on (``unless``), and the freshness
     field."""
     entity = policy.entity(entity_name)
     fields = set(claimed) | (_naming_fields(policy, entity) - {entity.key})
+    fields.update(field for _, field in entity.matching)
     for fallback in policy.fallbacks:
         fields.update(slot.field for slot in fallback.slots if slot.entity == entity_name)
     for field in list(fields):
@@ -405,6 +407,12 @@ def _lookup_fields(policy: Policy, entity_name: str, claimed: frozenset[str]) ->
     if entity.fresh_via:
         fields.add(entity.fresh_via)
     return tuple(sorted(fields))
+
+
+def _squeezed(value: Any) -> str:
+    """An input or the field it must equal, compared without case or white space ("SW1A 1AA"
+    is "sw1a1aa"); "" for nothing."""
+    return "" if value is None else "".join(str(value).split()).casefold()
 
 
 _FALSY_TEXT = frozenset({"false", "0", "no", "n", "f", ""})
@@ -488,7 +496,7 @@ def _duration(seconds: float) -> str:
 
 
 def _judge(derived: _Derived, item: _Planned, rows: dict, errors: dict, now: dt.datetime,
-           ages: dict, cited: dict) -> ClaimResult:
+           ages: dict, cited: dict, inputs: Mapping | None) -> ClaimResult:
     policy = derived.policy
     claim, entity, field = item.claim, item.entity, item.field
     entity_id = str(claim.entity_id)
@@ -499,6 +507,14 @@ def _judge(derived: _Derived, item: _Planned, rows: dict, errors: dict, now: dt.
     if row is None:
         return _judged(item, entity_id, "not_found", reason_code="no_row",
                        reason=f"no {entity.name} with {entity.key} {entity_id}")
+    for name, against in entity.matching:
+        if _squeezed(row.get(against)) != _squeezed((inputs or {}).get(name)) \
+                or not _squeezed(row.get(against)):
+            # Said as if there were no such row: the answer must not tell whoever holds an
+            # order number that the order exists.
+            label = next((i.label for i in policy.inputs if i.name == name), name)
+            return _judged(item, entity_id, "not_found", reason_code="input_mismatch",
+                           reason=f"no {entity.name} {entity_id} goes with {label} given")
     if not entity.fresh_via:
         updated = None
     elif (entity.name, entity_id) in cited:

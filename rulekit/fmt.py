@@ -286,8 +286,11 @@ def _entity_statement(statement: ast.EntityStatement, width: int) -> str:
             return f"key {field.value}"
         case ast.FreshDecl(budget=budget, via=via):
             return f"fresh within {budget.text} via {via.value}"
-        case ast.RequiresDecl(inputs=inputs):
-            return f"requires {_names(inputs)}"
+        case ast.RequiresDecl(inputs=inputs, matching=matching):
+            fields = {name.value: field.value for name, field in matching}
+            return "requires " + ", ".join(
+                name.value + (f" matching {fields[name.value]}" if name.value in fields else "")
+                for name in inputs)
         case ast.FieldDecl(name=name, type=type_expr, options=options):
             return " ".join(["field", name.value.ljust(width), _type(type_expr),
                              *map(_option, options)])

@@ -462,8 +462,14 @@ class _ToAst(Transformer):
 
     @v_args(meta=True)
     def requires_decl(self, meta, children):
-        (names,) = self._nodes(children)
-        return ast.RequiresDecl(names, span=self._span(meta))
+        requirements = self._nodes(children)
+        return ast.RequiresDecl(tuple(name for name, _ in requirements),
+                                tuple((name, field) for name, field in requirements
+                                      if field is not None), span=self._span(meta))
+
+    def requirement(self, children):
+        name, *field = self._nodes(children)
+        return name, (field[0] if field else None)
 
     @v_args(meta=True)
     def table_source(self, meta, children):

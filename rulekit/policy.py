@@ -154,6 +154,9 @@ class Entity(Frozen):
     fresh_seconds: float | None = None
     fresh_via: str | None = None
     requires: tuple[str, ...] = ()
+    # (input, field): the row is given only when the input equals that field of it, compared
+    # without case or white space (``requires postcode matching delivery_postcode``).
+    matching: tuple[tuple[str, str], ...] = ()
     lookup: Lookup = Lookup()
 
     @functools.cached_property

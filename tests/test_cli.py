@@ -168,7 +168,7 @@ def test_every_truncation_of_a_shipped_ruleset_is_handled(ruleset, tmp_path, cap
 CHECK_ROWS = {"order": [{"id": "ord_1", "shipped_at": "2026-07-29T23:40:00Z",
                          "estimated_delivery": "2026-08-05", "line_count": 3,
                          "total_minor": 129900, "status": "SHIPPED", "weight_kg": 4.23,
-                         "updated_at": "2026-11-30T12:00:00Z"}]}
+                         "updated_at": "2026-11-30T12:00:00Z", "delivery_postcode": "10115"}]}
 
 
 def _check_files(tmp_path, ship_date: str):

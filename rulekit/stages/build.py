@@ -73,6 +73,8 @@ def _entity(c: Compilation, entity: ast.Entity, currency: str | None, timezone: 
     key = next(s for s in entity.statements if isinstance(s, ast.KeyDecl))
     requires = tuple(i.value for s in entity.statements if isinstance(s, ast.RequiresDecl)
                      for i in s.inputs)
+    matching = tuple((i.value, f.value) for s in entity.statements
+                     if isinstance(s, ast.RequiresDecl) for i, f in s.matching)
     fields = []
     for decl in entity.fields:
         info = c.fields[(name, decl.name.value)]
@@ -91,6 +93,7 @@ def _entity(c: Compilation, entity: ast.Entity, currency: str | None, timezone: 
     return P.Entity(name=name, key=key.field.value, fields=tuple(fields),
                     fresh_seconds=fresh.budget.seconds if fresh else None,
                     fresh_via=fresh.via.value if fresh else None, requires=requires,
+                    matching=matching,
                     lookup=c.lookups.get(name, P.Lookup()))
 
 

@@ -269,6 +269,12 @@ def check_entities(c: Compilation) -> None:
                             f"declare it: `input {item.value} label \"...\"`")
                 else:
                     c.used.add(("input", item.value))
+            for item, field in requires.matching:
+                if field.value not in fields:
+                    c.error("RK203", f"'{field.value}' is not a field of entity '{name}'",
+                            field.span, hint=suggest(field.value, fields, "fields") or
+                            f"declare the field the {item.value} must equal: `field "
+                            f"{field.value} text hidden`")
 
 
 # --- stage 6: aliases -------------------------------------------------------------------------

@@ -116,8 +116,9 @@ def _entity_lookup(c: Compilation, entity: ast.Entity, tenant: str | None,
 
 
 def _columns(c: Compilation, entity: ast.Entity, key: str) -> tuple[tuple[str, str], ...]:
-    """``(stored column, field)`` for the key, the readable fields and the freshness field, in
-    that order. Hidden fields are never selected: not even the SQL asks for them."""
+    """``(stored column, field)`` for the key, the readable fields, the freshness field and the
+    fields an input must equal (``requires ... matching``), in that order. Other hidden fields
+    are never selected: not even the SQL asks for them."""
     name = entity.name.value
     fresh = next((s.via.value for s in entity.statements if isinstance(s, ast.FreshDecl)), None)
     wanted = [key]
@@ -125,6 +126,9 @@ def _columns(c: Compilation, entity: ast.Entity, key: str) -> tuple[tuple[str, s
                if c.fields[(name, f.name.value)].readable and f.name.value != key]
     if fresh and fresh not in wanted:
         wanted.append(fresh)
+    wanted += [field.value for s in entity.statements if isinstance(s, ast.RequiresDecl)
+               for _, field in s.matching
+               if field.value not in wanted and (name, field.value) in c.fields]
     result = []
     for field in wanted:
         option = c.fields[(name, field)].options.get("column")
