@@ -337,7 +337,7 @@ def sweep(text: str, evidence: Evidence, settings: SweepSettings = SweepSettings
                           or "週" in text or "星期" in text or "拜" in text):
         findings.extend(_lone_weekdays(text, low, mentions, evidence, locale))
     amounts = _amount_words(text, low, evidence)
-    if "s of" in low:
+    if "s of" in low or "several " in low or "a few " in low:
         amounts += _magnitudes(text, low, evidence)
     if "left" in low or "stock" in low or "remain" in low or "available" in low \
             or "lager" in low or "剩" in low or "库存" in low or "在庫" in low:

@@ -305,6 +305,10 @@ def _amount_words(text: str, low: str, evidence: Evidence) -> list[Finding]:
 _MAGNITUDES = {"dozens": (24, 199), "hundreds": (200, 1999), "thousands": (2000, 999_999),
                "millions": (2 * 10**6, 10**9 - 1), "billions": (2 * 10**9, 10**12 - 1)}
 _MAGNITUDE_UNITS = {"thousands": 10**3, "millions": 10**6, "billions": 10**9}
+# "several hundred" and "a few hundred" claim 200-999 of the thing after them ("a few thousand
+# views" 2,000-9,999); "a few hundred thousand" 200,000-999,999.
+_FEW_WORDS = ("several ", "a few ")
+_FEW_UNITS = {"hundred": 100, "thousand": 10**3, "million": 10**6, "billion": 10**9}
 _MAGNITUDE_BEFORE = re.compile(r"(?<![\w-])(tens|hundreds)[ \t\u00a0]+of[ \t\u00a0]+\Z")
 _MAGNITUDE_DETERMINERS = frozenset("the your our their his her its my these those".split())
 # After "of", things that make it hyperbole: "hundreds of times better", "thousands of ways".
@@ -351,6 +355,29 @@ def _magnitudes(text: str, low: str, evidence: Evidence) -> list[Finding]:
             if supposing and _SUPPOSED.search(low, max(0, start - 64), start):
                 continue
             finding = _magnitude(text, low, evidence, start, end, band, memo)
+            if finding is not None:
+                findings.append(finding)
+    for few in _FEW_WORDS:
+        at = low.find(few)
+        while at >= 0:
+            start, end = at, at + len(few)
+            at = low.find(few, end)
+            unit = _word_after(low, end - 1)
+            if unit not in _FEW_UNITS or (start and (low[start - 1].isalnum()
+                                                     or low[start - 1] in "-_")):
+                continue
+            end = low.index(unit, end) + len(unit)
+            if not low[end:end + 1].isspace():
+                continue                    # "a few hundred-dollar", "several thousands"
+            scale = _FEW_UNITS[unit]
+            if unit == "hundred" and _word_after(low, end) in _FEW_UNITS:
+                following = _word_after(low, end)   # "a few hundred thousand"
+                end = low.index(following, end) + len(following)
+                scale *= _FEW_UNITS[following]
+            if supposing and _SUPPOSED.search(low, max(0, start - 64), start):
+                continue
+            finding = _magnitude(text, low, evidence, start, end,
+                                 (2 * scale, 10 * scale - 1), memo)
             if finding is not None:
                 findings.append(finding)
     return findings
