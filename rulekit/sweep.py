@@ -55,7 +55,7 @@ from rulekit.findings import _FIGURE_KINDS, Finding, _new_finding
 from rulekit.numbers import plain_decimal
 from rulekit.policy import Binding, Entity, Identity, Policy
 from rulekit.scan import Mention, scan, squash
-from rulekit.scan.base import _ascii_lower
+from rulekit.scan.base import _ascii_lower, _is_cjk
 from rulekit.scan.figures import CHANGED_BEFORE, FALL_BEFORE, RISE_BEFORE, change_word_before
 from rulekit.sweep_amounts import _amount_words, _magnitudes, _stock_levels
 from rulekit.sweep_days import (_DENYING, _WEEKDAYS, _lone_weekdays, _may_be_relative,
@@ -337,7 +337,7 @@ def sweep(text: str, evidence: Evidence, settings: SweepSettings = SweepSettings
                           or "週" in text or "星期" in text or "拜" in text):
         findings.extend(_lone_weekdays(text, low, mentions, evidence, locale))
     amounts = _amount_words(text, low, evidence)
-    if "s of" in low:
+    if "s of" in low or "several " in low or "a few " in low:
         amounts += _magnitudes(text, low, evidence)
     if "left" in low or "stock" in low or "remain" in low or "available" in low \
             or "lager" in low or "剩" in low or "库存" in low or "在庫" in low:
@@ -465,13 +465,55 @@ def _direction(text: str, mention: Mention) -> int:
 # views", "a 3% drop"). "from" or "to" after the word makes the number a level, not a change
 # ("up from $99", "down to $79"): they stand between the word and the number, where no
 # direction is read. Read only for a number the evidence holds as a change (``_trend``).
-_FALL_BEFORE, _RISE_BEFORE = FALL_BEFORE, RISE_BEFORE
+# The same in French, German, Spanish, Italian, Portuguese and Dutch ("baissé de 12,5 %",
+# "en baisse de", "gesunken um", "ein Rückgang von", "bajó un", "una caída del", "calo del",
+# "caiu 12,5%", "gedaald met"; they live here, not in ``rulekit.scan.figures``), with the little
+# words that may stand between the word and the number (``_TREND_LINKS``). A word that says a
+# change without its direction ("varié", "verändert") says nothing of the sign.
+_FALL_OTHER = frozenset(
+    "baisse baissé baissée baissés baissées diminué diminuée diminués diminuées diminution "
+    "recul reculé reculée chute chuté "
+    "gesunken gefallen zurückgegangen sank sanken fiel fielen sinkt fällt rückgang abnahme "
+    "bajó bajaron bajado bajada baja cayó cayeron caído caída disminuyó disminuyeron "
+    "disminuido disminución descendió descendieron descendido descenso retrocedió retroceso "
+    "calo calato calati calata calate sceso scesi scesa scese diminuito diminuiti diminuita "
+    "diminuzione ribasso flessione "
+    "caiu caíram queda diminuiu diminuíram redução recuou recuo baixa "
+    "gedaald daalde daalden daling gezakt zakte afgenomen afname".split())
+_RISE_OTHER = frozenset(
+    "hausse augmenté augmentée augmentés augmentées augmentation progressé progressée "
+    "progression grimpé bondi "
+    "gestiegen gewachsen stieg stiegen wuchs steigt wächst anstieg zuwachs zunahme "
+    "subió subieron subido subida aumentó aumentaron aumentado aumento creció crecieron "
+    "crecido crecimiento alza "
+    "aumentato aumentati aumentata aumentate salito saliti salita salite cresciuto cresciuti "
+    "cresciuta crescita rialzo incremento "
+    "subiu subiram aumentou aumentaram cresceu cresceram crescimento alta "
+    "gestegen steeg stegen stijging gegroeid groeide toegenomen toename".split())
+_FALL_BEFORE = FALL_BEFORE | _FALL_OTHER
+_RISE_BEFORE = RISE_BEFORE | _RISE_OTHER
+# Between a direction word and its number: "de", "du" (French); "um", "von" (German); "un",
+# "del", "en" (Spanish); "del", "dell'", "di" (Italian); "met", "van" (Dutch).
+_TREND_LINKS = frozenset("de du d um von un una del dell di en met van".split())
+# CJK direction words just before the number, maybe with 了 between (下降12.5%, 同比下降了12.5%).
+_FALL_CJK = ("下降", "下跌", "减少", "減少", "降低", "下滑", "回落", "降幅", "跌", "降", "减")
+_RISE_CJK = ("增长", "增長", "增加", "上升", "上涨", "上漲", "提高", "提升", "增幅", "涨幅", "涨",
+             "增")
 _FALL_NOUNS = frozenset("drop decline decrease fall loss dip".split())        # "a drop of 3"
 _RISE_NOUNS = frozenset("rise gain increase jump".split())
 _FALL_ARROWS, _RISE_ARROWS = "▼↓⬇🔻", "▲↑⬆🔺"
 _TREND_AFTER = re.compile(
     r"[ \u00a0]+(?:(?P<fall>lower|less|fewer|down|drop|decline|decrease|fall|loss|dip)"
     r"|(?P<rise>higher|more|up|rise|gain|increase|jump))(?![\w-])", re.IGNORECASE)
+# After the number in other languages: "um 12,5 % gestiegen", "met 12,5% gedaald", "12,5 % de
+# moins", "12,5% in più"; in Japanese, Chinese and Korean the word follows the number, maybe
+# after の or 的 (12.5%減少, 12.5%の増加, 12.5% 감소).
+_TREND_AFTER_OTHER = re.compile(
+    r"[ \u00a0]+(?:(?P<fall>gesunken|gefallen|zurückgegangen|weniger|niedriger|gedaald|gezakt|"
+    r"afgenomen|minder|lager|menos|in meno|de moins|en moins)|(?P<rise>gestiegen|gewachsen|mehr|"
+    r"höher|gestegen|gegroeid|toegenomen|meer|hoger|más|mais|in più|de plus))(?![\w-])"
+    r"|[ \u00a0]?[の的]?(?:(?P<cfall>減少|减少|下降|低下|下落|ダウン|減|감소|하락|줄|떨어)"
+    r"|(?P<crise>増加|增加|增长|增長|上昇|上升|アップ|増|증가|상승|늘|올라))", re.IGNORECASE)
 _OPENING = "([{\"'“‘«"
 # Every word and arrow ``_trend`` reads, and every word of ``CHANGED_BEFORE``, holds one of
 # these: a text with none of them is not read for directions at all.
@@ -483,9 +525,21 @@ _TREND_MARKS = ("down", "fell", "fall", "drop", "declin", "decreas", "lost", "lo
                 "🔺")
 
 
+# The same for the words of other languages: each of them holds one of these.
+_TREND_MARKS_OTHER = re.compile(
+    "baiss|diminu|disminu|recul|chut|hauss|augment|aument|progress|grimp|bondi|moins|gesunken|"
+    "gefallen|zurückgeg|sank|fiel|sinkt|fällt|rückgang|abnahme|weniger|niedriger|gestiegen|"
+    "gewachsen|stieg|wuchs|steigt|wächst|anstieg|zuwachs|zunahme|mehr|höher|baj|cay|caí|descen|"
+    "retroce|sub|crec|alza|más|menos|calo|cala|sces|ribass|flession|sal|cresc|rialz|incremento|"
+    "meno|più|caiu|queda|redução|recu|alta|baix|mais|gedaald|daal|daling|gezakt|zakte|afgenomen|"
+    "afname|gestegen|steeg|stegen|stijging|gegroeid|groeide|toegenomen|toename|minder|meer|hoger|"
+    "lager|下降|下跌|减|減|降|下滑|回落|跌|增|増|上升|上涨|上漲|提高|提升|涨|低下|下落|上昇|ダウン|"
+    "アップ|감소|하락|줄|떨어|증가|상승|늘|올라")
+
+
 def _may_trend(low: str) -> bool:
     """Whether the lower-cased text holds a word or an arrow ``_trend`` reads."""
-    return any(mark in low for mark in _TREND_MARKS)
+    return any(mark in low for mark in _TREND_MARKS) or _TREND_MARKS_OTHER.search(low) is not None
 
 
 def _trend(text: str, mention: Mention) -> int:
@@ -501,7 +555,15 @@ def _trend(text: str, mention: Mention) -> int:
         return -1
     if last and last in _RISE_ARROWS:
         return 1
-    if last.isalpha():
+    if last and last in "'’" and (kept[-5:-1].lower() == "dell" or kept[-3:-1].lower() == " d"):
+        kept, last = kept[:-1], kept[-2:-1]                 # "calo dell'8%", "hausse d'8 %"
+    if last.isalpha() and _is_cjk(last):
+        kept = kept[:-1] if last == "了" else kept          # 下降了12.5%
+        if kept.endswith(_FALL_CJK):
+            return -1
+        if kept.endswith(_RISE_CJK):
+            return 1
+    elif last.isalpha():
         words = kept.lower().split()[-4:]
         if start > 40:
             words = words[1:]       # the first may be the end of a longer word
@@ -512,6 +574,10 @@ def _trend(text: str, mention: Mention) -> int:
         elif len(words) >= 3 and words[-1] == "of" and words[-3] in ("a", "an"):
             noun = words[-2]        # "a drop of 3", "an increase of 5%"
             return -1 if noun in _FALL_NOUNS else 1 if noun in _RISE_NOUNS else 0
+        else:
+            for _ in range(2):      # "baissé de 12,5 %", "aumentó en un 12,5 %"
+                if words and words[-1] in _TREND_LINKS:
+                    words = words[:-1]
         if words:
             word = words[-1].lstrip(_OPENING)
             if word in _FALL_BEFORE:
@@ -520,7 +586,10 @@ def _trend(text: str, mention: Mention) -> int:
                 return 1
     found = _TREND_AFTER.match(text, mention.end)
     if found is None:
-        return 0
+        found = _TREND_AFTER_OTHER.match(text, mention.end)
+        if found is None:
+            return 0
+        return -1 if found.group("fall") or found.group("cfall") else 1
     return -1 if found.group("fall") else 1
 
 

@@ -21,7 +21,9 @@ from rulekit.scan.base import _ascii_lower, _word_after, _word_before
 # Rule 12, amounts in words: "no views", "zero likes", "0 comments", "not a single order" say
 # there are none; "out of stock", "sold out", "isn't in stock", "none left", "none in stock",
 # "no longer in stock", "it's unavailable", "we're all out", "ausverkauft", 缺货 say the stock
-# is zero; "in stock", "isn't sold out", "it's available", "auf Lager", 有货 say there is some. Each is judged against the fields whose names count that thing
+# is zero; "in stock", "isn't sold out", "it's available", "auf Lager", 有货 say there is some
+# (and their kin in French, Portuguese, Spanish, Italian, Dutch, Japanese and Korean, see
+# ``_FOREIGN_STOCK``). Each is judged against the fields whose names count that thing
 # (``Evidence.amounts``). The phrases are found with ``str.find`` in the lower-cased text: a
 # pattern that does not start with one literal makes ``re`` try every position of the text,
 # which cost more than the rest of a short answer's judging.
@@ -68,13 +70,61 @@ _ALL_OUT_BEFORE = re.compile(r"(?<![\w'])(?:we|they)(?:'re|[ \t\u00a0]+are)(?:[ 
 _CLAIM_AFTER = re.compile(r"(?:[ \t\u00a0]+(?:right now|now|at the moment|for now|to (?:buy|order|"
                           r"purchase)|for (?:purchase|order)|of (?:them|it|those|these)))?"
                           r"[ \t\u00a0]*(?:[.!,;:)\n]|\Z|[ \t\u00a0]+(?:and|but|so)\b)")
-# German and Chinese stock words, with what each says; a word before them that turns them
-# around (nicht, 没) or makes them another time or a supposition.
+# Stock words of other languages, with what each says: German, Chinese, French, Portuguese,
+# Spanish, Italian, Dutch, Japanese and Korean. A Latin word may end in the endings of its
+# gender and number (épuisées, esgotados, agotada, esauriti, ausverkaufte): "esgotad" is
+# "esgotado" and its kin (see ``_FOREIGN_ENDING``).
 _FOREIGN_STOCK = (("ausverkauft", "zero"), ("auf lager", "some"), ("售罄", "zero"),
-                  ("缺货", "zero"), ("无货", "zero"), ("有货", "some"))
-_FOREIGN_NOT = re.compile(r"(?:nicht|nicht mehr|kein|keine)[ \t\u00a0]+\Z|没\Z")
-_FOREIGN_OTHERWISE = re.compile(r"(?:\b(?:wenn|falls|sobald|bis|war|waren|wieder|bald)\b|"
-                                r"[0-9]|如果|若|是否|一旦|即将|快要|曾)[^.!?;\n。！？]{0,24}\Z")
+                  ("缺货", "zero"), ("无货", "zero"), ("有货", "some"),
+                  ("en rupture de stock", "zero"), ("épuisé", "zero"), ("en stock", "some"),
+                  ("esgotad", "zero"), ("fora de estoque", "zero"), ("em estoque", "some"),
+                  ("agotad", "zero"), ("en existencia", "some"), ("esaurit", "zero"),
+                  ("disponibil", "some"), ("uitverkocht", "zero"), ("op voorraad", "some"),
+                  ("品切れ", "zero"), ("在庫切れ", "zero"), ("売り切れ", "zero"),
+                  ("在庫なし", "zero"), ("在庫あり", "some"), ("在庫があり", "some"),
+                  ("품절", "zero"), ("재고 없", "zero"), ("재고가 없", "zero"),
+                  ("재고 있", "some"), ("재고가 있", "some"))
+# What the text must hold for any of them to be there: ASCII words (the others are not ASCII).
+_FOREIGN_ASCII = ("lager", "ausverkauft", "en stock", "rupture", "estoque", "esgotad", "agotad",
+                  "existencia", "esaurit", "disponibil", "uitverkocht", "voorraad")
+_FOREIGN_NEEDS = _FOREIGN_ASCII + ("épuis", "切れ", "在庫", "품절", "재고")
+_FOREIGN_ENDING = re.compile(r"(?:[aoei]?s|[aoei]|en)?(?![\w])")
+# Before a word, a negation that turns it around (nicht, pas, não, no, non, niet, 没), maybe with
+# a verb or "more" between ("não está esgotado", "n'est plus en stock", "non è più disponibile",
+# "no tenemos en existencia", "niet meer op voorraad").
+_FOREIGN_NOT = re.compile(r"(?<![\w])(?:nicht|kein|keine|pas|plus|jamais|não|nunca|no|non|mai|"
+                          r"niet|geen)(?:[ \t\u00a0]+(?:mehr|est|sont|está|estão|están|es|son|è|"
+                          r"sono|is|zijn|temos|tenemos|hay|há|abbiamo|hebben|più|mais|más|"
+                          r"meer|encore)){0,2}[ \t\u00a0]+\Z|没\Z")
+# Before a word, another time or a supposition in its clause: "wieder auf Lager", "sera de
+# nouveau en stock", "si l'article est en stock", "estaba agotado", "se estiver esgotado",
+# "binnenkort weer op voorraad", a count ("nur noch 2 auf Lager"), 如果有货.
+_FOREIGN_OTHERWISE = re.compile(
+    r"(?:\bsi\b(?![ \t\u00a0]+(?:è|sono)\b)|"       # "si è esaurito" is reflexive
+    r"\b(?:wenn|falls|sobald|bis|war|waren|wieder|bald|morgen|quand|lorsque|dès|jusqu|"
+    r"était|étaient|sera|seront|serait|nouveau|bientôt|demain|se|quando|caso|assim que|até|"
+    r"estava|estavam|estará|estarão|estiver|novamente|de novo|em breve|amanhã|cuando|hasta|"
+    r"estaba|estaban|estarán|esté|de nuevo|nuevamente|pronto|mañana|finché|era|erano|sarà|"
+    r"saranno|di nuovo|presto|domani|torna|als|wanneer|zodra|tot|was|weer|binnenkort|zal|"
+    r"zullen)\b|[0-9]|如果|若|是否|一旦|即将|快要|曾)[^.!?;\n。！？]{0,24}\Z")
+# After a word, another time or a question or a supposition (有货吗, 品切れの場合, 품절되면,
+# "en stock demain"), or a negation that turns it around (品切れではありません, 在庫がありません,
+# 품절이 아닙니다, 품절되지 않았습니다).
+_FOREIGN_OTHERWISE_AFTER = re.compile(
+    r"[^。！？.!?\n]{0,6}?(?:吗|か[。？?]|か\Z|？|\?)|の場合|場合|次第|になる|でしたら|なら|の際|時"
+    r"|(?:되|이)?면|될|는지|[ ]?시에|일 경우|인 경우|여부"
+    r"|[ \t\u00a0]+(?:bientôt|demain|em breve|amanhã|pronto|mañana|presto|domani|binnenkort|"
+    r"morgen|à partir|a partir|vanaf|ab)\b")
+_FOREIGN_NOT_AFTER = re.compile(r"(?:では|じゃ)(?:ありません|ない|ございません)|(?:して)?(?:い|おり)?"
+                                r"ません|(?:이|가) 아(?:니|닙)|되지 않")
+# Italian "disponibile" is a stock claim only said of the thing itself, with nothing after it
+# in its clause: "Sì, è disponibile.", "Il prodotto non è più disponibile." ("Il rimborso è
+# disponibile online" is not read).
+_DISPONIBILE_BEFORE = re.compile(r"(?:^|[.!?,;:\n]|\bsì|\bpurtroppo|\battualmente|\bora|"
+                                 r"\bil prodotto|\bl['’]articolo|\bquest[oaie])[ \t\u00a0]*"
+                                 r"(?:non[ \t\u00a0]+)?(?:è|sono)(?:[ \t\u00a0]+(?:ancora|già|ora|"
+                                 r"più|subito|attualmente))?[ \t\u00a0]+\Z")
+_CLAUSE_END = re.compile(r"[ \t\u00a0]*(?:[.!,;:)\n]|\Z)")
 _SUPPOSE_WORDS = r"\b(?:if|unless|whether|when|whenever|once|until|in case)\b"
 _SUPPOSING = re.compile(_SUPPOSE_WORDS)
 # A clause that only supposes an amount states none: "if a post has no views".
@@ -119,7 +169,13 @@ def _amount_phrases(low: str) -> list[tuple[int, int, str, str | None, str | Non
             at = low.find(word, at + 1)
     if "available" in low or "all out" in low:
         found.extend(_availability(low))
-    if "lager" in low or "ausverkauft" in low or not low.isascii():
+    foreign = "lager" in low or "ausverkauft" in low or not low.isascii()
+    if not foreign:
+        for word in _FOREIGN_ASCII:
+            if word in low:
+                foreign = True
+                break
+    if foreign:
         found.extend(_foreign_stock(low))
     return found
 
@@ -150,21 +206,34 @@ def _availability(low: str) -> list[tuple[int, int, str, None, None]]:
 
 
 def _foreign_stock(low: str) -> list[tuple[int, int, str, None, None]]:
-    """German and Chinese stock words (``_FOREIGN_STOCK``), as ``_availability``."""
+    """The stock words of other languages (``_FOREIGN_STOCK``), as ``_availability``."""
     found = []
     for word, says in _FOREIGN_STOCK:
         at = low.find(word)
         while at >= 0:
-            end = at + len(word)
-            if _FOREIGN_OTHERWISE.search(low, max(0, at - 32), at) or low.startswith("吗", end):
-                pass                    # "wieder auf Lager", "nur noch 2 auf Lager", 有货吗
-            else:
-                negated = _FOREIGN_NOT.search(low, max(0, at - 16), at)
-                start = negated.start() if negated else at
-                if negated:
-                    says = "some" if says == "zero" else "zero"
-                found.append((start, end, says, None, None))
+            start, end = at, at + len(word)
             at = low.find(word, end)
+            if word[0] < "\u3000":                 # a Latin word: a whole word, with its ending
+                ending = _FOREIGN_ENDING.match(low, end)
+                if (start and low[start - 1].isalpha()) or ending is None:
+                    continue                        # "taken stock", "disponibilità"
+                end = ending.end()
+            elif low.startswith("음", end):
+                end += 1                            # 재고 있음
+            if _FOREIGN_OTHERWISE.search(low, max(0, start - 32), start) \
+                    or _FOREIGN_OTHERWISE_AFTER.match(low, end):
+                continue                # "wieder auf Lager", "nur noch 2 auf Lager", 有货吗
+            if word == "disponibil" and not (
+                    _DISPONIBILE_BEFORE.search(low, max(0, start - 40), start)
+                    and _CLAUSE_END.match(low, end)):
+                continue                # "Il rimborso è disponibile online"
+            negated = _FOREIGN_NOT.search(low, max(0, start - 24), start)
+            if negated:
+                start = negated.start()
+            if negated or _FOREIGN_NOT_AFTER.match(low, end):
+                found.append((start, end, "some" if says == "zero" else "zero", None, None))
+            else:
+                found.append((start, end, says, None, None))
     return found
 
 
@@ -174,7 +243,11 @@ def _amount_words(text: str, low: str, evidence: Evidence) -> list[Finding]:
             or low.startswith("0 ") or "sold out" in low or "not a" in low or "out any" in low
             or "left" in low or "available" in low or "all out" in low or "lager" in low
             or "ausverkauft" in low or ("货" in low or "售罄" in low)):
-        return []
+        for word in _FOREIGN_NEEDS:         # the stock words of other languages
+            if word in low:
+                break
+        else:
+            return []
     if len(low) != len(text):
         low = _ascii_lower(text)        # index for index with the text
     findings = []
@@ -232,6 +305,10 @@ def _amount_words(text: str, low: str, evidence: Evidence) -> list[Finding]:
 _MAGNITUDES = {"dozens": (24, 199), "hundreds": (200, 1999), "thousands": (2000, 999_999),
                "millions": (2 * 10**6, 10**9 - 1), "billions": (2 * 10**9, 10**12 - 1)}
 _MAGNITUDE_UNITS = {"thousands": 10**3, "millions": 10**6, "billions": 10**9}
+# "several hundred" and "a few hundred" claim 200-999 of the thing after them ("a few thousand
+# views" 2,000-9,999); "a few hundred thousand" 200,000-999,999.
+_FEW_WORDS = ("several ", "a few ")
+_FEW_UNITS = {"hundred": 100, "thousand": 10**3, "million": 10**6, "billion": 10**9}
 _MAGNITUDE_BEFORE = re.compile(r"(?<![\w-])(tens|hundreds)[ \t\u00a0]+of[ \t\u00a0]+\Z")
 _MAGNITUDE_DETERMINERS = frozenset("the your our their his her its my these those".split())
 # After "of", things that make it hyperbole: "hundreds of times better", "thousands of ways".
@@ -278,6 +355,29 @@ def _magnitudes(text: str, low: str, evidence: Evidence) -> list[Finding]:
             if supposing and _SUPPOSED.search(low, max(0, start - 64), start):
                 continue
             finding = _magnitude(text, low, evidence, start, end, band, memo)
+            if finding is not None:
+                findings.append(finding)
+    for few in _FEW_WORDS:
+        at = low.find(few)
+        while at >= 0:
+            start, end = at, at + len(few)
+            at = low.find(few, end)
+            unit = _word_after(low, end - 1)
+            if unit not in _FEW_UNITS or (start and (low[start - 1].isalnum()
+                                                     or low[start - 1] in "-_")):
+                continue
+            end = low.index(unit, end) + len(unit)
+            if not low[end:end + 1].isspace():
+                continue                    # "a few hundred-dollar", "several thousands"
+            scale = _FEW_UNITS[unit]
+            if unit == "hundred" and _word_after(low, end) in _FEW_UNITS:
+                following = _word_after(low, end)   # "a few hundred thousand"
+                end = low.index(following, end) + len(following)
+                scale *= _FEW_UNITS[following]
+            if supposing and _SUPPOSED.search(low, max(0, start - 64), start):
+                continue
+            finding = _magnitude(text, low, evidence, start, end,
+                                 (2 * scale, 10 * scale - 1), memo)
             if finding is not None:
                 findings.append(finding)
     return findings

@@ -12,6 +12,7 @@ opening hours, supposes or denies (``_lone_statement``). The weekday written wit
 from __future__ import annotations
 
 import bisect
+import calendar
 import datetime as dt
 import functools
 import re
@@ -60,10 +61,14 @@ _CJK_RELATIVE = {"昨天": -1, "今天": 0, "明天": 1, "前天": -2, "后天":
                  "大后天": 3, "一昨日": -2, "明後日": 2, "昨日": -1, "今日": 0, "明日": 1,
                  "그저께": -2, "그제": -2, "어제": -1, "오늘": 0, "내일": 1, "모레": 2,
                  "一周前": -7, "一週前": -7, "一星期前": -7, "一週間前": -7, "两周前": -14,
-                 "兩週前": -14, "二週間前": -14, "일주일 전": -7}
+                 "兩週前": -14, "二週間前": -14, "일주일 전": -7,
+                 # Korean native counts of days: 하루 (one day), 이틀 (two)... 열흘 (ten)
+                 **{f"{word}{space}전": -days for days, word in (
+                     (1, "하루"), (2, "이틀"), (3, "사흘"), (4, "나흘"), (5, "닷새"), (6, "엿새"),
+                     (7, "이레"), (10, "열흘")) for space in ("", " ")}}
 # "3 days ago", "two weeks ago", "vor 3 Tagen", "il y a 3 jours", "hace 3 días", 3天前, 3日前,
-# 3일 전: the count and the unit (a day or a week). "in 3 days" and 3天后 are not read: far more
-# often a duration ("ships in 3 days", "doubled in a week") than a day.
+# 3일 전, "a month ago": the count and the unit (a day, a week or a month). "in 3 days" and 3天后
+# are not read: far more often a duration ("ships in 3 days", "doubled in a week") than a day.
 # The numbers up to ten (twelve in English) said before "days ago" in each language, in order
 # from one; and the articles and forms that also count one or two.
 _COUNT_WORDS_OF = {
@@ -84,36 +89,53 @@ def _counted_words(language: str, *more: str) -> str:
     return "|".join(["[0-9]{1,4}", *_COUNT_WORDS_OF[language].split(), *more])
 
 
+# A unit of a count: days, weeks or months ("vor einem Monat", "il y a deux mois").
 _COUNTED_DAYS = {
-    "en": rf"(?P<count>{_counted_words('en', 'a')}) (?P<unit>days?|weeks?) ago",
-    "de": rf"vor (?P<count>{_counted_words('de', 'einer')}) (?P<unit>Tag(?:en)?|Wochen?)",
-    "fr": rf"il y a (?P<count>{_counted_words('fr', 'une')}) (?P<unit>jours?|semaines?)",
-    "es": rf"hace (?P<count>{_counted_words('es', 'una')}) (?P<unit>días?|semanas?)",
-    "it": rf"(?P<count>{_counted_words('it', 'una')}) (?P<unit>giorni|giorno|settimane|settimana)"
-          r" fa",
-    "pt": rf"há (?P<count>{_counted_words('pt', 'uma', 'duas')}) (?P<unit>dias?|semanas?)",
-    "nl": rf"(?P<count>{_counted_words('nl', 'één')}) (?P<unit>dagen|dag|weken|week) geleden",
+    "en": rf"(?P<count>{_counted_words('en', 'a')}) (?P<unit>days?|weeks?|months?) ago",
+    "de": rf"vor (?P<count>{_counted_words('de', 'einer')}) (?P<unit>Tag(?:en)?|Wochen?|"
+          r"Monat(?:en)?)",
+    "fr": rf"il y a (?P<count>{_counted_words('fr', 'une')}) (?P<unit>jours?|semaines?|mois)",
+    "es": rf"hace (?P<count>{_counted_words('es', 'una')}) (?P<unit>días?|semanas?|mes(?:es)?)",
+    "it": rf"(?P<count>{_counted_words('it', 'una')}) (?P<unit>giorni|giorno|settimane|settimana"
+          r"|mesi|mese) fa",
+    # "há uma semana" or "uma semana atrás"
+    "pt": rf"(?:(?P<ha>há) )?(?P<count>{_counted_words('pt', 'uma', 'duas')}) "
+          r"(?P<unit>dias?|semanas?|mês|meses)(?(ha)|[ \t\u00a0]+atrás)",
+    "nl": rf"(?P<count>{_counted_words('nl', 'één')}) (?P<unit>dagen|dag|weken|week|maanden|"
+          r"maand) geleden",
 }
 # The count is read from the start of its digits only, and is at most 4 of them: at every
-# position of a long run of digits, an unbounded \d+ would run to its end (quadratic).
-_CJK_COUNTED = r"(?<![0-9])(?P<count3>[0-9]{1,4})(?P<unit3>天|日|일|周|週)[ ]?(?:前|전)"
+# position of a long run of digits, an unbounded \d+ would run to its end (quadratic). A count
+# may be written in CJK numerals (二日前, 两天前, 一个星期前); none is read after a month or another
+# numeral (12月3日前 is "before 3 December"). A month needs its measure word (3个月前, 2か月前,
+# 2개월 전): 3月前 is "before March".
+_CJK_DIGITS = "〇一二三四五六七八九十两兩"
+_CJK_COUNTED = (rf"(?<![0-9月{_CJK_DIGITS}])(?P<count3>[0-9]{{1,4}}|[一二三四五六七八九两兩]?十"
+                r"[一二三四五六七八九]?|[一二三四五六七八九两兩])[ ]?"
+                r"(?P<unit3>天|日|일|[个個]?(?:星期|礼拜|禮拜)|[个個か箇ヶカケ]月|개월|달|週間|周|週|주)"
+                r"[ ]?(?:前|전)"
+                # Korean native numbers before 달 (한 달 전, 두 달 전)
+                r"|(?<![가-힣])(?P<count4>한|두|세|네|다섯|여섯|일곱|여덟|아홉|열) ?(?P<unit4>달) 전")
+_HANGUL_COUNTS = {w: n for n, w in enumerate("한 두 세 네 다섯 여섯 일곱 여덟 아홉 열".split(), 1)}
 # The first characters of the CJK relative words and the units of CJK counts.
 _CJK_RELATIVE_CHAR = re.compile("[" + "".join(sorted({w[0] for w in _CJK_RELATIVE}))
-                                + "天日일周週]")
-_WEEK_UNITS = ("week", "woche", "semaine", "semana", "settiman", "周", "週")
+                                + "天日일周週月월달주期拜]")
+_WEEK_UNITS = ("week", "woche", "semaine", "semana", "settiman", "周", "週", "주", "星期", "礼拜",
+               "禮拜")
+_MONTH_UNITS = ("month", "monat", "mois", "mes", "mês", "maand", "月", "달", "개월")
 
 
 # What each part of the relative-day pattern needs in the lower-cased text before it is worth
 # running: a pattern of many alternatives tries every position of the text, which cost more
 # than the rest of an audit on long text (see ``_relative_parts``).
-_COUNTED_NEEDS = {"en": "ago", "de": "vor ", "fr": "il y a", "es": "hace", "it": " fa",
-                  "pt": "há ", "nl": "geleden"}
+_COUNTED_NEEDS = {"en": ("ago",), "de": ("vor ",), "fr": ("il y a",), "es": ("hace",),
+                  "it": (" fa",), "pt": ("há ", "atrás"), "nl": ("geleden",)}
 
 
 def _relative_parts(language: str, text: str, low: str) -> tuple[bool, bool, bool]:
     """Which parts of ``_relative_pattern`` can match: counted days, the language's words, the
     CJK words and counts. Substring tests and one character class, all in C."""
-    counted = language in _COUNTED_NEEDS and _COUNTED_NEEDS[language] in low
+    counted = any(need in low for need in _COUNTED_NEEDS.get(language, ()))
     latin = any(word in low for word in _RELATIVE_WORDS.get(language, ()))
     cjk = not text.isascii() and _CJK_RELATIVE_CHAR.search(text) is not None
     return counted, latin, cjk
@@ -167,9 +189,9 @@ def _relative_days(text: str, evidence: Evidence, locale: str
                 and _SIGN_OFF_AFTER.match(text, match.end()):
             continue                                # "See you tomorrow!", "À demain !"
         if offset is None:                          # "N days ago", 3天前
-            number = next(g for g in ("count", "count3") if match.groupdict().get(g))
+            number = next(g for g in ("count", "count3", "count4") if match.groupdict().get(g))
             settled.add(match.span(number))
-            offset = _counted_offset(match)
+            offset = _counted_offset(match, today)
             if before.endswith(_HEDGES):
                 # "about a week ago" names no one day: some evidence day must be that long ago,
                 # give or take half of it (a day at least); "over", "more than" and "at least"
@@ -546,13 +568,46 @@ def _in_question(text: str, at: int) -> bool:
     return bool(ends) and text[min(ends)] in "?？"
 
 
-def _counted_offset(match: re.Match) -> int:
-    """The days from today of "3 days ago", "two weeks ago", "vor 3 Tagen" or 3天前."""
+def _counted_offset(match: re.Match, today: dt.date | None) -> int:
+    """The days from ``today`` of "3 days ago", "two weeks ago", "vor 3 Tagen", 3天前, 二日前 or
+    "a month ago" (the same day of the month, or the month's last day when it is shorter;
+    about 30 days a month when there is no today)."""
     groups = match.groupdict()      # a language without counted days has only the CJK groups
-    count = groups.get("count") or groups["count3"]
-    unit = (groups.get("unit") or groups["unit3"]).lower()
-    number = int(count) if count.isdigit() else _COUNT_WORDS[count.lower()]
-    return -number * 7 if unit.startswith(_WEEK_UNITS) else -number
+    count = groups.get("count") or groups.get("count3") or groups["count4"]
+    unit = (groups.get("unit") or groups.get("unit3") or groups["unit4"]).lower()
+    if count.isdigit():
+        number = int(count)
+    elif count in _HANGUL_COUNTS:
+        number = _HANGUL_COUNTS[count]
+    elif count[0] in _CJK_DIGITS:
+        number = _cjk_count(count)
+    else:
+        number = _COUNT_WORDS[count.lower()]
+    if any(month in unit for month in _MONTH_UNITS):
+        if today is None:
+            return -30 * number
+        return (_months_back(today, number) - today).days
+    return -number * 7 if unit.startswith(_WEEK_UNITS) or unit[-2:] in _WEEK_UNITS else -number
+
+
+def _cjk_count(count: str) -> int:
+    """A count in CJK numerals, as ``_CJK_COUNTED`` reads one: 二, 两, 十, 十二, 二十, 二十五."""
+    digits = [2 if c in "两兩" else _CJK_DIGITS.index(c) for c in count]
+    if 10 not in digits:
+        return digits[0]
+    at = digits.index(10)
+    return (digits[at - 1] if at else 1) * 10 + (digits[at + 1] if at + 1 < len(digits) else 0)
+
+
+def _months_back(today: dt.date, months: int) -> dt.date:
+    """The day ``months`` months before ``today``: the same day of the month, clamped to the
+    last day of a shorter month (a month before 31 March is 28 February)."""
+    index = today.year * 12 + today.month - 1 - months
+    year, month = divmod(index, 12)
+    if year < dt.MINYEAR:
+        return dt.date.min
+    last = calendar.monthrange(year, month + 1)[1]
+    return dt.date(year, month + 1, min(today.day, last))
 
 
 _WEEKDAYS = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")

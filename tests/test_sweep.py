@@ -485,8 +485,11 @@ def test_every_direction_word_is_found_by_the_prefilter() -> None:
     after = set(re.findall(r"\b[a-z]{2,}\b", sweep._TREND_AFTER.pattern)) - {"u00a0", "fall",
                                                                           "rise"}
     read = (sweep._FALL_BEFORE | sweep._RISE_BEFORE | sweep._FALL_NOUNS | sweep._RISE_NOUNS
-            | after | {"lower", "higher"} | set(sweep._FALL_ARROWS + sweep._RISE_ARROWS))
-    assert [word for word in read if not sweep._may_trend(word)] == []
+            | after | {"lower", "higher"} | set(sweep._FALL_ARROWS + sweep._RISE_ARROWS)
+            | set(sweep._FALL_CJK + sweep._RISE_CJK))
+    for group in re.findall(r"\(\?P<\w+>([^()]*)\)", sweep._TREND_AFTER_OTHER.pattern):
+        read |= set(group.split("|"))
+    assert [word for word in read if not sweep._may_trend(word.lower())] == []
 
 
 # --- rule 12's findings outside the spans already judged ----------------------------------------
