@@ -886,19 +886,24 @@ def _message(policy: Policy, template: str, results: list[ClaimResult]) -> str:
 def _render_fallback(policy: Policy, action: Action, results: list[ClaimResult], rows: dict,
                      now: dt.datetime) -> tuple[str, tuple[dict, ...]] | None:
     """Text built by code from verified facts: every slot from a row that was found, fresh and
-    not a placeholder. The entity's id is the one the reply was about; if the reply named
-    several, the fallback cannot choose and refuses."""
+    not a placeholder, and that goes with the inputs the user gave. The entity's id is the one
+    the reply was about; if the reply named several, the fallback cannot choose and refuses."""
     template = next(t for t in policy.fallbacks if t.name == action.fallback)
     ids_by_entity: dict[str, set[str]] = {}
+    withheld = set()        # rows that do not go with what the user gave: nothing of them shows
     for result in results:
         if result.reason_code not in ("lookup_failed", "unknown_entity", "missing_input"):
             ids_by_entity.setdefault(result.entity, set()).add(result.entity_id)
+        if result.reason_code == "input_mismatch":
+            withheld.add((result.entity, result.entity_id))
     values, citations = {}, []
     for slot in template.slots:
         ids = ids_by_entity.get(slot.entity, set())
         if len(ids) != 1 or slot.entity not in rows:
             return None
         (entity_id,) = ids
+        if (slot.entity, entity_id) in withheld:
+            return None
         row = rows[slot.entity].get(entity_id)
         entity = policy.entity(slot.entity)
         field = entity.field(slot.field)
