@@ -22,6 +22,7 @@ import datetime as dt
 import functools
 import re
 import time
+import unicodedata
 from decimal import Decimal, InvalidOperation
 from typing import Any, Mapping, NamedTuple
 
@@ -139,14 +140,15 @@ def _check(policy: Policy, reply: Any, source: Any, now: dt.datetime | None, att
                for index, claim in enumerate(claims)]
     if trace is not None:
         trace.mark("parse")
-    rows, lookup_errors, sources = _fetch(derived, planned, resolver, timeout, tenant)
+    rows, lookup_errors, sources = _fetch(derived, planned, resolver, timeout, tenant,
+                                          inputs or {})
     if trace is not None:
         trace.mark("lookup")
     # What one check learns about each row, for the next claim on the same row: its age, and
     # its update time as cited.
     ages: dict[tuple[str, str], float | None] = {}
     cited: dict[tuple[str, str], str | None] = {}
-    results = [p.blocked or _judge(derived, p, rows, lookup_errors, now, ages, cited, inputs)
+    results = [p.blocked or _judge(derived, p, rows, lookup_errors, now, ages, cited)
                for p in planned]
     if parsed.form == "claims" and len({str(p.claim.entity_id) for p in planned}) > 1:
         results = _misattributed(derived, parsed, planned, results, rows)
@@ -213,12 +215,16 @@ def _not_checkable(claim: Claim, path: str, reason_code: str, reason: str) -> Cl
 
 
 def _fetch(derived: _Derived, planned: list[_Planned], resolver: Resolver, timeout: float,
-           tenant: str | None = None
+           tenant: str | None = None, inputs: Mapping = {}
            ) -> tuple[dict[str, Mapping], dict[str, str], tuple[dict, ...]]:
     """One lookup per entity for all its ids, with every field any claim, freshness rule,
     placeholder flag or fallback of that entity needs. Returns rows by entity and id, the error
     of each entity whose lookup failed, and what was looked up for the decision's ``sources``
-    panel: one line per entity, in the order of its first claim."""
+    panel: one line per entity, in the order of its first claim.
+
+    A row that does not go with an input its entity ``requires ... matching`` is dropped here,
+    as if the source had none: nothing after this (the claims' reasons, the panel's counts, a
+    fallback) can tell whoever holds an order number that the order exists."""
     wanted: dict[str, tuple[Entity, dict[str, None], set[str]]] = {}
     for item in planned:
         if item.blocked is None:
@@ -239,7 +245,9 @@ def _fetch(derived: _Derived, planned: list[_Planned], resolver: Resolver, timeo
             found, error = _lookup(resolver, request._for_ids(tuple(ids), timeout, tenant),
                                    timeout)
             if error is None:
-                rows[name] = found
+                rows[name] = found if not entity.matching else {
+                    row_id: row for row_id, row in found.items()
+                    if _goes_with(entity, row, inputs)}
             else:
                 errors[name] = error
         count = len(rows.get(name) or ())
@@ -409,10 +417,26 @@ def _lookup_fields(policy: Policy, entity_name: str, claimed: frozenset[str]) ->
     return tuple(sorted(fields))
 
 
+def _goes_with(entity: Entity, row: Mapping, inputs: Mapping) -> bool:
+    """Whether ``row`` goes with what the user gave: each input the entity ``requires ...
+    matching`` equals its field, and neither is empty."""
+    for name, against in entity.matching:
+        given = _squeezed(inputs.get(name))
+        if not given or _squeezed(row.get(against)) != given:
+            return False
+    return True
+
+
 def _squeezed(value: Any) -> str:
-    """An input or the field it must equal, compared without case or white space ("SW1A 1AA"
-    is "sw1a1aa"); "" for nothing."""
-    return "" if value is None else "".join(str(value).split()).casefold()
+    """An input or the field it must equal, as compared: NFKC (full-width digits are digits),
+    without case, white space or invisible format characters ("SW1A 1AA" is "sw1a1aa"); a
+    whole float is its integer (10115.0 is "10115"); "" for nothing."""
+    if value is None or isinstance(value, bool):
+        return ""
+    if isinstance(value, float) and value.is_integer():
+        value = int(value)
+    text = unicodedata.normalize("NFKC", str(value))
+    return "".join(c for c in "".join(text.split()) if unicodedata.category(c) != "Cf").casefold()
 
 
 _FALSY_TEXT = frozenset({"false", "0", "no", "n", "f", ""})
@@ -496,7 +520,7 @@ def _duration(seconds: float) -> str:
 
 
 def _judge(derived: _Derived, item: _Planned, rows: dict, errors: dict, now: dt.datetime,
-           ages: dict, cited: dict, inputs: Mapping | None) -> ClaimResult:
+           ages: dict, cited: dict) -> ClaimResult:
     policy = derived.policy
     claim, entity, field = item.claim, item.entity, item.field
     entity_id = str(claim.entity_id)
@@ -507,14 +531,6 @@ def _judge(derived: _Derived, item: _Planned, rows: dict, errors: dict, now: dt.
     if row is None:
         return _judged(item, entity_id, "not_found", reason_code="no_row",
                        reason=f"no {entity.name} with {entity.key} {entity_id}")
-    for name, against in entity.matching:
-        if _squeezed(row.get(against)) != _squeezed((inputs or {}).get(name)) \
-                or not _squeezed(row.get(against)):
-            # Said as if there were no such row: the answer must not tell whoever holds an
-            # order number that the order exists.
-            label = next((i.label for i in policy.inputs if i.name == name), name)
-            return _judged(item, entity_id, "not_found", reason_code="input_mismatch",
-                           reason=f"no {entity.name} {entity_id} goes with {label} given")
     if not entity.fresh_via:
         updated = None
     elif (entity.name, entity_id) in cited:
@@ -585,8 +601,9 @@ def _failure(result: ClaimResult) -> Failure:
 
 # A text field that names its row when the ruleset says nothing (``mentioned as``).
 _NAME_FIELD = re.compile(r"(?:^|_)(?:name|title)$")
-# In a template's own words: where a sentence ends, and a word that may name a row.
-_TEMPLATE_WORDS = re.compile(r"(?P<end>[.!?\u3002\uff01\uff1f](?=\s|$)|\n[ \t]*\n)"
+# In a template's own words: where a sentence ends (a stop, or a line break: one list item per
+# line), where a clause ends, and a word that may name a row.
+_TEMPLATE_WORDS = re.compile(r"(?P<end>[.!?\u3002\uff01\uff1f](?=\s|$)|\n)"
                              r"|(?P<clause>[,;:\u3001\uff0c\uff1b]|\b(?i:and|but|while|whereas)\b)"
                              r"|(?P<word>[^\W_][\w-]*)")
 # Words of a name too common to tell one row from another.
@@ -637,7 +654,8 @@ def _misattributed(derived: _Derived, reply: Reply, planned: list[_Planned],
             elif match.lastgroup == "clause":
                 clause += 1
             else:
-                for entity, row in words.get(match.group().casefold(), ()):
+                word = match.group().casefold()
+                for entity, row in words.get(word) or words.get(_singular(word), ()):
                     events.append((entity, row, None, (sentence, clause)))
     out = list(results)
     for at, (entity, names, item, where) in enumerate(events):
@@ -653,6 +671,13 @@ def _misattributed(derived: _Derived, reply: Reply, planned: list[_Planned],
                    f"but its sentence is about {entity} {subject}; cite the row the sentence "
                    "is about")
     return out
+
+
+def _singular(word: str) -> str:
+    """"raincoats" -> "raincoat", "boxes" -> "box": a plural in the template names the row too."""
+    if word.endswith("es") and word[-3:-2] in ("s", "x", "z", "h"):
+        return word[:-2]
+    return word[:-1] if word.endswith("s") and not word.endswith("ss") else word
 
 
 def _subject(events: list, at: int, entity: str, where: tuple[int, int]) -> str | None:
@@ -885,25 +910,21 @@ def _message(policy: Policy, template: str, results: list[ClaimResult]) -> str:
 
 def _render_fallback(policy: Policy, action: Action, results: list[ClaimResult], rows: dict,
                      now: dt.datetime) -> tuple[str, tuple[dict, ...]] | None:
-    """Text built by code from verified facts: every slot from a row that was found, fresh and
-    not a placeholder, and that goes with the inputs the user gave. The entity's id is the one
-    the reply was about; if the reply named several, the fallback cannot choose and refuses."""
+    """Text built by code from verified facts: every slot from a row that was found (a row that
+    does not go with the user's inputs never is: ``_fetch``), fresh and not a placeholder. The
+    entity's id is the one the reply was about; if the reply named several, the fallback cannot
+    choose and refuses."""
     template = next(t for t in policy.fallbacks if t.name == action.fallback)
     ids_by_entity: dict[str, set[str]] = {}
-    withheld = set()        # rows that do not go with what the user gave: nothing of them shows
     for result in results:
         if result.reason_code not in ("lookup_failed", "unknown_entity", "missing_input"):
             ids_by_entity.setdefault(result.entity, set()).add(result.entity_id)
-        if result.reason_code == "input_mismatch":
-            withheld.add((result.entity, result.entity_id))
     values, citations = {}, []
     for slot in template.slots:
         ids = ids_by_entity.get(slot.entity, set())
         if len(ids) != 1 or slot.entity not in rows:
             return None
         (entity_id,) = ids
-        if (slot.entity, entity_id) in withheld:
-            return None
         row = rows[slot.entity].get(entity_id)
         entity = policy.entity(slot.entity)
         field = entity.field(slot.field)

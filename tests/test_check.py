@@ -535,3 +535,22 @@ def test_a_now_that_is_no_instant_refuses_with_a_reason_that_says_why(now, says)
     assert decision.decision == "refuse"
     assert [r.code for r in decision.reasons] == ["input_error"]
     assert says in decision.reasons[0].message
+
+
+# --- requires ... matching ---------------------------------------------------------------------
+
+def test_a_row_that_does_not_go_with_the_input_is_told_apart_from_no_row_by_nothing():
+    """The decision for an order whose postcode differs is the decision for an order that does
+    not exist: outcomes, reasons, the sources panel, the message."""
+    policy = rulekit.load(CASES / "matching.rules")
+    rows = {"order": [{"id": "o1", "total": 42, "delivery_postcode": "SW1A 1AA"}]}
+
+    def decided(order_id: str) -> tuple:
+        decision = check(policy, reply("Order {t}.", claim("t", "integer", "order", order_id,
+                                                          "total", 42)),
+                         rows, now=NOW, inputs={"postcode": "EC1A 1BB"})
+        shown = decision.to_dict()
+        return json.dumps(shown, sort_keys=True).replace(order_id, "ID")
+
+    assert decided("o1") == decided("o404")
+    assert '"rows": 0' in decided("o1")
