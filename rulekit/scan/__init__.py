@@ -40,7 +40,8 @@ Decisions on ambiguous text, each pinned by a case in ``tests/cases/scan/``:
   USD), "a two-year warranty", "twenty-four-hour"; number words joined by hyphens are one number
   ("two-million-dollar", "one-and-a-half"), and a whole number, a hyphen and a word for 10-99 is
   dollars and cents ("fifty-nine-ninety-nine" 59.99; "ten-twelve", "nine-fifteen" are read so
-  too and need that figure). Not read: ordinals and zero before a hyphen (third-party,
+  too and need that figure, except where the hour alone would be a time: "we open at
+  ten-thirty" is 10:30, see clock words). Not read: ordinals and zero before a hyphen (third-party,
   zero-waste), fractions (two-thirds without "of", one-half), two-factor, two-step, two-way,
   two-time, words in -ed (three-putted), and the idioms fifty-fifty, twenty-four-seven,
   nine-to-five, one-on-one, one-to-one. "one-X" is 1 when X is a unit-like noun or "day",
@@ -106,7 +107,11 @@ Decisions on ambiguous text, each pinned by a case in ``tests/cases/scan/``:
   "until", "till" and a word of opening or closing, or with "sharp" ("we open at nine" 09:00,
   "we close at six tonight" 18:00, "open until ten" 22:00, "at eight sharp"), and after "at",
   "by", "around"... with the half of the day after it ("by nine this evening" 21:00); "at nine
-  dollars", "one of nine", "looked at nine stores" stay numbers.
+  dollars", "one of nine", "looked at nine stores" stay numbers. Its minutes may follow, ten to
+  fifty-nine in words ("we open at ten-thirty" 10:30, "close at five forty-five tonight"
+  17:45). Opening hours in words are read as in digits ("open nine to five", "open from nine
+  to six", "open 9 to five", "Saturday: nine to five"). "at" counts at the start of the text
+  or after a bracket or a line break too ("At 8 sharp we open").
   "noon"/"midnight" are read lower-case or in capitals, capitalised only at the start of a
   sentence before a lower-case word ("Midnight is the cut-off"); capitalised inside a sentence
   or before a capitalised word they are a name ("the Midnight jacket", "Midnight Express");
