@@ -40,7 +40,8 @@ Decisions on ambiguous text, each pinned by a case in ``tests/cases/scan/``:
   USD), "a two-year warranty", "twenty-four-hour"; number words joined by hyphens are one number
   ("two-million-dollar", "one-and-a-half"), and a whole number, a hyphen and a word for 10-99 is
   dollars and cents ("fifty-nine-ninety-nine" 59.99; "ten-twelve", "nine-fifteen" are read so
-  too and need that figure). Not read: ordinals and zero before a hyphen (third-party,
+  too and need that figure, except where the hour alone would be a time: "we open at
+  ten-thirty" is 10:30, see clock words). Not read: ordinals and zero before a hyphen (third-party,
   zero-waste), fractions (two-thirds without "of", one-half), two-factor, two-step, two-way,
   two-time, words in -ed (three-putted), and the idioms fifty-fifty, twenty-four-seven,
   nine-to-five, one-on-one, one-to-one. "one-X" is 1 when X is a unit-like noun or "day",
@@ -106,7 +107,11 @@ Decisions on ambiguous text, each pinned by a case in ``tests/cases/scan/``:
   "until", "till" and a word of opening or closing, or with "sharp" ("we open at nine" 09:00,
   "we close at six tonight" 18:00, "open until ten" 22:00, "at eight sharp"), and after "at",
   "by", "around"... with the half of the day after it ("by nine this evening" 21:00); "at nine
-  dollars", "one of nine", "looked at nine stores" stay numbers.
+  dollars", "one of nine", "looked at nine stores" stay numbers. Its minutes may follow, ten to
+  fifty-nine in words ("we open at ten-thirty" 10:30, "close at five forty-five tonight"
+  17:45). Opening hours in words are read as in digits ("open nine to five", "open from nine
+  to six", "open 9 to five", "Saturday: nine to five"). "at" counts at the start of the text
+  or after a bracket or a line break too ("At 8 sharp we open").
   "noon"/"midnight" are read lower-case or in capitals, capitalised only at the start of a
   sentence before a lower-case word ("Midnight is the cut-off"); capitalised inside a sentence
   or before a capitalised word they are a name ("the Midnight jacket", "Midnight Express");
@@ -169,7 +174,9 @@ Decisions on ambiguous text, each pinned by a case in ``tests/cases/scan/``:
   MXN in es_MX, any peso in en_US). ``currency_codes`` gives the ISO codes a value may stand
   for. A dash after the locale's decimal mark stands for no cents and belongs to the amount when
   a currency stands after it or before the digits ("1.299,– €", "49,- EUR", "€ 49,–", "49.–
-  CHF" in de_CH); without one the number ends before the mark ("1.299,–" is 1299).
+  CHF" in de_CH), also with a scale between ("1.299,– Mio. €"), and when it ends the first end of
+  a range, which then takes the second end's currency ("1,- bis 5,- €"); without one the number
+  ends before the mark ("1.299,–" is 1299).
 - Lakh and crore abbreviations ("1.2L", "2 Cr", "₹2 Cr.") are scales only in South Asian
   locales (territory IN, PK, BD, NP, LK); elsewhere "1.5L" is a glued token (litres). "lac(s)"
   is a lakh, and "mn" is a million after a space too ("2.5 mn").
@@ -205,7 +212,11 @@ Decisions on ambiguous text, each pinned by a case in ``tests/cases/scan/``:
 - "May" and "March" are months only when capitalised ("you may 5" is not a date).
 - Ranges "10-12", "10–12", "10 to 12", "between 10 and 12": two mentions linked by
   ``range_with``; a percent sign, a currency, a scale or a multiple written on one end applies
-  to the other ("10-12%", "$10-12", "1-2 million", "2-3x").
+  to the other ("10-12%", "$10-12", "1-2 million", "2-3x"). A change then a level is no range:
+  "fell 12.5% to 48,210" (a word of ``FALL_BEFORE``, ``RISE_BEFORE`` or ``CHANGED_BEFORE``
+  before "to"), and in French, German, Spanish, Italian, Portuguese and Dutch a word of
+  ``CHANGE_OTHER`` before "à", "bis", "tot"... when the level has no percent sign ("baissé de 8 %
+  à 48 210", "gestiegen um 8 % bis 48.210"; "baissé de 8 à 10 %" stays a range).
 
 ``before``/``after`` are up to three words of the cleaned text around the mention (around the
 whole token for glued digits), without the punctuation around them, lower-cased; in CJK text a

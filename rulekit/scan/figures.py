@@ -19,7 +19,7 @@ from rulekit.scan.base import (_CLAIMED, _CONTEXT_STRIP, _DIGITS, _Hit, _is_glue
 from rulekit.scan.cjk import _CJK_SCALE, _YUAN_SIGNS, _yuan_tail
 from rulekit.scan.locales import _CORE
 from rulekit.scan.reader import _NBSP, _SIGNS
-from rulekit.scan.when import _AMPM_NEXT, _AT_BEFORE, _DAY_NEXT, _NUMERIC_DATE
+from rulekit.scan.when import _AMPM_NEXT, _DAY_NEXT, _NUMERIC_DATE, _at_before
 
 # A digit run longer than this has no value (see the module docstring).
 MAX_DIGITS = 200
@@ -266,6 +266,36 @@ RISE_BEFORE = frozenset("up rose risen rises grew grown grows gained gains incre
 CHANGED_BEFORE = frozenset("improved improves worsened worsens changed changes moved "
                            "shifted".split())
 _CHANGE_BEFORE = FALL_BEFORE | RISE_BEFORE | CHANGED_BEFORE
+# A change then the level it reached in French, German, Spanish, Italian, Portuguese and Dutch
+# ("baissé de 8 % à 48 210", "gestiegen um 8 % bis 48.210", "gedaald met 8% tot 48.210"): the
+# words that say a change went down or up (either way: only ``rulekit.sweep`` reads which),
+# the little words between such a word and the size of the change, and the words for "to"
+# before the level (whether or not ``_RANGE_GAP`` reads them as a range today).
+CHANGE_OTHER = frozenset(
+    # French
+    "baisse baissé baissée baissés baissées diminué diminuée diminués diminuées diminution "
+    "recul reculé reculée chute chuté hausse augmenté augmentée augmentés augmentées "
+    "augmentation progressé progressée progression grimpé bondi "
+    # German
+    "gesunken gefallen zurückgegangen sank sanken fiel fielen sinkt fällt rückgang abnahme "
+    "gestiegen gewachsen stieg stiegen wuchs steigt wächst anstieg zuwachs zunahme "
+    # Spanish
+    "bajó bajaron bajado bajada baja cayó cayeron caído caída disminuyó disminuyeron "
+    "disminuido disminución descendió descendieron descendido descenso retrocedió retroceso "
+    "subió subieron subido subida aumentó aumentaron aumentado aumento creció crecieron "
+    "crecido crecimiento alza "
+    # Italian
+    "calo calato calati calata calate sceso scesi scesa scese diminuito diminuiti diminuita "
+    "diminuzione ribasso flessione aumentato aumentati aumentata aumentate salito saliti "
+    "salita salite cresciuto cresciuti cresciuta crescita rialzo incremento "
+    # Portuguese
+    "caiu caíram queda diminuiu diminuíram redução recuou recuo baixa subiu subiram "
+    "aumentou aumentaram cresceu cresceram alta "
+    # Dutch
+    "gedaald daalde daalden daling gezakt zakte afgenomen afname gestegen steeg stegen "
+    "stijging gegroeid groeide toegenomen toename".split())
+_CHANGE_LINKS = frozenset("de du um von un una en del dell' di em met van".split())
+_CHANGE_TO = frozenset("à auf bis a para naar tot".split())
 _CENTS_AFTER = re.compile(r"[ \t\u00a0]+(?i:cents?|pence)(?![\w-])")
 _AND_GAP = re.compile(r"[ \t\u00a0]+(?i:and)[ \t\u00a0]+")
 _START = operator.attrgetter("s")
@@ -341,7 +371,7 @@ class _Figures:
             if self.has_east_asian and e - s <= 4:
                 return None
             if e - s <= 2:
-                if self.hours or (self.low[s - 4:s] in _AT_BEFORE and (
+                if self.hours or (_at_before(self.low, s) and (
                         after != "." or text[e + 1:e + 2] not in _ASCII_DIGITS)):
                     return None                 # 21 Uhr, 21h30; "at 8", "until 10" (``_When``)
                 if after in _SPACES:
@@ -642,16 +672,22 @@ class _Figures:
 
     def dash_cents(self, hit: _Hit, e: int, currency_text: str | None):
         """"1.299,– €", "49,- EUR", "€ 49,–": a price whose cents are a dash after the decimal
-        mark, no cents. The dash is the price's when a currency stands after it (read as
-        ``suffix`` reads it) or before the digits; otherwise the digits end before the mark."""
+        mark, no cents. The dash is the price's when a currency stands after it, maybe after a
+        scale ("1.299,– Mio. €", read as ``suffix`` reads it), or before the digits, or when
+        it opens a range whose other end has digits ("1,- bis 5,- €": ``ranges`` then gives
+        it the other end's currency); otherwise the digits end before the mark."""
+        text = self.text
         after = e + 2
         if currency_text is not None:
-            if _CENTS_END.match(self.text, after):
+            if _CENTS_END.match(text, after):
                 return after, currency_text
             return e, currency_text
-        found = _SUFFIX.match(self.text, after)
-        if found is None or not (found.group("cur") or found.group("curw")) or found.group(
-                "sx", "sx2", "sw", "mult") != (None, None, None, None):
+        found = _SUFFIX.match(text, after)
+        if found is None or not (found.group("cur") or found.group("curw")) \
+                or found.group("mult") is not None:
+            gap = _RANGE_GAP.match(text, after) if _CENTS_END.match(text, after) else None
+            if gap is not None and text[gap.end():gap.end() + 1].isdigit():
+                return after, currency_text
             return e, currency_text
         return self.suffix(hit, found, after, currency_text)
 
@@ -752,9 +788,11 @@ class _Figures:
                     and gap.strip(" \u00a0") in _DASHES \
                     and _CURRENCY_SIGN.search(text, b.s, b.core_s):
                 continue                        # "Trail Runner 3 — $79.99": a name, then a price
-            if gap.strip(" \u00a0").lower() == "to" \
-                    and change_word_before(self.low, a.s) in _CHANGE_BEFORE:
+            joint = gap.strip(" \u00a0").lower()
+            if joint == "to" and change_word_before(self.low, a.s) in _CHANGE_BEFORE:
                 continue                        # "fell 12.5% to 48,210": a change, then a level
+            if joint in _CHANGE_TO and not b.percent and _change_other_before(self.low, a.s):
+                continue                        # "baissé de 8 % à 48 210"; not "de 8 à 10 %"
             a.pair, b.pair = b, a
             self.paired = True
             if a.currency and b.currency and a.currency != b.currency and a.s < a.core_s \
@@ -777,6 +815,16 @@ def change_word_before(text: str, s: int) -> str:
         words = text[max(0, s - 40):s].split()
         word = words[-2].strip(_CONTEXT_STRIP).lower() if len(words) >= 2 else ""
     return word
+
+
+def _change_other_before(low: str, s: int) -> bool:
+    """Whether a word of ``CHANGE_OTHER`` stands before s, maybe with one or two of
+    ``_CHANGE_LINKS`` between: "baissé de 8 %", "aumentó en un 8 %", "gedaald met 8%"."""
+    words = low[max(0, s - 48):s].split()[-3:]
+    for _ in range(2):
+        if words and words[-1] in _CHANGE_LINKS:
+            words.pop()
+    return bool(words) and words[-1].strip(_CONTEXT_STRIP) in CHANGE_OTHER
 
 
 def _numerator_at(prepared, s: int, e: int) -> int:

@@ -129,15 +129,23 @@ _BARE_HOUR_BEFORE = frozenset("at by around until till before after from".split(
 # which reads them before an hour alone, whose half of the day is not said).
 _PAST_TO_BEFORE = re.compile(r"(?i)(?:(?<![\w])a[ \u00a0])?(?<![\w])(quarter|half)[ \u00a0]+"
                              r"(past|after|to)[ \u00a0]+\Z")
-# The hours in English words, in order from one (``_CLOCK_WORD_HOURS``).
+# The hours in English words, in order from one (``_CLOCK_WORD_HOURS``), and the minutes from
+# ten to fifty-nine said after an hour ("ten-thirty", "five forty-five"; ``_minute_word``).
 _HOUR_WORDS = "one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve"
+_TEEN_WORDS = "ten eleven twelve thirteen fourteen fifteen sixteen seventeen eighteen nineteen"
+_TENS_WORDS = "twenty thirty forty fifty"
+_MINUTE_WORDS = (_TEEN_WORDS.replace(" ", "|") + "|(?:" + _TENS_WORDS.replace(" ", "|")
+                 + ")(?:[-\u2010](?:one|two|three|four|five|six|seven|eight|nine))?")
 _PAST_TO = re.compile(r"(?:a[ \u00a0])?(quarter|half)[ \u00a0]+(past|after|to)[ \u00a0]+"
                       rf"(1[0-2]|[1-9]|{_HOUR_WORDS})(?![\w\u2010-])")
 # Opening hours "open 9 to 5", "hours: 9-5": an hour from 5 to 11 and a smaller one, read as
 # morning to afternoon (09:00 to 17:00), only after a word that says they are opening hours;
 # "open 10 to 11" or "from 9 to 5 days" are left as numbers.
+# The second end may be a word ("open 9 to five", "open nine to five-thirty").
 _HOURS_RANGE = re.compile(r"(?:[ \u00a0]?[-\u2013][ \u00a0]?|[ \u00a0](?:to|till|until)[ \u00a0])"
-                          r"([0-9]{1,2})(?::([0-5][0-9]))?(?:[ \u00a0]?(?i:(p)(?:\.m\.|m))(?![a-z]))?"
+                          r"(?:([0-9]{1,2})(?::([0-5][0-9]))?"
+                          rf"|(?i:({_HOUR_WORDS})(?:[-\u2010 \u00a0]({_MINUTE_WORDS}))?))"
+                          r"(?:[ \u00a0]?(?i:(p)(?:\.m\.|m))(?![a-z]))?"
                           r"(?![0-9]|[\w%]|[.,:][0-9]|[ \u00a0]?(?i:[ap]\.?m(?![a-z])"
                           r"|o['\u2019]clock|percent|%|h(?:ours?|rs?)?(?![a-z])|days?(?![a-z])))")
 _HOURS_BEFORE = frozenset("open opens opening hours staffed".split())
@@ -161,6 +169,7 @@ _SHARED_HALF = re.compile(r"(?:[ \u00a0]?[-\u2013][ \u00a0]?|[ \u00a0](?:to|till
 # "at 8 sharp" is either half of the day; after a word of opening or closing, the hour is read
 # in the half of the day shops keep.
 _AT_BEFORE = frozenset((" at ", "til ", "ill "))
+_AT_OPENERS = frozenset("\n\t\u00a0*_`#>\"'“‘([")   # what may stand before "at" too ("(at 8")
 _HOUR_END = frozenset(" \u00a0.,;!?)")
 _SHARP = re.compile(r"[ \u00a0]sharp(?![\w-])")
 _AFTER_SPOKEN_HOUR = frozenset("on every each today tomorrow tonight and or daily weekdays "
@@ -170,10 +179,22 @@ _AFTER_SPOKEN_HOUR = frozenset("on every each today tomorrow tonight and or dail
 # tonight", "open until ten", "at eight sharp"), and after ``_BARE_HOUR_BEFORE`` with the half
 # of the day after it ("by nine this evening"). Anywhere else it stays a number ("at nine
 # dollars", "one of nine", "look at one").
-_HOUR_WORD = re.compile(rf"({_HOUR_WORDS})(?![\w\u2010-])")
-_HOUR_WORD_TOKENS = frozenset(_HOUR_WORDS.encode().split(b"|"))
-_HOUR_WORD_LEADS = frozenset(b"at til till until by around before after from".split())
-_HOUR_WORD_LEADS_TEXT = ("at ", "til ", "by ", "around ", "before ", "after ", "from ")
+# The minutes may follow the hour ("we open at ten-thirty" 10:30, "at five forty-five tonight"
+# 17:45), where a hyphen would otherwise make dollars and cents (``rulekit.scan.words``). Opening
+# hours in words ("open nine to five", "open from nine to six") are read as in digits
+# (``_HOURS_RANGE``). The tokens (an ASCII text is gated on them) hold "ten-thirty" whole.
+_HOUR_WORD = re.compile(rf"({_HOUR_WORDS})(?:[-\u2010 \u00a0]({_MINUTE_WORDS}))?(?![\w\u2010-])")
+_MINUTE_TOKENS = (_TEEN_WORDS.split()
+                  + [f"{tens}{unit}" for tens in _TENS_WORDS.split()
+                     for unit in ["", *(f"-{word}" for word in _HOUR_WORDS.split("|")[:9])]])
+_HOUR_WORD_TOKENS = frozenset(_HOUR_WORDS.encode().split(b"|")) | frozenset(
+    f"{hour}-{minute}".encode() for hour in _HOUR_WORDS.split("|") for minute in _MINUTE_TOKENS)
+_HOUR_WORD_LEADS = frozenset(b"at til till until by around before after from open opens opening "
+                             b"hours staffed".split()) | frozenset(
+                                 day.encode() for day in _HOURS_DAY)
+_HOUR_WORD_LEADS_TEXT = ("at ", "til ", "by ", "around ", "before ", "after ", "from ", "open",
+                         "hours", "staffed", "day", "mon", "tue", "wed", "thu", "fri", "sat",
+                         "sun")
 _OPENING_WORDS = frozenset("open opens opening reopen reopens".split())
 _CLOSING_WORDS = frozenset("close closes closing closed shut shuts".split())
 # Open all day: "24/7", "open 24 hours", "24 hours a day": one mention, 00:00 to 24:00, that
@@ -261,6 +282,7 @@ _ROUND_THE_CLOCK_BEFORE = frozenset("open opens staffed available reachable onli
                                     "operate operates operating".split())
 _CLOCK_WORD_TOKENS = frozenset(b"noon midday midnight am pm m".split())
 _CLOCK_WORD_HOURS = {word: hour for hour, word in enumerate(_HOUR_WORDS.split("|"), 1)}
+_MINUTE_TENS = {word: 10 * tens for tens, word in enumerate(_TENS_WORDS.split(), 2)}
 _TWELVE_WORD = re.compile(r"[ \u00a0]+(?i:(noon|midnight))(?![\w\u2010-])")
 _COLOURS = frozenset("blue black navy green purple grey gray red".split())
 _SENTENCE_END = frozenset(".!?:\n")
@@ -429,8 +451,8 @@ class _When:
         if after and after in " \u00a0-\u2013" and self.hours_word_before(s):
             found = _HOURS_RANGE.match(text, e)
             if found:
-                return self.hours_range(s, e, found)
-        if (not after or after in _HOUR_END) and self.low[s - 4:s] in _AT_BEFORE and not (
+                return self.hours_range(s, e, int(text[s:e]), 0, found)
+        if (not after or after in _HOUR_END) and _at_before(self.low, s) and not (
                 after == "." and text[e + 1:e + 2].isdigit()):
             found = self.spoken_hour(s, e, int(text[s:e]))
             if found is not None:
@@ -524,10 +546,11 @@ class _When:
             words.pop()
         return day and (not words or words[-1].strip("*_:,.()") in _HOURS_LEAD)
 
-    def spoken_hour(self, s: int, e: int, hour: int) -> int | None:
-        """A bare hour, ``hour`` written at [s, e) in digits or in a word, after "at", "until"
-        or "till": "at 8 sharp" (either half of the day), "we close at 5" (17:00), "opens at
-        nine" (09:00), "open until 10" (22:00). An opening hour from 5 to 11 is the morning and
+    def spoken_hour(self, s: int, e: int, hour: int, minute: int = 0) -> int | None:
+        """A bare hour, ``hour`` written at [s, e) in digits or in words (with its ``minute``:
+        "ten-thirty"), after "at", "until" or "till": "at 8 sharp" (either half of the day), "we
+        close at 5" (17:00), "opens at nine" (09:00), "open until 10" (22:00), "we open at
+        ten-thirty" (10:30). An opening hour from 5 to 11 is the morning and
         from 12 to 4 the afternoon; a closing hour from 1 to 11 is the afternoon or evening.
         Anything else after "at" stays a number ("at 5 locations", "at 3 stores")."""
         low = self.low
@@ -535,7 +558,7 @@ class _When:
             return None
         sharp = _SHARP.match(low, e)
         if sharp:
-            return self.add_time(s, sharp.end(), hour % 12, 0, None, None)
+            return self.add_time(s, sharp.end(), hour % 12, minute, None, None)
         nxt = _word_after(low, e)
         if nxt and nxt not in _AFTER_SPOKEN_HOUR:
             return None
@@ -545,20 +568,23 @@ class _When:
         if verb[0] in _CLOSING_WORDS or (verb[0] in _OPENING_WORDS and low[s - 4:s] != " at "):
             if hour == 12:
                 return None                 # noon or midnight: unsure
-            return self.add_time(s, e, hour + 12, 0, None, None)
+            return self.add_time(s, e, hour + 12, minute, None, None)
         if verb[0] in _OPENING_WORDS:
-            return self.add_time(s, e, hour if hour >= 5 else hour + 12, 0, None, None)
+            return self.add_time(s, e, hour if hour >= 5 else hour + 12, minute, None, None)
         return None
 
-    def hours_range(self, s: int, e: int, found: re.Match) -> int | None:
-        """"open 9 to 5", "open 9 to 5:30 pm": 09:00 and 17:00 (17:30), two clock times (see
-        ``_HOURS_RANGE``)."""
-        first, last = int(self.text[s:e]), int(found.group(1))
+    def hours_range(self, s: int, e: int, first: int, minute: int,
+                    found: re.Match) -> int | None:
+        """"open 9 to 5", "open 9 to 5:30 pm", "open nine to five": 09:00 and 17:00 (17:30), two
+        clock times, the first ``first``:``minute`` written at [s, e) (see ``_HOURS_RANGE``)."""
+        digits, minutes, word, minute_word = found.group(1, 2, 3, 4)
+        last = int(digits) if digits else _CLOCK_WORD_HOURS[word.lower()]
         if not (5 <= first <= 11 and 1 <= last < first) or not self.free(s, found.end()):
             return None
-        self.add_time(s, e, first, 0, None, None)
+        self.add_time(s, e, first, minute, None, None)
         # the second end with its minutes and pm, if written ("9 to 5:30", "9 to 5 pm")
-        return self.add_time(found.start(1), found.end(), last + 12, int(found.group(2) or 0),
+        last_minute = int(minutes) if minutes else _minute_word(minute_word) if minute_word else 0
+        return self.add_time(found.start(1 if digits else 3), found.end(), last + 12, last_minute,
                              None, None)
 
     def all_day(self, s: int, e: int) -> int | None:
@@ -812,19 +838,26 @@ class _When:
             self.add_time(s, e, hour, 0, None, None)
 
     def hour_words(self) -> None:
-        """"we open at nine", "open until ten", "by nine tonight" (see ``_HOUR_WORD``)."""
+        """"we open at nine", "open until ten", "by nine tonight", "we open at ten-thirty",
+        "open nine to five" (see ``_HOUR_WORD``)."""
         text, low = self.text, self.low
         for found in self.spoken_times(_HOUR_WORD):
             s, e = found.span()
             hour = _CLOCK_WORD_HOURS[found.group(1)]
+            minute = _minute_word(found.group(2)) if found.group(2) else 0
             after = text[e:e + 1]
-            if s >= 4 and (not after or after in _HOUR_END) and low[s - 4:s] in _AT_BEFORE:
-                if self.spoken_hour(s, e, hour) is not None:
+            if (not after or after in _HOUR_END) and _at_before(low, s):
+                if self.spoken_hour(s, e, hour, minute) is not None:
                     continue
+            if after in " \u00a0-\u2013" and self.hours_word_before(s):
+                ranged = _HOURS_RANGE.match(text, e)
+                if ranged and self.hours_range(s, e, hour, minute, ranged) is not None:
+                    continue                # open nine to five
             if after in " \u00a0" and _word_before(low, s) in _BARE_HOUR_BEFORE:
                 half = _HALF_AFTER.match(text, e)
                 if half:                    # by nine this evening
-                    self.add_time(s, half.end(), self.half_after(e, hour % 12), 0, None, None)
+                    self.add_time(s, half.end(), self.half_after(e, hour % 12), minute, None,
+                                  None)
 
     def past_to_words(self) -> None:
         """"half past seven", "quarter to 9" (see ``spoken_times``)."""
@@ -1021,6 +1054,30 @@ class _When:
         hit.normalized = time.isoformat(spec) if time.tzinfo is None or is_fixed(time.tzinfo) \
             else f"{time.replace(tzinfo=None).isoformat(spec)} {label}"
         return self.claim(hit).e
+
+
+def _at_before(low: str, s: int) -> bool:
+    """Whether "at ", "til " or "till " ends just before s (``_AT_BEFORE``): after a space, or
+    after a line break, a bracket or an emphasis mark, or at the start of the text ("At 8
+    sharp")."""
+    chunk = low[s - 4:s] if s >= 4 else low[:s]
+    if chunk in _AT_BEFORE:
+        return True
+    if s < 4:
+        return chunk == "at "
+    return chunk[0] in _AT_OPENERS and chunk.endswith("at ")
+
+
+def _minute_word(word: str) -> int:
+    """The minutes said in ``word``, ten to fifty-nine ("thirty", "forty-five"; see
+    ``_MINUTE_WORDS``)."""
+    word = word.lower().replace("\u2010", "-")
+    if "-" in word:
+        tens, unit = word.split("-")
+        return _MINUTE_TENS[tens] + _CLOCK_WORD_HOURS[unit]
+    if word in _MINUTE_TENS:
+        return _MINUTE_TENS[word]
+    return _TEEN_WORDS.split().index(word) + 10
 
 
 def _past_to(hour: int, part: str, way: str) -> tuple[int, int]:
