@@ -19,7 +19,7 @@ from rulekit.scan.base import (_CLAIMED, _CONTEXT_STRIP, _DIGITS, _Hit, _is_glue
 from rulekit.scan.cjk import _CJK_SCALE, _YUAN_SIGNS, _yuan_tail
 from rulekit.scan.locales import _CORE
 from rulekit.scan.reader import _NBSP, _SIGNS
-from rulekit.scan.when import _AMPM_NEXT, _DAY_NEXT, _NUMERIC_DATE, _at_before
+from rulekit.scan.when import _AMPM_NEXT, _AT_BEFORE, _DAY_NEXT, _NUMERIC_DATE, _at_before
 
 # A digit run longer than this has no value (see the module docstring).
 MAX_DIGITS = 200
@@ -371,8 +371,10 @@ class _Figures:
             if self.has_east_asian and e - s <= 4:
                 return None
             if e - s <= 2:
-                if self.hours or (_at_before(self.low, s) and (
-                        after != "." or text[e + 1:e + 2] not in _ASCII_DIGITS)):
+                # (``_at_before`` only when the cheap slice says "at " ends there)
+                if self.hours or (self.low[s - 3:s] == "at " or s < 4 or self.low[s - 4:s]
+                                  in _AT_BEFORE) and _at_before(self.low, s) and (
+                        after != "." or text[e + 1:e + 2] not in _ASCII_DIGITS):
                     return None                 # 21 Uhr, 21h30; "at 8", "until 10" (``_When``)
                 if after in _SPACES:
                     # not "29 July", "29 of July", "9 pm"
