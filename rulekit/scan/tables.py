@@ -13,18 +13,21 @@ from rulekit.scan.base import _Hit
 from rulekit.scan.figures import _currency_for, _iso_codes
 
 # The unit in brackets: a currency sign or ISO code and/or a scale, or a per cent sign. Lower
-# case "m" is metres or minutes, never millions.
+# case "m" alone is metres or minutes, never millions; after a currency sign ("$m", "£mm") it
+# is the finance writing of millions. German: "Mio. €", "Mrd. €", "Tsd. €", "T€", "TEUR".
 _UNIT = re.compile(r"\((?:in[ \t]+)?(?:(?P<cur>[$€£¥₹]|[A-Z]{3})[ \t]*,?[ \t]*)?(?:in[ \t]+)?"
-                   r"(?P<scale>k|K|'?000s?|thousands?|M|MM|mn|millions?|bn|B|billions?)?"
-                   r"(?:[ \t]+of[ \t]+(?P<word>dollars|euros|pounds))?"
-                   r"[ \t]*(?P<cur2>[$€£¥₹])?[ \t]*(?P<pct>%)?[ \t]*\)")
+                   r"(?P<scale>k|K|'?000s?|thousands?|M|MM|mn|millions?|bn|B|billions?|"
+                   r"Tsd\.?|Mio\.?|Mrd\.?|T(?=€|EUR)|(?<=[$€£¥₹])(?:mm|m|bn|k))?"
+                   r"(?:[ \t]+of[ \t]+(?P<word>dollars|euros|pounds|\$|€|£))?"
+                   r"[ \t]*(?P<cur2>[$€£¥₹]|EUR|USD|GBP)?[ \t]*(?P<pct>%)?[ \t]*\)")
 _SCALE_OF = {"k": 10**3, "K": 10**3, "000": 10**3, "000s": 10**3, "'000": 10**3, "'000s": 10**3,
              "thousand": 10**3, "thousands": 10**3, "M": 10**6, "MM": 10**6, "mn": 10**6,
              "million": 10**6, "millions": 10**6, "bn": 10**9, "B": 10**9, "billion": 10**9,
-             "billions": 10**9}
-_WORD_SIGNS = {"dollars": "$", "euros": "€", "pounds": "£"}
-# A Markdown table's delimiter row: | --- | :---: | ---: |
-_DELIMITER_ROW = re.compile(r"[ \t]*\|?[ \t]*:?-{3,}:?[ \t]*(?:\|[ \t]*:?-{3,}:?[ \t]*)*\|?[ \t]*$")
+             "billions": 10**9, "m": 10**6, "mm": 10**6, "Tsd": 10**3, "Tsd.": 10**3,
+             "T": 10**3, "Mio": 10**6, "Mio.": 10**6, "Mrd": 10**9, "Mrd.": 10**9}
+_WORD_SIGNS = {"dollars": "$", "euros": "€", "pounds": "£", "$": "$", "€": "€", "£": "£"}
+# A Markdown table's delimiter row: | --- | :---: | ---: | (one dash is enough: |:-|-:|)
+_DELIMITER_ROW = re.compile(r"[ \t]*\|?[ \t]*:?-+:?[ \t]*(?:\|[ \t]*:?-+:?[ \t]*)*\|?[ \t]*$")
 # After a label's unit: its colon (maybe inside emphasis: "**Revenue ($k):** 3,100").
 _LABEL_COLON = re.compile(r"[ \t]*(?:[*_]{1,2}[ \t]*)?:")
 # How far a label's unit reaches: its line, up to a semicolon or the end of a sentence.
@@ -41,9 +44,12 @@ class _Tables:
         regions: list[tuple[int, int, _Unit]] = []
         line_end = table_end = -1
         in_table = False
+        units: list[tuple[int, int]] = []       # the spans of the units read, in order
         for match in _UNIT.finditer(text):
             unit = _unit_of(match, self.info.locale)
             at = match.start()
+            if unit is not None and "0" in match.group():
+                units.append(match.span())
             if unit is None or at < table_end:
                 continue                    # (a table's rows were read with its header)
             if at <= line_end:
@@ -59,6 +65,10 @@ class _Tables:
             in_table = table_end >= 0
             if not in_table:
                 self._label(match.end(), unit, regions)
+        if units:
+            # The digits of a unit ("('000)", "(000s)") are the unit's, not figures.
+            self.hits = [hit for hit in self.hits
+                         if not any(a <= hit.s and hit.e <= b for a, b in _within(units, hit.s))]
         if regions:
             regions.sort(key=_FIRST)
             _apply(self.hits, regions)
@@ -146,6 +156,12 @@ def _cells(text: str, start: int, end: int) -> list[tuple[int, int]]:
 
 def _FIRST(region: tuple) -> int:
     return region[0]
+
+
+def _within(spans: list[tuple[int, int]], at: int) -> list[tuple[int, int]]:
+    """The span of ``spans`` (sorted, not overlapping) that starts last at or before ``at``."""
+    index = bisect.bisect_right(spans, (at, float("inf"))) - 1
+    return [spans[index]] if index >= 0 else []
 
 
 def _apply(hits: list[_Hit], regions: list[tuple[int, int, _Unit]]) -> None:
