@@ -86,6 +86,10 @@ _RATED_SLASH = re.compile(r"(?<![\d.,/])(\d{1,2}(?:[.,]\d{1,2})?)[ \u00a0]?/[ \u
 # names that hold a rank.
 _RANK_VALUE_WORDS = frozenset({"rank", "ranked", "ranking", "place", "placed", "position",
                                "spot", "ranks", "finished", "came", "is", "was"})
+# After an ordinal, words that make it a rank of what the sentence is about ("took second
+# place", "the 2nd-best post", "the third-ranked post"), held to the evidence's ranks like the
+# words above; "came in" before it too ("came in third"). Not "the 2nd colour", a list position.
+_RANK_AFTER_ORDINAL = frozenset({"place", "spot", "position", "best", "ranked"})
 # After "placed 3": words that keep it a place ("placed 3 in the final", "placed 3 overall").
 _PLACE_NOT_COUNTED = frozenset({"in", "on", "at", "out", "overall", "of", "and", "or", "with",
                                 "for", "after", "behind"})
@@ -1001,6 +1005,10 @@ class _Judge:
         stated = last if last not in ("#", "no.", "number") or len(before) < 2 else before[-2]
         if stated in _RANK_VALUE_WORDS and self.ranks and int(value) not in self.ranks:
             return False    # "ranked #1" where the evidence ranks it 2nd ("our #1 priority" is not)
+        if mention.ordinal and self.ranks and int(value) not in self.ranks and (
+                (last == "in" and len(before) > 1 and before[-2] == "came")
+                or mention.after.split(" ", 1)[0] in _RANK_AFTER_ORDINAL):
+            return False    # "took second place", "came in third" where the evidence ranks it 4th
         if mention.ordinal and ("ordinal" in contexts or "rank" in contexts):
             return True
         if "rank" in contexts and (last in _RANK_WORDS or _cjk_rank(mention.before, mention)):
