@@ -118,12 +118,54 @@ _FOREIGN_OTHERWISE_AFTER = re.compile(
 _FOREIGN_NOT_AFTER = re.compile(r"(?:では|じゃ)(?:ありません|ない|ございません)|(?:して)?(?:い|おり)?"
                                 r"ません|(?:이|가) 아(?:니|닙)|되지 않")
 # Italian "disponibile" is a stock claim only said of the thing itself, with nothing after it
-# in its clause: "Sì, è disponibile.", "Il prodotto non è più disponibile." ("Il rimborso è
-# disponibile online" is not read).
+# in its clause: "Sì, è disponibile.", "Il prodotto non è più disponibile.", "La giacca (blu) è
+# disponibile": a noun after a definite article is the thing, unless it names a service, a
+# feature or a way of doing ("Il rimborso è disponibile online", "La funzione è disponibile",
+# ``_NOT_STOCK_IT``). An unknown noun is read as the thing: fail closed.
 _DISPONIBILE_BEFORE = re.compile(r"(?:^|[.!?,;:\n]|\bsì|\bpurtroppo|\battualmente|\bora|"
-                                 r"\bil prodotto|\bl['’]articolo|\bquest[oaie])[ \t\u00a0]*"
+                                 r"(?:\b(?:il|lo|la|i|gli|le)[ \t\u00a0]+|\bl['’])"
+                                 r"(?P<noun>\w+)(?:[ \t\u00a0]+(?:di|da|in)[ \t\u00a0]+\w+)?"
+                                 r"(?:[ \t\u00a0]+\w+)?|\bquest[oaie])[ \t\u00a0]*"
                                  r"(?:non[ \t\u00a0]+)?(?:è|sono)(?:[ \t\u00a0]+(?:ancora|già|ora|"
                                  r"più|subito|attualmente))?[ \t\u00a0]+\Z")
+# A general rule about sold-out things is no claim about this one, as "out-of-stock items are
+# refunded" is not: a plural noun after a plural definite article, then the stock word as its
+# plural adjective, then more of the clause ("Les articles épuisés sont remboursés", "Los
+# artículos agotados se reembolsan", "Os produtos esgotados são reembolsados", "Gli articoli
+# esauriti vengono rimborsati"); in Dutch and German the adjective before its noun, at the
+# start of a clause or after "alle" ("Uitverkochte artikelen worden terugbetaald", "Alle
+# ausverkauften Artikel werden erstattet"). "Vos articles épuisés", "Les articles sont
+# épuisés" and "L'article épuisé" are claims.
+_GENERIC_BEFORE = re.compile(r"(?<![\w'’])(?:les|los|las|os|as|i|gli|le)[ \t\u00a0]+\w+[sxie]"
+                             r"[ \t\u00a0]+\Z")
+_GENERIC_FRONT_BEFORE = re.compile(r"(?:^|[.!?;:,\n]|(?<![\w'’])alle)[ \t\u00a0]*\Z")
+_GENERIC_AFTER = re.compile(r"[ \t\u00a0]+\w")
+_PLURAL_ROMANCE = ("épuisé", "esgotad", "agotad", "esaurit")
+
+
+def _generic_rule(low: str, word: str, start: int, end: int) -> bool:
+    """Whether the stock word at [start, end) of ``low`` (lower-cased, with its ending) is the
+    adjective of a general rule about sold-out things (``_GENERIC_BEFORE``), not a claim."""
+    if not _GENERIC_AFTER.match(low, end):
+        return False
+    if word in _PLURAL_ROMANCE:
+        plural = low[end - 1] == "s" or (word == "esaurit" and end - start == len(word) + 1
+                                         and low[end - 1] in "ie")
+        return plural and _GENERIC_BEFORE.search(low, max(0, start - 32), start) is not None
+    if word in ("uitverkocht", "ausverkauft"):
+        return low[end - 1] in "en" and end > start + len(word) \
+            and _GENERIC_FRONT_BEFORE.search(low, max(0, start - 8), start) is not None
+    return False
+
+
+_NOT_STOCK_IT = frozenset(
+    "funzione funzioni funzionalità opzione opzioni servizio servizi rimborso rimborsi reso resi "
+    "spedizione spedizioni consegna consegne assistenza pagamento pagamenti sconto sconti offerta "
+    "offerte promozione promozioni codice coupon app applicazione sito supporto ritiro account "
+    "abbonamento aggiornamento aggiornamenti modulo pagina documentazione manuale fattura "
+    "ricevuta garanzia tracciamento chat versione modalità informazioni dettagli operatore "
+    "negozio personale team staff guida catalogo download file link prenotazione "
+    "appuntamento".split())
 _CLAUSE_END = re.compile(r"[ \t\u00a0]*(?:[.!,;:)\n]|\Z)")
 _SUPPOSE_WORDS = r"\b(?:if|unless|whether|when|whenever|once|until|in case)\b"
 _SUPPOSING = re.compile(_SUPPOSE_WORDS)
@@ -223,10 +265,13 @@ def _foreign_stock(low: str) -> list[tuple[int, int, str, None, None]]:
             if _FOREIGN_OTHERWISE.search(low, max(0, start - 32), start) \
                     or _FOREIGN_OTHERWISE_AFTER.match(low, end):
                 continue                # "wieder auf Lager", "nur noch 2 auf Lager", 有货吗
-            if word == "disponibil" and not (
-                    _DISPONIBILE_BEFORE.search(low, max(0, start - 40), start)
-                    and _CLAUSE_END.match(low, end)):
-                continue                # "Il rimborso è disponibile online"
+            if end > start + len(word) and _generic_rule(low, word, start, end):
+                continue                # "Les articles épuisés sont remboursés"
+            if word == "disponibil":
+                said = _DISPONIBILE_BEFORE.search(low, max(0, start - 40), start)
+                if said is None or said.group("noun") in _NOT_STOCK_IT \
+                        or not _CLAUSE_END.match(low, end):
+                    continue            # "Il rimborso è disponibile online"
             negated = _FOREIGN_NOT.search(low, max(0, start - 24), start)
             if negated:
                 start = negated.start()
