@@ -57,7 +57,8 @@ from rulekit.policy import Binding, Entity, Identity, Policy
 from rulekit.scan import Mention, scan, squash
 from rulekit.scan.base import _ascii_lower, _is_cjk
 from rulekit.scan.figures import CHANGED_BEFORE, FALL_BEFORE, RISE_BEFORE, change_word_before
-from rulekit.sweep_amounts import _amount_words, _magnitudes, _stock_levels
+from rulekit.sweep_amounts import (_amount_words, _cjk_magnitude_spans, _magnitudes,
+                                    _stock_levels)
 from rulekit.sweep_days import (_DENYING, _WEEKDAYS, _lone_weekdays, _may_be_relative,
                                 _relative_days, _stated_weekday, _weekday_patterns)
 
@@ -295,6 +296,9 @@ def sweep(text: str, evidence: Evidence, settings: SweepSettings = SweepSettings
         scanned = _outside_quotes(scanned, _asserted_question_quotes(text, scanned, evidence,
                                                                      question))
     mentions = _outside(_exempt_spans(text, settings.exempt), scanned)
+    if "数" in text or "几" in text or "數" in text or "幾" in text:
+        # 数百, 几千: a band judged with rule 12 (``_magnitudes``), not the number 百
+        mentions = _outside([span[:2] for span in _cjk_magnitude_spans(text)], mentions)
     # Relative days first: the count of "3 days ago" is judged with the day it resolves to.
     low = text.lower()
     relative_days = _relative_days(text, evidence, locale) if _may_be_relative(text, low, locale) \
@@ -341,7 +345,8 @@ def sweep(text: str, evidence: Evidence, settings: SweepSettings = SweepSettings
                           or "週" in text or "星期" in text or "拜" in text):
         findings.extend(_lone_weekdays(text, low, mentions, evidence, locale))
     amounts = _amount_words(text, low, evidence)
-    if "s of" in low or "several " in low or "a few " in low:
+    if "s of" in low or "several " in low or "a few " in low or "a couple " in low \
+            or "des " in low or "数" in text or "几" in text or "數" in text or "幾" in text:
         amounts += _magnitudes(text, low, evidence)
     if "left" in low or "stock" in low or "remain" in low or "available" in low \
             or "lager" in low or "剩" in low or "库存" in low or "在庫" in low:

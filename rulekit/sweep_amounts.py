@@ -350,9 +350,25 @@ def _amount_words(text: str, low: str, evidence: Evidence) -> list[Finding]:
 _MAGNITUDES = {"dozens": (24, 199), "hundreds": (200, 1999), "thousands": (2000, 999_999),
                "millions": (2 * 10**6, 10**9 - 1), "billions": (2 * 10**9, 10**12 - 1)}
 _MAGNITUDE_UNITS = {"thousands": 10**3, "millions": 10**6, "billions": 10**9}
-# "several hundred" and "a few hundred" claim 200-999 of the thing after them ("a few thousand
-# views" 2,000-9,999); "a few hundred thousand" 200,000-999,999.
-_FEW_WORDS = ("several ", "a few ")
+# "several hundred", "a few hundred" and "a couple hundred" claim 200-999 of the thing after
+# them ("a few thousand views" 2,000-9,999); "a few hundred thousand" 200,000-999,999.
+_FEW_WORDS = ("several ", "a few ", "a couple ")
+# French "des centaines de vues" and its kin claim the bands of "hundreds of"; Chinese 数百, 几百
+# (200-999) and 数千, 几千 (2,000-9,999) those of "several hundred" and "several thousand", judged
+# against every figure of the evidence (no field is named in Chinese).
+_FRENCH_MAGNITUDES = (("des dizaines d", _MAGNITUDES["dozens"]),
+                      ("des centaines d", _MAGNITUDES["hundreds"]),
+                      ("des milliers d", _MAGNITUDES["thousands"]),
+                      ("des millions d", _MAGNITUDES["millions"]))
+_CJK_MAGNITUDE = re.compile(r"[数數几幾]([百千万萬])")
+_CJK_BANDS = {"百": (200, 999), "千": (2000, 9999), "万": (20_000, 99_999), "萬": (20_000, 99_999)}
+
+
+def _cjk_magnitude_spans(text: str) -> list[tuple[int, int, tuple[int, int]]]:
+    """(start, end, band) of each 数百, 几千... of ``text``."""
+    if "百" not in text and "千" not in text and "万" not in text and "萬" not in text:
+        return []
+    return [(m.start(), m.end(), _CJK_BANDS[m.group(1)]) for m in _CJK_MAGNITUDE.finditer(text)]
 _FEW_UNITS = {"hundred": 100, "thousand": 10**3, "million": 10**6, "billion": 10**9}
 _MAGNITUDE_BEFORE = re.compile(r"(?<![\w-])(tens|hundreds)[ \t\u00a0]+of[ \t\u00a0]+\Z")
 _MAGNITUDE_DETERMINERS = frozenset("the your our their his her its my these those".split())
@@ -402,6 +418,27 @@ def _magnitudes(text: str, low: str, evidence: Evidence) -> list[Finding]:
             finding = _magnitude(text, low, evidence, start, end, band, memo)
             if finding is not None:
                 findings.append(finding)
+    for key, band in _FRENCH_MAGNITUDES if "des " in low else ():
+        at = low.find(key)
+        while at >= 0:
+            start, end = at, at + len(key)
+            at = low.find(key, end)
+            if (start and low[start - 1].isalnum()) or not (
+                    low.startswith("e ", end) or low.startswith(("'", "’"), end)):
+                continue
+            if supposing and _SUPPOSED.search(low, max(0, start - 64), start):
+                continue
+            if low[end] == "e":             # "des centaines de vues": the thing after "de"
+                finding = _magnitude(text, low, evidence, start, end + 1, band, memo)
+            else:                           # "des milliers d'abonnés": the band alone
+                finding = _in_band(text, evidence, start, end + 1, band, memo)
+            if finding is not None:
+                findings.append(finding)
+    cjk = "数" in text or "几" in text or "數" in text or "幾" in text
+    for start, end, band in _cjk_magnitude_spans(text) if cjk else ():
+        finding = _in_band(text, evidence, start, end, band, memo)
+        if finding is not None:
+            findings.append(finding)
     for few in _FEW_WORDS:
         at = low.find(few)
         while at >= 0:
@@ -426,6 +463,21 @@ def _magnitudes(text: str, low: str, evidence: Evidence) -> list[Finding]:
             if finding is not None:
                 findings.append(finding)
     return findings
+
+
+def _in_band(text: str, evidence: Evidence, start: int, end: int, band: tuple[int, int],
+             memo: dict) -> Finding | None:
+    """The finding on a magnitude phrase [start, end) that names no field: some figure of the
+    evidence must be in ``band``."""
+    lo, hi = band
+    if band not in memo:
+        memo[band] = any(lo <= value <= hi for value in evidence.values)
+    if memo[band]:
+        return None
+    said = text[start:end]
+    return _new_finding("word_number", said, f"{lo}-{hi}", start, end, "unsupported_number",
+                        f"'{said}' says {lo:,}-{hi:,}, and no figure of the evidence is in "
+                        "that range")
 
 
 def _magnitude(text: str, low: str, evidence: Evidence, start: int, end: int,
