@@ -57,7 +57,8 @@ from rulekit.policy import Binding, Entity, Identity, Policy
 from rulekit.scan import Mention, scan, squash
 from rulekit.scan.base import _ascii_lower, _is_cjk
 from rulekit.scan.figures import CHANGED_BEFORE, FALL_BEFORE, RISE_BEFORE, change_word_before
-from rulekit.sweep_amounts import _amount_words, _magnitudes, _stock_levels
+from rulekit.sweep_amounts import (_amount_words, _cjk_magnitude_spans, _magnitudes,
+                                    _stock_levels)
 from rulekit.sweep_days import (_DENYING, _WEEKDAYS, _lone_weekdays, _may_be_relative,
                                 _relative_days, _stated_weekday, _weekday_patterns)
 
@@ -86,6 +87,10 @@ _RATED_SLASH = re.compile(r"(?<![\d.,/])(\d{1,2}(?:[.,]\d{1,2})?)[ \u00a0]?/[ \u
 # names that hold a rank.
 _RANK_VALUE_WORDS = frozenset({"rank", "ranked", "ranking", "place", "placed", "position",
                                "spot", "ranks", "finished", "came", "is", "was"})
+# After an ordinal, words that make it a rank of what the sentence is about ("took second
+# place", "the 2nd-best post", "the third-ranked post"), held to the evidence's ranks like the
+# words above; "came in" before it too ("came in third"). Not "the 2nd colour", a list position.
+_RANK_AFTER_ORDINAL = frozenset({"place", "spot", "position", "best", "ranked"})
 # After "placed 3": words that keep it a place ("placed 3 in the final", "placed 3 overall").
 _PLACE_NOT_COUNTED = frozenset({"in", "on", "at", "out", "overall", "of", "and", "or", "with",
                                 "for", "after", "behind"})
@@ -291,6 +296,9 @@ def sweep(text: str, evidence: Evidence, settings: SweepSettings = SweepSettings
         scanned = _outside_quotes(scanned, _asserted_question_quotes(text, scanned, evidence,
                                                                      question))
     mentions = _outside(_exempt_spans(text, settings.exempt), scanned)
+    if "数" in text or "几" in text or "數" in text or "幾" in text:
+        # 数百, 几千: a band judged with rule 12 (``_magnitudes``), not the number 百
+        mentions = _outside([span[:2] for span in _cjk_magnitude_spans(text)], mentions)
     # Relative days first: the count of "3 days ago" is judged with the day it resolves to.
     low = text.lower()
     relative_days = _relative_days(text, evidence, locale) if _may_be_relative(text, low, locale) \
@@ -337,7 +345,8 @@ def sweep(text: str, evidence: Evidence, settings: SweepSettings = SweepSettings
                           or "週" in text or "星期" in text or "拜" in text):
         findings.extend(_lone_weekdays(text, low, mentions, evidence, locale))
     amounts = _amount_words(text, low, evidence)
-    if "s of" in low or "several " in low or "a few " in low:
+    if "s of" in low or "several " in low or "a few " in low or "a couple " in low \
+            or "des " in low or "数" in text or "几" in text or "數" in text or "幾" in text:
         amounts += _magnitudes(text, low, evidence)
     if "left" in low or "stock" in low or "remain" in low or "available" in low \
             or "lager" in low or "剩" in low or "库存" in low or "在庫" in low:
@@ -469,7 +478,7 @@ def _direction(text: str, mention: Mention) -> int:
 # "en baisse de", "gesunken um", "ein Rückgang von", "bajó un", "una caída del", "calo del",
 # "caiu 12,5%", "gedaald met"; they live here, not in ``rulekit.scan.figures``), with the little
 # words that may stand between the word and the number (``_TREND_LINKS``). A word that says a
-# change without its direction ("varié", "verändert") says nothing of the sign.
+# change without its direction ("varié", "verändert") backs either sign (``_changed_other``).
 _FALL_OTHER = frozenset(
     "baisse baissé baissée baissés baissées diminué diminuée diminués diminuées diminution "
     "recul reculé reculée chute chuté "
@@ -514,6 +523,63 @@ _TREND_AFTER_OTHER = re.compile(
     r"höher|gestegen|gegroeid|toegenomen|meer|hoger|más|mais|in più|de plus))(?![\w-])"
     r"|[ \u00a0]?[の的]?(?:(?P<cfall>減少|减少|下降|低下|下落|ダウン|減|감소|하락|줄|떨어)"
     r"|(?P<crise>増加|增加|增长|增長|上昇|上升|アップ|増|증가|상승|늘|올라))", re.IGNORECASE)
+# Words of other languages that say a change without its direction, like "improved", "worsened"
+# and "changed" (``CHANGED_BEFORE``): before the number, maybe with a little word between ("a été
+# amélioré de 8 %", "verbesserte sich um 8 %", "mejoró un 8 %", "migliorato del 8%", "melhorou
+# 8%", "verbeterd met 8%", 改善了8%, 개선 8%) or after it ("um 8 % verbessert", "met 8% verbeterd",
+# 8%改善, 8%の改善, 8% 개선). Lower may be better, so they back a change of either sign.
+_CHANGED_OTHER = frozenset(
+    "amélioré améliorée améliorés améliorées amélioration dégradé dégradée détérioré détériorée "
+    "empiré changé changée varié variée évolué "
+    "verbessert verbesserte verbesserten verbesserung verschlechtert verschlechterte "
+    "verschlechterung verändert veränderte veränderung geändert "
+    "mejorado mejorada mejoró mejoraron mejora empeorado empeorada empeoró cambiado cambió "
+    "variado varió "
+    "migliorato migliorata migliorati migliorate miglioramento peggiorato peggiorata "
+    "peggioramento cambiato cambiata variato variata "
+    "melhorado melhorada melhorou melhoraram melhoria piorado piorada piorou mudou mudado "
+    "variou "
+    "verbeterd verbeterde verbetering verslechterd verslechterde verslechtering veranderd "
+    "veranderde".split())
+_CHANGED_LINKS = _TREND_LINKS | {"sich", "se", "si", "of", "by"}
+_CHANGED_CJK = ("改善", "改进", "改進", "改良", "变化", "變化", "変化", "変動", "悪化", "恶化", "개선",
+                "변화", "악화")
+_CHANGED_AFTER_OTHER = re.compile(
+    r"[ \u00a0]+(?:verbessert|verschlechtert|verändert|geändert|verbeterd|verslechterd|"
+    r"veranderd)(?![\w-])|[ \u00a0]?[の的]?(?:改善|改进|改進|改良|变化|變化|変化|変動|悪化|恶化|개선|"
+    r"변화|악화)", re.IGNORECASE)
+# Every word ``_changed_other`` reads holds one of these.
+_CHANGED_MARKS = re.compile("amélior|dégrad|détérior|empir|changé|varié|évolué|verbesser|"
+                            "verschlechter|veränder|geänder|mejor|empeor|cambi|vari|miglior|"
+                            "peggior|melhor|pior|mud|verbeter|verslechter|verander|改善|改进|改進|"
+                            "改良|变化|變化|変化|変動|悪化|恶化|개선|변화|악화", re.IGNORECASE)
+
+
+def _changed_other(text: str, mention: Mention) -> bool:
+    """Whether a word of ``_CHANGED_OTHER`` (or a CJK one) stands just before the unsigned
+    figure, past the little words of ``_CHANGED_LINKS``, or one of ``_CHANGED_AFTER_OTHER``
+    just after it. The words before are read from a window of 40 characters."""
+    start = mention.start
+    kept = text[max(0, start - 40):start].rstrip(" \u00a0")
+    last = kept[-1:]
+    if last == "'" or last == "’":
+        kept = kept[:-1]                                    # "migliorato dell'8%"
+        last = kept[-1:]
+    if last.isalpha() and _is_cjk(last):
+        if (kept[:-1] if last == "了" else kept).endswith(_CHANGED_CJK):
+            return True
+    elif last.isalpha():
+        words = kept.lower().split()[-4:]
+        if start > 40:
+            words = words[1:]       # the first may be the end of a longer word
+        for _ in range(2):
+            if words and words[-1] in _CHANGED_LINKS:
+                words = words[:-1]
+        if words and words[-1].lstrip(_OPENING) in _CHANGED_OTHER:
+            return True
+    return _CHANGED_AFTER_OTHER.match(text, mention.end) is not None
+
+
 _OPENING = "([{\"'“‘«"
 # Every word and arrow ``_trend`` reads, and every word of ``CHANGED_BEFORE``, holds one of
 # these: a text with none of them is not read for directions at all.
@@ -534,7 +600,10 @@ _TREND_MARKS_OTHER = re.compile(
     "meno|più|caiu|queda|redução|recu|alta|baix|mais|gedaald|daal|daling|gezakt|zakte|afgenomen|"
     "afname|gestegen|steeg|stegen|stijging|gegroeid|groeide|toegenomen|toename|minder|meer|hoger|"
     "lager|下降|下跌|减|減|降|下滑|回落|跌|增|増|上升|上涨|上漲|提高|提升|涨|低下|下落|上昇|ダウン|"
-    "アップ|감소|하락|줄|떨어|증가|상승|늘|올라")
+    "アップ|감소|하락|줄|떨어|증가|상승|늘|올라|amélior|verbesser|mejor|miglior|melhor|verbeter|"
+    "dégrad|détérior|empir|verschlechter|empeor|peggior|pior|verslechter|改善|改进|改進|改良|"
+    "悪化|恶化|개선|악화|varié|varia|veränder|geänder|cambia|cambió|mudou|mudad|verander|变化|變化|"
+    "変化|変動|변화")
 
 
 def _may_trend(low: str) -> bool:
@@ -766,6 +835,12 @@ class _Judge:
         # the sizes of the evidence's changes, when the text holds a word ``_trend`` reads
         self.changes = changes
 
+    @functools.cached_property
+    def _changed_marks(self) -> bool:
+        """Whether the text holds a word of another language that says a change without its
+        direction (``_CHANGED_MARKS``): read once, when a change's size is first judged."""
+        return _CHANGED_MARKS.search(self.text) is not None
+
     def mention(self, index: int, mention: Mention) -> Finding | None:
         method = _JUDGES.get(mention.kind)
         return method(self, index, mention) if method else None
@@ -822,10 +897,11 @@ class _Judge:
                 return self._finding(mention, "unsupported_number", f"{mention.text.strip()} "
                                      f"with its direction word is a change of {shown}; the "
                                      f"evidence holds a change of {held}", value=str(signed))
-        elif self.changes and mention.sign is None and abs(value) in self.changes \
-                and change_word_before(self.text, mention.start) in CHANGED_BEFORE:
-            # "improved by 2.1%": no direction (a lower bounce rate is better), so a change of
-            # either sign backs its size
+        elif self.changes and mention.sign is None and abs(value) in self.changes and (
+                change_word_before(self.text, mention.start) in CHANGED_BEFORE
+                or (self._changed_marks and _changed_other(self.text, mention))):
+            # "improved by 2.1%", "amélioré de 2,1 %": no direction (a lower bounce rate is
+            # better), so a change of either sign backs its size
             changes = self.evidence.changes
             if (value, mention.percent) in changes or (-value, mention.percent) in changes:
                 return None
@@ -1001,6 +1077,14 @@ class _Judge:
         stated = last if last not in ("#", "no.", "number") or len(before) < 2 else before[-2]
         if stated in _RANK_VALUE_WORDS and self.ranks and int(value) not in self.ranks:
             return False    # "ranked #1" where the evidence ranks it 2nd ("our #1 priority" is not)
+        if mention.ordinal and self.ranks and int(value) not in self.ranks and (
+                (last == "in" and len(before) > 1 and before[-2] == "came")
+                or (mention.after.split(" ", 1)[0] in _RANK_AFTER_ORDINAL
+                    and (before[-2:-1] if last == "the" else before[-1:]) not in (
+                        ["and"], ["or"], ["to"]))):
+            # "took second place", "came in third" where the evidence ranks it 4th (not the
+            # end of a range: "between the 3rd and the 5th place")
+            return False
         if mention.ordinal and ("ordinal" in contexts or "rank" in contexts):
             return True
         if "rank" in contexts and (last in _RANK_WORDS or _cjk_rank(mention.before, mention)):

@@ -118,12 +118,54 @@ _FOREIGN_OTHERWISE_AFTER = re.compile(
 _FOREIGN_NOT_AFTER = re.compile(r"(?:では|じゃ)(?:ありません|ない|ございません)|(?:して)?(?:い|おり)?"
                                 r"ません|(?:이|가) 아(?:니|닙)|되지 않")
 # Italian "disponibile" is a stock claim only said of the thing itself, with nothing after it
-# in its clause: "Sì, è disponibile.", "Il prodotto non è più disponibile." ("Il rimborso è
-# disponibile online" is not read).
+# in its clause: "Sì, è disponibile.", "Il prodotto non è più disponibile.", "La giacca (blu) è
+# disponibile": a noun after a definite article is the thing, unless it names a service, a
+# feature or a way of doing ("Il rimborso è disponibile online", "La funzione è disponibile",
+# ``_NOT_STOCK_IT``). An unknown noun is read as the thing: fail closed.
 _DISPONIBILE_BEFORE = re.compile(r"(?:^|[.!?,;:\n]|\bsì|\bpurtroppo|\battualmente|\bora|"
-                                 r"\bil prodotto|\bl['’]articolo|\bquest[oaie])[ \t\u00a0]*"
+                                 r"(?:\b(?:il|lo|la|i|gli|le)[ \t\u00a0]+|\bl['’])"
+                                 r"(?P<noun>\w+)(?:[ \t\u00a0]+(?:di|da|in)[ \t\u00a0]+\w+)?"
+                                 r"(?:[ \t\u00a0]+\w+)?|\bquest[oaie])[ \t\u00a0]*"
                                  r"(?:non[ \t\u00a0]+)?(?:è|sono)(?:[ \t\u00a0]+(?:ancora|già|ora|"
                                  r"più|subito|attualmente))?[ \t\u00a0]+\Z")
+# A general rule about sold-out things is no claim about this one, as "out-of-stock items are
+# refunded" is not: a plural noun after a plural definite article, then the stock word as its
+# plural adjective, then more of the clause ("Les articles épuisés sont remboursés", "Los
+# artículos agotados se reembolsan", "Os produtos esgotados são reembolsados", "Gli articoli
+# esauriti vengono rimborsati"); in Dutch and German the adjective before its noun, at the
+# start of a clause or after "alle" ("Uitverkochte artikelen worden terugbetaald", "Alle
+# ausverkauften Artikel werden erstattet"). "Vos articles épuisés", "Les articles sont
+# épuisés" and "L'article épuisé" are claims.
+_GENERIC_BEFORE = re.compile(r"(?<![\w'’])(?:les|los|las|os|as|i|gli|le)[ \t\u00a0]+\w+[sxie]"
+                             r"[ \t\u00a0]+\Z")
+_GENERIC_FRONT_BEFORE = re.compile(r"(?:^|[.!?;:,\n]|(?<![\w'’])alle)[ \t\u00a0]*\Z")
+_GENERIC_AFTER = re.compile(r"[ \t\u00a0]+\w")
+_PLURAL_ROMANCE = ("épuisé", "esgotad", "agotad", "esaurit")
+
+
+def _generic_rule(low: str, word: str, start: int, end: int) -> bool:
+    """Whether the stock word at [start, end) of ``low`` (lower-cased, with its ending) is the
+    adjective of a general rule about sold-out things (``_GENERIC_BEFORE``), not a claim."""
+    if not _GENERIC_AFTER.match(low, end):
+        return False
+    if word in _PLURAL_ROMANCE:
+        plural = low[end - 1] == "s" or (word == "esaurit" and end - start == len(word) + 1
+                                         and low[end - 1] in "ie")
+        return plural and _GENERIC_BEFORE.search(low, max(0, start - 32), start) is not None
+    if word in ("uitverkocht", "ausverkauft"):
+        return low[end - 1] in "en" and end > start + len(word) \
+            and _GENERIC_FRONT_BEFORE.search(low, max(0, start - 8), start) is not None
+    return False
+
+
+_NOT_STOCK_IT = frozenset(
+    "funzione funzioni funzionalità opzione opzioni servizio servizi rimborso rimborsi reso resi "
+    "spedizione spedizioni consegna consegne assistenza pagamento pagamenti sconto sconti offerta "
+    "offerte promozione promozioni codice coupon app applicazione sito supporto ritiro account "
+    "abbonamento aggiornamento aggiornamenti modulo pagina documentazione manuale fattura "
+    "ricevuta garanzia tracciamento chat versione modalità informazioni dettagli operatore "
+    "negozio personale team staff guida catalogo download file link prenotazione "
+    "appuntamento".split())
 _CLAUSE_END = re.compile(r"[ \t\u00a0]*(?:[.!,;:)\n]|\Z)")
 _SUPPOSE_WORDS = r"\b(?:if|unless|whether|when|whenever|once|until|in case)\b"
 _SUPPOSING = re.compile(_SUPPOSE_WORDS)
@@ -223,10 +265,13 @@ def _foreign_stock(low: str) -> list[tuple[int, int, str, None, None]]:
             if _FOREIGN_OTHERWISE.search(low, max(0, start - 32), start) \
                     or _FOREIGN_OTHERWISE_AFTER.match(low, end):
                 continue                # "wieder auf Lager", "nur noch 2 auf Lager", 有货吗
-            if word == "disponibil" and not (
-                    _DISPONIBILE_BEFORE.search(low, max(0, start - 40), start)
-                    and _CLAUSE_END.match(low, end)):
-                continue                # "Il rimborso è disponibile online"
+            if end > start + len(word) and _generic_rule(low, word, start, end):
+                continue                # "Les articles épuisés sont remboursés"
+            if word == "disponibil":
+                said = _DISPONIBILE_BEFORE.search(low, max(0, start - 40), start)
+                if said is None or said.group("noun") in _NOT_STOCK_IT \
+                        or not _CLAUSE_END.match(low, end):
+                    continue            # "Il rimborso è disponibile online"
             negated = _FOREIGN_NOT.search(low, max(0, start - 24), start)
             if negated:
                 start = negated.start()
@@ -305,9 +350,25 @@ def _amount_words(text: str, low: str, evidence: Evidence) -> list[Finding]:
 _MAGNITUDES = {"dozens": (24, 199), "hundreds": (200, 1999), "thousands": (2000, 999_999),
                "millions": (2 * 10**6, 10**9 - 1), "billions": (2 * 10**9, 10**12 - 1)}
 _MAGNITUDE_UNITS = {"thousands": 10**3, "millions": 10**6, "billions": 10**9}
-# "several hundred" and "a few hundred" claim 200-999 of the thing after them ("a few thousand
-# views" 2,000-9,999); "a few hundred thousand" 200,000-999,999.
-_FEW_WORDS = ("several ", "a few ")
+# "several hundred", "a few hundred" and "a couple hundred" claim 200-999 of the thing after
+# them ("a few thousand views" 2,000-9,999); "a few hundred thousand" 200,000-999,999.
+_FEW_WORDS = ("several ", "a few ", "a couple ")
+# French "des centaines de vues" and its kin claim the bands of "hundreds of"; Chinese 数百, 几百
+# (200-999) and 数千, 几千 (2,000-9,999) those of "several hundred" and "several thousand", judged
+# against every figure of the evidence (no field is named in Chinese).
+_FRENCH_MAGNITUDES = (("des dizaines d", _MAGNITUDES["dozens"]),
+                      ("des centaines d", _MAGNITUDES["hundreds"]),
+                      ("des milliers d", _MAGNITUDES["thousands"]),
+                      ("des millions d", _MAGNITUDES["millions"]))
+_CJK_MAGNITUDE = re.compile(r"[数數几幾]([百千万萬])")
+_CJK_BANDS = {"百": (200, 999), "千": (2000, 9999), "万": (20_000, 99_999), "萬": (20_000, 99_999)}
+
+
+def _cjk_magnitude_spans(text: str) -> list[tuple[int, int, tuple[int, int]]]:
+    """(start, end, band) of each 数百, 几千... of ``text``."""
+    if "百" not in text and "千" not in text and "万" not in text and "萬" not in text:
+        return []
+    return [(m.start(), m.end(), _CJK_BANDS[m.group(1)]) for m in _CJK_MAGNITUDE.finditer(text)]
 _FEW_UNITS = {"hundred": 100, "thousand": 10**3, "million": 10**6, "billion": 10**9}
 _MAGNITUDE_BEFORE = re.compile(r"(?<![\w-])(tens|hundreds)[ \t\u00a0]+of[ \t\u00a0]+\Z")
 _MAGNITUDE_DETERMINERS = frozenset("the your our their his her its my these those".split())
@@ -357,6 +418,27 @@ def _magnitudes(text: str, low: str, evidence: Evidence) -> list[Finding]:
             finding = _magnitude(text, low, evidence, start, end, band, memo)
             if finding is not None:
                 findings.append(finding)
+    for key, band in _FRENCH_MAGNITUDES if "des " in low else ():
+        at = low.find(key)
+        while at >= 0:
+            start, end = at, at + len(key)
+            at = low.find(key, end)
+            if (start and low[start - 1].isalnum()) or not (
+                    low.startswith("e ", end) or low.startswith(("'", "’"), end)):
+                continue
+            if supposing and _SUPPOSED.search(low, max(0, start - 64), start):
+                continue
+            if low[end] == "e":             # "des centaines de vues": the thing after "de"
+                finding = _magnitude(text, low, evidence, start, end + 1, band, memo)
+            else:                           # "des milliers d'abonnés": the band alone
+                finding = _in_band(text, evidence, start, end + 1, band, memo)
+            if finding is not None:
+                findings.append(finding)
+    cjk = "数" in text or "几" in text or "數" in text or "幾" in text
+    for start, end, band in _cjk_magnitude_spans(text) if cjk else ():
+        finding = _in_band(text, evidence, start, end, band, memo)
+        if finding is not None:
+            findings.append(finding)
     for few in _FEW_WORDS:
         at = low.find(few)
         while at >= 0:
@@ -381,6 +463,21 @@ def _magnitudes(text: str, low: str, evidence: Evidence) -> list[Finding]:
             if finding is not None:
                 findings.append(finding)
     return findings
+
+
+def _in_band(text: str, evidence: Evidence, start: int, end: int, band: tuple[int, int],
+             memo: dict) -> Finding | None:
+    """The finding on a magnitude phrase [start, end) that names no field: some figure of the
+    evidence must be in ``band``."""
+    lo, hi = band
+    if band not in memo:
+        memo[band] = any(lo <= value <= hi for value in evidence.values)
+    if memo[band]:
+        return None
+    said = text[start:end]
+    return _new_finding("word_number", said, f"{lo}-{hi}", start, end, "unsupported_number",
+                        f"'{said}' says {lo:,}-{hi:,}, and no figure of the evidence is in "
+                        "that range")
 
 
 def _magnitude(text: str, low: str, evidence: Evidence, start: int, end: int,

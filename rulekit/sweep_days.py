@@ -16,6 +16,7 @@ import calendar
 import datetime as dt
 import functools
 import re
+from decimal import Decimal
 from typing import Sequence
 
 from babel.dates import get_day_names
@@ -114,6 +115,11 @@ _CJK_COUNTED = (rf"(?<![0-9月{_CJK_DIGITS}])(?P<count3>[0-9]{{1,4}}|[一二三�
                 r"[一二三四五六七八九]?|[一二三四五六七八九两兩])[ ]?"
                 r"(?P<unit3>天|日|일|[个個]?(?:星期|礼拜|禮拜)|[个個か箇ヶカケ]月|개월|달|週間|周|週|주)"
                 r"[ ]?(?:前|전)"
+                # a range of days (三四天前, 两三天前, 3-4天前): some day of the evidence between
+                # them, as a hedge ("about 3 days ago")
+                rf"|(?<![0-9月{_CJK_DIGITS}])(?P<low5>[0-9]{{1,3}}|[一二三四五六七八九两兩])"
+                r"(?:[-~〜～到至]|(?=[二三四五六七八九十]))(?P<count5>[0-9]{1,3}|[二三四五六七八九十])"
+                r"[ ]?(?P<unit5>天|日|일)[ ]?(?:前|전)"
                 # Korean native numbers before 달 (한 달 전, 두 달 전)
                 r"|(?<![가-힣])(?P<count4>한|두|세|네|다섯|여섯|일곱|여덟|아홉|열) ?(?P<unit4>달) 전")
 _HANGUL_COUNTS = {w: n for n, w in enumerate("한 두 세 네 다섯 여섯 일곱 여덟 아홉 열".split(), 1)}
@@ -188,6 +194,14 @@ def _relative_days(text: str, evidence: Evidence, locale: str
         if offset is not None and offset > 0 and before.endswith(_SIGN_OFF_BEFORE) \
                 and _SIGN_OFF_AFTER.match(text, match.end()):
             continue                                # "See you tomorrow!", "À demain !"
+        if said[-1] in "前전" and _before_event(text, match.start()):
+            # "発送の二日前", "배송 이틀 전", "出发两天前": days before that event, not ago; the
+            # count is a plain number, as in "3 days before shipping"
+            findings.extend(_event_count(match, offset, evidence, settled))
+            continue
+        if offset is None and match.groupdict().get("count5"):      # 三四天前: a range
+            findings.extend(_day_range(match, today, evidence, settled))
+            continue
         if offset is None:                          # "N days ago", 3天前
             number = next(g for g in ("count", "count3", "count4") if match.groupdict().get(g))
             settled.add(match.span(number))
@@ -568,6 +582,75 @@ def _in_question(text: str, at: int) -> bool:
     return bool(ends) and text[min(ends)] in "?？"
 
 
+# Before a CJK count of days and 前/전, an event (maybe with の, 의 or 的 between) makes it that
+# many days before the event, not ago: 発送の二日前, 배송 이틀 전, 出发两天前.
+_BEFORE_EVENT = ("の", "의", "的", "发货", "發貨", "发出", "出发", "出發", "到达", "到達", "送达",
+                 "送達", "签收", "截止", "到期", "开始", "開始", "结束", "入住", "预约", "活动", "到着",
+                 "配達", "発送", "出発", "出荷", "お届け", "締切", "締め切り", "期限", "終了", "予約",
+                 "イベント", "도착", "배송", "발송", "출발", "출고", "마감", "만료", "시작", "종료",
+                 "예약", "행사", "결제")
+
+
+def _before_event(text: str, start: int) -> bool:
+    """Whether the CJK count of days at ``start`` follows an event (``_BEFORE_EVENT``)."""
+    return text[max(0, start - 8):start].rstrip(" ").endswith(_BEFORE_EVENT)
+
+
+def _event_count(match: re.Match, offset: int | None, evidence: Evidence,
+                 settled: set[tuple[int, int]]) -> list[Finding]:
+    """The count of days before an event (``_before_event``), judged as a plain number: the
+    evidence must hold it. A week word (一周前) counts weeks."""
+    groups = match.groupdict()
+    name = next((g for g in ("count3", "count4") if groups.get(g)), None)
+    if name is not None:
+        span, said = match.span(name), match.group(name)
+        number = _count_number(said)
+    else:                                   # 이틀 전, 一周前: the word, its days or weeks
+        said = match.group(0).rstrip("前전").rstrip()
+        span = (match.start(), match.start() + len(said))
+        weeks = any(unit in said for unit in _WEEK_UNITS)
+        number = -offset // 7 if weeks else -offset
+    settled.add(span)
+    if Decimal(number) in evidence.values:
+        return []
+    code = "small_integer" if number <= 12 else "unsupported_number"
+    return [_new_finding("number" if said.isdigit() else "word_number", said, str(number),
+                         span[0], span[1], code, f"{said} counts the days before an event, and "
+                         "the evidence does not hold that number")]
+
+
+def _day_range(match: re.Match, today: dt.date | None, evidence: Evidence,
+               settled: set[tuple[int, int]]) -> list[Finding]:
+    """三四天前, 3-4天前: some day of the evidence must be that many days before its today,
+    as for a hedge ("about 3 days ago"). Numerals must be neighbours (三四, 两三)."""
+    low, high = _count_number(match.group("low5")), _count_number(match.group("count5"))
+    if not low < high or (not match.group("low5").isdigit() and high != low + 1):
+        return []
+    settled.update((match.span("low5"), match.span("count5")))
+    said = match.group(0)
+    if today is None:
+        why = ("the evidence's today could not be read as a date" if evidence.has_today
+               else "the evidence has no 'today' to resolve it against")
+        return [_new_finding("date", said, None, match.start(), match.end(), "relative_date",
+                             f"'{said}' is relative, and {why}")]
+    if any(low <= (today - day).days <= high for day in evidence.days):
+        return []
+    return [_new_finding("date", said, None, match.start(), match.end(), "unsupported_date",
+                         f"'{said}': no date in the evidence is {low} to {high} days before its "
+                         f"today ({today.isoformat()})")]
+
+
+def _count_number(count: str) -> int:
+    """A count as ``_CJK_COUNTED`` reads one: digits, a Hangul count, CJK numerals or a word."""
+    if count.isdigit():
+        return int(count)
+    if count in _HANGUL_COUNTS:
+        return _HANGUL_COUNTS[count]
+    if count[0] in _CJK_DIGITS:
+        return _cjk_count(count)
+    return _COUNT_WORDS[count.lower()]
+
+
 def _counted_offset(match: re.Match, today: dt.date | None) -> int:
     """The days from ``today`` of "3 days ago", "two weeks ago", "vor 3 Tagen", 3天前, 二日前 or
     "a month ago" (the same day of the month, or the month's last day when it is shorter;
@@ -575,14 +658,7 @@ def _counted_offset(match: re.Match, today: dt.date | None) -> int:
     groups = match.groupdict()      # a language without counted days has only the CJK groups
     count = groups.get("count") or groups.get("count3") or groups["count4"]
     unit = (groups.get("unit") or groups.get("unit3") or groups["unit4"]).lower()
-    if count.isdigit():
-        number = int(count)
-    elif count in _HANGUL_COUNTS:
-        number = _HANGUL_COUNTS[count]
-    elif count[0] in _CJK_DIGITS:
-        number = _cjk_count(count)
-    else:
-        number = _COUNT_WORDS[count.lower()]
+    number = _count_number(count)
     if any(month in unit for month in _MONTH_UNITS):
         if today is None:
             return -30 * number
