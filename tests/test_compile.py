@@ -238,3 +238,25 @@ def test_one_policy_is_shared_safely_between_threads(orders):
     for thread in threads:
         thread.join()
     assert errors == [] and set(seen) == {("enum", "refuse")}
+
+
+def test_a_missing_import_among_many_files_lists_a_few_names_not_all(tmp_path):
+    for number in range(100):
+        (tmp_path / f"part{number:03}.rules").write_text("")
+    (tmp_path / "glossary.rules").write_text("")
+    root = tmp_path / "root.rules"
+    root.write_text('ruleset r { }\nimport "glosary.rules"\non otherwise handoff\n')
+    (missing,) = [d for d in compile_file(root).diagnostics if d.code == "RK207"]
+    assert missing.hint.startswith("did you mean 'glossary.rules'? rules files in ")
+    listed = missing.hint.split(": ", 1)[1]
+    assert listed.endswith(" and 94 more")
+    names = listed.removesuffix(" and 94 more").split(", ")
+    assert len(names) == 8 and "glossary.rules" in names
+
+
+def test_a_short_list_of_names_is_shown_whole():
+    from rulekit.stages.context import suggest
+    twelve = [f"name{n:02}" for n in range(12)]
+    assert suggest("other", twelve, "names") == "names: " + ", ".join(twelve)
+    thirteen = twelve + ["name12"]
+    assert suggest("other", thirteen, "names").endswith(" and 5 more")

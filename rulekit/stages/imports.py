@@ -10,7 +10,7 @@ from rulekit.errors import Span
 from rulekit.parse import parse_file, parse_source
 from rulekit.stages.context import (SETTINGS, Compilation, Unit, _check_currency, _check_locale,
                                     _check_zone, _first_seen, _kind_words, _plain, _value_is,
-                                    suggest)
+                                    listing, suggest)
 
 
 # --- stage 1: imports -------------------------------------------------------------------------
@@ -32,7 +32,7 @@ def resolve_imports(c: Compilation) -> None:
         seen.add(real)
         if via is not None and os.path.isdir(display):
             inside = sorted(_rules_files(display))
-            shown = ", ".join(inside[:8]) + (f" and {len(inside) - 8} more" if len(inside) > 8 else "")
+            shown = listing(inside)
             c.error("RK207", f"cannot import '{via.path.value}': '{display}' is a folder; an "
                     "import names one .rules file", via.path.span,
                     hint=(f"import each file you need, e.g. `import \"{via.path.value.rstrip('/')}"
