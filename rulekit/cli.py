@@ -27,7 +27,7 @@ def _expand(paths: Sequence[str], command: str) -> list[str]:
     out: list[str] = []
     for path in paths:
         if os.path.isdir(path):
-            found = sorted(str(p) for p in Path(path).glob("*.rules") if not p.is_dir())
+            found = _files_in(path, "*.rules")
             if not found:
                 print(f"rulekit {command}: no .rules files under {path}: give a rules file, or "
                       "a folder that holds some directly", file=sys.stderr)
@@ -36,6 +36,10 @@ def _expand(paths: Sequence[str], command: str) -> list[str]:
         else:
             out.append(path)
     return out
+
+
+def _files_in(folder: str, pattern: str) -> list[str]:
+    return sorted(str(p) for p in Path(folder).glob(pattern) if not p.is_dir())
 
 
 def cmd_compile(args: argparse.Namespace) -> int:
@@ -375,11 +379,20 @@ def cmd_demo(args: argparse.Namespace) -> int:
 def cmd_test(args: argparse.Namespace) -> int:
     """Run the cases of tests files; exit 1 when a case fails, a tests file or its ruleset has
     errors, coverage is below --threshold, or a mutant survives."""
-    from rulekit.testing import run
+    from rulekit.testing import TESTS_SUFFIX, run
 
     missing = [p for p in args.paths if not os.path.exists(p)]
     if missing:
         return _usage(f"no such file or folder: {', '.join(missing)}")
+    for path in args.paths:
+        # A folder of rulesets without tests fails as a test run would; one with neither is a
+        # wrong path, and a CI job given it must not pass or fail as if it had run something.
+        if os.path.isdir(path) and not (_files_in(path, "*.rules")
+                                        or _files_in(path, f"*{TESTS_SUFFIX}")):
+            print(f"rulekit test: no .rules files under {path} (nor *{TESTS_SUFFIX} files): give a "
+                  "tests file, a rules file, or a folder that holds them directly",
+                  file=sys.stderr)
+            return EXIT_USAGE
     if args.threshold is not None and not 0 <= args.threshold <= 100:
         return _usage(f"--threshold {args.threshold:g} is not a percentage from 0 to 100")
     if args.threshold is not None and not args.coverage:

@@ -78,7 +78,7 @@ def test_compile_accepts_a_folder(tmp_path, capsys):
     assert "lib.rules: library checked" in out
 
 
-@pytest.mark.parametrize("command", ["compile", "fmt"])
+@pytest.mark.parametrize("command", ["compile", "fmt", "test"])
 @pytest.mark.parametrize("folder", ["empty", "empty.rules"])
 def test_a_folder_without_rules_files_is_a_usage_error(tmp_path, capsys, command, folder):
     """A CI job given a wrong folder must not pass by compiling nothing."""
@@ -286,3 +286,9 @@ def rulekit_load(path: str):
     import rulekit
 
     return rulekit.load(path)
+
+
+def test_test_on_a_folder_of_rulesets_without_tests_fails_but_is_no_usage_error(tmp_path, capsys):
+    (tmp_path / "good.rules").write_text(GOOD)
+    assert main(["test", str(tmp_path)]) == 1
+    assert "no *.tests.yaml files in this folder" in capsys.readouterr().out
