@@ -230,13 +230,21 @@ def _short(value) -> str:
     return text if len(text) <= 40 else text[:37] + "..."
 
 
-def _read_input(flag: str, path: str, limit: int | None = None) -> str:
+# The largest --evidence file `audit` reads: a day's export of a few tables, not a database dump.
+MAX_EVIDENCE_BYTES = 50 * 1024 * 1024
+
+
+def _read_input(flag: str, path: str, limit: int | None = None,
+                max_bytes: int | None = None) -> str:
     """The text of the file given to ``flag`` ("-": standard input), a byte order mark dropped.
-    A file that cannot be read, or one longer than ``limit`` characters, is a usage error that
-    names the flag and the path (raised as SystemExit, like a bad --now)."""
+    A file that cannot be read, one longer than ``limit`` characters or one over ``max_bytes``
+    bytes (of which no more than ``max_bytes`` + 1 are read) is a usage error that names the
+    flag and the path (raised as SystemExit, like a bad --now)."""
     name = "standard input" if path == "-" else path
     try:
-        if path == "-":
+        if max_bytes is not None:
+            text = _read_capped(flag, path, name, max_bytes)
+        elif path == "-":
             text = sys.stdin.read() if limit is None else sys.stdin.read(limit + 1)
         else:
             with open(path, encoding="utf-8-sig") as stream:
@@ -253,6 +261,29 @@ def _read_input(flag: str, path: str, limit: int | None = None) -> str:
         raise SystemExit(_usage(f"{flag} {name} is more than {limit:,} characters{size}; the "
                                 f"limit is {limit:,}: audit it in parts"))
     return text
+
+
+def _read_capped(flag: str, path: str, name: str, max_bytes: int) -> str:
+    """At most ``max_bytes`` of a file or of standard input, decoded; one byte more is a usage
+    error naming the size (of a file) and the cap."""
+    if path != "-":
+        with open(path, "rb") as stream:
+            data = stream.read(max_bytes + 1)
+    elif getattr(sys.stdin, "buffer", None) is not None:
+        data = sys.stdin.buffer.read(max_bytes + 1)
+    else:                                           # a text-only stdin (a test's StringIO)
+        data = sys.stdin.read(max_bytes + 1).encode("utf-8")
+    if len(data) > max_bytes:
+        size = (f"is {os.path.getsize(path):,} bytes" if os.path.isfile(path) else
+                f"is more than {max_bytes:,} bytes")                # a pipe has no size
+        raise SystemExit(_usage(f"{flag} {name} {size}; the limit is {max_bytes:,} bytes "
+                                f"({_mib(max_bytes)}): give only the rows the text was written "
+                                "from"))
+    return data.decode("utf-8-sig")
+
+
+def _mib(size: int) -> str:
+    return f"{size / 1024 / 1024:g} MiB"
 
 
 def _evidence_from(path: str, text: str):
@@ -303,7 +334,8 @@ def cmd_audit(args: argparse.Namespace) -> int:
     if not (args.evidence and args.text):
         return _usage("give --evidence FILE and --text FILE, or --jsonl FILE")
     try:
-        evidence = _evidence_from(args.evidence, _read_input("--evidence", args.evidence))
+        evidence = _evidence_from(args.evidence, _read_input("--evidence", args.evidence,
+                                                             max_bytes=MAX_EVIDENCE_BYTES))
         text = _read_input("--text", args.text, MAX_REPLY_CHARS)
     except RecursionError:
         return _usage(f"--evidence {args.evidence}: the JSON is nested too deeply to read")
