@@ -58,7 +58,8 @@ def test_compile_out_writes_one_artifact_per_ruleset(tmp_path):
 
 def test_compile_json_format_carries_the_same_diagnostics(tmp_path, capsys):
     bad = tmp_path / "bad.rules"
-    bad.write_text('ruleset b { }\nentity e { key id field id strng }\non otherwise handoff\n')
+    bad.write_text('ruleset b { version "1" }\nentity e { key id field id strng }\n'
+                   'on otherwise handoff\n')
     assert main(["compile", "--format", "json", str(bad)]) == 1
     report = json.loads(capsys.readouterr().out)
     assert report["ok"] is False

@@ -204,7 +204,8 @@ def test_errors_are_capped(tmp_path):
 
 
 def test_warnings_do_not_fail_the_compile(tmp_path):
-    result = compile_source('ruleset r { }\naliases unused { a = "A" }\non otherwise handoff\n',
+    result = compile_source('ruleset r { version "1" }\naliases unused { a = "A" }\n'
+                            'on otherwise handoff\n',
                             "w.rules")
     assert result.ok and result.policy is not None
     assert [(d.code, d.severity) for d in result.diagnostics] == [("RK412", "warning")]
@@ -260,3 +261,22 @@ def test_a_short_list_of_names_is_shown_whole():
     assert suggest("other", twelve, "names") == "names: " + ", ".join(twelve)
     thirteen = twelve + ["name12"]
     assert suggest("other", thirteen, "names").endswith(" and 5 more")
+
+
+def test_a_ruleset_without_a_version_compiles_with_a_warning():
+    result = compile_source('ruleset r {\n  locale en_GB\n}\n'
+                            'entity e { key id field id identifier }\non otherwise handoff\n',
+                            path="r.rules")
+    assert result.ok and result.policy.version == "0"
+    (warning,) = result.diagnostics
+    assert (warning.code, warning.severity) == ("RK214", "warning")
+    assert (warning.span.line, warning.span.column) == (1, 9)
+    assert warning.hint.startswith('add `version "2026.11"`')
+
+
+@pytest.mark.parametrize("header", ['ruleset r { version "1" }', 'ruleset r { version 1 }',
+                                    'ruleset r { verison "1" }'])
+def test_a_version_given_or_misspelt_is_not_warned_about(header):
+    result = compile_source(header + '\nentity e { key id field id identifier }\n'
+                            'on otherwise handoff\n', path="r.rules")
+    assert "RK214" not in {d.code for d in result.diagnostics}
