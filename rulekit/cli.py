@@ -27,7 +27,7 @@ def _expand(paths: Sequence[str], command: str) -> list[str]:
     out: list[str] = []
     for path in paths:
         if os.path.isdir(path):
-            found = sorted(str(p) for p in Path(path).glob("*.rules") if not p.is_dir())
+            found = _files_in(path, "*.rules")
             if not found:
                 print(f"rulekit {command}: no .rules files under {path}: give a rules file, or "
                       "a folder that holds some directly", file=sys.stderr)
@@ -36,6 +36,10 @@ def _expand(paths: Sequence[str], command: str) -> list[str]:
         else:
             out.append(path)
     return out
+
+
+def _files_in(folder: str, pattern: str) -> list[str]:
+    return sorted(str(p) for p in Path(folder).glob(pattern) if not p.is_dir())
 
 
 def cmd_compile(args: argparse.Namespace) -> int:
@@ -226,13 +230,21 @@ def _short(value) -> str:
     return text if len(text) <= 40 else text[:37] + "..."
 
 
-def _read_input(flag: str, path: str, limit: int | None = None) -> str:
+# The largest --evidence file `audit` reads: a day's export of a few tables, not a database dump.
+MAX_EVIDENCE_BYTES = 50 * 1024 * 1024
+
+
+def _read_input(flag: str, path: str, limit: int | None = None,
+                max_bytes: int | None = None) -> str:
     """The text of the file given to ``flag`` ("-": standard input), a byte order mark dropped.
-    A file that cannot be read, or one longer than ``limit`` characters, is a usage error that
-    names the flag and the path (raised as SystemExit, like a bad --now)."""
+    A file that cannot be read, one longer than ``limit`` characters or one over ``max_bytes``
+    bytes (of which no more than ``max_bytes`` + 1 are read) is a usage error that names the
+    flag and the path (raised as SystemExit, like a bad --now)."""
     name = "standard input" if path == "-" else path
     try:
-        if path == "-":
+        if max_bytes is not None:
+            text = _read_capped(flag, path, name, max_bytes)
+        elif path == "-":
             text = sys.stdin.read() if limit is None else sys.stdin.read(limit + 1)
         else:
             with open(path, encoding="utf-8-sig") as stream:
@@ -249,6 +261,29 @@ def _read_input(flag: str, path: str, limit: int | None = None) -> str:
         raise SystemExit(_usage(f"{flag} {name} is more than {limit:,} characters{size}; the "
                                 f"limit is {limit:,}: audit it in parts"))
     return text
+
+
+def _read_capped(flag: str, path: str, name: str, max_bytes: int) -> str:
+    """At most ``max_bytes`` of a file or of standard input, decoded; one byte more is a usage
+    error naming the size (of a file) and the cap."""
+    if path != "-":
+        with open(path, "rb") as stream:
+            data = stream.read(max_bytes + 1)
+    elif getattr(sys.stdin, "buffer", None) is not None:
+        data = sys.stdin.buffer.read(max_bytes + 1)
+    else:                                           # a text-only stdin (a test's StringIO)
+        data = sys.stdin.read(max_bytes + 1).encode("utf-8")
+    if len(data) > max_bytes:
+        size = (f"is {os.path.getsize(path):,} bytes" if os.path.isfile(path) else
+                f"is more than {max_bytes:,} bytes")                # a pipe has no size
+        raise SystemExit(_usage(f"{flag} {name} {size}; the limit is {max_bytes:,} bytes "
+                                f"({_mib(max_bytes)}): give only the rows the text was written "
+                                "from"))
+    return data.decode("utf-8-sig")
+
+
+def _mib(size: int) -> str:
+    return f"{size / 1024 / 1024:g} MiB"
 
 
 def _evidence_from(path: str, text: str):
@@ -299,7 +334,8 @@ def cmd_audit(args: argparse.Namespace) -> int:
     if not (args.evidence and args.text):
         return _usage("give --evidence FILE and --text FILE, or --jsonl FILE")
     try:
-        evidence = _evidence_from(args.evidence, _read_input("--evidence", args.evidence))
+        evidence = _evidence_from(args.evidence, _read_input("--evidence", args.evidence,
+                                                             max_bytes=MAX_EVIDENCE_BYTES))
         text = _read_input("--text", args.text, MAX_REPLY_CHARS)
     except RecursionError:
         return _usage(f"--evidence {args.evidence}: the JSON is nested too deeply to read")
@@ -375,11 +411,20 @@ def cmd_demo(args: argparse.Namespace) -> int:
 def cmd_test(args: argparse.Namespace) -> int:
     """Run the cases of tests files; exit 1 when a case fails, a tests file or its ruleset has
     errors, coverage is below --threshold, or a mutant survives."""
-    from rulekit.testing import run
+    from rulekit.testing import TESTS_SUFFIX, run
 
     missing = [p for p in args.paths if not os.path.exists(p)]
     if missing:
         return _usage(f"no such file or folder: {', '.join(missing)}")
+    for path in args.paths:
+        # A folder of rulesets without tests fails as a test run would; one with neither is a
+        # wrong path, and a CI job given it must not pass or fail as if it had run something.
+        if os.path.isdir(path) and not (_files_in(path, "*.rules")
+                                        or _files_in(path, f"*{TESTS_SUFFIX}")):
+            print(f"rulekit test: no .rules files under {path} (nor *{TESTS_SUFFIX} files): give a "
+                  "tests file, a rules file, or a folder that holds them directly",
+                  file=sys.stderr)
+            return EXIT_USAGE
     if args.threshold is not None and not 0 <= args.threshold <= 100:
         return _usage(f"--threshold {args.threshold:g} is not a percentage from 0 to 100")
     if args.threshold is not None and not args.coverage:

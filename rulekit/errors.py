@@ -72,6 +72,7 @@ CODES: dict[str, str] = {
     "RK211": "missing or invalid key",
     "RK212": "field is not readable",
     "RK213": "more than one ruleset header",
+    "RK214": "ruleset without a version",
     "RK301": "unknown type",
     "RK302": "option does not apply to this type",
     "RK303": "unknown option",

@@ -11,6 +11,7 @@ import dataclasses
 import difflib
 import functools
 import re
+from decimal import Decimal
 from importlib import resources
 from pathlib import Path
 
@@ -168,6 +169,10 @@ def _syntax_diagnostic(exc: UnexpectedInput, text: str, path: str) -> Diagnostic
         return _bad_character(exc, text, path)
     assert isinstance(exc, UnexpectedToken)
     token = exc.token
+    if token.type == "PLUS":
+        exponent = _plus_exponent(token, text, path)
+        if exponent is not None:
+            return exponent
     # The parser's own view of what may come next: the lexer's set can be wider (NAME is always
     # lexed, see _WholeWords) or narrower (a keyword it has already retyped).
     accepted = set(exc.expected)
@@ -211,6 +216,42 @@ def _syntax_diagnostic(exc: UnexpectedInput, text: str, path: str) -> Diagnostic
         hint = ('expected `{`: settings go inside the braces, as in '
                 '`ruleset orders { version "2026.11" }`')
     return Diagnostic("RK101", f"unexpected {_describe_token(token)}", span, hint=hint)
+
+
+# `tolerance 1e+5` up to its `+`: the option word, then a number ending in e (lexed as a number
+# and the name e). Matched against the one line before the `+`.
+_BEFORE_PLUS_EXPONENT = re.compile(r"(?:^|[^\w.])(?P<owner>[A-Za-z_]\w*)[ \t]+"
+                                   r"(?P<number>-?[0-9]+(?:\.[0-9]+)?[eE])\Z")
+_EXPONENT_DIGITS = re.compile(r"[0-9]*")
+
+
+def exponent_problem(owner: str, written: str) -> tuple[str, str]:
+    """Message and hint for a number written with an exponent after the option ``owner``."""
+    message = ("a tolerance is a plain number such as 0.05, with no exponent" if owner == "tolerance"
+               else f"option '{owner}' takes a plain number, with no exponent")
+    try:
+        value = Decimal(written)
+    except ArithmeticError:
+        value = None
+    # Only a short number is written out: `1e999999999` must not build a billion digits.
+    plain = (format(value, "f") if value is not None and value.is_finite()
+             and abs(value.adjusted()) <= 24 else "")
+    hint = (f"write it out: `{owner} {plain}`" if plain and len(plain) <= 24 else
+            "write the number out in digits, e.g. `tolerance 0.05`")
+    return message, hint
+
+
+def _plus_exponent(token: Token, text: str, path: str) -> Diagnostic | None:
+    """`tolerance 1e+5` is a number with an exponent, not a stray `+`: the same RK304 as the
+    compiler gives `1e5` and `1e-5`, under the whole number."""
+    line_start = text.rfind("\n", 0, token.start_pos) + 1
+    before = _BEFORE_PLUS_EXPONENT.search(text, line_start, token.start_pos)
+    if before is None:
+        return None
+    end = _EXPONENT_DIGITS.match(text, token.end_pos).end()
+    start = before.start("number")
+    message, hint = exponent_problem(before.group("owner"), text[start:end])
+    return Diagnostic("RK304", message, _offset_span(path, text, start, end), hint=hint)
 
 
 # Words that start a top-level declaration; one of them inside an open block means a missing `}`.

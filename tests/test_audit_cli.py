@@ -6,8 +6,8 @@
 
 Exit codes: 0 for any decision (answer, regenerate, refuse); 1 when --rules does not compile;
 2 for a usage error (a missing --text or --evidence, an unreadable file, JSON evidence that does
-not parse, a --text over 1,000,000 characters, an unknown flag or format, --jsonl mixed with
---evidence/--text). The JSON output is
+not parse, a --text over 1,000,000 characters, an --evidence over 50 MiB, an unknown flag or
+format, --jsonl mixed with --evidence/--text). The JSON output is
 ``{decision, issues: [{kind, text, value, start, end, code, message}], result: {...}}``.
 
 The commands run in-process through ``rulekit.cli.main`` (argparse's own usage errors raise
@@ -509,3 +509,43 @@ def test_a_batch_case_over_the_cap_is_refused_and_the_batch_goes_on(capsys, tmp_
     big, ok = (json.loads(line) for line in out.splitlines())
     assert code == 0 and (big["decision"], ok["decision"]) == ("refuse", "answer")
     assert "the limit is 1,000,000" in big["issues"][0]["message"]
+
+
+def test_evidence_cap_is_documented_as_50_mib():
+    from rulekit import cli
+
+    assert cli.MAX_EVIDENCE_BYTES == 50 * 1024 * 1024
+    assert "50 MiB (52,428,800 bytes)" in (Path(__file__).parent.parent / "docs" / "cli.md"
+                                           ).read_text(encoding="utf-8")
+
+
+def test_evidence_over_the_cap_is_a_usage_error_naming_flag_size_and_cap(files, capsys,
+                                                                         monkeypatch):
+    from rulekit import cli
+
+    monkeypatch.setattr(cli, "MAX_EVIDENCE_BYTES", 1000)
+    big = files.tmp / "big.json"
+    big.write_text(json.dumps({"rows": ["x" * 990]}), encoding="utf-8")
+    assert big.stat().st_size == 1004
+    code, out, err = run(files("Your post had 2,380 views.", evidence_path=big), capsys)
+    assert code == 2 and out == ""
+    assert err.startswith(f"rulekit: --evidence {big} is 1,004 bytes; the limit is 1,000 bytes")
+    at_cap = files.tmp / "at_cap.json"
+    at_cap.write_text(json.dumps({"views": 2380, "pad": "x" * 974}), encoding="utf-8")
+    assert at_cap.stat().st_size == 1000
+    code, out, _ = run(files("Your post had 2,380 views.", evidence_path=at_cap), capsys)
+    assert code == 0 and "decision: answer" in out
+
+
+def test_evidence_over_the_cap_from_stdin_is_read_no_further_than_the_cap(files, capsys,
+                                                                          monkeypatch):
+    from rulekit import cli
+
+    monkeypatch.setattr(cli, "MAX_EVIDENCE_BYTES", 1000)
+    stdin = io.TextIOWrapper(io.BytesIO(b"x" * 100_000), encoding="utf-8")
+    monkeypatch.setattr(sys, "stdin", stdin)
+    argv = files("Your post had 2,380 views.")
+    argv[2] = "-"
+    code, out, err = run(argv, capsys)
+    assert code == 2 and "--evidence standard input is more than 1,000 bytes" in err
+    assert stdin.buffer.tell() == 1001

@@ -58,7 +58,8 @@ def test_compile_out_writes_one_artifact_per_ruleset(tmp_path):
 
 def test_compile_json_format_carries_the_same_diagnostics(tmp_path, capsys):
     bad = tmp_path / "bad.rules"
-    bad.write_text('ruleset b { }\nentity e { key id field id strng }\non otherwise handoff\n')
+    bad.write_text('ruleset b { version "1" }\nentity e { key id field id strng }\n'
+                   'on otherwise handoff\n')
     assert main(["compile", "--format", "json", str(bad)]) == 1
     report = json.loads(capsys.readouterr().out)
     assert report["ok"] is False
@@ -78,7 +79,7 @@ def test_compile_accepts_a_folder(tmp_path, capsys):
     assert "lib.rules: library checked" in out
 
 
-@pytest.mark.parametrize("command", ["compile", "fmt"])
+@pytest.mark.parametrize("command", ["compile", "fmt", "test"])
 @pytest.mark.parametrize("folder", ["empty", "empty.rules"])
 def test_a_folder_without_rules_files_is_a_usage_error(tmp_path, capsys, command, folder):
     """A CI job given a wrong folder must not pass by compiling nothing."""
@@ -286,3 +287,9 @@ def rulekit_load(path: str):
     import rulekit
 
     return rulekit.load(path)
+
+
+def test_test_on_a_folder_of_rulesets_without_tests_fails_but_is_no_usage_error(tmp_path, capsys):
+    (tmp_path / "good.rules").write_text(GOOD)
+    assert main(["test", str(tmp_path)]) == 1
+    assert "no *.tests.yaml files in this folder" in capsys.readouterr().out

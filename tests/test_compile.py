@@ -204,7 +204,8 @@ def test_errors_are_capped(tmp_path):
 
 
 def test_warnings_do_not_fail_the_compile(tmp_path):
-    result = compile_source('ruleset r { }\naliases unused { a = "A" }\non otherwise handoff\n',
+    result = compile_source('ruleset r { version "1" }\naliases unused { a = "A" }\n'
+                            'on otherwise handoff\n',
                             "w.rules")
     assert result.ok and result.policy is not None
     assert [(d.code, d.severity) for d in result.diagnostics] == [("RK412", "warning")]
@@ -238,3 +239,44 @@ def test_one_policy_is_shared_safely_between_threads(orders):
     for thread in threads:
         thread.join()
     assert errors == [] and set(seen) == {("enum", "refuse")}
+
+
+def test_a_missing_import_among_many_files_lists_a_few_names_not_all(tmp_path):
+    for number in range(100):
+        (tmp_path / f"part{number:03}.rules").write_text("")
+    (tmp_path / "glossary.rules").write_text("")
+    root = tmp_path / "root.rules"
+    root.write_text('ruleset r { }\nimport "glosary.rules"\non otherwise handoff\n')
+    (missing,) = [d for d in compile_file(root).diagnostics if d.code == "RK207"]
+    assert missing.hint.startswith("did you mean 'glossary.rules'? rules files in ")
+    listed = missing.hint.split(": ", 1)[1]
+    assert listed.endswith(" and 94 more")
+    names = listed.removesuffix(" and 94 more").split(", ")
+    assert len(names) == 8 and "glossary.rules" in names
+
+
+def test_a_short_list_of_names_is_shown_whole():
+    from rulekit.stages.context import suggest
+    twelve = [f"name{n:02}" for n in range(12)]
+    assert suggest("other", twelve, "names") == "names: " + ", ".join(twelve)
+    thirteen = twelve + ["name12"]
+    assert suggest("other", thirteen, "names").endswith(" and 5 more")
+
+
+def test_a_ruleset_without_a_version_compiles_with_a_warning():
+    result = compile_source('ruleset r {\n  locale en_GB\n}\n'
+                            'entity e { key id field id identifier }\non otherwise handoff\n',
+                            path="r.rules")
+    assert result.ok and result.policy.version == "0"
+    (warning,) = result.diagnostics
+    assert (warning.code, warning.severity) == ("RK214", "warning")
+    assert (warning.span.line, warning.span.column) == (1, 9)
+    assert warning.hint.startswith('add `version "2026.11"`')
+
+
+@pytest.mark.parametrize("header", ['ruleset r { version "1" }', 'ruleset r { version 1 }',
+                                    'ruleset r { verison "1" }'])
+def test_a_version_given_or_misspelt_is_not_warned_about(header):
+    result = compile_source(header + '\nentity e { key id field id identifier }\n'
+                            'on otherwise handoff\n', path="r.rules")
+    assert "RK214" not in {d.code for d in result.diagnostics}

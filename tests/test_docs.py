@@ -2,12 +2,12 @@
 
 A fenced block with the info string ``rules`` must compile without errors. One with
 ``rules-error RKnnn`` shows a mistake: the compiler must report that code. That is an error for
-every code but the few the compiler reports as warnings (RK412, a declaration nothing uses); an
-example cannot fail with a warning, so there the warning counts. A block without a
-``ruleset`` header is checked as a library. Each block is compiled as if it were a file in the
-folder of its Markdown page (``docs/language.md:123.rules`` for the block whose fence opens on line
-123), so a relative ``import`` resolves against that folder: ``../rulesets/shared/glossary.rules``
-from ``docs/``.
+every code but the few the compiler reports as warnings (RK412, a declaration nothing uses; RK214,
+a header without a version); an example cannot fail with a warning, so there the warning counts.
+A block without a ``ruleset`` header is checked as a library. Each block is compiled as if it
+were a file in the folder of its Markdown page (``docs/language.md:123.rules`` for the block whose
+fence opens on line 123), so a relative ``import`` resolves against that folder:
+``../rulesets/shared/glossary.rules`` from ``docs/``.
 """
 
 from __future__ import annotations

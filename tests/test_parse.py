@@ -112,3 +112,22 @@ def test_a_keyword_never_matches_the_start_of_a_longer_word():
     (diagnostic,) = parse_source('inputs postcode label "x"\n', "x.rules").diagnostics
     assert diagnostic.message == "unexpected name 'inputs'"
     assert diagnostic.hint.startswith("did you mean `input`?")
+
+
+@pytest.mark.parametrize("number, plain", [("1E+5", "100000"), ("1e+5", "100000"),
+                                           ("2.5e+2", "250")])
+def test_an_exponent_with_a_plus_sign_is_the_no_exponent_error(number, plain):
+    # `1e+5` lexes as 1, the name e and a `+` that no field option allows; the message is the one
+    # the compiler gives `1e5` and `1e-5`, under the whole number.
+    text = f"entity e {{\n  field w decimal tolerance {number}\n}}\n"
+    (problem,) = parse_source(text, "s.rules").diagnostics
+    assert problem.code == "RK304"
+    assert problem.message == "a tolerance is a plain number such as 0.05, with no exponent"
+    assert text[problem.span.start:problem.span.end] == number
+    assert (problem.span.line, problem.span.column) == (2, 29)
+    assert problem.hint == f"write it out: `tolerance {plain}`"
+
+
+def test_a_plus_after_a_name_ending_in_e_is_still_a_syntax_error():
+    (problem,) = parse_source("entity e {\n  field w decimal tolerance 1 e+5\n}\n").diagnostics
+    assert problem.code == "RK101"

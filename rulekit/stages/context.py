@@ -134,10 +134,35 @@ class Compilation:
         return next((s.value for s in self.header.settings if s.name.value == name), None)
 
 
+# A hint lists every name of a short list; of a long one (a folder of 100 files), LISTED of them
+# and "and N more". A list just over the line is shown whole rather than hide a name or two.
+LISTED, LISTED_WHOLE = 8, 12
+
+
+def listing(names: list[str], total: int | None = None) -> str:
+    """``names`` joined with commas; past LISTED_WHOLE, only the first LISTED and "and N more"
+    for the rest of ``total`` (``len(names)`` when not given)."""
+    total = len(names) if total is None else total
+    shown = names if total <= LISTED_WHOLE else names[:LISTED]
+    rest = total - len(shown)
+    return ", ".join(shown) + (f" and {rest} more" if rest > 0 else "")
+
+
 def suggest(name: str, candidates: Iterable[str], what: str = "") -> str | None:
+    """"did you mean" the closest candidate, then (when ``what`` names them) the candidates: all of
+    a short list, else the LISTED closest (alphabetically) and how many more there are."""
     candidates = sorted(set(candidates))
     close = difflib.get_close_matches(name, candidates, n=1, cutoff=0.6)
-    known = f"{what}: {', '.join(candidates)}" if what and candidates else ""
+    shown = candidates
+    if len(candidates) > LISTED_WHOLE:
+        matcher = difflib.SequenceMatcher(b=name)
+
+        def likeness(candidate: str) -> float:
+            matcher.set_seq1(candidate)
+            return matcher.ratio()
+
+        shown = sorted(sorted(candidates, key=likeness, reverse=True)[:LISTED])
+    known = f"{what}: {listing(shown, len(candidates))}" if what and candidates else ""
     if close:
         return f"did you mean '{close[0]}'?" + (f" {known}" if known else "")
     return known or None

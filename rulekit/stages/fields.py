@@ -4,10 +4,10 @@ inputs), and alias tables."""
 from __future__ import annotations
 
 import difflib
-from decimal import Decimal
 
 from rulekit import ast, types as T
 from rulekit.errors import Span
+from rulekit.parse import exponent_problem
 from rulekit.stages.context import (ENTITY_KEYWORDS, OPTION_SYNONYMS, TYPE_SYNONYMS, Compilation,
                                     FieldInfo, _after_failed_imports, _check_currency, _check_zone,
                                     _first_seen, _kind_words, _value_is, fold, suggest)
@@ -129,15 +129,7 @@ def _exponent_error(c: Compilation, before: ast.Option, exponent: ast.Option) ->
     span = Span(first.path, first.line, first.column, last.end_line, last.end_column,
                 first.start, last.end)
     written = c.sources[first.path][span.start:span.end] if first.path in c.sources else ""
-    owner = before.name.value
-    message = (f"a tolerance is a plain number such as 0.05, with no exponent" if owner == "tolerance"
-               else f"option '{owner}' takes a plain number, with no exponent")
-    try:
-        plain = format(Decimal(written), "f")
-    except ArithmeticError:
-        plain = ""
-    hint = (f"write it out: `{owner} {plain}`" if plain and len(plain) <= 24 else
-            "write the number out in digits, e.g. `tolerance 0.05`")
+    message, hint = exponent_problem(before.name.value, written)
     c.error("RK304", message, span, hint=hint)
 
 

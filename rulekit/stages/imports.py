@@ -3,6 +3,7 @@ declared names (each once), and check the ruleset header's settings."""
 
 from __future__ import annotations
 
+import difflib
 import os
 
 from rulekit import ast
@@ -10,7 +11,7 @@ from rulekit.errors import Span
 from rulekit.parse import parse_file, parse_source
 from rulekit.stages.context import (SETTINGS, Compilation, Unit, _check_currency, _check_locale,
                                     _check_zone, _first_seen, _kind_words, _plain, _value_is,
-                                    suggest)
+                                    listing, suggest)
 
 
 # --- stage 1: imports -------------------------------------------------------------------------
@@ -32,7 +33,7 @@ def resolve_imports(c: Compilation) -> None:
         seen.add(real)
         if via is not None and os.path.isdir(display):
             inside = sorted(_rules_files(display))
-            shown = ", ".join(inside[:8]) + (f" and {len(inside) - 8} more" if len(inside) > 8 else "")
+            shown = listing(inside)
             c.error("RK207", f"cannot import '{via.path.value}': '{display}' is a folder; an "
                     "import names one .rules file", via.path.span,
                     hint=(f"import each file you need, e.g. `import \"{via.path.value.rstrip('/')}"
@@ -138,11 +139,13 @@ def check_header(c: Compilation) -> None:
                     hint='start the file with `ruleset NAME { version "1" locale en_US }`')
         return
     seen: dict[str, ast.Setting] = {}
+    unknown: list[str] = []
     for setting in c.header.settings:
         name = setting.name.value
         if name not in SETTINGS:
             c.error("RK210", f"unknown setting '{name}' in the ruleset header", setting.name.span,
                     hint=suggest(name, SETTINGS, "settings"))
+            unknown.append(name)
             continue
         if name in seen:
             c.error("RK308", f"setting '{name}' is given twice", setting.name.span,
@@ -162,3 +165,8 @@ def check_header(c: Compilation) -> None:
             _check_currency(c, value, setting.value.span)
         elif name == "timezone":
             _check_zone(c, value, setting.value.span)
+    # A misspelt `verison` has its own error, whose hint names `version`.
+    if "version" not in seen and not difflib.get_close_matches("version", unknown, cutoff=0.6):
+        c.warn("RK214", f"ruleset '{c.header.name.value}' has no version", c.header.name.span,
+               hint='add `version "2026.11"` to the header: without one, every decision traces '
+                    'to version "0"')
