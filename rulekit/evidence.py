@@ -89,24 +89,36 @@ NAME_FIELDS = re.compile(r"(?:^|_)(?:name|title|headline|model|product|brand|sku
 _CENTS_NAME = re.compile(r"(?:^|_)cents$", re.IGNORECASE)
 _MINOR_NAME = re.compile(r"_minor(?:_units)?$", re.IGNORECASE)
 # Stripe keeps every amount in minor units under plain names (``"amount": 129900`` is
-# $1,299.00), in objects that name their type; read so inside those types only, since the same
-# names hold major units elsewhere (Shopify's ``"amount": "1299.00"``). ``unit_amount_decimal``
-# is a string of minor units that may have decimals of its own.
+# $1,299.00), in objects that name their type. Read so only inside an object of one of Stripe's
+# money types that is Stripe's own: it has ``livemode`` (every Stripe object does), an id with
+# Stripe's prefix (``ch_3Nx...``), or a currency in Stripe's lower case (``"usd"``), between it
+# and the amount. Elsewhere the same names hold major units (``{"object": "order", "total":
+# 1299, "currency": "USD"}``). ``*_decimal`` strings are minor units with decimals of their own.
 _STRIPE_OBJECTS = frozenset("""
     charge payment_intent invoice invoiceitem line_item item price plan checkout.session refund
-    balance_transaction payout transfer topup coupon promotion_code credit_note
+    balance balance_transaction payout transfer topup coupon promotion_code credit_note
     credit_note_line_item application_fee application_fee_refund dispute customer
     customer_balance_transaction shipping_rate quote order payment_link subscription_item
-    transfer_reversal fee_refund
+    subscription transfer_reversal fee_refund issuing.authorization issuing.transaction
+    issuing.card issuing.dispute source payment_method setup_intent tax_rate
 """.split())
-_STRIPE_AMOUNTS = frozenset("""
-    amount amount_captured amount_refunded amount_received amount_capturable amount_due
-    amount_paid amount_remaining amount_shipping amount_subtotal amount_total amount_tax
-    amount_off amount_excluding_tax amount_reversed unit_amount unit_amount_decimal
-    unit_amount_excluding_tax subtotal subtotal_excluding_tax total total_excluding_tax tax fee
-    net balance starting_balance ending_balance application_fee_amount flat_amount
-    flat_amount_decimal amount_remaining_decimal
-""".split())
+# An amount's name: amount, amount_*, *_amount, and these.
+_STRIPE_AMOUNT_NAME = re.compile(
+    r"^(?:amount(?:_\w+)?|\w+_amount(?:_decimal)?|unit_amount\w*|(?:sub)?total(?:_excluding_tax)?|"
+    r"tax|fee|net|balance|starting_balance|ending_balance|minimum|maximum|preset|"
+    r"flat_amount_decimal)$")
+_STRIPE_ID = re.compile(r"^[a-z]{2,8}_[A-Za-z0-9]{8,}$")
+
+
+def _stripe_mark(node: Mapping) -> bool:
+    """Whether an object bears a mark of Stripe's own: ``livemode``, an id with Stripe's prefix
+    (``ch_3Nx...``), or a currency in Stripe's lower case (``"usd"``)."""
+    if "livemode" in node:
+        return True
+    ident, currency = node.get("id"), node.get("currency")
+    return (isinstance(ident, str) and _STRIPE_ID.match(ident) is not None) or (
+        isinstance(currency, str) and len(currency) == 3 and currency.isalpha()
+        and currency.islower())
 # A field that holds a weight, never an amount of money, whatever currency is beside it.
 _MEASURE_NAME = re.compile(r"(?:^|_)(?:weight|mass|lbs?|pounds?|kg|kilos?|grams?|g|oz|ounces?)(?:_|$)", re.IGNORECASE)
 # A field that names the currency of the amounts beside it, its name squashed (case-folded,
@@ -664,8 +676,9 @@ class _Builder:
             text_leaf = isinstance(child, str) or (
                 isinstance(child, (list, tuple)) and all(isinstance(c, str) for c in child))
             child_trusted = trusted and not self._is_untrusted(child_path, child_keys, text_leaf)
-            if isinstance(child, str) and key in _STRIPE_AMOUNTS and key.endswith("_decimal") \
-                    and self._in_stripe_object() and _number_or_none(child) is not None:
+            if isinstance(child, str) and key.endswith("_decimal") \
+                    and _STRIPE_AMOUNT_NAME.match(key) and self._in_stripe_object() \
+                    and _number_or_none(child) is not None:
                 # "unit_amount_decimal": "2500" is an amount in minor units, not text
                 self.walk(_number_or_none(child), child_path, child_keys, child_trusted, node)
             elif isinstance(child, str):
@@ -825,7 +838,8 @@ class _Builder:
             return declared
         if _CENTS_NAME.search(name):
             return 2
-        if _MINOR_NAME.search(name) or name in _STRIPE_AMOUNTS and self._in_stripe_object():
+        if _MINOR_NAME.search(name) or _STRIPE_AMOUNT_NAME.match(name) \
+                and self._in_stripe_object():
             code = currency
             try:
                 return get_currency_precision(code) if code else 2
@@ -834,13 +848,13 @@ class _Builder:
         return None
 
     def _in_stripe_object(self) -> bool:
-        """Whether the nearest object around the field being walked that says what it is
-        (``"object": "charge"``) is one of Stripe's, whose amounts are all in minor units."""
-        for node in reversed(self.objects):
-            kind = node.get("object")
-            if isinstance(kind, str):
-                return kind in _STRIPE_OBJECTS
-        return False
+        """Whether the field being walked is inside one of Stripe's own money objects (see
+        ``_STRIPE_OBJECTS``): the nearest object around it that says what it is (``"object":
+        "charge"``) is of such a type, and it or an object around it is Stripe's (``livemode``,
+        an id with Stripe's prefix, or a currency in lower case)."""
+        kind = next((outer["object"] for outer in reversed(self.objects)
+                     if isinstance(outer.get("object"), str)), None)
+        return kind in _STRIPE_OBJECTS and any(map(_stripe_mark, self.objects))
 
     def _placeholder_number(self, value: Decimal, keys: tuple[str, ...], siblings: Mapping) -> bool:
         if value in self.numeric_placeholders:
