@@ -502,3 +502,23 @@ def test_an_audit_carries_the_sources_panel_and_a_failed_source_fails_it_closed(
     failed = audit(text, broken.evidence, policy=policy, sources=broken.report())
     assert failed.decision.decision != "answer"
     assert "lookup_failed" in {r.code for r in failed.decision.reasons}
+
+
+# --- requires ... matching ---------------------------------------------------------------------
+
+def test_an_input_is_matched_against_a_hidden_column_it_never_shows(store):
+    """The hidden column an input must equal is selected on every backend; an order whose
+    column differs, or is NULL, is answered as an order that does not exist."""
+    matching = rulekit.load(RULES.parent / "matching.rules")
+    total = reply(("money", "order", "1042", "total", "$1,299.00"))
+    given = run(matching, store, total, inputs={"note_code": " FRAGILE "})
+    assert (given.decision, given.text) == ("answer", "$1,299.00.")
+    wrong = run(matching, store, total, inputs={"note_code": "sturdy"})
+    missing = run(matching, store, reply(("money", "order", "9999", "total", "$1,299.00")),
+                  inputs={"note_code": "sturdy"})
+    assert wrong.decision == missing.decision == "refuse"
+    assert [(c.outcome, c.reason_code) for c in wrong.claims] == [("not_found", "no_row")]
+    assert [s["rows"] for s in wrong.sources] == [s["rows"] for s in missing.sources] == [0]
+    null_note = run(matching, store, reply(("money", "order", "1043", "total", "$0.00")),
+                    inputs={"note_code": "none"})
+    assert [c.outcome for c in null_note.claims] == ["not_found"]
