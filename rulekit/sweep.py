@@ -415,22 +415,27 @@ _HALF_SAID = re.compile(r"(?i)[ap]\.?[ \u00a0]?m(?![a-z])|morning|evening|aftern
 
 # A line that is one capitalised word and a colon before an emphasis ("Fit: *...*",
 # "- **Recommendation:** *...*").
-_SINGLE_NAME_INTRO = re.compile(r"[ \t]{0,3}(?:[-*+][ \t]+)?(?:\*\*|__)?([A-Z][\w'\-]{0,30})"
-                                r"(?:\*\*|__)?[ \t]*:(?:\*\*|__)?[ \t]*")
+_NAME_LABEL = re.compile(r"[ \t]{0,3}(?:[-*+][ \t]+)?(?:\*\*|__)?(@[\w.]{1,30}|[A-Z][\w'.\-]{0,30}"
+                         r"(?:[ \t][A-Z][\w'.\-]{0,30}){0,2})(?:\*\*|__)?[ \t]*:(?:\*\*|__)?[ \t]*")
 
 
 def _label_emphasis(text: str, mention: Mention, evidence: Evidence) -> bool:
-    """Whether an emphasis the scanner took for a quote after "Name:" follows a single word
-    that names no author of the evidence: a label of the answer's own ("Recommendation: *size
-    up*", "Refund: *We sent $500.*"), whose figures, dates and links are the answer's. "Dana:
-    *...*" stays a quote when Dana wrote something in the evidence."""
+    """Whether an emphasis the scanner took for a quote after "Name:" follows a name that
+    names no author of the evidence: a label of the answer's own ("Recommendation: *size up*",
+    "Black Friday: **30% off**", "Jayson Tatum: **34 points, 9 rebounds**", "Refund: *We sent
+    $500.*"), whose figures, dates and links are then judged as the answer's. "Dana:
+    *...*" and "Dana Smith: *...*" stay quotes when Dana wrote something in the evidence."""
     line = text.rfind("\n", 0, mention.start) + 1
-    found = _SINGLE_NAME_INTRO.fullmatch(text, line, mention.start)
+    found = _NAME_LABEL.fullmatch(text, line, mention.start)
     if found is None:
         return False
-    name = found.group(1).casefold()
-    return not any(author and (name == author.casefold() or name in author.casefold().split())
-                   for _, author in evidence.quotes)
+    words = {word for word in found.group(1).casefold().lstrip("@").split() if len(word) > 1}
+    for _, author in evidence.quotes:
+        if author:
+            said = author.casefold().lstrip("@")
+            if words & set(said.split()):
+                return False
+    return True
 
 
 def _either_half(said: str) -> bool:
