@@ -74,7 +74,8 @@ _FLAG_NAMES = ("{}_tracked", "{}_recorded", "has_{}", "{}_known", "track_{}")
 # A field named like these holds a percentage ("percent_off" and "percentOff" are Stripe's).
 # A rate, a ratio or a share keeps its reading under a suffix that says which one
 # ("engagement_rate_prev", "engagementRateAvg", "ctr_target").
-_RATIO_NAME = re.compile(r"(?:(?:rate|ratio|share|(?:^|_)(?:ctr|cvr))(?:_?(?:prev|previous|prior"
+_RATIO_NAME = re.compile(r"^(?:taux|tasa|tasso|taxa|quote|anteil)_"
+                         r"|(?:(?:rate|ratio|share|(?:^|_)(?:ctr|cvr))(?:_?(?:prev|previous|prior"
                          r"|last|before|after|current|avg|mean|median|target|goal|benchmark))?"
                          r"|pct|percent|percentage|(?:pct|percent)_?off)$", re.IGNORECASE)
 _POINTS_NAME = re.compile(r"(pct|percent|percentage)(?:_?off)?$", re.IGNORECASE)
@@ -144,13 +145,19 @@ _MONEY_WORDS = frozenset("""price prices total totals subtotal subtotals amount 
     income profit earnings payout payouts owed gross""".split())
 # A field whose -1 is a real value: a change, a difference, a score to par ("toPar", "views_delta").
 # Amounts taken off a total, which a receipt may write with a minus ("Discount: -$4.32").
-_DEDUCTION_NAME = re.compile(r"discount|rebate|coupon|voucher|promo|deduction|markdown|savings?$",
+_DEDUCTION_NAME = re.compile(r"discount|rebate|coupon|voucher|promo|deduction|markdown|savings?$|"
+                             r"credit|refund|proration|write_?off|allowance",
                              re.IGNORECASE)
 _CHANGE_NAME = re.compile(r"(?:delta|change|diff|difference|to_?par|net|trend|growth)"
                           r"(?:_?(?:pct|percent|perc|rate|ratio|points|pts))?$", re.IGNORECASE)
-# A growth stored as a ratio ("follower_growth": 0.021 is 2.1 %) when it is below 1 in size:
-# "follower_growth": 120 is a count of followers.
-_GROWTH_NAME = re.compile(r"(?:^|_)growth$|[a-z]Growth$", re.IGNORECASE)
+# A growth or a change stored as a ratio ("follower_growth": 0.021 is 2.1 %, "reach_change":
+# -0.064 is -6.4 %) when it is below 1 in size: "follower_growth": 120 is a count of followers.
+_GROWTH_NAME = re.compile(r"(?:^|_)(?:growth|change|delta)$|[a-z](?:Growth|Change|Delta)$")
+# A scale in a field's name: "viewers_millions": 123.7 is 123,700,000 viewers.
+_SCALE_NAME = re.compile(r"(?:^|_)(thousands?|millions?|billions?|mln|mn|bn)$|[a-z](Thousands|"
+                         r"Millions|Billions)$", re.IGNORECASE)
+_NAME_SCALES = {"thousand": 10**3, "thousands": 10**3, "million": 10**6, "millions": 10**6,
+                "mln": 10**6, "mn": 10**6, "billion": 10**9, "billions": 10**9, "bn": 10**9}
 # Words of a field's name that make its number a change ("views_change_pct", "toPar", "yoy"),
 # and those that also say its direction: a positive "views_drop_pct" is a fall.
 _CHANGE_WORDS = frozenset("change changes delta diff difference growth trend to par wow mom "
@@ -806,6 +813,10 @@ class _Builder:
             shown = (value * 100).normalize()   # "follower_growth": 0.021 is 2.1 %
         if shown is not None:
             self.figures.append(Figure(shown, path, _decimals(shown), percent=True))
+        scaled = _SCALE_NAME.search(keys[-1]) if keys else None
+        if scaled is not None:
+            scale = _NAME_SCALES[(scaled.group(1) or scaled.group(2)).lower()]
+            self.figures.append(Figure((value * scale).normalize(), path, 0, currency=currency))
         trend = _trend_name(keys[-1]) if keys else None
         if trend == 0 and value > 0:
             trend = _sibling_direction(siblings)  # {"change": 12.5, "direction": "down"}

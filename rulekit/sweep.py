@@ -385,8 +385,10 @@ def _not_overlapping(found: list[Finding], spans: list[tuple[int, int]]) -> list
 # A label or words before an amount that say it is taken off ("Discount: -$4.32", "coupon
 # SUMMER10 -$4.32", "you saved -$4.32").
 _DEDUCTION_LABEL = re.compile(r"(?i)discount|coupon|promo|rebate|voucher|savings?|saved|markdown"
-                              r"|deduction|reduction|rabatt|remise|descuento|sconto|desconto|"
-                              r"korting|折扣|优惠|割引|할인")
+                              r"|deduction|reduction|credit|refund|proration|write-off|"
+                              r"rabatt|remise|descuento|sconto|desconto|gutschrift|erstattung|"
+                              r"avoir|remboursement|reembolso|rimborso|reembolso|korting|"
+                              r"折扣|优惠|割引|할인|退款|返金|환불")
 
 
 # A direction written after a number: "3 under par", "3-under 69", "5 below zero", "2 over."
