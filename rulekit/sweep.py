@@ -60,7 +60,8 @@ from rulekit.scan.figures import CHANGED_BEFORE, FALL_BEFORE, RISE_BEFORE, chang
 from rulekit.sweep_amounts import (_amount_words, _cjk_magnitude_spans, _magnitudes,
                                     _stock_levels)
 from rulekit.sweep_days import (_DENYING, _WEEKDAYS, _lone_weekdays, _may_be_relative,
-                                _relative_days, _stated_weekday, _weekday_patterns)
+                                _may_name_month, _relative_days, _relative_months,
+                                _stated_weekday, _weekday_patterns)
 
 DEFAULT_SMALL_LIMIT = 12
 DEFAULT_CONTEXTS = ("ordinal", "rank", "list_position", "month", "weekday", "rating_scale",
@@ -341,6 +342,8 @@ def sweep(text: str, evidence: Evidence, settings: SweepSettings = SweepSettings
             findings.append(found)
     if relative_days:
         findings.extend(relative_days[0])
+    if evidence.today is not None and _may_name_month(text, low):
+        findings.extend(_relative_months(text, low, evidence, locale))
     if evidence.days and ("day" in low or locale[:2] != "en" or "曜" in text or "周" in text
                           or "週" in text or "星期" in text or "拜" in text):
         findings.extend(_lone_weekdays(text, low, mentions, evidence, locale))
