@@ -78,24 +78,33 @@ _FOREIGN_STOCK = (("ausverkauft", "zero"), ("auf lager", "some"), ("售罄", "ze
                   ("缺货", "zero"), ("无货", "zero"), ("有货", "some"),
                   ("en rupture de stock", "zero"), ("épuisé", "zero"), ("en stock", "some"),
                   ("esgotad", "zero"), ("fora de estoque", "zero"), ("em estoque", "some"),
-                  ("agotad", "zero"), ("en existencia", "some"), ("esaurit", "zero"),
-                  ("disponibil", "some"), ("uitverkocht", "zero"), ("op voorraad", "some"),
+                  ("sem estoque", "zero"), ("agotad", "zero"), ("en existencia", "some"),
+                  ("sin stock", "zero"), ("sin existencias", "zero"), ("hay stock", "some"),
+                  ("queda stock", "some"), ("hay existencias", "some"),
+                  ("tenemos existencias", "some"), ("tenemos stock", "some"),
+                  ("disponible", "some"), ("esaurit", "zero"), ("fuori stock", "zero"),
+                  ("disponibil", "some"), ("disponibile in magazzino", "some"),
+                  ("disponibili in magazzino", "some"), ("uitverkocht", "zero"), ("op voorraad", "some"),
+                  ("leverbaar", "some"), ("vorrätig", "some"), ("매진", "zero"),
                   ("品切れ", "zero"), ("在庫切れ", "zero"), ("売り切れ", "zero"),
                   ("在庫なし", "zero"), ("在庫あり", "some"), ("在庫があり", "some"),
                   ("품절", "zero"), ("재고 없", "zero"), ("재고가 없", "zero"),
                   ("재고 있", "some"), ("재고가 있", "some"))
 # What the text must hold for any of them to be there: ASCII words (the others are not ASCII).
-_FOREIGN_ASCII = ("lager", "ausverkauft", "en stock", "rupture", "estoque", "esgotad", "agotad",
-                  "existencia", "esaurit", "disponibil", "uitverkocht", "voorraad")
-_FOREIGN_NEEDS = _FOREIGN_ASCII + ("épuis", "切れ", "在庫", "품절", "재고")
+_FOREIGN_ASCII = ("lager", "ausverkauft", "stock", "rupture", "estoque", "esgotad", "agotad",
+                  "existencia", "esaurit", "disponib", "uitverkocht", "voorraad", "leverbaar")
+_FOREIGN_NEEDS = _FOREIGN_ASCII + ("épuis", "切れ", "在庫", "품절", "재고", "매진", "vorrät")
 _FOREIGN_ENDING = re.compile(r"(?:[aoei]?s|[aoei]|en)?(?![\w])")
 # Before a word, a negation that turns it around (nicht, pas, não, no, non, niet, 没), maybe with
 # a verb or "more" between ("não está esgotado", "n'est plus en stock", "non è più disponibile",
 # "no tenemos en existencia", "niet meer op voorraad").
 _FOREIGN_NOT = re.compile(r"(?<![\w])(?:nicht|kein|keine|pas|plus|jamais|não|nunca|no|non|mai|"
-                          r"niet|geen)(?:[ \t\u00a0]+(?:mehr|est|sont|está|estão|están|es|son|è|"
-                          r"sono|is|zijn|temos|tenemos|hay|há|abbiamo|hebben|più|mais|más|"
-                          r"meer|encore)){0,2}[ \t\u00a0]+\Z|没\Z")
+                          r"niet|geen)(?:[ \t\u00a0]+(?:lo|la|los|las|le|les|ce|cet|cette|ces|"
+                          r"este|esta|ese|esa|questo|questa|dit|dat|deze|het|das|dieses|diesen)"
+                          r"(?:[ \t\u00a0]+\w+)?)?(?:[ \t\u00a0]+(?:mehr|est|sont|está|estão|"
+                          r"están|es|son|è|sono|is|zijn|temos|tenemos|hay|há|abbiamo|hebben|più|"
+                          r"mais|más|meer|encore)){0,2}[ \t\u00a0]+\Z|没\Z"
+                          r"|(?<![\w])n['’](?:est|sont)[ \t\u00a0]+\Z")
 # Before a word, another time or a supposition in its clause: "wieder auf Lager", "sera de
 # nouveau en stock", "si l'article est en stock", "estaba agotado", "se estiver esgotado",
 # "binnenkort weer op voorraad", a count ("nur noch 2 auf Lager"), 如果有货.
@@ -115,19 +124,26 @@ _FOREIGN_OTHERWISE_AFTER = re.compile(
     r"|(?:되|이)?면|될|는지|[ ]?시에|일 경우|인 경우|여부"
     r"|[ \t\u00a0]+(?:bientôt|demain|em breve|amanhã|pronto|mañana|presto|domani|binnenkort|"
     r"morgen|à partir|a partir|vanaf|ab)\b")
-_FOREIGN_NOT_AFTER = re.compile(r"(?:では|じゃ)(?:ありません|ない|ございません)|(?:して)?(?:い|おり)?"
-                                r"ません|(?:이|가) 아(?:니|닙)|되지 않")
+_FOREIGN_NOT_AFTER = re.compile(r"(?:では|じゃ)(?:ありません|ない|なく|ございません)|(?:して)?"
+                                r"(?:い|おり)?ません|(?:이|가) 아(?:니|닙)|[ ]?아님|되지 않")
+# After a Japanese or Korean stock word, a noun of things and a topic: a general rule
+# ("品切れの商品は返金されます", "품절 상품은 환불됩니다"), not a claim about this one.
+_CJK_GENERIC_AFTER = re.compile(r"の(?:商品|製品|品物|アイテム|ご注文)(?:は|も|について)"
+                                r"|[ ]?(?:상품|제품|품목|주문)(?:은|는|의 경우)")
 # Italian "disponibile" is a stock claim only said of the thing itself, with nothing after it
 # in its clause: "Sì, è disponibile.", "Il prodotto non è più disponibile.", "La giacca (blu) è
 # disponibile": a noun after a definite article is the thing, unless it names a service, a
 # feature or a way of doing ("Il rimborso è disponibile online", "La funzione è disponibile",
 # ``_NOT_STOCK_IT``). An unknown noun is read as the thing: fail closed.
-_DISPONIBILE_BEFORE = re.compile(r"(?:^|[.!?,;:\n]|\bsì|\bpurtroppo|\battualmente|\bora|"
-                                 r"(?:\b(?:il|lo|la|i|gli|le)[ \t\u00a0]+|\bl['’])"
-                                 r"(?P<noun>\w+)(?:[ \t\u00a0]+(?:di|da|in)[ \t\u00a0]+\w+)?"
-                                 r"(?:[ \t\u00a0]+\w+)?|\bquest[oaie])[ \t\u00a0]*"
-                                 r"(?:non[ \t\u00a0]+)?(?:è|sono)(?:[ \t\u00a0]+(?:ancora|già|ora|"
-                                 r"più|subito|attualmente))?[ \t\u00a0]+\Z")
+_DISPONIBILE_BEFORE = re.compile(r"(?:^|[.!?,;:\n¡¿]|\bsì|\bsí|\boui|\bpurtroppo|\battualmente|"
+                                 r"\bora|\b(?:il|elle|ils|elles)(?=[ \t\u00a0]+n['’])|"
+                                 r"(?:\b(?:il|lo|la|i|gli|le|el|los|las|les)[ \t\u00a0]+|\bl['’])"
+                                 r"(?P<noun>\w+)(?:[ \t\u00a0]+(?:di|da|in|de)[ \t\u00a0]+\w+)?"
+                                 r"(?:[ \t\u00a0]+\w+)?|\bquest[oaie]|\b(?:il|elle|ils|elles))"
+                                 r"[ \t\u00a0]*(?:(?:non|no)[ \t\u00a0]+|n['’])?"
+                                 r"(?:è|sono|est|sont|está|están)(?:[ \t\u00a0]+(?:ancora|già|"
+                                 r"ora|più|subito|attualmente|plus|pas|toujours|déjà|actuellement|"
+                                 r"todavía|ya|actualmente))?[ \t\u00a0]+\Z")
 # A general rule about sold-out things is no claim about this one, as "out-of-stock items are
 # refunded" is not: a plural noun after a plural definite article, then the stock word as its
 # plural adjective, then more of the clause ("Les articles épuisés sont remboursés", "Los
@@ -165,7 +181,12 @@ _NOT_STOCK_IT = frozenset(
     "abbonamento aggiornamento aggiornamenti modulo pagina documentazione manuale fattura "
     "ricevuta garanzia tracciamento chat versione modalità informazioni dettagli operatore "
     "negozio personale team staff guida catalogo download file link prenotazione "
-    "appuntamento".split())
+    "appuntamento "
+    # the same in Spanish and French, for "disponible"
+    "reembolso devolución envío entrega servicio función opción soporte pago descuento oferta "
+    "cupón aplicación cuenta garantía seguimiento remboursement retour livraison service "
+    "fonction option assistance paiement remise offre application compte garantie suivi "
+    "support".split())
 _CLAUSE_END = re.compile(r"[ \t\u00a0]*(?:[.!,;:)\n]|\Z)")
 _SUPPOSE_WORDS = r"\b(?:if|unless|whether|when|whenever|once|until|in case)\b"
 _SUPPOSING = re.compile(_SUPPOSE_WORDS)
@@ -265,9 +286,10 @@ def _foreign_stock(low: str) -> list[tuple[int, int, str, None, None]]:
             if _FOREIGN_OTHERWISE.search(low, max(0, start - 32), start) \
                     or _FOREIGN_OTHERWISE_AFTER.match(low, end):
                 continue                # "wieder auf Lager", "nur noch 2 auf Lager", 有货吗
-            if end > start + len(word) and _generic_rule(low, word, start, end):
-                continue                # "Les articles épuisés sont remboursés"
-            if word == "disponibil":
+            if end > start + len(word) and _generic_rule(low, word, start, end) \
+                    or word[0] >= "\u3000" and _CJK_GENERIC_AFTER.match(low, end):
+                continue                # "Les articles épuisés sont remboursés", 品切れの商品は
+            if word in ("disponibil", "disponible"):
                 said = _DISPONIBILE_BEFORE.search(low, max(0, start - 40), start)
                 if said is None or said.group("noun") in _NOT_STOCK_IT \
                         or not _CLAUSE_END.match(low, end):
