@@ -491,7 +491,8 @@ _FALL_OTHER = frozenset(
     "calo calato calati calata calate sceso scesi scesa scese diminuito diminuiti diminuita "
     "diminuzione ribasso flessione "
     "caiu caíram queda diminuiu diminuíram redução recuou recuo baixa "
-    "gedaald daalde daalden daling gezakt zakte afgenomen afname".split())
+    "gedaald daalde daalden daling gezakt zakte afgenomen afname "
+    "minus".split())
 _RISE_OTHER = frozenset(
     "hausse augmenté augmentée augmentés augmentées augmentation progressé progressée "
     "progression grimpé bondi "
@@ -501,7 +502,8 @@ _RISE_OTHER = frozenset(
     "aumentato aumentati aumentata aumentate salito saliti salita salite cresciuto cresciuti "
     "cresciuta crescita rialzo incremento "
     "subiu subiram aumentou aumentaram cresceu cresceram crescimento alta "
-    "gestegen steeg stegen stijging gegroeid groeide toegenomen toename".split())
+    "gestegen steeg stegen stijging gegroeid groeide toegenomen toename "
+    "plus".split())
 _FALL_BEFORE = FALL_BEFORE | _FALL_OTHER
 _RISE_BEFORE = RISE_BEFORE | _RISE_OTHER
 # Between a direction word and its number: "de", "du" (French); "um", "von" (German); "un",
@@ -522,10 +524,11 @@ _TREND_AFTER = re.compile(
 # after の or 的 (12.5%減少, 12.5%の増加, 12.5% 감소).
 _TREND_AFTER_OTHER = re.compile(
     r"[ \u00a0]+(?:(?P<fall>gesunken|gefallen|zurückgegangen|weniger|niedriger|gedaald|gezakt|"
-    r"afgenomen|minder|lager|menos|in meno|de moins|en moins)|(?P<rise>gestiegen|gewachsen|mehr|"
-    r"höher|gestegen|gegroeid|toegenomen|meer|hoger|más|mais|in più|de plus))(?![\w-])"
-    r"|[ \u00a0]?[の的]?(?:(?P<cfall>減少|减少|下降|低下|下落|ダウン|減|감소|하락|줄|떨어)"
-    r"|(?P<crise>増加|增加|增长|增長|上昇|上升|アップ|増|증가|상승|늘|올라))", re.IGNORECASE)
+    r"afgenomen|minder|lager|menos|in meno|de moins|en moins|zurück|nach unten)|(?P<rise>"
+    r"gestiegen|gewachsen|mehr|höher|gestegen|gegroeid|toegenomen|meer|hoger|más|mais|in più|"
+    r"de plus|nach oben))(?![\w-])"
+    r"|[ \u00a0]?[の的]?(?:(?P<cfall>減少|减少|下降|低下|下落|ダウン|下が|減|감소|하락|줄|떨어)"
+    r"|(?P<crise>増加|增加|增长|增長|上昇|上升|アップ|上が|増|증가|상승|늘|올라))", re.IGNORECASE)
 # Words of other languages that say a change without its direction, like "improved", "worsened"
 # and "changed" (``CHANGED_BEFORE``): before the number, maybe with a little word between ("a été
 # amélioré de 8 %", "verbesserte sich um 8 %", "mejoró un 8 %", "migliorato del 8%", "melhorou
@@ -590,7 +593,7 @@ _TREND_MARKS = ("down", "fell", "fall", "drop", "declin", "decreas", "lost", "lo
                 "slip", "sank", "sunk", "shr", "plu", "tumbl", "slid", "lower", "less", "fewer",
                 "up", "rose", "rise", "risen", "grew", "grow", "gain", "increas", "climb",
                 "jump", "surg", "soar", "higher", "more", "improv", "worsen", "chang", "moved",
-                "shift", "▼", "↓", "⬇", "🔻", "▲", "↑", "⬆",
+                "shift", "minus", "▼", "↓", "⬇", "🔻", "▲", "↑", "⬆",
                 "🔺")
 
 
@@ -603,7 +606,7 @@ _TREND_MARKS_OTHER = re.compile(
     "meno|più|caiu|queda|redução|recu|alta|baix|mais|gedaald|daal|daling|gezakt|zakte|afgenomen|"
     "afname|gestegen|steeg|stegen|stijging|gegroeid|groeide|toegenomen|toename|minder|meer|hoger|"
     "lager|下降|下跌|减|減|降|下滑|回落|跌|增|増|上升|上涨|上漲|提高|提升|涨|低下|下落|上昇|ダウン|"
-    "アップ|감소|하락|줄|떨어|증가|상승|늘|올라|amélior|verbesser|mejor|miglior|melhor|verbeter|"
+    "アップ|下が|上が|zurück|nach oben|nach unten|감소|하락|줄|떨어|증가|상승|늘|올라|amélior|verbesser|mejor|miglior|melhor|verbeter|"
     "dégrad|détérior|empir|verschlechter|empeor|peggior|pior|verslechter|改善|改进|改進|改良|"
     "悪化|恶化|개선|악화|varié|varia|veränder|geänder|cambia|cambió|mudou|mudad|verander|变化|變化|"
     "変化|変動|변화")
@@ -650,6 +653,8 @@ def _trend(text: str, mention: Mention) -> int:
             for _ in range(2):      # "baissé de 12,5 %", "aumentó en un 12,5 %"
                 if words and words[-1] in _TREND_LINKS:
                     words = words[:-1]
+                    if words and words[-1] in ("plus", "minus"):
+                        words = []              # "plus de 12 %" is "more than 12 %"
         if words:
             word = words[-1].lstrip(_OPENING)
             if word in _FALL_BEFORE:
