@@ -349,6 +349,7 @@ def sweep(text: str, evidence: Evidence, settings: SweepSettings = SweepSettings
         findings.extend(_lone_weekdays(text, low, mentions, evidence, locale))
     amounts = _amount_words(text, low, evidence)
     if "s of" in low or "several " in low or "a few " in low or "a couple " in low \
+            or "some hundred" in low or "some thousand" in low or "some million" in low \
             or "des " in low or "数" in text or "几" in text or "數" in text or "幾" in text:
         amounts += _magnitudes(text, low, evidence)
     if "left" in low or "stock" in low or "remain" in low or "available" in low \

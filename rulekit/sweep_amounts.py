@@ -373,12 +373,17 @@ _MAGNITUDES = {"dozens": (24, 199), "hundreds": (200, 1999), "thousands": (2000,
                "millions": (2 * 10**6, 10**9 - 1), "billions": (2 * 10**9, 10**12 - 1)}
 _MAGNITUDE_UNITS = {"thousands": 10**3, "millions": 10**6, "billions": 10**9}
 # "several hundred", "a few hundred" and "a couple hundred" claim 200-999 of the thing after
-# them ("a few thousand views" 2,000-9,999); "a few hundred thousand" 200,000-999,999.
-_FEW_WORDS = ("several ", "a few ", "a couple ")
-# French "des centaines de vues" and its kin claim the bands of "hundreds of"; Chinese 数百, 几百
+# them ("a few thousand views" 2,000-9,999); "a few hundred thousand" 200,000-999,999. "some
+# hundred" is a hundred or more, 100-999. The thing may also be a label before them ("Views:
+# several hundred.").
+_FEW_WORDS = ("several ", "a few ", "a couple ", "some ")
+_FEW_LABEL = re.compile(r"(?:^|[\n.!?][ \t]*)(?:[-*][ \t]+)?(?:\*\*)?([a-z]+)(?:[ ]([a-z]+))?"
+                        r"(?:\*\*)?:(?:\*\*)?[ \t]*\Z")
+# French "des centaines de vues" and its kin claim the bands of "hundreds of" ("des dizaines"
+# from 20, not 24: a dizaine is ten); Chinese 数百, 几百
 # (200-999) and 数千, 几千 (2,000-9,999) those of "several hundred" and "several thousand", judged
 # against every figure of the evidence (no field is named in Chinese).
-_FRENCH_MAGNITUDES = (("des dizaines d", _MAGNITUDES["dozens"]),
+_FRENCH_MAGNITUDES = (("des dizaines d", (20, 199)),     # une dizaine is ten
                       ("des centaines d", _MAGNITUDES["hundreds"]),
                       ("des milliers d", _MAGNITUDES["thousands"]),
                       ("des millions d", _MAGNITUDES["millions"]))
@@ -402,6 +407,9 @@ _TIMES_VERBS = {"viewed": "views", "seen": "views", "watched": "views", "played"
                 "shared": "shares", "liked": "likes", "downloaded": "downloads",
                 "clicked": "clicks", "visited": "visits", "opened": "opens",
                 "streamed": "streams", "reposted": "reposts", "retweeted": "retweets"}
+# Who does what the verb after them says: "several hundred people viewed the post" counts views.
+_PEOPLE = frozenset("people persons users visitors readers viewers customers fans "
+                    "accounts".split())
 _TIMES_COMPARED = frozenset("more less better worse faster slower bigger larger higher lower "
                             "over as the than".split())
 
@@ -471,7 +479,8 @@ def _magnitudes(text: str, low: str, evidence: Evidence) -> list[Finding]:
                                                      or low[start - 1] in "-_")):
                 continue
             end = low.index(unit, end) + len(unit)
-            if not low[end:end + 1].isspace():
+            closed = low[end:end + 1] in ("", ".", ",", ";", "!", "\n")
+            if not (closed or low[end:end + 1].isspace()):
                 continue                    # "a few hundred-dollar", "several thousands"
             scale = _FEW_UNITS[unit]
             if unit == "hundred" and _word_after(low, end) in _FEW_UNITS:
@@ -480,8 +489,14 @@ def _magnitudes(text: str, low: str, evidence: Evidence) -> list[Finding]:
                 scale *= _FEW_UNITS[following]
             if supposing and _SUPPOSED.search(low, max(0, start - 64), start):
                 continue
+            label = None
+            if closed:                      # "Views: several hundred."
+                label = _FEW_LABEL.search(low, max(0, start - 40), start)
+                if label is None:
+                    continue
             finding = _magnitude(text, low, evidence, start, end,
-                                 (2 * scale, 10 * scale - 1), memo)
+                                 ((1 if few == "some " else 2) * scale, 10 * scale - 1), memo,
+                                 label)
             if finding is not None:
                 findings.append(finding)
     return findings
@@ -503,15 +518,19 @@ def _in_band(text: str, evidence: Evidence, start: int, end: int, band: tuple[in
 
 
 def _magnitude(text: str, low: str, evidence: Evidence, start: int, end: int,
-               band: tuple[int, int], memo: dict) -> Finding | None:
+               band: tuple[int, int], memo: dict, label: re.Match | None = None
+               ) -> Finding | None:
     """The finding on one magnitude phrase [start, end) ("hundreds of", up to "of"), or None.
-    ``memo`` keeps the fields that count each thing and whether a figure is in each band."""
-    counted = _COUNTED_WORDS.match(low, end)
+    ``memo`` keeps the fields that count each thing and whether a figure is in each band.
+    ``label`` is a label before the phrase that names the thing ("Views: several hundred")."""
+    counted = label or _COUNTED_WORDS.match(low, end)
     if counted is None:
         return None
     if counted.group(1) in _MAGNITUDE_DETERMINERS and counted.group(2):
         counted = _COUNTED_WORDS.match(low, counted.end(1))    # "thousands of your followers"
     first, second = counted.group(1), counted.group(2)
+    if first in _PEOPLE and second in _TIMES_VERBS:
+        first, second = _TIMES_VERBS[second], None  # "several hundred people viewed": views
     if first in ("time", "times"):
         # "viewed hundreds of times" counts views; "hundreds of times better" is hyperbole
         done = _TIMES_VERBS.get(_word_before(low, start))
@@ -523,7 +542,8 @@ def _magnitude(text: str, low: str, evidence: Evidence, start: int, end: int,
     if (first, second) not in memo:
         memo[first, second] = _counted(evidence, first, second)
     amounts, words = memo[first, second]
-    end = counted.end(2) if words == 2 and amounts else counted.end(1)
+    if label is None:
+        end = counted.end(2) if words == 2 and amounts else counted.end(1)
     said = text[start:end]
     lo, hi = band
     shown = f"{lo:,}-{hi:,}"
