@@ -95,20 +95,27 @@ def _counted_words(language: str, *more: str) -> str:
     return "|".join(["[0-9]{1,4}", *_COUNT_WORDS_OF[language].split(), *more])
 
 
+def _low_end(language: str, *joins: str) -> str:
+    """An optional first end of a range of counts before the count ("3-4 days ago", "three to
+    four days ago", "vor 3 bis 4 Tagen"): digits or a count word, then a dash or a word."""
+    words = "|".join(["[0-9]{1,3}", *_COUNT_WORDS_OF[language].split()])
+    return rf"(?:(?P<low>{words})(?:[ ]?[-\u2013][ ]?|[ ](?:{'|'.join(joins)})[ ]))?"
+
+
 # A unit of a count: days, weeks or months ("vor einem Monat", "il y a deux mois").
 _COUNTED_DAYS = {
-    "en": rf"(?P<count>{_counted_words('en', 'a couple of', 'a few', 'a')}) "
+    "en": rf"{_low_end('en', 'to', 'or')}(?P<count>{_counted_words('en', 'a couple of', 'a few', 'a')}) "
           r"(?P<unit>days?|weeks?|months?)(?P<half> and a half)? ago",
-    "de": rf"vor (?P<count>{_counted_words('de', 'einer')}) (?P<unit>Tag(?:en)?|Wochen?|"
+    "de": rf"vor {_low_end('de', 'bis', 'oder')}(?P<count>{_counted_words('de', 'einer')}) (?P<unit>Tag(?:en)?|Wochen?|"
           r"Monat(?:en)?)",
-    "fr": rf"il y a (?P<count>{_counted_words('fr', 'une')}) (?P<unit>jours?|semaines?|mois)",
-    "es": rf"hace (?P<count>{_counted_words('es', 'una')}) (?P<unit>días?|semanas?|mes(?:es)?)",
-    "it": rf"(?P<count>{_counted_words('it', 'una')}) (?P<unit>giorni|giorno|settimane|settimana"
+    "fr": rf"il y a {_low_end('fr', 'à', 'ou')}(?P<count>{_counted_words('fr', 'une')}) (?P<unit>jours?|semaines?|mois)",
+    "es": rf"hace {_low_end('es', 'a', 'o')}(?P<count>{_counted_words('es', 'una')}) (?P<unit>días?|semanas?|mes(?:es)?)",
+    "it": rf"{_low_end('it', 'a', 'o')}(?P<count>{_counted_words('it', 'una')}) (?P<unit>giorni|giorno|settimane|settimana"
           r"|mesi|mese) fa",
     # "há uma semana" or "uma semana atrás"
-    "pt": rf"(?:(?P<ha>há) )?(?P<count>{_counted_words('pt', 'uma', 'duas')}) "
+    "pt": rf"(?:(?P<ha>há) )?{_low_end('pt', 'a', 'ou')}(?P<count>{_counted_words('pt', 'uma', 'duas')}) "
           r"(?P<unit>dias?|semanas?|mês|meses)(?(ha)|[ \t\u00a0]+atrás)",
-    "nl": rf"(?P<count>{_counted_words('nl', 'één')}) (?P<unit>dagen|dag|weken|week|maanden|"
+    "nl": rf"{_low_end('nl', 'tot', 'of')}(?P<count>{_counted_words('nl', 'één')}) (?P<unit>dagen|dag|weken|week|maanden|"
           r"maand) geleden",
 }
 # The count is read from the start of its digits only, and is at most 4 of them: at every
@@ -207,8 +214,8 @@ def _relative_days(text: str, evidence: Evidence, locale: str
             # count is a plain number, as in "3 days before shipping"
             findings.extend(_event_count(match, offset, evidence, settled))
             continue
-        if offset is None and match.groupdict().get("count5"):      # 三四天前: a range
-            findings.extend(_day_range(match, today, evidence, settled))
+        if offset is None and (match.groupdict().get("count5") or match.groupdict().get("low")):
+            findings.extend(_day_range(match, today, evidence, settled))    # 三四天前, 3-4 days
             continue
         if offset is None:                          # "N days ago", 3天前
             number = next(g for g in ("count", "count3", "count4", "count6")
@@ -715,12 +722,18 @@ def _event_count(match: re.Match, offset: int | None, evidence: Evidence,
 
 def _day_range(match: re.Match, today: dt.date | None, evidence: Evidence,
                settled: set[tuple[int, int]]) -> list[Finding]:
-    """三四天前, 3-4天前: some day of the evidence must be that many days before its today,
-    as for a hedge ("about 3 days ago"). Numerals must be neighbours (三四, 两三)."""
-    low, high = _count_number(match.group("low5")), _count_number(match.group("count5"))
-    if not low < high or (not match.group("low5").isdigit() and high != low + 1):
-        return []
-    settled.update((match.span("low5"), match.span("count5")))
+    """三四天前, 3-4天前, "3-4 days ago", "two to three weeks ago": some day of the evidence
+    must be that long before its today, as for a hedge ("about 3 days ago"). CJK numerals must
+    be neighbours (三四, 两三)."""
+    cjk = match.groupdict().get("count5") is not None
+    first, second = ("low5", "count5") if cjk else ("low", "count")
+    low, high = _count_number(match.group(first)), _count_number(match.group(second))
+    if not low < high or (cjk and not match.group(first).isdigit() and high != low + 1):
+        return []           # "5-3 days ago": no range; each count is judged as a plain number
+    settled.update((match.span(first), match.span(second)))
+    if not cjk:                             # weeks and months, in days
+        low, high = -_offset_of(low, match.group("unit"), today), \
+            -_offset_of(high, match.group("unit"), today)
     said = match.group(0)
     if today is None:
         why = ("the evidence's today could not be read as a date" if evidence.has_today
@@ -751,10 +764,14 @@ def _counted_offset(match: re.Match, today: dt.date | None) -> int:
     about 30 days a month when there is no today)."""
     groups = match.groupdict()      # a language without counted days has only the CJK groups
     count = groups.get("count") or groups.get("count3") or groups["count4"] or groups["count6"]
-    unit = (groups.get("unit") or groups.get("unit3") or groups["unit4"]
-            or groups["unit6"]).lower()
-    number = _count_number(count)
-    half = bool(groups.get("half"))                 # "a month and a half ago"
+    unit = groups.get("unit") or groups.get("unit3") or groups["unit4"] or groups["unit6"]
+    return _offset_of(_count_number(count), unit, today, bool(groups.get("half")))
+
+
+def _offset_of(number: int, unit: str, today: dt.date | None, half: bool = False) -> int:
+    """The days from ``today`` of ``number`` days, weeks or months (``unit`` as written) ago,
+    and half a unit more ("a month and a half ago"); see ``_counted_offset``."""
+    unit = unit.lower()
     if any(month in unit for month in _MONTH_UNITS):
         if today is None:
             return -30 * number - 15 * half
