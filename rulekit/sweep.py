@@ -92,6 +92,8 @@ _RANK_VALUE_WORDS = frozenset({"rank", "ranked", "ranking", "place", "placed", "
 # place", "the 2nd-best post", "the third-ranked post"), held to the evidence's ranks like the
 # words above; "came in" before it too ("came in third"). Not "the 2nd colour", a list position.
 _RANK_AFTER_ORDINAL = frozenset({"place", "spot", "position", "best", "ranked"})
+# Before "in" and an ordinal, verbs that make it a rank: "came in third", "finished in 3rd".
+_RANK_IN = frozenset({"came", "finished", "placed", "ended", "ranked"})
 # After "placed 3": words that keep it a place ("placed 3 in the final", "placed 3 overall").
 _PLACE_NOT_COUNTED = frozenset({"in", "on", "at", "out", "overall", "of", "and", "or", "with",
                                 "for", "after", "behind"})
@@ -1083,11 +1085,13 @@ class _Judge:
             following = mention.after.split()[:1]
             if following and following[0].isalpha() and following[0] not in _PLACE_NOT_COUNTED:
                 return False    # "you placed 3 orders": a count, not a place in a ranking
-        stated = last if last not in ("#", "no.", "number") or len(before) < 2 else before[-2]
+        # "ranked #1", "ranked No. 1" (the scanner leaves the dot out of ``before``)
+        stated = last if last not in ("#", "no.", "no", "number") or len(before) < 2 \
+            else before[-2]
         if stated in _RANK_VALUE_WORDS and self.ranks and int(value) not in self.ranks:
             return False    # "ranked #1" where the evidence ranks it 2nd ("our #1 priority" is not)
         if mention.ordinal and self.ranks and int(value) not in self.ranks and (
-                (last == "in" and len(before) > 1 and before[-2] == "came")
+                (last == "in" and len(before) > 1 and before[-2] in _RANK_IN)
                 or (mention.after.split(" ", 1)[0] in _RANK_AFTER_ORDINAL
                     and (before[-2:-1] if last == "the" else before[-1:]) not in (
                         ["and"], ["or"], ["to"]))):
