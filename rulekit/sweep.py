@@ -609,7 +609,8 @@ _TREND_MARKS_OTHER = re.compile(
     "meno|più|caiu|queda|redução|recu|alta|baix|mais|gedaald|daal|daling|gezakt|zakte|afgenomen|"
     "afname|gestegen|steeg|stegen|stijging|gegroeid|groeide|toegenomen|toename|minder|meer|hoger|"
     "lager|下降|下跌|减|減|降|下滑|回落|跌|增|増|上升|上涨|上漲|提高|提升|涨|低下|下落|上昇|ダウン|"
-    "アップ|下が|上が|zurück|nach oben|nach unten|감소|하락|줄|떨어|증가|상승|늘|올라|amélior|verbesser|mejor|miglior|melhor|verbeter|"
+    "アップ|下が|上が|zurück|nach oben|nach unten|"
+    "감소|하락|줄|떨어|증가|상승|늘|올라|amélior|verbesser|mejor|miglior|melhor|verbeter|"
     "dégrad|détérior|empir|verschlechter|empeor|peggior|pior|verslechter|改善|改进|改進|改良|"
     "悪化|恶化|개선|악화|varié|varia|veränder|geänder|cambia|cambió|mudou|mudad|verander|变化|變化|"
     "変化|変動|변화")

@@ -104,19 +104,23 @@ def _low_end(language: str, *joins: str) -> str:
 
 # A unit of a count: days, weeks or months ("vor einem Monat", "il y a deux mois").
 _COUNTED_DAYS = {
-    "en": rf"{_low_end('en', 'to', 'or')}(?P<count>{_counted_words('en', 'a couple of', 'a few', 'a')}) "
+    "en": rf"{_low_end('en', 'to', 'or')}"
+          rf"(?P<count>{_counted_words('en', 'a couple of', 'a few', 'a')}) "
           r"(?P<unit>days?|weeks?|months?)(?P<half> and a half)? ago",
-    "de": rf"vor {_low_end('de', 'bis', 'oder')}(?P<count>{_counted_words('de', 'einer')}) (?P<unit>Tag(?:en)?|Wochen?|"
-          r"Monat(?:en)?)",
-    "fr": rf"il y a {_low_end('fr', 'à', 'ou')}(?P<count>{_counted_words('fr', 'une')}) (?P<unit>jours?|semaines?|mois)",
-    "es": rf"hace {_low_end('es', 'a', 'o')}(?P<count>{_counted_words('es', 'una')}) (?P<unit>días?|semanas?|mes(?:es)?)",
-    "it": rf"{_low_end('it', 'a', 'o')}(?P<count>{_counted_words('it', 'una')}) (?P<unit>giorni|giorno|settimane|settimana"
-          r"|mesi|mese) fa",
+    "de": rf"vor {_low_end('de', 'bis', 'oder')}(?P<count>{_counted_words('de', 'einer')}) "
+          r"(?P<unit>Tag(?:en)?|Wochen?|Monat(?:en)?)",
+    "fr": rf"il y a {_low_end('fr', 'à', 'ou')}(?P<count>{_counted_words('fr', 'une')}) "
+          r"(?P<unit>jours?|semaines?|mois)",
+    "es": rf"hace {_low_end('es', 'a', 'o')}(?P<count>{_counted_words('es', 'una')}) "
+          r"(?P<unit>días?|semanas?|mes(?:es)?)",
+    "it": rf"{_low_end('it', 'a', 'o')}(?P<count>{_counted_words('it', 'una')}) "
+          r"(?P<unit>giorni|giorno|settimane|settimana|mesi|mese) fa",
     # "há uma semana" or "uma semana atrás"
-    "pt": rf"(?:(?P<ha>há) )?{_low_end('pt', 'a', 'ou')}(?P<count>{_counted_words('pt', 'uma', 'duas')}) "
+    "pt": rf"(?:(?P<ha>há) )?{_low_end('pt', 'a', 'ou')}"
+          rf"(?P<count>{_counted_words('pt', 'uma', 'duas')}) "
           r"(?P<unit>dias?|semanas?|mês|meses)(?(ha)|[ \t\u00a0]+atrás)",
-    "nl": rf"{_low_end('nl', 'tot', 'of')}(?P<count>{_counted_words('nl', 'één')}) (?P<unit>dagen|dag|weken|week|maanden|"
-          r"maand) geleden",
+    "nl": rf"{_low_end('nl', 'tot', 'of')}(?P<count>{_counted_words('nl', 'één')}) "
+          r"(?P<unit>dagen|dag|weken|week|maanden|maand) geleden",
 }
 # The count is read from the start of its digits only, and is at most 4 of them: at every
 # position of a long run of digits, an unbounded \d+ would run to its end (quadratic). A count
