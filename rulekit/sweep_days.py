@@ -2,7 +2,8 @@
 
 A relative day ("yesterday", "3 days ago", gestern, 昨天) is resolved against the evidence's
 today (``_relative_days``); "today" as the day of an event needs a day of the data
-(``_event_today``). A weekday said alone as the day of something ("It arrives Friday") must be
+(``_event_today``); "last month", "this month" as the time of an event need a date of the
+evidence in that month (``_relative_months``). A weekday said alone as the day of something ("It arrives Friday") must be
 the weekday of some date of the evidence (``_lone_weekdays``), unless its clause is about
 opening hours, supposes or denies (``_lone_statement``). The weekday written with a date
 (``_stated_weekday``, ``_weekday_patterns``) is read here too, for ``rulekit.sweep``'s
