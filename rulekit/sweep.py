@@ -60,7 +60,8 @@ from rulekit.scan.figures import CHANGED_BEFORE, FALL_BEFORE, RISE_BEFORE, chang
 from rulekit.sweep_amounts import (_amount_words, _cjk_magnitude_spans, _magnitudes,
                                     _stock_levels)
 from rulekit.sweep_days import (_DENYING, _WEEKDAYS, _lone_weekdays, _may_be_relative,
-                                _relative_days, _stated_weekday, _weekday_patterns)
+                                _may_name_month, _relative_days, _relative_months,
+                                _stated_weekday, _weekday_patterns)
 
 DEFAULT_SMALL_LIMIT = 12
 DEFAULT_CONTEXTS = ("ordinal", "rank", "list_position", "month", "weekday", "rating_scale",
@@ -91,6 +92,8 @@ _RANK_VALUE_WORDS = frozenset({"rank", "ranked", "ranking", "place", "placed", "
 # place", "the 2nd-best post", "the third-ranked post"), held to the evidence's ranks like the
 # words above; "came in" before it too ("came in third"). Not "the 2nd colour", a list position.
 _RANK_AFTER_ORDINAL = frozenset({"place", "spot", "position", "best", "ranked"})
+# Before "in" and an ordinal, verbs that make it a rank: "came in third", "finished in 3rd".
+_RANK_IN = frozenset({"came", "finished", "placed", "ended", "ranked"})
 # After "placed 3": words that keep it a place ("placed 3 in the final", "placed 3 overall").
 _PLACE_NOT_COUNTED = frozenset({"in", "on", "at", "out", "overall", "of", "and", "or", "with",
                                 "for", "after", "behind"})
@@ -341,11 +344,14 @@ def sweep(text: str, evidence: Evidence, settings: SweepSettings = SweepSettings
             findings.append(found)
     if relative_days:
         findings.extend(relative_days[0])
+    if evidence.today is not None and _may_name_month(text, low):
+        findings.extend(_relative_months(text, low, evidence, locale))
     if evidence.days and ("day" in low or locale[:2] != "en" or "曜" in text or "周" in text
                           or "週" in text or "星期" in text or "拜" in text):
         findings.extend(_lone_weekdays(text, low, mentions, evidence, locale))
     amounts = _amount_words(text, low, evidence)
     if "s of" in low or "several " in low or "a few " in low or "a couple " in low \
+            or "some hundred" in low or "some thousand" in low or "some million" in low \
             or "des " in low or "数" in text or "几" in text or "數" in text or "幾" in text:
         amounts += _magnitudes(text, low, evidence)
     if "left" in low or "stock" in low or "remain" in low or "available" in low \
@@ -495,7 +501,8 @@ _FALL_OTHER = frozenset(
     "calo calato calati calata calate sceso scesi scesa scese diminuito diminuiti diminuita "
     "diminuzione ribasso flessione "
     "caiu caíram queda diminuiu diminuíram redução recuou recuo baixa "
-    "gedaald daalde daalden daling gezakt zakte afgenomen afname".split())
+    "gedaald daalde daalden daling gezakt zakte afgenomen afname "
+    "minus".split())
 _RISE_OTHER = frozenset(
     "hausse augmenté augmentée augmentés augmentées augmentation progressé progressée "
     "progression grimpé bondi "
@@ -505,7 +512,8 @@ _RISE_OTHER = frozenset(
     "aumentato aumentati aumentata aumentate salito saliti salita salite cresciuto cresciuti "
     "cresciuta crescita rialzo incremento "
     "subiu subiram aumentou aumentaram cresceu cresceram crescimento alta "
-    "gestegen steeg stegen stijging gegroeid groeide toegenomen toename".split())
+    "gestegen steeg stegen stijging gegroeid groeide toegenomen toename "
+    "plus".split())
 _FALL_BEFORE = FALL_BEFORE | _FALL_OTHER
 _RISE_BEFORE = RISE_BEFORE | _RISE_OTHER
 # Between a direction word and its number: "de", "du" (French); "um", "von" (German); "un",
@@ -526,10 +534,11 @@ _TREND_AFTER = re.compile(
 # after の or 的 (12.5%減少, 12.5%の増加, 12.5% 감소).
 _TREND_AFTER_OTHER = re.compile(
     r"[ \u00a0]+(?:(?P<fall>gesunken|gefallen|zurückgegangen|weniger|niedriger|gedaald|gezakt|"
-    r"afgenomen|minder|lager|menos|in meno|de moins|en moins)|(?P<rise>gestiegen|gewachsen|mehr|"
-    r"höher|gestegen|gegroeid|toegenomen|meer|hoger|más|mais|in più|de plus))(?![\w-])"
-    r"|[ \u00a0]?[の的]?(?:(?P<cfall>減少|减少|下降|低下|下落|ダウン|減|감소|하락|줄|떨어)"
-    r"|(?P<crise>増加|增加|增长|增長|上昇|上升|アップ|増|증가|상승|늘|올라))", re.IGNORECASE)
+    r"afgenomen|minder|lager|menos|in meno|de moins|en moins|zurück|nach unten)|(?P<rise>"
+    r"gestiegen|gewachsen|mehr|höher|gestegen|gegroeid|toegenomen|meer|hoger|más|mais|in più|"
+    r"de plus|nach oben))(?![\w-])"
+    r"|[ \u00a0]?[の的]?(?:(?P<cfall>減少|减少|下降|低下|下落|ダウン|下が|減|감소|하락|줄|떨어)"
+    r"|(?P<crise>増加|增加|增长|增長|上昇|上升|アップ|上が|増|증가|상승|늘|올라))", re.IGNORECASE)
 # Words of other languages that say a change without its direction, like "improved", "worsened"
 # and "changed" (``CHANGED_BEFORE``): before the number, maybe with a little word between ("a été
 # amélioré de 8 %", "verbesserte sich um 8 %", "mejoró un 8 %", "migliorato del 8%", "melhorou
@@ -594,7 +603,7 @@ _TREND_MARKS = ("down", "fell", "fall", "drop", "declin", "decreas", "lost", "lo
                 "slip", "sank", "sunk", "shr", "plu", "tumbl", "slid", "lower", "less", "fewer",
                 "up", "rose", "rise", "risen", "grew", "grow", "gain", "increas", "climb",
                 "jump", "surg", "soar", "higher", "more", "improv", "worsen", "chang", "moved",
-                "shift", "▼", "↓", "⬇", "🔻", "▲", "↑", "⬆",
+                "shift", "minus", "▼", "↓", "⬇", "🔻", "▲", "↑", "⬆",
                 "🔺")
 
 
@@ -607,7 +616,8 @@ _TREND_MARKS_OTHER = re.compile(
     "meno|più|caiu|queda|redução|recu|alta|baix|mais|gedaald|daal|daling|gezakt|zakte|afgenomen|"
     "afname|gestegen|steeg|stegen|stijging|gegroeid|groeide|toegenomen|toename|minder|meer|hoger|"
     "lager|下降|下跌|减|減|降|下滑|回落|跌|增|増|上升|上涨|上漲|提高|提升|涨|低下|下落|上昇|ダウン|"
-    "アップ|감소|하락|줄|떨어|증가|상승|늘|올라|amélior|verbesser|mejor|miglior|melhor|verbeter|"
+    "アップ|下が|上が|zurück|nach oben|nach unten|"
+    "감소|하락|줄|떨어|증가|상승|늘|올라|amélior|verbesser|mejor|miglior|melhor|verbeter|"
     "dégrad|détérior|empir|verschlechter|empeor|peggior|pior|verslechter|改善|改进|改進|改良|"
     "悪化|恶化|개선|악화|varié|varia|veränder|geänder|cambia|cambió|mudou|mudad|verander|变化|變化|"
     "変化|変動|변화")
@@ -654,6 +664,8 @@ def _trend(text: str, mention: Mention) -> int:
             for _ in range(2):      # "baissé de 12,5 %", "aumentó en un 12,5 %"
                 if words and words[-1] in _TREND_LINKS:
                     words = words[:-1]
+                    if words and words[-1] in ("plus", "minus"):
+                        words = []              # "plus de 12 %" is "more than 12 %"
         if words:
             word = words[-1].lstrip(_OPENING)
             if word in _FALL_BEFORE:
@@ -1081,11 +1093,13 @@ class _Judge:
             following = mention.after.split()[:1]
             if following and following[0].isalpha() and following[0] not in _PLACE_NOT_COUNTED:
                 return False    # "you placed 3 orders": a count, not a place in a ranking
-        stated = last if last not in ("#", "no.", "number") or len(before) < 2 else before[-2]
+        # "ranked #1", "ranked No. 1" (the scanner leaves the dot out of ``before``)
+        stated = last if last not in ("#", "no.", "no", "number") or len(before) < 2 \
+            else before[-2]
         if stated in _RANK_VALUE_WORDS and self.ranks and int(value) not in self.ranks:
             return False    # "ranked #1" where the evidence ranks it 2nd ("our #1 priority" is not)
         if mention.ordinal and self.ranks and int(value) not in self.ranks and (
-                (last == "in" and len(before) > 1 and before[-2] == "came")
+                (last == "in" and len(before) > 1 and before[-2] in _RANK_IN)
                 or (mention.after.split(" ", 1)[0] in _RANK_AFTER_ORDINAL
                     and (before[-2:-1] if last == "the" else before[-1:]) not in (
                         ["and"], ["or"], ["to"]))):

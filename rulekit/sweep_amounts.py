@@ -78,24 +78,34 @@ _FOREIGN_STOCK = (("ausverkauft", "zero"), ("auf lager", "some"), ("售罄", "ze
                   ("缺货", "zero"), ("无货", "zero"), ("有货", "some"),
                   ("en rupture de stock", "zero"), ("épuisé", "zero"), ("en stock", "some"),
                   ("esgotad", "zero"), ("fora de estoque", "zero"), ("em estoque", "some"),
-                  ("agotad", "zero"), ("en existencia", "some"), ("esaurit", "zero"),
-                  ("disponibil", "some"), ("uitverkocht", "zero"), ("op voorraad", "some"),
+                  ("sem estoque", "zero"), ("agotad", "zero"), ("en existencia", "some"),
+                  ("sin stock", "zero"), ("sin existencias", "zero"), ("hay stock", "some"),
+                  ("queda stock", "some"), ("hay existencias", "some"),
+                  ("tenemos existencias", "some"), ("tenemos stock", "some"),
+                  ("disponible", "some"), ("esaurit", "zero"), ("fuori stock", "zero"),
+                  ("disponibil", "some"), ("disponibile in magazzino", "some"),
+                  ("disponibili in magazzino", "some"),
+                  ("uitverkocht", "zero"), ("op voorraad", "some"),
+                  ("leverbaar", "some"), ("vorrätig", "some"), ("매진", "zero"),
                   ("品切れ", "zero"), ("在庫切れ", "zero"), ("売り切れ", "zero"),
                   ("在庫なし", "zero"), ("在庫あり", "some"), ("在庫があり", "some"),
                   ("품절", "zero"), ("재고 없", "zero"), ("재고가 없", "zero"),
                   ("재고 있", "some"), ("재고가 있", "some"))
 # What the text must hold for any of them to be there: ASCII words (the others are not ASCII).
-_FOREIGN_ASCII = ("lager", "ausverkauft", "en stock", "rupture", "estoque", "esgotad", "agotad",
-                  "existencia", "esaurit", "disponibil", "uitverkocht", "voorraad")
-_FOREIGN_NEEDS = _FOREIGN_ASCII + ("épuis", "切れ", "在庫", "품절", "재고")
+_FOREIGN_ASCII = ("lager", "ausverkauft", "stock", "rupture", "estoque", "esgotad", "agotad",
+                  "existencia", "esaurit", "disponib", "uitverkocht", "voorraad", "leverbaar")
+_FOREIGN_NEEDS = _FOREIGN_ASCII + ("épuis", "切れ", "在庫", "품절", "재고", "매진", "vorrät")
 _FOREIGN_ENDING = re.compile(r"(?:[aoei]?s|[aoei]|en)?(?![\w])")
 # Before a word, a negation that turns it around (nicht, pas, não, no, non, niet, 没), maybe with
 # a verb or "more" between ("não está esgotado", "n'est plus en stock", "non è più disponibile",
 # "no tenemos en existencia", "niet meer op voorraad").
 _FOREIGN_NOT = re.compile(r"(?<![\w])(?:nicht|kein|keine|pas|plus|jamais|não|nunca|no|non|mai|"
-                          r"niet|geen)(?:[ \t\u00a0]+(?:mehr|est|sont|está|estão|están|es|son|è|"
-                          r"sono|is|zijn|temos|tenemos|hay|há|abbiamo|hebben|più|mais|más|"
-                          r"meer|encore)){0,2}[ \t\u00a0]+\Z|没\Z")
+                          r"niet|geen)(?:[ \t\u00a0]+(?:lo|la|los|las|le|les|ce|cet|cette|ces|"
+                          r"este|esta|ese|esa|questo|questa|dit|dat|deze|het|das|dieses|diesen)"
+                          r"(?:[ \t\u00a0]+\w+)?)?(?:[ \t\u00a0]+(?:mehr|est|sont|está|estão|"
+                          r"están|es|son|è|sono|is|zijn|temos|tenemos|hay|há|abbiamo|hebben|più|"
+                          r"mais|más|meer|encore)){0,2}[ \t\u00a0]+\Z|没\Z"
+                          r"|(?<![\w])n['’](?:est|sont)[ \t\u00a0]+\Z")
 # Before a word, another time or a supposition in its clause: "wieder auf Lager", "sera de
 # nouveau en stock", "si l'article est en stock", "estaba agotado", "se estiver esgotado",
 # "binnenkort weer op voorraad", a count ("nur noch 2 auf Lager"), 如果有货.
@@ -115,19 +125,26 @@ _FOREIGN_OTHERWISE_AFTER = re.compile(
     r"|(?:되|이)?면|될|는지|[ ]?시에|일 경우|인 경우|여부"
     r"|[ \t\u00a0]+(?:bientôt|demain|em breve|amanhã|pronto|mañana|presto|domani|binnenkort|"
     r"morgen|à partir|a partir|vanaf|ab)\b")
-_FOREIGN_NOT_AFTER = re.compile(r"(?:では|じゃ)(?:ありません|ない|ございません)|(?:して)?(?:い|おり)?"
-                                r"ません|(?:이|가) 아(?:니|닙)|되지 않")
+_FOREIGN_NOT_AFTER = re.compile(r"(?:では|じゃ)(?:ありません|ない|なく|ございません)|(?:して)?"
+                                r"(?:い|おり)?ません|(?:이|가) 아(?:니|닙)|[ ]?아님|되지 않")
+# After a Japanese or Korean stock word, a noun of things and a topic: a general rule
+# ("品切れの商品は返金されます", "품절 상품은 환불됩니다"), not a claim about this one.
+_CJK_GENERIC_AFTER = re.compile(r"の(?:商品|製品|品物|アイテム|ご注文)(?:は|も|について)"
+                                r"|[ ]?(?:상품|제품|품목|주문)(?:은|는|의 경우)")
 # Italian "disponibile" is a stock claim only said of the thing itself, with nothing after it
 # in its clause: "Sì, è disponibile.", "Il prodotto non è più disponibile.", "La giacca (blu) è
 # disponibile": a noun after a definite article is the thing, unless it names a service, a
 # feature or a way of doing ("Il rimborso è disponibile online", "La funzione è disponibile",
 # ``_NOT_STOCK_IT``). An unknown noun is read as the thing: fail closed.
-_DISPONIBILE_BEFORE = re.compile(r"(?:^|[.!?,;:\n]|\bsì|\bpurtroppo|\battualmente|\bora|"
-                                 r"(?:\b(?:il|lo|la|i|gli|le)[ \t\u00a0]+|\bl['’])"
-                                 r"(?P<noun>\w+)(?:[ \t\u00a0]+(?:di|da|in)[ \t\u00a0]+\w+)?"
-                                 r"(?:[ \t\u00a0]+\w+)?|\bquest[oaie])[ \t\u00a0]*"
-                                 r"(?:non[ \t\u00a0]+)?(?:è|sono)(?:[ \t\u00a0]+(?:ancora|già|ora|"
-                                 r"più|subito|attualmente))?[ \t\u00a0]+\Z")
+_DISPONIBILE_BEFORE = re.compile(r"(?:^|[.!?,;:\n¡¿]|\bsì|\bsí|\boui|\bpurtroppo|\battualmente|"
+                                 r"\bora|\b(?:il|elle|ils|elles)(?=[ \t\u00a0]+n['’])|"
+                                 r"(?:\b(?:il|lo|la|i|gli|le|el|los|las|les)[ \t\u00a0]+|\bl['’])"
+                                 r"(?P<noun>\w+)(?:[ \t\u00a0]+(?:di|da|in|de)[ \t\u00a0]+\w+)?"
+                                 r"(?:[ \t\u00a0]+\w+)?|\bquest[oaie]|\b(?:il|elle|ils|elles))"
+                                 r"[ \t\u00a0]*(?:(?:non|no)[ \t\u00a0]+|n['’])?"
+                                 r"(?:è|sono|est|sont|está|están)(?:[ \t\u00a0]+(?:ancora|già|"
+                                 r"ora|più|subito|attualmente|plus|pas|toujours|déjà|actuellement|"
+                                 r"todavía|ya|actualmente))?[ \t\u00a0]+\Z")
 # A general rule about sold-out things is no claim about this one, as "out-of-stock items are
 # refunded" is not: a plural noun after a plural definite article, then the stock word as its
 # plural adjective, then more of the clause ("Les articles épuisés sont remboursés", "Los
@@ -165,7 +182,12 @@ _NOT_STOCK_IT = frozenset(
     "abbonamento aggiornamento aggiornamenti modulo pagina documentazione manuale fattura "
     "ricevuta garanzia tracciamento chat versione modalità informazioni dettagli operatore "
     "negozio personale team staff guida catalogo download file link prenotazione "
-    "appuntamento".split())
+    "appuntamento "
+    # the same in Spanish and French, for "disponible"
+    "reembolso devolución envío entrega servicio función opción soporte pago descuento oferta "
+    "cupón aplicación cuenta garantía seguimiento remboursement retour livraison service "
+    "fonction option assistance paiement remise offre application compte garantie suivi "
+    "support".split())
 _CLAUSE_END = re.compile(r"[ \t\u00a0]*(?:[.!,;:)\n]|\Z)")
 _SUPPOSE_WORDS = r"\b(?:if|unless|whether|when|whenever|once|until|in case)\b"
 _SUPPOSING = re.compile(_SUPPOSE_WORDS)
@@ -265,9 +287,10 @@ def _foreign_stock(low: str) -> list[tuple[int, int, str, None, None]]:
             if _FOREIGN_OTHERWISE.search(low, max(0, start - 32), start) \
                     or _FOREIGN_OTHERWISE_AFTER.match(low, end):
                 continue                # "wieder auf Lager", "nur noch 2 auf Lager", 有货吗
-            if end > start + len(word) and _generic_rule(low, word, start, end):
-                continue                # "Les articles épuisés sont remboursés"
-            if word == "disponibil":
+            if end > start + len(word) and _generic_rule(low, word, start, end) \
+                    or word[0] >= "\u3000" and _CJK_GENERIC_AFTER.match(low, end):
+                continue                # "Les articles épuisés sont remboursés", 品切れの商品は
+            if word in ("disponibil", "disponible"):
                 said = _DISPONIBILE_BEFORE.search(low, max(0, start - 40), start)
                 if said is None or said.group("noun") in _NOT_STOCK_IT \
                         or not _CLAUSE_END.match(low, end):
@@ -351,12 +374,17 @@ _MAGNITUDES = {"dozens": (24, 199), "hundreds": (200, 1999), "thousands": (2000,
                "millions": (2 * 10**6, 10**9 - 1), "billions": (2 * 10**9, 10**12 - 1)}
 _MAGNITUDE_UNITS = {"thousands": 10**3, "millions": 10**6, "billions": 10**9}
 # "several hundred", "a few hundred" and "a couple hundred" claim 200-999 of the thing after
-# them ("a few thousand views" 2,000-9,999); "a few hundred thousand" 200,000-999,999.
-_FEW_WORDS = ("several ", "a few ", "a couple ")
-# French "des centaines de vues" and its kin claim the bands of "hundreds of"; Chinese 数百, 几百
+# them ("a few thousand views" 2,000-9,999); "a few hundred thousand" 200,000-999,999. "some
+# hundred" is a hundred or more, 100-999. The thing may also be a label before them ("Views:
+# several hundred.").
+_FEW_WORDS = ("several ", "a few ", "a couple ", "some ")
+_FEW_LABEL = re.compile(r"(?:^|[\n.!?][ \t]*)(?:[-*][ \t]+)?(?:\*\*)?([a-z]+)(?:[ ]([a-z]+))?"
+                        r"(?:\*\*)?:(?:\*\*)?[ \t]*\Z")
+# French "des centaines de vues" and its kin claim the bands of "hundreds of" ("des dizaines"
+# from 20, not 24: a dizaine is ten); Chinese 数百, 几百
 # (200-999) and 数千, 几千 (2,000-9,999) those of "several hundred" and "several thousand", judged
 # against every figure of the evidence (no field is named in Chinese).
-_FRENCH_MAGNITUDES = (("des dizaines d", _MAGNITUDES["dozens"]),
+_FRENCH_MAGNITUDES = (("des dizaines d", (20, 199)),     # une dizaine is ten
                       ("des centaines d", _MAGNITUDES["hundreds"]),
                       ("des milliers d", _MAGNITUDES["thousands"]),
                       ("des millions d", _MAGNITUDES["millions"]))
@@ -380,6 +408,9 @@ _TIMES_VERBS = {"viewed": "views", "seen": "views", "watched": "views", "played"
                 "shared": "shares", "liked": "likes", "downloaded": "downloads",
                 "clicked": "clicks", "visited": "visits", "opened": "opens",
                 "streamed": "streams", "reposted": "reposts", "retweeted": "retweets"}
+# Who does what the verb after them says: "several hundred people viewed the post" counts views.
+_PEOPLE = frozenset("people persons users visitors readers viewers customers fans "
+                    "accounts".split())
 _TIMES_COMPARED = frozenset("more less better worse faster slower bigger larger higher lower "
                             "over as the than".split())
 
@@ -449,7 +480,8 @@ def _magnitudes(text: str, low: str, evidence: Evidence) -> list[Finding]:
                                                      or low[start - 1] in "-_")):
                 continue
             end = low.index(unit, end) + len(unit)
-            if not low[end:end + 1].isspace():
+            closed = low[end:end + 1] in ("", ".", ",", ";", "!", "\n")
+            if not (closed or low[end:end + 1].isspace()):
                 continue                    # "a few hundred-dollar", "several thousands"
             scale = _FEW_UNITS[unit]
             if unit == "hundred" and _word_after(low, end) in _FEW_UNITS:
@@ -458,8 +490,14 @@ def _magnitudes(text: str, low: str, evidence: Evidence) -> list[Finding]:
                 scale *= _FEW_UNITS[following]
             if supposing and _SUPPOSED.search(low, max(0, start - 64), start):
                 continue
+            label = None
+            if closed:                      # "Views: several hundred."
+                label = _FEW_LABEL.search(low, max(0, start - 40), start)
+                if label is None:
+                    continue
             finding = _magnitude(text, low, evidence, start, end,
-                                 (2 * scale, 10 * scale - 1), memo)
+                                 ((1 if few == "some " else 2) * scale, 10 * scale - 1), memo,
+                                 label)
             if finding is not None:
                 findings.append(finding)
     return findings
@@ -481,15 +519,19 @@ def _in_band(text: str, evidence: Evidence, start: int, end: int, band: tuple[in
 
 
 def _magnitude(text: str, low: str, evidence: Evidence, start: int, end: int,
-               band: tuple[int, int], memo: dict) -> Finding | None:
+               band: tuple[int, int], memo: dict, label: re.Match | None = None
+               ) -> Finding | None:
     """The finding on one magnitude phrase [start, end) ("hundreds of", up to "of"), or None.
-    ``memo`` keeps the fields that count each thing and whether a figure is in each band."""
-    counted = _COUNTED_WORDS.match(low, end)
+    ``memo`` keeps the fields that count each thing and whether a figure is in each band.
+    ``label`` is a label before the phrase that names the thing ("Views: several hundred")."""
+    counted = label or _COUNTED_WORDS.match(low, end)
     if counted is None:
         return None
     if counted.group(1) in _MAGNITUDE_DETERMINERS and counted.group(2):
         counted = _COUNTED_WORDS.match(low, counted.end(1))    # "thousands of your followers"
     first, second = counted.group(1), counted.group(2)
+    if first in _PEOPLE and second in _TIMES_VERBS:
+        first, second = _TIMES_VERBS[second], None  # "several hundred people viewed": views
     if first in ("time", "times"):
         # "viewed hundreds of times" counts views; "hundreds of times better" is hyperbole
         done = _TIMES_VERBS.get(_word_before(low, start))
@@ -501,7 +543,8 @@ def _magnitude(text: str, low: str, evidence: Evidence, start: int, end: int,
     if (first, second) not in memo:
         memo[first, second] = _counted(evidence, first, second)
     amounts, words = memo[first, second]
-    end = counted.end(2) if words == 2 and amounts else counted.end(1)
+    if label is None:
+        end = counted.end(2) if words == 2 and amounts else counted.end(1)
     said = text[start:end]
     lo, hi = band
     shown = f"{lo:,}-{hi:,}"

@@ -2,7 +2,8 @@
 
 A relative day ("yesterday", "3 days ago", gestern, 昨天) is resolved against the evidence's
 today (``_relative_days``); "today" as the day of an event needs a day of the data
-(``_event_today``). A weekday said alone as the day of something ("It arrives Friday") must be
+(``_event_today``); "last month", "this month" as the time of an event need a date of the
+evidence in that month (``_relative_months``). A weekday said alone as the day of something ("It arrives Friday") must be
 the weekday of some date of the evidence (``_lone_weekdays``), unless its clause is about
 opening hours, supposes or denies (``_lone_statement``). The weekday written with a date
 (``_stated_weekday``, ``_weekday_patterns``) is read here too, for ``rulekit.sweep``'s
@@ -27,8 +28,8 @@ from rulekit.findings import Finding, _new_finding
 from rulekit.scan import Mention, squash
 from rulekit.scan.base import _ascii_lower, _is_cjk, _word_after
 
-# Relative days. "this month" or "last week" name a period that evidence usually states (a
-# report's month), so only day-level words need a "today" to be checked against. Each
+# Relative days. "last week" names a period that evidence usually states, so it is not read;
+# "last month" is, only as the time of an event (``_relative_months``). Each
 # language's words by how many days from today they are, longest first where one contains
 # another ("the day before yesterday" before "yesterday"); a word that is also an everyday
 # word of another language ("hier" is "here" in German) is read only in its own language.
@@ -83,27 +84,44 @@ _COUNT_WORDS_OF = {
 }
 _COUNT_WORDS = {word: value for words in _COUNT_WORDS_OF.values()
                 for value, word in enumerate(words.split(), 1)}
-_COUNT_WORDS.update({"a": 1, "einer": 1, "une": 1, "una": 1, "uma": 1, "duas": 2, "één": 1})
+_COUNT_WORDS.update({"a": 1, "einer": 1, "une": 1, "una": 1, "uma": 1, "duas": 2, "één": 1,
+                     "ひと": 1, "ふた": 2})
+# English counts that hedge ("a couple of months ago", "a few days ago"): read as 2 and 3, each
+# give or take half, like "about 2 months ago".
+_HEDGED_COUNTS = {"a couple of": 2, "a few": 3}
+_COUNT_WORDS.update(_HEDGED_COUNTS)
 
 
 def _counted_words(language: str, *more: str) -> str:
     return "|".join(["[0-9]{1,4}", *_COUNT_WORDS_OF[language].split(), *more])
 
 
+def _low_end(language: str, *joins: str) -> str:
+    """An optional first end of a range of counts before the count ("3-4 days ago", "three to
+    four days ago", "vor 3 bis 4 Tagen"): digits or a count word, then a dash or a word."""
+    words = "|".join(["[0-9]{1,3}", *_COUNT_WORDS_OF[language].split()])
+    return rf"(?:(?P<low>{words})(?:[ ]?[-\u2013][ ]?|[ ](?:{'|'.join(joins)})[ ]))?"
+
+
 # A unit of a count: days, weeks or months ("vor einem Monat", "il y a deux mois").
 _COUNTED_DAYS = {
-    "en": rf"(?P<count>{_counted_words('en', 'a')}) (?P<unit>days?|weeks?|months?) ago",
-    "de": rf"vor (?P<count>{_counted_words('de', 'einer')}) (?P<unit>Tag(?:en)?|Wochen?|"
-          r"Monat(?:en)?)",
-    "fr": rf"il y a (?P<count>{_counted_words('fr', 'une')}) (?P<unit>jours?|semaines?|mois)",
-    "es": rf"hace (?P<count>{_counted_words('es', 'una')}) (?P<unit>días?|semanas?|mes(?:es)?)",
-    "it": rf"(?P<count>{_counted_words('it', 'una')}) (?P<unit>giorni|giorno|settimane|settimana"
-          r"|mesi|mese) fa",
+    "en": rf"{_low_end('en', 'to', 'or')}"
+          rf"(?P<count>{_counted_words('en', 'a couple of', 'a few', 'a')}) "
+          r"(?P<unit>days?|weeks?|months?)(?P<half> and a half)? ago",
+    "de": rf"vor {_low_end('de', 'bis', 'oder')}(?P<count>{_counted_words('de', 'einer')}) "
+          r"(?P<unit>Tag(?:en)?|Wochen?|Monat(?:en)?)",
+    "fr": rf"il y a {_low_end('fr', 'à', 'ou')}(?P<count>{_counted_words('fr', 'une')}) "
+          r"(?P<unit>jours?|semaines?|mois)",
+    "es": rf"hace {_low_end('es', 'a', 'o')}(?P<count>{_counted_words('es', 'una')}) "
+          r"(?P<unit>días?|semanas?|mes(?:es)?)",
+    "it": rf"{_low_end('it', 'a', 'o')}(?P<count>{_counted_words('it', 'una')}) "
+          r"(?P<unit>giorni|giorno|settimane|settimana|mesi|mese) fa",
     # "há uma semana" or "uma semana atrás"
-    "pt": rf"(?:(?P<ha>há) )?(?P<count>{_counted_words('pt', 'uma', 'duas')}) "
+    "pt": rf"(?:(?P<ha>há) )?{_low_end('pt', 'a', 'ou')}"
+          rf"(?P<count>{_counted_words('pt', 'uma', 'duas')}) "
           r"(?P<unit>dias?|semanas?|mês|meses)(?(ha)|[ \t\u00a0]+atrás)",
-    "nl": rf"(?P<count>{_counted_words('nl', 'één')}) (?P<unit>dagen|dag|weken|week|maanden|"
-          r"maand) geleden",
+    "nl": rf"{_low_end('nl', 'tot', 'of')}(?P<count>{_counted_words('nl', 'één')}) "
+          r"(?P<unit>dagen|dag|weken|week|maanden|maand) geleden",
 }
 # The count is read from the start of its digits only, and is at most 4 of them: at every
 # position of a long run of digits, an unbounded \d+ would run to its end (quadratic). A count
@@ -120,8 +138,10 @@ _CJK_COUNTED = (rf"(?<![0-9月{_CJK_DIGITS}])(?P<count3>[0-9]{{1,4}}|[一二三�
                 rf"|(?<![0-9月{_CJK_DIGITS}])(?P<low5>[0-9]{{1,3}}|[一二三四五六七八九两兩])"
                 r"(?:[-~〜～到至]|(?=[二三四五六七八九十]))(?P<count5>[0-9]{1,3}|[二三四五六七八九十])"
                 r"[ ]?(?P<unit5>天|日|일)[ ]?(?:前|전)"
-                # Korean native numbers before 달 (한 달 전, 두 달 전)
-                r"|(?<![가-힣])(?P<count4>한|두|세|네|다섯|여섯|일곱|여덟|아홉|열) ?(?P<unit4>달) 전")
+                # Korean native numbers before 달 (한 달 전, 두 달 전), Japanese ones before 月
+                # (ひと月前, ふた月前)
+                r"|(?<![가-힣])(?P<count4>한|두|세|네|다섯|여섯|일곱|여덟|아홉|열) ?(?P<unit4>달) 전"
+                r"|(?P<count6>ひと|ふた)(?P<unit6>月)前")
 _HANGUL_COUNTS = {w: n for n, w in enumerate("한 두 세 네 다섯 여섯 일곱 여덟 아홉 열".split(), 1)}
 # The first characters of the CJK relative words and the units of CJK counts.
 _CJK_RELATIVE_CHAR = re.compile("[" + "".join(sorted({w[0] for w in _CJK_RELATIVE}))
@@ -199,20 +219,25 @@ def _relative_days(text: str, evidence: Evidence, locale: str
             # count is a plain number, as in "3 days before shipping"
             findings.extend(_event_count(match, offset, evidence, settled))
             continue
-        if offset is None and match.groupdict().get("count5"):      # 三四天前: a range
-            findings.extend(_day_range(match, today, evidence, settled))
+        if offset is None and (match.groupdict().get("count5") or match.groupdict().get("low")):
+            findings.extend(_day_range(match, today, evidence, settled))    # 三四天前, 3-4 days
             continue
         if offset is None:                          # "N days ago", 3天前
-            number = next(g for g in ("count", "count3", "count4") if match.groupdict().get(g))
+            number = next(g for g in ("count", "count3", "count4", "count6")
+                          if match.groupdict().get(g))
             settled.add(match.span(number))
             offset = _counted_offset(match, today)
-            if before.endswith(_HEDGES):
+            hedged = match.group(number).lower() in _HEDGED_COUNTS or bool(
+                match.groupdict().get("half"))
+            if hedged or before.endswith(_HEDGES):
                 # "about a week ago" names no one day: some evidence day must be that long ago,
                 # give or take half of it (a day at least); "over", "more than" and "at least"
                 # bound it below, "under", "less than", "almost" and "nearly" above.
                 ago = -offset
                 low_days, high_days = max(1, ago - max(1, ago // 2)), ago + max(1, ago // 2)
-                if before.endswith(("over ", "more than ", "at least ")):
+                if hedged:
+                    pass                            # "a few days ago": no other hedge before
+                elif before.endswith(("over ", "more than ", "at least ")):
                     low_days, high_days = ago, 10**6
                 elif before.endswith(("under ", "less than ", "almost ", "nearly ")):
                     low_days, high_days = 1, ago
@@ -220,11 +245,11 @@ def _relative_days(text: str, evidence: Evidence, locale: str
                                              for day in evidence.days):
                     continue
                 if today is not None:
+                    hedge = "" if hedged else (before.split() or [""])[-1] + " "
                     findings.append(_new_finding(
                         "date", said, None, match.start(), match.end(), "unsupported_date",
-                        f"'{before.split()[-1] if before.split() else ''} {said}': no date in "
-                        f"the evidence is about {-offset} days before its today "
-                        f"({today.isoformat()})"))
+                        f"'{hedge}{said}': no date in the evidence is about {-offset} days "
+                        f"before its today ({today.isoformat()})"))
                     continue
         if offset is not None and offset in (0, 1) and offsets.get(said.lower()) is not None \
                 and _said_in_evidence(said, evidence):
@@ -255,6 +280,86 @@ def _relative_days(text: str, evidence: Evidence, locale: str
                                      f"today is {today.isoformat()}), and no date in the "
                                      "evidence is that day"))
     return findings, settled
+
+
+# Relative months: the calendar month before, of or after the evidence's today. Each phrase
+# by its language (whose event words are read around it) and its months from today's month.
+# Multi-word phrases of one language are no everyday words of another, so all are read in
+# every locale; the CJK ones need no spaces.
+_MONTH_PHRASES: dict[str, tuple[str, int]] = {
+    **{w: ("en", o) for w, o in (("last month", -1), ("this month", 0), ("next month", 1))},
+    **{w: ("de", o) for w, o in (("letzten monat", -1), ("vorigen monat", -1),
+                                 ("im vormonat", -1), ("diesen monat", 0),
+                                 ("in diesem monat", 0), ("nächsten monat", 1),
+                                 ("kommenden monat", 1))},
+    **{w: ("fr", o) for w, o in (("le mois dernier", -1), ("le mois passé", -1),
+                                 ("ce mois-ci", 0), ("le mois prochain", 1))},
+    **{w: ("es", o) for w, o in (("el mes pasado", -1), ("este mes", 0),
+                                 ("el próximo mes", 1), ("el mes que viene", 1))},
+    **{w: ("it", o) for w, o in (("il mese scorso", -1), ("lo scorso mese", -1),
+                                 ("questo mese", 0), ("il mese prossimo", 1),
+                                 ("il prossimo mese", 1))},
+    **{w: ("pt", o) for w, o in (("mês passado", -1), ("este mês", 0), ("neste mês", 0),
+                                 ("próximo mês", 1), ("mês que vem", 1))},
+    **{w: ("nl", o) for w, o in (("vorige maand", -1), ("afgelopen maand", -1),
+                                 ("deze maand", 0), ("volgende maand", 1),
+                                 ("komende maand", 1))},
+    **{w: ("cjk", o) for w, o in (("先月", -1), ("今月", 0), ("来月", 1), ("上个月", -1),
+                                  ("上個月", -1), ("上月", -1), ("这个月", 0), ("這個月", 0),
+                                  ("本月", 0), ("下个月", 1), ("下個月", 1), ("下月", 1),
+                                  ("지난달", -1), ("지난 달", -1), ("이번 달", 0), ("이번달", 0),
+                                  ("다음 달", 1), ("다음달", 1))},
+}
+_MONTH_LATIN = sorted((w for w in _MONTH_PHRASES if _MONTH_PHRASES[w][0] != "cjk"), key=len,
+                      reverse=True)
+_MONTH_CJK = sorted((w for w in _MONTH_PHRASES if _MONTH_PHRASES[w][0] == "cjk"), key=len,
+                    reverse=True)
+_MONTH_PHRASE = re.compile(r"(?<![\w])(?:" + "|".join(map(re.escape, _MONTH_LATIN))
+                           + r")(?![\w])|" + "|".join(map(re.escape, _MONTH_CJK)))
+# In the clause before a month phrase, a supposition or a habit: "If your order shipped last
+# month, ...", "Refunds usually post next month".
+_MONTH_NOT_CLAUSE = frozenset("usually typically normally generally always often".split())
+
+
+def _may_name_month(text: str, low: str) -> bool:
+    """Whether ``_relative_months`` can find anything: substring tests, all in C."""
+    return "month" in low or "monat" in low or "mois" in low or "mes" in low \
+        or "mês" in low or "maand" in low or "月" in text or "달" in text
+
+
+def _relative_months(text: str, low: str, evidence: Evidence, locale: str) -> list[Finding]:
+    """"last month", "this month", "next month" (letzten Monat, le mois dernier, el mes pasado,
+    先月, 上个月, 지난달...) as the time of an event its clause states ("It shipped last month"):
+    a date of the evidence, other than its today, must fall in that calendar month. A report's
+    period ("12,034 views this month") states no event and is not judged, nor a phrase in a
+    supposition or a habit, nor any when the evidence has no today."""
+    today = evidence.today
+    if today is None:
+        return []
+    if len(low) != len(text):
+        low = _ascii_lower(text)                    # the offsets must be the text's
+    held = {day.year * 12 + day.month - 1 for day in evidence.stated_days}
+    held.update(int(m[:4]) * 12 + int(m[5:7]) - 1 for m in evidence.months
+                if m[:4].isdigit() and m[5:7].isdigit())
+    findings = []
+    for match in _MONTH_PHRASE.finditer(low):
+        s, e = match.span()
+        language, offset = _MONTH_PHRASES[match.group()]
+        if not _event_today(text, s, e, locale.split("_")[0].lower() if language == "cjk"
+                            else language):
+            continue                                # "views this month": a period
+        _, clause, before = _clause_of(low, s, e)
+        if _LONE_SUPPOSED.search(before) or not _MONTH_NOT_CLAUSE.isdisjoint(clause.split()):
+            continue
+        index = today.year * 12 + today.month - 1 + offset
+        if index in held:
+            continue
+        meant = f"{index // 12:04d}-{index % 12 + 1:02d}"
+        findings.append(_new_finding(
+            "date", text[s:e], meant, s, e, "unsupported_date",
+            f"'{text[s:e]}' is {meant} (the evidence's today is {today.isoformat()}), and no "
+            "date in the evidence falls in that month"))
+    return findings
 
 
 # A denial in a squashed evidence text ("notarrivingtoday", "willnotarrivetomorrow", "won't"),
@@ -312,7 +417,8 @@ _EVENT_WORDS = frozenset("posted published went goes launched sent processed pla
                          "paid charged refunded opened opens closes closed expires expired ends "
                          "ended starts started renews renewed picked collected arrived "
                          "angekommen eingetroffen zugestellt geliefert versandt verschickt "
-                         "llegado entregado enviado recibido arrivé arrivée livré livrée expédié "
+                         "llegado entregado enviado recibido envió llegó arrivé arrivée livré "
+                         "livrée expédié "
                          "arrivato arrivata consegnato spedito chegou entregue enviado "
                          "aangekomen bezorgd geleverd verzonden".split())
 _EVENT_CJK = ("送达", "送達", "到达", "到達", "发货", "發貨", "发出", "签收", "到着", "配達", "発送",
@@ -621,12 +727,18 @@ def _event_count(match: re.Match, offset: int | None, evidence: Evidence,
 
 def _day_range(match: re.Match, today: dt.date | None, evidence: Evidence,
                settled: set[tuple[int, int]]) -> list[Finding]:
-    """三四天前, 3-4天前: some day of the evidence must be that many days before its today,
-    as for a hedge ("about 3 days ago"). Numerals must be neighbours (三四, 两三)."""
-    low, high = _count_number(match.group("low5")), _count_number(match.group("count5"))
-    if not low < high or (not match.group("low5").isdigit() and high != low + 1):
-        return []
-    settled.update((match.span("low5"), match.span("count5")))
+    """三四天前, 3-4天前, "3-4 days ago", "two to three weeks ago": some day of the evidence
+    must be that long before its today, as for a hedge ("about 3 days ago"). CJK numerals must
+    be neighbours (三四, 两三)."""
+    cjk = match.groupdict().get("count5") is not None
+    first, second = ("low5", "count5") if cjk else ("low", "count")
+    low, high = _count_number(match.group(first)), _count_number(match.group(second))
+    if not low < high or (cjk and not match.group(first).isdigit() and high != low + 1):
+        return []           # "5-3 days ago": no range; each count is judged as a plain number
+    settled.update((match.span(first), match.span(second)))
+    if not cjk:                             # weeks and months, in days
+        low, high = -_offset_of(low, match.group("unit"), today), \
+            -_offset_of(high, match.group("unit"), today)
     said = match.group(0)
     if today is None:
         why = ("the evidence's today could not be read as a date" if evidence.has_today
@@ -656,14 +768,22 @@ def _counted_offset(match: re.Match, today: dt.date | None) -> int:
     "a month ago" (the same day of the month, or the month's last day when it is shorter;
     about 30 days a month when there is no today)."""
     groups = match.groupdict()      # a language without counted days has only the CJK groups
-    count = groups.get("count") or groups.get("count3") or groups["count4"]
-    unit = (groups.get("unit") or groups.get("unit3") or groups["unit4"]).lower()
-    number = _count_number(count)
+    count = groups.get("count") or groups.get("count3") or groups["count4"] or groups["count6"]
+    unit = groups.get("unit") or groups.get("unit3") or groups["unit4"] or groups["unit6"]
+    return _offset_of(_count_number(count), unit, today, bool(groups.get("half")))
+
+
+def _offset_of(number: int, unit: str, today: dt.date | None, half: bool = False) -> int:
+    """The days from ``today`` of ``number`` days, weeks or months (``unit`` as written) ago,
+    and half a unit more ("a month and a half ago"); see ``_counted_offset``."""
+    unit = unit.lower()
     if any(month in unit for month in _MONTH_UNITS):
         if today is None:
-            return -30 * number
-        return (_months_back(today, number) - today).days
-    return -number * 7 if unit.startswith(_WEEK_UNITS) or unit[-2:] in _WEEK_UNITS else -number
+            return -30 * number - 15 * half
+        return (_months_back(today, number) - today).days - 15 * half
+    if unit.startswith(_WEEK_UNITS) or unit[-2:] in _WEEK_UNITS:
+        return -number * 7 - 3 * half
+    return -number
 
 
 def _cjk_count(count: str) -> int:
