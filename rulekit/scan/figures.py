@@ -19,7 +19,8 @@ from rulekit.scan.base import (_CLAIMED, _CONTEXT_STRIP, _DIGITS, _Hit, _is_glue
 from rulekit.scan.cjk import _CJK_SCALE, _YUAN_SIGNS, _yuan_tail
 from rulekit.scan.locales import _CORE
 from rulekit.scan.reader import _NBSP, _SIGNS
-from rulekit.scan.when import _AMPM_NEXT, _AT_BEFORE, _DAY_NEXT, _NUMERIC_DATE, _at_before
+from rulekit.scan.when import _AMPM_NEXT, _AT_BEFORE, _DAY_NEXT, _MARK_LAST, _NUMERIC_DATE, \
+    _at_before
 
 # A digit run longer than this has no value (see the module docstring).
 MAX_DIGITS = 200
@@ -349,7 +350,8 @@ class _Figures:
         if before in _SPACES:
             # not a sign, currency or ordinal mark, nor a month ("July 29") before the space
             if s >= 2 and (not _left_quiet(text, s - 2) or (
-                    self.low[s - 2] in info.month_ends and self.month_word_before(s))):
+                    (self.low[s - 2] in info.month_ends or text[s - 2] in _MARK_LAST)
+                    and self.month_word_before(s))):
                 return None
         elif before in _GLUED_QUIET:
             glued = True                        # p0, v2: no sign, currency or date after a letter

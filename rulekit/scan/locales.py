@@ -92,7 +92,7 @@ def _locale_info(locale: str) -> _LocaleInfo:
         day_prefix=re.compile(
             rf"(?i)(?:{_SPACE}+eht)?(?:{_SPACE}+,?\.?(?:{reversed_weekday}))?(?![\w])"),
         month_before=re.compile(
-            rf"(?i){_SPACE}+\.?(?P<m>{reversed_month})"
+            rf"(?i){_SPACE}+(?:\*{{1,3}}|>[a-z]{{1,10}}/<)?\.?(?P<m>{reversed_month})"
             rf"(?:{_SPACE}+,?\.?(?:{reversed_weekday}))?(?![\w])"),
         months=MappingProxyType(months), month_keys=month_keys,
         month_ends=frozenset(key[-1] for key in month_keys),
