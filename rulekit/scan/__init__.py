@@ -178,8 +178,10 @@ Decisions on ambiguous text, each pinned by a case in ``tests/cases/scan/``:
   for. A dash after the locale's decimal mark stands for no cents and belongs to the amount when
   a currency stands after it or before the digits ("1.299,– €", "49,- EUR", "€ 49,–", "49.–
   CHF" in de_CH), also with a scale between ("1.299,– Mio. €"), and when it ends the first end of
-  a range, which then takes the second end's currency ("1,- bis 5,- €"); without one the number
-  ends before the mark ("1.299,–" is 1299).
+  a range, which then takes the second end's currency ("1,- bis 5,- €", "1,-–5,- €"); without
+  one the number ends before the mark ("1.299,–" is 1299). Where the decimal mark is a comma and
+  the group is not a space (de_DE), a plain space groups thousands only before the comma and
+  two decimals or that dash ("1 299,– €" 1299, "12 345,50 €"; "Seite 1 299" is 1 and 299).
 - Lakh and crore abbreviations ("1.2L", "2 Cr", "₹2 Cr.") are scales only in South Asian
   locales (territory IN, PK, BD, NP, LK); elsewhere "1.5L" is a glued token (litres). "lac(s)"
   is a lakh, and "mn" is a million after a space too ("2.5 mn").

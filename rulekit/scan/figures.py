@@ -238,6 +238,11 @@ _TIMES_SIGNS = frozenset("xX\u00d7")
 # and what may follow it when the currency was written before the digits ("€ 49,–.").
 _CENTS_DASHES = frozenset("-\u2013\u2014")
 _CENTS_END = re.compile(r"(?![\w\-\u2013\u2014])")
+# In a locale that groups with a dot and writes a decimal comma (``spaced_cents``), a plain
+# space groups thousands only before the decimal comma and two decimals or the dash for no
+# cents ("1 299,– €", "12 345,50 €"); "Seite 1 299" stays two numbers.
+_SPACE_GROUPED = re.compile(r"[0-9]{1,3}(?: [0-9]{3})+"
+                            r"(?:,[0-9]{2}(?![0-9])|(?=,[\-\u2013\u2014](?![\w\-\u2013\u2014])))")
 _ITEM_OPENERS = frozenset("\n-*\u2022|:")
 _CURRENCY_SIGN = re.compile(rf"[{_CURRENCY_SIGNS}]")
 _COMPARATIVE_WORDS = frozenset(_COMPARATIVES.split("|"))
@@ -312,11 +317,12 @@ _POINT_AFTER = re.compile(rf"[\s(\[\"“‘«~+\-\u2212{_CURRENCY_SIGNS}]")
 
 def _sign_ok(text: str, at: int) -> bool:
     """Whether a sign character at ``at`` may be a sign: not after a letter, digit or closing
-    bracket (RC-500, 10-12)."""
+    bracket (RC-500, 10-12), nor after a dash (the range after the dash for no cents:
+    "1,–-5,– €")."""
     if at == 0:
         return True
     char = text[at - 1]
-    return not (char.isalnum() or char in "-+.,_)]%\u2030'’/")
+    return not (char.isalnum() or char in "-+.,_)]%\u2030'’/\u2013\u2014")
 
 
 class _Figures:
@@ -410,6 +416,8 @@ class _Figures:
         elif nxt and nxt not in _RIGHT_QUIET and not (
                 nxt in _NBSP_SPACE and _right_quiet(text, end + 1)):
             return None
+        elif nxt == " " and info.spaced_cents and text[end + 1:end + 2] in _ASCII_DIGITS:
+            return None                         # 1 299,– € (``number_at``)
         hit = _Hit("number", s, end, value)
         hit.decimals = decimals
         if glued:
@@ -438,6 +446,15 @@ class _Figures:
             core = _CORE.match(text, s, end)
             end = core.end()
         digits = core.group()
+        if text[end:end + 1] == " " and end - s <= 3 and self.info.spaced_cents:
+            grouped = _SPACE_GROUPED.match(text, s)
+            if grouped is not None and self.free(s, grouped.end()):
+                # "1 299,– €", "12 345,50 €" in a locale that groups with a dot
+                whole, _, cents = grouped.group().partition(",")
+                end = grouped.end()
+                value = Decimal(whole.replace(" ", "") + ("." + cents if cents else ""))
+                hit = self.number(s, end, value, len(cents), None)
+                return max(hit.e, end)
         if text[end:end + 1] == _FRACTION_SLASH and not digits.isdigit():
             # "2 ½" ("2 1⁄2" once cleaned): a space before a fraction groups no digits
             cut = max(digits.rfind(" "), digits.rfind(_NBSP))
@@ -689,7 +706,10 @@ class _Figures:
         found = _SUFFIX.match(text, after)
         if found is None or not (found.group("cur") or found.group("curw")) \
                 or found.group("mult") is not None:
-            gap = _RANGE_GAP.match(text, after) if _CENTS_END.match(text, after) else None
+            # a range may start right after the dash, with a space or a dash ("1,- bis 5,- €",
+            # "1,-–5,- €")
+            gap = _RANGE_GAP.match(text, after) if _CENTS_END.match(text, after) \
+                or text[after:after + 1] in _CENTS_DASHES else None
             if gap is not None and text[gap.end():gap.end() + 1].isdigit():
                 return after, currency_text
             return e, currency_text
