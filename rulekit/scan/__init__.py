@@ -215,7 +215,9 @@ Decisions on ambiguous text, each pinned by a case in ``tests/cases/scan/``:
   with the word-like token around them; "Model 3" is not (the word is only context).
 - Ordinals: 1st, 2nd, 3rd, #3, No. 3, Nr. 3, 第3, 第三, "third" (not "no 3": a determiner).
 - "May" and "March" are months only when capitalised ("you may 5" is not a date).
-- Ranges "10-12", "10–12", "10 to 12", "between 10 and 12": two mentions linked by
+- Ranges "10-12", "10–12", "10 to 12", "between 10 and 12", and in their language only
+  "de 8 a 12" (es, pt), "da 8 a 12" (it), "von 8 auf 12" (de) ("a" or "auf" alone links
+  nothing: ``_FROM_TO`` in ``rulekit.scan.figures``): two mentions linked by
   ``range_with``; a percent sign, a currency, a scale or a multiple written on one end applies
   to the other ("10-12%", "$10-12", "1-2 million", "2-3x"). A change then a level is no range:
   "fell 12.5% to 48,210" (a word of ``FALL_BEFORE``, ``RISE_BEFORE`` or ``CHANGED_BEFORE``

@@ -259,6 +259,9 @@ _RANGE_GAP = re.compile(r"(?i)[ \u00a0]?[-\u2010\u2013\u2014~\u301c][ \u00a0]?"
                         r"|[ \u00a0]?[至到][ \u00a0]?")
 # The ASCII words of ``_RANGE_GAP``, as tokens.
 _RANGE_WORDS = frozenset(b"to through thru bis au tot till until".split())
+# "from N to M" whose "to" links two numbers only after that "from" (by language): "de 8 a 12
+# %" (es, pt), "da 8 a 12 %" (it), "von 8 auf 12 %" (de); "a" alone links nothing.
+_FROM_TO = {"es": ("de", "a"), "pt": ("de", "a"), "it": ("da", "a"), "de": ("von", "auf")}
 _NUMERIC_KINDS = ("number", "word_number", "multiple")
 _DASHES = frozenset("-\u2010\u2013\u2014")
 # Words that say a change went down or up when they stand just before its size ("fell 12.5%",
@@ -770,8 +773,11 @@ class _Figures:
         # Every pair this pass links or changes has a dash, a tilde, a minus sign or a joining
         # word between its ends: in an ASCII text, a few C-level tests skip the pass.
         # (Each joining word stands between spaces, so it is also a token of the text.)
+        language = self.info.language
+        from_to = _FROM_TO[language] if language in _FROM_TO else None
         if self.ascii and "-" not in text and "~" not in text and "between" not in self.low \
-                and _RANGE_WORDS.isdisjoint(self.ascii_tokens()):
+                and _RANGE_WORDS.isdisjoint(self.ascii_tokens()) \
+                and (from_to is None or from_to[1].encode() not in self.ascii_tokens()):
             return
         numeric = [h for h in self.hits if h.kind in _NUMERIC_KINDS]
         numeric.sort(key=_START)
@@ -806,7 +812,10 @@ class _Figures:
             if a.glued or b.glued or a.ordinal or b.ordinal or a.pair or b.pair:
                 continue
             if _RANGE_GAP.fullmatch(gap) is None and not (
-                    gap.strip().lower() == "and" and _word_before(self.low, a.s) == "between"):
+                    gap.strip().lower() == "and" and _word_before(self.low, a.s) == "between") \
+                    and not (from_to and gap[:1] in _NBSP_SPACE and gap[-1:] in _NBSP_SPACE
+                             and gap[1:-1].lower() == from_to[1]
+                             and _word_before(self.low, a.s) == from_to[0]):
                 continue
             if b.currency and a.currency is None and not a.percent and gap[:1] in _NBSP_SPACE \
                     and gap.strip(" \u00a0") in _DASHES \
