@@ -221,7 +221,7 @@ Decisions on ambiguous text, each pinned by a case in ``tests/cases/scan/``:
   ``range_with``; a percent sign, a currency, a scale or a multiple written on one end applies
   to the other ("10-12%", "$10-12", "1-2 million", "2-3x"). A change then a level is no range:
   "fell 12.5% to 48,210" (a word of ``FALL_BEFORE``, ``RISE_BEFORE`` or ``CHANGED_BEFORE``
-  before "to"), and in French, German, Spanish, Italian, Portuguese and Dutch a word of
+  before "to", when the level has no percent sign: "fell 8 to 10%" stays a range), and in French, German, Spanish, Italian, Portuguese and Dutch a word of
   ``CHANGE_OTHER`` before "à", "bis", "tot"... when the level has no percent sign ("baissé de 8 %
   à 48 210", "gestiegen um 8 % bis 48.210"; "baissé de 8 à 10 %" stays a range).
 

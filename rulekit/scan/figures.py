@@ -822,8 +822,9 @@ class _Figures:
                     and _CURRENCY_SIGN.search(text, b.s, b.core_s):
                 continue                        # "Trail Runner 3 — $79.99": a name, then a price
             joint = gap.strip(" \u00a0").lower()
-            if joint == "to" and change_word_before(self.low, a.s) in _CHANGE_BEFORE:
-                continue                        # "fell 12.5% to 48,210": a change, then a level
+            if joint == "to" and not b.percent \
+                    and change_word_before(self.low, a.s) in _CHANGE_BEFORE:
+                continue                        # "fell 12.5% to 48,210"; not "fell 8 to 10%"
             if joint in _CHANGE_TO and not b.percent and _change_other_before(self.low, a.s):
                 continue                        # "baissé de 8 % à 48 210"; not "de 8 à 10 %"
             a.pair, b.pair = b, a
