@@ -110,7 +110,8 @@ Decisions on ambiguous text, each pinned by a case in ``tests/cases/scan/``:
   dollars", "one of nine", "looked at nine stores" stay numbers. Its minutes may follow, ten to
   fifty-nine in words ("we open at ten-thirty" 10:30, "close at five forty-five tonight"
   17:45). Opening hours in words are read as in digits ("open nine to five", "open from nine
-  to six", "open 9 to five", "Saturday: nine to five"). "at" counts at the start of the text
+  to six", "open 9 to five", "Saturday: nine to five", "we open at 9 to 5", "open at nine to
+  five"; "looked at 9 to 5 stores" stays numbers). "at" counts at the start of the text
   or after a bracket or a line break too ("At 8 sharp we open").
   "noon"/"midnight" are read lower-case or in capitals, capitalised only at the start of a
   sentence before a lower-case word ("Midnight is the cut-off"); capitalised inside a sentence

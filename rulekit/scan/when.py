@@ -534,14 +534,15 @@ class _When:
 
     def hours_word_before(self, s: int) -> bool:
         """Whether the words before s say opening hours: "open 9", "open from 9", "hours: 9",
-        "open Saturday 10", "our hours today are 9", "Store hours: Mon–Wed 9", or a weekday
-        label opening its line or clause ("- **Saturday:** 10", "Saturday 10")."""
+        "open at 9", "open Saturday 10", "our hours today are 9", "Store hours: Mon–Wed 9", or
+        a weekday label opening its line or clause ("- **Saturday:** 10", "Saturday 10")."""
         words = self.low[max(0, s - 48):s].split()[-6:]
         day = False
         while words:
             word = words[-1].strip("*_:,.()")
-            if word in _HOURS_BEFORE:
-                return True
+            if word in _HOURS_BEFORE or (word == "at" and len(words) >= 2
+                                         and words[-2].strip("*_:,.()") in _HOURS_BEFORE):
+                return True                 # "open 9", "open at 9" (not "looked at 9")
             parts = re.split(r"[-\u2013/]", word)
             if all(part in _HOURS_DAY for part in parts):
                 day = True                  # "Saturday 10–5", "Mon–Wed 9–6", "**Saturday:**"
