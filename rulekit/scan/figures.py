@@ -240,7 +240,8 @@ _CENTS_DASHES = frozenset("-\u2013\u2014")
 _CENTS_END = re.compile(r"(?![\w\-\u2013\u2014])")
 # In a locale that groups with a dot and writes a decimal comma (``spaced_cents``), a plain
 # space groups thousands only before the decimal comma and two decimals or the dash for no
-# cents ("1 299,– €", "12 345,50 €"); "Seite 1 299" stays two numbers.
+# cents ("1 299,– €", "12 345,50 €"), up to six groups (a bounded match at every run of a long
+# spaced chain); "Seite 1 299" stays two numbers.
 _SPACE_GROUPED = re.compile(r"[0-9]{1,3}(?: [0-9]{3}){1,6}"
                             r"(?:,[0-9]{2}(?![0-9])|(?=,[\-\u2013\u2014](?![\w\-\u2013\u2014])))")
 _ITEM_OPENERS = frozenset("\n-*\u2022|:")
