@@ -110,7 +110,8 @@ Decisions on ambiguous text, each pinned by a case in ``tests/cases/scan/``:
   dollars", "one of nine", "looked at nine stores" stay numbers. Its minutes may follow, ten to
   fifty-nine in words ("we open at ten-thirty" 10:30, "close at five forty-five tonight"
   17:45). Opening hours in words are read as in digits ("open nine to five", "open from nine
-  to six", "open 9 to five", "Saturday: nine to five"). "at" counts at the start of the text
+  to six", "open 9 to five", "Saturday: nine to five", "we open at 9 to 5", "open at nine to
+  five"; "looked at 9 to 5 stores" stays numbers). "at" counts at the start of the text
   or after a bracket or a line break too ("At 8 sharp we open").
   "noon"/"midnight" are read lower-case or in capitals, capitalised only at the start of a
   sentence before a lower-case word ("Midnight is the cut-off"); capitalised inside a sentence
@@ -129,7 +130,10 @@ Decisions on ambiguous text, each pinned by a case in ``tests/cases/scan/``:
   numerals 七月二十九日 (--07-29), 二〇二六年七月二十九日; Korean "2026. 7. 29." (the last dot
   optional only in ko); "29.7." (--07-29) where dates are written day.month. and the decimal
   mark is a comma (de_DE, de_AT), only after a word that puts a date there (am, bis, vom, zum,
-  seit, den, a weekday): "bei 4.5." is a decimal, "Abschnitt 3.1." a section. Dates without a
+  seit, den, a weekday): "bei 4.5." is a decimal, "Abschnitt 3.1." a section. A month and
+  its day split by emphasis or an inline HTML tag are one date ("_July_ 2", "July *2*",
+  "**July** 2", "<i>July</i> 2", "<em>July 2</em>"; the mention's text keeps the marks between
+  them, "July** 2"). Dates without a
   year ("July 29") have ``day`` None and ``normalized``
   "--07-29"; a month and a year ("July 2026") "2026-07". A date that cannot exist (31 February
   2026, a wrong weekday) is still a ``date`` mention, with ``day`` and ``normalized`` None.
@@ -175,8 +179,10 @@ Decisions on ambiguous text, each pinned by a case in ``tests/cases/scan/``:
   for. A dash after the locale's decimal mark stands for no cents and belongs to the amount when
   a currency stands after it or before the digits ("1.299,– €", "49,- EUR", "€ 49,–", "49.–
   CHF" in de_CH), also with a scale between ("1.299,– Mio. €"), and when it ends the first end of
-  a range, which then takes the second end's currency ("1,- bis 5,- €"); without one the number
-  ends before the mark ("1.299,–" is 1299).
+  a range, which then takes the second end's currency ("1,- bis 5,- €", "1,-–5,- €"); without
+  one the number ends before the mark ("1.299,–" is 1299). Where the decimal mark is a comma and
+  the group is not a space (de_DE), a plain space groups thousands only before the comma and
+  two decimals or that dash ("1 299,– €" 1299, "12 345,50 €"; "Seite 1 299" is 1 and 299).
 - Lakh and crore abbreviations ("1.2L", "2 Cr", "₹2 Cr.") are scales only in South Asian
   locales (territory IN, PK, BD, NP, LK); elsewhere "1.5L" is a glued token (litres). "lac(s)"
   is a lakh, and "mn" is a million after a space too ("2.5 mn").
@@ -210,11 +216,13 @@ Decisions on ambiguous text, each pinned by a case in ``tests/cases/scan/``:
   with the word-like token around them; "Model 3" is not (the word is only context).
 - Ordinals: 1st, 2nd, 3rd, #3, No. 3, Nr. 3, 第3, 第三, "third" (not "no 3": a determiner).
 - "May" and "March" are months only when capitalised ("you may 5" is not a date).
-- Ranges "10-12", "10–12", "10 to 12", "between 10 and 12": two mentions linked by
+- Ranges "10-12", "10–12", "10 to 12", "between 10 and 12", and in their language only
+  "de 8 a 12" (es, pt), "da 8 a 12" (it), "von 8 auf 12" (de) ("a" or "auf" alone links
+  nothing: ``_FROM_TO`` in ``rulekit.scan.figures``): two mentions linked by
   ``range_with``; a percent sign, a currency, a scale or a multiple written on one end applies
   to the other ("10-12%", "$10-12", "1-2 million", "2-3x"). A change then a level is no range:
   "fell 12.5% to 48,210" (a word of ``FALL_BEFORE``, ``RISE_BEFORE`` or ``CHANGED_BEFORE``
-  before "to"), and in French, German, Spanish, Italian, Portuguese and Dutch a word of
+  before "to", when the level has no percent sign: "fell 8 to 10%" stays a range), and in French, German, Spanish, Italian, Portuguese and Dutch a word of
   ``CHANGE_OTHER`` before "à", "bis", "tot"... when the level has no percent sign ("baissé de 8 %
   à 48 210", "gestiegen um 8 % bis 48.210"; "baissé de 8 à 10 %" stays a range).
 

@@ -49,7 +49,9 @@ tests/cases/sweep/cjk_words.yaml):
   가지, 한 달. Not read: 세대 (대 needs a space), 역세권, 번호, 잔액, 번째 (an ordinal). The
   forms said alone (하나, 둘, 셋, 넷, 열하나; not 한, 두, 세, 네, 스무) are read also before
   "left" or "there is", like "one left": 하나 남았어요, 하나만 남았어요, 하나밖에 안 남았어요, 둘
-  있습니다; not 하나도 ("none at all"), 하나의 ("a"), 하나님.
+  있습니다; before 뿐 ("only") with a copula or nothing after it (하나뿐이에요, 둘뿐입니다); and
+  하나 after 마지막 ("the last one": 마지막 하나!, 마지막 하나예요); not 하나도 ("none at
+  all"), 하나의 ("a"), 하나님, 하나뿐인 ("one-of-a-kind"), 마지막 하나는 ("the last one is").
 """
 
 from __future__ import annotations
@@ -183,13 +185,17 @@ _KO_NATIVE = re.compile(
 _HANGUL_ANY = re.compile(f"[{_HANGUL}]")
 # A native numeral in its form said alone (하나, 둘, 셋, 열둘; not 한, 두, 세, 네, which is also
 # "yes", or 스무) before "left" or "there is" (``_Cjk.korean_left``), like "one left": 하나
-# 남았어요 (1), 하나만 남았어요, 하나밖에 안 남았어요, 둘 있습니다. Not 하나도 (없어요, "none at
-# all"), 하나의 ("a"), 하나님, 하나같이.
+# 남았어요 (1), 하나만 남았어요, 하나밖에 안 남았어요, 둘 있습니다; before 뿐 ("only") and a
+# copula or the end of the word (하나뿐이에요, 둘뿐입니다, 하나뿐!); and 하나 after 마지막 ("the
+# last one") before a copula, 만, 뿐 or the end of the word (마지막 하나!, 마지막 하나예요). Not
+# 하나도 (없어요, "none at all"), 하나의 ("a"), 하나님, 하나같이, 하나뿐인 ("one-of-a-kind"),
+# 하나뿐만 ("not only"), 마지막 하나는 ("the last one is").
 _KO_ALONE = {name: value for name, value in _KO_NUMERALS.items()
              if not name.endswith(("한", "두", "세", "네", "스무"))}
 _KO_LEFT = re.compile(
-    rf"({_trie(_KO_ALONE, f'[{_HANGUL}]')})(?:만|밖에|뿐)?[ \u00a0]+(?:안[ \u00a0]+)?"
-    r"(?:남[았아음은]|있[어습음])")
+    rf"({_trie(_KO_ALONE, f'[{_HANGUL}]')})(?:(?:만|밖에|뿐)?[ \u00a0]+(?:안[ \u00a0]+)?"
+    rf"(?:남[았아음은]|있[어습음])|뿐(?=이|입|[^{_HANGUL}]|$))"
+    rf"|마지막[ \u00a0]+(하나)(?=예요|이에요|입니|이야|야|만|뿐|[^{_HANGUL}]|$)")
 
 
 def _pct(value: Decimal) -> Decimal:
@@ -317,16 +323,18 @@ class _Cjk:
                 hit.value, hit.decimals, hit.e = hit.value + Decimal("0.5"), 1, match.end(4)
             if self.free(hit.s, hit.e):
                 self.claim(hit)
-        if "남" in self.text or "있" in self.text:
+        text = self.text
+        if "남" in text or "있" in text or "뿐" in text or "마지막" in text:
             self.korean_left()
 
     def korean_left(self) -> None:
-        """A native numeral said alone before "left" or "there is": 하나 남았어요 (1), 둘
-        있습니다 (2); see ``_KO_LEFT``."""
+        """A native numeral said alone before "left", "there is" or "only", or 하나 after "the
+        last": 하나 남았어요 (1), 둘 있습니다 (2), 하나뿐이에요, 마지막 하나; see ``_KO_LEFT``."""
         for match in _KO_LEFT.finditer(self.text):
-            s, e = match.span(1)
+            group = 1 if match.group(1) else 2
+            s, e = match.span(group)
             if self.free(s, e):
-                self.claim(_Hit("word_number", s, e, Decimal(_KO_ALONE[match.group(1)])))
+                self.claim(_Hit("word_number", s, e, Decimal(_KO_ALONE[match.group(group)])))
 
     def cjk_decimal(self, at: int) -> None:
         """The numeral around the 点 at ``at``: 三点五 (3.5), 四点六万 (46000), 一点五倍 (the

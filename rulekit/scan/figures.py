@@ -19,7 +19,8 @@ from rulekit.scan.base import (_CLAIMED, _CONTEXT_STRIP, _DIGITS, _Hit, _is_glue
 from rulekit.scan.cjk import _CJK_SCALE, _YUAN_SIGNS, _yuan_tail
 from rulekit.scan.locales import _CORE
 from rulekit.scan.reader import _NBSP, _SIGNS
-from rulekit.scan.when import _AMPM_NEXT, _AT_BEFORE, _DAY_NEXT, _NUMERIC_DATE, _at_before
+from rulekit.scan.when import _AMPM_NEXT, _AT_BEFORE, _DAY_NEXT, _MARK_LAST, _NUMERIC_DATE, \
+    _at_before
 
 # A digit run longer than this has no value (see the module docstring).
 MAX_DIGITS = 200
@@ -237,6 +238,12 @@ _TIMES_SIGNS = frozenset("xX\u00d7")
 # and what may follow it when the currency was written before the digits ("€ 49,–.").
 _CENTS_DASHES = frozenset("-\u2013\u2014")
 _CENTS_END = re.compile(r"(?![\w\-\u2013\u2014])")
+# In a locale that groups with a dot and writes a decimal comma (``spaced_cents``), a plain
+# space groups thousands only before the decimal comma and two decimals or the dash for no
+# cents ("1 299,– €", "12 345,50 €"), up to six groups (a bounded match at every run of a long
+# spaced chain); "Seite 1 299" stays two numbers.
+_SPACE_GROUPED = re.compile(r"[0-9]{1,3}(?: [0-9]{3}){1,6}"
+                            r"(?:,[0-9]{2}(?![0-9])|(?=,[\-\u2013\u2014](?![\w\-\u2013\u2014])))")
 _ITEM_OPENERS = frozenset("\n-*\u2022|:")
 _CURRENCY_SIGN = re.compile(rf"[{_CURRENCY_SIGNS}]")
 _COMPARATIVE_WORDS = frozenset(_COMPARATIVES.split("|"))
@@ -253,6 +260,9 @@ _RANGE_GAP = re.compile(r"(?i)[ \u00a0]?[-\u2010\u2013\u2014~\u301c][ \u00a0]?"
                         r"|[ \u00a0]?[至到][ \u00a0]?")
 # The ASCII words of ``_RANGE_GAP``, as tokens.
 _RANGE_WORDS = frozenset(b"to through thru bis au tot till until".split())
+# "from N to M" whose "to" links two numbers only after that "from" (by language): "de 8 a 12
+# %" (es, pt), "da 8 a 12 %" (it), "von 8 auf 12 %" (de); "a" alone links nothing.
+_FROM_TO = {"es": ("de", "a"), "pt": ("de", "a"), "it": ("da", "a"), "de": ("von", "auf")}
 _NUMERIC_KINDS = ("number", "word_number", "multiple")
 _DASHES = frozenset("-\u2010\u2013\u2014")
 # Words that say a change went down or up when they stand just before its size ("fell 12.5%",
@@ -311,11 +321,12 @@ _POINT_AFTER = re.compile(rf"[\s(\[\"“‘«~+\-\u2212{_CURRENCY_SIGNS}]")
 
 def _sign_ok(text: str, at: int) -> bool:
     """Whether a sign character at ``at`` may be a sign: not after a letter, digit or closing
-    bracket (RC-500, 10-12)."""
+    bracket (RC-500, 10-12), nor after a dash (the range after the dash for no cents:
+    "1,–-5,– €")."""
     if at == 0:
         return True
     char = text[at - 1]
-    return not (char.isalnum() or char in "-+.,_)]%\u2030'’/")
+    return not (char.isalnum() or char in "-+.,_)]%\u2030'’/\u2013\u2014")
 
 
 class _Figures:
@@ -349,7 +360,8 @@ class _Figures:
         if before in _SPACES:
             # not a sign, currency or ordinal mark, nor a month ("July 29") before the space
             if s >= 2 and (not _left_quiet(text, s - 2) or (
-                    self.low[s - 2] in info.month_ends and self.month_word_before(s))):
+                    (self.low[s - 2] in info.month_ends or text[s - 2] in _MARK_LAST)
+                    and self.month_word_before(s))):
                 return None
         elif before in _GLUED_QUIET:
             glued = True                        # p0, v2: no sign, currency or date after a letter
@@ -408,6 +420,8 @@ class _Figures:
         elif nxt and nxt not in _RIGHT_QUIET and not (
                 nxt in _NBSP_SPACE and _right_quiet(text, end + 1)):
             return None
+        elif nxt == " " and info.spaced_cents and text[end + 1:end + 2] in _ASCII_DIGITS:
+            return None                         # 1 299,– € (``number_at``)
         hit = _Hit("number", s, end, value)
         hit.decimals = decimals
         if glued:
@@ -436,6 +450,15 @@ class _Figures:
             core = _CORE.match(text, s, end)
             end = core.end()
         digits = core.group()
+        if text[end:end + 1] == " " and end - s <= 3 and self.info.spaced_cents:
+            grouped = _SPACE_GROUPED.match(text, s)
+            if grouped is not None and self.free(s, grouped.end()):
+                # "1 299,– €", "12 345,50 €" in a locale that groups with a dot
+                whole, _, cents = grouped.group().partition(",")
+                end = grouped.end()
+                value = Decimal(whole.replace(" ", "") + ("." + cents if cents else ""))
+                hit = self.number(s, end, value, len(cents), None)
+                return max(hit.e, end)
         if text[end:end + 1] == _FRACTION_SLASH and not digits.isdigit():
             # "2 ½" ("2 1⁄2" once cleaned): a space before a fraction groups no digits
             cut = max(digits.rfind(" "), digits.rfind(_NBSP))
@@ -687,7 +710,10 @@ class _Figures:
         found = _SUFFIX.match(text, after)
         if found is None or not (found.group("cur") or found.group("curw")) \
                 or found.group("mult") is not None:
-            gap = _RANGE_GAP.match(text, after) if _CENTS_END.match(text, after) else None
+            # a range may start right after the dash, with a space or a dash ("1,- bis 5,- €",
+            # "1,-–5,- €")
+            gap = _RANGE_GAP.match(text, after) if _CENTS_END.match(text, after) \
+                or text[after:after + 1] in _CENTS_DASHES else None
             if gap is not None and text[gap.end():gap.end() + 1].isdigit():
                 return after, currency_text
             return e, currency_text
@@ -748,8 +774,11 @@ class _Figures:
         # Every pair this pass links or changes has a dash, a tilde, a minus sign or a joining
         # word between its ends: in an ASCII text, a few C-level tests skip the pass.
         # (Each joining word stands between spaces, so it is also a token of the text.)
+        language = self.info.language
+        from_to = _FROM_TO[language] if language in _FROM_TO else None
         if self.ascii and "-" not in text and "~" not in text and "between" not in self.low \
-                and _RANGE_WORDS.isdisjoint(self.ascii_tokens()):
+                and _RANGE_WORDS.isdisjoint(self.ascii_tokens()) \
+                and (from_to is None or from_to[1].encode() not in self.ascii_tokens()):
             return
         numeric = [h for h in self.hits if h.kind in _NUMERIC_KINDS]
         numeric.sort(key=_START)
@@ -784,15 +813,19 @@ class _Figures:
             if a.glued or b.glued or a.ordinal or b.ordinal or a.pair or b.pair:
                 continue
             if _RANGE_GAP.fullmatch(gap) is None and not (
-                    gap.strip().lower() == "and" and _word_before(self.low, a.s) == "between"):
+                    gap.strip().lower() == "and" and _word_before(self.low, a.s) == "between") \
+                    and not (from_to and gap[:1] in _NBSP_SPACE and gap[-1:] in _NBSP_SPACE
+                             and gap[1:-1].lower() == from_to[1]
+                             and _word_before(self.low, a.s) == from_to[0]):
                 continue
             if b.currency and a.currency is None and not a.percent and gap[:1] in _NBSP_SPACE \
                     and gap.strip(" \u00a0") in _DASHES \
                     and _CURRENCY_SIGN.search(text, b.s, b.core_s):
                 continue                        # "Trail Runner 3 — $79.99": a name, then a price
             joint = gap.strip(" \u00a0").lower()
-            if joint == "to" and change_word_before(self.low, a.s) in _CHANGE_BEFORE:
-                continue                        # "fell 12.5% to 48,210": a change, then a level
+            if joint == "to" and not b.percent \
+                    and change_word_before(self.low, a.s) in _CHANGE_BEFORE:
+                continue                        # "fell 12.5% to 48,210"; not "fell 8 to 10%"
             if joint in _CHANGE_TO and not b.percent and _change_other_before(self.low, a.s):
                 continue                        # "baissé de 8 % à 48 210"; not "de 8 à 10 %"
             a.pair, b.pair = b, a

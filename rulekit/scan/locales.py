@@ -33,6 +33,7 @@ class _LocaleInfo:
     billion: int
     day_dot_month: bool         # "29.7." is 29 July: dotted day-month dates, a decimal comma
     decimal: str                # the decimal mark, "," or "." (or another the text never holds)
+    spaced_cents: bool          # a plain space may group before the decimal comma: "1 299,– €"
 
 
 _CORE = re.compile(rf"[0-9]+(?:[{_SEPARATORS}][0-9]+)*")
@@ -92,7 +93,7 @@ def _locale_info(locale: str) -> _LocaleInfo:
         day_prefix=re.compile(
             rf"(?i)(?:{_SPACE}+eht)?(?:{_SPACE}+,?\.?(?:{reversed_weekday}))?(?![\w])"),
         month_before=re.compile(
-            rf"(?i){_SPACE}+\.?(?P<m>{reversed_month})"
+            rf"(?i){_SPACE}+(?:\*{{1,3}}|>[a-z]{{1,10}}/<)?\.?(?P<m>{reversed_month})"
             rf"(?:{_SPACE}+,?\.?(?:{reversed_weekday}))?(?![\w])"),
         months=MappingProxyType(months), month_keys=month_keys,
         month_ends=frozenset(key[-1] for key in month_keys),
@@ -100,4 +101,5 @@ def _locale_info(locale: str) -> _LocaleInfo:
         billion=10**12 if parsed.language in _LONG_SCALE else 10**9,
         day_dot_month=short.startswith("d") and "." in short
         and get_decimal_symbol(parsed) == ",",
-        decimal=unicodedata.normalize("NFKC", get_decimal_symbol(parsed)))
+        decimal=unicodedata.normalize("NFKC", get_decimal_symbol(parsed)),
+        spaced_cents=not spaced and get_decimal_symbol(parsed) == ",")

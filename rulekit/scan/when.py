@@ -218,6 +218,10 @@ _TIME_RANGE_NEXT = re.compile(r"[ \u00a0]{0,3}(?:[-\u2013\u2014~]|(?:to|until|ti
 _RANGE_GAP = re.compile(r"[ \u00a0]{0,3}(?:[-\u2013\u2014~]|to|until|till|through|bis|au|à)"
                         r"[ \u00a0]{0,3}")
 _START = operator.attrgetter("s")
+# The last character of an emphasis or an HTML tag between a month and its day ("**July** 2",
+# "July *2*", "<i>July</i> 2"), and those marks inside a date's text.
+_MARK_LAST = frozenset("*>")
+_MARKUP = re.compile(r"\*{1,3}|</?[A-Za-z]{1,10}>")
 _DAY_NEXT = frozenset(" \t\u00a0.sntre")        # what may follow the day of "29 July"
 _AMPM_NEXT = frozenset("aApP")
 # What a date's first digit may not follow: an ASCII letter (``_is_glue`` for ASCII) or these.
@@ -330,7 +334,7 @@ class _When:
             if found is not None:
                 return found
         if (length <= 2 and after in _DAY_NEXT) or (
-                (length <= 2 or length == 4) and before in " \t\u00a0"):
+                (length <= 2 or length == 4) and (before in " \t\u00a0" or before in _MARK_LAST)):
             found = self.textual(s, e)
             if found is not None:
                 return found
@@ -530,14 +534,15 @@ class _When:
 
     def hours_word_before(self, s: int) -> bool:
         """Whether the words before s say opening hours: "open 9", "open from 9", "hours: 9",
-        "open Saturday 10", "our hours today are 9", "Store hours: Mon–Wed 9", or a weekday
-        label opening its line or clause ("- **Saturday:** 10", "Saturday 10")."""
+        "open at 9", "open Saturday 10", "our hours today are 9", "Store hours: Mon–Wed 9", or
+        a weekday label opening its line or clause ("- **Saturday:** 10", "Saturday 10")."""
         words = self.low[max(0, s - 48):s].split()[-6:]
         day = False
         while words:
             word = words[-1].strip("*_:,.()")
-            if word in _HOURS_BEFORE:
-                return True
+            if word in _HOURS_BEFORE or (word == "at" and len(words) >= 2
+                                         and words[-2].strip("*_:,.()") in _HOURS_BEFORE):
+                return True                 # "open 9", "open at 9" (not "looked at 9")
             parts = re.split(r"[-\u2013/]", word)
             if all(part in _HOURS_DAY for part in parts):
                 day = True                  # "Saturday 10–5", "Mon–Wed 9–6", "**Saturday:**"
@@ -926,16 +931,19 @@ class _When:
                     return self.add_date(start, found.end())
                 return self.yearless(start, found.end(), found.group("m"),
                                      int(_DIGITS.match(text, s).group()), None)
-        if s >= 2 and text[s - 1] in " \t\u00a0" and (text[s - 2] == "." or (
-                text[s - 2].isalpha() and self.low[s - 2] in info.month_ends)):
-            if not self.month_word_before(s):
+        # the space before the day, after an emphasis or a tag that opens there ("July *2*")
+        g = _before_marks(text, s) if s and text[s - 1] in _MARK_LAST else s
+        if g >= 2 and text[g - 1] in " \t\u00a0" and (text[g - 2] == "." or (
+                text[g - 2].isalpha() and self.low[g - 2] in info.month_ends)
+                or text[g - 2] in _MARK_LAST):
+            if not self.month_word_before(g):
                 return None
-            month = info.month_before.match(text[max(0, s - 40):s][::-1])
+            month = info.month_before.match(text[max(0, g - 40):g][::-1])
             if month:
                 found = _DAY_AFTER_MONTH.match(text, s)
                 name = month.group("m")[::-1]
                 if found and (name.lower() not in _VERB_MONTHS or name[0].isupper()):
-                    start = s - month.end()
+                    start = g - month.end()
                     if found.group("d") and not found.group("y"):
                         tail = _DAY_RANGE_TAIL.match(text, found.end())
                         ranged = tail and self.month_day_range(start, found, name, tail)
@@ -957,9 +965,15 @@ class _When:
         word_start = self.low.rfind(" ", window_start, s - 1) + 1
         if not word_start and window_start:
             return False
+        word = self.low[word_start:s - 1]
+        if ">" in word:
+            # an HTML tag may close after the month and open before it: "<b>July</b> 2"
+            if word[-1] == ">":
+                word = word[:word.rfind("<")]
+            word = word.rpartition(">")[2]
         # an opening bracket, quote, emphasis or code mark may stand before the month: "(Dec 3)",
-        # "[Dec 3]", "_Dec 3_", "`Dec 3`"
-        return self.low[word_start:s - 1].rstrip(".").lstrip("([{\"'“‘«*_`") in self.info.month_keys
+        # "[Dec 3]", "_Dec 3_", "`Dec 3`", and an emphasis after it: "**Dec** 3"
+        return word.rstrip(".*").lstrip("([{\"'“‘«*_`") in self.info.month_keys
 
     def yearless(self, s: int, e: int, name: str, day: int | None, year: str | None) -> int | None:
         if not self.free(s, e):
@@ -993,7 +1007,7 @@ class _When:
         text, locale = self.text, self.info.locale
         if not self.free(s, e):
             return None
-        claimed = _claimed(text[s:e], locale)
+        claimed = _claimed(_unmarked(text[s:e]), locale)
         hit = _Hit("date", s, e)
         if claimed is None:
             return self.claim(hit).e
@@ -1003,7 +1017,7 @@ class _When:
             joint = _TIME_AFTER.match(text, e)
             clock = joint and (_CLOCK.match(text, joint.end()) or _AMPM.match(text, joint.end()))
             if clock and self.free(clock.start(), clock.end()):
-                timed = _claimed(text[s:clock.end()], locale)
+                timed = _claimed(_unmarked(text[s:clock.end()]), locale)
                 if timed is not None and timed.kind == "timestamp":
                     hit.e, claimed = clock.end(), timed
         if claimed.kind == "timestamp":
@@ -1054,6 +1068,23 @@ class _When:
         hit.normalized = time.isoformat(spec) if time.tzinfo is None or is_fixed(time.tzinfo) \
             else f"{time.replace(tzinfo=None).isoformat(spec)} {label}"
         return self.claim(hit).e
+
+
+def _before_marks(text: str, s: int) -> int:
+    """s moved back over the emphasis ("*" to "***") or the HTML tag without attributes
+    ("<em>", "<b>") that opens just before it, or s when none does."""
+    if text[s - 1] == "*":
+        g = s - 1
+        while g > s - 3 and g and text[g - 1] == "*":
+            g -= 1
+        return g
+    lt = text.rfind("<", max(0, s - 10), s - 1)
+    return lt if lt >= 0 and text[lt + 1:s - 1].isalpha() else s
+
+
+def _unmarked(found: str) -> str:
+    """A date's text without the emphasis and HTML tags inside it ("July** 3, 2026")."""
+    return _MARKUP.sub("", found) if "*" in found or ">" in found else found
 
 
 def _at_before(low: str, s: int) -> bool:
