@@ -264,6 +264,9 @@ class Evidence:
     # the direction ("views_drop_pct": 12.5 is a change of -12.5). "Views fell 12.5%" is
     # judged against these (``rulekit.sweep``).
     changes: frozenset[tuple[Decimal, bool]] = frozenset()
+    # (thing, number) of every number written before a word in the evidence's own text ("last
+    # 30 days, 10 posts" is ("post", 10)): it backs a count of that thing (``counted``).
+    stated_counts: frozenset[tuple[str, Decimal]] = frozenset()
 
     @functools.cached_property
     def change_magnitudes(self) -> frozenset[Decimal]:
@@ -337,6 +340,39 @@ class Evidence:
             if "stock" in amount.words:
                 found.setdefault("stock", []).append(amount)
         return {key: tuple(group) for key, group in found.items()}
+
+    @functools.cached_property
+    def counted(self) -> Mapping[str, tuple[frozenset[Decimal], frozenset[str]]]:
+        """The words an answer counts things by, as written after a number ("reviews",
+        "Reviews", "review"), each with the counts that back a number before it, and
+        those counts in digits as an answer writes them ("1234", "1,234", "1.234"). The counts
+        are the length of every list named for the thing and every number of a field whose
+        name has its word (``reviews``, ``review_count``, ``num_reviews``, ``reviews_7d``),
+        with the items of a list of numbers named for it, and a number written before its word
+        in the evidence's own text (``stated_counts``). A thing is counted when a list or a
+        field names it alone, not as a sum (``reviews_7d`` and ``total_points`` add a count but
+        make nothing counted). Units of time are not counted: "ships in 3 days" is a duration.
+        Read from ``raw`` on first use."""
+        backing: dict[str, set[Decimal]] = {}
+        named: set[str] = set()
+        if not isinstance(self.raw, str):
+            _collect_counted(self.raw, None, self.row_rules, backing, named)
+        for thing, count in self.stated_counts:
+            backing.setdefault(thing, set()).add(count)
+        found = {}
+        for thing in named - _DURATION_NOUNS:
+            counts = frozenset(backing.get(thing, ()))
+            shown = set()
+            for count in counts:
+                if count == count.to_integral_value():
+                    shown.update((str(int(count)), f"{int(count):,}",
+                                  f"{int(count):,}".replace(",", ".")))
+            entry = (counts, frozenset(shown))
+            plural = thing[:-1] + "ies" if thing.endswith("y") else thing + "s"
+            for form in (thing, plural):
+                for written in (form, form.capitalize(), form.upper()):
+                    found[written] = entry
+        return found
 
     @functools.cached_property
     def clock_times(self) -> frozenset[tuple[int, int]]:
@@ -579,6 +615,7 @@ class _Builder:
         self.relative: set[str] = set()
         self.names: set[str] = set()
         self.pairs: set[str] = set()
+        self.stated_counts: set[tuple[str, Decimal]] = set()
         self.untrusted_values: set[Decimal] = set()
         self.placeholder_values: set[Decimal] = set()
         self.has_today = False
@@ -920,6 +957,11 @@ class _Builder:
             return
         for mention in leaf.mentions:
             self._mention(mention, path, keys, whole=leaf.plain_number)
+            if mention.kind in ("number", "word_number") and mention.value is not None \
+                    and not mention.glued:
+                after = WORD_AFTER.match(text, mention.end)    # "last 30 days, 10 posts"
+                if after is not None:
+                    self.stated_counts.add((noun(after[1]), mention.value))
 
     def _name(self, text: str, leaf: "_Leaf", path: str, keys: tuple[str, ...]) -> None:
         """A name field ("Model 3 charger", "iPhone 15 case"): its numbers are part of the
@@ -1004,6 +1046,7 @@ class _Builder:
             emails=frozenset(self.emails), urls=frozenset(self.urls),
             relative_links=frozenset(self.relative), names=frozenset(self.names),
             name_pairs=frozenset(self.pairs), name_digits=_digits_in_names(self.names),
+            stated_counts=frozenset(self.stated_counts),
             quote_text="\x00".join(text for text, _ in self.quotes),
             untrusted_values=frozenset(self.untrusted_values - values),
             placeholder_values=frozenset(self.placeholder_values - values),
@@ -1253,6 +1296,48 @@ def _collect_amounts(node: Any, path: str, name: str | None, row_rules: Mapping[
             found.append(Amount(words, _STOCK_TEXTS[said], path, repr(node)))
         elif said in PLACEHOLDER_TEXTS:
             found.append(Amount(words, "unknown", path, repr(node)))
+
+
+# The word right after a number: "3 reviews".
+WORD_AFTER = re.compile(r"[ \u00a0]([A-Za-z]+)(?![\w-])")
+# Words of a field's name that make it a sum of counts ("total_points" of two teams): it backs
+# a count but does not make the thing counted, since the parts may be named otherwise (PTS).
+_AGGREGATE_WORDS = frozenset({"total", "totals", "sum", "combined", "overall", "cumulative",
+                              "lifetime", "all"})
+# Things counted in units of time: a number before them is a duration, not a count of rows.
+_DURATION_NOUNS = frozenset({"second", "minute", "min", "hour", "hr", "day", "week", "month",
+                             "year", "time"})
+
+
+def _collect_counted(node: Any, name: str | None, row_rules: Mapping[int, RowRule],
+                     backing: dict[str, set[Decimal]], named: set[str]) -> None:
+    """``Evidence.counted``'s walk: what each list and number field counts (``named``) and the
+    counts that back a number said of each thing (``backing``). A field a row rule withholds
+    (hidden, stale) backs nothing."""
+    if isinstance(node, Mapping):
+        rule = row_rules.get(id(node)) if row_rules else None
+        for key, child in node.items():
+            if rule is None or str(key) not in rule.withheld:
+                _collect_counted(child, str(key), row_rules, backing, named)
+    elif isinstance(node, (list, tuple)):
+        things = list_nouns(name) if name is not None else ()
+        named.update(things)
+        for thing in things:
+            held = backing.setdefault(thing, set())
+            held.add(Decimal(len(node)))
+            held.update(Decimal(str(item)) for item in node
+                        if isinstance(item, (int, float)) and not isinstance(item, bool))
+        for child in node:
+            if isinstance(child, (Mapping, list, tuple)):
+                _collect_counted(child, None, row_rules, backing, named)
+    elif name is not None and isinstance(node, (int, float, Decimal)) \
+            and not isinstance(node, bool) and node >= 0:
+        words = field_words(name)
+        if len(words) == 1 and _AGGREGATE_WORDS.isdisjoint(
+                word.casefold() for word in _NAME_WORDS.findall(name)):
+            named.update(words)
+        for word in words:
+            backing.setdefault(word, set()).add(Decimal(str(node)))
 
 
 def noun(word: str) -> str:

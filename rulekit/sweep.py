@@ -57,8 +57,8 @@ from rulekit.policy import Binding, Entity, Identity, Policy
 from rulekit.scan import Mention, scan, squash
 from rulekit.scan.base import _ascii_lower, _is_cjk
 from rulekit.scan.figures import CHANGED_BEFORE, FALL_BEFORE, RISE_BEFORE, change_word_before
-from rulekit.sweep_amounts import (_amount_words, _cjk_magnitude_spans, _magnitudes,
-                                    _stock_levels)
+from rulekit.sweep_amounts import (_NUMBER_THEN_WORD, _amount_words, _cjk_magnitude_spans,
+                                    _count_levels, _magnitudes, _stock_levels)
 from rulekit.sweep_days import (_DENYING, _WEEKDAYS, _lone_weekdays, _may_be_relative,
                                 _may_name_month, _relative_days, _relative_months,
                                 _stated_weekday, _weekday_patterns)
@@ -342,6 +342,18 @@ def sweep(text: str, evidence: Evidence, settings: SweepSettings = SweepSettings
         found = judge_mention(index, mention)
         if found is not None:
             findings.append(found)
+    counted = evidence.counted
+    if counted:
+        # "It has 3 reviews": a count, which the rating 3 does not back (``_count_levels``); read
+        # only when a counted word follows digits that are not one of its counts as written,
+        # or a number in words may be one ("three reviews")
+        if "word_number" in map(_KIND, mentions):
+            _count_levels(text, mentions, evidence, findings, judge._count_pair)
+        else:
+            for digits, word in _NUMBER_THEN_WORD.findall(text):
+                if word in counted and digits not in counted[word][1]:
+                    _count_levels(text, mentions, evidence, findings, judge._count_pair)
+                    break
     if relative_days:
         findings.extend(relative_days[0])
     if evidence.today is not None and _may_name_month(text, low):

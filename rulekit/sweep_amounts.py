@@ -3,7 +3,8 @@
 "no views", "out of stock", "it's available", "we're all out", "hundreds of views" and "only 2
 left" are found in the text and judged against the evidence's fields that count that thing
 (``Evidence.amounts_by_words``). ``rulekit.sweep`` calls ``_amount_words``, ``_magnitudes``
-and ``_stock_levels``; each returns its findings.
+and ``_stock_levels``, which return their findings, and ``_count_levels`` ("It has 3 reviews":
+a number said as a count of a thing the evidence counts), which adds to the findings so far.
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ import re
 from decimal import Decimal
 from typing import Sequence
 
-from rulekit.evidence import Amount, Evidence, noun
+from rulekit.evidence import WORD_AFTER, Amount, Evidence, noun
 from rulekit.findings import _FIGURE_KINDS, Finding, _new_finding
 from rulekit.numbers import plain_decimal
 from rulekit.scan import Mention
@@ -607,6 +608,51 @@ def _stock_levels(low: str, mentions: Sequence[Mention], evidence: Evidence) -> 
                 mention.end, "unsupported_number", f"{mention.text} is said as a stock level, "
                 f"and the evidence's stock is {shown}"))
     return findings
+
+
+# A number in digits and the word right after it: the pairs ``rulekit.sweep`` tests before
+# ``_count_levels`` reads any mention. Digits start only at the start of their run, so a long
+# run is read once.
+_NUMBER_THEN_WORD = re.compile(r"(?<![\d,.])(\d[\d,.]*)[ \u00a0]([A-Za-z]+)(?![\w-])")
+# Words before a count that make it a part of the rows, or a scale, not all of them: "your
+# last 5 rounds", "your top 3 posts", "out of 5 stars".
+_COUNT_SUBSET = frozenset({"of", "last", "past", "first", "latest", "recent", "previous", "final",
+                           "next", "top", "bottom", "best", "worst"})
+
+
+def _count_levels(text: str, mentions: Sequence[Mention], evidence: Evidence,
+                  flagged: list[Finding], count_pair) -> None:
+    """A number right before a thing the evidence counts (``Evidence.counted``: "It has 3
+    reviews") is a count of it: one of those counts must be it, and another figure (a rating
+    of 3) does not back it. A part of the rows or a scale is not ("your last 5 rounds", "out
+    of 5 stars", "4 of 5 reviews": ``count_pair(index)`` reads that pair). Adds its findings to
+    ``flagged``, the findings so far, and skips the mentions they hold. ``rulekit.sweep`` calls
+    it only when ``_NUMBER_THEN_WORD`` finds a counted word after digits that are not one of
+    its counts as written, or the text holds a number in words: most answers pay that one
+    pass and nothing more."""
+    counted = evidence.counted
+    done = {(f.start, f.end) for f in flagged}
+    for index, mention in enumerate(mentions):
+        value = mention.value
+        if mention.kind not in _FIGURE_KINDS or value is None or mention.ordinal \
+                or mention.decimals or mention.scaled or mention.percent or mention.currency \
+                or mention.glued or (mention.start, mention.end) in done:
+            continue
+        after = WORD_AFTER.match(text, mention.end)
+        if after is None or after[1] not in counted:
+            continue
+        counts = counted[after[1]][0]
+        if value in counts or not value or value != value.to_integral_value():
+            # "0 likes" says there are none: rule 12's (``_amount_words``)
+            continue
+        before = mention.before.split()
+        if before and before[-1].casefold() in _COUNT_SUBSET or count_pair(index):
+            continue
+        held = ", ".join(plain_decimal(count) for count in sorted(counts)[:3]) or "none"
+        flagged.append(_new_finding(
+            mention.kind, mention.text, plain_decimal(value), mention.start, mention.end,
+            "unsupported_number", f"'{mention.text.strip()} {after[1]}' is a count, and the "
+            f"evidence's counts of {after[1].casefold()} are {held}"))
 
 
 def _counted(evidence: Evidence, first: str, second: str | None) -> tuple[list, int]:
