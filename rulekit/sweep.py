@@ -354,6 +354,8 @@ def sweep(text: str, evidence: Evidence, settings: SweepSettings = SweepSettings
                 if word in counted and digits not in counted[word][1]:
                     _count_levels(text, mentions, evidence, findings, judge._count_pair)
                     break
+    if "from " in low:
+        _levels(text, low, mentions, findings)     # "fell from 45,830 to 52,010"
     if relative_days:
         findings.extend(relative_days[0])
     if evidence.today is not None and _may_name_month(text, low):
@@ -691,6 +693,51 @@ def _trend(text: str, mention: Mention) -> int:
             return 0
         return -1 if found.group("fall") or found.group("cfall") else 1
     return -1 if found.group("fall") else 1
+
+
+# Between the two levels of "fell from 45,830 to 41,200" (group 1) or "fell to 41,200 from
+# 45,830".
+_LEVELS_BETWEEN = re.compile(r"[ \t\u00a0]*(?:(to|→|->)|from)[ \t\u00a0]*\Z", re.IGNORECASE)
+# Between a direction word and "from": "fell sharply from", "went down from".
+_LEVELS_ADVERBS = frozenset("sharply slightly steadily steeply gradually quickly rapidly "
+                            "significantly dramatically further all the way".split())
+
+
+def _levels(text: str, low: str, mentions: Sequence[Mention],
+            findings: list[Finding]) -> None:
+    """A fall or a rise from one level to another ("Views fell from 45,830 to 41,200", "rose
+    from 3.1% to 4.6%", "dropped to $79 from $99") states the direction between them: the new
+    level must be below the old for a fall, above it for a rise. Each level is judged as a
+    figure on its own; a pair that goes the wrong way adds a finding on the new level (the
+    message names both), unless it has one. ``low`` is ``text`` lower-cased; read only when
+    the text says "from "."""
+    if len(low) != len(text):
+        low = _ascii_lower(text)
+    done = {(f.start, f.end) for f in findings}
+    for first, second in zip(mentions, mentions[1:]):
+        if first.kind not in _FIGURE_KINDS or second.kind not in _FIGURE_KINDS \
+                or first.value is None or second.value is None:
+            continue
+        between = _LEVELS_BETWEEN.match(text[first.end:second.start])
+        lead = "from " if between is not None and between.group(1) else "to "
+        if between is None or not low.endswith(lead, 0, first.start):
+            continue
+        old, new = (first, second) if lead == "from " else (second, first)
+        words = low[max(0, first.start - 48):first.start].split()[:-1]
+        while words and words[-1] in _LEVELS_ADVERBS:
+            words.pop()
+        said = words[-1] if words else ""
+        fall = said in FALL_BEFORE
+        if not fall and said not in RISE_BEFORE:
+            continue
+        if (new.value < old.value) == fall and new.value != old.value \
+                or (new.start, new.end) in done:
+            continue
+        way, went = ("fall", "not below") if fall else ("rise", "not above")
+        findings.append(_new_finding(
+            new.kind, new.text, plain_decimal(new.value), new.start, new.end,
+            "unsupported_number", f"'{said} {text[first.start - len(lead):second.end]}' says "
+            f"a {way}, but {new.text.strip()} is {went} {old.text.strip()}"))
 
 
 def _exempt_spans(text: str, exempt: Iterable[str]) -> list[tuple[int, int]]:
