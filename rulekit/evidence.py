@@ -251,8 +251,9 @@ class Evidence:
     # means. None when it has none, or none that reads as a date (``has_today`` still says
     # whether it named one).
     today: dt.date | None = None
-    # (day, hour, minute) of every clock time the evidence holds: a stored timestamp as written
-    # and in UTC, a time written in its text (day None when the text gives none).
+    # (day, hour, minute) of every clock time the evidence holds: a stored timestamp as written,
+    # in its own offset (not in UTC: a time the answer writes without a zone is a wall time),
+    # a time written in its text (day None when the text gives none).
     clock: frozenset[tuple[dt.date | None, int, int]] = frozenset()
     # (day, hour, minute) in UTC of every clock time the evidence fixes to an instant: a stored
     # timestamp with an offset, a time written with a zone. A time the answer writes with a
@@ -940,9 +941,10 @@ class _Builder:
         if leaf.day is not None:
             self._add_day(leaf.day, keys)
             for day, hour, minute in leaf.clock:
-                self._add_day(day, keys)    # the day as written, beside the day in UTC
+                self._add_day(day, keys)
                 self.clock.add((day, hour, minute))
             if leaf.utc is not None:
+                self._add_day(leaf.utc[0], keys)    # the day in UTC, beside the day as written
                 self.utc_clock.add(leaf.utc)
         elif leaf.month:
             self.months.add(stripped)
@@ -1067,8 +1069,9 @@ class _Leaf(NamedTuple):
     pairs: tuple[str, ...]          # "model 3": a word and the number after it, case-folded
     plain_number: bool              # the string is just a number ("1299", "4.6%")
     mentions: tuple[Mention, ...]
-    # A stored timestamp's clock, (day, hour, minute): as written, and in UTC when it has an
-    # offset ("2026-11-03T21:00:00+08:00" is 21:00 on 3 November, and 13:00 UTC).
+    # A stored timestamp's clock, (day, hour, minute), as written in its own offset
+    # ("2026-11-03T21:00:00+08:00" is 21:00 on 3 November; its 13:00 UTC is ``utc``, which
+    # only a time written with a zone is compared with).
     clock: tuple[tuple[dt.date, int, int], ...] = ()
     utc: tuple[dt.date, int, int] | None = None     # that clock in UTC, when it has an offset
 
@@ -1113,8 +1116,7 @@ def _clock(stored: str) -> dict[str, Any]:
     if instant.tzinfo is None:
         return {"clock": (written,)}
     utc = instant.astimezone(dt.timezone.utc)
-    utc_clock = (utc.date(), utc.hour, utc.minute)
-    return {"clock": (written, utc_clock), "utc": utc_clock}
+    return {"clock": (written,), "utc": (utc.date(), utc.hour, utc.minute)}
 _NAME_PAIR = re.compile(r"[^\W\d_]+ \d+(?:[.,]\d+)?")
 _NUMBER_WORD_PAIR = re.compile(r"(?<![\w.,])\d+(?:[.,]\d+)? [^\W\d_]+")
 _DIGIT_RUN = re.compile(r"\d+")

@@ -1383,7 +1383,7 @@ class _Judge:
     def _time_on(self, day: dt.date, time: dt.time, mention: Mention) -> bool:
         """Whether the evidence holds the clock time ``time`` on ``day``: a zoned time an
         instant that is that time on that day in its zone, a time without a zone a clock time
-        of that day as written or in UTC, or one written without a day."""
+        of that day as written (in its own offset), or one written without a day."""
         if time.tzinfo is not None:
             return self._zoned(day, time)
         clock = self.evidence.clock

@@ -663,7 +663,8 @@ _UTC_WRITTEN = re.compile(r"(?:UTC|GMT|Z)\)?\Z")
 
 def _weekday_at(evidence: Evidence, weekday: int, time: dt.time) -> bool:
     """Whether the evidence holds the clock time ``time`` on a day that is ``weekday``: as
-    written or in UTC, or an instant that is that time on that weekday in the time's zone."""
+    written (in its own offset), or an instant that is that time on that weekday in the time's
+    zone."""
     zone = time.tzinfo
     if zone is None:
         return any((held is None and weekday in {d.weekday() for d in evidence.days}
