@@ -291,7 +291,8 @@ def sweep(text: str, evidence: Evidence, settings: SweepSettings = SweepSettings
     scanned = list(mentions) if mentions is not None else scan(text, locale)
     if settled:
         scanned = [m for m in scanned if (m.start, m.end) not in settled]
-    if "quote" in map(_KIND, scanned):     # (C-level test: most answers quote nobody)
+    quoting = "quote" in map(_KIND, scanned)    # (C-level test: most answers quote nobody)
+    if quoting:
         # "Refund: *We sent $500 to your card.*": a label's emphasis is the answer's own words,
         # so what it holds is judged like the rest (``_label_emphasis``)
         scanned = [m for m in scanned if not (m.kind == "quote" and m.text[:1] in "*_"
@@ -356,13 +357,15 @@ def sweep(text: str, evidence: Evidence, settings: SweepSettings = SweepSettings
                     break
     if "from " in low:
         _levels(text, low, mentions, findings)     # "fell from 45,830 to 52,010"
-    if relative_days:
-        findings.extend(relative_days[0])
+    days = relative_days[0] if relative_days else []
     if evidence.today is not None and _may_name_month(text, low):
-        findings.extend(_relative_months(text, low, evidence, locale))
+        days = days + _relative_months(text, low, evidence, locale)
     if evidence.days and ("day" in low or locale[:2] != "en" or "曜" in text or "周" in text
                           or "週" in text or "星期" in text or "拜" in text):
-        findings.extend(_lone_weekdays(text, low, mentions, evidence, locale))
+        days = days + _lone_weekdays(text, low, mentions, evidence, locale)
+    if days:
+        # "today" in a quote the evidence holds is its author's day, not the answer's
+        findings.extend(_outside_backed_quotes(days, mentions, findings) if quoting else days)
     amounts = _amount_words(text, low, evidence)
     if "s of" in low or "several " in low or "a few " in low or "a couple " in low \
             or "some hundred" in low or "some thousand" in low or "some million" in low \
@@ -378,6 +381,17 @@ def sweep(text: str, evidence: Evidence, settings: SweepSettings = SweepSettings
         skip += _exempt_spans(text, settings.exempt)
         findings.extend(_not_overlapping(amounts, skip))
     return sorted(findings, key=IN_TEXT_ORDER)
+
+
+def _outside_backed_quotes(found: list[Finding], mentions: Sequence[Mention],
+                           flagged: list[Finding]) -> list[Finding]:
+    """The findings of ``found`` (days, weekdays, months) outside every quote the sweep backed
+    (a quote mention without a finding in ``flagged``): the words of a quote found verbatim
+    in the evidence are its author's, like its figures (rule 7)."""
+    judged = {(f.start, f.end) for f in flagged if f.kind == "quote"}
+    spans = [(m.start, m.end) for m in mentions
+             if m.kind == "quote" and (m.start, m.end) not in judged]
+    return [f for f in found if not any(s <= f.start and f.end <= e for s, e in spans)]
 
 
 def _not_overlapping(found: list[Finding], spans: list[tuple[int, int]]) -> list[Finding]:
