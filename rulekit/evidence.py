@@ -259,6 +259,9 @@ class Evidence:
     # timestamp with an offset, a time written with a zone. A time the answer writes with a
     # zone ("9 pm UTC") is judged against these only.
     utc_clock: frozenset[tuple[dt.date | None, int, int]] = frozenset()
+    # (day, hour, minute, offset) of every stored timestamp with an offset, as written: which
+    # zone a name of several zones ("16:05 BST") means, when the evidence's offset is one of them.
+    offset_clock: frozenset[tuple[dt.date, int, int, dt.timedelta]] = frozenset()
     # (signed value, percent) of every change the evidence holds: a number in a field named
     # like a change ("views_change_pct": 12.5 is (12.5, True) and (12.5, False)), a negative
     # number anywhere, a number written with its sign, and a number in a field whose name says
@@ -373,6 +376,24 @@ class Evidence:
             for form in (thing, plural):
                 for written in (form, form.capitalize(), form.upper()):
                     found[written] = entry
+        return found
+
+    def settled_instants(self, time: dt.time) -> list[dt.datetime]:
+        """The stored instants, in their own offset, that are ``time`` in the zone its name
+        means: for a name of several zones ("16:05 BST"), the instant's written offset must be
+        one reading's offset at that instant (16:05+01:00 is British Summer Time), so the
+        evidence settles which zone is meant. Empty for a zone that is not such a name."""
+        zone = time.tzinfo
+        if not isinstance(zone, dates.Readings):
+            return []
+        found = []
+        for held, hour, minute, offset in self.offset_clock:
+            if (hour, minute) == (time.hour, time.minute):
+                instant = dt.datetime(held.year, held.month, held.day, hour, minute,
+                                      tzinfo=dt.timezone(offset))
+                if any(instant.astimezone(reading).utcoffset() == offset
+                       for reading in zone.zones):
+                    found.append(instant)
         return found
 
     @functools.cached_property
@@ -623,6 +644,7 @@ class _Builder:
         self.today: dt.date | None = None
         self.clock: set[tuple[dt.date | None, int, int]] = set()
         self.utc_clock: set[tuple[dt.date | None, int, int]] = set()
+        self.offset_clock: set[tuple[dt.date, int, int, dt.timedelta]] = set()
         self.rows: Mapping[int, RowRule] = {}
         self.withheld: dict[Decimal, tuple[str, str]] = {}
         self.withholding: tuple[str, str] | None = None   # set while walking a stale field
@@ -946,6 +968,7 @@ class _Builder:
             if leaf.utc is not None:
                 self._add_day(leaf.utc[0], keys)    # the day in UTC, beside the day as written
                 self.utc_clock.add(leaf.utc)
+                self.offset_clock.add((*leaf.clock[0], leaf.offset))
         elif leaf.month:
             self.months.add(stripped)
         if not trusted:
@@ -1053,7 +1076,7 @@ class _Builder:
             untrusted_values=frozenset(self.untrusted_values - values),
             placeholder_values=frozenset(self.placeholder_values - values),
             has_today=self.has_today, today=self.today, clock=frozenset(self.clock),
-            utc_clock=frozenset(self.utc_clock),
+            utc_clock=frozenset(self.utc_clock), offset_clock=frozenset(self.offset_clock),
             withheld={v: why for v, why in self.withheld.items() if v not in values},
             row_rules=self.rows, raw=raw, changes=frozenset(self.changes))
 
@@ -1074,6 +1097,7 @@ class _Leaf(NamedTuple):
     # only a time written with a zone is compared with).
     clock: tuple[tuple[dt.date, int, int], ...] = ()
     utc: tuple[dt.date, int, int] | None = None     # that clock in UTC, when it has an offset
+    offset: dt.timedelta | None = None              # and that offset
 
 
 # Strings up to this length are read through a cache: evidence repeats its strings (authors,
@@ -1116,7 +1140,8 @@ def _clock(stored: str) -> dict[str, Any]:
     if instant.tzinfo is None:
         return {"clock": (written,)}
     utc = instant.astimezone(dt.timezone.utc)
-    return {"clock": (written,), "utc": (utc.date(), utc.hour, utc.minute)}
+    return {"clock": (written,), "utc": (utc.date(), utc.hour, utc.minute),
+            "offset": instant.utcoffset()}
 _NAME_PAIR = re.compile(r"[^\W\d_]+ \d+(?:[.,]\d+)?")
 _NUMBER_WORD_PAIR = re.compile(r"(?<![\w.,])\d+(?:[.,]\d+)? [^\W\d_]+")
 _DIGIT_RUN = re.compile(r"\d+")

@@ -1464,7 +1464,8 @@ class _Judge:
 
     def _zoned(self, day: dt.date | None, time: dt.time) -> bool:
         """Whether an instant of the evidence is ``time`` (on ``day`` when given) in the zone
-        written with it, in every zone that name may mean (``rulekit.dates.fits_instant``); or,
+        written with it, in every zone that name may mean (``rulekit.dates.fits_instant``) or
+        in the one the instant's own offset says is meant (``Evidence.settled_instants``); or,
         for a zone that fixes the instant, a zoned time the evidence writes without a day."""
         for held, hour, minute in self.evidence.utc_clock:
             if held is not None and dates.fits_instant(
@@ -1472,7 +1473,11 @@ class _Judge:
                                 tzinfo=dt.timezone.utc), day, time):
                 return True
         utc = dates.utc_clock_of(day, time)
-        return utc is not None and (None, utc[1], utc[2]) in self.evidence.utc_clock
+        if utc is not None:
+            return (None, utc[1], utc[2]) in self.evidence.utc_clock
+        # "16:05 BST" against 16:05+01:00: the evidence's own offset says which zone is meant
+        return any(day in (None, instant.date())
+                   for instant in self.evidence.settled_instants(time))
 
     def _quote(self, index: int, mention: Mention) -> Finding | None:
         quoted = mention.normalized or squash(mention.text)

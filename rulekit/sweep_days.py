@@ -680,7 +680,8 @@ def _weekday_at(evidence: Evidence, weekday: int, time: dt.time) -> bool:
                for local in (instant.astimezone(reading) for reading in (
                    zone.zones if isinstance(zone, dates.Readings) else (zone,)))):
             return True
-    return False
+    # "Friday at 16:05 BST" against 16:05+01:00 on a Friday: the offset says which zone
+    return any(instant.weekday() == weekday for instant in evidence.settled_instants(time))
 
 
 def _in_question(text: str, at: int) -> bool:
