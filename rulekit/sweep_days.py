@@ -129,14 +129,14 @@ _COUNTED_DAYS = {
 # numeral (12月3日前 is "before 3 December"). A month needs its measure word (3个月前, 2か月前,
 # 2개월 전): 3月前 is "before March".
 _CJK_DIGITS = "〇一二三四五六七八九十两兩"
-_CJK_COUNTED = (rf"(?<![0-9月{_CJK_DIGITS}])(?P<count3>[0-9]{{1,4}}|[一二三四五六七八九两兩]?十"
+_CJK_COUNTED = (rf"(?<![0-9０-９月{_CJK_DIGITS}])(?P<count3>[0-9０-９]{{1,4}}|[一二三四五六七八九两兩]?十"
                 r"[一二三四五六七八九]?|[一二三四五六七八九两兩])[ ]?"
                 r"(?P<unit3>天|日|일|[个個]?(?:星期|礼拜|禮拜)|[个個か箇ヶカケ]月|개월|달|週間|周|週|주)"
                 r"[ ]?(?:前|전)"
                 # a range of days (三四天前, 两三天前, 3-4天前): some day of the evidence between
                 # them, as a hedge ("about 3 days ago")
-                rf"|(?<![0-9月{_CJK_DIGITS}])(?P<low5>[0-9]{{1,3}}|[一二三四五六七八九两兩])"
-                r"(?:[-~〜～到至]|(?=[二三四五六七八九十]))(?P<count5>[0-9]{1,3}|[二三四五六七八九十])"
+                rf"|(?<![0-9０-９月{_CJK_DIGITS}])(?P<low5>[0-9０-９]{{1,3}}|[一二三四五六七八九两兩])"
+                r"(?:[-~〜～到至]|(?=[二三四五六七八九十]))(?P<count5>[0-9０-９]{1,3}|[二三四五六七八九十])"
                 r"[ ]?(?P<unit5>天|日|일)[ ]?(?:前|전)"
                 # Korean native numbers before 달 (한 달 전, 두 달 전), Japanese ones before 月
                 # (ひと月前, ふた月前)
