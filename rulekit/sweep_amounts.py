@@ -412,6 +412,10 @@ _TIMES_VERBS = {"viewed": "views", "seen": "views", "watched": "views", "played"
 # Who does what the verb after them says: "several hundred people viewed the post" counts views.
 _PEOPLE = frozenset("people persons users visitors readers viewers customers fans "
                     "accounts".split())
+# Between the people and their verb: "people have viewed", "people had already liked".
+_HELPING = frozenset("have has had already all also now since ever just recently".split())
+_PEOPLE_VERB = re.compile(r"(?:[ \t\u00a0]+(?:" + "|".join(sorted(_HELPING)) + r")){0,2}"
+                          r"[ \t\u00a0]+([a-z]+)")
 _TIMES_COMPARED = frozenset("more less better worse faster slower bigger larger higher lower "
                             "over as the than".split())
 
@@ -531,8 +535,12 @@ def _magnitude(text: str, low: str, evidence: Evidence, start: int, end: int,
     if counted.group(1) in _MAGNITUDE_DETERMINERS and counted.group(2):
         counted = _COUNTED_WORDS.match(low, counted.end(1))    # "thousands of your followers"
     first, second = counted.group(1), counted.group(2)
-    if first in _PEOPLE and second in _TIMES_VERBS:
-        first, second = _TIMES_VERBS[second], None  # "several hundred people viewed": views
+    if first in _PEOPLE and second is not None:
+        if second in _HELPING:                      # "people have (already) viewed it"
+            verb = _PEOPLE_VERB.match(low, counted.end(2))
+            second = verb.group(1) if verb is not None else second
+        if second in _TIMES_VERBS:
+            first, second = _TIMES_VERBS[second], None  # "several hundred people viewed": views
     if first in ("time", "times"):
         # "viewed hundreds of times" counts views; "hundreds of times better" is hyperbole
         done = _TIMES_VERBS.get(_word_before(low, start))
