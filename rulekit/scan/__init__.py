@@ -100,7 +100,10 @@ Decisions on ambiguous text, each pinned by a case in ``tests/cases/scan/``:
   that puts one there (à, vers, às, um, alle...) or as an end of a range of such hours, never in
   English: "en 2h", "sous 48h", "24h/24" are durations. A zone after a time alone ("9 pm
   (UTC+8)", "21:00 UTC", "13:00 GMT-5") is part of the mention and ``time`` is that time of day
-  in UTC, aware (``normalized`` "13:00+00:00"); an offset over 23 hours is not a zone.
+  in UTC, aware (``normalized`` "13:00+00:00"). No zone is further from UTC than -12:00 or
+  +14:00: a larger offset is no zone ("GMT-18"), and after a day and a time it is the end of a
+  range of hours ("2026-09-09 14:00-18:00" is the day at 14:00, then 18:00; "...T14:00-05:00"
+  is one instant).
 - Clock words: "noon", "midday" 12:00, "midnight" 00:00 ("12 noon", "twelve noon", "12
   midnight" too); a number word one to twelve with am/pm ("nine pm", "ten a.m.") is that time.
   Without am/pm an hour word is a time only where the same hour in digits is one: after "at",

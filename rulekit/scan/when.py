@@ -13,7 +13,7 @@ import operator
 import re
 
 from rulekit.dates import ClaimedDate, Readings, _locale_dates, is_fixed, parse_claimed_date, \
-    written_zone
+    real_offset, written_zone
 from rulekit.scan.base import _DIGITS, _Hit, _is_glue, _word_after, _word_before
 from rulekit.scan.cjk import _CJK_DIGIT, _cjk_value, _digit_string
 from rulekit.scan.locales import _SPACE, _name_key
@@ -26,10 +26,11 @@ def _claimed(text: str, locale: str) -> ClaimedDate | None:
 
 _VERB_MONTHS = frozenset(("may", "march", "mar"))
 
-# Dates and times, each matched at the first digit of a run.
+# Dates and times, each matched at the first digit of a run. An offset no zone has
+# (``rulekit.dates.real_offset``) is the end of a range of hours: "2026-09-09 14:00-18:00".
 _ISO_DATE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}"
                        r"(?:[T ][0-9]{2}:[0-9]{2}(?::[0-9]{2}(?:[.,][0-9]{1,9})?)?"
-                       r"(?:Z|[+-][0-9]{2}(?::?[0-9]{2})?)?)?(?![0-9A-Za-z])")
+                       r"(Z|([+-])([0-9]{2})(?::?([0-9]{2}))?)?)?(?![0-9A-Za-z])")
 _NUMERIC_DATE = re.compile(r"[0-9]{1,4}([./-])[0-9]{1,2}\1[0-9]{2,4}(?![0-9A-Za-z]|[.,/-][0-9])")
 # Korean "2026. 7. 29.": a four-digit year first, a space after each dot; the last dot may be
 # left out in Korean text only (``_SPACED_DATE_END``).
@@ -316,7 +317,7 @@ class _When:
         if after == "-" and length == 4:
             found = _ISO_DATE.match(text, s)
             if found:
-                return self.add_date(s, found.end())
+                return self.add_date(s, _iso_end(found))
         if after and after in "./-" and length <= 4:
             found = _NUMERIC_DATE.match(text, s)
             if found and _claimed(found.group(), info.locale) is not None:
@@ -647,10 +648,10 @@ class _When:
         return self.claim(hit).e
 
     def time_ends_at(self, at: int) -> bool:
-        """Whether the last hit is a clock time alone that ends at ``at``."""
+        """Whether the last hit is a clock time, alone or after its day ("2026-09-09 14:00"),
+        that ends at ``at``."""
         hits = self.hits
-        return bool(hits) and hits[-1].e == at and hits[-1].time is not None \
-            and hits[-1].day is None
+        return bool(hits) and hits[-1].e == at and hits[-1].time is not None
 
     def hour_h(self, s: int) -> int | None:
         """"21h" after "à", "vers"..., or as an end of a range (see ``_HOUR_H``)."""
@@ -1157,6 +1158,16 @@ def _numeral(run: str) -> int | None:
     return _CJK_DIGIT[run] if len(run) == 1 and run in _CJK_DIGIT else _cjk_value(run)
 
 
+def _iso_end(found: re.Match) -> int:
+    """Where an ISO date or timestamp ends: before an offset that no zone has ("14:00-18:00"
+    is a range of hours)."""
+    if found.group(2) is None:
+        return found.end()
+    offset = dt.timedelta(hours=int(found.group(3)), minutes=int(found.group(4) or 0))
+    return found.end() if real_offset(-offset if found.group(2) == "-" else offset) \
+        else found.start(1)
+
+
 def _date_or_none(year: int, month: int, day: int) -> dt.date | None:
     try:
         return dt.date(year, month, day)
@@ -1188,11 +1199,11 @@ def _zone_after(text: str, e: int, meridiem: bool = False) -> tuple[int, dt.tzin
         return None if zone is None else (lower.end(), zone, lower.group(2).upper())
     zoned = _ZONE_AFTER.match(text, e) if "U" in window or "G" in window else None
     if zoned:
-        if int(zoned.group(3) or 0) > 23:
-            return None
         offset = dt.timedelta(hours=int(zoned.group(3) or 0), minutes=int(zoned.group(4) or 0))
         if zoned.group(2) and zoned.group(2) != "+":
             offset = -offset
+        if not real_offset(offset):
+            return None
         return zoned.end(), dt.timezone(offset) if offset else dt.timezone.utc, \
             zoned.group().strip(" \u00a0()")
     named = _ZONE_NAME.match(text, e)
