@@ -369,6 +369,12 @@ class _When:
                 if index > 1 and _time_only(dated[index - 2]) and _RANGE_GAP.fullmatch(
                         text[dated[index - 2].e:a.s]):
                     continue                # "9 am to 5 pm on July 10"
+                if b.day is None and _date_word(
+                        text[b.s:b.s + 16].split(None, 1)[0].rstrip(",").lower(),
+                        self.info.locale) == "weekday":
+                    # "08:01 on Thursday 17 April": with no year the weekday is checked by the
+                    # sweep at the start of the date's mention, and joined it would be inside
+                    continue
                 date, clock = b, a
             else:
                 continue
