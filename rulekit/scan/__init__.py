@@ -95,17 +95,17 @@ Decisions on ambiguous text, each pinned by a case in ``tests/cases/scan/``:
   만약, 사과만, 3개만, 천천히, 백화점.
 - Clock times ("21:00", "9 pm", "9:30 p.m.", "21 Uhr", "15.00 Uhr", "21h30") are kind ``date``
   with ``day`` None, ``time`` set and ``normalized`` "21:00"; a date followed by a time is one
-  ``date`` mention with both, and so is a time, "on" and a date ("8 pm ET on July 4"), except
-  a date without a year that starts with its weekday ("08:01 on Thursday 17 April" is two
-  mentions: the sweep checks the weekday at the start of the date's mention). "24:00" is
-  00:00. Both ends of "09:00-17:00", "9am-5pm", "9h-17h" are times. An hour alone before "h"
-  ("à 21h", "às 15h", "de 9h à 17h") is a time after a word that puts one there (à, vers, às,
-  um, alle...) or as an end of a range of such hours, never in English: "en 2h", "sous 48h", "24h/24" are durations. A zone after a time alone ("9 pm
-  (UTC+8)", "21:00 UTC", "13:00 GMT-5") is part of the mention and ``time`` is that time of day
-  in UTC, aware (``normalized`` "13:00+00:00"). No zone is further from UTC than -12:00 or
-  +14:00: a larger offset is no zone ("GMT-18"), and after a day and a time it is the end of a
-  range of hours ("2026-09-09 14:00-18:00" is the day at 14:00, then 18:00; "...T14:00-05:00"
-  is one instant).
+  ``date`` mention with both, and so is a time, "on" and a date ("8 pm ET on July 4"), except a
+  date without a year that starts with its weekday ("08:01 on Thursday 17 April" is two
+  mentions: the sweep checks the weekday at the start of the date's mention). "24:00" is 00:00.
+  Both ends of "09:00-17:00", "9am-5pm", "9h-17h" are times. An hour alone before "h" ("à 21h",
+  "às 15h", "de 9h à 17h") is a time after a word that puts one there (à, vers, às, um, alle...)
+  or as an end of a range of such hours, never in English: "en 2h", "sous 48h", "24h/24" are
+  durations. A zone after a time alone ("9 pm (UTC+8)", "21:00 UTC", "13:00 GMT-5") is part of
+  the mention and ``time`` is that time of day in UTC, aware (``normalized`` "13:00+00:00"). No
+  zone is further from UTC than -12:00 or +14:00: a larger offset is no zone ("GMT-18"), and
+  after a day and a time it is the end of a range of hours ("2026-09-09 14:00-18:00" is the day
+  at 14:00, then 18:00; "...T14:00-05:00" is one instant).
 - Clock words: "noon", "midday" 12:00, "midnight" 00:00 ("12 noon", "twelve noon", "12
   midnight" too); a number word one to twelve with am/pm ("nine pm", "ten a.m.") is that time.
   Without am/pm an hour word is a time only where the same hour in digits is one: after "at",
