@@ -182,6 +182,13 @@ _FRACTION_WORD = re.compile("third|quarter|fourth|fifth|sixth|eighth|tenth")
 _EN_HYPERBOLE_AFTER = frozenset(("thanks", "apologies", "kisses", "hugs"))
 _EN_HYPERBOLE_BEFORE = frozenset(("thanks", "thank"))
 _GOLF_HALVES = frozenset(("front", "back"))
+# "4 of 9 from three", "went 3-for-7 from three,": the three-point line in basketball, not a
+# number, after "from" at the end of a clause or before a comma, in a clause that counts shots
+# ("N of M", "N-for-M" with digits or number words) or says shooting: "grew to five from three"
+# keeps its number.
+_SHOT_CUE = re.compile(r"(?<![0-9a-z])([0-9]+|[a-z]+)[ -](?:of|for)[ -]([0-9]+|[a-z]+)"
+                       r"|shoot|shot|percent|%")
+_CLAUSE_END = frozenset(".,;:!?)")
 _HYPHENS = ("-", "\u2010")
 _GAP_AFTER = re.compile(r"[ \t\u00a0]+")
 _CENT = Decimal("0.01")
@@ -319,6 +326,9 @@ class _Words:
                 return                  # "fifty-fifty", "twenty-four-seven": not amounts
         if tokens[0][0] == "nine" and len(tokens) == 1 and _word_before(low, base) in _GOLF_HALVES:
             return                      # "the front nine", "the back nine": halves of a round
+        if tokens[0][0] == "three" and len(tokens) == 1 and _word_before(low, base) == "from" \
+                and self.from_three(base, tokens[0][2]):
+            return                      # "4 of 9 from three": the three-point line
         # "a baker's dozen" is 13
         if tokens[0][0] == "dozen" and base:
             found = _BAKERS.search(low, max(0, base - 16), base)
@@ -382,6 +392,22 @@ class _Words:
                     self.spoken_cents(hit)
             if self.free(hit.s, hit.e):
                 self.claim(hit)
+
+    def from_three(self, s: int, e: int) -> bool:
+        """Whether "three" at [s, e), after "from", is the three-point line (``_SHOT_CUE``): at
+        the end of a clause, in a clause of at most 64 characters before it that counts
+        shots."""
+        low = self.low
+        if e < len(low) and low[e] not in _CLAUSE_END:
+            return False
+        window = low[max(0, s - 64):s]
+        clause = window[max(window.rfind(end) for end in (". ", "; ", "! ", "? ", "\n")) + 1:]
+        for found in _SHOT_CUE.finditer(clause):
+            if found.group(1) is None:
+                return True                 # shooting, shot, percent
+            if all(word.isdigit() or word in _EN_NUMBER_WORDS for word in found.groups()):
+                return True                 # "4 of 9", "four-for-nine"
+        return False
 
     def spoken_cents(self, hit: _Hit) -> None:
         """The cents said after an amount and its currency word without "and": "fifty-nine
