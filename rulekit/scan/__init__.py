@@ -26,16 +26,20 @@ Decisions on ambiguous text, each pinned by a case in ``tests/cases/scan/``:
 - A lone "one" is a pronoun ("the cheaper one", "one of the best", "no one", "one day") unless
   it is "one of/in/out of N" with N a number, "one to N", or it stands before a unit-like noun
   ("one hour", "one item", "one percent"; ``ONE_NOUNS``), also after "only" ("only one post";
-  "the only one" stays a pronoun). "a"/"an" count only inside "a dozen",
-  "a hundred", "a thousand", "a million", "half a dozen", "one and a half". "first" and "second"
-  are read only as ranks (an adverb and a unit of time far more often than an ordinal): directly
-  before place, best, most, highest, largest, ranked, spot, position... ("second place", "the
-  second-best post", not after "a": "for a second most people left") or after ranked,
-  finished, placed, came (in) ("ranked second", "came in second"); "third" and up are
-  ordinals, except after "a"/"one" (a fraction), and before a hyphen only before such a word
-  ("fourth-best", "fifth-ranked"; not "third-party"). A fraction before "of" is a share, a
-  ``word_number`` with the fraction's value ("a quarter of" 0.25, "two-thirds of" 2/3, "a
-  third of" 1/3); without "of" ("a third time", "the third quarter") it is not read.
+  "the only one" stays a pronoun). "a"/"an" count only inside "a dozen", "a hundred", "a
+  thousand", "a million", "half a dozen", "one and a half". "first" and "second" are read only
+  as ranks (an adverb and a unit of time far more often than an ordinal): directly before place,
+  best, most, highest, largest, ranked, spot, position... ("second place", "the second-best
+  post", not after "a": "for a second most people left"), before "overall", "in the ranking(s)"
+  or "in the standings" ("first in the rankings"), after ranked, finished, placed, came (in)
+  ("ranked second", "came in second"), or at the end of a clause whose verb of finishing
+  (finished, came, placed) stands up to three words before ("finished the race first"; not after
+  "a": "came back in a second"); "one" after "number" is a rank, an ordinal like "#1" ("ranked
+  number one", "the number one reason"); "third" and up are ordinals, except after "a"/"one" (a
+  fraction), and before a hyphen only before such a word ("fourth-best", "fifth-ranked"; not
+  "third-party"). A fraction before "of" is a share, a ``word_number`` with the fraction's value
+  ("a quarter of" 0.25, "two-thirds of" 2/3, "a third of" 1/3); without "of" ("a third time",
+  "the third quarter") it is not read.
 - A number word before "-word" is read, the word being context: "a fifty-dollar gift card" (50
   USD), "a two-year warranty", "twenty-four-hour"; number words joined by hyphens are one number
   ("two-million-dollar", "one-and-a-half"), and a whole number, a hyphen and a word for 10-99 is

@@ -150,15 +150,19 @@ _DE_ARTICLES = frozenset(("ein", "eine", "einer", "einen", "einem"))
 # Ordinals as ranks (``_Words.rank_words``): "first" and "second", never read elsewhere (an
 # adverb, a unit of time), and "third" to "twelfth" before a hyphen (otherwise "third-party"),
 # are ranks directly before a word of ranking ("second place", "the second-best post", "third
-# most viewed", "fifth-ranked") or after one ("ranked second", "finished first", "came in
-# third").
+# most viewed", "fifth-ranked", "first overall", "first in the rankings") or after one
+# ("ranked second", "finished first", "came in third", "finished the race first").
 _RANK_ORDINALS = {**_EN_ORDINAL_UNITS, "tenth": 10, "eleventh": 11, "twelfth": 12}
 _RANK_ORDINAL = re.compile(rf"{_trie(sorted(_RANK_ORDINALS), _WORD_GUARD)}(?![\w])")
 _RANK_NEXT = re.compile(r"[ \u00a0\-\u2010](?:place|best|most|highest|largest|biggest|lowest"
-                        r"|worst|ranked|spot|position|fastest|busiest|top)(?![\w])")
+                        r"|worst|ranked|spot|position|fastest|busiest|top|overall"
+                        r"|in[ \u00a0]the[ \u00a0](?:rankings?|standings))(?![\w])")
 _RANK_AFTER = frozenset("ranked ranks rank finished finishes finish placed came comes".split())
 _RANK_AFTER_IN = frozenset("came comes come finished finishes".split())
 _RANK_NOT_AFTER = frozenset("a one per each every".split())
+# "finished the race first": a verb of finishing, up to three words, the ordinal, the end of
+# the clause (``_Words.rank_at_end``).
+_RANK_VERBS = frozenset("finished finishes finish came comes come placed places".split())
 
 
 # A share written as a fraction and followed by "of": a quarter of, one third of, two thirds
@@ -272,12 +276,30 @@ class _Words:
             else:
                 before = low[max(0, s - 24):s].split()[-2:]
                 if not before or not (before[-1] in _RANK_AFTER or (
-                        before[-1] == "in" and len(before) == 2 and before[0] in _RANK_AFTER_IN)):
+                        before[-1] == "in" and len(before) == 2 and before[0] in _RANK_AFTER_IN)
+                        or self.rank_at_end(s, e)):
                     continue
             if self.free(s, e):
                 hit = _Hit("word_number", s, e, Decimal(_RANK_ORDINALS[word]))
                 hit.ordinal = True
                 self.claim(hit)
+
+    def rank_at_end(self, s: int, e: int) -> bool:
+        """Whether the ordinal at [s, e) ends its clause after a verb of finishing and up to
+        three words ("finished the race first", "came in a close second"; not "came back in a
+        second")."""
+        low = self.low
+        if e < len(low) and low[e] not in _CLAUSE_END:
+            return False
+        words = low[max(0, s - 48):s].split()[-4:]
+        if not words or words[-1] in _RANK_NOT_AFTER:
+            return False
+        for word in reversed(words):
+            if word in _RANK_VERBS:
+                return True
+            if not word.isalpha():
+                return False            # punctuation: another clause
+        return False
 
     def multiple_word(self, s: int, e: int, word: str) -> None:
         low = self.low
@@ -368,13 +390,15 @@ class _Words:
                 elif flags.get("ordinal") or not value or _not_after_hyphen(
                         _HYPHEN_WORD.match(low, e).group(1)):
                     continue            # "third-party", "zero-waste", "two-thirds"
+            # "ranked number one", "our number one reason": a rank, like "#1"
+            number_one = bool(flags.get("lone_one")) and _word_before(low, s) == "number"
             if flags.get("fraction") or (flags.get("lone_one") and cents is None
-                                         and not self.one_is_number(s, e)):
+                                         and not number_one and not self.one_is_number(s, e)):
                 continue
             hit = _Hit("word_number", s, e, value)
             if cents is not None:
                 hit.value, hit.decimals = (value + cents).quantize(_CENT), 2
-            hit.ordinal = bool(flags.get("ordinal"))
+            hit.ordinal = bool(flags.get("ordinal")) or number_one
             if flags.get("scale"):
                 hit.scaled, hit.scale = True, flags["scale"]
             found = _WORD_SUFFIX.match(self.text, e)
