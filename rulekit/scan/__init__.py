@@ -140,16 +140,16 @@ Decisions on ambiguous text, each pinned by a case in ``tests/cases/scan/``:
   are not times (三点五 is 3.5); in Japanese 点 counts items and is never an hour. An hour up
   to 12 without a half of the day is read as written (3点 is 03:00).
 - Dates: "28 de agosto de 2026" where the locale's long date pattern says 'de' (es, pt, gl);
-  numerals 七月二十九日 (--07-29), 二〇二六年七月二十九日; Korean "2026. 7. 29." (the last dot
-  optional only in ko); "29.7." (--07-29) where dates are written day.month. and the decimal
-  mark is a comma (de_DE, de_AT), only after a word that puts a date there (am, bis, vom, zum,
-  seit, den, a weekday): "bei 4.5." is a decimal, "Abschnitt 3.1." a section. A month and
-  its day split by emphasis or an inline HTML tag are one date ("_July_ 2", "July *2*",
-  "**July** 2", "<i>July</i> 2", "<em>July 2</em>"; the mention's text keeps the marks between
-  them, "July** 2"). Dates without a
-  year ("July 29") have ``day`` None and ``normalized``
-  "--07-29"; a month and a year ("July 2026") "2026-07". A date that cannot exist (31 February
-  2026, a wrong weekday) is still a ``date`` mention, with ``day`` and ``normalized`` None.
+  numerals 七月二十九日 (--07-29), 二〇二六年七月二十九日; Korean "2026. 7. 29." (the last dot optional only in
+  ko); "29.7." (--07-29) where dates are written day.month. and the decimal mark is a comma
+  (de_DE, de_AT), only after a word that puts a date there (am, bis, vom, zum, seit, den, a
+  weekday): "bei 4.5." is a decimal, "Abschnitt 3.1." a section. A month and its day split by
+  emphasis or an inline HTML tag are one date ("_July_ 2", "July *2*", "**July** 2",
+  "<i>July</i> 2", "<em>July 2</em>"), day first too ("*2* July", "_2_ July", "<b>2</b> July";
+  the mention's text keeps the marks between them, "July** 2"). Dates without a year ("July 29")
+  have ``day`` None and ``normalized`` "--07-29"; a month and a year ("July 2026") "2026-07". A
+  date that cannot exist (31 February 2026, a wrong weekday) is still a ``date`` mention, with
+  ``day`` and ``normalized`` None.
 - URLs: absolute (http, https, ftp), ``www.`` hosts, hosts without a scheme whose last label is
   a well-known top-level domain (``shop.example.com/p/1``; not ``README.md``, ``app.py``), and
   relative links: a Markdown link target (``[text](/path)``) or a path of two or more segments

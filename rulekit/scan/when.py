@@ -222,6 +222,7 @@ _START = operator.attrgetter("s")
 # The last character of an emphasis or an HTML tag between a month and its day ("**July** 2",
 # "July *2*", "<i>July</i> 2"), and those marks inside a date's text.
 _MARK_LAST = frozenset("*>")
+_MARK_FIRST = frozenset("*<")
 _MARKUP = re.compile(r"\*{1,3}|</?[A-Za-z]{1,10}>")
 _DAY_NEXT = frozenset(" \t\u00a0.sntre")        # what may follow the day of "29 July"
 _AMPM_NEXT = frozenset("aApP")
@@ -927,7 +928,9 @@ class _When:
     def textual(self, s: int, e: int) -> int | None:
         """29 July 2026, the 29th of July, July 29, 2026, July 2026: the date's end or None."""
         text, info = self.text, self.info
-        if e - s <= 2 and text[e:e + 1] in _DAY_NEXT:     # what day_month needs after the day
+        if e - s <= 2 and (text[e:e + 1] in _DAY_NEXT or text[e:e + 1] in _MARK_FIRST):
+            # what day_month needs after the day: a suffix, a space, or an emphasis or a tag that
+            # closes after it ("*2* July", "<b>2</b> July")
             found = info.day_month.match(text, s)
             if found:
                 prefix = info.day_prefix.match(text[max(0, s - 24):s][::-1])
