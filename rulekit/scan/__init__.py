@@ -188,8 +188,8 @@ Decisions on ambiguous text, each pinned by a case in ``tests/cases/scan/``:
   dollars/bucks/dólares/دولار/ドル/달러 (the dollar family), US-Dollar/美元/米ドル (USD),
   pound(s) (pounds), quid/英镑 (GBP), euro(s)/欧元/ユーロ/유로, yen/日元/円, yuan/人民币 (CNY),
   港币/港元 (HKD), rupee(s)/रुपये (rupees), Franken (CHF), peso(s) (pesos: "89.99 pesos" is
-  MXN in es_MX, any peso in en_US). ``currency_codes`` gives the ISO codes a value may stand
-  for. A dash after the locale's decimal mark stands for no cents and belongs to the amount when
+  MXN in es_MX, any peso in en_US), reais (BRL; "real" too, in Portuguese only: "12 real
+  reviews" is no amount). ``currency_codes`` gives the ISO codes a value may stand for. A dash after the locale's decimal mark stands for no cents and belongs to the amount when
   a currency stands after it or before the digits ("1.299,– €", "49,- EUR", "€ 49,–", "49.–
   CHF" in de_CH), also with a scale between ("1.299,– Mio. €"), and when it ends the first end of
   a range, which then takes the second end's currency ("1,- bis 5,- €", "1,-–5,- €"); without

@@ -96,7 +96,7 @@ _WORD_SUFFIX = re.compile(
     r"(?![\w]))"
     rf"|(?P<times>[ \u00a0]+(?i:times)(?=[ \u00a0]+(?i:{_COMPARATIVES})\b))"
     r"|(?:[ \u00a0]+|[-\u2010])(?P<curw>(?i:dollars?|euros?|yen|yuan|rupees?|pounds?|quid|"
-    r"bucks))(?![\w])")
+    r"bucks|reais))(?![\w])")
 
 # Words, matched in the ASCII-lower-cased text.
 _EN_NUM = _trie(sorted(_EN_NUMBER_WORDS), _WORD_GUARD)
