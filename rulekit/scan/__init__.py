@@ -114,18 +114,21 @@ Decisions on ambiguous text, each pinned by a case in ``tests/cases/scan/``:
   zone is further from UTC than -12:00 or +14:00: a larger offset is no zone ("GMT-18"), and
   after a day and a time it is the end of a range of hours ("2026-09-09 14:00-18:00" is the day
   at 14:00, then 18:00; "...T14:00-05:00" is one instant).
-- Clock words: "noon", "midday" 12:00, "midnight" 00:00 ("12 noon", "twelve noon", "12
-  midnight" too); a number word one to twelve with am/pm ("nine pm", "ten a.m.") is that time.
-  Without am/pm an hour word is a time only where the same hour in digits is one: after "at",
-  "until", "till" and a word of opening or closing, or with "sharp" ("we open at nine" 09:00,
-  "we close at six tonight" 18:00, "open until ten" 22:00, "at eight sharp"), and after "at",
-  "by", "around"... with the half of the day after it ("by nine this evening" 21:00); "at nine
+- Clock words: "noon", "midday" 12:00, "midnight" 00:00 ("12 noon", "twelve noon", "12 midnight"
+  too); a number word one to twelve with am/pm ("nine pm", "ten a.m.") is that time. Without
+  am/pm an hour word is a time only where the same hour in digits is one: after "at", "until",
+  "till" and a word of opening or closing, or with "sharp" ("we open at nine" 09:00, "we close
+  at six tonight" 18:00, "open until ten" 22:00, "at eight sharp"), and after "at", "by",
+  "around"... with the half of the day after it ("by nine this evening" 21:00); "at nine
   dollars", "one of nine", "looked at nine stores" stay numbers. Its minutes may follow, ten to
-  fifty-nine in words ("we open at ten-thirty" 10:30, "close at five forty-five tonight"
-  17:45). Opening hours in words are read as in digits ("open nine to five", "open from nine
-  to six", "open 9 to five", "Saturday: nine to five", "we open at 9 to 5", "open at nine to
-  five"; "looked at 9 to 5 stores" stays numbers). "at" counts at the start of the text
-  or after a bracket or a line break too ("At 8 sharp we open").
+  fifty-nine in words ("we open at ten-thirty" 10:30, "close at five forty-five tonight" 17:45).
+  Opening hours in words are read as in digits ("open nine to five", "open from nine to six",
+  "open 9 to five", "Saturday: nine to five", "we open at 9 to 5", "open at nine to five";
+  "looked at 9 to 5 stores" stays numbers). Opening hours followed by a word count it, and are
+  numbers, unless the word is one of days, a zone or a conjunction ("open 9 to 5 daily", "9 to 5
+  Monday to Friday", "9 to 5 ET"; ``_HOURS_NEXT`` in ``rulekit.scan.when``) or the end has
+  minutes or pm: "we open 9 to 5 new stores", "at 9 to 5 locations" are counts. "at" counts at
+  the start of the text or after a bracket or a line break too ("At 8 sharp we open").
   "noon"/"midnight" are read lower-case or in capitals, capitalised only at the start of a
   sentence before a lower-case word ("Midnight is the cut-off"); capitalised inside a sentence
   or before a capitalised word they are a name ("the Midnight jacket", "Midnight Express");

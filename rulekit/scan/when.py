@@ -150,6 +150,17 @@ _HOURS_RANGE = re.compile(r"(?:[ \u00a0]?[-\u2013][ \u00a0]?|[ \u00a0](?:to|till
                           r"(?![0-9]|[\w%]|[.,:][0-9]|[ \u00a0]?(?i:[ap]\.?m(?![a-z])"
                           r"|o['\u2019]clock|percent|%|h(?:ours?|rs?)?(?![a-z])|days?(?![a-z])))")
 _HOURS_BEFORE = frozenset("open opens opening hours staffed".split())
+# What may follow opening hours ("open 9 to 5 daily", "9 to 5 Monday to Friday", "9 to 5 ET"):
+# the end of a clause, or one of these words; any other word is what the range counts ("we
+# open 9 to 5 new stores", "at 9 to 5 locations": numbers).
+_HOURS_NEXT = frozenset("on every each today tomorrow tonight and or but so daily weekdays "
+                        "weekends during except from through thru till until in at local time "
+                        "monday tuesday wednesday thursday friday saturday sunday mon tue tues "
+                        "wed thu thur thurs fri sat sun mondays tuesdays wednesdays thursdays "
+                        "fridays saturdays sundays seven all year most this next "
+                        "et pt ct mt est edt pst pdt cst cdt mst mdt gmt utc bst cet cest "
+                        "eastern pacific central mountain".split())
+_NEXT_WORD = re.compile(r"[ \u00a0]([a-z]+)")
 # A weekday between the word of opening hours and the hours: "open Saturday 10–6".
 # Words that may stand between an hours word and the hours ("hours today are 9–6", "open
 # from 9"), and what may stand before a weekday label that opens the hours ("- Saturday 10–5",
@@ -594,6 +605,10 @@ class _When:
         last = int(digits) if digits else _CLOCK_WORD_HOURS[word.lower()]
         if not (5 <= first <= 11 and 1 <= last < first) or not self.free(s, found.end()):
             return None
+        noun = None if found.group(5) or minutes or minute_word \
+            else _NEXT_WORD.match(self.low, found.end())
+        if noun is not None and noun.group(1) not in _HOURS_NEXT:
+            return None                     # "we open 9 to 5 new stores": what it counts
         self.add_time(s, e, first, minute, None, None)
         # the second end with its minutes and pm, if written ("9 to 5:30", "9 to 5 pm")
         last_minute = int(minutes) if minutes else _minute_word(minute_word) if minute_word else 0
