@@ -604,7 +604,8 @@ _NAME_FIELD = re.compile(r"(?:^|_)(?:name|title)$")
 # In a template's own words: where a sentence ends (a stop, or a line break: one list item per
 # line), where a clause ends, and a word that may name a row.
 _TEMPLATE_WORDS = re.compile(r"(?P<end>[.!?\u3002\uff01\uff1f](?=\s|$)|\n)"
-                             r"|(?P<clause>[,;:\u3001\uff0c\uff1b]|\b(?i:and|but|while|whereas)\b)"
+                             r"|(?P<clause>[,;:\u3001\uff0c\uff1b]|\b(?i:and|but|while|whereas|vs\.?|versus|than"
+                             r"|compared (?:to|with))\b)"
                              r"|(?P<word>[^\W_][\w-]*)")
 # Words of a name too common to tell one row from another.
 _COMMON_WORDS = frozenset("the and for with from our your its this that are was has have not "

@@ -10,7 +10,9 @@ What is accepted, after NFKC (fullwidth digits) and with any decimal digits (Ara
 Devanagari) read as ASCII:
 
 - ISO 8601: ``2026-07-29``, ``2026-07-29T23:40``, ``...:00``, ``...:00.123456``, with ``Z``, an
-  offset (``+02:00``, ``+0200``, ``+02``) or naive; a space may stand for the ``T``;
+  offset (``+02:00``, ``+0200``, ``+02``) or naive; a space may stand for the ``T``; an offset
+  no zone has (beyond -12:00 or +14:00) makes no instant: "2026-09-09 14:00-18:00" is a day
+  and a range of hours, None here;
 - numeric dates in the locale's order, learnt from babel's short date pattern (``05/08/2026`` is
   5 August in en_GB and 8 May in en_US; ``29.07.2026`` in de_DE); a four-digit first field is
   always year-month-day; a two-digit year is 20yy; separators ``/ . -``;
@@ -101,6 +103,16 @@ def _attach(naive: dt.datetime, zone_name: str) -> dt.datetime | None:
     if in_utc.astimezone(aware.tzinfo).replace(tzinfo=None) != naive:
         return None
     return in_utc.astimezone(_fixed(aware.utcoffset()))
+
+
+# No zone is further from UTC than -12:00 or +14:00: "14:00-18:00" after a day is a range of
+# hours, not 14:00 at UTC-18.
+_WEST_MOST, _EAST_MOST = dt.timedelta(hours=-12), dt.timedelta(hours=14)
+
+
+def real_offset(offset: dt.timedelta) -> bool:
+    """Whether some zone is ``offset`` from UTC: -12:00 to +14:00."""
+    return _WEST_MOST <= offset <= _EAST_MOST
 
 
 @functools.lru_cache(maxsize=256)
@@ -327,16 +339,17 @@ def _time_of(match: re.Match[str]) -> tuple[dt.time, Precision] | None:
 
 def _offset_of(match: re.Match[str]) -> dt.tzinfo | None | Literal[False]:
     """The zone written after the time: a tzinfo, None when there is none, False when it is not
-    a valid offset."""
+    a valid offset (minutes over 59, or further from UTC than any zone: ``real_offset``)."""
     if match["zone"] is None:
         return None
     if match["sign"] is None:
         return UTC
     hours, minutes = int(match["off_h"]), int(match["off_m"] or 0)
-    if hours > 23 or minutes > 59:
+    if minutes > 59:
         return False
     offset = dt.timedelta(hours=hours, minutes=minutes)
-    return _fixed(-offset if match["sign"] == "-" else offset)
+    offset = -offset if match["sign"] == "-" else offset
+    return _fixed(offset) if real_offset(offset) else False
 
 
 def _instant(day: dt.date, match: re.Match[str], naive_zone: str,
@@ -650,7 +663,7 @@ def _iso_fast(value: str, naive_zone: str) -> dt.date | dt.datetime | None:
     if moment.tzinfo is None:
         aware = _attach(moment, naive_zone)
         return None if aware is None else aware.astimezone(UTC)
-    return moment.astimezone(UTC)
+    return moment.astimezone(UTC) if real_offset(moment.utcoffset()) else None
 
 
 _EPOCH = dt.datetime(1970, 1, 1, tzinfo=UTC)

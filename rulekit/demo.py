@@ -45,7 +45,11 @@ def describe(policy: Policy) -> str:
     for entity in policy.entities:
         fresh = (f", fresh within {_duration(entity.fresh_seconds)} via {entity.fresh_via}"
                  if entity.fresh_seconds else "")
-        lines.append(f"  entity {entity.name} (key {entity.key}{fresh})")
+        matching = dict(entity.matching)
+        needs = "".join(f", requires {name}" + (f" matching {matching[name]}" if name in matching
+                                                  else "") for name in entity.requires)
+        lines.append(f"  entity {entity.name} (key {entity.key}{fresh}{needs})")
+        matched = {field: name for name, field in entity.matching}
         for field in entity.fields:
             detail = field.type.kind
             if field.type.kind == "money":
@@ -56,7 +60,14 @@ def describe(policy: Policy) -> str:
                 detail += " {" + ", ".join(field.type.values) + "}"
             elif field.type.kind in ("date", "timestamp"):
                 detail += f" in {field.type.zone}"
-            access = "readable" if field.readable else "HIDDEN: never looked up or shown"
+            if field.readable:
+                access = "readable"
+            elif field.name in matched:
+                access = f"HIDDEN: read only to compare with the {matched[field.name]}, never shown"
+            elif field.name == entity.fresh_via:
+                access = "HIDDEN: read only for freshness, never shown"
+            else:
+                access = "HIDDEN: never looked up or shown"
             lines.append(f"    {field.name:<22} {detail:<34} {access}")
     for shape in policy.shapes:
         lines.append(f'  shape {shape.name}: "{shape.text}"')

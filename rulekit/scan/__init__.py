@@ -26,16 +26,20 @@ Decisions on ambiguous text, each pinned by a case in ``tests/cases/scan/``:
 - A lone "one" is a pronoun ("the cheaper one", "one of the best", "no one", "one day") unless
   it is "one of/in/out of N" with N a number, "one to N", or it stands before a unit-like noun
   ("one hour", "one item", "one percent"; ``ONE_NOUNS``), also after "only" ("only one post";
-  "the only one" stays a pronoun). "a"/"an" count only inside "a dozen",
-  "a hundred", "a thousand", "a million", "half a dozen", "one and a half". "first" and "second"
-  are read only as ranks (an adverb and a unit of time far more often than an ordinal): directly
-  before place, best, most, highest, largest, ranked, spot, position... ("second place", "the
-  second-best post", not after "a": "for a second most people left") or after ranked,
-  finished, placed, came (in) ("ranked second", "came in second"); "third" and up are
-  ordinals, except after "a"/"one" (a fraction), and before a hyphen only before such a word
-  ("fourth-best", "fifth-ranked"; not "third-party"). A fraction before "of" is a share, a
-  ``word_number`` with the fraction's value ("a quarter of" 0.25, "two-thirds of" 2/3, "a
-  third of" 1/3); without "of" ("a third time", "the third quarter") it is not read.
+  "the only one" stays a pronoun). "a"/"an" count only inside "a dozen", "a hundred", "a
+  thousand", "a million", "half a dozen", "one and a half". "first" and "second" are read only
+  as ranks (an adverb and a unit of time far more often than an ordinal): directly before place,
+  best, most, highest, largest, ranked, spot, position... ("second place", "the second-best
+  post", not after "a": "for a second most people left"), before "overall", "in the ranking(s)"
+  or "in the standings" ("first in the rankings"), after ranked, finished, placed, came (in)
+  ("ranked second", "came in second"), or at the end of a clause whose verb of finishing
+  (finished, came, placed) stands up to three words before ("finished the race first"; not after
+  "a": "came back in a second"); "one" after "number" is a rank, an ordinal like "#1" ("ranked
+  number one", "the number one reason"); "third" and up are ordinals, except after "a"/"one" (a
+  fraction), and before a hyphen only before such a word ("fourth-best", "fifth-ranked"; not
+  "third-party"). A fraction before "of" is a share, a ``word_number`` with the fraction's value
+  ("a quarter of" 0.25, "two-thirds of" 2/3, "a third of" 1/3); without "of" ("a third time",
+  "the third quarter") it is not read.
 - A number word before "-word" is read, the word being context: "a fifty-dollar gift card" (50
   USD), "a two-year warranty", "twenty-four-hour"; number words joined by hyphens are one number
   ("two-million-dollar", "one-and-a-half"), and a whole number, a hyphen and a word for 10-99 is
@@ -55,6 +59,10 @@ Decisions on ambiguous text, each pinned by a case in ``tests/cases/scan/``:
   share stays a fraction (0.25). "a baker's dozen" is 13; "a score of <word>" is 20. Magnitude
   words ("hundreds of", "thousands") are not read here: the sweep judges them as bands
   (``rulekit.sweep_amounts``, rule 12).
+- "three" after "from" at the end of a clause or before a comma, in a clause that counts shots
+  ("4 of 9", "3-for-7") or says shooting, is the three-point line, not read ("Curry was 4 of 9
+  from three"); "grew to five from three" and "from three and five from two" keep it. "the
+  front nine", "the back nine" (golf) are not 9.
 - Number words are read in the locale's own language only: English everywhere; German (de);
   French, Spanish, Italian, Portuguese and Dutch (fr, es, it, pt, nl: ``_ROLE_WORDS`` in
   ``rulekit.scan.words``), compounds included ("quatre-vingt-dix-neuf", "soixante et onze",
@@ -95,24 +103,32 @@ Decisions on ambiguous text, each pinned by a case in ``tests/cases/scan/``:
   만약, 사과만, 3개만, 천천히, 백화점.
 - Clock times ("21:00", "9 pm", "9:30 p.m.", "21 Uhr", "15.00 Uhr", "21h30") are kind ``date``
   with ``day`` None, ``time`` set and ``normalized`` "21:00"; a date followed by a time is one
-  ``date`` mention with both. "24:00" is 00:00. Both ends of "09:00-17:00", "9am-5pm", "9h-17h"
-  are times. An hour alone before "h" ("à 21h", "às 15h", "de 9h à 17h") is a time after a word
-  that puts one there (à, vers, às, um, alle...) or as an end of a range of such hours, never in
-  English: "en 2h", "sous 48h", "24h/24" are durations. A zone after a time alone ("9 pm
-  (UTC+8)", "21:00 UTC", "13:00 GMT-5") is part of the mention and ``time`` is that time of day
-  in UTC, aware (``normalized`` "13:00+00:00"); an offset over 23 hours is not a zone.
-- Clock words: "noon", "midday" 12:00, "midnight" 00:00 ("12 noon", "twelve noon", "12
-  midnight" too); a number word one to twelve with am/pm ("nine pm", "ten a.m.") is that time.
-  Without am/pm an hour word is a time only where the same hour in digits is one: after "at",
-  "until", "till" and a word of opening or closing, or with "sharp" ("we open at nine" 09:00,
-  "we close at six tonight" 18:00, "open until ten" 22:00, "at eight sharp"), and after "at",
-  "by", "around"... with the half of the day after it ("by nine this evening" 21:00); "at nine
+  ``date`` mention with both, and so is a time, "on" and a date ("8 pm ET on July 4"), except a
+  date without a year that starts with its weekday ("08:01 on Thursday 17 April" is two
+  mentions: the sweep checks the weekday at the start of the date's mention). "24:00" is 00:00.
+  Both ends of "09:00-17:00", "9am-5pm", "9h-17h" are times. An hour alone before "h" ("à 21h",
+  "às 15h", "de 9h à 17h") is a time after a word that puts one there (à, vers, às, um, alle...)
+  or as an end of a range of such hours, never in English: "en 2h", "sous 48h", "24h/24" are
+  durations. A zone after a time alone ("9 pm (UTC+8)", "21:00 UTC", "13:00 GMT-5") is part of
+  the mention and ``time`` is that time of day in UTC, aware (``normalized`` "13:00+00:00"). No
+  zone is further from UTC than -12:00 or +14:00: a larger offset is no zone ("GMT-18"), and
+  after a day and a time it is the end of a range of hours ("2026-09-09 14:00-18:00" is the day
+  at 14:00, then 18:00; "...T14:00-05:00" is one instant).
+- Clock words: "noon", "midday" 12:00, "midnight" 00:00 ("12 noon", "twelve noon", "12 midnight"
+  too); a number word one to twelve with am/pm ("nine pm", "ten a.m.") is that time. Without
+  am/pm an hour word is a time only where the same hour in digits is one: after "at", "until",
+  "till" and a word of opening or closing, or with "sharp" ("we open at nine" 09:00, "we close
+  at six tonight" 18:00, "open until ten" 22:00, "at eight sharp"), and after "at", "by",
+  "around"... with the half of the day after it ("by nine this evening" 21:00); "at nine
   dollars", "one of nine", "looked at nine stores" stay numbers. Its minutes may follow, ten to
-  fifty-nine in words ("we open at ten-thirty" 10:30, "close at five forty-five tonight"
-  17:45). Opening hours in words are read as in digits ("open nine to five", "open from nine
-  to six", "open 9 to five", "Saturday: nine to five", "we open at 9 to 5", "open at nine to
-  five"; "looked at 9 to 5 stores" stays numbers). "at" counts at the start of the text
-  or after a bracket or a line break too ("At 8 sharp we open").
+  fifty-nine in words ("we open at ten-thirty" 10:30, "close at five forty-five tonight" 17:45).
+  Opening hours in words are read as in digits ("open nine to five", "open from nine to six",
+  "open 9 to five", "Saturday: nine to five", "we open at 9 to 5", "open at nine to five";
+  "looked at 9 to 5 stores" stays numbers). Opening hours followed by a word count it, and are
+  numbers, unless the word is one of days, a zone or a conjunction ("open 9 to 5 daily", "9 to 5
+  Monday to Friday", "9 to 5 ET"; ``_HOURS_NEXT`` in ``rulekit.scan.when``) or the end has
+  minutes or pm: "we open 9 to 5 new stores", "at 9 to 5 locations" are counts. "at" counts at
+  the start of the text or after a bracket or a line break too ("At 8 sharp we open").
   "noon"/"midnight" are read lower-case or in capitals, capitalised only at the start of a
   sentence before a lower-case word ("Midnight is the cut-off"); capitalised inside a sentence
   or before a capitalised word they are a name ("the Midnight jacket", "Midnight Express");
@@ -127,16 +143,16 @@ Decisions on ambiguous text, each pinned by a case in ``tests/cases/scan/``:
   are not times (三点五 is 3.5); in Japanese 点 counts items and is never an hour. An hour up
   to 12 without a half of the day is read as written (3点 is 03:00).
 - Dates: "28 de agosto de 2026" where the locale's long date pattern says 'de' (es, pt, gl);
-  numerals 七月二十九日 (--07-29), 二〇二六年七月二十九日; Korean "2026. 7. 29." (the last dot
-  optional only in ko); "29.7." (--07-29) where dates are written day.month. and the decimal
-  mark is a comma (de_DE, de_AT), only after a word that puts a date there (am, bis, vom, zum,
-  seit, den, a weekday): "bei 4.5." is a decimal, "Abschnitt 3.1." a section. A month and
-  its day split by emphasis or an inline HTML tag are one date ("_July_ 2", "July *2*",
-  "**July** 2", "<i>July</i> 2", "<em>July 2</em>"; the mention's text keeps the marks between
-  them, "July** 2"). Dates without a
-  year ("July 29") have ``day`` None and ``normalized``
-  "--07-29"; a month and a year ("July 2026") "2026-07". A date that cannot exist (31 February
-  2026, a wrong weekday) is still a ``date`` mention, with ``day`` and ``normalized`` None.
+  numerals 七月二十九日 (--07-29), 二〇二六年七月二十九日; Korean "2026. 7. 29." (the last dot optional only in
+  ko); "29.7." (--07-29) where dates are written day.month. and the decimal mark is a comma
+  (de_DE, de_AT), only after a word that puts a date there (am, bis, vom, zum, seit, den, a
+  weekday): "bei 4.5." is a decimal, "Abschnitt 3.1." a section. A month and its day split by
+  emphasis or an inline HTML tag are one date ("_July_ 2", "July *2*", "**July** 2",
+  "<i>July</i> 2", "<em>July 2</em>"), day first too ("*2* July", "_2_ July", "<b>2</b> July";
+  the mention's text keeps the marks between them, "July** 2"). Dates without a year ("July 29")
+  have ``day`` None and ``normalized`` "--07-29"; a month and a year ("July 2026") "2026-07". A
+  date that cannot exist (31 February 2026, a wrong weekday) is still a ``date`` mention, with
+  ``day`` and ``normalized`` None.
 - URLs: absolute (http, https, ftp), ``www.`` hosts, hosts without a scheme whose last label is
   a well-known top-level domain (``shop.example.com/p/1``; not ``README.md``, ``app.py``), and
   relative links: a Markdown link target (``[text](/path)``) or a path of two or more segments
@@ -175,8 +191,8 @@ Decisions on ambiguous text, each pinned by a case in ``tests/cases/scan/``:
   dollars/bucks/dólares/دولار/ドル/달러 (the dollar family), US-Dollar/美元/米ドル (USD),
   pound(s) (pounds), quid/英镑 (GBP), euro(s)/欧元/ユーロ/유로, yen/日元/円, yuan/人民币 (CNY),
   港币/港元 (HKD), rupee(s)/रुपये (rupees), Franken (CHF), peso(s) (pesos: "89.99 pesos" is
-  MXN in es_MX, any peso in en_US). ``currency_codes`` gives the ISO codes a value may stand
-  for. A dash after the locale's decimal mark stands for no cents and belongs to the amount when
+  MXN in es_MX, any peso in en_US), reais (BRL; "real" too, in Portuguese only: "12 real
+  reviews" is no amount). ``currency_codes`` gives the ISO codes a value may stand for. A dash after the locale's decimal mark stands for no cents and belongs to the amount when
   a currency stands after it or before the digits ("1.299,– €", "49,- EUR", "€ 49,–", "49.–
   CHF" in de_CH), also with a scale between ("1.299,– Mio. €"), and when it ends the first end of
   a range, which then takes the second end's currency ("1,- bis 5,- €", "1,-–5,- €"); without

@@ -150,7 +150,8 @@ _CURRENCY_WORDS = {"dollar": "dollars", "dollars": "dollars", "bucks": "dollars"
                    "francs suisses": "CHF", "franchi": "francs", "franchi svizzeri": "CHF",
                    "pond": "pounds", "ponden": "pounds", "libra": "pounds", "libras": "pounds",
                    "libra esterlina": "GBP", "libras esterlinas": "GBP", "엔": "JPY",
-                   "위안": "CNY", "韩元": "KRW", "韓元": "KRW", "ウォン": "KRW", "人民元": "CNY"}
+                   "위안": "CNY", "韩元": "KRW", "韓元": "KRW", "ウォン": "KRW", "人民元": "CNY",
+                   "reais": "BRL", "real": "BRL"}
 # CJK currency words written right after the digits or a CJK scale (1299美元, 1.2万円).
 _CJK_CURRENCY_WORDS = ("米ドル|美元|欧元|歐元|日元|英镑|英鎊|人民币|人民幣|人民元|港币|港幣|港元|韩元|韓元|"
                        "ドル|ユーロ|ウォン|달러|유로|위안|엔")
@@ -194,7 +195,7 @@ _SUFFIX = re.compile(
     r"|[ \u00a0]+(?P<curw>(?i:us-dollars?|dollars?|euros?|yen|yuan|rupees?|pounds?|quid|bucks|"
     r"dólar(?:es)?|dolares|franken|pesos?|pfund|livres?(?:[ \u00a0]sterling)?|sterlin[ae]|"
     r"francs?(?:[ \u00a0]suisses?)?|franchi(?:[ \u00a0]svizzeri)?|pond(?:en)?|"
-    r"libras?(?:[ \u00a0]esterlinas?)?)|دولار|रुपये|रुपए)(?![\w]))?"
+    r"libras?(?:[ \u00a0]esterlinas?)?|reais|real)|دولار|रुपये|रुपए)(?![\w]))?"
     r"(?P<mult>[ \u00a0]?[x×X](?![A-Za-z0-9\-])(?![ \u00a0]?[0-9])|[ \u00a0]?倍"
     r"|(?i:[-\u2010]?fold)(?![\w])"
     rf"|[ \u00a0]+(?i:times)(?=[ \u00a0]+(?i:{_COMPARATIVES})\b))?")
@@ -224,7 +225,7 @@ _SPACED_SUFFIXES: dict[str, tuple[str, ...]] = dict.fromkeys("abcdefghijklmnopqr
 for _prefix in ("bn", "tn", "mio", "mrd", "md", "tho", "mil", "bil", "tri", "lak", "cro", "tau",
                 "per", "pct", "pro", "pou", "por", "kr", "z", "lei", "dol", "eur", "yen", "yua",
                 "rup", "x", "tim", "mn", "lac", "qui", "buc", "us-", "fra", "pes", "pfu",
-                "liv", "ste", "pon", "lib", "am", "a.m", "pm", "p.m"):         # and am/pm: "7.30 pm" is a clock time
+                "liv", "ste", "pon", "lib", "rea", "am", "a.m", "pm", "p.m"):         # and am/pm: "7.30 pm" is a clock time
     _SPACED_SUFFIXES[_prefix[0]] += (_prefix,)
 del _prefix
 # A lower-case letter that ends no currency (Rs, kr) or ordinal mark (No, Nr): digits glued to
@@ -687,6 +688,8 @@ class _Figures:
         elif currency_text is None and (cur or curw):
             if iso is not None and iso not in _iso_codes():
                 return end, None
+            if curw is not None and curw.lower() == "real" and self.info.language != "pt":
+                return end, None                # "12 real reviews": an adjective
             currency_text = cur or curw
             end = found.end("cur") if cur else found.end("curw")
         if mult and not hit.percent and end == (found.start("mult")):

@@ -23,7 +23,7 @@ class _LocaleInfo:
     locale: str
     language: str
     core: re.Pattern            # the digits and separators of one number, at a digit
-    day_month: re.Pattern       # 29 July 2026, 29th of July, 29. Juli: at the day
+    day_month: re.Pattern       # 29 July 2026, 29th of July, 29. Juli, *29* July: at the day
     day_prefix: re.Pattern      # "the", a weekday: reversed, before the day
     month_before: re.Pattern    # July 29 / July 2026: reversed, the month before the digits
     months: Mapping[str, int]
@@ -88,7 +88,8 @@ def _locale_info(locale: str) -> _LocaleInfo:
         locale=str(locale), language=parsed.language,
         core=_CORE_SPACED if spaced else _CORE,
         day_month=re.compile(
-            rf"(?i)[0-9]{{1,2}}(?:st|nd|rd|th|er|\.)?{_SPACE}+(?:{of}{_SPACE}+)?(?P<m>{month})"
+            rf"(?i)[0-9]{{1,2}}(?:st|nd|rd|th|er|\.)?(?:\*{{1,3}}|</[a-z]{{1,10}}>)?{_SPACE}+"
+            rf"(?:{of}{_SPACE}+)?(?P<m>{month})"
             rf"(?:(?:\.?,?|{_SPACE}+{of}){_SPACE}+(?P<y>[0-9]{{4}})(?![0-9]))?(?![\w])"),
         day_prefix=re.compile(
             rf"(?i)(?:{_SPACE}+eht)?(?:{_SPACE}+,?\.?(?:{reversed_weekday}))?(?![\w])"),

@@ -13,7 +13,7 @@ import operator
 import re
 
 from rulekit.dates import ClaimedDate, Readings, _locale_dates, is_fixed, parse_claimed_date, \
-    written_zone
+    real_offset, written_zone
 from rulekit.scan.base import _DIGITS, _Hit, _is_glue, _word_after, _word_before
 from rulekit.scan.cjk import _CJK_DIGIT, _cjk_value, _digit_string
 from rulekit.scan.locales import _SPACE, _name_key
@@ -26,10 +26,11 @@ def _claimed(text: str, locale: str) -> ClaimedDate | None:
 
 _VERB_MONTHS = frozenset(("may", "march", "mar"))
 
-# Dates and times, each matched at the first digit of a run.
+# Dates and times, each matched at the first digit of a run. An offset no zone has
+# (``rulekit.dates.real_offset``) is the end of a range of hours: "2026-09-09 14:00-18:00".
 _ISO_DATE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}"
                        r"(?:[T ][0-9]{2}:[0-9]{2}(?::[0-9]{2}(?:[.,][0-9]{1,9})?)?"
-                       r"(?:Z|[+-][0-9]{2}(?::?[0-9]{2})?)?)?(?![0-9A-Za-z])")
+                       r"(Z|([+-])([0-9]{2})(?::?([0-9]{2}))?)?)?(?![0-9A-Za-z])")
 _NUMERIC_DATE = re.compile(r"[0-9]{1,4}([./-])[0-9]{1,2}\1[0-9]{2,4}(?![0-9A-Za-z]|[.,/-][0-9])")
 # Korean "2026. 7. 29.": a four-digit year first, a space after each dot; the last dot may be
 # left out in Korean text only (``_SPACED_DATE_END``).
@@ -149,6 +150,17 @@ _HOURS_RANGE = re.compile(r"(?:[ \u00a0]?[-\u2013][ \u00a0]?|[ \u00a0](?:to|till
                           r"(?![0-9]|[\w%]|[.,:][0-9]|[ \u00a0]?(?i:[ap]\.?m(?![a-z])"
                           r"|o['\u2019]clock|percent|%|h(?:ours?|rs?)?(?![a-z])|days?(?![a-z])))")
 _HOURS_BEFORE = frozenset("open opens opening hours staffed".split())
+# What may follow opening hours ("open 9 to 5 daily", "9 to 5 Monday to Friday", "9 to 5 ET"):
+# the end of a clause, or one of these words; any other word is what the range counts ("we
+# open 9 to 5 new stores", "at 9 to 5 locations": numbers).
+_HOURS_NEXT = frozenset("on every each today tomorrow tonight and or but so daily weekdays "
+                        "weekends during except from through thru till until in at local time "
+                        "monday tuesday wednesday thursday friday saturday sunday mon tue tues "
+                        "wed thu thur thurs fri sat sun mondays tuesdays wednesdays thursdays "
+                        "fridays saturdays sundays seven all year most this next "
+                        "et pt ct mt est edt pst pdt cst cdt mst mdt gmt utc bst cet cest "
+                        "eastern pacific central mountain".split())
+_NEXT_WORD = re.compile(r"[ \u00a0]([a-z]+)")
 # A weekday between the word of opening hours and the hours: "open Saturday 10–6".
 # Words that may stand between an hours word and the hours ("hours today are 9–6", "open
 # from 9"), and what may stand before a weekday label that opens the hours ("- Saturday 10–5",
@@ -221,6 +233,7 @@ _START = operator.attrgetter("s")
 # The last character of an emphasis or an HTML tag between a month and its day ("**July** 2",
 # "July *2*", "<i>July</i> 2"), and those marks inside a date's text.
 _MARK_LAST = frozenset("*>")
+_MARK_FIRST = frozenset("*<")
 _MARKUP = re.compile(r"\*{1,3}|</?[A-Za-z]{1,10}>")
 _DAY_NEXT = frozenset(" \t\u00a0.sntre")        # what may follow the day of "29 July"
 _AMPM_NEXT = frozenset("aApP")
@@ -316,7 +329,7 @@ class _When:
         if after == "-" and length == 4:
             found = _ISO_DATE.match(text, s)
             if found:
-                return self.add_date(s, found.end())
+                return self.add_date(s, _iso_end(found))
         if after and after in "./-" and length <= 4:
             found = _NUMERIC_DATE.match(text, s)
             if found and _claimed(found.group(), info.locale) is not None:
@@ -368,6 +381,12 @@ class _When:
                 if index > 1 and _time_only(dated[index - 2]) and _RANGE_GAP.fullmatch(
                         text[dated[index - 2].e:a.s]):
                     continue                # "9 am to 5 pm on July 10"
+                if b.day is None and _date_word(
+                        text[b.s:b.s + 16].split(None, 1)[0].rstrip(",").lower(),
+                        self.info.locale) == "weekday":
+                    # "08:01 on Thursday 17 April": with no year the weekday is checked by the
+                    # sweep at the start of the date's mention, and joined it would be inside
+                    continue
                 date, clock = b, a
             else:
                 continue
@@ -586,6 +605,10 @@ class _When:
         last = int(digits) if digits else _CLOCK_WORD_HOURS[word.lower()]
         if not (5 <= first <= 11 and 1 <= last < first) or not self.free(s, found.end()):
             return None
+        noun = None if found.group(5) or minutes or minute_word \
+            else _NEXT_WORD.match(self.low, found.end())
+        if noun is not None and noun.group(1) not in _HOURS_NEXT:
+            return None                     # "we open 9 to 5 new stores": what it counts
         self.add_time(s, e, first, minute, None, None)
         # the second end with its minutes and pm, if written ("9 to 5:30", "9 to 5 pm")
         last_minute = int(minutes) if minutes else _minute_word(minute_word) if minute_word else 0
@@ -647,10 +670,10 @@ class _When:
         return self.claim(hit).e
 
     def time_ends_at(self, at: int) -> bool:
-        """Whether the last hit is a clock time alone that ends at ``at``."""
+        """Whether the last hit is a clock time, alone or after its day ("2026-09-09 14:00"),
+        that ends at ``at``."""
         hits = self.hits
-        return bool(hits) and hits[-1].e == at and hits[-1].time is not None \
-            and hits[-1].day is None
+        return bool(hits) and hits[-1].e == at and hits[-1].time is not None
 
     def hour_h(self, s: int) -> int | None:
         """"21h" after "à", "vers"..., or as an end of a range (see ``_HOUR_H``)."""
@@ -920,7 +943,9 @@ class _When:
     def textual(self, s: int, e: int) -> int | None:
         """29 July 2026, the 29th of July, July 29, 2026, July 2026: the date's end or None."""
         text, info = self.text, self.info
-        if e - s <= 2 and text[e:e + 1] in _DAY_NEXT:     # what day_month needs after the day
+        if e - s <= 2 and (text[e:e + 1] in _DAY_NEXT or text[e:e + 1] in _MARK_FIRST):
+            # what day_month needs after the day: a suffix, a space, or an emphasis or a tag that
+            # closes after it ("*2* July", "<b>2</b> July")
             found = info.day_month.match(text, s)
             if found:
                 prefix = info.day_prefix.match(text[max(0, s - 24):s][::-1])
@@ -1157,6 +1182,16 @@ def _numeral(run: str) -> int | None:
     return _CJK_DIGIT[run] if len(run) == 1 and run in _CJK_DIGIT else _cjk_value(run)
 
 
+def _iso_end(found: re.Match) -> int:
+    """Where an ISO date or timestamp ends: before an offset that no zone has ("14:00-18:00"
+    is a range of hours)."""
+    if found.group(2) is None:
+        return found.end()
+    offset = dt.timedelta(hours=int(found.group(3)), minutes=int(found.group(4) or 0))
+    return found.end() if real_offset(-offset if found.group(2) == "-" else offset) \
+        else found.start(1)
+
+
 def _date_or_none(year: int, month: int, day: int) -> dt.date | None:
     try:
         return dt.date(year, month, day)
@@ -1188,11 +1223,11 @@ def _zone_after(text: str, e: int, meridiem: bool = False) -> tuple[int, dt.tzin
         return None if zone is None else (lower.end(), zone, lower.group(2).upper())
     zoned = _ZONE_AFTER.match(text, e) if "U" in window or "G" in window else None
     if zoned:
-        if int(zoned.group(3) or 0) > 23:
-            return None
         offset = dt.timedelta(hours=int(zoned.group(3) or 0), minutes=int(zoned.group(4) or 0))
         if zoned.group(2) and zoned.group(2) != "+":
             offset = -offset
+        if not real_offset(offset):
+            return None
         return zoned.end(), dt.timezone(offset) if offset else dt.timezone.utc, \
             zoned.group().strip(" \u00a0()")
     named = _ZONE_NAME.match(text, e)

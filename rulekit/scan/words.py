@@ -96,7 +96,7 @@ _WORD_SUFFIX = re.compile(
     r"(?![\w]))"
     rf"|(?P<times>[ \u00a0]+(?i:times)(?=[ \u00a0]+(?i:{_COMPARATIVES})\b))"
     r"|(?:[ \u00a0]+|[-\u2010])(?P<curw>(?i:dollars?|euros?|yen|yuan|rupees?|pounds?|quid|"
-    r"bucks))(?![\w])")
+    r"bucks|reais))(?![\w])")
 
 # Words, matched in the ASCII-lower-cased text.
 _EN_NUM = _trie(sorted(_EN_NUMBER_WORDS), _WORD_GUARD)
@@ -150,15 +150,19 @@ _DE_ARTICLES = frozenset(("ein", "eine", "einer", "einen", "einem"))
 # Ordinals as ranks (``_Words.rank_words``): "first" and "second", never read elsewhere (an
 # adverb, a unit of time), and "third" to "twelfth" before a hyphen (otherwise "third-party"),
 # are ranks directly before a word of ranking ("second place", "the second-best post", "third
-# most viewed", "fifth-ranked") or after one ("ranked second", "finished first", "came in
-# third").
+# most viewed", "fifth-ranked", "first overall", "first in the rankings") or after one
+# ("ranked second", "finished first", "came in third", "finished the race first").
 _RANK_ORDINALS = {**_EN_ORDINAL_UNITS, "tenth": 10, "eleventh": 11, "twelfth": 12}
 _RANK_ORDINAL = re.compile(rf"{_trie(sorted(_RANK_ORDINALS), _WORD_GUARD)}(?![\w])")
 _RANK_NEXT = re.compile(r"[ \u00a0\-\u2010](?:place|best|most|highest|largest|biggest|lowest"
-                        r"|worst|ranked|spot|position|fastest|busiest|top)(?![\w])")
+                        r"|worst|ranked|spot|position|fastest|busiest|top|overall"
+                        r"|in[ \u00a0]the[ \u00a0](?:rankings?|standings))(?![\w])")
 _RANK_AFTER = frozenset("ranked ranks rank finished finishes finish placed came comes".split())
 _RANK_AFTER_IN = frozenset("came comes come finished finishes".split())
 _RANK_NOT_AFTER = frozenset("a one per each every".split())
+# "finished the race first": a verb of finishing, up to three words, the ordinal, the end of
+# the clause (``_Words.rank_at_end``).
+_RANK_VERBS = frozenset("finished finishes finish came comes come placed places".split())
 
 
 # A share written as a fraction and followed by "of": a quarter of, one third of, two thirds
@@ -182,6 +186,13 @@ _FRACTION_WORD = re.compile("third|quarter|fourth|fifth|sixth|eighth|tenth")
 _EN_HYPERBOLE_AFTER = frozenset(("thanks", "apologies", "kisses", "hugs"))
 _EN_HYPERBOLE_BEFORE = frozenset(("thanks", "thank"))
 _GOLF_HALVES = frozenset(("front", "back"))
+# "4 of 9 from three", "went 3-for-7 from three,": the three-point line in basketball, not a
+# number, after "from" at the end of a clause or before a comma, in a clause that counts shots
+# ("N of M", "N-for-M" with digits or number words) or says shooting: "grew to five from three"
+# keeps its number.
+_SHOT_CUE = re.compile(r"(?<![0-9a-z])([0-9]+|[a-z]+)[ -](?:of|for)[ -]([0-9]+|[a-z]+)"
+                       r"|shoot|shot|percent|%")
+_CLAUSE_END = frozenset(".,;:!?)")
 _HYPHENS = ("-", "\u2010")
 _GAP_AFTER = re.compile(r"[ \t\u00a0]+")
 _CENT = Decimal("0.01")
@@ -265,12 +276,30 @@ class _Words:
             else:
                 before = low[max(0, s - 24):s].split()[-2:]
                 if not before or not (before[-1] in _RANK_AFTER or (
-                        before[-1] == "in" and len(before) == 2 and before[0] in _RANK_AFTER_IN)):
+                        before[-1] == "in" and len(before) == 2 and before[0] in _RANK_AFTER_IN)
+                        or self.rank_at_end(s, e)):
                     continue
             if self.free(s, e):
                 hit = _Hit("word_number", s, e, Decimal(_RANK_ORDINALS[word]))
                 hit.ordinal = True
                 self.claim(hit)
+
+    def rank_at_end(self, s: int, e: int) -> bool:
+        """Whether the ordinal at [s, e) ends its clause after a verb of finishing and up to
+        three words ("finished the race first", "came in a close second"; not "came back in a
+        second")."""
+        low = self.low
+        if e < len(low) and low[e] not in _CLAUSE_END:
+            return False
+        words = low[max(0, s - 48):s].split()[-4:]
+        if not words or words[-1] in _RANK_NOT_AFTER:
+            return False
+        for word in reversed(words):
+            if word in _RANK_VERBS:
+                return True
+            if not word.isalpha():
+                return False            # punctuation: another clause
+        return False
 
     def multiple_word(self, s: int, e: int, word: str) -> None:
         low = self.low
@@ -319,6 +348,9 @@ class _Words:
                 return                  # "fifty-fifty", "twenty-four-seven": not amounts
         if tokens[0][0] == "nine" and len(tokens) == 1 and _word_before(low, base) in _GOLF_HALVES:
             return                      # "the front nine", "the back nine": halves of a round
+        if tokens[0][0] == "three" and len(tokens) == 1 and _word_before(low, base) == "from" \
+                and self.from_three(base, tokens[0][2]):
+            return                      # "4 of 9 from three": the three-point line
         # "a baker's dozen" is 13
         if tokens[0][0] == "dozen" and base:
             found = _BAKERS.search(low, max(0, base - 16), base)
@@ -358,13 +390,15 @@ class _Words:
                 elif flags.get("ordinal") or not value or _not_after_hyphen(
                         _HYPHEN_WORD.match(low, e).group(1)):
                     continue            # "third-party", "zero-waste", "two-thirds"
+            # "ranked number one", "our number one reason": a rank, like "#1"
+            number_one = bool(flags.get("lone_one")) and _word_before(low, s) == "number"
             if flags.get("fraction") or (flags.get("lone_one") and cents is None
-                                         and not self.one_is_number(s, e)):
+                                         and not number_one and not self.one_is_number(s, e)):
                 continue
             hit = _Hit("word_number", s, e, value)
             if cents is not None:
                 hit.value, hit.decimals = (value + cents).quantize(_CENT), 2
-            hit.ordinal = bool(flags.get("ordinal"))
+            hit.ordinal = bool(flags.get("ordinal")) or number_one
             if flags.get("scale"):
                 hit.scaled, hit.scale = True, flags["scale"]
             found = _WORD_SUFFIX.match(self.text, e)
@@ -382,6 +416,22 @@ class _Words:
                     self.spoken_cents(hit)
             if self.free(hit.s, hit.e):
                 self.claim(hit)
+
+    def from_three(self, s: int, e: int) -> bool:
+        """Whether "three" at [s, e), after "from", is the three-point line (``_SHOT_CUE``): at
+        the end of a clause, in a clause of at most 64 characters before it that counts
+        shots."""
+        low = self.low
+        if e < len(low) and low[e] not in _CLAUSE_END:
+            return False
+        window = low[max(0, s - 64):s]
+        clause = window[max(window.rfind(end) for end in (". ", "; ", "! ", "? ", "\n")) + 1:]
+        for found in _SHOT_CUE.finditer(clause):
+            if found.group(1) is None:
+                return True                 # shooting, shot, percent
+            if all(word.isdigit() or word in _EN_NUMBER_WORDS for word in found.groups()):
+                return True                 # "4 of 9", "four-for-nine"
+        return False
 
     def spoken_cents(self, hit: _Hit) -> None:
         """The cents said after an amount and its currency word without "and": "fifty-nine
