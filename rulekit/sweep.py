@@ -1283,7 +1283,7 @@ class _Judge:
                 evidence.percents if mention.percent else evidence.signed_values):
             if value < 0 and -value in evidence.deductions and _DEDUCTION_LABEL.search(
                     self.text, max(0, self.text.rfind("\n", 0, mention.start) + 1,
-                                   mention.start - 40), mention.start):
+                                   mention.start - 120), mention.start):
                 return None     # "Discount: -$4.32": a deduction written with its minus
             return self._finding(mention, "unsupported_number", f"{shown} has the wrong sign: "
                                  f"the evidence holds {-value}")
