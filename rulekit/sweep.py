@@ -56,7 +56,8 @@ from rulekit.numbers import plain_decimal
 from rulekit.policy import Binding, Entity, Identity, Policy
 from rulekit.scan import Mention, scan, squash
 from rulekit.scan.base import _ascii_lower, _is_cjk
-from rulekit.scan.figures import CHANGED_BEFORE, FALL_BEFORE, RISE_BEFORE, change_word_before
+from rulekit.scan.figures import (CHANGED_BEFORE, FALL_BEFORE, FALL_OTHER, RISE_BEFORE, RISE_OTHER,
+                                   change_word_before)
 from rulekit.sweep_amounts import (_NUMBER_THEN_WORD, _amount_words, _cjk_magnitude_spans,
                                     _count_levels, _magnitudes, _stock_levels)
 from rulekit.sweep_days import (_DENYING, _WEEKDAYS, _lone_weekdays, _may_be_relative,
@@ -517,31 +518,12 @@ def _direction(text: str, mention: Mention) -> int:
 # direction is read. Read only for a number the evidence holds as a change (``_trend``).
 # The same in French, German, Spanish, Italian, Portuguese and Dutch ("baissé de 12,5 %",
 # "en baisse de", "gesunken um", "ein Rückgang von", "bajó un", "una caída del", "calo del",
-# "caiu 12,5%", "gedaald met"; they live here, not in ``rulekit.scan.figures``), with the little
-# words that may stand between the word and the number (``_TREND_LINKS``). A word that says a
-# change without its direction ("varié", "verändert") backs either sign (``_changed_other``).
-_FALL_OTHER = frozenset(
-    "baisse baissé baissée baissés baissées diminué diminuée diminués diminuées diminution "
-    "recul reculé reculée chute chuté "
-    "gesunken gefallen zurückgegangen sank sanken fiel fielen sinkt fällt rückgang abnahme "
-    "bajó bajaron bajado bajada baja cayó cayeron caído caída disminuyó disminuyeron "
-    "disminuido disminución descendió descendieron descendido descenso retrocedió retroceso "
-    "calo calato calati calata calate sceso scesi scesa scese diminuito diminuiti diminuita "
-    "diminuzione ribasso flessione "
-    "caiu caíram queda diminuiu diminuíram redução recuou recuo baixa "
-    "gedaald daalde daalden daling gezakt zakte afgenomen afname "
-    "minus".split())
-_RISE_OTHER = frozenset(
-    "hausse augmenté augmentée augmentés augmentées augmentation progressé progressée "
-    "progression grimpé bondi "
-    "gestiegen gewachsen stieg stiegen wuchs steigt wächst anstieg zuwachs zunahme "
-    "subió subieron subido subida aumentó aumentaron aumentado aumento creció crecieron "
-    "crecido crecimiento alza "
-    "aumentato aumentati aumentata aumentate salito saliti salita salite cresciuto cresciuti "
-    "cresciuta crescita rialzo incremento "
-    "subiu subiram aumentou aumentaram cresceu cresceram crescimento alta "
-    "gestegen steeg stegen stijging gegroeid groeide toegenomen toename "
-    "plus".split())
+# "caiu 12,5%", "gedaald met"; the words are the scanner's ``FALL_OTHER`` and ``RISE_OTHER``,
+# which read a change then a level with them), with the little words that may stand between
+# the word and the number (``_TREND_LINKS``). A word that says a change without its direction
+# ("varié", "verändert") backs either sign (``_changed_other``).
+_FALL_OTHER = FALL_OTHER | {"minus"}
+_RISE_OTHER = RISE_OTHER | {"plus"}
 _FALL_BEFORE = FALL_BEFORE | _FALL_OTHER
 _RISE_BEFORE = RISE_BEFORE | _RISE_OTHER
 # Between a direction word and its number: "de", "du" (French); "um", "von" (German); "un",

@@ -282,29 +282,27 @@ _CHANGE_BEFORE = FALL_BEFORE | RISE_BEFORE | CHANGED_BEFORE
 # words that say a change went down or up (either way: only ``rulekit.sweep`` reads which),
 # the little words between such a word and the size of the change, and the words for "to"
 # before the level (whether or not ``_RANGE_GAP`` reads them as a range today).
-CHANGE_OTHER = frozenset(
-    # French
+FALL_OTHER = frozenset(
     "baisse baissé baissée baissés baissées diminué diminuée diminués diminuées diminution "
-    "recul reculé reculée chute chuté hausse augmenté augmentée augmentés augmentées "
-    "augmentation progressé progressée progression grimpé bondi "
-    # German
+    "recul reculé reculée chute chuté "
     "gesunken gefallen zurückgegangen sank sanken fiel fielen sinkt fällt rückgang abnahme "
-    "gestiegen gewachsen stieg stiegen wuchs steigt wächst anstieg zuwachs zunahme "
-    # Spanish
     "bajó bajaron bajado bajada baja cayó cayeron caído caída disminuyó disminuyeron "
     "disminuido disminución descendió descendieron descendido descenso retrocedió retroceso "
+    "calo calato calati calata calate sceso scesi scesa scese diminuito diminuiti diminuita "
+    "diminuzione ribasso flessione "
+    "caiu caíram queda diminuiu diminuíram redução recuou recuo baixa "
+    "gedaald daalde daalden daling gezakt zakte afgenomen afname".split())
+RISE_OTHER = frozenset(
+    "hausse augmenté augmentée augmentés augmentées augmentation progressé progressée "
+    "progression grimpé bondi "
+    "gestiegen gewachsen stieg stiegen wuchs steigt wächst anstieg zuwachs zunahme "
     "subió subieron subido subida aumentó aumentaron aumentado aumento creció crecieron "
     "crecido crecimiento alza "
-    # Italian
-    "calo calato calati calata calate sceso scesi scesa scese diminuito diminuiti diminuita "
-    "diminuzione ribasso flessione aumentato aumentati aumentata aumentate salito saliti "
-    "salita salite cresciuto cresciuti cresciuta crescita rialzo incremento "
-    # Portuguese
-    "caiu caíram queda diminuiu diminuíram redução recuou recuo baixa subiu subiram "
-    "aumentou aumentaram cresceu cresceram alta "
-    # Dutch
-    "gedaald daalde daalden daling gezakt zakte afgenomen afname gestegen steeg stegen "
-    "stijging gegroeid groeide toegenomen toename".split())
+    "aumentato aumentati aumentata aumentate salito saliti salita salite cresciuto cresciuti "
+    "cresciuta crescita rialzo incremento "
+    "subiu subiram aumentou aumentaram cresceu cresceram crescimento alta "
+    "gestegen steeg stegen stijging gegroeid groeide toegenomen toename".split())
+CHANGE_OTHER = FALL_OTHER | RISE_OTHER
 _CHANGE_LINKS = frozenset("de du um von un una en del dell' di em met van".split())
 _CHANGE_TO = frozenset("à auf bis a para naar tot".split())
 _CENTS_AFTER = re.compile(r"[ \t\u00a0]+(?i:cents?|pence)(?![\w-])")
