@@ -93,8 +93,10 @@ _RANK_VALUE_WORDS = frozenset({"rank", "ranked", "ranking", "place", "placed", "
 # place", "the 2nd-best post", "the third-ranked post"), held to the evidence's ranks like the
 # words above; "came in" before it too ("came in third"). Not "the 2nd colour", a list position.
 _RANK_AFTER_ORDINAL = frozenset({"place", "spot", "position", "best", "ranked"})
-# Before "in" and an ordinal, verbs that make it a rank: "came in third", "finished in 3rd".
+# Before "in" and an ordinal, verbs that make it a rank: "came in third", "finished in 3rd";
+# also a few words before an ordinal that ends its clause ("finished the race first").
 _RANK_IN = frozenset({"came", "finished", "placed", "ended", "ranked"})
+_CLAUSE_END = frozenset(("", ".", ",", ";", "!", "?", "\n", ")"))
 # After "placed 3": words that keep it a place ("placed 3 in the final", "placed 3 overall").
 _PLACE_NOT_COUNTED = frozenset({"in", "on", "at", "out", "overall", "of", "and", "or", "with",
                                 "for", "after", "behind"})
@@ -1161,6 +1163,10 @@ class _Judge:
             # "took second place", "came in third" where the evidence ranks it 4th (not the
             # end of a range: "between the 3rd and the 5th place")
             return False
+        if mention.ordinal and self.ranks and int(value) not in self.ranks \
+                and self.text[mention.end:mention.end + 1] in _CLAUSE_END \
+                and not _RANK_IN.isdisjoint(before[-4:]):
+            return False    # "Ana finished the race first": the ordinal ends its clause
         if mention.ordinal and ("ordinal" in contexts or "rank" in contexts):
             return True
         if "rank" in contexts and (last in _RANK_WORDS or _cjk_rank(mention.before, mention)):
