@@ -427,6 +427,29 @@ def _goes_with(entity: Entity, row: Mapping, inputs: Mapping) -> bool:
     return True
 
 
+# A field that holds a stock level: what stock words in a template must agree with.
+_STOCK_FIELD = re.compile(r"(?:^|_)(?:stock|inventory|qty|quantity|on_hand|in_stock|available|"
+                          r"availability)(?:_|$)", re.IGNORECASE)
+
+
+def _stock_agrees(word: str, level: Decimal) -> bool:
+    """Whether a stock word says what a stock level is: some, none or exactly one."""
+    if word in prose_rules.STOCK_NONE:
+        return level <= 0
+    if word in prose_rules.STOCK_ONE:
+        return level == 1
+    return level > 0
+
+
+def _number(value: Any) -> Decimal | None:
+    if isinstance(value, bool) or value is None:
+        return None
+    try:
+        return Decimal(str(value))
+    except InvalidOperation:
+        return None
+
+
 def _squeezed(value: Any) -> str:
     """An input or the field it must equal, as compared: NFKC (full-width digits are digits),
     without case, white space or invisible format characters ("SW1A 1AA" is "sw1a1aa"); a
@@ -789,6 +812,31 @@ def _prose_failures(policy: Policy, reply: Reply, planned: list[_Planned],
             failures.append(Failure("unapproved_shape", Reason(
                 "unapproved_shape", "the prose makes claims no slot backs: "
                 + ", ".join(f"'{p}'" for p in dict.fromkeys(phrases)), path)))
+    fields = {p.claim.key: p.field for p in planned if p.field is not None}
+    stock_slots = {key: field for key, field in fields.items() if _STOCK_FIELD.search(field.name)}
+    stated = prose_rules.stock_words(template.pieces, stock_slots)
+    for word, slot in stated:
+        if slot is None:
+            continue
+        item = next(p for p in planned if p.claim.key == slot)
+        row = (rows.get(item.entity.name) or {}).get(str(item.claim.entity_id)) or {}
+        level = _number(row.get(item.field.name))
+        if level is None or not _stock_agrees(word, level):
+            failures.append(Failure("contradicted", Reason(
+                "contradicted", f"'{word}' beside {{{slot}}} says what the record does not: "
+                f"the {item.field.label} is {level if level is not None else 'not recorded'}",
+                path)))
+    if policy.prose == "guarded" and not approved:
+        glued = prose_rules.slot_modifiers(template.pieces, fields)
+        if glued:
+            failures.append(Failure("unapproved_shape", Reason(
+                "unapproved_shape", "words beside a slot change what it says: "
+                + ", ".join(f"'{p}'" for p in dict.fromkeys(glued)), path)))
+        unbacked = [word for word, slot in stated if slot is None]
+        if unbacked:
+            failures.append(Failure("unapproved_shape", Reason(
+                "unapproved_shape", "stock words with no stock slot in their sentence: "
+                + ", ".join(f"'{p}'" for p in dict.fromkeys(unbacked)), path)))
     return failures
 
 

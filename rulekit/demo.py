@@ -230,6 +230,7 @@ def run_loop(policy: Policy, example: Path, out: TextIO) -> None:
                 wrong = [f"{c.key} {c.claimed!r} is {c.outcome}" for c in attempt.decision.claims
                          if c.outcome != "confirmed"]
                 wrong += [f"{r.message.split(':')[0]} is not in the data"
+                          if r.code == "stray_figure" else r.message
                           for r in attempt.decision.reasons if r.path and r.path.startswith(
                               "$.answer_template") and r.code != "contradicted"]
                 out.write(f"     attempt {attempt.number}: {template}\n"

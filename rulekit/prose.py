@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import functools
 import re
-from typing import Mapping, Sequence
+from typing import Any, Mapping, Sequence
 
 from rulekit.policy import Template
 from rulekit.template import ParsedTemplate
@@ -28,9 +28,36 @@ GUARDED_PHRASES = (
     "at least", "at most", "cheaper", "cheapest", "more expensive", "faster", "fastest",
     "slower", "higher", "highest", "lower", "lowest", "larger", "largest", "smaller",
     "smallest", "best", "worst", "most", "least", "twice", "double", "half", "dozen",
+    # a negation turns a slot's value around ("Your order is not {status} yet")
+    "not", "no longer",
 )
-_GUARDED = re.compile(r"(?<![\w-])(" + "|".join(re.escape(p) for p in GUARDED_PHRASES) + r")(?![\w-])",
-                      re.IGNORECASE)
+# Words that say whether something is in stock: allowed only in a sentence that holds a slot of
+# a stock field, whose verified value they must agree with (``stock_words``): "{name} is
+# {price} and in stock" said nothing verified of the stock, which was 0.
+STOCK_SOME = ("in stock", "available", "back in stock", "restocked", "we have it")
+STOCK_NONE = ("out of stock", "sold out", "unavailable", "none left", "all gone")
+STOCK_ONE = ("last one", "only one")
+_STOCK_WORDS = re.compile(r"(?<![\w-])(" + "|".join(re.escape(p) for p in sorted(
+    STOCK_SOME + STOCK_NONE + STOCK_ONE, key=len, reverse=True)) + r")(?![\w-])", re.IGNORECASE)
+_SENTENCE_END = re.compile(r"[.!?\u3002\uff01\uff1f](?=\s|$)|\n")
+_LABEL_REST = re.compile(r"[ \t\u00a0*_]*:?[ \t\u00a0*_]*")
+_GUARDED = re.compile(r"(?<![\w-])(" + "|".join(re.escape(p) for p in GUARDED_PHRASES) + r")(?![\w-])"
+                      r"|(?<![\w-])\w+n['’]t(?![\w-])", re.IGNORECASE)
+# Right after a slot, a word that changes what its value says: a unit, a scale, a currency or a
+# time zone ("{weight} lb" for kilograms, "{price} AUD", "{price}k", "{time} UTC"); right before
+# it, letters or a sign glued to it ("CA{price}" renders "CA$1,299.00"). Code formats each value;
+# a unit word is allowed only when the field's own name or label says it ("{weight_kg} kg",
+# "{return_days} days"), a currency code only when it is the field's, "UTC" only for a field
+# kept in UTC, and a scale never (``slot_modifiers``).
+_AFTER_SLOT = re.compile(
+    r"[ \t\u00a0]*(?P<paren>\()?(?P<word>[A-Z]{3}|UTC|GMT|[ECMP][SD]?T|BST|CET|CEST|IST|JST|AEST|"
+    r"AEDT|[kKM]|bn|thousand|million|billion|percent|per ?cent|points?|pts|lbs?|pounds?|ounces?|"
+    r"oz|grams?|g|kg|kilos?|tons?|tonnes?|miles?|mi|km|meters?|metres?|feet|ft|inch(?:es)?|"
+    r"hours?|minutes?|days?|weeks?|months?|years?|New York time|London time|local time)"
+    r"(?(paren)\)|)(?![\w])|(?P<word2>%)")
+_BEFORE_SLOT = re.compile(r"(?<![\w])[A-Za-z]{1,3}\Z|[$€£¥]\Z")
+_SCALES = frozenset("k K M bn thousand million billion".split())
+_ZONES = frozenset("UTC GMT".split())
 
 
 def _skeleton(pieces: Sequence[str], slot_fields: Mapping[str, str]) -> str:
@@ -88,6 +115,74 @@ def _segments(text: str, candidates: tuple[str, ...]) -> bool:
 def guarded_phrases(prose: str) -> list[str]:
     """The phrases in slot-less text that `prose guarded` does not allow, in order."""
     return [m.group(0) for m in _GUARDED.finditer(prose)]
+
+
+def slot_modifiers(pieces: Sequence[str], fields: Mapping[str, Any]) -> list[str]:
+    """Words the template glues to a slot that change what its value says, as "{slot} word" or
+    "word{slot}", in order (see ``_AFTER_SLOT``). ``fields`` maps a slot to its ``Field``."""
+    found = []
+    for index in range(1, len(pieces), 2):
+        field = fields.get(pieces[index])
+        after = _AFTER_SLOT.match(pieces[index + 1]) if index + 1 < len(pieces) else None
+        if after is not None and field is not None and not _says_its_own_unit(
+                after.group("word") or after.group("word2"), field):
+            found.append(f"{{{pieces[index]}}}{after.group(0)}")
+        before = _BEFORE_SLOT.search(pieces[index - 1])
+        if before is not None and field is not None:
+            found.append(f"{before.group(0)}{{{pieces[index]}}}")
+    return found
+
+
+def _says_its_own_unit(word: str, field: Any) -> bool:
+    """Whether ``word`` after a slot of ``field`` only repeats what the field is: a unit its name
+    or label says ("kg" for weight_kg, "days" for return_days), its currency, UTC for a field
+    kept in UTC, or a per cent sign for a rate."""
+    kind = field.type.kind
+    if word in _SCALES:
+        return False
+    if kind == "money":
+        return word == getattr(field.type, "currency", None)
+    if word in _ZONES:
+        return kind in ("timestamp", "date") and getattr(field.type, "zone", None) in ("UTC",
+                                                                                       "Etc/UTC")
+    said = {w.lower().rstrip("s") for w in re.split(r"[\W_]+", f"{field.name} {field.label}") if w}
+    if word in ("%", "percent", "per cent", "percent"):
+        return bool(said & {"rate", "pct", "percent", "percentage", "share", "ratio"})
+    return word.lower().rstrip("s") in said
+
+
+def stock_words(pieces: Sequence[str], stock_slots: Mapping[str, Any]) -> list[tuple[str, str | None]]:
+    """The stock words of a template's own text, each with the stock slot of its sentence (None
+    when its sentence has none): ("in stock", "stock"). ``stock_slots`` are the slots of stock
+    fields."""
+    found, sentence_words, sentence_slot = [], [], None
+
+    def close():
+        found.extend((word, sentence_slot) for word in sentence_words)
+
+    for index, piece in enumerate(pieces):
+        if index % 2:
+            if piece in stock_slots and sentence_slot is None:
+                sentence_slot = piece
+            continue
+        at = 0
+        if index and pieces[index - 1] in stock_slots:
+            # "{stock} in stock", "{stock} left": the slot's own words, the level it states
+            own = _STOCK_WORDS.match(piece, len(piece) - len(piece.lstrip()))
+            if own is not None:
+                at = own.end()
+        labels_slot = index + 1 < len(pieces) and pieces[index + 1] in stock_slots
+        for end in _SENTENCE_END.finditer(piece):
+            sentence_words.extend(m.group(0).lower() for m in _STOCK_WORDS.finditer(piece, at,
+                                                                                      end.start()))
+            close()
+            sentence_words, sentence_slot, at = [], None, end.end()
+        for match in _STOCK_WORDS.finditer(piece, at):
+            if labels_slot and _LABEL_REST.fullmatch(piece, match.end()):
+                continue        # "In stock: {stock}": the slot's label
+            sentence_words.append(match.group(0).lower())
+    close()
+    return found
 
 
 _WORDY_FIGURE = re.compile(r"(?i)\b(one|two|three|four|five|six|seven|eight|nine|ten|eleven|"
