@@ -427,6 +427,41 @@ def _goes_with(entity: Entity, row: Mapping, inputs: Mapping) -> bool:
     return True
 
 
+def _weekdays_said(policy: Policy, template, planned: list[_Planned], rows: dict,
+                   path: str) -> list[Failure]:
+    """A weekday in the template's words beside a date slot of its sentence must be the
+    weekday of that date ("{shipped_at}, a Wednesday" when it shipped on a Thursday)."""
+    from rulekit.sweep_days import _lone_weekday_names
+
+    dated = {p.claim.key: p for p in planned
+             if p.field is not None and p.field.type.kind in ("date", "timestamp")}
+    pattern, names, _ = _lone_weekday_names(policy.locale) if dated else (None, {}, None)
+    if pattern is None:
+        return []
+    failures = []
+    for words, slots in prose_rules.sentences(template.pieces):
+        said = {names[m.group(0)] for m in pattern.finditer(words.lower())}
+        days = [_stored_day(dated[slot], rows) for slot in slots if slot in dated]
+        if not said or not days:
+            continue
+        held = {day.weekday() for day in days if day is not None}
+        for weekday in sorted(said - held):
+            failures.append(Failure("contradicted", Reason(
+                "contradicted", f"the template says {_WEEKDAY_NAMES[weekday]} beside a date "
+                "that is not one", path)))
+    return failures
+
+
+_WEEKDAY_NAMES = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
+
+
+def _stored_day(item: _Planned, rows: dict) -> dt.date | None:
+    row = (rows.get(item.entity.name) or {}).get(str(item.claim.entity_id)) or {}
+    field_type = item.field.type
+    return dates.stored_day(row.get(item.field.name), field_type.zone,
+                            getattr(field_type, "naive_zone", "UTC"))
+
+
 # A field that holds a stock level: what stock words in a template must agree with.
 _STOCK_FIELD = re.compile(r"(?:^|_)(?:stock|inventory|qty|quantity|on_hand|in_stock|available|"
                           r"availability)(?:_|$)", re.IGNORECASE)
@@ -826,6 +861,7 @@ def _prose_failures(policy: Policy, reply: Reply, planned: list[_Planned],
                 "contradicted", f"'{word}' beside {{{slot}}} says what the record does not: "
                 f"the {item.field.label} is {level if level is not None else 'not recorded'}",
                 path)))
+    failures += _weekdays_said(policy, template, planned, rows, path)
     if policy.prose == "guarded" and not approved:
         glued = prose_rules.slot_modifiers(template.pieces, fields)
         if glued:

@@ -151,6 +151,23 @@ def _says_its_own_unit(word: str, field: Any) -> bool:
     return word.lower().rstrip("s") in said
 
 
+def sentences(pieces: Sequence[str]) -> list[tuple[str, list[str]]]:
+    """A template cut into sentences: each sentence's own words (the literal text, slots left
+    out) and the slots in it, in order."""
+    out: list[tuple[str, list[str]]] = [("", [])]
+    for index, piece in enumerate(pieces):
+        if index % 2:
+            out[-1][1].append(piece)
+            continue
+        at = 0
+        for end in _SENTENCE_END.finditer(piece):
+            out[-1] = (out[-1][0] + piece[at:end.start()], out[-1][1])
+            out.append(("", []))
+            at = end.end()
+        out[-1] = (out[-1][0] + piece[at:], out[-1][1])
+    return [sentence for sentence in out if sentence[0].strip() or sentence[1]]
+
+
 def stock_words(pieces: Sequence[str], stock_slots: Mapping[str, Any]) -> list[tuple[str, str | None]]:
     """The stock words of a template's own text, each with the stock slot of its sentence (None
     when its sentence has none): ("in stock", "stock"). ``stock_slots`` are the slots of stock
