@@ -202,10 +202,9 @@ class _Quotes:
             if line_end < 0:
                 line_end = len(text)
             if block_end < 0 or text[block_end:s].strip():
-                # a new block: its introduction is the last non-blank line before it
-                before = text[:s].rstrip()
-                block_quoted = bool(before) and self.introduced(
-                    before.rfind("\n") + 1, len(before))
+                # a new block: its introduction is the last non-blank line before it (read in a
+                # bounded window: copying all the text before each block was quadratic)
+                block_quoted = bool(self.introduced_block(s))
                 # or an attribution after it: "> It leaks. — Dana", a last line "— Dana"
                 block_quoted = block_quoted or _attributed_block(text, s)
             block_end = line_end
