@@ -172,7 +172,10 @@ Decisions on ambiguous text, each pinned by a case in ``tests/cases/scan/``:
   Dana put it", "Dana:"): each line of a blockquote ("> ...") after such a line, from its ">";
   an emphasis (*...*, **...**, _..._) after one and a colon on its line, which after a name
   must read as a sentence (end with . ! ? or hold four words); a code span (`...`) after a
-  verb of saying and a colon. A bare "> ..." line is the
+  verb of saying, with or without a colon ("calls" and "posts" need an object: "called it
+  `meh`"), and a fenced code block (```) after one. HTML <q>...</q> is a quote like quotation
+  marks; <blockquote>...</blockquote> when introduced like a Markdown blockquote; their tags
+  are not their words. A bare "> ..." line is the
   answer's aside, "Price: **$79**" its label, "I'd say *yes*" stress: not quotes.
 - Handles: ``@`` plus [A-Za-z0-9_.] with at least one letter or underscore, not preceded by a
   character of an e-mail address. A name longer than 30 characters is still a handle (emitted

@@ -36,7 +36,9 @@ _QUOTE_PATTERNS = tuple((marks, re.compile(pattern)) for marks, pattern in (
 _SAID = (r"(?:said|says|say|wrote|writes|write|replied|replies|commented|comments|tweeted|"
          r"posted|posts|exclaimed|added|asked|answered|told|called|calls|described|put it|"
          r"in (?:his|her|their|my|your|our) words)")
-_SAID_BEFORE = re.compile(rf"(?:(?<![\w-]){_SAID}(?: (?:it|him|her|them|us|me|you|this|that)(?: as)?)?"
+# What a verb of saying says of: called *it* "Wow", put *it as* "...".
+_SAID_OBJECT = r"(?: (?:it|him|her|them|us|me|you|this|that)(?: as)?)?"
+_SAID_BEFORE = re.compile(rf"(?:(?<![\w-]){_SAID}{_SAID_OBJECT}"
                           r"[ \t\u00a0]*[,:]?|[:\uff1a]|(?:说|說|道|表示|写道|寫道)[:\uff1a]?)"
                           r"[ \t\u00a0]*\Z")
 # After: "Wow," she said / "Wow", the reviewer wrote: punctuation closes the quoted words.
@@ -58,8 +60,7 @@ _EMPHASIS = re.compile(r"(?<![*_`\w])(\*\*|\*|__|_|`)(?=[^\s*_`])([^*_`\n]*[^\s*
 # a colon), "a review:" or "reviews:", or a name and a colon at the start of its line ("Dana:",
 # "Sam K.:", "@sam_k:", bold or in a list item). Matched in the lower-cased text, except the
 # name (capitalised, in the text).
-_SAID_INTRO = re.compile(rf"(?<![\w-]){_SAID}(?: (?:it|him|her|them|us|me|you|this|that)"
-                         r"(?: as)?)?[ \t\u00a0]*[,:\uff1a]?[ \t\u00a0]*\Z"
+_SAID_INTRO = re.compile(rf"(?<![\w-]){_SAID}{_SAID_OBJECT}[ \t\u00a0]*[,:\uff1a]?[ \t\u00a0]*\Z"
                          r"|(?<![\w-])(?:reviews?|comments?|feedback|testimonials?)"
                          r"[ \t\u00a0]*[:\uff1a][ \t\u00a0]*\Z")
 _NAME_INTRO = re.compile(r"(?:^|(?<=\n))[ \t]{0,3}(?:[-*+][ \t]+)?(?:\*\*|__)?"
@@ -75,6 +76,20 @@ _LABELS = frozenset("note notes tip tips warning important summary update exampl
                     "price total reminder disclaimer caution fyi ps p.s. verdict result results "
                     "details reason why how what q a question bottom line pro tip heads up tl;dr "
                     "in short step".split())
+
+# HTML quote elements, matched in the lower-cased text. The inner text holds no opening or
+# closing tag of the same element, so an unclosed one costs one scan to the next.
+_HTML_Q = re.compile(r"<q(?:[ \t\n][^<>]{0,200})?>((?:[^<]|<(?!/?q[\s>]))*)</q>")
+_HTML_BLOCKQUOTE = re.compile(r"<blockquote(?:[ \t\n][^<>]{0,200})?>"
+                              r"((?:[^<]|<(?!/?blockquote[\s>]))*)</blockquote>")
+_TAG = re.compile(r"<[^<>\n]{0,200}>")
+# A fence line of a fenced code block: its fence and what follows on the line.
+_FENCE = re.compile(r"(?m)^[ \t]{0,3}(`{3,}|~{3,})([^\n]*)$")
+# A verb of saying right before a code span without a colon ("Dana said `...`"). "calls" and
+# "posts" name what code does ("it calls `save`"): they need an object ("called it `meh`").
+_SAID_CODE = re.compile(rf"(?<![\w-])(?:(?!call|post){_SAID}|(?:called|calls|posted|posts)"
+                        rf"(?= (?:it|him|her|them|this|that)\b)){_SAID_OBJECT}"
+                        r"[ \t\u00a0]*,?[ \t\u00a0]*\Z")
 
 _ANY_MARK = re.compile("[" + "".join(marks for marks, _ in _QUOTE_PATTERNS) + "]")
 assert all(len(marks) <= 2 for marks, _ in _QUOTE_PATTERNS)
@@ -92,6 +107,11 @@ class _Quotes:
             self.blockquotes()
         if "*" in text or "_" in text or "`" in text:
             self.emphasis_quotes()
+        low = self.low
+        if "<q" in low or "<blockquote" in low:
+            self.html_quotes()
+        if "```" in text or "~~~" in text:
+            self.fenced_quotes()
         if "``" in text:
             for match in _LATEX_QUOTE.finditer(text):
                 self.add_quote(*match.span(), marks=2)
@@ -120,6 +140,57 @@ class _Quotes:
         hit.normalized = squashed
         self.quotes.append(hit)
 
+    def html_quotes(self) -> None:
+        """An HTML <q> element is a quote, like quotation marks; a <blockquote> element is one
+        when introduced as someone's words, like a Markdown blockquote. Their tags (<p>, <em>)
+        are not their words."""
+        low = self.low
+        if "<q" in low:
+            for match in _HTML_Q.finditer(low):
+                s, e = match.span()
+                inner = _TAG.sub("", self.text[match.start(1):match.end(1)])
+                if _BLANK_LINE.search(inner):
+                    continue
+                squashed = _squash_clean(inner)
+                if len(squashed) >= 6 or len(inner.split()) >= 2 or (
+                        squashed and self.attributed(s, e)):
+                    self.quote_hit(s, e, squashed)
+        if "<blockquote" in low:
+            for match in _HTML_BLOCKQUOTE.finditer(low):
+                s = match.start()
+                squashed = _squash_clean(_TAG.sub("", self.text[match.start(1):match.end(1)]))
+                if squashed and self.introduced_block(s):
+                    self.quote_hit(s, match.end(), squashed)
+
+    def fenced_quotes(self) -> None:
+        """A fenced code block (```) after a verb of saying is a quote, like a code span: from
+        its opening fence to its closing one; its words are the lines between."""
+        opening = None
+        for match in _FENCE.finditer(self.text):
+            fence, rest = match.group(1), match.group(2)
+            if opening is None:
+                if not (fence[0] == "`" and "`" in rest):
+                    opening = match
+            elif fence[0] == opening.group(1)[0] and len(fence) >= len(opening.group(1)) \
+                    and not rest.strip():
+                squashed = _squash_clean(self.text[opening.end():match.start()])
+                if squashed and self.introduced_block(opening.start()) == "said":
+                    self.quote_hit(opening.start(1), match.end(), squashed)
+                opening = None
+
+    def introduced_block(self, s: int) -> str:
+        """``introduced`` for a block starting at s: the text before it on its line, or when
+        none, the last non-blank line before it (read back at most 400 characters)."""
+        text = self.text
+        line = text.rfind("\n", 0, s) + 1
+        if text[line:s].strip():
+            return self.introduced(line, s)
+        start = max(0, line - 400)
+        before = text[start:line].rstrip()
+        if not before:
+            return ""
+        return self.introduced(start + before.rfind("\n") + 1, start + len(before))
+
     def blockquotes(self) -> None:
         """Each line of a Markdown blockquote introduced as someone's words (``introduced``,
         on the last line before the block) is a quote: from its ">" to its last non-space."""
@@ -131,10 +202,9 @@ class _Quotes:
             if line_end < 0:
                 line_end = len(text)
             if block_end < 0 or text[block_end:s].strip():
-                # a new block: its introduction is the last non-blank line before it
-                before = text[:s].rstrip()
-                block_quoted = bool(before) and self.introduced(
-                    before.rfind("\n") + 1, len(before))
+                # a new block: its introduction is the last non-blank line before it (read in a
+                # bounded window: copying all the text before each block was quadratic)
+                block_quoted = bool(self.introduced_block(s))
                 # or an attribution after it: "> It leaks. — Dana", a last line "— Dana"
                 block_quoted = block_quoted or _attributed_block(text, s)
             block_end = line_end
@@ -152,12 +222,15 @@ class _Quotes:
         After a single word and a colon it may be a label's value ("Status: *out for
         delivery*"): the sweep keeps it a quote only when the word names an author of the
         evidence (``rulekit.sweep._label_emphasis``). A code span (`...`) counts only after a
-        verb of saying ("Dana wrote: `...`"), not after "Command:"."""
+        verb of saying, with or without a colon ("Dana wrote: `...`", "Dana said `...`"), not
+        after "Command:"."""
         text = self.text
         for match in _EMPHASIS.finditer(text):
             s = match.start()
             line = text.rfind("\n", 0, s) + 1
             if s - line > 200 or text[line:s].rstrip(" \t*_")[-1:] not in (":", "\uff1a"):
+                if match.group(1) == "`" and _SAID_CODE.search(self.low, max(line, s - 40), s):
+                    self.quote_hit(s, match.end(), _squash_clean(match.group(2)))
                 continue
             content = match.group(2)
             if any(char.isdigit() for char in content) and all(
