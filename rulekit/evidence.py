@@ -61,7 +61,7 @@ from babel.numbers import get_currency_precision
 from rulekit import dates
 from rulekit.compare import normalise_url
 from rulekit.scan import Mention, scan, squash
-from rulekit.scan.figures import currency_codes
+from rulekit.scan.figures import FALL_BEFORE, RISE_BEFORE, change_word_before, currency_codes
 
 # Field names whose text is written by third parties, unless the rules say otherwise.
 # A name marks text, not a container: the author and date of a comment are written by the
@@ -984,6 +984,12 @@ class _Builder:
             self._mention(mention, path, keys, whole=leaf.plain_number)
             if mention.kind in ("number", "word_number") and mention.value is not None \
                     and not mention.glued:
+                if mention.sign is None and mention.value > 0:
+                    # "revenue rose 12%" in a text: a change of +12 %, as a field named so
+                    word = change_word_before(text, mention.start)
+                    if word in FALL_BEFORE or word in RISE_BEFORE:
+                        sign = -1 if word in FALL_BEFORE else 1
+                        self.changes.add((mention.value * sign, mention.percent))
                 after = WORD_AFTER.match(text, mention.end)    # "last 30 days, 10 posts"
                 if after is not None:
                     self.stated_counts.add((noun(after[1]), mention.value))

@@ -10,7 +10,8 @@ The rules, with their defaults (a rules file changes them in its ``sweep`` block
 1. Same value: the notation may change, the value may not. No rounding, unless allowed for a
    field, and then only to the shown precision. A percentage is backed by a percentage only,
    an amount with a currency by no amount in another, and a change said with its direction
-   ("down 12.5%", "120 more views", "▼2.3%") by a change that goes that way.
+   ("down 12.5%", "120 more views", "▼2.3%") by a change that goes that way; a figure the
+   evidence holds only as a level is no change ("rose 4.6%" against a rate of 4.6 %).
 2. No arithmetic: sums, differences, averages, multiples and percentage changes are findings
    unless the evidence holds that figure.
 3. Small integers (up to 12) pass without support only as ordinals, ranks, list positions,
@@ -316,6 +317,9 @@ def sweep(text: str, evidence: Evidence, settings: SweepSettings = SweepSettings
     # "fell 12.5%": a number the evidence holds as a change is judged with the direction
     # written around it (``_trend``), so it may not take the fast path either.
     changes = evidence.change_magnitudes if evidence.changes and _may_trend(low) else None
+    # "rose 4.6%": a rise or fall word just before a figure the evidence holds only as a level
+    # states a change nobody backs (``_Judge._level_as_change``); the word is read per figure
+    magnitudes = evidence.change_magnitudes
     judge = _Judge(text, evidence, settings, locale, question, licensed_by_slots, mentions,
                    directed=_may_have_direction(low), changes=changes)
     values, percents, urls, names = evidence.values, evidence.percents, evidence.urls, \
@@ -335,7 +339,9 @@ def sweep(text: str, evidence: Evidence, settings: SweepSettings = SweepSettings
                 value in percents if mention.percent else value in values
                 and mention.sign != "+" and mention.currency is None) \
                 and not (directed and _direction(text, mention)) and not mention.ordinal \
-                and not (changes and abs(value) in changes and _trend(text, mention)):
+                and not (changes and abs(value) in changes and _trend(text, mention)) \
+                and not (mention.sign is None and abs(value) not in magnitudes
+                         and change_word_before(text, mention.start) in _STATED_CHANGE):
             continue    # an ordinal may be a day with its weekday ("Tuesday the 3rd")
         if kind == "url" and not mention.text.startswith("/") and _url(mention.text) in urls:
             continue
@@ -581,6 +587,12 @@ _CHANGED_MARKS = re.compile("amélior|dégrad|détérior|empir|changé|varié|é
                             "verschlechter|veränder|geänder|mejor|empeor|cambi|vari|miglior|"
                             "peggior|melhor|pior|mud|verbeter|verslechter|verander|改善|改进|改進|"
                             "改良|变化|變化|変化|変動|悪化|恶化|개선|변화|악화", re.IGNORECASE)
+
+
+# Rise and fall words that make the figure just after them (or after "by") the size of a
+# change: "rose 4.6%", "fell by 120", "up 3,100". Not "gained" or "lost", which also say how
+# many of a thing were won or lost ("gained 32 new followers", "lost 2 games").
+_STATED_CHANGE = (FALL_BEFORE | RISE_BEFORE) - {"lost", "loses", "gained", "gains"}
 
 
 def _changed_other(text: str, mention: Mention) -> bool:
@@ -988,7 +1000,7 @@ class _Judge:
         # Every test below licenses; the set lookups come first so that a backed figure, the
         # common case, is settled without the words around it (read lazily, see Mention).
         if self._matches(mention):
-            return None
+            return self._level_as_change(mention)
         if self._name_digits(mention):
             return None
         if mention.kind == "word_number" and self._hyphen_name(mention):
@@ -1009,6 +1021,22 @@ class _Judge:
         return self._unsupported(mention, integral)
 
     _word_number = _number
+
+    def _level_as_change(self, mention: Mention) -> Finding | None:
+        """A finding when a rise or fall word stands just before a figure the evidence holds
+        only as a level, not as a change ("Engagement rose 4.6%" against an engagement rate of
+        4.6 %): the answer states a change nobody backs. "rose to 4.6%" and "is up at 4.6%"
+        state the level (a word between), and pass."""
+        if mention.sign is not None or mention.ordinal \
+                or abs(mention.value) in self.evidence.change_magnitudes:
+            return None
+        word = change_word_before(self.text, mention.start)
+        if word not in _STATED_CHANGE:
+            return None
+        way = "fall" if word in FALL_BEFORE else "rise"
+        return self._finding(mention, "unsupported_number", f"'{word} {mention.text.strip()}' "
+                             f"states a {way} of {mention.text.strip()}; the evidence holds "
+                             f"{mention.text.strip()} as a level, not as a change")
 
     def _unreadable(self, mention: Mention) -> Finding | None:
         """A figure too long to have a value (more than ``scan.MAX_DIGITS`` digits, or an
