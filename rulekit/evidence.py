@@ -167,6 +167,13 @@ _FALL_WORDS = frozenset("drop dropped decline declined decrease decreased loss l
 _RISE_WORDS = frozenset("gain gains gained increase increased rise".split())
 
 
+def name_words(name: str) -> frozenset[str]:
+    """The words of a person's name or handle, case-folded, without "@" or a final ".", that
+    are longer than one letter: "Dana K." is {"dana"}, "@sam_k" is {"sam_k"}."""
+    return frozenset(word.rstrip(".") for word in name.casefold().lstrip("@").split()
+                     if len(word.rstrip(".")) > 1)
+
+
 @functools.lru_cache(maxsize=4096)
 def _trend_name(name: str) -> int | None:
     """What a field's name says of its number as a change: -1 or 1 for a name that says the
@@ -271,6 +278,13 @@ class Evidence:
     # (thing, number) of every number written before a word in the evidence's own text ("last
     # 30 days, 10 posts" is ("post", 10)): it backs a count of that thing (``counted``).
     stated_counts: frozenset[tuple[str, Decimal]] = frozenset()
+
+    @functools.cached_property
+    def author_words(self) -> frozenset[str]:
+        """The words of every author's name (``quotes``), case-folded, without "@" or a final
+        ".": a name said before a quote is an author the evidence knows when it shares one."""
+        return frozenset(word for author in {a for _, a in self.quotes if a}
+                         for word in name_words(author))
 
     @functools.cached_property
     def change_magnitudes(self) -> frozenset[Decimal]:

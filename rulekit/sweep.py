@@ -22,7 +22,8 @@ The rules, with their defaults (a rules file changes them in its ``sweep`` block
 6. Placeholders license nothing; a real zero is a fact.
 7. Quotes must appear verbatim in the evidence (white space and quote style ignored, and the
    . , ! ? that end a quote); a quote with words left out ("...", "…", "[...]") needs its
-   parts, in order, in one evidence text.
+   parts, in order, in one evidence text. A quote said by an author of the evidence
+   ('Dana said "..."') must be words that author wrote, not another's.
 8. Handles and e-mail addresses match exactly, ignoring case.
 9. URLs match after lower-casing scheme and host and ignoring one trailing slash; relative
    links must appear in the evidence. A URL is never fetched.
@@ -51,12 +52,14 @@ from decimal import ROUND_HALF_EVEN, ROUND_HALF_UP, Decimal
 from typing import Any, Collection, Iterable, Sequence
 
 from rulekit import dates
-from rulekit.evidence import _WORD, Evidence, RowRule, _relative, _url, locate, noun
+from rulekit.evidence import (_WORD, Evidence, RowRule, _relative, _url, locate, name_words,
+                              noun)
 from rulekit.findings import _FIGURE_KINDS, Finding, _new_finding
 from rulekit.numbers import plain_decimal
 from rulekit.policy import Binding, Entity, Identity, Policy
 from rulekit.scan import Mention, scan, squash
 from rulekit.scan.base import _ascii_lower, _is_cjk
+from rulekit.scan.quotes import _SAID
 from rulekit.scan.figures import (CHANGED_BEFORE, FALL_BEFORE, FALL_OTHER, RISE_BEFORE, RISE_OTHER,
                                    change_word_before)
 from rulekit.sweep_amounts import (_NUMBER_THEN_WORD, _amount_words, _cjk_magnitude_spans,
@@ -460,8 +463,9 @@ _HALF_SAID = re.compile(r"(?i)[ap]\.?[ \u00a0]?m(?![a-z])|morning|evening|aftern
 
 # A line that is one capitalised word and a colon before an emphasis ("Fit: *...*",
 # "- **Recommendation:** *...*").
-_NAME_LABEL = re.compile(r"[ \t]{0,3}(?:[-*+][ \t]+)?(?:\*\*|__)?(@[\w.]{1,30}|[A-Z][\w'.\-]{0,30}"
-                         r"(?:[ \t][A-Z][\w'.\-]{0,30}){0,2})(?:\*\*|__)?[ \t]*:(?:\*\*|__)?[ \t]*")
+_QUOTE_NAME = r"@[\w.]{1,30}|[A-Z][\w'.\-]{0,30}(?:[ \t][A-Z][\w'.\-]{0,30}){0,2}"
+_NAME_LABEL = re.compile(rf"[ \t]{{0,3}}(?:[-*+][ \t]+)?(?:\*\*|__)?(?P<name>{_QUOTE_NAME})"
+                         r"(?:\*\*|__)?[ \t]*:(?:\*\*|__)?[ \t]*")
 
 
 def _label_emphasis(text: str, mention: Mention, evidence: Evidence) -> bool:
@@ -474,13 +478,19 @@ def _label_emphasis(text: str, mention: Mention, evidence: Evidence) -> bool:
     found = _NAME_LABEL.fullmatch(text, line, mention.start)
     if found is None:
         return False
-    words = {word for word in found.group(1).casefold().lstrip("@").split() if len(word) > 1}
-    for _, author in evidence.quotes:
-        if author:
-            said = author.casefold().lstrip("@")
-            if words & set(said.split()):
-                return False
-    return True
+    return name_words(found.group("name")).isdisjoint(evidence.author_words)
+
+
+# A name that says the quote right before it ('Dana said "..."', 'Dana K. wrote: "..."',
+# '@sam_k posted "..."'), or right after it ('"...," Dana said', '"...," said Dana'): the verbs
+# are the scanner's (``scan.quotes._SAID``), the name as in ``_NAME_LABEL``. Read in a window
+# of 80 characters before a quote.
+_NAMED_BEFORE = re.compile(
+    rf"(?<![\w@'.-])(?P<name>{_QUOTE_NAME})[ \t\u00a0]+(?i:{_SAID})"
+    r"(?:[ \t\u00a0]+(?:it|this|that))?[ \t\u00a0]*[,:]?[ \t\u00a0]*\Z")
+_NAMED_AFTER = re.compile(
+    rf"[ \t\u00a0]+(?:(?P<name>{_QUOTE_NAME})[ \t\u00a0]+(?i:{_SAID})"
+    rf"|(?i:{_SAID})[ \t\u00a0]+(?P<later>{_QUOTE_NAME}))(?![\w])")
 
 
 def _either_half(said: str) -> bool:
@@ -1512,16 +1522,42 @@ class _Judge:
             return None     # the user's own words, quoted back
         quote_text = self.evidence.quote_text
         if _found_whole(quoted, quote_text):
-            return None
+            return self._misattributed(mention, quoted)
         # '"Sizing runs small."', '"Honestly," she wrote': a final mark inside the closing
         # quote mark is the sentence's (US style), not the author's.
         bare = quoted.rstrip(".,!?")
         if bare != quoted and bare and _found_whole(bare, quote_text):
-            return None
+            return self._misattributed(mention, bare)
         if "..." in quoted and _elided_found(mention.text, quote_text):
             return None     # "Great boots ... the sole never came off" (… and […] too)
         return self._finding(mention, "unsupported_quote", "this quote does not appear verbatim "
                              "in the evidence", value=quoted)
+
+    def _misattributed(self, mention: Mention, quoted: str) -> Finding | None:
+        """A finding when the quote, found in the evidence as ``quoted``, is said by a name
+        right before or after it (`Dana said "..."`, `"...," Dana said`) that is an author of
+        the evidence, and the evidence holds those words only from other authors: the words
+        are put in the wrong mouth. A name that is no author of the evidence is not judged."""
+        text = self.text
+        found = _NAMED_BEFORE.search(text, max(0, mention.start - 80), mention.start)
+        if found is None:
+            found = _NAME_LABEL.fullmatch(text, text.rfind("\n", 0, mention.start) + 1,
+                                          mention.start)   # "Dana: *Runs small.*"
+            if found is None:
+                found = _NAMED_AFTER.match(text, mention.end)
+                if found is None:
+                    return None
+        name = (found.group("name") or found.group("later")).rstrip(".")
+        said = name_words(name)
+        if not said or said.isdisjoint(self.evidence.author_words):
+            return None     # "She said", "Alex said": no author of the evidence
+        writers = {author for squashed, author in self.evidence.quotes
+                   if author and _found_whole(quoted, squashed)}
+        if not writers or any(not said.isdisjoint(name_words(w)) for w in writers):
+            return None
+        return self._finding(mention, "unsupported_quote", f"this quote is attributed to {name}, "
+                             f"but in the evidence {' and '.join(sorted(writers))} wrote it",
+                             value=quoted)
 
     @functools.cached_property
     def question_words(self) -> frozenset[str]:
