@@ -360,6 +360,24 @@ class Evidence:
         return {key: tuple(group) for key, group in found.items()}
 
     @functools.cached_property
+    def stock_rows(self) -> tuple[tuple[str, tuple[Amount, ...]], ...]:
+        """Each row named by a ``name`` or ``title`` string that holds stock (``amounts`` about
+        stock at or below it), as (the name case-folded, those amounts): "The Trail Runner is in
+        stock" is judged against the Trail Runner's stock only."""
+        stock = self.amounts_by_words.get("stock", ())
+        if not stock or isinstance(self.raw, str):
+            return ()
+        named: list[tuple[str, str]] = []
+        _named_rows(self.raw, "$", named)
+        rows = []
+        for path, name in named:
+            held = tuple(a for a in stock if a.path.startswith(path)
+                         and a.path[len(path):len(path) + 1] in ".[")
+            if held:
+                rows.append((" ".join(name.split()).casefold(), held))
+        return tuple(rows)
+
+    @functools.cached_property
     def counted(self) -> Mapping[str, tuple[frozenset[Decimal], frozenset[str]]]:
         """The words an answer counts things by, as written after a number ("reviews",
         "Reviews", "review"), each with the counts that back a number before it, and
@@ -1292,6 +1310,21 @@ def list_nouns(name: str) -> tuple[str, ...]:
 _STOCK_TEXTS = {"in stock": "some", "instock": "some", "available": "some", "yes": "some",
                 "out of stock": "zero", "outofstock": "zero", "sold out": "zero",
                 "unavailable": "zero", "not available": "zero", "no": "zero"}
+
+
+def _named_rows(node: Any, path: str, found: list[tuple[str, str]]) -> None:
+    """(path, name) of every object of ``node`` with a ``name`` or ``title`` string, the paths
+    written as ``_collect_amounts`` writes them."""
+    if isinstance(node, Mapping):
+        name = node.get("name", node.get("title"))
+        if isinstance(name, str) and name.strip():
+            found.append((path, name))
+        for key, child in node.items():
+            if isinstance(child, (Mapping, list, tuple)):
+                _named_rows(child, f"{path}.{key}", found)
+    elif isinstance(node, (list, tuple)):
+        for index, child in enumerate(node):
+            _named_rows(child, f"{path}[{index}]", found)
 
 
 def _collect_amounts(node: Any, path: str, name: str | None, row_rules: Mapping[int, RowRule],

@@ -33,6 +33,8 @@ The rules, with their defaults (a rules file changes them in its ``sweep`` block
     available", "we're all out", "12 pairs remain") must agree with the fields that count that
     thing; a magnitude ("dozens of", "hundreds of views", "thousands of") needs one of them in
     its band (``sweep_amounts._MAGNITUDES``), or any figure in it when none counts the thing.
+    A stock phrase whose clause names a row ("The Trail Runner is in stock") is judged against
+    that row's stock only.
 
 This module holds the settings, the judge of each kind of mention and ``sweep`` itself. Rule
 10's days in words (relative days, weekdays said alone) are in ``rulekit.sweep_days``, rule 12

@@ -306,6 +306,44 @@ def _foreign_stock(low: str) -> list[tuple[int, int, str, None, None]]:
     return found
 
 
+# What ends the clause a stock phrase is read in, for the row it names (``_row_stock``).
+_CLAUSE_BREAK = re.compile(r"[!?;\n]|\.(?!\w)|,[ \t]+(?:but|while|whereas|and|though|although)[ \t]|"
+                           r"[ \t](?:but|while|whereas)[ \t]")
+
+
+def _row_stock(low: str, start: int, end: int, evidence: Evidence) -> Sequence[Amount]:
+    """The stock amounts a stock phrase [start, end) is judged against: those of the row its
+    clause names (``Evidence.stock_rows``: "The Trail Runner is in stock" against the Trail
+    Runner's stock only), the nearest name before the phrase first, then the first after it;
+    every stock amount when the clause names no row. The clause is read within 120
+    characters each side."""
+    amounts = evidence.amounts_by_words.get("stock", ())
+    rows = evidence.stock_rows if amounts else ()
+    if not rows:
+        return amounts
+    left = max(0, start - 120)
+    for found in _CLAUSE_BREAK.finditer(low, left, start):
+        left = found.end()
+    right = _CLAUSE_BREAK.search(low, end, end + 120)
+    right = right.start() if right is not None else min(len(low), end + 120)
+    before, after = None, None
+    for name, held in rows:
+        at = low.rfind(name, left, start)
+        if at >= 0 and _whole_word(low, at, at + len(name)) \
+                and (before is None or at > before[0]):
+            before = (at, held)
+        at = low.find(name, end, right)
+        if at >= 0 and _whole_word(low, at, at + len(name)) \
+                and (after is None or at < after[0]):
+            after = (at, held)
+    chosen = before or after
+    return chosen[1] if chosen is not None else amounts
+
+
+def _whole_word(low: str, start: int, end: int) -> bool:
+    return not (start and low[start - 1].isalnum()) and not low[end:end + 1].isalnum()
+
+
 def _amount_words(text: str, low: str, evidence: Evidence) -> list[Finding]:
     # Most answers hold none of the phrases: substring tests (no calls) decide that first.
     if not ("no " in low or "stock" in low or "zero " in low or " 0 " in low
@@ -341,9 +379,9 @@ def _amount_words(text: str, low: str, evidence: Evidence) -> list[Finding]:
         if says == "in":
             if _IN_STOCK_OTHERWISE.search(low, max(0, start - 32), start):
                 continue
-            amounts, wanted = evidence.amounts_by_words.get("stock", ()), "some"
+            amounts, wanted = _row_stock(low, start, end, evidence), "some"
         elif says in ("out", "zero", "some") and first is None:
-            amounts = evidence.amounts_by_words.get("stock", ())
+            amounts = _row_stock(low, start, end, evidence)
             wanted = "some" if says == "some" else "zero"
         else:
             if _word_before(low, start) not in _HAVING:
@@ -596,8 +634,8 @@ def _stock_levels(low: str, mentions: Sequence[Mention], evidence: Evidence) -> 
     states any: "only 2 left" is not backed by a rating of 2 while the stock is 12. ``low`` is
     the text lower-cased, index for index."""
     findings = []
-    levels = None
     cjk = "剩" in low or "库存" in low or "在庫" in low
+    memo: dict[int, tuple[set[Decimal], str]] = {}     # by the id of the amounts judged
     for mention in mentions:
         if mention.kind not in _FIGURE_KINDS or mention.value is None or mention.percent \
                 or mention.currency:
@@ -606,10 +644,13 @@ def _stock_levels(low: str, mentions: Sequence[Mention], evidence: Evidence) -> 
                 cjk and low.endswith(_CJK_STOCK_BEFORE, 0, mention.start)
                 and _CJK_STOCK_AFTER.match(low, mention.end)):
             continue
-        if levels is None:
-            levels = {Decimal(a.shown) for a in evidence.amounts_by_words.get("stock", ())
-                      if a.state in ("some", "zero") and a.shown.isdigit()}
-            shown = ", ".join(str(level) for level in sorted(levels)[:3])
+        # "The Trail Runner has 2 left": the stock of the row the clause names, if it names one
+        amounts = _row_stock(low, mention.start, mention.end, evidence)
+        if id(amounts) not in memo:
+            held = {Decimal(a.shown) for a in amounts
+                    if a.state in ("some", "zero") and a.shown.isdigit()}
+            memo[id(amounts)] = held, ", ".join(str(level) for level in sorted(held)[:3])
+        levels, shown = memo[id(amounts)]
         if levels and mention.value not in levels:
             findings.append(_new_finding(
                 mention.kind, mention.text, plain_decimal(mention.value), mention.start,
