@@ -346,7 +346,8 @@ def sweep(text: str, evidence: Evidence, settings: SweepSettings = SweepSettings
                 and not (directed and _direction(text, mention)) and not mention.ordinal \
                 and not (changes and abs(value) in changes and _trend(text, mention)) \
                 and not (mention.sign is None and abs(value) not in magnitudes
-                         and change_word_before(text, mention.start) in _STATED_CHANGE):
+                         and change_word_before(text, mention.start) in _STATED_CHANGE
+                         and _stated_change(text, mention)):
             continue    # an ordinal may be a day with its weekday ("Tuesday the 3rd")
         if kind == "url" and not mention.text.startswith("/") and _url(mention.text) in urls:
             continue
@@ -605,6 +606,25 @@ _CHANGED_MARKS = re.compile("amélior|dégrad|détérior|empir|changé|varié|é
 # change: "rose 4.6%", "fell by 120", "up 3,100". Not "gained" or "lost", which also say how
 # many of a thing were won or lost ("gained 32 new followers", "lost 2 games").
 _STATED_CHANGE = (FALL_BEFORE | RISE_BEFORE) - {"lost", "loses", "gained", "gains"}
+# Before "up" or "down" and a number that is no percentage, what makes them a change ("is up
+# 3,100", ", down 120"); after a verb they end a phrasal verb ("set up 3 campaigns", "pick up
+# 2 items", "went down 2 floors").
+_BE_WORDS = frozenset("is are was were been be 's it's they're".split())
+
+
+def _stated_change(text: str, mention: Mention) -> str:
+    """The rise or fall word of ``_STATED_CHANGE`` that makes ``mention`` the size of a change
+    (``change_word_before``), or "" when there is none."""
+    word = change_word_before(text, mention.start)
+    if word not in _STATED_CHANGE:
+        return ""
+    if word in ("up", "down") and not mention.percent:
+        words = text[max(0, mention.start - 40):mention.start].split()
+        at = len(words) - (2 if words and words[-1].lower() == "by" else 1)
+        if at >= 1 and words[at - 1][-1:] not in ",;:(" \
+                and words[at - 1].lower().replace("’", "'") not in _BE_WORDS:
+            return ""
+    return word
 
 
 def _changed_other(text: str, mention: Mention) -> bool:
@@ -1042,8 +1062,8 @@ class _Judge:
         if mention.sign is not None or mention.ordinal \
                 or abs(mention.value) in self.evidence.change_magnitudes:
             return None
-        word = change_word_before(self.text, mention.start)
-        if word not in _STATED_CHANGE:
+        word = _stated_change(self.text, mention)
+        if not word:
             return None
         way = "fall" if word in FALL_BEFORE else "rise"
         return self._finding(mention, "unsupported_number", f"'{word} {mention.text.strip()}' "
