@@ -323,8 +323,10 @@ def sweep(text: str, evidence: Evidence, settings: SweepSettings = SweepSettings
     # written around it (``_trend``), so it may not take the fast path either.
     changes = evidence.change_magnitudes if evidence.changes and _may_trend(low) else None
     # "rose 4.6%": a rise or fall word just before a figure the evidence holds only as a level
-    # states a change nobody backs (``_Judge._level_as_change``); the word is read per figure
+    # states a change nobody backs (``_Judge._level_as_change``); the word is read per figure,
+    # and only when the text holds one of those words at all (one search, in C)
     magnitudes = evidence.change_magnitudes
+    stating = _STATED_CHANGE_WORD.search(low) is not None
     judge = _Judge(text, evidence, settings, locale, question, licensed_by_slots, mentions,
                    directed=_may_have_direction(low), changes=changes)
     values, percents, urls, names = evidence.values, evidence.percents, evidence.urls, \
@@ -345,7 +347,7 @@ def sweep(text: str, evidence: Evidence, settings: SweepSettings = SweepSettings
                 and mention.sign != "+" and mention.currency is None) \
                 and not (directed and _direction(text, mention)) and not mention.ordinal \
                 and not (changes and abs(value) in changes and _trend(text, mention)) \
-                and not (mention.sign is None and abs(value) not in magnitudes
+                and not (stating and mention.sign is None and abs(value) not in magnitudes
                          and change_word_before(text, mention.start) in _STATED_CHANGE
                          and _stated_change(text, mention)):
             continue    # an ordinal may be a day with its weekday ("Tuesday the 3rd")
@@ -606,6 +608,8 @@ _CHANGED_MARKS = re.compile("amélior|dégrad|détérior|empir|changé|varié|é
 # change: "rose 4.6%", "fell by 120", "up 3,100". Not "gained" or "lost", which also say how
 # many of a thing were won or lost ("gained 32 new followers", "lost 2 games").
 _STATED_CHANGE = (FALL_BEFORE | RISE_BEFORE) - {"lost", "loses", "gained", "gains"}
+_STATED_CHANGE_WORD = re.compile(r"\b(?:" + "|".join(sorted(_STATED_CHANGE, key=len, reverse=True))
+                                 + r")\b")
 # Before "up" or "down" and a number that is no percentage, what makes them a change ("is up
 # 3,100", ", down 120"); after a verb they end a phrasal verb ("set up 3 campaigns", "pick up
 # 2 items", "went down 2 floors").
