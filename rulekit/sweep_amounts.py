@@ -33,9 +33,13 @@ _COUNTED_WORDS = re.compile(r"[ \t\u00a0]*([a-z]+)(?:[ \t\u00a0]+([a-z]+))?")
 _STOCK_OUT = ("out of ", "out-of-", "not in ", "n't in ")
 # After "out-of-stock", nouns that make it the name of a notice, not a claim.
 _STOCK_NOTICES = ("alert", "notification", "notice", "email", "message", "warning")
-# Before "in stock", words that make it something else than a claim of some stock: "0 in
-# stock", "none in stock", "back in stock" (a promise), "not ... in stock".
-_IN_STOCK_OTHERWISE = re.compile(r"(?:\d|\b(?:no|zero|none|nothing|not|never|back|once|if|"
+# Before "in stock", words that make it something else than a claim of some stock: a count
+# a few words before it ("0 in stock", "7 of the Navy raincoat in stock"; not "$79.99 and in
+# stock"), "none in
+# stock", "back in stock" (a promise), "not ... in stock".
+_IN_STOCK_OTHERWISE = re.compile(r"\d[ \t\u00a0]*(?:(?!(?:and|or|but|is|are|was|were|it|"
+                                 r"so|now|still|also)\b)[\w'-]+[ \t\u00a0]+){0,4}$"
+                                 r"|(?:\b(?:no|zero|none|nothing|not|never|back|once|if|"
                                  r"whether|when|until)\b|n't)[^.!?;\n]{0,24}$")
 # "no <thing>" states an amount only as what something has ("it has no likes", "there are no
 # comments", "with no views"): the word before "no" must be one of these, and the thing may
