@@ -1219,6 +1219,9 @@ class _Judge:
             else before[-2]
         if stated in _RANK_VALUE_WORDS and self.ranks and int(value) not in self.ranks:
             return False    # "ranked #1" where the evidence ranks it 2nd ("our #1 priority" is not)
+        if stated == "the" and last in ("#", "no.", "no", "number") and self.ranks \
+                and int(value) not in self.ranks:
+            return False    # "the No. 1 post", "the #1 post" where the evidence ranks it 3rd
         if mention.ordinal and self.ranks and int(value) not in self.ranks and (
                 (last == "in" and len(before) > 1 and before[-2] in _RANK_IN)
                 or (mention.after.split(" ", 1)[0] in _RANK_AFTER_ORDINAL
