@@ -102,6 +102,10 @@ _RANK_AFTER_ORDINAL = frozenset({"place", "spot", "position", "best", "ranked"})
 # Before "in" and an ordinal, verbs that make it a rank: "came in third", "finished in 3rd";
 # also a few words before an ordinal that ends its clause ("finished the race first").
 _RANK_IN = frozenset({"came", "finished", "placed", "ended", "ranked"})
+# Things a ranking ranks: after "the No. 1", "the #1" they make it a rank ("the No. 1 post").
+_RANKED_NOUNS = frozenset("post video product seller item player team song track article story "
+                          "episode book app page creator account channel entry model result "
+                          "spot position place store brand".split())
 _CLAUSE_END = frozenset(("", ".", ",", ";", "!", "?", "\n", ")"))
 # After "placed 3": words that keep it a place ("placed 3 in the final", "placed 3 overall").
 _PLACE_NOT_COUNTED = frozenset({"in", "on", "at", "out", "overall", "of", "and", "or", "with",
@@ -1220,8 +1224,10 @@ class _Judge:
         if stated in _RANK_VALUE_WORDS and self.ranks and int(value) not in self.ranks:
             return False    # "ranked #1" where the evidence ranks it 2nd ("our #1 priority" is not)
         if stated == "the" and last in ("#", "no.", "no", "number") and self.ranks \
-                and int(value) not in self.ranks:
-            return False    # "the No. 1 post", "the #1 post" where the evidence ranks it 3rd
+                and int(value) not in self.ranks \
+                and mention.after.split(" ", 1)[0].rstrip("s") in _RANKED_NOUNS:
+            return False    # "the No. 1 post" where the evidence ranks it 3rd (not "the
+                            # number one reason")
         if mention.ordinal and self.ranks and int(value) not in self.ranks and (
                 (last == "in" and len(before) > 1 and before[-2] in _RANK_IN)
                 or (mention.after.split(" ", 1)[0] in _RANK_AFTER_ORDINAL
