@@ -60,7 +60,7 @@ from rulekit.findings import _FIGURE_KINDS, Finding, _new_finding
 from rulekit.numbers import plain_decimal
 from rulekit.policy import Binding, Entity, Identity, Policy
 from rulekit.scan import Mention, scan, squash
-from rulekit.scan.base import _ascii_lower, _is_cjk
+from rulekit.scan.base import _ascii_lower, _is_cjk, _trie
 from rulekit.scan.quotes import _SAID
 from rulekit.scan.figures import (CHANGED_BEFORE, FALL_BEFORE, FALL_OTHER, RISE_BEFORE, RISE_OTHER,
                                    change_word_before)
@@ -612,8 +612,9 @@ _CHANGED_MARKS = re.compile("amélior|dégrad|détérior|empir|changé|varié|é
 # change: "rose 4.6%", "fell by 120", "up 3,100". Not "gained" or "lost", which also say how
 # many of a thing were won or lost ("gained 32 new followers", "lost 2 games").
 _STATED_CHANGE = (FALL_BEFORE | RISE_BEFORE) - {"lost", "loses", "gained", "gains"}
-_STATED_CHANGE_WORD = re.compile(r"\b(?:" + "|".join(sorted(_STATED_CHANGE, key=len, reverse=True))
-                                 + r")\b")
+# As a trie whose first letters are literals, so that ``re`` skips every other position (a
+# plain alternation between word boundaries cost 7 µs on a 300-character answer).
+_STATED_CHANGE_WORD = re.compile(_trie(sorted(_STATED_CHANGE), guard="[a-z]") + "(?![a-z])")
 # Before "up" or "down" and a number that is no percentage, what makes them a change ("is up
 # 3,100", ", down 120"); after a verb they end a phrasal verb ("set up 3 campaigns", "pick up
 # 2 items", "went down 2 floors").
