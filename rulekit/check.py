@@ -435,9 +435,9 @@ def _weekdays_said(policy: Policy, template, planned: list[_Planned], rows: dict
 
     dated = {p.claim.key: p for p in planned
              if p.field is not None and p.field.type.kind in ("date", "timestamp")}
-    pattern, names, _ = _lone_weekday_names(policy.locale) if dated else (None, {}, None)
-    if pattern is None:
+    if not dated or not _says_weekday(policy.locale, template.prose):
         return []
+    pattern, names, _ = _lone_weekday_names(policy.locale)
     failures = []
     for words, slots in prose_rules.sentences(template.pieces):
         said = {names[m.group(0)] for m in pattern.finditer(words.lower())}
@@ -450,6 +450,15 @@ def _weekdays_said(policy: Policy, template, planned: list[_Planned], rows: dict
                 "contradicted", f"the template says {_WEEKDAY_NAMES[weekday]} beside a date "
                 "that is not one", path)))
     return failures
+
+
+@functools.lru_cache(maxsize=1024)
+def _says_weekday(locale: str, prose: str) -> bool:
+    """Whether a template's own words name a weekday; cached, as models reuse their templates."""
+    from rulekit.sweep_days import _lone_weekday_names
+
+    pattern = _lone_weekday_names(locale)[0]
+    return pattern is not None and pattern.search(prose.lower()) is not None
 
 
 _WEEKDAY_NAMES = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
@@ -493,7 +502,10 @@ def _squeezed(value: Any) -> str:
         return ""
     if isinstance(value, float) and value.is_integer():
         value = int(value)
-    text = unicodedata.normalize("NFKC", str(value))
+    text = str(value)
+    if text.isascii():                  # the common case: nothing to normalise or drop
+        return "".join(text.split()).casefold()
+    text = unicodedata.normalize("NFKC", text)
     return "".join(c for c in "".join(text.split()) if unicodedata.category(c) != "Cf").casefold()
 
 
@@ -848,8 +860,11 @@ def _prose_failures(policy: Policy, reply: Reply, planned: list[_Planned],
                 "unapproved_shape", "the prose makes claims no slot backs: "
                 + ", ".join(f"'{p}'" for p in dict.fromkeys(phrases)), path)))
     fields = {p.claim.key: p.field for p in planned if p.field is not None}
-    stock_slots = {key: field for key, field in fields.items() if _STOCK_FIELD.search(field.name)}
-    stated = prose_rules.stock_words(template.pieces, stock_slots)
+    stated = []
+    if prose_rules.says_stock(template.prose):
+        stock_slots = {key: field for key, field in fields.items()
+                       if _STOCK_FIELD.search(field.name)}
+        stated = prose_rules.stock_words(template.pieces, stock_slots)
     for word, slot in stated:
         if slot is None:
             continue

@@ -168,6 +168,18 @@ def sentences(pieces: Sequence[str]) -> list[tuple[str, list[str]]]:
     return [sentence for sentence in out if sentence[0].strip() or sentence[1]]
 
 
+def says_stock(prose: str) -> bool:
+    """Whether a template's own words hold a stock word; cached like ``may_hold_figures``."""
+    if len(prose) <= CACHED_LENGTH:
+        return _says_stock_cached(prose)
+    return _STOCK_WORDS.search(prose) is not None
+
+
+@functools.lru_cache(maxsize=1024)
+def _says_stock_cached(prose: str) -> bool:
+    return _STOCK_WORDS.search(prose) is not None
+
+
 def stock_words(pieces: Sequence[str], stock_slots: Mapping[str, Any]) -> list[tuple[str, str | None]]:
     """The stock words of a template's own text, each with the stock slot of its sentence (None
     when its sentence has none): ("in stock", "stock"). ``stock_slots`` are the slots of stock
