@@ -554,3 +554,13 @@ def test_a_row_that_does_not_go_with_the_input_is_told_apart_from_no_row_by_noth
 
     assert decided("o1") == decided("o404")
     assert '"rows": 0' in decided("o1")
+
+
+def test_a_postcode_stored_as_a_whole_float_matches_its_digits():
+    """A source that hands back 10115.0 for a postcode column still means 10115 (in memory: a
+    SQL column holds one type, so the case files cannot mix them)."""
+    policy = rulekit.load(CASES / "matching.rules")
+    rows = {"order": [{"id": "o1", "total": 42, "delivery_postcode": 10115.0}]}
+    body = reply("Order {t}.", claim("t", "integer", "order", "o1", "total", 42))
+    assert check(policy, body, rows, now=NOW, inputs={"postcode": "10115"}).decision == "answer"
+    assert check(policy, body, rows, now=NOW, inputs={"postcode": "10116"}).decision == "refuse"
