@@ -485,15 +485,6 @@ def _stock_agrees(word: str, level: Decimal) -> bool:
     return level > 0
 
 
-def _number(value: Any) -> Decimal | None:
-    if isinstance(value, bool) or value is None:
-        return None
-    try:
-        return Decimal(str(value))
-    except InvalidOperation:
-        return None
-
-
 def _squeezed(value: Any) -> str:
     """An input or the field it must equal, as compared: NFKC (full-width digits are digits),
     without case, white space or invisible format characters ("SW1A 1AA" is "sw1a1aa"); a
@@ -862,6 +853,8 @@ def _prose_failures(policy: Policy, reply: Reply, planned: list[_Planned],
     fields = {p.claim.key: p.field for p in planned if p.field is not None}
     stated = []
     if prose_rules.says_stock(template.prose):
+        from rulekit.evidence import _number_or_none   # (evidence is the audit's: imported late)
+
         stock_slots = {key: field for key, field in fields.items()
                        if _STOCK_FIELD.search(field.name)}
         stated = prose_rules.stock_words(template.pieces, stock_slots)
@@ -870,7 +863,7 @@ def _prose_failures(policy: Policy, reply: Reply, planned: list[_Planned],
             continue
         item = next(p for p in planned if p.claim.key == slot)
         row = (rows.get(item.entity.name) or {}).get(str(item.claim.entity_id)) or {}
-        level = _number(row.get(item.field.name))
+        level = _number_or_none(row.get(item.field.name))
         if level is None or not _stock_agrees(word, level):
             failures.append(Failure("contradicted", Reason(
                 "contradicted", f"'{word}' beside {{{slot}}} says what the record does not: "
