@@ -17,6 +17,7 @@ holds a dict is copied before a caller sees it. Nothing else is kept between che
 
 from __future__ import annotations
 
+import calendar
 import dataclasses
 import datetime as dt
 import functools
@@ -447,7 +448,7 @@ def _weekdays_said(policy: Policy, template, planned: list[_Planned], rows: dict
         held = {day.weekday() for day in days if day is not None}
         for weekday in sorted(said - held):
             failures.append(Failure("contradicted", Reason(
-                "contradicted", f"the template says {_WEEKDAY_NAMES[weekday]} beside a date "
+                "contradicted", f"the template says {calendar.day_name[weekday]} beside a date "
                 "that is not one", path)))
     return failures
 
@@ -461,7 +462,6 @@ def _says_weekday(locale: str, prose: str) -> bool:
     return pattern is not None and pattern.search(prose.lower()) is not None
 
 
-_WEEKDAY_NAMES = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
 
 
 def _stored_day(item: _Planned, rows: dict) -> dt.date | None:
@@ -664,7 +664,7 @@ def _failure(result: ClaimResult) -> Failure:
 _NAME_FIELD = re.compile(r"(?:^|_)(?:name|title)$")
 # In a template's own words: where a sentence ends (a stop, or a line break: one list item per
 # line), where a clause ends, and a word that may name a row.
-_TEMPLATE_WORDS = re.compile(r"(?P<end>[.!?\u3002\uff01\uff1f](?=\s|$)|\n)"
+_TEMPLATE_WORDS = re.compile(rf"(?P<end>{prose_rules.SENTENCE_END.pattern})"
                              r"|(?P<clause>[,;:\u3001\uff0c\uff1b]|\b(?i:and|but|while|whereas|vs\.?|versus|than"
                              r"|compared (?:to|with))\b)"
                              r"|(?P<word>[^\W_][\w-]*)")
@@ -696,6 +696,8 @@ def _misattributed(derived: _Derived, reply: Reply, planned: list[_Planned],
     earlier sentence (the subject carried over, "In stock: {stock}."). A confirmed claim that
     cites another row than that one is ``misattributed``."""
     by_key = {p.claim.key: p for p in planned if p.entity is not None and p.field is not None}
+    from rulekit.evidence import noun      # (evidence is the audit's: imported late)
+
     naming = derived.naming
     words = _row_words(derived.policy, planned, rows)
     # (entity, the row it names or None for a figure, the claim or None, (sentence, clause)),
@@ -717,7 +719,7 @@ def _misattributed(derived: _Derived, reply: Reply, planned: list[_Planned],
                 clause += 1
             else:
                 word = match.group().casefold()
-                for entity, row in words.get(word) or words.get(_singular(word), ()):
+                for entity, row in words.get(word) or words.get(noun(word), ()):
                     events.append((entity, row, None, (sentence, clause)))
     out = list(results)
     for at, (entity, names, item, where) in enumerate(events):
@@ -733,13 +735,6 @@ def _misattributed(derived: _Derived, reply: Reply, planned: list[_Planned],
                    f"but its sentence is about {entity} {subject}; cite the row the sentence "
                    "is about")
     return out
-
-
-def _singular(word: str) -> str:
-    """"raincoats" -> "raincoat", "boxes" -> "box": a plural in the template names the row too."""
-    if word.endswith("es") and word[-3:-2] in ("s", "x", "z", "h"):
-        return word[:-2]
-    return word[:-1] if word.endswith("s") and not word.endswith("ss") else word
 
 
 def _subject(events: list, at: int, entity: str, where: tuple[int, int]) -> str | None:

@@ -39,7 +39,8 @@ STOCK_NONE = ("out of stock", "sold out", "unavailable", "none left", "all gone"
 STOCK_ONE = ("last one", "only one")
 _STOCK_WORDS = re.compile(r"(?<![\w-])(" + "|".join(re.escape(p) for p in sorted(
     STOCK_SOME + STOCK_NONE + STOCK_ONE, key=len, reverse=True)) + r")(?![\w-])", re.IGNORECASE)
-_SENTENCE_END = re.compile(r"[.!?\u3002\uff01\uff1f](?=\s|$)|\n")
+# Where a template's sentence ends: a stop before white space, or a line break (a list).
+SENTENCE_END = re.compile(r"[.!?\u3002\uff01\uff1f](?=\s|$)|\n")
 _LABEL_REST = re.compile(r"[ \t\u00a0*_]*:?[ \t\u00a0*_]*")
 _GUARDED = re.compile(r"(?<![\w-])(" + "|".join(re.escape(p) for p in GUARDED_PHRASES) + r")(?![\w-])"
                       r"|(?<![\w-])\w+n['’]t(?![\w-])", re.IGNORECASE)
@@ -160,7 +161,7 @@ def sentences(pieces: Sequence[str]) -> list[tuple[str, list[str]]]:
             out[-1][1].append(piece)
             continue
         at = 0
-        for end in _SENTENCE_END.finditer(piece):
+        for end in SENTENCE_END.finditer(piece):
             out[-1] = (out[-1][0] + piece[at:end.start()], out[-1][1])
             out.append(("", []))
             at = end.end()
@@ -201,7 +202,7 @@ def stock_words(pieces: Sequence[str], stock_slots: Mapping[str, Any]) -> list[t
             if own is not None:
                 at = own.end()
         labels_slot = index + 1 < len(pieces) and pieces[index + 1] in stock_slots
-        for end in _SENTENCE_END.finditer(piece):
+        for end in SENTENCE_END.finditer(piece):
             sentence_words.extend(m.group(0).lower() for m in _STOCK_WORDS.finditer(piece, at,
                                                                                       end.start()))
             close()
