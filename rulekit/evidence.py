@@ -410,6 +410,14 @@ class Evidence:
                     found[written] = entry
         return found
 
+    @functools.cached_property
+    def counts_as_written(self) -> frozenset[tuple[str, str]]:
+        """Each (digits, word) of ``counted`` an answer may write as it stands ("45", "posts"):
+        the pairs of digits and the word after them that the sweep need not read further, taken
+        away from a text's pairs at C speed rather than looked up one by one."""
+        return frozenset((digits, word) for word, (_, shown) in self.counted.items()
+                         for digits in shown)
+
     def settled_instants(self, time: dt.time) -> list[dt.datetime]:
         """The stored instants, in their own offset, that are ``time`` in the zone its name
         means: for a name of several zones ("16:05 BST"), the instant's written offset must be

@@ -369,13 +369,10 @@ def sweep(text: str, evidence: Evidence, settings: SweepSettings = SweepSettings
         # "It has 3 reviews": a count, which the rating 3 does not back (``_count_levels``); read
         # only when a counted word follows digits that are not one of its counts as written,
         # or a number in words may be one ("three reviews")
-        if "word_number" in map(_KIND, mentions):
+        if "word_number" in map(_KIND, mentions) or any(
+                word in counted for _, word in
+                set(_NUMBER_THEN_WORD.findall(text)) - evidence.counts_as_written):
             _count_levels(text, mentions, evidence, findings, judge._count_pair)
-        else:
-            for digits, word in _NUMBER_THEN_WORD.findall(text):
-                if word in counted and digits not in counted[word][1]:
-                    _count_levels(text, mentions, evidence, findings, judge._count_pair)
-                    break
     if "from " in low:
         _levels(text, low, mentions, findings)     # "fell from 45,830 to 52,010"
     days = relative_days[0] if relative_days else []

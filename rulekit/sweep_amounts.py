@@ -354,8 +354,8 @@ def _amount_words(text: str, low: str, evidence: Evidence) -> list[Finding]:
             or low.startswith("0 ") or "sold out" in low or "not a" in low or "out any" in low
             or "left" in low or "available" in low or "all out" in low or "lager" in low
             or "ausverkauft" in low or ("货" in low or "售罄" in low)):
-        for word in _FOREIGN_NEEDS:         # the stock words of other languages
-            if word in low:
+        for word in _FOREIGN_ASCII if low.isascii() else _FOREIGN_NEEDS:
+            if word in low:                 # the stock words of other languages
                 break
         else:
             return []
@@ -668,8 +668,10 @@ def _stock_levels(low: str, mentions: Sequence[Mention], evidence: Evidence) -> 
 # run is read once.
 # (The look-behind keeps a match from starting inside a run of digits and separators: without
 # it, every digit of "1,2,3,..." started a match that ran to the end of the run, and a 1 MB
-# adversarial text took 134 s.)
-_NUMBER_THEN_WORD = re.compile(r"(?<![\d,.])(\d[\d,.]*)[ \u00a0]([A-Za-z]+)(?![\w-])")
+# adversarial text took 134 s. It sits after the first digit so that the pattern starts with a
+# digit, which lets ``re`` skip every other position: a text without digits is searched 4 times
+# faster.)
+_NUMBER_THEN_WORD = re.compile(r"(\d(?<![\d,.]\d)[\d,.]*)[ \u00a0]([A-Za-z]+)(?![\w-])")
 # Words before a count that make it a part of the rows, or a scale, not all of them: "your
 # last 5 rounds", "your top 3 posts", "out of 5 stars".
 _COUNT_SUBSET = frozenset({"of", "last", "past", "first", "latest", "recent", "previous", "final",

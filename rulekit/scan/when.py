@@ -24,6 +24,7 @@ def _claimed(text: str, locale: str) -> ClaimedDate | None:
     return parse_claimed_date(text, locale)
 
 
+_KIND = operator.attrgetter("kind")
 _VERB_MONTHS = frozenset(("may", "march", "mar"))
 
 # Dates and times, each matched at the first digit of a run. An offset no zone has
@@ -835,14 +836,10 @@ class _When:
                 if _ROUND_THE_CLOCK_BEFORE.intersection(
                         self.low[max(0, found.start() - 40):found.start()].split()[-4:]):
                     self.all_day(*found.span())
-        # every date and clock time is read by now; a loop, not a comprehension, so that a
-        # text with no date pays no call
-        dated = []
-        for hit in self.hits:
-            if hit.kind == "date":
-                dated.append(hit)
-        if dated and dated[-1] is not dated[0]:
-            self.join_times(dated)
+        # every date and clock time is read by now; counted in C first, so that a text with
+        # fewer than two pays no loop over its hits
+        if list(map(_KIND, self.hits)).count("date") >= 2:
+            self.join_times([hit for hit in self.hits if hit.kind == "date"])
         super().words()
 
     def clock_words(self) -> None:
