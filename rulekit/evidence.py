@@ -311,6 +311,25 @@ class Evidence:
                 found.setdefault(abs(figure.value), set()).add(currency)
         return {value: frozenset(codes) for value, codes in found.items()}
 
+    @functools.cached_property
+    def time_units(self) -> Mapping[Decimal, frozenset[str]]:
+        """The units of time each number is held in (by magnitude), for the numbers every field
+        of which names one: ``warranty_years: 2`` holds 2 in years, ``lead_time_days: 5`` 5 in
+        days, so "a 2-month warranty" says another length of time. A number also held by a
+        field that names no unit of time is left out: its name does not say what it counts, so
+        it may be said in any unit."""
+        found: dict[Decimal, set[str]] = {}
+        free: set[Decimal] = set()
+        for figure in self.figures:
+            if figure.percent:
+                continue
+            units = _time_units_named(figure.path.rsplit(".", 1)[-1].split("[", 1)[0])
+            if units:
+                found.setdefault(abs(figure.value), set()).update(units)
+            else:
+                free.add(abs(figure.value))
+        return {value: frozenset(units) for value, units in found.items() if value not in free}
+
     def other_currencies(self, value: Decimal, currency: str) -> tuple[str, ...]:
         """The currencies the evidence holds ``value`` in when none of them may be ``currency``
         and none is unknown: a figure shown in the wrong currency. Empty otherwise.
@@ -1279,6 +1298,25 @@ def field_words(name: str) -> frozenset[str]:
            for word in words):
         words.add("stock")
     return frozenset(words)
+
+
+# The units of time, by the words for them reduced like ``noun`` reduces ("years", "hrs").
+TIME_UNIT_OF = {"second": "second", "sec": "second", "minute": "minute", "min": "minute",
+                "hour": "hour", "hr": "hour", "day": "day", "week": "week", "wk": "week",
+                "month": "month", "mo": "month", "year": "year", "yr": "year"}
+# Those a field's name may say its number is in (``warranty_years``, ``sla_hrs``): not "min",
+# "sec" and "mo", which in names are as often minimum (``min_age``), secondary or a month.
+_NAMED_TIME_UNIT = {word: unit for word, unit in TIME_UNIT_OF.items()
+                    if word not in ("min", "sec", "mo")}
+
+
+@functools.lru_cache(maxsize=4096)
+def _time_units_named(name: str) -> frozenset[str]:
+    """The units of time a field's name says its number is in: {"year"} for
+    ``warranty_years``, {"hour", "week"} for ``hours_per_week``, none for ``stock`` or
+    ``min_age``."""
+    return frozenset(_NAMED_TIME_UNIT[word] for word in field_words(name)
+                     if word in _NAMED_TIME_UNIT)
 
 
 # Words of a list's name that say it is a list, not what it lists: "posts_list", "orderData".
