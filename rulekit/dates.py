@@ -12,7 +12,8 @@ Devanagari) read as ASCII:
 - ISO 8601: ``2026-07-29``, ``2026-07-29T23:40``, ``...:00``, ``...:00.123456``, with ``Z``, an
   offset (``+02:00``, ``+0200``, ``+02``) or naive; a space may stand for the ``T``; an offset
   no zone has (beyond -12:00 or +14:00) makes no instant: "2026-09-09 14:00-18:00" is a day
-  and a range of hours, None here;
+  and a range of hours, None here (the free-text scanner also reads "2026-09-09 09:00-11:00"
+  so, ``hour_range``);
 - numeric dates in the locale's order, learnt from babel's short date pattern (``05/08/2026`` is
   5 August in en_GB and 8 May in en_US; ``29.07.2026`` in de_DE); a four-digit first field is
   always year-month-day; a two-digit year is 20yy; separators ``/ . -``;
@@ -114,6 +115,18 @@ def real_offset(offset: dt.timedelta) -> bool:
     """Whether some zone is ``offset`` from UTC: -12:00 to +14:00."""
     return _WEST_MOST <= offset <= _EAST_MOST
 
+
+# A day and a range of hours as people write them: a space, no seconds, the end with its colon.
+_HOUR_RANGE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2} [0-9]{2}:[0-9]{2}-[0-9]{2}:[0-9]{2}")
+
+
+def hour_range(text: str) -> bool:
+    """Whether ``text`` is a day and a range of hours as a reader reads "2026-09-09
+    09:00-11:00" (a delivery window), though its end could be an offset some zone has (UTC-11).
+    A ``T`` before the time ("2026-09-09T09:00-11:00"), seconds ("09:00:00-11:00") or an
+    offset written as machines write it ("09:00-1100", "09:00-11") make it one instant.
+    ``stored_instant`` still reads a column's value so: a timestamp column holds instants."""
+    return len(text) == 22 and _HOUR_RANGE.fullmatch(text) is not None
 
 
 @functools.lru_cache(maxsize=256)

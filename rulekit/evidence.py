@@ -1185,7 +1185,10 @@ def _read_leaf_cached(text: str, locale: str) -> _Leaf:
 
 def _read_leaf_uncached(text: str, locale: str) -> _Leaf:
     stripped = text.strip()
-    day = dates.stored_day(stripped, None, "UTC") if len(stripped) <= 40 else None
+    # a delivery window, "2026-09-09 09:00-11:00", is a day and two times (its mentions), not
+    # 09:00 at UTC-11
+    day = dates.stored_day(stripped, None, "UTC") \
+        if len(stripped) <= 40 and not dates.hour_range(stripped) else None
     return _Leaf(squashed=squash(text), day=day,
                  month=day is None and _MONTH.fullmatch(stripped) is not None,
                  pairs=tuple(m.group(0).casefold() for m in _NAME_PAIR.finditer(text)),

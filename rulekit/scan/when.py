@@ -12,8 +12,8 @@ import functools
 import operator
 import re
 
-from rulekit.dates import ClaimedDate, Readings, _locale_dates, is_fixed, parse_claimed_date, \
-    real_offset, written_zone
+from rulekit.dates import ClaimedDate, Readings, _locale_dates, hour_range, is_fixed, \
+    parse_claimed_date, real_offset, written_zone
 from rulekit.scan.base import _DIGITS, _Hit, _is_glue, _word_after, _word_before
 from rulekit.scan.cjk import _CJK_DIGIT, _cjk_value, _digit_string
 from rulekit.scan.locales import _SPACE, _name_key
@@ -27,7 +27,8 @@ def _claimed(text: str, locale: str) -> ClaimedDate | None:
 _VERB_MONTHS = frozenset(("may", "march", "mar"))
 
 # Dates and times, each matched at the first digit of a run. An offset no zone has
-# (``rulekit.dates.real_offset``) is the end of a range of hours: "2026-09-09 14:00-18:00".
+# (``rulekit.dates.real_offset``) is the end of a range of hours: "2026-09-09 14:00-18:00", and
+# so is one a reader reads so (``rulekit.dates.hour_range``): "2026-09-09 09:00-11:00".
 _ISO_DATE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}"
                        r"(?:[T ][0-9]{2}:[0-9]{2}(?::[0-9]{2}(?:[.,][0-9]{1,9})?)?"
                        r"(Z|([+-])([0-9]{2})(?::?([0-9]{2}))?)?)?(?![0-9A-Za-z])")
@@ -1184,9 +1185,12 @@ def _numeral(run: str) -> int | None:
 
 def _iso_end(found: re.Match) -> int:
     """Where an ISO date or timestamp ends: before an offset that no zone has ("14:00-18:00"
-    is a range of hours)."""
+    is a range of hours), or that a reader reads as the end of a range of hours, written after
+    a space with its colon and no seconds ("2026-09-09 09:00-11:00", ``hour_range``)."""
     if found.group(2) is None:
         return found.end()
+    if found.group(2) == "-" and hour_range(found.group()):
+        return found.start(1)
     offset = dt.timedelta(hours=int(found.group(3)), minutes=int(found.group(4) or 0))
     return found.end() if real_offset(-offset if found.group(2) == "-" else offset) \
         else found.start(1)
