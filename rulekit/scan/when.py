@@ -32,6 +32,7 @@ _VERB_MONTHS = frozenset(("may", "march", "mar"))
 _ISO_DATE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}"
                        r"(?:[T ][0-9]{2}:[0-9]{2}(?::[0-9]{2}(?:[.,][0-9]{1,9})?)?"
                        r"(Z|([+-])([0-9]{2})(?::?([0-9]{2}))?)?)?(?![0-9A-Za-z])")
+_ISO_UTC = ("Z", "z", "+00:00", "-00:00", "+0000", "-0000", "+00", "-00")
 _NUMERIC_DATE = re.compile(r"[0-9]{1,4}([./-])[0-9]{1,2}\1[0-9]{2,4}(?![0-9A-Za-z]|[.,/-][0-9])")
 # Korean "2026. 7. 29.": a four-digit year first, a space after each dot; the last dot may be
 # left out in Korean text only (``_SPACED_DATE_END``).
@@ -1049,10 +1050,12 @@ class _When:
         if claimed.kind == "timestamp":
             instant = claimed.instant
             hit.day = instant.date()
-            # an offset written with the time (a naive time reads as UTC) keeps its zone
-            hit.time = instant.timetz() if instant.utcoffset() else instant.time()
+            # an offset written with the time keeps its zone, and so does UTC written as ISO
+            # writes it ("2026-07-06T04:00:00Z", "+00:00"); a naive time reads as UTC, no zone
+            written = instant.utcoffset() or text.endswith(_ISO_UTC, s, hit.e)
+            hit.time = instant.timetz() if written else instant.time()
             hit.normalized = instant.isoformat()
-            zoned = None if instant.utcoffset() else _zone_after(text, hit.e)
+            zoned = None if written else _zone_after(text, hit.e)
             if zoned is not None and self.free(s, zoned[0]):
                 hit.e, zone, label = zoned
                 hit.time = hit.time.replace(tzinfo=zone)
