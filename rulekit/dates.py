@@ -12,7 +12,8 @@ Devanagari) read as ASCII:
 - ISO 8601: ``2026-07-29``, ``2026-07-29T23:40``, ``...:00``, ``...:00.123456``, with ``Z``, an
   offset (``+02:00``, ``+0200``, ``+02``) or naive; a space may stand for the ``T``; an offset
   no zone has (beyond -12:00 or +14:00) makes no instant: "2026-09-09 14:00-18:00" is a day
-  and a range of hours, None here;
+  and a range of hours, None here (the free-text scanner also reads "2026-09-09 09:00-11:00"
+  so, ``hour_range``);
 - numeric dates in the locale's order, learnt from babel's short date pattern (``05/08/2026`` is
   5 August in en_GB and 8 May in en_US; ``29.07.2026`` in de_DE); a four-digit first field is
   always year-month-day; a two-digit year is 20yy; separators ``/ . -``;
@@ -113,6 +114,19 @@ _WEST_MOST, _EAST_MOST = dt.timedelta(hours=-12), dt.timedelta(hours=14)
 def real_offset(offset: dt.timedelta) -> bool:
     """Whether some zone is ``offset`` from UTC: -12:00 to +14:00."""
     return _WEST_MOST <= offset <= _EAST_MOST
+
+
+# A day and a range of hours as people write them: a space, no seconds, the end with its colon.
+_HOUR_RANGE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2} [0-9]{2}:[0-9]{2}-[0-9]{2}:[0-9]{2}")
+
+
+def hour_range(text: str) -> bool:
+    """Whether ``text`` is a day and a range of hours as a reader reads "2026-09-09
+    09:00-11:00" (a delivery window), though its end could be an offset some zone has (UTC-11).
+    A ``T`` before the time ("2026-09-09T09:00-11:00"), seconds ("09:00:00-11:00") or an
+    offset written as machines write it ("09:00-1100", "09:00-11") make it one instant.
+    ``stored_instant`` still reads a column's value so: a timestamp column holds instants."""
+    return len(text) == 22 and _HOUR_RANGE.fullmatch(text) is not None
 
 
 @functools.lru_cache(maxsize=256)
@@ -610,11 +624,18 @@ _ISO_DAY = re.compile(r"\d{4}-\d{2}-\d{2}")
 
 def _stored(value: object, naive_zone: str) -> dt.date | dt.datetime | None:
     """A stored date or timestamp as a ``date`` or a ``datetime`` in UTC."""
+    found = _written(value, naive_zone)
+    return found.astimezone(UTC) if isinstance(found, dt.datetime) else found
+
+
+def _written(value: object, naive_zone: str) -> dt.date | dt.datetime | None:
+    """A stored date or timestamp as a ``date`` or an aware ``datetime`` in the offset it was
+    written with ("2026-07-05T22:00:00-06:00" stays at -06:00; a naive time takes
+    ``naive_zone``'s offset at that moment; a Unix time is in UTC)."""
     if isinstance(value, dt.datetime):
         if value.tzinfo is None or value.utcoffset() is None:
-            aware = _attach(value.replace(tzinfo=None, fold=0), naive_zone)
-            return None if aware is None else aware.astimezone(UTC)
-        return value.astimezone(UTC)
+            return _attach(value.replace(tzinfo=None, fold=0), naive_zone)
+        return value
     if isinstance(value, dt.date):
         return value
     if isinstance(value, bool):
@@ -629,14 +650,14 @@ def _stored(value: object, naive_zone: str) -> dt.date | dt.datetime | None:
 
 
 def _stored_text(value: str, naive_zone: str) -> dt.date | dt.datetime | None:
-    """``_stored`` for a string: ISO by the standard library, anything else by ``_read``."""
+    """``_written`` for a string: ISO by the standard library, anything else by ``_read``."""
     fast = _iso_fast(value, naive_zone)
     if fast is not None:
         return fast
     claimed = _read(_clean(value), None, naive_zone)
     if claimed is None:
         return None
-    return claimed.day if claimed.kind == "date" else claimed.instant.astimezone(UTC)
+    return claimed.day if claimed.kind == "date" else claimed.instant
 
 
 # A row's timestamps are read several times per check (the claim, freshness, rendering) and the
@@ -661,9 +682,8 @@ def _iso_fast(value: str, naive_zone: str) -> dt.date | dt.datetime | None:
     except ValueError:
         return None
     if moment.tzinfo is None:
-        aware = _attach(moment, naive_zone)
-        return None if aware is None else aware.astimezone(UTC)
-    return moment.astimezone(UTC) if real_offset(moment.utcoffset()) else None
+        return _attach(moment, naive_zone)
+    return moment if real_offset(moment.utcoffset()) else None
 
 
 _EPOCH = dt.datetime(1970, 1, 1, tzinfo=UTC)
@@ -692,16 +712,18 @@ def stored_instant(value: object, naive_zone: str) -> dt.datetime | None:
     return found if isinstance(found, dt.datetime) else None
 
 
-def stored_day(value: object, zone: str, naive_zone: str) -> dt.date | None:
+def stored_day(value: object, zone: str | None, naive_zone: str) -> dt.date | None:
     """What a row holds for a date or timestamp column, as the calendar day it is in ``zone``:
     a ``date`` (or ``YYYY-MM-DD`` string) stays that day; an instant is converted, so a shipment
-    at 2026-07-29T23:40Z is 2026-07-30 in Europe/Berlin. A naive timestamp is in
+    at 2026-07-29T23:40Z is 2026-07-30 in Europe/Berlin. With ``zone`` None, an instant's day
+    is the day in the offset it was written with, as its reader sees it:
+    2026-07-05T22:00:00-06:00 is 5 July (a Unix time's day is in UTC). A naive timestamp is in
     ``naive_zone``. Also takes a ``ClaimedDate``."""
     if isinstance(value, ClaimedDate):
         value = value.day if value.kind == "date" else value.instant
-    found = _stored(value, naive_zone)
+    found = _written(value, naive_zone)
     if isinstance(found, dt.datetime):
-        return found.astimezone(_zone(zone)).date()
+        return (found if zone is None else found.astimezone(_zone(zone))).date()
     return found
 
 

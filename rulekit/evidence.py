@@ -511,12 +511,14 @@ class Evidence:
               field_placeholders: Iterable[tuple[str, str, str | None]] = (),
               minor_units: Mapping[str, int] | None = None,
               rows: Mapping[int, RowRule] | None = None,
-              currencies: Mapping[str, str] | None = None) -> "Evidence":
+              currencies: Mapping[str, str] | None = None,
+              zones: Iterable[tuple[str, str, str]] = ()) -> "Evidence":
         """Index a JSON object or a text document. ``untrusted`` and ``authoritative`` hold
         field names, ``entity.field`` or JSON paths (``$.reviews[*].body``); ``placeholders``
         are extra "not recorded" values; ``percent_fields`` name fields stored as points;
         ``minor_units`` maps money fields stored in minor units to their currency's digits and
-        ``currencies`` money fields to their currency.
+        ``currencies`` money fields to their currency; ``zones`` holds (field, zone, naive
+        zone) of the date and timestamp fields a ruleset declares (``_Builder._in_zones``).
         ``rows`` maps the ``id()`` of each entity row inside ``evidence`` to its rule."""
         builder = _Builder(locale, set(untrusted), set(authoritative),
                            {p.casefold() for p in placeholders}, set(percent_fields))
@@ -524,6 +526,8 @@ class Evidence:
             builder.field_placeholders.setdefault(field, []).append((value, unless))
         builder.minor_units = dict(minor_units or {})
         builder.field_currencies = dict(currencies or {})
+        for field, zone, naive in zones:
+            builder.zones[field] = builder.zones.get(field, ()) + ((zone, naive),)
         builder.rows = rows or {}
         if isinstance(evidence, str):
             builder.text(evidence, "$", trusted=True)
@@ -662,7 +666,7 @@ def _today(value: Any) -> dt.date | None:
     try:
         return dt.datetime.fromisoformat(text).date()
     except ValueError:
-        return dates.stored_day(text, "UTC", "UTC") if len(text) <= 40 else None
+        return dates.stored_day(text, None, "UTC") if len(text) <= 40 else None
 
 
 def _decimals(value: Decimal) -> int:
@@ -681,6 +685,7 @@ class _Builder:
         self.field_placeholders: dict[str, list[tuple[str, str | None]]] = {}
         self.minor_units: dict[str, int] = {}
         self.field_currencies: dict[str, str] = {}
+        self.zones: dict[str, tuple[tuple[str, str], ...]] = {}
         self.percent_fields = percent_fields
         self.figures: list[Figure] = []
         self.counts: set[tuple[int, str]] = set()
@@ -1019,13 +1024,15 @@ class _Builder:
         compact = _compact_day(stripped, keys) if leaf.day is None and keys else None
         if compact is not None:
             self._add_day(compact, keys)    # "date": "20260707", as Google Analytics writes it
-        if leaf.day is not None:
+        zones = self.zones.get(keys[-1]) if self.zones and keys and leaf.day else None
+        if zones is not None:
+            self._in_zones(stripped, zones, keys)
+        elif leaf.day is not None:
+            # the day as written, in its own offset: 2026-07-05T22:00:00-06:00 is 5 July to its
+            # reader; its day in UTC backs only a day the answer gives with a zoned time
             self._add_day(leaf.day, keys)
-            for day, hour, minute in leaf.clock:
-                self._add_day(day, keys)
-                self.clock.add((day, hour, minute))
+            self.clock.update(leaf.clock)
             if leaf.utc is not None:
-                self._add_day(leaf.utc[0], keys)    # the day in UTC, beside the day as written
                 self.utc_clock.add(leaf.utc)
                 self.offset_clock.add((*leaf.clock[0], leaf.offset))
         elif leaf.month:
@@ -1040,6 +1047,8 @@ class _Builder:
             self._name(text, leaf, path, keys)
             return
         for mention in leaf.mentions:
+            if zones is not None and mention.kind == "date":
+                continue        # the stored value, read in its field's zone above
             self._mention(mention, path, keys, whole=leaf.plain_number)
             if mention.kind in ("number", "word_number") and mention.value is not None \
                     and not mention.glued:
@@ -1052,6 +1061,25 @@ class _Builder:
                 after = WORD_AFTER.match(text, mention.end)    # "last 30 days, 10 posts"
                 if after is not None:
                     self.stated_counts.add((noun(after[1]), mention.value))
+
+    def _in_zones(self, stored: str, zones: tuple[tuple[str, str], ...],
+                  keys: tuple[str, ...]) -> None:
+        """A stored date or timestamp in a field a ruleset declares with a zone (``zone
+        "Europe/Berlin"``, ``naive "UTC"``), as the claims channel reads it: an instant's day
+        and clock time are those in the field's zone (2026-07-29T23:40:00Z is 01:40 on 30 July
+        in Berlin), not the ones it is written with; a date stays its day."""
+        for zone, naive in zones:
+            day = dates.stored_day(stored, zone, naive)
+            if day is None:
+                continue
+            self._add_day(day, keys)
+            instant = dates.stored_instant(stored, naive) if ":" in stored else None
+            if instant is None:
+                continue
+            local, utc = instant.astimezone(dates.zone(zone)), instant.astimezone(dt.timezone.utc)
+            self.clock.add((local.date(), local.hour, local.minute))
+            self.utc_clock.add((utc.date(), utc.hour, utc.minute))
+            self.offset_clock.add((local.date(), local.hour, local.minute, local.utcoffset()))
 
     def _name(self, text: str, leaf: "_Leaf", path: str, keys: tuple[str, ...]) -> None:
         """A name field ("Model 3 charger", "iPhone 15 case"): its numbers are part of the
@@ -1184,7 +1212,10 @@ def _read_leaf_cached(text: str, locale: str) -> _Leaf:
 
 def _read_leaf_uncached(text: str, locale: str) -> _Leaf:
     stripped = text.strip()
-    day = dates.stored_day(stripped, "UTC", "UTC") if len(stripped) <= 40 else None
+    # a delivery window, "2026-09-09 09:00-11:00", is a day and two times (its mentions), not
+    # 09:00 at UTC-11
+    day = dates.stored_day(stripped, None, "UTC") \
+        if len(stripped) <= 40 and not dates.hour_range(stripped) else None
     return _Leaf(squashed=squash(text), day=day,
                  month=day is None and _MONTH.fullmatch(stripped) is not None,
                  pairs=tuple(m.group(0).casefold() for m in _NAME_PAIR.finditer(text)),

@@ -171,6 +171,9 @@ class SweepSettings:
     # The currency of each money field, (field, ISO code): an amount there is in that currency
     # unless a sibling ``currency`` says otherwise.
     money_currencies: tuple[tuple[str, str], ...] = ()
+    # The zones of each date and timestamp field, (field, zone, naive zone): a stored instant's
+    # day and clock time there are those in the field's zone, as the claims channel reads them.
+    field_zones: tuple[tuple[str, str, str], ...] = ()
 
     @classmethod
     def from_policy(cls, policy: Policy | None) -> "SweepSettings":
@@ -195,7 +198,9 @@ class SweepSettings:
                    frozenset(spec.rounding), frozenset(spec.exempt), spec.placeholders,
                    spec.untrusted, spec.authoritative, percent_fields, placeholders, minor,
                    _row_entities(policy), policy.binding,
-                   money_currencies=_money_currencies(fields, policy.currency))
+                   money_currencies=_money_currencies(fields, policy.currency),
+                   field_zones=tuple((f.name, f.type.zone, getattr(f.type, "naive_zone", "UTC"))
+                                     for f in fields if f.type.kind in ("date", "timestamp")))
 
     def index(self, evidence: Any, locale: str, *, now: dt.datetime | None = None) -> Evidence:
         """Index ``evidence`` once for any number of audits. ``now`` is when its rows' ages
@@ -217,7 +222,7 @@ class SweepSettings:
                               percent_fields=self._names(self.percent_fields),
                               field_placeholders=self.field_placeholders,
                               minor_units=dict(self.minor_units), rows=rows,
-                              currencies=dict(self.money_currencies))
+                              currencies=dict(self.money_currencies), zones=self.field_zones)
 
     @staticmethod
     def _names(targets: Iterable[str]) -> set[str]:
@@ -1402,7 +1407,9 @@ class _Judge:
         weekday = _stated_weekday(self.text, mention, self.locale) \
             if mention.day is not None or (mention.normalized or "").startswith("--") else None
         if mention.day is not None:
-            if mention.day not in days:
+            # a day with a zoned time ("July 6 at 04:00 UTC") is the day in that zone
+            if mention.day not in days and not (
+                    time is not None and time.tzinfo is not None and self._zoned(mention.day, time)):
                 return self._finding(mention, "unsupported_date", f"{mention.text} is not a date "
                                      "in the evidence", value=mention.day.isoformat())
             if weekday is not None and mention.day.weekday() != weekday[0]:
@@ -1447,9 +1454,9 @@ class _Judge:
                                  "the evidence", value=normal)
         if normal.startswith("--"):     # a day without a year: some evidence date must have it
             normal = normal[:7]         # "--07-10T20:00": the day of a month, and its time
-            if time is not None and time.tzinfo is not None and time.tzinfo is not dt.timezone.utc:
+            if time is not None and time.tzinfo is not None:
                 # "July 9 at 7:30 pm Pacific": an instant of the evidence that is that time on
-                # that day in that zone, whose day in UTC may be the next or the one before
+                # that day in that zone, whose day as written may be the next or the one before
                 month, day = int(normal[2:4]), int(normal[5:7])
                 for year in sorted({d.year + step for d in days for step in (-1, 0, 1)}):
                     try:

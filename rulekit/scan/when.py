@@ -12,8 +12,8 @@ import functools
 import operator
 import re
 
-from rulekit.dates import ClaimedDate, Readings, _locale_dates, is_fixed, parse_claimed_date, \
-    real_offset, written_zone
+from rulekit.dates import ClaimedDate, Readings, _locale_dates, hour_range, is_fixed, \
+    parse_claimed_date, real_offset, written_zone
 from rulekit.scan.base import _DIGITS, _Hit, _is_glue, _word_after, _word_before
 from rulekit.scan.cjk import _CJK_DIGIT, _cjk_value, _digit_string
 from rulekit.scan.locales import _SPACE, _name_key
@@ -28,10 +28,12 @@ _KIND = operator.attrgetter("kind")
 _VERB_MONTHS = frozenset(("may", "march", "mar"))
 
 # Dates and times, each matched at the first digit of a run. An offset no zone has
-# (``rulekit.dates.real_offset``) is the end of a range of hours: "2026-09-09 14:00-18:00".
+# (``rulekit.dates.real_offset``) is the end of a range of hours: "2026-09-09 14:00-18:00", and
+# so is one a reader reads so (``rulekit.dates.hour_range``): "2026-09-09 09:00-11:00".
 _ISO_DATE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}"
                        r"(?:[T ][0-9]{2}:[0-9]{2}(?::[0-9]{2}(?:[.,][0-9]{1,9})?)?"
                        r"(Z|([+-])([0-9]{2})(?::?([0-9]{2}))?)?)?(?![0-9A-Za-z])")
+_ISO_UTC = ("Z", "z", "+00:00", "-00:00", "+0000", "-0000", "+00", "-00")
 _NUMERIC_DATE = re.compile(r"[0-9]{1,4}([./-])[0-9]{1,2}\1[0-9]{2,4}(?![0-9A-Za-z]|[.,/-][0-9])")
 # Korean "2026. 7. 29.": a four-digit year first, a space after each dot; the last dot may be
 # left out in Korean text only (``_SPACED_DATE_END``).
@@ -1045,10 +1047,12 @@ class _When:
         if claimed.kind == "timestamp":
             instant = claimed.instant
             hit.day = instant.date()
-            # an offset written with the time (a naive time reads as UTC) keeps its zone
-            hit.time = instant.timetz() if instant.utcoffset() else instant.time()
+            # an offset written with the time keeps its zone, and so does UTC written as ISO
+            # writes it ("2026-07-06T04:00:00Z", "+00:00"); a naive time reads as UTC, no zone
+            written = instant.utcoffset() or text.endswith(_ISO_UTC, s, hit.e)
+            hit.time = instant.timetz() if written else instant.time()
             hit.normalized = instant.isoformat()
-            zoned = None if instant.utcoffset() else _zone_after(text, hit.e)
+            zoned = None if written else _zone_after(text, hit.e)
             if zoned is not None and self.free(s, zoned[0]):
                 hit.e, zone, label = zoned
                 hit.time = hit.time.replace(tzinfo=zone)
@@ -1181,9 +1185,12 @@ def _numeral(run: str) -> int | None:
 
 def _iso_end(found: re.Match) -> int:
     """Where an ISO date or timestamp ends: before an offset that no zone has ("14:00-18:00"
-    is a range of hours)."""
+    is a range of hours), or that a reader reads as the end of a range of hours, written after
+    a space with its colon and no seconds ("2026-09-09 09:00-11:00", ``hour_range``)."""
     if found.group(2) is None:
         return found.end()
+    if found.group(2) == "-" and hour_range(found.group()):
+        return found.start(1)
     offset = dt.timedelta(hours=int(found.group(3)), minutes=int(found.group(4) or 0))
     return found.end() if real_offset(-offset if found.group(2) == "-" else offset) \
         else found.start(1)
