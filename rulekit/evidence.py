@@ -313,11 +313,12 @@ class Evidence:
 
     @functools.cached_property
     def time_units(self) -> Mapping[Decimal, frozenset[str]]:
-        """The units of time each number is held in (by magnitude), for the numbers every field
-        of which names one: ``warranty_years: 2`` holds 2 in years, ``lead_time_days: 5`` 5 in
-        days, so "a 2-month warranty" says another length of time. A number also held by a
-        field that names no unit of time is left out: its name does not say what it counts, so
-        it may be said in any unit."""
+        """The units of time each number is held in (under its value and its negation, so that
+        a mention's value is looked up as it is), for the numbers every field of which names
+        one: ``warranty_years: 2`` holds 2 in years, ``lead_time_days: 5`` 5 in days, so "a
+        2-month warranty" says another length of time. A number also held by a field that names
+        no unit of time is left out: its name does not say what it counts, so it may be said in
+        any unit."""
         found: dict[Decimal, set[str]] = {}
         free: set[Decimal] = set()
         for figure in self.figures:
@@ -328,7 +329,8 @@ class Evidence:
                 found.setdefault(abs(figure.value), set()).update(units)
             else:
                 free.add(abs(figure.value))
-        return {value: frozenset(units) for value, units in found.items() if value not in free}
+        return {signed: frozenset(units) for value, units in found.items() if value not in free
+                for signed in (value, -value)}
 
     def other_currencies(self, value: Decimal, currency: str) -> tuple[str, ...]:
         """The currencies the evidence holds ``value`` in when none of them may be ``currency``

@@ -359,8 +359,8 @@ def sweep(text: str, evidence: Evidence, settings: SweepSettings = SweepSettings
                 and mention.sign != "+" and mention.currency is None) \
                 and not (directed and _direction(text, mention)) and not mention.ordinal \
                 and not (changes and abs(value) in changes and _trend(text, mention)) \
-                and not (timed and abs(value) in timed
-                         and _time_unit_said(text, mention) not in (None, *timed[abs(value)])) \
+                and not (timed and value in timed
+                         and _time_unit_said(text, mention) not in (None, *timed[value])) \
                 and not (stating and mention.sign is None and abs(value) not in magnitudes
                          and change_word_before(text, mention.start) in _STATED_CHANGE
                          and _stated_change(text, mention)):
@@ -379,9 +379,9 @@ def sweep(text: str, evidence: Evidence, settings: SweepSettings = SweepSettings
         # "It has 3 reviews": a count, which the rating 3 does not back (``_count_levels``); read
         # only when a counted word follows digits that are not one of its counts as written,
         # or a number in words may be one ("three reviews")
-        if "word_number" in map(_KIND, mentions) or any(
-                word in counted for _, word in
-                set(_NUMBER_THEN_WORD.findall(text)) - evidence.counts_as_written):
+        pairs = set(_NUMBER_THEN_WORD.findall(text)) - evidence.counts_as_written
+        if "word_number" in map(_KIND, mentions) or (
+                pairs and not counted.keys().isdisjoint([word for _, word in pairs])):
             _count_levels(text, mentions, evidence, findings, judge._count_pair)
     if "from " in low:
         _levels(text, low, mentions, findings)     # "fell from 45,830 to 52,010"
@@ -1029,7 +1029,7 @@ class _Judge:
                 return self._finding(mention, "unsupported_number", f"{mention.text.strip()} is "
                                      f"in {mention.currency}; the evidence holds "
                                      f"{plain_decimal(abs(value))} {where}")
-        units = self.timed.get(abs(value)) if self.timed else None
+        units = self.timed.get(value) if self.timed else None
         said = _time_unit_said(self.text, mention) if units else None
         if said is not None and said not in units:
             held = " or ".join(f"{unit}s" for unit in sorted(units))
