@@ -332,15 +332,18 @@ class _Figures:
     """Numbers at each run of digits, and ranges; a part of ``_Scanner``."""
 
     def digits(self) -> None:
-        mask = self.mask
+        text, mask = self.text, self.mask
         end = 0
-        for match in _DIGITS.finditer(self.text):
+        for match in _DIGITS.finditer(text):
             s, e = match.span()
             # A run that starts inside the last figure was read with it ("299" and "00" of
             # "1,299.00"), or is the rest of a run the figure began in; a claimed one is a
             # link's or a date's.
             if s < end or mask[s]:
                 continue
+            if e - s == 1 and text[s] == "3" and self.low.endswith("from ", 0, s) \
+                    and self.from_three(s, e):
+                continue                # "4 of 9 from 3": the three-point line (``from_three``)
             end = self.plain_number(s, e)
             if end is None:
                 end = self.date_at(s, e)

@@ -418,7 +418,7 @@ class _Words:
                 self.claim(hit)
 
     def from_three(self, s: int, e: int) -> bool:
-        """Whether "three" at [s, e), after "from", is the three-point line (``_SHOT_CUE``): at
+        """Whether "three" or "3" at [s, e), after "from", is the three-point line (``_SHOT_CUE``): at
         the end of a clause, in a clause of at most 64 characters before it that counts
         shots."""
         low = self.low
