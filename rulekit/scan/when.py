@@ -235,6 +235,24 @@ _RANGE_GAP = re.compile(r"[ \u00a0]{0,3}(?:[-\u2013\u2014~]|to|until|till|throug
 _START = operator.attrgetter("s")
 # The last character of an emphasis or an HTML tag between a month and its day ("**July** 2",
 # "July *2*", "<i>July</i> 2"), and those marks inside a date's text.
+# A month and a day with a slash and no year ("7/10" in en_US, "10/7" in en_GB: the locale's
+# order), a date only after a word that makes it one (``_SHORT_DATE_CUES``, a weekday): alone,
+# "7/10" is as often a rating, a share or a score, and so it is before "of", "stars", "points".
+_SHORT_DATE = re.compile(r"([0-9]{1,2})/([0-9]{1,2})(?![0-9]|/[0-9]|[.,][0-9]|[^\W\d_]|%)")
+_SHORT_DATE_CUES = frozenset(
+    "on since until till thru through before after due dated arrives arrive arrived arriving "
+    "ships ship shipped shipping delivered delivery deliver expires expire expired expiring "
+    "starts start started ends end ended opens opened closes closed effective by "
+    "le du au el del il dal al am vom ab bis dia".split())
+_SHORT_DATE_NOT_AFTER = re.compile(
+    r"[ \t\u00a0]*(?:of|stars?|points?|ratings?|scores?|votes?|de|des|du|del|della|di|von|der)"
+    r"(?![^\W\d_])", re.IGNORECASE)
+# Before "by", a word that makes "by 1/3" the size of a change ("cut by 1/3"), not a deadline.
+_CHANGED_BY = frozenset("cut cuts reduced reduces lowered raised increased decreased dropped "
+                        "fell rose grew down up off discounted".split())
+_WEEKDAY_WORDS = frozenset(
+    name for day in ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
+    for name in (day, day[:3], day[:4]))
 _MARK_LAST = frozenset("*>")
 _MARK_FIRST = frozenset("*<")
 _MARKUP = re.compile(r"\*{1,3}|</?[A-Za-z]{1,10}>")
@@ -339,6 +357,10 @@ class _When:
                 return self.add_date(s, found.end())
             if after == ".":
                 found = self.dotted_date(s, e)
+                if found is not None:
+                    return found
+            if after == "/" and length <= 2:
+                found = self.short_date(s)
                 if found is not None:
                     return found
         if self.has_east_asian and length <= 4:
@@ -671,6 +693,26 @@ class _When:
         elif _valid_day(month, day):
             hit.normalized = f"--{month:02d}-{day:02d}"
         return self.claim(hit).e
+
+    def short_date(self, s: int) -> int | None:
+        """A month and a day with a slash and no year at s, in the locale's order ("on 7/10" in
+        en_US, "le 14/7" in fr_FR), after a word of ``_SHORT_DATE_CUES`` or a weekday; its end,
+        or None, having claimed nothing."""
+        text, low = self.text, self.low
+        found = _SHORT_DATE.match(text, s)
+        if found is None or _SHORT_DATE_NOT_AFTER.match(text, found.end()):
+            return None
+        word = _word_before(low, s)
+        if word not in _SHORT_DATE_CUES and word.rstrip(",") not in _WEEKDAY_WORDS:
+            return None
+        if word == "by" and _word_before(low, low.rfind("by", 0, s)) in _CHANGED_BY:
+            return None                 # "cut by 1/3": a share
+        first, second = int(found.group(1)), int(found.group(2))
+        month, day = (first, second) if _locale_dates(self.info.locale).month_first \
+            else (second, first)
+        if not 1 <= month <= 12 or not _valid_day(month, day) or not self.free(s, found.end()):
+            return None
+        return self.day_of(s, found.end(), month, day, None)
 
     def time_ends_at(self, at: int) -> bool:
         """Whether the last hit is a clock time, alone or after its day ("2026-09-09 14:00"),
