@@ -359,6 +359,18 @@ class Evidence:
         return frozenset(found)
 
     @functools.cached_property
+    def rate_bases(self) -> frozenset[Decimal]:
+        """The bases of the rates the evidence's field names state: 1000 for
+        ``cost_per_1k_calls``, 90 for ``goals_per_90``, 100000 for ``deathsPer100k``. Said after
+        "per", such a number is the unit a figure is counted in, not a figure. Read from the
+        keys of ``raw`` on first use."""
+        found = set()
+        for key in _keys_in(self.raw):
+            for digits, scale in _RATE_BASE_NAME.findall(key):
+                found.add(Decimal(digits) * _RATE_BASE_SCALES[scale.lower()])
+        return frozenset(found)
+
+    @functools.cached_property
     def amounts(self) -> tuple[Amount, ...]:
         """Every field that says how many of something there are: a number, a list, a flag or
         a null, with the words of its name. Read from ``raw`` on first use (only an answer that
@@ -1246,6 +1258,22 @@ _DIGIT_RUN = re.compile(r"\d+")
 
 
 _WORD = re.compile(r"[^\W_]+")
+
+
+# The base of a rate in a field's name: "per_1k", "per90", "Per100k", "per_1m".
+_RATE_BASE_NAME = re.compile(r"(?i:per)_?([0-9]{1,7})(k|m|mm|bn|)(?![0-9])")
+_RATE_BASE_SCALES = {"": 1, "k": 1000, "m": 10**6, "mm": 10**6, "bn": 10**9}
+
+
+def _keys_in(node: Any) -> Iterable[str]:
+    """Every key of every object a JSON value holds."""
+    if isinstance(node, Mapping):
+        for key, child in node.items():
+            yield str(key)
+            yield from _keys_in(child)
+    elif isinstance(node, (list, tuple)):
+        for child in node:
+            yield from _keys_in(child)
 
 
 def _strings_in(node: Any) -> Iterable[str]:

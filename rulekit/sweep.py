@@ -60,7 +60,7 @@ from rulekit.findings import _FIGURE_KINDS, Finding, _new_finding
 from rulekit.numbers import plain_decimal
 from rulekit.policy import Binding, Entity, Identity, Policy
 from rulekit.scan import Mention, scan, squash
-from rulekit.scan.base import _ascii_lower, _is_cjk, _trie
+from rulekit.scan.base import _ascii_lower, _is_cjk, _trie, _word_before
 from rulekit.scan.quotes import _SAID
 from rulekit.scan.figures import (CHANGED_BEFORE, FALL_BEFORE, FALL_OTHER, RISE_BEFORE, RISE_OTHER,
                                    change_word_before)
@@ -1022,6 +1022,8 @@ class _Judge:
             return None
         if value in self.from_slots:
             return None     # code put it there
+        if _word_before(self.text, mention.start) == "per" and value in self.evidence.rate_bases:
+            return None     # "per 1k calls" for ``cost_per_1k_calls``: the base of a stored rate
         if mention.currency is not None:
             held = self.evidence.other_currencies(value, mention.currency)
             if held:
