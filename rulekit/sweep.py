@@ -501,9 +501,14 @@ def _label_emphasis(text: str, mention: Mention, evidence: Evidence) -> bool:
 # '@sam_k posted "..."'), or right after it ('"...," Dana said', '"...," said Dana'): the verbs
 # are the scanner's (``scan.quotes._SAID``), the name as in ``_NAME_LABEL``. Read in a window
 # of 80 characters before a quote.
+# The names before a verb of saying: one, or a list ("Sam and Dana both said", "Sam, Dana and
+# Kim all said"), maybe with an adverb between ("Dana also said").
+_NAME_LIST_GAP = r"(?:,[ \t]+(?:and[ \t]+|&[ \t]+)?|[ \t]+(?:and|&)[ \t]+)"
 _NAMED_BEFORE = re.compile(
-    rf"(?<![\w@'.-])(?P<name>{_QUOTE_NAME})[ \t\u00a0]+(?i:{_SAID})"
-    r"(?:[ \t\u00a0]+(?:it|this|that))?[ \t\u00a0]*[,:]?[ \t\u00a0]*\Z")
+    rf"(?<![\w@'.-])(?P<name>(?:{_QUOTE_NAME})(?:{_NAME_LIST_GAP}(?:{_QUOTE_NAME}))*)"
+    r",?[ \t\u00a0]+(?:(?:both|all|each|also|too|then|later|once|even)[ \t\u00a0]+)?"
+    rf"(?i:{_SAID})(?:[ \t\u00a0]+(?:it|this|that))?[ \t\u00a0]*[,:]?[ \t\u00a0]*\Z")
+_NAME_LIST_SPLIT = re.compile(_NAME_LIST_GAP)
 _NAMED_AFTER = re.compile(
     rf"[ \t\u00a0]+(?:(?P<name>{_QUOTE_NAME})[ \t\u00a0]+(?i:{_SAID})"
     rf"|(?i:{_SAID})[ \t\u00a0]+(?P<later>{_QUOTE_NAME}))(?![\w])")
@@ -1618,17 +1623,22 @@ class _Judge:
                 found = _NAMED_AFTER.match(text, mention.end)
                 if found is None:
                     return None
-        name = (found.group("name") or found.group("later")).rstrip(".")
-        said = name_words(name)
-        if not said or said.isdisjoint(self.evidence.author_words):
-            return None     # "She said", "Alex said": no author of the evidence
         writers = {author for squashed, author in self.evidence.quotes
                    if author and _found_whole(quoted, squashed)}
-        if not writers or any(not said.isdisjoint(name_words(w)) for w in writers):
+        if not writers:
             return None
-        return self._finding(mention, "unsupported_quote", f"this quote is attributed to {name}, "
-                             f"but in the evidence {' and '.join(sorted(writers))} wrote it",
-                             value=quoted)
+        # Each name said to have said it that is an author of the evidence must have written
+        # it ("Sam and Dana both said"); a name the evidence does not know ("She said", "Alex
+        # said") is not judged.
+        for name in _NAME_LIST_SPLIT.split((found.group("name") or found.group("later"))):
+            name = name.rstrip(".")
+            said = name_words(name)
+            if said and not said.isdisjoint(self.evidence.author_words) \
+                    and all(said.isdisjoint(name_words(w)) for w in writers):
+                return self._finding(mention, "unsupported_quote", f"this quote is attributed "
+                                     f"to {name}, but in the evidence "
+                                     f"{' and '.join(sorted(writers))} wrote it", value=quoted)
+        return None
 
     @functools.cached_property
     def question_words(self) -> frozenset[str]:
