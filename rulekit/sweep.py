@@ -863,14 +863,36 @@ def _asserted_question_quotes(text: str, mentions: Sequence[Mention], evidence: 
         if mention.kind != "quote":
             continue
         quoted = mention.normalized or squash(mention.text)
-        if not quoted or quoted not in asked or quoted.endswith("?") \
-                or _found_whole(quoted, evidence.quote_text):
+        if not quoted or quoted not in asked or _found_whole(quoted, evidence.quote_text):
+            continue
+        if _agreed(text, mention):
+            found.add(index)            # 'You asked "...?" Yes, it is true.': an assent
+            continue
+        if quoted.endswith("?"):
             continue
         sentence = max(text.rfind(mark, 0, mention.start) for mark in ".!?\n") + 1
         if not _USERS_WORDS.search(text, max(sentence, mention.start - 80), mention.start) \
                 and not _DENIED.match(text, mention.end):
             found.add(index)
     return found
+
+
+# Words that agree with what the user asked, and words that deny it: a quote of the question
+# beside agreement and no denial is stated as a fact ('Yes. As you put it, "my post got 9,999
+# views"').
+_AGREEING = re.compile(r"(?<![\w'])(?:yes|yeah|yep|correct|correctly|true|exactly|indeed|"
+                       r"confirm|confirms|confirmed|accurate|right)(?![\w'])", re.IGNORECASE)
+_DISAGREEING = re.compile(r"(?<![\w'])(?:no|not|nope|incorrect|wrong|false|untrue|actually|"
+                          r"however|but)(?![\w'])|n't(?![\w'])", re.IGNORECASE)
+
+
+def _agreed(text: str, quote: Mention) -> bool:
+    """Whether the words around a quote of the question (up to 100 characters each side, in its
+    paragraph, the quote itself aside) agree with it and none disagrees."""
+    start = max(quote.start - 100, text.rfind("\n\n", 0, quote.start) + 1, 0)
+    end = text.find("\n\n", quote.end, quote.end + 100)
+    around = text[start:quote.start] + " " + text[quote.end:end if end >= 0 else quote.end + 100]
+    return _AGREEING.search(around) is not None and _DISAGREEING.search(around) is None
 
 
 # The marks of words left out of a quote: "...", "…" (squashed, NFKC makes it "..."), "[...]",
