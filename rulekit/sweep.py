@@ -60,7 +60,7 @@ from rulekit.findings import _FIGURE_KINDS, Finding, _new_finding
 from rulekit.numbers import plain_decimal
 from rulekit.policy import Binding, Entity, Identity, Policy
 from rulekit.scan import Mention, scan, squash
-from rulekit.scan.base import _ascii_lower, _is_cjk, _trie, _word_before
+from rulekit.scan.base import _ascii_lower, _is_cjk, _trie, _word_after, _word_before
 from rulekit.scan.quotes import _SAID
 from rulekit.scan.figures import (CHANGED_BEFORE, FALL_BEFORE, FALL_OTHER, RISE_BEFORE, RISE_OTHER,
                                    change_word_before)
@@ -403,6 +403,8 @@ def sweep(text: str, evidence: Evidence, settings: SweepSettings = SweepSettings
             or "lager" in low or "剩" in low or "库存" in low or "在庫" in low:
         amounts += _stock_levels(low if len(low) == len(text) else _ascii_lower(text),
                                  mentions, evidence)
+    if question and _AGREEING.search(text, 0, _first_sentence_end(text)):
+        findings.extend(_agreed_figures(text, question, evidence, locale, scanned))
     if amounts:
         skip = [(f.start, f.end) for f in findings]
         skip += [(m.start, m.end) for m in scanned if m.kind == "quote"]
@@ -884,6 +886,56 @@ _AGREEING = re.compile(r"(?<![\w'])(?:yes|yeah|yep|correct|correctly|true|exactl
                        r"confirm|confirms|confirmed|accurate|right)(?![\w'])", re.IGNORECASE)
 _DISAGREEING = re.compile(r"(?<![\w'])(?:no|not|nope|incorrect|wrong|false|untrue|actually|"
                           r"however|but)(?![\w'])|n't(?![\w'])", re.IGNORECASE)
+
+
+def _first_sentence_end(text: str) -> int:
+    """Where the first sentence of ``text`` ends (a stop, ! or ? before a space, or a line
+    break), or its length."""
+    found = _SENTENCE_BREAK.search(text)
+    return found.start() if found else len(text)
+
+
+_SENTENCE_BREAK = re.compile(r"[.!?](?:\s|$)|\n")
+
+
+def _agreed_figures(text: str, question: str, evidence: Evidence, locale: str,
+                    mentions: Sequence[Mention]) -> list[Finding]:
+    """An answer whose first sentence agrees with the question ("Yes, it did.", "That's
+    correct") and does not disagree states the question's figures: each figure of the question
+    of a kind the evidence stores (an amount with its currency, a percentage, or a number
+    before a word the evidence counts: "9,999 views") that the evidence does not hold is a
+    finding on the word that agrees. A figure of the user's own situation ("my 2 pairs of
+    shoes") is no such kind and is not judged. Nor is a figure when the answer (its
+    ``mentions``) writes one of the same kind itself, the same or another ("Yes, I can check.
+    It got 2,380 views."): that one is judged where it stands."""
+    first = text[:_first_sentence_end(text)]
+    agreeing = _AGREEING.search(first)
+    if agreeing is None or _DISAGREEING.search(first):
+        return []
+    counted = evidence.counted
+    amounts = any(m.currency is not None for m in mentions)
+    percents = any(m.percent for m in mentions)
+    things = {noun(word) for _, word in _NUMBER_THEN_WORD.findall(text)}
+    found = []
+    for mention in scan(question, locale):
+        value = mention.value
+        if mention.kind not in _FIGURE_KINDS or value is None:
+            continue
+        thing = _word_after(question, mention.end)
+        if mention.percent:
+            held = percents or value in evidence.percents
+        elif mention.currency is not None:
+            held = amounts or value in evidence.values
+        elif thing in counted:
+            held = noun(thing) in things or value in evidence.values
+        else:
+            continue
+        if not held:
+            found.append(_new_finding(
+                "number", agreeing.group(), str(value), agreeing.start(), agreeing.end(),
+                "unsupported_number", f"agrees with {mention.text.strip()!r} in the question, "
+                "which the evidence does not hold"))
+    return found
 
 
 def _agreed(text: str, quote: Mention) -> bool:
