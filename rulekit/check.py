@@ -47,7 +47,8 @@ _FEEDBACK = {
     "stale": "is out of date in the record; do not state it",
     "not_checkable": "cannot be checked or shared; leave it out",
     "misattributed": "belongs to another row than the one its sentence names; every slot of a "
-                     "sentence must cite the row that sentence is about",
+                     "sentence must cite the row that sentence is about, or a row that belongs "
+                     "to it (a review of that product)",
 }
 
 
@@ -762,7 +763,10 @@ def _misattributed(derived: _Derived, reply: Reply, planned: list[_Planned],
     ``misattributed``. Where the rules link the two entities in no way, only a row named in the
     value's own clause, with no row of the value's entity named there, binds it: "{name} can
     be returned within {days} days" is flagged, "... within {days} days in {market}" and a
-    sentence of its own ("Returns are accepted within {days} days.") are not."""
+    sentence of its own ("Returns are accepted within {days} days.") are not. A slot that
+    names a row is held to the nearest row of an entity its row is linked to, and to nothing
+    else: "{author_name} reviewed the {name}" with a review of another product is flagged, a
+    customer's name beside an order's number is not."""
     by_key = {p.claim.key: p for p in planned if p.entity is not None and p.field is not None}
     from rulekit.evidence import noun      # (evidence is the audit's: imported late)
 
@@ -792,16 +796,24 @@ def _misattributed(derived: _Derived, reply: Reply, planned: list[_Planned],
     out = list(results)
     named = _Named(events)
     for at, (entity, names, item, where) in enumerate(events):
-        if names is not None or item is None or out[item.index].outcome != "confirmed":
+        if item is None or out[item.index].outcome != "confirmed":
             continue
         claim, own = item.claim, str(item.claim.entity_id)
         what = f"{{{claim.key}}} is the {item.field.name} of {entity} {own}"
-        subject, rank = _subject(named, at, where, lambda other: other == entity)
-        if subject is not None and subject[1] != own:
+        if names is not None:
+            # A name is held only to the rows its own row belongs to: "{author} reviewed the
+            # {name}" says the review is of that product.
+            subject, near = _subject(named, at, where, lambda other: other != entity
+                                     and _reaches(derived, entity, other, 2))
+            rank = 3
+        else:
+            subject, rank = _subject(named, at, where, lambda other: other == entity)
+        if names is None and subject is not None and subject[1] != own:
             reason = (f"{what}, but its sentence is about {entity} {subject[1]}; cite the row "
                       "the sentence is about")
         else:
-            subject, near = _subject(named, at, where, lambda other: other != entity)
+            if names is None:
+                subject, near = _subject(named, at, where, lambda other: other != entity)
             if subject is None or near > rank:
                 continue
             tie = _belongs(derived, rows, entity, own, *subject)
