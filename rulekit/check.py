@@ -800,36 +800,39 @@ def _misattributed(derived: _Derived, reply: Reply, planned: list[_Planned],
             continue
         claim, own = item.claim, str(item.claim.entity_id)
         what = f"{{{claim.key}}} is the {item.field.name} of {entity} {own}"
-        if names is not None:
+        if names is None:
+            same, rank = _subject(named, at, where, lambda other: other == entity)
+            if same is not None and same[1] != own:
+                out[item.index] = _misattributed_result(out[item.index], (
+                    f"{what}, but its sentence is about {entity} {same[1]}; cite the row the "
+                    "sentence is about"))
+                continue
+            subject, near = _subject(named, at, where, lambda other: other != entity)
+        else:
             # A name is held only to the rows its own row belongs to: "{author} reviewed the
             # {name}" says the review is of that product.
             subject, near = _subject(named, at, where, lambda other: other != entity
                                      and _reaches(derived, entity, other, 2))
             rank = 3
-        else:
-            subject, rank = _subject(named, at, where, lambda other: other == entity)
-        if names is None and subject is not None and subject[1] != own:
-            reason = (f"{what}, but its sentence is about {entity} {subject[1]}; cite the row "
-                      "the sentence is about")
-        else:
-            if names is None:
-                subject, near = _subject(named, at, where, lambda other: other != entity)
-            if subject is None or near > rank:
-                continue
-            tie = _belongs(derived, rows, entity, own, *subject)
-            if tie == "yes" or (tie == "unlinked" and (near > 0 or rank == 0)):
-                continue
-            about = f"{subject[0]} {subject[1]}"
-            reason = f"{what}, but its {'clause' if near == 0 else 'sentence'} is about {about}" + {
+        if subject is None or near > rank:
+            continue
+        tie = _belongs(derived, rows, entity, own, *subject)
+        if tie == "yes" or (tie == "unlinked" and (near > 0 or rank == 0)):
+            continue
+        about = f"{subject[0]} {subject[1]}"
+        out[item.index] = _misattributed_result(out[item.index], (
+            f"{what}, but its {'clause' if near == 0 else 'sentence'} is about {about}" + {
                 "no": f", and {entity} {own} is not of {about}",
                 "unknown": f", and the rows the reply cites do not show that {entity} {own} is "
                            f"of {about}",
                 "unlinked": f", and the rules do not link {entity} to {subject[0]}; name the "
-                            f"{entity} the value is of"}[tie]
-        out[item.index] = dataclasses.replace(
-            out[item.index], outcome="misattributed", reason_code="misattributed",
-            reason=reason)
+                            f"{entity} the value is of"}[tie]))
     return out
+
+
+def _misattributed_result(result: ClaimResult, reason: str) -> ClaimResult:
+    return dataclasses.replace(result, outcome="misattributed", reason_code="misattributed",
+                               reason=reason)
 
 
 class _Named:
