@@ -47,7 +47,8 @@ _FEEDBACK = {
     "stale": "is out of date in the record; do not state it",
     "not_checkable": "cannot be checked or shared; leave it out",
     "misattributed": "belongs to another row than the one its sentence names; every slot of a "
-                     "sentence must cite the row that sentence is about",
+                     "sentence must cite the row that sentence is about, or a row that belongs "
+                     "to it (a review of that product)",
 }
 
 
@@ -151,8 +152,12 @@ def _check(policy: Policy, reply: Any, source: Any, now: dt.datetime | None, att
     cited: dict[tuple[str, str], str | None] = {}
     results = [p.blocked or _judge(derived, p, rows, lookup_errors, now, ages, cited)
                for p in planned]
-    if parsed.form == "claims" and len({str(p.claim.entity_id) for p in planned}) > 1:
-        results = _misattributed(derived, parsed, planned, results, rows)
+    if parsed.form == "claims" and len({(p.claim.entity, str(p.claim.entity_id))
+                                        for p in planned}) > 1:
+        linked, more = _link_rows(derived, planned, rows, resolver, timeout, tenant,
+                                  inputs or {})
+        results = _misattributed(derived, parsed, planned, results, linked)
+        sources += more
     failures = [_failure(r) for r in results if r.outcome != "confirmed"]
     failures += _prose_failures(policy, parsed, planned, rows)
     if trace is not None:
@@ -319,6 +324,9 @@ class _Derived:
         # The fields that name a row of each entity in a template (``_misattributed``).
         self.naming: dict[str, frozenset[str]] = {
             entity.name: _naming_fields(policy, entity) for entity in policy.entities}
+        # The fields by which a row of each entity belongs to a row of another (``_belongs``).
+        self.links: dict[str, tuple[tuple[str, str], ...]] = {
+            entity.name: _link_fields(policy, entity) for entity in policy.entities}
         # A row's update time as cited: the same rows are asked about again and again.
         self.cited_time = functools.lru_cache(maxsize=4096, typed=True)(
             functools.partial(_cited_time_of, policy))
@@ -402,12 +410,14 @@ def _lookup_request(policy: Policy, lookup_fields, entity_name: str,
 
 def _lookup_fields(policy: Policy, entity_name: str, claimed: frozenset[str]) -> tuple[str, ...]:
     """Every field one lookup of ``entity_name`` reads: the claimed ones, those that name a row
-    (``_misattributed`` reads a row's name in the template's words), those an input must equal
+    (``_misattributed`` reads a row's name in the template's words), those that say which row
+    of another entity the row belongs to (``_link_fields``), those an input must equal
     (``requires ... matching``, hidden or not: compared, never shown), those the policy's
     fallbacks show, the flags their placeholders depend on (``unless``), and the freshness
     field."""
     entity = policy.entity(entity_name)
     fields = set(claimed) | (_naming_fields(policy, entity) - {entity.key})
+    fields.update(field for field, _ in _link_fields(policy, entity))
     fields.update(field for _, field in entity.matching)
     for fallback in policy.fallbacks:
         fields.update(slot.field for slot in fallback.slots if slot.entity == entity_name)
@@ -684,6 +694,56 @@ def _naming_fields(policy: Policy, entity: Entity) -> frozenset[str]:
                                     if f.type.kind == "text" and _NAME_FIELD.search(f.name))))
 
 
+def _link_fields(policy: Policy, entity: Entity) -> tuple[tuple[str, str], ...]:
+    """(field, entity) for each field by which a row of ``entity`` belongs to a row of another
+    entity: a readable field named after that entity and its key (``review.product_sku`` for a
+    ``product`` keyed by ``sku``; ``delivery_quote.variant_code``). Readable, so that every
+    source returns it; never a sensitive one."""
+    by_name = {f"{other.name}_{other.key}": other.name for other in policy.entities
+               if other.name != entity.name}
+    return tuple((field.name, by_name[field.name]) for field in entity.readable_fields
+                 if field.name in by_name and not field.sensitive)
+
+
+def _link_rows(derived: _Derived, planned: list[_Planned], rows: dict, resolver: Resolver,
+               timeout: float, tenant: str | None, inputs: Mapping
+               ) -> tuple[dict, tuple[dict, ...]]:
+    """The fetched rows, with the rows a link passes through on its way from one cited row to
+    an entity another claim cites (a delivery quote's variant, on the way to the product named
+    beside it) when the reply does not cite them: one more lookup per such entity, listed in
+    the sources panel. Such a row only shows whether two cited rows belong together
+    (``_belongs``); nothing renders it. A lookup that fails, or an entity that needs an input
+    the user has not given, leaves the link unfollowed, which fails closed."""
+    cited = {p.entity.name for p in planned if p.entity is not None}
+    wanted: dict[str, dict[str, None]] = {}
+    for entity in cited:
+        for row in (rows.get(entity) or {}).values():
+            for field, between in derived.links[entity]:
+                value = row.get(field)
+                if value is None or between in cited and _cited_id(derived, rows, between, value):
+                    continue
+                if any(parent in cited and parent != entity
+                       for _, parent in derived.links[between]):
+                    wanted.setdefault(between, {})[str(value)] = None
+    if not wanted:
+        return rows, ()
+    policy = derived.policy
+    extra = []
+    for name, ids in wanted.items():
+        entity = policy.entity(name)
+        if any(not str(inputs.get(need) or "").strip() for need in entity.requires):
+            continue
+        key = entity.field(entity.key)
+        extra += [_Planned(-1, Claim.model_construct(key="", type="", entity=name, entity_id=row_id,
+                                                     field=key.name, value=None),
+                           "", entity, key, None) for row_id in ids]
+    found, _, panel = _fetch(derived, extra, resolver, timeout, tenant, inputs)
+    merged = dict(rows)
+    for name, more in found.items():
+        merged[name] = {**more, **(rows.get(name) or {})}
+    return merged, panel
+
+
 def _misattributed(derived: _Derived, reply: Reply, planned: list[_Planned],
                    results: list[ClaimResult], rows: dict) -> list[ClaimResult]:
     """A claim that is true of its own row but stated for another: "{name} is {price}." with
@@ -694,7 +754,19 @@ def _misattributed(derived: _Derived, reply: Reply, planned: list[_Planned],
     is {price}"). The nearest in its clause (before it, else after it: "{days} days in
     {market}, ..."), else in its sentence (before, else after), else the last one named in an
     earlier sentence (the subject carried over, "In stock: {stock}."). A confirmed claim that
-    cites another row than that one is ``misattributed``."""
+    cites another row than the nearest row of its own entity is ``misattributed``.
+
+    A row of another entity named at least as near is what the value is stated of too: "{name}
+    is rated {rating}" says a review's rating of the product. The claim's row must belong to
+    it (``_belongs``): through the links the rules declare, directly or through a row the reply
+    cites. Where the recorded links lead elsewhere, or cannot be followed, it is
+    ``misattributed``. Where the rules link the two entities in no way, only a row named in the
+    value's own clause, with no row of the value's entity named there, binds it: "{name} can
+    be returned within {days} days" is flagged, "... within {days} days in {market}" and a
+    sentence of its own ("Returns are accepted within {days} days.") are not. A slot that
+    names a row is held to the nearest row of an entity its row is linked to, and to nothing
+    else: "{author_name} reviewed the {name}" with a review of another product is flagged, a
+    customer's name beside an order's number is not."""
     by_key = {p.claim.key: p for p in planned if p.entity is not None and p.field is not None}
     from rulekit.evidence import noun      # (evidence is the audit's: imported late)
 
@@ -722,40 +794,161 @@ def _misattributed(derived: _Derived, reply: Reply, planned: list[_Planned],
                 for entity, row in words.get(word) or words.get(noun(word), ()):
                     events.append((entity, row, None, (sentence, clause)))
     out = list(results)
+    named = _Named(events)
     for at, (entity, names, item, where) in enumerate(events):
-        if names is not None or item is None or out[item.index].outcome != "confirmed":
+        if item is None or out[item.index].outcome != "confirmed":
             continue
-        subject = _subject(events, at, entity, where)
-        if subject is None or subject == str(item.claim.entity_id):
+        claim, own = item.claim, str(item.claim.entity_id)
+        what = f"{{{claim.key}}} is the {item.field.name} of {entity} {own}"
+        if names is None:
+            same, rank = _subject(named, at, where, lambda other: other == entity)
+            if same is not None and same[1] != own:
+                out[item.index] = _misattributed_result(out[item.index], (
+                    f"{what}, but its sentence is about {entity} {same[1]}; cite the row the "
+                    "sentence is about"))
+                continue
+            subject, near = _subject(named, at, where, lambda other: other != entity)
+        else:
+            # A name is held only to the rows its own row belongs to: "{author} reviewed the
+            # {name}" says the review is of that product.
+            subject, near = _subject(named, at, where, lambda other: other != entity
+                                     and _reaches(derived, entity, other, 2))
+            rank = 3
+        if subject is None or near > rank:
             continue
-        claim = item.claim
-        out[item.index] = dataclasses.replace(
-            out[item.index], outcome="misattributed", reason_code="misattributed",
-            reason=f"{{{claim.key}}} is the {item.field.name} of {entity} {claim.entity_id}, "
-                   f"but its sentence is about {entity} {subject}; cite the row the sentence "
-                   "is about")
+        tie = _belongs(derived, rows, entity, own, *subject)
+        if tie == "yes" or (tie == "unlinked" and (near > 0 or rank == 0)):
+            continue
+        about = f"{subject[0]} {subject[1]}"
+        out[item.index] = _misattributed_result(out[item.index], (
+            f"{what}, but its {'clause' if near == 0 else 'sentence'} is about {about}" + {
+                "no": f", and {entity} {own} is not of {about}",
+                "unknown": f", and the rows the reply cites do not show that {entity} {own} is "
+                           f"of {about}",
+                "unlinked": f", and the rules do not link {entity} to {subject[0]}; name the "
+                            f"{entity} the value is of"}[tie]))
     return out
 
 
-def _subject(events: list, at: int, entity: str, where: tuple[int, int]) -> str | None:
-    """The row of ``entity`` named nearest to the figure at ``events[at]``, which stands in
-    ``where`` (its sentence and clause)."""
-    def named(index: int) -> str | None:
-        other, names, _, _ = events[index]
-        return names if other == entity else None
+def _misattributed_result(result: ClaimResult, reason: str) -> ClaimResult:
+    return dataclasses.replace(result, outcome="misattributed", reason_code="misattributed",
+                               reason=reason)
 
-    before, after = range(at - 1, -1, -1), range(at + 1, len(events))
-    for scope in (lambda w: w == where, lambda w: w[0] == where[0]):
-        for order in (before, after):
-            for index in order:
-                if not scope(events[index][3]):
-                    break
-                if named(index) is not None:
-                    return named(index)
-    for index in before:
-        if named(index) is not None:
-            return named(index)
-    return None
+
+class _Named:
+    """Where the rows a template names stand, for ``_subject``: for each entity and each event,
+    the last event before it that names a row of that entity, and the first one after it.
+    Built once per template, so that finding a figure's subject costs the same however long
+    the template is (a scan from each figure would be quadratic)."""
+
+    def __init__(self, events: list):
+        self.events = events
+        count = len(events)
+        entities = {entity for entity, names, _, _ in events if names is not None}
+        self.entities = entities
+        self.before: dict[str, list[int | None]] = {}
+        self.after: dict[str, list[int | None]] = {}
+        for entity in entities:
+            before, after = [None] * count, [None] * count
+            last = None
+            for index in range(count):
+                before[index] = last
+                if events[index][0] == entity and events[index][1] is not None:
+                    last = index
+            last = None
+            for index in range(count - 1, -1, -1):
+                after[index] = last
+                if events[index][0] == entity and events[index][1] is not None:
+                    last = index
+            self.before[entity], self.after[entity] = before, after
+
+
+def _subject(named: _Named, at: int, where: tuple[int, int], wanted
+             ) -> tuple[tuple[str, str] | None, int]:
+    """The row named nearest to the figure at ``events[at]``, which stands in ``where`` (its
+    sentence and clause), among the rows of the entities ``wanted`` accepts, as (entity, row),
+    and how far it is: 0 in the figure's clause (before it, else after it), 1 in its sentence
+    (before, else after), 2 in an earlier sentence (the last one named), 3 for none."""
+    entities = [entity for entity in named.entities if wanted(entity)]
+    before = max((i for e in entities if (i := named.before[e][at]) is not None), default=None)
+    after = min((i for e in entities if (i := named.after[e][at]) is not None), default=None)
+    events = named.events
+    for rank, scope in enumerate((lambda w: w == where, lambda w: w[0] == where[0])):
+        for index in (before, after):
+            if index is not None and scope(events[index][3]):
+                return (events[index][0], events[index][1]), rank
+    if before is not None:
+        return (events[before][0], events[before][1]), 2
+    return None, 3
+
+
+def _belongs(derived: _Derived, rows: dict, entity: str, row_id: str, target: str,
+             target_id: str) -> str:
+    """How the row ``row_id`` of ``entity`` stands to the row ``target_id`` of ``target``, by
+    the links the rules declare (``_link_fields``), followed either way and through at most one
+    row between (a delivery quote's variant belongs to a product): "yes" when one row belongs
+    to the other, "no" when a recorded link leads to another row, "unknown" when a link is
+    declared but not recorded or the row between is not one the reply cites, "unlinked" when
+    the rules declare no link at all."""
+    verdicts = {_follow(derived, rows, entity, row_id, target, target_id, 2),
+                _follow(derived, rows, target, target_id, entity, row_id, 2)}
+    return next((v for v in ("no", "yes", "unknown") if v in verdicts), "unlinked")
+
+
+def _follow(derived: _Derived, rows: dict, entity: str, row_id: str | None, target: str,
+            target_id: str, depth: int) -> str | None:
+    """Up the links of ``entity`` from the row ``row_id`` to the row ``target_id`` of
+    ``target``, at most ``depth`` links: "yes", "no", "unknown" (see ``_belongs``), or None
+    when no declared link leads there. A link to another row wins over one to this row (the
+    rows disagree: fail closed), and one to this row over one that cannot be followed."""
+    row = (rows.get(entity) or {}).get(row_id) if row_id is not None else None
+    verdicts = set()
+    for field, parent in derived.links[entity]:
+        value = None if row is None else row.get(field)
+        if parent == target:
+            verdicts.add("unknown" if value is None else
+                          "yes" if _same_key(derived, rows, target, value, target_id) else "no")
+        elif depth > 1 and parent != entity and _reaches(derived, parent, target, depth - 1):
+            between = None if value is None else _cited_id(derived, rows, parent, value)
+            verdicts.add("unknown" if between is None else _follow(
+                derived, rows, parent, between, target, target_id, depth - 1))
+    return next((v for v in ("no", "yes", "unknown") if v in verdicts), None)
+
+
+def _reaches(derived: _Derived, entity: str, target: str, depth: int) -> bool:
+    """Whether a declared link leads from ``entity`` to ``target`` in at most ``depth`` links."""
+    return any(parent == target or (depth > 1 and _reaches(derived, parent, target, depth - 1))
+               for _, parent in derived.links[entity])
+
+
+def _same_key(derived: _Derived, rows: dict, target: str, value: Any, target_id: str) -> bool:
+    """Whether a link's ``value`` is the key of the fetched row ``target_id`` of ``target``,
+    compared as that key compares (an identifier exactly, or case-folded when it says so)."""
+    entity = derived.policy.entity(target)
+    row = (rows.get(target) or {}).get(target_id) or {}
+    key = row.get(entity.key)
+    return _key_equal(derived, entity, value, target_id if key is None else key)
+
+
+def _key_equal(derived: _Derived, entity: Entity, value: Any, key: Any) -> bool:
+    """Whether a link's ``value`` and a stored ``key`` of ``entity`` are one key, compared as
+    a claim on the key would be."""
+    field = entity.field(entity.key)
+    try:
+        return _compare(derived, entity, field, field.type.kind, value, key).outcome == "confirmed"
+    except Unreadable:
+        return False
+
+
+def _cited_id(derived: _Derived, rows: dict, entity: str, value: Any) -> str | None:
+    """The id of the fetched row of ``entity`` whose key a link holds, or None."""
+    fetched = rows.get(entity) or {}
+    if str(value) in fetched:
+        return str(value)
+    policy_entity = derived.policy.entity(entity)
+    return next((row_id for row_id, row in fetched.items()
+                 if _key_equal(derived, policy_entity, value, row.get(policy_entity.key, row_id))),
+                None)
 
 
 def _row_words(policy: Policy, planned: list[_Planned], rows: dict
@@ -846,6 +1039,15 @@ def _prose_failures(policy: Policy, reply: Reply, planned: list[_Planned],
                 "unapproved_shape", "the prose makes claims no slot backs: "
                 + ", ".join(f"'{p}'" for p in dict.fromkeys(phrases)), path)))
     fields = {p.claim.key: p.field for p in planned if p.field is not None}
+    if not approved and prose_rules.may_state_stock(template.prose):
+        # In every prose mode: "{rating} left" states a stock figure that nothing backs.
+        counts = {key for key, field in fields.items()
+                  if field.type.kind in ("integer", "decimal") and not _STOCK_FIELD.search(field.name)}
+        said = prose_rules.stock_figures(template.pieces, counts) if counts else ()
+        if said:
+            failures.append(Failure("unapproved_shape", Reason(
+                "unapproved_shape", "stock words beside a slot that is not a stock level: "
+                + ", ".join(f"'{p}'" for p in dict.fromkeys(said)), path)))
     stated = []
     if prose_rules.says_stock(template.prose):
         from rulekit.evidence import _number_or_none   # (evidence is the audit's: imported late)

@@ -39,6 +39,27 @@ STOCK_NONE = ("out of stock", "sold out", "unavailable", "none left", "all gone"
 STOCK_ONE = ("last one", "only one")
 _STOCK_WORDS = re.compile(r"(?<![\w-])(" + "|".join(re.escape(p) for p in sorted(
     STOCK_SOME + STOCK_NONE + STOCK_ONE, key=len, reverse=True)) + r")(?![\w-])", re.IGNORECASE)
+# Around a slot, words that state its value as a stock level: "{n} left", "{n} units in stock",
+# "only {n} remaining", "we have {n} of", "Stock: {n}". Beside a slot that is not a stock field
+# they state a stock nothing verified (``stock_figures``). Each is matched at a slot's edge: the
+# words after it from the start of the next piece, the words before it in the last
+# ``_STOCK_TAIL`` characters of the piece before.
+_COUNT_NOUN = r"(?:units?|pieces?|items?|pcs\.?|pairs?|of (?:them|these|those|it))"
+_STOCK_AFTER = re.compile(
+    rf"[ \t\u00a0]*(?:{_COUNT_NOUN}[ \t\u00a0]+)?(?:(?:still|currently|now|more)[ \t\u00a0]+)?"
+    r"(?:left|remaining|in stock|in store|on hand|available)(?![\w-])"
+    r"(?![ \t\u00a0]+to(?![\w-]))", re.IGNORECASE)
+_COUNTED_AFTER = re.compile(rf"[ \t\u00a0]+(?:of|{_COUNT_NOUN})(?![\w-])", re.IGNORECASE)
+_HAVE_BEFORE = re.compile(r"(?<![\w'’])(?P<who>we|you)(?:['’]ve| (?:still |now )?have)(?: got)?"
+                          r"[ \t\u00a0]+(?:only[ \t\u00a0]+|just[ \t\u00a0]+)?\Z", re.IGNORECASE)
+_STOCK_LABEL = re.compile(
+    r"(?<![\w-])(?:(?:in stock|stock(?: level| left)?|units left|left|remaining|available|"
+    r"inventory|on hand)[ \t\u00a0*_]*[:=]|(?:stock(?: level)?|inventory) (?:is|of))"
+    r"[ \t\u00a0*_]*\Z", re.IGNORECASE)
+_STOCK_TAIL = 48
+# A cheap first look: could the prose hold any of those words?
+_STOCK_CUE = re.compile(r"left|remain|stock|availab|on hand|inventor|we(?:['’]ve| (?:still |now )?"
+                        r"have)", re.IGNORECASE)
 # Where a template's sentence ends: a stop before white space, or a line break (a list).
 SENTENCE_END = re.compile(r"[.!?\u3002\uff01\uff1f](?=\s|$)|\n")
 _LABEL_REST = re.compile(r"[ \t\u00a0*_]*:?[ \t\u00a0*_]*")
@@ -169,16 +190,24 @@ def sentences(pieces: Sequence[str]) -> list[tuple[str, list[str]]]:
     return [sentence for sentence in out if sentence[0].strip() or sentence[1]]
 
 
-def says_stock(prose: str) -> bool:
-    """Whether a template's own words hold a stock word; cached like ``may_hold_figures``."""
-    if len(prose) <= CACHED_LENGTH:
-        return _says_stock_cached(prose)
-    return _STOCK_WORDS.search(prose) is not None
+class _Holds:
+    """Whether a template's own words hold a match of ``pattern``, cached like
+    ``may_hold_figures`` (a model reuses its few templates): a first look before a longer
+    reading."""
+
+    def __init__(self, pattern: re.Pattern, doc: str):
+        self.pattern = pattern
+        self.cached = functools.lru_cache(maxsize=1024)(self._search)
+        self.__doc__ = doc
+
+    def _search(self, prose: str) -> bool:
+        return self.pattern.search(prose) is not None
+
+    def __call__(self, prose: str) -> bool:
+        return self.cached(prose) if len(prose) <= CACHED_LENGTH else self._search(prose)
 
 
-@functools.lru_cache(maxsize=1024)
-def _says_stock_cached(prose: str) -> bool:
-    return _STOCK_WORDS.search(prose) is not None
+says_stock = _Holds(_STOCK_WORDS, "Whether a template's own words hold a stock word.")
 
 
 def stock_words(pieces: Sequence[str], stock_slots: Mapping[str, Any]) -> list[tuple[str, str | None]]:
@@ -212,6 +241,39 @@ def stock_words(pieces: Sequence[str], stock_slots: Mapping[str, Any]) -> list[t
                 continue        # "In stock: {stock}": the slot's label
             sentence_words.append(match.group(0).lower())
     close()
+    return found
+
+
+may_state_stock = _Holds(_STOCK_CUE, "Whether a template's own words could state a stock "
+                         "level (``stock_figures``).")
+
+
+def stock_figures(pieces: Sequence[str], slots: frozenset[str] | set[str]) -> list[str]:
+    """The words that state a slot of ``slots`` (counts that are not stock levels) as a stock
+    level, with the slot, in order: "{rating} left", "{rating} units in stock", "We have
+    {rating} of", "Stock: {rating}". A reviewer who "left {rating} stars", "{days} days left
+    to return" and "you have {points} left" (the customer's) say no stock."""
+    found = []
+    for index in range(1, len(pieces), 2):
+        slot = pieces[index]
+        if slot not in slots:
+            continue
+        after = pieces[index + 1] if index + 1 < len(pieces) else ""
+        tail = pieces[index - 1][-_STOCK_TAIL:]
+        have = _HAVE_BEFORE.search(tail)
+        if have is not None and have.group("who").lower() == "you":
+            continue        # "you have {points} left": the customer's, not a stock
+        said = _STOCK_AFTER.match(after)
+        if said is not None:
+            found.append(f"{{{slot}}}{said.group(0)}")
+            continue
+        counted = _COUNTED_AFTER.match(after) if have is not None else None
+        if counted is not None:
+            found.append(f"{have.group(0)}{{{slot}}}{counted.group(0)}")
+            continue
+        label = _STOCK_LABEL.search(tail)
+        if label is not None:
+            found.append(f"{label.group(0)}{{{slot}}}")
     return found
 
 

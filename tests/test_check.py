@@ -564,3 +564,29 @@ def test_a_postcode_stored_as_a_whole_float_matches_its_digits():
     body = reply("Order {t}.", claim("t", "integer", "order", "o1", "total", 42))
     assert check(policy, body, rows, now=NOW, inputs={"postcode": "10115"}).decision == "answer"
     assert check(policy, body, rows, now=NOW, inputs={"postcode": "10116"}).decision == "refuse"
+
+
+@pytest.mark.parametrize("template, said", [
+    ("We have {r} of the {n}.", ["We have {r} of"]),
+    ("Only {r} left!", ["{r} left"]),
+    ("{r} units still in stock", ["{r} units still in stock"]),
+    ("only {r} remaining", ["{r} remaining"]),
+    ("Stock: {r}.", ["Stock: {r}"]),
+    ("a stock of {r}", ["stock of {r}"]),
+    ("We've got {r} pieces.", ["We've got {r} pieces"]),
+    # none of these states a stock level
+    ("A reviewer left {r} stars.", []),
+    ("You have {r} days left to return it.", []),
+    ("{r} left to sell", []),
+    ("You have {r} left.", []),
+    ("Rated {r}; {n} is available.", []),
+    ("We have {r} reviews.", []),
+])
+def test_stock_words_around_a_count_that_is_not_a_stock(template, said):
+    """``prose.stock_figures``: the words that state a slot as a stock level, beside a count
+    that is not one ("{rating} left"); the check flags them as ``unapproved_shape`` in every
+    prose mode. Words that only look alike ("left {rating} stars") are not such a statement."""
+    from rulekit.prose import stock_figures
+    from rulekit.template import parse_template
+
+    assert stock_figures(parse_template(template).pieces, {"r"}) == said
