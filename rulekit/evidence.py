@@ -62,6 +62,7 @@ from rulekit import dates
 from rulekit.compare import normalise_url
 from rulekit.scan import Mention, scan, squash
 from rulekit.scan.figures import FALL_BEFORE, RISE_BEFORE, change_word_before, currency_codes
+from rulekit.units import named_units
 
 # Field names whose text is written by third parties, unless the rules say otherwise.
 # A name marks text, not a container: the author and date of a comment are written by the
@@ -312,25 +313,33 @@ class Evidence:
         return {value: frozenset(codes) for value, codes in found.items()}
 
     @functools.cached_property
-    def time_units(self) -> Mapping[Decimal, frozenset[str]]:
-        """The units of time each number is held in (under its value and its negation, so that
-        a mention's value is looked up as it is), for the numbers every field of which names
-        one: ``warranty_years: 2`` holds 2 in years, ``lead_time_days: 5`` 5 in days, so "a
-        2-month warranty" says another length of time. A number also held by a field that names
-        no unit of time is left out: its name does not say what it counts, so it may be said in
-        any unit."""
-        found: dict[Decimal, set[str]] = {}
-        free: set[Decimal] = set()
+    def units(self) -> Mapping[Decimal, tuple[frozenset[str], frozenset[str]]]:
+        """The units each number is held in and per, as the names of the fields holding it say
+        (``rulekit.units.named_units``): ``warranty_years: 2`` holds 2 in years,
+        ``bag_allowance_kg: 23`` 23 in kilograms, ``rate_limit_per_minute: 600`` 600 per
+        minute; so "a 2-month warranty", "23 lb" and "600 requests per second" say another
+        quantity. Keyed by value and by its negation (a mention's value is looked up as it
+        is); a side is empty when some field holding the number names no unit there: its name
+        does not say what it counts, so it may be said in any. Numbers no field names a unit
+        for are left out."""
+        counted: dict[Decimal, set[str] | None] = {}
+        per: dict[Decimal, set[str] | None] = {}
         for figure in self.figures:
             if figure.percent:
                 continue
-            units = _time_units_named(figure.path.rsplit(".", 1)[-1].split("[", 1)[0])
-            if units:
-                found.setdefault(abs(figure.value), set()).update(units)
-            else:
-                free.add(abs(figure.value))
-        return {signed: frozenset(units) for value, units in found.items() if value not in free
-                for signed in (value, -value)}
+            value = abs(figure.value)
+            named = named_units(figure.path.rsplit(".", 1)[-1].split("[", 1)[0])
+            for held, found in zip((counted, per), named):
+                if not found:
+                    held[value] = None
+                elif held.get(value, ()) is not None:
+                    held.setdefault(value, set()).update(found)
+        out = {}
+        for value in counted.keys() | per.keys():
+            pair = (frozenset(counted.get(value) or ()), frozenset(per.get(value) or ()))
+            if pair[0] or pair[1]:
+                out[value] = out[-value] = pair
+        return out
 
     def other_currencies(self, value: Decimal, currency: str) -> tuple[str, ...]:
         """The currencies the evidence holds ``value`` in when none of them may be ``currency``
@@ -1359,25 +1368,6 @@ def field_words(name: str) -> frozenset[str]:
            for word in words):
         words.add("stock")
     return frozenset(words)
-
-
-# The units of time, by the words for them reduced like ``noun`` reduces ("years", "hrs").
-TIME_UNIT_OF = {"second": "second", "sec": "second", "minute": "minute", "min": "minute",
-                "hour": "hour", "hr": "hour", "day": "day", "week": "week", "wk": "week",
-                "month": "month", "mo": "month", "year": "year", "yr": "year"}
-# Those a field's name may say its number is in (``warranty_years``, ``sla_hrs``): not "min",
-# "sec" and "mo", which in names are as often minimum (``min_age``), secondary or a month.
-_NAMED_TIME_UNIT = {word: unit for word, unit in TIME_UNIT_OF.items()
-                    if word not in ("min", "sec", "mo")}
-
-
-@functools.lru_cache(maxsize=4096)
-def _time_units_named(name: str) -> frozenset[str]:
-    """The units of time a field's name says its number is in: {"year"} for
-    ``warranty_years``, {"hour", "week"} for ``hours_per_week``, none for ``stock`` or
-    ``min_age``."""
-    return frozenset(_NAMED_TIME_UNIT[word] for word in field_words(name)
-                     if word in _NAMED_TIME_UNIT)
 
 
 # Words of a list's name that say it is a list, not what it lists: "posts_list", "orderData".

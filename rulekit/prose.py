@@ -15,6 +15,7 @@ from typing import Any, Mapping, Sequence
 
 from rulekit.policy import Template
 from rulekit.template import ParsedTemplate
+from rulekit.units import UNIT_OF, UNIT_WORDS
 
 _SLOT_MARK = "\x00"
 
@@ -73,9 +74,8 @@ _GUARDED = re.compile(r"(?<![\w-])(" + "|".join(re.escape(p) for p in GUARDED_PH
 # kept in UTC, and a scale never (``slot_modifiers``).
 _AFTER_SLOT = re.compile(
     r"[ \t\u00a0]*(?P<paren>\()?(?P<word>[A-Z]{3}|UTC|GMT|[ECMP][SD]?T|BST|CET|CEST|IST|JST|AEST|"
-    r"AEDT|[kKM]|bn|thousand|million|billion|percent|per ?cent|points?|pts|lbs?|pounds?|ounces?|"
-    r"oz|grams?|g|kg|kilos?|tons?|tonnes?|miles?|mi|km|meters?|metres?|feet|ft|inch(?:es)?|"
-    r"hours?|minutes?|days?|weeks?|months?|years?|New York time|London time|local time)"
+    r"AEDT|[kKM]|bn|thousand|million|billion|percent|per ?cent|points?|pts|"
+    rf"(?i:{UNIT_WORDS})|New York time|London time|local time)"
     r"(?(paren)\)|)(?![\w])|(?P<word2>%)")
 _BEFORE_SLOT = re.compile(r"(?<![\w])[A-Za-z]{1,3}\Z|[$€£¥]\Z")
 _SCALES = frozenset("k K M bn thousand million billion".split())
@@ -170,7 +170,10 @@ def _says_its_own_unit(word: str, field: Any) -> bool:
     said = {w.lower().rstrip("s") for w in re.split(r"[\W_]+", f"{field.name} {field.label}") if w}
     if word in ("%", "percent", "per cent", "percent"):
         return bool(said & {"rate", "pct", "percent", "percentage", "share", "ratio"})
-    return word.lower().rstrip("s") in said
+    # the same word, or another word for the same unit ("kilograms" for weight_kg)
+    unit = UNIT_OF.get(word.lower())
+    return word.lower().rstrip("s") in said or (
+        unit is not None and unit in {UNIT_OF.get(w) for w in said})
 
 
 def sentences(pieces: Sequence[str]) -> list[tuple[str, list[str]]]:

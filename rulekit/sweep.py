@@ -54,8 +54,8 @@ from decimal import ROUND_HALF_EVEN, ROUND_HALF_UP, Decimal
 from typing import Any, Collection, Iterable, Sequence
 
 from rulekit import dates
-from rulekit.evidence import (_WORD, TIME_UNIT_OF, Evidence, RowRule, _relative, _url, locate,
-                              name_words, noun)
+from rulekit.evidence import (_WORD, Evidence, RowRule, _relative, _url, locate, name_words,
+                              noun)
 from rulekit.findings import _FIGURE_KINDS, Finding, _new_finding
 from rulekit.numbers import plain_decimal
 from rulekit.policy import Binding, Entity, Identity, Policy
@@ -64,6 +64,7 @@ from rulekit.scan.base import _ascii_lower, _is_cjk, _trie, _word_after, _word_b
 from rulekit.scan.quotes import _SAID
 from rulekit.scan.figures import (CHANGED_BEFORE, FALL_BEFORE, FALL_OTHER, RISE_BEFORE, RISE_OTHER,
                                    change_word_before)
+from rulekit.units import per_after, unit_after
 from rulekit.sweep_amounts import (_NUMBER_THEN_WORD, _amount_words, _cjk_magnitude_spans,
                                     _count_levels, _magnitudes, _stock_levels)
 from rulekit.sweep_days import (_DENYING, _WEEKDAYS, _lone_weekdays, _may_be_relative,
@@ -336,11 +337,11 @@ def sweep(text: str, evidence: Evidence, settings: SweepSettings = SweepSettings
     # and only when the text holds one of those words at all (one search, in C)
     magnitudes = evidence.change_magnitudes
     stating = _STATED_CHANGE_WORD.search(low) is not None
-    # "a 2-month warranty" for ``warranty_years: 2``: a number held in a unit of time is
-    # read with the unit written after it (most evidence names none: then nothing is read)
-    timed = evidence.time_units or None
+    # "a 2-month warranty" for ``warranty_years: 2``: a number held in a unit is read with
+    # the unit written after it (most evidence names none: then nothing is read)
+    measured = evidence.units or None
     judge = _Judge(text, evidence, settings, locale, question, licensed_by_slots, mentions,
-                   directed=_may_have_direction(low), changes=changes, timed=timed)
+                   directed=_may_have_direction(low), changes=changes, measured=measured)
     values, percents, urls, names = evidence.values, evidence.percents, evidence.urls, \
         evidence.names
     # "3 under par" is -3: a number with a direction word after it is judged with its sign,
@@ -359,8 +360,8 @@ def sweep(text: str, evidence: Evidence, settings: SweepSettings = SweepSettings
                 and mention.sign != "+" and mention.currency is None) \
                 and not (directed and _direction(text, mention)) and not mention.ordinal \
                 and not (changes and abs(value) in changes and _trend(text, mention)) \
-                and not (timed and value in timed
-                         and _time_unit_said(text, mention) not in (None, *timed[value])) \
+                and not (measured and value in measured
+                         and _other_unit(text, mention, measured[value])) \
                 and not (stating and mention.sign is None and abs(value) not in magnitudes
                          and change_word_before(text, mention.start) in _STATED_CHANGE
                          and _stated_change(text, mention)):
@@ -1025,18 +1026,21 @@ def _digit_at_left(text: str, at: int) -> bool:
     return char.isdigit() or (char in ".,'" and at >= 2 and text[at - 2].isdigit())
 
 
-# A unit of time written right after a number ("2 years", "a 2-month warranty", "48 hrs", "5
-# business days"), in English; the words ``TIME_UNIT_OF`` reduces.
-_TIME_UNIT_AFTER = re.compile(r"[ \u00a0-]?(?:(?:business|working|calendar|full|whole)[ \u00a0-])?"
-                              r"(sec|second|min|minute|hour|hr|day|week|wk|month|mo|year|yr)s?"
-                              r"(?![a-z])", re.IGNORECASE | re.ASCII)
-
-
-def _time_unit_said(text: str, mention: Mention) -> str | None:
-    """The unit of time written right after ``mention`` ("year" for "2 years" and "2-year"), or
-    None."""
-    found = _TIME_UNIT_AFTER.match(text, mention.end)
-    return TIME_UNIT_OF[found.group(1).lower()] if found else None
+def _other_unit(text: str, mention: Mention,
+                held: tuple[frozenset[str], frozenset[str]]) -> str | None:
+    """What the answer says ``mention`` is counted in or per that is none of the units the
+    evidence holds it in or per (``Evidence.units``): "months" for "a 2-month warranty" held in
+    years, "per second" for "600 requests per second" held per minute; or None."""
+    counted, per = held
+    if counted:
+        said = unit_after(text, mention.end)
+        if said is not None and said not in counted:
+            return f"in {said}s"
+    if per:
+        said = per_after(text, mention.end)
+        if said is not None and said not in per:
+            return f"per {said}"
+    return None
 
 
 def _slot_numbers(values: Sequence[str], locale: str) -> frozenset[Decimal]:
@@ -1050,7 +1054,7 @@ class _Judge:
     def __init__(self, text: str, evidence: Evidence, settings: SweepSettings, locale: str,
                  question: str | None, from_slots: frozenset[Decimal], mentions: list[Mention],
                  *, directed: bool = False, changes: frozenset[Decimal] | None = None,
-                 timed: Mapping[Decimal, frozenset[str]] | None = None):
+                 measured: Mapping[Decimal, tuple[frozenset[str], frozenset[str]]] | None = None):
         self.text = text
         self.evidence = evidence
         self.settings = settings
@@ -1064,8 +1068,8 @@ class _Judge:
         self.directed = directed      # the text holds a direction word ("3 under par")
         # the sizes of the evidence's changes, when the text holds a word ``_trend`` reads
         self.changes = changes
-        # the numbers held in units of time (``Evidence.time_units``), or None
-        self.timed = timed
+        # the numbers held in units (``Evidence.units``), or None
+        self.measured = measured
 
     @functools.cached_property
     def _changed_marks(self) -> bool:
@@ -1110,13 +1114,17 @@ class _Judge:
                 return self._finding(mention, "unsupported_number", f"{mention.text.strip()} is "
                                      f"in {mention.currency}; the evidence holds "
                                      f"{plain_decimal(abs(value))} {where}")
-        units = self.timed.get(value) if self.timed else None
-        said = _time_unit_said(self.text, mention) if units else None
-        if said is not None and said not in units:
-            held = " or ".join(f"{unit}s" for unit in sorted(units))
-            return self._finding(mention, "unsupported_number", f"{mention.text.strip()} {said}s "
-                                 f"is another length of time: the evidence holds "
-                                 f"{plain_decimal(abs(value))} in {held}")
+        held = self.measured.get(value) if self.measured else None
+        said = _other_unit(self.text, mention, held) if held else None
+        if said is not None:
+            where = []
+            if held[0]:
+                where.append("in " + " or ".join(f"{unit}s" for unit in sorted(held[0])))
+            if held[1]:
+                where.append("per " + " or ".join(sorted(held[1])))
+            return self._finding(mention, "unsupported_number", f"{mention.text.strip()} "
+                                 f"{said} is another quantity: the evidence holds "
+                                 f"{plain_decimal(abs(value))} {' and '.join(where)}")
         direction = _direction(self.text, mention) if self.directed else 0
         if direction:
             signed = value * direction
