@@ -7,7 +7,9 @@ Markdown, and inside multi-byte characters when fed as bytes):
 (2) the released text always passes the sweep on its own: audit(released) has no findings;
 (3) chunking changes nothing: the final decision and the released text are those of feeding
     the whole text at once;
-(4) if the batch audit of the whole text passes, close() answers and releases all of it.
+(4) if the batch audit of the whole text passes, close() answers and releases all of it;
+(5) nothing released is flagged by the batch audit of the whole text, however far the checker
+    reads to judge it (a list of figures is attributed by a row named after the list).
 
 Then concrete cases: a failing second sentence, a figure cut across chunks, abbreviations,
 Markdown, the analytics example answers, and failing closed.
@@ -73,6 +75,29 @@ PIECES = PASSING + FAILING + [
     "Rounds went well.", "Of your last 5 posts, 2 did well.", " 4,120", " 2380", "é", "€", "🙂",
     "。", "! ", "? ", "A. ", "...", "\n\n",
 ]
+
+# Replies whose figures binding attributes to a row named further on: after a list, on the
+# line after it, in the same sentence. Faithful ones pass the batch audit, wrong ones do not.
+THREE_WAYS = '"Three ways to plan a week of posts"'
+BOUND_FAITHFUL = [
+    f"Here are the numbers:\n- 4,120 views\n- 160 likes\n- 21 replies\nThose are for {THREE_WAYS}.",
+    f"{THREE_WAYS} had:\n- 4,120 views\n- 160 likes\n\n\"Why we post at 9 pm\" had:\n- 2,380 "
+    "views\n- 96 likes",
+    f"- 2,380 views\n- 96 likes\n- 14 replies\n\n{THREE_WAYS} did best.",
+    f"Your best:\n- 4,120 views\n- 160 likes\nfor {THREE_WAYS}. Then:\n- 96 likes\nfor \"Why we "
+    "post at 9 pm\".",
+    'Your best post had 4,120 views. "Why we post at 9 pm" had 96 likes and 14 replies.',
+]
+BOUND_WRONG = [
+    f"Here are the numbers:\n- 2,380 views\n- 96 likes\n- 14 replies\n{THREE_WAYS} did best.",
+    f"Here are the numbers:\n- 2,380 views\n- 96 likes\n- 14 replies\nThose are for {THREE_WAYS}.",
+    "Here is the link:\n- https://threads.example/@mindthread/post/82\n- 2 posts\nBoth are for "
+    f"{THREE_WAYS}.",
+    f"Your best:\n- 4,120 views\n- 96 likes\nfor {THREE_WAYS}. Then:\n- 160 likes\nfor \"Why we "
+    "post at 9 pm\".",
+    f"Numbers first: 2,380 views. Then 96 likes\nand 14 replies\nfor {THREE_WAYS} in all.",
+]
+PIECES += BOUND_FAITHFUL + BOUND_WRONG
 
 texts = st.one_of(
     st.lists(st.sampled_from(PIECES), max_size=12).map("".join),
@@ -145,6 +170,35 @@ def test_streaming_properties(data, text, as_bytes):
         assert gate.decision.decision != "answer" and gate.stopped
     # never an unchecked answer
     assert gate.decision.decision != "answer" or not full.findings
+    # (5) nothing the customer read is flagged once the whole text is known
+    assert all(f.start >= len(released) for f in full.findings)
+
+
+def _spans(findings) -> set:
+    return {(f.start, f.end, f.code) for f in findings}
+
+
+@SETTINGS
+@given(st.data(), st.sampled_from(BOUND_FAITHFUL + BOUND_WRONG),
+       st.sampled_from(["", "Here is what I found. ", "Hi!\n\n"]),
+       st.sampled_from(["", " Ask me anything else.", "\n\nThat is all."]))
+def test_no_released_prefix_is_flagged_by_the_batch_audit(data, reply, before, after):
+    """However the stream is cut, the checker's own reach (a list attributed by the row named
+    after it) never makes a released figure wrong afterwards; the decision is the batch one."""
+    text = before + reply + after
+    full = batch(text)
+    gate = StreamGate(POLICY, EVIDENCE, question=QUESTION)
+    for chunk in chunks_of(text, data.draw(cuts(len(text)))):
+        gate.feed(chunk)
+        assert all(f.start >= len(gate.released) for f in full.findings)
+        if gate.stopped:
+            break
+    decision = gate.close()
+    assert all(f.start >= len(gate.released) for f in full.findings)
+    assert decision.decision == full.decision.decision
+    assert _spans(gate.findings) <= _spans(full.findings)
+    if reply in BOUND_FAITHFUL:
+        assert decision.decision == "answer" and gate.released == text
 
 
 @SETTINGS
@@ -271,6 +325,40 @@ def test_without_a_context_window_prefix_audits_would_stop_a_passing_text(text):
     assert blind.close().decision == "regenerate"
     gate = StreamGate(None, evidence)
     gate.feed(text)
+    assert gate.close().decision == "answer" and gate.released == text
+
+
+@pytest.mark.parametrize("marks", ["** ** ** **", '"" "" "" ""', "* * * * * *"])
+def test_marks_between_sentences_do_not_shorten_the_context_window(marks):
+    """The sweep skips words of punctuation alone when it reads the words after a figure
+    ("5. ** ** ** ** Rounds" is still 5 rounds), so the window does not count them either."""
+    evidence = {"rounds": [{"score": 70 + i} for i in range(5)]}
+    text = f"I played 5. {marks} Rounds went well, all of them. Done here now."
+    assert not audit(text, evidence).findings
+    gate = StreamGate(None, evidence)
+    gate.feed(text)
+    assert gate.close().decision == "answer" and gate.released == text
+
+
+@pytest.mark.parametrize("text", BOUND_WRONG[:2])
+def test_a_list_is_held_until_the_row_it_is_attributed_to_has_come(text):
+    """A list of figures belongs to the row named on the line after it: released item by item,
+    "2,380 views" passed on its own and was then misattributed to "Three ways..."."""
+    gate = StreamGate(POLICY, ANALYTICS["evidence"])
+    released = "".join(gate.feed(char) for char in text)
+    assert released == "Here are the numbers:" and not gate.stopped   # nothing in it to bind
+    decision = gate.close()
+    assert decision.decision == "regenerate" and gate.tail == ""
+    assert gate.released == "Here are the numbers:"
+    assert [(f.text, f.code) for f in gate.findings] == [
+        ("2,380", "misattributed"), ("96", "misattributed"), ("14", "misattributed")]
+
+
+def test_a_list_closed_by_a_blank_line_is_released_before_the_row_after_it():
+    text = BOUND_FAITHFUL[2]
+    gate = StreamGate(POLICY, ANALYTICS["evidence"])
+    released = "".join(gate.feed(char) for char in text)
+    assert released == "- 2,380 views\n- 96 likes\n- 14 replies\n"
     assert gate.close().decision == "answer" and gate.released == text
 
 
