@@ -37,11 +37,12 @@ import codecs
 import datetime as dt
 import re
 from collections.abc import Mapping
-from typing import Any, Sequence
+from typing import Any, Iterable, Iterator, Sequence
 
-from rulekit.audit import AuditResult, audit, decide, default_policy, refused
+from rulekit.audit import (DEFAULT_REFUSAL, AuditResult, audit, decide, default_policy,
+                           refused)
 from rulekit.bind import may_bind, sentence_starts
-from rulekit.decision import Decision
+from rulekit.decision import Decision, Failure, Reason, choose
 from rulekit.policy import Policy
 from rulekit.scan import scan
 from rulekit.sweep import Finding, SweepSettings
@@ -429,6 +430,52 @@ class StreamGate:
         assert self._decision is not None
         return self._decision
 
+    def abort(self, reason: str) -> Decision:
+        """The stream ended abnormally: the model's stream raised, or reported that the reply
+        was cut off (``finish_reason`` "length" or "content_filter"). What arrived is not the
+        model's whole reply, so none of what is still held back is released, whether or not it
+        would pass: the decision is the ruleset's ``on malformed_reply`` action at this attempt
+        (regenerate, then its final action), with ``reason`` in its reasons. A stream that had
+        already failed keeps its first failure; after ``close`` this changes nothing."""
+        if self._closed:
+            assert self._decision is not None
+            return self._decision
+        self._closed = True
+        if not self.stopped:
+            self._stop(_cut_short(self._policy, f"the reply is incomplete: {reason}",
+                                  self._attempt))
+        assert self._decision is not None
+        return self._decision
+
+    def consume(self, chunks: Iterable[str | bytes]) -> Iterator[str]:
+        """The whole loop over a model's stream: feed each chunk and yield the text it
+        released, stop reading at the first failure (closing ``chunks`` when it can be
+        closed), and at the end ``close`` and yield the tail. When ``chunks`` raises, the
+        stream is aborted with the error as the reason: the exception becomes the decision
+        (``decision``), as everything does at run time, and is not raised again."""
+        iterator = iter(chunks)
+        try:
+            while not self.stopped:
+                try:
+                    chunk = next(iterator)
+                except StopIteration:
+                    break
+                except Exception as exc:    # the upstream failed: fail closed, never answer
+                    text = str(exc)
+                    self.abort(f"the model's stream failed: {type(exc).__name__}"
+                               + (f": {text}" if text else ""))
+                    return
+                piece = self.feed(chunk)
+                if piece:
+                    yield piece
+            self.close()
+            if self.tail:
+                yield self.tail
+        finally:
+            close = getattr(iterator, "close", None)
+            if close is not None:
+                close()
+
     # --- inside -----------------------------------------------------------------------------------
 
     def _decode(self, chunk: str | bytes) -> str | None:
@@ -527,6 +574,31 @@ class StreamGate:
         self._findings = tuple(result.findings)
         if self._decision.decision == "answer":    # never: a stop always fails closed
             self._decision = refused(self._policy, "the stream was stopped").decision
+
+
+def _cut_short(policy: Policy | None, reason: str, attempt: int) -> AuditResult:
+    """A reply that did not arrive whole, judged as ``ground`` judges a malformed one: the
+    ruleset's ``on malformed_reply`` action at ``attempt``. Free text holds no verified fact, so
+    a fallback refuses, as ``audit.decide`` does."""
+    rules = policy or default_policy()
+    why = Reason("malformed_reply", reason)
+    action, _ = choose(rules, [Failure("malformed_reply", why)], attempt)
+    common: dict[str, Any] = dict(ruleset=rules.ruleset, attempt=attempt, reasons=(why,))
+    if action.kind == "regenerate":
+        decision = Decision("regenerate", next_action="regenerate", feedback=(
+            "Your last reply did not arrive whole. Answer again, briefly, using only numbers, "
+            "quotes, handles and links that appear in the data exactly."), **common)
+    elif action.kind in ("ask", "handoff"):
+        decision = Decision(action.kind, message=action.message, next_action=action.hint
+                            if action.kind == "ask" else "handoff", **common)
+    elif action.kind == "fallback":
+        common["reasons"] += (Reason("fallback_unavailable", "free text has no verified facts "
+                                     "to build the fallback from, so rulekit refused"),)
+        decision = Decision("refuse", message=DEFAULT_REFUSAL, **common)
+    else:
+        decision = Decision("refuse", message=(action.message or DEFAULT_REFUSAL).replace(
+            "{fields}", "figures").replace("{entity}", "data").replace("{id}", ""), **common)
+    return AuditResult((Finding("input", "", None, 0, 0, "malformed_reply", reason),), decision)
 
 
 def _first_non_space(text: str, pos: int) -> int:

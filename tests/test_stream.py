@@ -410,3 +410,72 @@ def test_bad_evidence_or_locale_fails_closed():
 def test_an_empty_stream_is_refused_not_answered_with_nothing():
     gate = StreamGate(None, {})
     assert gate.close().decision == "refuse" and gate.released == ""
+
+
+# --- a stream that ends abnormally -----------------------------------------------------------------
+
+def _dropped(*chunks):
+    """A model stream that sends ``chunks`` and then loses its connection."""
+    yield from chunks
+    raise ConnectionError("stream reset")
+
+
+def test_abort_fails_closed_and_releases_nothing_more():
+    """The connection dropped mid-sentence: close() would have audited the partial tail and
+    answered with it ("Posting at 9 pm is "); abort() fails closed instead."""
+    gate = StreamGate(POLICY, EVIDENCE)
+    assert gate.feed("Your best post got 4,120 views. ") == ""
+    assert gate.feed("Posting at 9 pm is ") == "Your best post got 4,120 views."
+    decision = gate.abort("the model's stream failed: ConnectionError: stream reset")
+    assert decision.decision == "regenerate" and not decision.delivered   # on malformed_reply
+    assert decision.reasons[0].code == "malformed_reply"
+    assert "stream reset" in decision.reasons[0].message
+    assert gate.stopped and gate.tail == "" and gate.released == "Your best post got 4,120 views."
+    assert gate.feed("Next. ") == "" and gate.close() is decision and gate.abort("again") is decision
+
+
+def test_abort_on_the_last_attempt_takes_the_rulesets_final_action():
+    gate = StreamGate(POLICY, EVIDENCE, attempt=2)
+    gate.feed("Your 9 pm post got 2")           # cut off at the token limit: 2,380 was meant
+    decision = gate.abort("the reply was cut off at the token limit (finish_reason length)")
+    assert decision.decision == "refuse" and gate.released == "" and gate.tail == ""
+    assert decision.message.startswith("I couldn't put that answer together")
+    assert "finish_reason length" in decision.reasons[0].message
+
+
+def test_abort_keeps_an_earlier_failure_and_close_keeps_its_answer():
+    gate = StreamGate(None, RAINCOAT)
+    gate.feed("The raincoat costs $1,299.00. It ships in 3 days. Order it today, it is nice.")
+    failed = gate.decision
+    assert gate.abort("dropped") is failed and [f.text for f in gate.findings] == ["3"]
+    gate = StreamGate(None, RAINCOAT)
+    gate.feed("The raincoat costs $1,299.00.")
+    answered = gate.close()
+    assert gate.abort("dropped") is answered and answered.decision == "answer"
+
+
+def test_consume_runs_the_loop_and_aborts_when_the_stream_raises():
+    gate = StreamGate(POLICY, EVIDENCE)
+    pieces = list(gate.consume(_dropped("Your best post got 4,120 views. ", "Posting at 9 pm is ")))
+    assert pieces == ["Your best post got 4,120 views."]
+    assert gate.decision.decision == "regenerate" and gate.tail == ""
+    assert "ConnectionError: stream reset" in gate.decision.reasons[0].message
+
+
+def test_consume_answers_a_whole_stream_and_stops_at_a_failure():
+    gate = StreamGate(None, RAINCOAT)
+    text = "The raincoat costs $1,299.00. It comes in red and blue. "
+    assert "".join(gate.consume(iter([text[:9], text[9:40], text[40:]]))) == text
+    assert gate.decision.decision == "answer"
+    closed = []
+
+    def model():
+        try:
+            yield "The raincoat costs $1,299.00. It ships in 3 days. Order it today. "
+            yield "More text. "
+        finally:
+            closed.append(True)
+
+    gate = StreamGate(None, RAINCOAT)
+    assert list(gate.consume(model())) == ["The raincoat costs $1,299.00."]
+    assert gate.decision.decision == "regenerate" and closed == [True]
