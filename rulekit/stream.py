@@ -6,14 +6,16 @@
         if gate.stopped:
             break                       # gate.decision: regenerate, refuse, ...
     decision = gate.close()             # the whole text audited; gate.tail is what it released
+    # ... or gate.abort(reason) when the stream raised or was cut off; gate.consume(stream)
+    # runs this loop and aborts for you
 
 A customer should not wait for the whole answer, and must not read a figure the sweep has not
 passed. The gate holds the text back until a sentence boundary, audits the text up to that
 boundary with ``rulekit.audit.audit`` and releases it only if it passes and nothing that can
-still arrive could change that judgement. The first failure
-stops the stream for good: what was released stays released, nothing more is, and ``decision``
-says what to do (regenerate naming the items, refuse, ...). ``close`` audits the whole text and
-answers only if all of it passed; it never answers with text that was not audited.
+still arrive could change that judgement. The first failure stops the stream for good: what
+was released stays released, nothing more is, and ``decision`` says what to do (regenerate
+naming the items, refuse, ...). ``close`` audits the whole text and answers only if all of it
+passed; it never answers with text that was not audited.
 
 Where a sentence ends (``SentenceBoundaries``) is decided conservatively: a boundary that is
 not found only delays text, while a false one could release half a figure. And because the
