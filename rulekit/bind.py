@@ -711,8 +711,29 @@ def _begins(figure: _Figure) -> int:
 
 
 def _sentences(text: str) -> list[int]:
-    """The start offset of every sentence."""
+    """The start offset of every sentence. Binding reads no further than a figure's sentence
+    (a pronoun looks back only), so text after a sentence's end never changes how anything
+    before it is bound: ``rulekit.stream`` holds text back until its sentence ends here."""
     return [0] + [m.end() for m in _SENTENCE_END.finditer(text)]
+
+
+sentence_starts = _sentences
+
+
+def may_bind(text: str, policy: Policy | None, mentions: Sequence[Mention]) -> bool:
+    """Whether ``text`` (its ``mentions`` as ``scan`` reads them) holds anything binding could
+    bind under ``policy``, to a row named later in its sentence: a figure or a link (any
+    mention, to be safe), a field word ("a like" is a figure of 1 in a list) or a form."""
+    if policy is None or not policy.binding.active:
+        return False
+    if mentions:
+        return True
+    vocabulary = _vocabulary(policy.binding)
+    if vocabulary.words is not None and vocabulary.words.search(text):
+        return True
+    lowered = text.lower()
+    return any(form.regex.search(text) for form in vocabulary.forms
+               if all(word in lowered for word in form.literals))
 
 
 def _pronouns(text: str, vocabulary: _Vocabulary, named: list[_Named],

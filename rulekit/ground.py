@@ -28,7 +28,9 @@ What the loop owns, and what it leaves to the checker:
   the final action: a model that gave no usable reply is the closest thing to a malformed one,
   and ``on lookup_failed`` is about the system of record (its messages say "our catalogue is not
   answering"). A failed call is not retried here: the adapter owns transport retries (it alone
-  knows which errors are transient), and a failure says nothing feedback could fix.
+  knows which errors are transient), and a failure says nothing feedback could fix. A reply
+  ``generate`` reports as cut off (``Generation.finish_reason`` "length" or "content_filter")
+  is never judged as an answer: it takes the ``on malformed_reply`` action like an empty one.
 
 Channels. With ``source`` (a resolver, a ``sqlite:///`` URL, a rows dict...) the reply is a
 claims reply checked with ``check``, which also sweeps its prose. With ``evidence`` and no
@@ -140,10 +142,14 @@ class GenerateRequest:
 @dataclasses.dataclass(frozen=True)
 class Generation:
     """A reply with what it cost, as ``generate`` reports it. ``tokens`` and ``cost`` are
-    ``None`` when unknown; a budget on an unknown quantity stops the loop (fail closed)."""
+    ``None`` when unknown; a budget on an unknown quantity stops the loop (fail closed).
+    ``finish_reason`` is why the model stopped, as the API says it: "length" (the token limit)
+    or "content_filter" means the reply was cut off, and it is judged as malformed, never
+    answered ("got 2" may be 2,380 cut short)."""
     text: str
     tokens: int | None = None
     cost: float | None = None
+    finish_reason: str | None = None
 
     def __post_init__(self) -> None:
         if not isinstance(self.text, str):
@@ -156,6 +162,9 @@ class Generation:
                                       or not math.isfinite(self.cost) or self.cost < 0):
             raise ValueError(f"Generation.cost must be a finite number of 0 or more, "
                              f"not {self.cost!r}")
+        if self.finish_reason is not None and not isinstance(self.finish_reason, str):
+            raise TypeError(f"Generation.finish_reason must be a str or None, "
+                            f"not {type(self.finish_reason).__name__}")
 
 
 class GenerateTimeout(TimeoutError):
@@ -393,7 +402,8 @@ class _Loop:
         feedback: str | None = None
         facts: tuple[Fact, ...] = ()
         narrowed = False
-        last: tuple[str, int] | None = None     # the last reply judged, and its attempt number
+        # the last reply judged, its attempt number, and why it is incomplete (if it is)
+        last: tuple[str, int, str | None] | None = None
         number = 1
         while True:
             stop = self.budget_left(number, cap)
@@ -422,14 +432,15 @@ class _Loop:
                 return self.finish(last, Reason(code, f"attempt {number}: the model gave no "
                                                 f"reply: {_describe(exc)}"))
             generated = time.monotonic() - started
-            decision, findings, checked = self.judge(produced.text, number)
+            cut = _cut_off(produced)
+            decision, findings, checked = self.judge(produced.text, number, cut=cut)
             self.attempts.append(Attempt(number, produced.text, decision, findings,
                                          generated, checked, produced.tokens, produced.cost))
             if decision.decision != "regenerate":
                 return Grounded(decision, tuple(self.attempts), None)
             feedback, facts = decision.feedback, decision.facts
             narrowed = self.channel == "claims" and self.narrows(decision)
-            last = (produced.text, number)
+            last = (produced.text, number, cut)
             number += 1
 
     def prepare(self) -> Decision | None:
@@ -558,17 +569,23 @@ class _Loop:
 
     # -- judging --
 
-    def judge(self, text: str, number: int, rejudged: str | None = None
-              ) -> tuple[Decision, tuple, float]:
+    def judge(self, text: str, number: int, rejudged: str | None = None,
+              cut: str | None = None) -> tuple[Decision, tuple, float]:
         """The checker's decision on one reply at attempt ``number``, its findings, and how
         long the check took. ``rejudged`` is the budget that ended the loop when this reply
-        was judged before, which its log line carries."""
+        was judged before, which its log line carries. ``cut`` says why the reply is
+        incomplete (``_cut_off``): it is then malformed, whatever it says."""
         started = time.monotonic()
         findings: tuple = ()
         log = self.log
         if log is not None and rejudged is not None:
             log = log.bind(rejudged=True, stopped=rejudged)
-        if self.channel == "claims":
+        if cut is not None:
+            decision = self.noted(self.malformed(
+                number, Reason("malformed_reply", f"the reply is incomplete: {cut}"),
+                f"Your last reply was cut off before it ended ({cut}). Answer again, more "
+                "briefly, using only the data given."), log)
+        elif self.channel == "claims":
             from rulekit.check import check
 
             decision = check(self.rules, text, self.source, now=self.now, attempt=number,
@@ -605,8 +622,8 @@ class _Loop:
         the decision fails closed."""
         if last is None:
             return Grounded(self.noted(self.without_reply(why)), tuple(self.attempts), why.code)
-        text, number = last
-        decision, _, _ = self.judge(text, self.final, rejudged=why.code)
+        text, number, cut = last
+        decision, _, _ = self.judge(text, self.final, rejudged=why.code, cut=cut)
         decision = self.stamped(decision, number)
         if decision.decision == "regenerate":   # cannot happen past every max; fail closed
             decision = self.without_reply(why)
@@ -673,6 +690,17 @@ class _Loop:
             return fill(parse_template(template).pieces, names)
         except Exception:   # an unknown placeholder: the compiler forbids it; say it plainly
             return template
+
+
+# A finish_reason that says the reply did not end where the model meant it to.
+_CUT_OFF = {"length": "the model reached its token limit",
+            "content_filter": "the provider's content filter stopped it"}
+
+
+def _cut_off(produced: Generation) -> str | None:
+    """Why ``produced`` is incomplete, or None when nothing says it is."""
+    why = _CUT_OFF.get(produced.finish_reason or "")
+    return None if why is None else f'{why} (finish_reason "{produced.finish_reason}")'
 
 
 def _generation(produced: Any) -> Generation:

@@ -6,32 +6,47 @@
         if gate.stopped:
             break                       # gate.decision: regenerate, refuse, ...
     decision = gate.close()             # the whole text audited; gate.tail is what it released
+    # ... or gate.abort(reason) when the stream raised or was cut off; gate.consume(stream)
+    # runs this loop and aborts for you
 
 A customer should not wait for the whole answer, and must not read a figure the sweep has not
 passed. The gate holds the text back until a sentence boundary, audits the text up to that
-boundary with ``rulekit.audit.audit`` and releases it only if it passes. The first failure
-stops the stream for good: what was released stays released, nothing more is, and ``decision``
-says what to do (regenerate naming the items, refuse, ...). ``close`` audits the whole text and
-answers only if all of it passed; it never answers with text that was not audited.
+boundary with ``rulekit.audit.audit`` and releases it only if it passes and nothing that can
+still arrive could change that judgement. The first failure stops the stream for good: what
+was released stays released, nothing more is, and ``decision`` says what to do (regenerate
+naming the items, refuse, ...). ``close`` audits the whole text and answers only if all of it
+passed; it never answers with text that was not audited.
 
 Where a sentence ends (``SentenceBoundaries``) is decided conservatively: a boundary that is
 not found only delays text, while a false one could release half a figure. And because the
 sweep reads a few words around each figure ("5 rounds" is an exact count, "4 of your last 5" a
-count of rows), a boundary is judged only once the next few words have arrived; see
-``StreamGate`` for how the two audits per boundary keep the result independent of how the
-text was cut into chunks.
+count of rows), a boundary is judged only once the next few words have arrived. Binding reads
+further, to the end of its own sentence (a list of figures belongs to the post named on the
+line after it), so under a ruleset that binds, text is released only once that sentence has
+ended, or when it holds nothing binding could attribute. See ``StreamGate`` for how the two
+audits per boundary keep the result independent of how the text was cut into chunks.
+
+A stream that ends abnormally (the model's connection dropped, the reply was cut off at the
+token limit or by a content filter) is ended with ``abort(reason)``, never ``close()``: it fails
+closed and releases nothing more. ``consume(chunks)`` runs the whole loop and does that when the
+chunks raise.
 """
 
 from __future__ import annotations
 
+import bisect
 import codecs
 import datetime as dt
 import re
-from typing import Any, Sequence
+from collections.abc import Mapping
+from typing import Any, Iterable, Iterator, Sequence
 
-from rulekit.audit import AuditResult, audit, decide, default_policy, refused
-from rulekit.decision import Decision
+from rulekit.audit import (DEFAULT_REFUSAL, AuditResult, audit, decide, default_policy,
+                           refused)
+from rulekit.bind import may_bind, sentence_starts
+from rulekit.decision import Decision, Failure, Reason, choose
 from rulekit.policy import Policy
+from rulekit.scan import scan
 from rulekit.sweep import Finding, SweepSettings
 
 # --- where a sentence ends --------------------------------------------------------------------
@@ -279,6 +294,9 @@ class SentenceBoundaries:
 
 # --- the gate ---------------------------------------------------------------------------------
 
+# The scanner reads up to three words after a figure (``scan.base._context_after``), and the
+# part of a count of rows ("I won 4. Of your last 5") needs the total after them: four words.
+# Like the scanner, a word of punctuation alone ("**", "—") is not counted.
 LOOKAHEAD_WORDS = 4
 _WORD = re.compile(r"[ \t\r\n\f\v]*[^ \t\r\n\f\v]+(?=[ \t\r\n\f\v])")
 
@@ -295,6 +313,14 @@ class StreamGate:
       of rows). Such a finding stops the stream.
     - the text up to B alone: released only if it has no finding at all, so what a customer
       has read always passes the sweep on its own, even if the stream stops right after.
+
+    Under a ruleset that binds figures to rows (``rulekit.bind``), the judgement of a figure
+    can change until its binding sentence ends: "- 2,380 views" passes alone, and is
+    misattributed once the line after the list names another post. When that sentence began
+    before B and its text so far holds anything binding could bind (``bind.may_bind``), only
+    the text before the sentence is settled: a finding there stops the stream, and nothing is
+    released at B (a later boundary, or ``close``, judges it again). The hold-back is the
+    binder's own reach (``bind.sentence_starts``), not a count of words.
 
     A boundary whose own text fails but whose context window passes (the figure is licensed by
     the next sentence) is skipped: nothing is released and the next boundary judges the text
@@ -329,6 +355,10 @@ class StreamGate:
                                                                      now=now)
         except Exception:   # fail closed: the probe below lets audit say why
             self._evidence = evidence
+        # Whether binding (``rulekit.bind``) judges this text: it reads a whole sentence of its
+        # own, further than the context window (``_settled_end``).
+        self._binds = policy is not None and policy.binding.active and \
+            isinstance(getattr(self._evidence, "raw", None), Mapping)
         # One audit of a text with nothing in it checks the locale, the question and the
         # evidence up front, the way audit checks them, so that a stream that cannot be
         # audited releases nothing. (An empty text would be refused for being empty.)
@@ -402,6 +432,52 @@ class StreamGate:
         assert self._decision is not None
         return self._decision
 
+    def abort(self, reason: str) -> Decision:
+        """The stream ended abnormally: the model's stream raised, or reported that the reply
+        was cut off (``finish_reason`` "length" or "content_filter"). What arrived is not the
+        model's whole reply, so none of what is still held back is released, whether or not it
+        would pass: the decision is the ruleset's ``on malformed_reply`` action at this attempt
+        (regenerate, then its final action), with ``reason`` in its reasons. A stream that had
+        already failed keeps its first failure; after ``close`` this changes nothing."""
+        if self._closed:
+            assert self._decision is not None
+            return self._decision
+        self._closed = True
+        if not self.stopped:
+            self._stop(_cut_short(self._policy, f"the reply is incomplete: {reason}",
+                                  self._attempt))
+        assert self._decision is not None
+        return self._decision
+
+    def consume(self, chunks: Iterable[str | bytes]) -> Iterator[str]:
+        """The whole loop over a model's stream: feed each chunk and yield the text it
+        released, stop reading at the first failure (closing ``chunks`` when it can be
+        closed), and at the end ``close`` and yield the tail. When ``chunks`` raises, the
+        stream is aborted with the error as the reason: the exception becomes the decision
+        (``decision``), as everything does at run time, and is not raised again."""
+        iterator = iter(chunks)
+        try:
+            while not self.stopped:
+                try:
+                    chunk = next(iterator)
+                except StopIteration:
+                    break
+                except Exception as exc:    # the upstream failed: fail closed, never answer
+                    text = str(exc)
+                    self.abort(f"the model's stream failed: {type(exc).__name__}"
+                               + (f": {text}" if text else ""))
+                    return
+                piece = self.feed(chunk)
+                if piece:
+                    yield piece
+            self.close()
+            if self.tail:
+                yield self.tail
+        finally:
+            close = getattr(iterator, "close", None)
+            if close is not None:
+                close()
+
     # --- inside -----------------------------------------------------------------------------------
 
     def _decode(self, chunk: str | bytes) -> str | None:
@@ -431,30 +507,61 @@ class StreamGate:
             if window is None:
                 break                           # its next words have not arrived
             self._queue.pop(0)
+            settled = self._settled_end(boundary, window)
             context = self._audit(self._text[:window]) if window > boundary else None
-            own = self._audit(self._text[:boundary])
+            own = self._audit(self._text[:boundary]) if context is None or \
+                settled == boundary else None
             judged = context if context is not None else own
-            flagged = tuple(f for f in judged.findings if f.start < boundary)
+            flagged = tuple(f for f in judged.findings if f.start < settled)
             if flagged:
-                if context is None or any(f.kind == "input" for f in flagged):
-                    self._stop(judged)          # audit's own decision (or its refusal)
+                if any(f.kind == "input" for f in flagged):
+                    self._stop(judged)          # audit's own refusal
                 else:
                     self._stop(AuditResult(flagged, self._decided(boundary, flagged)))
-            elif not own.findings:
+            elif settled == boundary and not own.findings:
                 self._released_end = boundary
-            # else: the next words license it; the next boundary judges this text again
+            # else: the next words license it, or the checker's sentence runs on past the
+            # boundary; a later boundary (or close) judges this text again
         return self._text[start:self._released_end]
 
     def _window_end(self, boundary: int, closing: bool) -> int | None:
-        """The end of the ``lookahead_words``-th complete word after ``boundary``; at the end
-        of the stream, whatever there is."""
-        pos = boundary
-        for _ in range(self._lookahead):
+        """The end of the ``lookahead_words``-th complete word after ``boundary`` (one with a
+        letter or a digit), and under binding at least two characters past the first one after
+        the white space (binding needs them to say whether its sentence ends at the boundary);
+        at the end of the stream, whatever there is."""
+        pos, words = boundary, 0
+        while words < self._lookahead:
             match = _WORD.match(self._text, pos)
             if match is None:
                 return len(self._text) if closing else None
             pos = match.end()
+            words += any(char.isalnum() for char in match.group())
+        if self._binds:
+            after = _first_non_space(self._text, boundary)
+            if after + 2 > len(self._text):
+                return len(self._text) if closing else None
+            pos = max(pos, after + 2)
         return pos
+
+    def _settled_end(self, boundary: int, window: int) -> int:
+        """How much of the text before ``boundary`` no later text can change the judgement of.
+
+        The sweep reads a few words past a figure: the context window holds them, so without
+        binding all of it is settled. Binding reads a whole sentence: a figure is attributed to
+        a row named later in its sentence ("- 2,380 views" to the post named on the line after
+        the list), and its sentence ends only where ``rulekit.bind`` says so (a stop, white space
+        and a capital; a blank line), not at a line break before a list item, nor at "。". So
+        when the binding sentence that holds ``boundary`` began before it and its text so far
+        holds anything binding could bind, only the text before that sentence is settled."""
+        if not self._binds:
+            return boundary
+        text = self._text[:window]
+        starts = sentence_starts(text)
+        begun = starts[bisect.bisect_right(starts, _first_non_space(text, boundary)) - 1]
+        if begun >= boundary:
+            return boundary
+        part = text[begun:boundary]
+        return begun if may_bind(part, self._policy, scan(part, self._locale)) else boundary
 
     def _audit(self, text: str) -> AuditResult:
         return audit(text, self._evidence, policy=self._policy, question=self._question,
@@ -469,6 +576,38 @@ class StreamGate:
         self._findings = tuple(result.findings)
         if self._decision.decision == "answer":    # never: a stop always fails closed
             self._decision = refused(self._policy, "the stream was stopped").decision
+
+
+def _cut_short(policy: Policy | None, reason: str, attempt: int) -> AuditResult:
+    """A reply that did not arrive whole, judged as ``ground`` judges a malformed one: the
+    ruleset's ``on malformed_reply`` action at ``attempt``. Free text holds no verified fact, so
+    a fallback refuses, as ``audit.decide`` does."""
+    rules = policy or default_policy()
+    why = Reason("malformed_reply", reason)
+    action, _ = choose(rules, [Failure("malformed_reply", why)], attempt)
+    common: dict[str, Any] = dict(ruleset=rules.ruleset, attempt=attempt, reasons=(why,))
+    if action.kind == "regenerate":
+        decision = Decision("regenerate", next_action="regenerate", feedback=(
+            "Your last reply did not arrive whole. Answer again, briefly, using only numbers, "
+            "quotes, handles and links that appear in the data exactly."), **common)
+    elif action.kind in ("ask", "handoff"):
+        decision = Decision(action.kind, message=action.message, next_action=action.hint
+                            if action.kind == "ask" else "handoff", **common)
+    elif action.kind == "fallback":
+        common["reasons"] += (Reason("fallback_unavailable", "free text has no verified facts "
+                                     "to build the fallback from, so rulekit refused"),)
+        decision = Decision("refuse", message=DEFAULT_REFUSAL, **common)
+    else:
+        decision = Decision("refuse", message=(action.message or DEFAULT_REFUSAL).replace(
+            "{fields}", "figures").replace("{entity}", "data").replace("{id}", ""), **common)
+    return AuditResult((Finding("input", "", None, 0, 0, "malformed_reply", reason),), decision)
+
+
+def _first_non_space(text: str, pos: int) -> int:
+    """The first offset from ``pos`` that is not white space (``len(text)`` if none)."""
+    while pos < len(text) and text[pos].isspace():
+        pos += 1
+    return pos
 
 
 __all__ = ["LOOKAHEAD_WORDS", "SentenceBoundaries", "StreamGate"]

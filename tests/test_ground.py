@@ -344,6 +344,49 @@ def test_an_empty_prose_reply_is_never_an_answer(analytics):
     assert result.attempts[0].decision.feedback.startswith("Your last reply was empty")
 
 
+def test_a_reply_cut_off_at_the_token_limit_is_regenerated_never_answered(analytics):
+    """"Your 9 pm post got 2" is 2,380 cut off at max_tokens: the sweep alone would pass it."""
+    script = Script(Generation("Your 9 pm post got 2", finish_reason="length"),
+                    Generation(FAITHFUL, finish_reason="stop"))
+    result = ground(script, analytics, evidence=ANALYTICS["evidence"],
+                    question=ANALYTICS["question"])
+    first = result.attempts[0].decision
+    assert first.decision == "regenerate" and codes(first) == ["malformed_reply"]
+    assert 'finish_reason "length"' in first.reasons[0].message
+    assert script.requests[1].feedback.startswith("Your last reply was cut off")
+    assert result.decision.decision == "answer" and result.decision.text == FAITHFUL
+    assert_logged(result)
+
+
+@pytest.mark.parametrize("channel", ["prose", "claims"])
+def test_a_reply_stopped_by_a_content_filter_takes_the_malformed_reply_action(
+        analytics, shop, channel):
+    if channel == "prose":
+        cut = Generation(FAITHFUL, finish_reason="content_filter")
+        result = ground(Script(cut, cut), analytics, evidence=ANALYTICS["evidence"])
+        assert result.decision.message.startswith("I couldn't put that answer together.")
+    else:
+        cut = Generation(GOOD, finish_reason="content_filter")     # the rest was filtered
+        result = run_shop(shop, Script(cut, cut))
+        assert result.decision.message == SORRY
+    assert result.decision.decision == "refuse" and result.decision.text is None
+    assert codes(result.decision) == ["malformed_reply"]
+    assert 'finish_reason "content_filter"' in result.decision.reasons[0].message
+
+
+def test_a_cut_reply_judged_again_when_the_budget_runs_out_is_still_not_answered(analytics):
+    script = Script(Generation("Your 9 pm post got 2", finish_reason="length"),
+                    RuntimeError("boom"))
+    result = ground(script, analytics, evidence=ANALYTICS["evidence"])
+    assert result.decision.decision == "refuse" and result.decision.text is None
+    assert codes(result.decision) == ["malformed_reply", "generate_failed"]
+
+
+def test_a_finish_reason_must_be_text():
+    with pytest.raises(TypeError, match="finish_reason"):
+        Generation("ok", finish_reason=3)
+
+
 def test_a_misused_ground_raises_with_a_fix(shop, analytics):
     with pytest.raises(ValueError, match="needs a channel"):
         ground(Script(GOOD), shop)

@@ -310,6 +310,51 @@ def test_a_missing_extra_is_named_in_the_error(monkeypatch):
         LocalModel()
 
 
+class _ScriptedLlama:
+    """Stands in for llama_cpp.Llama: streams the scripted pieces, then a finish_reason."""
+
+    n_tokens = 40
+
+    def __init__(self, pieces, finish_reason):
+        self.pieces, self.finish_reason = pieces, finish_reason
+
+    def reset(self):
+        pass
+
+    def create_chat_completion(self, **options):
+        def chunks():
+            for piece in self.pieces:
+                yield {"choices": [{"delta": {"content": piece}, "finish_reason": None}]}
+            yield {"choices": [{"delta": {}, "finish_reason": self.finish_reason}]}
+        return chunks()
+
+
+class _ScriptedEngine:
+    def __init__(self, llama):
+        import threading
+
+        self.llama, self.lock, self.path = llama, threading.Lock(), Path("scripted.gguf")
+
+
+@pytest.mark.parametrize("finish_reason", ["length", "stop"])
+def test_the_finish_reason_reaches_ground(finish_reason):
+    """Runs without the model: llama.cpp is scripted. A reply cut off at max_tokens ("got 2"
+    for 2,380) carries its finish_reason, and ground never answers it."""
+    from rulekit.adapters.local import LocalModel
+
+    engine = _ScriptedEngine(_ScriptedLlama(["Your 9 pm post", " got 2"], finish_reason))
+    model = LocalModel(_engine=engine)
+    generation = model(GenerateRequest(question="How did my 9 pm post do?", history=(),
+                                       evidence=None, facts=(), feedback=None, attempt=1,
+                                       channel="prose"))
+    assert generation.text == "Your 9 pm post got 2"
+    assert generation.finish_reason == finish_reason
+    example = json.loads((EXAMPLES / "analytics.json").read_text())
+    result = ground(model, rulekit.load(ROOT / "rulesets" / "analytics.rules"),
+                    evidence=example["evidence"], max_attempts=1)
+    assert (result.decision.decision == "answer") == (finish_reason == "stop")
+
+
 def test_the_endpoint_binds_to_loopback_only():
     from rulekit.adapters.serve import serve
 

@@ -7,7 +7,9 @@ Markdown, and inside multi-byte characters when fed as bytes):
 (2) the released text always passes the sweep on its own: audit(released) has no findings;
 (3) chunking changes nothing: the final decision and the released text are those of feeding
     the whole text at once;
-(4) if the batch audit of the whole text passes, close() answers and releases all of it.
+(4) if the batch audit of the whole text passes, close() answers and releases all of it;
+(5) nothing released is flagged by the batch audit of the whole text, however far the checker
+    reads to judge it (a list of figures is attributed by a row named after the list).
 
 Then concrete cases: a failing second sentence, a figure cut across chunks, abbreviations,
 Markdown, the analytics example answers, and failing closed.
@@ -73,6 +75,29 @@ PIECES = PASSING + FAILING + [
     "Rounds went well.", "Of your last 5 posts, 2 did well.", " 4,120", " 2380", "é", "€", "🙂",
     "。", "! ", "? ", "A. ", "...", "\n\n",
 ]
+
+# Replies whose figures binding attributes to a row named further on: after a list, on the
+# line after it, in the same sentence. Faithful ones pass the batch audit, wrong ones do not.
+THREE_WAYS = '"Three ways to plan a week of posts"'
+BOUND_FAITHFUL = [
+    f"Here are the numbers:\n- 4,120 views\n- 160 likes\n- 21 replies\nThose are for {THREE_WAYS}.",
+    f"{THREE_WAYS} had:\n- 4,120 views\n- 160 likes\n\n\"Why we post at 9 pm\" had:\n- 2,380 "
+    "views\n- 96 likes",
+    f"- 2,380 views\n- 96 likes\n- 14 replies\n\n{THREE_WAYS} did best.",
+    f"Your best:\n- 4,120 views\n- 160 likes\nfor {THREE_WAYS}. Then:\n- 96 likes\nfor \"Why we "
+    "post at 9 pm\".",
+    'Your best post had 4,120 views. "Why we post at 9 pm" had 96 likes and 14 replies.',
+]
+BOUND_WRONG = [
+    f"Here are the numbers:\n- 2,380 views\n- 96 likes\n- 14 replies\n{THREE_WAYS} did best.",
+    f"Here are the numbers:\n- 2,380 views\n- 96 likes\n- 14 replies\nThose are for {THREE_WAYS}.",
+    "Here is the link:\n- https://threads.example/@mindthread/post/82\n- 2 posts\nBoth are for "
+    f"{THREE_WAYS}.",
+    f"Your best:\n- 4,120 views\n- 96 likes\nfor {THREE_WAYS}. Then:\n- 160 likes\nfor \"Why we "
+    "post at 9 pm\".",
+    f"Numbers first: 2,380 views. Then 96 likes\nand 14 replies\nfor {THREE_WAYS} in all.",
+]
+PIECES += BOUND_FAITHFUL + BOUND_WRONG
 
 texts = st.one_of(
     st.lists(st.sampled_from(PIECES), max_size=12).map("".join),
@@ -145,6 +170,35 @@ def test_streaming_properties(data, text, as_bytes):
         assert gate.decision.decision != "answer" and gate.stopped
     # never an unchecked answer
     assert gate.decision.decision != "answer" or not full.findings
+    # (5) nothing the customer read is flagged once the whole text is known
+    assert all(f.start >= len(released) for f in full.findings)
+
+
+def _spans(findings) -> set:
+    return {(f.start, f.end, f.code) for f in findings}
+
+
+@SETTINGS
+@given(st.data(), st.sampled_from(BOUND_FAITHFUL + BOUND_WRONG),
+       st.sampled_from(["", "Here is what I found. ", "Hi!\n\n"]),
+       st.sampled_from(["", " Ask me anything else.", "\n\nThat is all."]))
+def test_no_released_prefix_is_flagged_by_the_batch_audit(data, reply, before, after):
+    """However the stream is cut, the checker's own reach (a list attributed by the row named
+    after it) never makes a released figure wrong afterwards; the decision is the batch one."""
+    text = before + reply + after
+    full = batch(text)
+    gate = StreamGate(POLICY, EVIDENCE, question=QUESTION)
+    for chunk in chunks_of(text, data.draw(cuts(len(text)))):
+        gate.feed(chunk)
+        assert all(f.start >= len(gate.released) for f in full.findings)
+        if gate.stopped:
+            break
+    decision = gate.close()
+    assert all(f.start >= len(gate.released) for f in full.findings)
+    assert decision.decision == full.decision.decision
+    assert _spans(gate.findings) <= _spans(full.findings)
+    if reply in BOUND_FAITHFUL:
+        assert decision.decision == "answer" and gate.released == text
 
 
 @SETTINGS
@@ -274,6 +328,40 @@ def test_without_a_context_window_prefix_audits_would_stop_a_passing_text(text):
     assert gate.close().decision == "answer" and gate.released == text
 
 
+@pytest.mark.parametrize("marks", ["** ** ** **", '"" "" "" ""', "* * * * * *"])
+def test_marks_between_sentences_do_not_shorten_the_context_window(marks):
+    """The sweep skips words of punctuation alone when it reads the words after a figure
+    ("5. ** ** ** ** Rounds" is still 5 rounds), so the window does not count them either."""
+    evidence = {"rounds": [{"score": 70 + i} for i in range(5)]}
+    text = f"I played 5. {marks} Rounds went well, all of them. Done here now."
+    assert not audit(text, evidence).findings
+    gate = StreamGate(None, evidence)
+    gate.feed(text)
+    assert gate.close().decision == "answer" and gate.released == text
+
+
+@pytest.mark.parametrize("text", BOUND_WRONG[:2])
+def test_a_list_is_held_until_the_row_it_is_attributed_to_has_come(text):
+    """A list of figures belongs to the row named on the line after it: released item by item,
+    "2,380 views" passed on its own and was then misattributed to "Three ways..."."""
+    gate = StreamGate(POLICY, ANALYTICS["evidence"])
+    released = "".join(gate.feed(char) for char in text)
+    assert released == "Here are the numbers:" and not gate.stopped   # nothing in it to bind
+    decision = gate.close()
+    assert decision.decision == "regenerate" and gate.tail == ""
+    assert gate.released == "Here are the numbers:"
+    assert [(f.text, f.code) for f in gate.findings] == [
+        ("2,380", "misattributed"), ("96", "misattributed"), ("14", "misattributed")]
+
+
+def test_a_list_closed_by_a_blank_line_is_released_before_the_row_after_it():
+    text = BOUND_FAITHFUL[2]
+    gate = StreamGate(POLICY, ANALYTICS["evidence"])
+    released = "".join(gate.feed(char) for char in text)
+    assert released == "- 2,380 views\n- 96 likes\n- 14 replies\n"
+    assert gate.close().decision == "answer" and gate.released == text
+
+
 @pytest.mark.parametrize("index", range(len(ANALYTICS["answers"])))
 def test_analytics_example_answers(index):
     answer = ANALYTICS["answers"][index]["text"]
@@ -322,3 +410,72 @@ def test_bad_evidence_or_locale_fails_closed():
 def test_an_empty_stream_is_refused_not_answered_with_nothing():
     gate = StreamGate(None, {})
     assert gate.close().decision == "refuse" and gate.released == ""
+
+
+# --- a stream that ends abnormally -----------------------------------------------------------------
+
+def _dropped(*chunks):
+    """A model stream that sends ``chunks`` and then loses its connection."""
+    yield from chunks
+    raise ConnectionError("stream reset")
+
+
+def test_abort_fails_closed_and_releases_nothing_more():
+    """The connection dropped mid-sentence: close() would have audited the partial tail and
+    answered with it ("Posting at 9 pm is "); abort() fails closed instead."""
+    gate = StreamGate(POLICY, EVIDENCE)
+    assert gate.feed("Your best post got 4,120 views. ") == ""
+    assert gate.feed("Posting at 9 pm is ") == "Your best post got 4,120 views."
+    decision = gate.abort("the model's stream failed: ConnectionError: stream reset")
+    assert decision.decision == "regenerate" and not decision.delivered   # on malformed_reply
+    assert decision.reasons[0].code == "malformed_reply"
+    assert "stream reset" in decision.reasons[0].message
+    assert gate.stopped and gate.tail == "" and gate.released == "Your best post got 4,120 views."
+    assert gate.feed("Next. ") == "" and gate.close() is decision and gate.abort("again") is decision
+
+
+def test_abort_on_the_last_attempt_takes_the_rulesets_final_action():
+    gate = StreamGate(POLICY, EVIDENCE, attempt=2)
+    gate.feed("Your 9 pm post got 2")           # cut off at the token limit: 2,380 was meant
+    decision = gate.abort("the reply was cut off at the token limit (finish_reason length)")
+    assert decision.decision == "refuse" and gate.released == "" and gate.tail == ""
+    assert decision.message.startswith("I couldn't put that answer together")
+    assert "finish_reason length" in decision.reasons[0].message
+
+
+def test_abort_keeps_an_earlier_failure_and_close_keeps_its_answer():
+    gate = StreamGate(None, RAINCOAT)
+    gate.feed("The raincoat costs $1,299.00. It ships in 3 days. Order it today, it is nice.")
+    failed = gate.decision
+    assert gate.abort("dropped") is failed and [f.text for f in gate.findings] == ["3"]
+    gate = StreamGate(None, RAINCOAT)
+    gate.feed("The raincoat costs $1,299.00.")
+    answered = gate.close()
+    assert gate.abort("dropped") is answered and answered.decision == "answer"
+
+
+def test_consume_runs_the_loop_and_aborts_when_the_stream_raises():
+    gate = StreamGate(POLICY, EVIDENCE)
+    pieces = list(gate.consume(_dropped("Your best post got 4,120 views. ", "Posting at 9 pm is ")))
+    assert pieces == ["Your best post got 4,120 views."]
+    assert gate.decision.decision == "regenerate" and gate.tail == ""
+    assert "ConnectionError: stream reset" in gate.decision.reasons[0].message
+
+
+def test_consume_answers_a_whole_stream_and_stops_at_a_failure():
+    gate = StreamGate(None, RAINCOAT)
+    text = "The raincoat costs $1,299.00. It comes in red and blue. "
+    assert "".join(gate.consume(iter([text[:9], text[9:40], text[40:]]))) == text
+    assert gate.decision.decision == "answer"
+    closed = []
+
+    def model():
+        try:
+            yield "The raincoat costs $1,299.00. It ships in 3 days. Order it today. "
+            yield "More text. "
+        finally:
+            closed.append(True)
+
+    gate = StreamGate(None, RAINCOAT)
+    assert list(gate.consume(model())) == ["The raincoat costs $1,299.00."]
+    assert gate.decision.decision == "regenerate" and closed == [True]

@@ -23,7 +23,8 @@ loop: whatever it gets wrong, the checker must catch before a customer reads it.
   carries it): the model cannot write a field the schema does not allow. Without a schema, any
   JSON object. The prose channel is free text. Whatever comes back is still checked by
   ``ground``: a grammar makes a readable reply likelier, never a true one.
-- **Bounded.** ``max_tokens`` caps every reply; the loop's ``time_left`` stops generation at the
+- **Bounded.** ``max_tokens`` caps every reply (a reply it cuts off carries
+  ``finish_reason="length"``, and ``ground`` never answers it); the loop's ``time_left`` stops generation at the
   deadline (raising ``LocalTimeout``, which ``ground`` fails closed), rather than leaving a
   thread computing after the loop gave up on it.
 - **Thread-safe.** A llama.cpp context is not: one lock per loaded model serialises generation,
@@ -222,14 +223,17 @@ class LocalModel:
     # -- the generate callable --
 
     def __call__(self, request: GenerateRequest) -> Generation:
-        """The model's reply to ``request``, with the tokens it used (prompt and reply)."""
+        """The model's reply to ``request``, with the tokens it used (prompt and reply) and
+        why it stopped: "length" when ``max_tokens`` cut it off, which ``ground`` judges as a
+        malformed reply, never as an answer."""
         structured = request.channel == "claims"
         completion = self.complete(self.messages(request),
                                    schema=request.schema if structured else None,
                                    json_object=structured and request.schema is None,
                                    time_left=request.time_left)
         return Generation(completion.text, tokens=completion.prompt_tokens
-                          + completion.completion_tokens)
+                          + completion.completion_tokens,
+                          finish_reason=completion.finish_reason)
 
     def messages(self, request: GenerateRequest) -> list[dict]:
         """Instructions, earlier turns (context only), the data, the approved sentences and the

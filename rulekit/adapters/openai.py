@@ -17,6 +17,10 @@ prefix, as the OpenAI SDK's does: ``https://api.openai.com/v1``, ``http://localh
   backoff (``backoff`` seconds, doubling) and ``Retry-After`` honoured; every wait is capped at
   ``max_backoff`` and never runs past the request's ``time_left``. No retry on any other 4xx:
   the request itself is wrong, and sending it again cannot help.
+- **Cut-off replies.** The choice's ``finish_reason`` is passed on in the ``Generation``: a
+  reply cut off at the token limit ("length") or by the provider's content filter
+  ("content_filter") is judged by ``ground`` as malformed (the ruleset's ``on malformed_reply``
+  action, with the cause in its reason), never answered: "got 2" may be 2,380 cut short.
 - **Time-outs** are not retried: each call gets ``timeout`` seconds (less when the loop's
   deadline is nearer), and running out raises ``OpenAITimeout``, which ``ground`` turns into a
   fail-closed decision.
@@ -280,9 +284,13 @@ class OpenAIChat:
         usage = usage if isinstance(usage, Mapping) else {}
         tokens = usage.get("total_tokens")
         cost = usage.get("cost")     # some gateways (OpenRouter) report it
+        # "length" or "content_filter": the reply was cut off; ``ground`` judges it malformed.
+        finish = data["choices"][0].get("finish_reason") \
+            if isinstance(data["choices"][0], Mapping) else None
         return Generation(content,
                           tokens=tokens if _count(tokens) else None,
-                          cost=float(cost) if _amount(cost) else None)
+                          cost=float(cost) if _amount(cost) else None,
+                          finish_reason=finish if isinstance(finish, str) else None)
 
     def _redact(self, text: str) -> str:
         return text.replace(self._api_key, "***") if self._api_key else text
