@@ -4,6 +4,7 @@ artifacts, and no traceback whatever bytes come in."""
 from __future__ import annotations
 
 import json
+import os
 import re
 import subprocess
 import sys
@@ -346,3 +347,10 @@ def test_check_rows_with_a_byte_order_mark_are_read(tmp_path, capsys):
 def test_check_rows_that_do_not_parse_keep_their_message(tmp_path, capsys, rows_text, says):
     code, out, err, rows = _check_with(tmp_path, capsys, rows_text=rows_text)
     assert code == 2 and err.startswith(f"rulekit: {rows}") and says in err, err
+
+
+def test_python_dash_m_rulekit_runs_the_command(tmp_path):
+    result = subprocess.run([sys.executable, "-m", "rulekit", "compile", str(tmp_path)],
+                            cwd=ROOT, capture_output=True, text=True, timeout=120,
+                            env={**os.environ, "PYTHONPATH": str(ROOT)})
+    assert result.returncode == 2 and "no .rules files under" in result.stderr
