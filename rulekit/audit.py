@@ -81,7 +81,8 @@ def audit(text: str, evidence: Any, *, policy: Policy | None = None, question: s
     if stages is not None:
         stages.mark("decide")   # every path ends in deciding: the time since the last stage
         record_decision(log, result.decision, policy or _DEFAULT, kind="audit",
-                        findings=result.findings, stages=stages.seconds_by_stage())  # never raises
+                        findings=result.findings, stages=stages.seconds_by_stage(),
+                        data=evidence)  # never raises
     return result
 
 

@@ -93,7 +93,7 @@ def check(policy: Policy, reply: Any, source: Resolver | str | Mapping, *,
         decision = _internal_error(policy, attempt, exc)
     trace.mark("decide")    # every path ends in deciding: the time since the last stage
     record_decision(log, decision, policy, kind="check", template=trace.template,
-                    stages=trace.seconds_by_stage())   # never raises
+                    stages=trace.seconds_by_stage(), data=source)   # never raises
     return decision
 
 

@@ -15,7 +15,7 @@ import json
 import os
 import sys
 from pathlib import Path
-from typing import Sequence
+from typing import Any, Sequence
 
 EXIT_OK, EXIT_ERRORS, EXIT_USAGE, EXIT_INTERNAL = 0, 1, 2, 3
 
@@ -134,18 +134,30 @@ def _load_policy(path: str):
 
 
 def _parse_now(text: str | None):
-    import datetime as dt
-
+    """The --now flag as an aware datetime; a usage error (raised as SystemExit) otherwise."""
     if text is None:
         return None
+    moment, why = _moment(text, "--now")
+    if why:
+        raise SystemExit(_usage(why))
+    return moment
+
+
+def _moment(text: Any, name: str):
+    """(an aware datetime, None) for ISO 8601 text with its zone, else (None, why not). A time
+    without a zone is refused: read in the wrong zone it would judge freshness hours off."""
+    import datetime as dt
+
+    if not isinstance(text, str):
+        return None, f"{name} must be an ISO 8601 time such as 2026-11-30T12:00:00Z"
     try:
         moment = dt.datetime.fromisoformat(text.replace("Z", "+00:00"))
     except ValueError:
-        raise SystemExit(_usage(f"--now {text!r} is not an ISO 8601 time, e.g. 2026-11-30T12:00:00Z"))
-    if moment.tzinfo is None:       # read as UTC, a local time would judge freshness hours off
-        raise SystemExit(_usage(f"--now {text!r} has no time zone; add Z (UTC) or an offset "
-                                "such as +01:00"))
-    return moment
+        return None, f"{name} {text!r} is not an ISO 8601 time, e.g. 2026-11-30T12:00:00Z"
+    if moment.tzinfo is None:
+        return None, (f"{name} {text!r} has no time zone; add Z (UTC) or an offset such as "
+                      "+01:00")
+    return moment, None
 
 
 def _usage(message: str) -> int:
@@ -155,20 +167,23 @@ def _usage(message: str) -> int:
 
 def cmd_check(args: argparse.Namespace) -> int:
     from rulekit.check import check
-    from rulekit.sources import MemoryResolver, SourceError, open_source
+    from rulekit.sources import SourceError, open_source
 
     now = _parse_now(args.now)
     if args.attempt < 1:
         return _usage(f"--attempt {args.attempt}: attempts count from 1")
-    inputs = {}
+    inputs: dict[str, str] = {}
     for item in args.input or ():
         name, sep, value = item.partition("=")
         if not sep or not name:
             return _usage(f"--input {item!r} must be NAME=VALUE, e.g. --input postcode=10115")
+        if name in inputs:      # which of the two the user gave would be a guess
+            return _usage(f"--input {name} is given twice ({inputs[name]!r}, then {value!r}); "
+                          "give each input once")
         inputs[name] = value
     reply = _read_input("--reply", args.reply)
     try:
-        source = MemoryResolver.from_json(args.rows) if args.rows else open_source(args.db)
+        source = _rows_from(args.rows) if args.rows else open_source(args.db)
     except (SourceError, ValueError, TypeError) as exc:
         return _usage(str(exc))
     policy = _load_policy(args.rules)
@@ -185,6 +200,27 @@ def cmd_check(args: argparse.Namespace) -> int:
     else:
         print(_decision_text(decision))
     return EXIT_OK
+
+
+def _rows_from(path: str):
+    """The --rows file as a ``MemoryResolver``: read as ``read_json`` reads --evidence (a byte
+    order mark dropped; a duplicate key, NaN or 1e400 refused naming its JSON path), every
+    problem a ``SourceError`` whose message starts with the path."""
+    from rulekit.sources import MemoryResolver, SourceError
+
+    text = _read_input("--rows", path)
+    try:
+        data = read_json(text)
+    except json.JSONDecodeError as exc:
+        raise SourceError(f"{path}:{exc.lineno}:{exc.colno}: invalid JSON: {exc.msg}") from None
+    except RecursionError:
+        raise SourceError(f"{path}: the JSON is nested too deeply to read") from None
+    except ValueError as exc:
+        raise SourceError(f"{path}: {exc}") from None
+    try:
+        return MemoryResolver(data, origin=path)
+    except ValueError as exc:
+        raise SourceError(f"{path}: {exc}") from None
 
 
 def _unknown_input(ruleset: str, name: str, declared: list[str]) -> str:
@@ -286,15 +322,124 @@ def _mib(size: int) -> str:
     return f"{size / 1024 / 1024:g} MiB"
 
 
+# --- reading JSON input: one policy for --evidence, --rows and every --jsonl case ------------
+
+# A double's range: a number beyond it (1e400, an integer of 400 digits) cannot be compared
+# exactly, and becomes infinity on the way.
+_DOUBLE_MAX = sys.float_info.max
+
+
+class InputJSONError(ValueError):
+    """JSON that parsed but cannot be used as input: a duplicate key, NaN or ±Infinity, a
+    number beyond a double's range. The message names the JSON path."""
+
+
+class _Odd(str):
+    """A number JSON input may not hold, as written (``NaN``, ``1e400``), in a second reading
+    made only to say where it is."""
+
+
+class _Pairs(list):
+    """An object as its pairs, in that second reading, so that a duplicate key can be found."""
+
+
+def read_json(text: str) -> Any:
+    """``json.loads(text)``, refusing what JSON input must not hold: a key given twice in one
+    object (which value counts would be a guess), ``NaN``, ``Infinity`` and ``-Infinity``
+    (which Python's json reads though JSON has no such numbers), and a number beyond a double's
+    range (``1e400``, which Python reads as infinity, or an integer of hundreds of digits).
+    Raises ``json.JSONDecodeError`` for text that is not JSON, and ``InputJSONError`` naming
+    the first bad value's JSON path (``$.rows[0].ratio``) for the rest. The common input pays
+    for a few hooks only; the path is worked out by a second reading when one of them fired."""
+    odd: list[bool] = []
+
+    def pairs(items: list) -> dict:
+        value = dict(items)
+        if len(value) != len(items):
+            odd.append(True)
+        return value
+
+    def number(literal: str) -> float:
+        value = float(literal)
+        if value - value:                       # only infinity (not NaN, not read here) fails
+            odd.append(True)
+        return value
+
+    def integer(literal: str) -> int:
+        if len(literal) > 308 and _too_long(literal):
+            odd.append(True)
+            return 0
+        return int(literal)
+
+    def constant(name: str) -> float:
+        odd.append(True)
+        return 0.0
+
+    data = json.loads(text, object_pairs_hook=pairs, parse_float=number, parse_int=integer,
+                      parse_constant=constant)
+    if odd:
+        raise InputJSONError(_first_odd(text))
+    return data
+
+
+def _too_long(literal: str) -> bool:
+    digits = len(literal.lstrip("-"))
+    return digits > 309 or abs(int(literal)) > _DOUBLE_MAX
+
+
+def _first_odd(text: str) -> str:
+    """Why ``text`` (which ``read_json`` refused) cannot be used, and where: read again with
+    every value kept as written."""
+    def number(literal: str):
+        return _Odd(literal) if float(literal) - float(literal) else 0
+
+    def integer(literal: str):
+        return _Odd(literal) if len(literal) > 308 and _too_long(literal) else 0
+
+    data = json.loads(text, object_pairs_hook=_Pairs, parse_float=number, parse_int=integer,
+                      parse_constant=_Odd)
+    stack: list[tuple[Any, str]] = [(data, "$")]
+    while stack:
+        node, path = stack.pop()
+        if isinstance(node, _Odd):
+            return _odd_number(node, path)
+        if isinstance(node, _Pairs):
+            seen: set[str] = set()
+            for key, _ in node:
+                if key in seen:
+                    return f"duplicate key `{key}` at {path}: give each key once"
+                seen.add(key)
+            children = [(value, f"{path}.{key}") for key, value in node]
+        elif isinstance(node, list):
+            children = [(value, f"{path}[{i}]") for i, value in enumerate(node)]
+        else:
+            continue
+        stack.extend(reversed(children))        # depth first, in the order of the text
+    return "the JSON holds a value that cannot be read"     # pragma: no cover - never reached
+
+
+def _odd_number(literal: str, path: str) -> str:
+    if literal in ("NaN", "Infinity", "-Infinity"):
+        return (f"{literal} at {path} is not a number JSON allows; write null, or a finite "
+                "number")
+    digits = len(literal.lstrip("-"))
+    shown = literal if len(literal) <= 24 else f"a number of {digits:,} digits"
+    return (f"{shown} at {path} is out of range: a number must be finite and within ±1.8e308 "
+            "(quote it to keep it as text)")
+
+
 def _evidence_from(path: str, text: str):
     """A JSON evidence file, or a text document. A file named *.json, or one whose text starts
     with { or [, is JSON: if it does not parse (a truncated export), reading it as prose would
-    audit against the wrong evidence, so it is a usage error at the line and column."""
+    audit against the wrong evidence, so it is a usage error at the line and column. JSON that
+    ``read_json`` refuses (a duplicate key, NaN, 1e400) is a usage error naming its path."""
     try:
-        return json.loads(text)
+        return read_json(text)
     except ValueError as exc:
         if not (path.lower().endswith(".json") or text.lstrip()[:1] in ("{", "[")):
             return text
+        if isinstance(exc, InputJSONError):
+            raise SystemExit(_usage(f"--evidence {path}: {exc}"))
         where = f"{path}:{exc.lineno}:{exc.colno}" if isinstance(exc, json.JSONDecodeError) else path
         raise SystemExit(_usage(f"--evidence {where}: not valid JSON: "
                                 f"{getattr(exc, 'msg', exc)}; fix the file (a truncated export?)"))
@@ -316,20 +461,22 @@ def cmd_audit(args: argparse.Namespace) -> int:
     if args.jsonl:
         if args.evidence or args.text:
             return _usage("--jsonl reads whole cases; do not combine it with --evidence/--text")
-        stream = sys.stdin if args.jsonl == "-" else None
         try:
-            stream = stream or open(args.jsonl, encoding="utf-8", errors="replace")
+            stream = (getattr(sys.stdin, "buffer", sys.stdin) if args.jsonl == "-"
+                      else open(args.jsonl, "rb"))
         except OSError as exc:
             return _usage(f"cannot read --jsonl {args.jsonl}: {exc.strerror}")
-        with stream:
+        try:
             for number, line in enumerate(stream, 1):
-                if not line.strip():
-                    continue
-                case_id, result = _audit_line(line, number, policy, args.locale, audit, refused,
-                                              now)
-                print(json.dumps({"id": case_id, "decision": result.decision.decision,
+                case_id, result = _audit_line(line, number, policy, args.locale, audit,
+                                              refused, now)
+                print(json.dumps({"id": case_id, "line": number,
+                                  "decision": result.decision.decision,
                                   "issues": [f.to_dict() for f in result.findings]},
                                  ensure_ascii=False), flush=True)
+        finally:
+            if args.jsonl != "-":
+                stream.close()
         return EXIT_OK
     if not (args.evidence and args.text):
         return _usage("give --evidence FILE and --text FILE, or --jsonl FILE")
@@ -357,32 +504,91 @@ def cmd_audit(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def _audit_line(line: str, number: int, policy, locale, audit, refused, now=None):
-    """One case of a batch; a malformed line is refused with an input-error issue."""
+# The keys of a --jsonl case: the required ones, then the optional ones.
+JSONL_KEYS = ("id", "evidence", "text", "question", "history", "locale", "now", "attempt")
+
+
+def _audit_line(line: bytes | str, number: int, policy, locale, audit, refused, now=None):
+    """(the case's id, its result) for line ``number`` of a batch. Every line gets a result,
+    a blank one too, so that results pair with cases by line as well as by id; a line that is
+    not a case (not UTF-8, not JSON, a duplicate key, NaN, a missing or unknown key, a value of
+    the wrong type) is refused with one input-error issue naming the line and each problem.
+    The id is echoed whenever it is a string or an integer."""
     from rulekit.reply import MAX_REPLY_CHARS
+
+    def bad(case_id, *problems: str):
+        return case_id, refused(policy, f"line {number}: " + "; ".join(problems))
+
+    if isinstance(line, bytes):
+        try:
+            line = line.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            return bad(None, f"not UTF-8 (byte {exc.start + 1} of the line); write the batch "
+                             "as UTF-8")
+    if number == 1:
+        line = line.removeprefix("\ufeff")     # a byte order mark, as --evidence accepts
+    if not line.strip():
+        return bad(None, "a blank line is not a case; remove it (each line of a batch gets "
+                         "one result, so a blank line is refused rather than skipped)")
     try:
-        case = json.loads(line)
+        case = read_json(line)
     except RecursionError:
-        return None, refused(policy, f"line {number}: nested too deeply")
+        return bad(None, "nested too deeply")
+    except InputJSONError as exc:
+        return bad(_id_of(_loose(line)), str(exc))
     except ValueError as exc:
-        return None, refused(policy, f"line {number}: not JSON: {exc}")
+        return bad(None, f"not JSON: {exc}")
     if not isinstance(case, dict):
-        return None, refused(policy, f"line {number}: a case is a JSON object")
-    case_id = case.get("id")
-    missing = [k for k in ("evidence", "text") if k not in case]
-    if missing:
-        return case_id, refused(policy, f"line {number}: missing {', '.join(missing)}")
-    if not isinstance(case["text"], str):
-        return case_id, refused(policy, f"line {number}: `text` must be a string")
-    if len(case["text"]) > MAX_REPLY_CHARS:
-        return case_id, refused(policy, f"line {number}: `text` is {len(case['text']):,} "
-                                f"characters; the limit is {MAX_REPLY_CHARS:,}")
-    question = case.get("question")
-    return case_id, audit(case["text"], case["evidence"], policy=policy,
-                          question=question if isinstance(question, str) else None,
-                          history=case.get("history"),
-                          locale=case.get("locale") if isinstance(case.get("locale"), str) else locale,
-                          now=now)
+        return bad(None, "a case is a JSON object: {\"id\", \"evidence\", \"text\", ...}")
+    case_id = _id_of(case)
+    problems = [f"missing `{key}`" for key in JSONL_KEYS[:3] if key not in case]
+    if "id" in case and case_id is None:
+        problems.append(f"`id` must be a string or an integer, not {_json_type(case['id'])}")
+    problems += [f"unknown key `{key}`; a case holds "
+                 + ", ".join(f"`{k}`" for k in JSONL_KEYS) for key in case if key not in JSONL_KEYS]
+    text = case.get("text")
+    if "text" in case and not isinstance(text, str):
+        problems.append("`text` must be a string")
+    elif isinstance(text, str) and len(text) > MAX_REPLY_CHARS:
+        problems.append(f"`text` is {len(text):,} characters; the limit is {MAX_REPLY_CHARS:,}")
+    for key in ("question", "locale"):
+        if key in case and not isinstance(case[key], str):
+            problems.append(f"`{key}` must be a string")
+    if "history" in case and not isinstance(case["history"], list):
+        problems.append("`history` must be a list of earlier turns")
+    attempt = case.get("attempt", 1)
+    if not isinstance(attempt, int) or isinstance(attempt, bool) or attempt < 1:
+        problems.append("`attempt` counts from 1 (the first answer), 2 for the answer after a "
+                        "regenerate")
+    if "now" in case:
+        moment, why = _moment(case["now"], "`now`")
+        problems += [why] if why else []
+        now = moment
+    if problems:
+        return bad(case_id, *problems)
+    return case_id, audit(text, case["evidence"], policy=policy, question=case.get("question"),
+                          history=case.get("history"), locale=case.get("locale", locale),
+                          attempt=attempt, now=now)
+
+
+def _id_of(case: Any):
+    """A case's id if it is one: a string or an integer (not a boolean)."""
+    value = case.get("id") if isinstance(case, dict) else None
+    return value if isinstance(value, str) or (isinstance(value, int)
+                                               and not isinstance(value, bool)) else None
+
+
+def _loose(line: str) -> Any:
+    """A line ``read_json`` refused, read as Python's json reads it, for its id alone."""
+    try:
+        return json.loads(line)
+    except ValueError:
+        return None
+
+
+def _json_type(value: Any) -> str:
+    return {dict: "an object", list: "a list", bool: "a boolean", float: "a number",
+            type(None): "null"}.get(type(value), type(value).__name__)
 
 
 def cmd_schema(args: argparse.Namespace) -> int:

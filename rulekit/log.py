@@ -8,8 +8,8 @@
 Seed 002: "the rates of confirmed, contradicted and not-found per field are the best
 hallucination monitor you will ever get, because they are measured against a system of record
 rather than against a judge." This module writes what those rates are computed from; the line
-format is documented field by field in docs/authoring-log-section.md, and ``rulekit.stats``
-reads it back.
+format is documented field by field in docs/authoring.md ("The decision log"), and
+``rulekit.stats`` reads it back.
 
 What the design protects:
 
@@ -20,7 +20,11 @@ What the design protects:
   already decided by then, and returns its decision unchanged.
 - **Nothing sensitive, nothing unbounded.** A field marked ``sensitive`` in the rules has its
   claimed, stored and normalised values written as ``"***"``, and the same values are scrubbed
-  from every message and quoted text in the line. Neither the customer's text, the refusal
+  from every message and quoted text in the line, with every value the field holds in what the
+  decision was made from (the evidence, rows held in memory): a reply may write a sensitive
+  value it never claimed. Against a database, whose hidden fields are never read, the figures
+  the prose findings quote are masked instead (fail closed). ``hidden`` alone masks nothing:
+  it keeps a value from the customer, ``sensitive`` keeps it from the log. Neither the customer's text, the refusal
   message nor the model's feedback is logged: they hold the values a monitor does not need.
   Long strings are cut, and at most ``MAX_CLAIMS`` claims, ``MAX_FINDINGS`` findings,
   ``MAX_REASONS`` reason codes and ``MAX_SOURCES`` sources are written per line; ``truncated``
@@ -215,16 +219,20 @@ class DecisionLog:
                            _extra={**self._extra, **fields})
 
     def record(self, decision: Any, policy: Any, *, kind: str = "check", findings: Any = (),
-               template: Any = None, stages: Mapping[str, float] | None = None) -> dict | None:
+               template: Any = None, stages: Mapping[str, float] | None = None,
+               data: Any = None) -> dict | None:
         """Build the line for ``decision`` (made under ``policy``, whose ``sensitive`` fields
         are masked) and write it. ``findings`` are the sweep's findings (``audit``); the
         claims channel's findings are its decision's reasons. ``template`` is the reply's
         template (a ``ParsedTemplate`` or its text), for the prose-per-slot ratio; ``stages``
-        the seconds spent in each stage. Returns the line, or None when it could not be
-        recorded (counted in ``errors``). Never raises."""
+        the seconds spent in each stage. ``data`` is what the decision was made from (the
+        evidence of an audit, the rows or source of a check): the values its sensitive fields
+        hold are scrubbed from the line too, wherever the reply wrote them (see ``_Masker``).
+        Returns the line, or None when it could not be recorded (counted in ``errors``).
+        Never raises."""
         try:
             line = build_line(decision, policy, kind=kind, findings=findings, template=template,
-                              stages=stages, now=self._clock(), extra=self._extra)
+                              stages=stages, now=self._clock(), extra=self._extra, data=data)
             self._sink.emit(line)
         except Exception as exc:
             self._sink.failed(exc)
@@ -286,10 +294,13 @@ def record_decision(target: Any, decision: Any, policy: Any, **details: Any) -> 
 
 def build_line(decision: Any, policy: Any, *, kind: str, findings: Any = (),
                template: Any = None, stages: Mapping[str, float] | None = None,
-               now: dt.datetime | None = None, extra: Mapping[str, Any] | None = None) -> dict:
+               now: dt.datetime | None = None, extra: Mapping[str, Any] | None = None,
+               data: Any = None) -> dict:
     """The log line for ``decision``, JSON-safe, masked and bounded. See the module docstring
-    and docs/authoring-log-section.md for the fields."""
-    masker = _Masker(policy, decision.claims)
+    and docs/authoring.md ("The decision log") for the fields."""
+    masker = _Masker(policy, decision.claims, data)
+    if masker.blind:
+        masker.also(_stray_figures(decision.reasons))
     truncated: dict[str, int] = {}
 
     claims = [_claim(result, masker) for result in _capped(decision.claims, MAX_CLAIMS,
@@ -383,9 +394,18 @@ def _reason(reason: Any, masker: "_Masker") -> dict:
 
 
 def _sweep_finding(finding: Any, masker: "_Masker") -> dict:
+    text, message = finding.text, finding.message
+    field = masker.withheld_field(finding)
+    if field is not None:
+        # A figure found only in a withheld sensitive field is a piece of its value, however
+        # short ("+44" of a phone number): the fact of it is kept, the figure is not.
+        masker.used.add(field)
+        if isinstance(message, str) and isinstance(text, str) and message.startswith(text):
+            message = MASK + message[len(text):]
+        text = MASK
     return {"code": _text(finding.code), "kind": _text(finding.kind),
-            "text": masker.scrub(_text(finding.text)), "start": finding.start,
-            "end": finding.end, "message": masker.scrub(_text(finding.message))}
+            "text": masker.scrub(_text(text)), "start": finding.start,
+            "end": finding.end, "message": masker.scrub(_text(message))}
 
 
 class _Sensitive(NamedTuple):
@@ -426,52 +446,202 @@ _NOTHING_SENSITIVE = _Sensitive(frozenset(), {})
 
 
 class _Masker:
-    """Which values of one decision are sensitive, and how to scrub them out of text."""
+    """Which values of one decision are sensitive, and how to scrub them out of text.
 
-    def __init__(self, policy: Any, claims: Any) -> None:
+    The values come from the claims about sensitive fields (claimed, stored, normalised, as a
+    customer would read them) and from ``data``, what the decision was made from: every value a
+    sensitive field holds in the evidence's entity rows (an audit) or in rows held in memory (a
+    check), for a reply may write a value it never claimed ("call +44 20 7946 0958"). A check
+    against a source the log cannot read (a database, which is never even asked for a hidden
+    field) leaves those values unknown: the masker is then ``blind``, and every figure the
+    prose findings quote is masked wherever the line holds it (fail closed)."""
+
+    def __init__(self, policy: Any, claims: Any, data: Any = None) -> None:
         self.policy = policy
         self.rules = _NOTHING_SENSITIVE if policy is None else _sensitive_of(_Identity(policy))
         self.used: set[str] = set()
         self.by_path: dict[str, Any] = {}
         self._pattern = None
+        self._owner: dict[str, str] = {}
         self.plain = True           # nothing to scrub out of text
+        self.blind = False          # sensitive values may be in the text that are not known
+        self.everything = sorted(f"{e}.{f}" for e, f in self.rules.fields)
         if not self.rules.fields:
             return      # the common case: nothing to mask, nothing to scrub
-        values: set[str] = set()
+        owner: dict[str, str] = {}
         for result in claims or ():
+            name = f"{result.entity}.{result.field}"
             if (result.entity, result.field) in self.rules.fields:
                 if result.path:
                     self.by_path[result.path] = result
                 for v in (result.claimed, result.actual, result.claimed_normal,
                           result.actual_normal):
-                    values.update(_variants(v))
-                values.update(self._formatted(result))
+                    owner.update(dict.fromkeys(_variants(v), name))
+                owner.update(dict.fromkeys(self._formatted(result), name))
             if result.entity in self.rules.keys:
-                values.update(_variants(result.entity_id))
-        values.discard("")
-        if values:
+                owner.update(dict.fromkeys(_variants(result.entity_id),
+                                           f"{result.entity}.{self.rules.keys[result.entity]}"))
+        stored = _stored_values(_Identity(policy), data)
+        if stored is None:
+            self.blind = True
+        else:
+            for value, name in stored:
+                owner.setdefault(value, name)
+        owner.pop("", None)
+        if owner:
             self.plain = False
-            # Longest first, so that a value containing another is scrubbed whole.
-            self._pattern = re.compile("|".join(
-                re.escape(v) if len(v) >= 4 else rf"(?<!\w){re.escape(v)}(?!\w)"
-                for v in sorted(values, key=len, reverse=True)))
+            self._owner = owner
+            self._pattern = _scrubber(frozenset(owner))
+
+    def withheld_field(self, finding: Any) -> str | None:
+        """The sensitive ``entity.field`` a sweep finding says its figure appears in only
+        (``hidden_field``, ``stale``: "... appears in the evidence only as customer.phone"),
+        or None."""
+        if not self.rules.fields or finding.code not in ("hidden_field", "stale"):
+            return None
+        message = str(finding.message)
+        return next((name for name in self.everything
+                     if re.search(rf"(?<![\w.]){re.escape(name)}(?![\w.])", message)), None)
+
+    def also(self, texts: Any) -> None:
+        """Scrub ``texts`` too, as values of any sensitive field: a blind masker's figures of
+        the prose, which may be stored values it cannot see."""
+        owner = {text: "" for text in texts if text and text not in self._owner}
+        if owner:
+            self.used.update(self.everything)
+            self._owner = {**self._owner, **owner}
+            self.plain = False
+            self._pattern = _scrubber(frozenset(self._owner))
 
     def _formatted(self, result: Any) -> set[str]:
         """The stored value as a customer would read it, which a message may quote."""
         if result.actual is None:
             return set()
-        try:
-            from rulekit.render import format_value
-
-            field = self.policy.entity(result.entity).field(result.field)
-            return {format_value(field, result.actual, self.policy.locale)}
-        except Exception:
-            return set()
+        return _formatted(self.policy, result.entity, result.field, result.actual)
 
     def scrub(self, text: Any) -> Any:
         if self._pattern is None or type(text) is not str:
             return text
-        return self._pattern.sub(MASK, text)
+        return self._pattern.sub(self._mask, text)
+
+    def _mask(self, match: re.Match) -> str:
+        self.used.add(self._owner.get(match.group(), ""))
+        self.used.discard("")
+        return MASK
+
+
+def _stray_figures(reasons: Any) -> list[str]:
+    """The figures a check's prose findings quote: each ``stray_figure`` message starts with
+    the figure's ``repr`` and " written outside the slots" (``rulekit.check``)."""
+    import ast
+
+    found = []
+    for reason in reasons or ():
+        head, sep, _ = str(reason.message).partition(" written outside the slots")
+        if reason.code != "stray_figure" or not sep:
+            continue
+        try:
+            figure = ast.literal_eval(head)
+        except (ValueError, SyntaxError):
+            continue
+        if isinstance(figure, str):
+            found.append(figure)
+    return found
+
+
+def _formatted(policy: Any, entity: str, field: str, value: Any) -> set[str]:
+    try:
+        from rulekit.render import format_value
+
+        return {format_value(policy.entity(entity).field(field), value, policy.locale)}
+    except Exception:
+        return set()
+
+
+@functools.lru_cache(maxsize=64)
+def _scrubber(values: frozenset) -> re.Pattern:
+    """One pattern for all ``values``, longest first at each place: a trie of the long ones (a
+    few thousand values cost one pass, not one pass each), and the short ones (under four
+    characters) only as whole words, so that "20" is not scrubbed out of "2026"."""
+    from rulekit.scan.base import _trie
+
+    long = [v for v in values if len(v) >= 4]
+    short = [v for v in values if len(v) < 4]
+    parts = ([_trie(long)] if long else []) + (
+        [rf"(?<!\w)(?:{_trie(short)})(?!\w)"] if short else [])
+    return re.compile("|".join(parts))
+
+
+def _stored_values(policy: "_Identity", data: Any) -> list[tuple[str, str]] | None:
+    """(a value as it may be written, the ``entity.field`` it is of) for every value a sensitive
+    field holds in ``data``; None when ``data`` cannot be read (a database, nothing given).
+    Rows held in memory are read once per source (they never change)."""
+    from rulekit.evidence import Evidence
+    from rulekit.sources.memory import MemoryResolver
+
+    if isinstance(data, Evidence):
+        data = data.raw
+    if isinstance(data, MemoryResolver):
+        return _resolver_values(policy, _Identity(data))
+    if isinstance(data, str) and not _looks_like_source(data):
+        return []               # a text document: it has no rows, so no field's values
+    if not isinstance(data, (Mapping, list, tuple)):
+        return None
+    return _values_in(policy.policy, data)
+
+
+def _looks_like_source(text: str) -> bool:
+    """A check's source given as text: a database URL or a rows file, which the log does not
+    open."""
+    return "://" in text[:32] or text.endswith(".json")
+
+
+@functools.lru_cache(maxsize=8)
+def _resolver_values(policy: "_Identity", resolver: "_Identity") -> list[tuple[str, str]]:
+    # The resolver's rows, deep-copied and frozen when it was built (rulekit.sources.memory).
+    return _values_in(policy.policy, dict(resolver.policy._tables))
+
+
+def _values_in(policy: Any, data: Any) -> list[tuple[str, str]]:
+    """The sensitive values of the entity rows in ``data``: rows found where the sweep finds
+    them (the paths binding declares, else a top-level key named after the entity, singular or
+    plural) and where a rows file holds them (under the entity's table)."""
+    from rulekit.evidence import locate
+
+    found: list[tuple[str, str]] = []
+    for entity, fields, paths in _sensitive_rows(_Identity(policy)):
+        seen: set[int] = set()
+        for path in paths:
+            for row in locate(data, path):
+                if id(row) in seen:
+                    continue
+                seen.add(id(row))
+                for field in fields:
+                    value = row.get(field.name)
+                    if value is None:
+                        continue
+                    name = f"{entity}.{field.name}"
+                    found += [(v, name) for v in _variants(value)]
+                    found += [(v, name) for v in _formatted(policy, entity, field.name, value)]
+    return found
+
+
+@functools.lru_cache(maxsize=8)
+def _sensitive_rows(key: _Identity) -> tuple[tuple[str, tuple, tuple[str, ...]], ...]:
+    """Each entity with a sensitive field: its name, those fields, and the paths of its rows."""
+    policy = key.policy
+    declared = {e.name: e.paths for e in getattr(getattr(policy, "binding", None), "entities", ())}
+    found = []
+    for entity in getattr(policy, "entities", ()):
+        fields = tuple(f for f in entity.fields if f.sensitive)
+        if not fields:
+            continue
+        names = (entity.name, entity.name + "s") + tuple(
+            t for t in (getattr(entity.lookup, "table", None),) if t)     # a rows file's table
+        paths = declared.get(entity.name, ()) + tuple(
+            f"$.{name}{step}" for name in names for step in ("", "[*]"))
+        found.append((entity.name, fields, tuple(dict.fromkeys(paths))))
+    return tuple(found)
 
 
 def _variants(value: Any) -> set[str]:

@@ -40,11 +40,14 @@ import datetime as dt
 import difflib
 import json
 import re
+import sys
 from decimal import Decimal, InvalidOperation
 from pathlib import Path
 from typing import Any, Iterable, Mapping, Sequence
 
 import yaml
+
+from rulekit import dates
 
 TESTS_SUFFIX = ".tests.yaml"
 
@@ -88,13 +91,83 @@ class Problem:
 # --- reading a tests file ---------------------------------------------------------------------
 
 class _Loader(yaml.SafeLoader):
-    """Safe YAML, with dates and times kept as text, as JSON would give them: the checker reads
-    them by the field's type, and the sweep reads only text and numbers in evidence."""
+    """Safe YAML read as JSON would be read, so that nothing an author wrote is silently turned
+    into something else:
+
+    - dates and times stay text, as in JSON: the checker reads them by the field's type, and
+      the sweep reads only text and numbers in evidence;
+    - a plain scalar is a number only when written as JSON writes one (``3``, ``-12``,
+      ``4.23``, ``1e3``), and a boolean only as ``true`` or ``false``. YAML 1.1's other forms
+      stay text: ``01067`` is the postcode, not the octal 567; ``0x1F``, ``1_000``, ``1:20``,
+      ``+1``, ``yes``, ``no``, ``on``, ``off`` and ``NO`` (Norway) are what they say;
+    - a key given twice in one mapping, a NaN or an infinity (``.nan``, ``.inf``) and a number
+      beyond a double's range (``1e400``, an integer of hundreds of digits) are problems at
+      their line and column (``problems``), never a value picked silently.
+    """
+
+    def __init__(self, stream: str) -> None:
+        super().__init__(stream)
+        self.problems: list[tuple[str, yaml.Mark]] = []
+
+    def construct_mapping(self, node: yaml.Node, deep: bool = False) -> dict:
+        if isinstance(node, yaml.MappingNode):
+            seen: dict[tuple[str, str], yaml.Mark] = {}
+            for key_node, _ in node.value:
+                if not isinstance(key_node, yaml.ScalarNode) or key_node.tag == _MERGE:
+                    continue
+                first = seen.setdefault((key_node.tag, key_node.value), key_node.start_mark)
+                if first is not key_node.start_mark:
+                    self.problems.append((
+                        f"`{key_node.value}` is given twice in one mapping (first on line "
+                        f"{first.line + 1}, column {first.column + 1}); give each key once",
+                        key_node.start_mark))
+        return super().construct_mapping(node, deep)
+
+    def construct_checked_int(self, node: yaml.Node) -> int | None:
+        text = str(node.value).replace("_", "")
+        digits = len(text.lstrip("+-"))
+        if digits <= 308:
+            return self.construct_yaml_int(node)
+        if digits > 309 or abs(self.construct_yaml_int(node)) > sys.float_info.max:
+            self.problems.append((f"a number of {digits:,} digits is out of range: a number "
+                                  "must be finite and within ±1.8e308 (quote it to keep it as "
+                                  "text)", node.start_mark))
+            return None
+        return self.construct_yaml_int(node)
+
+    def construct_checked_float(self, node: yaml.Node) -> float | None:
+        value = self.construct_yaml_float(node)
+        if value - value == 0:          # finite
+            return value
+        if _NOT_FINITE.match(str(node.value)):
+            self.problems.append((f"`{node.value}` is not a number rulekit accepts: a NaN or an "
+                                  "infinity can neither back nor contradict a figure; write "
+                                  "null, or quote it to keep it as text", node.start_mark))
+        else:
+            self.problems.append((f"`{node.value}` is out of range: a number must be finite "
+                                  "and within ±1.8e308 (quote it to keep it as text)",
+                                  node.start_mark))
+        return None
 
 
+_MERGE = "tag:yaml.org,2002:merge"
+_NOT_FINITE = re.compile(r"[-+]?\.(?:inf|Inf|INF|nan|NaN|NAN)\Z")
+_RETYPED = ("tag:yaml.org,2002:bool", "tag:yaml.org,2002:int", "tag:yaml.org,2002:float",
+            "tag:yaml.org,2002:timestamp")
 _Loader.yaml_implicit_resolvers = {
-    first: [(tag, regexp) for tag, regexp in resolvers if tag != "tag:yaml.org,2002:timestamp"]
+    first: [(tag, regexp) for tag, regexp in resolvers if tag not in _RETYPED]
     for first, resolvers in yaml.SafeLoader.yaml_implicit_resolvers.items()}
+_Loader.add_implicit_resolver("tag:yaml.org,2002:bool",
+                              re.compile(r"^(?:true|True|TRUE|false|False|FALSE)$"),
+                              list("tTfF"))
+_Loader.add_implicit_resolver("tag:yaml.org,2002:int", re.compile(r"^-?(?:0|[1-9][0-9]*)$"),
+                              list("-0123456789"))
+_Loader.add_implicit_resolver("tag:yaml.org,2002:float", re.compile(
+    r"^-?(?:0|[1-9][0-9]*)(?:\.[0-9]+(?:[eE][-+]?[0-9]+)?|[eE][-+]?[0-9]+)$"),
+    list("-0123456789"))
+_Loader.add_implicit_resolver("tag:yaml.org,2002:float", _NOT_FINITE, list("-+."))
+_Loader.add_constructor("tag:yaml.org,2002:int", _Loader.construct_checked_int)
+_Loader.add_constructor("tag:yaml.org,2002:float", _Loader.construct_checked_float)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -156,7 +229,29 @@ def load_tests(path: str | Path) -> TestFile:
             mark.line + 1 if mark else None, mark.column + 1 if mark else None),))
     except yaml.YAMLError as exc:
         return TestFile(path, None, problems=(Problem(path, f"not valid YAML: {exc}"),))
-    return _validate(path, root, data)
+    checked = _validate(path, root, data)
+    if not loader.problems:
+        return checked
+    # A value the loader refused was replaced by null (a key given twice kept its last value):
+    # the case it is in does not run, and none does when it is in the file's shared keys.
+    spans = _case_spans(root)
+    spoilt = {next((i for i, (start, end) in spans.items() if start <= mark.index < end), -1)
+              for _, mark in loader.problems}
+    cases = () if -1 in spoilt else tuple(c for c in checked.cases if c.index not in spoilt)
+    problems = [Problem(path, message, mark.line + 1, mark.column + 1)
+                for message, mark in loader.problems]
+    return TestFile(path, checked.ruleset, cases, tuple(sorted(
+        checked.problems + tuple(problems), key=lambda p: (p.line or 0, p.column or 0))))
+
+
+def _case_spans(root: yaml.Node | None) -> dict[int, tuple[int, int]]:
+    """Where in the text each case is: its index, to its first and last character."""
+    if not isinstance(root, yaml.MappingNode):
+        return {}
+    cases = next((v for k, _, v in _items(root) if k == "cases"), None)
+    if not isinstance(cases, yaml.SequenceNode):
+        return {}
+    return {i: (node.start_mark.index, node.end_mark.index) for i, node in enumerate(cases.value)}
 
 
 def _validate(path: str, root: yaml.Node | None, data: Any) -> TestFile:
@@ -171,9 +266,7 @@ def _validate(path: str, root: yaml.Node | None, data: Any) -> TestFile:
                 "`evidence:`, `now:` ...)", root, "$")
         return TestFile(path, None, problems=tuple(problems))
     nodes = {}
-    for key, key_node, value_node in _items(root):
-        if key in nodes:
-            problem(f"`{key}` is given twice", key_node, f"$.{key}")
+    for key, key_node, value_node in _items(root):     # a key given twice: the loader's
         nodes[key] = value_node
         if key not in FILE_KEYS:
             problem(f"unknown key `{key}`; the top of a tests file may hold "
@@ -231,7 +324,7 @@ def _input_problem(key: str, value: Any) -> str | None:
             return "`rows` maps each table to a list of rows: {product: [{sku: RC-500, ...}]}"
     elif key == "now":
         if not isinstance(value, str) or _parse_now(value) is None:
-            return f"`now` must be an ISO 8601 time such as \"2026-11-30T12:00:00Z\", not {value!r}"
+            return _now_problem(value)
     elif key == "inputs":
         if not isinstance(value, dict) or not all(
                 isinstance(v, (str, int)) and not isinstance(v, bool) for v in value.values()):
@@ -294,9 +387,6 @@ def _case(path: str, index: int, node: yaml.Node, raw: Any, shared: Mapping[str,
     nodes: dict[str, yaml.Node] = {}
     ok = True
     for key, key_node, value_node in _items(node):
-        if key in nodes:
-            problem(f"`{key}` is given twice", key_node, f"{where}.{key}")
-            ok = False
         nodes[key] = value_node
         if key not in CASE_KEYS:
             close = difflib.get_close_matches(key, sorted(CASE_KEYS), n=1)
@@ -351,11 +441,26 @@ def _case(path: str, index: int, node: yaml.Node, raw: Any, shared: Mapping[str,
 
 
 def _parse_now(text: str) -> dt.datetime | None:
+    """``now`` as an aware datetime, or None: ISO 8601 text with its zone, as ``rulekit check
+    --now`` takes it."""
     try:
-        moment = dt.datetime.fromisoformat(text.strip().replace("Z", "+00:00"))
-    except ValueError:
+        return dates.moment(text)
+    except (TypeError, ValueError):
         return None
-    return moment if moment.tzinfo else moment.replace(tzinfo=dt.timezone.utc)
+
+
+def _now_problem(value: Any) -> str:
+    """Why ``value`` is not a ``now``. A time without a zone is refused as the command line
+    refuses it: read in the wrong zone it would judge freshness hours off."""
+    try:
+        naive = isinstance(value, str) and dt.datetime.fromisoformat(
+            value.strip().replace("Z", "+00:00")).tzinfo is None
+    except ValueError:
+        naive = False
+    if naive:
+        return (f"`now` {value!r} has no time zone; add Z (UTC) or an offset such as +01:00 "
+                "(\"2026-11-30T12:00:00Z\")")
+    return f"`now` must be an ISO 8601 time such as \"2026-11-30T12:00:00Z\", not {value!r}"
 
 
 # --- running a case ---------------------------------------------------------------------------

@@ -549,3 +549,161 @@ def test_evidence_over_the_cap_from_stdin_is_read_no_further_than_the_cap(files,
     code, out, err = run(argv, capsys)
     assert code == 2 and "--evidence standard input is more than 1,000 bytes" in err
     assert stdin.buffer.tell() == 1001
+
+
+# --- the batch contract: one result per line, paired by line and id ---------------------------
+
+def _batch_out(tmp_path: Path, data: bytes | str, capsys, *extra: str) -> list[dict]:
+    batch = tmp_path / "batch.jsonl"
+    if isinstance(data, str):
+        data = data.encode("utf-8")
+    batch.write_bytes(data)
+    code, out, err = run(["audit", "--jsonl", str(batch), *extra], capsys)
+    assert code == 0, err
+    return [json.loads(line) for line in out.splitlines()]
+
+
+def _line_of(case: dict) -> str:
+    return json.dumps(case) + "\n"
+
+
+def test_a_blank_line_gets_its_own_refusal_so_results_pair_by_line(tmp_path, capsys):
+    """Input ['', 9,999 case, 4,120 case] used to give two lines: a consumer pairing by line
+    number gave the wrong case the other's answer."""
+    wrong = {"id": "wrong", "evidence": {"views": 4120}, "text": "It got 9,999 views."}
+    right = {"id": "right", "evidence": {"views": 4120}, "text": "It got 4,120 views."}
+    results = _batch_out(tmp_path, "\n" + _line_of(wrong) + "  \n" + _line_of(right), capsys)
+    assert [r["line"] for r in results] == [1, 2, 3, 4]
+    assert [r["id"] for r in results] == [None, "wrong", None, "right"]
+    assert [r["decision"] for r in results] == ["refuse", "regenerate", "refuse", "answer"]
+    for blank in (results[0], results[2]):
+        assert blank["issues"][0]["code"] == "input_error"
+        assert f"line {blank['line']}: a blank line" in blank["issues"][0]["message"]
+
+
+def test_every_result_echoes_its_line_number_and_keeps_the_old_fields(tmp_path, capsys):
+    case = {"id": 7, "evidence": {"views": 4120}, "text": "It got 4,120 views."}
+    (result,) = _batch_out(tmp_path, _line_of(case), capsys)
+    assert result == {"id": 7, "line": 1, "decision": "answer", "issues": []}
+
+
+@pytest.mark.parametrize("line, says", [
+    ('{"evidence": {"views": 1}, "text": "1 view"}', "line 1: missing `id`"),
+    ('{"id": null, "evidence": {"views": 1}, "text": "1 view"}',
+     "line 1: `id` must be a string or an integer"),
+    ('{"id": {"a": 1}, "evidence": {"views": 1}, "text": "1 view"}',
+     "line 1: `id` must be a string or an integer"),
+    ('{"id": true, "evidence": {"views": 1}, "text": "1 view"}',
+     "line 1: `id` must be a string or an integer"),
+    ('{"id": "d", "evidence": {"views": 1}, "text": "9 views", "text": "1 view"}',
+     "line 1: duplicate key `text` at $"),
+    ('{"id": "d", "evidence": {"views": 9999, "views": 1}, "text": "9,999 views"}',
+     "line 1: duplicate key `views` at $.evidence"),
+    ('{"id": "a", "evidence": {"views": 1}, "text": "1 view", "atempt": 2}',
+     "line 1: unknown key `atempt`; a case holds `id`, `evidence`, `text`, `question`, "
+     "`history`, `locale`, `now`, `attempt`"),
+    ('{"id": "q", "evidence": {"views": 1}, "text": "1 view", "question": 5}',
+     "line 1: `question` must be a string"),
+    ('{"id": "l", "evidence": {"views": 1}, "text": "1 view", "locale": ["en_GB"]}',
+     "line 1: `locale` must be a string"),
+    ('{"id": "h", "evidence": {"views": 1}, "text": "1 view", "history": "hi"}',
+     "line 1: `history` must be a list of earlier turns"),
+    ('{"id": "n", "evidence": {"views": 1}, "text": "1 view", "now": "2026-11-30T12:00:00"}',
+     "line 1: `now` '2026-11-30T12:00:00' has no time zone"),
+    ('{"id": "t", "evidence": {"views": 1}, "text": "1 view", "attempt": 0}',
+     "line 1: `attempt` counts from 1"),
+])
+def test_a_bad_case_is_refused_naming_the_line_and_what_is_wrong(tmp_path, capsys, line, says):
+    (result,) = _batch_out(tmp_path, line + "\n", capsys)
+    assert result["decision"] == "refuse" and result["line"] == 1
+    assert [i["code"] for i in result["issues"]] == ["input_error"]
+    assert says in result["issues"][0]["message"], result["issues"][0]["message"]
+
+
+def test_a_refused_case_still_echoes_a_valid_id(tmp_path, capsys):
+    (result,) = _batch_out(tmp_path, '{"id": "x", "evidence": {}, "text": 5}\n', capsys)
+    assert (result["id"], result["decision"]) == ("x", "refuse")
+
+
+def test_now_and_attempt_of_a_case_are_used(tmp_path, capsys):
+    """`attempt` decides whether a stray figure regenerates or refuses; `now` judges the
+    freshness of the evidence's rows, as --now does for the whole batch."""
+    rules = tmp_path / "fresh.rules"
+    rules.write_text('ruleset fresh {\n  version "1"\n  locale en_US\n}\n\nentity post {\n'
+                     '  key id\n  fresh within 1d via updated_at\n\n  field id         identifier\n'
+                     '  field views      integer\n  field updated_at timestamp hidden\n}\n\n'
+                     'prose free\n\non otherwise regenerate max 1 naming 8 then refuse "No."\n',
+                     encoding="utf-8")
+    evidence = {"post": [{"id": "p1", "views": 4120, "updated_at": "2026-11-30T12:00:00Z"}]}
+    cases = [
+        {"id": "first", "evidence": evidence, "text": "It got 9,999 views."},
+        {"id": "second", "evidence": evidence, "text": "It got 9,999 views.", "attempt": 2},
+        {"id": "fresh", "evidence": evidence, "text": "It got 4,120 views.",
+         "now": "2026-11-30T13:00:00Z"},
+        {"id": "stale", "evidence": evidence, "text": "It got 4,120 views.",
+         "now": "2026-12-05T13:00:00+01:00"},
+    ]
+    results = _batch_out(tmp_path, "".join(map(_line_of, cases)), capsys, "--rules", str(rules),
+                         "--now", "2026-11-30T13:00:00Z")
+    assert [r["decision"] for r in results] == ["regenerate", "refuse", "answer", "regenerate"]
+    assert [i["code"] for i in results[3]["issues"]] == ["stale"]
+
+
+# --- numbers: one policy for every entry point --------------------------------------------------
+
+NOT_NUMBERS = [
+    ('{"views": 4120, "ratio": NaN}', "$.ratio", "NaN"),
+    ('{"views": 4120, "ratio": Infinity}', "$.ratio", "Infinity"),
+    ('{"views": 4120, "ratio": -Infinity}', "$.ratio", "-Infinity"),
+    ('{"views": 4120, "rows": [{"big": 1e400}]}', "$.rows[0].big", "1e400"),
+    ('{"views": 4120, "big": -' + "9" * 400 + "}", "$.big", "400 digits"),
+    ('{"views": 4120, "big": ' + "9" * 5000 + "}", "$.big", "5,000 digits"),
+]
+
+
+@pytest.mark.parametrize("evidence, path, says", NOT_NUMBERS)
+def test_a_number_json_cannot_hold_in_a_batch_case_is_an_input_error(tmp_path, capsys,
+                                                                      evidence, path, says):
+    line = '{"id": "n", "evidence": ' + evidence + ', "text": "It got 4,120 views."}\n'
+    (result,) = _batch_out(tmp_path, line, capsys)
+    assert result["decision"] == "refuse" and result["issues"][0]["code"] == "input_error"
+    message = result["issues"][0]["message"]
+    assert message.startswith("line 1:") and says in message and "$.evidence" + path[1:] in message
+    assert "set_int_max_str_digits" not in message and "Overflow" not in message
+
+
+@pytest.mark.parametrize("evidence, path, says", NOT_NUMBERS)
+def test_a_number_json_cannot_hold_in_evidence_is_a_usage_error(files, capsys, evidence, path,
+                                                                says):
+    bad = files.tmp / "bad.json"
+    bad.write_text(evidence, encoding="utf-8")
+    code, out, err = run(files("It got 4,120 views.", evidence_path=bad), capsys)
+    assert code == 2 and out == ""
+    assert f"--evidence {bad}" in err and says in err and (path or "$") in err
+    assert "set_int_max_str_digits" not in err
+
+
+def test_a_bom_on_the_first_line_of_a_batch_is_read_as_the_evidence_file_is(tmp_path, capsys):
+    case = {"id": "first", "evidence": {"views": 4120}, "text": "It got 4,120 views."}
+    results = _batch_out(tmp_path, b"\xef\xbb\xbf" + _line_of(case).encode() + _line_of(
+        dict(case, id="second")).encode(), capsys)
+    assert [(r["id"], r["decision"]) for r in results] == [("first", "answer"),
+                                                            ("second", "answer")]
+
+
+def test_a_line_that_is_not_utf8_is_refused_not_read_with_replacement_characters(tmp_path,
+                                                                                  capsys):
+    case = {"id": "ok", "evidence": {"views": 4120}, "text": "It got 4,120 views."}
+    results = _batch_out(tmp_path, b'{"id": "bad", "evidence": {}, "text": "\xff"}\n'
+                         + _line_of(case).encode(), capsys)
+    assert [(r["line"], r["decision"]) for r in results] == [(1, "refuse"), (2, "answer")]
+    assert "line 1: not UTF-8" in results[0]["issues"][0]["message"]
+
+
+def test_a_batch_from_stdin_pairs_by_line_too(capsys, monkeypatch):
+    case = {"id": "a", "evidence": {"views": 4120}, "text": "It got 4,120 views."}
+    monkeypatch.setattr(sys, "stdin", io.StringIO("\ufeff" + _line_of(case) + "\n"))
+    code, out, _ = run(["audit", "--jsonl", "-"], capsys)
+    results = [json.loads(line) for line in out.splitlines()]
+    assert code == 0 and [(r["line"], r["decision"]) for r in results] == [(1, "answer"),
+                                                                           (2, "refuse")]

@@ -4,6 +4,7 @@ artifacts, and no traceback whatever bytes come in."""
 from __future__ import annotations
 
 import json
+import os
 import re
 import subprocess
 import sys
@@ -293,3 +294,63 @@ def test_test_on_a_folder_of_rulesets_without_tests_fails_but_is_no_usage_error(
     (tmp_path / "good.rules").write_text(GOOD)
     assert main(["test", str(tmp_path)]) == 1
     assert "no *.tests.yaml files in this folder" in capsys.readouterr().out
+
+
+# --- check: inputs and rows are never silently coerced ------------------------------------------
+
+def _check_with(tmp_path, capsys, *flags: str, rows_text: str | None = None):
+    rows, reply = _check_files(tmp_path, "dispatched")
+    if rows_text is not None:
+        Path(rows).write_bytes(rows_text.encode("utf-8"))
+    capsys.readouterr()
+    code = main(["check", str(ROOT / "rulesets" / "orders.rules"), "--reply", reply, "--rows",
+                 rows, "--now", "2026-11-30T12:05:00Z", "--format", "json", *flags])
+    out, err = capsys.readouterr()
+    return code, out, err, rows
+
+
+def test_check_an_input_given_twice_is_a_usage_error_naming_it(tmp_path, capsys):
+    """`--input postcode=10115 --input postcode=99999` used the last one: which of the two the
+    user gave is a guess."""
+    code, out, err, _ = _check_with(tmp_path, capsys, "--input", "postcode=10115",
+                                    "--input", "postcode=99999")
+    assert code == 2 and out == ""
+    assert err == ("rulekit: --input postcode is given twice ('10115', then '99999'); give "
+                   "each input once\n")
+
+
+@pytest.mark.parametrize("rows_text, says", [
+    ('{"order": [{"id": "ord_1", "total_minor": 99900, "total_minor": 129900}]}',
+     "duplicate key `total_minor` at $.order[0]"),
+    ('{"order": [{"id": "ord_1", "weight_kg": NaN}]}', "NaN at $.order[0].weight_kg"),
+    ('{"order": [{"id": "ord_1", "weight_kg": 1e400}]}', "1e400 at $.order[0].weight_kg is out "
+     "of range"),
+])
+def test_check_rows_json_cannot_be_trusted_with_is_a_usage_error(tmp_path, capsys, rows_text,
+                                                                 says):
+    code, out, err, rows = _check_with(tmp_path, capsys, "--input", "postcode=10115",
+                                       rows_text=rows_text)
+    assert code == 2 and out == ""
+    assert err.startswith(f"rulekit: {rows}: ") and says in err, err
+
+
+def test_check_rows_with_a_byte_order_mark_are_read(tmp_path, capsys):
+    code, out, err, _ = _check_with(tmp_path, capsys, "--input", "postcode=10115",
+                                    rows_text="\ufeff" + json.dumps(CHECK_ROWS))
+    assert code == 0 and json.loads(out)["decision"] == "answer", err
+
+
+@pytest.mark.parametrize("rows_text, says", [
+    ("{not json", ":1:2: invalid JSON: Expecting property name"),
+    ('{"order": 5}', "$.order: a table must be a list of rows, not a number"),
+])
+def test_check_rows_that_do_not_parse_keep_their_message(tmp_path, capsys, rows_text, says):
+    code, out, err, rows = _check_with(tmp_path, capsys, rows_text=rows_text)
+    assert code == 2 and err.startswith(f"rulekit: {rows}") and says in err, err
+
+
+def test_python_dash_m_rulekit_runs_the_command(tmp_path):
+    result = subprocess.run([sys.executable, "-m", "rulekit", "compile", str(tmp_path)],
+                            cwd=ROOT, capture_output=True, text=True, timeout=120,
+                            env={**os.environ, "PYTHONPATH": str(ROOT)})
+    assert result.returncode == 2 and "no .rules files under" in result.stderr

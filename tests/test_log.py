@@ -39,7 +39,7 @@ NOW = dt.datetime(2026, 11, 30, 12, 5, tzinfo=dt.timezone.utc)
 INPUTS = {"postcode": "10115"}
 STAMP = dt.datetime(2026, 12, 1, 9, 30, 15, 250000, tzinfo=dt.timezone.utc)
 
-PEOPLE = compile_source('''ruleset people {
+PEOPLE_SOURCE = '''ruleset people {
   version "1"
   locale en_GB
   currency EUR
@@ -65,7 +65,8 @@ prose free
 
 on contradicted regenerate max 1 naming 8 with values then refuse "I could not verify the {fields}."
 on otherwise refuse "I could not verify the {fields}."
-''', "people.rules").policy
+'''
+PEOPLE = compile_source(PEOPLE_SOURCE, "people.rules").policy
 PEOPLE_ROWS = {
     "customer": [{"id": "c1", "phone": "+44 20 7946 0958", "balance": 123456,
                   "email": "ada@example.com", "tier": "gold"}],
@@ -425,3 +426,127 @@ def test_ground_marks_a_reply_judged_again_after_a_budget_ran_out():
     report = compute([json.dumps(line) for line in lines]).to_dict()
     assert report["fields"]["product.price"]["claims"] == 1     # counted once
     assert report["actions"] == {"regenerate": 1, result.decision.decision: 1}
+
+
+# --- sensitive values the reply never claimed --------------------------------------------------
+
+PEOPLE_SECRETS = ("+44 20 7946 0958", "7946", "0958", "ada@example.com", "123456", "1,234.56",
+                  "GB33BUKB20201555555555")
+
+
+def test_an_audit_never_logs_a_sensitive_value_of_the_evidence():
+    """The masker was built from the claims only, and an audit has none: a hidden sensitive
+    phone quoted in the answer was logged in the findings' text and messages."""
+    lines: list = []
+    evidence = {"customer": PEOPLE_ROWS["customer"], "account": PEOPLE_ROWS["account"]}
+    result = audit("Ada, we will call you on +44 20 7946 0958 or write to ada@example.com. "
+                   "Your balance is €1,234.56 on GB33BUKB20201555555555.", evidence,
+                   policy=PEOPLE, log=DecisionLog(lines.append))
+    assert result.decision.decision != "answer"
+    (line,) = lines
+    text = json.dumps(line, ensure_ascii=False)
+    for secret in PEOPLE_SECRETS:
+        assert secret not in text, secret
+    assert line["findings"] and all(f["text"] == MASK or MASK in f["text"]
+                                    for f in line["findings"] if f["text"] not in ("+44", "20"))
+    assert "customer.email" in line["masked"]
+
+
+def test_a_check_never_logs_a_sensitive_value_of_the_rows_written_in_the_prose():
+    reply = {"answer_template": "We will call +44 20 7946 0958 and mail ada@example.com about "
+                                "your {tier} balance of 123456.",
+             "claims": [claim("tier", "enum", "customer", "c1", "tier", "gold")]}
+    decision, line = logged_check(PEOPLE, reply, PEOPLE_ROWS)
+    assert any(r.code == "stray_figure" for r in decision.reasons)
+    text = json.dumps(line, ensure_ascii=False)
+    for secret in PEOPLE_SECRETS:
+        assert secret not in text, secret
+    assert "customer.phone" in line["masked"]
+
+
+class _Remote:
+    """A source whose rows the log cannot see, as a database's."""
+
+    def __init__(self, rows):
+        from rulekit.sources import MemoryResolver
+
+        self._inner = MemoryResolver(rows)
+
+    def fetch(self, request):
+        return self._inner.fetch(request)
+
+
+def test_a_check_against_a_source_the_log_cannot_read_masks_the_figures_of_the_prose():
+    """A hidden field is never read from a database, so the log cannot know its values: any
+    figure the prose quotes might be one, and is masked (fail closed)."""
+    reply = {"answer_template": "We will call +44 20 7946 0958 about your {tier} tier.",
+             "claims": [claim("tier", "enum", "customer", "c1", "tier", "gold")]}
+    decision, line = logged_check(PEOPLE, reply, _Remote(PEOPLE_ROWS))
+    assert decision.decision != "answer"
+    text = json.dumps(line, ensure_ascii=False)
+    assert "7946" not in text and "0958" not in text
+    strays = [f for f in line["findings"] if f["code"] == "stray_figure"]
+    assert strays and all(f["message"].startswith(f"'{MASK}' written outside the slots")
+                          for f in strays)
+    assert line["masked"] == ["account.iban", "customer.balance", "customer.email",
+                              "customer.phone"]
+
+
+def test_without_sensitive_fields_the_prose_figures_are_logged_as_written():
+    reply = {"answer_template": "Your order {oid} has 12 boxes.",
+             "claims": [claim("oid", "identifier", "order", "ord_88431", "id", "ord_88431")]}
+    policy = compile_source(ORDERS_WITHOUT_SENSITIVE, "o.rules").policy
+    _, line = logged_check(policy, reply, _Remote(ORDER_ROWS), inputs=INPUTS)
+    assert any("'12' written outside the slots" in f["message"] for f in line["findings"])
+
+
+ORDERS_WITHOUT_SENSITIVE = (ROOT / "rulesets/orders.rules").read_text("utf-8").replace(
+    " sensitive", "").replace('import "shared/glossary.rules"', "").replace(
+    "enum order_status", "enum { shipped, delivered, processing, cancelled }")
+
+
+def test_a_hidden_field_that_is_not_sensitive_is_logged_as_claimed():
+    """`hidden` keeps a value from the customer; `sensitive` keeps it out of the log. A field
+    private enough for both is declared `hidden sensitive` (docs/authoring.md)."""
+    reply = {"answer_template": "Your postcode is {pc}.",
+             "claims": [claim("pc", "text", "order", "ord_88431", "delivery_postcode", "99999")]}
+    _, line = logged_check(ORDERS, reply, ORDER_ROWS, inputs=INPUTS)
+    (logged,) = line["claims"]
+    assert (logged["outcome"], logged["claimed"], logged["actual"]) == ("not_checkable",
+                                                                        "99999", None)
+
+
+def test_the_model_is_never_told_a_hidden_value():
+    """A hidden field is never looked up, so its stored value cannot reach the decision or the
+    feedback, not even under `with values`; the audit's feedback names only what the model
+    wrote."""
+    reply = {"answer_template": "Mail {mail}, balance {balance}.",
+             "claims": [claim("mail", "text", "customer", "c1", "email", "bob@example.com"),
+                        claim("balance", "money", "customer", "c1", "balance", "€1.00")]}
+    decision = check(PEOPLE, reply, PEOPLE_ROWS, now=NOW)
+    assert "ada@example.com" not in json.dumps(decision.to_dict(), default=str)
+    reply["claims"].pop(0)
+    reply["answer_template"] = "Balance {balance}."
+    decision = check(PEOPLE, reply, PEOPLE_ROWS, now=NOW)
+    assert decision.decision == "regenerate" and "ada@example.com" not in decision.feedback
+    answer = "Your e-mail is bob@example.com."
+    result = audit(answer, {"customer": PEOPLE_ROWS["customer"]}, policy=PEOPLE)
+    assert "ada@example.com" not in (result.decision.feedback or "")
+    assert "ada@example.com" not in json.dumps(result.decision.to_dict())
+
+
+def test_every_piece_of_a_hidden_sensitive_value_found_by_the_sweep_is_masked():
+    """The sweep finds "+44 20 7946 0958" as four figures; each appears only in the hidden
+    sensitive phone, so even "+44" and "20" are masked, with the field named in `masked`."""
+    policy = compile_source(PEOPLE_SOURCE.replace("field phone   text sensitive",
+                                                  "field phone   text hidden sensitive"),
+                            "people.rules").policy
+    lines: list = []
+    audit("We will call you on +44 20 7946 0958.", {"customer": PEOPLE_ROWS["customer"]},
+          policy=policy, log=DecisionLog(lines.append))
+    (line,) = lines
+    hidden = [f for f in line["findings"] if f["code"] == "hidden_field"]
+    assert len(hidden) == 4 and {f["text"] for f in hidden} == {MASK}
+    assert all(f["message"].startswith(f"{MASK} appears in the evidence only as customer.phone")
+               for f in hidden)
+    assert line["masked"] == ["customer.phone"]

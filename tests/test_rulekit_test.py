@@ -270,3 +270,80 @@ def test_the_pytest_plugin_collects_cases_only_when_asked(tmp_path):
     assert "-want_decision: refuse" in asked.stdout
     named = _pytest(tmp_path, str(tmp_path / "shop.tests.yaml"))
     assert "2 passed" in named.stdout, named.stdout
+
+
+# --- YAML read as JSON would be: nothing coerced, nothing given twice ----------------------------
+
+def test_a_number_with_a_leading_zero_stays_text(tmp_path):
+    """YAML 1.1 read the postcode 01067 as the octal 567: a postcode case failed for the
+    wrong reason. A plain scalar is a number only when written as a decimal, as in JSON."""
+    head = ROWS + "inputs: {postcode: 01067}\n"
+    loaded = load_tests(write(tmp_path, GOOD, head=head))
+    assert loaded.problems == ()
+    (case,) = loaded.cases
+    assert case.inputs["inputs"] == {"postcode": "01067"}
+
+
+@pytest.mark.parametrize("scalar, value", [
+    ("01067", "01067"), ("0x1F", "0x1F"), ("0o17", "0o17"), ("1_000", "1_000"), ("1:20", "1:20"),
+    ("+1", "+1"), (".5", ".5"), ("yes", "yes"), ("no", "no"), ("on", "on"), ("off", "off"),
+    ("NO", "NO"), ("y", "y"),
+    ("0", 0), ("-12", -12), ("129900", 129900), ("4.23", 4.23), ("1e3", 1000.0),
+    ("-1.5E-3", -0.0015), ("true", True), ("false", False), ("null", None), ("~", None),
+])
+def test_a_plain_scalar_is_a_number_or_a_boolean_only_as_json_writes_one(tmp_path, scalar,
+                                                                          value):
+    head = ROWS.replace("stock: 0,", f"stock: 0, note: {scalar},")
+    (case,) = load_tests(write(tmp_path, GOOD, head=head)).cases
+    got = case.inputs["rows"]["product"][0]["note"]
+    assert got == value and type(got) is type(value)
+
+
+@pytest.mark.parametrize("scalar, says", [
+    (".nan", "`.nan` is not a number rulekit accepts"),
+    (".inf", "`.inf` is not a number rulekit accepts"),
+    ("-.Inf", "`-.Inf` is not a number rulekit accepts"),
+    ("1e400", "`1e400` is out of range"),
+    ("9" * 400, "a number of 400 digits is out of range"),
+])
+def test_a_number_no_json_holds_is_a_problem_at_its_line_and_column(tmp_path, scalar, says):
+    head = ROWS.replace("stock: 0,", f"stock: {scalar},")
+    path = write(tmp_path, GOOD, head=head)
+    loaded = load_tests(path)
+    assert loaded.cases == ()
+    (problem,) = loaded.problems
+    assert says in problem.message and (problem.line, problem.column) == (4, 64), problem
+    assert str(problem).startswith(f"{path}:4:64: error:")
+
+
+@pytest.mark.parametrize("cases, line, column, says", [
+    (GOOD.replace("subject: {entity: product, id: RC-500}",
+                  "subject: {entity: product, id: RC-500, id: RC-501}"), 8, 100,
+     "`id` is given twice in one mapping (first on line 8, column 88)"),
+    (GOOD + "    want_text: other\n", 11, 5, "`want_text` is given twice"),
+])
+def test_a_key_given_twice_anywhere_is_a_problem_at_its_line_and_column(tmp_path, cases, line,
+                                                                        column, says):
+    path = write(tmp_path, cases)
+    loaded = load_tests(path)
+    assert loaded.cases == ()
+    problem = next(p for p in loaded.problems if "given twice" in p.message)
+    assert says in problem.message and (problem.line, problem.column) == (line, column), problem
+
+
+@pytest.mark.parametrize("now, says", [
+    ("2026-11-30T12:05:00", "has no time zone; add Z (UTC) or an offset such as +01:00"),
+    ("yesterday", "must be an ISO 8601 time such as"),
+])
+def test_a_now_without_a_zone_is_a_problem_as_on_the_command_line(tmp_path, now, says):
+    path = write(tmp_path, GOOD, head=ROWS.replace('"2026-11-30T12:05:00Z"', f'"{now}"'))
+    (problem,) = load_tests(path).problems
+    assert says in problem.message and (problem.line, problem.where) == (1, "$.now"), problem
+
+
+def test_a_key_given_twice_in_one_case_keeps_the_other_cases_running(tmp_path):
+    spoilt = GOOD.replace("name: the price", "name: spoilt").replace(
+        "subject: {entity: product, id: RC-500}", "subject: {entity: product, id: RC-500, id: X}")
+    loaded = load_tests(write(tmp_path, GOOD + spoilt))
+    assert [c.name for c in loaded.cases] == ["the price"]
+    assert [p.line for p in loaded.problems] == [12]
