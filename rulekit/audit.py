@@ -19,7 +19,7 @@ from typing import Any, Sequence
 
 from rulekit import dates
 from rulekit.decision import Decision, Failure, Reason, choose
-from rulekit.evidence import Evidence
+from rulekit.evidence import Evidence, EvidenceError
 from rulekit.log import Stages, record_decision
 from rulekit.policy import OUTCOMES, Action, OutcomeAction, Policy
 from rulekit.bind import bind
@@ -121,6 +121,8 @@ def _audit(text: Any, evidence: Any, policy: Policy | None, question: Any, local
             stages.mark("sweep")
     except RecursionError:
         return _refused(rules, "input_error", "the evidence is nested too deeply")
+    except EvidenceError as exc:
+        return _refused(rules, "input_error", str(exc))
     except Exception as exc:  # fail closed: nothing unaudited is ever delivered
         return _refused(rules, "input_error", f"the input cannot be audited: "
                         f"{exc.__class__.__name__}: {str(exc)[:200]}")

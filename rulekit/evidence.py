@@ -50,6 +50,7 @@ import bisect
 import dataclasses
 import datetime as dt
 import functools
+import math
 import re
 import unicodedata
 from collections.abc import Iterable, Mapping
@@ -802,6 +803,11 @@ class _Builder:
         if isinstance(node, bool) or node is None:
             return
         if isinstance(node, (int, float, Decimal)):
+            if not _finite(node):
+                shown = repr(node) if len(repr(node)) <= 40 else f"a {len(str(node))}-digit number"
+                raise EvidenceError(f"the evidence holds {shown} at {path}: a number must be "
+                                    "finite and under 10^308, as JSON numbers are; send it as "
+                                    "a string or null")
             self.number(node, path, keys, trusted, siblings or {})
 
     def _object(self, node: Mapping, path: str, keys: tuple[str, ...], trusted: bool) -> None:
@@ -1283,6 +1289,20 @@ def _keys_in(node: Any) -> Iterable[str]:
     elif isinstance(node, (list, tuple)):
         for child in node:
             yield from _keys_in(child)
+
+
+class EvidenceError(ValueError):
+    """Evidence that cannot be indexed: the message names the JSON path and what would fix it."""
+
+
+def _finite(number: int | float | Decimal) -> bool:
+    """Whether a number of the evidence is one JSON can hold: not NaN or infinite, and for an
+    integer, not beyond a double's range (a 5,000-digit integer cannot even be printed)."""
+    if isinstance(number, int):
+        return -10**308 < number < 10**308
+    if isinstance(number, float):
+        return math.isfinite(number)
+    return number.is_finite() and abs(number) < Decimal("1e308")
 
 
 def _strings_in(node: Any) -> Iterable[str]:

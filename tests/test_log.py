@@ -508,12 +508,19 @@ ORDERS_WITHOUT_SENSITIVE = (ROOT / "rulesets/orders.rules").read_text("utf-8").r
 def test_a_hidden_field_that_is_not_sensitive_is_logged_as_claimed():
     """`hidden` keeps a value from the customer; `sensitive` keeps it out of the log. A field
     private enough for both is declared `hidden sensitive` (docs/authoring.md)."""
+    reply = {"answer_template": "It was updated {at}.",
+             "claims": [claim("at", "timestamp", "order", "ord_88431", "updated_at",
+                              "2026-11-30T10:00:00Z")]}
+    _, line = logged_check(ORDERS, reply, ORDER_ROWS, inputs=INPUTS)
+    (logged,) = line["claims"]
+    assert (logged["outcome"], logged["claimed"], logged["actual"]) == (
+        "not_checkable", "2026-11-30T10:00:00Z", None)
+    # the delivery postcode is `hidden sensitive` in orders.rules: masked
     reply = {"answer_template": "Your postcode is {pc}.",
              "claims": [claim("pc", "text", "order", "ord_88431", "delivery_postcode", "99999")]}
     _, line = logged_check(ORDERS, reply, ORDER_ROWS, inputs=INPUTS)
     (logged,) = line["claims"]
-    assert (logged["outcome"], logged["claimed"], logged["actual"]) == ("not_checkable",
-                                                                        "99999", None)
+    assert (logged["outcome"], logged["claimed"]) == ("not_checkable", "***")
 
 
 def test_the_model_is_never_told_a_hidden_value():

@@ -26,10 +26,13 @@ import re
 import time
 from decimal import Decimal
 
+import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from rulekit.audit import audit
+from rulekit.evidence import EvidenceError
+from rulekit.sweep import SweepSettings
 
 SETTINGS = settings(max_examples=60, deadline=None,
                     suppress_health_check=[HealthCheck.too_slow])
@@ -505,3 +508,18 @@ def test_not_overlapping_keeps_exactly_the_findings_no_span_overlaps(found, span
     spans = [(s, s + n) for s, n in spans]
     wanted = [f for f in findings if not any(a < f.end and f.start < b for a, b in spans)]
     assert _not_overlapping(findings, spans) == wanted
+
+
+@pytest.mark.parametrize("number, shown", [
+    (float("inf"), "inf"), (float("-inf"), "-inf"), (float("nan"), "nan"),
+    (Decimal("NaN"), "Decimal('NaN')"), (10**400, "a 401-digit number")],
+    ids=["inf", "-inf", "nan", "decimal-nan", "401-digits"])
+def test_a_number_json_cannot_hold_refuses_the_audit_naming_its_path(number, shown):
+    # a non-finite or out-of-range number could back nothing: the audit refuses, naming where
+    result = audit("It has 5 views.", {"posts": [{"views": 5}, {"views": number}]})
+    assert result.decision.decision == "refuse"
+    (finding,) = result.findings
+    assert finding.code == "input_error"
+    assert f"holds {shown} at $.posts[1].views" in finding.message
+    with pytest.raises(EvidenceError, match=r"\$\.posts\[1\]\.views"):
+        SweepSettings().index({"posts": [{"views": 1}, {"views": number}]}, "en_US")
