@@ -68,7 +68,7 @@ from rulekit.sweep_amounts import (_NUMBER_THEN_WORD, _amount_words, _cjk_magnit
                                     _count_levels, _magnitudes, _stock_levels)
 from rulekit.sweep_days import (_DENYING, _WEEKDAYS, _lone_weekdays, _may_be_relative,
                                 _may_name_month, _relative_days, _relative_months,
-                                _stated_weekday, _weekday_patterns)
+                                _stated_weekday, _unheld_seconds, _weekday_patterns)
 
 DEFAULT_SMALL_LIMIT = 12
 DEFAULT_CONTEXTS = ("ordinal", "rank", "list_position", "month", "weekday", "rating_scale",
@@ -1484,6 +1484,10 @@ class _Judge:
                              "ratio the evidence does not hold; code computes, the model copies")
 
     def _date(self, index: int, mention: Mention) -> Finding | None:
+        # to the minute here; the seconds of "1:38:05" in ``_unheld_seconds``
+        return self._date_to_the_minute(mention) or _unheld_seconds(mention, self.evidence)
+
+    def _date_to_the_minute(self, mention: Mention) -> Finding | None:
         days, time = self.evidence.days, mention.time
         weekday = _stated_weekday(self.text, mention, self.locale) \
             if mention.day is not None or (mention.normalized or "").startswith("--") else None
