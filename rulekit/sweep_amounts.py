@@ -113,7 +113,9 @@ _FOREIGN_NOT = re.compile(r"(?<![\w])(?:nicht|kein|keine|pas|plus|jamais|não|nu
                           r"|(?<![\w])n['’](?:est|sont)[ \t\u00a0]+\Z")
 # Before a word, another time or a supposition in its clause: "wieder auf Lager", "sera de
 # nouveau en stock", "si l'article est en stock", "estaba agotado", "se estiver esgotado",
-# "binnenkort weer op voorraad", a count ("nur noch 2 auf Lager"), 如果有货.
+# "binnenkort weer op voorraad", 如果有货; or a count a few words before it ("nur noch 2 (Stück)
+# auf Lager", "il en reste 4 en stock", 还剩5件有货), as for "in stock": not a price with "and"
+# or a verb between ("Er kostet 49,00 € und ist auf Lager", "cuesta 79,95 € y hay stock").
 _FOREIGN_OTHERWISE = re.compile(
     r"(?:\bsi\b(?![ \t\u00a0]+(?:è|sono)\b)|"       # "si è esaurito" is reflexive
     r"\b(?:wenn|falls|sobald|bis|war|waren|wieder|bald|morgen|quand|lorsque|dès|jusqu|"
@@ -121,7 +123,10 @@ _FOREIGN_OTHERWISE = re.compile(
     r"estava|estavam|estará|estarão|estiver|novamente|de novo|em breve|amanhã|cuando|hasta|"
     r"estaba|estaban|estarán|esté|de nuevo|nuevamente|pronto|mañana|finché|era|erano|sarà|"
     r"saranno|di nuovo|presto|domani|torna|als|wanneer|zodra|tot|was|weer|binnenkort|zal|"
-    r"zullen)\b|[0-9]|如果|若|是否|一旦|即将|快要|曾)[^.!?;\n。！？]{0,24}\Z")
+    r"zullen)\b|如果|若|是否|一旦|即将|快要|曾)[^.!?;\n。！？]{0,24}\Z"
+    r"|[0-9][\w.,'’()-]*(?:[ \t\u00a0]+(?!(?:und|oder|aber|ist|sind|et|ou|mais|est|sont|y|o|"
+    r"pero|es|está|están|hay|e|mas|estão|ma|è|sono|en|of|maar|is|zijn)\b)"
+    r"[\w'’()-]+){0,3}[ \t\u00a0]*\Z")
 # After a word, another time or a question or a supposition (有货吗, 品切れの場合, 품절되면,
 # "en stock demain"), or a negation that turns it around (品切れではありません, 在庫がありません,
 # 품절이 아닙니다, 품절되지 않았습니다).
