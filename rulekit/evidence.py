@@ -1349,14 +1349,21 @@ _COUNTING_WORDS = frozenset({"count", "counts", "total", "num", "number", "cnt",
 _NAME_WORDS = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|[0-9]+")
 
 
+_FOREIGN_STOCK_NAME = re.compile(r"(?i)existenc|estoque|(?<![a-z])lager(?:bestand|menge|stand)?"
+                                 r"(?![a-z])|vorr[aä]t|voorraad|disponib|giacenz|scorte|"
+                                 r"magazzin|inventari|在庫|库存|庫存|재고")
+
+
 @functools.lru_cache(maxsize=4096)
 def field_words(name: str) -> frozenset[str]:
     """The words a field's name says it counts, each reduced like ``noun``: ``total_views`` and
     ``viewCount`` give {"view"}, ``new_followers`` {"new", "follower"}. A name about stock
-    (``in_stock``, ``stock_level``, ``inventory``) also gives "stock"."""
+    (``in_stock``, ``stock_level``, ``inventory``; in other languages ``existencias``,
+    ``estoque``, ``lagerbestand``, ``voorraad``, ``disponibilità``, ``giacenza``, 在庫, 库存,
+    재고) also gives "stock"."""
     words = {noun(word) for word in _NAME_WORDS.findall(name)} - _COUNTING_WORDS
     if any("stock" in word or "inventor" in word or word.startswith("availab")
-           for word in words):
+           for word in words) or _FOREIGN_STOCK_NAME.search(name):
         words.add("stock")
     return frozenset(words)
 

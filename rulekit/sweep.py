@@ -400,7 +400,9 @@ def sweep(text: str, evidence: Evidence, settings: SweepSettings = SweepSettings
             or "des " in low or "数" in text or "几" in text or "數" in text or "幾" in text:
         amounts += _magnitudes(text, low, evidence)
     if "left" in low or "stock" in low or "remain" in low or "available" in low \
-            or "lager" in low or "剩" in low or "库存" in low or "在庫" in low:
+            or "lager" in low or "剩" in low or "库存" in low or "在庫" in low \
+            or "estoque" in low or "voorraad" in low or "existencia" in low \
+            or "magazzino" in low or "vorrät" in low:
         amounts += _stock_levels(low if len(low) == len(text) else _ascii_lower(text),
                                  mentions, evidence)
     if question and _AGREEING.search(text, 0, _first_sentence_end(text)):

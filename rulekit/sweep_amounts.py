@@ -628,10 +628,15 @@ def _magnitude(text: str, low: str, evidence: Evidence, start: int, end: int,
 
 
 # After a number, words that make it a stock level: "only 2 left", "12 in stock", "3 units
-# remaining", "5 available", "12 pairs remain", "noch 2 (Stück) auf Lager".
-_STOCK_LEVEL = re.compile(r"[ \t\u00a0]+(?:(?:units?|items?|pieces?|pcs|pairs?|more|stück)[ ]+)?"
-                          r"(?:left|in stock|auf lager|(?:remaining|remains?|available)"
-                          r"(?![ ]+(?!now|today|for|to|in|at|from)[a-z]))(?![\w-])")
+# remaining", "5 available", "12 pairs remain", "noch 2 (Stück) auf Lager", and the stock words
+# of other languages with their counters: "il en reste 4 (unités) en stock", "quedan 4
+# unidades en stock", "temos 4 em estoque", "nog 4 (stuks) op voorraad", "4 pezzi in
+# magazzino", "4 Stück vorrätig".
+_STOCK_LEVEL = re.compile(r"[ \t\u00a0]+(?:(?:units?|items?|pieces?|pcs|pairs?|more|stück|"
+                          r"unités?|pièces?|exemplaires?|unidades?|peças?|unità|pezzi|stuks?)"
+                          r"[ ]+)?(?:left|in stock|auf lager|vorrätig|en stock|em estoque|"
+                          r"en existencias?|op voorraad|in magazzino|(?:remaining|remains?|"
+                          r"available)(?![ ]+(?!now|today|for|to|in|at|from)[a-z]))(?![\w-])")
 # Before a number, CJK words that make it a stock level (仅剩2件, 库存还有12件, 在庫は残り2点),
 # with a counter or the end of the clause after it (剩余2天 is two days left).
 _CJK_STOCK_BEFORE = ("剩", "剩下", "剩余", "库存", "库存有", "库存还有", "残り", "在庫")
