@@ -60,7 +60,8 @@ from rulekit.findings import _FIGURE_KINDS, Finding, _new_finding
 from rulekit.numbers import plain_decimal
 from rulekit.policy import Binding, Entity, Identity, Policy
 from rulekit.scan import Mention, scan, squash
-from rulekit.scan.base import _ascii_lower, _is_cjk, _trie, _word_after, _word_before
+from rulekit.scan.base import (_ascii_lower, _is_cjk, _trie, _word_after, _word_before,
+                               inside_written_name)
 from rulekit.scan.quotes import _SAID
 from rulekit.scan.figures import (CHANGED_BEFORE, FALL_BEFORE, FALL_OTHER, RISE_BEFORE, RISE_OTHER,
                                    change_word_before)
@@ -1260,6 +1261,11 @@ class _Judge:
         if mention.ordinal and mention.start and self.text[mention.start - 1] == "#" \
                 and f"#{mention.text}".casefold() in self.evidence.names:
             return True     # "order #1042": the name "#1042" as the evidence writes it
+        run = self.evidence.name_digits and re.search(r"\d+", mention.token or mention.text)
+        if run and str(int(run[0])) in self.evidence.name_digits and inside_written_name(
+                self.text, mention.start, mention.end,
+                [name for name in self.evidence.names if run[0] in name], not mention.scaled):
+            return True     # "小米手环9", "EQ.6", "Seamaster 300M" as the evidence writes the name
         if mention.value is None or mention.percent or mention.currency:
             return False
         # Only a number of some "word number" or "number word" pair ("model 3", "3 charger")
