@@ -480,6 +480,27 @@ class Evidence:
         return frozenset((hour, minute) for _, hour, minute in self.utc_clock)
 
     @functools.cached_property
+    def named_zones(self) -> frozenset[str]:
+        """The IANA zones the evidence names in a field called like a zone (``timezone``,
+        ``time_zone``, ``tz``, ``store_timezone``: "Europe/London"): the zone of its wall times
+        written without a day or an offset, such as opening hours ("09:00-18:00")."""
+        found, todo = set(), [self.raw]
+        while todo:
+            node = todo.pop()
+            if isinstance(node, Mapping):
+                for key, child in node.items():
+                    if isinstance(child, str) and _ZONE_NAME.search(str(key)):
+                        try:
+                            found.add(dates.zone(child.strip()).key)
+                        except (ValueError, OSError):
+                            pass
+                    elif isinstance(child, (Mapping, list, tuple)):
+                        todo.append(child)
+            elif isinstance(node, (list, tuple)):
+                todo.extend(node)
+        return frozenset(found)
+
+    @functools.cached_property
     def _by_magnitude(self) -> tuple[list[Decimal], tuple[Figure, ...]]:
         ordered = tuple(sorted(self.figures, key=lambda f: abs(f.value)))
         return [abs(f.value) for f in ordered], ordered
@@ -1349,6 +1370,7 @@ _COUNTING_WORDS = frozenset({"count", "counts", "total", "num", "number", "cnt",
 _NAME_WORDS = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|[0-9]+")
 
 
+_ZONE_NAME = re.compile(r"(?i)(?:^|_)(?:time_?zone|tz|zone)$")
 _FOREIGN_STOCK_NAME = re.compile(r"(?i)existenc|estoque|(?<![a-z])lager(?:bestand|menge|stand)?"
                                  r"(?![a-z])|vorr[aä]t|voorraad|disponib|giacenz|scorte|"
                                  r"magazzin|inventari|在庫|库存|庫存|재고")

@@ -69,7 +69,8 @@ from rulekit.sweep_amounts import (_NUMBER_THEN_WORD, _amount_words, _cjk_magnit
                                     _count_levels, _magnitudes, _stock_levels)
 from rulekit.sweep_days import (_DENYING, _WEEKDAYS, _lone_weekdays, _may_be_relative,
                                 _may_name_month, _relative_days, _relative_months,
-                                _stated_weekday, _unheld_seconds, _weekday_patterns)
+                                _stated_weekday, _unheld_seconds, _wall_time_in_named_zone,
+                                _weekday_patterns)
 
 DEFAULT_SMALL_LIMIT = 12
 DEFAULT_CONTEXTS = ("ordinal", "rank", "list_position", "month", "weekday", "rating_scale",
@@ -1523,6 +1524,8 @@ class _Judge:
                 and _BARE_CLOCK.match(mention.text) is not None
                 and _HALF_SAID.search(mention.text) is None
                 and _HALF_NEXT.match(self.text, mention.end) is None))
+            if time.tzinfo is not None and _wall_time_in_named_zone(time, self.evidence):
+                return None     # "18:00 UK time" for hours "09:00-18:00" in Europe/London
             if time.tzinfo is not None and time.tzinfo is not dt.timezone.utc:
                 if self._zoned(None, time) or (
                         either and self._zoned(None, time.replace(hour=time.hour + 12))):
