@@ -1257,8 +1257,9 @@ class _Judge:
         """Digits that keep the company they keep in the evidence: a name or code."""
         if "name_digits" not in self.settings.small_integer_contexts and not mention.glued:
             return False
-        if mention.glued and mention.token and mention.token.casefold() in self.evidence.names:
-            return True
+        token = mention.token.casefold() if mention.glued and mention.token else None
+        if token and (token in self.evidence.names or token in self.evidence.period_keys):
+            return True     # BT-3; "Q2" for a key q2
         if mention.ordinal and mention.start and self.text[mention.start - 1] == "#" \
                 and f"#{mention.text}".casefold() in self.evidence.names:
             return True     # "order #1042": the name "#1042" as the evidence writes it
