@@ -294,8 +294,11 @@ def _foreign_stock(low: str) -> list[tuple[int, int, str, None, None]]:
                 end = ending.end()
             elif low.startswith("음", end):
                 end += 1                            # 재고 있음
-            if _FOREIGN_OTHERWISE.search(low, max(0, start - 32), start) \
-                    or _FOREIGN_OTHERWISE_AFTER.match(low, end):
+            otherwise = _FOREIGN_OTHERWISE.search(low, max(0, start - 32), start)
+            if otherwise is not None and otherwise.start() and low[otherwise.start() - 1].isalpha() \
+                    and otherwise.group().rstrip(" \t\u00a0").isdigit():
+                otherwise = None        # 小米手环9有货: the digit of a name, not a count
+            if otherwise is not None or _FOREIGN_OTHERWISE_AFTER.match(low, end):
                 continue                # "wieder auf Lager", "nur noch 2 auf Lager", 有货吗
             if end > start + len(word) and _generic_rule(low, word, start, end) \
                     or word[0] >= "\u3000" and _CJK_GENERIC_AFTER.match(low, end):
