@@ -490,6 +490,27 @@ class Evidence:
         return frozenset((hour, minute) for _, hour, minute in self.utc_clock)
 
     @functools.cached_property
+    def named_zones(self) -> frozenset[str]:
+        """The IANA zones the evidence names in a field called like a zone (``timezone``,
+        ``time_zone``, ``tz``, ``store_timezone``: "Europe/London"): the zone of its wall times
+        written without a day or an offset, such as opening hours ("09:00-18:00")."""
+        found = set()
+        for key, child in _items(self.raw):
+            if isinstance(child, str) and _ZONE_NAME.search(key):
+                try:
+                    found.add(dates.zone(child.strip()).key)
+                except (ValueError, OSError):
+                    pass
+        return frozenset(found)
+
+    @functools.cached_property
+    def period_keys(self) -> frozenset[str]:
+        """The quarters and halves the evidence's keys name, case-folded (``q2``, ``revenue_q3``,
+        ``h1_2026``): a key names its period as a text would, so "Q2" is that name."""
+        return frozenset(part.casefold() for key, _ in _items(self.raw)
+                         for part in _PERIOD_KEY.findall(key))
+
+    @functools.cached_property
     def _by_magnitude(self) -> tuple[list[Decimal], tuple[Figure, ...]]:
         ordered = tuple(sorted(self.figures, key=lambda f: abs(f.value)))
         return [abs(f.value) for f in ordered], ordered
@@ -1378,14 +1399,37 @@ _COUNTING_WORDS = frozenset({"count", "counts", "total", "num", "number", "cnt",
 _NAME_WORDS = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|[0-9]+")
 
 
+_ZONE_NAME = re.compile(r"(?i)(?:^|_)(?:time_?zone|tz|zone)$")
+_PERIOD_KEY = re.compile(r"(?i)(?<![a-z0-9])(q[1-4]|h[12])(?![a-z0-9])")
+
+
+def _items(node: Any) -> Iterable[tuple[str, Any]]:
+    """Every (key, value) of every object in ``node``, at any depth."""
+    todo = [node]
+    while todo:
+        node = todo.pop()
+        if isinstance(node, Mapping):
+            for key, child in node.items():
+                yield str(key), child
+                if isinstance(child, (Mapping, list, tuple)):
+                    todo.append(child)
+        elif isinstance(node, (list, tuple)):
+            todo.extend(node)
+_FOREIGN_STOCK_NAME = re.compile(r"(?i)existenc|estoque|(?<![a-z])lager(?:bestand|menge|stand)?"
+                                 r"(?![a-z])|vorr[aä]t|voorraad|disponib|giacenz|scorte|"
+                                 r"magazzin|inventari|在庫|库存|庫存|재고")
+
+
 @functools.lru_cache(maxsize=4096)
 def field_words(name: str) -> frozenset[str]:
     """The words a field's name says it counts, each reduced like ``noun``: ``total_views`` and
     ``viewCount`` give {"view"}, ``new_followers`` {"new", "follower"}. A name about stock
-    (``in_stock``, ``stock_level``, ``inventory``) also gives "stock"."""
+    (``in_stock``, ``stock_level``, ``inventory``; in other languages ``existencias``,
+    ``estoque``, ``lagerbestand``, ``voorraad``, ``disponibilità``, ``giacenza``, 在庫, 库存,
+    재고) also gives "stock"."""
     words = {noun(word) for word in _NAME_WORDS.findall(name)} - _COUNTING_WORDS
     if any("stock" in word or "inventor" in word or word.startswith("availab")
-           for word in words):
+           for word in words) or _FOREIGN_STOCK_NAME.search(name):
         words.add("stock")
     return frozenset(words)
 

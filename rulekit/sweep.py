@@ -60,7 +60,8 @@ from rulekit.findings import _FIGURE_KINDS, Finding, _new_finding
 from rulekit.numbers import plain_decimal
 from rulekit.policy import Binding, Entity, Identity, Policy
 from rulekit.scan import Mention, scan, squash
-from rulekit.scan.base import _ascii_lower, _is_cjk, _trie, _word_after, _word_before
+from rulekit.scan.base import (_ascii_lower, _is_cjk, _trie, _word_after, _word_before,
+                               inside_written_name)
 from rulekit.scan.quotes import _SAID
 from rulekit.scan.figures import (CHANGED_BEFORE, FALL_BEFORE, FALL_OTHER, RISE_BEFORE, RISE_OTHER,
                                    change_word_before)
@@ -69,7 +70,8 @@ from rulekit.sweep_amounts import (_NUMBER_THEN_WORD, _amount_words, _cjk_magnit
                                     _count_levels, _magnitudes, _stock_levels)
 from rulekit.sweep_days import (_DENYING, _WEEKDAYS, _lone_weekdays, _may_be_relative,
                                 _may_name_month, _relative_days, _relative_months,
-                                _stated_weekday, _weekday_patterns)
+                                _stated_weekday, _unheld_seconds, _wall_time_in_named_zone,
+                                _weekday_patterns)
 
 DEFAULT_SMALL_LIMIT = 12
 DEFAULT_CONTEXTS = ("ordinal", "rank", "list_position", "month", "weekday", "rating_scale",
@@ -401,7 +403,9 @@ def sweep(text: str, evidence: Evidence, settings: SweepSettings = SweepSettings
             or "des " in low or "数" in text or "几" in text or "數" in text or "幾" in text:
         amounts += _magnitudes(text, low, evidence)
     if "left" in low or "stock" in low or "remain" in low or "available" in low \
-            or "lager" in low or "剩" in low or "库存" in low or "在庫" in low:
+            or "lager" in low or "剩" in low or "库存" in low or "在庫" in low \
+            or "estoque" in low or "voorraad" in low or "existencia" in low \
+            or "magazzino" in low or "vorrät" in low:
         amounts += _stock_levels(low if len(low) == len(text) else _ascii_lower(text),
                                  mentions, evidence)
     if question and _AGREEING.search(text, 0, _first_sentence_end(text)):
@@ -1261,11 +1265,17 @@ class _Judge:
         """Digits that keep the company they keep in the evidence: a name or code."""
         if "name_digits" not in self.settings.small_integer_contexts and not mention.glued:
             return False
-        if mention.glued and mention.token and mention.token.casefold() in self.evidence.names:
-            return True
+        token = mention.token.casefold() if mention.glued and mention.token else None
+        if token and (token in self.evidence.names or token in self.evidence.period_keys):
+            return True     # BT-3; "Q2" for a key q2
         if mention.ordinal and mention.start and self.text[mention.start - 1] == "#" \
                 and f"#{mention.text}".casefold() in self.evidence.names:
             return True     # "order #1042": the name "#1042" as the evidence writes it
+        run = self.evidence.name_digits and re.search(r"\d+", mention.token or mention.text)
+        if run and str(int(run[0])) in self.evidence.name_digits and inside_written_name(
+                self.text, mention.start, mention.end,
+                [name for name in self.evidence.names if run[0] in name], not mention.scaled):
+            return True     # "小米手环9", "EQ.6", "Seamaster 300M" as the evidence writes the name
         if mention.value is None or mention.percent or mention.currency:
             return False
         # Only a number of some "word number" or "number word" pair ("model 3", "3 charger")
@@ -1492,6 +1502,10 @@ class _Judge:
                              "ratio the evidence does not hold; code computes, the model copies")
 
     def _date(self, index: int, mention: Mention) -> Finding | None:
+        # to the minute here; the seconds of "1:38:05" in ``_unheld_seconds``
+        return self._date_to_the_minute(mention) or _unheld_seconds(mention, self.evidence)
+
+    def _date_to_the_minute(self, mention: Mention) -> Finding | None:
         days, time = self.evidence.days, mention.time
         weekday = _stated_weekday(self.text, mention, self.locale) \
             if mention.day is not None or (mention.normalized or "").startswith("--") else None
@@ -1519,6 +1533,8 @@ class _Judge:
                 and _BARE_CLOCK.match(mention.text) is not None
                 and _HALF_SAID.search(mention.text) is None
                 and _HALF_NEXT.match(self.text, mention.end) is None))
+            if time.tzinfo is not None and _wall_time_in_named_zone(time, self.evidence):
+                return None     # "18:00 UK time" for hours "09:00-18:00" in Europe/London
             if time.tzinfo is not None and time.tzinfo is not dt.timezone.utc:
                 if self._zoned(None, time) or (
                         either and self._zoned(None, time.replace(hour=time.hour + 12))):

@@ -113,7 +113,9 @@ _FOREIGN_NOT = re.compile(r"(?<![\w])(?:nicht|kein|keine|pas|plus|jamais|não|nu
                           r"|(?<![\w])n['’](?:est|sont)[ \t\u00a0]+\Z")
 # Before a word, another time or a supposition in its clause: "wieder auf Lager", "sera de
 # nouveau en stock", "si l'article est en stock", "estaba agotado", "se estiver esgotado",
-# "binnenkort weer op voorraad", a count ("nur noch 2 auf Lager"), 如果有货.
+# "binnenkort weer op voorraad", 如果有货; or a count a few words before it ("nur noch 2 (Stück)
+# auf Lager", "il en reste 4 en stock", 还剩5件有货), as for "in stock": not a price with "and"
+# or a verb between ("Er kostet 49,00 € und ist auf Lager", "cuesta 79,95 € y hay stock").
 _FOREIGN_OTHERWISE = re.compile(
     r"(?:\bsi\b(?![ \t\u00a0]+(?:è|sono)\b)|"       # "si è esaurito" is reflexive
     r"\b(?:wenn|falls|sobald|bis|war|waren|wieder|bald|morgen|quand|lorsque|dès|jusqu|"
@@ -121,7 +123,10 @@ _FOREIGN_OTHERWISE = re.compile(
     r"estava|estavam|estará|estarão|estiver|novamente|de novo|em breve|amanhã|cuando|hasta|"
     r"estaba|estaban|estarán|esté|de nuevo|nuevamente|pronto|mañana|finché|era|erano|sarà|"
     r"saranno|di nuovo|presto|domani|torna|als|wanneer|zodra|tot|was|weer|binnenkort|zal|"
-    r"zullen)\b|[0-9]|如果|若|是否|一旦|即将|快要|曾)[^.!?;\n。！？]{0,24}\Z")
+    r"zullen)\b|如果|若|是否|一旦|即将|快要|曾)[^.!?;\n。！？]{0,24}\Z"
+    r"|[0-9][\w.,'’()-]*(?:[ \t\u00a0]+(?!(?:und|oder|aber|ist|sind|et|ou|mais|est|sont|y|o|"
+    r"pero|es|está|están|hay|e|mas|estão|ma|è|sono|en|of|maar|is|zijn)\b)"
+    r"[\w'’()-]+){0,3}[ \t\u00a0]*\Z")
 # After a word, another time or a question or a supposition (有货吗, 品切れの場合, 품절되면,
 # "en stock demain"), or a negation that turns it around (品切れではありません, 在庫がありません,
 # 품절이 아닙니다, 품절되지 않았습니다).
@@ -289,8 +294,11 @@ def _foreign_stock(low: str) -> list[tuple[int, int, str, None, None]]:
                 end = ending.end()
             elif low.startswith("음", end):
                 end += 1                            # 재고 있음
-            if _FOREIGN_OTHERWISE.search(low, max(0, start - 32), start) \
-                    or _FOREIGN_OTHERWISE_AFTER.match(low, end):
+            otherwise = _FOREIGN_OTHERWISE.search(low, max(0, start - 32), start)
+            if otherwise is not None and otherwise.start() and low[otherwise.start() - 1].isalpha() \
+                    and otherwise.group().rstrip(" \t\u00a0").isdigit():
+                otherwise = None        # 小米手环9有货: the digit of a name, not a count
+            if otherwise is not None or _FOREIGN_OTHERWISE_AFTER.match(low, end):
                 continue                # "wieder auf Lager", "nur noch 2 auf Lager", 有货吗
             if end > start + len(word) and _generic_rule(low, word, start, end) \
                     or word[0] >= "\u3000" and _CJK_GENERIC_AFTER.match(low, end):
@@ -623,10 +631,15 @@ def _magnitude(text: str, low: str, evidence: Evidence, start: int, end: int,
 
 
 # After a number, words that make it a stock level: "only 2 left", "12 in stock", "3 units
-# remaining", "5 available", "12 pairs remain", "noch 2 (Stück) auf Lager".
-_STOCK_LEVEL = re.compile(r"[ \t\u00a0]+(?:(?:units?|items?|pieces?|pcs|pairs?|more|stück)[ ]+)?"
-                          r"(?:left|in stock|auf lager|(?:remaining|remains?|available)"
-                          r"(?![ ]+(?!now|today|for|to|in|at|from)[a-z]))(?![\w-])")
+# remaining", "5 available", "12 pairs remain", "noch 2 (Stück) auf Lager", and the stock words
+# of other languages with their counters: "il en reste 4 (unités) en stock", "quedan 4
+# unidades en stock", "temos 4 em estoque", "nog 4 (stuks) op voorraad", "4 pezzi in
+# magazzino", "4 Stück vorrätig".
+_STOCK_LEVEL = re.compile(r"[ \t\u00a0]+(?:(?:units?|items?|pieces?|pcs|pairs?|more|stück|"
+                          r"unités?|pièces?|exemplaires?|unidades?|peças?|unità|pezzi|stuks?)"
+                          r"[ ]+)?(?:left|in stock|auf lager|vorrätig|en stock|em estoque|"
+                          r"en existencias?|op voorraad|in magazzino|(?:remaining|remains?|"
+                          r"available)(?![ ]+(?!now|today|for|to|in|at|from)[a-z]))(?![\w-])")
 # Before a number, CJK words that make it a stock level (仅剩2件, 库存还有12件, 在庫は残り2点),
 # with a counter or the end of the clause after it (剩余2天 is two days left).
 _CJK_STOCK_BEFORE = ("剩", "剩下", "剩余", "库存", "库存有", "库存还有", "残り", "在庫")

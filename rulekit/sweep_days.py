@@ -863,6 +863,44 @@ def _weekday_range_patterns(locale: str) -> tuple[re.Pattern, re.Pattern]:
                        + join + r"\Z"))
 
 
+def _wall_time_in_named_zone(time: dt.time, evidence: Evidence) -> bool:
+    """Whether a time written with a zone and no day ("18:00 UK time") is a wall time the
+    evidence writes without a day (opening hours "09:00-18:00") while it names that zone in a
+    zone field (``Evidence.named_zones``: "timezone": "Europe/London"). "UK time" and "London
+    time" are Europe/London; a zone is compared by its IANA name, and "UTC" backs a UTC time."""
+    if (None, time.hour, time.minute) not in evidence.clock or not evidence.named_zones:
+        return False
+    key = getattr(time.tzinfo, "key", None)
+    if time.tzinfo is dt.timezone.utc:
+        return not evidence.named_zones.isdisjoint(("UTC", "Etc/UTC", "Etc/GMT", "GMT"))
+    return key is not None and key in evidence.named_zones
+
+
+# A clock time written with its seconds ("1:38:05", "22:41:07 UTC", "T22:41:07Z").
+_WITH_SECONDS = re.compile(r"\d:[0-5]\d:[0-5]\d")
+
+
+def _unheld_seconds(mention: Mention, evidence: Evidence) -> Finding | None:
+    """A finding when a time written with its seconds (a race result "1:38:05", a log time
+    "22:41:07 UTC") has seconds that no time of the evidence writes at that minute: its hour
+    and minute are judged by ``rulekit.sweep``, its seconds here, so "1:38:50" is not the
+    "1:38:05" the evidence holds. Zero seconds are also those of a time the evidence writes to
+    the minute ("09:00:00" for "09:00"). The minute and the seconds are compared as the
+    evidence writes them, in whatever offset (a zone moves hours, not seconds; an offset of
+    half an hour also moves the minute, and such a time is flagged)."""
+    time = mention.time
+    if time is None or not _WITH_SECONDS.search(mention.text):
+        return None
+    held = evidence.quote_text
+    if f":{time.minute:02d}:{time.second:02d}" in held or not time.second and re.search(
+            rf":{time.minute:02d}(?![:\d])", held):
+        return None
+    return _new_finding("date", mention.text, mention.normalized, mention.start, mention.end,
+                        "unsupported_date", f"{mention.text}: the evidence holds no time at "
+                        f"{time.minute:02d}:{time.second:02d} past the hour; a time with its "
+                        "seconds must match to the second")
+
+
 def _stated_weekday(text: str, mention: Mention, locale: str) -> tuple[int, str] | None:
     """The weekday written with a date mention (before it, at its start, or after it in CJK
     text) as (0 for Monday..., the name as written), or None. Before a range of days, a range

@@ -232,3 +232,46 @@ def _join_context(words, from_end: bool) -> str:
 def _is_cjk(char: str) -> bool:
     return "\u3040" <= char <= "\u30ff" or "\u3400" <= char <= "\u9fff" \
         or "\uac00" <= char <= "\ud7af" or "\uf900" <= char <= "\ufaff"
+
+
+_NAME_PUNCTUATION = "()[]{},;:!?\"'“”‘’«»"
+
+
+def inside_written_name(text: str, start: int, end: int, names: Iterable[str],
+                        alone: bool = True) -> str | None:
+    """The name of ``names`` (case-folded, as the evidence writes them) that the text writes
+    around [start, end), or None: the whole name ("小米手环9", "Kaffeevollautomat EQ.6"), a word
+    of it that holds digits with the word before or after it ("Seamaster 300M"), or, when
+    ``alone``, such a word by itself if it holds letters too ("EQ.6", "520BT"; not for a figure
+    read with a scale, "300M", which is also 300 million). A name must stand as a whole word:
+    a letter or digit beside it (that is not a CJK character, nor beside one) makes it part of
+    another word ("EQ.60")."""
+    for name in names:
+        words = [word.strip(_NAME_PUNCTUATION) for word in name.split()]
+        parts = [name]
+        for at, word in enumerate(words):
+            if len(words) > 1 and any(c.isdigit() for c in word):
+                parts += [" ".join(pair) for pair in (words[at - 1:at + 1], words[at:at + 2])
+                          if len(pair) == 2]
+                if alone and any(c.isalpha() for c in word):
+                    parts.append(word)
+        for part in parts:
+            size = len(part)
+            offset = max(0, end - size)
+            written = text[offset:start + size]
+            window = written.casefold()
+            if len(window) != len(written):
+                continue                    # "ß" casefolds to "ss": offsets would not hold
+            at = window.find(part)
+            while at >= 0:
+                s, e = offset + at, offset + at + size
+                if s <= start and end <= e and _stands_alone(text, s, e):
+                    return name
+                at = window.find(part, at + 1)
+    return None
+
+
+def _stands_alone(text: str, s: int, e: int) -> bool:
+    before, after = text[s - 1:s], text[e:e + 1]
+    return not (before and before.isalnum() and not _is_cjk(before) and not _is_cjk(text[s])) \
+        and not (after and after.isalnum() and not _is_cjk(after) and not _is_cjk(text[e - 1]))

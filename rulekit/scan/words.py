@@ -63,6 +63,12 @@ ONE_NOUNS = frozenset("""
 # "one-click", "one-piece", "one-size", "one-shot", "one-page": idioms, though the noun alone
 # counts.
 _ONE_HYPHEN_IDIOMS = frozenset("click piece size shot page".split())
+# "One customer said it was great": "one" opening a sentence before a person and a verb is a
+# certain person, not a count (as "One reviewer loved it", whose noun is no unit); not before
+# "in", "of", "out", "per" or a number ("One customer in 5 returned it").
+_ONE_PERSON = re.compile(r"[ \t\u00a0]+(?:customer|user|person|follower|visitor|subscriber)"
+                         r"[ \t\u00a0]+(?!(?:in|of|out|per)\b|\d)[a-z]")
+_SENTENCE_OPENING = " \t\u00a0*_\"'“‘(>-•"
 # "only one left", "one remaining", "one available": a count of stock.
 _ONE_LEFT = frozenset("left remaining available".split())
 # "ships in one day", "within one day", "for one day": a period; "one day we will" is not.
@@ -482,6 +488,12 @@ class _Words:
             if before != "only" or _word_before(low, low.rfind("only", 0, s)) in _ONLY_PRONOUN:
                 return False
         nxt = _word_after(low, e)
+        if _ONE_PERSON.match(low, e):
+            at = s
+            while at and low[at - 1] in _SENTENCE_OPENING:
+                at -= 1
+            if not at or low[at - 1] in ".!?:;\n":
+                return False            # "One customer said it was great."
         if nxt.rstrip("s") in ONE_NOUNS or low[e:e + 1] == "%" or nxt in _ONE_LEFT:
             return True
         if _ONE_DAY.match(low, e):
