@@ -8,9 +8,10 @@ While indexing, each value is judged once:
 
 - a **placeholder** ("not recorded": null, "N/A", a declared placeholder, or -1/0 while a
   sibling flag such as ``putts_tracked`` is false) licenses nothing;
-- **third-party text** (reviews, comments, message bodies, anything the rules mark
-  ``untrusted``) is evidence only of what its author wrote: its quotes count, its numbers,
-  codes, handles and links license nothing;
+- **third-party text** (reviews, comments, message bodies, by the words of its field's name
+  or inside a list of such items: ``third_party``; anything the rules mark ``untrusted``) is
+  evidence only of what its author wrote: its quotes count, its numbers, codes, handles and
+  links license nothing;
 - digits that occur only **inside a name or code** (BT-3, Model 3, 500ml) license that name,
   never the same digits as a quantity. A code is a token that glues digits to letters; a
   **name field** (``name``, ``title``, ``model``, ``product_name``, ...: ``NAME_FIELDS``) holds a
@@ -63,11 +64,46 @@ from rulekit.compare import normalise_url
 from rulekit.scan import Mention, scan, squash
 from rulekit.scan.figures import FALL_BEFORE, RISE_BEFORE, change_word_before, currency_codes
 
-# Field names whose text is written by third parties, unless the rules say otherwise.
+# Field names whose text is written by third parties, unless the rules say otherwise, as the
+# whole name: a text, a body, a message of anyone (in the languages the scanner reads).
 # A name marks text, not a container: the author and date of a comment are written by the
 # platform, only its body by a third party.
-UNTRUSTED_NAMES = frozenset({"review", "reviews", "comment", "comments", "body", "text",
-                             "message", "messages", "content"})
+UNTRUSTED_NAMES = frozenset("""review reviews comment comments body text message messages
+    content texte texto testo tekst inhalt contenu contenido contenuto conteúdo inhoud
+    mensaje messaggio mensagem nachricht""".split())
+# Words that make a field's text third-party wherever they stand in its name ("reviewBody",
+# "ReviewText", "comment_text", "review_title"), and a list or an object named by one of them
+# (or by ``_THIRD_PARTY_LISTS``) a container of third-party items: a review, a comment,
+# feedback, a testimonial, an opinion, in the languages the scanner reads.
+_THIRD_PARTY_WORDS = frozenset("""review reviews comment comments feedback feedbacks
+    testimonial testimonials opinion opinions avis commentaire commentaires bewertung
+    bewertungen rezension rezensionen kommentar kommentare recensione recensioni commento
+    commenti comentario comentarios comentário comentários reseña reseñas resena resenas
+    opinión opiniones opinione opinioni opinião opiniões avaliação avaliações avaliacao
+    avaliacoes beoordeling beoordelingen recensie recensies reactie reacties 评论 评价 評論 評價
+    レビュー 口コミ 리뷰 후기 댓글""".split())
+# Lists whose items are written by third parties, though one item's text is not named so: the
+# answers and questions of a customer Q&A, replies, social mentions, messages.
+_THIRD_PARTY_LISTS = frozenset("""answers questions replies mentions messages threads
+    réponses antworten fragen respuestas preguntas risposte domande respostas perguntas
+    antwoorden vragen""".split())
+# Posts are third-party only when the name says whose: "user_posts", "communityPosts".
+_POSTS = frozenset({"posts", "topics"})
+_POSTERS = frozenset({"user", "users", "community", "forum", "customer", "customers", "member",
+                      "members", "fan", "fans", "public", "ugc"})
+# Above a container, words that make its items the merchant's own: an FAQ's questions.
+_OWN_TEXT_WORDS = frozenset({"faq", "faqs", "help", "policy", "policies", "quiz", "kb", "docs",
+                             "documentation", "guide", "guides"})
+# Words of a field's name (or of an object's on the way to it) inside a container of
+# third-party items that say the platform wrote it: who, when, where, which, how rated.
+_PLATFORM_WORDS = frozenset("""id ids uuid guid url uri urls link links href permalink date
+    time timestamp datetime at created updated modified published submitted posted edited
+    status state type kind locale lang language country region currency verified rating
+    ratings stars star score scores sku product products variant brand model author authors
+    user users username nickname handle by reviewer reviewers email avatar image images photo
+    photos picture thumbnail source platform channel helpful votes upvotes likes count
+    percent percentage pct rate ratio average avg mean total number num stats statistics
+    aggregate breakdown distribution auteur autor autore verfasser datum fecha""".split())
 PLACEHOLDER_TEXTS = frozenset({"n/a", "na", "none", "null", "-", "—", "not recorded", "unknown",
                                "tbd", ""})
 _FLAG_NAMES = ("{}_tracked", "{}_recorded", "has_{}", "{}_known", "track_{}")
@@ -165,6 +201,67 @@ _CHANGE_WORDS = frozenset("change changes delta diff difference growth trend to 
 _FALL_WORDS = frozenset("drop dropped decline declined decrease decreased loss losses lost "
                         "fall fell".split())
 _RISE_WORDS = frozenset("gain gains gained increase increased rise".split())
+
+
+@functools.lru_cache(maxsize=4096)
+def key_words(name: str) -> tuple[str, ...]:
+    """The words of a field's name, case-folded: split at what is not a letter and, in ASCII,
+    at camelCase ("reviewBody" is ("review", "body"), "UserNickname" ("user", "nickname"));
+    a word in another script is kept whole ("opinión", "评论")."""
+    found: list[str] = []
+    for run in _LETTERS.findall(name):
+        if run.isascii():
+            found.extend(word.casefold() for word in _NAME_WORDS.findall(run))
+        else:
+            found.append(run.casefold())
+    return tuple(found)
+
+
+_LETTERS = re.compile(r"[^\W\d_]+")
+
+
+@functools.lru_cache(maxsize=4096)
+def third_party(keys: tuple[str, ...]) -> bool:
+    """Whether the text at ``keys`` (the field names from the top of the evidence down to it)
+    is written by a third party, by the names alone:
+
+    - its field is named as a text of anyone (``UNTRUSTED_NAMES``: "text", "body", "texte"),
+      or has a word of review, comment, feedback... in its name ("reviewBody", "ReviewText",
+      "comment_text", "avis") and none of the platform's (``_PLATFORM_WORDS``: "review_url",
+      "review_date" are written by the platform);
+    - or it is inside a list or an object of third-party items ("reviews", "comments",
+      "answers", "user_posts": ``_THIRD_PARTY_WORDS``, ``_THIRD_PARTY_LISTS``), and no name on
+      the way from that container to it is one of the platform's: a review's "title" and
+      "summary" are the reviewer's, its "author.name", "submitted_at" and "url" are not. An
+      FAQ's questions are the merchant's (``_OWN_TEXT_WORDS`` above the container).
+
+    A product's "description", "title" and "body_html" outside such a container are the
+    merchant's: trusted."""
+    leaf = keys[-1]
+    if leaf.casefold() in UNTRUSTED_NAMES:
+        return True
+    words = key_words(leaf)
+    if not _THIRD_PARTY_WORDS.isdisjoint(words) and _PLATFORM_WORDS.isdisjoint(words):
+        return True
+    for index in range(len(keys) - 1, -1, -1):
+        if _container(keys[index]):
+            if any(not _OWN_TEXT_WORDS.isdisjoint(key_words(key)) for key in keys[:index]):
+                return False
+            return all(_PLATFORM_WORDS.isdisjoint(key_words(key)) for key in keys[index + 1:])
+    return False
+
+
+@functools.lru_cache(maxsize=4096)
+def _container(key: str) -> bool:
+    """Whether a list or an object named ``key`` holds third-party items: its last word (its
+    head, "product_reviews", "customerReviews") names them, or it is a list of posts that says
+    whose ("user_posts")."""
+    words = [word for word in key_words(key) if word not in _CONTAINER_WORDS]
+    if not words:
+        return False
+    head = words[-1]
+    return head in _THIRD_PARTY_WORDS or head in _THIRD_PARTY_LISTS \
+        or head in _POSTS and not _POSTERS.isdisjoint(words)
 
 
 def name_words(name: str) -> frozenset[str]:
@@ -741,9 +838,9 @@ class _Builder:
 
     def _is_untrusted(self, path: str, keys: tuple[str, ...], text_leaf: bool) -> bool:
         """Rules first (``authoritative`` wins over ``untrusted``); then, for text only, the
-        default names (review, comment, body, text, message...)."""
+        default names (``third_party``)."""
         if not self.authoritative and not self.untrusted:      # no rules: the names decide
-            return text_leaf and bool(keys) and keys[-1].casefold() in UNTRUSTED_NAMES
+            return text_leaf and bool(keys) and third_party(keys)
         generic = re.sub(r"\[\d+\]", "[*]", path)
         dotted = ".".join(keys[-2:]) if len(keys) >= 2 else ""
         singular = f"{keys[-2].rstrip('s')}.{keys[-1]}" if len(keys) >= 2 else ""
@@ -752,7 +849,7 @@ class _Builder:
             return False
         if marks & self.untrusted:
             return True
-        return text_leaf and bool(keys) and keys[-1].casefold() in UNTRUSTED_NAMES
+        return text_leaf and bool(keys) and third_party(keys)
 
     def _is_percent_field(self, keys: tuple[str, ...]) -> bool:
         if not keys:
