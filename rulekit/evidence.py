@@ -115,6 +115,8 @@ _RATIO_NAME = re.compile(r"^(?:taux|tasa|tasso|taxa|quote|anteil)_"
                          r"|last|before|after|current|avg|mean|median|target|goal|benchmark))?"
                          r"|pct|percent|percentage|(?:pct|percent)_?off)$", re.IGNORECASE)
 _POINTS_NAME = re.compile(r"(pct|percent|percentage)(?:_?off)?$", re.IGNORECASE)
+# Shopify's price rule, whose "value" is a discount written with its minus.
+_PRICE_RULE = re.compile(r"price_?rule", re.IGNORECASE)
 _MULTIPLE_NAME = re.compile(r"(multiple|factor|times|ratio|growth_x|_x)$", re.IGNORECASE)
 _TODAY_NAMES = frozenset({"today", "now", "as_of", "generated_at", "report_date", "current_date",
                           "asof", "generatedat", "reportdate", "currentdate"})     # camelCase
@@ -398,13 +400,10 @@ class Evidence:
             if not figure.percent:
                 # A sibling ``currency`` names the currency of the amounts beside it, not of a
                 # weight: {"weight_lb": 5, "currency": "USD"} backs "it weighs 5 pounds".
+                # A percentage in points is held "in %" (``_Builder._points_field``).
                 name = figure.path.rsplit(".", 1)[-1]
-                currency = None if figure.currency is not None and _MEASURE_NAME.search(
+                currency = None if figure.currency not in (None, "%") and _MEASURE_NAME.search(
                     name) else figure.currency
-                if _POINTS_NAME.search(name.split("[", 1)[0]):
-                    # a percentage in points ("percent_off": 15) backs "15" and "15%", never
-                    # "$15": it is held "in %", which no currency sign may stand for
-                    currency = "%"
                 found.setdefault(abs(figure.value), set()).add(currency)
         return {value: frozenset(codes) for value, codes in found.items()}
 
@@ -1036,7 +1035,10 @@ class _Builder:
         if self.withholding is not None:
             self.withheld.setdefault(value, self.withholding)
             return
-        self.figures.append(Figure(value, path, decimals, currency=currency))
+        # a percentage in points ("percent_off": 15, {"type": "percentage", "value": 15}) backs
+        # "15" and "15%", never "$15": it is held "in %", which no currency sign may stand for
+        self.figures.append(Figure(value, path, decimals,
+                                   currency="%" if self._points_field(keys) else currency))
         if value > 0 and keys and _DEDUCTION_NAME.search(keys[-1]):
             self.deductions.add(value)      # "Discount: -$4.32" (``Evidence.deductions``)
         if keys and _MULTIPLE_NAME.search(keys[-1]):
@@ -1048,6 +1050,7 @@ class _Builder:
             shown = (value * 100).normalize()   # "follower_growth": 0.021 is 2.1 %
         if shown is not None:
             self.figures.append(Figure(shown, path, _decimals(shown), percent=True))
+            self._discount_size(shown, path, keys)
         scaled = _SCALE_NAME.search(keys[-1]) if keys else None
         if scaled is not None:
             scale = _NAME_SCALES[(scaled.group(1) or scaled.group(2)).lower()]
@@ -1063,17 +1066,29 @@ class _Builder:
                 self.changes.add((shown * sign, True))
 
     def _as_percent(self, value: Decimal, keys: tuple[str, ...]) -> Decimal:
-        """The percentage a number in a percentage field shows. A ruleset's ``percent`` field
-        and a field named like ``_pct``/``_percent`` hold points (4.6 is 4.6 %); a field named
-        like ``_rate``/``_ratio``/``_share`` holds a ratio when it is at most 1 (0.046 is
-        4.6 %, and never 0.046 %), points otherwise."""
-        dotted = ".".join(keys[-2:])
-        if keys[-1] in self.percent_fields or dotted in self.percent_fields \
-                or keys[-1] in self.percent_siblings:
-            return value
-        if _POINTS_NAME.search(keys[-1]) or abs(value) > 1:
+        """The percentage a number in a percentage field shows. A ruleset's ``percent`` field,
+        a field a sibling says is a percentage and a field named like ``_pct``/``_percent``
+        hold points (4.6 is 4.6 %); a field named like ``_rate``/``_ratio``/``_share`` holds a
+        ratio when it is at most 1 (0.046 is 4.6 %, and never 0.046 %), points otherwise."""
+        if self._points_field(keys) or abs(value) > 1:
             return value
         return (value * 100).normalize()
+
+    def _points_field(self, keys: tuple[str, ...]) -> bool:
+        """Whether the number at ``keys`` is a percentage in points: a ruleset's ``percent``
+        field, a field a sibling says is one ({"type": "percentage", "value": 15}), a field
+        named like ``_pct``, ``_percent``, ``percent_off``."""
+        if not keys:
+            return False
+        return keys[-1] in self.percent_fields or ".".join(keys[-2:]) in self.percent_fields \
+            or keys[-1] in self.percent_siblings or bool(_POINTS_NAME.search(keys[-1]))
+
+    def _discount_size(self, shown: Decimal, path: str, keys: tuple[str, ...]) -> None:
+        """A discount in percent stored with its minus (Shopify's price rule: "value":
+        "-15.0" beside "value_type": "percentage") also backs its size: "15% off"."""
+        if shown < 0 and any(_DEDUCTION_NAME.search(key) or _PRICE_RULE.search(key)
+                             for key in keys[-2:]):
+            self.figures.append(Figure(-shown, path, _decimals(shown), percent=True))
 
     def _minor_digits(self, name: str, currency: str | None) -> int | None:
         """How many digits of a stored integer are minor units (2 for cents), or None: the
@@ -1218,10 +1233,14 @@ class _Builder:
             if value is None:
                 return
             percent = mention.percent or self._is_percent_field(keys)
-            # a number written alone ("59.90") is an amount in the currency around it
-            currency = mention.currency or (self._currency(keys) if whole else None)
+            # a number written alone ("59.90") is an amount in the currency around it, or a
+            # percentage in points ("value": "-15.0" beside "value_type": "percentage")
+            currency = mention.currency or (("%" if self._points_field(keys) else
+                                             self._currency(keys)) if whole else None)
             self.figures.append(Figure(value, path, mention.decimals, percent=percent,
                                        currency=currency))
+            if percent and not mention.percent:
+                self._discount_size(value, path, keys)
             if not mention.percent:
                 self.figures.append(Figure(value, path, mention.decimals, currency=currency))
                 if value > 0 and keys and _DEDUCTION_NAME.search(keys[-1]):
