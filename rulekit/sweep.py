@@ -93,6 +93,9 @@ _RATED_SLASH = re.compile(r"(?<![\d.,/])(\d{1,2}(?:[.,]\d{1,2})?)[ \u00a0]?/[ \u
 # the sentence is about: "ranked #1", "finished 2nd", "is number 3"; not "top" ("your top 3" is
 # how many, not which) nor a bare "#1" ("our #1 priority", "Tip #1"). And the words of field
 # names that hold a rank.
+# Before "#", "No." or "number", forms of "be" that state a rank too: "you're number 3".
+_RANK_BE = frozenset({"are", "am", "you're", "we're", "they're", "i'm", "you’re", "we’re",
+                      "they’re", "i’m"})
 _RANK_VALUE_WORDS = frozenset({"rank", "ranked", "ranking", "place", "placed", "position",
                                "spot", "ranks", "finished", "came", "is", "was"})
 # After an ordinal, words that make it a rank of what the sentence is about ("took second
@@ -1334,14 +1337,16 @@ class _Judge:
         # "ranked #1", "ranked No. 1" (the scanner leaves the dot out of ``before``)
         stated = last if last not in ("#", "no.", "no", "number") or len(before) < 2 \
             else before[-2]
-        if stated in _RANK_VALUE_WORDS and self.ranks and int(value) not in self.ranks:
-            return False    # "ranked #1" where the evidence ranks it 2nd ("our #1 priority" is not)
-        if stated == "the" and last in ("#", "no.", "no", "number") and self.ranks \
+        if (stated in _RANK_VALUE_WORDS or stated != last and stated in _RANK_BE) \
+                and self.ranked and int(value) not in self.ranks:
+            return False    # "ranked #1", "you're number 3" where the evidence ranks it 2nd
+                            # ("our #1 priority" is not)
+        if stated == "the" and last in ("#", "no.", "no", "number") and self.ranked \
                 and int(value) not in self.ranks \
                 and mention.after.split(" ", 1)[0].rstrip("s") in _RANKED_NOUNS:
             return False    # "the No. 1 post" where the evidence ranks it 3rd (not "the
                             # number one reason")
-        if mention.ordinal and self.ranks and int(value) not in self.ranks and (
+        if mention.ordinal and self.ranked and int(value) not in self.ranks and (
                 (last == "in" and len(before) > 1 and before[-2] in _RANK_IN)
                 or (mention.after.split(" ", 1)[0] in _RANK_AFTER_ORDINAL
                     and (before[-2:-1] if last == "the" else before[-1:]) not in (
@@ -1349,7 +1354,7 @@ class _Judge:
             # "took second place", "came in third" where the evidence ranks it 4th (not the
             # end of a range: "between the 3rd and the 5th place")
             return False
-        if mention.ordinal and self.ranks and int(value) not in self.ranks \
+        if mention.ordinal and self.ranked and int(value) not in self.ranks \
                 and self.text[mention.end:mention.end + 1] in _CLAUSE_END \
                 and not _RANK_IN.isdisjoint(before[-4:]):
             return False    # "Ana finished the race first": the ordinal ends its clause
@@ -1372,9 +1377,17 @@ class _Judge:
     @functools.cached_property
     def ranks(self) -> frozenset[int]:
         """The ranks the evidence states, in fields named like a rank or a position: a rank
-        said in the answer must be one of them when there are any."""
+        said in the answer must be one of them when there are any (``ranked``)."""
         return frozenset(int(a.shown) for a in self.evidence.amounts
                          if a.words & _RANK_FIELD_WORDS and a.shown.isdigit())
+
+    @functools.cached_property
+    def ranked(self) -> bool:
+        """Whether the evidence has a field named like a rank or a position that holds one,
+        or holds it as null or a placeholder: a rank it does not know (``"queue_position":
+        null``) backs no rank, so "you're number 3 in the queue" is held to ``ranks``."""
+        return bool(self.ranks) or any(a.words & _RANK_FIELD_WORDS and a.state == "unknown"
+                                       for a in self.evidence.amounts)
 
     def _rating_after_slash(self, mention: Mention) -> bool:
         """"4.5/5", "4 / 5": the scale of a rating written before a slash, no larger than it."""
