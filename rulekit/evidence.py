@@ -17,10 +17,12 @@ While indexing, each value is judged once:
   **name field** (``name``, ``title``, ``model``, ``product_name``, ...: ``NAME_FIELDS``) holds a
   name whole, so "Model 3" or "iPhone 15" there licenses the name, read with the word before
   or after its digits, and never 3 or 15 as a quantity;
-- a stored ratio in a field named like a rate, ratio or share (0.046 in ``engagement_rate``)
-  licenses 4.6 %, never 0.046 % nor a plain 4.6 ("4.6 stars"); a growth below 1 in size
-  (``follower_growth``: 0.021) is a ratio too; ``_pct`` fields and a ruleset's percent fields
-  hold points, and license the plain number as well;
+- a stored ratio in a field named like a rate, ratio or share (0.046 in ``engagement_rate``,
+  ``ctr_28d``, ``bounce_rate.this_week``: ``_ratio_reading``) licenses 4.6 %, never 0.046 %
+  nor a plain 4.6 ("4.6 stars"); a growth below 1 in size (``follower_growth``: 0.021,
+  ``impressions_wow``) is a ratio too, and so is a ratio by nature from 0 to 1 (``csat``,
+  ``uptime``); ``_pct`` fields, a ruleset's percent fields and a value a sibling declares a
+  percentage hold points, and license the plain number as well, never an amount;
 - an amount keeps the **currency** the evidence gives it: a ``<field>_currency`` beside it, an
   ISO code in its field's name (``price_gbp``, ``amountUsd``), a ``currency`` (``currencyCode``,
   ``currency_iso``, ``ccy``...) beside it, a ruleset's money field, a currency written in a
@@ -115,6 +117,24 @@ _RATIO_NAME = re.compile(r"^(?:taux|tasa|tasso|taxa|quote|anteil)_"
                          r"|last|before|after|current|avg|mean|median|target|goal|benchmark))?"
                          r"|pct|percent|percentage|(?:pct|percent)_?off)$", re.IGNORECASE)
 _POINTS_NAME = re.compile(r"(pct|percent|percentage)(?:_?off)?$", re.IGNORECASE)
+# Read by its words, a name keeps its reading under words after it that say over what period,
+# of which kind or per what ("engagement_rate_7d", "ctr_28d", "open_rate_last_30d",
+# "bounce_rate_this_week", "late_fee_pct_per_month", "cvr_avg"): ``_ratio_reading``.
+_QUALIFIER_WORDS = frozenset("""prev previous prior last this current curr next past trailing
+    rolling avg average mean median min max p target goal benchmark before after per week
+    weeks wk wks month months mo mos day days year years yr yrs hour hours hr hrs quarter q
+    today yesterday daily weekly monthly yearly annual annualized annualised ytd mtd qtd wtd d
+    h w m y l all time lifetime overall""".split())
+_POINTS_WORDS = frozenset({"pct", "percent", "percentage"})
+_RATIO_WORDS = frozenset({"rate", "ratio", "share", "ctr", "cvr", "apr", "apy"})
+# A change stored as a ratio when it is below 1 in size ("impressions_wow": -0.064 is -6.4 %).
+_GROWTH_WORDS = frozenset({"growth", "change", "delta", "wow", "mom", "yoy", "qoq", "dod"})
+# Names of what is a ratio by its nature, read as one only from 0 to 1 (``"csat": 0.91`` is
+# 91 %; ``"uptime": 86400`` is seconds and ``"csat": 4.5`` a score, neither a percentage).
+_UNIT_RATIO_WORDS = frozenset("""uptime csat stickiness retention churn occupancy utilization
+    utilisation satz steuersatz zinssatz mwstsatz ustsatz rabattsatz prozentsatz""".split())
+# The shares of a sentiment: {"sentiment": {"positive": 0.62}}, "sentiment_negative".
+_POLARITY_WORDS = frozenset({"positive", "negative", "neutral", "mixed", "pos", "neg", "neu"})
 # Shopify's price rule, whose "value" is a discount written with its minus.
 _PRICE_RULE = re.compile(r"price_?rule", re.IGNORECASE)
 _MULTIPLE_NAME = re.compile(r"(multiple|factor|times|ratio|growth_x|_x)$", re.IGNORECASE)
@@ -188,9 +208,6 @@ _DEDUCTION_NAME = re.compile(r"discount|rebate|coupon|voucher|promo|deduction|ma
                              re.IGNORECASE)
 _CHANGE_NAME = re.compile(r"(?:delta|change|diff|difference|to_?par|net|trend|growth)"
                           r"(?:_?(?:pct|percent|perc|rate|ratio|points|pts))?$", re.IGNORECASE)
-# A growth or a change stored as a ratio ("follower_growth": 0.021 is 2.1 %, "reach_change":
-# -0.064 is -6.4 %) when it is below 1 in size: "follower_growth": 120 is a count of followers.
-_GROWTH_NAME = re.compile(r"(?:^|_)(?:growth|change|delta)$|[a-z](?:Growth|Change|Delta)$")
 # A scale in a field's name: "viewers_millions": 123.7 is 123,700,000 viewers.
 _SCALE_NAME = re.compile(r"(?:^|_)(thousands?|millions?|billions?|mln|mn|bn)$|[a-z](Thousands|"
                          r"Millions|Billions)$", re.IGNORECASE)
@@ -220,6 +237,42 @@ def key_words(name: str) -> tuple[str, ...]:
 
 
 _LETTERS = re.compile(r"[^\W\d_]+")
+
+
+@functools.lru_cache(maxsize=4096)
+def _ratio_reading(name: str) -> str | None:
+    """What a field's name says of its number as a percentage: "points" (``discount_pct``,
+    ``late_fee_pct_per_month``: 1.5 is 1.5 %), "ratio" (``engagement_rate``, ``ctr_28d``,
+    ``apr``: 0.046 is 4.6 %, and above 1 points), "unit" (a ratio by nature, read as one from
+    0 to 1 only: ``csat``, ``uptime``, ``stickiness``, ``ust_satz``, ``sentiment_positive``),
+    "growth" (a change, a ratio below 1 in size: ``impressions_wow``, ``views_change_7d``), or
+    None. The words after the one that says it may say a period, a kind or a base
+    (``_QUALIFIER_WORDS``)."""
+    if _POINTS_NAME.search(name):
+        return "points"
+    if _RATIO_NAME.search(name):
+        return "ratio"
+    words = list(key_words(name))
+    if len(words) > 1 and _POLARITY_WORDS.intersection(words) and "sentiment" in words:
+        return "unit"
+    while words and (words[-1] in _QUALIFIER_WORDS or words[-1].isdigit()):
+        words.pop()
+    last = words[-1] if words else ""
+    if last in _POINTS_WORDS:
+        return "points"
+    if last in _RATIO_WORDS:
+        return "ratio"
+    if last in _GROWTH_WORDS:
+        return "growth"
+    return "unit" if last in _UNIT_RATIO_WORDS else None
+
+
+@functools.lru_cache(maxsize=4096)
+def _period_only(name: str) -> bool:
+    """Whether a field's name says only a period or a kind ("this_week", "prev", "avg"): its
+    number is read like its parent's ({"bounce_rate": {"this_week": 0.412}})."""
+    words = key_words(name)
+    return bool(words) and all(word in _QUALIFIER_WORDS or word.isdigit() for word in words)
 
 
 @functools.lru_cache(maxsize=4096)
@@ -851,11 +904,25 @@ class _Builder:
         return text_leaf and bool(keys) and third_party(keys)
 
     def _is_percent_field(self, keys: tuple[str, ...]) -> bool:
+        return self._percent_reading(keys) in ("points", "ratio")
+
+    def _percent_reading(self, keys: tuple[str, ...]) -> str | None:
+        """``_ratio_reading`` of the number at ``keys``: "points" for a field the ruleset or a
+        sibling declares a percentage (``_points_field``); the name of a field that says only
+        a period is read in its parent's ({"bounce_rate": {"this_week": 0.412}} is a ratio),
+        and a polarity in a sentiment's ({"sentiment": {"positive": 0.62}})."""
         if not keys:
-            return False
-        dotted = ".".join(keys[-2:]) if len(keys) >= 2 else keys[-1]
-        return keys[-1] in self.percent_fields or dotted in self.percent_fields \
-            or keys[-1] in self.percent_siblings or bool(_RATIO_NAME.search(keys[-1]))
+            return None
+        if self._points_field(keys):
+            return "points"
+        reading = _ratio_reading(keys[-1])
+        if reading is None and len(keys) >= 2:
+            if _period_only(keys[-1]):
+                reading = _ratio_reading(keys[-2])
+            elif key_words(keys[-1])[-1:] and key_words(keys[-1])[-1] in _POLARITY_WORDS \
+                    and "sentiment" in key_words(keys[-2]):
+                reading = "unit"
+        return reading
 
     # --- walking --------------------------------------------------------------------------------
 
@@ -1044,9 +1111,13 @@ class _Builder:
         if keys and _MULTIPLE_NAME.search(keys[-1]):
             self.multiples.add(value)
         shown = None
-        if self._is_percent_field(keys):
-            shown = self._as_percent(value, keys)
-        elif keys and 0 < abs(value) < 1 and _GROWTH_NAME.search(keys[-1]):
+        reading = self._percent_reading(keys)
+        if reading in ("points", "ratio"):
+            shown = value if reading == "points" or abs(value) > 1 \
+                else (value * 100).normalize()  # "engagement_rate": 0.046 is 4.6 %
+        elif reading == "unit" and 0 <= value <= 1:
+            shown = (value * 100).normalize()   # "csat": 0.91 is 91 %
+        elif reading == "growth" and 0 < abs(value) < 1:
             shown = (value * 100).normalize()   # "follower_growth": 0.021 is 2.1 %
         if shown is not None:
             self.figures.append(Figure(shown, path, _decimals(shown), percent=True))
@@ -1065,15 +1136,6 @@ class _Builder:
             if shown is not None:
                 self.changes.add((shown * sign, True))
 
-    def _as_percent(self, value: Decimal, keys: tuple[str, ...]) -> Decimal:
-        """The percentage a number in a percentage field shows. A ruleset's ``percent`` field,
-        a field a sibling says is a percentage and a field named like ``_pct``/``_percent``
-        hold points (4.6 is 4.6 %); a field named like ``_rate``/``_ratio``/``_share`` holds a
-        ratio when it is at most 1 (0.046 is 4.6 %, and never 0.046 %), points otherwise."""
-        if self._points_field(keys) or abs(value) > 1:
-            return value
-        return (value * 100).normalize()
-
     def _points_field(self, keys: tuple[str, ...]) -> bool:
         """Whether the number at ``keys`` is a percentage in points: a ruleset's ``percent``
         field, a field a sibling says is one ({"type": "percentage", "value": 15}), a field
@@ -1081,7 +1143,7 @@ class _Builder:
         if not keys:
             return False
         return keys[-1] in self.percent_fields or ".".join(keys[-2:]) in self.percent_fields \
-            or keys[-1] in self.percent_siblings or bool(_POINTS_NAME.search(keys[-1]))
+            or keys[-1] in self.percent_siblings or _ratio_reading(keys[-1]) == "points"
 
     def _discount_size(self, shown: Decimal, path: str, keys: tuple[str, ...]) -> None:
         """A discount in percent stored with its minus (Shopify's price rule: "value":

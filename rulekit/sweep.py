@@ -1312,6 +1312,8 @@ class _Judge:
                     not _COUNT_BRIDGE.search(self.text[previous.end:mention.start]):
                 return None
             first, second = previous, mention
+        if first.percent or second.percent or first.currency or second.currency:
+            return None     # "42 minutes, a CSAT of 91%": a percentage or an amount counts nothing
         word = second.after.split()[0] if second.after else ""
         return (first.value, ""), (second.value, word)
 
