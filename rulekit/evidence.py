@@ -520,6 +520,19 @@ class Evidence:
         return frozenset(found)
 
     @functools.cached_property
+    def time_windows(self) -> Mapping[Decimal, frozenset[str]]:
+        """The windows of time the evidence's field names state, each number with its units:
+        {30: {"day"}} for ``posts_30d``, {24: {"hour"}} for ``requests_last_24h``, {7: {"day"}}
+        for ``views7d`` and ``last7Days``. Said as a window ("in the last 30 days"), such a
+        number is the period a figure is counted over, not a figure. Read from the keys of
+        ``raw`` on first use."""
+        found: dict[Decimal, set[str]] = {}
+        for key in _keys_in(self.raw):
+            for digits, unit in _WINDOW_NAME.findall(key):
+                found.setdefault(Decimal(digits), set()).add(_WINDOW_UNITS[unit.lower()])
+        return {value: frozenset(units) for value, units in found.items()}
+
+    @functools.cached_property
     def amounts(self) -> tuple[Amount, ...]:
         """Every field that says how many of something there are: a number, a list, a flag or
         a null, with the words of its name. Read from ``raw`` on first use (only an answer that
@@ -1441,6 +1454,16 @@ _WORD = re.compile(r"[^\W_]+")
 # The base of a rate in a field's name: "per_1k", "per90", "Per100k", "per_1m".
 _RATE_BASE_NAME = re.compile(r"(?i:per)_?([0-9]{1,7})(k|m|mm|bn|)(?![0-9])")
 _RATE_BASE_SCALES = {"": 1, "k": 1000, "m": 10**6, "mm": 10**6, "bn": 10**9}
+# A window of time in a field's name: "posts_30d", "requests_last_24h", "views7d", "last7Days",
+# "sessions_28_days". Not a bare "m" (minutes or months) nor "s".
+_WINDOW_NAME = re.compile(r"(?<![0-9])([0-9]{1,4})_?((?i:days?|d|hours?|hrs?|h|weeks?|wks?|w|"
+                          r"months?|mos?|years?|yrs?|y|minutes?|mins?))(?![a-z])")
+_WINDOW_UNITS = {"d": "day", "day": "day", "days": "day", "h": "hour", "hr": "hour",
+                 "hrs": "hour", "hour": "hour", "hours": "hour", "w": "week", "wk": "week",
+                 "wks": "week", "week": "week", "weeks": "week", "mo": "month", "mos": "month",
+                 "month": "month", "months": "month", "y": "year", "yr": "year", "yrs": "year",
+                 "year": "year", "years": "year", "min": "minute", "mins": "minute",
+                 "minute": "minute", "minutes": "minute"}
 
 
 def _keys_in(node: Any) -> Iterable[str]:

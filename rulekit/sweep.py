@@ -1042,6 +1042,33 @@ def _time_unit_said(text: str, mention: Mention) -> str | None:
     return TIME_UNIT_OF[found.group(1).lower()] if found else None
 
 
+# Words just before a number that make it a window of time with the unit after it: "in the
+# last 30 days", "over the past 24 hours", "in its first 7 days", "in 30 days"; 直近7日間,
+# 过去7天, 最近 7일.
+_WINDOW_BEFORE = frozenset({"last", "past", "previous", "prior", "first", "trailing", "rolling",
+                            "recent", "latest", "over", "in", "within", "during"})
+_CJK_WINDOW_BEFORE = ("直近", "過去", "过去", "最近", "近", "지난", "최근")
+_CJK_WINDOW_UNIT = re.compile(r" ?(日間|日|天|時間|小时|小時|週間|周|週|주간|주|일간|일|시간|개월|"
+                              r"か月|ヶ月|カ月|个月|個月|年間|年)")
+_CJK_WINDOW_UNITS = {"日間": "day", "日": "day", "天": "day", "일간": "day", "일": "day",
+                     "時間": "hour", "小时": "hour", "小時": "hour", "시간": "hour",
+                     "週間": "week", "周": "week", "週": "week", "주간": "week", "주": "week",
+                     "개월": "month", "か月": "month", "ヶ月": "month", "カ月": "month",
+                     "个月": "month", "個月": "month", "年間": "year", "年": "year"}
+
+
+def _window_said(text: str, mention: Mention) -> str | None:
+    """The unit of a window of time said with ``mention``: the unit right after it, when a
+    word just before it makes it a window ("in the last 30 days" is "day"), else None."""
+    unit = _time_unit_said(text, mention)
+    if unit is not None:
+        return unit if not _WINDOW_BEFORE.isdisjoint(mention.before.split()[-2:]) else None
+    found = _CJK_WINDOW_UNIT.match(text, mention.end)
+    if found is not None and mention.before.rstrip().endswith(_CJK_WINDOW_BEFORE):
+        return _CJK_WINDOW_UNITS[found.group(1)]
+    return None
+
+
 def _slot_numbers(values: Sequence[str], locale: str) -> frozenset[Decimal]:
     found = set()
     for value in values:
@@ -1106,6 +1133,9 @@ class _Judge:
             return None     # code put it there
         if _word_before(self.text, mention.start) == "per" and value in self.evidence.rate_bases:
             return None     # "per 1k calls" for ``cost_per_1k_calls``: the base of a stored rate
+        windows = self.evidence.time_windows.get(value) if mention.sign is None else None
+        if windows and _window_said(self.text, mention) in windows:
+            return None     # "in the last 30 days" for ``posts_30d``: the window of a figure
         if mention.currency is not None:
             held = self.evidence.other_currencies(value, mention.currency)
             if held:
