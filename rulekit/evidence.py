@@ -1707,6 +1707,9 @@ def _collect_counted(node: Any, name: str | None, row_rules: Mapping[int, RowRul
         for key, child in node.items():
             if rule is None or str(key) not in rule.withheld:
                 _collect_counted(child, str(key), row_rules, backing, named)
+                if _count_key(str(key), child):
+                    for thing in _summary_things(node, name):
+                        backing.setdefault(thing, set()).add(Decimal(child))
     elif isinstance(node, (list, tuple)):
         things = list_nouns(name) if name is not None else ()
         named.update(things)
@@ -1726,6 +1729,41 @@ def _collect_counted(node: Any, name: str | None, row_rules: Mapping[int, RowRul
             named.update(words)
         for word in words:
             backing.setdefault(word, set()).add(Decimal(str(node)))
+
+
+# The words of a field that holds only a count ("count", "total_count", "num"), and the words
+# of a summary's name that are not what it counts ("reviews_summary", "follower_stats").
+_COUNT_KEY_WORDS = frozenset({"count", "counts", "cnt", "num", "number", "n", "nr"})
+_SUMMARY_WORDS = frozenset({"summary", "stats", "statistics", "info", "meta", "metadata",
+                            "aggregate", "overview", "totals", "total", "data", "count"})
+# A sibling that makes an object a summary of ratings ({"average": 4.4, "count": 1873}).
+_RATING_WORDS = frozenset({"average", "avg", "mean", "rating", "ratings", "score", "stars",
+                           "star"})
+
+
+def _count_key(key: str, value: Any) -> bool:
+    """Whether ``key`` holds nothing but a count: a whole number at least 0 in a field named
+    only like one ("count", "total_count", "num"; not "total", which an amount is named)."""
+    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+        return False
+    words = set(key_words(key))
+    return bool(words & _COUNT_KEY_WORDS) and words <= _COUNT_KEY_WORDS | {"total", "of"}
+
+
+def _summary_things(node: Mapping, name: str | None) -> tuple[str, ...]:
+    """What the count of a summary object counts (``Evidence.counted``): its own name's head
+    without words such as summary and stats ({"reviews_summary": {"count": 1873}} counts
+    reviews, {"followers": {"count": 120}} followers), and reviews and ratings when a sibling
+    names an average or a rating ({"rating": {"average": 4.4, "count": 1873}}): a page of
+    reviews beside it is a sample, not their number."""
+    things = []
+    if name is not None:
+        words = [word for word in key_words(name) if word not in _SUMMARY_WORDS]
+        if words:
+            things.append(noun(words[-1]))
+    if any(not _RATING_WORDS.isdisjoint(key_words(str(key))) for key in node):
+        things += ["review", "rating"]
+    return tuple(things)
 
 
 def noun(word: str) -> str:
