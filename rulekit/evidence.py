@@ -668,7 +668,9 @@ class Evidence:
 
     @functools.cached_property
     def day_months(self) -> frozenset[int]:
-        return frozenset(day.month for day in self.days)
+        """The month of every day and every month the evidence holds (1 to 12): what "month
+        6" and "6月" may be."""
+        return frozenset(day.month for day in self.days) | {int(m[5:7]) for m in self.months}
 
     @functools.cached_property
     def days_of_month(self) -> frozenset[int]:
@@ -1340,6 +1342,8 @@ class _Builder:
                     if mention.time.tzinfo is not None else None
                 if utc is not None:
                     self.utc_clock.add(utc)
+        elif kind == "date" and mention.normalized and _MONTH.fullmatch(mention.normalized):
+            self.months.add(mention.normalized)     # "June 2026", "2026年6月": a month
         elif kind == "handle" and mention.normalized:
             self.handles.add(mention.normalized)
         elif kind == "email" and mention.normalized:

@@ -1396,8 +1396,9 @@ class _Judge:
             return True
         if "list_position" in contexts and (last in _LIST_WORDS or self._starts_list_item(mention)):
             return True
-        if "month" in contexts and last in _MONTH_WORDS and int(value) in self.months:
-            return True
+        if "month" in contexts and (last in _MONTH_WORDS or self.text.startswith(
+                ("月", "월"), mention.end)) and int(value) in self.months:
+            return True     # "month 6", "6月份", "6월": a month of the evidence
         if "weekday" in contexts and last in _DAY_WORDS and int(value) in self.days_of_month \
                 and mention.ordinal:
             return True
