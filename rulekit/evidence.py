@@ -520,17 +520,20 @@ class Evidence:
         return frozenset(found)
 
     @functools.cached_property
-    def time_windows(self) -> Mapping[Decimal, frozenset[str]]:
-        """The windows of time the evidence's field names state, each number with its units:
-        {30: {"day"}} for ``posts_30d``, {24: {"hour"}} for ``requests_last_24h``, {7: {"day"}}
-        for ``views7d`` and ``last7Days``. Said as a window ("in the last 30 days"), such a
-        number is the period a figure is counted over, not a figure. Read from the keys of
-        ``raw`` on first use."""
-        found: dict[Decimal, set[str]] = {}
-        for key in _keys_in(self.raw):
-            for digits, unit in _WINDOW_NAME.findall(key):
-                found.setdefault(Decimal(digits), set()).add(_WINDOW_UNITS[unit.lower()])
-        return {value: frozenset(units) for value, units in found.items()}
+    def time_windows(self) -> Mapping[Decimal, Mapping[str, frozenset[Decimal]]]:
+        """The windows of time the evidence's field names state, each number with its units
+        and, for each, the figures counted over it (by magnitude): {30: {"day": {18}}} for
+        ``"posts_30d": 18``, {24: {"hour": ...}} for ``requests_last_24h``, {7: {"day": ...}}
+        for ``views7d``, ``last7Days`` and ``{"last_7d": {"views": ...}}``. Said as a window
+        beside one of its figures ("18 posts in the last 30 days"), such a number is the
+        period a figure is counted over, not a figure. Read from the figures' paths."""
+        found: dict[Decimal, dict[str, set[Decimal]]] = {}
+        for figure in self.figures:
+            for digits, unit in _WINDOW_NAME.findall(figure.path):
+                found.setdefault(Decimal(digits), {}).setdefault(
+                    _WINDOW_UNITS[unit.lower()], set()).add(abs(figure.value))
+        return {value: {unit: frozenset(held) for unit, held in units.items()}
+                for value, units in found.items()}
 
     @functools.cached_property
     def amounts(self) -> tuple[Amount, ...]:

@@ -1057,6 +1057,9 @@ _CJK_WINDOW_UNITS = {"日間": "day", "日": "day", "天": "day", "일간": "day
                      "个月": "month", "個月": "month", "年間": "year", "年": "year"}
 
 
+_SENTENCE_END = re.compile(r"[.!?](?:\s|$)|[\n。！？]")
+
+
 def _window_said(text: str, mention: Mention) -> str | None:
     """The unit of a window of time said with ``mention``: the unit right after it, when a
     word just before it makes it a window ("in the last 30 days" is "day"), else None."""
@@ -1134,8 +1137,9 @@ class _Judge:
         if _word_before(self.text, mention.start) == "per" and value in self.evidence.rate_bases:
             return None     # "per 1k calls" for ``cost_per_1k_calls``: the base of a stored rate
         windows = self.evidence.time_windows.get(value) if mention.sign is None else None
-        if windows and _window_said(self.text, mention) in windows:
-            return None     # "in the last 30 days" for ``posts_30d``: the window of a figure
+        if windows and self._window_of_neighbour(index, windows.get(
+                _window_said(self.text, mention))):
+            return None     # "18 posts in the last 30 days" for ``posts_30d``: 18's window
         if mention.currency is not None:
             held = self.evidence.other_currencies(value, mention.currency)
             if held:
@@ -1207,6 +1211,21 @@ class _Judge:
         return self._unsupported(mention, integral)
 
     _word_number = _number
+
+    def _window_of_neighbour(self, index: int, held: frozenset[Decimal] | None) -> bool:
+        """Whether the figure just before or just after mention ``index``, in its sentence, is
+        one of ``held``: the figures counted over the window it says (``_window_said``)."""
+        if not held:
+            return False
+        mentions, start, end = self.mentions, self.mentions[index].start, \
+            self.mentions[index].end
+        for other in mentions[index - 1:index] + mentions[index + 1:index + 2]:
+            between = self.text[other.end:start] if other.end <= start \
+                else self.text[end:other.start]
+            if other.value is not None and abs(other.value) in held \
+                    and _SENTENCE_END.search(between) is None:
+                return True
+        return False
 
     def _level_as_change(self, mention: Mention) -> Finding | None:
         """A finding when a rise or fall word stands just before a figure the evidence holds
