@@ -8,18 +8,21 @@ While indexing, each value is judged once:
 
 - a **placeholder** ("not recorded": null, "N/A", a declared placeholder, or -1/0 while a
   sibling flag such as ``putts_tracked`` is false) licenses nothing;
-- **third-party text** (reviews, comments, message bodies, anything the rules mark
-  ``untrusted``) is evidence only of what its author wrote: its quotes count, its numbers,
-  codes, handles and links license nothing;
+- **third-party text** (reviews, comments, message bodies, by the words of its field's name
+  or inside a list of such items: ``third_party``; anything the rules mark ``untrusted``) is
+  evidence only of what its author wrote: its quotes count, its numbers, codes, handles and
+  links license nothing;
 - digits that occur only **inside a name or code** (BT-3, Model 3, 500ml) license that name,
   never the same digits as a quantity. A code is a token that glues digits to letters; a
   **name field** (``name``, ``title``, ``model``, ``product_name``, ...: ``NAME_FIELDS``) holds a
   name whole, so "Model 3" or "iPhone 15" there licenses the name, read with the word before
   or after its digits, and never 3 or 15 as a quantity;
-- a stored ratio in a field named like a rate, ratio or share (0.046 in ``engagement_rate``)
-  licenses 4.6 %, never 0.046 % nor a plain 4.6 ("4.6 stars"); a growth below 1 in size
-  (``follower_growth``: 0.021) is a ratio too; ``_pct`` fields and a ruleset's percent fields
-  hold points, and license the plain number as well;
+- a stored ratio in a field named like a rate, ratio or share (0.046 in ``engagement_rate``,
+  ``ctr_28d``, ``bounce_rate.this_week``: ``_ratio_reading``) licenses 4.6 %, never 0.046 %
+  nor a plain 4.6 ("4.6 stars"); a growth below 1 in size (``follower_growth``: 0.021,
+  ``impressions_wow``) is a ratio too, and so is a ratio by nature from 0 to 1 (``csat``,
+  ``uptime``); ``_pct`` fields, a ruleset's percent fields and a value a sibling declares a
+  percentage hold points, and license the plain number as well, never an amount;
 - an amount keeps the **currency** the evidence gives it: a ``<field>_currency`` beside it, an
   ISO code in its field's name (``price_gbp``, ``amountUsd``), a ``currency`` (``currencyCode``,
   ``currency_iso``, ``ccy``...) beside it, a ruleset's money field, a currency written in a
@@ -65,11 +68,46 @@ from rulekit.scan import Mention, scan, squash
 from rulekit.scan.figures import FALL_BEFORE, RISE_BEFORE, change_word_before, currency_codes
 from rulekit.units import named_units
 
-# Field names whose text is written by third parties, unless the rules say otherwise.
+# Field names whose text is written by third parties, unless the rules say otherwise, as the
+# whole name: a text, a body, a message of anyone (in the languages the scanner reads).
 # A name marks text, not a container: the author and date of a comment are written by the
 # platform, only its body by a third party.
-UNTRUSTED_NAMES = frozenset({"review", "reviews", "comment", "comments", "body", "text",
-                             "message", "messages", "content"})
+UNTRUSTED_NAMES = frozenset("""review reviews comment comments body text message messages
+    content texte texto testo tekst inhalt contenu contenido contenuto conteúdo inhoud
+    mensaje messaggio mensagem nachricht""".split())
+# Words that make a field's text third-party wherever they stand in its name ("reviewBody",
+# "ReviewText", "comment_text", "review_title"), and a list or an object named by one of them
+# (or by ``_THIRD_PARTY_LISTS``) a container of third-party items: a review, a comment,
+# feedback, a testimonial, an opinion, in the languages the scanner reads.
+_THIRD_PARTY_WORDS = frozenset("""review reviews comment comments feedback feedbacks
+    testimonial testimonials opinion opinions avis commentaire commentaires bewertung
+    bewertungen rezension rezensionen kommentar kommentare recensione recensioni commento
+    commenti comentario comentarios comentário comentários reseña reseñas resena resenas
+    opinión opiniones opinione opinioni opinião opiniões avaliação avaliações avaliacao
+    avaliacoes beoordeling beoordelingen recensie recensies reactie reacties 评论 评价 評論 評價
+    レビュー 口コミ 리뷰 후기 댓글""".split())
+# Lists whose items are written by third parties, though one item's text is not named so: the
+# answers and questions of a customer Q&A, replies, social mentions, messages.
+_THIRD_PARTY_LISTS = frozenset("""answers questions replies mentions messages threads
+    réponses antworten fragen respuestas preguntas risposte domande respostas perguntas
+    antwoorden vragen""".split())
+# Posts are third-party only when the name says whose: "user_posts", "communityPosts".
+_POSTS = frozenset({"posts", "topics"})
+_POSTERS = frozenset({"user", "users", "community", "forum", "customer", "customers", "member",
+                      "members", "fan", "fans", "public", "ugc"})
+# Above a container, words that make its items the merchant's own: an FAQ's questions.
+_OWN_TEXT_WORDS = frozenset({"faq", "faqs", "help", "policy", "policies", "quiz", "kb", "docs",
+                             "documentation", "guide", "guides"})
+# Words of a field's name (or of an object's on the way to it) inside a container of
+# third-party items that say the platform wrote it: who, when, where, which, how rated.
+_PLATFORM_WORDS = frozenset("""id ids uuid guid url uri urls link links href permalink date
+    time timestamp datetime at created updated modified published submitted posted edited
+    status state type kind locale lang language country region currency verified rating
+    ratings stars star score scores sku product products variant brand model author authors
+    user users username nickname handle by reviewer reviewers email avatar image images photo
+    photos picture thumbnail source platform channel helpful votes upvotes likes count
+    percent percentage pct rate ratio average avg mean total number num stats statistics
+    aggregate breakdown distribution auteur autor autore verfasser datum fecha""".split())
 PLACEHOLDER_TEXTS = frozenset({"n/a", "na", "none", "null", "-", "—", "not recorded", "unknown",
                                "tbd", ""})
 _FLAG_NAMES = ("{}_tracked", "{}_recorded", "has_{}", "{}_known", "track_{}")
@@ -81,6 +119,26 @@ _RATIO_NAME = re.compile(r"^(?:taux|tasa|tasso|taxa|quote|anteil)_"
                          r"|last|before|after|current|avg|mean|median|target|goal|benchmark))?"
                          r"|pct|percent|percentage|(?:pct|percent)_?off)$", re.IGNORECASE)
 _POINTS_NAME = re.compile(r"(pct|percent|percentage)(?:_?off)?$", re.IGNORECASE)
+# Read by its words, a name keeps its reading under words after it that say over what period,
+# of which kind or per what ("engagement_rate_7d", "ctr_28d", "open_rate_last_30d",
+# "bounce_rate_this_week", "late_fee_pct_per_month", "cvr_avg"): ``_ratio_reading``.
+_QUALIFIER_WORDS = frozenset("""prev previous prior last this current curr next past trailing
+    rolling avg average mean median min max p target goal benchmark before after per week
+    weeks wk wks month months mo mos day days year years yr yrs hour hours hr hrs quarter q
+    today yesterday daily weekly monthly yearly annual annualized annualised ytd mtd qtd wtd d
+    h w m y l all time lifetime overall""".split())
+_POINTS_WORDS = frozenset({"pct", "percent", "percentage"})
+_RATIO_WORDS = frozenset({"rate", "ratio", "share", "ctr", "cvr", "apr", "apy"})
+# A change stored as a ratio when it is below 1 in size ("impressions_wow": -0.064 is -6.4 %).
+_GROWTH_WORDS = frozenset({"growth", "change", "delta", "wow", "mom", "yoy", "qoq", "dod"})
+# Names of what is a ratio by its nature, read as one only from 0 to 1 (``"csat": 0.91`` is
+# 91 %; ``"uptime": 86400`` is seconds and ``"csat": 4.5`` a score, neither a percentage).
+_UNIT_RATIO_WORDS = frozenset("""uptime csat stickiness retention churn occupancy utilization
+    utilisation satz steuersatz zinssatz mwstsatz ustsatz rabattsatz prozentsatz""".split())
+# The shares of a sentiment: {"sentiment": {"positive": 0.62}}, "sentiment_negative".
+_POLARITY_WORDS = frozenset({"positive", "negative", "neutral", "mixed", "pos", "neg", "neu"})
+# Shopify's price rule, whose "value" is a discount written with its minus.
+_PRICE_RULE = re.compile(r"price_?rule", re.IGNORECASE)
 _MULTIPLE_NAME = re.compile(r"(multiple|factor|times|ratio|growth_x|_x)$", re.IGNORECASE)
 _TODAY_NAMES = frozenset({"today", "now", "as_of", "generated_at", "report_date", "current_date",
                           "asof", "generatedat", "reportdate", "currentdate"})     # camelCase
@@ -152,9 +210,6 @@ _DEDUCTION_NAME = re.compile(r"discount|rebate|coupon|voucher|promo|deduction|ma
                              re.IGNORECASE)
 _CHANGE_NAME = re.compile(r"(?:delta|change|diff|difference|to_?par|net|trend|growth)"
                           r"(?:_?(?:pct|percent|perc|rate|ratio|points|pts))?$", re.IGNORECASE)
-# A growth or a change stored as a ratio ("follower_growth": 0.021 is 2.1 %, "reach_change":
-# -0.064 is -6.4 %) when it is below 1 in size: "follower_growth": 120 is a count of followers.
-_GROWTH_NAME = re.compile(r"(?:^|_)(?:growth|change|delta)$|[a-z](?:Growth|Change|Delta)$")
 # A scale in a field's name: "viewers_millions": 123.7 is 123,700,000 viewers.
 _SCALE_NAME = re.compile(r"(?:^|_)(thousands?|millions?|billions?|mln|mn|bn)$|[a-z](Thousands|"
                          r"Millions|Billions)$", re.IGNORECASE)
@@ -167,6 +222,103 @@ _CHANGE_WORDS = frozenset("change changes delta diff difference growth trend to 
 _FALL_WORDS = frozenset("drop dropped decline declined decrease decreased loss losses lost "
                         "fall fell".split())
 _RISE_WORDS = frozenset("gain gains gained increase increased rise".split())
+
+
+@functools.lru_cache(maxsize=4096)
+def key_words(name: str) -> tuple[str, ...]:
+    """The words of a field's name, case-folded: split at what is not a letter and, in ASCII,
+    at camelCase ("reviewBody" is ("review", "body"), "UserNickname" ("user", "nickname"));
+    a word in another script is kept whole ("opinión", "评论")."""
+    found: list[str] = []
+    for run in _LETTERS.findall(name):
+        if run.isascii():
+            found.extend(word.casefold() for word in _NAME_WORDS.findall(run))
+        else:
+            found.append(run.casefold())
+    return tuple(found)
+
+
+_LETTERS = re.compile(r"[^\W\d_]+")
+
+
+@functools.lru_cache(maxsize=4096)
+def _ratio_reading(name: str) -> str | None:
+    """What a field's name says of its number as a percentage: "points" (``discount_pct``,
+    ``late_fee_pct_per_month``: 1.5 is 1.5 %), "ratio" (``engagement_rate``, ``ctr_28d``,
+    ``apr``: 0.046 is 4.6 %, and above 1 points), "unit" (a ratio by nature, read as one from
+    0 to 1 only: ``csat``, ``uptime``, ``stickiness``, ``ust_satz``, ``sentiment_positive``),
+    "growth" (a change, a ratio below 1 in size: ``impressions_wow``, ``views_change_7d``), or
+    None. The words after the one that says it may say a period, a kind or a base
+    (``_QUALIFIER_WORDS``)."""
+    if _POINTS_NAME.search(name):
+        return "points"
+    if _RATIO_NAME.search(name):
+        return "ratio"
+    words = list(key_words(name))
+    if len(words) > 1 and _POLARITY_WORDS.intersection(words) and "sentiment" in words:
+        return "unit"
+    while words and (words[-1] in _QUALIFIER_WORDS or words[-1].isdigit()):
+        words.pop()
+    last = words[-1] if words else ""
+    if last in _POINTS_WORDS:
+        return "points"
+    if last in _RATIO_WORDS:
+        return "ratio"
+    if last in _GROWTH_WORDS:
+        return "growth"
+    return "unit" if last in _UNIT_RATIO_WORDS else None
+
+
+@functools.lru_cache(maxsize=4096)
+def _period_only(name: str) -> bool:
+    """Whether a field's name says only a period or a kind ("this_week", "prev", "avg"): its
+    number is read like its parent's ({"bounce_rate": {"this_week": 0.412}})."""
+    words = key_words(name)
+    return bool(words) and all(word in _QUALIFIER_WORDS or word.isdigit() for word in words)
+
+
+@functools.lru_cache(maxsize=4096)
+def third_party(keys: tuple[str, ...]) -> bool:
+    """Whether the text at ``keys`` (the field names from the top of the evidence down to it)
+    is written by a third party, by the names alone:
+
+    - its field is named as a text of anyone (``UNTRUSTED_NAMES``: "text", "body", "texte"),
+      or has a word of review, comment, feedback... in its name ("reviewBody", "ReviewText",
+      "comment_text", "avis") and none of the platform's (``_PLATFORM_WORDS``: "review_url",
+      "review_date" are written by the platform);
+    - or it is inside a list or an object of third-party items ("reviews", "comments",
+      "answers", "user_posts": ``_THIRD_PARTY_WORDS``, ``_THIRD_PARTY_LISTS``), and no name on
+      the way from that container to it is one of the platform's: a review's "title" and
+      "summary" are the reviewer's, its "author.name", "submitted_at" and "url" are not. An
+      FAQ's questions are the merchant's (``_OWN_TEXT_WORDS`` above the container).
+
+    A product's "description", "title" and "body_html" outside such a container are the
+    merchant's: trusted."""
+    leaf = keys[-1]
+    if leaf.casefold() in UNTRUSTED_NAMES:
+        return True
+    words = key_words(leaf)
+    if not _THIRD_PARTY_WORDS.isdisjoint(words) and _PLATFORM_WORDS.isdisjoint(words):
+        return True
+    for index in range(len(keys) - 1, -1, -1):
+        if _container(keys[index]):
+            if any(not _OWN_TEXT_WORDS.isdisjoint(key_words(key)) for key in keys[:index]):
+                return False
+            return all(_PLATFORM_WORDS.isdisjoint(key_words(key)) for key in keys[index + 1:])
+    return False
+
+
+@functools.lru_cache(maxsize=4096)
+def _container(key: str) -> bool:
+    """Whether a list or an object named ``key`` holds third-party items: its last word (its
+    head, "product_reviews", "customerReviews") names them, or it is a list of posts that says
+    whose ("user_posts")."""
+    words = [word for word in key_words(key) if word not in _CONTAINER_WORDS]
+    if not words:
+        return False
+    head = words[-1]
+    return head in _THIRD_PARTY_WORDS or head in _THIRD_PARTY_LISTS \
+        or head in _POSTS and not _POSTERS.isdisjoint(words)
 
 
 def name_words(name: str) -> frozenset[str]:
@@ -303,13 +455,10 @@ class Evidence:
             if not figure.percent:
                 # A sibling ``currency`` names the currency of the amounts beside it, not of a
                 # weight: {"weight_lb": 5, "currency": "USD"} backs "it weighs 5 pounds".
+                # A percentage in points is held "in %" (``_Builder._points_field``).
                 name = figure.path.rsplit(".", 1)[-1]
-                currency = None if figure.currency is not None and _MEASURE_NAME.search(
+                currency = None if figure.currency not in (None, "%") and _MEASURE_NAME.search(
                     name) else figure.currency
-                if _POINTS_NAME.search(name.split("[", 1)[0]):
-                    # a percentage in points ("percent_off": 15) backs "15" and "15%", never
-                    # "$15": it is held "in %", which no currency sign may stand for
-                    currency = "%"
                 found.setdefault(abs(figure.value), set()).add(currency)
         return {value: frozenset(codes) for value, codes in found.items()}
 
@@ -379,6 +528,22 @@ class Evidence:
             for digits, scale in _RATE_BASE_NAME.findall(key):
                 found.add(Decimal(digits) * _RATE_BASE_SCALES[scale.lower()])
         return frozenset(found)
+
+    @functools.cached_property
+    def time_windows(self) -> Mapping[Decimal, Mapping[str, frozenset[Decimal]]]:
+        """The windows of time the evidence's field names state, each number with its units
+        and, for each, the figures counted over it (by magnitude): {30: {"day": {18}}} for
+        ``"posts_30d": 18``, {24: {"hour": ...}} for ``requests_last_24h``, {7: {"day": ...}}
+        for ``views7d``, ``last7Days`` and ``{"last_7d": {"views": ...}}``. Said as a window
+        beside one of its figures ("18 posts in the last 30 days"), such a number is the
+        period a figure is counted over, not a figure. Read from the figures' paths."""
+        found: dict[Decimal, dict[str, set[Decimal]]] = {}
+        for figure in self.figures:
+            for digits, unit in _WINDOW_NAME.findall(figure.path):
+                found.setdefault(Decimal(digits), {}).setdefault(
+                    _WINDOW_UNITS[unit.lower()], set()).add(abs(figure.value))
+        return {value: {unit: frozenset(held) for unit, held in units.items()}
+                for value, units in found.items()}
 
     @functools.cached_property
     def amounts(self) -> tuple[Amount, ...]:
@@ -537,7 +702,9 @@ class Evidence:
 
     @functools.cached_property
     def day_months(self) -> frozenset[int]:
-        return frozenset(day.month for day in self.days)
+        """The month of every day and every month the evidence holds (1 to 12): what "month
+        6" and "6月" may be."""
+        return frozenset(day.month for day in self.days) | {int(m[5:7]) for m in self.months}
 
     @functools.cached_property
     def days_of_month(self) -> frozenset[int]:
@@ -772,9 +939,9 @@ class _Builder:
 
     def _is_untrusted(self, path: str, keys: tuple[str, ...], text_leaf: bool) -> bool:
         """Rules first (``authoritative`` wins over ``untrusted``); then, for text only, the
-        default names (review, comment, body, text, message...)."""
+        default names (``third_party``)."""
         if not self.authoritative and not self.untrusted:      # no rules: the names decide
-            return text_leaf and bool(keys) and keys[-1].casefold() in UNTRUSTED_NAMES
+            return text_leaf and bool(keys) and third_party(keys)
         generic = re.sub(r"\[\d+\]", "[*]", path)
         dotted = ".".join(keys[-2:]) if len(keys) >= 2 else ""
         singular = f"{keys[-2].rstrip('s')}.{keys[-1]}" if len(keys) >= 2 else ""
@@ -783,14 +950,28 @@ class _Builder:
             return False
         if marks & self.untrusted:
             return True
-        return text_leaf and bool(keys) and keys[-1].casefold() in UNTRUSTED_NAMES
+        return text_leaf and bool(keys) and third_party(keys)
 
     def _is_percent_field(self, keys: tuple[str, ...]) -> bool:
+        return self._percent_reading(keys) in ("points", "ratio")
+
+    def _percent_reading(self, keys: tuple[str, ...]) -> str | None:
+        """``_ratio_reading`` of the number at ``keys``: "points" for a field the ruleset or a
+        sibling declares a percentage (``_points_field``); the name of a field that says only
+        a period is read in its parent's ({"bounce_rate": {"this_week": 0.412}} is a ratio),
+        and a polarity in a sentiment's ({"sentiment": {"positive": 0.62}})."""
         if not keys:
-            return False
-        dotted = ".".join(keys[-2:]) if len(keys) >= 2 else keys[-1]
-        return keys[-1] in self.percent_fields or dotted in self.percent_fields \
-            or keys[-1] in self.percent_siblings or bool(_RATIO_NAME.search(keys[-1]))
+            return None
+        if self._points_field(keys):
+            return "points"
+        reading = _ratio_reading(keys[-1])
+        if reading is None and len(keys) >= 2:
+            if _period_only(keys[-1]):
+                reading = _ratio_reading(keys[-2])
+            elif key_words(keys[-1])[-1:] and key_words(keys[-1])[-1] in _POLARITY_WORDS \
+                    and "sentiment" in key_words(keys[-2]):
+                reading = "unit"
+        return reading
 
     # --- walking --------------------------------------------------------------------------------
 
@@ -975,18 +1156,26 @@ class _Builder:
         if self.withholding is not None:
             self.withheld.setdefault(value, self.withholding)
             return
-        self.figures.append(Figure(value, path, decimals, currency=currency))
+        # a percentage in points ("percent_off": 15, {"type": "percentage", "value": 15}) backs
+        # "15" and "15%", never "$15": it is held "in %", which no currency sign may stand for
+        self.figures.append(Figure(value, path, decimals,
+                                   currency="%" if self._points_field(keys) else currency))
         if value > 0 and keys and _DEDUCTION_NAME.search(keys[-1]):
             self.deductions.add(value)      # "Discount: -$4.32" (``Evidence.deductions``)
         if keys and _MULTIPLE_NAME.search(keys[-1]):
             self.multiples.add(value)
         shown = None
-        if self._is_percent_field(keys):
-            shown = self._as_percent(value, keys)
-        elif keys and 0 < abs(value) < 1 and _GROWTH_NAME.search(keys[-1]):
+        reading = self._percent_reading(keys)
+        if reading in ("points", "ratio"):
+            shown = value if reading == "points" or abs(value) > 1 \
+                else (value * 100).normalize()  # "engagement_rate": 0.046 is 4.6 %
+        elif reading == "unit" and 0 <= value <= 1:
+            shown = (value * 100).normalize()   # "csat": 0.91 is 91 %
+        elif reading == "growth" and 0 < abs(value) < 1:
             shown = (value * 100).normalize()   # "follower_growth": 0.021 is 2.1 %
         if shown is not None:
             self.figures.append(Figure(shown, path, _decimals(shown), percent=True))
+            self._discount_size(shown, path, keys)
         scaled = _SCALE_NAME.search(keys[-1]) if keys else None
         if scaled is not None:
             scale = _NAME_SCALES[(scaled.group(1) or scaled.group(2)).lower()]
@@ -1001,18 +1190,21 @@ class _Builder:
             if shown is not None:
                 self.changes.add((shown * sign, True))
 
-    def _as_percent(self, value: Decimal, keys: tuple[str, ...]) -> Decimal:
-        """The percentage a number in a percentage field shows. A ruleset's ``percent`` field
-        and a field named like ``_pct``/``_percent`` hold points (4.6 is 4.6 %); a field named
-        like ``_rate``/``_ratio``/``_share`` holds a ratio when it is at most 1 (0.046 is
-        4.6 %, and never 0.046 %), points otherwise."""
-        dotted = ".".join(keys[-2:])
-        if keys[-1] in self.percent_fields or dotted in self.percent_fields \
-                or keys[-1] in self.percent_siblings:
-            return value
-        if _POINTS_NAME.search(keys[-1]) or abs(value) > 1:
-            return value
-        return (value * 100).normalize()
+    def _points_field(self, keys: tuple[str, ...]) -> bool:
+        """Whether the number at ``keys`` is a percentage in points: a ruleset's ``percent``
+        field, a field a sibling says is one ({"type": "percentage", "value": 15}), a field
+        named like ``_pct``, ``_percent``, ``percent_off``."""
+        if not keys:
+            return False
+        return keys[-1] in self.percent_fields or ".".join(keys[-2:]) in self.percent_fields \
+            or keys[-1] in self.percent_siblings or _ratio_reading(keys[-1]) == "points"
+
+    def _discount_size(self, shown: Decimal, path: str, keys: tuple[str, ...]) -> None:
+        """A discount in percent stored with its minus (Shopify's price rule: "value":
+        "-15.0" beside "value_type": "percentage") also backs its size: "15% off"."""
+        if shown < 0 and any(_DEDUCTION_NAME.search(key) or _PRICE_RULE.search(key)
+                             for key in keys[-2:]):
+            self.figures.append(Figure(-shown, path, _decimals(shown), percent=True))
 
     def _minor_digits(self, name: str, currency: str | None) -> int | None:
         """How many digits of a stored integer are minor units (2 for cents), or None: the
@@ -1157,10 +1349,14 @@ class _Builder:
             if value is None:
                 return
             percent = mention.percent or self._is_percent_field(keys)
-            # a number written alone ("59.90") is an amount in the currency around it
-            currency = mention.currency or (self._currency(keys) if whole else None)
+            # a number written alone ("59.90") is an amount in the currency around it, or a
+            # percentage in points ("value": "-15.0" beside "value_type": "percentage")
+            currency = mention.currency or (("%" if self._points_field(keys) else
+                                             self._currency(keys)) if whole else None)
             self.figures.append(Figure(value, path, mention.decimals, percent=percent,
                                        currency=currency))
+            if percent and not mention.percent:
+                self._discount_size(value, path, keys)
             if not mention.percent:
                 self.figures.append(Figure(value, path, mention.decimals, currency=currency))
                 if value > 0 and keys and _DEDUCTION_NAME.search(keys[-1]):
@@ -1185,6 +1381,8 @@ class _Builder:
                     if mention.time.tzinfo is not None else None
                 if utc is not None:
                     self.utc_clock.add(utc)
+        elif kind == "date" and mention.normalized and _MONTH.fullmatch(mention.normalized):
+            self.months.add(mention.normalized)     # "June 2026", "2026年6月": a month
         elif kind == "handle" and mention.normalized:
             self.handles.add(mention.normalized)
         elif kind == "email" and mention.normalized:
@@ -1299,6 +1497,16 @@ _WORD = re.compile(r"[^\W_]+")
 # The base of a rate in a field's name: "per_1k", "per90", "Per100k", "per_1m".
 _RATE_BASE_NAME = re.compile(r"(?i:per)_?([0-9]{1,7})(k|m|mm|bn|)(?![0-9])")
 _RATE_BASE_SCALES = {"": 1, "k": 1000, "m": 10**6, "mm": 10**6, "bn": 10**9}
+# A window of time in a field's name: "posts_30d", "requests_last_24h", "views7d", "last7Days",
+# "sessions_28_days". Not a bare "m" (minutes or months) nor "s".
+_WINDOW_NAME = re.compile(r"(?<![0-9])([0-9]{1,4})_?((?i:days?|d|hours?|hrs?|h|weeks?|wks?|w|"
+                          r"months?|mos?|years?|yrs?|y|minutes?|mins?))(?![a-z])")
+_WINDOW_UNITS = {"d": "day", "day": "day", "days": "day", "h": "hour", "hr": "hour",
+                 "hrs": "hour", "hour": "hour", "hours": "hour", "w": "week", "wk": "week",
+                 "wks": "week", "week": "week", "weeks": "week", "mo": "month", "mos": "month",
+                 "month": "month", "months": "month", "y": "year", "yr": "year", "yrs": "year",
+                 "year": "year", "years": "year", "min": "minute", "mins": "minute",
+                 "minute": "minute", "minutes": "minute"}
 
 
 def _keys_in(node: Any) -> Iterable[str]:
@@ -1560,6 +1768,9 @@ def _collect_counted(node: Any, name: str | None, row_rules: Mapping[int, RowRul
         for key, child in node.items():
             if rule is None or str(key) not in rule.withheld:
                 _collect_counted(child, str(key), row_rules, backing, named)
+                if _count_key(str(key), child):
+                    for thing in _summary_things(node, name):
+                        backing.setdefault(thing, set()).add(Decimal(child))
     elif isinstance(node, (list, tuple)):
         things = list_nouns(name) if name is not None else ()
         named.update(things)
@@ -1579,6 +1790,41 @@ def _collect_counted(node: Any, name: str | None, row_rules: Mapping[int, RowRul
             named.update(words)
         for word in words:
             backing.setdefault(word, set()).add(Decimal(str(node)))
+
+
+# The words of a field that holds only a count ("count", "total_count", "num"), and the words
+# of a summary's name that are not what it counts ("reviews_summary", "follower_stats").
+_COUNT_KEY_WORDS = frozenset({"count", "counts", "cnt", "num", "number", "n", "nr"})
+_SUMMARY_WORDS = frozenset({"summary", "stats", "statistics", "info", "meta", "metadata",
+                            "aggregate", "overview", "totals", "total", "data", "count"})
+# A sibling that makes an object a summary of ratings ({"average": 4.4, "count": 1873}).
+_RATING_WORDS = frozenset({"average", "avg", "mean", "rating", "ratings", "score", "stars",
+                           "star"})
+
+
+def _count_key(key: str, value: Any) -> bool:
+    """Whether ``key`` holds nothing but a count: a whole number at least 0 in a field named
+    only like one ("count", "total_count", "num"; not "total", which an amount is named)."""
+    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+        return False
+    words = set(key_words(key))
+    return bool(words & _COUNT_KEY_WORDS) and words <= _COUNT_KEY_WORDS | {"total", "of"}
+
+
+def _summary_things(node: Mapping, name: str | None) -> tuple[str, ...]:
+    """What the count of a summary object counts (``Evidence.counted``): its own name's head
+    without words such as summary and stats ({"reviews_summary": {"count": 1873}} counts
+    reviews, {"followers": {"count": 120}} followers), and reviews and ratings when a sibling
+    names an average or a rating ({"rating": {"average": 4.4, "count": 1873}}): a page of
+    reviews beside it is a sample, not their number."""
+    things = []
+    if name is not None:
+        words = [word for word in key_words(name) if word not in _SUMMARY_WORDS]
+        if words:
+            things.append(noun(words[-1]))
+    if any(not _RATING_WORDS.isdisjoint(key_words(str(key))) for key in node):
+        things += ["review", "rating"]
+    return tuple(things)
 
 
 def noun(word: str) -> str:

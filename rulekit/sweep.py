@@ -96,6 +96,9 @@ _RATED_SLASH = re.compile(r"(?<![\d.,/])(\d{1,2}(?:[.,]\d{1,2})?)[ \u00a0]?/[ \u
 # the sentence is about: "ranked #1", "finished 2nd", "is number 3"; not "top" ("your top 3" is
 # how many, not which) nor a bare "#1" ("our #1 priority", "Tip #1"). And the words of field
 # names that hold a rank.
+# Before "#", "No." or "number", forms of "be" that state a rank too: "you're number 3".
+_RANK_BE = frozenset({"are", "am", "you're", "we're", "they're", "i'm", "you’re", "we’re",
+                      "they’re", "i’m"})
 _RANK_VALUE_WORDS = frozenset({"rank", "ranked", "ranking", "place", "placed", "position",
                                "spot", "ranks", "finished", "came", "is", "was"})
 # After an ordinal, words that make it a rank of what the sentence is about ("took second
@@ -896,11 +899,8 @@ _DISAGREEING = re.compile(r"(?<![\w'])(?:no|not|nope|incorrect|wrong|false|untru
 def _first_sentence_end(text: str) -> int:
     """Where the first sentence of ``text`` ends (a stop, ! or ? before a space, or a line
     break), or its length."""
-    found = _SENTENCE_BREAK.search(text)
+    found = _SENTENCE_END.search(text)
     return found.start() if found else len(text)
-
-
-_SENTENCE_BREAK = re.compile(r"[.!?](?:\s|$)|\n")
 
 
 def _agreed_figures(text: str, question: str, evidence: Evidence, locale: str,
@@ -1047,6 +1047,37 @@ def _other_unit(text: str, mention: Mention,
     return None
 
 
+# Words just before a number that make it a window of time with the unit after it: "in the
+# last 30 days", "over the past 24 hours", "in its first 7 days", "in 30 days"; 直近7日間,
+# 过去7天, 最近 7일.
+_WINDOW_BEFORE = frozenset({"last", "past", "previous", "prior", "first", "trailing", "rolling",
+                            "recent", "latest", "over", "in", "within", "during"})
+_CJK_WINDOW_BEFORE = ("直近", "過去", "过去", "最近", "近", "지난", "최근")
+_CJK_WINDOW_UNIT = re.compile(r" ?(日間|日|天|時間|小时|小時|週間|周|週|주간|주|일간|일|시간|개월|"
+                              r"か月|ヶ月|カ月|个月|個月|年間|年)")
+_CJK_WINDOW_UNITS = {"日間": "day", "日": "day", "天": "day", "일간": "day", "일": "day",
+                     "時間": "hour", "小时": "hour", "小時": "hour", "시간": "hour",
+                     "週間": "week", "周": "week", "週": "week", "주간": "week", "주": "week",
+                     "개월": "month", "か月": "month", "ヶ月": "month", "カ月": "month",
+                     "个月": "month", "個月": "month", "年間": "year", "年": "year"}
+
+
+_SENTENCE_END = re.compile(r"[.!?](?:\s|$)|[\n。！？]")
+_TIME_UNITS = frozenset({"second", "minute", "hour", "day", "week", "month", "year"})
+
+
+def _window_said(text: str, mention: Mention) -> str | None:
+    """The unit of a window of time said with ``mention``: the unit right after it, when a
+    word just before it makes it a window ("in the last 30 days" is "day"), else None."""
+    unit = unit_after(text, mention.end)
+    if unit in _TIME_UNITS:
+        return unit if not _WINDOW_BEFORE.isdisjoint(mention.before.split()[-2:]) else None
+    found = _CJK_WINDOW_UNIT.match(text, mention.end)
+    if found is not None and mention.before.rstrip().endswith(_CJK_WINDOW_BEFORE):
+        return _CJK_WINDOW_UNITS[found.group(1)]
+    return None
+
+
 def _slot_numbers(values: Sequence[str], locale: str) -> frozenset[Decimal]:
     found = set()
     for value in values:
@@ -1111,6 +1142,10 @@ class _Judge:
             return None     # code put it there
         if _word_before(self.text, mention.start) == "per" and value in self.evidence.rate_bases:
             return None     # "per 1k calls" for ``cost_per_1k_calls``: the base of a stored rate
+        windows = self.evidence.time_windows.get(value) if mention.sign is None else None
+        if windows and self._window_of_neighbour(index, windows.get(
+                _window_said(self.text, mention))):
+            return None     # "18 posts in the last 30 days" for ``posts_30d``: 18's window
         if mention.currency is not None:
             held = self.evidence.other_currencies(value, mention.currency)
             if held:
@@ -1186,6 +1221,21 @@ class _Judge:
         return self._unsupported(mention, integral)
 
     _word_number = _number
+
+    def _window_of_neighbour(self, index: int, held: frozenset[Decimal] | None) -> bool:
+        """Whether the figure just before or just after mention ``index``, in its sentence, is
+        one of ``held``: the figures counted over the window it says (``_window_said``)."""
+        if not held:
+            return False
+        mentions, start, end = self.mentions, self.mentions[index].start, \
+            self.mentions[index].end
+        for other in mentions[index - 1:index] + mentions[index + 1:index + 2]:
+            between = self.text[other.end:start] if other.end <= start \
+                else self.text[end:other.start]
+            if other.value is not None and abs(other.value) in held \
+                    and _SENTENCE_END.search(between) is None:
+                return True
+        return False
 
     def _level_as_change(self, mention: Mention) -> Finding | None:
         """A finding when a rise or fall word stands just before a figure the evidence holds
@@ -1327,6 +1377,8 @@ class _Judge:
                     not _COUNT_BRIDGE.search(self.text[previous.end:mention.start]):
                 return None
             first, second = previous, mention
+        if first.percent or second.percent or first.currency or second.currency:
+            return None     # "42 minutes, a CSAT of 91%": a percentage or an amount counts nothing
         word = second.after.split()[0] if second.after else ""
         return (first.value, ""), (second.value, word)
 
@@ -1352,14 +1404,16 @@ class _Judge:
         # "ranked #1", "ranked No. 1" (the scanner leaves the dot out of ``before``)
         stated = last if last not in ("#", "no.", "no", "number") or len(before) < 2 \
             else before[-2]
-        if stated in _RANK_VALUE_WORDS and self.ranks and int(value) not in self.ranks:
-            return False    # "ranked #1" where the evidence ranks it 2nd ("our #1 priority" is not)
-        if stated == "the" and last in ("#", "no.", "no", "number") and self.ranks \
+        if (stated in _RANK_VALUE_WORDS or stated != last and stated in _RANK_BE) \
+                and self.ranked and int(value) not in self.ranks:
+            return False    # "ranked #1", "you're number 3" where the evidence ranks it 2nd
+                            # ("our #1 priority" is not)
+        if stated == "the" and last in ("#", "no.", "no", "number") and self.ranked \
                 and int(value) not in self.ranks \
                 and mention.after.split(" ", 1)[0].rstrip("s") in _RANKED_NOUNS:
             return False    # "the No. 1 post" where the evidence ranks it 3rd (not "the
                             # number one reason")
-        if mention.ordinal and self.ranks and int(value) not in self.ranks and (
+        if mention.ordinal and self.ranked and int(value) not in self.ranks and (
                 (last == "in" and len(before) > 1 and before[-2] in _RANK_IN)
                 or (mention.after.split(" ", 1)[0] in _RANK_AFTER_ORDINAL
                     and (before[-2:-1] if last == "the" else before[-1:]) not in (
@@ -1367,7 +1421,7 @@ class _Judge:
             # "took second place", "came in third" where the evidence ranks it 4th (not the
             # end of a range: "between the 3rd and the 5th place")
             return False
-        if mention.ordinal and self.ranks and int(value) not in self.ranks \
+        if mention.ordinal and self.ranked and int(value) not in self.ranks \
                 and self.text[mention.end:mention.end + 1] in _CLAUSE_END \
                 and not _RANK_IN.isdisjoint(before[-4:]):
             return False    # "Ana finished the race first": the ordinal ends its clause
@@ -1377,8 +1431,9 @@ class _Judge:
             return True
         if "list_position" in contexts and (last in _LIST_WORDS or self._starts_list_item(mention)):
             return True
-        if "month" in contexts and last in _MONTH_WORDS and int(value) in self.months:
-            return True
+        if "month" in contexts and (last in _MONTH_WORDS or self.text.startswith(
+                ("月", "월"), mention.end)) and int(value) in self.months:
+            return True     # "month 6", "6月份", "6월": a month of the evidence
         if "weekday" in contexts and last in _DAY_WORDS and int(value) in self.days_of_month \
                 and mention.ordinal:
             return True
@@ -1390,9 +1445,17 @@ class _Judge:
     @functools.cached_property
     def ranks(self) -> frozenset[int]:
         """The ranks the evidence states, in fields named like a rank or a position: a rank
-        said in the answer must be one of them when there are any."""
+        said in the answer must be one of them when there are any (``ranked``)."""
         return frozenset(int(a.shown) for a in self.evidence.amounts
                          if a.words & _RANK_FIELD_WORDS and a.shown.isdigit())
+
+    @functools.cached_property
+    def ranked(self) -> bool:
+        """Whether the evidence has a field named like a rank or a position that holds one,
+        or holds it as null or a placeholder: a rank it does not know (``"queue_position":
+        null``) backs no rank, so "you're number 3 in the queue" is held to ``ranks``."""
+        return bool(self.ranks) or any(a.words & _RANK_FIELD_WORDS and a.state == "unknown"
+                                       for a in self.evidence.amounts)
 
     def _rating_after_slash(self, mention: Mention) -> bool:
         """"4.5/5", "4 / 5": the scale of a rating written before a slash, no larger than it."""

@@ -52,6 +52,9 @@ UNIT_OF = {word: unit for unit, words in _WORDS.items() for word in words.split(
 # (``requests_per_min``, ``calls_per_h``), and so is "s" (``req_per_s``).
 _NAME_AMBIGUOUS = frozenset({"min", "mins", "sec", "secs", "mo", "mos", "h", "g"})
 _PER_ONLY = {"s": "second"}
+# Before a unit in a name, what makes it a window the number was counted over, not its unit
+# (``sessions_28_days``, ``views_last_7_days``).
+_WINDOW_WORDS = frozenset({"last", "past", "previous", "prior", "trailing", "rolling"})
 _NAME_WORD = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|[0-9]+")
 
 
@@ -59,15 +62,21 @@ _NAME_WORD = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|[0-9]+")
 def named_units(name: str) -> tuple[frozenset[str], frozenset[str]]:
     """(the units a field's number is counted in, the units it is per), as its name says:
     ({"year"}, {}) for ``warranty_years``, ({"hour"}, {"week"}) for ``hours_per_week``,
-    ({}, {"minute"}) for ``rate_limit_per_minute``, nothing for ``stock`` or ``min_age``."""
+    ({}, {"minute"}) for ``rate_limit_per_minute``, nothing for ``stock``, ``min_age`` or
+    ``sessions_28_days`` (a window it was counted over)."""
     counted: set[str] = set()
     per: set[str] = set()
     after_per = False
+    previous = ""
     for word in _NAME_WORD.findall(name):
         word = word.lower()
         if word == "per":
             after_per = True
             continue
+        if previous.isdigit() or previous in _WINDOW_WORDS:
+            previous = word
+            continue                    # a window: sessions_28_days, views_last_7_days
+        previous = word
         if after_per:
             unit = UNIT_OF.get(word) or _PER_ONLY.get(word)
             if unit is not None:
