@@ -48,10 +48,19 @@ _WORDS = {
 UNIT_OF = {word: unit for unit, words in _WORDS.items() for word in words.split()}
 
 # Words a field's name uses as often for something else: minimum (``min_age``), secondary, a
-# month's number, an "h" or "g" of an abbreviation. After "per" in a name they are units
-# (``requests_per_min``, ``calls_per_h``), and so is "s" (``req_per_s``).
+# month's number, an "h" or "g" of an abbreviation. They are units only as the name's last word
+# (``response_min``, ``uptime_h``, ``weight_g``; "min" and "sec" only after a word for a length
+# of time) or after "per" (``requests_per_min``, ``calls_per_h``), and so is "s" after "per"
+# (``req_per_s``).
 _NAME_AMBIGUOUS = frozenset({"min", "mins", "sec", "secs", "mo", "mos", "h", "g"})
 _PER_ONLY = {"s": "second"}
+# "min" and "sec" at the end of a name are minutes and seconds only after a word for a length
+# of time (``response_min``, ``watch_time_sec``): ``age_min`` and ``price_min`` are minimums.
+_SHORT_FOR_TIME = frozenset({"min", "mins", "sec", "secs"})
+_DURATION_WORDS = frozenset(
+    "time duration response wait waiting delay eta watch play playing runtime length sla "
+    "resolution handle handling talk call session commute travel drive driving walk walking "
+    "lead processing prep cook cooking load uptime downtime idle latency elapsed".split())
 # Before a unit in a name, what makes it a window the number was counted over, not its unit
 # (``sessions_28_days``, ``views_last_7_days``).
 _WINDOW_WORDS = frozenset({"last", "past", "previous", "prior", "trailing", "rolling"})
@@ -62,13 +71,15 @@ _NAME_WORD = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|[0-9]+")
 def named_units(name: str) -> tuple[frozenset[str], frozenset[str]]:
     """(the units a field's number is counted in, the units it is per), as its name says:
     ({"year"}, {}) for ``warranty_years``, ({"hour"}, {"week"}) for ``hours_per_week``,
-    ({}, {"minute"}) for ``rate_limit_per_minute``, nothing for ``stock``, ``min_age`` or
-    ``sessions_28_days`` (a window it was counted over)."""
+    ({}, {"minute"}) for ``rate_limit_per_minute``, ({"minute"}, {}) for
+    ``median_first_response_min``, nothing for ``stock``, ``min_age`` or ``sessions_28_days``
+    (a window it was counted over)."""
     counted: set[str] = set()
     per: set[str] = set()
     after_per = False
     previous = ""
-    for word in _NAME_WORD.findall(name):
+    words = _NAME_WORD.findall(name)
+    for index, word in enumerate(words):
         word = word.lower()
         if word == "per":
             after_per = True
@@ -81,7 +92,9 @@ def named_units(name: str) -> tuple[frozenset[str], frozenset[str]]:
             unit = UNIT_OF.get(word) or _PER_ONLY.get(word)
             if unit is not None:
                 per.add(unit)
-        elif word not in _NAME_AMBIGUOUS and word in UNIT_OF:
+        elif word in UNIT_OF and (word not in _NAME_AMBIGUOUS or (
+                index == len(words) - 1 and (word not in _SHORT_FOR_TIME or index and
+                                             words[index - 1].lower() in _DURATION_WORDS))):
             counted.add(UNIT_OF[word])
     return frozenset(counted), frozenset(per)
 
