@@ -129,8 +129,14 @@ _QUALIFIER_WORDS = frozenset("""prev previous prior last this current curr next 
     h w m y l all time lifetime overall""".split())
 _POINTS_WORDS = frozenset({"pct", "percent", "percentage"})
 _RATIO_WORDS = frozenset({"rate", "ratio", "share", "ctr", "cvr", "apr", "apy"})
+# The words for a change in the languages the scanner reads (German, French, Spanish, Italian,
+# Portuguese, Dutch), as field names write them: "aenderung": -0.08 is a fall of 8 %.
+_FOREIGN_CHANGE_WORDS = frozenset("""aenderung änderung veraenderung veränderung wachstum
+    variation évolution evolution croissance variación variacion crecimiento variazione crescita
+    variação variacao crescimento wijziging verandering groei""".split())
 # A change stored as a ratio when it is below 1 in size ("impressions_wow": -0.064 is -6.4 %).
-_GROWTH_WORDS = frozenset({"growth", "change", "delta", "wow", "mom", "yoy", "qoq", "dod"})
+_GROWTH_WORDS = frozenset({"growth", "change", "delta", "wow", "mom", "yoy", "qoq", "dod"}) \
+    | frozenset(_FOREIGN_CHANGE_WORDS)
 # Names of what is a ratio by its nature, read as one only from 0 to 1 (``"csat": 0.91`` is
 # 91 %; ``"uptime": 86400`` is seconds and ``"csat": 4.5`` a score, neither a percentage).
 _UNIT_RATIO_WORDS = frozenset("""uptime csat stickiness retention churn occupancy utilization
@@ -218,7 +224,7 @@ _NAME_SCALES = {"thousand": 10**3, "thousands": 10**3, "million": 10**6, "millio
 # Words of a field's name that make its number a change ("views_change_pct", "toPar", "yoy"),
 # and those that also say its direction: a positive "views_drop_pct" is a fall.
 _CHANGE_WORDS = frozenset("change changes delta diff difference growth trend to par wow mom "
-                          "yoy qoq dod".split())
+                          "yoy qoq dod".split()) | _FOREIGN_CHANGE_WORDS
 _FALL_WORDS = frozenset("drop dropped decline declined decrease decreased loss losses lost "
                         "fall fell".split())
 _RISE_WORDS = frozenset("gain gains gained increase increased rise".split())

@@ -830,8 +830,10 @@ class _Figures:
             if joint == "to" and not b.percent \
                     and change_word_before(self.low, a.s) in _CHANGE_BEFORE:
                 continue                        # "fell 12.5% to 48,210"; not "fell 8 to 10%"
-            if joint in _CHANGE_TO and not b.percent and _change_other_before(self.low, a.s):
-                continue                        # "baissé de 8 % à 48 210"; not "de 8 à 10 %"
+            if joint in _CHANGE_TO and not b.percent and (
+                    _change_other_before(self.low, a.s) or _change_other_after(self.low, b.e)):
+                continue                        # "baissé de 8 % à 48 210"; not "de 8 à 10 %";
+                # "met 8% tot 48.210 gedaald", "um 8 % bis 48.210 gesunken": the word after
             a.pair, b.pair = b, a
             self.paired = True
             if a.currency and b.currency and a.currency != b.currency and a.s < a.core_s \
@@ -864,6 +866,13 @@ def _change_other_before(low: str, s: int) -> bool:
         if words and words[-1] in _CHANGE_LINKS:
             words.pop()
     return bool(words) and words[-1].strip(_CONTEXT_STRIP) in CHANGE_OTHER
+
+
+def _change_other_after(low: str, e: int) -> bool:
+    """Whether a word of ``CHANGE_OTHER`` follows e: the German and Dutch verb after the level
+    reached ("met 8% tot 48.210 gedaald")."""
+    words = low[e:e + 32].split()[:1]
+    return bool(words) and words[0].strip(_CONTEXT_STRIP) in CHANGE_OTHER
 
 
 def _numerator_at(prepared, s: int, e: int) -> int:
