@@ -358,6 +358,9 @@ class Figure:
     # the ISO code of an amount when the evidence says it, or a family a sign names
     # (``rulekit.scan.figures.CURRENCY_FAMILIES``: "$1,299.00" read in en_GB)
     currency: str | None = None
+    # the field's whole value (a number, or a string that is just one), not a number read
+    # inside a text or a date ("2026-11"): only such a figure is in the unit its name says
+    whole: bool = False
 
 
 class Amount(NamedTuple):
@@ -475,16 +478,17 @@ class Evidence:
         ``bag_allowance_kg: 23`` 23 in kilograms, ``rate_limit_per_minute: 600`` 600 per
         minute; so "a 2-month warranty", "23 lb" and "600 requests per second" say another
         quantity. Keyed by value and by its negation (a mention's value is looked up as it
-        is); a side is empty when some field holding the number names no unit there: its name
-        does not say what it counts, so it may be said in any. Numbers no field names a unit
-        for are left out."""
+        is); a side is empty when some field holding the number names no unit there, or holds
+        it inside a text or a date (``Figure.whole``): its name does not say what it counts, so
+        it may be said in any. Numbers no field names a unit for are left out."""
         counted: dict[Decimal, set[str] | None] = {}
         per: dict[Decimal, set[str] | None] = {}
         for figure in self.figures:
             if figure.percent:
                 continue
             value = abs(figure.value)
-            named = named_units(figure.path.rsplit(".", 1)[-1].split("[", 1)[0])
+            named = named_units(figure.path.rsplit(".", 1)[-1].split("[", 1)[0]) \
+                if figure.whole else (frozenset(), frozenset())
             for held, found in zip((counted, per), named):
                 if not found:
                     held[value] = None
@@ -1165,7 +1169,8 @@ class _Builder:
         # a percentage in points ("percent_off": 15, {"type": "percentage", "value": 15}) backs
         # "15" and "15%", never "$15": it is held "in %", which no currency sign may stand for
         self.figures.append(Figure(value, path, decimals,
-                                   currency="%" if self._points_field(keys) else currency))
+                                   currency="%" if self._points_field(keys) else currency,
+                                   whole=True))
         if value > 0 and keys and _DEDUCTION_NAME.search(keys[-1]):
             self.deductions.add(value)      # "Discount: -$4.32" (``Evidence.deductions``)
         if keys and _MULTIPLE_NAME.search(keys[-1]):
@@ -1360,11 +1365,12 @@ class _Builder:
             currency = mention.currency or (("%" if self._points_field(keys) else
                                              self._currency(keys)) if whole else None)
             self.figures.append(Figure(value, path, mention.decimals, percent=percent,
-                                       currency=currency))
+                                       currency=currency, whole=whole))
             if percent and not mention.percent:
                 self._discount_size(value, path, keys)
             if not mention.percent:
-                self.figures.append(Figure(value, path, mention.decimals, currency=currency))
+                self.figures.append(Figure(value, path, mention.decimals, currency=currency,
+                                           whole=whole))
                 if value > 0 and keys and _DEDUCTION_NAME.search(keys[-1]):
                     self.deductions.add(value)
             trend = _trend_name(keys[-1]) if keys else None
