@@ -17,7 +17,8 @@ What the loop owns, and what it leaves to the checker:
   ruleset's ``regenerate max N ... then X`` ends the loop by itself: once the attempts are used
   up, the checker returns ``X``. The loop never re-implements that table.
 - **Budgets end it early.** ``max_attempts``, a wall-clock ``deadline`` (seconds from the
-  call, on the monotonic clock), and ``max_tokens`` / ``max_cost`` as reported by ``generate``.
+  call, on the monotonic clock; what it bounds is below), and ``max_tokens`` / ``max_cost`` as
+  reported by ``generate``.
   When one runs out while the last reply still needed regenerating, the last reply is judged
   once more as a final attempt, so that the checker applies the declared ``then`` action (a
   fallback built by code from verified facts, a refusal, ...). An unchecked reply is never
@@ -49,11 +50,24 @@ the data code computed for the answer, not the model's claims; withholding it wo
 guarantee a refusal, so it is kept.
 
 The loop is pure apart from calling ``generate`` and the source: no globals, nothing kept
-between calls, so one ``generate`` and one policy serve many threads. With a ``deadline``, each
-call to ``generate`` runs in a daemon thread that the loop stops waiting for at the deadline (a
-cooperative adapter stops itself earlier: ``GenerateRequest.time_left``). The final judgement
-after a budget runs out may take up to one lookup ``timeout`` beyond the deadline: a fallback
-needs the rows.
+between calls, so one ``generate`` and one policy serve many threads.
+
+What the ``deadline`` bounds, as well as it can in one thread:
+
+- it is checked before every call to ``generate``, and each call runs in a daemon thread that
+  the loop stops waiting for at the deadline (a cooperative adapter stops itself earlier:
+  ``GenerateRequest.time_left``);
+- each lookup of a judgement is given no more than the time left (``LookupRequest.timeout``;
+  the SQL resolvers stop there). A resolver that ignores its timeout cannot be interrupted: the
+  loop waits for it, and what it returns past its budget is refused (``lookup_failed``). A
+  judgement that ends past the deadline ends the loop: no further call to ``generate``, and a
+  decision that delivers nothing carries a ``deadline_exceeded`` reason;
+- a reply longer than ``MAX_REPLY_CHARS`` (1,000,000 characters, the cap of a claims reply
+  and of the CLI's text) is not swept: it is a ``malformed_reply``. Sweeping a reply within the
+  cap is not interrupted, and a verified answer is delivered even if judging it ran late;
+- the final judgement after a budget runs out may take up to one lookup ``timeout`` beyond the
+  deadline, as a fallback needs the rows; in the prose channel it reuses the reply's findings
+  instead of sweeping it again.
 
 ``ground`` raises only for a misuse that no reply could cure (no channel, a budget that is
 not a positive number, ``generate`` not callable). Everything at run time becomes a decision.
@@ -69,16 +83,19 @@ import math
 import threading
 import time
 import warnings
-from typing import Any, Callable, Mapping, Sequence
+from typing import Any, Callable, Mapping, NamedTuple, Sequence
 
 from rulekit.decision import Decision, Fact, Failure, Reason, choose, resolve
 from rulekit.log import DecisionLog, as_log
 from rulekit.policy import OUTCOMES, Action, Policy
+from rulekit.reply import MAX_REPLY_CHARS
 
 __all__ = ["Attempt", "GenerateRequest", "GenerateTimeout", "Generation", "Grounded", "ground"]
 
 # How much of a failed generation's error message is kept in a decision or a log line.
 _ERROR_CHARS = 300
+# The budget of a lookup made when the deadline has (all but) passed: it fails closed at once.
+_LEAST_TIMEOUT = 0.001
 
 
 # --- what ``generate`` gets and gives ---------------------------------------------------------
@@ -349,6 +366,13 @@ def _final_attempt(policy: Policy) -> int:
     return 1 + max((deepest(action) for action in rules), default=0)
 
 
+class _Judged(NamedTuple):
+    """A reply the checker judged, at attempt ``number``, with its findings (prose channel)."""
+    text: str
+    number: int
+    findings: tuple
+
+
 @dataclasses.dataclass
 class _Loop:
     """The state of one ``ground`` call. Never shared between calls."""
@@ -393,7 +417,7 @@ class _Loop:
         feedback: str | None = None
         facts: tuple[Fact, ...] = ()
         narrowed = False
-        last: tuple[str, int] | None = None     # the last reply judged, and its attempt number
+        last: _Judged | None = None             # the last reply judged
         number = 1
         while True:
             stop = self.budget_left(number, cap)
@@ -406,7 +430,7 @@ class _Loop:
                 schema_name=self.schema_name,
                 shapes=tuple(shape.text for shape in self.rules.shapes),
                 locale=self.locale or self.rules.locale,
-                previous_reply=None if last is None else last[0], narrowed=narrowed,
+                previous_reply=None if last is None else last.text, narrowed=narrowed,
                 time_left=self.time_left(),
                 evidence_block=None if narrowed else self.evidence_block,
                 facts_block=self.facts_block(facts))
@@ -426,10 +450,15 @@ class _Loop:
             self.attempts.append(Attempt(number, produced.text, decision, findings,
                                          generated, checked, produced.tokens, produced.cost))
             if decision.decision != "regenerate":
-                return Grounded(decision, tuple(self.attempts), None)
+                if decision.delivered or not self.expired():
+                    return Grounded(decision, tuple(self.attempts), None)
+                why = Reason("deadline_exceeded", f"attempt {number} was judged past the "
+                             f"deadline of {self.deadline:g} s (a lookup outlasted it)")
+                return Grounded(dataclasses.replace(decision, reasons=decision.reasons + (why,)),
+                                tuple(self.attempts), why.code)
             feedback, facts = decision.feedback, decision.facts
             narrowed = self.channel == "claims" and self.narrows(decision)
-            last = (produced.text, number)
+            last = _Judged(produced.text, number, findings)
             number += 1
 
     def prepare(self) -> Decision | None:
@@ -571,9 +600,23 @@ class _Loop:
         if self.channel == "claims":
             from rulekit.check import check
 
+            # A lookup gets no more than the time left (the source stops there, or what it
+            # returns later is refused: ``lookup_failed``); the final judgement after a budget
+            # ran out gets a whole ``timeout``, as a fallback needs the rows.
+            left = self.time_left()
+            timeout = self.timeout if left is None or rejudged is not None \
+                else max(min(self.timeout, left), _LEAST_TIMEOUT)
             decision = check(self.rules, text, self.source, now=self.now, attempt=number,
-                             inputs=self.inputs, timeout=self.timeout, tenant=self.tenant,
+                             inputs=self.inputs, timeout=timeout, tenant=self.tenant,
                              log=log)
+        elif len(text) > MAX_REPLY_CHARS:
+            # A claims reply has this cap (``rulekit.reply``), and so has the CLI's text. Past it
+            # the sweep alone could outlast any deadline, and no chat answer is that long.
+            decision = self.noted(self.malformed(
+                number, Reason("malformed_reply", f"the reply is {len(text):,} characters; the "
+                               f"limit is {MAX_REPLY_CHARS:,}"),
+                f"Your last reply was too long ({len(text):,} characters). Answer the question "
+                "briefly, using only the data given."), log)
         elif not text.strip():
             # ``audit`` would pass an empty text (nothing in it is unsupported); it is no answer.
             decision = self.noted(self.malformed(
@@ -599,19 +642,38 @@ class _Loop:
                     return True
         return False
 
-    def finish(self, last: tuple[str, int] | None, why: Reason) -> Grounded:
+    def finish(self, last: _Judged | None, why: Reason) -> Grounded:
         """The loop stopped before the checker's decision ended it. The last reply, if any, is
         judged as a final attempt so that the declared ``then`` action applies; without one,
         the decision fails closed."""
         if last is None:
             return Grounded(self.noted(self.without_reply(why)), tuple(self.attempts), why.code)
-        text, number = last
-        decision, _, _ = self.judge(text, self.final, rejudged=why.code)
+        text, number = last.text, last.number
+        decision = self.decided_again(last, why.code)
+        if decision is None:
+            decision, _, _ = self.judge(text, self.final, rejudged=why.code)
         decision = self.stamped(decision, number)
         if decision.decision == "regenerate":   # cannot happen past every max; fail closed
             decision = self.without_reply(why)
         return Grounded(dataclasses.replace(decision, reasons=decision.reasons + (why,)),
                         tuple(self.attempts), why.code)
+
+    def decided_again(self, last: _Judged, stopped: str) -> Decision | None:
+        """A prose reply's decision at the final attempt, from the findings it was judged with:
+        they do not depend on the attempt, and sweeping the reply again would only take the
+        loop further past its deadline. Logged as ``audit`` would log it, marked rejudged.
+        None in the claims channel (a fallback needs the rows, so it is checked again) and
+        for a reply without findings: one that was not swept (empty, or over the cap), which
+        is judged again as it was (``decide`` would answer a text with no findings)."""
+        if self.channel != "prose" or not last.findings:
+            return None
+        from rulekit.audit import decide
+
+        decision = decide(self.rules, last.text, last.findings, self.final)
+        if self.log is not None:
+            self.log.bind(rejudged=True, stopped=stopped).record(
+                decision, self.rules, kind="audit", findings=last.findings)   # never raises
+        return decision
 
     def noted(self, decision: Decision, log: DecisionLog | None = None) -> Decision:
         """``decision``, recorded in the log (``self.log``, or a view of it) as a line of kind
