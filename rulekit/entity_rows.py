@@ -33,6 +33,13 @@ field is not shown under another spelling and a row's age is read whatever the s
 row of an entity that keeps rules and names one field twice (``updated_at`` beside
 ``updatedAt``) cannot be placed either. Rows inside a row are found too (an order's
 ``customer``). A row found twice keeps its first place: declared paths first.
+
+Rows given only with an input (``requires postcode matching delivery_postcode``): the sweep,
+told no inputs, licenses nothing of such a row (``missing_input``: the ruleset's ``on missing
+postcode`` action, usually to ask for it). ``given`` drops the rows that do not go with the
+inputs the user gave, as if the source had none, and names the inputs that were missing;
+``index_given`` indexes what is left for ``audit`` with those rows licensed. ``rulekit.ground``
+does both for its evidence.
 """
 
 from __future__ import annotations
@@ -44,7 +51,8 @@ from typing import Any, NamedTuple, Sequence
 from rulekit.evidence import locate
 from rulekit.policy import Entity, Field, Identity, Policy
 
-__all__ = ["EntityRowError", "PlacedRow", "entity_rows", "keeps_rules", "row_places"]
+__all__ = ["EntityRowError", "Given", "PlacedRow", "entity_rows", "given", "index_given",
+           "keeps_rules", "row_places"]
 
 # Where rows may be: an entity with the JSON paths binding declares for its rows.
 Places = Sequence[tuple[Entity, tuple[str, ...]]]
@@ -78,10 +86,95 @@ def _places_of(key: Identity) -> tuple[tuple[Entity, tuple[str, ...]], ...]:
 
 def keeps_rules(entity: Entity) -> bool:
     """Whether rows of ``entity`` in evidence keep rules of the system of record: a hidden
-    field, or a freshness budget read from its ``via`` field."""
-    return any(not f.readable for f in entity.fields) or bool(
+    field, a freshness budget read from its ``via`` field, or an input it requires."""
+    return bool(entity.requires) or any(not f.readable for f in entity.fields) or bool(
         entity.fresh_via and (entity.fresh_seconds or any(f.fresh_seconds
                                                           for f in entity.fields)))
+
+
+class Given(NamedTuple):
+    """The evidence a user may be given: ``evidence`` without the rows that do not go with
+    the inputs (the same object when every row does), ``missing``, the (entity, input) pairs
+    whose input was not given for a row the evidence held, and ``places``: ``row_places``
+    with every entity's ``requires`` met, for indexing what is left."""
+    evidence: Any
+    missing: tuple[tuple[str, str], ...]
+    places: tuple[tuple[Entity, tuple[str, ...]], ...]
+
+    def index(self, policy: Policy, *, locale: str | None = None, now: Any = None):
+        """The sweep's index of ``evidence`` under ``policy``, in which the rows left license
+        their figures (see ``index_given``)."""
+        import dataclasses
+
+        from rulekit.sweep import SweepSettings
+
+        settings = SweepSettings.from_policy(policy)
+        if settings.row_entities:
+            settings = dataclasses.replace(settings, row_entities=self.places)
+        return settings.index(self.evidence, locale or policy.locale, now=now)
+
+
+def given(policy: Policy, evidence: Any, inputs: Mapping[str, Any] | None) -> Given:
+    """``evidence`` as a user who gave ``inputs`` may see it: a row of an entity that
+    ``requires`` an input goes only with that input given (not blank) and, under ``matching
+    FIELD``, equal to the row's field, compared without case or white space, as the claims
+    channel compares it. Any other such row is dropped, as if the source had none: whoever
+    holds an order number learns nothing of the order. Raises ``EntityRowError`` for an
+    object it cannot place."""
+    from rulekit.check import _goes_with
+
+    inputs = inputs or {}
+    places = row_places(policy)
+    if not any(entity.requires for entity, _ in places):
+        return Given(evidence, (), places)
+    dropped: set[int] = set()
+    missing: dict[tuple[str, str], None] = {}
+    for row_id, (entity, row, _, fields) in entity_rows(places, evidence).items():
+        if not entity.requires:
+            continue
+        lacking = [name for name in entity.requires if not str(inputs.get(name) or "").strip()]
+        missing.update(((entity.name, name), None) for name in lacking)
+        if lacking or not _goes_with(entity, {f.name: row[k] for k, f in fields.items()},
+                                     inputs):
+            dropped.add(row_id)
+    return Given(_without(evidence, dropped) if dropped else evidence, tuple(missing),
+                 _met_places(Identity(policy)))
+
+
+@functools.lru_cache(maxsize=16)
+def _met_places(key: Identity) -> tuple[tuple[Entity, tuple[str, ...]], ...]:
+    """``row_places`` with every entity's ``requires`` met: once the rows that do not go
+    with the inputs are dropped, the others license what they hold."""
+    return tuple((entity.model_copy(update={"requires": (), "matching": ()})
+                  if entity.requires else entity, paths)
+                 for entity, paths in row_places(key.policy))
+
+
+def index_given(policy: Policy, evidence: Any, inputs: Mapping[str, Any] | None, *,
+                locale: str | None = None, now: Any = None):
+    """The sweep's index (``rulekit.evidence.Evidence``, for ``audit`` or ``StreamGate``) of
+    what ``given`` leaves of ``evidence``, in which the rows that go with ``inputs`` license
+    their figures. A row whose input is missing is dropped here; ``given(...).missing`` says
+    which input to ask for."""
+    return given(policy, evidence, inputs).index(policy, locale=locale, now=now)
+
+
+def _without(node: Any, dropped: set[int]) -> Any:
+    """``node`` rebuilt without the objects whose ``id()`` is in ``dropped``: an object under
+    a key loses that key, one in a list leaves the list. Only what holds a dropped object is
+    rebuilt."""
+    shape = _shape(node)
+    if not shape:
+        return node
+    if shape == _OBJECT:
+        items = [(key, child) for key, child in node.items() if id(child) not in dropped]
+        rebuilt = {key: _without(child, dropped) for key, child in items}
+        same = len(items) == len(node) and all(rebuilt[key] is child for key, child in items)
+    else:
+        children = [child for child in node if id(child) not in dropped]
+        rebuilt = [_without(child, dropped) for child in children]
+        same = len(children) == len(node) and all(a is b for a, b in zip(rebuilt, children))
+    return node if same else rebuilt
 
 
 def entity_rows(places: Places, evidence: Any) -> dict[int, PlacedRow]:

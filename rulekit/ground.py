@@ -35,7 +35,16 @@ Channels. With ``source`` (a resolver, a ``sqlite:///`` URL, a rows dict...) the
 claims reply checked with ``check``, which also sweeps its prose. With ``evidence`` and no
 ``source``, the reply is free prose audited against the evidence. With both, the claims
 channel is used: ``evidence`` is then only what the model is shown, and licenses nothing; the
-facts are judged against ``source`` alone. With neither, ``ground`` raises ``ValueError``.
+facts are judged against ``source`` alone. With neither, ``ground`` raises ``ValueError``; so
+it does for the prose channel under a ruleset that says ``prose shapes`` (free prose cannot be
+checked against approved shapes: use the claims channel).
+
+The ruleset's inputs hold in both channels. A row of an entity that ``requires postcode
+matching delivery_postcode`` goes with the ``inputs`` only when the postcode was given and is
+the row's; any other such row is dropped from ``evidence`` before the model sees it
+(``rulekit.entity_rows.given``), as the claims channel drops it from a lookup, and licenses
+nothing. In the prose channel, evidence holding such a row when the input was not given at
+all gets the ruleset's ``on missing postcode`` action (ask for it) before any model call.
 
 ``history`` (earlier turns) is handed to the model as context and is never evidence: a number
 that appears only in an earlier turn is not licensed by it.
@@ -108,7 +117,7 @@ class GenerateRequest:
     - ``question``: the user's words. ``history``: earlier turns, as ``{"role", "content"}``
       mappings or plain strings (user turns). Context only: never evidence.
     - ``evidence``: the data the model may use, as the caller gave it (a JSON-able object or a
-      text); ``None`` when narrowed or not given. ``evidence_block``: the same, as the fenced
+      text) less the rows the user's inputs do not open; ``None`` when narrowed or not given. ``evidence_block``: the same, as the fenced
       data block ``rulekit.prompt.evidence_block`` builds (hidden fields dropped, money in
       major units, third-party text labelled, nothing inside able to close the block): what an
       adapter should put in the prompt.
@@ -332,6 +341,11 @@ def _channel(policy: Policy | None, source: Any, evidence: Any) -> str:
     if evidence is not None:
         if policy is not None and not isinstance(policy, Policy):
             raise TypeError(f"policy must be a Policy or None, not {type(policy).__name__}")
+        if policy is not None and policy.prose == "shapes":
+            raise ValueError(f"ruleset {policy.name!r} says `prose shapes`: its answers are made "
+                             "of approved sentence shapes filled from verified claims, which free "
+                             "prose cannot be checked against; ground it in the claims channel "
+                             "(source=... with the system of record)")
         return "prose"
     raise ValueError("ground needs a channel: source=... (a resolver, a sqlite:/// URL or rows) "
                      "to check a claims reply, or evidence=... (the data the model is given) "
@@ -406,6 +420,7 @@ class _Loop:
         self.schema: Mapping | None = None
         self.schema_name: str | None = None
         self.evidence_block: str | None = None
+        self.given: Any = None      # ``rulekit.entity_rows.Given``: what the inputs open
 
     # -- the loop itself --
 
@@ -464,8 +479,21 @@ class _Loop:
     def prepare(self) -> Decision | None:
         """Open the source once (or index the evidence once), and render the evidence block
         once, for every attempt. When that fails, no reply could ever verify: the checker's own
-        fail-closed decision is returned without calling the model."""
+        fail-closed decision is returned without calling the model.
+
+        Rows the user's ``inputs`` do not open (``requires postcode matching ...``) are
+        dropped from the evidence first, in both channels: the model is never shown them, and
+        in the prose channel they license nothing. When an input such a row needs was not
+        given at all, the prose channel returns the ruleset's ``missing`` action (ask for it)
+        without calling the model, as ``check`` does for a claim that needs it."""
         try:
+            if self.evidence is not None and self.policy is not None:
+                from rulekit.entity_rows import given
+
+                self.given = given(self.policy, self.evidence, self.inputs)
+                if self.given.missing and self.channel == "prose":
+                    return self.asked(self.given.missing)
+                self.evidence = self.given.evidence
             self.evidence_block = None if self.evidence is None else self.block(self.evidence,
                                                                                 "data")
         except Exception as exc:    # a value the model cannot be shown: fail closed
@@ -492,10 +520,11 @@ class _Loop:
             if not known_locale(where):
                 raise ValueError(f"unknown locale {where!r}")
             self.evidence_index = SweepSettings.from_policy(self.policy).index(
-                self.evidence, where, now=self.now)
+                self.evidence, where, now=self.now) if self.given is None else \
+                self.given.index(self.policy, locale=where, now=self.now)
         except Exception as exc:
             # ``audit`` refuses evidence (or a locale) it cannot use, with the reason: ask it.
-            refused = audit("", self.evidence, policy=self.policy, locale=where,
+            refused = audit(".", self.evidence, policy=self.policy, locale=where,
                             attempt=self.final).decision
             if refused.delivered:   # it could use them after all; still no reply to give
                 refused = self.without_reply(Reason("input_error", _describe(exc)))
@@ -694,14 +723,25 @@ class _Loop:
         number = max((a.number for a in self.attempts), default=0)
         return self.malformed(self.final, why, None, number)
 
+    def asked(self, missing: tuple[tuple[str, str], ...]) -> Decision:
+        """The final decision when the evidence holds rows given only with an input the user
+        has not given: the ruleset's ``on missing INPUT`` action for the first such input."""
+        entity, name = missing[0]
+        why = Reason("missing_input", f"the evidence holds a record of {entity}, which is given "
+                     f"only once the user has given {name}; no {name} was given")
+        return self.malformed(self.final, why, None, 0, outcome="missing_input",
+                              missing_input=name)
+
     def malformed(self, attempt: int, why: Reason, feedback: str | None,
-                  recorded: int | None = None) -> Decision:
+                  recorded: int | None = None, *, outcome: str = "malformed_reply",
+                  missing_input: str | None = None) -> Decision:
         """A decision for a reply that cannot be judged at all (none, or an empty one), built
-        from the ruleset's ``on malformed_reply`` rule through ``choose`` at ``attempt``. The
-        checker has no entry point for "no reply" in the prose channel, so the few lines per
-        action kind are here; with no verified facts, a fallback cannot be built and refuses,
-        as the checker does."""
-        action, _ = choose(self.rules, [Failure("malformed_reply", why)], attempt)
+        from the ruleset's ``on malformed_reply`` rule (or ``outcome``'s) through ``choose`` at
+        ``attempt``. The checker has no entry point for "no reply" in the prose channel, so the
+        few lines per action kind are here; with no verified facts, a fallback cannot be built
+        and refuses, as the checker does."""
+        action, _ = choose(self.rules, [Failure(outcome, why, missing_input=missing_input)],
+                           attempt)
         common = dict(ruleset=self.rules.ruleset, reasons=(why,),
                       attempt=attempt if recorded is None else recorded)
         if action.kind == "regenerate":

@@ -263,7 +263,9 @@ def _row_rules(entities: Sequence[tuple[Entity, tuple[str, ...]]], evidence: Any
                now: dt.datetime | None) -> dict[int, RowRule]:
     """The rule of every entity row in ``evidence``, by the row's ``id()``: its hidden fields,
     and its fields older than their freshness budget at ``now``, each under the row's own key
-    for it (``Updated_At`` is ``updated_at``). The rows are those ``rulekit.entity_rows``
+    for it (``Updated_At`` is ``updated_at``), and every field of a row whose entity
+    ``requires`` an input (``missing_input``: the index is told no inputs). The rows are those
+    ``rulekit.entity_rows``
     finds, as the evidence block finds them; an object it cannot place raises its
     ``EntityRowError`` (a ValueError), and the audit refuses the evidence. Age is judged from
     the row's own ``via`` field (``updated_at``): a row without one states no age, and the
@@ -282,6 +284,13 @@ def _row_rules(entities: Sequence[tuple[Entity, tuple[str, ...]]], evidence: Any
         now = now.replace(tzinfo=dt.timezone.utc)
     rules: dict[int, RowRule] = {}
     for row_id, (entity, row, _, fields) in placed.items():
+        if entity.requires:
+            # Given only to a user who gave these inputs, and the index was told none
+            # (``rulekit.entity_rows.index_given`` indexes with them): nothing of it counts.
+            why = ("missing_input", f"is in a record of {entity.name} given only once the "
+                   f"user has given {' and '.join(entity.requires)}, which was not given")
+            rules[row_id] = RowRule(entity.name, {str(key): why for key in row})
+            continue
         withheld: dict[str, tuple[str, str]] = {}
         values = None
         if entity.fresh_via:    # the row by field name, as ``staleness`` reads it

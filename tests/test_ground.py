@@ -429,6 +429,65 @@ def test_a_misused_ground_raises_with_a_fix(shop, analytics):
         ground(Script(GOOD), analytics, evidence={}, history="earlier")
 
 
+# --- the ruleset's input and prose rules in the prose channel ----------------------------------
+
+def test_prose_shapes_cannot_be_grounded_in_the_prose_channel():
+    """orders.rules allows only approved sentence shapes; free text cannot be checked against
+    them, so the loop refuses the ruleset instead of delivering unapproved prose."""
+    orders = rulekit.load(ROOT / "rulesets/orders.rules")
+    script = Script("Your order was lost in transit, so we will refund you in full.")
+    with pytest.raises(ValueError, match="prose shapes.*source="):
+        ground(script, orders, evidence={"order": []}, question="Where is my order?")
+    assert script.requests == []
+
+
+def test_prose_order_rows_need_the_postcode_before_the_model_is_called():
+    from test_entity_rows import NOW as ORDERS_NOW, ORDERS, ROW
+
+    script = Script("Your order ord_88431 weighs 4.23 kg and cost €1,299.00.")
+    result = ground(script, ORDERS, evidence={"order": [ROW]}, now=ORDERS_NOW)
+    assert script.requests == [] and result.attempts == ()
+    assert result.decision.decision == "ask"
+    assert result.decision.message == "Which postcode is the order going to?"
+    assert codes(result.decision) == ["missing_input"]
+    assert "postcode" in result.decision.reasons[0].message
+
+
+def test_prose_order_rows_of_another_postcode_are_neither_shown_nor_licensed():
+    from test_entity_rows import NOW as ORDERS_NOW, ORDERS, ROW
+
+    text = "Your order ord_88431 weighs 4.23 kg and cost €1,299.00."
+    script = Script(text, text)
+    result = ground(script, ORDERS, evidence={"order": [ROW]}, now=ORDERS_NOW,
+                    inputs={"postcode": "80331"})
+    assert not result.delivered
+    request = script.requests[0]
+    assert request.evidence == {"order": []}
+    assert "ord_88431" not in request.evidence_block
+    assert {f.code for f in result.attempts[0].findings} == {"unsupported_number"}
+
+
+def test_prose_order_rows_of_the_postcode_given_are_answered():
+    from test_entity_rows import NOW as ORDERS_NOW, ORDERS, ROW
+
+    text = "Your order ord_88431 weighs 4.23 kg and cost €1,299.00."
+    script = Script(text)
+    result = ground(script, ORDERS, evidence={"order": [ROW]}, now=ORDERS_NOW,
+                    inputs={"postcode": "10115"})
+    assert result.decision.decision == "answer", result.decision.reasons
+    assert "ord_88431" in script.requests[0].evidence_block
+    assert "10115" not in script.requests[0].evidence_block     # hidden, still
+
+
+def test_claims_evidence_shows_no_row_the_inputs_do_not_open(shop):
+    from test_entity_rows import NOW as ORDERS_NOW, ORDERS, ROW
+
+    script = Script(json.dumps({"answer_template": "I cannot say.", "claims": []}))
+    ground(script, ORDERS, source={"order": [ROW]}, evidence={"order": [ROW]}, now=ORDERS_NOW)
+    assert script.requests[0].evidence == {"order": []}
+    assert "ord_88431" not in script.requests[0].evidence_block
+
+
 # --- success paths ----------------------------------------------------------------------------
 
 def test_an_old_price_is_fixed_on_the_retry(shop):
