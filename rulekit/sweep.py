@@ -271,7 +271,7 @@ def _row_rules(entities: Sequence[tuple[Entity, tuple[str, ...]]], evidence: Any
     the row's own ``via`` field (``updated_at``): a row without one states no age, and the
     caller who built the evidence answers for it; a row whose ``via`` cannot be read is
     stale."""
-    if not isinstance(evidence, Mapping):
+    if not isinstance(evidence, (Mapping, list, tuple)):     # a text document has no rows
         return {}
     from rulekit.check import staleness
     from rulekit.entity_rows import entity_rows

@@ -57,7 +57,8 @@ def shown(policy, evidence) -> dict:
 # --- one recogniser ---------------------------------------------------------------------------
 
 SHAPES = [{"order": [ROW]}, {"Order": [ROW]}, {"ORDERS": ROW}, {"result": {"order": [ROW]}},
-          {"data": [{"orders": [ROW]}]}, {"order": {"id": "x", "customer": {"order": ROW}}}]
+          {"data": [{"orders": [ROW]}]}, {"order": {"id": "x", "customer": {"order": ROW}}},
+          [{"order": [ROW]}]]
 
 
 @pytest.mark.parametrize("evidence", SHAPES)
