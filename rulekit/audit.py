@@ -4,7 +4,10 @@
 
 Works with or without a ruleset. Without one, the built-in defaults apply: the sweep's rules as
 documented in ``rulekit.sweep``, and for any finding: regenerate once naming up to 8 items, then
-refuse. The question may be quoted back as the user's own words but licenses nothing; the
+refuse. Under a ruleset that says ``prose shapes`` free text is refused unaudited: its answers
+must be claims replies made of the approved shapes. Rows of an entity that ``requires`` an
+input license nothing here (``missing_input``), as no inputs are given; index the evidence with
+``rulekit.entity_rows.index_given`` to audit with them. The question may be quoted back as the user's own words but licenses nothing; the
 history (earlier turns, the user's or the assistant's) is never evidence, so a forged earlier
 turn cannot launder its numbers.
 """
@@ -28,6 +31,11 @@ from rulekit.sweep import IN_TEXT_ORDER, Finding, SweepSettings, sweep
 
 DEFAULT_REFUSAL = ("I couldn't find that number. Try asking another way, or open the full "
                    "report for the exact figures.")
+# Under ``prose shapes`` an answer is made of approved sentence shapes whose slots code fills
+# from verified claims; free text cannot be checked against them, so it is never audited.
+PROSE_SHAPES_ONLY = ("the ruleset says `prose shapes`: an answer must be built from its "
+                     "approved shapes in a claims reply (rulekit.check, or rulekit.ground with "
+                     "source=...), and free text cannot be checked against them")
 
 
 def default_policy() -> Policy:
@@ -101,6 +109,8 @@ def _audit(text: Any, evidence: Any, policy: Policy | None, question: Any, local
         return _refused(rules, "input_error", "the question must be a string")
     if not text.strip():
         return _refused(rules, "empty_answer", "the answer is empty: there is nothing to deliver")
+    if rules.prose == "shapes":
+        return _refused(rules, "unapproved_shape", PROSE_SHAPES_ONLY)
     if now is not None:
         try:
             now = dates.moment(now)
@@ -168,7 +178,7 @@ def names_only_evidence(rows: dict, locale: str) -> Evidence:
 # one from a record past its freshness budget, one from a field the rules do not let be shown;
 # any other unsupported figure is a stray one.
 _OUTCOME_OF_CODE = {"misattributed": "misattributed", "stale": "stale",
-                    "hidden_field": "not_checkable"}
+                    "hidden_field": "not_checkable", "missing_input": "missing_input"}
 
 
 def decide(policy: Policy, text: str, findings: Sequence[Finding], attempt: int,

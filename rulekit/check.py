@@ -249,7 +249,7 @@ def _fetch(derived: _Derived, planned: list[_Planned], resolver: Resolver, timeo
         else:
             request = derived.lookup_request(name, frozenset(fields))
             found, error = _lookup(resolver, request._for_ids(tuple(ids), timeout, tenant),
-                                   timeout)
+                                   timeout, entity.field(entity.key), policy.locale)
             if error is None:
                 rows[name] = found if not entity.matching else {
                     row_id: row for row_id, row in found.items()
@@ -265,9 +265,13 @@ def _fetch(derived: _Derived, planned: list[_Planned], resolver: Resolver, timeo
     return rows, errors, tuple(panel)
 
 
-def _lookup(resolver: Resolver, request: LookupRequest, timeout: float
+def _lookup(resolver: Resolver, request: LookupRequest, timeout: float,
+            key_field: Field | None = None, locale: str = "en_US"
             ) -> tuple[Mapping | None, str | None]:
-    """One fetch: its rows, or why there are none. Any failure of the source fails closed."""
+    """One fetch: its rows, or why there are none. Any failure of the source fails closed: an
+    error, an answer after ``timeout`` (a resolver that ignores it cannot be interrupted, but
+    what it returns late is not used), an answer that is not rows by id, and rows that do not
+    answer the ids asked for (``_misfiled``, with ``key_field``, the entity's key)."""
     started = time.monotonic()
     try:
         found = resolver.fetch(request)
@@ -277,7 +281,48 @@ def _lookup(resolver: Resolver, request: LookupRequest, timeout: float
         return None, f"the lookup took longer than {timeout:g} s"
     if not _rows_by_id(found):
         return None, f"the source returned {type(found).__name__}, not rows by id"
+    wrong = _misfiled(found, request, key_field, locale)
+    if wrong is not None:
+        return None, wrong
     return found, None
+
+
+def _misfiled(found: Mapping, request: LookupRequest, key_field: Field | None,
+              locale: str) -> str | None:
+    """Why rows a resolver returned do not answer the lookup, or None. Each row must be filed
+    under an id that was asked for and hold the entity's key, equal to that id as the key
+    field's type compares (an integer key stored as 7, 7.0 or Decimal 7 is id "7"; a
+    ``casefold`` identifier ignores case): a custom resolver that files another record's row
+    under the id asked for (a cache keyed wrongly, a join gone astray) must not verify
+    anything. The shipped resolvers pass by the first test; the comparison runs only when the
+    key is written otherwise."""
+    key = request.key
+    asked = request.ids if len(request.ids) < 8 else frozenset(request.ids)
+    for ident, row in found.items():
+        if not isinstance(ident, str) or ident not in asked:
+            return (f"the source returned a row for {ident!r}, which was not asked for "
+                    f"(asked: {', '.join(map(repr, request.ids[:5]))}"
+                    f"{', ...' if len(request.ids) > 5 else ''})")
+        stored = row.get(key)
+        if type(stored) in (str, int) and str(stored) == ident:
+            continue
+        if stored is None:
+            return f"the source returned a row with no {key} for {ident!r}"
+        if key_field is None or not _is_key(key_field, ident, stored, locale):
+            shown = stored if isinstance(stored, (str, int, float, Decimal)) else \
+                type(stored).__name__
+            return (f"the source returned the row of {key} {shown!r} for {ident!r}: a row "
+                    "answers only the id it was asked for")
+    return None
+
+
+def _is_key(key_field: Field, ident: str, stored: Any, locale: str) -> bool:
+    """Whether a stored key is the id asked for, as the key field's type compares them."""
+    try:
+        return compare(key_field.type, key_field.type.kind, ident, stored,
+                       locale).outcome == "confirmed"
+    except Exception:   # a key that cannot be read is not the id asked for
+        return False
 
 
 def _rows_by_id(found: Any) -> bool:

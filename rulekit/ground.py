@@ -17,7 +17,8 @@ What the loop owns, and what it leaves to the checker:
   ruleset's ``regenerate max N ... then X`` ends the loop by itself: once the attempts are used
   up, the checker returns ``X``. The loop never re-implements that table.
 - **Budgets end it early.** ``max_attempts``, a wall-clock ``deadline`` (seconds from the
-  call, on the monotonic clock), and ``max_tokens`` / ``max_cost`` as reported by ``generate``.
+  call, on the monotonic clock; what it bounds is below), and ``max_tokens`` / ``max_cost`` as
+  reported by ``generate``.
   When one runs out while the last reply still needed regenerating, the last reply is judged
   once more as a final attempt, so that the checker applies the declared ``then`` action (a
   fallback built by code from verified facts, a refusal, ...). An unchecked reply is never
@@ -36,7 +37,16 @@ Channels. With ``source`` (a resolver, a ``sqlite:///`` URL, a rows dict...) the
 claims reply checked with ``check``, which also sweeps its prose. With ``evidence`` and no
 ``source``, the reply is free prose audited against the evidence. With both, the claims
 channel is used: ``evidence`` is then only what the model is shown, and licenses nothing; the
-facts are judged against ``source`` alone. With neither, ``ground`` raises ``ValueError``.
+facts are judged against ``source`` alone. With neither, ``ground`` raises ``ValueError``; so
+it does for the prose channel under a ruleset that says ``prose shapes`` (free prose cannot be
+checked against approved shapes: use the claims channel).
+
+The ruleset's inputs hold in both channels. A row of an entity that ``requires postcode
+matching delivery_postcode`` goes with the ``inputs`` only when the postcode was given and is
+the row's; any other such row is dropped from ``evidence`` before the model sees it
+(``rulekit.entity_rows.given``), as the claims channel drops it from a lookup, and licenses
+nothing. In the prose channel, evidence holding such a row when the input was not given at
+all gets the ruleset's ``on missing postcode`` action (ask for it) before any model call.
 
 ``history`` (earlier turns) is handed to the model as context and is never evidence: a number
 that appears only in an earlier turn is not licensed by it.
@@ -51,11 +61,24 @@ the data code computed for the answer, not the model's claims; withholding it wo
 guarantee a refusal, so it is kept.
 
 The loop is pure apart from calling ``generate`` and the source: no globals, nothing kept
-between calls, so one ``generate`` and one policy serve many threads. With a ``deadline``, each
-call to ``generate`` runs in a daemon thread that the loop stops waiting for at the deadline (a
-cooperative adapter stops itself earlier: ``GenerateRequest.time_left``). The final judgement
-after a budget runs out may take up to one lookup ``timeout`` beyond the deadline: a fallback
-needs the rows.
+between calls, so one ``generate`` and one policy serve many threads.
+
+What the ``deadline`` bounds, as well as it can in one thread:
+
+- it is checked before every call to ``generate``, and each call runs in a daemon thread that
+  the loop stops waiting for at the deadline (a cooperative adapter stops itself earlier:
+  ``GenerateRequest.time_left``);
+- each lookup of a judgement is given no more than the time left (``LookupRequest.timeout``;
+  the SQL resolvers stop there). A resolver that ignores its timeout cannot be interrupted: the
+  loop waits for it, and what it returns past its budget is refused (``lookup_failed``). A
+  judgement that ends past the deadline ends the loop: no further call to ``generate``, and a
+  decision that delivers nothing carries a ``deadline_exceeded`` reason;
+- a reply longer than ``MAX_REPLY_CHARS`` (1,000,000 characters, the cap of a claims reply
+  and of the CLI's text) is not swept: it is a ``malformed_reply``. Sweeping a reply within the
+  cap is not interrupted, and a verified answer is delivered even if judging it ran late;
+- the final judgement after a budget runs out may take up to one lookup ``timeout`` beyond the
+  deadline, as a fallback needs the rows; in the prose channel it reuses the reply's findings
+  instead of sweeping it again.
 
 ``ground`` raises only for a misuse that no reply could cure (no channel, a budget that is
 not a positive number, ``generate`` not callable). Everything at run time becomes a decision.
@@ -71,16 +94,19 @@ import math
 import threading
 import time
 import warnings
-from typing import Any, Callable, Mapping, Sequence
+from typing import Any, Callable, Mapping, NamedTuple, Sequence
 
 from rulekit.decision import Decision, Fact, Failure, Reason, choose, resolve
 from rulekit.log import DecisionLog, as_log
 from rulekit.policy import OUTCOMES, Action, Policy
+from rulekit.reply import MAX_REPLY_CHARS
 
 __all__ = ["Attempt", "GenerateRequest", "GenerateTimeout", "Generation", "Grounded", "ground"]
 
 # How much of a failed generation's error message is kept in a decision or a log line.
 _ERROR_CHARS = 300
+# The budget of a lookup made when the deadline has (all but) passed: it fails closed at once.
+_LEAST_TIMEOUT = 0.001
 
 
 # --- what ``generate`` gets and gives ---------------------------------------------------------
@@ -93,7 +119,7 @@ class GenerateRequest:
     - ``question``: the user's words. ``history``: earlier turns, as ``{"role", "content"}``
       mappings or plain strings (user turns). Context only: never evidence.
     - ``evidence``: the data the model may use, as the caller gave it (a JSON-able object or a
-      text); ``None`` when narrowed or not given. ``evidence_block``: the same, as the fenced
+      text) less the rows the user's inputs do not open; ``None`` when narrowed or not given. ``evidence_block``: the same, as the fenced
       data block ``rulekit.prompt.evidence_block`` builds (hidden fields dropped, money in
       major units, third-party text labelled, nothing inside able to close the block): what an
       adapter should put in the prompt.
@@ -324,6 +350,11 @@ def _channel(policy: Policy | None, source: Any, evidence: Any) -> str:
     if evidence is not None:
         if policy is not None and not isinstance(policy, Policy):
             raise TypeError(f"policy must be a Policy or None, not {type(policy).__name__}")
+        if policy is not None and policy.prose == "shapes":
+            raise ValueError(f"ruleset {policy.name!r} says `prose shapes`: its answers are made "
+                             "of approved sentence shapes filled from verified claims, which free "
+                             "prose cannot be checked against; ground it in the claims channel "
+                             "(source=... with the system of record)")
         return "prose"
     raise ValueError("ground needs a channel: source=... (a resolver, a sqlite:/// URL or rows) "
                      "to check a claims reply, or evidence=... (the data the model is given) "
@@ -356,6 +387,15 @@ def _final_attempt(policy: Policy) -> int:
 
     rules = [rule.action for rule in policy.actions] + [rule.action for rule in policy.missing]
     return 1 + max((deepest(action) for action in rules), default=0)
+
+
+class _Judged(NamedTuple):
+    """A reply the checker judged, at attempt ``number``, with its findings (prose channel)
+    and why it is incomplete, if it is (``_cut_off``)."""
+    text: str
+    number: int
+    findings: tuple
+    cut: str | None = None
 
 
 @dataclasses.dataclass
@@ -391,6 +431,7 @@ class _Loop:
         self.schema: Mapping | None = None
         self.schema_name: str | None = None
         self.evidence_block: str | None = None
+        self.given: Any = None      # ``rulekit.entity_rows.Given``: what the inputs open
 
     # -- the loop itself --
 
@@ -402,8 +443,7 @@ class _Loop:
         feedback: str | None = None
         facts: tuple[Fact, ...] = ()
         narrowed = False
-        # the last reply judged, its attempt number, and why it is incomplete (if it is)
-        last: tuple[str, int, str | None] | None = None
+        last: _Judged | None = None             # the last reply judged
         number = 1
         while True:
             stop = self.budget_left(number, cap)
@@ -416,7 +456,7 @@ class _Loop:
                 schema_name=self.schema_name,
                 shapes=tuple(shape.text for shape in self.rules.shapes),
                 locale=self.locale or self.rules.locale,
-                previous_reply=None if last is None else last[0], narrowed=narrowed,
+                previous_reply=None if last is None else last.text, narrowed=narrowed,
                 time_left=self.time_left(),
                 evidence_block=None if narrowed else self.evidence_block,
                 facts_block=self.facts_block(facts))
@@ -437,17 +477,35 @@ class _Loop:
             self.attempts.append(Attempt(number, produced.text, decision, findings,
                                          generated, checked, produced.tokens, produced.cost))
             if decision.decision != "regenerate":
-                return Grounded(decision, tuple(self.attempts), None)
+                if decision.delivered or not self.expired():
+                    return Grounded(decision, tuple(self.attempts), None)
+                why = Reason("deadline_exceeded", f"attempt {number} was judged past the "
+                             f"deadline of {self.deadline:g} s (a lookup outlasted it)")
+                return Grounded(dataclasses.replace(decision, reasons=decision.reasons + (why,)),
+                                tuple(self.attempts), why.code)
             feedback, facts = decision.feedback, decision.facts
             narrowed = self.channel == "claims" and self.narrows(decision)
-            last = (produced.text, number, cut)
+            last = _Judged(produced.text, number, findings, cut)
             number += 1
 
     def prepare(self) -> Decision | None:
         """Open the source once (or index the evidence once), and render the evidence block
         once, for every attempt. When that fails, no reply could ever verify: the checker's own
-        fail-closed decision is returned without calling the model."""
+        fail-closed decision is returned without calling the model.
+
+        Rows the user's ``inputs`` do not open (``requires postcode matching ...``) are
+        dropped from the evidence first, in both channels: the model is never shown them, and
+        in the prose channel they license nothing. When an input such a row needs was not
+        given at all, the prose channel returns the ruleset's ``missing`` action (ask for it)
+        without calling the model, as ``check`` does for a claim that needs it."""
         try:
+            if self.evidence is not None and self.policy is not None:
+                from rulekit.entity_rows import given
+
+                self.given = given(self.policy, self.evidence, self.inputs)
+                if self.given.missing and self.channel == "prose":
+                    return self.asked(self.given.missing)
+                self.evidence = self.given.evidence
             self.evidence_block = None if self.evidence is None else self.block(self.evidence,
                                                                                 "data")
         except Exception as exc:    # a value the model cannot be shown: fail closed
@@ -474,10 +532,11 @@ class _Loop:
             if not known_locale(where):
                 raise ValueError(f"unknown locale {where!r}")
             self.evidence_index = SweepSettings.from_policy(self.policy).index(
-                self.evidence, where, now=self.now)
+                self.evidence, where, now=self.now) if self.given is None else \
+                self.given.index(self.policy, locale=where, now=self.now)
         except Exception as exc:
             # ``audit`` refuses evidence (or a locale) it cannot use, with the reason: ask it.
-            refused = audit("", self.evidence, policy=self.policy, locale=where,
+            refused = audit(".", self.evidence, policy=self.policy, locale=where,
                             attempt=self.final).decision
             if refused.delivered:   # it could use them after all; still no reply to give
                 refused = self.without_reply(Reason("input_error", _describe(exc)))
@@ -588,9 +647,23 @@ class _Loop:
         elif self.channel == "claims":
             from rulekit.check import check
 
+            # A lookup gets no more than the time left (the source stops there, or what it
+            # returns later is refused: ``lookup_failed``); the final judgement after a budget
+            # ran out gets a whole ``timeout``, as a fallback needs the rows.
+            left = self.time_left()
+            timeout = self.timeout if left is None or rejudged is not None \
+                else max(min(self.timeout, left), _LEAST_TIMEOUT)
             decision = check(self.rules, text, self.source, now=self.now, attempt=number,
-                             inputs=self.inputs, timeout=self.timeout, tenant=self.tenant,
+                             inputs=self.inputs, timeout=timeout, tenant=self.tenant,
                              log=log)
+        elif len(text) > MAX_REPLY_CHARS:
+            # A claims reply has this cap (``rulekit.reply``), and so has the CLI's text. Past it
+            # the sweep alone could outlast any deadline, and no chat answer is that long.
+            decision = self.noted(self.malformed(
+                number, Reason("malformed_reply", f"the reply is {len(text):,} characters; the "
+                               f"limit is {MAX_REPLY_CHARS:,}"),
+                f"Your last reply was too long ({len(text):,} characters). Answer the question "
+                "briefly, using only the data given."), log)
         elif not text.strip():
             # ``audit`` would pass an empty text (nothing in it is unsupported); it is no answer.
             decision = self.noted(self.malformed(
@@ -616,19 +689,38 @@ class _Loop:
                     return True
         return False
 
-    def finish(self, last: tuple[str, int] | None, why: Reason) -> Grounded:
+    def finish(self, last: _Judged | None, why: Reason) -> Grounded:
         """The loop stopped before the checker's decision ended it. The last reply, if any, is
         judged as a final attempt so that the declared ``then`` action applies; without one,
         the decision fails closed."""
         if last is None:
             return Grounded(self.noted(self.without_reply(why)), tuple(self.attempts), why.code)
-        text, number, cut = last
-        decision, _, _ = self.judge(text, self.final, rejudged=why.code, cut=cut)
+        text, number = last.text, last.number
+        decision = self.decided_again(last, why.code)
+        if decision is None:
+            decision, _, _ = self.judge(text, self.final, rejudged=why.code, cut=last.cut)
         decision = self.stamped(decision, number)
         if decision.decision == "regenerate":   # cannot happen past every max; fail closed
             decision = self.without_reply(why)
         return Grounded(dataclasses.replace(decision, reasons=decision.reasons + (why,)),
                         tuple(self.attempts), why.code)
+
+    def decided_again(self, last: _Judged, stopped: str) -> Decision | None:
+        """A prose reply's decision at the final attempt, from the findings it was judged with:
+        they do not depend on the attempt, and sweeping the reply again would only take the
+        loop further past its deadline. Logged as ``audit`` would log it, marked rejudged.
+        None in the claims channel (a fallback needs the rows, so it is checked again) and
+        for a reply without findings: one that was not swept (empty, or over the cap), which
+        is judged again as it was (``decide`` would answer a text with no findings)."""
+        if self.channel != "prose" or not last.findings:
+            return None
+        from rulekit.audit import decide
+
+        decision = decide(self.rules, last.text, last.findings, self.final)
+        if self.log is not None:
+            self.log.bind(rejudged=True, stopped=stopped).record(
+                decision, self.rules, kind="audit", findings=last.findings)   # never raises
+        return decision
 
     def noted(self, decision: Decision, log: DecisionLog | None = None) -> Decision:
         """``decision``, recorded in the log (``self.log``, or a view of it) as a line of kind
@@ -649,14 +741,25 @@ class _Loop:
         number = max((a.number for a in self.attempts), default=0)
         return self.malformed(self.final, why, None, number)
 
+    def asked(self, missing: tuple[tuple[str, str], ...]) -> Decision:
+        """The final decision when the evidence holds rows given only with an input the user
+        has not given: the ruleset's ``on missing INPUT`` action for the first such input."""
+        entity, name = missing[0]
+        why = Reason("missing_input", f"the evidence holds a record of {entity}, which is given "
+                     f"only once the user has given {name}; no {name} was given")
+        return self.malformed(self.final, why, None, 0, outcome="missing_input",
+                              missing_input=name)
+
     def malformed(self, attempt: int, why: Reason, feedback: str | None,
-                  recorded: int | None = None) -> Decision:
+                  recorded: int | None = None, *, outcome: str = "malformed_reply",
+                  missing_input: str | None = None) -> Decision:
         """A decision for a reply that cannot be judged at all (none, or an empty one), built
-        from the ruleset's ``on malformed_reply`` rule through ``choose`` at ``attempt``. The
-        checker has no entry point for "no reply" in the prose channel, so the few lines per
-        action kind are here; with no verified facts, a fallback cannot be built and refuses,
-        as the checker does."""
-        action, _ = choose(self.rules, [Failure("malformed_reply", why)], attempt)
+        from the ruleset's ``on malformed_reply`` rule (or ``outcome``'s) through ``choose`` at
+        ``attempt``. The checker has no entry point for "no reply" in the prose channel, so the
+        few lines per action kind are here; with no verified facts, a fallback cannot be built
+        and refuses, as the checker does."""
+        action, _ = choose(self.rules, [Failure(outcome, why, missing_input=missing_input)],
+                           attempt)
         common = dict(ruleset=self.rules.ruleset, reasons=(why,),
                       attempt=attempt if recorded is None else recorded)
         if action.kind == "regenerate":

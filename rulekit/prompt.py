@@ -38,8 +38,9 @@ from typing import Any, Callable
 from babel.numbers import get_currency_precision
 
 from rulekit.decision import Fact
-from rulekit.evidence import _Builder, noun
-from rulekit.policy import Entity, Policy
+from rulekit.entity_rows import PlacedRow, entity_rows, row_places
+from rulekit.evidence import _Builder
+from rulekit.policy import Policy
 from rulekit.sweep import SweepSettings
 from rulekit.types import MoneyType
 
@@ -142,16 +143,19 @@ def _money_text(value: Any, spec: MoneyType) -> Any:
 
 class _Renderer:
     """One walk over the facts: drops hidden fields, labels third-party values. Holds only what
-    the policy says; a new one is made for every block."""
+    the policy says and, for JSON rows, where the entities' rows are; a new one is made for
+    every block."""
 
     def __init__(self, policy: Policy):
         self.policy = policy
         self.is_untrusted = _untrusted_judge(policy)
         self.untrusted_seen = False
+        self.rows: Mapping[int, PlacedRow] = {}
 
-    def entity_named(self, key: str) -> Entity | None:
-        """The entity a container holds: its name, or its plural ("posts" holds posts)."""
-        return self.policy.entity(key) or self.policy.entity(noun(key))
+    def find_rows(self, data: Any) -> None:
+        """Where the entities' rows are in ``data``, found as the sweep finds them
+        (``rulekit.entity_rows``); raises its ``EntityRowError`` for an object it cannot place."""
+        self.rows = entity_rows(row_places(self.policy), data)
 
     def leaf(self, value: Any, path: str, trusted: bool) -> Any:
         plain = _plain(value, path)
@@ -160,31 +164,32 @@ class _Renderer:
         self.untrusted_seen = True
         return {UNTRUSTED_KEY: plain}
 
-    def walk(self, node: Any, path: str, keys: tuple[str, ...], trusted: bool,
-             entity: Entity | None) -> Any:
+    def walk(self, node: Any, path: str, keys: tuple[str, ...], trusted: bool) -> Any:
         """Mirrors ``rulekit.evidence._Builder.walk``: a place is third-party when the sweep
-        would judge it so, and everything under a third-party place is too."""
+        would judge it so, and everything under a third-party place is too. In an entity's
+        row, a hidden field (under any spelling of its name) is dropped, and a money field
+        (under its own name, as the sweep reads minor units) is shown in major units."""
         if isinstance(node, Mapping):
+            placed = self.rows.get(id(node)) if self.rows else None
+            fields = placed.fields if placed is not None else {}
             out: dict[str, Any] = {}
             for raw_key, child in node.items():
                 key = str(raw_key)
-                field = entity.field(key) if entity is not None else None
+                field = fields.get(key)
                 if field is not None and not field.readable:
                     continue                # hidden: never shown, never claimable
                 child_path = f"{path}.{key}"
                 child_keys = keys + (key,)
                 text_leaf = isinstance(child, str) or (     # judged on the value as given
                     isinstance(child, (list, tuple)) and all(isinstance(c, str) for c in child))
-                if field is not None and field.type.kind == "money":
+                if field is not None and field.type.kind == "money" and field.name == key:
                     child = _money_text(child, field.type)
                 child_trusted = trusted and not self.is_untrusted(child_path, child_keys,
                                                                   text_leaf)
-                inner = self.entity_named(key) if isinstance(child, (Mapping, list, tuple)) \
-                    else None
-                out[key] = self.walk(child, child_path, child_keys, child_trusted, inner)
+                out[key] = self.walk(child, child_path, child_keys, child_trusted)
             return out
         if isinstance(node, (list, tuple)):
-            return [self.walk(child, f"{path}[{index}]", keys, trusted, entity)
+            return [self.walk(child, f"{path}[{index}]", keys, trusted)
                     for index, child in enumerate(node)]
         return self.leaf(node, path, trusted)
 
@@ -231,13 +236,15 @@ def evidence_block(policy: Policy, facts: Any, *, label: str = "facts") -> str:
     """The facts the model may use, as a fenced data block for its prompt.
 
     ``facts`` is a sequence of ``rulekit.decision.Fact`` (``decision.facts`` on a
-    regeneration), or JSON rows and figures: a mapping such as ``{"post": [{...}]}`` (a
-    container named after an entity, or its plural, holds that entity's rows) or a list.
-    ``label`` names the block's boundary: ``<facts>`` ... ``</facts>``.
+    regeneration), or JSON rows and figures: a mapping such as ``{"post": [{...}]}`` or a
+    list. An entity's rows are found as the sweep finds them (``rulekit.entity_rows``): at
+    the paths binding declares, and under a key, at any depth and in any case, named after the
+    entity or its plural. ``label`` names the block's boundary: ``<facts>`` ... ``</facts>``.
 
     Hidden fields are dropped, third-party values are labelled, and no text in the facts can
-    close the block early. Raises ValueError for a bad label or a non-finite number, and
-    TypeError for a value JSON cannot hold, naming its path.
+    close the block early. Raises ValueError for a bad label, a non-finite number, or an
+    object under an entity's name that is none of its rows (``EntityRowError``: its hidden
+    fields could not be dropped), and TypeError for a value JSON cannot hold, naming its path.
     """
     if not _LABEL.match(label):
         raise ValueError(f"label {label!r} must be a letter, then up to 39 letters, digits, "
@@ -250,7 +257,8 @@ def evidence_block(policy: Policy, facts: Any, *, label: str = "facts") -> str:
             if isinstance(facts, (list, tuple)) else None
         if bad is not None:
             raise TypeError(f"$[{bad}]: a Fact among JSON rows; give only Facts, or only rows")
-        data = renderer.walk(facts, "$", (), True, None)
+        renderer.find_rows(facts)
+        data = renderer.walk(facts, "$", (), True)
     else:
         raise TypeError(f"$: facts must be a sequence of Fact, or JSON rows (a mapping or a "
                         f"list), not {type(facts).__name__}")

@@ -254,54 +254,65 @@ def _settings_of(key: Identity) -> SweepSettings:
 
 
 def _row_entities(policy: Policy) -> tuple[tuple[Entity, tuple[str, ...]], ...]:
-    """The entities with a hidden field or a freshness budget, and where their rows are in
-    JSON evidence: the paths binding declares (``entity product from evidence "$.products[*]"``)
-    and, as in a rows file, a top-level key named after the entity, singular or plural."""
-    declared = {e.name: e.paths for e in policy.binding.entities}
-    found = []
-    for entity in policy.entities:
-        keeps_rules = any(not f.readable for f in entity.fields) or (
-            entity.fresh_via and (entity.fresh_seconds or any(f.fresh_seconds for f in entity.fields)))
-        if not keeps_rules:
-            continue
-        conventional = tuple(f"$.{name}{step}" for name in (entity.name, entity.name + "s")
-                             for step in ("", "[*]"))
-        found.append((entity, tuple(dict.fromkeys(declared.get(entity.name, ()) + conventional))))
-    return tuple(found)
+    """Every entity of ``policy`` with the paths binding declares for its rows, when any of
+    them keeps rules in evidence (a hidden field, a freshness budget); none when none does, so
+    evidence is not searched for rows that would keep nothing. All of them, not only those
+    that keep rules: where rows are is decided as the evidence block decides it
+    (``rulekit.entity_rows``), and a row is placed as one entity only."""
+    from rulekit.entity_rows import keeps_rules, row_places
+
+    places = row_places(policy)
+    return places if any(keeps_rules(entity) for entity, _ in places) else ()
 
 
 def _row_rules(entities: Sequence[tuple[Entity, tuple[str, ...]]], evidence: Any,
                now: dt.datetime | None) -> dict[int, RowRule]:
     """The rule of every entity row in ``evidence``, by the row's ``id()``: its hidden fields,
-    and its fields older than their freshness budget at ``now``. Age is judged from the row's
-    own ``via`` field (``updated_at``): a row without one states no age, and the caller who
-    built the evidence answers for it; a row whose ``via`` cannot be read is stale."""
-    if not isinstance(evidence, Mapping):
+    and its fields older than their freshness budget at ``now``, each under the row's own key
+    for it (``Updated_At`` is ``updated_at``), and every field of a row whose entity
+    ``requires`` an input (``missing_input``: the index is told no inputs). The rows are those
+    ``rulekit.entity_rows``
+    finds, as the evidence block finds them; an object it cannot place raises its
+    ``EntityRowError`` (a ValueError), and the audit refuses the evidence. Age is judged from
+    the row's own ``via`` field (``updated_at``): a row without one states no age, and the
+    caller who built the evidence answers for it; a row whose ``via`` cannot be read is
+    stale."""
+    if not isinstance(evidence, (Mapping, list, tuple)):     # a text document has no rows
         return {}
     from rulekit.check import staleness
+    from rulekit.entity_rows import entity_rows
 
+    placed = entity_rows(entities, evidence)
+    if not placed:
+        return {}
     now = now or dt.datetime.now(dt.timezone.utc)
     if now.tzinfo is None:
         now = now.replace(tzinfo=dt.timezone.utc)
     rules: dict[int, RowRule] = {}
-    for entity, paths in entities:
-        for path in paths:
-            for row in locate(evidence, path):
-                if id(row) in rules:
-                    continue
-                withheld: dict[str, tuple[str, str]] = {}
-                for field in entity.fields:
-                    if not field.readable:
-                        withheld[field.name] = ("hidden_field", f"appears in the evidence only as "
-                                                f"{entity.name}.{field.name}, which the rules do "
-                                                "not allow to be shown")
-                    elif field.name in row and entity.fresh_via in row and \
-                            (why := staleness(entity, field, row, now)):
-                        withheld[field.name] = ("stale", f"is {entity.name}.{field.name} of a "
-                                                f"record that is out of date ({why}); a stale "
-                                                "value is not quoted")
-                if withheld:
-                    rules[id(row)] = RowRule(entity.name, withheld)
+    for row_id, (entity, row, _, fields) in placed.items():
+        if entity.requires:
+            # Given only to a user who gave these inputs, and the index was told none
+            # (``rulekit.entity_rows.index_given`` indexes with them): nothing of it counts.
+            why = ("missing_input", f"is in a record of {entity.name} given only once the "
+                   f"user has given {' and '.join(entity.requires)}, which was not given")
+            rules[row_id] = RowRule(entity.name, {str(key): why for key in row})
+            continue
+        withheld: dict[str, tuple[str, str]] = {}
+        values = None
+        if entity.fresh_via:    # the row by field name, as ``staleness`` reads it
+            values = {field.name: row[key] for key, field in fields.items()}
+            if entity.fresh_via not in values:
+                values = None   # it states no age
+        for key, field in fields.items():
+            if not field.readable:
+                withheld[key] = ("hidden_field", f"appears in the evidence only as "
+                                 f"{entity.name}.{field.name}, which the rules do not allow to "
+                                 "be shown")
+            elif values is not None and (why := staleness(entity, field, values, now)):
+                withheld[key] = ("stale", f"is {entity.name}.{field.name} of a record that is "
+                                 f"out of date ({why}); a stale value is not quoted")
+        if withheld:
+            rules[row_id] = RowRule(entity.name, withheld)
     return rules
 
 

@@ -224,6 +224,79 @@ def test_a_missing_column_is_decided_alike_in_memory_and_in_sqlite(tmp_path):
     assert summary(from_memory) == summary(from_sqlite)
 
 
+class ScriptedResolver:
+    """A custom resolver that answers every lookup with ``answer(request)``."""
+
+    def __init__(self, answer) -> None:
+        self.answer = answer
+
+    def fetch(self, request: LookupRequest):
+        return self.answer(request)
+
+
+PRICE = reply("It is {p}.", claim("p", "money", "product", "RC-500", "price", "$1,299.00"))
+RAINCOAT = ROWS["product"][0]
+
+
+def lookup_failure(decision: Decision) -> str:
+    assert decision.decision == "handoff" and decision.text is None, summary(decision)
+    (reason,) = [r for r in decision.reasons if r.code == "lookup_failed"]
+    return reason.message
+
+
+def test_a_row_filed_under_another_id_fails_the_lookup_closed():
+    """A resolver that answers the id asked for with another record's row (a cache keyed
+    wrongly, a join gone astray) must not verify anything: the key decides whose row it is."""
+    other = dict(RAINCOAT, sku="RC-999")
+    decision = run(PRICE, ScriptedResolver(lambda request: {i: dict(other) for i in request.ids}))
+    message = lookup_failure(decision)
+    assert "'RC-999'" in message and "'RC-500'" in message
+
+
+def test_a_row_without_its_key_fails_the_lookup_closed():
+    keyless = {k: v for k, v in RAINCOAT.items() if k != "sku"}
+    decision = run(PRICE, ScriptedResolver(lambda request: {i: dict(keyless)
+                                                            for i in request.ids}))
+    assert "no sku" in lookup_failure(decision)
+
+
+def test_a_row_for_an_id_that_was_not_asked_for_fails_the_lookup_closed():
+    decision = run(PRICE, ScriptedResolver(lambda request: {
+        "RC-500": dict(RAINCOAT), "RC-700": dict(ROWS["product"][1])}))
+    assert "'RC-700'" in lookup_failure(decision)
+
+
+def test_a_custom_resolvers_own_row_still_verifies():
+    decision = run(PRICE, ScriptedResolver(lambda request: {
+        i: {c: RAINCOAT.get(c) for c in request.columns} for i in request.ids}))
+    assert decision.decision == "answer", decision.reasons
+
+
+INTEGER_KEYS = """
+ruleset ints { version "1" locale en_US currency USD }
+entity ticket {
+  key number
+  field number integer label "ticket number"
+  field seats  integer label "seats"
+}
+on otherwise refuse "REFUSED"
+on lookup_failed handoff "LOOKUP"
+"""
+
+
+@pytest.mark.parametrize("stored, outcome", [
+    (7, "answer"), (Decimal("7"), "answer"), (7.0, "answer"), ("7", "answer"),
+    (8, "handoff"), ("07x", "handoff"), (None, "handoff")])
+def test_an_integer_key_is_compared_as_a_number(stored, outcome):
+    from rulekit.compile import compile_source
+    policy = compile_source(INTEGER_KEYS).policy
+    message = reply("It has {s} seats.", claim("s", "integer", "ticket", 7, "seats", 4))
+    source = ScriptedResolver(lambda request: {i: {"number": stored, "seats": 4}
+                                               for i in request.ids})
+    decision = check(policy, message, source, now=NOW)
+    assert decision.decision == outcome, decision.reasons
+
+
 # --- faithful replies, changed numbers, and what is shown -----------------------------------------
 
 MONEY_NOTATIONS = ("plain", "grouped", "symbol", "code", "code_after")

@@ -210,24 +210,42 @@ def test_a_deadline_passed_before_any_reply_fails_closed(shop):
     assert result.stopped == "deadline_exceeded"
 
 
-def test_a_deadline_passed_between_attempts_stops_before_calling_again(shop):
-    from rulekit.sources import MemoryResolver
+class SlowCatalogue:
+    """A catalogue that takes 0.3 s whatever budget its lookup is given (it ignores
+    ``request.timeout``, as a custom resolver may); records those budgets."""
 
-    class SlowCatalogue:
-        """A lookup slower than the deadline but within its own timeout."""
-        rows = MemoryResolver(SHOP["rows"])
+    def __init__(self) -> None:
+        from rulekit.sources import MemoryResolver
 
-        def fetch(self, request):
-            time.sleep(0.3)
-            return self.rows.fetch(request)
+        self.rows = MemoryResolver(SHOP["rows"])
+        self.budgets: list[float] = []
 
+    def fetch(self, request):
+        self.budgets.append(request.timeout)
+        time.sleep(0.3)
+        return self.rows.fetch(request)
+
+
+def test_a_lookup_outlasting_the_deadline_fails_closed_and_the_model_is_not_called_again(shop):
+    """Each lookup is given no more than the time left (a SQL resolver stops there); one that
+    ignores its budget cannot be interrupted, but what it returns past it is not used."""
+    catalogue = SlowCatalogue()
     script = Script(OLD_PRICE, GOOD)
-    result = ground(script, shop, source=SlowCatalogue(), now=NOW, deadline=0.2)
+    result = ground(script, shop, source=catalogue, now=NOW, deadline=0.2)
     assert len(script.requests) == 1
+    assert catalogue.budgets and catalogue.budgets[0] <= 0.2
     assert result.stopped == "deadline_exceeded"
-    # The last reply is judged once more, as the final attempt: the fallback needs the rows.
-    assert result.decision.decision == "fallback" and result.decision.text == FALLBACK
-    assert "before attempt 2" in result.decision.reasons[-1].message
+    assert result.decision.decision == "handoff" and result.decision.text is None
+    assert "lookup_failed" in codes(result.decision)
+    assert codes(result.decision)[-1] == "deadline_exceeded"
+    assert "past the deadline" in result.decision.reasons[-1].message
+
+
+def test_a_lookup_within_the_time_left_still_answers(shop):
+    catalogue = SlowCatalogue()
+    result = ground(Script(GOOD), shop, source=catalogue, now=NOW, deadline=5)
+    assert result.decision.decision == "answer" and result.stopped is None
+    assert 0.3 < catalogue.budgets[0] <= 2.0
 
 
 def test_a_token_budget_stops_the_retry_and_applies_the_then_action(shop):
@@ -387,6 +405,58 @@ def test_a_finish_reason_must_be_text():
         Generation("ok", finish_reason=3)
 
 
+def test_a_prose_reply_over_the_cap_is_not_audited_nor_delivered(analytics, monkeypatch):
+    """A reply longer than ``MAX_REPLY_CHARS`` (the cap a claims reply and the CLI's text have)
+    fails closed as malformed without being swept: a 1.9 MB reply took minutes to audit and was
+    then delivered whole, whatever the deadline."""
+    import rulekit.audit
+
+    from rulekit.reply import MAX_REPLY_CHARS
+
+    def never(*args, **kwargs):
+        raise AssertionError("a reply over the cap was audited")
+
+    monkeypatch.setattr(rulekit.audit, "audit", never)
+    huge = "Your best post got 4,120 views. " * (MAX_REPLY_CHARS // 32 + 1)
+    result = ground(Script(huge, huge), analytics, evidence=ANALYTICS["evidence"], deadline=5)
+    assert not result.delivered and result.decision.text is None
+    assert codes(result.decision) == ["malformed_reply"]
+    assert f"the limit is {MAX_REPLY_CHARS:,}" in result.decision.reasons[0].message
+    assert "too long" in result.attempts[0].decision.feedback
+
+
+def test_a_long_faithful_prose_reply_under_the_cap_is_delivered(analytics):
+    long = " ".join([FAITHFUL] * 40)
+    result = ground(Script(long), analytics, evidence=ANALYTICS["evidence"])
+    assert result.decision.decision == "answer" and result.decision.text == long
+
+
+def test_a_prose_reply_judged_past_the_deadline_is_not_swept_again(analytics, monkeypatch):
+    """When the deadline passes while a reply that needs regenerating is judged, the final
+    decision comes from the same findings at the final attempt: a second sweep would only
+    overrun the deadline further."""
+    import rulekit.audit
+
+    swept = []
+    real = rulekit.audit.audit
+
+    def slow(text, *args, **kwargs):
+        swept.append(text)
+        time.sleep(0.3)
+        return real(text, *args, **kwargs)
+
+    monkeypatch.setattr(rulekit.audit, "audit", slow)
+    lines: list[dict] = []
+    script = Script(HISTORY_NUMBER, FAITHFUL)
+    result = ground(script, analytics, evidence=ANALYTICS["evidence"], deadline=0.2,
+                    log=lines.append)
+    assert swept == [HISTORY_NUMBER] and len(script.requests) == 1
+    assert result.stopped == "deadline_exceeded"
+    assert result.decision.decision == "refuse" and result.decision.message == ANALYTICS_REFUSAL
+    assert codes(result.decision) == ["untrusted_source", "deadline_exceeded"]
+    assert [line.get("rejudged") for line in lines] == [None, True]
+
+
 def test_a_misused_ground_raises_with_a_fix(shop, analytics):
     with pytest.raises(ValueError, match="needs a channel"):
         ground(Script(GOOD), shop)
@@ -400,6 +470,65 @@ def test_a_misused_ground_raises_with_a_fix(shop, analytics):
         ground(Script(GOOD), None, source=SHOP["rows"])
     with pytest.raises(TypeError, match="history must be a sequence"):
         ground(Script(GOOD), analytics, evidence={}, history="earlier")
+
+
+# --- the ruleset's input and prose rules in the prose channel ----------------------------------
+
+def test_prose_shapes_cannot_be_grounded_in_the_prose_channel():
+    """orders.rules allows only approved sentence shapes; free text cannot be checked against
+    them, so the loop refuses the ruleset instead of delivering unapproved prose."""
+    orders = rulekit.load(ROOT / "rulesets/orders.rules")
+    script = Script("Your order was lost in transit, so we will refund you in full.")
+    with pytest.raises(ValueError, match="prose shapes.*source="):
+        ground(script, orders, evidence={"order": []}, question="Where is my order?")
+    assert script.requests == []
+
+
+def test_prose_order_rows_need_the_postcode_before_the_model_is_called():
+    from test_entity_rows import NOW as ORDERS_NOW, ORDERS, ROW
+
+    script = Script("Your order ord_88431 weighs 4.23 kg and cost €1,299.00.")
+    result = ground(script, ORDERS, evidence={"order": [ROW]}, now=ORDERS_NOW)
+    assert script.requests == [] and result.attempts == ()
+    assert result.decision.decision == "ask"
+    assert result.decision.message == "Which postcode is the order going to?"
+    assert codes(result.decision) == ["missing_input"]
+    assert "postcode" in result.decision.reasons[0].message
+
+
+def test_prose_order_rows_of_another_postcode_are_neither_shown_nor_licensed():
+    from test_entity_rows import NOW as ORDERS_NOW, ORDERS, ROW
+
+    text = "Your order ord_88431 weighs 4.23 kg and cost €1,299.00."
+    script = Script(text, text)
+    result = ground(script, ORDERS, evidence={"order": [ROW]}, now=ORDERS_NOW,
+                    inputs={"postcode": "80331"})
+    assert not result.delivered
+    request = script.requests[0]
+    assert request.evidence == {"order": []}
+    assert "ord_88431" not in request.evidence_block
+    assert {f.code for f in result.attempts[0].findings} == {"unsupported_number"}
+
+
+def test_prose_order_rows_of_the_postcode_given_are_answered():
+    from test_entity_rows import NOW as ORDERS_NOW, ORDERS, ROW
+
+    text = "Your order ord_88431 weighs 4.23 kg and cost €1,299.00."
+    script = Script(text)
+    result = ground(script, ORDERS, evidence={"order": [ROW]}, now=ORDERS_NOW,
+                    inputs={"postcode": "10115"})
+    assert result.decision.decision == "answer", result.decision.reasons
+    assert "ord_88431" in script.requests[0].evidence_block
+    assert "10115" not in script.requests[0].evidence_block     # hidden, still
+
+
+def test_claims_evidence_shows_no_row_the_inputs_do_not_open(shop):
+    from test_entity_rows import NOW as ORDERS_NOW, ORDERS, ROW
+
+    script = Script(json.dumps({"answer_template": "I cannot say.", "claims": []}))
+    ground(script, ORDERS, source={"order": [ROW]}, evidence={"order": [ROW]}, now=ORDERS_NOW)
+    assert script.requests[0].evidence == {"order": []}
+    assert "ord_88431" not in script.requests[0].evidence_block
 
 
 # --- success paths ----------------------------------------------------------------------------

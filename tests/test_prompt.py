@@ -169,6 +169,40 @@ def test_hidden_fields_are_dropped_from_rows(orders):
     assert "updated_at" not in block and "example.com" not in block
 
 
+@pytest.mark.parametrize("evidence, where", [
+    ({"Order": [{"id": "ord_1", "Updated_At": "2026-11-30T12:00:00Z"}]}, ("Order", 0)),
+    ({"ORDERS": {"id": "ord_1", "updated_at": "2026-11-30T12:00:00Z"}}, ("ORDERS",)),
+    ({"result": {"order": [{"id": "ord_1", "updatedAt": "2026-11-30T12:00:00Z"}]}},
+     ("result", "order", 0)),
+    ({"data": [{"orders": [{"id": "ord_1", "updated-at": "2026-11-30T12:00:00Z"}]}]},
+     ("data", 0, "orders", 0)),
+])
+def test_hidden_fields_are_dropped_however_the_rows_are_cased_or_nested(orders, evidence, where):
+    """The block finds an entity's rows where the sweep does (rulekit.entity_rows): under its
+    name or plural in any case, at any depth, and a field under any spelling of its name."""
+    data = body_of(evidence_block(orders, evidence))
+    for step in where:
+        data = data[step]
+    assert data == {"id": "ord_1"}
+
+
+@pytest.mark.parametrize("evidence", [
+    {"orders": {"ord_1": {"id": "ord_1", "delivery_postcode": "10115"}}},
+    {"order": {"edges": [{"node": {"id": "ord_1", "delivery_postcode": "10115"}}]}},
+    {"orders": [[{"id": "ord_1", "delivery_postcode": "10115"}]]},
+])
+def test_an_object_under_an_entitys_name_that_is_no_row_is_refused(orders, evidence):
+    """Rows keyed by id or wrapped cannot be told apart from a row's other data, so their
+    hidden fields could not be dropped: the block fails closed and says how to declare them."""
+    with pytest.raises(ValueError, match=r"\$\.order.*entity 'order'.*from evidence"):
+        evidence_block(orders, evidence)
+
+
+def test_plain_values_under_an_entitys_name_are_no_rows(orders):
+    evidence = {"order": "ord_1", "orders": {"count": 2}, "customer": [None, "cus_1"]}
+    assert body_of(evidence_block(orders, evidence)) == evidence
+
+
 def test_hidden_and_unknown_fields_are_dropped_from_facts(shop):
     facts = [Fact("name", "product:RC-500#name", "Navy raincoat", "Navy raincoat",
                   "2026-11-30T12:03:00Z"),

@@ -121,7 +121,9 @@ class _LookupRequestDraft:
 
 
 # str(key value) -> {column: value} for the rows found; ids with no row are simply absent.
-# Each row holds the key and those requested fields the row has. A field the row does not have
+# Each row holds the key and those requested fields the row has. The checker fails a lookup
+# closed when a row is filed under an id not asked for, lacks the key, or holds another key
+# than the id it is filed under (compared by the key field's type). A field the row does not have
 # at all is absent from its mapping, while a field stored as NULL maps to None: the checker
 # needs to tell "no such column" (a schema problem) from "no value recorded" (not_found).
 LookupResult = Mapping[str, Mapping[str, object]]

@@ -1,0 +1,315 @@
+"""Which objects in JSON evidence are rows of a ruleset's entities.
+
+One recogniser for everything that reads evidence with a ruleset: the evidence block
+(``rulekit.prompt``: a hidden field is not shown) and the sweep's row rules (``rulekit.sweep``:
+hidden and stale fields license nothing), so the model is never shown a row the audit does
+not judge as one, nor the other way round.
+
+A row of entity E is found
+
+1. at a path the ruleset declares for it (``entity product from evidence "$.products[*]"``);
+2. under a key, at any depth, that names E or its plural (``-s``, ``-es``, ``-y`` to
+   ``-ies``), compared without case, ``_`` or ``-``: ``order``, ``orders``, ``Order``,
+   ``ORDERS``, ``result.order``, ``data[0].orders``, ``lineItems`` for ``line_item``. What
+   that key holds is
+
+   - a row: an object that names at least one of E's fields;
+   - a list of rows, in which a null, a plain value (an id) and an object of plain values
+     naming none of E's fields are passed over: they are no rows;
+   - a plain value (an id, a count), or an object of plain values naming none of E's fields
+     (``{"orders": {"count": 2}}``): no row.
+
+   Anything else there cannot be placed: an object naming none of E's fields that holds an
+   object or a list (rows keyed by id, a wrapper such as ``{"edges": [...]}``), or a list
+   holding a list. For an entity whose rows keep rules in evidence (a hidden field, or a
+   freshness budget: ``keeps_rules``) that is an ``EntityRowError`` naming the place, so the
+   block and the audit fail closed rather than show or license rows they cannot see; declare
+   the path instead (``entity order from evidence "$.orders.edges[*].node"``). For any other
+   entity it is passed over: it has nothing to withhold.
+
+Within a row, a key names a field when it equals the field's name without case, ``_`` or
+``-`` (``Updated_At``, ``updatedAt`` and ``updated-at`` are ``updated_at``), so a hidden
+field is not shown under another spelling and a row's age is read whatever the spelling. A
+row of an entity that keeps rules and names one field twice (``updated_at`` beside
+``updatedAt``) cannot be placed either. Rows inside a row are found too (an order's
+``customer``). A row found twice keeps its first place: declared paths first.
+
+Rows given only with an input (``requires postcode matching delivery_postcode``): the sweep,
+told no inputs, licenses nothing of such a row (``missing_input``: the ruleset's ``on missing
+postcode`` action, usually to ask for it). ``given`` drops the rows that do not go with the
+inputs the user gave, as if the source had none, and names the inputs that were missing;
+``index_given`` indexes what is left for ``audit`` with those rows licensed. ``rulekit.ground``
+does both for its evidence.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Mapping
+from typing import Any, NamedTuple, Sequence
+
+from rulekit.evidence import locate
+from rulekit.policy import Entity, Field, Identity, Policy
+
+__all__ = ["EntityRowError", "Given", "PlacedRow", "entity_rows", "given", "index_given",
+           "keeps_rules", "row_places"]
+
+# Where rows may be: an entity with the JSON paths binding declares for its rows.
+Places = Sequence[tuple[Entity, tuple[str, ...]]]
+
+
+class EntityRowError(ValueError):
+    """An object under an entity's name that is none of its rows, nor a list of them."""
+
+
+class PlacedRow(NamedTuple):
+    """A row of ``entity`` at ``path`` in the evidence; ``fields`` maps each of the row's keys
+    that names a field of the entity to that field."""
+    entity: Entity
+    row: Mapping
+    path: str
+    fields: Mapping[str, Field]
+
+
+def row_places(policy: Policy) -> tuple[tuple[Entity, tuple[str, ...]], ...]:
+    """Every entity of ``policy``, with the paths binding declares for its rows. The same
+    tuple for the same policy object, so what is derived from it is derived once."""
+    return _places_of(Identity(policy))
+
+
+@functools.lru_cache(maxsize=16)
+def _places_of(key: Identity) -> tuple[tuple[Entity, tuple[str, ...]], ...]:
+    policy = key.policy
+    declared = {e.name: e.paths for e in policy.binding.entities}
+    return tuple((entity, tuple(declared.get(entity.name, ()))) for entity in policy.entities)
+
+
+def keeps_rules(entity: Entity) -> bool:
+    """Whether rows of ``entity`` in evidence keep rules of the system of record: a hidden
+    field, a freshness budget read from its ``via`` field, or an input it requires."""
+    return bool(entity.requires) or any(not f.readable for f in entity.fields) or bool(
+        entity.fresh_via and (entity.fresh_seconds or any(f.fresh_seconds
+                                                          for f in entity.fields)))
+
+
+class Given(NamedTuple):
+    """The evidence a user may be given: ``evidence`` without the rows that do not go with
+    the inputs (the same object when every row does), ``missing``, the (entity, input) pairs
+    whose input was not given for a row the evidence held, and ``places``: ``row_places``
+    with every entity's ``requires`` met, for indexing what is left."""
+    evidence: Any
+    missing: tuple[tuple[str, str], ...]
+    places: tuple[tuple[Entity, tuple[str, ...]], ...]
+
+    def index(self, policy: Policy, *, locale: str | None = None, now: Any = None):
+        """The sweep's index of ``evidence`` under ``policy``, in which the rows left license
+        their figures (see ``index_given``)."""
+        import dataclasses
+
+        from rulekit.sweep import SweepSettings
+
+        settings = SweepSettings.from_policy(policy)
+        if settings.row_entities:
+            settings = dataclasses.replace(settings, row_entities=self.places)
+        return settings.index(self.evidence, locale or policy.locale, now=now)
+
+
+def given(policy: Policy, evidence: Any, inputs: Mapping[str, Any] | None) -> Given:
+    """``evidence`` as a user who gave ``inputs`` may see it: a row of an entity that
+    ``requires`` an input goes only with that input given (not blank) and, under ``matching
+    FIELD``, equal to the row's field, compared without case or white space, as the claims
+    channel compares it. Any other such row is dropped, as if the source had none: whoever
+    holds an order number learns nothing of the order. Raises ``EntityRowError`` for an
+    object it cannot place."""
+    from rulekit.check import _goes_with
+
+    inputs = inputs or {}
+    places = row_places(policy)
+    if not any(entity.requires for entity, _ in places):
+        return Given(evidence, (), places)
+    dropped: set[int] = set()
+    missing: dict[tuple[str, str], None] = {}
+    for row_id, (entity, row, _, fields) in entity_rows(places, evidence).items():
+        if not entity.requires:
+            continue
+        lacking = [name for name in entity.requires if not str(inputs.get(name) or "").strip()]
+        missing.update(((entity.name, name), None) for name in lacking)
+        if lacking or not _goes_with(entity, {f.name: row[k] for k, f in fields.items()},
+                                     inputs):
+            dropped.add(row_id)
+    return Given(_without(evidence, dropped) if dropped else evidence, tuple(missing),
+                 _met_places(Identity(policy)))
+
+
+@functools.lru_cache(maxsize=16)
+def _met_places(key: Identity) -> tuple[tuple[Entity, tuple[str, ...]], ...]:
+    """``row_places`` with every entity's ``requires`` met: once the rows that do not go
+    with the inputs are dropped, the others license what they hold."""
+    return tuple((entity.model_copy(update={"requires": (), "matching": ()})
+                  if entity.requires else entity, paths)
+                 for entity, paths in row_places(key.policy))
+
+
+def index_given(policy: Policy, evidence: Any, inputs: Mapping[str, Any] | None, *,
+                locale: str | None = None, now: Any = None):
+    """The sweep's index (``rulekit.evidence.Evidence``, for ``audit`` or ``StreamGate``) of
+    what ``given`` leaves of ``evidence``, in which the rows that go with ``inputs`` license
+    their figures. A row whose input is missing is dropped here; ``given(...).missing`` says
+    which input to ask for."""
+    return given(policy, evidence, inputs).index(policy, locale=locale, now=now)
+
+
+def _without(node: Any, dropped: set[int]) -> Any:
+    """``node`` rebuilt without the objects whose ``id()`` is in ``dropped``: an object under
+    a key loses that key, one in a list leaves the list. Only what holds a dropped object is
+    rebuilt."""
+    shape = _shape(node)
+    if not shape:
+        return node
+    if shape == _OBJECT:
+        items = [(key, child) for key, child in node.items() if id(child) not in dropped]
+        rebuilt = {key: _without(child, dropped) for key, child in items}
+        same = len(items) == len(node) and all(rebuilt[key] is child for key, child in items)
+    else:
+        children = [child for child in node if id(child) not in dropped]
+        rebuilt = [_without(child, dropped) for child in children]
+        same = len(children) == len(node) and all(a is b for a, b in zip(rebuilt, children))
+    return node if same else rebuilt
+
+
+def entity_rows(places: Places, evidence: Any) -> dict[int, PlacedRow]:
+    """The rows of the entities of ``places`` in JSON ``evidence``, by the ``id()`` of each
+    row (the dict holds the rows, so an id is not reused while it lives). Raises
+    ``EntityRowError`` for an object it cannot place (see the module's docstring)."""
+    placed: dict[int, PlacedRow] = {}
+    if not places or not _shape(evidence):
+        return placed
+    finder = _finder_of(Identity(places))
+    for entity, paths in places:
+        for path in paths:
+            for row in locate(evidence, path):
+                if id(row) not in placed:
+                    placed[id(row)] = PlacedRow(entity, row, path, finder.fields(entity, row, path))
+    stack: list[tuple[Any, str]] = [(evidence, "$")]
+    while stack:    # not recursive: evidence may be nested deeper than Python's stack
+        node, path = stack.pop()
+        if _shape(node) == _OBJECT:
+            for key, child in node.items():
+                if _shape(child):
+                    child_path = f"{path}.{key}"
+                    entity = finder.named(str(key))
+                    if entity is not None:
+                        finder.held(entity, child, child_path, placed)
+                    stack.append((child, child_path))
+        else:
+            for index, child in enumerate(node):
+                if _shape(child):
+                    stack.append((child, f"{path}[{index}]"))
+    return placed
+
+
+_OBJECT, _LIST = 1, 2
+_PLAIN = frozenset({str, int, float, bool, type(None)})
+
+
+def _shape(value: Any) -> int:
+    """``_OBJECT``, ``_LIST``, or 0 for a plain value; JSON's own types by their type first,
+    as an ``isinstance`` against the ``Mapping`` ABC costs a good deal more."""
+    kind = type(value)
+    if kind is dict:
+        return _OBJECT
+    if kind is list or kind is tuple:
+        return _LIST
+    if kind in _PLAIN:
+        return 0
+    return _OBJECT if isinstance(value, Mapping) else _LIST if isinstance(value, (list, tuple)) \
+        else 0
+
+
+def _folded(name: str) -> str:
+    """A name as it is compared: without case, ``_`` or ``-``."""
+    return name.casefold().replace("_", "").replace("-", "")
+
+
+def _plurals(name: str) -> tuple[str, ...]:
+    forms = (name + "s", name + "es")
+    return forms + ((name[:-1] + "ies",) if name.endswith("y") else ())
+
+
+@functools.lru_cache(maxsize=16)
+def _finder_of(key: Identity) -> "_Finder":
+    """The names of ``places`` folded once: the sweep indexes with the same tuple every time
+    (``SweepSettings.row_entities``), and the block with ``row_places``'s."""
+    return _Finder(key.policy)
+
+
+class _Finder:
+    """The names of one call's entities and of their fields, compared folded."""
+
+    def __init__(self, places: Places):
+        self.by_name: dict[str, Entity] = {}
+        for entity, _ in places:        # an entity's own name wins over another's plural
+            self.by_name.setdefault(_folded(entity.name), entity)
+        for entity, _ in places:
+            for form in _plurals(entity.name):
+                self.by_name.setdefault(_folded(form), entity)
+        # A field by its folded name, and by its own (the common spelling, found without
+        # folding the key).
+        self.field_names: dict[str, dict[str, Field]] = {
+            entity.name: {**{_folded(f.name): f for f in entity.fields},
+                          **{f.name: f for f in entity.fields}} for entity, _ in places}
+        self.strict = {entity.name: keeps_rules(entity) for entity, _ in places}
+
+    def named(self, key: str) -> Entity | None:
+        return self.by_name.get(_folded(key))
+
+    def fields(self, entity: Entity, row: Mapping, path: str) -> dict[str, Field]:
+        names = self.field_names[entity.name]
+        found: dict[str, Field] = {}
+        key_of: dict[str, str] = {}     # field name -> the row's key for it
+        for key in row:
+            key = str(key)
+            field = names.get(key) or names.get(_folded(key))
+            if field is None:
+                continue
+            if field.name in key_of:
+                if self.strict[entity.name]:
+                    raise EntityRowError(
+                        f"{path}: a row of entity '{entity.name}' names its field "
+                        f"'{field.name}' twice ({key_of[field.name]!r} and {key!r}); give it "
+                        "once")
+                continue
+            key_of[field.name] = key
+            found[key] = field
+        return found
+
+    def held(self, entity: Entity, value: Any, path: str, placed: dict[int, PlacedRow]) -> None:
+        """What a key named after ``entity`` holds: a row, a list of rows, or no row."""
+        if _shape(value) == _OBJECT:
+            self.row(entity, value, path, placed)
+            return
+        for index, item in enumerate(value):
+            shape = _shape(item)
+            if shape == _OBJECT:
+                self.row(entity, item, f"{path}[{index}]", placed)
+            elif shape == _LIST:
+                self.unplaced(entity, f"{path}[{index}]", "a list inside the list of its rows")
+
+    def row(self, entity: Entity, node: Mapping, path: str,
+            placed: dict[int, PlacedRow]) -> None:
+        if id(node) in placed:
+            return
+        fields = self.fields(entity, node, path)
+        if fields:
+            placed[id(node)] = PlacedRow(entity, node, path, fields)
+        elif any(_shape(v) for v in node.values()):
+            self.unplaced(entity, path, "an object that names none of its fields and holds "
+                          "objects or lists (rows keyed by id? a wrapper?)")
+
+    def unplaced(self, entity: Entity, path: str, what: str) -> None:
+        if self.strict[entity.name]:
+            raise EntityRowError(
+                f"{path}: under the name of entity '{entity.name}' is {what}, not one of its "
+                f"rows nor a list of them, so its hidden and dated fields cannot be told "
+                f"apart; give the rows as a list, or declare where they are: "
+                f"entity {entity.name} from evidence \"$.path.to.rows[*]\"")
