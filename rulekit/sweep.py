@@ -422,7 +422,7 @@ def sweep(text: str, evidence: Evidence, settings: SweepSettings = SweepSettings
             or "magazzino" in low or "vorrät" in low:
         amounts += _stock_levels(low if len(low) == len(text) else _ascii_lower(text),
                                  mentions, evidence)
-    if question and _AGREEING.search(text, 0, _first_sentence_end(text)):
+    if question:
         findings.extend(_agreed_figures(text, question, evidence, locale, scanned))
     if amounts:
         skip = [(f.start, f.end) for f in findings]
@@ -900,69 +900,134 @@ def _asserted_question_quotes(text: str, mentions: Sequence[Mention], evidence: 
     return found
 
 
-# Words that agree with what the user asked, and words that deny it: a quote of the question
-# beside agreement and no denial is stated as a fact ('Yes. As you put it, "my post got 9,999
-# views"').
-_AGREEING = re.compile(r"(?<![\w'])(?:yes|yeah|yep|correct|correctly|true|exactly|indeed|"
-                       r"confirm|confirms|confirmed|accurate|right)(?![\w'])", re.IGNORECASE)
-_DISAGREEING = re.compile(r"(?<![\w'])(?:no|not|nope|incorrect|wrong|false|untrue|actually|"
-                          r"however|but)(?![\w'])|n't(?![\w'])", re.IGNORECASE)
+# An answer's assent to the user's question: a sentence that opens with yes, sure, absolutely,
+# of course, that's right, you're right, it did... ("Yes, it did.", "Absolutely!", "It did."),
+# not with an offer ("Sure, I can check", "Yes, let me look") nor "right now" or "true to size".
+_ASSENT = re.compile(
+    r"[\s*_\"'“‘(]*(?:(?:yes|yeah|yep|yup|yea|absolutely|sure|definitely|certainly|indeed|"
+    r"exactly|correct|affirmative|confirmed|of course|that(?:'s|’s| is) (?:right|correct|true|"
+    r"it)|you(?:'re|’re| are) (?:right|correct)|right(?=[,.!])|true(?=[,.!]))(?![\w'’])"
+    r"(?![,!.]?[ \t]+(?:i|i'll|i’ll|i'd|i’d|let|here|happy|glad|we|we'll|we’ll)(?![\w'’]))"
+    r"|(?:it|they|he|she|that|this) (?:did|does|do|is|was|were|are|will|has|had|have|can)"
+    r"(?=[ \t]*[.!,]|[ \t]*$))", re.IGNORECASE)
+# In the sentence of an assent, what makes it partial: "Yes and no", "yes, but...", "not".
+_QUALIFIED = re.compile(r"(?<![\w'’])(?:but|however|although|though|except|actually|not|no|"
+                        r"nope|partly|partially)(?![\w'’])|n[’']t(?![\w])", re.IGNORECASE)
+# A greeting or thanks that may open an answer before its assent ("Hi Maria! Yes, it did.").
+_GREETING = re.compile(r"[\s*_]*(?:hi|hello|hey|dear|thanks|thank you|great question|good "
+                       r"question|good news|happy to help)(?![\w'’])", re.IGNORECASE)
+# A yes-or-no question about a state of things ("Is it $30?", "Did my post get 9,999 views?",
+# "Will it arrive on July 10?"), whose figures an assent states; not a request for permission
+# or advice ("Can I return my $200 jacket?", "Should I...").
+_STATE_QUESTION = re.compile(
+    r"[\s\"'“]*(?:so[, ]+|and[, ]+|also[, ]+|is it (?:true|correct|right) (?:that )?)?"
+    r"(?:is|are|was|were|did|does|do|has|have|had|will|would|isn't|aren't|wasn't|didn't|"
+    r"doesn't|hasn't|won't)(?![\w'’])", re.IGNORECASE)
+# Words before a figure of the question that make it a bound, not a value an assent confirms:
+# "under $50", "more than 1,000 views", "at least 10%", "by July 10".
+_BOUND_BEFORE = frozenset("under over below above beyond within by before after until till "
+                          "least most than upto".split())
 
 
-def _first_sentence_end(text: str) -> int:
-    """Where the first sentence of ``text`` ends (a stop, ! or ? before a space, or a line
-    break), or its length."""
-    found = _SENTENCE_END.search(text)
-    return found.start() if found else len(text)
+def _sentences(text: str) -> list[tuple[int, int]]:
+    """The spans of the sentences of ``text`` (``_SENTENCE_END``), empty ones left out."""
+    spans, at = [], 0
+    for end in _SENTENCE_END.finditer(text):
+        if text[at:end.end()].strip():
+            spans.append((at, end.end()))
+        at = end.end()
+    if text[at:].strip():
+        spans.append((at, len(text)))
+    return spans
+
+
+def _assent(text: str, span: tuple[int, int]) -> re.Match | None:
+    """The assent that opens the sentence at ``span``, when nothing in it qualifies it."""
+    found = _ASSENT.match(text, span[0], span[1])
+    if found is None or _QUALIFIED.search(text, found.end(), span[1]):
+        return None
+    return found
+
+
+def _opening_assent(text: str) -> re.Match | None:
+    """The assent that opens the answer, maybe after a greeting sentence."""
+    spans = _sentences(text)[:2]
+    if not spans:
+        return None
+    found = _assent(text, spans[0])
+    if found is None and len(spans) > 1 and _GREETING.match(text, spans[0][0], spans[0][1]):
+        found = _assent(text, spans[1])
+    return found
 
 
 def _agreed_figures(text: str, question: str, evidence: Evidence, locale: str,
                     mentions: Sequence[Mention]) -> list[Finding]:
-    """An answer whose first sentence agrees with the question ("Yes, it did.", "That's
-    correct") and does not disagree states the question's figures: each figure of the question
-    of a kind the evidence stores (an amount with its currency, a percentage, or a number
-    before a word the evidence counts: "9,999 views") that the evidence does not hold is a
-    finding on the word that agrees. A figure of the user's own situation ("my 2 pairs of
-    shoes") is no such kind and is not judged. Nor is a figure when the answer (its
-    ``mentions``) writes one of the same kind itself, the same or another ("Yes, I can check.
-    It got 2,380 views."): that one is judged where it stands."""
-    first = text[:_first_sentence_end(text)]
-    agreeing = _AGREEING.search(first)
-    if agreeing is None or _DISAGREEING.search(first):
+    """An answer that opens with an assent ("Yes, it did.", "Absolutely!", "It did.", after a
+    greeting too) to a yes-or-no question about a state of things ("Did my post get 9,999
+    views?", "Is it $30?", "Will it arrive on July 10?") states the question's figures: each
+    figure of a kind the evidence stores (an amount with its currency, a percentage, a number
+    before a word the evidence counts or before a unit, a day) that the evidence does not hold
+    is a finding on the assent. Not judged: a figure after a bound ("under $50", "by July 10"),
+    a question that asks leave ("Can I return my $200 jacket?"), and a figure the answer writes
+    itself (judged where it stands)."""
+    found_assent = _opening_assent(text)
+    if found_assent is None or not _STATE_QUESTION.match(question):
         return []
+    written = {m.value for m in mentions if m.value is not None} | {
+        m.day for m in mentions if m.day is not None} | {
+        m.normalized for m in mentions if m.kind == "date" and m.normalized}
     counted = evidence.counted
-    amounts = any(m.currency is not None for m in mentions)
-    percents = any(m.percent for m in mentions)
-    things = {noun(word) for _, word in _NUMBER_THEN_WORD.findall(text)}
     found = []
     for mention in scan(question, locale):
-        value = mention.value
-        if mention.kind not in _FIGURE_KINDS or value is None:
+        if _word_before(question, mention.start) in _BOUND_BEFORE:
             continue
-        thing = _word_after(question, mention.end)
-        if mention.percent:
-            held = percents or value in evidence.percents
-        elif mention.currency is not None:
-            held = amounts or value in evidence.values
-        elif thing in counted:
-            held = noun(thing) in things or value in evidence.values
+        value = mention.value
+        if mention.kind == "date":
+            day, normal = mention.day, mention.normalized or ""
+            if day is not None and day not in written:
+                held, shown = day in evidence.days, day.isoformat()
+            elif day is None and len(normal) == 7 and normal[:2] == "--" and normal not in written:
+                held = any(f"--{held_day.month:02d}-{held_day.day:02d}" == normal
+                           for held_day in evidence.days)
+                shown = normal                  # "July 10": a day of no year
+            else:
+                continue
+        elif mention.kind in _FIGURE_KINDS and value is not None and value not in written:
+            if mention.percent:
+                held = value in evidence.percents
+            elif mention.currency is not None or _word_after(question, mention.end) in counted \
+                    or unit_after(question, mention.end) is not None:
+                held = value in evidence.values
+            else:
+                continue
+            shown = str(value)
         else:
             continue
         if not held:
             found.append(_new_finding(
-                "number", agreeing.group(), str(value), agreeing.start(), agreeing.end(),
+                "number", found_assent.group().strip(" \t\n*_\"'“‘("), shown,
+                found_assent.start() + len(found_assent.group()) -
+                len(found_assent.group().lstrip(" \t\n*_\"'“‘(")), found_assent.end(),
                 "unsupported_number", f"agrees with {mention.text.strip()!r} in the question, "
                 "which the evidence does not hold"))
     return found
 
 
 def _agreed(text: str, quote: Mention) -> bool:
-    """Whether the words around a quote of the question (up to 100 characters each side, in its
-    paragraph, the quote itself aside) agree with it and none disagrees."""
-    start = max(quote.start - 100, text.rfind("\n\n", 0, quote.start) + 1, 0)
-    end = text.find("\n\n", quote.end, quote.end + 100)
-    around = text[start:quote.start] + " " + text[quote.end:end if end >= 0 else quote.end + 100]
-    return _AGREEING.search(around) is not None and _DISAGREEING.search(around) is None
+    """Whether the answer assents to a quote of the question: the sentence that holds it, the
+    one before or the one after opens with an assent (``_ASSENT``) that nothing qualifies
+    ('Yes. As you put it, "..."'; 'You asked "...?" Yes, it is true.'), not "I can confirm it
+    got 3,100" nor "No, it had 2,380". A quote ending in "?" ends its sentence there."""
+    spans = _sentences(text)
+    at = next((i for i, (s, e) in enumerate(spans) if s <= quote.start < e), None)
+    if at is None:
+        return False
+    near = spans[max(0, at - 1):at + 2]
+    if quote.text.rstrip("\"'”’»」 ").endswith(("?", ".", "!")):
+        # a quote that ends with its own stop ends a sentence: what follows it opens one
+        end = next((e for s, e in spans if s <= quote.end <= e), len(text))
+        near.append((quote.end, end))
+    return any(_assent(text, span) for span in near)
 
 
 # The marks of words left out of a quote: "...", "…" (squashed, NFKC makes it "..."), "[...]",
