@@ -66,7 +66,7 @@ from rulekit import dates
 from rulekit.compare import normalise_url
 from rulekit.scan import Mention, scan, squash
 from rulekit.scan.figures import FALL_BEFORE, RISE_BEFORE, change_word_before, currency_codes
-from rulekit.units import named_units
+from rulekit.units import UNIT_OF, named_units
 
 # Field names whose text is written by third parties, unless the rules say otherwise, as the
 # whole name: a text, a body, a message of anyone (in the languages the scanner reads).
@@ -487,8 +487,18 @@ class Evidence:
             if figure.percent:
                 continue
             value = abs(figure.value)
-            named = named_units(figure.path.rsplit(".", 1)[-1].split("[", 1)[0]) \
-                if figure.whole else (frozenset(), frozenset())
+            name = figure.path.rsplit(".", 1)[-1].split("[", 1)[0]
+            named = named_units(name) if figure.whole else (frozenset(), frozenset())
+            if named[0] and name[-3:].lower() == "min" and _has_sibling(
+                    self.raw, figure.path, name[:-3] + ("MAX" if name[-3:] == "MIN" else
+                                                        "Max" if name[-3:] == "Min" else "max")):
+                # "delivery_time_min" beside "delivery_time_max": a minimum, not minutes
+                named = (frozenset(), named[1])
+            if figure.whole and not named[0]:
+                # a sibling says the unit: {"weight": 1.2, "weight_unit": "kg"}
+                beside = _unit_beside(self.raw, figure.path, name)
+                if beside is not None:
+                    named = (frozenset((beside,)), named[1])
             for held, found in zip((counted, per), named):
                 if not found:
                     held[value] = None
@@ -535,8 +545,14 @@ class Evidence:
         keys of ``raw`` on first use."""
         found = set()
         for key in _keys_in(self.raw):
-            for digits, scale in _RATE_BASE_NAME.findall(key):
-                found.add(Decimal(digits) * _RATE_BASE_SCALES[scale.lower()])
+            if "per" not in key.lower():
+                continue
+            words = [word.lower() for word in _NAME_WORDS.findall(key)]
+            for at, word in enumerate(words[:-1]):
+                # "per" as a word of the name (not "super7", "upper_2"), then its digits
+                if word == "per" and words[at + 1].isdigit() and len(words[at + 1]) <= 7:
+                    scale = words[at + 2] if at + 2 < len(words) else ""
+                    found.add(Decimal(words[at + 1]) * _RATE_BASE_SCALES.get(scale, 1))
         return frozenset(found)
 
     @functools.cached_property
@@ -1507,8 +1523,8 @@ _WORD = re.compile(r"[^\W_]+")
 
 
 # The base of a rate in a field's name: "per_1k", "per90", "Per100k", "per_1m".
-_RATE_BASE_NAME = re.compile(r"(?i:per)_?([0-9]{1,7})(k|m|mm|bn|)(?![0-9])")
-_RATE_BASE_SCALES = {"": 1, "k": 1000, "m": 10**6, "mm": 10**6, "bn": 10**9}
+# The scale after the base of a rate in a field's name: "per_1k", "Per100k", "per_1m".
+_RATE_BASE_SCALES = {"k": 1000, "m": 10**6, "mm": 10**6, "bn": 10**9}
 # A window of time in a field's name: "posts_30d", "requests_last_24h", "views7d", "last7Days",
 # "sessions_28_days". Not a bare "m" (minutes or months) nor "s".
 _WINDOW_NAME = re.compile(r"(?<![0-9])([0-9]{1,4})_?((?i:days?|d|hours?|hrs?|h|weeks?|wks?|w|"
@@ -1519,6 +1535,30 @@ _WINDOW_UNITS = {"d": "day", "day": "day", "days": "day", "h": "hour", "hr": "ho
                  "month": "month", "months": "month", "y": "year", "yr": "year", "yrs": "year",
                  "year": "year", "years": "year", "min": "minute", "mins": "minute",
                  "minute": "minute", "minutes": "minute"}
+
+
+# The fields beside a number that may name its unit: "<field>_unit", "<field>Unit", "unit",
+# "uom" ({"weight": 1.2, "weight_unit": "kg"}, {"value": 23, "unit": "kg"}).
+_UNIT_KEYS = ("{}_unit", "{}Unit", "{}_uom", "unit", "units", "uom", "unit_of_measure")
+
+
+def _has_sibling(raw: Any, path: str, name: str) -> bool:
+    """Whether the object holding the number at ``path`` has a field ``name``."""
+    parents = locate(raw, path.rsplit(".", 1)[0]) if "." in path else []
+    return len(parents) == 1 and name in parents[0]
+
+
+def _unit_beside(raw: Any, path: str, name: str) -> str | None:
+    """The unit a field beside the number at ``path`` names (``rulekit.units.UNIT_OF``), or
+    None."""
+    parents = locate(raw, path.rsplit(".", 1)[0]) if "." in path else []
+    if len(parents) != 1:
+        return None
+    for pattern in _UNIT_KEYS:
+        said = parents[0].get(pattern.format(name))
+        if isinstance(said, str) and said.strip().lower() in UNIT_OF:
+            return UNIT_OF[said.strip().lower()]
+    return None
 
 
 def _keys_in(node: Any) -> Iterable[str]:

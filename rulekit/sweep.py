@@ -65,7 +65,7 @@ from rulekit.scan.base import (_ascii_lower, _is_cjk, _trie, _word_after, _word_
 from rulekit.scan.quotes import _SAID
 from rulekit.scan.figures import (CHANGED_BEFORE, FALL_BEFORE, FALL_OTHER, RISE_BEFORE, RISE_OTHER,
                                    change_word_before)
-from rulekit.units import per_after, unit_after
+from rulekit.units import UNIT_OF, per_after, unit_after
 from rulekit.sweep_amounts import (_NUMBER_THEN_WORD, _amount_words, _cjk_magnitude_spans,
                                     _count_levels, _magnitudes, _stock_levels)
 from rulekit.sweep_days import (_DENYING, _WEEKDAYS, _lone_weekdays, _may_be_relative,
@@ -1115,6 +1115,11 @@ def _other_unit(text: str, mention: Mention,
     years, "per second" for "600 requests per second" held per minute; or None."""
     counted, per = held
     if counted:
+        if mention.currency is not None:
+            # "23 pounds", "£23" for 23 kilograms; but "5 pounds" may be the weight it holds
+            written = mention.text.rsplit(None, 1)[-1].lower() if " " in mention.text else ""
+            if UNIT_OF.get(written) not in counted:
+                return f"in {mention.currency}"
         said = unit_after(text, mention.end)
         if said is not None and said not in counted:
             return f"in {said}s"

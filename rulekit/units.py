@@ -13,6 +13,7 @@ import re
 
 # The words for each unit, by its canonical name.
 _WORDS = {
+    "millisecond": "ms millisecond milliseconds",
     "second": "second seconds sec secs",
     "minute": "minute minutes min mins",
     "hour": "hour hours hr hrs h",
@@ -106,13 +107,17 @@ def _alternation(words) -> str:
 # Every word for a unit, as a regex alternation (longest first).
 UNIT_WORDS = _alternation(UNIT_OF)
 # A unit right after a number: "2 years", "2-year", "23kg", "5 business days", "48 hrs".
-_UNIT_AFTER = re.compile(rf"[ \u00a0-]?(?:(?:business|working|calendar|full|whole)[ \u00a0-])?"
-                         rf"({UNIT_WORDS})(?![a-z0-9])", re.IGNORECASE | re.ASCII)
+_UNIT_AFTER = re.compile(rf"[ \u00a0-]?(?:(?:business|working|calendar|full|whole|more|"
+                         rf"additional|extra|further)[ \u00a0-])?({UNIT_WORDS})(?![a-z0-9])",
+                         re.IGNORECASE | re.ASCII)
 # What a number is per, up to two words after it: "600 requests per second", "600/min", "600
 # req/s", "$9.99 a month", "5 times a week".
-_PER_AFTER = re.compile(rf"(?:[ \u00a0-]+[a-z]+){{0,2}}?[ \u00a0]*(?:(?:per|an?|each|every)"
-                        rf"[ \u00a0]+|/[ \u00a0]?)({UNIT_WORDS}|s)(?![a-z0-9])",
+_PER_AFTER = re.compile(rf"(?:[ \u00a0-]+[a-z]+){{0,2}}?[ \u00a0]*(?:(?:(?:per|an?|each|every)"
+                        rf"[ \u00a0]+|/[ \u00a0]?)({UNIT_WORDS}|s|annum)|[ \u00a0,]*(?P<adverb>"
+                        rf"annually|yearly|monthly|weekly|daily|hourly))(?![a-z0-9])",
                         re.IGNORECASE | re.ASCII)
+_PER_ADVERBS = {"annually": "year", "yearly": "year", "monthly": "month", "weekly": "week",
+                "daily": "day", "hourly": "hour", "annum": "year"}
 
 
 def unit_after(text: str, end: int) -> str | None:
@@ -124,9 +129,10 @@ def unit_after(text: str, end: int) -> str | None:
 
 def per_after(text: str, end: int) -> str | None:
     """The unit a number that ends at ``end`` is said to be per ("second" for "600 requests per
-    second" and "600 req/s", "month" for "$9.99 a month"), or None."""
+    second" and "600 req/s", "month" for "$9.99 a month", "year" for "$99 annually" and "per
+    annum"), or None."""
     found = _PER_AFTER.match(text, end)
     if found is None:
         return None
-    word = found.group(1).lower()
-    return UNIT_OF.get(word) or _PER_ONLY.get(word)
+    word = (found.group(1) or found.group("adverb")).lower()
+    return UNIT_OF.get(word) or _PER_ONLY.get(word) or _PER_ADVERBS.get(word)
