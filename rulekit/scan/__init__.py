@@ -62,10 +62,12 @@ Decisions on ambiguous text, each pinned by a case in ``tests/cases/scan/``:
   share stays a fraction (0.25). "a baker's dozen" is 13; "a score of <word>" is 20. Magnitude
   words ("hundreds of", "thousands") are not read here: the sweep judges them as bands
   (``rulekit.sweep_amounts``, rule 12).
-- "three" after "from" at the end of a clause or before a comma, in a clause that counts shots
-  ("4 of 9", "3-for-7") or says shooting, is the three-point line, not read ("Curry was 4 of 9
-  from three"); "grew to five from three" and "from three and five from two" keep it. "the
-  front nine", "the back nine" (golf) are not 9.
+- "three" or "3" after "from" at the end of a clause or before a comma, right after a count of
+  shots ("4 of 9", "3-for-7", "41%") or in a clause that says shooting (shot, threes,
+  3-pointers, from the field), is the three-point line, not read ("Curry was 4 of 9 from
+  three"); after a change word it is a number ("grew to five from three", "12%, up from 3"),
+  and so is "from three and five from two". "the front nine", "the back nine" (golf) are
+  not 9.
 - Number words are read in the locale's own language only: English everywhere; German (de);
   French, Spanish, Italian, Portuguese and Dutch (fr, es, it, pt, nl: ``_ROLE_WORDS`` in
   ``rulekit.scan.words``), compounds included ("quatre-vingt-dix-neuf", "soixante et onze",

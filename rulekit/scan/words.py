@@ -193,11 +193,17 @@ _EN_HYPERBOLE_AFTER = frozenset(("thanks", "apologies", "kisses", "hugs"))
 _EN_HYPERBOLE_BEFORE = frozenset(("thanks", "thank"))
 _GOLF_HALVES = frozenset(("front", "back"))
 # "4 of 9 from three", "went 3-for-7 from three,": the three-point line in basketball, not a
-# number, after "from" at the end of a clause or before a comma, in a clause that counts shots
-# ("N of M", "N-for-M" with digits or number words) or says shooting: "grew to five from three"
-# keeps its number.
-_SHOT_CUE = re.compile(r"(?<![0-9a-z])([0-9]+|[a-z]+)[ -](?:of|for)[ -]([0-9]+|[a-z]+)"
-                       r"|shoot|shot|percent|%")
+# number, after "from" at the end of a clause or before a comma, right after a count of shots
+# ("N of M", "N-for-M" with digits or number words, "41%", "41 percent"), or in a clause that
+# says shooting (shooting, shot, threes, 3-pointers, from the field or the line, FG, 3PT).
+# "grew to five from three", "12%, up from 3" and "4 of 9 lessons, up from 3" keep their
+# number: after a change word ("up from", "rose to 9 from") it is always one.
+_SHOT_RIGHT_BEFORE = re.compile(r"(?:(?<![0-9a-z])(?P<n>[0-9]+|[a-z]+)[ -](?:of|for)[ -]"
+                                r"(?P<m>[0-9]+|[a-z]+)|[0-9.]+[ ]?(?:%|percent))[ ]from[ ]\Z")
+_SHOT_WORDS = re.compile(r"(?<![a-z])(?:shooting|shot|shots|threes|(?:3|three)-?pointers?|fg|"
+                         r"3pt|3pm|3pa|from the (?:field|line|floor|arc))(?![a-z])")
+_SHOT_CHANGED = frozenset("up down rose risen grew fell dropped climbed jumped increased "
+                          "decreased improved declined slipped".split())
 _CLAUSE_END = frozenset(".,;:!?)")
 _HYPHENS = ("-", "\u2010")
 _GAP_AFTER = re.compile(r"[ \t\u00a0]+")
@@ -424,20 +430,25 @@ class _Words:
                 self.claim(hit)
 
     def from_three(self, s: int, e: int) -> bool:
-        """Whether "three" or "3" at [s, e), after "from", is the three-point line (``_SHOT_CUE``): at
-        the end of a clause, in a clause of at most 64 characters before it that counts
-        shots."""
+        """Whether "three" or "3" at [s, e), after "from", is the three-point line: at the end
+        of a clause, right after a count of shots (``_SHOT_RIGHT_BEFORE``) or in a clause of at
+        most 64 characters before it that says shooting (``_SHOT_WORDS``); never after a change
+        word (``_SHOT_CHANGED``: "up from 3", "rose to 9 from 3")."""
         low = self.low
         if e < len(low) and low[e] not in _CLAUSE_END:
             return False
         window = low[max(0, s - 64):s]
         clause = window[max(window.rfind(end) for end in (". ", "; ", "! ", "? ", "\n")) + 1:]
-        for found in _SHOT_CUE.finditer(clause):
-            if found.group(1) is None:
-                return True                 # shooting, shot, percent
-            if all(word.isdigit() or word in _EN_NUMBER_WORDS for word in found.groups()):
-                return True                 # "4 of 9", "four-for-nine"
-        return False
+        words = clause.split()
+        if len(words) >= 2 and (words[-2].strip(_CONTEXT_STRIP) in _SHOT_CHANGED or any(
+                word.strip(_CONTEXT_STRIP) in _SHOT_CHANGED for word in words[-5:-2])
+                and "to" in words[-5:-2]):
+            return False                    # "up from 3", "rose to 9 from 3": a number
+        found = _SHOT_RIGHT_BEFORE.search(clause)
+        if found is not None and (found.group("n") is None or all(
+                word.isdigit() or word in _EN_NUMBER_WORDS for word in found.group("n", "m"))):
+            return True                     # "4 of 9 from 3", "3-for-7 from 3", "41% from 3"
+        return _SHOT_WORDS.search(clause) is not None   # "shooting", "threes", "from the field"
 
     def spoken_cents(self, hit: _Hit) -> None:
         """The cents said after an amount and its currency word without "and": "fifty-nine
