@@ -26,10 +26,14 @@ Decisions on ambiguous text, each pinned by a case in ``tests/cases/scan/``:
 - A lone "one" is a pronoun ("the cheaper one", "one of the best", "no one", "one day") unless
   it is "one of/in/out of N" with N a number, "one to N", or it stands before a unit-like noun
   ("one hour", "one item", "one percent"; ``ONE_NOUNS``), also after "only" ("only one post";
-  "the only one" stays a pronoun). "One" opening a sentence before a person (customer, user,
-  person, follower, visitor, subscriber) and a verb is a certain person, not a count ("One
-  customer said it was great", like "One reviewer loved it"); inside a sentence ("only one
-  customer returned it") or before "in", "of", "per" or a number ("One customer in 5") it is 1. "a"/"an" count only inside "a dozen", "a hundred", "a
+  "the only one" stays a pronoun). "one" before a person (customer, user, person, follower,
+  visitor, subscriber) and a verb of saying or feeling ("said", "wrote", "loved",
+  "complained"; ``_ONE_SAID``), maybe after an adverb or a name between commas, is a certain
+  person, not a count ("One customer said it was great", "but one customer said it runs
+  small", "One customer, Dana, said", like "One reviewer loved it"); before another verb ("One
+  customer has reviewed it", "bought", "returned it"), after "only" or "just", with "so far"
+  after it, or before "in", "of", "per" or a number ("One customer in 5") it is 1. "a"/"an"
+  count only inside "a dozen", "a hundred", "a
   thousand", "a million", "half a dozen", "one and a half". "first" and "second" are read only
   as ranks (an adverb and a unit of time far more often than an ordinal): directly before place,
   best, most, highest, largest, ranked, spot, position... ("second place", "the second-best

@@ -63,12 +63,21 @@ ONE_NOUNS = frozenset("""
 # "one-click", "one-piece", "one-size", "one-shot", "one-page": idioms, though the noun alone
 # counts.
 _ONE_HYPHEN_IDIOMS = frozenset("click piece size shot page".split())
-# "One customer said it was great": "one" opening a sentence before a person and a verb is a
-# certain person, not a count (as "One reviewer loved it", whose noun is no unit); not before
-# "in", "of", "out", "per" or a number ("One customer in 5 returned it").
+# "One customer said it was great", "but one customer complained", "One customer, Dana,
+# said": "one" before a person and a verb of saying or feeling (``_ONE_SAID``), maybe after an
+# adverb or a name between commas, is a certain person, not a count (as "One reviewer loved
+# it", whose noun is no unit). Before any other verb ("One customer has reviewed it", "bought",
+# "returned it"), after "only" or "just", or with "so far" in its clause, it is 1.
 _ONE_PERSON = re.compile(r"[ \t\u00a0]+(?:customer|user|person|follower|visitor|subscriber)"
-                         r"[ \t\u00a0]+(?!(?:in|of|out|per)\b|\d)[a-z]")
-_SENTENCE_OPENING = " \t\u00a0*_\"'“‘(>-•"
+                         r"(?:,[ \t\u00a0]+[^,.!?;\n]{1,40},)?[ \t\u00a0]+(?:[a-z]+ly[ \t\u00a0]+|"
+                         r"also[ \t\u00a0]+|even[ \t\u00a0]+)?(?P<verb>[a-z]+)(?![\w'-])")
+_ONE_SAID = frozenset(
+    "said says wrote writes noted notes mentioned mentions commented comments remarked "
+    "reported complained complains loved loves liked disliked hated praised raved called "
+    "described felt thought found told asked added shared claimed warned suggested noticed "
+    "pointed wished enjoyed appreciated recommended criticized criticised admitted explained "
+    "observed stated joked gushed summed put worried".split())
+_ONE_COUNTED_AFTER = re.compile(r"[^.!?;\n]{0,80}?\bso far\b")
 # "only one left", "one remaining", "one available": a count of stock.
 _ONE_LEFT = frozenset("left remaining available".split())
 # "ships in one day", "within one day", "for one day": a period; "one day we will" is not.
@@ -499,12 +508,10 @@ class _Words:
             if before != "only" or _word_before(low, low.rfind("only", 0, s)) in _ONLY_PRONOUN:
                 return False
         nxt = _word_after(low, e)
-        if _ONE_PERSON.match(low, e):
-            at = s
-            while at and low[at - 1] in _SENTENCE_OPENING:
-                at -= 1
-            if not at or low[at - 1] in ".!?:;\n":
-                return False            # "One customer said it was great."
+        said = _ONE_PERSON.match(low, e)
+        if said is not None and said.group("verb") in _ONE_SAID and before not in ("only", "just") \
+                and not _ONE_COUNTED_AFTER.match(low, said.end()):
+            return False                # "One customer said it was great."
         if nxt.rstrip("s") in ONE_NOUNS or low[e:e + 1] == "%" or nxt in _ONE_LEFT:
             return True
         if _ONE_DAY.match(low, e):
