@@ -91,16 +91,28 @@ _FOREIGN_STOCK = (("ausverkauft", "zero"), ("auf lager", "some"), ("售罄", "ze
                   ("disponibil", "some"), ("disponibile in magazzino", "some"),
                   ("disponibili in magazzino", "some"),
                   ("uitverkocht", "zero"), ("op voorraad", "some"),
-                  ("leverbaar", "some"), ("vorrätig", "some"), ("매진", "zero"),
+                  ("leverbaar", "some"), ("vorrätig", "some"), ("lieferbar", "some"),
+                  ("verfügbar", "some"), ("매진", "zero"),
                   ("品切れ", "zero"), ("在庫切れ", "zero"), ("売り切れ", "zero"),
                   ("在庫なし", "zero"), ("在庫あり", "some"), ("在庫があり", "some"),
                   ("품절", "zero"), ("재고 없", "zero"), ("재고가 없", "zero"),
                   ("재고 있", "some"), ("재고가 있", "some"))
 # What the text must hold for any of them to be there: ASCII words (the others are not ASCII).
 _FOREIGN_ASCII = ("lager", "ausverkauft", "stock", "rupture", "estoque", "esgotad", "agotad",
-                  "existencia", "esaurit", "disponib", "uitverkocht", "voorraad", "leverbaar")
-_FOREIGN_NEEDS = _FOREIGN_ASCII + ("épuis", "切れ", "在庫", "품절", "재고", "매진", "vorrät")
+                  "existencia", "esaurit", "disponib", "uitverkocht", "voorraad", "leverbaar",
+                  "lieferbar")
+_FOREIGN_NEEDS = _FOREIGN_ASCII + ("épuis", "切れ", "在庫", "품절", "재고", "매진", "vorrät",
+                                   "verfügbar")
 _FOREIGN_ENDING = re.compile(r"(?:[aoei]?s|[aoei]|en)?(?![\w])")
+# German "verfügbar" is a stock claim, like "disponibile", only said of the thing itself with
+# nothing after it in its clause: "Der Artikel ist (sofort) verfügbar", "Er ist nicht mehr
+# verfügbar", "Ja, verfügbar."; not "Die Rückerstattung ist online verfügbar" (a noun of
+# ``_NOT_STOCK_IT``) nor "in Blau verfügbar".
+_VERFUEGBAR_BEFORE = re.compile(r"(?:(?:^|[.!?,;:\n]|\bja|\b(?:er|sie|es)|\b(?:der|die|das|dieser|"
+                                r"diese|dieses)[ \t\u00a0]+(?P<noun>\w+))[ \t\u00a0]+(?:ist|sind)"
+                                r"(?:[ \t\u00a0]+(?:sofort|derzeit|aktuell|momentan|noch|jetzt|"
+                                r"leider|auch|nicht|mehr|nur|gerade)){0,3}|^|[.!?,;:\n]|\bja)"
+                                r"[ \t\u00a0]*\Z")
 # Before a word, a negation that turns it around (nicht, pas, não, no, non, niet, 没), maybe with
 # a verb or "more" between ("não está esgotado", "n'est plus en stock", "non è più disponibile",
 # "no tenemos en existencia", "niet meer op voorraad").
@@ -198,7 +210,12 @@ _NOT_STOCK_IT = frozenset(
     "reembolso devolución envío entrega servicio función opción soporte pago descuento oferta "
     "cupón aplicación cuenta garantía seguimiento remboursement retour livraison service "
     "fonction option assistance paiement remise offre application compte garantie suivi "
-    "support".split())
+    "support "
+    # and in German, for "verfügbar"
+    "rückerstattung erstattung rücksendung lieferung versand zustellung funktion funktionen "
+    "dienst option optionen zahlung zahlungen rabatt angebot gutschein app anwendung konto "
+    "garantie sendungsverfolgung kundenservice hotline abholung version handbuch rechnung "
+    "informationen website seite termin".split())
 _CLAUSE_END = re.compile(r"[ \t\u00a0]*(?:[.!,;:)\n]|\Z)")
 _SUPPOSE_WORDS = r"\b(?:if|unless|whether|when|whenever|once|until|in case)\b"
 _SUPPOSING = re.compile(_SUPPOSE_WORDS)
@@ -356,8 +373,9 @@ def _foreign_stock(low: str, names: _NameOrSize) -> list[tuple[int, int, str, No
             if end > start + len(word) and _generic_rule(low, word, start, end) \
                     or word[0] >= "\u3000" and _CJK_GENERIC_AFTER.match(low, end):
                 continue                # "Les articles épuisés sont remboursés", 品切れの商品は
-            if word in ("disponibil", "disponible"):
-                said = _DISPONIBILE_BEFORE.search(low, max(0, start - 40), start)
+            if word in ("disponibil", "disponible", "verfügbar"):
+                said = (_VERFUEGBAR_BEFORE if word == "verfügbar" else _DISPONIBILE_BEFORE
+                        ).search(low, max(0, start - 40), start)
                 if said is None or said.group("noun") in _NOT_STOCK_IT \
                         or not _CLAUSE_END.match(low, end):
                     continue            # "Il rimborso è disponibile online"
