@@ -1675,9 +1675,9 @@ def _items(node: Any) -> Iterable[tuple[str, Any]]:
                     todo.append(child)
         elif isinstance(node, (list, tuple)):
             todo.extend(node)
-_FOREIGN_STOCK_NAME = re.compile(r"(?i)existenc|estoque|(?<![a-z])lager(?:bestand|menge|stand)?"
-                                 r"(?![a-z])|vorr[aä]t|voorraad|disponib|giacenz|scorte|"
-                                 r"magazzin|inventari|在庫|库存|庫存|재고")
+_FOREIGN_STOCK_NAME = re.compile(r"(?i)existenc|estoque|(?<![a-z])(?:lager(?:bestand|menge|stand)?"
+                                 r"|bestand)(?![a-z])|vorr[aä]t|voorraad|disponib|giacenz|scorte|"
+                                 r"magazzin|inventari|inventaire|在庫|库存|庫存|재고")
 
 
 @functools.lru_cache(maxsize=4096)
@@ -1685,8 +1685,8 @@ def field_words(name: str) -> frozenset[str]:
     """The words a field's name says it counts, each reduced like ``noun``: ``total_views`` and
     ``viewCount`` give {"view"}, ``new_followers`` {"new", "follower"}. A name about stock
     (``in_stock``, ``stock_level``, ``inventory``; in other languages ``existencias``,
-    ``estoque``, ``lagerbestand``, ``voorraad``, ``disponibilità``, ``giacenza``, 在庫, 库存,
-    재고) also gives "stock"."""
+    ``estoque``, ``lagerbestand``, ``bestand``, ``voorraad``, ``inventaire``, ``disponibilità``,
+    ``giacenza``, 在庫, 库存, 재고) also gives "stock"."""
     words = {noun(word) for word in _NAME_WORDS.findall(name)} - _COUNTING_WORDS
     if any("stock" in word or "inventor" in word or word.startswith("availab")
            for word in words) or _FOREIGN_STOCK_NAME.search(name):

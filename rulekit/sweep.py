@@ -600,11 +600,12 @@ _TREND_AFTER = re.compile(
     r"[ \u00a0]+(?:(?P<fall>lower|less|fewer|down|drop|decline|decrease|fall|loss|dip)"
     r"|(?P<rise>higher|more|up|rise|gain|increase|jump))(?![\w-])", re.IGNORECASE)
 # After the number in other languages: "um 12,5 % gestiegen", "met 12,5% gedaald", "12,5 % de
-# moins", "12,5% in più", and in German and Dutch after the level reached ("um 8 % auf 48.210
-# gesunken", "met 8% tot 48.210 gedaald"); in Japanese, Chinese and Korean the word follows the
+# moins", "12,5% in più", and in German and Dutch after the level reached, maybe with its noun
+# ("um 8 % auf 48.210 (Aufrufe) gesunken", "met 8% tot 48.210 gedaald"); in Japanese, Chinese and Korean the word follows the
 # number, maybe after の or 的 (12.5%減少, 12.5%の増加, 12.5% 감소).
 _TREND_AFTER_OTHER = re.compile(
-    r"(?:[ \u00a0]+(?:auf|bis|naar|tot)[ \u00a0]+[0-9][0-9.,\u00a0]{0,20}?(?=[ \u00a0]))?"
+    r"(?:[ \u00a0]+(?:auf|bis|naar|tot)[ \u00a0]+[0-9][0-9.,\u00a0]{0,20}?"
+    r"(?:[ \u00a0]+[^\W\d_]{1,30})?(?=[ \u00a0]))?"
     r"[ \u00a0]+(?:(?P<fall>gesunken|gefallen|zurückgegangen|weniger|niedriger|gedaald|gezakt|"
     r"afgenomen|minder|lager|menos|in meno|de moins|en moins|zurück|nach unten)|(?P<rise>"
     r"gestiegen|gewachsen|mehr|höher|gestegen|gegroeid|toegenomen|meer|hoger|más|mais|in più|"

@@ -17,7 +17,7 @@ from rulekit.evidence import WORD_AFTER, Amount, Evidence, noun
 from rulekit.findings import _FIGURE_KINDS, Finding, _new_finding
 from rulekit.numbers import plain_decimal
 from rulekit.scan import Mention
-from rulekit.scan.base import _ascii_lower, _word_after, _word_before
+from rulekit.scan.base import _ascii_lower, _is_cjk, _word_after, _word_before, inside_written_name
 
 # Rule 12, amounts in words: "no views", "zero likes", "0 comments", "not a single order" say
 # there are none; "out of stock", "sold out", "isn't in stock", "none left", "none in stock",
@@ -35,8 +35,8 @@ _STOCK_OUT = ("out of ", "out-of-", "not in ", "n't in ")
 _STOCK_NOTICES = ("alert", "notification", "notice", "email", "message", "warning")
 # Before "in stock", words that make it something else than a claim of some stock: a count
 # a few words before it ("0 in stock", "7 of the Navy raincoat in stock"; not "$79.99 and in
-# stock"), "none in
-# stock", "back in stock" (a promise), "not ... in stock".
+# stock", nor the digits of a name or a size, ``_NameOrSize``), "none in stock", "back in
+# stock" (a promise), "not ... in stock".
 _IN_STOCK_OTHERWISE = re.compile(r"\d[ \t\u00a0]*(?:(?!(?:and|or|but|is|are|was|were|it|"
                                  r"so|now|still|also)\b)[\w'-]+[ \t\u00a0]+){0,4}$"
                                  r"|(?:\b(?:no|zero|none|nothing|not|never|back|once|if|"
@@ -91,16 +91,28 @@ _FOREIGN_STOCK = (("ausverkauft", "zero"), ("auf lager", "some"), ("售罄", "ze
                   ("disponibil", "some"), ("disponibile in magazzino", "some"),
                   ("disponibili in magazzino", "some"),
                   ("uitverkocht", "zero"), ("op voorraad", "some"),
-                  ("leverbaar", "some"), ("vorrätig", "some"), ("매진", "zero"),
+                  ("leverbaar", "some"), ("vorrätig", "some"), ("lieferbar", "some"),
+                  ("verfügbar", "some"), ("매진", "zero"),
                   ("品切れ", "zero"), ("在庫切れ", "zero"), ("売り切れ", "zero"),
                   ("在庫なし", "zero"), ("在庫あり", "some"), ("在庫があり", "some"),
                   ("품절", "zero"), ("재고 없", "zero"), ("재고가 없", "zero"),
                   ("재고 있", "some"), ("재고가 있", "some"))
 # What the text must hold for any of them to be there: ASCII words (the others are not ASCII).
 _FOREIGN_ASCII = ("lager", "ausverkauft", "stock", "rupture", "estoque", "esgotad", "agotad",
-                  "existencia", "esaurit", "disponib", "uitverkocht", "voorraad", "leverbaar")
-_FOREIGN_NEEDS = _FOREIGN_ASCII + ("épuis", "切れ", "在庫", "품절", "재고", "매진", "vorrät")
+                  "existencia", "esaurit", "disponib", "uitverkocht", "voorraad", "leverbaar",
+                  "lieferbar")
+_FOREIGN_NEEDS = _FOREIGN_ASCII + ("épuis", "切れ", "在庫", "품절", "재고", "매진", "vorrät",
+                                   "verfügbar")
 _FOREIGN_ENDING = re.compile(r"(?:[aoei]?s|[aoei]|en)?(?![\w])")
+# German "verfügbar" is a stock claim, like "disponibile", only said of the thing itself with
+# nothing after it in its clause: "Der Artikel ist (sofort) verfügbar", "Er ist nicht mehr
+# verfügbar", "Ja, verfügbar."; not "Die Rückerstattung ist online verfügbar" (a noun of
+# ``_NOT_STOCK_IT``) nor "in Blau verfügbar".
+_VERFUEGBAR_BEFORE = re.compile(r"(?:(?:^|[.!?,;:\n]|\bja|\b(?:er|sie|es)|\b(?:der|die|das|dieser|"
+                                r"diese|dieses)[ \t\u00a0]+(?P<noun>\w+))[ \t\u00a0]+(?:ist|sind)"
+                                r"(?:[ \t\u00a0]+(?:sofort|derzeit|aktuell|momentan|noch|jetzt|"
+                                r"leider|auch|nicht|mehr|nur|gerade)){0,3}|^|[.!?,;:\n]|\bja)"
+                                r"[ \t\u00a0]*\Z")
 # Before a word, a negation that turns it around (nicht, pas, não, no, non, niet, 没), maybe with
 # a verb or "more" between ("não está esgotado", "n'est plus en stock", "non è più disponibile",
 # "no tenemos en existencia", "niet meer op voorraad").
@@ -115,7 +127,8 @@ _FOREIGN_NOT = re.compile(r"(?<![\w])(?:nicht|kein|keine|pas|plus|jamais|não|nu
 # nouveau en stock", "si l'article est en stock", "estaba agotado", "se estiver esgotado",
 # "binnenkort weer op voorraad", 如果有货; or a count a few words before it ("nur noch 2 (Stück)
 # auf Lager", "il en reste 4 en stock", 还剩5件有货), as for "in stock": not a price with "and"
-# or a verb between ("Er kostet 49,00 € und ist auf Lager", "cuesta 79,95 € y hay stock").
+# or a verb between ("Er kostet 49,00 € und ist auf Lager", "cuesta 79,95 € y hay stock"), nor
+# the digits of a name or a size (``_NameOrSize``: "小米手环9目前有货", "Größe 42 auf Lager").
 _FOREIGN_OTHERWISE = re.compile(
     r"(?:\bsi\b(?![ \t\u00a0]+(?:è|sono)\b)|"       # "si è esaurito" is reflexive
     r"\b(?:wenn|falls|sobald|bis|war|waren|wieder|bald|morgen|quand|lorsque|dès|jusqu|"
@@ -197,7 +210,12 @@ _NOT_STOCK_IT = frozenset(
     "reembolso devolución envío entrega servicio función opción soporte pago descuento oferta "
     "cupón aplicación cuenta garantía seguimiento remboursement retour livraison service "
     "fonction option assistance paiement remise offre application compte garantie suivi "
-    "support".split())
+    "support "
+    # and in German, for "verfügbar"
+    "rückerstattung erstattung rücksendung lieferung versand zustellung funktion funktionen "
+    "dienst option optionen zahlung zahlungen rabatt angebot gutschein app anwendung konto "
+    "garantie sendungsverfolgung kundenservice hotline abholung version handbuch rechnung "
+    "informationen website seite termin".split())
 _CLAUSE_END = re.compile(r"[ \t\u00a0]*(?:[.!,;:)\n]|\Z)")
 _SUPPOSE_WORDS = r"\b(?:if|unless|whether|when|whenever|once|until|in case)\b"
 _SUPPOSING = re.compile(_SUPPOSE_WORDS)
@@ -205,10 +223,64 @@ _SUPPOSING = re.compile(_SUPPOSE_WORDS)
 _SUPPOSED = re.compile(_SUPPOSE_WORDS + r"[^.!?;:,\n]{0,48}$")
 
 
-def _amount_phrases(low: str) -> list[tuple[int, int, str, str | None, str | None]]:
+# Before a number, a word that makes it a size, not a stock level: "Größe 42 auf Lager",
+# "Taille 38 en stock", "Talla 38", "Taglia 38", "Tamanho 38", "Maat 42", "Size 10 in stock",
+# "EU 42".
+_SIZE_WORDS = frozenset("größe grösse groesse gr taille talla taglia tamanho maat size sizes eu "
+                        "us uk".split())
+
+
+class _NameOrSize:
+    """Whether a run of digits before a stock word is the digits of a name or a size, not a
+    stock level: glued to the letters of a word (Galaxy S24, BT-3, and 小米手环9 right before
+    有货), written as the evidence writes a name ("Pixel 9", "小米手环9目前售罄"), or after a
+    size word (``_SIZE_WORDS``: "Größe 42 auf Lager"). ``low`` is the text lower-cased, index
+    for index."""
+
+    def __init__(self, low: str, names: frozenset[str]) -> None:
+        self.low, self.names = low, names
+
+    def __call__(self, s: int, e: int, stock: int | None) -> bool:
+        """[s, e): the digits; ``stock``: where the stock word after them starts, None for a
+        stock level ("12 in stock", 剩5件), whose digits glued to a CJK word (剩) are a count."""
+        low = self.low
+        before = low[s - 1:s]
+        if before in ("-", ".") and s > 1:
+            before = low[s - 2]                             # "BT-3", "EQ.6"
+        if before.isalpha() and (not _is_cjk(before) or stock is not None
+                                 and not low[e:stock].strip(" \t\u00a0")):
+            return True                                     # "Galaxy S24", 小米手环9有货
+        if _word_before(low, s) in _SIZE_WORDS:
+            return True                                     # "Größe 42 auf Lager"
+        digits = low[s:e]
+        names = [name for name in self.names if digits in name]
+        return bool(names) and inside_written_name(low, s, e, names) is not None
+
+    def count_before(self, pattern: re.Pattern, start: int) -> re.Match | None:
+        """The match of ``pattern`` (``_IN_STOCK_OTHERWISE``, ``_FOREIGN_OTHERWISE``) in the 32
+        characters before the stock word at ``start``, passed over where it is a count that
+        is the digits of a name or a size: "Pixel 9 only 2 in stock" finds the 2."""
+        low = self.low
+        at = max(0, start - 32)
+        while True:
+            found = pattern.search(low, at, start)
+            if found is None or not found.group()[:1].isdigit():
+                return found
+            end = found.start() + 1
+            while end < start and (low[end].isdigit() or low[end] in ".," and
+                                   low[end + 1:end + 2].isdigit()):
+                end += 1
+            if not self(found.start(), end, start):
+                return found
+            at = end
+
+
+def _amount_phrases(low: str, names: _NameOrSize) -> list[tuple[int, int, str, str | None,
+                                                                  str | None]]:
     """(start, end, what it says, first word, second word) of each phrase of rule 12 in the
     lower-cased text: "zero" ("no views": the word or words after it are what is counted),
-    "out" (of stock) or "in" (stock)."""
+    "out" (of stock) or "in" (stock). ``names`` tells the digits of a name or a size before a
+    stock word from a count."""
     found = []
     for word in _NONE_WORDS:
         at = low.find(word)
@@ -250,7 +322,7 @@ def _amount_phrases(low: str) -> list[tuple[int, int, str, str | None, str | Non
                 foreign = True
                 break
     if foreign:
-        found.extend(_foreign_stock(low))
+        found.extend(_foreign_stock(low, names))
     return found
 
 
@@ -279,7 +351,7 @@ def _availability(low: str) -> list[tuple[int, int, str, None, None]]:
     return found
 
 
-def _foreign_stock(low: str) -> list[tuple[int, int, str, None, None]]:
+def _foreign_stock(low: str, names: _NameOrSize) -> list[tuple[int, int, str, None, None]]:
     """The stock words of other languages (``_FOREIGN_STOCK``), as ``_availability``."""
     found = []
     for word, says in _FOREIGN_STOCK:
@@ -294,17 +366,16 @@ def _foreign_stock(low: str) -> list[tuple[int, int, str, None, None]]:
                 end = ending.end()
             elif low.startswith("음", end):
                 end += 1                            # 재고 있음
-            otherwise = _FOREIGN_OTHERWISE.search(low, max(0, start - 32), start)
-            if otherwise is not None and otherwise.start() and low[otherwise.start() - 1].isalpha() \
-                    and otherwise.group().rstrip(" \t\u00a0").isdigit():
-                otherwise = None        # 小米手环9有货: the digit of a name, not a count
-            if otherwise is not None or _FOREIGN_OTHERWISE_AFTER.match(low, end):
-                continue                # "wieder auf Lager", "nur noch 2 auf Lager", 有货吗
+            # "wieder auf Lager", "nur noch 2 auf Lager", 有货吗; not 小米手环9目前有货
+            if names.count_before(_FOREIGN_OTHERWISE, start) is not None \
+                    or _FOREIGN_OTHERWISE_AFTER.match(low, end):
+                continue
             if end > start + len(word) and _generic_rule(low, word, start, end) \
                     or word[0] >= "\u3000" and _CJK_GENERIC_AFTER.match(low, end):
                 continue                # "Les articles épuisés sont remboursés", 品切れの商品は
-            if word in ("disponibil", "disponible"):
-                said = _DISPONIBILE_BEFORE.search(low, max(0, start - 40), start)
+            if word in ("disponibil", "disponible", "verfügbar"):
+                said = (_VERFUEGBAR_BEFORE if word == "verfügbar" else _DISPONIBILE_BEFORE
+                        ).search(low, max(0, start - 40), start)
                 if said is None or said.group("noun") in _NOT_STOCK_IT \
                         or not _CLAUSE_END.match(low, end):
                     continue            # "Il rimborso è disponibile online"
@@ -372,7 +443,8 @@ def _amount_words(text: str, low: str, evidence: Evidence) -> list[Finding]:
     findings = []
     supposing = _SUPPOSING.search(low) is not None     # once: most texts suppose nothing
     counted: dict[tuple[str, str | None], tuple[Sequence[Amount], int]] = {}
-    for start, end, says, first, second in _amount_phrases(low):
+    names = _NameOrSize(low, evidence.names)
+    for start, end, says, first, second in _amount_phrases(low, names):
         if supposing and _SUPPOSED.search(low, max(0, start - 64), start):
             continue
         if says in ("in", "out") and (
@@ -389,7 +461,7 @@ def _amount_words(text: str, low: str, evidence: Evidence) -> list[Finding]:
                     start -= 1
                 says = "some" if says == "out" else "zero"
         if says == "in":
-            if _IN_STOCK_OTHERWISE.search(low, max(0, start - 32), start):
+            if names.count_before(_IN_STOCK_OTHERWISE, start) is not None:
                 continue
             amounts, wanted = _row_stock(low, start, end, evidence), "some"
         elif says in ("out", "zero", "some") and first is None:
@@ -648,11 +720,13 @@ _CJK_STOCK_AFTER = re.compile(r"[件个個双雙台点點本套份支瓶盒]|[�
 
 def _stock_levels(low: str, mentions: Sequence[Mention], evidence: Evidence) -> list[Finding]:
     """A number said as a stock level must be one of the evidence's stock levels, when it
-    states any: "only 2 left" is not backed by a rating of 2 while the stock is 12. ``low`` is
-    the text lower-cased, index for index."""
+    states any: "only 2 left" is not backed by a rating of 2 while the stock is 12. The digits
+    of a name or a size are no level ("Größe 42 auf Lager", ``_NameOrSize``). ``low`` is the
+    text lower-cased, index for index."""
     findings = []
     cjk = "剩" in low or "库存" in low or "在庫" in low
     memo: dict[int, tuple[set[Decimal], str]] = {}     # by the id of the amounts judged
+    names = None
     for mention in mentions:
         if mention.kind not in _FIGURE_KINDS or mention.value is None or mention.percent \
                 or mention.currency:
@@ -661,6 +735,9 @@ def _stock_levels(low: str, mentions: Sequence[Mention], evidence: Evidence) -> 
                 cjk and low.endswith(_CJK_STOCK_BEFORE, 0, mention.start)
                 and _CJK_STOCK_AFTER.match(low, mention.end)):
             continue
+        names = names or _NameOrSize(low, evidence.names)
+        if names(mention.start, mention.end, None):
+            continue                # "Größe 42 auf Lager", "Pixel 9 in stock": no stock level
         # "The Trail Runner has 2 left": the stock of the row the clause names, if it names one
         amounts = _row_stock(low, mention.start, mention.end, evidence)
         if id(amounts) not in memo:

@@ -26,10 +26,14 @@ Decisions on ambiguous text, each pinned by a case in ``tests/cases/scan/``:
 - A lone "one" is a pronoun ("the cheaper one", "one of the best", "no one", "one day") unless
   it is "one of/in/out of N" with N a number, "one to N", or it stands before a unit-like noun
   ("one hour", "one item", "one percent"; ``ONE_NOUNS``), also after "only" ("only one post";
-  "the only one" stays a pronoun). "One" opening a sentence before a person (customer, user,
-  person, follower, visitor, subscriber) and a verb is a certain person, not a count ("One
-  customer said it was great", like "One reviewer loved it"); inside a sentence ("only one
-  customer returned it") or before "in", "of", "per" or a number ("One customer in 5") it is 1. "a"/"an" count only inside "a dozen", "a hundred", "a
+  "the only one" stays a pronoun). "one" before a person (customer, user, person, follower,
+  visitor, subscriber) and a verb of saying or feeling ("said", "wrote", "loved",
+  "complained"; ``_ONE_SAID``), maybe after an adverb or a name between commas, is a certain
+  person, not a count ("One customer said it was great", "but one customer said it runs
+  small", "One customer, Dana, said", like "One reviewer loved it"); before another verb ("One
+  customer has reviewed it", "bought", "returned it"), after "only" or "just", with "so far"
+  after it, or before "in", "of", "per" or a number ("One customer in 5") it is 1. "a"/"an"
+  count only inside "a dozen", "a hundred", "a
   thousand", "a million", "half a dozen", "one and a half". "first" and "second" are read only
   as ranks (an adverb and a unit of time far more often than an ordinal): directly before place,
   best, most, highest, largest, ranked, spot, position... ("second place", "the second-best
@@ -62,10 +66,12 @@ Decisions on ambiguous text, each pinned by a case in ``tests/cases/scan/``:
   share stays a fraction (0.25). "a baker's dozen" is 13; "a score of <word>" is 20. Magnitude
   words ("hundreds of", "thousands") are not read here: the sweep judges them as bands
   (``rulekit.sweep_amounts``, rule 12).
-- "three" after "from" at the end of a clause or before a comma, in a clause that counts shots
-  ("4 of 9", "3-for-7") or says shooting, is the three-point line, not read ("Curry was 4 of 9
-  from three"); "grew to five from three" and "from three and five from two" keep it. "the
-  front nine", "the back nine" (golf) are not 9.
+- "three" or "3" after "from" at the end of a clause or before a comma, right after a count of
+  shots ("4 of 9", "3-for-7", "41%") or in a clause that says shooting (shot, threes,
+  3-pointers, from the field), is the three-point line, not read ("Curry was 4 of 9 from
+  three"); after a change word it is a number ("grew to five from three", "12%, up from 3"),
+  and so is "from three and five from two". "the front nine", "the back nine" (golf) are
+  not 9.
 - Number words are read in the locale's own language only: English everywhere; German (de);
   French, Spanish, Italian, Portuguese and Dutch (fr, es, it, pt, nl: ``_ROLE_WORDS`` in
   ``rulekit.scan.words``), compounds included ("quatre-vingt-dix-neuf", "soixante et onze",

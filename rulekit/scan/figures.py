@@ -303,6 +303,10 @@ RISE_OTHER = frozenset(
     "subiu subiram aumentou aumentaram cresceu cresceram crescimento alta "
     "gestegen steeg stegen stijging gegroeid groeide toegenomen toename".split())
 CHANGE_OTHER = FALL_OTHER | RISE_OTHER
+# Between the level reached and the German or Dutch verb after it, words that are no noun of
+# the level: "auf 48.210 und ist gesunken" is no change then its level.
+_NOT_A_NOUN = frozenset("und oder aber ist sind war waren hat haben en of maar is zijn was "
+                        "waren heeft hebben".split())
 _CHANGE_LINKS = frozenset("de du um von un una en del dell' di em met van".split())
 _CHANGE_TO = frozenset("à auf bis a para naar tot".split())
 _CENTS_AFTER = re.compile(r"[ \t\u00a0]+(?i:cents?|pence)(?![\w-])")
@@ -869,9 +873,12 @@ def _change_other_before(low: str, s: int) -> bool:
 
 
 def _change_other_after(low: str, e: int) -> bool:
-    """Whether a word of ``CHANGE_OTHER`` follows e: the German and Dutch verb after the level
-    reached ("met 8% tot 48.210 gedaald")."""
-    words = low[e:e + 32].split()[:1]
+    """Whether a word of ``CHANGE_OTHER`` follows e, maybe after one noun: the German and Dutch
+    verb after the level reached ("met 8% tot 48.210 gedaald", "um 8 % auf 48.210 Aufrufe
+    gesunken")."""
+    words = low[e:e + 48].split()[:2]
+    if len(words) == 2 and words[0].isalpha() and words[0] not in _NOT_A_NOUN:
+        del words[0]                    # "48.210 Aufrufe gesunken": the noun of the level
     return bool(words) and words[0].strip(_CONTEXT_STRIP) in CHANGE_OTHER
 
 

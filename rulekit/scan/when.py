@@ -14,7 +14,7 @@ import re
 
 from rulekit.dates import ClaimedDate, Readings, _locale_dates, hour_range, is_fixed, \
     parse_claimed_date, real_offset, written_zone
-from rulekit.scan.base import _DIGITS, _Hit, _is_glue, _word_after, _word_before
+from rulekit.scan.base import _CONTEXT_STRIP, _DIGITS, _Hit, _is_glue, _word_after, _word_before
 from rulekit.scan.cjk import _CJK_DIGIT, _cjk_value, _digit_string
 from rulekit.scan.locales import _SPACE, _name_key
 
@@ -237,7 +237,9 @@ _START = operator.attrgetter("s")
 # "July *2*", "<i>July</i> 2"), and those marks inside a date's text.
 # A month and a day with a slash and no year ("7/10" in en_US, "10/7" in en_GB: the locale's
 # order), a date only after a word that makes it one (``_SHORT_DATE_CUES``, a weekday): alone,
-# "7/10" is as often a rating, a share or a score, and so it is before "of", "stars", "points".
+# "7/10" is as often a rating, a share or a score, and so it is before "of", "stars", "points"
+# or any counted noun ("on 9/10 devices": ``_counted_noun``). "24/7" is never a date (open all
+# day, ``_ALL_DAY``), not even "24 July" in en_GB after "deliver" or "on".
 _SHORT_DATE = re.compile(r"([0-9]{1,2})/([0-9]{1,2})(?![0-9]|/[0-9]|[.,][0-9]|[^\W\d_]|%)")
 _SHORT_DATE_CUES = frozenset(
     "on since until till thru through before after due dated arrives arrive arrived arriving "
@@ -247,9 +249,27 @@ _SHORT_DATE_CUES = frozenset(
 _SHORT_DATE_NOT_AFTER = re.compile(
     r"[ \t\u00a0]*(?:of|stars?|points?|ratings?|scores?|votes?|de|des|du|del|della|di|von|der)"
     r"(?![^\W\d_])", re.IGNORECASE)
-# Before "by", a word that makes "by 1/3" the size of a change ("cut by 1/3"), not a deadline.
-_CHANGED_BY = frozenset("cut cuts reduced reduces lowered raised increased decreased dropped "
-                        "fell rose grew down up off discounted".split())
+# Before "by", up to four words back in its clause, a word that makes "by 1/3" the size of a
+# change ("cut by 1/3", "We reduce prices by 1/2", "slashed all prices by 1/2"), not a deadline:
+# the verbs of a change in all their forms, and down, up, off.
+_CHANGED_BY = frozenset(
+    "down up off cut cuts cutting fell fall falls falling fallen rose rise rises rising risen "
+    "grew grow grows growing grown shrank shrunk shrink shrinks shrinking".split()) | frozenset(
+    f"{stem}{ending}" for stem, endings in (
+        ("reduc", ("e", "es", "ed", "ing")), ("lower", ("", "s", "ed", "ing")),
+        ("rais", ("e", "es", "ed", "ing")), ("increas", ("e", "es", "ed", "ing")),
+        ("decreas", ("e", "es", "ed", "ing")), ("slash", ("", "es", "ed", "ing")),
+        ("drop", ("", "s", "ped", "ing", "ping")), ("trim", ("", "s", "med", "ming")),
+        ("discount", ("", "s", "ed", "ing")), ("boost", ("", "s", "ed", "ing")),
+        ("mark", ("", "s", "ed", "ing")))
+    for ending in endings)
+# After a month and a day with a slash, a word ending in -s that is no counted noun: a verb of
+# the date's own clause ("by 7/10 ships"), a weekday ("7/10 Thurs"), a little word.
+_NOT_COUNTED = frozenset("is was has does its this thus us plus as yes always perhaps unless "
+                         "ships arrives ends starts opens closes expires goes remains applies "
+                         "comes gets tues thurs weds".split())
+# Counted nouns whose plural does not end in -s: "9/10 people liked it".
+_PLURALS = frozenset("people children men women staff feet teeth mice data criteria".split())
 _WEEKDAY_WORDS = frozenset(
     name for day in ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
     for name in (day, day[:3], day[:4]))
@@ -700,13 +720,14 @@ class _When:
         or None, having claimed nothing."""
         text, low = self.text, self.low
         found = _SHORT_DATE.match(text, s)
-        if found is None or _SHORT_DATE_NOT_AFTER.match(text, found.end()):
-            return None
+        if found is None or _SHORT_DATE_NOT_AFTER.match(text, found.end()) \
+                or text.startswith("24/7", s) or _counted_noun(_word_after(low, found.end())):
+            return None                 # "9/10 devices": a share; "24/7": open all day
         word = _word_before(low, s)
         if word not in _SHORT_DATE_CUES and word.rstrip(",") not in _WEEKDAY_WORDS:
             return None
-        if word == "by" and _word_before(low, low.rfind("by", 0, s)) in _CHANGED_BY:
-            return None                 # "cut by 1/3": a share
+        if word == "by" and _changed_by(low, low.rfind("by", 0, s)):
+            return None                 # "cut (prices) by 1/3": a share
         first, second = int(found.group(1)), int(found.group(2))
         month, day = (first, second) if _locale_dates(self.info.locale).month_first \
             else (second, first)
@@ -1197,6 +1218,27 @@ def _day_only(hit: _Hit) -> bool:
 def _time_only(hit: _Hit) -> bool:
     """A clock time alone ("8 pm", "20:00"), not "24/7"."""
     return hit.time is not None and hit.day is None and hit.normalized != "00:00-24:00"
+
+
+def _counted_noun(word: str) -> bool:
+    """Whether ``word``, after a month and a day with a slash, is a plural noun they count
+    ("9/10 devices", "9/10 people"), which makes them a share, not a date."""
+    if word in _PLURALS:
+        return True
+    return len(word) > 3 and word.endswith("s") and not word.endswith("ss") and word.isalpha() \
+        and word not in _NOT_COUNTED
+
+
+def _changed_by(low: str, by: int) -> bool:
+    """Whether a word of ``_CHANGED_BY`` stands up to four words before "by" at ``by``, in its
+    clause: "cut by 1/3", "we reduce prices by 1/2"."""
+    words = low[max(0, by - 48):by].split()[-4:]
+    for word in reversed(words):
+        if word.strip(_CONTEXT_STRIP) in _CHANGED_BY:
+            return True
+        if word[-1:] in ".,;:!?)":
+            return False                # the clause ends before "by"
+    return False
 
 
 def _valid_day(month: int, day: int) -> bool:

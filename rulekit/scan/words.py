@@ -63,12 +63,21 @@ ONE_NOUNS = frozenset("""
 # "one-click", "one-piece", "one-size", "one-shot", "one-page": idioms, though the noun alone
 # counts.
 _ONE_HYPHEN_IDIOMS = frozenset("click piece size shot page".split())
-# "One customer said it was great": "one" opening a sentence before a person and a verb is a
-# certain person, not a count (as "One reviewer loved it", whose noun is no unit); not before
-# "in", "of", "out", "per" or a number ("One customer in 5 returned it").
+# "One customer said it was great", "but one customer complained", "One customer, Dana,
+# said": "one" before a person and a verb of saying or feeling (``_ONE_SAID``), maybe after an
+# adverb or a name between commas, is a certain person, not a count (as "One reviewer loved
+# it", whose noun is no unit). Before any other verb ("One customer has reviewed it", "bought",
+# "returned it"), after "only" or "just", or with "so far" in its clause, it is 1.
 _ONE_PERSON = re.compile(r"[ \t\u00a0]+(?:customer|user|person|follower|visitor|subscriber)"
-                         r"[ \t\u00a0]+(?!(?:in|of|out|per)\b|\d)[a-z]")
-_SENTENCE_OPENING = " \t\u00a0*_\"'“‘(>-•"
+                         r"(?:,[ \t\u00a0]+[^,.!?;\n]{1,40},)?[ \t\u00a0]+(?:[a-z]+ly[ \t\u00a0]+|"
+                         r"also[ \t\u00a0]+|even[ \t\u00a0]+)?(?P<verb>[a-z]+)(?![\w'-])")
+_ONE_SAID = frozenset(
+    "said says wrote writes noted notes mentioned mentions commented comments remarked "
+    "reported complained complains loved loves liked disliked hated praised raved called "
+    "described felt thought found told asked added shared claimed warned suggested noticed "
+    "pointed wished enjoyed appreciated recommended criticized criticised admitted explained "
+    "observed stated joked gushed summed put worried".split())
+_ONE_COUNTED_AFTER = re.compile(r"[^.!?;\n]{0,80}?\bso far\b")
 # "only one left", "one remaining", "one available": a count of stock.
 _ONE_LEFT = frozenset("left remaining available".split())
 # "ships in one day", "within one day", "for one day": a period; "one day we will" is not.
@@ -193,11 +202,17 @@ _EN_HYPERBOLE_AFTER = frozenset(("thanks", "apologies", "kisses", "hugs"))
 _EN_HYPERBOLE_BEFORE = frozenset(("thanks", "thank"))
 _GOLF_HALVES = frozenset(("front", "back"))
 # "4 of 9 from three", "went 3-for-7 from three,": the three-point line in basketball, not a
-# number, after "from" at the end of a clause or before a comma, in a clause that counts shots
-# ("N of M", "N-for-M" with digits or number words) or says shooting: "grew to five from three"
-# keeps its number.
-_SHOT_CUE = re.compile(r"(?<![0-9a-z])([0-9]+|[a-z]+)[ -](?:of|for)[ -]([0-9]+|[a-z]+)"
-                       r"|shoot|shot|percent|%")
+# number, after "from" at the end of a clause or before a comma, right after a count of shots
+# ("N of M", "N-for-M" with digits or number words, "41%", "41 percent"), or in a clause that
+# says shooting (shooting, shot, threes, 3-pointers, from the field or the line, FG, 3PT).
+# "grew to five from three", "12%, up from 3" and "4 of 9 lessons, up from 3" keep their
+# number: after a change word ("up from", "rose to 9 from") it is always one.
+_SHOT_RIGHT_BEFORE = re.compile(r"(?:(?<![0-9a-z])(?P<n>[0-9]+|[a-z]+)[ -](?:of|for)[ -]"
+                                r"(?P<m>[0-9]+|[a-z]+)|[0-9.]+[ ]?(?:%|percent))[ ]from[ ]\Z")
+_SHOT_WORDS = re.compile(r"(?<![a-z])(?:shooting|shot|shots|threes|(?:3|three)-?pointers?|fg|"
+                         r"3pt|3pm|3pa|from the (?:field|line|floor|arc))(?![a-z])")
+_SHOT_CHANGED = frozenset("up down rose risen grew fell dropped climbed jumped increased "
+                          "decreased improved declined slipped".split())
 _CLAUSE_END = frozenset(".,;:!?)")
 _HYPHENS = ("-", "\u2010")
 _GAP_AFTER = re.compile(r"[ \t\u00a0]+")
@@ -424,20 +439,25 @@ class _Words:
                 self.claim(hit)
 
     def from_three(self, s: int, e: int) -> bool:
-        """Whether "three" or "3" at [s, e), after "from", is the three-point line (``_SHOT_CUE``): at
-        the end of a clause, in a clause of at most 64 characters before it that counts
-        shots."""
+        """Whether "three" or "3" at [s, e), after "from", is the three-point line: at the end
+        of a clause, right after a count of shots (``_SHOT_RIGHT_BEFORE``) or in a clause of at
+        most 64 characters before it that says shooting (``_SHOT_WORDS``); never after a change
+        word (``_SHOT_CHANGED``: "up from 3", "rose to 9 from 3")."""
         low = self.low
         if e < len(low) and low[e] not in _CLAUSE_END:
             return False
         window = low[max(0, s - 64):s]
         clause = window[max(window.rfind(end) for end in (". ", "; ", "! ", "? ", "\n")) + 1:]
-        for found in _SHOT_CUE.finditer(clause):
-            if found.group(1) is None:
-                return True                 # shooting, shot, percent
-            if all(word.isdigit() or word in _EN_NUMBER_WORDS for word in found.groups()):
-                return True                 # "4 of 9", "four-for-nine"
-        return False
+        words = clause.split()
+        if len(words) >= 2 and (words[-2].strip(_CONTEXT_STRIP) in _SHOT_CHANGED or any(
+                word.strip(_CONTEXT_STRIP) in _SHOT_CHANGED for word in words[-5:-2])
+                and "to" in words[-5:-2]):
+            return False                    # "up from 3", "rose to 9 from 3": a number
+        found = _SHOT_RIGHT_BEFORE.search(clause)
+        if found is not None and (found.group("n") is None or all(
+                word.isdigit() or word in _EN_NUMBER_WORDS for word in found.group("n", "m"))):
+            return True                     # "4 of 9 from 3", "3-for-7 from 3", "41% from 3"
+        return _SHOT_WORDS.search(clause) is not None   # "shooting", "threes", "from the field"
 
     def spoken_cents(self, hit: _Hit) -> None:
         """The cents said after an amount and its currency word without "and": "fifty-nine
@@ -488,12 +508,10 @@ class _Words:
             if before != "only" or _word_before(low, low.rfind("only", 0, s)) in _ONLY_PRONOUN:
                 return False
         nxt = _word_after(low, e)
-        if _ONE_PERSON.match(low, e):
-            at = s
-            while at and low[at - 1] in _SENTENCE_OPENING:
-                at -= 1
-            if not at or low[at - 1] in ".!?:;\n":
-                return False            # "One customer said it was great."
+        said = _ONE_PERSON.match(low, e)
+        if said is not None and said.group("verb") in _ONE_SAID and before not in ("only", "just") \
+                and not _ONE_COUNTED_AFTER.match(low, said.end()):
+            return False                # "One customer said it was great."
         if nxt.rstrip("s") in ONE_NOUNS or low[e:e + 1] == "%" or nxt in _ONE_LEFT:
             return True
         if _ONE_DAY.match(low, e):
