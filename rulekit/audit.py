@@ -17,7 +17,7 @@ from __future__ import annotations
 import dataclasses
 import datetime as dt
 import functools
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any, Sequence
 
 from rulekit import dates
@@ -194,24 +194,56 @@ def decide(policy: Policy, text: str, findings: Sequence[Finding], attempt: int,
     failures += [Failure(_OUTCOME_OF_CODE.get(f.code, "stray_figure"),
                          Reason(f.code, f"{f.text!r}: {f.message}", f"text[{f.start}:{f.end}]"))
                  for f in findings]
+    return decision_for(policy, failures, attempt,
+                        feedback=lambda action: feedback(findings, action.naming or 8),
+                        unsupported_claims=tuple(dict.fromkeys(f.text for f in findings)))
+
+
+# A fallback is built from verified claims; free text has none, so it refuses.
+_NO_FALLBACK = "free text has no verified facts to build the fallback from, so rulekit refused"
+
+
+def decision_for(policy: Policy, failures: Sequence[Failure], attempt: int, *,
+                 feedback: str | Callable[[Action], str] | None = None,
+                 refusal: Callable[[str | None], str | None] | None = None,
+                 named: Callable[[str | None], str | None] | None = None,
+                 no_fallback: str = _NO_FALLBACK, recorded: int | None = None,
+                 **fields: Any) -> Decision:
+    """The decision of the ruleset's action for ``failures`` at ``attempt`` (``choose``) when
+    nothing verified backs the reply: free text (``decide``), a streamed reply cut short
+    (``rulekit.stream``), a reply ``rulekit.ground`` cannot judge at all.
+
+    - regenerate: with ``feedback`` for the model (``feedback(action)`` when it is callable);
+    - ask and handoff: with the action's message, made by ``named`` when given;
+    - fallback: refused with ``refusal(None)`` and a ``fallback_unavailable`` reason saying
+      ``no_fallback``, as a fallback is built from verified facts;
+    - refuse: with ``refusal(action.message)``; by default the message (or
+      ``DEFAULT_REFUSAL``) with its placeholders read as free text's: "figures", "data".
+
+    The decision is recorded at ``recorded`` when given (a final action chosen past every
+    attempt, for a reply that came earlier), and carries ``fields`` as given
+    (``unsupported_claims``)."""
     action, _ = choose(policy, failures, attempt)
-    common = dict(ruleset=policy.ruleset, attempt=attempt,
-                  reasons=tuple(f.reason for f in failures),
-                  unsupported_claims=tuple(dict.fromkeys(f.text for f in findings)))
+    common: dict[str, Any] = dict(ruleset=policy.ruleset, reasons=tuple(f.reason for f in failures),
+                                  attempt=attempt if recorded is None else recorded, **fields)
+    refusal = refusal or _refusal
     if action.kind == "regenerate":
-        return Decision("regenerate", feedback=feedback(findings, action.naming or 8),
-                        next_action="regenerate", **common)
-    if action.kind == "ask":
-        return Decision("ask", message=action.message, next_action=action.hint, **common)
-    if action.kind == "handoff":
-        return Decision("handoff", message=action.message, next_action="handoff", **common)
+        return Decision("regenerate", feedback=feedback(action) if callable(feedback)
+                        else feedback, next_action="regenerate", **common)
+    if action.kind in ("ask", "handoff"):
+        return Decision(action.kind, message=named(action.message) if named else action.message,
+                        next_action=action.hint if action.kind == "ask" else "handoff",
+                        **common)
     if action.kind == "fallback":
-        # A fallback is built from verified claims; free text has none, so it refuses.
-        common["reasons"] += (Reason("fallback_unavailable", "free text has no verified facts "
-                                     "to build the fallback from, so rulekit refused"),)
-        return Decision("refuse", message=DEFAULT_REFUSAL, **common)
-    return Decision("refuse", message=(action.message or DEFAULT_REFUSAL).replace(
-        "{fields}", "figures").replace("{entity}", "data").replace("{id}", ""), **common)
+        common["reasons"] += (Reason("fallback_unavailable", no_fallback),)
+        return Decision("refuse", message=refusal(None), **common)
+    return Decision("refuse", message=refusal(action.message), **common)
+
+
+def _refusal(message: str | None) -> str:
+    """A refuse message for free text: its placeholders name "figures" and "data"."""
+    return (message or DEFAULT_REFUSAL).replace("{fields}", "figures").replace(
+        "{entity}", "data").replace("{id}", "")
 
 
 def feedback(findings: Sequence[Finding], naming: int) -> str:
@@ -235,8 +267,8 @@ def refused(policy: Policy | None, message: str) -> AuditResult:
     return _refused(policy or _DEFAULT, "input_error", message)
 
 
-__all__ = ["AuditResult", "Evidence", "audit", "decide", "default_policy", "feedback",
-           "names_only_evidence", "refused"]
+__all__ = ["AuditResult", "Evidence", "audit", "decide", "decision_for", "default_policy",
+           "feedback", "names_only_evidence", "refused"]
 
 
 # ``rulekit.audit(...)`` works even after this module was imported as ``rulekit.audit``.

@@ -39,9 +39,12 @@ A figure that cannot be bound (no field word, no compatible mention, an ambiguou
 to the value-only rules of the sweep. ``bind`` returns the spans it settled so the sweep skips
 them.
 
-Linear-ish time: names, pronouns, field words and forms are each one compiled alternation run
-once over the text; each figure looks at a bounded window around it and a sorted list of
-mentions (bisect).
+Linear time (up to a log factor): names, pronouns, field words and forms are each one
+compiled alternation run once over the text; each figure looks at a bounded window around it;
+the spans forms and field words claim are a tree of prefix maxima (``_Spans``), and the
+mentions of rows are sorted lists with precomputed links to the nearest subject, name and
+repeated row (``_Lookup``, ``_Runs``), so nothing is tested against every span or mention
+found before it.
 """
 
 from __future__ import annotations
@@ -85,8 +88,10 @@ _FILLERS = re.compile(r"^(?:[\s\-–]*(?:total|combined|more|straight|[a-z]+-hig
 _OBJECT_BEFORE = re.compile(
     r"\b(?:for|against|over|to|past|of|with|on|at|in|led|paced|beat|defeated|topped|"
     r"versus|vs\.?)\s+(?:the\s+)?$", re.IGNORECASE)
-_SENTENCE_END = re.compile(r"(?<!\b[A-Z])(?<!\bSt)(?<!\bMr)(?<!\bJr)(?<!\bSr)(?<!\bvs)"
-                           r"[.!?]+[\"”’)]*\s+(?=[\"“(]?[A-Z0-9])|\n\s*\n")
+# The first mark comes before the look-behinds ("not after an initial, St, Mr..."), which then
+# include it: they are tried only where a sentence can end, not at every character.
+_SENTENCE_END = re.compile(r"[.!?](?<!\b[A-Z].)(?<!\bSt.)(?<!\bMr.)(?<!\bJr.)(?<!\bSr.)"
+                           r"(?<!\bvs.)[.!?]*[\"”’)]*\s+(?=[\"“(]?[A-Z0-9])|\n\s*\n")
 # Between two figures of one list: "18 points, six rebounds and a steal".
 # A figure, then "... that also included" a figure: "a 10-point double-double that also included
 # an assist".
@@ -103,6 +108,64 @@ _FORMER_LATTER = re.compile(r"\bthe\s+(former|latter)\b", re.IGNORECASE)
 # "12 of their own", "six of his own": a figure that takes the field of the figure before it.
 _OWN = re.compile(r"\s+of\s+(?:their|his|her|its)\s+own\b", re.IGNORECASE)
 _WINDOW = 60        # characters after a figure in which its field word must start
+# The most characters other than white space and ")" a ``_LIST_GAP`` match can hold: 40 of a
+# clause and "including". A gap holding more is no list gap, nor is any longer gap holding it
+# (keep this in step with ``_LIST_GAP``).
+_LIST_GAP_SOLID = 49
+
+
+class _Spans:
+    """Spans of text claimed so far. A few are tested one by one; past ``_FEW`` they are also
+    a Fenwick tree of the furthest end of the spans starting at or before each offset, so that
+    adding a span and asking whether one holds or overlaps a range take O(log n) however many
+    spans were claimed before."""
+
+    __slots__ = ("_spans", "_tree", "_size")
+    _FEW = 16
+
+    def __init__(self, length: int):
+        self._spans: list[tuple[int, int]] = []
+        self._tree: list[int] | None = None
+        self._size = length + 1                     # offsets 0..length
+
+    def add(self, start: int, end: int) -> None:
+        if self._tree is None:
+            self._spans.append((start, end))
+            if len(self._spans) > self._FEW:
+                self._tree = [-1] * (self._size + 1)
+                for span in self._spans:
+                    self._raise(*span)
+            return
+        self._raise(start, end)
+
+    def _raise(self, start: int, end: int) -> None:
+        tree, index = self._tree, start + 1
+        while index <= self._size:
+            if tree[index] >= end:
+                return      # each node further up covers this one, so it reaches as far
+            tree[index] = end
+            index += index & -index
+
+    def _reach(self, last: int) -> int:
+        """The furthest end of the spans that start at or before ``last``; -1 when none does."""
+        tree, index, best = self._tree, min(last, self._size - 1) + 1, -1
+        while index > 0:
+            if tree[index] > best:
+                best = tree[index]
+            index -= index & -index
+        return best
+
+    def covers(self, start: int, end: int) -> bool:
+        """Whether one span holds ``start``..``end``: ``a <= start and end <= b``."""
+        if self._tree is None:
+            return any(a <= start and end <= b for a, b in self._spans)
+        return self._reach(start) >= end
+
+    def overlaps(self, start: int, end: int) -> bool:
+        """Whether one span overlaps ``start``..``end``: ``a < end and start < b``."""
+        if self._tree is None:
+            return any(a < end and start < b for a, b in self._spans)
+        return self._reach(end - 1) > start
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -256,8 +319,24 @@ def _form_regex(form: str, slot: str = _NUMBER,
     return re.compile(pattern, re.IGNORECASE), tuple(slots), weight, tuple(literals)
 
 
-@functools.lru_cache(maxsize=64)
+# The vocabulary of each binding object seen lately, by identity: a frozen model hashes all its
+# declarations on every look-up, which costs more than binding a short answer.
+_BY_IDENTITY: dict[int, tuple[Binding, _Vocabulary]] = {}
+
+
 def _vocabulary(binding: Binding) -> _Vocabulary:
+    found = _BY_IDENTITY.get(id(binding))
+    if found is not None and found[0] is binding:
+        return found[1]
+    vocabulary = _compiled_vocabulary(binding)      # equal bindings share one
+    if len(_BY_IDENTITY) >= 64:
+        _BY_IDENTITY.clear()
+    _BY_IDENTITY[id(binding)] = (binding, vocabulary)     # holding it: its id is not reused
+    return vocabulary
+
+
+@functools.lru_cache(maxsize=64)
+def _compiled_vocabulary(binding: Binding) -> _Vocabulary:
     owners: dict[str, list[tuple[str, str]]] = {}
     for entity in binding.entities:
         for word, field in entity.words:
@@ -431,24 +510,24 @@ def bind(text: str, evidence: Any, policy: Policy | None, *, locale: str = "en_U
     derived = evidence[DERIVED_KEY] if index is not None and isinstance(
         evidence.get(DERIVED_KEY), Mapping) else derived_values(binding, evidence)
     every = mentions if mentions is not None else scan(text, locale)
-    scanned = [m for m in every
+    scanned = [m for m in every      # in text order, as ``scan`` returns them
                if m.kind in ("number", "word_number") and m.value is not None and not m.quoted]
     sentences = _sentences(text)
     named = rows.find(text)
     named += _pronouns(text, vocabulary, named, sentences)
     named.sort(key=lambda n: n.start)
-    starts = [n.start for n in named]
+    lookup = _Lookup(named)
 
     settled: set[tuple[int, int]] = set()
-    claimed: list[tuple[int, int]] = []       # text covered by forms and field words
+    claimed = _Spans(len(text))         # text covered by forms and field words
     figures: list[_Figure] = []
 
     # 1. compound forms
     # A case-insensitive pattern with a look-behind first is tried at every position of the
-    # text, once per form; a ruleset may declare a hundred forms. In an ASCII text (where the
-    # pattern's ASCII letters can match only ASCII letters) a form whose literal words are not
-    # all in the lower-cased text cannot match, and is skipped for a few substring tests.
-    lowered = text.lower() if text.isascii() else None
+    # text, once per form; a ruleset may declare a hundred forms. A form whose literal words are
+    # not all in the text, lower-cased as the patterns read it, cannot match, and is skipped
+    # for a few substring tests.
+    lowered = _lowered(text)
     for form in vocabulary.forms:
         if lowered is not None and not all(word in lowered for word in form.literals):
             continue
@@ -457,9 +536,9 @@ def bind(text: str, evidence: Any, policy: Policy | None, *, locale: str = "en_U
             core = match.group(0)
             lo = match.start() + len(core) - len(core.lstrip(_EDGE))
             hi = match.end() - len(core) + len(core.rstrip(_EDGE))
-            if any(a < hi and lo < b for a, b in claimed):
+            if claimed.overlaps(lo, hi):
                 continue
-            claimed.append((match.start(), match.end()))
+            claimed.add(match.start(), match.end())
             for group, slot in enumerate(form.slots, start=1):
                 raw = match.group(group)
                 value = _read(raw) if form.rank is None else _place(raw)
@@ -471,14 +550,14 @@ def bind(text: str, evidence: Any, policy: Policy | None, *, locale: str = "en_U
                                        rank=form.rank))
     # 2. figures with a field word after or before them
     for mention in scanned:
-        if any(a <= mention.start and mention.end <= b for a, b in claimed):
+        if claimed.covers(mention.start, mention.end):
             settled.add((mention.start, mention.end))
             continue
         fields, span = _field_words(text, mention, vocabulary)
         if not fields:
             continue
         if span is not None:
-            claimed.append(span)
+            claimed.add(*span)
         figures.append(_Figure(mention.start, mention.end, mention.text, mention.value, fields,
                                mention.decimals, mention.scale,
                                reach=span[1] if span is not None else mention.end))
@@ -486,16 +565,18 @@ def bind(text: str, evidence: Any, policy: Policy | None, *, locale: str = "en_U
     figures += _own(text, scanned, figures, claimed, sentences)
     # Words inside a field word ("three" of "percent from three") are not figures.
     for mention in scanned:
-        if any(a <= mention.start and mention.end <= b for a, b in claimed):
+        if claimed.covers(mention.start, mention.end):
             settled.add((mention.start, mention.end))
 
     # Digits inside a name ("the BT-3 costs") are the name's, never a figure.
-    names_at = [(n.start, n.end) for n in named if not n.pronoun]
-    figures = [f for f in figures
-               if not any(a <= f.start and f.end <= b for a, b in names_at)]
+    names_at = _Spans(len(text))
+    for n in named:
+        if not n.pronoun:
+            names_at.add(n.start, n.end)
+    figures = [f for f in figures if not names_at.covers(f.start, f.end)]
     bound: list[Bound] = []
     for figure in sorted(figures, key=lambda f: f.start):
-        result = _judge(figure, rows, derived, named, starts, sentences, text, policy, withheld)
+        result = _judge(figure, rows, derived, lookup, sentences, text, policy, withheld)
         if result is None:
             settled.discard((figure.start, figure.end))
             continue
@@ -506,14 +587,14 @@ def bind(text: str, evidence: Any, policy: Policy | None, *, locale: str = "en_U
         if result.verdict != "rounded":
             settled.add((figure.start, figure.end))
     findings = [_finding(b) for b in bound if b.verdict == "misattributed"]
-    findings += _links(every, rows, named, starts, sentences, len(text), policy, withheld, settled)
+    findings += _links(every, rows, lookup, sentences, len(text), policy, withheld, settled)
     return BindResult(tuple(bound), tuple(findings), frozenset(settled))
 
 
 # --- links ------------------------------------------------------------------------------------
 
-def _links(mentions: Sequence[Mention], rows: "_Rows", named: list["_Named"], starts: list[int],
-           sentences: list[int], length: int, policy: Policy, withheld: Mapping[int, RowRule],
+def _links(mentions: Sequence[Mention], rows: "_Rows", lookup: "_Lookup", sentences: list[int],
+           length: int, policy: Policy, withheld: Mapping[int, RowRule],
            settled: set[tuple[int, int]]) -> list[Finding]:
     """A link stated for a row must be that row's own link (seed 003: a real URL can point to
     the wrong product). A link that is some row's ``url`` field is bound like a figure, to the
@@ -541,7 +622,7 @@ def _links(mentions: Sequence[Mention], rows: "_Rows", named: list["_Named"], st
         probe = _Figure(mention.start, mention.end, mention.text, Decimal(0),
                         tuple((entity, field) for entity, field, _, _ in held),
                         anchor=mention.start, reach=mention.end)
-        target = _nearest(probe, named, starts, sentences, {h[0] for h in held}, length)
+        target = _nearest(probe, lookup, sentences, frozenset(h[0] for h in held), length)
         if target is None:
             continue
         entity, field, spec, rows_holding = next(h for h in held if h[0] == target.entity)
@@ -635,11 +716,25 @@ def _field_words(text: str, mention: Mention, vocabulary: _Vocabulary):
     return (), None
 
 
+# The letters a case-insensitive pattern reads as ASCII ones: "İ" and "ı" as "i", "ſ" as "s",
+# the Kelvin sign as "k" (``re``'s simple case folding and its extra cases).
+_AS_ASCII = str.maketrans({"\u0130": "i", "\u0131": "i", "\u017f": "s", "\u212a": "k"})
+
+
+def _lowered(text: str) -> str | None:
+    """``text`` lower-cased so that an ASCII word a case-insensitive pattern matches in it is a
+    substring of it (at the same offsets); None when lower-casing would change its length."""
+    if text.isascii():
+        return text.lower()
+    lowered = text.translate(_AS_ASCII).lower()
+    return lowered if len(lowered) == len(text) else None
+
+
 def _fold(text: str) -> str:
     return " ".join(text.casefold().split())
 
 
-def _implicit(text: str, vocabulary: _Vocabulary, claimed: list, scanned) -> list[_Figure]:
+def _implicit(text: str, vocabulary: _Vocabulary, claimed: _Spans, scanned) -> list[_Figure]:
     """"a steal", "an assist", "a pair of steals": a field word after an article states 1 (2,
     3) of that field. Only for words that name a single unit (no number right before)."""
     if vocabulary.words is None:
@@ -651,11 +746,11 @@ def _implicit(text: str, vocabulary: _Vocabulary, claimed: list, scanned) -> lis
         if not word or not _word_ends(rest, word.end()):
             continue
         start, end = match.start(), match.end() + word.end()
-        if any(a < end and start < b for a, b in claimed):
+        if claimed.overlaps(start, end):
             continue
         phrase = _fold(match.group(0))
         owners = _owners_of(vocabulary, word)
-        claimed.append((match.end(), end))
+        claimed.add(match.end(), end)
         first = phrase.split()[1] if phrase.startswith(("a pair", "a trio")) else phrase
         shown_start = match.start() + match.group(0).casefold().find(first)
         found.append(_Figure(shown_start, shown_start + len(first), text[shown_start:shown_start
@@ -664,21 +759,38 @@ def _implicit(text: str, vocabulary: _Vocabulary, claimed: list, scanned) -> lis
     return found
 
 
-def _own(text: str, scanned, figures: list[_Figure], claimed: list, sentences: list[int]):
+def _own(text: str, scanned, figures: list[_Figure], claimed: _Spans, sentences: list[int]):
     """"forced 14 turnovers while committing 12 of their own": a figure followed by "of their
-    own" states the field of the figure before it in its sentence, for the sentence's subject."""
+    own" states the field of the figure before it in its sentence, for the sentence's subject.
+
+    One sweep in text order (``scanned`` is): the figures before each such figure in its
+    sentence only grow until the sentence changes, so the nearest of them (and the last found,
+    whose field must be a row's) is kept as the sweep goes rather than searched for."""
     found = []
+    order = sorted((i for i, f in enumerate(figures) if not f.implicit),
+                   key=lambda i: figures[i].start)      # ties keep the order found
+    taken, sentence_start = 0, -1
+    nearest = latest = -1       # in the sentence so far: the figure starting last, the last found
     for mention in scanned:
         own = _OWN.match(text, mention.end)
-        if own is None or any(a <= mention.start and mention.end <= b for a, b in claimed):
+        if own is None or claimed.covers(mention.start, mention.end):
             continue
         lo = sentences[bisect.bisect_right(sentences, mention.start) - 1]
-        before = [f for f in figures if lo <= f.start < mention.start and not f.implicit]
-        if not before or before[-1].fields[0][0] is None:
+        if lo != sentence_start:
+            sentence_start, nearest, latest = lo, -1, -1
+        while taken < len(order) and figures[order[taken]].start < mention.start:
+            index = order[taken]
+            taken += 1
+            if figures[index].start < lo:
+                continue
+            if nearest < 0 or figures[index].start > figures[nearest].start:
+                nearest = index
+            latest = max(latest, index)
+        if latest < 0 or figures[latest].fields[0][0] is None:
             continue        # nothing to inherit, or a derived figure: no row owns it
-        claimed.append((mention.end, own.end()))
+        claimed.add(mention.end, own.end())
         found.append(_Figure(mention.start, mention.end, mention.text, mention.value,
-                             max(before, key=lambda f: f.start).fields, mention.decimals,
+                             figures[nearest].fields, mention.decimals,
                              mention.scale, reach=own.end(), subject=True))
     return found
 
@@ -693,17 +805,43 @@ def _word_ends(text: str, end: int) -> bool:
 
 def _in_lists(text: str, figures: list[_Figure]) -> list[_Figure]:
     """Implicit figures only inside a list of figures: "18 points and a steal", "an assist, a
-    steal and a block". An article alone states no count ("escaped with a win")."""
-    spans = sorted((_begins(f), max(f.reach, f.end)) for f in figures)
+    steal and a block". An article alone states no count ("escaped with a win").
+
+    A list gap holds at most ``_LIST_GAP_SOLID`` characters other than white space, so each
+    implicit figure tries the figures around it only until the gap to them is longer."""
+    if not any(f.implicit for f in figures):
+        return list(figures)
+    spans = [(_begins(f), max(f.reach, f.end)) for f in figures]
+    begins = sorted({begin for begin, _ in spans})
+    ends = sorted({end for _, end in spans})
     kept = []
     for figure in figures:
-        start = _begins(figure)
-        if not figure.implicit or any(
-                _LIST_GAP.fullmatch(text[end:start]) for _, end in spans if end <= start) or any(
-                _LIST_GAP.fullmatch(text[figure.reach:begin]) for begin, _ in spans
-                if begin >= figure.reach):
+        if not figure.implicit or _listed(text, ends, _begins(figure), before=True) or \
+                _listed(text, begins, figure.reach, before=False):
             kept.append(figure)
     return kept
+
+
+def _listed(text: str, edges: list[int], at: int, *, before: bool) -> bool:
+    """Whether a list gap joins ``at`` to one of ``edges`` (sorted): the end of a figure before
+    it, or the start of one after it. The nearest edges are tried first; once a gap holds more
+    than a list gap can, the further ones (whose gaps hold it) cannot be one."""
+    if before:
+        indices = range(bisect.bisect_right(edges, at) - 1, -1, -1)
+    else:
+        indices = range(bisect.bisect_left(edges, at), len(edges))
+    for index in indices:
+        gap = text[edges[index]:at] if before else text[at:edges[index]]
+        if _solid(gap) > _LIST_GAP_SOLID:
+            return False
+        if _LIST_GAP.fullmatch(gap):
+            return True
+    return False
+
+
+def _solid(gap: str) -> int:
+    """The characters of ``gap`` other than white space (as ``\\s`` reads it) and ")"."""
+    return len("".join(gap.split())) - gap.count(")")
 
 
 def _begins(figure: _Figure) -> int:
@@ -731,9 +869,9 @@ def may_bind(text: str, policy: Policy | None, mentions: Sequence[Mention]) -> b
     vocabulary = _vocabulary(policy.binding)
     if vocabulary.words is not None and vocabulary.words.search(text):
         return True
-    lowered = text.lower()
+    lowered = _lowered(text)
     return any(form.regex.search(text) for form in vocabulary.forms
-               if all(word in lowered for word in form.literals))
+               if lowered is None or all(word in lowered for word in form.literals))
 
 
 def _pronouns(text: str, vocabulary: _Vocabulary, named: list[_Named],
@@ -743,49 +881,103 @@ def _pronouns(text: str, vocabulary: _Vocabulary, named: list[_Named],
     if vocabulary.pronouns is None:
         return []
     ordered = sorted(named, key=lambda n: n.start)
-    starts = [n.start for n in ordered]
+    by_entities: dict[frozenset[str], _Runs] = {}
     found = []
     for match in vocabulary.pronouns.finditer(text):
         entities = vocabulary.pronoun_entities[_fold(match.group(0))]
-        index = bisect.bisect_left(starts, match.start()) - 1
-        while index >= 0 and (ordered[index].entity not in entities or ordered[index].row is None):
-            index -= 1
+        runs = by_entities.get(entities)
+        if runs is None:
+            runs = by_entities[entities] = _Runs([n for n in ordered if n.entity in entities])
+        index = bisect.bisect_left(runs.starts, match.start()) - 1
+        index = runs.known[index] if index >= 0 else -1
         if index < 0:
             continue
-        target = ordered[index]
+        target = runs.items[index]
         sentence = bisect.bisect_right(sentences, target.start) - 1
         lo = sentences[sentence]
         hi = sentences[sentence + 1] if sentence + 1 < len(sentences) else len(text)
-        rows = {(n.entity, n.row) for n in ordered if lo <= n.start < hi
-                and n.entity in entities and n.start < match.start()}
-        if len(rows) != 1:
+        first = bisect.bisect_left(runs.starts, lo)
+        last = bisect.bisect_left(runs.starts, min(hi, match.start())) - 1
+        if runs.run[last] > first:
             continue        # two people named in that sentence: "he" is ambiguous
         is_object = bool(_OBJECT_BEFORE.search(text[max(0, match.start() - 20):match.start()]))
         found.append(_Named(match.start(), match.end(), target.entity, target.row, target.label,
                             pronoun=True, object=is_object))
+    takers = None
     for match in _FORMER_LATTER.finditer(text):
         # "Wall and Beal, with the former adding...": the earlier or the later of the last two
         # rows named before it in its sentence, when both take pronouns.
+        if takers is None:
+            takers = frozenset().union(*vocabulary.pronoun_entities.values())
+            runs = _Runs([n for n in ordered if n.row is not None and n.entity in takers])
         lo = sentences[bisect.bisect_right(sentences, match.start()) - 1]
-        pair: list[_Named] = []
-        for named_row in reversed(ordered[bisect.bisect_left(starts, lo):
-                                          bisect.bisect_left(starts, match.start())]):
-            if named_row.row is None or not any(named_row.entity in e for e in
-                                                vocabulary.pronoun_entities.values()):
-                continue
-            if all((n.entity, n.row) != (named_row.entity, named_row.row) for n in pair):
-                pair.append(named_row)
-            if len(pair) == 2:
-                break
-        if len(pair) == 2 and pair[0].entity == pair[1].entity:
-            target = pair[1] if match.group(1).casefold() == "former" else pair[0]
+        first = bisect.bisect_left(runs.starts, lo)
+        last = bisect.bisect_left(runs.starts, match.start()) - 1
+        if last < first or runs.run[last] - 1 < first:
+            continue        # fewer than two rows named before it in its sentence
+        later, earlier = runs.items[last], runs.items[runs.run[last] - 1]
+        if later.entity == earlier.entity:
+            target = earlier if match.group(1).casefold() == "former" else later
             found.append(_Named(match.start(), match.end(), target.entity, target.row,
                                 target.label, pronoun=True))
     return found
 
 
-def _judge(figure: _Figure, rows: _Rows, derived: Mapping[str, Decimal], named: list[_Named],
-           starts: list[int], sentences: list[int], text: str, policy: Policy,
+class _Runs:
+    """Mentions of rows in text order (``items``, starting at ``starts``), with, for each one,
+    the last one at or before it that names a single row (``known``, -1: none) and the first of
+    the unbroken run of mentions of its own row that it ends (``run``): the mentions from
+    ``i`` to ``j`` name one row exactly when ``run[j] <= i``."""
+
+    __slots__ = ("items", "starts", "known", "run")
+
+    def __init__(self, items: list[_Named]):
+        self.items = items
+        self.starts = [n.start for n in items]
+        self.known, self.run = [], []
+        known = -1
+        for index, item in enumerate(items):
+            if item.row is not None:
+                known = index
+            self.known.append(known)
+            same = index and (items[index - 1].entity, items[index - 1].row) == \
+                (item.entity, item.row)
+            self.run.append(self.run[index - 1] if same else index)
+
+
+class _Lookup:
+    """The mentions of rows (names and pronouns) in text order, read per set of entities a
+    figure may belong to: for each, the mentions of those entities with, for each one, the last
+    subject at or before it and the first name (no pronoun) at or after it, so finding the
+    nearest mention of a figure takes a few bisections however many mentions came before."""
+
+    def __init__(self, named: list[_Named]):
+        self.named = named
+        self._by_entities: dict[frozenset[str], tuple] = {}
+
+    def of(self, wanted: frozenset[str]) -> tuple:
+        """(mentions, their starts, last subject at or before each, first name at or after
+        each; ``len(mentions)`` past the last)."""
+        found = self._by_entities.get(wanted)
+        if found is None:
+            items = [n for n in self.named if n.entity in wanted]
+            subject, last = [], -1
+            for index, item in enumerate(items):
+                if not item.object:
+                    last = index
+                subject.append(last)
+            name, after = [0] * (len(items) + 1), len(items)
+            name[after] = after
+            for index in range(len(items) - 1, -1, -1):
+                if not items[index].pronoun:
+                    after = index
+                name[index] = after
+            found = self._by_entities[wanted] = (items, [n.start for n in items], subject, name)
+        return found
+
+
+def _judge(figure: _Figure, rows: _Rows, derived: Mapping[str, Decimal], lookup: _Lookup,
+           sentences: list[int], text: str, policy: Policy,
            withheld: Mapping[int, RowRule]) -> Bound | None:
     if figure.fields and figure.fields[0][0] is None:       # a derived figure
         name = figure.fields[0][1]
@@ -793,8 +985,8 @@ def _judge(figure: _Figure, rows: _Rows, derived: Mapping[str, Decimal], named: 
         if truth is None:
             return None
         return _verdict(figure, None, name, name, truth, policy)
-    wanted = {entity for entity, _ in figure.fields}
-    target = _nearest(figure, named, starts, sentences, wanted, len(text))
+    wanted = frozenset(entity for entity, _ in figure.fields)
+    target = _nearest(figure, lookup, sentences, wanted, len(text))
     if target is None:
         return None
     field = next(f for e, f in figure.fields if e == target.entity)
@@ -813,27 +1005,40 @@ def _judge(figure: _Figure, rows: _Rows, derived: Mapping[str, Decimal], named: 
     return _verdict(figure, target.entity, target.label, field, raw, policy)
 
 
-def _nearest(figure: _Figure, named: list[_Named], starts: list[int], sentences: list[int],
-             wanted: set[str], length: int) -> _Named | None:
-    sentence = bisect.bisect_right(sentences, figure.start) - 1
-    lo = sentences[sentence]
+def _nearest(figure: _Figure, lookup: _Lookup, sentences: list[int], wanted: frozenset[str],
+             length: int) -> _Named | None:
+    """The mention of a row in ``wanted`` that ``figure`` is about (the module docstring, 3),
+    by bisection and ``_Lookup``'s links: the mentions before it in its sentence that end
+    before it, the nearest last (preferring a subject when it is not right before the figure);
+    for "12 of their own" the first row named in the sentence; else the first row named after
+    it in the sentence."""
+    items, starts, subject, name = lookup.of(wanted)
+    start = figure.start
+    sentence = bisect.bisect_right(sentences, start) - 1
+    first = bisect.bisect_left(starts, sentences[sentence])
     hi = sentences[sentence + 1] if sentence + 1 < len(sentences) else length
-    index = bisect.bisect_left(starts, figure.start)
-    before = [n for n in named[bisect.bisect_left(starts, lo):index]
-              if n.entity in wanted and n.end <= figure.start]
+    index = bisect.bisect_left(starts, start)       # items[first:index]: before it
     if figure.subject:      # "12 of their own": the first row named in the sentence
-        first = next((n for n in before if not n.pronoun), None)
-        return first if first is not None and first.row is not None else None
-    if before:
-        choice = before[-1]
+        pick = name[first]
+        while pick < index and items[pick].end > start:
+            pick = name[pick + 1]
+        choice = items[pick] if pick < index else None
+        return choice if choice is not None and choice.row is not None else None
+    last = index - 1
+    while last >= first and items[last].end > start:
+        last -= 1
+    if last >= first:
+        choice = items[last]
         if _begins(figure) - choice.end > 3:    # not "the Lakers (17-36)": prefer a subject
-            subjects = [n for n in before if not n.object]
-            choice = (subjects or before)[-1]
+            pick = subject[last]
+            while pick >= first and items[pick].end > start:
+                pick = subject[pick - 1] if pick else -1
+            if pick >= first:
+                choice = items[pick]
         return choice if choice.row is not None else None
-    after = [n for n in named[index:bisect.bisect_left(starts, hi)]
-             if n.entity in wanted and not n.pronoun]
-    if after:
-        return after[0] if after[0].row is not None else None
+    pick = name[index]
+    if pick < bisect.bisect_left(starts, hi):
+        return items[pick] if items[pick].row is not None else None
     return None
 
 

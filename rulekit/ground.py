@@ -96,7 +96,7 @@ import time
 import warnings
 from typing import Any, Callable, Mapping, NamedTuple, Sequence
 
-from rulekit.decision import Decision, Fact, Failure, Reason, choose, resolve
+from rulekit.decision import Decision, Fact, Failure, Reason, resolve
 from rulekit.log import DecisionLog, as_log
 from rulekit.policy import OUTCOMES, Action, Policy
 from rulekit.reply import MAX_REPLY_CHARS
@@ -754,27 +754,17 @@ class _Loop:
                   recorded: int | None = None, *, outcome: str = "malformed_reply",
                   missing_input: str | None = None) -> Decision:
         """A decision for a reply that cannot be judged at all (none, or an empty one), built
-        from the ruleset's ``on malformed_reply`` rule (or ``outcome``'s) through ``choose`` at
-        ``attempt``. The checker has no entry point for "no reply" in the prose channel, so the
-        few lines per action kind are here; with no verified facts, a fallback cannot be built
-        and refuses, as the checker does."""
-        action, _ = choose(self.rules, [Failure(outcome, why, missing_input=missing_input)],
-                           attempt)
-        common = dict(ruleset=self.rules.ruleset, reasons=(why,),
-                      attempt=attempt if recorded is None else recorded)
-        if action.kind == "regenerate":
-            return Decision("regenerate", feedback=feedback, next_action="regenerate", **common)
-        if action.kind == "ask":
-            return Decision("ask", message=self.message(action.message), next_action=action.hint,
-                            **common)
-        if action.kind == "handoff":
-            return Decision("handoff", message=self.message(action.message),
-                            next_action="handoff", **common)
-        if action.kind == "fallback":
-            common["reasons"] = (why, Reason("fallback_unavailable", "there is no verified fact "
-                                             "to build the fallback from, so rulekit refused"))
-            return Decision("refuse", message=self.message(None), **common)
-        return Decision("refuse", message=self.message(action.message), **common)
+        from the ruleset's ``on malformed_reply`` rule (or ``outcome``'s) at ``attempt``, as
+        ``rulekit.audit.decision_for`` builds one with nothing verified: a fallback cannot be
+        built and refuses, as the checker does; every message is filled as ``message`` says.
+        Recorded at ``recorded`` when given."""
+        from rulekit.audit import decision_for
+
+        return decision_for(
+            self.rules, [Failure(outcome, why, missing_input=missing_input)], attempt,
+            feedback=feedback, refusal=self.message, named=self.message,
+            no_fallback="there is no verified fact to build the fallback from, so rulekit refused",
+            recorded=recorded)
 
     def message(self, template: str | None) -> str | None:
         """A refuse, ask or handoff message with nothing verified to name."""

@@ -41,10 +41,10 @@ import re
 from collections.abc import Mapping
 from typing import Any, Iterable, Iterator, Sequence
 
-from rulekit.audit import (DEFAULT_REFUSAL, AuditResult, audit, decide, default_policy,
+from rulekit.audit import (AuditResult, audit, decide, decision_for, default_policy,
                            refused)
 from rulekit.bind import may_bind, sentence_starts
-from rulekit.decision import Decision, Failure, Reason, choose
+from rulekit.decision import Decision, Failure, Reason
 from rulekit.policy import Policy
 from rulekit.scan import scan
 from rulekit.sweep import Finding, SweepSettings
@@ -582,24 +582,12 @@ def _cut_short(policy: Policy | None, reason: str, attempt: int) -> AuditResult:
     """A reply that did not arrive whole, judged as ``ground`` judges a malformed one: the
     ruleset's ``on malformed_reply`` action at ``attempt``. Free text holds no verified fact, so
     a fallback refuses, as ``audit.decide`` does."""
-    rules = policy or default_policy()
     why = Reason("malformed_reply", reason)
-    action, _ = choose(rules, [Failure("malformed_reply", why)], attempt)
-    common: dict[str, Any] = dict(ruleset=rules.ruleset, attempt=attempt, reasons=(why,))
-    if action.kind == "regenerate":
-        decision = Decision("regenerate", next_action="regenerate", feedback=(
-            "Your last reply did not arrive whole. Answer again, briefly, using only numbers, "
-            "quotes, handles and links that appear in the data exactly."), **common)
-    elif action.kind in ("ask", "handoff"):
-        decision = Decision(action.kind, message=action.message, next_action=action.hint
-                            if action.kind == "ask" else "handoff", **common)
-    elif action.kind == "fallback":
-        common["reasons"] += (Reason("fallback_unavailable", "free text has no verified facts "
-                                     "to build the fallback from, so rulekit refused"),)
-        decision = Decision("refuse", message=DEFAULT_REFUSAL, **common)
-    else:
-        decision = Decision("refuse", message=(action.message or DEFAULT_REFUSAL).replace(
-            "{fields}", "figures").replace("{entity}", "data").replace("{id}", ""), **common)
+    decision = decision_for(policy or default_policy(), [Failure("malformed_reply", why)],
+                            attempt, feedback=(
+                                "Your last reply did not arrive whole. Answer again, briefly, "
+                                "using only numbers, quotes, handles and links that appear in "
+                                "the data exactly."))
     return AuditResult((Finding("input", "", None, 0, 0, "malformed_reply", reason),), decision)
 
 

@@ -25,7 +25,8 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 import rulekit
-from rulekit.audit import audit
+from rulekit.audit import audit, default_policy
+from rulekit.policy import OUTCOMES, Action, OutcomeAction
 from rulekit.stream import SentenceBoundaries, StreamGate
 from rulekit.sweep import SweepSettings
 
@@ -441,6 +442,29 @@ def test_abort_on_the_last_attempt_takes_the_rulesets_final_action():
     assert decision.decision == "refuse" and gate.released == "" and gate.tail == ""
     assert decision.message.startswith("I couldn't put that answer together")
     assert "finish_reason length" in decision.reasons[0].message
+
+
+@pytest.mark.parametrize("action,decision,message,next_action,codes", [
+    (Action(kind="ask", hint="ask_which", message="Which {fields}?"), "ask", "Which {fields}?",
+     "ask_which", ["malformed_reply"]),
+    (Action(kind="handoff", message="A person will answer."), "handoff", "A person will answer.",
+     "handoff", ["malformed_reply"]),
+    (Action(kind="fallback", fallback="summary"), "refuse", "I couldn't find that number.", None,
+     ["malformed_reply", "fallback_unavailable"]),
+    (Action(kind="refuse", message="No {fields} for {entity}{id}."), "refuse",
+     "No figures for data.", None, ["malformed_reply"]),
+])
+def test_abort_takes_each_kind_of_action_as_free_text_does(action, decision, message, next_action,
+                                                           codes):
+    """A reply cut short is free text with no verified fact (``audit.decision_for``): an ask or
+    a handoff keeps its message as written, a fallback cannot be built and refuses, a refusal
+    reads its placeholders as free text's."""
+    policy = default_policy().model_copy(update={"actions": tuple(
+        OutcomeAction(outcome=outcome, action=action) for outcome in OUTCOMES)})
+    got = StreamGate(policy, {"views": 4120}).abort("dropped")
+    assert (got.decision, got.next_action) == (decision, next_action)
+    assert got.message.startswith(message)
+    assert [r.code for r in got.reasons] == codes and not got.delivered
 
 
 def test_abort_keeps_an_earlier_failure_and_close_keeps_its_answer():
