@@ -1809,9 +1809,12 @@ def _collect_counted(node: Any, name: str | None, row_rules: Mapping[int, RowRul
 _COUNT_KEY_WORDS = frozenset({"count", "counts", "cnt", "num", "number", "n", "nr"})
 _SUMMARY_WORDS = frozenset({"summary", "stats", "statistics", "info", "meta", "metadata",
                             "aggregate", "overview", "totals", "total", "data", "count"})
-# A sibling that makes an object a summary of ratings ({"average": 4.4, "count": 1873}).
-_RATING_WORDS = frozenset({"average", "avg", "mean", "rating", "ratings", "score", "stars",
-                           "star"})
+# What a summary of ratings is named for ({"ratings": {...}}, "reviews_summary"), and what a
+# sibling of its count is named when it is an average rating ({"avg_rating": 4.4, "count":
+# 1873}, "stars", "mean_score"; not "avg_price").
+_RATED_WORDS = frozenset({"rating", "ratings", "review", "reviews"})
+_RATING_WORDS = frozenset({"rating", "ratings", "stars", "star", "score", "scores"})
+_AVERAGE_WORDS = frozenset({"average", "avg", "mean", "value"})
 
 
 def _count_key(key: str, value: Any) -> bool:
@@ -1826,17 +1829,33 @@ def _count_key(key: str, value: Any) -> bool:
 def _summary_things(node: Mapping, name: str | None) -> tuple[str, ...]:
     """What the count of a summary object counts (``Evidence.counted``): its own name's head
     without words such as summary and stats ({"reviews_summary": {"count": 1873}} counts
-    reviews, {"followers": {"count": 120}} followers), and reviews and ratings when a sibling
-    names an average or a rating ({"rating": {"average": 4.4, "count": 1873}}): a page of
-    reviews beside it is a sample, not their number."""
+    reviews, {"followers": {"count": 120}} followers), and reviews and ratings when the object
+    summarises ratings: it is named for ratings or reviews ({"rating": {"average": 4.4,
+    "count": 1873}}), or a sibling of the count is a rating or an average rating, score or stars
+    ({"avg_rating": 4.4, "count": 1873}). A page of reviews beside it is a sample, not their
+    number. A count beside another average ({"sales_30d": {"count": 140, "avg_price": 74.5}})
+    counts no reviews."""
     things = []
     if name is not None:
         words = [word for word in key_words(name) if word not in _SUMMARY_WORDS]
         if words:
             things.append(noun(words[-1]))
-    if any(not _RATING_WORDS.isdisjoint(key_words(str(key))) for key in node):
+    if name is not None and not _RATED_WORDS.isdisjoint(key_words(name)) \
+            or any(_rating_name(str(key)) for key in node):
         things += ["review", "rating"]
     return tuple(things)
+
+
+@functools.lru_cache(maxsize=4096)
+def _rating_name(key: str) -> bool:
+    """Whether a field named ``key`` holds a rating or an average of ratings: "rating",
+    "avg_rating", "stars", "mean_score", "ratingValue" (not "avg_price", nor "average" alone,
+    whose object's name must then say what it averages)."""
+    words = set(key_words(key))
+    if not words or not words <= _RATING_WORDS | _AVERAGE_WORDS:
+        return False
+    return not words.isdisjoint(_RATED_WORDS | {"stars", "star"}) \
+        or not words.isdisjoint(_RATING_WORDS) and not words.isdisjoint(_AVERAGE_WORDS)
 
 
 def noun(word: str) -> str:
