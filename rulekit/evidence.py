@@ -21,7 +21,8 @@ While indexing, each value is judged once:
   ``ctr_28d``, ``bounce_rate.this_week``: ``_ratio_reading``) licenses 4.6 %, never 0.046 %
   nor a plain 4.6 ("4.6 stars"); a growth below 1 in size (``follower_growth``: 0.021,
   ``impressions_wow``) is a ratio too, and so is a ratio by nature from 0 to 1 (``csat``,
-  ``uptime``); ``_pct`` fields, a ruleset's percent fields and a value a sibling declares a
+  ``uptime``), unless a unit it is counted in or a maximum says it is a quantity
+  (``uptime_hours``, ``max_occupancy``); ``_pct`` fields, a ruleset's percent fields and a value a sibling declares a
   percentage hold points, and license the plain number as well, never an amount;
 - an amount keeps the **currency** the evidence gives it: a ``<field>_currency`` beside it, an
   ISO code in its field's name (``price_gbp``, ``amountUsd``), a ``currency`` (``currencyCode``,
@@ -66,7 +67,7 @@ from rulekit import dates
 from rulekit.compare import normalise_url
 from rulekit.scan import Mention, scan, squash
 from rulekit.scan.figures import FALL_BEFORE, RISE_BEFORE, change_word_before, currency_codes
-from rulekit.units import named_units
+from rulekit.units import UNIT_OF, named_units
 
 # Field names whose text is written by third parties, unless the rules say otherwise, as the
 # whole name: a text, a body, a message of anyone (in the languages the scanner reads).
@@ -141,6 +142,21 @@ _GROWTH_WORDS = frozenset({"growth", "change", "delta", "wow", "mom", "yoy", "qo
 # 91 %; ``"uptime": 86400`` is seconds and ``"csat": 4.5`` a score, neither a percentage).
 _UNIT_RATIO_WORDS = frozenset("""uptime csat stickiness retention churn occupancy utilization
     utilisation satz steuersatz zinssatz mwstsatz ustsatz rabattsatz prozentsatz""".split())
+_TIME_UNIT_NAMES = frozenset({"second", "minute", "hour", "day", "week", "month", "year"})
+# Words of a name that make a ratio's number a count or a quantity: a maximum, a minimum or a
+# count ("max_occupancy": 1 holds one guest, not 100 %), and a unit it is counted in
+# (``_counted_in``).
+_NOT_RATIO_WORDS = frozenset({"max", "min", "maximum", "minimum", "count", "counts", "cnt",
+                              "num", "number", "capacity"})
+# The words for a unit that say what a number is counted in when they follow a name's word
+# ("uptime_hours", "data_retention_months", "retention_kg"): a plural, or a unit of mass,
+# length, volume or data; a period said in the singular ("csat_week", "ctr_min" being a
+# minimum too) or after a number or a word of period ("uptime_last_30_days",
+# "occupancy_this_week") is the period it is measured over, and a single letter is left alone.
+_COUNTED_UNITS = frozenset(word for word, unit in UNIT_OF.items() if len(word) > 1 and (
+    unit not in _TIME_UNIT_NAMES or word.endswith("s") and word != "s"))
+_PERIOD_BEFORE = frozenset({"this", "last", "past", "previous", "prior", "trailing", "rolling",
+                            "current", "curr", "next", "per", "every", "each"})
 # The shares of a sentiment: {"sentiment": {"positive": 0.62}}, "sentiment_negative".
 _POLARITY_WORDS = frozenset({"positive", "negative", "neutral", "mixed", "pos", "neg", "neu"})
 # Shopify's price rule, whose "value" is a discount written with its minus.
@@ -255,7 +271,9 @@ def _ratio_reading(name: str) -> str | None:
     0 to 1 only: ``csat``, ``uptime``, ``stickiness``, ``ust_satz``, ``sentiment_positive``),
     "growth" (a change, a ratio below 1 in size: ``impressions_wow``, ``views_change_7d``), or
     None. The words after the one that says it may say a period, a kind or a base
-    (``_QUALIFIER_WORDS``)."""
+    (``_QUALIFIER_WORDS``), but not a unit it is counted in (``uptime_hours``,
+    ``data_retention_months``: ``_counted_in``); a ratio by nature with a maximum, a minimum or
+    a count in its name (``max_occupancy``) is a quantity."""
     if _POINTS_NAME.search(name):
         return "points"
     if _RATIO_NAME.search(name):
@@ -263,16 +281,32 @@ def _ratio_reading(name: str) -> str | None:
     words = list(key_words(name))
     if len(words) > 1 and _POLARITY_WORDS.intersection(words) and "sentiment" in words:
         return "unit"
+    whole = tuple(words)
     while words and (words[-1] in _QUALIFIER_WORDS or words[-1].isdigit()):
         words.pop()
     last = words[-1] if words else ""
+    if _counted_in(whole[len(words):], last):
+        return None
     if last in _POINTS_WORDS:
         return "points"
     if last in _RATIO_WORDS:
         return "ratio"
     if last in _GROWTH_WORDS:
         return "growth"
-    return "unit" if last in _UNIT_RATIO_WORDS else None
+    if last in _UNIT_RATIO_WORDS:
+        return None if _NOT_RATIO_WORDS.intersection(whole) else "unit"
+    return None
+
+
+def _counted_in(words: tuple[str, ...], before: str) -> bool:
+    """Whether ``words``, the end of a name after the word ``before``, say a unit its number
+    is counted in (``_COUNTED_UNITS``): "hours" of ``uptime_hours``, not "days" of
+    ``uptime_last_30_days`` nor "week" of ``occupancy_this_week``."""
+    for word in words:
+        if word in _COUNTED_UNITS and not before.isdigit() and before not in _PERIOD_BEFORE:
+            return True
+        before = word
+    return False
 
 
 @functools.lru_cache(maxsize=4096)
@@ -280,7 +314,8 @@ def _period_only(name: str) -> bool:
     """Whether a field's name says only a period or a kind ("this_week", "prev", "avg"): its
     number is read like its parent's ({"bounce_rate": {"this_week": 0.412}})."""
     words = key_words(name)
-    return bool(words) and all(word in _QUALIFIER_WORDS or word.isdigit() for word in words)
+    return bool(words) and all(word in _QUALIFIER_WORDS or word.isdigit() for word in words) \
+        and not _counted_in(words, "")
 
 
 @functools.lru_cache(maxsize=4096)
