@@ -613,6 +613,23 @@ class Evidence:
         return {key: tuple(group) for key, group in found.items()}
 
     @functools.cached_property
+    def ranks(self) -> frozenset[int]:
+        """The ranks the evidence states, in fields named like a rank or a position (``rank``,
+        ``queue_position``, ``standing``): a rank an answer states must be one of them when
+        the evidence is ``ranked``."""
+        return frozenset(int(a.shown) for a in self.amounts
+                         if a.words & RANK_FIELD_WORDS and a.shown.isdigit())
+
+    @functools.cached_property
+    def ranked(self) -> bool:
+        """Whether the evidence has a field named like a rank or a position that holds one,
+        or holds it as null or a placeholder: a rank it does not know (``"queue_position":
+        null``) backs no rank, so "you're number 3 in the queue" is held to ``ranks``, whatever
+        other numbers the evidence holds ("open_tickets": 3)."""
+        return bool(self.ranks) or any(a.words & RANK_FIELD_WORDS and a.state == "unknown"
+                                       for a in self.amounts)
+
+    @functools.cached_property
     def stock_rows(self) -> tuple[tuple[str, tuple[Amount, ...]], ...]:
         """Each row named by a ``name`` or ``title`` string that holds stock (``amounts`` about
         stock at or below it), as (the name case-folded, those amounts): "The Trail Runner is in
@@ -1689,6 +1706,8 @@ def field_words(name: str) -> frozenset[str]:
     return frozenset(words)
 
 
+# The words of field names that hold a rank (``Evidence.ranks``).
+RANK_FIELD_WORDS = frozenset({"rank", "ranking", "position", "place", "standing"})
 # Words of a list's name that say it is a list, not what it lists: "posts_list", "orderData".
 _CONTAINER_WORDS = frozenset({"list", "lists", "array", "arr", "set", "collection", "data",
                               "info", "all"})

@@ -116,7 +116,10 @@ _CLAUSE_END = frozenset(("", ".", ",", ";", "!", "?", "\n", ")"))
 # After "placed 3": words that keep it a place ("placed 3 in the final", "placed 3 overall").
 _PLACE_NOT_COUNTED = frozenset({"in", "on", "at", "out", "overall", "of", "and", "or", "with",
                                 "for", "after", "behind"})
-_RANK_FIELD_WORDS = frozenset({"rank", "ranking", "position", "place", "standing"})
+# A word of ranking just before a number ("#3", "No. 3", "number 3", "ranked 3", "position
+# 3"): only then is a number read as a stated rank before its value is looked up.
+_RANK_CUE_WORD = re.compile(r"#|no\b|number|rank|position")
+_RANK_CUE = re.compile(r"(?i)(?:#|\bno\.?|\bnumber|\brank(?:ed|ing)?|\bposition)[ \u00a0]*\Z")
 _LIST_WORDS = frozenset({"step", "item", "point", "option", "tip", "part", "chapter", "page",
                          "section", "slide", "question", "round", "hole", "game", "week",
                          "episode", "level", "stage", "phase", "version"})
@@ -352,6 +355,9 @@ def sweep(text: str, evidence: Evidence, settings: SweepSettings = SweepSettings
     # "3 under par" is -3: a number with a direction word after it is judged with its sign,
     # so it may not take the fast path below (which matches magnitudes).
     directed = judge.directed
+    # "you're number 3 in the queue": a rank stated after a word of ranking is held to the
+    # evidence's ranks even when another field holds its number (``_Judge._unheld_rank``)
+    ranking = _RANK_CUE_WORD.search(low) is not None and evidence.ranked
     judge_mention = judge.mention
     findings = []
     for index, mention in enumerate(mentions):
@@ -364,6 +370,8 @@ def sweep(text: str, evidence: Evidence, settings: SweepSettings = SweepSettings
                 value in percents if mention.percent else value in values
                 and mention.sign != "+" and mention.currency is None) \
                 and not (directed and _direction(text, mention)) and not mention.ordinal \
+                and not (ranking and _RANK_CUE.search(text, max(0, mention.start - 12),
+                                                      mention.start)) \
                 and not (changes and abs(value) in changes and _trend(text, mention)) \
                 and not (measured and value in measured
                          and _other_unit(text, mention, measured[value])) \
@@ -1195,6 +1203,9 @@ class _Judge:
             changes = self.evidence.changes
             if (value, mention.percent) in changes or (-value, mention.percent) in changes:
                 return None
+        unheld = self._unheld_rank(mention)
+        if unheld is not None:
+            return unheld       # "you're number 3 in the queue" at a queue position of 2
         if mention.ordinal and 1 <= value <= 31 and value == value.to_integral_value():
             weekday = self._weekday_before(mention)
             if weekday is not None:     # "Tuesday the 3rd": a day, judged as one
@@ -1444,20 +1455,52 @@ class _Judge:
             return True
         return False
 
-    @functools.cached_property
+    @property
     def ranks(self) -> frozenset[int]:
-        """The ranks the evidence states, in fields named like a rank or a position: a rank
-        said in the answer must be one of them when there are any (``ranked``)."""
-        return frozenset(int(a.shown) for a in self.evidence.amounts
-                         if a.words & _RANK_FIELD_WORDS and a.shown.isdigit())
+        return self.evidence.ranks      # read once per index (``Evidence.ranks``)
 
-    @functools.cached_property
+    @property
     def ranked(self) -> bool:
-        """Whether the evidence has a field named like a rank or a position that holds one,
-        or holds it as null or a placeholder: a rank it does not know (``"queue_position":
-        null``) backs no rank, so "you're number 3 in the queue" is held to ``ranks``."""
-        return bool(self.ranks) or any(a.words & _RANK_FIELD_WORDS and a.state == "unknown"
-                                       for a in self.evidence.amounts)
+        return self.evidence.ranked
+
+    def _unheld_rank(self, mention: Mention) -> Finding | None:
+        """A finding when the answer states a rank of what it is about ("you're number 3 in
+        the queue", "ranked 3rd", "took second place", "position 3") that is none of the
+        evidence's ranks while it holds rank fields (``Evidence.ranked``), whatever other
+        numbers it holds: an "open_tickets": 3 does not back a queue position of 3. Read only
+        after a word of ranking just before the number, or for an ordinal; weaker contexts
+        ("is 3") are left to ``_small_integer_context``."""
+        value = mention.value
+        if not (mention.ordinal or _RANK_CUE.search(self.text, max(0, mention.start - 12),
+                                                    mention.start)):
+            return None
+        if mention.percent or mention.currency or mention.scaled or mention.sign is not None \
+                or value != value.to_integral_value() or not self.ranked \
+                or int(value) in self.ranks or not self._stated_rank(mention):
+            return None
+        held = ", ".join(map(str, sorted(self.ranks))) or "none (the rank is not known)"
+        limit = self.settings.small_integer_limit
+        return self._finding(mention, "small_integer" if 0 <= value <= limit
+                             else "unsupported_number", f"{mention.text.strip()} is stated as a "
+                             f"rank; the ranks the evidence holds are {held}")
+
+    def _stated_rank(self, mention: Mention) -> bool:
+        """Whether ``mention`` is a rank stated of what the sentence is about, by a word of
+        ranking right before it (``_unheld_rank``)."""
+        before = mention.before.split()
+        last = before[-1] if before else ""
+        if last in ("#", "no.", "no", "number"):
+            return len(before) > 1 and (before[-2] in _RANK_VALUE_WORDS or before[-2] in _RANK_BE
+                                        or before[-2] == "the" and mention.after.split(" ", 1)[0]
+                                        .rstrip("s") in _RANKED_NOUNS)
+        if last in ("rank", "ranked", "ranking", "position"):
+            return True         # "ranked 3", "position 3"
+        if not mention.ordinal:
+            return False
+        return last in _RANK_VALUE_WORDS and last not in ("is", "was") \
+            or last == "in" and len(before) > 1 and before[-2] in _RANK_IN \
+            or mention.after.split(" ", 1)[0] in _RANK_AFTER_ORDINAL and (
+                before[-2:-1] if last == "the" else before[-1:]) not in (["and"], ["or"], ["to"])
 
     def _rating_after_slash(self, mention: Mention) -> bool:
         """"4.5/5", "4 / 5": the scale of a rating written before a slash, no larger than it."""
