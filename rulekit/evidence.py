@@ -75,7 +75,10 @@ from rulekit.units import UNIT_OF, named_units
 # platform, only its body by a third party.
 UNTRUSTED_NAMES = frozenset("""review reviews comment comments body text message messages
     content texte texto testo tekst inhalt contenu contenido contenuto conteúdo inhoud
-    mensaje messaggio mensagem nachricht""".split())
+    mensaje messaggio mensagem nachricht selftext""".split())
+# A text held in an object named as a text of anyone is that text: the App Store's
+# {"content": {"label": "..."}}, {"body": {"value": "..."}}.
+_TEXT_WRAPPERS = frozenset({"label", "value", "#text", "$t"})
 # Words that make a field's text third-party wherever they stand in its name ("reviewBody",
 # "ReviewText", "comment_text", "review_title"), and a list or an object named by one of them
 # (or by ``_THIRD_PARTY_LISTS``) a container of third-party items: a review, a comment,
@@ -87,12 +90,25 @@ _THIRD_PARTY_WORDS = frozenset("""review reviews comment comments feedback feedb
     opinión opiniones opinione opinioni opinião opiniões avaliação avaliações avaliacao
     avaliacoes beoordeling beoordelingen recensie recensies reactie reacties 评论 评价 評論 評價
     レビュー 口コミ 리뷰 후기 댓글""".split())
-# Lists whose items are written by third parties, though one item's text is not named so: the
-# answers and questions of a customer Q&A, replies, social mentions, messages.
-_THIRD_PARTY_LISTS = frozenset("""answers questions replies mentions messages threads
-    réponses antworten fragen respuestas preguntas risposte domande respostas perguntas
-    antwoorden vragen""".split())
-# Posts are third-party only when the name says whose: "user_posts", "communityPosts".
+# Lists whose items are written by third parties, though one item's text is not named so:
+# social mentions and posts on X.
+_THIRD_PARTY_LISTS = frozenset({"mentions", "tweets"})
+# Lists whose items are written by third parties when they say who wrote each (an author, a
+# user, a sender: ``_AUTHOR_WORDS``), or hold such items (a Q&A's questions with their
+# customers' answers): messages, threads, replies, questions and answers. Without one they
+# are the merchant's: an FAQ of {q, a}, "promo_messages", "quick_replies".
+_AUTHORED_LISTS = frozenset("""answers questions replies messages threads réponses antworten
+    fragen respuestas preguntas risposte domande respostas perguntas antwoorden vragen
+    """.split())
+# Words of a field's name that say who wrote the item holding it.
+_AUTHOR_WORDS = frozenset("""author authors user username sender from by nickname handle
+    reviewer poster customer asker commenter role displayname screen""".split())
+# An item in a list with a field named as the text of a review or a comment ("ReviewText",
+# "reviewBody", "comment_text") or of a post ("selftext") is a third party's: its other texts
+# ("Title", "Cons" of a Bazaarvoice review, "title" of a Reddit post) are the author's too.
+_TEXT_WORDS = frozenset({"text", "body", "content"})
+# Posts are third-party only when the name says whose: "user_posts", "communityPosts",
+# "community": {"posts": [...]}.
 _POSTS = frozenset({"posts", "topics"})
 _POSTERS = frozenset({"user", "users", "community", "forum", "customer", "customers", "member",
                       "members", "fan", "fans", "public", "ugc"})
@@ -319,47 +335,99 @@ def _period_only(name: str) -> bool:
 
 
 @functools.lru_cache(maxsize=4096)
-def third_party(keys: tuple[str, ...]) -> bool:
+def third_party(keys: tuple[str, ...], own: frozenset[int] = frozenset()) -> bool:
     """Whether the text at ``keys`` (the field names from the top of the evidence down to it)
     is written by a third party, by the names alone:
 
-    - its field is named as a text of anyone (``UNTRUSTED_NAMES``: "text", "body", "texte"),
-      or has a word of review, comment, feedback... in its name ("reviewBody", "ReviewText",
-      "comment_text", "avis") and none of the platform's (``_PLATFORM_WORDS``: "review_url",
-      "review_date" are written by the platform);
-    - or it is inside a list or an object of third-party items ("reviews", "comments",
-      "answers", "user_posts": ``_THIRD_PARTY_WORDS``, ``_THIRD_PARTY_LISTS``), and no name on
-      the way from that container to it is one of the platform's: a review's "title" and
-      "summary" are the reviewer's, its "author.name", "submitted_at" and "url" are not. An
-      FAQ's questions are the merchant's (``_OWN_TEXT_WORDS`` above the container).
+    - it is inside a list or an object of third-party items ("reviews", "comments",
+      "mentions", "tweets", "user_posts", "community.posts": ``_THIRD_PARTY_WORDS``,
+      ``_THIRD_PARTY_LISTS``; messages, replies, questions and answers whose items say who
+      wrote them: ``_AUTHORED_LISTS``), and no name on the way from that container to it is
+      one of the platform's: a review's "title" and "summary" are the reviewer's, its
+      "author.name", "submitted_at" and "url" are not;
+    - or its field is named as a text of anyone (``UNTRUSTED_NAMES``: "text", "body", "texte",
+      "selftext", and a "label" or "value" inside one: ``_TEXT_WRAPPERS``), or has a word of
+      review, comment, feedback... in its name ("reviewBody", "ReviewText", "comment_text",
+      "avis") and none of the platform's (``_PLATFORM_WORDS``: "review_url", "review_date"
+      are written by the platform).
 
-    A product's "description", "title" and "body_html" outside such a container are the
-    merchant's: trusted."""
+    The merchant's own text is trusted: a container of ``_AUTHORED_LISTS`` whose items name no
+    author (its index in ``own``: an FAQ of {q, a}, "promo_messages", "quick_replies"; a bare
+    "messages" list is anyone's texts, like a "message" field), the
+    items below an FAQ, a help page or a policy (``_OWN_TEXT_WORDS`` above the container, or
+    anywhere on the way when there is none: "review_policy", "return_policy.text"), and a
+    product's "description", "title" and "body_html" outside a container."""
+    container = next((index for index in range(len(keys) - 1, -1, -1)
+                      if _container(keys[index], keys[index - 1] if index else "")), None)
+    if any(not _OWN_TEXT_WORDS.isdisjoint(key_words(key)) for key in keys[:container]):
+        return False
+    if container is not None and container in own \
+            and keys[container].casefold() not in UNTRUSTED_NAMES:
+        return False        # "promo_messages": [...]; not "messages": [...], anyone's texts
     leaf = keys[-1]
-    if leaf.casefold() in UNTRUSTED_NAMES:
-        return True
     words = key_words(leaf)
-    if not _THIRD_PARTY_WORDS.isdisjoint(words) and _PLATFORM_WORDS.isdisjoint(words):
+    if leaf.casefold() in UNTRUSTED_NAMES or \
+            not _THIRD_PARTY_WORDS.isdisjoint(words) and _PLATFORM_WORDS.isdisjoint(words) or \
+            leaf.casefold() in _TEXT_WRAPPERS and len(keys) > 1 \
+            and keys[-2].casefold() in UNTRUSTED_NAMES:
         return True
-    for index in range(len(keys) - 1, -1, -1):
-        if _container(keys[index]):
-            if any(not _OWN_TEXT_WORDS.isdisjoint(key_words(key)) for key in keys[:index]):
-                return False
-            return all(_PLATFORM_WORDS.isdisjoint(key_words(key)) for key in keys[index + 1:])
-    return False
+    return container is not None and all(
+        _PLATFORM_WORDS.isdisjoint(key_words(key)) for key in keys[container + 1:])
 
 
 @functools.lru_cache(maxsize=4096)
-def _container(key: str) -> bool:
-    """Whether a list or an object named ``key`` holds third-party items: its last word (its
-    head, "product_reviews", "customerReviews") names them, or it is a list of posts that says
-    whose ("user_posts")."""
+def _container(key: str, parent: str = "") -> bool:
+    """Whether a list or an object named ``key`` (in one named ``parent``) holds third-party
+    items: its last word (its head, "product_reviews", "customerReviews") names them, or it is
+    a list of posts that says whose ("user_posts", "community": {"posts": ...})."""
     words = [word for word in key_words(key) if word not in _CONTAINER_WORDS]
     if not words:
         return False
     head = words[-1]
     return head in _THIRD_PARTY_WORDS or head in _THIRD_PARTY_LISTS \
-        or head in _POSTS and not _POSTERS.isdisjoint(words)
+        or head in _AUTHORED_LISTS or head in _POSTS and not (
+            _POSTERS.isdisjoint(words) and _POSTERS.isdisjoint(key_words(parent)))
+
+
+@functools.lru_cache(maxsize=4096)
+def _authored_list(key: str) -> bool:
+    """Whether a container named ``key`` is third-party only when its items name their
+    authors (``_AUTHORED_LISTS``: "messages", "quick_replies", "common_questions")."""
+    words = [word for word in key_words(key) if word not in _CONTAINER_WORDS]
+    return bool(words) and words[-1] in _AUTHORED_LISTS
+
+
+@functools.lru_cache(maxsize=4096)
+def _author_key(key: str) -> bool:
+    """Whether a field named ``key`` says who wrote the item holding it ("author", "user",
+    "sender", "UserNickname", "answered_by", "from")."""
+    return not _AUTHOR_WORDS.isdisjoint(key_words(key))
+
+
+def _authored(node: Any) -> bool:
+    """Whether the items of a container say who wrote them, or hold items that do (a Q&A's
+    questions with their customers' answers): then they are third parties'."""
+    items = node.values() if isinstance(node, Mapping) else node
+    for item in items:
+        if isinstance(item, Mapping) and any(
+                _author_key(str(key)) or isinstance(child, (list, tuple)) and any(
+                    isinstance(inner, Mapping) and any(map(_author_key, map(str, inner)))
+                    for inner in child)
+                for key, child in item.items()):
+            return True
+    return isinstance(node, Mapping) and any(map(_author_key, map(str, node)))
+
+
+@functools.lru_cache(maxsize=4096)
+def _review_item(keys: tuple[str, ...]) -> bool:
+    """Whether an item of a list with these fields is a third party's: one is named as the
+    text of a review, a comment or a post ("ReviewText", "reviewBody", "selftext")."""
+    for key in keys:
+        words = key_words(key)
+        if key.casefold() == "selftext" or not _THIRD_PARTY_WORDS.isdisjoint(words) \
+                and not _TEXT_WORDS.isdisjoint(words) and _PLATFORM_WORDS.isdisjoint(words):
+            return True
+    return False
 
 
 def name_words(name: str) -> frozenset[str]:
@@ -996,14 +1064,20 @@ class _Builder:
         self.objects: list[Mapping] = []
         self.declared_of: dict[int, _Declared] = {}
         self.scope_of: dict[int, str | None] = {}
+        # While walking: the indices in ``keys`` of the containers of ``_AUTHORED_LISTS`` whose
+        # items name no author, which are the merchant's (``third_party``).
+        self.own: frozenset[int] = frozenset()
 
     # --- judging a place ----------------------------------------------------------------------
 
-    def _is_untrusted(self, path: str, keys: tuple[str, ...], text_leaf: bool) -> bool:
+    def _is_untrusted(self, path: str, keys: tuple[str, ...], text_leaf: bool,
+                      item: bool = False) -> bool:
         """Rules first (``authoritative`` wins over ``untrusted``); then, for text only, the
-        default names (``third_party``)."""
+        default names (``third_party``, with the merchant's containers of ``own``), and in an
+        item of a third party (``item``: ``_review_item``) every text the platform did not
+        write."""
         if not self.authoritative and not self.untrusted:      # no rules: the names decide
-            return text_leaf and bool(keys) and third_party(keys)
+            return text_leaf and bool(keys) and self._third_party(keys, item)
         generic = re.sub(r"\[\d+\]", "[*]", path)
         dotted = ".".join(keys[-2:]) if len(keys) >= 2 else ""
         singular = f"{keys[-2].rstrip('s')}.{keys[-1]}" if len(keys) >= 2 else ""
@@ -1012,7 +1086,11 @@ class _Builder:
             return False
         if marks & self.untrusted:
             return True
-        return text_leaf and bool(keys) and third_party(keys)
+        return text_leaf and bool(keys) and self._third_party(keys, item)
+
+    def _third_party(self, keys: tuple[str, ...], item: bool) -> bool:
+        return third_party(keys, self.own) or item and _PLATFORM_WORDS.isdisjoint(
+            key_words(keys[-1])) and not any(index in self.own for index in range(len(keys)))
 
     def _is_percent_field(self, keys: tuple[str, ...]) -> bool:
         return self._percent_reading(keys) in ("points", "ratio")
@@ -1085,6 +1163,10 @@ class _Builder:
 
     def _fields(self, node: Mapping, path: str, keys: tuple[str, ...], trusted: bool,
                 author: str | None, rule: RowRule | None) -> None:
+        # an item in a list (or an object of one: Reddit's children[].data) that holds a
+        # review's, a comment's or a post's text
+        item = "[" in path and _review_item(tuple(map(str, node)))
+        outer = self.own
         for key, child in node.items():
             key = str(key)
             child_path = f"{path}.{key}"
@@ -1097,18 +1179,26 @@ class _Builder:
                 self.has_today = True
                 if self.today is None:
                     self.today = _today(child)
+            if isinstance(child, (Mapping, list, tuple)) and _authored_list(key) \
+                    and not _authored(child):
+                self.own = outer | {len(keys)}     # "promo_messages", an FAQ's questions
             text_leaf = isinstance(child, str) or (
                 isinstance(child, (list, tuple)) and all(isinstance(c, str) for c in child))
-            child_trusted = trusted and not self._is_untrusted(child_path, child_keys, text_leaf)
-            if isinstance(child, str) and key.endswith("_decimal") \
-                    and _STRIPE_AMOUNT_NAME.match(key) and self._in_stripe_object() \
-                    and _number_or_none(child) is not None:
-                # "unit_amount_decimal": "2500" is an amount in minor units, not text
-                self.walk(_number_or_none(child), child_path, child_keys, child_trusted, node)
-            elif isinstance(child, str):
-                self.text(child, child_path, child_trusted, author=author, keys=child_keys)
-            else:
-                self.walk(child, child_path, child_keys, child_trusted, node)
+            child_trusted = trusted and not self._is_untrusted(child_path, child_keys, text_leaf,
+                                                               item)
+            try:
+                if isinstance(child, str) and key.endswith("_decimal") \
+                        and _STRIPE_AMOUNT_NAME.match(key) and self._in_stripe_object() \
+                        and _number_or_none(child) is not None:
+                    # "unit_amount_decimal": "2500" is an amount in minor units, not text
+                    self.walk(_number_or_none(child), child_path, child_keys, child_trusted,
+                              node)
+                elif isinstance(child, str):
+                    self.text(child, child_path, child_trusted, author=author, keys=child_keys)
+                else:
+                    self.walk(child, child_path, child_keys, child_trusted, node)
+            finally:
+                self.own = outer
 
     def _add_day(self, day: dt.date, keys: tuple[str, ...]) -> None:
         """A day the evidence holds; a day stated by a field other than today/as_of... also
