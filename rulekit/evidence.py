@@ -544,6 +544,12 @@ class Evidence:
     # (thing, number) of every number written before a word in the evidence's own text ("last
     # 30 days, 10 posts" is ("post", 10)): it backs a count of that thing (``counted``).
     stated_counts: frozenset[tuple[str, Decimal]] = frozenset()
+    # (hour, minute, IANA zone) of every clock time the evidence writes without a day (opening
+    # hours, "09:00-18:00") in an object that names its zone, or inside one that does, in a
+    # field called like a zone (``timezone``, ``time_zone``, ``tz``, ``store_timezone``:
+    # "Europe/London"): "18:00 UK time" is that wall time in that zone. A zone another object
+    # names (a customer's) is not the zone of the store's hours.
+    zoned_clock: frozenset[tuple[int, int, str]] = frozenset()
 
     @functools.cached_property
     def author_words(self) -> frozenset[str]:
@@ -783,20 +789,6 @@ class Evidence:
     def utc_clock_times(self) -> frozenset[tuple[int, int]]:
         """(hour, minute) in UTC of every instant, whatever its day."""
         return frozenset((hour, minute) for _, hour, minute in self.utc_clock)
-
-    @functools.cached_property
-    def named_zones(self) -> frozenset[str]:
-        """The IANA zones the evidence names in a field called like a zone (``timezone``,
-        ``time_zone``, ``tz``, ``store_timezone``: "Europe/London"): the zone of its wall times
-        written without a day or an offset, such as opening hours ("09:00-18:00")."""
-        found = set()
-        for key, child in _items(self.raw):
-            if isinstance(child, str) and _ZONE_NAME.search(key):
-                try:
-                    found.add(dates.zone(child.strip()).key)
-                except (ValueError, OSError):
-                    pass
-        return frozenset(found)
 
     @functools.cached_property
     def period_keys(self) -> frozenset[str]:
@@ -1051,6 +1043,7 @@ class _Builder:
         self.clock: set[tuple[dt.date | None, int, int]] = set()
         self.utc_clock: set[tuple[dt.date | None, int, int]] = set()
         self.offset_clock: set[tuple[dt.date, int, int, dt.timedelta]] = set()
+        self.zoned_clock: set[tuple[int, int, str]] = set()
         self.rows: Mapping[int, RowRule] = {}
         self.withheld: dict[Decimal, tuple[str, str]] = {}
         self.withholding: tuple[str, str] | None = None   # set while walking a stale field
@@ -1377,6 +1370,18 @@ class _Builder:
                 return 2
         return None
 
+    def _zone_around(self) -> str | None:
+        """The IANA zone named by the nearest object around the text being read that names
+        one in a field called like a zone ("timezone": "Europe/London"), or None."""
+        for node in reversed(self.objects):
+            for key, child in node.items():
+                if isinstance(child, str) and _ZONE_NAME.search(str(key)):
+                    try:
+                        return dates.zone(child.strip()).key
+                    except (ValueError, OSError):
+                        pass
+        return None
+
     def _in_stripe_object(self) -> bool:
         """Whether the field being walked is inside one of Stripe's own money objects (see
         ``_STRIPE_OBJECTS``): the nearest object around it that says what it is (``"object":
@@ -1529,6 +1534,9 @@ class _Builder:
                 self._add_day(mention.day, keys)
             if mention.time is not None:
                 self.clock.add((mention.day, mention.time.hour, mention.time.minute))
+                zone = self._zone_around() if mention.day is None else None
+                if zone is not None:      # "hours": "09:00-18:00" beside "timezone"
+                    self.zoned_clock.add((mention.time.hour, mention.time.minute, zone))
                 # "21:00 UTC", "9 pm PST on 3 December" in the evidence's text: a zone that
                 # fixes the instant (not "9 pm ET" with no date, nor "9 pm IST")
                 utc = dates.utc_clock_of(mention.day, mention.time) \
@@ -1572,6 +1580,7 @@ class _Builder:
             placeholder_values=frozenset(self.placeholder_values - values),
             has_today=self.has_today, today=self.today, clock=frozenset(self.clock),
             utc_clock=frozenset(self.utc_clock), offset_clock=frozenset(self.offset_clock),
+            zoned_clock=frozenset(self.zoned_clock),
             withheld={v: why for v, why in self.withheld.items() if v not in values},
             row_rules=self.rows, raw=raw, changes=frozenset(self.changes))
 
