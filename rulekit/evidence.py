@@ -871,10 +871,13 @@ class Evidence:
 
 
 # The words a sibling field uses to say that a number is a percentage, and the fields it
-# names: "type" and "unit" name the value or amount beside them, "value_type" names "value".
-_PERCENT_WORDS = frozenset({"percentage", "percent", "%", "pct"})
+# names: "value_type" names "value"; "type", "unit" and a type of something not beside it
+# ("discount_type", WooCommerce's) name the value, the rate or the percentage beside them, and
+# an amount only when none of those is (``_percent_siblings``).
+_PERCENT_WORDS = frozenset({"percentage", "percent", "%", "pct", "percent_off",
+                            "percentage_off", "percentoff"})
 _UNIT_FIELD = re.compile(r"(?P<field>.*?)[_-]?(?:type|unit|kind)", re.IGNORECASE)
-_UNIT_OF_ALL = ("value", "amount")
+_VALUE_FIELDS = ("value", "rate", "percentage", "percent", "pct")
 # A sibling that says a change's direction ({"change": 12.5, "direction": "down"}).
 _DIRECTION_KEYS = frozenset({"direction", "trend"})
 _DIRECTION_WORDS = {"down": -1, "decrease": -1, "decreased": -1, "fall": -1, "drop": -1,
@@ -883,16 +886,24 @@ _DIRECTION_WORDS = {"down": -1, "decrease": -1, "decreased": -1, "fall": -1, "dr
 
 def _percent_siblings(node: Mapping) -> frozenset[str]:
     """The fields of ``node`` whose numbers a sibling says are percentages: "value" beside
-    "value_type": "percentage" (Shopify's discount applications), "value" and "amount" beside
-    "type" or "unit": "percent"."""
+    "value_type": "percentage" (Shopify's discount applications); beside "type" or "unit":
+    "percent" or a type of something else ("discount_type": "percent", WooCommerce's coupon),
+    the "value", "rate" or "percentage" beside it, else the "amount". An amount beside a value
+    is money: in {"type": "percentage", "value": 10, "amount": 5.99} only the 10 is a
+    percentage."""
     marked: set[str] = set()
     for key, child in node.items():
-        if not isinstance(child, str) or child.strip().casefold() not in _PERCENT_WORDS:
+        if not isinstance(child, str) \
+                or child.strip().casefold().replace("-", "_") not in _PERCENT_WORDS:
             continue
         found = _UNIT_FIELD.fullmatch(str(key))
-        if found is not None:
-            field = found.group("field")
-            marked.update((field,) if field else _UNIT_OF_ALL)
+        if found is None:
+            continue
+        field = found.group("field")
+        if field and field in node:
+            marked.add(field)
+        else:
+            marked.update([name for name in _VALUE_FIELDS if name in node] or ["amount"])
     return frozenset(marked)
 
 
