@@ -285,8 +285,9 @@ def _ratio_reading(name: str) -> str | None:
     ``late_fee_pct_per_month``: 1.5 is 1.5 %), "ratio" (``engagement_rate``, ``ctr_28d``,
     ``apr``: 0.046 is 4.6 %, and above 1 points), "unit" (a ratio by nature, read as one from
     0 to 1 only: ``csat``, ``uptime``, ``stickiness``, ``ust_satz``, ``sentiment_positive``),
-    "growth" (a change, a ratio below 1 in size: ``impressions_wow``, ``views_change_7d``), or
-    None. The words after the one that says it may say a period, a kind or a base
+    "growth" (a change, a ratio below 1 in size: ``impressions_wow``, ``views_change_7d``, and
+    in the languages that put the change word first, ``variacion_visitas``,
+    ``aenderung_aufrufe``, ``evolution_vues``; not ``variation_price``), or None. The words after the one that says it may say a period, a kind or a base
     (``_QUALIFIER_WORDS``), but not a unit it is counted in (``uptime_hours``,
     ``data_retention_months``: ``_counted_in``); a ratio by nature with a maximum, a minimum or
     a count in its name (``max_occupancy``) is a quantity."""
@@ -311,6 +312,9 @@ def _ratio_reading(name: str) -> str | None:
         return "growth"
     if last in _UNIT_RATIO_WORDS:
         return None if _NOT_RATIO_WORDS.intersection(whole) else "unit"
+    if len(whole) > 1 and whole[0] in _FOREIGN_CHANGE_WORDS and _MONEY_WORDS.isdisjoint(whole) \
+            and _PLATFORM_WORDS.isdisjoint(whole):
+        return "growth"     # "variacion_visitas", "aenderung_aufrufe": the change word first
     return None
 
 
@@ -421,10 +425,12 @@ def _authored(node: Any) -> bool:
 @functools.lru_cache(maxsize=4096)
 def _review_item(keys: tuple[str, ...]) -> bool:
     """Whether an item of a list with these fields is a third party's: one is named as the
-    text of a review, a comment or a post ("ReviewText", "reviewBody", "selftext")."""
+    text of a review, a comment or a post ("ReviewText", "reviewBody", "selftext"), or is
+    Bazaarvoice's name of a reviewer ("UserNickname")."""
     for key in keys:
         words = key_words(key)
-        if key.casefold() == "selftext" or not _THIRD_PARTY_WORDS.isdisjoint(words) \
+        if key.casefold() in ("selftext", "usernickname") \
+                or not _THIRD_PARTY_WORDS.isdisjoint(words) \
                 and not _TEXT_WORDS.isdisjoint(words) and _PLATFORM_WORDS.isdisjoint(words):
             return True
     return False
