@@ -1057,11 +1057,24 @@ def _other_unit(text: str, mention: Mention,
     return None
 
 
-# Words just before a number that make it a window of time with the unit after it: "in the
-# last 30 days", "over the past 24 hours", "in its first 7 days", "in 30 days"; 直近7日間,
-# 过去7天, 最近 7일.
+# Words just before a number that make it a window of time past with the unit after it: "in
+# the last 30 days", "over the past 24 hours", "in its first 7 days"; 直近7日間, 过去7天,
+# 最近 7일. "in", "over" and "during" alone may be of the future ("arrives in 30 days"): they
+# make a window only right after its figure ("9,830 in 30 days", ``_Judge._window_of_neighbour``);
+# "within" is a deadline ("processed within 30 days").
 _WINDOW_BEFORE = frozenset({"last", "past", "previous", "prior", "first", "trailing", "rolling",
-                            "recent", "latest", "over", "in", "within", "during"})
+                            "recent", "latest"})
+_WINDOW_BEFORE_WEAK = frozenset({"over", "in", "during"})
+# Between a figure and a weak window word, words that make the window of the future or a
+# duration: "your 18 orders will arrive in 30 days", "18 orders ship in 30 days".
+_WINDOW_FUTURE = frozenset("""will would shall should can could may might must be is are
+    arrive arrives arriving ship ships shipping deliver delivers delivered processed expire
+    expires due ready back renew renews start starts end ends refunded 'll""".split())
+# A window's unit written short and glued to its number: "(last 30d)", "24h".
+_WINDOW_SHORT = re.compile(r"(?i:(d|h|hrs?|w|wks?|mos?|y|yrs?))(?![A-Za-z0-9])")
+_WINDOW_SHORT_UNITS = {"d": "day", "h": "hour", "hr": "hour", "hrs": "hour", "w": "week",
+                       "wk": "week", "wks": "week", "mo": "month", "mos": "month", "y": "year",
+                       "yr": "year", "yrs": "year"}
 _CJK_WINDOW_BEFORE = ("直近", "過去", "过去", "最近", "近", "지난", "최근")
 _CJK_WINDOW_UNIT = re.compile(r" ?(日間|日|天|時間|小时|小時|週間|周|週|주간|주|일간|일|시간|개월|"
                               r"か月|ヶ月|カ月|个月|個月|年間|年)")
@@ -1076,15 +1089,24 @@ _SENTENCE_END = re.compile(r"[.!?](?:\s|$)|[\n。！？]")
 _TIME_UNITS = frozenset({"second", "minute", "hour", "day", "week", "month", "year"})
 
 
-def _window_said(text: str, mention: Mention) -> str | None:
-    """The unit of a window of time said with ``mention``: the unit right after it, when a
-    word just before it makes it a window ("in the last 30 days" is "day"), else None."""
+def _window_said(text: str, mention: Mention) -> tuple[str, bool] | None:
+    """The unit of a window of time said with ``mention``, and whether it is said as a window
+    past: the unit right after it ("days", "30d") when a word just before it makes it a window
+    ("in the last 30 days", "(last 30d)", a bracket after its figure "18 posts (30 days)": a
+    window past; "in 30 days", "over 24 hours": maybe not), else None."""
     unit = unit_after(text, mention.end)
+    if unit is None and mention.glued:
+        short = _WINDOW_SHORT.match(text, mention.end)
+        unit = _WINDOW_SHORT_UNITS[short.group(1).lower()] if short else None
     if unit in _TIME_UNITS:
-        return unit if not _WINDOW_BEFORE.isdisjoint(mention.before.split()[-2:]) else None
+        words = mention.before.split()[-2:]
+        if not _WINDOW_BEFORE.isdisjoint(words) \
+                or text[max(0, mention.start - 2):mention.start].rstrip().endswith("("):
+            return unit, True
+        return (unit, False) if words and words[-1] in _WINDOW_BEFORE_WEAK else None
     found = _CJK_WINDOW_UNIT.match(text, mention.end)
     if found is not None and mention.before.rstrip().endswith(_CJK_WINDOW_BEFORE):
-        return _CJK_WINDOW_UNITS[found.group(1)]
+        return _CJK_WINDOW_UNITS[found.group(1)], True
     return None
 
 
@@ -1153,8 +1175,8 @@ class _Judge:
         if _word_before(self.text, mention.start) == "per" and value in self.evidence.rate_bases:
             return None     # "per 1k calls" for ``cost_per_1k_calls``: the base of a stored rate
         windows = self.evidence.time_windows.get(value) if mention.sign is None else None
-        if windows and self._window_of_neighbour(index, windows.get(
-                _window_said(self.text, mention))):
+        said = _window_said(self.text, mention) if windows else None
+        if said and self._window_of_neighbour(index, windows.get(said[0]), said[1]):
             return None     # "18 posts in the last 30 days" for ``posts_30d``: 18's window
         if mention.currency is not None:
             held = self.evidence.other_currencies(value, mention.currency)
@@ -1235,19 +1257,41 @@ class _Judge:
 
     _word_number = _number
 
-    def _window_of_neighbour(self, index: int, held: frozenset[Decimal] | None) -> bool:
-        """Whether the figure just before or just after mention ``index``, in its sentence, is
-        one of ``held``: the figures counted over the window it says (``_window_said``)."""
+    def _window_of_neighbour(self, index: int, held: frozenset[Decimal] | None,
+                             past: bool) -> bool:
+        """Whether a figure of the sentence of mention ``index`` is one of ``held``, the
+        figures counted over the window it says (``_window_said``): for a window said as past
+        ("in the last 30 days", "(30 days)"), the figure just before or after it, or, when
+        neither of those is a figure of another window of the evidence, any figure of its
+        sentence ("In the last 30 days, your 1,200 followers saw 18 posts."); after "in",
+        "over" or "during" alone, the figure just before it with at most its noun between and
+        no word of the future ("9,830 in 30 days", not "18 orders will arrive in 30 days")."""
         if not held:
             return False
-        mentions, start, end = self.mentions, self.mentions[index].start, \
-            self.mentions[index].end
-        for other in mentions[index - 1:index] + mentions[index + 1:index + 2]:
-            between = self.text[other.end:start] if other.end <= start \
-                else self.text[end:other.start]
-            if other.value is not None and abs(other.value) in held \
-                    and _SENTENCE_END.search(between) is None:
-                return True
+        mentions, this, text = self.mentions, self.mentions[index], self.text
+        if not past:
+            previous = mentions[index - 1] if index else None
+            words = text[previous.end:this.start].split() if previous is not None else ()
+            return previous is not None and previous.value is not None \
+                and abs(previous.value) in held and 0 < len(words) <= 3 \
+                and all(word.isalpha() for word in words) \
+                and _WINDOW_FUTURE.isdisjoint(word.casefold() for word in words[:-1])
+        sentence = []           # the figures of its sentence, nearest first
+        for step in (-1, 1):
+            at, edge = index + step, this
+            while 0 <= at < len(mentions) and _SENTENCE_END.search(
+                    text[mentions[at].end:edge.start] if step < 0
+                    else text[edge.end:mentions[at].start]) is None:
+                edge = mentions[at]
+                if edge.value is not None:
+                    sentence.append((abs(at - index) == 1, abs(edge.value)))
+                at += step
+        if any(next_to and value in held for next_to, value in sentence):
+            return True
+        if any(value in held for _, value in sentence):
+            windowed = {value for units in self.evidence.time_windows.values()
+                        for figures in units.values() for value in figures} - held
+            return not any(next_to and value in windowed for next_to, value in sentence)
         return False
 
     def _level_as_change(self, mention: Mention) -> Finding | None:
