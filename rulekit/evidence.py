@@ -427,7 +427,7 @@ def _review_item(keys: tuple[str, ...]) -> bool:
     """Whether an item of a list with these fields is a third party's: one is named as the
     text of a review, a comment or a post ("ReviewText", "reviewBody", "selftext"), or is
     Bazaarvoice's name of a reviewer ("UserNickname")."""
-    for key in keys:
+    for key in map(str, keys):
         words = key_words(key)
         if key.casefold() in ("selftext", "usernickname") \
                 or not _THIRD_PARTY_WORDS.isdisjoint(words) \
@@ -881,7 +881,7 @@ class Evidence:
 # ("discount_type", WooCommerce's) name the value, the rate or the percentage beside them, and
 # an amount only when none of those is (``_percent_siblings``).
 _PERCENT_WORDS = frozenset({"percentage", "percent", "%", "pct", "percent_off",
-                            "percentage_off", "percentoff"})
+                            "percentage_off", "percentoff", "percent-off"})
 _UNIT_FIELD = re.compile(r"(?P<field>.*?)[_-]?(?:type|unit|kind)", re.IGNORECASE)
 _VALUE_FIELDS = ("value", "rate", "percentage", "percent", "pct")
 # A sibling that says a change's direction ({"change": 12.5, "direction": "down"}).
@@ -899,8 +899,7 @@ def _percent_siblings(node: Mapping) -> frozenset[str]:
     percentage."""
     marked: set[str] = set()
     for key, child in node.items():
-        if not isinstance(child, str) \
-                or child.strip().casefold().replace("-", "_") not in _PERCENT_WORDS:
+        if not isinstance(child, str) or child.strip().casefold() not in _PERCENT_WORDS:
             continue
         found = _UNIT_FIELD.fullmatch(str(key))
         if found is None:
@@ -1087,7 +1086,8 @@ class _Builder:
         item of a third party (``item``: ``_review_item``) every text the platform did not
         write."""
         if not self.authoritative and not self.untrusted:      # no rules: the names decide
-            return text_leaf and bool(keys) and self._third_party(keys, item)
+            return text_leaf and bool(keys) and (third_party(keys, self.own) or item
+                                                 and self._item_text(keys))
         generic = re.sub(r"\[\d+\]", "[*]", path)
         dotted = ".".join(keys[-2:]) if len(keys) >= 2 else ""
         singular = f"{keys[-2].rstrip('s')}.{keys[-1]}" if len(keys) >= 2 else ""
@@ -1096,11 +1096,13 @@ class _Builder:
             return False
         if marks & self.untrusted:
             return True
-        return text_leaf and bool(keys) and self._third_party(keys, item)
+        return text_leaf and bool(keys) and (third_party(keys, self.own) or item
+                                             and self._item_text(keys))
 
-    def _third_party(self, keys: tuple[str, ...], item: bool) -> bool:
-        return third_party(keys, self.own) or item and _PLATFORM_WORDS.isdisjoint(
-            key_words(keys[-1])) and not any(index in self.own for index in range(len(keys)))
+    def _item_text(self, keys: tuple[str, ...]) -> bool:
+        """Whether the text at ``keys``, a field of an item of a third party (``_review_item``),
+        is the author's: a name the platform did not write, in no container of the merchant's."""
+        return _PLATFORM_WORDS.isdisjoint(key_words(keys[-1])) and not self.own
 
     def _is_percent_field(self, keys: tuple[str, ...]) -> bool:
         return self._percent_reading(keys) in ("points", "ratio")
@@ -1175,8 +1177,7 @@ class _Builder:
                 author: str | None, rule: RowRule | None) -> None:
         # an item in a list (or an object of one: Reddit's children[].data) that holds a
         # review's, a comment's or a post's text
-        item = "[" in path and _review_item(tuple(map(str, node)))
-        outer = self.own
+        item = "[" in path and _review_item(tuple(node))
         for key, child in node.items():
             key = str(key)
             child_path = f"{path}.{key}"
@@ -1189,25 +1190,28 @@ class _Builder:
                 self.has_today = True
                 if self.today is None:
                     self.today = _today(child)
-            if isinstance(child, (Mapping, list, tuple)) and _authored_list(key) \
-                    and not _authored(child):
-                self.own = outer | {len(keys)}     # "promo_messages", an FAQ's questions
-            text_leaf = isinstance(child, str) or (
-                isinstance(child, (list, tuple)) and all(isinstance(c, str) for c in child))
-            child_trusted = trusted and not self._is_untrusted(child_path, child_keys, text_leaf,
-                                                               item)
-            try:
-                if isinstance(child, str) and key.endswith("_decimal") \
-                        and _STRIPE_AMOUNT_NAME.match(key) and self._in_stripe_object() \
-                        and _number_or_none(child) is not None:
+            if isinstance(child, str):
+                child_trusted = trusted and not self._is_untrusted(child_path, child_keys, True,
+                                                                   item)
+                if key.endswith("_decimal") and _STRIPE_AMOUNT_NAME.match(key) \
+                        and self._in_stripe_object() and _number_or_none(child) is not None:
                     # "unit_amount_decimal": "2500" is an amount in minor units, not text
                     self.walk(_number_or_none(child), child_path, child_keys, child_trusted,
                               node)
-                elif isinstance(child, str):
-                    self.text(child, child_path, child_trusted, author=author, keys=child_keys)
                 else:
-                    self.walk(child, child_path, child_keys, child_trusted, node)
-            finally:
+                    self.text(child, child_path, child_trusted, author=author, keys=child_keys)
+                continue
+            own = not isinstance(child, (int, float)) and _authored_list(key) \
+                and isinstance(child, (Mapping, list, tuple)) and not _authored(child)
+            if own:
+                # "promo_messages", an FAQ's questions: the merchant's (``third_party``); a
+                # builder that raises is thrown away, so no ``finally`` restores it
+                outer, self.own = self.own, self.own | {len(keys)}
+            text_leaf = isinstance(child, (list, tuple)) and all(isinstance(c, str) for c in child)
+            child_trusted = trusted and not self._is_untrusted(child_path, child_keys, text_leaf,
+                                                               item)
+            self.walk(child, child_path, child_keys, child_trusted, node)
+            if own:
                 self.own = outer
 
     def _add_day(self, day: dt.date, keys: tuple[str, ...]) -> None:

@@ -118,7 +118,6 @@ _PLACE_NOT_COUNTED = frozenset({"in", "on", "at", "out", "overall", "of", "and",
                                 "for", "after", "behind"})
 # A word of ranking just before a number ("#3", "No. 3", "number 3", "ranked 3", "position
 # 3"): only then is a number read as a stated rank before its value is looked up.
-_RANK_CUE_WORD = re.compile(r"#|no\b|number|rank|position")
 _RANK_CUE = re.compile(r"(?i)(?:#|\bno\.?|\bnumber|\brank(?:ed|ing)?|\bposition)[ \u00a0]*\Z")
 _LIST_WORDS = frozenset({"step", "item", "point", "option", "tip", "part", "chapter", "page",
                          "section", "slide", "question", "round", "hole", "game", "week",
@@ -357,7 +356,8 @@ def sweep(text: str, evidence: Evidence, settings: SweepSettings = SweepSettings
     directed = judge.directed
     # "you're number 3 in the queue": a rank stated after a word of ranking is held to the
     # evidence's ranks even when another field holds its number (``_Judge._unheld_rank``)
-    ranking = _RANK_CUE_WORD.search(low) is not None and evidence.ranked
+    ranking = ("#" in low or "number" in low or "rank" in low or "position" in low
+               or "no." in low or " no " in low or low.startswith("no ")) and evidence.ranked
     judge_mention = judge.mention
     findings = []
     for index, mention in enumerate(mentions):
