@@ -356,18 +356,24 @@ def third_party(keys: tuple[str, ...], own: frozenset[int] = frozenset()) -> boo
       are written by the platform).
 
     The merchant's own text is trusted: a container of ``_AUTHORED_LISTS`` whose items name no
-    author (its index in ``own``: an FAQ of {q, a}, "promo_messages", "quick_replies"; a bare
-    "messages" list is anyone's texts, like a "message" field), the
+    author (its index in ``own``: an FAQ of {q, a}, "promo_messages", "quick_replies"; not
+    inside a third party's container, and a bare "messages" list is anyone's texts, like a
+    "message" field), the
     items below an FAQ, a help page or a policy (``_OWN_TEXT_WORDS`` above the container, or
     anywhere on the way when there is none: "review_policy", "return_policy.text"), and a
     product's "description", "title" and "body_html" outside a container."""
-    container = next((index for index in range(len(keys) - 1, -1, -1)
-                      if _container(keys[index], keys[index - 1] if index else "")), None)
+    container, merchant = None, False
+    for index in range(len(keys) - 1, -1, -1):
+        if _container(keys[index], keys[index - 1] if index else ""):
+            if index in own and keys[index].casefold() not in UNTRUSTED_NAMES:
+                merchant = True     # "promo_messages": [...]; not "messages": [...]
+                continue
+            container = index       # a third party's, maybe around one of the merchant's
+            break
     if any(not _OWN_TEXT_WORDS.isdisjoint(key_words(key)) for key in keys[:container]):
         return False
-    if container is not None and container in own \
-            and keys[container].casefold() not in UNTRUSTED_NAMES:
-        return False        # "promo_messages": [...]; not "messages": [...], anyone's texts
+    if merchant and container is None:
+        return False
     leaf = keys[-1]
     words = key_words(leaf)
     if leaf.casefold() in UNTRUSTED_NAMES or \
