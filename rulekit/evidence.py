@@ -21,7 +21,8 @@ While indexing, each value is judged once:
   ``ctr_28d``, ``bounce_rate.this_week``: ``_ratio_reading``) licenses 4.6 %, never 0.046 %
   nor a plain 4.6 ("4.6 stars"); a growth below 1 in size (``follower_growth``: 0.021,
   ``impressions_wow``) is a ratio too, and so is a ratio by nature from 0 to 1 (``csat``,
-  ``uptime``); ``_pct`` fields, a ruleset's percent fields and a value a sibling declares a
+  ``uptime``), unless a unit it is counted in or a maximum says it is a quantity
+  (``uptime_hours``, ``max_occupancy``); ``_pct`` fields, a ruleset's percent fields and a value a sibling declares a
   percentage hold points, and license the plain number as well, never an amount;
 - an amount keeps the **currency** the evidence gives it: a ``<field>_currency`` beside it, an
   ISO code in its field's name (``price_gbp``, ``amountUsd``), a ``currency`` (``currencyCode``,
@@ -74,7 +75,10 @@ from rulekit.units import UNIT_OF, named_units
 # platform, only its body by a third party.
 UNTRUSTED_NAMES = frozenset("""review reviews comment comments body text message messages
     content texte texto testo tekst inhalt contenu contenido contenuto conteúdo inhoud
-    mensaje messaggio mensagem nachricht""".split())
+    mensaje messaggio mensagem nachricht selftext""".split())
+# A text held in an object named as a text of anyone is that text: the App Store's
+# {"content": {"label": "..."}}, {"body": {"value": "..."}}.
+_TEXT_WRAPPERS = frozenset({"label", "value", "#text", "$t"})
 # Words that make a field's text third-party wherever they stand in its name ("reviewBody",
 # "ReviewText", "comment_text", "review_title"), and a list or an object named by one of them
 # (or by ``_THIRD_PARTY_LISTS``) a container of third-party items: a review, a comment,
@@ -86,12 +90,25 @@ _THIRD_PARTY_WORDS = frozenset("""review reviews comment comments feedback feedb
     opinión opiniones opinione opinioni opinião opiniões avaliação avaliações avaliacao
     avaliacoes beoordeling beoordelingen recensie recensies reactie reacties 评论 评价 評論 評價
     レビュー 口コミ 리뷰 후기 댓글""".split())
-# Lists whose items are written by third parties, though one item's text is not named so: the
-# answers and questions of a customer Q&A, replies, social mentions, messages.
-_THIRD_PARTY_LISTS = frozenset("""answers questions replies mentions messages threads
-    réponses antworten fragen respuestas preguntas risposte domande respostas perguntas
-    antwoorden vragen""".split())
-# Posts are third-party only when the name says whose: "user_posts", "communityPosts".
+# Lists whose items are written by third parties, though one item's text is not named so:
+# social mentions and posts on X.
+_THIRD_PARTY_LISTS = frozenset({"mentions", "tweets"})
+# Lists whose items are written by third parties when they say who wrote each (an author, a
+# user, a sender: ``_AUTHOR_WORDS``), or hold such items (a Q&A's questions with their
+# customers' answers): messages, threads, replies, questions and answers. Without one they
+# are the merchant's: an FAQ of {q, a}, "promo_messages", "quick_replies".
+_AUTHORED_LISTS = frozenset("""answers questions replies messages threads réponses antworten
+    fragen respuestas preguntas risposte domande respostas perguntas antwoorden vragen
+    """.split())
+# Words of a field's name that say who wrote the item holding it.
+_AUTHOR_WORDS = frozenset("""author authors user username sender from by nickname handle
+    reviewer poster customer asker commenter role displayname screen""".split())
+# An item in a list with a field named as the text of a review or a comment ("ReviewText",
+# "reviewBody", "comment_text") or of a post ("selftext") is a third party's: its other texts
+# ("Title", "Cons" of a Bazaarvoice review, "title" of a Reddit post) are the author's too.
+_TEXT_WORDS = frozenset({"text", "body", "content"})
+# Posts are third-party only when the name says whose: "user_posts", "communityPosts",
+# "community": {"posts": [...]}.
 _POSTS = frozenset({"posts", "topics"})
 _POSTERS = frozenset({"user", "users", "community", "forum", "customer", "customers", "member",
                       "members", "fan", "fans", "public", "ugc"})
@@ -141,6 +158,21 @@ _GROWTH_WORDS = frozenset({"growth", "change", "delta", "wow", "mom", "yoy", "qo
 # 91 %; ``"uptime": 86400`` is seconds and ``"csat": 4.5`` a score, neither a percentage).
 _UNIT_RATIO_WORDS = frozenset("""uptime csat stickiness retention churn occupancy utilization
     utilisation satz steuersatz zinssatz mwstsatz ustsatz rabattsatz prozentsatz""".split())
+_TIME_UNIT_NAMES = frozenset({"second", "minute", "hour", "day", "week", "month", "year"})
+# Words of a name that make a ratio's number a count or a quantity: a maximum, a minimum or a
+# count ("max_occupancy": 1 holds one guest, not 100 %), and a unit it is counted in
+# (``_counted_in``).
+_NOT_RATIO_WORDS = frozenset({"max", "min", "maximum", "minimum", "count", "counts", "cnt",
+                              "num", "number", "capacity"})
+# The words for a unit that say what a number is counted in when they follow a name's word
+# ("uptime_hours", "data_retention_months", "retention_kg"): a plural, or a unit of mass,
+# length, volume or data; a period said in the singular ("csat_week", "ctr_min" being a
+# minimum too) or after a number or a word of period ("uptime_last_30_days",
+# "occupancy_this_week") is the period it is measured over, and a single letter is left alone.
+_COUNTED_UNITS = frozenset(word for word, unit in UNIT_OF.items() if len(word) > 1 and (
+    unit not in _TIME_UNIT_NAMES or word.endswith("s") and word != "s"))
+_PERIOD_BEFORE = frozenset({"this", "last", "past", "previous", "prior", "trailing", "rolling",
+                            "current", "curr", "next", "per", "every", "each"})
 # The shares of a sentiment: {"sentiment": {"positive": 0.62}}, "sentiment_negative".
 _POLARITY_WORDS = frozenset({"positive", "negative", "neutral", "mixed", "pos", "neg", "neu"})
 # Shopify's price rule, whose "value" is a discount written with its minus.
@@ -253,9 +285,12 @@ def _ratio_reading(name: str) -> str | None:
     ``late_fee_pct_per_month``: 1.5 is 1.5 %), "ratio" (``engagement_rate``, ``ctr_28d``,
     ``apr``: 0.046 is 4.6 %, and above 1 points), "unit" (a ratio by nature, read as one from
     0 to 1 only: ``csat``, ``uptime``, ``stickiness``, ``ust_satz``, ``sentiment_positive``),
-    "growth" (a change, a ratio below 1 in size: ``impressions_wow``, ``views_change_7d``), or
-    None. The words after the one that says it may say a period, a kind or a base
-    (``_QUALIFIER_WORDS``)."""
+    "growth" (a change, a ratio below 1 in size: ``impressions_wow``, ``views_change_7d``, and
+    in the languages that put the change word first, ``variacion_visitas``,
+    ``aenderung_aufrufe``, ``evolution_vues``; not ``variation_price``), or None. The words after the one that says it may say a period, a kind or a base
+    (``_QUALIFIER_WORDS``), but not a unit it is counted in (``uptime_hours``,
+    ``data_retention_months``: ``_counted_in``); a ratio by nature with a maximum, a minimum or
+    a count in its name (``max_occupancy``) is a quantity."""
     if _POINTS_NAME.search(name):
         return "points"
     if _RATIO_NAME.search(name):
@@ -263,16 +298,35 @@ def _ratio_reading(name: str) -> str | None:
     words = list(key_words(name))
     if len(words) > 1 and _POLARITY_WORDS.intersection(words) and "sentiment" in words:
         return "unit"
+    whole = tuple(words)
     while words and (words[-1] in _QUALIFIER_WORDS or words[-1].isdigit()):
         words.pop()
     last = words[-1] if words else ""
+    if _counted_in(whole[len(words):], last):
+        return None
     if last in _POINTS_WORDS:
         return "points"
     if last in _RATIO_WORDS:
         return "ratio"
     if last in _GROWTH_WORDS:
         return "growth"
-    return "unit" if last in _UNIT_RATIO_WORDS else None
+    if last in _UNIT_RATIO_WORDS:
+        return None if _NOT_RATIO_WORDS.intersection(whole) else "unit"
+    if len(whole) > 1 and whole[0] in _FOREIGN_CHANGE_WORDS and _MONEY_WORDS.isdisjoint(whole) \
+            and _PLATFORM_WORDS.isdisjoint(whole):
+        return "growth"     # "variacion_visitas", "aenderung_aufrufe": the change word first
+    return None
+
+
+def _counted_in(words: tuple[str, ...], before: str) -> bool:
+    """Whether ``words``, the end of a name after the word ``before``, say a unit its number
+    is counted in (``_COUNTED_UNITS``): "hours" of ``uptime_hours``, not "days" of
+    ``uptime_last_30_days`` nor "week" of ``occupancy_this_week``."""
+    for word in words:
+        if word in _COUNTED_UNITS and not before.isdigit() and before not in _PERIOD_BEFORE:
+            return True
+        before = word
+    return False
 
 
 @functools.lru_cache(maxsize=4096)
@@ -280,51 +334,112 @@ def _period_only(name: str) -> bool:
     """Whether a field's name says only a period or a kind ("this_week", "prev", "avg"): its
     number is read like its parent's ({"bounce_rate": {"this_week": 0.412}})."""
     words = key_words(name)
-    return bool(words) and all(word in _QUALIFIER_WORDS or word.isdigit() for word in words)
+    return bool(words) and all(word in _QUALIFIER_WORDS or word.isdigit() for word in words) \
+        and not _counted_in(words, "")
 
 
 @functools.lru_cache(maxsize=4096)
-def third_party(keys: tuple[str, ...]) -> bool:
+def third_party(keys: tuple[str, ...], own: frozenset[int] = frozenset()) -> bool:
     """Whether the text at ``keys`` (the field names from the top of the evidence down to it)
     is written by a third party, by the names alone:
 
-    - its field is named as a text of anyone (``UNTRUSTED_NAMES``: "text", "body", "texte"),
-      or has a word of review, comment, feedback... in its name ("reviewBody", "ReviewText",
-      "comment_text", "avis") and none of the platform's (``_PLATFORM_WORDS``: "review_url",
-      "review_date" are written by the platform);
-    - or it is inside a list or an object of third-party items ("reviews", "comments",
-      "answers", "user_posts": ``_THIRD_PARTY_WORDS``, ``_THIRD_PARTY_LISTS``), and no name on
-      the way from that container to it is one of the platform's: a review's "title" and
-      "summary" are the reviewer's, its "author.name", "submitted_at" and "url" are not. An
-      FAQ's questions are the merchant's (``_OWN_TEXT_WORDS`` above the container).
+    - it is inside a list or an object of third-party items ("reviews", "comments",
+      "mentions", "tweets", "user_posts", "community.posts": ``_THIRD_PARTY_WORDS``,
+      ``_THIRD_PARTY_LISTS``; messages, replies, questions and answers whose items say who
+      wrote them: ``_AUTHORED_LISTS``), and no name on the way from that container to it is
+      one of the platform's: a review's "title" and "summary" are the reviewer's, its
+      "author.name", "submitted_at" and "url" are not;
+    - or its field is named as a text of anyone (``UNTRUSTED_NAMES``: "text", "body", "texte",
+      "selftext", and a "label" or "value" inside one: ``_TEXT_WRAPPERS``), or has a word of
+      review, comment, feedback... in its name ("reviewBody", "ReviewText", "comment_text",
+      "avis") and none of the platform's (``_PLATFORM_WORDS``: "review_url", "review_date"
+      are written by the platform).
 
-    A product's "description", "title" and "body_html" outside such a container are the
-    merchant's: trusted."""
-    leaf = keys[-1]
-    if leaf.casefold() in UNTRUSTED_NAMES:
-        return True
-    words = key_words(leaf)
-    if not _THIRD_PARTY_WORDS.isdisjoint(words) and _PLATFORM_WORDS.isdisjoint(words):
-        return True
+    The merchant's own text is trusted: a container of ``_AUTHORED_LISTS`` whose items name no
+    author (its index in ``own``: an FAQ of {q, a}, "promo_messages", "quick_replies"; not
+    inside a third party's container, and a bare "messages" list is anyone's texts, like a
+    "message" field), the
+    items below an FAQ, a help page or a policy (``_OWN_TEXT_WORDS`` above the container, or
+    anywhere on the way when there is none: "review_policy", "return_policy.text"), and a
+    product's "description", "title" and "body_html" outside a container."""
+    container, merchant = None, False
     for index in range(len(keys) - 1, -1, -1):
-        if _container(keys[index]):
-            if any(not _OWN_TEXT_WORDS.isdisjoint(key_words(key)) for key in keys[:index]):
-                return False
-            return all(_PLATFORM_WORDS.isdisjoint(key_words(key)) for key in keys[index + 1:])
-    return False
+        if _container(keys[index], keys[index - 1] if index else ""):
+            if index in own and keys[index].casefold() not in UNTRUSTED_NAMES:
+                merchant = True     # "promo_messages": [...]; not "messages": [...]
+                continue
+            container = index       # a third party's, maybe around one of the merchant's
+            break
+    if any(not _OWN_TEXT_WORDS.isdisjoint(key_words(key)) for key in keys[:container]):
+        return False
+    if merchant and container is None:
+        return False
+    leaf = keys[-1]
+    words = key_words(leaf)
+    if leaf.casefold() in UNTRUSTED_NAMES or \
+            not _THIRD_PARTY_WORDS.isdisjoint(words) and _PLATFORM_WORDS.isdisjoint(words) or \
+            leaf.casefold() in _TEXT_WRAPPERS and len(keys) > 1 \
+            and keys[-2].casefold() in UNTRUSTED_NAMES:
+        return True
+    return container is not None and all(
+        _PLATFORM_WORDS.isdisjoint(key_words(key)) for key in keys[container + 1:])
 
 
 @functools.lru_cache(maxsize=4096)
-def _container(key: str) -> bool:
-    """Whether a list or an object named ``key`` holds third-party items: its last word (its
-    head, "product_reviews", "customerReviews") names them, or it is a list of posts that says
-    whose ("user_posts")."""
+def _container(key: str, parent: str = "") -> bool:
+    """Whether a list or an object named ``key`` (in one named ``parent``) holds third-party
+    items: its last word (its head, "product_reviews", "customerReviews") names them, or it is
+    a list of posts that says whose ("user_posts", "community": {"posts": ...})."""
     words = [word for word in key_words(key) if word not in _CONTAINER_WORDS]
     if not words:
         return False
     head = words[-1]
     return head in _THIRD_PARTY_WORDS or head in _THIRD_PARTY_LISTS \
-        or head in _POSTS and not _POSTERS.isdisjoint(words)
+        or head in _AUTHORED_LISTS or head in _POSTS and not (
+            _POSTERS.isdisjoint(words) and _POSTERS.isdisjoint(key_words(parent)))
+
+
+@functools.lru_cache(maxsize=4096)
+def _authored_list(key: str) -> bool:
+    """Whether a container named ``key`` is third-party only when its items name their
+    authors (``_AUTHORED_LISTS``: "messages", "quick_replies", "common_questions")."""
+    words = [word for word in key_words(key) if word not in _CONTAINER_WORDS]
+    return bool(words) and words[-1] in _AUTHORED_LISTS
+
+
+@functools.lru_cache(maxsize=4096)
+def _author_key(key: str) -> bool:
+    """Whether a field named ``key`` says who wrote the item holding it ("author", "user",
+    "sender", "UserNickname", "answered_by", "from")."""
+    return not _AUTHOR_WORDS.isdisjoint(key_words(key))
+
+
+def _authored(node: Any) -> bool:
+    """Whether the items of a container say who wrote them, or hold items that do (a Q&A's
+    questions with their customers' answers): then they are third parties'."""
+    items = node.values() if isinstance(node, Mapping) else node
+    for item in items:
+        if isinstance(item, Mapping) and any(
+                _author_key(str(key)) or isinstance(child, (list, tuple)) and any(
+                    isinstance(inner, Mapping) and any(map(_author_key, map(str, inner)))
+                    for inner in child)
+                for key, child in item.items()):
+            return True
+    return isinstance(node, Mapping) and any(map(_author_key, map(str, node)))
+
+
+@functools.lru_cache(maxsize=4096)
+def _review_item(keys: tuple[str, ...]) -> bool:
+    """Whether an item of a list with these fields is a third party's: one is named as the
+    text of a review, a comment or a post ("ReviewText", "reviewBody", "selftext"), or is
+    Bazaarvoice's name of a reviewer ("UserNickname")."""
+    for key in map(str, keys):
+        words = key_words(key)
+        if key.casefold() in ("selftext", "usernickname") \
+                or not _THIRD_PARTY_WORDS.isdisjoint(words) \
+                and not _TEXT_WORDS.isdisjoint(words) and _PLATFORM_WORDS.isdisjoint(words):
+            return True
+    return False
 
 
 def name_words(name: str) -> frozenset[str]:
@@ -441,6 +556,12 @@ class Evidence:
     # (thing, number) of every number written before a word in the evidence's own text ("last
     # 30 days, 10 posts" is ("post", 10)): it backs a count of that thing (``counted``).
     stated_counts: frozenset[tuple[str, Decimal]] = frozenset()
+    # (hour, minute, IANA zone) of every clock time the evidence writes without a day (opening
+    # hours, "09:00-18:00") in an object that names its zone, or inside one that does, in a
+    # field called like a zone (``timezone``, ``time_zone``, ``tz``, ``store_timezone``:
+    # "Europe/London"): "18:00 UK time" is that wall time in that zone. A zone another object
+    # names (a customer's) is not the zone of the store's hours.
+    zoned_clock: frozenset[tuple[int, int, str]] = frozenset()
 
     @functools.cached_property
     def author_words(self) -> frozenset[str]:
@@ -594,6 +715,23 @@ class Evidence:
         return {key: tuple(group) for key, group in found.items()}
 
     @functools.cached_property
+    def ranks(self) -> frozenset[int]:
+        """The ranks the evidence states, in fields named like a rank or a position (``rank``,
+        ``queue_position``, ``standing``): a rank an answer states must be one of them when
+        the evidence is ``ranked``."""
+        return frozenset(int(a.shown) for a in self.amounts
+                         if a.words & RANK_FIELD_WORDS and a.shown.isdigit())
+
+    @functools.cached_property
+    def ranked(self) -> bool:
+        """Whether the evidence has a field named like a rank or a position that holds one,
+        or holds it as null or a placeholder: a rank it does not know (``"queue_position":
+        null``) backs no rank, so "you're number 3 in the queue" is held to ``ranks``, whatever
+        other numbers the evidence holds ("open_tickets": 3)."""
+        return bool(self.ranks) or any(a.words & RANK_FIELD_WORDS and a.state == "unknown"
+                                       for a in self.amounts)
+
+    @functools.cached_property
     def stock_rows(self) -> tuple[tuple[str, tuple[Amount, ...]], ...]:
         """Each row named by a ``name`` or ``title`` string that holds stock (``amounts`` about
         stock at or below it), as (the name case-folded, those amounts): "The Trail Runner is in
@@ -681,20 +819,6 @@ class Evidence:
         return frozenset((hour, minute) for _, hour, minute in self.utc_clock)
 
     @functools.cached_property
-    def named_zones(self) -> frozenset[str]:
-        """The IANA zones the evidence names in a field called like a zone (``timezone``,
-        ``time_zone``, ``tz``, ``store_timezone``: "Europe/London"): the zone of its wall times
-        written without a day or an offset, such as opening hours ("09:00-18:00")."""
-        found = set()
-        for key, child in _items(self.raw):
-            if isinstance(child, str) and _ZONE_NAME.search(key):
-                try:
-                    found.add(dates.zone(child.strip()).key)
-                except (ValueError, OSError):
-                    pass
-        return frozenset(found)
-
-    @functools.cached_property
     def period_keys(self) -> frozenset[str]:
         """The quarters and halves the evidence's keys name, case-folded (``q2``, ``revenue_q3``,
         ``h1_2026``): a key names its period as a text would, so "Q2" is that name."""
@@ -775,10 +899,13 @@ class Evidence:
 
 
 # The words a sibling field uses to say that a number is a percentage, and the fields it
-# names: "type" and "unit" name the value or amount beside them, "value_type" names "value".
-_PERCENT_WORDS = frozenset({"percentage", "percent", "%", "pct"})
+# names: "value_type" names "value"; "type", "unit" and a type of something not beside it
+# ("discount_type", WooCommerce's) name the value, the rate or the percentage beside them, and
+# an amount only when none of those is (``_percent_siblings``).
+_PERCENT_WORDS = frozenset({"percentage", "percent", "%", "pct", "percent_off",
+                            "percentage_off", "percentoff", "percent-off"})
 _UNIT_FIELD = re.compile(r"(?P<field>.*?)[_-]?(?:type|unit|kind)", re.IGNORECASE)
-_UNIT_OF_ALL = ("value", "amount")
+_VALUE_FIELDS = ("value", "rate", "percentage", "percent", "pct")
 # A sibling that says a change's direction ({"change": 12.5, "direction": "down"}).
 _DIRECTION_KEYS = frozenset({"direction", "trend"})
 _DIRECTION_WORDS = {"down": -1, "decrease": -1, "decreased": -1, "fall": -1, "drop": -1,
@@ -787,16 +914,23 @@ _DIRECTION_WORDS = {"down": -1, "decrease": -1, "decreased": -1, "fall": -1, "dr
 
 def _percent_siblings(node: Mapping) -> frozenset[str]:
     """The fields of ``node`` whose numbers a sibling says are percentages: "value" beside
-    "value_type": "percentage" (Shopify's discount applications), "value" and "amount" beside
-    "type" or "unit": "percent"."""
+    "value_type": "percentage" (Shopify's discount applications); beside "type" or "unit":
+    "percent" or a type of something else ("discount_type": "percent", WooCommerce's coupon),
+    the "value", "rate" or "percentage" beside it, else the "amount". An amount beside a value
+    is money: in {"type": "percentage", "value": 10, "amount": 5.99} only the 10 is a
+    percentage."""
     marked: set[str] = set()
     for key, child in node.items():
         if not isinstance(child, str) or child.strip().casefold() not in _PERCENT_WORDS:
             continue
         found = _UNIT_FIELD.fullmatch(str(key))
-        if found is not None:
-            field = found.group("field")
-            marked.update((field,) if field else _UNIT_OF_ALL)
+        if found is None:
+            continue
+        field = found.group("field")
+        if field and field in node:
+            marked.add(field)
+        else:
+            marked.update([name for name in _VALUE_FIELDS if name in node] or ["amount"])
     return frozenset(marked)
 
 
@@ -947,6 +1081,7 @@ class _Builder:
         self.clock: set[tuple[dt.date | None, int, int]] = set()
         self.utc_clock: set[tuple[dt.date | None, int, int]] = set()
         self.offset_clock: set[tuple[dt.date, int, int, dt.timedelta]] = set()
+        self.zoned_clock: set[tuple[int, int, str]] = set()
         self.rows: Mapping[int, RowRule] = {}
         self.withheld: dict[Decimal, tuple[str, str]] = {}
         self.withholding: tuple[str, str] | None = None   # set while walking a stale field
@@ -960,14 +1095,21 @@ class _Builder:
         self.objects: list[Mapping] = []
         self.declared_of: dict[int, _Declared] = {}
         self.scope_of: dict[int, str | None] = {}
+        # While walking: the indices in ``keys`` of the containers of ``_AUTHORED_LISTS`` whose
+        # items name no author, which are the merchant's (``third_party``).
+        self.own: frozenset[int] = frozenset()
 
     # --- judging a place ----------------------------------------------------------------------
 
-    def _is_untrusted(self, path: str, keys: tuple[str, ...], text_leaf: bool) -> bool:
+    def _is_untrusted(self, path: str, keys: tuple[str, ...], text_leaf: bool,
+                      item: bool = False) -> bool:
         """Rules first (``authoritative`` wins over ``untrusted``); then, for text only, the
-        default names (``third_party``)."""
+        default names (``third_party``, with the merchant's containers of ``own``), and in an
+        item of a third party (``item``: ``_review_item``) every text the platform did not
+        write."""
         if not self.authoritative and not self.untrusted:      # no rules: the names decide
-            return text_leaf and bool(keys) and third_party(keys)
+            return text_leaf and bool(keys) and (third_party(keys, self.own) or item
+                                                 and self._item_text(keys))
         generic = re.sub(r"\[\d+\]", "[*]", path)
         dotted = ".".join(keys[-2:]) if len(keys) >= 2 else ""
         singular = f"{keys[-2].rstrip('s')}.{keys[-1]}" if len(keys) >= 2 else ""
@@ -976,7 +1118,13 @@ class _Builder:
             return False
         if marks & self.untrusted:
             return True
-        return text_leaf and bool(keys) and third_party(keys)
+        return text_leaf and bool(keys) and (third_party(keys, self.own) or item
+                                             and self._item_text(keys))
+
+    def _item_text(self, keys: tuple[str, ...]) -> bool:
+        """Whether the text at ``keys``, a field of an item of a third party (``_review_item``),
+        is the author's: a name the platform did not write, in no container of the merchant's."""
+        return _PLATFORM_WORDS.isdisjoint(key_words(keys[-1])) and not self.own
 
     def _is_percent_field(self, keys: tuple[str, ...]) -> bool:
         return self._percent_reading(keys) in ("points", "ratio")
@@ -1049,6 +1197,9 @@ class _Builder:
 
     def _fields(self, node: Mapping, path: str, keys: tuple[str, ...], trusted: bool,
                 author: str | None, rule: RowRule | None) -> None:
+        # an item in a list (or an object of one: Reddit's children[].data) that holds a
+        # review's, a comment's or a post's text
+        item = "[" in path and _review_item(tuple(node))
         for key, child in node.items():
             key = str(key)
             child_path = f"{path}.{key}"
@@ -1061,18 +1212,29 @@ class _Builder:
                 self.has_today = True
                 if self.today is None:
                     self.today = _today(child)
-            text_leaf = isinstance(child, str) or (
-                isinstance(child, (list, tuple)) and all(isinstance(c, str) for c in child))
-            child_trusted = trusted and not self._is_untrusted(child_path, child_keys, text_leaf)
-            if isinstance(child, str) and key.endswith("_decimal") \
-                    and _STRIPE_AMOUNT_NAME.match(key) and self._in_stripe_object() \
-                    and _number_or_none(child) is not None:
-                # "unit_amount_decimal": "2500" is an amount in minor units, not text
-                self.walk(_number_or_none(child), child_path, child_keys, child_trusted, node)
-            elif isinstance(child, str):
-                self.text(child, child_path, child_trusted, author=author, keys=child_keys)
-            else:
-                self.walk(child, child_path, child_keys, child_trusted, node)
+            if isinstance(child, str):
+                child_trusted = trusted and not self._is_untrusted(child_path, child_keys, True,
+                                                                   item)
+                if key.endswith("_decimal") and _STRIPE_AMOUNT_NAME.match(key) \
+                        and self._in_stripe_object() and _number_or_none(child) is not None:
+                    # "unit_amount_decimal": "2500" is an amount in minor units, not text
+                    self.walk(_number_or_none(child), child_path, child_keys, child_trusted,
+                              node)
+                else:
+                    self.text(child, child_path, child_trusted, author=author, keys=child_keys)
+                continue
+            own = not isinstance(child, (int, float)) and _authored_list(key) \
+                and isinstance(child, (Mapping, list, tuple)) and not _authored(child)
+            if own:
+                # "promo_messages", an FAQ's questions: the merchant's (``third_party``); a
+                # builder that raises is thrown away, so no ``finally`` restores it
+                outer, self.own = self.own, self.own | {len(keys)}
+            text_leaf = isinstance(child, (list, tuple)) and all(isinstance(c, str) for c in child)
+            child_trusted = trusted and not self._is_untrusted(child_path, child_keys, text_leaf,
+                                                               item)
+            self.walk(child, child_path, child_keys, child_trusted, node)
+            if own:
+                self.own = outer
 
     def _add_day(self, day: dt.date, keys: tuple[str, ...]) -> None:
         """A day the evidence holds; a day stated by a field other than today/as_of... also
@@ -1251,6 +1413,18 @@ class _Builder:
                 return 2
         return None
 
+    def _zone_around(self) -> str | None:
+        """The IANA zone named by the nearest object around the text being read that names
+        one in a field called like a zone ("timezone": "Europe/London"), or None."""
+        for node in reversed(self.objects):
+            for key, child in node.items():
+                if isinstance(child, str) and _ZONE_NAME.search(str(key)):
+                    try:
+                        return dates.zone(child.strip()).key
+                    except (ValueError, OSError):
+                        pass
+        return None
+
     def _in_stripe_object(self) -> bool:
         """Whether the field being walked is inside one of Stripe's own money objects (see
         ``_STRIPE_OBJECTS``): the nearest object around it that says what it is (``"object":
@@ -1403,6 +1577,9 @@ class _Builder:
                 self._add_day(mention.day, keys)
             if mention.time is not None:
                 self.clock.add((mention.day, mention.time.hour, mention.time.minute))
+                zone = self._zone_around() if mention.day is None else None
+                if zone is not None:      # "hours": "09:00-18:00" beside "timezone"
+                    self.zoned_clock.add((mention.time.hour, mention.time.minute, zone))
                 # "21:00 UTC", "9 pm PST on 3 December" in the evidence's text: a zone that
                 # fixes the instant (not "9 pm ET" with no date, nor "9 pm IST")
                 utc = dates.utc_clock_of(mention.day, mention.time) \
@@ -1446,6 +1623,7 @@ class _Builder:
             placeholder_values=frozenset(self.placeholder_values - values),
             has_today=self.has_today, today=self.today, clock=frozenset(self.clock),
             utc_clock=frozenset(self.utc_clock), offset_clock=frozenset(self.offset_clock),
+            zoned_clock=frozenset(self.zoned_clock),
             withheld={v: why for v, why in self.withheld.items() if v not in values},
             row_rules=self.rows, raw=raw, changes=frozenset(self.changes))
 
@@ -1694,6 +1872,8 @@ def field_words(name: str) -> frozenset[str]:
     return frozenset(words)
 
 
+# The words of field names that hold a rank (``Evidence.ranks``).
+RANK_FIELD_WORDS = frozenset({"rank", "ranking", "position", "place", "standing"})
 # Words of a list's name that say it is a list, not what it lists: "posts_list", "orderData".
 _CONTAINER_WORDS = frozenset({"list", "lists", "array", "arr", "set", "collection", "data",
                               "info", "all"})
@@ -1849,9 +2029,12 @@ def _collect_counted(node: Any, name: str | None, row_rules: Mapping[int, RowRul
 _COUNT_KEY_WORDS = frozenset({"count", "counts", "cnt", "num", "number", "n", "nr"})
 _SUMMARY_WORDS = frozenset({"summary", "stats", "statistics", "info", "meta", "metadata",
                             "aggregate", "overview", "totals", "total", "data", "count"})
-# A sibling that makes an object a summary of ratings ({"average": 4.4, "count": 1873}).
-_RATING_WORDS = frozenset({"average", "avg", "mean", "rating", "ratings", "score", "stars",
-                           "star"})
+# What a summary of ratings is named for ({"ratings": {...}}, "reviews_summary"), and what a
+# sibling of its count is named when it is an average rating ({"avg_rating": 4.4, "count":
+# 1873}, "stars", "mean_score"; not "avg_price").
+_RATED_WORDS = frozenset({"rating", "ratings", "review", "reviews"})
+_RATING_WORDS = frozenset({"rating", "ratings", "stars", "star", "score", "scores"})
+_AVERAGE_WORDS = frozenset({"average", "avg", "mean", "value"})
 
 
 def _count_key(key: str, value: Any) -> bool:
@@ -1866,17 +2049,33 @@ def _count_key(key: str, value: Any) -> bool:
 def _summary_things(node: Mapping, name: str | None) -> tuple[str, ...]:
     """What the count of a summary object counts (``Evidence.counted``): its own name's head
     without words such as summary and stats ({"reviews_summary": {"count": 1873}} counts
-    reviews, {"followers": {"count": 120}} followers), and reviews and ratings when a sibling
-    names an average or a rating ({"rating": {"average": 4.4, "count": 1873}}): a page of
-    reviews beside it is a sample, not their number."""
+    reviews, {"followers": {"count": 120}} followers), and reviews and ratings when the object
+    summarises ratings: it is named for ratings or reviews ({"rating": {"average": 4.4,
+    "count": 1873}}), or a sibling of the count is a rating or an average rating, score or stars
+    ({"avg_rating": 4.4, "count": 1873}). A page of reviews beside it is a sample, not their
+    number. A count beside another average ({"sales_30d": {"count": 140, "avg_price": 74.5}})
+    counts no reviews."""
     things = []
     if name is not None:
         words = [word for word in key_words(name) if word not in _SUMMARY_WORDS]
         if words:
             things.append(noun(words[-1]))
-    if any(not _RATING_WORDS.isdisjoint(key_words(str(key))) for key in node):
+    if name is not None and not _RATED_WORDS.isdisjoint(key_words(name)) \
+            or any(_rating_name(str(key)) for key in node):
         things += ["review", "rating"]
     return tuple(things)
+
+
+@functools.lru_cache(maxsize=4096)
+def _rating_name(key: str) -> bool:
+    """Whether a field named ``key`` holds a rating or an average of ratings: "rating",
+    "avg_rating", "stars", "mean_score", "ratingValue" (not "avg_price", nor "average" alone,
+    whose object's name must then say what it averages)."""
+    words = set(key_words(key))
+    if not words or not words <= _RATING_WORDS | _AVERAGE_WORDS:
+        return False
+    return not words.isdisjoint(_RATED_WORDS | {"stars", "star"}) \
+        or not words.isdisjoint(_RATING_WORDS) and not words.isdisjoint(_AVERAGE_WORDS)
 
 
 def noun(word: str) -> str:

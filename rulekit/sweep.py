@@ -116,7 +116,9 @@ _CLAUSE_END = frozenset(("", ".", ",", ";", "!", "?", "\n", ")"))
 # After "placed 3": words that keep it a place ("placed 3 in the final", "placed 3 overall").
 _PLACE_NOT_COUNTED = frozenset({"in", "on", "at", "out", "overall", "of", "and", "or", "with",
                                 "for", "after", "behind"})
-_RANK_FIELD_WORDS = frozenset({"rank", "ranking", "position", "place", "standing"})
+# A word of ranking just before a number ("#3", "No. 3", "number 3", "ranked 3", "position
+# 3"): only then is a number read as a stated rank before its value is looked up.
+_RANK_CUE = re.compile(r"(?i)(?:#|\bno\.?|\bnumber|\brank(?:ed|ing)?|\bposition)[ \u00a0]*\Z")
 _LIST_WORDS = frozenset({"step", "item", "point", "option", "tip", "part", "chapter", "page",
                          "section", "slide", "question", "round", "hole", "game", "week",
                          "episode", "level", "stage", "phase", "version"})
@@ -363,6 +365,10 @@ def sweep(text: str, evidence: Evidence, settings: SweepSettings = SweepSettings
     # "3 under par" is -3: a number with a direction word after it is judged with its sign,
     # so it may not take the fast path below (which matches magnitudes).
     directed = judge.directed
+    # "you're number 3 in the queue": a rank stated after a word of ranking is held to the
+    # evidence's ranks even when another field holds its number (``_Judge._unheld_rank``)
+    ranking = ("#" in low or "number" in low or "rank" in low or "position" in low
+               or "no." in low or " no " in low or low.startswith("no ")) and evidence.ranked
     judge_mention = judge.mention
     findings = []
     for index, mention in enumerate(mentions):
@@ -375,6 +381,8 @@ def sweep(text: str, evidence: Evidence, settings: SweepSettings = SweepSettings
                 value in percents if mention.percent else value in values
                 and mention.sign != "+" and mention.currency is None) \
                 and not (directed and _direction(text, mention)) and not mention.ordinal \
+                and not (ranking and _RANK_CUE.search(text, max(0, mention.start - 12),
+                                                      mention.start)) \
                 and not (changes and abs(value) in changes and _trend(text, mention)) \
                 and not (measured and value in measured
                          and _other_unit(text, mention, measured[value])) \
@@ -1131,11 +1139,24 @@ def _other_unit(text: str, mention: Mention,
     return None
 
 
-# Words just before a number that make it a window of time with the unit after it: "in the
-# last 30 days", "over the past 24 hours", "in its first 7 days", "in 30 days"; 直近7日間,
-# 过去7天, 最近 7일.
+# Words just before a number that make it a window of time past with the unit after it: "in
+# the last 30 days", "over the past 24 hours", "in its first 7 days"; 直近7日間, 过去7天,
+# 最近 7일. "in", "over" and "during" alone may be of the future ("arrives in 30 days"): they
+# make a window only right after its figure ("9,830 in 30 days", ``_Judge._window_of_neighbour``);
+# "within" is a deadline ("processed within 30 days").
 _WINDOW_BEFORE = frozenset({"last", "past", "previous", "prior", "first", "trailing", "rolling",
-                            "recent", "latest", "over", "in", "within", "during"})
+                            "recent", "latest"})
+_WINDOW_BEFORE_WEAK = frozenset({"over", "in", "during"})
+# Between a figure and a weak window word, words that make the window of the future or a
+# duration: "your 18 orders will arrive in 30 days", "18 orders ship in 30 days".
+_WINDOW_FUTURE = frozenset("""will would shall should can could may might must be is are
+    arrive arrives arriving ship ships shipping deliver delivers delivered processed expire
+    expires due ready back renew renews start starts end ends refunded 'll""".split())
+# A window's unit written short and glued to its number: "(last 30d)", "24h".
+_WINDOW_SHORT = re.compile(r"(?i:(d|h|hrs?|w|wks?|mos?|y|yrs?))(?![A-Za-z0-9])")
+_WINDOW_SHORT_UNITS = {"d": "day", "h": "hour", "hr": "hour", "hrs": "hour", "w": "week",
+                       "wk": "week", "wks": "week", "mo": "month", "mos": "month", "y": "year",
+                       "yr": "year", "yrs": "year"}
 _CJK_WINDOW_BEFORE = ("直近", "過去", "过去", "最近", "近", "지난", "최근")
 _CJK_WINDOW_UNIT = re.compile(r" ?(日間|日|天|時間|小时|小時|週間|周|週|주간|주|일간|일|시간|개월|"
                               r"か月|ヶ月|カ月|个月|個月|年間|年)")
@@ -1150,15 +1171,24 @@ _SENTENCE_END = re.compile(r"[.!?](?:\s|$)|[\n。！？]")
 _TIME_UNITS = frozenset({"second", "minute", "hour", "day", "week", "month", "year"})
 
 
-def _window_said(text: str, mention: Mention) -> str | None:
-    """The unit of a window of time said with ``mention``: the unit right after it, when a
-    word just before it makes it a window ("in the last 30 days" is "day"), else None."""
+def _window_said(text: str, mention: Mention) -> tuple[str, bool] | None:
+    """The unit of a window of time said with ``mention``, and whether it is said as a window
+    past: the unit right after it ("days", "30d") when a word just before it makes it a window
+    ("in the last 30 days", "(last 30d)", a bracket after its figure "18 posts (30 days)": a
+    window past; "in 30 days", "over 24 hours": maybe not), else None."""
     unit = unit_after(text, mention.end)
+    if unit is None and mention.glued:
+        short = _WINDOW_SHORT.match(text, mention.end)
+        unit = _WINDOW_SHORT_UNITS[short.group(1).lower()] if short else None
     if unit in _TIME_UNITS:
-        return unit if not _WINDOW_BEFORE.isdisjoint(mention.before.split()[-2:]) else None
+        words = mention.before.split()[-2:]
+        if not _WINDOW_BEFORE.isdisjoint(words) \
+                or text[max(0, mention.start - 2):mention.start].rstrip().endswith("("):
+            return unit, True
+        return (unit, False) if words and words[-1] in _WINDOW_BEFORE_WEAK else None
     found = _CJK_WINDOW_UNIT.match(text, mention.end)
     if found is not None and mention.before.rstrip().endswith(_CJK_WINDOW_BEFORE):
-        return _CJK_WINDOW_UNITS[found.group(1)]
+        return _CJK_WINDOW_UNITS[found.group(1)], True
     return None
 
 
@@ -1227,8 +1257,8 @@ class _Judge:
         if _word_before(self.text, mention.start) == "per" and value in self.evidence.rate_bases:
             return None     # "per 1k calls" for ``cost_per_1k_calls``: the base of a stored rate
         windows = self.evidence.time_windows.get(value) if mention.sign is None else None
-        if windows and self._window_of_neighbour(index, windows.get(
-                _window_said(self.text, mention))):
+        said = _window_said(self.text, mention) if windows else None
+        if said and self._window_of_neighbour(index, windows.get(said[0]), said[1]):
             return None     # "18 posts in the last 30 days" for ``posts_30d``: 18's window
         if mention.currency is not None:
             held = self.evidence.other_currencies(value, mention.currency)
@@ -1277,6 +1307,9 @@ class _Judge:
             changes = self.evidence.changes
             if (value, mention.percent) in changes or (-value, mention.percent) in changes:
                 return None
+        unheld = self._unheld_rank(mention)
+        if unheld is not None:
+            return unheld       # "you're number 3 in the queue" at a queue position of 2
         if mention.ordinal and 1 <= value <= 31 and value == value.to_integral_value():
             weekday = self._weekday_before(mention)
             if weekday is not None:     # "Tuesday the 3rd": a day, judged as one
@@ -1306,19 +1339,41 @@ class _Judge:
 
     _word_number = _number
 
-    def _window_of_neighbour(self, index: int, held: frozenset[Decimal] | None) -> bool:
-        """Whether the figure just before or just after mention ``index``, in its sentence, is
-        one of ``held``: the figures counted over the window it says (``_window_said``)."""
+    def _window_of_neighbour(self, index: int, held: frozenset[Decimal] | None,
+                             past: bool) -> bool:
+        """Whether a figure of the sentence of mention ``index`` is one of ``held``, the
+        figures counted over the window it says (``_window_said``): for a window said as past
+        ("in the last 30 days", "(30 days)"), the figure just before or after it, or, when
+        neither of those is a figure of another window of the evidence, any figure of its
+        sentence ("In the last 30 days, your 1,200 followers saw 18 posts."); after "in",
+        "over" or "during" alone, the figure just before it with at most its noun between and
+        no word of the future ("9,830 in 30 days", not "18 orders will arrive in 30 days")."""
         if not held:
             return False
-        mentions, start, end = self.mentions, self.mentions[index].start, \
-            self.mentions[index].end
-        for other in mentions[index - 1:index] + mentions[index + 1:index + 2]:
-            between = self.text[other.end:start] if other.end <= start \
-                else self.text[end:other.start]
-            if other.value is not None and abs(other.value) in held \
-                    and _SENTENCE_END.search(between) is None:
-                return True
+        mentions, this, text = self.mentions, self.mentions[index], self.text
+        if not past:
+            previous = mentions[index - 1] if index else None
+            words = text[previous.end:this.start].split() if previous is not None else ()
+            return previous is not None and previous.value is not None \
+                and abs(previous.value) in held and 0 < len(words) <= 3 \
+                and all(word.isalpha() for word in words) \
+                and _WINDOW_FUTURE.isdisjoint(word.casefold() for word in words[:-1])
+        sentence = []           # the figures of its sentence, nearest first
+        for step in (-1, 1):
+            at, edge = index + step, this
+            while 0 <= at < len(mentions) and _SENTENCE_END.search(
+                    text[mentions[at].end:edge.start] if step < 0
+                    else text[edge.end:mentions[at].start]) is None:
+                edge = mentions[at]
+                if edge.value is not None:
+                    sentence.append((abs(at - index) == 1, abs(edge.value)))
+                at += step
+        if any(next_to and value in held for next_to, value in sentence):
+            return True
+        if any(value in held for _, value in sentence):
+            windowed = {value for units in self.evidence.time_windows.values()
+                        for figures in units.values() for value in figures} - held
+            return not any(next_to and value in windowed for next_to, value in sentence)
         return False
 
     def _level_as_change(self, mention: Mention) -> Finding | None:
@@ -1526,20 +1581,52 @@ class _Judge:
             return True
         return False
 
-    @functools.cached_property
+    @property
     def ranks(self) -> frozenset[int]:
-        """The ranks the evidence states, in fields named like a rank or a position: a rank
-        said in the answer must be one of them when there are any (``ranked``)."""
-        return frozenset(int(a.shown) for a in self.evidence.amounts
-                         if a.words & _RANK_FIELD_WORDS and a.shown.isdigit())
+        return self.evidence.ranks      # read once per index (``Evidence.ranks``)
 
-    @functools.cached_property
+    @property
     def ranked(self) -> bool:
-        """Whether the evidence has a field named like a rank or a position that holds one,
-        or holds it as null or a placeholder: a rank it does not know (``"queue_position":
-        null``) backs no rank, so "you're number 3 in the queue" is held to ``ranks``."""
-        return bool(self.ranks) or any(a.words & _RANK_FIELD_WORDS and a.state == "unknown"
-                                       for a in self.evidence.amounts)
+        return self.evidence.ranked
+
+    def _unheld_rank(self, mention: Mention) -> Finding | None:
+        """A finding when the answer states a rank of what it is about ("you're number 3 in
+        the queue", "ranked 3rd", "took second place", "position 3") that is none of the
+        evidence's ranks while it holds rank fields (``Evidence.ranked``), whatever other
+        numbers it holds: an "open_tickets": 3 does not back a queue position of 3. Read only
+        after a word of ranking just before the number, or for an ordinal; weaker contexts
+        ("is 3") are left to ``_small_integer_context``."""
+        value = mention.value
+        if not (mention.ordinal or _RANK_CUE.search(self.text, max(0, mention.start - 12),
+                                                    mention.start)):
+            return None
+        if mention.percent or mention.currency or mention.scaled or mention.sign is not None \
+                or value != value.to_integral_value() or not self.ranked \
+                or int(value) in self.ranks or not self._stated_rank(mention):
+            return None
+        held = ", ".join(map(str, sorted(self.ranks))) or "none (the rank is not known)"
+        limit = self.settings.small_integer_limit
+        return self._finding(mention, "small_integer" if 0 <= value <= limit
+                             else "unsupported_number", f"{mention.text.strip()} is stated as a "
+                             f"rank; the ranks the evidence holds are {held}")
+
+    def _stated_rank(self, mention: Mention) -> bool:
+        """Whether ``mention`` is a rank stated of what the sentence is about, by a word of
+        ranking right before it (``_unheld_rank``)."""
+        before = mention.before.split()
+        last = before[-1] if before else ""
+        if last in ("#", "no.", "no", "number"):
+            return len(before) > 1 and (before[-2] in _RANK_VALUE_WORDS or before[-2] in _RANK_BE
+                                        or before[-2] == "the" and mention.after.split(" ", 1)[0]
+                                        .rstrip("s") in _RANKED_NOUNS)
+        if last in ("rank", "ranked", "ranking", "position"):
+            return True         # "ranked 3", "position 3"
+        if not mention.ordinal:
+            return False
+        return last in _RANK_VALUE_WORDS and last not in ("is", "was") \
+            or last == "in" and len(before) > 1 and before[-2] in _RANK_IN \
+            or mention.after.split(" ", 1)[0] in _RANK_AFTER_ORDINAL and (
+                before[-2:-1] if last == "the" else before[-1:]) not in (["and"], ["or"], ["to"])
 
     def _rating_after_slash(self, mention: Mention) -> bool:
         """"4.5/5", "4 / 5": the scale of a rating written before a slash, no larger than it."""

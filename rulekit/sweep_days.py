@@ -865,15 +865,14 @@ def _weekday_range_patterns(locale: str) -> tuple[re.Pattern, re.Pattern]:
 
 def _wall_time_in_named_zone(time: dt.time, evidence: Evidence) -> bool:
     """Whether a time written with a zone and no day ("18:00 UK time") is a wall time the
-    evidence writes without a day (opening hours "09:00-18:00") while it names that zone in a
-    zone field (``Evidence.named_zones``: "timezone": "Europe/London"). "UK time" and "London
+    evidence writes without a day (opening hours "09:00-18:00") in the zone the object around
+    it names (``Evidence.zoned_clock``: "timezone": "Europe/London"). "UK time" and "London
     time" are Europe/London; a zone is compared by its IANA name, and "UTC" backs a UTC time."""
-    if (None, time.hour, time.minute) not in evidence.clock or not evidence.named_zones:
+    if not evidence.zoned_clock:
         return False
-    key = getattr(time.tzinfo, "key", None)
-    if time.tzinfo is dt.timezone.utc:
-        return not evidence.named_zones.isdisjoint(("UTC", "Etc/UTC", "Etc/GMT", "GMT"))
-    return key is not None and key in evidence.named_zones
+    keys = ("UTC", "Etc/UTC", "Etc/GMT", "GMT") if time.tzinfo is dt.timezone.utc \
+        else (getattr(time.tzinfo, "key", None),)
+    return any((time.hour, time.minute, key) in evidence.zoned_clock for key in keys)
 
 
 # A clock time written with its seconds ("1:38:05", "22:41:07 UTC", "T22:41:07Z").
