@@ -367,8 +367,12 @@ def sweep(text: str, evidence: Evidence, settings: SweepSettings = SweepSettings
     directed = judge.directed
     # "you're number 3 in the queue": a rank stated after a word of ranking is held to the
     # evidence's ranks even when another field holds its number (``_Judge._unheld_rank``)
-    ranking = ("#" in low or "number" in low or "rank" in low or "position" in low
-               or "no." in low or " no " in low or low.startswith("no ")) and evidence.ranked
+    ranking = evidence.ranked and (
+        "#" in low or "number" in low or "rank" in low or "position" in low or "no." in low
+        or " no " in low or low.startswith("no "))
+    # whether any of the readings below may hold a figure back from the fast path: most
+    # answers need none, and then each figure pays none of their tests
+    guarded = directed or ranking or changes or measured or stating
     judge_mention = judge.mention
     findings = []
     for index, mention in enumerate(mentions):
@@ -380,15 +384,16 @@ def sweep(text: str, evidence: Evidence, settings: SweepSettings = SweepSettings
         if value is not None and kind in _FIGURE_KINDS and (
                 value in percents if mention.percent else value in values
                 and mention.sign != "+" and mention.currency is None) \
-                and not (directed and _direction(text, mention)) and not mention.ordinal \
-                and not (ranking and _RANK_CUE.search(text, max(0, mention.start - 12),
-                                                      mention.start)) \
-                and not (changes and abs(value) in changes and _trend(text, mention)) \
-                and not (measured and value in measured
-                         and _other_unit(text, mention, measured[value])) \
-                and not (stating and mention.sign is None and abs(value) not in magnitudes
-                         and change_word_before(text, mention.start) in _STATED_CHANGE
-                         and _stated_change(text, mention)):
+                and not mention.ordinal and (not guarded or not (
+                    (directed and _direction(text, mention))
+                    or (ranking and _RANK_CUE.search(text, max(0, mention.start - 12),
+                                                     mention.start))
+                    or (changes and abs(value) in changes and _trend(text, mention))
+                    or (measured and value in measured
+                        and _other_unit(text, mention, measured[value]))
+                    or (stating and mention.sign is None and abs(value) not in magnitudes
+                        and change_word_before(text, mention.start) in _STATED_CHANGE
+                        and _stated_change(text, mention)))):
             continue    # an ordinal may be a day with its weekday ("Tuesday the 3rd")
         if kind == "url" and not mention.text.startswith("/") and _url(mention.text) in urls:
             continue

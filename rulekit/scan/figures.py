@@ -336,18 +336,15 @@ class _Figures:
     """Numbers at each run of digits, and ranges; a part of ``_Scanner``."""
 
     def digits(self) -> None:
-        text, mask = self.text, self.mask
+        mask = self.mask
         end = 0
-        for match in _DIGITS.finditer(text):
+        for match in _DIGITS.finditer(self.text):
             s, e = match.span()
             # A run that starts inside the last figure was read with it ("299" and "00" of
             # "1,299.00"), or is the rest of a run the figure began in; a claimed one is a
             # link's or a date's.
             if s < end or mask[s]:
                 continue
-            if e - s == 1 and text[s] == "3" and self.low.endswith("from ", 0, s) \
-                    and self.from_three(s, e):
-                continue                # "4 of 9 from 3": the three-point line (``from_three``)
             end = self.plain_number(s, e)
             if end is None:
                 end = self.date_at(s, e)
@@ -380,6 +377,9 @@ class _Figures:
         elif before not in _LEFT_QUIET:
             return None
         if not glued:
+            if e - s == 1 and text[s] == "3" and self.low.endswith("from ", 0, s) \
+                    and self.from_three(s, e):
+                return e                # "4 of 9 from 3": the three-point line, no number
             after = text[e:e + 1]
             if after in _DATE_AFTER:
                 # a decimal point (4.6) only if it starts no numeric date (4.6.2026)
