@@ -526,6 +526,8 @@ class Evidence:
     has_today: bool
     # Numbers held only by withheld fields (hidden, or stale), with the finding's code and why.
     withheld: Mapping[Decimal, tuple[str, str]] = dataclasses.field(default_factory=dict)
+    # the days found only in fields a row rule withholds (stale, hidden), with the reason
+    withheld_days: Mapping[dt.date, tuple[str, str]] = dataclasses.field(default_factory=dict)
     # The rule of each entity row, by the ``id()`` of the row in the evidence this was built
     # from: binding leaves a figure bound to a withheld cell to the sweep. ``raw`` keeps those
     # rows alive, so an id is never reused while the index lives.
@@ -1084,6 +1086,7 @@ class _Builder:
         self.zoned_clock: set[tuple[int, int, str]] = set()
         self.rows: Mapping[int, RowRule] = {}
         self.withheld: dict[Decimal, tuple[str, str]] = {}
+        self.withheld_days: dict[dt.date, tuple[str, str]] = {}
         self.withholding: tuple[str, str] | None = None   # set while walking a stale field
         self.changes: set[tuple[Decimal, bool]] = set()
         # While walking an object: the fields beside which a sibling says "percentage"
@@ -1456,10 +1459,14 @@ class _Builder:
         if keys and keys[-1].casefold() in _AUTHOR_NAMES and trusted and stripped:
             self.handles.add(("@" + stripped.lstrip("@")).casefold())
         if self.withholding is not None:
+            if leaf.day is not None:
+                self.withheld_days.setdefault(leaf.day, self.withholding)
             for mention in leaf.mentions:
                 if mention.kind in ("number", "word_number") and mention.value is not None \
                         and not (mention.glued and not leaf.plain_number):
                     self.withheld.setdefault(mention.value, self.withholding)
+                elif mention.kind == "date" and mention.day is not None:
+                    self.withheld_days.setdefault(mention.day, self.withholding)
                 elif mention.kind in ("handle", "email", "url") or mention.glued:
                     self._mention(mention, path, keys, whole=leaf.plain_number)
             self.pairs.update(leaf.pairs)
@@ -1625,6 +1632,7 @@ class _Builder:
             utc_clock=frozenset(self.utc_clock), offset_clock=frozenset(self.offset_clock),
             zoned_clock=frozenset(self.zoned_clock),
             withheld={v: why for v, why in self.withheld.items() if v not in values},
+            withheld_days={d: why for d, why in self.withheld_days.items() if d not in self.days},
             row_rules=self.rows, raw=raw, changes=frozenset(self.changes))
 
 

@@ -1744,6 +1744,16 @@ class _Judge:
         # to the minute here; the seconds of "1:38:05" in ``_unheld_seconds``
         return self._date_to_the_minute(mention) or _unheld_seconds(mention, self.evidence)
 
+    def _withheld_day(self, mention: Mention, normal: str) -> Finding | None:
+        """A finding with the reason of the row that alone holds the day ``mention`` says (a
+        stale or hidden one: ``Evidence.withheld_days``), so that its action applies; ``normal``
+        is the day as ISO or "--MM-DD"."""
+        for day, why in self.evidence.withheld_days.items():
+            if normal in (day.isoformat(), f"--{day.month:02d}-{day.day:02d}"):
+                return self._finding(mention, why[0], f"{mention.text.strip()} {why[1]}",
+                                     value=normal)
+        return None
+
     def _date_to_the_minute(self, mention: Mention) -> Finding | None:
         days, time = self.evidence.days, mention.time
         weekday = _stated_weekday(self.text, mention, self.locale) \
@@ -1752,8 +1762,9 @@ class _Judge:
             # a day with a zoned time ("July 6 at 04:00 UTC") is the day in that zone
             if mention.day not in days and not (
                     time is not None and time.tzinfo is not None and self._zoned(mention.day, time)):
-                return self._finding(mention, "unsupported_date", f"{mention.text} is not a date "
-                                     "in the evidence", value=mention.day.isoformat())
+                return self._withheld_day(mention, mention.day.isoformat()) or self._finding(
+                    mention, "unsupported_date", f"{mention.text} is not a date in the evidence",
+                    value=mention.day.isoformat())
             if weekday is not None and mention.day.weekday() != weekday[0]:
                 return self._finding(mention, "unsupported_date", f"{mention.day.isoformat()} "
                                      f"is a {_WEEKDAYS[mention.day.weekday()]}, not a "
@@ -1821,8 +1832,9 @@ class _Judge:
                                            for d in days):
                 return self._finding(mention, "unsupported_date", f"{mention.text}: no date in "
                                      f"the evidence on that day is a {weekday[1]}", value=normal)
-            return self._finding(mention, "unsupported_date", f"{mention.text} is not a day of any "
-                                 "date in the evidence", value=normal)
+            return self._withheld_day(mention, normal) or self._finding(
+                mention, "unsupported_date", f"{mention.text} is not a day of any date in the "
+                "evidence", value=normal)
         if len(normal) == 7 and normal[4] == "-":   # a month: some evidence date must be in it
             if any(f"{d.year:04d}-{d.month:02d}" == normal for d in days) or \
                     normal in self.evidence.months:
