@@ -606,20 +606,25 @@ class Evidence:
         it may be said in any. Numbers no field names a unit for are left out."""
         counted: dict[Decimal, set[str] | None] = {}
         per: dict[Decimal, set[str] | None] = {}
+        unit_fields: bool | None = None     # whether any field may name a unit: read once
         for figure in self.figures:
             if figure.percent:
                 continue
             value = abs(figure.value)
             name = figure.path.rsplit(".", 1)[-1].split("[", 1)[0]
             named = named_units(name) if figure.whole else (frozenset(), frozenset())
-            if named[0] and name[-3:].lower() == "min" and _has_sibling(
-                    self.raw, figure.path, name[:-3] + ("MAX" if name[-3:] == "MIN" else
-                                                        "Max" if name[-3:] == "Min" else "max")):
+            if named[0] and name[-3:].lower() == "min" and (
+                    name[:-3] + {"MIN": "MAX", "Min": "Max"}.get(name[-3:], "max")
+                    in _holder(self.raw, figure.path)):
                 # "delivery_time_min" beside "delivery_time_max": a minimum, not minutes
                 named = (frozenset(), named[1])
             if figure.whole and not named[0]:
+                if unit_fields is None:
+                    unit_fields = any(key.lower().endswith(("unit", "units", "uom", "measure"))
+                                      for key in _keys_in(self.raw))
                 # a sibling says the unit: {"weight": 1.2, "weight_unit": "kg"}
-                beside = _unit_beside(self.raw, figure.path, name)
+                beside = _unit_beside(_holder(self.raw, figure.path), name) \
+                    if unit_fields else None
                 if beside is not None:
                     named = (frozenset((beside,)), named[1])
             for held, found in zip((counted, per), named):
@@ -1728,20 +1733,17 @@ _WINDOW_UNITS = {"d": "day", "day": "day", "days": "day", "h": "hour", "hr": "ho
 _UNIT_KEYS = ("{}_unit", "{}Unit", "{}_uom", "unit", "units", "uom", "unit_of_measure")
 
 
-def _has_sibling(raw: Any, path: str, name: str) -> bool:
-    """Whether the object holding the number at ``path`` has a field ``name``."""
+def _holder(raw: Any, path: str) -> Mapping:
+    """The object holding the field at ``path`` (empty when there is no one such object)."""
     parents = locate(raw, path.rsplit(".", 1)[0]) if "." in path else []
-    return len(parents) == 1 and name in parents[0]
+    return parents[0] if len(parents) == 1 else {}
 
 
-def _unit_beside(raw: Any, path: str, name: str) -> str | None:
-    """The unit a field beside the number at ``path`` names (``rulekit.units.UNIT_OF``), or
-    None."""
-    parents = locate(raw, path.rsplit(".", 1)[0]) if "." in path else []
-    if len(parents) != 1:
-        return None
+def _unit_beside(holder: Mapping, name: str) -> str | None:
+    """The unit a field of ``holder`` beside the field ``name`` names
+    (``rulekit.units.UNIT_OF``), or None."""
     for pattern in _UNIT_KEYS:
-        said = parents[0].get(pattern.format(name))
+        said = holder.get(pattern.format(name))
         if isinstance(said, str) and said.strip().lower() in UNIT_OF:
             return UNIT_OF[said.strip().lower()]
     return None
