@@ -598,8 +598,7 @@ def _looks_like_source(text: str) -> bool:
 
 @functools.lru_cache(maxsize=8)
 def _resolver_values(policy: "_Identity", resolver: "_Identity") -> list[tuple[str, str]]:
-    # The resolver's rows, deep-copied and frozen when it was built (rulekit.sources.memory).
-    return _values_in(policy.policy, dict(resolver.policy._tables))
+    return _values_in(policy.policy, dict(resolver.policy.rows))
 
 
 def _values_in(policy: Any, data: Any) -> list[tuple[str, str]]:

@@ -372,6 +372,17 @@ def test_memory_copies_rows_in_and_out():
     assert resolver.fetch(orders("a", fields=("tags",)))["a"]["tags"] == ["x"]
 
 
+def test_memory_rows_are_the_copied_tables_and_cannot_be_edited():
+    rows = {"order": [{"id": "a", "n": 1}]}
+    resolver = MemoryResolver(rows)
+    rows["order"][0]["n"] = 2
+    assert [dict(r) for r in resolver.rows["order"]] == [{"id": "a", "n": 1}]
+    with pytest.raises(TypeError):
+        resolver.rows["order"][0]["n"] = 3
+    with pytest.raises(TypeError):
+        resolver.rows["customer"] = ()
+
+
 @pytest.mark.parametrize("rows, where", [
     ([], r"^\$: expected an object of tables, not a list"),
     ({"order": {"id": 1}}, r"^\$\.order: a table must be a list of rows, not an object"),

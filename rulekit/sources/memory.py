@@ -72,6 +72,11 @@ class MemoryResolver:
     def tables(self) -> tuple[str, ...]:
         return tuple(self._tables)
 
+    @property
+    def rows(self) -> Mapping[str, tuple[Row, ...]]:
+        """Every table's rows as copied when the resolver was built, each a read-only mapping."""
+        return self._tables
+
     def fetch(self, request: LookupRequest) -> LookupResult:
         rows = self._tables.get(request.table)
         if rows is None:
