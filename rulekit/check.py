@@ -840,6 +840,8 @@ def _misattributed(derived: _Derived, reply: Reply, planned: list[_Planned],
                     events.append((entity, row, None, (sentence, clause)))
     out = list(results)
     named = _Named(events)
+    # The figures of each (sentence, entity) said of no row named anywhere before or in it.
+    unnamed: dict[tuple[int, str], list[_Planned]] = {}
     for at, (entity, names, item, where) in enumerate(events):
         if item is None or out[item.index].outcome != "confirmed":
             continue
@@ -847,7 +849,9 @@ def _misattributed(derived: _Derived, reply: Reply, planned: list[_Planned],
         what = f"{{{claim.key}}} is the {item.field.name} of {entity} {own}"
         if names is None:
             same, rank = _subject(named, at, where, lambda other: other == entity)
-            if same is not None and same[1] != own:
+            if same is None:
+                unnamed.setdefault((where[0], entity), []).append(item)
+            elif same[1] != own:
                 out[item.index] = _misattributed_result(out[item.index], (
                     f"{what}, but its sentence is about {entity} {same[1]}; cite the row the "
                     "sentence is about"))
@@ -872,7 +876,28 @@ def _misattributed(derived: _Derived, reply: Reply, planned: list[_Planned],
                            f"of {about}",
                 "unlinked": f", and the rules do not link {entity} to {subject[0]}; name the "
                             f"{entity} the value is of"}[tie]))
+    for (_, entity), items in unnamed.items():
+        _mixed_rows(entity, [i for i in items if out[i.index].outcome == "confirmed"], out)
     return out
+
+
+def _mixed_rows(entity: str, items: list[_Planned], out: list[ClaimResult]) -> None:
+    """One sentence that names no row of ``entity`` speaks of one row, or of several alike:
+    "On {night} we have {rooms} rooms." with the night of one row and the rooms of another
+    states a count for a night that has another; each of its figures is ``misattributed``.
+    Several rows each cited for the same fields ("from {p1} to {p2}", "{p1} with {s1} in
+    stock, the other {p2} with {s2}") are a list or a comparison, and pass."""
+    fields: dict[str, set[str]] = {}
+    for item in items:
+        fields.setdefault(str(item.claim.entity_id), set()).add(item.field.name)
+    if len(fields) < 2 or all(f == next(iter(fields.values())) for f in fields.values()):
+        return
+    cited = ", ".join(f"{entity} {row} ({', '.join(sorted(f))})" for row, f in fields.items())
+    for item in items:
+        out[item.index] = _misattributed_result(out[item.index], (
+            f"{{{item.claim.key}}} is the {item.field.name} of {entity} "
+            f"{item.claim.entity_id}, but its sentence names no {entity} and takes its figures "
+            f"from different rows: {cited}; cite one row, or name each row beside its figures"))
 
 
 def _misattributed_result(result: ClaimResult, reason: str) -> ClaimResult:
