@@ -91,6 +91,9 @@ def _cjk_rank(before: str, mention: Mention) -> bool:
 
 
 # A rating and a slash before its scale: "4.5/5", "4 / 5".
+# A rating before "out of" and its scale: "8.7 out of", "4 stars out of".
+_RATED_OUT_OF = re.compile(r"(?<![\d.,])(\d{1,3}(?:[.,]\d{1,2})?) ?(?:stars? |points? )?out of \Z",
+                           re.IGNORECASE)
 _RATED_SLASH = re.compile(r"(?<![\d.,/])(\d{1,2}(?:[.,]\d{1,2})?)[ \u00a0]?/[ \u00a0]?\Z")
 # Words before a number (or before the "#" or "number" before it) that state a rank of what
 # the sentence is about: "ranked #1", "finished 2nd", "is number 3"; not "top" ("your top 3" is
@@ -1335,6 +1338,14 @@ class _Judge:
             return None
         if integral and mention.ordinal and 12 < value <= 31 and self._day_of_month(mention):
             return None     # "shipped on the 15th": the day of a date in the evidence
+        if integral and "rating_scale" in self.settings.small_integer_contexts \
+                and mention.before.endswith("out of"):
+            rating = self._rating_above(mention)
+            if rating is not None:
+                small = 0 <= value <= self.settings.small_integer_limit
+                return self._finding(mention, "small_integer" if small else "unsupported_number", (
+                    f"{mention.text.strip()} is said as the scale of a rating of {rating}, "
+                    "which is above it; give the rating on the scale the evidence uses"))
         if pair is not None:
             (part, _), (total, counted) = pair
             rows = self._rows_of(counted)
@@ -1582,6 +1593,7 @@ class _Judge:
                 and mention.ordinal:
             return True
         if "rating_scale" in contexts and (mention.before.endswith("out of")
+                                           and self._rating_above(mention) is None
                                            or self._rating_after_slash(mention)):
             return True
         return False
@@ -1632,6 +1644,15 @@ class _Judge:
             or last == "in" and len(before) > 1 and before[-2] in _RANK_IN \
             or mention.after.split(" ", 1)[0] in _RANK_AFTER_ORDINAL and (
                 before[-2:-1] if last == "the" else before[-1:]) not in (["and"], ["or"], ["to"])
+
+    def _rating_above(self, mention: Mention) -> str | None:
+        """The rating said before "out of" and ``mention``, its scale, when it is above the
+        scale: "8.7" of "8.7 out of 5" (a score out of 10 put on another scale), "4" of "4
+        stars out of 3"; None for "4 out of 5" or no rating before it."""
+        found = _RATED_OUT_OF.search(self.text, max(0, mention.start - 24), mention.start)
+        if found is None or Decimal(found.group(1).replace(",", ".")) <= mention.value:
+            return None
+        return found.group(1)
 
     def _rating_after_slash(self, mention: Mention) -> bool:
         """"4.5/5", "4 / 5": the scale of a rating written before a slash, no larger than it."""
