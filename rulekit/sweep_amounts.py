@@ -35,11 +35,12 @@ _STOCK_OUT = ("out of ", "out-of-", "not in ", "n't in ")
 _STOCK_NOTICES = ("alert", "notification", "notice", "email", "message", "warning")
 # Before "in stock", words that make it something else than a claim of some stock: a count
 # a few words before it ("0 in stock", "7 of the Navy raincoat in stock"; not "$79.99 and in
-# stock", nor the digits of a name or a size, ``_NameOrSize``), "none in stock", "back in
-# stock" (a promise), "not ... in stock".
+# stock", nor the digits of a name or a size, ``_NameOrSize``), "none in stock", "not ... in
+# stock", and a condition ("when it's back in stock": "it's back in stock" is a claim, "it'll be
+# back in stock" another time).
 _IN_STOCK_OTHERWISE = re.compile(r"\d[ \t\u00a0]*(?:(?!(?:and|or|but|is|are|was|were|it|"
                                  r"so|now|still|also)\b)[\w'-]+[ \t\u00a0]+){0,4}$"
-                                 r"|(?:\b(?:no|zero|none|nothing|not|never|back|once|if|"
+                                 r"|(?:\b(?:no|zero|none|nothing|not|never|once|if|"
                                  r"whether|when|until)\b|n't)[^.!?;\n]{0,24}$")
 # "no <thing>" states an amount only as what something has ("it has no likes", "there are no
 # comments", "with no views"): the word before "no" must be one of these, and the thing may
@@ -310,9 +311,13 @@ def _amount_phrases(low: str, names: _NameOrSize) -> list[tuple[int, int, str, s
                     while start and low[start - 1].isalpha():      # "isn't in stock"
                         start -= 1
                     found.append((start, end, "out", None, None))
+                elif low.endswith("back in ", 0, at) and not (at > 8 and low[at - 9].isalnum()):
+                    found.append((at - 8, end, "in", None, None))   # "it's back in stock"
                 elif low.endswith("in ", 0, at) and not (at > 3 and low[at - 4].isalnum()):
                     found.append((at - 3, end, "in", None, None))
             at = low.find(word, at + 1)
+    if "few " in low:
+        found.extend(_a_few_left(low))
     if "available" in low or "all out" in low:
         found.extend(_availability(low))
     foreign = "lager" in low or "ausverkauft" in low or not low.isascii()
@@ -323,6 +328,21 @@ def _amount_phrases(low: str, names: _NameOrSize) -> list[tuple[int, int, str, s
                 break
     if foreign:
         found.extend(_foreign_stock(low, names))
+    return found
+
+
+def _a_few_left(low: str) -> list[tuple[int, int, str, None, None]]:
+    """"(only) a few left", "a few remaining": some stock, judged as "in stock" is (``"in"``:
+    not after a condition or a count), unless it is the customer's ("you have a few left")."""
+    found = []
+    for word in ("a few left", "a few remaining"):
+        at = low.find(word)
+        while at >= 0:
+            end = at + len(word)
+            if _whole_word(low, at, end) and not any(
+                    w in ("you", "you've", "you're", "your") for w in low[max(0, at - 24):at].split()[-3:]):
+                found.append((at, end, "in", None, None))
+            at = low.find(word, end)
     return found
 
 
@@ -431,7 +451,7 @@ def _amount_words(text: str, low: str, evidence: Evidence) -> list[Finding]:
     # Most answers hold none of the phrases: substring tests (no calls) decide that first.
     if not ("no " in low or "stock" in low or "zero " in low or " 0 " in low
             or low.startswith("0 ") or "sold out" in low or "not a" in low or "out any" in low
-            or "left" in low or "available" in low or "all out" in low or "lager" in low
+            or "left" in low or "remaining" in low or "available" in low or "all out" in low or "lager" in low
             or "ausverkauft" in low or ("货" in low or "售罄" in low)):
         for word in _FOREIGN_ASCII if low.isascii() else _FOREIGN_NEEDS:
             if word in low:                 # the stock words of other languages
