@@ -542,8 +542,9 @@ def _stock_agrees(word: str, level: Decimal) -> bool:
 
 def _squeezed(value: Any) -> str:
     """An input or the field it must equal, as compared: NFKC (full-width digits are digits),
-    without case, white space or invisible format characters ("SW1A 1AA" is "sw1a1aa"); a
-    whole float is its integer (10115.0 is "10115"); "" for nothing."""
+    without case, accents, white space or invisible format characters ("SW1A 1AA" is
+    "sw1a1aa", "Müller" is "muller", as typed on a keyboard without them); a whole float is its
+    integer (10115.0 is "10115"); "" for nothing."""
     if value is None or isinstance(value, bool):
         return ""
     if isinstance(value, float) and value.is_integer():
@@ -551,8 +552,13 @@ def _squeezed(value: Any) -> str:
     text = str(value)
     if text.isascii():                  # the common case: nothing to normalise or drop
         return "".join(text.split()).casefold()
-    text = unicodedata.normalize("NFKC", text)
-    return "".join(c for c in "".join(text.split()) if unicodedata.category(c) != "Cf").casefold()
+    # NFKD splits a letter from its accents and folds full-width forms as NFKC does; only the
+    # accents of Latin, Greek and Cyrillic letters go (U+0300-U+036F): a kana's voicing mark
+    # makes another letter (ガ is not カ).
+    text = unicodedata.normalize("NFKD", text)
+    return unicodedata.normalize("NFC", "".join(
+        c for c in "".join(text.split())
+        if not "\u0300" <= c <= "\u036f" and unicodedata.category(c) != "Cf")).casefold()
 
 
 _FALSY_TEXT = frozenset({"false", "0", "no", "n", "f", ""})
