@@ -260,3 +260,9 @@ def test_the_stream_gate_takes_the_users_inputs():
     released, decision = streamed({"postcod": "10115"})
     assert released == "" and decision.decision == "refuse"
     assert "postcod" in decision.reasons[0].message
+    built = index_given(ORDERS, {"order": [ROW]}, {"postcode": "10115"}, now=NOW)
+    gate = StreamGate(ORDERS, built, inputs={"postcode": "10115"})
+    assert gate.stopped and "index_given" in gate.decision.reasons[0].message
+    gate = StreamGate(ORDERS, built)        # the inputs it was built with hold
+    gate.feed(TEXT)
+    assert gate.close().decision == "answer"
