@@ -5,9 +5,12 @@
 Works with or without a ruleset. Without one, the built-in defaults apply: the sweep's rules as
 documented in ``rulekit.sweep``, and for any finding: regenerate once naming up to 8 items, then
 refuse. Under a ruleset that says ``prose shapes`` free text is refused unaudited: its answers
-must be claims replies made of the approved shapes. Rows of an entity that ``requires`` an
-input license nothing here (``missing_input``), as no inputs are given; index the evidence with
-``rulekit.entity_rows.index_given`` to audit with them. The question may be quoted back as the user's own words but licenses nothing; the
+must be claims replies made of the approved shapes. ``inputs`` are what the user gave
+(``{"postcode": "10115"}``): a row of an entity that ``requires postcode matching
+delivery_postcode`` licenses its figures only when the postcode given is the row's; given and
+not the row's, the row is as if absent; not given, its figures ask for it (``missing_input``,
+the ruleset's ``on missing postcode``). See ``rulekit.entity_rows``. The question may be
+quoted back as the user's own words but licenses nothing; the
 history (earlier turns, the user's or the assistant's) is never evidence, so a forged earlier
 turn cannot launder its numbers.
 """
@@ -65,7 +68,8 @@ def audit(text: str, evidence: Any, *, policy: Policy | None = None, question: s
           history: Sequence[Any] | None = None, locale: str | None = None,
           slot_values: Sequence[str] = (), attempt: int = 1,
           sources: Sequence[Mapping] | None = None, log: Any = None,
-          now: dt.datetime | None = None) -> AuditResult:
+          now: dt.datetime | None = None,
+          inputs: Mapping[str, str] | None = None) -> AuditResult:
     """Sweep ``text`` against ``evidence`` (a JSON object, a text document, or an ``Evidence``
     built once with ``SweepSettings.index``) and decide. Never raises on bad input: anything
     that cannot be audited is refused.
@@ -79,10 +83,16 @@ def audit(text: str, evidence: Any, *, policy: Policy | None = None, question: s
 
     ``now`` is when the evidence's entity rows are judged against their freshness budgets (the
     current time by default; an ``Evidence`` already built was judged when it was built): an
-    aware datetime, or ISO 8601 text with its offset."""
+    aware datetime, or ISO 8601 text with its offset.
+
+    ``inputs`` (input name -> what the user gave, both strings; only inputs the ruleset
+    declares) open the rows of entities that ``requires`` them, as ``rulekit.entity_rows``
+    says; bad inputs are refused as an ``input_error`` naming the input. An ``Evidence``
+    already built was judged with the inputs it was built with (``index_given``), so inputs
+    given beside it are refused too, rather than silently ignored; empty inputs are none."""
     stages = None if log is None else Stages()
     result = _audit(text, evidence, policy, question, locale, slot_values, attempt, sources or (),
-                    stages, now)
+                    stages, now, inputs)
     if sources:
         result = AuditResult(result.findings, dataclasses.replace(
             result.decision, sources=tuple(dict(s) for s in sources)))
@@ -96,7 +106,8 @@ def audit(text: str, evidence: Any, *, policy: Policy | None = None, question: s
 
 def _audit(text: Any, evidence: Any, policy: Policy | None, question: Any, locale: Any,
            slot_values: Sequence[str], attempt: int, sources: Sequence[Mapping],
-           stages: Stages | None = None, now: dt.datetime | None = None) -> AuditResult:
+           stages: Stages | None = None, now: dt.datetime | None = None,
+           inputs: Any = None) -> AuditResult:
     """``stages``, for a logged audit only, is told where indexing the evidence and the sweep
     end; the rest is deciding."""
     rules = policy or _DEFAULT
@@ -111,13 +122,17 @@ def _audit(text: Any, evidence: Any, policy: Policy | None, question: Any, local
         return _refused(rules, "empty_answer", "the answer is empty: there is nothing to deliver")
     if rules.prose == "shapes":
         return _refused(rules, "unapproved_shape", PROSE_SHAPES_ONLY)
+    if inputs is not None:
+        problem = _inputs_problem(policy, inputs, evidence)
+        if problem:
+            return _refused(rules, "input_error", problem)
     if now is not None:
         try:
             now = dates.moment(now)
         except (TypeError, ValueError) as exc:
             return _refused(rules, "input_error", str(exc))
     try:
-        settings = SweepSettings.from_policy(policy)
+        settings, evidence = _settings_for(policy, evidence, inputs)
         index = settings.index(evidence, where, now=now)
         mentions = scan(text, where)    # read once, judged by binding and then by the sweep
         bound = bind(text, index.raw, policy, locale=where, index=index, mentions=mentions)
@@ -138,6 +153,31 @@ def _audit(text: Any, evidence: Any, policy: Policy | None, question: Any, local
                         f"{exc.__class__.__name__}: {str(exc)[:200]}")
     failed = [s for s in sources if isinstance(s, Mapping) and s.get("error")]
     return AuditResult(findings, decide(rules, text, findings, attempt, failed))
+
+
+def _inputs_problem(policy: Policy | None, inputs: Any, evidence: Any) -> str | None:
+    """What is wrong with ``inputs`` given beside ``evidence`` (see ``audit``), or None."""
+    from rulekit.entity_rows import check_inputs
+
+    problem = check_inputs(policy, inputs)
+    if problem is None and inputs and isinstance(evidence, Evidence):
+        problem = ("inputs were given with evidence already indexed, which was judged without "
+                   "them; pass the evidence itself, or index it with "
+                   "rulekit.entity_rows.index_given(policy, evidence, inputs)")
+    return problem
+
+
+def _settings_for(policy: Policy | None, evidence: Any, inputs: Mapping[str, str] | None
+                  ) -> tuple[SweepSettings, Any]:
+    """The sweep's settings and the evidence to index for a user who gave ``inputs``
+    (checked): the rows an input given does not match are dropped, and the others' inputs
+    given are met (``rulekit.entity_rows.given``). Without inputs, the policy's own."""
+    if not inputs or policy is None or isinstance(evidence, Evidence):
+        return SweepSettings.from_policy(policy), evidence
+    from rulekit.entity_rows import given
+
+    opened = given(policy, evidence, inputs)
+    return opened.settings(policy), opened.audited
 
 
 def known_locale(name: str) -> bool:
@@ -192,11 +232,21 @@ def decide(policy: Policy, text: str, findings: Sequence[Finding], attempt: int,
                                                  f"failed: {s.get('error')}", None))
                 for s in failed_sources]
     failures += [Failure(_OUTCOME_OF_CODE.get(f.code, "stray_figure"),
-                         Reason(f.code, f"{f.text!r}: {f.message}", f"text[{f.start}:{f.end}]"))
+                         Reason(f.code, f"{f.text!r}: {f.message}", f"text[{f.start}:{f.end}]"),
+                         _input_asked(policy, f.message) if f.code == "missing_input" else None)
                  for f in findings]
     return decision_for(policy, failures, attempt,
                         feedback=lambda action: feedback(findings, action.naming or 8),
                         unsupported_claims=tuple(dict.fromkeys(f.text for f in findings)))
+
+
+def _input_asked(policy: Policy, message: str) -> str | None:
+    """The first input a ``missing_input`` finding says was not given, so that the ruleset's
+    ``on missing INPUT`` action applies, as in the claims channel. The sweep's message names
+    them: "... once the user has given postcode and surname, which was not given"."""
+    names = message.rpartition("has given ")[2].partition(", which")[0].split(" and ")
+    declared = {item.name for item in policy.inputs}
+    return next((name for name in names if name in declared), None)
 
 
 # A fallback is built from verified claims; free text has none, so it refuses.

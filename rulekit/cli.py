@@ -172,15 +172,7 @@ def cmd_check(args: argparse.Namespace) -> int:
     now = _parse_now(args.now)
     if args.attempt < 1:
         return _usage(f"--attempt {args.attempt}: attempts count from 1")
-    inputs: dict[str, str] = {}
-    for item in args.input or ():
-        name, sep, value = item.partition("=")
-        if not sep or not name:
-            return _usage(f"--input {item!r} must be NAME=VALUE, e.g. --input postcode=10115")
-        if name in inputs:      # which of the two the user gave would be a guess
-            return _usage(f"--input {name} is given twice ({inputs[name]!r}, then {value!r}); "
-                          "give each input once")
-        inputs[name] = value
+    inputs = _inputs_from(args.input)
     reply = _read_input("--reply", args.reply)
     try:
         source = _rows_from(args.rows) if args.rows else open_source(args.db)
@@ -189,10 +181,7 @@ def cmd_check(args: argparse.Namespace) -> int:
     policy = _load_policy(args.rules)
     if policy is None:
         return EXIT_ERRORS
-    declared = [item.name for item in policy.inputs]
-    for name in inputs:
-        if name not in declared:
-            return _usage(_unknown_input(policy.name, name, declared))
+    _check_declared(policy, inputs)
     decision = check(policy, reply, source, now=now, attempt=args.attempt, inputs=inputs,
                      tenant=args.tenant)
     if args.format == "json":
@@ -223,17 +212,32 @@ def _rows_from(path: str):
         raise SourceError(f"{path}: {exc}") from None
 
 
-def _unknown_input(ruleset: str, name: str, declared: list[str]) -> str:
-    """An --input the ruleset never reads would be dropped silently: name it and the inputs."""
-    import difflib
+def _inputs_from(items: Sequence[str] | None) -> dict[str, str]:
+    """The ``--input NAME=VALUE`` flags as inputs; a malformed one, or a name given twice, is a
+    usage error (raised as SystemExit)."""
+    inputs: dict[str, str] = {}
+    for item in items or ():
+        name, sep, value = item.partition("=")
+        if not sep or not name:
+            raise SystemExit(_usage(f"--input {item!r} must be NAME=VALUE, e.g. --input "
+                                    "postcode=10115"))
+        if name in inputs:      # which of the two the user gave would be a guess
+            raise SystemExit(_usage(f"--input {name} is given twice ({inputs[name]!r}, then "
+                                    f"{value!r}); give each input once"))
+        inputs[name] = value
+    return inputs
 
-    if not declared:
-        return (f"--input {name}: the ruleset '{ruleset}' declares no inputs; remove the flag, "
-                f"or declare one: `input {name} label \"...\"`")
-    close = difflib.get_close_matches(name, declared, n=1)
-    return (f"--input {name}: the ruleset '{ruleset}' declares no input '{name}'; "
-            + (f"did you mean '{close[0]}'? " if close else "")
-            + f"declared inputs: {', '.join(sorted(declared))}")
+
+def _check_declared(policy, inputs: dict[str, str]) -> None:
+    """An --input the ruleset (None: the built-in rules) never reads would be dropped
+    silently: it is a usage error (raised as SystemExit) naming it and the declared inputs."""
+    from rulekit.entity_rows import undeclared_input
+
+    for name in inputs:
+        unknown = undeclared_input(policy, name, remove="remove the flag",
+                                   rules="--rules with a ruleset")
+        if unknown:
+            raise SystemExit(_usage(f"--input {name}: {unknown}"))
 
 
 def _decision_text(decision) -> str:
@@ -458,6 +462,8 @@ def cmd_audit(args: argparse.Namespace) -> int:
         policy = _load_policy(args.rules)
         if policy is None:
             return EXIT_ERRORS
+    inputs = _inputs_from(args.input)
+    _check_declared(policy, inputs)
     if args.jsonl:
         if args.evidence or args.text:
             return _usage("--jsonl reads whole cases; do not combine it with --evidence/--text")
@@ -469,7 +475,7 @@ def cmd_audit(args: argparse.Namespace) -> int:
         try:
             for number, line in enumerate(stream, 1):
                 case_id, result = _audit_line(line, number, policy, args.locale, audit,
-                                              refused, now)
+                                              refused, now, inputs or None)
                 print(json.dumps({"id": case_id, "line": number,
                                   "decision": result.decision.decision,
                                   "issues": [f.to_dict() for f in result.findings]},
@@ -487,7 +493,7 @@ def cmd_audit(args: argparse.Namespace) -> int:
     except RecursionError:
         return _usage(f"--evidence {args.evidence}: the JSON is nested too deeply to read")
     result = audit(text, evidence, policy=policy, question=args.question, locale=args.locale,
-                   now=now)
+                   now=now, inputs=inputs or None)
     if args.format == "json":
         print(json.dumps(result.to_dict(), indent=2, ensure_ascii=False, default=str))
         return EXIT_OK
@@ -505,15 +511,18 @@ def cmd_audit(args: argparse.Namespace) -> int:
 
 
 # The keys of a --jsonl case: the required ones, then the optional ones.
-JSONL_KEYS = ("id", "evidence", "text", "question", "history", "locale", "now", "attempt")
+JSONL_KEYS = ("id", "evidence", "text", "question", "history", "locale", "now", "attempt",
+              "inputs")
 
 
-def _audit_line(line: bytes | str, number: int, policy, locale, audit, refused, now=None):
+def _audit_line(line: bytes | str, number: int, policy, locale, audit, refused, now=None,
+                inputs=None):
     """(the case's id, its result) for line ``number`` of a batch. Every line gets a result,
     a blank one too, so that results pair with cases by line as well as by id; a line that is
     not a case (not UTF-8, not JSON, a duplicate key, NaN, a missing or unknown key, a value of
     the wrong type) is refused with one input-error issue naming the line and each problem.
-    The id is echoed whenever it is a string or an integer."""
+    The id is echoed whenever it is a string or an integer. A case's ``inputs`` replace the
+    ``--input`` flags (``inputs``) for its line; audit judges their names and values."""
     from rulekit.reply import MAX_REPLY_CHARS
 
     def bad(case_id, *problems: str):
@@ -556,6 +565,9 @@ def _audit_line(line: bytes | str, number: int, policy, locale, audit, refused, 
             problems.append(f"`{key}` must be a string")
     if "history" in case and not isinstance(case["history"], list):
         problems.append("`history` must be a list of earlier turns")
+    if "inputs" in case and not isinstance(case["inputs"], dict):
+        problems.append("`inputs` must be an object of what the user gave: "
+                        "{\"postcode\": \"10115\"}")
     attempt = case.get("attempt", 1)
     if not isinstance(attempt, int) or isinstance(attempt, bool) or attempt < 1:
         problems.append("`attempt` counts from 1 (the first answer), 2 for the answer after a "
@@ -568,7 +580,7 @@ def _audit_line(line: bytes | str, number: int, policy, locale, audit, refused, 
         return bad(case_id, *problems)
     return case_id, audit(text, case["evidence"], policy=policy, question=case.get("question"),
                           history=case.get("history"), locale=case.get("locale", locale),
-                          attempt=attempt, now=now)
+                          attempt=attempt, now=now, inputs=case.get("inputs", inputs))
 
 
 def _id_of(case: Any):
@@ -769,9 +781,13 @@ def build_parser() -> argparse.ArgumentParser:
     audit.add_argument("--locale", metavar="L", help="how to read numbers and dates (default: the "
                        "ruleset's, else en_US)")
     audit.add_argument("--jsonl", metavar="FILE", help='a batch, one case per line: {"id", '
-                       '"evidence", "text", "question"?, "history"?, "locale"?}; - for stdin')
+                       '"evidence", "text", "question"?, "history"?, "locale"?, "inputs"?}; - '
+                       'for stdin')
     audit.add_argument("--now", metavar="ISO", help="the time the evidence's rows are judged "
                        "against their freshness budgets (default: now)")
+    audit.add_argument("--input", action="append", metavar="NAME=VALUE",
+                       help="something the user has given, e.g. postcode=10115 (repeatable; a "
+                       "--jsonl case's \"inputs\" replace them)")
     audit.add_argument("--format", choices=("text", "json"), default="text")
     audit.set_defaults(run=cmd_audit)
 

@@ -36,10 +36,20 @@ row of an entity that keeps rules and names one field twice (``updated_at`` besi
 
 Rows given only with an input (``requires postcode matching delivery_postcode``): the sweep,
 told no inputs, licenses nothing of such a row (``missing_input``: the ruleset's ``on missing
-postcode`` action, usually to ask for it). ``given`` drops the rows that do not go with the
-inputs the user gave, as if the source had none, and names the inputs that were missing;
-``index_given`` indexes what is left for ``audit`` with those rows licensed. ``rulekit.ground``
-does both for its evidence.
+postcode`` action, usually to ask for it). Told the user's inputs (``given``, ``index_given``;
+``audit``, ``StreamGate`` and ``rulekit test`` take ``inputs=``), a row goes three ways:
+
+- its inputs were all given and each equals its ``matching`` field: it licenses its figures;
+- an input was given and is not the row's: the row is dropped, as if the source had none, so
+  its figures are stray ones and nothing says a row was there (the claims channel's
+  ``not_found``);
+- an input it needs was not given (absent or blank) and none given is wrong: it stays, and its
+  figures still ask for that input (``missing_input``), as without inputs.
+
+``check_inputs`` says what is wrong with inputs a caller passed (not a mapping of text to
+text, a name the ruleset does not declare), naming the input. ``rulekit.ground`` uses
+``given`` for the evidence it shows the model, which holds neither a wrong row nor one whose
+input is missing.
 """
 
 from __future__ import annotations
@@ -51,8 +61,8 @@ from typing import Any, NamedTuple, Sequence
 from rulekit.evidence import locate
 from rulekit.policy import Entity, Field, Identity, Policy
 
-__all__ = ["EntityRowError", "Given", "PlacedRow", "entity_rows", "given", "index_given",
-           "keeps_rules", "row_places"]
+__all__ = ["EntityRowError", "Given", "PlacedRow", "check_inputs", "entity_rows", "given",
+           "index_given", "keeps_rules", "row_places", "undeclared_input"]
 
 # Where rows may be: an entity with the JSON paths binding declares for its rows.
 Places = Sequence[tuple[Entity, tuple[str, ...]]]
@@ -93,69 +103,156 @@ def keeps_rules(entity: Entity) -> bool:
 
 
 class Given(NamedTuple):
-    """The evidence a user may be given: ``evidence`` without the rows that do not go with
-    the inputs (the same object when every row does), ``missing``, the (entity, input) pairs
-    whose input was not given for a row the evidence held, and ``places``: ``row_places``
-    with every entity's ``requires`` met, for indexing what is left."""
+    """The evidence a user who gave some inputs may be given.
+
+    - ``evidence``: what may be shown to them (and to the model): without the rows that do
+      not go with the inputs, nor those whose input is missing (the same object when every
+      row goes with them);
+    - ``missing``: the (entity, input) pairs whose input was not given for a row the evidence
+      held;
+    - ``places``: ``row_places`` with each entity's ``requires`` cut to the inputs not given,
+      for indexing ``audited``;
+    - ``audited``: what the audit judges: without the rows an input given does not match, so
+      a row whose input is missing still asks for it (``missing_input``)."""
     evidence: Any
     missing: tuple[tuple[str, str], ...]
     places: tuple[tuple[Entity, tuple[str, ...]], ...]
+    audited: Any
 
-    def index(self, policy: Policy, *, locale: str | None = None, now: Any = None):
-        """The sweep's index of ``evidence`` under ``policy``, in which the rows left license
-        their figures (see ``index_given``)."""
+    def settings(self, policy: Policy):
+        """The sweep's settings of ``policy`` with the rows of ``places``."""
         import dataclasses
 
         from rulekit.sweep import SweepSettings
 
         settings = SweepSettings.from_policy(policy)
-        if settings.row_entities:
+        if settings.row_entities and settings.row_entities is not self.places:
             settings = dataclasses.replace(settings, row_entities=self.places)
-        return settings.index(self.evidence, locale or policy.locale, now=now)
+        return settings
+
+    def index(self, policy: Policy, *, locale: str | None = None, now: Any = None):
+        """The sweep's index of ``audited`` under ``policy`` (see ``index_given``)."""
+        return self.settings(policy).index(self.audited, locale or policy.locale, now=now)
 
 
 def given(policy: Policy, evidence: Any, inputs: Mapping[str, Any] | None) -> Given:
     """``evidence`` as a user who gave ``inputs`` may see it: a row of an entity that
     ``requires`` an input goes only with that input given (not blank) and, under ``matching
     FIELD``, equal to the row's field, compared without case or white space, as the claims
-    channel compares it. Any other such row is dropped, as if the source had none: whoever
-    holds an order number learns nothing of the order. Raises ``EntityRowError`` for an
-    object it cannot place."""
-    from rulekit.check import _goes_with
+    channel compares it. A row an input given does not match is dropped from both
+    ``evidence`` and ``audited``, as if the source had none: whoever holds an order number
+    learns nothing of the order. A row whose input was not given is dropped from
+    ``evidence`` only: the audit still asks for the input when an answer uses its figures.
+    Raises ``EntityRowError`` for an object it cannot place."""
+    from rulekit.check import _squeezed
 
     inputs = inputs or {}
     places = row_places(policy)
     if not any(entity.requires for entity, _ in places):
-        return Given(evidence, (), places)
-    dropped: set[int] = set()
+        return Given(evidence, (), places, evidence)
+    present = {name: _squeezed(value) for name, value in inputs.items()}
+    present = {name: value for name, value in present.items() if value}
+    wrong: set[int] = set()
+    unopened: set[int] = set()
     missing: dict[tuple[str, str], None] = {}
     for row_id, (entity, row, _, fields) in entity_rows(places, evidence).items():
         if not entity.requires:
             continue
-        lacking = [name for name in entity.requires if not str(inputs.get(name) or "").strip()]
+        lacking = [name for name in entity.requires if name not in present]
         missing.update(((entity.name, name), None) for name in lacking)
-        if lacking or not _goes_with(entity, {f.name: row[k] for k, f in fields.items()},
-                                     inputs):
-            dropped.add(row_id)
-    return Given(_without(evidence, dropped) if dropped else evidence, tuple(missing),
-                 _met_places(Identity(policy)))
+        if _mismatched(entity, row, fields, present):
+            wrong.add(row_id)
+        elif lacking:
+            unopened.add(row_id)
+    audited = _without(evidence, wrong) if wrong else evidence
+    shown = _without(evidence, wrong | unopened) if unopened else audited
+    needed = frozenset(name for name in present
+                       if any(name in entity.requires for entity, _ in places))
+    return Given(shown, tuple(missing), _places_given(Identity(policy), needed), audited)
 
 
-@functools.lru_cache(maxsize=16)
-def _met_places(key: Identity) -> tuple[tuple[Entity, tuple[str, ...]], ...]:
-    """``row_places`` with every entity's ``requires`` met: once the rows that do not go
-    with the inputs are dropped, the others license what they hold."""
-    return tuple((entity.model_copy(update={"requires": (), "matching": ()})
-                  if entity.requires else entity, paths)
-                 for entity, paths in row_places(key.policy))
+def _mismatched(entity: Entity, row: Mapping, fields: Mapping[str, Field],
+                present: Mapping[str, str]) -> bool:
+    """Whether an input given (``present``, squeezed) is not the row's ``matching`` field."""
+    from rulekit.check import _squeezed
+
+    checked = [(name, against) for name, against in entity.matching if name in present]
+    if not checked:
+        return False
+    values = {field.name: row[key] for key, field in fields.items()}
+    return any(_squeezed(values.get(against)) != present[name] for name, against in checked)
+
+
+@functools.lru_cache(maxsize=64)
+def _places_given(key: Identity, present: frozenset[str]
+                  ) -> tuple[tuple[Entity, tuple[str, ...]], ...]:
+    """``row_places`` with each entity's ``requires`` cut to the inputs not ``present``: once
+    the rows a given input does not match are dropped, the others license what they hold, but
+    for a row whose input is missing, whose figures still ask for it. The same tuple for the
+    same policy and inputs, so the sweep derives its row finder once."""
+    places = row_places(key.policy)
+    if not present:
+        return places
+    out = []
+    for entity, paths in places:
+        if any(name in present for name in entity.requires):
+            entity = entity.model_copy(update={
+                "requires": tuple(n for n in entity.requires if n not in present),
+                "matching": tuple(m for m in entity.matching if m[0] not in present)})
+        out.append((entity, paths))
+    return tuple(out)
+
+
+def check_inputs(policy: Policy | None, inputs: Any) -> str | None:
+    """What is wrong with ``inputs`` a caller passed for the user under ``policy`` (None: the
+    built-in rules, which declare no input), naming the input: not a mapping, a name that is
+    not text or that the ruleset does not declare, a value that is not text. None when they
+    are fine; ``None`` inputs are none given."""
+    if inputs is None:
+        return None
+    if not isinstance(inputs, Mapping):
+        return (f"inputs must be a mapping of input names to what the user gave "
+                f"({{\"postcode\": \"10115\"}}), not {type(inputs).__name__}")
+    for name, value in inputs.items():
+        if not isinstance(name, str):
+            return f"input {name!r}: an input's name must be a string, not {type(name).__name__}"
+        unknown = undeclared_input(policy, name)
+        if unknown:
+            return f"input {name!r}: {unknown}"
+        if not isinstance(value, str):
+            return (f"input {name!r}: what the user gave must be a string, not "
+                    f"{type(value).__name__} ({{\"{name}\": \"...\"}})")
+    return None
+
+
+def undeclared_input(policy: Policy | None, name: str, *, remove: str = "give none",
+                     rules: str = "a ruleset") -> str | None:
+    """Why ``name`` is not an input of ``policy`` (None: the built-in rules), with the inputs it
+    does declare and the closest of them; None when it is one. ``remove`` and ``rules`` word
+    the fixes for the caller (``rulekit audit --input``: "remove the flag", "--rules with a
+    ruleset")."""
+    import difflib
+
+    declared = [item.name for item in policy.inputs] if policy is not None else []
+    if name in declared:
+        return None
+    if policy is None:
+        return f"the built-in rules declare no inputs; use {rules} that declares it, or {remove}"
+    if not declared:
+        return (f"the ruleset '{policy.name}' declares no inputs; {remove}, or declare one: "
+                f"`input {name} label \"...\"`")
+    close = difflib.get_close_matches(name, declared, n=1)
+    return (f"the ruleset '{policy.name}' declares no input '{name}'; "
+            + (f"did you mean '{close[0]}'? " if close else "")
+            + f"declared inputs: {', '.join(sorted(declared))}")
 
 
 def index_given(policy: Policy, evidence: Any, inputs: Mapping[str, Any] | None, *,
                 locale: str | None = None, now: Any = None):
     """The sweep's index (``rulekit.evidence.Evidence``, for ``audit`` or ``StreamGate``) of
-    what ``given`` leaves of ``evidence``, in which the rows that go with ``inputs`` license
-    their figures. A row whose input is missing is dropped here; ``given(...).missing`` says
-    which input to ask for."""
+    ``given(...).audited``: the rows that go with ``inputs`` license their figures, those an
+    input given does not match are gone, and those whose input is missing ask for it
+    (``missing_input``). ``audit(..., inputs=...)`` does this itself."""
     return given(policy, evidence, inputs).index(policy, locale=locale, now=now)
 
 

@@ -41,13 +41,13 @@ import re
 from collections.abc import Mapping
 from typing import Any, Iterable, Iterator, Sequence
 
-from rulekit.audit import (AuditResult, audit, decide, decision_for, default_policy,
-                           refused)
+from rulekit.audit import (AuditResult, _inputs_problem, _settings_for, audit, decide,
+                           decision_for, default_policy, refused)
 from rulekit.bind import may_bind, sentence_starts
 from rulekit.decision import Decision, Failure, Reason
 from rulekit.policy import Policy
 from rulekit.scan import scan
-from rulekit.sweep import Finding, SweepSettings
+from rulekit.sweep import Finding
 
 # --- where a sentence ends --------------------------------------------------------------------
 
@@ -330,11 +330,15 @@ class StreamGate:
     Both audits run only when a boundary is confirmed, never per chunk, against the evidence
     indexed once: about two audits of the text so far per sentence. ``now`` is when the
     evidence's rows are judged against their freshness budgets (the current time by default).
+    ``inputs`` are what the user gave, as for ``audit``: they open the rows of entities that
+    ``requires`` them, once, as the evidence is indexed; bad ones (or inputs beside an
+    ``Evidence`` already built) stop the stream before anything is released.
     """
 
     def __init__(self, policy: Policy | None, evidence: Any, *, locale: str | None = None,
                  question: str | None = None, slot_values: Sequence[str] = (), attempt: int = 1,
-                 lookahead_words: int = LOOKAHEAD_WORDS, now: dt.datetime | None = None) -> None:
+                 lookahead_words: int = LOOKAHEAD_WORDS, now: dt.datetime | None = None,
+                 inputs: Mapping[str, str] | None = None) -> None:
         self._policy = policy
         self._locale = locale or (policy or default_policy()).locale
         self._question = question
@@ -350,11 +354,15 @@ class StreamGate:
         self._decision: Decision | None = None
         self._findings: tuple[Finding, ...] = ()
         self.tail = ""                          # what close() released
+        self._inputs = None     # inputs still to apply: only when indexing failed
         try:
-            self._evidence = SweepSettings.from_policy(policy).index(evidence, self._locale,
-                                                                     now=now)
+            problem = None if inputs is None else _inputs_problem(policy, inputs, evidence)
+            if problem:
+                raise ValueError(problem)
+            settings, opened = _settings_for(policy, evidence, inputs)
+            self._evidence = settings.index(opened, self._locale, now=now)
         except Exception:   # fail closed: the probe below lets audit say why
-            self._evidence = evidence
+            self._evidence, self._inputs = evidence, inputs
         # Whether binding (``rulekit.bind``) judges this text: it reads a whole sentence of its
         # own, further than the context window (``_settled_end``).
         self._binds = policy is not None and policy.binding.active and \
@@ -565,7 +573,8 @@ class StreamGate:
 
     def _audit(self, text: str) -> AuditResult:
         return audit(text, self._evidence, policy=self._policy, question=self._question,
-                     locale=self._locale, slot_values=self._slot_values, attempt=self._attempt)
+                     locale=self._locale, slot_values=self._slot_values, attempt=self._attempt,
+                     inputs=self._inputs)
 
     def _decided(self, boundary: int, flagged: tuple[Finding, ...]) -> Decision:
         return decide(self._policy or default_policy(), self._text[:boundary], flagged,

@@ -13,7 +13,9 @@ A ruleset author writes ``shop.tests.yaml`` beside ``shop.rules``::
         want_text: "Navy raincoat is $1,299.00."
 
 A case with a ``reply`` is checked against its ``rows`` with ``rulekit.check``; a case with a
-``text`` is swept against its ``evidence`` with ``rulekit.audit``. ``run`` returns a ``Report``;
+``text`` is swept against its ``evidence`` with ``rulekit.audit``. Either may give ``inputs``,
+what the user gave (``{postcode: "10115"}``; the top of the file may give them for every case):
+only inputs the ruleset declares, else the case fails naming the input and its line. ``run`` returns a ``Report``;
 ``rulekit test`` prints it, and ``rulekit.pytest_plugin`` turns every case into a pytest item.
 
 Three questions, three tools:
@@ -58,7 +60,7 @@ CLAIM_OUTCOMES = ("confirmed", "contradicted", "misattributed", "not_found", "no
 # What a case may hold. A case is a check (``reply`` against ``rows``) or an audit (``text``
 # against ``evidence``); the other keys tune the run.
 CHECK_INPUTS = ("rows", "reply", "now", "inputs", "attempt", "tenant")
-AUDIT_INPUTS = ("evidence", "text", "question", "locale", "history", "attempt")
+AUDIT_INPUTS = ("evidence", "text", "question", "locale", "history", "attempt", "inputs")
 WANTS = ("want_decision", "want_claims", "want_issues", "want_next_action", "want_text",
          "want_message")
 CASE_KEYS = frozenset(("name",) + CHECK_INPUTS + AUDIT_INPUTS + WANTS)
@@ -181,6 +183,7 @@ class Case:
     inputs: Mapping[str, Any]                   # rows/reply/now/... or evidence/text/...
     wants: Mapping[str, Any]
     want_lines: Mapping[str, int]
+    inputs_line: int | None = None              # where its `inputs` are: its own, or the file's
 
     @property
     def id(self) -> str:
@@ -285,8 +288,9 @@ def _validate(path: str, root: yaml.Node | None, data: Any) -> TestFile:
         problem("`cases` must be a non-empty list of cases", cases_node or root, "$.cases")
         return TestFile(path, ruleset, problems=tuple(problems))
     cases = []
+    shared_lines = {key: _line(nodes[key]) for key in shared}
     for index, (node, raw) in enumerate(zip(cases_node.value, data["cases"])):
-        case = _case(path, index, node, raw, shared, problem)
+        case = _case(path, index, node, raw, shared, problem, shared_lines)
         if case is not None:
             cases.append(case)
     names: dict[str, int] = {}
@@ -378,7 +382,7 @@ def _want_problem(key: str, value: Any, kind: str) -> str | None:
 
 
 def _case(path: str, index: int, node: yaml.Node, raw: Any, shared: Mapping[str, Any],
-          problem) -> Case | None:
+          problem, shared_lines: Mapping[str, int | None] = {}) -> Case | None:
     where = f"$.cases[{index}]"
     if not isinstance(node, yaml.MappingNode) or not isinstance(raw, dict):
         problem("a case is a mapping with a `reply` or a `text` and at least one want_* key",
@@ -436,8 +440,9 @@ def _case(path: str, index: int, node: yaml.Node, raw: Any, shared: Mapping[str,
     if not ok:
         return None
     line = _line(node) or 0
+    inputs_line = _line(nodes["inputs"]) if "inputs" in raw else shared_lines.get("inputs")
     return Case(path, index, line, name or f"case {index + 1}", kind, inputs, wants,
-                {k: _line(nodes[k]) or line for k in wants})
+                {k: _line(nodes[k]) or line for k in wants}, inputs_line)
 
 
 def _parse_now(text: str) -> dt.datetime | None:
@@ -509,7 +514,14 @@ class CaseResult:
 
 
 def run_case(policy, case: Case) -> CaseResult:
-    """Run one case through ``check`` or ``audit`` and compare what it wants."""
+    """Run one case through ``check`` or ``audit`` and compare what it wants. Inputs the
+    ruleset does not declare fail the case unrun (``check`` would ignore them)."""
+    from rulekit.entity_rows import check_inputs
+
+    undeclared = check_inputs(policy, _user_inputs(case.inputs))
+    if undeclared:
+        return CaseResult(case, error=f"{case.file}:{case.inputs_line or case.line}: "
+                                      f"{undeclared} (at $.cases[{case.index}].inputs)")
     decision, findings, error = _decide(policy, case.kind, case.inputs)
     if error is not None:
         return CaseResult(case, error=error)
@@ -535,16 +547,21 @@ def _decide(policy, kind: str, inputs: Mapping[str, Any]):
         now = _parse_now(inputs["now"]) if "now" in inputs else None
         tenant = inputs.get("tenant")
         decision = check(policy, inputs["reply"], source, now=now,
-                         attempt=inputs.get("attempt", 1),
-                         inputs={k: str(v) for k, v in (inputs.get("inputs") or {}).items()},
+                         attempt=inputs.get("attempt", 1), inputs=_user_inputs(inputs),
                          tenant=None if tenant is None else str(tenant))
         return decision, (), None
     from rulekit.audit import audit
 
     result = audit(inputs["text"], inputs["evidence"], policy=policy,
                    question=inputs.get("question"), locale=inputs.get("locale"),
-                   history=inputs.get("history"), attempt=inputs.get("attempt", 1))
+                   history=inputs.get("history"), attempt=inputs.get("attempt", 1),
+                   inputs=_user_inputs(inputs))
     return result.decision, result.findings, None
+
+
+def _user_inputs(inputs: Mapping[str, Any]) -> dict[str, str]:
+    """A case's ``inputs`` as text: YAML reads ``postcode: 10115`` as a number."""
+    return {k: str(v) for k, v in (inputs.get("inputs") or {}).items()}
 
 
 def _got(key: str, want: Any, decision, findings) -> Any:

@@ -707,3 +707,58 @@ def test_a_batch_from_stdin_pairs_by_line_too(capsys, monkeypatch):
     results = [json.loads(line) for line in out.splitlines()]
     assert code == 0 and [(r["line"], r["decision"]) for r in results] == [(1, "answer"),
                                                                            (2, "refuse")]
+
+
+# --- the user's inputs: --input NAME=VALUE, and a --jsonl case's "inputs" ------------------------
+
+POSTCODES = Path(__file__).parent / "cases" / "sweep" / "postcodes.rules"
+ORDER = {"order": [{"id": "ord_88431", "weight_kg": 4.23, "updated_at": "2026-11-30T12:00:00Z",
+                    "delivery_postcode": "10115"}]}
+NOW = ["--now", "2026-11-30T12:05:00Z"]
+
+
+@pytest.mark.parametrize("flags, decision", [
+    (["--input", "postcode=10115"], "answer"),
+    (["--input", "postcode=80331"], "refuse"),      # not the row's: as if there were none
+    ([], "ask"),                                     # not given: ask for it
+])
+def test_audit_input_opens_the_rows_that_require_it(tmp_path, capsys, flags, decision):
+    evidence = tmp_path / "order.json"
+    evidence.write_text(json.dumps(ORDER), encoding="utf-8")
+    text = tmp_path / "answer.txt"
+    text.write_text("Your parcel weighs 4.23 kg.", encoding="utf-8")
+    code, out, _ = run(["audit", "--rules", str(POSTCODES), "--evidence", str(evidence),
+                        "--text", str(text), *NOW, "--format", "json", *flags], capsys)
+    assert code == 0 and as_json(out)["decision"] == decision
+
+
+@pytest.mark.parametrize("flags, says", [
+    (["--rules", str(POSTCODES), "--input", "postcde=1"], "--input postcde: the ruleset "
+     "'postcodes' declares no input 'postcde'; did you mean 'postcode'? declared inputs: "
+     "postcode"),
+    (["--input", "postcode=1"], "--input postcode: the built-in rules declare no inputs; use "
+     "--rules with a ruleset that declares it, or remove the flag"),
+    (["--rules", str(POSTCODES), "--input", "postcode"], "--input 'postcode' must be "
+     "NAME=VALUE, e.g. --input postcode=10115"),
+    (["--rules", str(POSTCODES), "--input", "postcode=1", "--input", "postcode=2"],
+     "--input postcode is given twice ('1', then '2'); give each input once"),
+])
+def test_audit_input_usage_errors_as_for_check(files, capsys, flags, says):
+    code, out, err = run(files("It had 2,380 views.", *flags), capsys)
+    assert (code, out, err) == (2, "", f"rulekit: {says}\n")
+
+
+def test_a_batch_case_gives_its_own_inputs_which_replace_the_flags(tmp_path, capsys):
+    lines = [{"id": "flag", "evidence": ORDER, "text": "It weighs 4.23 kg."},
+             {"id": "own", "evidence": ORDER, "text": "It weighs 4.23 kg.",
+              "inputs": {"postcode": "80331"}},
+             {"id": "none", "evidence": ORDER, "text": "It weighs 4.23 kg.", "inputs": {}},
+             {"id": "typo", "evidence": ORDER, "text": "It weighs 4.23 kg.",
+              "inputs": {"postcde": "10115"}},
+             {"id": "list", "evidence": ORDER, "text": "It weighs 4.23 kg.",
+              "inputs": ["postcode"]}]
+    results = _batch_out(tmp_path, "".join(map(_line_of, lines)), capsys, "--rules",
+                         str(POSTCODES), "--input", "postcode=10115", *NOW)
+    assert [r["decision"] for r in results] == ["answer", "refuse", "ask", "refuse", "refuse"]
+    assert "'postcde'" in results[3]["issues"][0]["message"]
+    assert results[4]["issues"][0]["message"].startswith("line 5: `inputs` must be an object")

@@ -145,3 +145,124 @@ def test_free_text_is_not_audited_under_prose_shapes():
     assert result.decision.decision == "refuse" and result.decision.text is None
     assert [f.code for f in result.findings] == ["unapproved_shape"]
     assert "prose shapes" in result.findings[0].message
+
+
+# --- audit(..., inputs=...) and index_given: given, wrong, missing -----------------------------
+
+def test_index_given_keeps_a_row_whose_input_is_missing_and_asks_for_it():
+    """The index of a user who gave no postcode holds the row as the audit without inputs
+    does: its figures ask for the postcode, they are not stray ones."""
+    for inputs in (None, {}, {"postcode": " "}):
+        result = audit(TEXT, index_given(ORDERS, {"order": [ROW]}, inputs, now=NOW),
+                       policy=ORDERS)
+        assert result.decision.decision == "ask", (inputs, result.findings)
+        assert {f.code for f in result.findings} == {"missing_input"}
+
+
+@pytest.mark.parametrize("inputs, decision, codes", [
+    ({"postcode": "10115"}, "answer", set()),
+    ({"postcode": "80331"}, "refuse", {"unsupported_number"}),
+    ({}, "ask", {"missing_input"}),
+])
+def test_audit_takes_the_users_inputs(inputs, decision, codes):
+    result = audit(TEXT, {"order": [ROW]}, policy=ORDERS, now=NOW, inputs=inputs)
+    assert result.decision.decision == decision, result.findings
+    assert {f.code for f in result.findings} == codes
+    assert "10115" not in json.dumps(result.to_dict())
+
+
+def test_a_wrong_input_leaves_no_trace_of_the_row():
+    """The decision for a wrong postcode is the one for evidence without the row."""
+    wrong = audit(TEXT, {"order": [ROW]}, policy=ORDERS, now=NOW, inputs={"postcode": "80331"})
+    none = audit(TEXT, {"order": []}, policy=ORDERS, now=NOW, inputs={"postcode": "80331"})
+    assert wrong.to_dict() == none.to_dict()
+
+
+@pytest.mark.parametrize("inputs, named", [
+    ({"postcod": "10115"}, "postcod"),
+    ({"postcode": 10115}, "postcode"),
+    ({"postcode": None}, "postcode"),
+    ({3: "10115"}, "3"),
+    (["postcode"], "mapping"),
+    ("postcode=10115", "mapping"),
+])
+def test_bad_inputs_are_an_input_error_naming_the_input(inputs, named):
+    result = audit(TEXT, {"order": [ROW]}, policy=ORDERS, now=NOW, inputs=inputs)
+    assert result.decision.decision == "refuse"
+    assert [f.code for f in result.findings] == ["input_error"]
+    assert named in result.findings[0].message
+
+
+def test_an_undeclared_input_gets_a_hint():
+    result = audit(TEXT, {"order": [ROW]}, policy=ORDERS, inputs={"postcod": "10115"})
+    assert "did you mean 'postcode'" in result.findings[0].message
+
+
+def test_inputs_with_evidence_already_indexed_are_an_input_error():
+    """An ``Evidence`` was judged when it was built; inputs given beside it would be ignored,
+    so they are refused: index with ``index_given`` instead."""
+    from rulekit.sweep import SweepSettings
+
+    index = SweepSettings.from_policy(ORDERS).index({"order": [ROW]}, "en_GB", now=NOW)
+    result = audit(TEXT, index, policy=ORDERS, inputs={"postcode": "10115"})
+    assert [f.code for f in result.findings] == ["input_error"]
+    assert "index_given" in result.findings[0].message
+    assert audit(TEXT, index, policy=ORDERS, inputs={}).decision.decision == "ask"
+
+
+TWO = compile_source('''
+ruleset parcels { version "1" locale en_GB currency EUR timezone "Europe/Berlin" }
+input postcode label "the delivery postcode"
+input surname label "the surname on the order"
+entity order {
+  key id
+  requires postcode matching delivery_postcode, surname matching surname
+  field id                identifier
+  field weight_kg         decimal
+  field delivery_postcode text hidden
+  field surname           text hidden
+}
+on missing postcode ask ask_for_postcode "Which postcode?"
+on missing surname ask ask_for_surname "Which surname?"
+on missing_input ask ask_for_details "More, please."
+on otherwise refuse "REFUSED"
+''').policy
+TWO_ROW = {"id": "o1", "weight_kg": 4.23, "delivery_postcode": "10115", "surname": "Weber"}
+
+
+@pytest.mark.parametrize("inputs, decision, message", [
+    ({"postcode": "10115", "surname": "weber"}, "answer", None),
+    ({"postcode": "10115"}, "ask", "Which surname?"),       # the one that was not given
+    ({"surname": "Weber"}, "ask", "Which postcode?"),
+    ({"postcode": "80331"}, "refuse", "REFUSED"),           # a wrong one: no such row
+    ({"postcode": "10115", "surname": "Bauer"}, "refuse", "REFUSED"),
+])
+def test_an_entity_needing_two_inputs(inputs, decision, message):
+    result = audit("It weighs 4.23 kg.", {"order": [TWO_ROW]}, policy=TWO, inputs=inputs)
+    assert result.decision.decision == decision, result.findings
+    assert result.decision.message == message
+
+
+def test_the_stream_gate_takes_the_users_inputs():
+    from rulekit.stream import StreamGate
+
+    def streamed(inputs):
+        gate = StreamGate(ORDERS, {"order": [ROW]}, now=NOW, inputs=inputs)
+        gate.feed(TEXT + " Thanks for waiting.")
+        decision = gate.close()
+        return gate.released, decision
+
+    released, decision = streamed({"postcode": "10115"})
+    assert decision.decision == "answer" and released == TEXT + " Thanks for waiting."
+    for inputs, want in (({"postcode": "80331"}, "refuse"), ({}, "ask"), (None, "ask")):
+        released, decision = streamed(inputs)
+        assert (released, decision.decision) == ("", want), inputs
+    released, decision = streamed({"postcod": "10115"})
+    assert released == "" and decision.decision == "refuse"
+    assert "postcod" in decision.reasons[0].message
+    built = index_given(ORDERS, {"order": [ROW]}, {"postcode": "10115"}, now=NOW)
+    gate = StreamGate(ORDERS, built, inputs={"postcode": "10115"})
+    assert gate.stopped and "index_given" in gate.decision.reasons[0].message
+    gate = StreamGate(ORDERS, built)        # the inputs it was built with hold
+    gate.feed(TEXT)
+    assert gate.close().decision == "answer"

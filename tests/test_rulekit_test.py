@@ -347,3 +347,63 @@ def test_a_key_given_twice_in_one_case_keeps_the_other_cases_running(tmp_path):
     loaded = load_tests(write(tmp_path, GOOD + spoilt))
     assert [c.name for c in loaded.cases] == ["the price"]
     assert [p.line for p in loaded.problems] == [12]
+
+
+# --- inputs in an audit case ------------------------------------------------------------------
+
+POSTCODES = ROOT / "tests" / "cases" / "sweep" / "postcodes.rules"
+POSTCODE_CASES = """\
+evidence:
+  order: [{id: ord_88431, weight_kg: 4.23, delivery_postcode: "10115"}]
+inputs: {postcode: "10115"}
+cases:
+  - name: the right postcode opens the order
+    text: "Your parcel weighs 4.23 kg."
+    want_decision: answer
+  - name: a wrong postcode licenses nothing, as if there were no order
+    inputs: {postcode: "80331"}
+    text: "Your parcel weighs 4.23 kg."
+    want_decision: refuse
+    want_issues: [unsupported_number]
+  - name: no postcode asks for it
+    inputs: {}
+    text: "Your parcel weighs 4.23 kg."
+    want_decision: ask
+    want_next_action: ask_for_postcode
+    want_issues: [missing_input]
+  - name: a postcode written as a number is the same postcode
+    inputs: {postcode: 10115}
+    text: "Your parcel weighs 4.23 kg."
+    want_decision: answer
+"""
+
+
+def _postcodes(tmp_path: Path, cases: str) -> Path:
+    (tmp_path / "postcodes.rules").write_text(POSTCODES.read_text("utf-8"), "utf-8")
+    path = tmp_path / "postcodes.tests.yaml"
+    path.write_text(cases, "utf-8")
+    return path
+
+
+def test_an_audit_case_gives_the_users_inputs(tmp_path):
+    report = run([str(_postcodes(tmp_path, POSTCODE_CASES))])
+    assert report.ok, report.render()
+    assert len(report.files[0].results) == 4
+
+
+def test_an_undeclared_input_fails_the_case_naming_it_and_its_line(tmp_path):
+    cases = POSTCODE_CASES.replace('    inputs: {postcode: "80331"}', '    inputs: {postcod: "80331"}')
+    report = run([str(_postcodes(tmp_path, cases))])
+    assert not report.ok
+    (failed,) = [r for r in report.files[0].results if not r.ok]
+    assert failed.error == (f"{tmp_path / 'postcodes.tests.yaml'}:9: input 'postcod': the "
+                            "ruleset 'postcodes' declares no input 'postcod'; did you mean "
+                            "'postcode'? declared inputs: postcode (at $.cases[1].inputs)")
+
+
+def test_inputs_that_are_not_a_mapping_are_a_problem_at_their_line(tmp_path):
+    loaded = load_tests(_postcodes(tmp_path, POSTCODE_CASES.replace(
+        "    inputs: {}\n", "    inputs: [postcode]\n")))
+    (problem,) = loaded.problems
+    assert (problem.line, problem.where) == (14, "$.cases[2].inputs")
+    assert "`inputs` maps an input's name to what the user gave" in problem.message

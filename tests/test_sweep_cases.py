@@ -28,6 +28,7 @@ Input keys of a case (all optional but note and text):
     attempt         1 for a first answer (default), 2 after one regeneration...
     slot_values     values code put into slots (licensed)
     now             replaces the file's now
+    inputs          what the user gave, {postcode: "10115"} (audit's inputs=)
     xfail           "<precise reason>": a known bug in rulekit; the case must fail (strict)
 
 Expectations (a case needs at least one):
@@ -82,7 +83,7 @@ RULESETS = Path(__file__).parent.parent / "rulesets"
 
 FILE_KEYS = {"evidence", "rules", "locale", "now", "cases"}
 INPUT_KEYS = {"note", "text", "evidence", "rules", "question", "history", "locale", "attempt",
-              "slot_values", "now", "xfail"}
+              "slot_values", "now", "inputs", "xfail"}
 WANT_KEYS = {"want_decision", "want_findings", "want_codes", "want_none",
              "want_feedback_contains", "want_feedback_excludes", "want_message_contains",
              "want_span"}
@@ -102,7 +103,7 @@ EXPECTED_FILES = {"rule01_same_value.yaml", "rule02_arithmetic.yaml",
                   "cjk_words.yaml", "english_words.yaml", "clock_times.yaml", "currencies.yaml",
                   "european_words.yaml", "zones_and_ranges.yaml", "words_more.yaml",
                   "figures_more.yaml", "dates_more.yaml", "stock_and_quotes.yaml",
-                  "table_units.yaml", "scan_gaps.yaml"}
+                  "table_units.yaml", "scan_gaps.yaml", "inputs.yaml"}
 
 
 # --- loading -----------------------------------------------------------------------------------
@@ -155,9 +156,11 @@ def check_case(case: Any, where: str) -> None:
         raise ValueError(f"{where}: history is a list of turns")
     if "slot_values" in case and not isinstance(case["slot_values"], list):
         raise ValueError(f"{where}: slot_values is a list")
+    if "inputs" in case and not isinstance(case["inputs"], dict):
+        raise ValueError(f"{where}: inputs is a mapping of input names to what the user gave")
     if "rules" in case and case["rules"] is not None and not isinstance(case["rules"], str):
         raise ValueError(f"{where}: rules is a file name under rulesets/ or null")
-    for key in ("evidence", "history", "slot_values"):
+    for key in ("evidence", "history", "slot_values", "inputs"):
         if key in case:
             check_plain(case[key], f"{where}.{key}")
     if "want_decision" in case and case["want_decision"] not in DECISIONS:
@@ -206,6 +209,7 @@ class Case:
     attempt: int
     slot_values: list
     now: dt.datetime | None
+    inputs: dict | None
     wants: dict
     xfail: str | None
 
@@ -239,6 +243,7 @@ def load_file(path: Path) -> list[Case]:
             locale=case.get("locale", data.get("locale")), attempt=case.get("attempt", 1),
             slot_values=case.get("slot_values", []),
             now=_instant(case.get("now", data.get("now")), f"{case_id}: now"),
+            inputs=case.get("inputs"),
             wants={k: v for k, v in case.items() if k in WANT_KEYS}, xfail=case.get("xfail")))
     return out
 
@@ -273,7 +278,7 @@ def _param(case: Case):
 def run(case: Case) -> AuditResult:
     return audit(case.text, case.evidence, policy=policy(case.rules), question=case.question,
                  history=case.history, locale=case.locale, slot_values=case.slot_values,
-                 attempt=case.attempt, now=case.now)
+                 attempt=case.attempt, now=case.now, inputs=case.inputs)
 
 
 def describe(result: AuditResult) -> str:
@@ -372,6 +377,7 @@ def test_corpus_shape() -> None:
     ({"note": "n", "text": "x", "want_none": True, "evidence": {True: 1}}, "not a string"),
     ({"note": "n", "text": "x", "want_none": True, "want_codes": ["placeholder"]},
      "contradicts"),
+    ({"note": "n", "text": "x", "want_none": True, "inputs": ["postcode"]}, "inputs is a mapping"),
 ])
 def test_loader_rejects(bad: dict, message: str) -> None:
     with pytest.raises(ValueError, match=message):
@@ -412,12 +418,14 @@ def test_cli_batch_matches_library(tmp_path: Path, capsys) -> None:
             line["history"] = case.history
         if case.locale is not None:
             line["locale"] = case.locale
+        if case.inputs is not None:
+            line["inputs"] = case.inputs
         lines.append(json.dumps(line, ensure_ascii=False))
     results = _batch(tmp_path, lines, capsys)
     assert len(results) == len(cases)
     for case, got in zip(cases, results):
         want = audit(case.text, case.evidence, question=case.question, history=case.history,
-                     locale=case.locale)
+                     locale=case.locale, inputs=case.inputs)
         assert got["id"] == case.id
         assert got["decision"] == want.decision.decision, case.id
         assert got["issues"] == json.loads(json.dumps([f.to_dict() for f in want.findings])), \
