@@ -57,7 +57,7 @@ import functools
 import math
 import re
 import unicodedata
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from decimal import Decimal, InvalidOperation
 from typing import Any, NamedTuple
 
@@ -1072,6 +1072,10 @@ class _Builder:
         self.stated_days: set[dt.date] = set()
         self.deductions: set[Decimal] = set()
         self.months: set[str] = set()
+        # the months written as ISO does ("2026-11") in a trusted string, and their other
+        # written forms ("11/2026"): names whose digits back them as written (``_month``)
+        self.stored_months: set[str] = set()
+        self.month_forms: set[str] = set()
         self.multiples: set[Decimal] = set()
         self.quotes: list[tuple[str, str | None]] = []
         self.handles: set[str] = set()
@@ -1463,10 +1467,11 @@ class _Builder:
         self.quotes.append((leaf.squashed, author))
         if keys and keys[-1].casefold() in _AUTHOR_NAMES and trusted and stripped:
             self.handles.add(("@" + stripped.lstrip("@")).casefold())
+        mentions = _outside_months(leaf) if leaf.written_months else leaf.mentions
         if self.withholding is not None:
             if leaf.day is not None:
                 self.withheld_days.setdefault(leaf.day, self.withholding)
-            for mention in leaf.mentions:
+            for mention in mentions:
                 if mention.kind in ("number", "word_number") and mention.value is not None \
                         and not (mention.glued and not leaf.plain_number):
                     self.withheld.setdefault(mention.value, self.withholding)
@@ -1493,15 +1498,17 @@ class _Builder:
         elif leaf.month:
             self.months.add(stripped)
         if not trusted:
-            for mention in leaf.mentions:
+            for mention in mentions:
                 if mention.value is not None:
                     self.untrusted_values.add(mention.value)
             return
+        for _, _, month in leaf.written_months:
+            self._month(month)
         self.pairs.update(leaf.pairs)
         if keys and not leaf.plain_number and NAME_FIELDS.search(keys[-1]):
-            self._name(text, leaf, path, keys)
+            self._name(text, mentions, path, keys)
             return
-        for mention in leaf.mentions:
+        for mention in mentions:
             if zones is not None and mention.kind == "date":
                 continue        # the stored value, read in its field's zone above
             self._mention(mention, path, keys, whole=leaf.plain_number)
@@ -1536,14 +1543,27 @@ class _Builder:
             self.utc_clock.add((utc.date(), utc.hour, utc.minute))
             self.offset_clock.add((local.date(), local.hour, local.minute, local.utcoffset()))
 
-    def _name(self, text: str, leaf: "_Leaf", path: str, keys: tuple[str, ...]) -> None:
+    def _month(self, month: str) -> None:
+        """A month the evidence writes as ISO does ("2026-11"): its digits are no figures. They
+        back the month as written, and with a slash ("11/2026", "2026/11"), like the digits of
+        a name (``Evidence.names``), and its year said as a year ("in 2026", ``_YEAR_BEFORE``);
+        the month in words ("November 2026", "2026年11月", "month 11") is backed by ``months``.
+        Never "11 times", "$11" or "2,026 views"."""
+        self.months.add(month)
+        year, number = month[:4], int(month[5:])
+        self.month_forms.update((f"{number:02d}/{year}", f"{number}/{year}",
+                                 f"{year}/{number:02d}"))
+        self.stored_months.add(month)
+
+    def _name(self, text: str, mentions: Sequence[Mention], path: str,
+              keys: tuple[str, ...]) -> None:
         """A name field ("Model 3 charger", "iPhone 15 case"): its numbers are part of the
         name. The name is kept whole, so that a finding can name it, and each number with the
         word after it ("3 charger"; the word before is in ``leaf.pairs``): an answer that
         writes the name with its digits is licensed, the digits alone are not. Its links,
         handles, dates and codes count as anywhere else."""
         named = False
-        for mention in leaf.mentions:
+        for mention in mentions:
             if mention.kind in ("number", "word_number") and not mention.glued:
                 named = True
             else:
@@ -1627,8 +1647,12 @@ class _Builder:
             multiples=frozenset(self.multiples),
             quotes=tuple(self.quotes), handles=frozenset(self.handles),
             emails=frozenset(self.emails), urls=frozenset(self.urls),
-            relative_links=frozenset(self.relative), names=frozenset(self.names),
-            name_pairs=frozenset(self.pairs), name_digits=_digits_in_names(self.names),
+            relative_links=frozenset(self.relative),
+            names=frozenset(self.names | self.stored_months | self.month_forms),
+            name_pairs=frozenset(self.pairs | self._year_pairs()),
+            # a name the evidence writes names its digits first, then a month as it writes it
+            name_digits={**_digits_in_names(self.month_forms),
+                         **_digits_in_names(self.stored_months), **_digits_in_names(self.names)},
             stated_counts=frozenset(self.stated_counts),
             quote_text="\x00".join(text for text, _ in self.quotes),
             untrusted_values=frozenset(self.untrusted_values - values),
@@ -1640,8 +1664,31 @@ class _Builder:
             withheld_days={d: why for d, why in self.withheld_days.items() if d not in self.days},
             row_rules=self.rows, raw=raw, changes=frozenset(self.changes))
 
+    def _year_pairs(self) -> set[str]:
+        """"in 2026", "during 2026": the year of every day and of every month written as ISO
+        does, after a word that makes it a year (``_YEAR_BEFORE``)."""
+        years = {str(day.year) for day in self.days}
+        years.update(month[:4] for month in self.stored_months)
+        return {f"{word} {year}" for year in years for word in _YEAR_BEFORE}
+
+
+def _outside_months(leaf: "_Leaf") -> tuple[Mention, ...]:
+    """The mentions of ``leaf`` outside the months written in it ("2026-11")."""
+    return tuple(mention for mention in leaf.mentions if not any(
+        start <= mention.start and mention.end <= end for start, end, _ in leaf.written_months))
+
 
 _MONTH = re.compile(r"\d{4}-(0[1-9]|1[0-2])")
+# A month as ISO writes it inside any string ("Report for 2026-11: 14 posts"), of a year from
+# 1900 to 2199, not part of a longer code, number or day ("2026-11-05" is a day; "RC-2026-11"
+# a code; "2026-115" no month).
+_MONTH_IN_TEXT = re.compile(r"(?<![\w./-])(?:19|20|21)\d\d-(?:0[1-9]|1[0-2])(?![\w/-]|[.,]\d)")
+# Words before a year that make it a year, not a count: "in 2026", "during 2026". The year of
+# a month or a day of the evidence backs a number right after one of them, as a name's digits
+# back a number beside the word they are written with (``Evidence.name_pairs``). Not "to",
+# "of", "by", "for" or "from": "rose to 2026", "a total of 2026", "grew by 2026" are counts.
+_YEAR_BEFORE = ("in", "during", "since", "until", "till", "throughout", "year", "fy", "early",
+                "late")
 
 
 class _Leaf(NamedTuple):
@@ -1649,6 +1696,9 @@ class _Leaf(NamedTuple):
     squashed: str                   # as quotes are compared
     day: dt.date | None             # the string is a stored date or timestamp
     month: bool                     # the string is a month, "2026-11"
+    # (start, end, "YYYY-MM") of every month written in the string as ISO writes it: its
+    # digits are a month's, not figures (``_Builder._month``)
+    written_months: tuple[tuple[int, int, str], ...]
     pairs: tuple[str, ...]          # "model 3": a word and the number after it, case-folded
     plain_number: bool              # the string is just a number ("1299", "4.6%")
     mentions: tuple[Mention, ...]
@@ -1685,6 +1735,9 @@ def _read_leaf_uncached(text: str, locale: str) -> _Leaf:
         if len(stripped) <= 40 and not dates.hour_range(stripped) else None
     return _Leaf(squashed=squash(text), day=day,
                  month=day is None and _MONTH.fullmatch(stripped) is not None,
+                 written_months=tuple((m.start(), m.end(), m.group(0))
+                                      for m in _MONTH_IN_TEXT.finditer(text))
+                 if day is None and "-" in text else (),
                  pairs=tuple(m.group(0).casefold() for m in _NAME_PAIR.finditer(text)),
                  plain_number=_plain_number(stripped, locale),
                  mentions=tuple(scan(text, locale)),
