@@ -65,6 +65,7 @@ from babel.numbers import get_currency_precision
 
 from rulekit import dates
 from rulekit.compare import normalise_url
+from rulekit.numbers import plain_decimal
 from rulekit.scan import Mention, scan, squash
 from rulekit.scan.figures import FALL_BEFORE, RISE_BEFORE, change_word_before, currency_codes
 from rulekit.units import UNIT_OF, named_units
@@ -185,7 +186,43 @@ _AUTHOR_NAMES = ("author", "author_handle", "user", "username", "handle", "by")
 NAME_FIELDS = re.compile(r"(?:^|_)(?:name|title|headline|model|product|brand|sku)$",
                          re.IGNORECASE)
 # Money in minor units by its field's name, for fields no ruleset declares.
-_CENTS_NAME = re.compile(r"(?:^|_)cents$", re.IGNORECASE)
+# A field whose name says its amount is in a currency's minor unit (``_minor_word``): a word of
+# the name that is one ("price_cents", "amount_in_cents", "cents_per_unit", "price_pence",
+# "priceCents"), or "p" or "ct" as a word of their own between underscores or hyphens in a
+# name that is clearly a price: a word of price, cost, charge, fee, tariff, fare or toll
+# ("standing_charge_p_per_day", "price_p", "arbeitspreis_ct_per_kwh"), or "rate" with "per"
+# ("unit_rate_p_per_kwh"). Elsewhere "p" and "ct" are no unit: "p95_latency", "top_p",
+# "p_value", "rate_p", "item_ct" (a count), "cost_p95" (a percentile).
+_MINOR_WORDS = {"cents": "cents", "cent": "cents", "pence": "pence", "penny": "pence",
+                "pennies": "pence", "centimes": "centimes", "centime": "centimes",
+                "centavos": "centavos", "centavo": "centavos", "centimos": "céntimos",
+                "céntimos": "céntimos", "rappen": "Rappen", "paise": "paise"}
+_SHORT_MINOR = re.compile(r"(?i)(?:^|[_-])(p|ct)(?:[_-]|$)")
+_PRICE_WORDS = frozenset({"price", "prices", "cost", "costs", "charge", "charges", "fee", "fees",
+                          "tariff", "tariffs", "fare", "fares", "toll", "tolls", "preis",
+                          "arbeitspreis", "grundpreis", "prix", "precio", "prezzo", "preço"})
+# How an amount in a minor unit is written after its number: "24.5p", "24.5 pence", "99¢".
+_MINOR_SPELLINGS = {"pence": ("{}p", "{} p", "{} pence"),
+                    "cents": ("{}¢", "{} ¢", "{}c", "{} cents", "{} cent", "{} ct", "{}ct"),
+                    "centimes": ("{} centimes", "{} cts"), "centavos": ("{} centavos", "{}¢"),
+                    "céntimos": ("{} céntimos", "{} centimos", "{} cts"),
+                    "Rappen": ("{} Rappen", "{} Rp."), "paise": ("{} paise", "{}p")}
+
+
+@functools.lru_cache(maxsize=4096)
+def _minor_word(name: str) -> str | None:
+    """The minor unit a field's name says its amount is in ("pence", "cents"), or None
+    (``_MINOR_WORDS``)."""
+    words = key_words(name)
+    for word in words:
+        unit = _MINOR_WORDS.get(word)
+        if unit is not None:
+            return unit
+    short = _SHORT_MINOR.search(name)
+    if short is None or (_PRICE_WORDS.isdisjoint(words)
+                         and not ("rate" in words and "per" in words)):
+        return None
+    return "pence" if short.group(1).casefold() == "p" else "cents"
 _MINOR_NAME = re.compile(r"_minor(?:_units)?$", re.IGNORECASE)
 # Stripe keeps every amount in minor units under plain names (``"amount": 129900`` is
 # $1,299.00), in objects that name their type. Read so only inside an object of one of Stripe's
@@ -558,6 +595,9 @@ class Evidence:
     # (thing, number) of every number written before a word in the evidence's own text ("last
     # 30 days, 10 posts" is ("post", 10)): it backs a count of that thing (``counted``).
     stated_counts: frozenset[tuple[str, Decimal]] = frozenset()
+    # (amount, unit) of every amount held in a minor unit its field names (24.5, "pence") for
+    # ``unit_rate_p_per_kwh: 24.5``): held in that unit, not in the field's currency
+    minor_amounts: frozenset[tuple[Decimal, str]] = frozenset()
     # (hour, minute, IANA zone) of every clock time the evidence writes without a day (opening
     # hours, "09:00-18:00") in an object that names its zone, or inside one that does, in a
     # field called like a zone (``timezone``, ``time_zone``, ``tz``, ``store_timezone``:
@@ -592,6 +632,8 @@ class Evidence:
                 currency = None if figure.currency not in (None, "%") and _MEASURE_NAME.search(
                     name) else figure.currency
                 found.setdefault(abs(figure.value), set()).add(currency)
+        for value, unit in self.minor_amounts:
+            found.setdefault(value, set()).add(unit)    # 24.5 "in pence"
         return {value: frozenset(codes) for value, codes in found.items()}
 
     @functools.cached_property
@@ -1076,6 +1118,11 @@ class _Builder:
         # written forms ("11/2026"): names whose digits back them as written (``_month``)
         self.stored_months: set[str] = set()
         self.month_forms: set[str] = set()
+        # amounts held in a minor unit their field names, and how they are written in it
+        # (``_in_minor_unit``)
+        self.minor_amounts: set[tuple[Decimal, str]] = set()
+        self.minor_forms: set[str] = set()
+        self.minor_shown: set[str] = set()
         self.multiples: set[Decimal] = set()
         self.quotes: list[tuple[str, str | None]] = []
         self.handles: set[str] = set()
@@ -1227,9 +1274,11 @@ class _Builder:
             if isinstance(child, str):
                 child_trusted = trusted and not self._is_untrusted(child_path, child_keys, True,
                                                                    item)
-                if key.endswith("_decimal") and _STRIPE_AMOUNT_NAME.match(key) \
-                        and self._in_stripe_object() and _number_or_none(child) is not None:
-                    # "unit_amount_decimal": "2500" is an amount in minor units, not text
+                if (key.endswith("_decimal") and _STRIPE_AMOUNT_NAME.match(key)
+                        and self._in_stripe_object() or _minor_word(key)) \
+                        and _number_or_none(child) is not None:
+                    # "unit_amount_decimal": "2500", "price_pence": "1299" are amounts in
+                    # minor units, not text
                     self.walk(_number_or_none(child), child_path, child_keys, child_trusted,
                               node)
                 else:
@@ -1346,11 +1395,17 @@ class _Builder:
             return
         currency = self._currency(keys)
         digits = self._minor_digits(keys[-1], currency) if keys else None
-        if digits and (value == value.to_integral_value() or keys[-1].endswith("_decimal")):
+        unit = _minor_word(keys[-1]) if digits else None
+        if digits and (unit or value == value.to_integral_value()
+                       or keys[-1].endswith("_decimal")):
             # Money stored in minor units is shown in major ones: 129900 licenses 1299.00, and
-            # never "$129,900", the stored integer read as an amount.
+            # never "$129,900", the stored integer read as an amount. A field named for its
+            # minor unit holds it whatever its decimals (24.5 pence is £0.245), and also backs
+            # the amount written in that unit ("24.5p", "99¢"), never as a major one ("£24.50").
+            if unit is not None and self.withholding is None:
+                self._in_minor_unit(value, unit)
             value = value.scaleb(-digits)
-            decimals = digits
+            decimals = max(digits, _decimals(value))
         else:
             decimals = _decimals(value)
         if self.withholding is not None:
@@ -1391,6 +1446,17 @@ class _Builder:
             if shown is not None:
                 self.changes.add((shown * sign, True))
 
+    def _in_minor_unit(self, value: Decimal, unit: str) -> None:
+        """An amount held in a minor unit its field names (``_minor_word``): written with that
+        unit it is a name whose digits back it as written ("24.5p", "24,5 ct", "99¢"), as the
+        digits of a month are (``_month``), and it is held "in pence", which no currency sign
+        may stand for (``Evidence.other_currencies``: "£24.50" is flagged saying so)."""
+        self.minor_amounts.add((abs(value), unit))
+        shown, spellings = plain_decimal(value), _MINOR_SPELLINGS[unit]
+        self.minor_shown.add(f"{shown} {unit}")     # what a finding names: "24.5 pence"
+        for number in {shown, shown.replace(".", ",")}:
+            self.minor_forms.update(spelling.format(number).casefold() for spelling in spellings)
+
     def _points_field(self, keys: tuple[str, ...]) -> bool:
         """Whether the number at ``keys`` is a percentage in points: a ruleset's ``percent``
         field, a field a sibling says is one ({"type": "percentage", "value": 15}), a field
@@ -1414,8 +1480,8 @@ class _Builder:
         declared = self.minor_units.get(name)
         if declared is not None:
             return declared
-        if _CENTS_NAME.search(name):
-            return 2
+        if _minor_word(name):
+            return 2        # "price_cents", "unit_rate_p_per_kwh": a hundredth of the currency
         if _MINOR_NAME.search(name) or _STRIPE_AMOUNT_NAME.match(name) \
                 and self._in_stripe_object():
             code = currency
@@ -1648,10 +1714,13 @@ class _Builder:
             quotes=tuple(self.quotes), handles=frozenset(self.handles),
             emails=frozenset(self.emails), urls=frozenset(self.urls),
             relative_links=frozenset(self.relative),
-            names=frozenset(self.names | self.stored_months | self.month_forms),
+            names=frozenset(self.names | self.stored_months | self.month_forms
+                            | self.minor_forms),
+            minor_amounts=frozenset(self.minor_amounts),
             name_pairs=frozenset(self.pairs | self._year_pairs()),
             # a name the evidence writes names its digits first, then a month as it writes it
-            name_digits={**_digits_in_names(self.month_forms),
+            name_digits={**_digits_in_names(self.minor_shown),
+                         **_digits_in_names(self.month_forms),
                          **_digits_in_names(self.stored_months), **_digits_in_names(self.names)},
             stated_counts=frozenset(self.stated_counts),
             quote_text="\x00".join(text for text, _ in self.quotes),
