@@ -355,6 +355,20 @@ def _ratio_reading(name: str) -> str | None:
     return None
 
 
+def _in_points(keys: tuple[str, ...], value: Decimal) -> bool:
+    """Whether a ratio by nature above 10 (``_ratio_reading``'s "unit") is a percentage in
+    points: a CSAT, which is the share of satisfied answers or an average score on a scale of
+    5 or 10, so above 10 only the share; an uptime with decimals from 90 to 100 (99.95), which
+    a count of seconds, hours or days seldom is. Not a whole uptime (97 may be days), nor the
+    other ratios by nature (``retention: 30`` may be days)."""
+    words = key_words(keys[-1])
+    if len(keys) > 1 and _period_only(keys[-1]):
+        words = key_words(keys[-2])         # {"uptime": {"last_30_days": 99.95}}
+    if "csat" in words:
+        return True
+    return "uptime" in words and value >= 90 and _decimals(value) > 0
+
+
 def _counted_in(words: tuple[str, ...], before: str) -> bool:
     """Whether ``words``, the end of a name after the word ``before``, say a unit its number
     is counted in (``_COUNTED_UNITS``): "hours" of ``uptime_hours``, not "days" of
@@ -1427,6 +1441,8 @@ class _Builder:
                 else (value * 100).normalize()  # "engagement_rate": 0.046 is 4.6 %
         elif reading == "unit" and 0 <= value <= 1:
             shown = (value * 100).normalize()   # "csat": 0.91 is 91 %
+        elif reading == "unit" and 10 < value <= 100 and _in_points(keys, value):
+            shown = value                       # "csat": 91, "uptime": 99.95 are 91 %, 99.95 %
         elif reading == "growth" and 0 < abs(value) < 1:
             shown = (value * 100).normalize()   # "follower_growth": 0.021 is 2.1 %
         if shown is not None:
