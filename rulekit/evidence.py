@@ -1750,10 +1750,10 @@ class _Builder:
             row_rules=self.rows, raw=raw, changes=frozenset(self.changes))
 
     def _year_pairs(self) -> set[str]:
-        """"in 2026", "during 2026": the year of every day and of every month written as ISO
-        does, after a word that makes it a year (``_YEAR_BEFORE``)."""
+        """"in 2026", "during 2026": the year of every day and every month the evidence holds,
+        after a word that makes it a year (``_YEAR_BEFORE``)."""
         years = {str(day.year) for day in self.days}
-        years.update(month[:4] for month in self.stored_months)
+        years.update(month[:4] for month in self.months)
         return {f"{word} {year}" for year in years for word in _YEAR_BEFORE}
 
 
