@@ -185,7 +185,9 @@ _AUTHOR_NAMES = ("author", "author_handle", "user", "username", "handle", "by")
 # Fields whose text is a name: its digits license the name, not a quantity (rule 4).
 NAME_FIELDS = re.compile(r"(?:^|_)(?:name|title|headline|model|product|brand|sku)$",
                          re.IGNORECASE)
-# Money in minor units by its field's name, for fields no ruleset declares.
+# Money in minor units by its field's name, for fields no ruleset declares: named like minor
+# units ("total_minor"), by the precision of the amount's currency.
+_MINOR_NAME = re.compile(r"_minor(?:_units)?$", re.IGNORECASE)
 # A field whose name says its amount is in a currency's minor unit (``_minor_word``): a word of
 # the name that is one ("price_cents", "amount_in_cents", "cents_per_unit", "price_pence",
 # "priceCents"), or "p" or "ct" as a word of their own between underscores or hyphens in a
@@ -223,7 +225,8 @@ def _minor_word(name: str) -> str | None:
                          and not ("rate" in words and "per" in words)):
         return None
     return "pence" if short.group(1).casefold() == "p" else "cents"
-_MINOR_NAME = re.compile(r"_minor(?:_units)?$", re.IGNORECASE)
+
+
 # Stripe keeps every amount in minor units under plain names (``"amount": 129900`` is
 # $1,299.00), in objects that name their type. Read so only inside an object of one of Stripe's
 # money types that is Stripe's own: it has ``livemode`` (every Stripe object does), an id with
@@ -1470,7 +1473,8 @@ class _Builder:
         self.minor_amounts.add((abs(value), unit))
         shown, spellings = plain_decimal(value), _MINOR_SPELLINGS[unit]
         self.minor_shown.add(f"{shown} {unit}")     # what a finding names: "24.5 pence"
-        for number in {shown, shown.replace(".", ",")}:
+        written = {shown, str(value)} if "E" not in str(value) else {shown}   # "24.50": both
+        for number in written | {number.replace(".", ",") for number in written}:
             self.minor_forms.update(spelling.format(number).casefold() for spelling in spellings)
 
     def _points_field(self, keys: tuple[str, ...]) -> bool:
@@ -1734,7 +1738,8 @@ class _Builder:
                             | self.minor_forms),
             minor_amounts=frozenset(self.minor_amounts),
             name_pairs=frozenset(self.pairs | self._year_pairs()),
-            # a name the evidence writes names its digits first, then a month as it writes it
+            # which name a finding says a number is inside of: a name the evidence writes,
+            # else a month as it writes it, else another form of a month or an amount in pence
             name_digits={**_digits_in_names(self.minor_shown),
                          **_digits_in_names(self.month_forms),
                          **_digits_in_names(self.stored_months), **_digits_in_names(self.names)},
