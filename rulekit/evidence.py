@@ -612,9 +612,10 @@ class Evidence:
     # (thing, number) of every number written before a word in the evidence's own text ("last
     # 30 days, 10 posts" is ("post", 10)): it backs a count of that thing (``counted``).
     stated_counts: frozenset[tuple[str, Decimal]] = frozenset()
-    # (amount, unit) of every amount held in a minor unit its field names (24.5, "pence") for
-    # ``unit_rate_p_per_kwh: 24.5``): held in that unit, not in the field's currency
-    minor_amounts: frozenset[tuple[Decimal, str]] = frozenset()
+    # (amount, unit, path) of every amount held in a minor unit its field names ((24.5, "pence",
+    # "$.tariff.unit_rate_p_per_kwh") for ``unit_rate_p_per_kwh: 24.5``): held in that unit,
+    # not in the field's currency, and per what the field is per (``units``)
+    minor_amounts: frozenset[tuple[Decimal, str, str]] = frozenset()
     # (hour, minute, IANA zone) of every clock time the evidence writes without a day (opening
     # hours, "09:00-18:00") in an object that names its zone, or inside one that does, in a
     # field called like a zone (``timezone``, ``time_zone``, ``tz``, ``store_timezone``:
@@ -649,7 +650,7 @@ class Evidence:
                 currency = None if figure.currency not in (None, "%") and _MEASURE_NAME.search(
                     name) else figure.currency
                 found.setdefault(abs(figure.value), set()).add(currency)
-        for value, unit in self.minor_amounts:
+        for value, unit, _ in self.minor_amounts:
             found.setdefault(value, set()).add(unit)    # 24.5 "in pence"
         return {value: frozenset(codes) for value, codes in found.items()}
 
@@ -666,9 +667,12 @@ class Evidence:
         counted: dict[Decimal, set[str] | None] = {}
         per: dict[Decimal, set[str] | None] = {}
         unit_fields: bool | None = None     # whether any field may name a unit: read once
-        for figure in self.figures:
-            if figure.percent:
-                continue
+        # the figures, and the amounts held in a minor unit ("24.5 pence per day" is another
+        # quantity than the 24.5 pence per kWh of ``unit_rate_p_per_kwh``)
+        held_figures = [figure for figure in self.figures if not figure.percent]
+        held_figures += [Figure(value, path, 0, whole=True)
+                         for value, _, path in self.minor_amounts]
+        for figure in held_figures:
             value = abs(figure.value)
             name = figure.path.rsplit(".", 1)[-1].split("[", 1)[0]
             named = named_units(name) if figure.whole else (frozenset(), frozenset())
@@ -1137,7 +1141,7 @@ class _Builder:
         self.month_forms: set[str] = set()
         # amounts held in a minor unit their field names, and how they are written in it
         # (``_in_minor_unit``)
-        self.minor_amounts: set[tuple[Decimal, str]] = set()
+        self.minor_amounts: set[tuple[Decimal, str, str]] = set()
         self.minor_forms: set[str] = set()
         self.minor_shown: set[str] = set()
         self.multiples: set[Decimal] = set()
@@ -1420,7 +1424,7 @@ class _Builder:
             # minor unit holds it whatever its decimals (24.5 pence is £0.245), and also backs
             # the amount written in that unit ("24.5p", "99¢"), never as a major one ("£24.50").
             if unit is not None and self.withholding is None:
-                self._in_minor_unit(value, unit)
+                self._in_minor_unit(value, unit, path)
             value = value.scaleb(-digits)
             decimals = max(digits, _decimals(value))
         else:
@@ -1465,12 +1469,12 @@ class _Builder:
             if shown is not None:
                 self.changes.add((shown * sign, True))
 
-    def _in_minor_unit(self, value: Decimal, unit: str) -> None:
+    def _in_minor_unit(self, value: Decimal, unit: str, path: str) -> None:
         """An amount held in a minor unit its field names (``_minor_word``): written with that
         unit it is a name whose digits back it as written ("24.5p", "24,5 ct", "99¢"), as the
         digits of a month are (``_month``), and it is held "in pence", which no currency sign
         may stand for (``Evidence.other_currencies``: "£24.50" is flagged saying so)."""
-        self.minor_amounts.add((abs(value), unit))
+        self.minor_amounts.add((abs(value), unit, path))
         shown, spellings = plain_decimal(value), _MINOR_SPELLINGS[unit]
         self.minor_shown.add(f"{shown} {unit}")     # what a finding names: "24.5 pence"
         written = {shown, str(value)} if "E" not in str(value) else {shown}   # "24.50": both
