@@ -1414,6 +1414,11 @@ class _Builder:
         if not trusted:
             self.untrusted_values.add(value)
             return
+        if self.withholding is None and keys and keys[-1].casefold() == "month":
+            year = next((siblings[key] for key in siblings if str(key).casefold() == "year"), None)
+            if type(raw) is int and 1 <= raw <= 12 and type(year) is int and 1900 <= year < 2200:
+                self._month(f"{year:04d}-{raw:02d}")   # {"year": 2026, "month": 11}: "2026-11"
+                return
         currency = self._currency(keys)
         digits = self._minor_digits(keys[-1], currency) if keys else None
         unit = _minor_word(keys[-1]) if digits else None
@@ -1634,10 +1639,11 @@ class _Builder:
             self.offset_clock.add((local.date(), local.hour, local.minute, local.utcoffset()))
 
     def _month(self, month: str) -> None:
-        """A month the evidence writes as ISO does ("2026-11"): its digits are no figures. They
-        back the month as written, and with a slash ("11/2026", "2026/11"), like the digits of
-        a name (``Evidence.names``), and its year said as a year ("in 2026", ``_YEAR_BEFORE``);
-        the month in words ("November 2026", "2026年11月", "month 11") is backed by ``months``.
+        """A month the evidence writes as ISO does ("2026-11"), or stores as a ``month`` beside a
+        ``year`` ({"year": 2026, "month": 11}): its digits are no figures. They back the month
+        as written, and with a slash ("11/2026", "2026/11"), like the digits of a name
+        (``Evidence.names``), and its year said as a year ("in 2026", ``_YEAR_BEFORE``); the
+        month in words ("November 2026", "2026年11月", "month 11") is backed by ``months``.
         Never "11 times", "$11" or "2,026 views"."""
         self.months.add(month)
         year, number = month[:4], int(month[5:])
