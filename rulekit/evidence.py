@@ -57,7 +57,7 @@ import functools
 import math
 import re
 import unicodedata
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from decimal import Decimal, InvalidOperation
 from typing import Any, NamedTuple
 
@@ -65,6 +65,7 @@ from babel.numbers import get_currency_precision
 
 from rulekit import dates
 from rulekit.compare import normalise_url
+from rulekit.numbers import plain_decimal
 from rulekit.scan import Mention, scan, squash
 from rulekit.scan.figures import FALL_BEFORE, RISE_BEFORE, change_word_before, currency_codes
 from rulekit.units import UNIT_OF, named_units
@@ -184,9 +185,48 @@ _AUTHOR_NAMES = ("author", "author_handle", "user", "username", "handle", "by")
 # Fields whose text is a name: its digits license the name, not a quantity (rule 4).
 NAME_FIELDS = re.compile(r"(?:^|_)(?:name|title|headline|model|product|brand|sku)$",
                          re.IGNORECASE)
-# Money in minor units by its field's name, for fields no ruleset declares.
-_CENTS_NAME = re.compile(r"(?:^|_)cents$", re.IGNORECASE)
+# Money in minor units by its field's name, for fields no ruleset declares: named like minor
+# units ("total_minor"), by the precision of the amount's currency.
 _MINOR_NAME = re.compile(r"_minor(?:_units)?$", re.IGNORECASE)
+# A field whose name says its amount is in a currency's minor unit (``_minor_word``): a word of
+# the name that is one ("price_cents", "amount_in_cents", "cents_per_unit", "price_pence",
+# "priceCents"), or "p" or "ct" as a word of their own between underscores or hyphens in a
+# name that is clearly a price: a word of price, cost, charge, fee, tariff, fare or toll
+# ("standing_charge_p_per_day", "price_p", "arbeitspreis_ct_per_kwh"), or "rate" with "per"
+# ("unit_rate_p_per_kwh"). Elsewhere "p" and "ct" are no unit: "p95_latency", "top_p",
+# "p_value", "rate_p", "item_ct" (a count), "cost_p95" (a percentile).
+_MINOR_WORDS = {"cents": "cents", "cent": "cents", "pence": "pence", "penny": "pence",
+                "pennies": "pence", "centimes": "centimes", "centime": "centimes",
+                "centavos": "centavos", "centavo": "centavos", "centimos": "céntimos",
+                "céntimos": "céntimos", "rappen": "Rappen", "paise": "paise"}
+_SHORT_MINOR = re.compile(r"(?i)(?:^|[_-])(p|ct)(?:[_-]|$)")
+_PRICE_WORDS = frozenset({"price", "prices", "cost", "costs", "charge", "charges", "fee", "fees",
+                          "tariff", "tariffs", "fare", "fares", "toll", "tolls", "preis",
+                          "arbeitspreis", "grundpreis", "prix", "precio", "prezzo", "preço"})
+# How an amount in a minor unit is written after its number: "24.5p", "24.5 pence", "99¢".
+_MINOR_SPELLINGS = {"pence": ("{}p", "{} p", "{} pence"),
+                    "cents": ("{}¢", "{} ¢", "{}c", "{} cents", "{} cent", "{} ct", "{}ct"),
+                    "centimes": ("{} centimes", "{} cts"), "centavos": ("{} centavos", "{}¢"),
+                    "céntimos": ("{} céntimos", "{} centimos", "{} cts"),
+                    "Rappen": ("{} Rappen", "{} Rp."), "paise": ("{} paise", "{}p")}
+
+
+@functools.lru_cache(maxsize=4096)
+def _minor_word(name: str) -> str | None:
+    """The minor unit a field's name says its amount is in ("pence", "cents"), or None
+    (``_MINOR_WORDS``)."""
+    words = key_words(name)
+    for word in words:
+        unit = _MINOR_WORDS.get(word)
+        if unit is not None:
+            return unit
+    short = _SHORT_MINOR.search(name)
+    if short is None or (_PRICE_WORDS.isdisjoint(words)
+                         and not ("rate" in words and "per" in words)):
+        return None
+    return "pence" if short.group(1).casefold() == "p" else "cents"
+
+
 # Stripe keeps every amount in minor units under plain names (``"amount": 129900`` is
 # $1,299.00), in objects that name their type. Read so only inside an object of one of Stripe's
 # money types that is Stripe's own: it has ``livemode`` (every Stripe object does), an id with
@@ -316,6 +356,20 @@ def _ratio_reading(name: str) -> str | None:
             and _PLATFORM_WORDS.isdisjoint(whole):
         return "growth"     # "variacion_visitas", "aenderung_aufrufe": the change word first
     return None
+
+
+def _in_points(keys: tuple[str, ...], value: Decimal) -> bool:
+    """Whether a ratio by nature above 10 (``_ratio_reading``'s "unit") is a percentage in
+    points: a CSAT, which is the share of satisfied answers or an average score on a scale of
+    5 or 10, so above 10 only the share; an uptime with decimals from 90 to 100 (99.95), which
+    a count of seconds, hours or days seldom is. Not a whole uptime (97 may be days), nor the
+    other ratios by nature (``retention: 30`` may be days)."""
+    words = key_words(keys[-1])
+    if len(keys) > 1 and _period_only(keys[-1]):
+        words = key_words(keys[-2])         # {"uptime": {"last_30_days": 99.95}}
+    if "csat" in words:
+        return True
+    return "uptime" in words and value >= 90 and _decimals(value) > 0
 
 
 def _counted_in(words: tuple[str, ...], before: str) -> bool:
@@ -558,6 +612,10 @@ class Evidence:
     # (thing, number) of every number written before a word in the evidence's own text ("last
     # 30 days, 10 posts" is ("post", 10)): it backs a count of that thing (``counted``).
     stated_counts: frozenset[tuple[str, Decimal]] = frozenset()
+    # (amount, unit, path) of every amount held in a minor unit its field names ((24.5, "pence",
+    # "$.tariff.unit_rate_p_per_kwh") for ``unit_rate_p_per_kwh: 24.5``): held in that unit,
+    # not in the field's currency, and per what the field is per (``units``)
+    minor_amounts: frozenset[tuple[Decimal, str, str]] = frozenset()
     # (hour, minute, IANA zone) of every clock time the evidence writes without a day (opening
     # hours, "09:00-18:00") in an object that names its zone, or inside one that does, in a
     # field called like a zone (``timezone``, ``time_zone``, ``tz``, ``store_timezone``:
@@ -592,6 +650,8 @@ class Evidence:
                 currency = None if figure.currency not in (None, "%") and _MEASURE_NAME.search(
                     name) else figure.currency
                 found.setdefault(abs(figure.value), set()).add(currency)
+        for value, unit, _ in self.minor_amounts:
+            found.setdefault(value, set()).add(unit)    # 24.5 "in pence"
         return {value: frozenset(codes) for value, codes in found.items()}
 
     @functools.cached_property
@@ -607,9 +667,12 @@ class Evidence:
         counted: dict[Decimal, set[str] | None] = {}
         per: dict[Decimal, set[str] | None] = {}
         unit_fields: bool | None = None     # whether any field may name a unit: read once
-        for figure in self.figures:
-            if figure.percent:
-                continue
+        # the figures, and the amounts held in a minor unit ("24.5 pence per day" is another
+        # quantity than the 24.5 pence per kWh of ``unit_rate_p_per_kwh``)
+        held_figures = [figure for figure in self.figures if not figure.percent]
+        held_figures += [Figure(value, path, 0, whole=True)
+                         for value, _, path in self.minor_amounts]
+        for figure in held_figures:
             value = abs(figure.value)
             name = figure.path.rsplit(".", 1)[-1].split("[", 1)[0]
             named = named_units(name) if figure.whole else (frozenset(), frozenset())
@@ -1072,6 +1135,15 @@ class _Builder:
         self.stated_days: set[dt.date] = set()
         self.deductions: set[Decimal] = set()
         self.months: set[str] = set()
+        # the months written as ISO does ("2026-11") in a trusted string, and their other
+        # written forms ("11/2026"): names whose digits back them as written (``_month``)
+        self.stored_months: set[str] = set()
+        self.month_forms: set[str] = set()
+        # amounts held in a minor unit their field names, and how they are written in it
+        # (``_in_minor_unit``)
+        self.minor_amounts: set[tuple[Decimal, str, str]] = set()
+        self.minor_forms: set[str] = set()
+        self.minor_shown: set[str] = set()
         self.multiples: set[Decimal] = set()
         self.quotes: list[tuple[str, str | None]] = []
         self.handles: set[str] = set()
@@ -1223,9 +1295,11 @@ class _Builder:
             if isinstance(child, str):
                 child_trusted = trusted and not self._is_untrusted(child_path, child_keys, True,
                                                                    item)
-                if key.endswith("_decimal") and _STRIPE_AMOUNT_NAME.match(key) \
-                        and self._in_stripe_object() and _number_or_none(child) is not None:
-                    # "unit_amount_decimal": "2500" is an amount in minor units, not text
+                if (key.endswith("_decimal") and _STRIPE_AMOUNT_NAME.match(key)
+                        and self._in_stripe_object() or _minor_word(key)) \
+                        and _number_or_none(child) is not None:
+                    # "unit_amount_decimal": "2500", "price_pence": "1299" are amounts in
+                    # minor units, not text
                     self.walk(_number_or_none(child), child_path, child_keys, child_trusted,
                               node)
                 else:
@@ -1340,13 +1414,24 @@ class _Builder:
         if not trusted:
             self.untrusted_values.add(value)
             return
+        if self.withholding is None and keys and keys[-1].casefold() == "month":
+            year = next((siblings[key] for key in siblings if str(key).casefold() == "year"), None)
+            if type(raw) is int and 1 <= raw <= 12 and type(year) is int and 1900 <= year < 2200:
+                self._month(f"{year:04d}-{raw:02d}")   # {"year": 2026, "month": 11}: "2026-11"
+                return
         currency = self._currency(keys)
         digits = self._minor_digits(keys[-1], currency) if keys else None
-        if digits and (value == value.to_integral_value() or keys[-1].endswith("_decimal")):
+        unit = _minor_word(keys[-1]) if digits else None
+        if digits and (unit or value == value.to_integral_value()
+                       or keys[-1].endswith("_decimal")):
             # Money stored in minor units is shown in major ones: 129900 licenses 1299.00, and
-            # never "$129,900", the stored integer read as an amount.
+            # never "$129,900", the stored integer read as an amount. A field named for its
+            # minor unit holds it whatever its decimals (24.5 pence is £0.245), and also backs
+            # the amount written in that unit ("24.5p", "99¢"), never as a major one ("£24.50").
+            if unit is not None and self.withholding is None:
+                self._in_minor_unit(value, unit, path)
             value = value.scaleb(-digits)
-            decimals = digits
+            decimals = max(digits, _decimals(value))
         else:
             decimals = _decimals(value)
         if self.withholding is not None:
@@ -1368,6 +1453,8 @@ class _Builder:
                 else (value * 100).normalize()  # "engagement_rate": 0.046 is 4.6 %
         elif reading == "unit" and 0 <= value <= 1:
             shown = (value * 100).normalize()   # "csat": 0.91 is 91 %
+        elif reading == "unit" and 10 < value <= 100 and _in_points(keys, value):
+            shown = value                       # "csat": 91, "uptime": 99.95 are 91 %, 99.95 %
         elif reading == "growth" and 0 < abs(value) < 1:
             shown = (value * 100).normalize()   # "follower_growth": 0.021 is 2.1 %
         if shown is not None:
@@ -1386,6 +1473,18 @@ class _Builder:
             self.changes.add((value * sign, False))
             if shown is not None:
                 self.changes.add((shown * sign, True))
+
+    def _in_minor_unit(self, value: Decimal, unit: str, path: str) -> None:
+        """An amount held in a minor unit its field names (``_minor_word``): written with that
+        unit it is a name whose digits back it as written ("24.5p", "24,5 ct", "99¢"), as the
+        digits of a month are (``_month``), and it is held "in pence", which no currency sign
+        may stand for (``Evidence.other_currencies``: "£24.50" is flagged saying so)."""
+        self.minor_amounts.add((abs(value), unit, path))
+        shown, spellings = plain_decimal(value), _MINOR_SPELLINGS[unit]
+        self.minor_shown.add(f"{shown} {unit}")     # what a finding names: "24.5 pence"
+        written = {shown, str(value)} if "E" not in str(value) else {shown}   # "24.50": both
+        for number in written | {number.replace(".", ",") for number in written}:
+            self.minor_forms.update(spelling.format(number).casefold() for spelling in spellings)
 
     def _points_field(self, keys: tuple[str, ...]) -> bool:
         """Whether the number at ``keys`` is a percentage in points: a ruleset's ``percent``
@@ -1410,8 +1509,8 @@ class _Builder:
         declared = self.minor_units.get(name)
         if declared is not None:
             return declared
-        if _CENTS_NAME.search(name):
-            return 2
+        if _minor_word(name):
+            return 2        # "price_cents", "unit_rate_p_per_kwh": a hundredth of the currency
         if _MINOR_NAME.search(name) or _STRIPE_AMOUNT_NAME.match(name) \
                 and self._in_stripe_object():
             code = currency
@@ -1463,10 +1562,11 @@ class _Builder:
         self.quotes.append((leaf.squashed, author))
         if keys and keys[-1].casefold() in _AUTHOR_NAMES and trusted and stripped:
             self.handles.add(("@" + stripped.lstrip("@")).casefold())
+        mentions = _outside_months(leaf) if leaf.written_months else leaf.mentions
         if self.withholding is not None:
             if leaf.day is not None:
                 self.withheld_days.setdefault(leaf.day, self.withholding)
-            for mention in leaf.mentions:
+            for mention in mentions:
                 if mention.kind in ("number", "word_number") and mention.value is not None \
                         and not (mention.glued and not leaf.plain_number):
                     self.withheld.setdefault(mention.value, self.withholding)
@@ -1493,15 +1593,17 @@ class _Builder:
         elif leaf.month:
             self.months.add(stripped)
         if not trusted:
-            for mention in leaf.mentions:
+            for mention in mentions:
                 if mention.value is not None:
                     self.untrusted_values.add(mention.value)
             return
+        for _, _, month in leaf.written_months:
+            self._month(month)
         self.pairs.update(leaf.pairs)
         if keys and not leaf.plain_number and NAME_FIELDS.search(keys[-1]):
-            self._name(text, leaf, path, keys)
+            self._name(text, mentions, path, keys)
             return
-        for mention in leaf.mentions:
+        for mention in mentions:
             if zones is not None and mention.kind == "date":
                 continue        # the stored value, read in its field's zone above
             self._mention(mention, path, keys, whole=leaf.plain_number)
@@ -1536,14 +1638,28 @@ class _Builder:
             self.utc_clock.add((utc.date(), utc.hour, utc.minute))
             self.offset_clock.add((local.date(), local.hour, local.minute, local.utcoffset()))
 
-    def _name(self, text: str, leaf: "_Leaf", path: str, keys: tuple[str, ...]) -> None:
+    def _month(self, month: str) -> None:
+        """A month the evidence writes as ISO does ("2026-11"), or stores as a ``month`` beside a
+        ``year`` ({"year": 2026, "month": 11}): its digits are no figures. They back the month
+        as written, and with a slash ("11/2026", "2026/11"), like the digits of a name
+        (``Evidence.names``), and its year said as a year ("in 2026", ``_YEAR_BEFORE``); the
+        month in words ("November 2026", "2026年11月", "month 11") is backed by ``months``.
+        Never "11 times", "$11" or "2,026 views"."""
+        self.months.add(month)
+        year, number = month[:4], int(month[5:])
+        self.month_forms.update((f"{number:02d}/{year}", f"{number}/{year}",
+                                 f"{year}/{number:02d}"))
+        self.stored_months.add(month)
+
+    def _name(self, text: str, mentions: Sequence[Mention], path: str,
+              keys: tuple[str, ...]) -> None:
         """A name field ("Model 3 charger", "iPhone 15 case"): its numbers are part of the
         name. The name is kept whole, so that a finding can name it, and each number with the
         word after it ("3 charger"; the word before is in ``leaf.pairs``): an answer that
         writes the name with its digits is licensed, the digits alone are not. Its links,
         handles, dates and codes count as anywhere else."""
         named = False
-        for mention in leaf.mentions:
+        for mention in mentions:
             if mention.kind in ("number", "word_number") and not mention.glued:
                 named = True
             else:
@@ -1627,8 +1743,16 @@ class _Builder:
             multiples=frozenset(self.multiples),
             quotes=tuple(self.quotes), handles=frozenset(self.handles),
             emails=frozenset(self.emails), urls=frozenset(self.urls),
-            relative_links=frozenset(self.relative), names=frozenset(self.names),
-            name_pairs=frozenset(self.pairs), name_digits=_digits_in_names(self.names),
+            relative_links=frozenset(self.relative),
+            names=frozenset(self.names | self.stored_months | self.month_forms
+                            | self.minor_forms),
+            minor_amounts=frozenset(self.minor_amounts),
+            name_pairs=frozenset(self.pairs | self._year_pairs()),
+            # which name a finding says a number is inside of: a name the evidence writes,
+            # else a month as it writes it, else another form of a month or an amount in pence
+            name_digits={**_digits_in_names(self.minor_shown),
+                         **_digits_in_names(self.month_forms),
+                         **_digits_in_names(self.stored_months), **_digits_in_names(self.names)},
             stated_counts=frozenset(self.stated_counts),
             quote_text="\x00".join(text for text, _ in self.quotes),
             untrusted_values=frozenset(self.untrusted_values - values),
@@ -1640,8 +1764,31 @@ class _Builder:
             withheld_days={d: why for d, why in self.withheld_days.items() if d not in self.days},
             row_rules=self.rows, raw=raw, changes=frozenset(self.changes))
 
+    def _year_pairs(self) -> set[str]:
+        """"in 2026", "during 2026": the year of every day and every month the evidence holds,
+        after a word that makes it a year (``_YEAR_BEFORE``)."""
+        years = {str(day.year) for day in self.days}
+        years.update(month[:4] for month in self.months)
+        return {f"{word} {year}" for year in years for word in _YEAR_BEFORE}
+
+
+def _outside_months(leaf: "_Leaf") -> tuple[Mention, ...]:
+    """The mentions of ``leaf`` outside the months written in it ("2026-11")."""
+    return tuple(mention for mention in leaf.mentions if not any(
+        start <= mention.start and mention.end <= end for start, end, _ in leaf.written_months))
+
 
 _MONTH = re.compile(r"\d{4}-(0[1-9]|1[0-2])")
+# A month as ISO writes it inside any string ("Report for 2026-11: 14 posts"), of a year from
+# 1900 to 2199, not part of a longer code, number or day ("2026-11-05" is a day; "RC-2026-11"
+# a code; "2026-115" no month).
+_MONTH_IN_TEXT = re.compile(r"(?<![\w./-])(?:19|20|21)\d\d-(?:0[1-9]|1[0-2])(?![\w/-]|[.,]\d)")
+# Words before a year that make it a year, not a count: "in 2026", "during 2026". The year of
+# a month or a day of the evidence backs a number right after one of them, as a name's digits
+# back a number beside the word they are written with (``Evidence.name_pairs``). Not "to",
+# "of", "by", "for" or "from": "rose to 2026", "a total of 2026", "grew by 2026" are counts.
+_YEAR_BEFORE = ("in", "during", "since", "until", "till", "throughout", "year", "fy", "early",
+                "late")
 
 
 class _Leaf(NamedTuple):
@@ -1649,6 +1796,9 @@ class _Leaf(NamedTuple):
     squashed: str                   # as quotes are compared
     day: dt.date | None             # the string is a stored date or timestamp
     month: bool                     # the string is a month, "2026-11"
+    # (start, end, "YYYY-MM") of every month written in the string as ISO writes it: its
+    # digits are a month's, not figures (``_Builder._month``)
+    written_months: tuple[tuple[int, int, str], ...]
     pairs: tuple[str, ...]          # "model 3": a word and the number after it, case-folded
     plain_number: bool              # the string is just a number ("1299", "4.6%")
     mentions: tuple[Mention, ...]
@@ -1685,6 +1835,9 @@ def _read_leaf_uncached(text: str, locale: str) -> _Leaf:
         if len(stripped) <= 40 and not dates.hour_range(stripped) else None
     return _Leaf(squashed=squash(text), day=day,
                  month=day is None and _MONTH.fullmatch(stripped) is not None,
+                 written_months=tuple((m.start(), m.end(), m.group(0))
+                                      for m in _MONTH_IN_TEXT.finditer(text))
+                 if day is None and "-" in text else (),
                  pairs=tuple(m.group(0).casefold() for m in _NAME_PAIR.finditer(text)),
                  plain_number=_plain_number(stripped, locale),
                  mentions=tuple(scan(text, locale)),
