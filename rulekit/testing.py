@@ -751,8 +751,6 @@ def _action_items(rule: str, action) -> list[str]:
 
 
 def _unreachable(policy, outcome: str) -> str | None:
-    if outcome == "misattributed" and not _binds(policy):
-        return "no entity is bound to free text (`from evidence`, `mentioned as`)"
     if outcome == "unapproved_shape" and policy.prose == "free":
         return "`prose free` approves every template"
     if outcome == "missing_input":
@@ -765,13 +763,6 @@ def _unreachable(policy, outcome: str) -> str | None:
             f.fresh_seconds for f in e.fields)) for e in policy.entities):
         return "no entity has a freshness budget"
     return None
-
-
-def _binds(policy) -> bool:
-    """Whether the sweep binds figures to the rows they describe (docs/binding.md): only then
-    can a figure be `misattributed`."""
-    binding = getattr(policy, "binding", None)
-    return bool(binding is not None and getattr(binding, "entities", ()))
 
 
 # Reason codes of a check that are not outcomes, and the outcome whose action they take.
