@@ -60,7 +60,7 @@ CLAIM_OUTCOMES = ("confirmed", "contradicted", "misattributed", "not_found", "no
 # What a case may hold. A case is a check (``reply`` against ``rows``) or an audit (``text``
 # against ``evidence``); the other keys tune the run.
 CHECK_INPUTS = ("rows", "reply", "now", "inputs", "attempt", "tenant")
-AUDIT_INPUTS = ("evidence", "text", "question", "locale", "history", "attempt", "inputs")
+AUDIT_INPUTS = ("evidence", "text", "question", "locale", "history", "attempt", "inputs", "now")
 WANTS = ("want_decision", "want_claims", "want_issues", "want_next_action", "want_text",
          "want_message")
 CASE_KEYS = frozenset(("name",) + CHECK_INPUTS + AUDIT_INPUTS + WANTS)
@@ -555,7 +555,8 @@ def _decide(policy, kind: str, inputs: Mapping[str, Any]):
     result = audit(inputs["text"], inputs["evidence"], policy=policy,
                    question=inputs.get("question"), locale=inputs.get("locale"),
                    history=inputs.get("history"), attempt=inputs.get("attempt", 1),
-                   inputs=_user_inputs(inputs))
+                   inputs=_user_inputs(inputs),
+                   now=_parse_now(inputs["now"]) if "now" in inputs else None)
     return result.decision, result.findings, None
 
 

@@ -421,3 +421,16 @@ def test_misattributed_is_reachable_without_binding(tmp_path):
     (coverage,) = run([str(tests)], coverage=True).coverage
     assert not any("misattributed" in item for item in coverage.unreachable)
     assert any("misattributed" in item for item in coverage.missing["actions"])
+
+
+def test_a_text_case_is_judged_at_the_files_now(tmp_path):
+    # The row was fresh at the file's `now` and is stale today: judged at `now`, the case
+    # stays the same whatever day the suite runs.
+    evidence = ('  - name: a fresh price\n    evidence: {product: {sku: RC-500, name: Navy raincoat,'
+                ' price: 129900, updated_at: "2026-11-30T12:03:00Z"}}\n'
+                '    text: "The Navy raincoat is $1,299.00."\n')
+    fresh = run([str(write(tmp_path, evidence + "    want_decision: answer\n"))])
+    assert fresh.ok, fresh.render()
+    later = run([str(write(tmp_path, evidence + "    now: \"2026-11-30T13:00:00Z\"\n"
+                           "    want_issues: [stale]\n"))])
+    assert later.ok, later.render()
