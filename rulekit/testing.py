@@ -60,7 +60,7 @@ CLAIM_OUTCOMES = ("confirmed", "contradicted", "misattributed", "not_found", "no
 # What a case may hold. A case is a check (``reply`` against ``rows``) or an audit (``text``
 # against ``evidence``); the other keys tune the run.
 CHECK_INPUTS = ("rows", "reply", "now", "inputs", "attempt", "tenant")
-AUDIT_INPUTS = ("evidence", "text", "question", "locale", "history", "attempt", "inputs")
+AUDIT_INPUTS = ("evidence", "text", "question", "locale", "history", "attempt", "inputs", "now")
 WANTS = ("want_decision", "want_claims", "want_issues", "want_next_action", "want_text",
          "want_message")
 CASE_KEYS = frozenset(("name",) + CHECK_INPUTS + AUDIT_INPUTS + WANTS)
@@ -555,7 +555,8 @@ def _decide(policy, kind: str, inputs: Mapping[str, Any]):
     result = audit(inputs["text"], inputs["evidence"], policy=policy,
                    question=inputs.get("question"), locale=inputs.get("locale"),
                    history=inputs.get("history"), attempt=inputs.get("attempt", 1),
-                   inputs=_user_inputs(inputs))
+                   inputs=_user_inputs(inputs),
+                   now=_parse_now(inputs["now"]) if "now" in inputs else None)
     return result.decision, result.findings, None
 
 
@@ -751,8 +752,6 @@ def _action_items(rule: str, action) -> list[str]:
 
 
 def _unreachable(policy, outcome: str) -> str | None:
-    if outcome == "misattributed" and not _binds(policy):
-        return "no entity is bound to free text (`from evidence`, `mentioned as`)"
     if outcome == "unapproved_shape" and policy.prose == "free":
         return "`prose free` approves every template"
     if outcome == "missing_input":
@@ -765,13 +764,6 @@ def _unreachable(policy, outcome: str) -> str | None:
             f.fresh_seconds for f in e.fields)) for e in policy.entities):
         return "no entity has a freshness budget"
     return None
-
-
-def _binds(policy) -> bool:
-    """Whether the sweep binds figures to the rows they describe (docs/binding.md): only then
-    can a figure be `misattributed`."""
-    binding = getattr(policy, "binding", None)
-    return bool(binding is not None and getattr(binding, "entities", ()))
 
 
 # Reason codes of a check that are not outcomes, and the outcome whose action they take.

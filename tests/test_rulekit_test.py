@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import subprocess
 import sys
 import textwrap
@@ -407,3 +408,29 @@ def test_inputs_that_are_not_a_mapping_are_a_problem_at_their_line(tmp_path):
     (problem,) = loaded.problems
     assert (problem.line, problem.where) == (14, "$.cases[2].inputs")
     assert "`inputs` maps an input's name to what the user gave" in problem.message
+
+
+def test_misattributed_is_reachable_without_binding(tmp_path):
+    # A claims reply can cite two rows in one sentence whether or not free text is bound to
+    # entities, so `on misattributed` is an item to cover, not an unreachable one.
+    shutil.copy(ROOT / "tests" / "cases" / "claims" / "types.rules", tmp_path / "types.rules")
+    tests = tmp_path / "types.tests.yaml"
+    tests.write_text("ruleset: types.rules\nrows: {product: []}\ncases:\n"
+                     "  - name: nothing\n    reply: {answer_template: \"Hi.\", claims: []}\n"
+                     "    want_decision: answer\n", "utf-8")
+    (coverage,) = run([str(tests)], coverage=True).coverage
+    assert not any("misattributed" in item for item in coverage.unreachable)
+    assert any("misattributed" in item for item in coverage.missing["actions"])
+
+
+def test_a_text_case_is_judged_at_the_files_now(tmp_path):
+    # The row was fresh at the file's `now` and is stale today: judged at `now`, the case
+    # stays the same whatever day the suite runs.
+    evidence = ('  - name: a fresh price\n    evidence: {product: {sku: RC-500, name: Navy raincoat,'
+                ' price: 129900, updated_at: "2026-11-30T12:03:00Z"}}\n'
+                '    text: "The Navy raincoat is $1,299.00."\n')
+    fresh = run([str(write(tmp_path, evidence + "    want_decision: answer\n"))])
+    assert fresh.ok, fresh.render()
+    later = run([str(write(tmp_path, evidence + "    now: \"2026-11-30T13:00:00Z\"\n"
+                           "    want_issues: [stale]\n"))])
+    assert later.ok, later.render()
