@@ -69,8 +69,10 @@ def test_a_valid_file_reads_with_its_lines_and_sibling_ruleset(tmp_path):
      "`want_claims.price` is one of confirmed", 8, "$.cases[0].want_claims"),
     ("  - text: hi\n    want_decision: answer\n",
      "the case has no `evidence`", 7, "$.cases[0]"),
+    ("  - text: hi\n    evidence: {}\n    tenant: acme\n    want_decision: answer\n",
+     "`tenant` applies to a case with a `reply`", 9, "$.cases[0].tenant"),
     ("  - text: hi\n    evidence: {}\n    now: yesterday\n    want_decision: answer\n",
-     "`now` applies to a case with a `reply`", 9, "$.cases[0].now"),
+     "`now` must be an ISO 8601 time", 9, "$.cases[0].now"),
     ("  - reply: {}\n    attempt: 0\n    want_decision: answer\n",
      "`attempt` is 1 for a first reply", 8, "$.cases[0].attempt"),
 ])
