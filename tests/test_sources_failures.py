@@ -14,7 +14,7 @@ from decimal import Decimal
 
 import dbs
 import pytest
-from test_sql_sources import NOW, RULES, Store, reply, run
+from test_sql_sources import DDL, NOW, RULES, Store, reply, run
 
 import rulekit
 from rulekit.check import check
@@ -454,3 +454,20 @@ def test_a_numeric_integer_key_is_found(tmp_path):
                                              table="accounts", key_kind="integer"))
         assert found["7"]["label"] == "seven" and found["7"]["id"] == Decimal("7.00")
         resolver.close()
+
+
+def test_a_sqlite_tenant_column_declared_nocase_still_compares_exactly(policy, tmp_path):
+    store = Store("sqlite", tmp_path)
+    try:
+        store.execute("ALTER TABLE orders RENAME TO orders_plain")
+        store.execute(DDL["sqlite"][0].replace("owner_id TEXT NOT NULL",
+                                               "owner_id TEXT NOT NULL COLLATE NOCASE"))
+        store.execute("INSERT INTO orders SELECT * FROM orders_plain")
+        body = reply(("money", "order", "1042", "total", "$1,299.00"))
+        assert run(policy, store, body).decision == "answer"
+        assert [c.outcome for c in run(policy, store, body, tenant="ALICE").claims] == \
+            ["not_found"]
+        assert gather(policy, "recent orders", store.resolver(), tenant="ALICE",
+                      now=NOW).evidence["recent_orders"] == []
+    finally:
+        store.close()

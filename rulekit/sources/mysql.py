@@ -25,7 +25,7 @@ from rulekit.policy import Statement
 
 from rulekit.sources import SourceError
 from rulekit.sources.postgres import _without_password
-from rulekit.sources.sql import QueryHook, SqlResolver
+from rulekit.sources.sql import QueryHook, SqlResolver, exact_tenant
 
 SCHEMES = ("mysql", "mariadb", "mysql+pymysql", "mariadb+pymysql")
 
@@ -197,19 +197,9 @@ class MysqlResolver(SqlResolver):
         return connection
 
     def _bind(self, statement: Statement, tenant_params) -> Statement:
-        """``statement`` with every tenant marker compared as bytes (``= BINARY %s``), so that
-        no collation can match "ALICE" or "alice " to alice's rows. Made once per statement."""
-        held = self._exact.get(id(statement))
-        if held is not None and held[0] is statement:
-            return held[1]
-        parts = list(statement.parts)
-        for index, param in enumerate(statement.params):
-            if param in tenant_params:
-                parts[index] += " BINARY "
-        exact = Statement(dialect=statement.dialect, marker=statement.marker,
-                          parts=tuple(parts), params=statement.params)
-        self._exact[id(statement)] = (statement, exact)   # holding it keeps its id unique
-        return exact
+        # MariaDB's default collations ignore case and trailing spaces: "ALICE" and "alice "
+        # would read alice's rows. BINARY compares bytes, and the column's index still serves.
+        return exact_tenant(statement, tenant_params, " BINARY ", "", self._exact)
 
     def _run(self, connection, sql: str, params: Sequence, budget: float) -> list[tuple]:
         with connection.cursor() as cursor:

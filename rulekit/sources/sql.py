@@ -220,6 +220,25 @@ class SqlResolver:
         return f"{type(exc).__name__}: {str(exc).strip().splitlines()[0] if str(exc).strip() else ''}"
 
 
+def exact_tenant(statement: Statement, tenant_params, before: str, after: str,
+                 cache: dict) -> Statement:
+    """``statement`` with ``before`` and ``after`` around every marker of ``tenant_params``
+    (MariaDB: ``BINARY %s``; SQLite: ``? COLLATE BINARY``), so the tenant is compared byte for
+    byte whatever collation the column has. Made once per statement and kept in ``cache``."""
+    held = cache.get(id(statement))
+    if held is not None and held[0] is statement:
+        return held[1]
+    parts = list(statement.parts)
+    for index, param in enumerate(statement.params):
+        if param in tenant_params:
+            parts[index] += before
+            parts[index + 1] = after + parts[index + 1]
+    exact = Statement(dialect=statement.dialect, marker=statement.marker, parts=tuple(parts),
+                      params=statement.params)
+    cache[id(statement)] = (statement, exact)   # holding it keeps its id unique
+    return exact
+
+
 def check_tenant(tenant: object, what: str, entity: str | None = None) -> None:
     """A tenant id is a non-empty string, compared exactly: an int (or bytes) would be compared
     by the database's own conversions, and "" is nobody's id. A SourceError otherwise."""

@@ -44,7 +44,8 @@ from typing import Any
 
 from rulekit.policy import DataSource
 from rulekit.sources import LookupRequest, LookupResult, SourceError
-from rulekit.sources.sql import SqlResolver, bindable_ids, check_tenant, unmatched_key
+from rulekit.sources.sql import (SqlResolver, bindable_ids, check_tenant, exact_tenant,
+                                 unmatched_key)
 
 # How many SQLite VM instructions run between two looks at the clock: often enough to stop
 # within a millisecond or so, rarely enough to cost nothing measurable.
@@ -61,7 +62,7 @@ class SqliteResolver:
     One instance can be shared by any number of threads: each thread gets its own connection.
     """
 
-    __slots__ = ("path", "timeout", "on_query", "_uri", "_local")
+    __slots__ = ("path", "timeout", "on_query", "_uri", "_local", "_exact")
 
     def __init__(self, path: str | os.PathLike, *, timeout: float = 2.0,
                  on_query: QueryHook | None = None):
@@ -75,6 +76,7 @@ class SqliteResolver:
         # as parts of the URI.
         self._uri = Path(self.path).as_uri() + "?mode=ro"
         self._local = threading.local()
+        self._exact: dict = {}
 
     def __repr__(self) -> str:
         return f"SqliteResolver({self.path!r}, timeout={self.timeout:g})"
@@ -132,6 +134,8 @@ class SqliteResolver:
                                   "statement for sqlite (see the compiler's RK507 warning)",
                                   entity=request.entity)
             values = SqlResolver._values(statement, request.tenant, request)
+            if values:
+                statement = self._bind(statement, values)
             columns = request.lookup.columns
             ids: list = bindable_ids(request)
             table_name = request.lookup.table or request.entity
@@ -214,9 +218,11 @@ class SqliteResolver:
         if statement is None:
             raise SourceError(f"sqlite {self.path}: source {source.name!r} has no statement for "
                               "sqlite (see the compiler's RK507 warning)")
-        for name in statement.params:
-            if name not in ("since", "until"):
-                check_tenant(values.get(name), f"source {source.name!r}")
+        tenant = [p for p in statement.params if p not in ("since", "until")]
+        for name in tenant:
+            check_tenant(values.get(name), f"source {source.name!r}")
+        if tenant:
+            statement = self._bind(statement, tenant)
         budget = min(self.timeout, timeout or self.timeout)
         deadline = time.monotonic() + budget
         sql, params = statement.render({k: _sqlite_value(v) for k, v in values.items()})
@@ -235,6 +241,11 @@ class SqliteResolver:
             if getattr(self._local, "connection", None) is connection:
                 connection.set_progress_handler(None, 0)
         return [dict(zip(source.columns, row)) for row in rows]
+
+    def _bind(self, statement, tenant_params):
+        # A tenant column declared COLLATE NOCASE (or RTRIM) would match "ALICE" to alice;
+        # an explicit COLLATE on the bound value wins over the column's.
+        return exact_tenant(statement, tenant_params, "", " COLLATE BINARY", self._exact)
 
     def _failure(self, request: LookupRequest, exc: sqlite3.Error, timed_out: bool,
                  budget: float, table: str) -> SourceError:
