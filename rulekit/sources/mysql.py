@@ -4,14 +4,21 @@
 - **Read-only.** A connection rulekit opens sets ``SESSION TRANSACTION READ ONLY``, so the
   server refuses a write in any statement it runs. A connection handed over by the caller is
   not ours to reconfigure: each fetch runs in ``START TRANSACTION READ ONLY`` ... ``ROLLBACK``.
-- **A deadline** three ways: ``connect_timeout`` for a dead host, the socket's read timeout
-  for a stalled server, and the server's own statement limit (MariaDB's
-  ``max_statement_time``, MySQL's ``max_execution_time``) so the query stops there too.
-- **Times in UTC.** The session's ``time_zone`` is UTC, so TIMESTAMP columns come back as UTC
-  wall-clock; DATETIME columns are naive and read in the field's ``naive`` zone (UTC unless
-  the rules say otherwise). DECIMAL comes back as Decimal, DATE as date.
-- MySQL compares strings without regard to case or trailing spaces under its default
-  collations; the shared post-filter keeps only exact key matches (see ``sources.sql``).
+- **A deadline per lookup.** On MariaDB every statement is sent as ``SET STATEMENT
+  max_statement_time=<budget>, time_zone='+00:00' FOR SELECT ...``: the lookup's own budget
+  (a ``ground`` deadline shorter than the resolver's timeout wins), which also stops a wait
+  for a table lock, on our connections and a caller's alike. MySQL has no ``SET STATEMENT``:
+  its session ``max_execution_time`` and ``lock_wait_timeout`` are set before each lookup.
+  Connections we open also have ``connect_timeout`` and socket read and write timeouts.
+- **Times in UTC**, per statement on MariaDB (per session on MySQL), so TIMESTAMP columns
+  come back as UTC wall-clock even on a caller's connection set to another zone; DATETIME
+  columns are naive and read in the field's ``naive`` zone (UTC unless the rules say
+  otherwise). DECIMAL comes back as Decimal, DATE as date.
+- **Collations.** MySQL compares strings without regard to case or trailing spaces under its
+  default collations: the shared post-filter keeps only exact key matches (see
+  ``sources.sql``), and the tenant is sent as ``BINARY %s`` so it matches byte for byte.
+- **TLS** from the URL's query (``ssl_mode``, ``ssl_ca``, ``ssl_cert``, ``ssl_key``,
+  ``ssl_verify_cert``, ``ssl_verify_identity``); any other parameter is refused by name.
 """
 
 from __future__ import annotations

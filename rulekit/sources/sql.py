@@ -18,8 +18,9 @@ Why the ids are filtered before and after the query:
 
 Connections: one per thread, opened on first use and reused (opening one costs more than the
 query); any error closes the calling thread's connection, so the next fetch starts afresh on a
-new one. A failed fetch is never retried here: the check fails closed (``lookup_failed``) and
-the next check reconnects. A caller may hand over a connection factory instead of a URL.
+new one. A failed fetch is not retried here (the one exception: a backend's ``_stale`` error,
+PostgreSQL's plan cached before a column changed type, is run again once on a new
+connection): the check fails closed (``lookup_failed``) and the next check reconnects. A caller may hand over a connection factory instead of a URL.
 """
 
 from __future__ import annotations
