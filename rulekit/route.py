@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import dataclasses
 import datetime as dt
+import math
 import re
 import unicodedata
 from decimal import Decimal
@@ -99,6 +100,9 @@ def gather(policy: Policy, question: str | None, resolver: Any, *, tenant: str |
         rows: list[dict[str, Any]] = []
         if policy.tenant is not None and tenant is None:
             error = "no verified tenant id was given; pass tenant= from the login"
+        elif policy.tenant is not None and (not isinstance(tenant, str) or not tenant):
+            error = (f"the tenant id must be a non-empty string (the verified user's id as "
+                     f"text), not {tenant!r} ({type(tenant).__name__})")
         elif not callable(getattr(resolver, "query", None)):
             error = f"{type(resolver).__name__} cannot run SQL sources"
         else:
@@ -114,10 +118,22 @@ def gather(policy: Policy, question: str | None, resolver: Any, *, tenant: str |
     return Gathered(evidence, tuple(runs))
 
 
+_LARGEST = Decimal("1e308")
+
+
 def _plain(value: Any) -> Any:
-    """A database value as JSON evidence: exact decimals as numbers, times as ISO 8601."""
+    """A database value as evidence: a whole Decimal as an int, any other Decimal kept as it is
+    (a float would round NUMERIC 1234567890123.456789 to ...123.4568, and the rounded figure
+    would be the one licensed; the evidence reader takes Decimals exactly), times as ISO 8601.
+    NaN, an infinity or a number past 10^308 becomes None: that one value licenses nothing,
+    while the row's other figures still do (the evidence reader refuses the whole evidence
+    for a number JSON cannot hold)."""
     if isinstance(value, Decimal):
-        return int(value) if value == value.to_integral_value() else float(value)
+        if not value.is_finite() or abs(value) >= _LARGEST:
+            return None
+        return int(value) if value == value.to_integral_value() else value
+    if isinstance(value, float):
+        return value if math.isfinite(value) else None
     if isinstance(value, (dt.datetime, dt.date, dt.time)):
         return value.isoformat()
     if isinstance(value, bytes):

@@ -190,13 +190,40 @@ def open_source(spec: str | os.PathLike | Mapping | Resolver, *, timeout: float 
             return PostgresResolver(url, timeout=timeout)
         if name in _MYSQL:
             return MysqlResolver(spec, timeout=timeout)
-        raise ValueError(f"unknown source scheme {name!r} in {spec!r}; accepted: {ACCEPTED_FORMS}")
+        raise ValueError(f"unknown source scheme {name!r} in {redact_url(spec)!r}; "
+                         f"accepted: {ACCEPTED_FORMS}")
     if spec.lower().endswith(".json"):
         return MemoryResolver.from_json(spec)
     hint = f" (did you mean 'sqlite:///{spec}'?)" if spec.lower().endswith((".db", ".sqlite",
                                                                              ".sqlite3")) else ""
     raise ValueError(f"cannot tell what kind of source {spec!r} is{hint}; "
                      f"accepted: {ACCEPTED_FORMS}")
+
+
+# Query parameters whose value is a secret (or the path to one): shown as ***. Matched
+# anywhere in the name, so sslpassword, api_token and ssl_key are all masked.
+_SECRET_NAME = re.compile(r"pass|pwd|secret|token|key|auth|credential", re.IGNORECASE)
+
+
+def redact_url(url: str) -> str:
+    """``url`` fit for a reason, a log line or the Sources panel: the password of the user part
+    and the value of every secret-looking query parameter (password, passwd, pwd, sslpassword,
+    secret, token, key...) replaced by ``***``. Everything else is kept as written."""
+    head, hash_, fragment = url.partition("#")
+    head, question, query = head.partition("?")
+    scheme, slashes, rest = head.partition("://")
+    if slashes:
+        # The last "@" ends the user part, so a password holding "/" or "@" is masked whole.
+        user, at, place = rest.rpartition("@")
+        if at and ":" in user:
+            head = f"{scheme}://{user.split(':', 1)[0]}:***@{place}"
+    if question:
+        pairs = []
+        for pair in query.split("&"):
+            name, equals, value = pair.partition("=")
+            pairs.append(f"{name}=***" if equals and _SECRET_NAME.search(name) else pair)
+        head += "?" + "&".join(pairs)
+    return head + hash_ + fragment
 
 
 def _sqlite_path(url: str) -> str:

@@ -25,6 +25,7 @@ from pathlib import Path
 from types import MappingProxyType
 
 from rulekit.sources import LookupRequest, LookupResult, SourceError
+from rulekit.sources.sql import check_tenant
 
 _SCALARS = (str, int, float, bool, type(None))
 
@@ -90,6 +91,8 @@ class MemoryResolver:
         # a row without that column belongs to nobody, so it is not seen either.
         scope = request.lookup.tenant_column if request.lookup is not None else None
         tenant = request.tenant
+        if tenant is not None:
+            check_tenant(tenant, f"entity {request.entity!r}", request.entity)
         found: dict[str, dict[str, object]] = {}
         for row in rows:
             value = row.get(request.key)

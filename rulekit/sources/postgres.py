@@ -7,6 +7,9 @@
   reconfigure: each fetch runs in an explicit ``BEGIN READ ONLY`` ... ``ROLLBACK`` on it.
 - **A deadline** on the server (``statement_timeout``) and on connecting
   (``connect_timeout``), so a slow query or a dead host fails within the budget.
+- **Times in UTC.** The session's ``TimeZone`` is UTC (``SET LOCAL`` on a caller's
+  connection), so a view or a source's SELECT that turns a TIMESTAMPTZ into a day or a text
+  does it in UTC, whatever zone the URL or the caller's session set.
 - **Native types** come back as psycopg reads them (int, Decimal for NUMERIC, date, aware
   datetime for TIMESTAMPTZ, naive for TIMESTAMP): comparing by type is the checker's job, and a
   naive timestamp is read in the field's ``naive`` zone (UTC unless the rules say otherwise).
@@ -19,7 +22,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Sequence
 
-from rulekit.sources import SourceError
+from rulekit.sources import SourceError, redact_url
 from rulekit.sources.sql import QueryHook, SqlResolver
 
 
@@ -64,7 +67,7 @@ class PostgresResolver(SqlResolver):
         # Options in the URL (a search_path, say) are kept; ours come last, so they win.
         given = conninfo_to_dict(self.url).get("options") or ""
         options = (f"{given} -c default_transaction_read_only=on "
-                   f"-c statement_timeout={milliseconds}").strip()
+                   f"-c statement_timeout={milliseconds} -c TimeZone=UTC").strip()
         return psycopg.connect(self.url, autocommit=True, application_name="rulekit",
                                connect_timeout=max(1, math.ceil(self.timeout)), options=options)
 
@@ -83,12 +86,21 @@ class PostgresResolver(SqlResolver):
                 return cursor.fetchall()
         # Someone else's connection: an explicit read-only transaction with a local timeout,
         # rolled back whatever happens, so nothing of ours outlives the fetch.
+        # The three settings travel in one round trip; SET LOCAL ends with the transaction,
+        # so the caller's session keeps its own zone and timeout.
         with connection.transaction(force_rollback=True):
             with connection.cursor() as cursor:
-                cursor.execute("SET TRANSACTION READ ONLY")
-                cursor.execute(f"SET LOCAL statement_timeout = {milliseconds}")
+                cursor.execute(f"SET TRANSACTION READ ONLY; "
+                               f"SET LOCAL statement_timeout = {milliseconds}; "
+                               "SET LOCAL TimeZone = 'UTC'")
                 cursor.execute(sql, params)
                 return cursor.fetchall()
+
+    def _stale(self, exc: Exception) -> bool:
+        # A statement psycopg prepared on this connection before an ALTER ... TYPE: the
+        # server refuses it once; a new connection plans it afresh.
+        return getattr(exc, "sqlstate", None) == "0A000" and \
+            "cached plan must not change result type" in str(exc)
 
     def _explain(self, exc: Exception, budget: float) -> str:
         psycopg = _psycopg()
@@ -107,14 +119,5 @@ class PostgresResolver(SqlResolver):
 
 
 def _without_password(url: str) -> str:
-    """A URL fit for a log line: the password replaced by ***."""
-    from urllib.parse import urlsplit, urlunsplit
-
-    try:
-        parts = urlsplit(url)
-    except ValueError:
-        return "<unparseable url>"
-    if parts.password is None:
-        return url
-    netloc = parts.netloc.replace(f":{parts.password}@", ":***@", 1)
-    return urlunsplit(parts._replace(netloc=netloc))
+    """A URL fit for a log line: its password and secret query parameters replaced by ***."""
+    return redact_url(url)

@@ -18,16 +18,19 @@ Why the ids are filtered before and after the query:
 
 Connections: one per thread, opened on first use and reused (opening one costs more than the
 query); any error closes the calling thread's connection, so the next fetch starts afresh on a
-new one. A failed fetch is never retried here: the check fails closed (``lookup_failed``) and
-the next check reconnects. A caller may hand over a connection factory instead of a URL.
+new one. A failed fetch is not retried here (the one exception: a backend's ``_stale`` error,
+PostgreSQL's plan cached before a column changed type, is run again once on a new
+connection): the check fails closed (``lookup_failed``) and the next check reconnects. A caller may hand over a connection factory instead of a URL.
 """
 
 from __future__ import annotations
 
+import math
 import re
 import threading
 import time
 from collections.abc import Callable, Mapping, Sequence
+from decimal import Decimal
 from typing import Any, ClassVar
 
 from rulekit.policy import DataSource, Statement
@@ -94,6 +97,8 @@ class SqlResolver:
             return {}
         statement = self._statement(request)
         values = self._values(statement, request.tenant, request)
+        if values:
+            statement = self._bind(statement, values)
         budget = min(self.timeout, request.timeout)
         deadline = time.monotonic() + budget
         columns = request.lookup.columns if request.lookup is not None else request.columns
@@ -110,9 +115,13 @@ class SqlResolver:
                     raise SourceError(f"{self._describe()}: the lookup of entity "
                                       f"{request.entity!r} returned {len(row)} columns, not "
                                       f"{len(columns)}", entity=request.entity)
-                ident = None if row[0] is None else _key_text(row[0])
-                if ident is None or ident not in wanted:
+                if row[0] is None:
                     continue
+                ident = _key_text(row[0])
+                if ident not in wanted:
+                    ident = unmatched_key(row[0], ident, wanted, request, self._describe())
+                    if ident is None:
+                        continue
                 if ident in found:
                     raise SourceError(
                         f"{self._describe()}: entity {request.entity!r} has more than one row "
@@ -134,6 +143,11 @@ class SqlResolver:
         if missing:
             raise SourceError(f"source {source.name!r} needs " +
                               ", ".join(f":{p}" for p in missing) + " and was not given it")
+        tenant = [p for p in statement.params if p not in ("since", "until")]
+        for name in tenant:
+            check_tenant(values[name], f"source {source.name!r}")
+        if tenant:
+            statement = self._bind(statement, tenant)
         budget = min(self.timeout, timeout or self.timeout)
         sql, params = statement.render(values)
         rows = self._guarded(sql, params, budget, budget, source.name, None)
@@ -160,30 +174,100 @@ class SqlResolver:
             raise SourceError(f"entity {request.entity!r} is tenant-scoped and no verified "
                               "tenant id was given; pass tenant= from the login",
                               entity=request.entity)
+        if scoped:
+            check_tenant(tenant, f"entity {request.entity!r}", request.entity)
         return {p: tenant for p in scoped}
+
+    def _bind(self, statement: Statement, tenant_params) -> Statement:
+        """The statement to run when ``tenant_params`` hold the tenant: itself, where the
+        database compares text exactly (a backend whose collations do not overrides this)."""
+        return statement
 
     def _guarded(self, sql: str, params: list, remaining: float, budget: float,
                  what: str, table: str | None) -> list[tuple]:
-        """Run one statement; any failure closes the connection and becomes a SourceError."""
+        """Run one statement; any failure closes the connection and becomes a SourceError.
+        A failure the backend calls transient for a reused connection (``_stale``: a plan
+        cached before the table's columns changed type) is retried once, on a new connection,
+        within what is left of the budget; any other failure is not retried."""
         if remaining <= 0:
             raise SourceError(f"{self._describe()}: lookup of {what!r} timed out after "
                               f"{budget:g} s", entity=what, table=table)
         if self.on_query is not None:
             self.on_query(sql, tuple(params))
-        try:
-            connection = self.connection()
-            return self._run(connection, sql, params, remaining)
-        except SourceError:
-            self.close()
-            raise
-        except Exception as exc:
-            self.close()
-            raise SourceError(f"{self._describe()}: lookup of {what!r}"
-                              f"{f' in table {table!r}' if table else ''} failed: "
-                              f"{self._explain(exc, budget)}", entity=what, table=table) from exc
+        started = time.monotonic()
+        for attempt in (1, 2):
+            try:
+                connection = self.connection()
+                return self._run(connection, sql, params, remaining)
+            except SourceError:
+                self.close()
+                raise
+            except Exception as exc:
+                self.close()
+                remaining -= time.monotonic() - started
+                if attempt == 1 and remaining > 0 and self._stale(exc):
+                    continue
+                raise SourceError(f"{self._describe()}: lookup of {what!r}"
+                                  f"{f' in table {table!r}' if table else ''} failed: "
+                                  f"{self._explain(exc, budget)}", entity=what,
+                                  table=table) from exc
+        raise AssertionError("unreachable")
+
+    def _stale(self, exc: Exception) -> bool:
+        """Whether ``exc`` is worth one retry on a new connection (see ``_guarded``)."""
+        return False
 
     def _explain(self, exc: Exception, budget: float) -> str:
         return f"{type(exc).__name__}: {str(exc).strip().splitlines()[0] if str(exc).strip() else ''}"
+
+
+def exact_tenant(statement: Statement, tenant_params, before: str, after: str,
+                 cache: dict) -> Statement:
+    """``statement`` with ``before`` and ``after`` around every marker of ``tenant_params``
+    (MariaDB: ``BINARY %s``; SQLite: ``? COLLATE BINARY``), so the tenant is compared byte for
+    byte whatever collation the column has. Made once per statement and kept in ``cache``."""
+    held = cache.get(id(statement))
+    if held is not None and held[0] is statement:
+        return held[1]
+    parts = list(statement.parts)
+    for index, param in enumerate(statement.params):
+        if param in tenant_params:
+            parts[index] += before
+            parts[index + 1] = after + parts[index + 1]
+    exact = Statement(dialect=statement.dialect, marker=statement.marker, parts=tuple(parts),
+                      params=statement.params)
+    cache[id(statement)] = (statement, exact)   # holding it keeps its id unique
+    return exact
+
+
+def check_tenant(tenant: object, what: str, entity: str | None = None) -> None:
+    """A tenant id is a non-empty string, compared exactly: an int (or bytes) would be compared
+    by the database's own conversions, and "" is nobody's id. A SourceError otherwise."""
+    if not isinstance(tenant, str) or not tenant:
+        raise SourceError(f"{what} is tenant-scoped and the tenant id must be a non-empty string "
+                          f"(the verified user's id as text), not {tenant!r} "
+                          f"({type(tenant).__name__})", entity=entity)
+
+
+def unmatched_key(value: object, text: str, wanted: set, request: LookupRequest,
+                  where: str) -> str | None:
+    """A row the database matched whose key, as text, is none of the ids asked for: the id it
+    stands for, when the key is a whole number in a NUMERIC column (``7.00`` for id ``7``,
+    exactly equal); None when the database compared loosely (a collation, an affinity) and
+    the row does not count. A key padded with blanks (CHAR(n), a PAD SPACE or RTRIM
+    collation) is a SourceError naming the column's type, rather than a silent not_found."""
+    if request.key_kind == "integer" and isinstance(value, (Decimal, float)) \
+            and not isinstance(value, bool):
+        if math.isfinite(value) and value == int(value) and str(int(value)) in wanted:
+            return str(int(value))
+    if text.endswith(" ") and text.rstrip(" ") in wanted:
+        raise SourceError(f"{where}: the key column of entity {request.entity!r} holds "
+                          f"{text!r} for id {text.rstrip(' ')!r}: it pads keys with blanks "
+                          "(a CHAR(n) column, or a PAD SPACE or RTRIM collation), so no key "
+                          "matches an id exactly; store the key as VARCHAR or TEXT, or trim "
+                          "it in the entity's source sql", entity=request.entity,
+                          table=request.table)
+    return None
 
 
 def _key_text(value: object) -> str:

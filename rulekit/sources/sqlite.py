@@ -9,8 +9,9 @@ Why it is built the way it is:
   as much as the rest of a check, so each thread keeps its own read-only connection
   (``threading.local``): no lock, and ``check_same_thread`` (default True) would catch a
   connection that ever crossed threads. Any SQLite error drops the thread's connection, so the
-  next fetch opens a fresh one; ``close()`` drops the calling thread's connection, for a
-  database file that was replaced.
+  next fetch opens a fresh one. A database file replaced under the resolver (``os.replace``
+  of a freshly built file, the usual way to publish a new catalogue) is noticed before the
+  next fetch by its inode, and that thread reconnects to the new file.
 - **One statement per fetch, values always bound.** The SQL has a single fixed shape,
   ``SELECT "t"."k", "t"."f1", ... FROM "t" WHERE "t"."k" IN (?, ...)``: identifiers come from
   the compiled policy and are quoted (``order`` is a reserved word) with embedded quotes
@@ -43,7 +44,8 @@ from typing import Any
 
 from rulekit.policy import DataSource
 from rulekit.sources import LookupRequest, LookupResult, SourceError
-from rulekit.sources.sql import SqlResolver, bindable_ids
+from rulekit.sources.sql import (SqlResolver, bindable_ids, check_tenant, exact_tenant,
+                                 unmatched_key)
 
 # How many SQLite VM instructions run between two looks at the clock: often enough to stop
 # within a millisecond or so, rarely enough to cost nothing measurable.
@@ -60,7 +62,7 @@ class SqliteResolver:
     One instance can be shared by any number of threads: each thread gets its own connection.
     """
 
-    __slots__ = ("path", "timeout", "on_query", "_uri", "_local")
+    __slots__ = ("path", "timeout", "on_query", "_uri", "_local", "_exact")
 
     def __init__(self, path: str | os.PathLike, *, timeout: float = 2.0,
                  on_query: QueryHook | None = None):
@@ -74,6 +76,7 @@ class SqliteResolver:
         # as parts of the URI.
         self._uri = Path(self.path).as_uri() + "?mode=ro"
         self._local = threading.local()
+        self._exact: dict = {}
 
     def __repr__(self) -> str:
         return f"SqliteResolver({self.path!r}, timeout={self.timeout:g})"
@@ -93,9 +96,24 @@ class SqliteResolver:
                 from exc
 
     def _connection(self) -> sqlite3.Connection:
-        connection = getattr(self._local, "connection", None)
+        """The calling thread's connection, reopened when the file at ``path`` is no longer the
+        one it has open: a database replaced by ``os.replace`` (or deleted) is a new inode,
+        while the old connection would go on reading the old one. One ``os.stat`` per fetch
+        (a microsecond or two) tells; the file we hold open keeps its inode, so no new file can
+        take the same one."""
+        local = self._local
+        connection = getattr(local, "connection", None)
+        try:
+            info = os.stat(self.path)
+            identity = (info.st_dev, info.st_ino)
+        except OSError:
+            identity = None
+        if connection is not None and identity != local.identity:
+            self.close()
+            connection = None
         if connection is None:
-            connection = self._local.connection = self.connect()
+            connection = self.connect()
+            local.connection, local.identity = connection, identity
         return connection
 
     def close(self) -> None:
@@ -116,6 +134,8 @@ class SqliteResolver:
                                   "statement for sqlite (see the compiler's RK507 warning)",
                                   entity=request.entity)
             values = SqlResolver._values(statement, request.tenant, request)
+            if values:
+                statement = self._bind(statement, values)
             columns = request.lookup.columns
             ids: list = bindable_ids(request)
             table_name = request.lookup.table or request.entity
@@ -163,12 +183,17 @@ class SqliteResolver:
                 if self.on_query is not None:
                     self.on_query(sql, tuple(params))
                 for row in connection.execute(sql, params):
-                    ident = str(row[0])
                     # SQLite's type affinity can match '01' to the integer 1; keep only exact
                     # string matches, as the memory resolver does, so the result's keys are
                     # always among the ids asked for.
-                    if row[0] is None or ident not in wanted:
+                    if row[0] is None:
                         continue
+                    ident = str(row[0])
+                    if ident not in wanted:
+                        ident = unmatched_key(row[0], ident, wanted, request,
+                                              f"sqlite {self.path}")
+                        if ident is None:
+                            continue
                     if ident in found:
                         raise SourceError(
                             f"sqlite {self.path}: table {_quote(table_name)} has more than one "
@@ -193,6 +218,11 @@ class SqliteResolver:
         if statement is None:
             raise SourceError(f"sqlite {self.path}: source {source.name!r} has no statement for "
                               "sqlite (see the compiler's RK507 warning)")
+        tenant = [p for p in statement.params if p not in ("since", "until")]
+        for name in tenant:
+            check_tenant(values.get(name), f"source {source.name!r}")
+        if tenant:
+            statement = self._bind(statement, tenant)
         budget = min(self.timeout, timeout or self.timeout)
         deadline = time.monotonic() + budget
         sql, params = statement.render({k: _sqlite_value(v) for k, v in values.items()})
@@ -211,6 +241,11 @@ class SqliteResolver:
             if getattr(self._local, "connection", None) is connection:
                 connection.set_progress_handler(None, 0)
         return [dict(zip(source.columns, row)) for row in rows]
+
+    def _bind(self, statement, tenant_params):
+        # A tenant column declared COLLATE NOCASE (or RTRIM) would match "ALICE" to alice;
+        # an explicit COLLATE on the bound value wins over the column's.
+        return exact_tenant(statement, tenant_params, "", " COLLATE BINARY", self._exact)
 
     def _failure(self, request: LookupRequest, exc: sqlite3.Error, timed_out: bool,
                  budget: float, table: str) -> SourceError:
