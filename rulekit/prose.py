@@ -189,14 +189,15 @@ def guarded_phrases(prose: str) -> list[str]:
 
 
 def with_guarded(text: str, findings: tuple[Finding, ...], mentions: Sequence[Any],
-                 evidence: Any, question: str | None) -> tuple[Finding, ...]:
+                 evidence: Any, question: str | None,
+                 slot_values: Sequence[str] = ()) -> tuple[Finding, ...]:
     """``findings`` (the sweep's, in text order) with those of `prose guarded` in free text, in
     text order: each phrase it does not allow (``guarded_spans``) that is the answer's own words
     (``_others_words``, ``_in_a_name``), as a finding ``unapproved_shape``, so the ruleset's
     ``on unapproved_shape`` action applies, as in a claims reply. Negations are allowed: free
     text has no slot for a "not" to turn around, and the sweep's feedback asks the model to say
     what it could not find. ``mentions`` are the text's (``rulekit.scan``), ``evidence`` its
-    index and ``question`` the user's."""
+    index, ``question`` the user's and ``slot_values`` the values code put into the text."""
     spans = guarded_spans(text, negations=False)
     if not spans:
         return findings
@@ -206,6 +207,12 @@ def with_guarded(text: str, findings: tuple[Finding, ...], mentions: Sequence[An
                           "unapproved_shape", _guarded_message(text[start:end]))
              for start, end in spans]
     others = _others_words(text, mentions, findings, evidence, question)
+    for value in slot_values:   # code's words ("Best Buy voucher"), wherever code put them
+        if isinstance(value, str) and value and guarded_spans(value, negations=False):
+            at = text.find(value)
+            while at >= 0:
+                others.append((at, at + len(value)))
+                at = text.find(value, at + len(value))
     found = [f for f in _not_overlapping(found, others) if not (
         f.text[0].isupper() and _in_a_name(text, f.start, f.end, evidence))]
     return tuple(sorted(findings + tuple(found), key=IN_TEXT_ORDER)) if found else findings
