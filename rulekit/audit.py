@@ -28,6 +28,7 @@ from rulekit.decision import Decision, Failure, Reason, choose
 from rulekit.evidence import Evidence, EvidenceError
 from rulekit.log import Stages, record_decision
 from rulekit.policy import OUTCOMES, Action, OutcomeAction, Policy
+from rulekit.prose import GUARDED_ADVICE, with_guarded
 from rulekit.bind import bind
 from rulekit.scan import scan
 from rulekit.sweep import IN_TEXT_ORDER, Finding, SweepSettings, sweep
@@ -46,7 +47,7 @@ def default_policy() -> Policy:
     action = Action(kind="regenerate", max_attempts=1, naming=8,
                     then=Action(kind="refuse", message=DEFAULT_REFUSAL))
     return Policy(name="builtin", version="1", locale="en_US", currency=None, timezone="UTC",
-                  sources_sha256="builtin", sources=(),
+                  sources_sha256="builtin", sources=(), prose="free",
                   actions=tuple(OutcomeAction(outcome=o, action=action) for o in OUTCOMES))
 
 
@@ -142,6 +143,8 @@ def _audit(text: Any, evidence: Any, policy: Policy | None, question: Any, local
                       slot_values=slot_values, settled=bound.settled, mentions=mentions)
         findings = tuple(sorted(bound.findings + tuple(swept), key=IN_TEXT_ORDER)
                          ) if bound.findings else tuple(swept)    # the sweep's are in order
+        if rules.prose == "guarded":    # what `prose guarded` forbids (rulekit.prose)
+            findings = with_guarded(text, findings, mentions, index, question, slot_values)
         if stages is not None:
             stages.mark("sweep")
     except RecursionError:
@@ -215,10 +218,11 @@ def names_only_evidence(rows: dict, locale: str) -> Evidence:
 
 
 # The outcome (and so the ruleset's action) of a finding: a figure of the wrong entity or field,
-# one from a record past its freshness budget, one from a field the rules do not let be shown;
-# any other unsupported figure is a stray one.
+# one from a record past its freshness budget, one from a field the rules do not let be shown,
+# a phrase `prose guarded` forbids; any other unsupported figure is a stray one.
 _OUTCOME_OF_CODE = {"misattributed": "misattributed", "stale": "stale",
-                    "hidden_field": "not_checkable", "missing_input": "missing_input"}
+                    "hidden_field": "not_checkable", "missing_input": "missing_input",
+                    "unapproved_shape": "unapproved_shape"}
 
 
 def decide(policy: Policy, text: str, findings: Sequence[Finding], attempt: int,
@@ -300,9 +304,15 @@ def feedback(findings: Sequence[Finding], naming: int) -> str:
     """Seed 001's retry message: the items, then what to do instead."""
     items = list(dict.fromkeys(f.text for f in findings))
     shown = ", ".join(items[:naming]) + (f" and {len(items) - naming} more" if len(items) > naming else "")
-    return (f"These items from your last answer are not in the data: {shown}. Use only numbers, "
+    phrases = sum(f.kind == "phrase" for f in findings)     # `prose guarded` (rulekit.prose)
+    if phrases == len(findings):
+        return (f"These words from your last answer make claims the data cannot back: {shown}. "
+                f"Say only what the data states: {GUARDED_ADVICE}.")
+    return (f"These items from your last answer are not in the data"
+            f"{' or make claims it cannot back' if phrases else ''}: {shown}. Use only numbers, "
             "quotes, handles and links that appear in the data exactly; do not compute, round "
-            "or convert them; say you could not find anything else.")
+            f"or convert them; {GUARDED_ADVICE + '; ' if phrases else ''}say you could not find "
+            "anything else.")
 
 
 def _refused(policy: Policy, code: str, message: str) -> AuditResult:

@@ -5,6 +5,11 @@ field the shape binds. ``prose guarded``: any prose is allowed except statements
 sentence cannot back: comparatives, causes, promises and generalisations. ``prose free``:
 anything. In every mode the prose is then swept (see check._swept_prose): facts travel only
 through slots.
+
+Free text audited under a ruleset (``rulekit.audit``) is held to ``prose guarded`` too, by the
+same finder (``guarded_spans``), except for negations and for words that are not the answer's
+own: a quote of the evidence or of the question, a name the evidence holds, a link, a figure
+the sweep judges (``with_guarded``).
 """
 
 from __future__ import annotations
@@ -13,25 +18,38 @@ import functools
 import re
 from typing import Any, Mapping, Sequence
 
+from rulekit.findings import Finding, _new_finding
 from rulekit.policy import Template
+from rulekit.scan.base import _ascii_lower, _trie
 from rulekit.template import ParsedTemplate
 from rulekit.units import UNIT_OF, UNIT_WORDS
 
 _SLOT_MARK = "\x00"
+NEGATION = "a negation"
 
 # Words that make a factual statement without a slot to verify it (seed 002: "a cheap
-# classifier over the non-slot text, flagging comparatives, quantities and causal claims").
-GUARDED_PHRASES = (
-    "because", "due to", "since", "therefore", "as a result", "caused by",
-    "usually", "typically", "normally", "unusual", "unusually", "always", "never", "often",
-    "rarely", "guarantee", "guaranteed", "promise", "definitely", "certainly", "will arrive",
-    "will be delivered", "will ship", "by tomorrow", "more than", "less than", "fewer than",
-    "at least", "at most", "cheaper", "cheapest", "more expensive", "faster", "fastest",
-    "slower", "higher", "highest", "lower", "lowest", "larger", "largest", "smaller",
-    "smallest", "best", "worst", "most", "least", "twice", "double", "half", "dozen",
-    # a negation turns a slot's value around ("Your order is not {status} yet")
-    "not", "no longer",
+# classifier over the non-slot text, flagging comparatives, quantities and causal claims"), by
+# what they state: a finding names it.
+GUARDED_KINDS = (
+    ("a cause", ("because", "due to", "since", "therefore", "as a result", "caused by")),
+    ("a generalisation", ("usually", "typically", "normally", "unusual", "unusually", "always",
+                          "never", "often", "rarely")),
+    ("a promise", ("guarantee", "guaranteed", "promise", "definitely", "certainly",
+                   "will arrive", "will be delivered", "will ship", "by tomorrow")),
+    ("a comparison", ("more than", "less than", "fewer than", "at least", "at most", "cheaper",
+                      "cheapest", "more expensive", "faster", "fastest", "slower", "higher",
+                      "highest", "lower", "lowest", "larger", "largest", "smaller", "smallest",
+                      "best", "worst", "most", "least")),
+    ("a quantity", ("twice", "double", "half", "dozen")),
+    # a negation turns a slot's value around ("Your order is not {status} yet"); any word
+    # ending in n't is one too
+    (NEGATION, ("not", "no longer")),
 )
+GUARDED_PHRASES = tuple(phrase for _, phrases in GUARDED_KINDS for phrase in phrases)
+_KIND_OF = {phrase: kind for kind, phrases in GUARDED_KINDS for phrase in phrases}
+# What the model is told instead, in free text (``rulekit.audit.feedback``).
+GUARDED_ADVICE = ("make no promises, comparisons, causes or generalisations (because, usually, "
+                  "cheaper, guaranteed...)")
 # Words that say whether something is in stock: allowed only in a sentence that holds a slot of
 # a stock field, whose verified value they must agree with (``stock_words``): "{name} is
 # {price} and in stock" said nothing verified of the stock, which was 0.
@@ -64,8 +82,18 @@ _STOCK_CUE = re.compile(r"left|remain|stock|availab|on hand|inventor|we(?:['’]
 # Where a template's sentence ends: a stop before white space, or a line break (a list).
 SENTENCE_END = re.compile(r"[.!?\u3002\uff01\uff1f](?=\s|$)|\n")
 _LABEL_REST = re.compile(r"[ \t\u00a0*_]*:?[ \t\u00a0*_]*")
-_GUARDED = re.compile(r"(?<![\w-])(" + "|".join(re.escape(p) for p in GUARDED_PHRASES) + r")(?![\w-])"
-                      r"|(?<![\w-])\w+n['’]t(?![\w-])", re.IGNORECASE)
+# The phrases as one trie, matched in the ASCII-lower-cased text (which keeps every offset): a
+# whole word or words, never part of one ("almost", "bestselling", "most_recent", "non-stop").
+# A word ending in n't is found at its n't and read back to its start. Without the negations for
+# free text (``with_guarded``).
+_GUARDED = re.compile(rf"(?<![\w-])(?:{_trie(GUARDED_PHRASES)})(?![\w-])"
+                      r"|(?P<nt>(?<=\w)n['’]t(?![\w-]))")
+_GUARDED_STATEMENTS = re.compile(
+    rf"(?<![\w-])(?:{_trie(p for p in GUARDED_PHRASES if _KIND_OF[p] != NEGATION)})(?![\w-])")
+# Set phrases that hold one but state nothing: a sign-off, "your most recent order", "more than
+# happy to help". Matched where a phrase starts.
+_IDIOMS = re.compile(r"(?:best (?:regards|wishes)|most recent(?:ly)?|more than (?:happy|welcome))"
+                     r"(?![\w-])")
 # Right after a slot, a word that changes what its value says: a unit, a scale, a currency or a
 # time zone ("{weight} lb" for kilograms, "{price} AUD", "{price}k", "{time} UTC"); right before
 # it, letters or a sign glued to it ("CA{price}" renders "CA$1,299.00"). Code formats each value;
@@ -134,9 +162,111 @@ def _segments(text: str, candidates: tuple[str, ...]) -> bool:
     return len(text) in reachable or len(text) + 1 in reachable
 
 
+def guarded_spans(text: str, *, negations: bool = True) -> list[tuple[int, int]]:
+    """Where ``text`` holds a phrase `prose guarded` does not allow, as (start, end) in order:
+    the finder of both channels (a template's own words, ``guarded_phrases``; free text,
+    ``with_guarded``). ``negations=False`` leaves out "not", "no longer" and words ending in
+    n't."""
+    low = _ascii_lower(text)
+    spans = []
+    for match in (_GUARDED if negations else _GUARDED_STATEMENTS).finditer(low):
+        start, end = match.span()
+        if match.lastgroup == "nt":
+            # "n't": read back to the start of its word ("don't"), which no hyphen may join
+            while start and (low[start - 1].isalnum() or low[start - 1] == "_"):
+                start -= 1
+            if start and low[start - 1] == "-":
+                continue
+        elif _IDIOMS.match(low, start):
+            continue
+        spans.append((start, end))
+    return spans
+
+
 def guarded_phrases(prose: str) -> list[str]:
     """The phrases in slot-less text that `prose guarded` does not allow, in order."""
-    return [m.group(0) for m in _GUARDED.finditer(prose)]
+    return [prose[start:end] for start, end in guarded_spans(prose)]
+
+
+def with_guarded(text: str, findings: tuple[Finding, ...], mentions: Sequence[Any],
+                 evidence: Any, question: str | None,
+                 slot_values: Sequence[str] = ()) -> tuple[Finding, ...]:
+    """``findings`` (the sweep's, in text order) with those of `prose guarded` in free text, in
+    text order: each phrase it does not allow (``guarded_spans``) that is the answer's own words
+    (``_others_words``, ``_in_a_name``), as a finding ``unapproved_shape``, so the ruleset's
+    ``on unapproved_shape`` action applies, as in a claims reply. Negations are allowed: free
+    text has no slot for a "not" to turn around, and the sweep's feedback asks the model to say
+    what it could not find. ``mentions`` are the text's (``rulekit.scan``), ``evidence`` its
+    index, ``question`` the user's and ``slot_values`` the values code put into the text."""
+    spans = guarded_spans(text, negations=False)
+    if not spans:
+        return findings
+    from rulekit.sweep import IN_TEXT_ORDER, _not_overlapping
+
+    found = [_new_finding("phrase", text[start:end], text[start:end].lower(), start, end,
+                          "unapproved_shape", _guarded_message(text[start:end]))
+             for start, end in spans]
+    others = _others_words(text, mentions, findings, evidence, question)
+    for value in slot_values:   # code's words ("Best Buy voucher"), wherever code put them
+        if isinstance(value, str) and value and guarded_spans(value, negations=False):
+            at = text.find(value)
+            while at >= 0:
+                others.append((at, at + len(value)))
+                at = text.find(value, at + len(value))
+    found = [f for f in _not_overlapping(found, others) if not (
+        f.text[0].isupper() and _in_a_name(text, f.start, f.end, evidence))]
+    return tuple(sorted(findings + tuple(found), key=IN_TEXT_ORDER)) if found else findings
+
+
+def _guarded_message(phrase: str) -> str:
+    return (f"'{phrase}' states {_KIND_OF[phrase.lower()]} that nothing in the data backs, and "
+            f"the rules say `prose guarded`: say only what the data states, without '{phrase}'")
+
+
+def _others_words(text: str, mentions: Sequence[Any], flagged: Sequence[Finding], evidence: Any,
+                  question: str | None) -> list[tuple[int, int]]:
+    """The spans of ``text`` that are not the answer's own statements, or that the sweep judges
+    instead: a figure ("half", "twice", "a dozen" are numbers and multiples the evidence may
+    back), a link, an e-mail address or a handle, and a quote of the evidence or of the question
+    (one the sweep reported nothing at, rule 7). A quote is the answer's own words, as the sweep
+    reads it, when it is a label's emphasis ("Refund: *...*") or a quote of the question the
+    answer asserts ('Yes, it "always ships free"'); and a quote of one word is scare quotes, no
+    one's statement ('It is "guaranteed"'). A code span is the answer's own too, unless it is a
+    quote (after a verb of saying)."""
+    spans = [(m.start, m.end) for m in mentions if m.kind in _SWEEPS]
+    quotes = [m for m in mentions if m.kind == "quote"]
+    if quotes:
+        from rulekit.sweep import _asserted_question_quotes, _label_emphasis
+
+        judged = {(f.start, f.end) for f in flagged if f.kind == "quote"}
+        asserted = _asserted_question_quotes(text, quotes, evidence, question)
+        spans += [(m.start, m.end) for index, m in enumerate(quotes)
+                  if index not in asserted and (m.start, m.end) not in judged
+                  and len(m.text.split()) > 1
+                  and not (m.text[:1] in "*_" and _label_emphasis(text, m, evidence))]
+    return spans
+
+
+# The kinds of mention whose words the sweep judges (``rulekit.scan.KINDS`` but quotes).
+_SWEEPS = frozenset(("number", "word_number", "multiple", "date", "url", "email", "handle"))
+# A word of a name beside a phrase written with a capital: "Always Dry Parka", "Never Summer".
+_NAME_WORD_BEFORE = re.compile(r"(?<![\w'’&.-])[A-Z0-9][\w'’&.-]*[ \t\u00a0]+\Z")
+_NAME_WORD_AFTER = re.compile(r"[ \t\u00a0]+[A-Z0-9][\w'’&.-]*")
+
+
+def _in_a_name(text: str, start: int, end: int, evidence: Any) -> bool:
+    """Whether the phrase at ``text[start:end]`` (written with a capital) is part of a name the
+    evidence holds: with the word right before or after it, itself written with a capital or a
+    digit, it is found in the evidence's text ("The Always Dry Parka", "Best Buy", "Never
+    Summer jacket"). A name that goes on in small letters ("Best of British") is not read."""
+    from rulekit.scan import squash
+    from rulekit.sweep import _found_whole
+
+    before = _NAME_WORD_BEFORE.search(text, max(0, start - 32), start)
+    after = _NAME_WORD_AFTER.match(text, end)
+    return any(_found_whole(squash(text[a:b]), evidence.quote_text) for a, b in (
+        (before.start() if before else None, end), (start, after.end() if after else None))
+        if a is not None and b is not None)
 
 
 def slot_modifiers(pieces: Sequence[str], fields: Mapping[str, Any]) -> list[str]:

@@ -484,6 +484,21 @@ def test_prose_shapes_cannot_be_grounded_in_the_prose_channel():
     assert script.requests == []
 
 
+def test_prose_guarded_holds_in_the_prose_channel():
+    """A ruleset that says `prose guarded` keeps the model from promising in free text too: the
+    promise is regenerated with feedback that names it, and the plain answer that follows is
+    delivered."""
+    refunds = rulekit.load(ROOT / "tests/cases/sweep/refunds.rules")
+    plain = "Order A-1001 has shipped. Its total was £59.90."
+    script = Script("Order A-1001 has shipped, so we will refund you in full, as always.", plain)
+    result = ground(script, refunds, evidence={"order": [{"id": "A-1001", "total": 59.9}]})
+    first = result.attempts[0].decision
+    assert first.decision == "regenerate" and codes(first) == ["unapproved_shape"]
+    assert "'always'" in first.reasons[0].message
+    assert "make claims the data cannot back: always" in script.requests[1].feedback
+    assert result.decision.decision == "answer" and result.decision.text == plain
+
+
 def test_prose_order_rows_need_the_postcode_before_the_model_is_called():
     from test_entity_rows import NOW as ORDERS_NOW, ORDERS, ROW
 

@@ -386,6 +386,22 @@ def test_the_second_attempt_refuses():
     assert gate.stopped and gate.decision.decision == "refuse"
 
 
+def test_a_promise_under_prose_guarded_stops_the_stream():
+    """`prose guarded` holds in the prose channel: a promise no figure backs stops the stream
+    after the sentence before it, with the ruleset's unapproved_shape action; the same text
+    under `prose free` streams through (tests/cases/sweep/prose_guarded.yaml)."""
+    evidence = {"order": [{"id": "A-1001", "total": 59.9, "status": "shipped"}]}
+    text = "Order A-1001 has shipped. We will refund you in full, as always. Thanks!"
+    guarded = StreamGate(rulekit.load(str(ROOT / "tests/cases/sweep/refunds.rules")), evidence)
+    assert guarded.feed(text) == "Order A-1001 has shipped."
+    assert guarded.close().decision == "regenerate"
+    assert guarded.released == "Order A-1001 has shipped."
+    assert [(f.code, f.text) for f in guarded.findings] == [("unapproved_shape", "always")]
+    free = StreamGate(rulekit.load(str(ROOT / "tests/cases/sweep/refunds_free.rules")), evidence)
+    free.feed(text)
+    assert free.close().decision == "answer" and free.released == text
+
+
 @pytest.mark.parametrize("chunks", [
     [b"Views: 4120 \xff views."],                   # not UTF-8
     [b"Views: 4120 \xe2\x82", "more text"],          # str while a character is incomplete

@@ -103,7 +103,7 @@ EXPECTED_FILES = {"rule01_same_value.yaml", "rule02_arithmetic.yaml",
                   "cjk_words.yaml", "english_words.yaml", "clock_times.yaml", "currencies.yaml",
                   "european_words.yaml", "zones_and_ranges.yaml", "words_more.yaml",
                   "figures_more.yaml", "dates_more.yaml", "stock_and_quotes.yaml",
-                  "table_units.yaml", "scan_gaps.yaml", "inputs.yaml"}
+                   "table_units.yaml", "scan_gaps.yaml", "inputs.yaml", "prose_guarded.yaml"}
 
 
 # --- loading -----------------------------------------------------------------------------------
