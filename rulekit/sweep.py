@@ -65,7 +65,7 @@ from rulekit.scan.base import (_ascii_lower, _is_cjk, _trie, _word_after, _word_
 from rulekit.scan.quotes import _SAID
 from rulekit.scan.figures import (CHANGED_BEFORE, FALL_BEFORE, FALL_OTHER, RISE_BEFORE, RISE_OTHER,
                                    change_word_before)
-from rulekit.units import UNIT_OF, per_after, unit_after
+from rulekit.units import per_after, unit_after, unit_word
 from rulekit.sweep_amounts import (_NUMBER_THEN_WORD, _amount_words, _cjk_magnitude_spans,
                                     _count_levels, _magnitudes, _stock_levels)
 from rulekit.sweep_days import (_DENYING, _WEEKDAYS, _lone_weekdays, _may_be_relative,
@@ -390,7 +390,7 @@ def sweep(text: str, evidence: Evidence, settings: SweepSettings = SweepSettings
                                                      mention.start))
                     or (changes and abs(value) in changes and _trend(text, mention))
                     or (measured and value in measured
-                        and _other_unit(text, mention, measured[value]))
+                        and _other_unit(text, mention, measured[value], locale[:2]))
                     or (stating and mention.sign is None and abs(value) not in magnitudes
                         and change_word_before(text, mention.start) in _STATED_CHANGE
                         and _stated_change(text, mention)))):
@@ -1123,22 +1123,23 @@ def _digit_at_left(text: str, at: int) -> bool:
 
 
 def _other_unit(text: str, mention: Mention,
-                held: tuple[frozenset[str], frozenset[str]]) -> str | None:
+                held: tuple[frozenset[str], frozenset[str]], lang: str) -> str | None:
     """What the answer says ``mention`` is counted in or per that is none of the units the
     evidence holds it in or per (``Evidence.units``): "months" for "a 2-month warranty" held in
-    years, "per second" for "600 requests per second" held per minute; or None."""
+    years, "per second" for "600 requests per second" held per minute; or None. The unit words
+    are read in English and in ``lang``, the locale's language ("2 Monate", "par an")."""
     counted, per = held
     if counted:
         if mention.currency is not None:
             # "23 pounds", "£23" for 23 kilograms; but "5 pounds" may be the weight it holds
-            written = mention.text.rsplit(None, 1)[-1].lower() if " " in mention.text else ""
-            if UNIT_OF.get(written) not in counted:
+            written = mention.text.rsplit(None, 1)[-1] if " " in mention.text else ""
+            if unit_word(written, lang) not in counted:
                 return f"in {mention.currency}"
-        said = unit_after(text, mention.end)
+        said = unit_after(text, mention.end, lang)
         if said is not None and said not in counted:
             return f"in {said}s"
     if per:
-        said = per_after(text, mention.end)
+        said = per_after(text, mention.end, lang)
         if said is not None and said not in per:
             return f"per {said}"
     return None
@@ -1273,7 +1274,7 @@ class _Judge:
                                      f"in {mention.currency}; the evidence holds "
                                      f"{plain_decimal(abs(value))} {where}")
         held = self.measured.get(value) if self.measured else None
-        said = _other_unit(self.text, mention, held) if held else None
+        said = _other_unit(self.text, mention, held, self.locale[:2]) if held else None
         if said is not None:
             where = []
             if held[0]:
