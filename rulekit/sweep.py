@@ -60,11 +60,11 @@ from rulekit.findings import _FIGURE_KINDS, Finding, _new_finding
 from rulekit.numbers import plain_decimal
 from rulekit.policy import Binding, Entity, Identity, Policy
 from rulekit.scan import Mention, scan, squash
-from rulekit.scan.base import (_ascii_lower, _is_cjk, _trie, _word_after, _word_before,
-                               inside_written_name)
+from rulekit.scan.base import (_CONTEXT_STRIP, _ascii_lower, _is_cjk, _trie, _word_after,
+                               _word_before, inside_written_name)
 from rulekit.scan.quotes import _SAID
-from rulekit.scan.figures import (CHANGED_BEFORE, FALL_BEFORE, FALL_OTHER, RISE_BEFORE, RISE_OTHER,
-                                   change_word_before)
+from rulekit.scan.figures import (CHANGE_OTHER, CHANGED_BEFORE, FALL_BEFORE, FALL_OTHER,
+                                   RISE_BEFORE, RISE_OTHER, _NOT_A_NOUN, change_word_before)
 from rulekit.units import per_after, unit_after, unit_word
 from rulekit.sweep_amounts import (_NUMBER_THEN_WORD, _amount_words, _cjk_magnitude_spans,
                                     _count_levels, _magnitudes, _stock_levels)
@@ -355,11 +355,17 @@ def sweep(text: str, evidence: Evidence, settings: SweepSettings = SweepSettings
     # and only when the text holds one of those words at all (one search, in C)
     magnitudes = evidence.change_magnitudes
     stating = _STATED_CHANGE_WORD.search(low) is not None
+    # the same in the locale's language when it is one of ``_BY_LINKS`` ("um 48.210 gesunken"),
+    # and a fall or rise between two levels ("von 48.210 auf 52.000 gesunken", ``_levels_other``)
+    lang = locale[:2]
+    other_changes = lang if lang in _BY_LINKS and _CHANGE_OTHER_WORD.search(low) is not None \
+        else ""
     # "a 2-month warranty" for ``warranty_years: 2``: a number held in a unit is read with
     # the unit written after it (most evidence names none: then nothing is read)
     measured = evidence.units or None
     judge = _Judge(text, evidence, settings, locale, question, licensed_by_slots, mentions,
-                   directed=_may_have_direction(low), changes=changes, measured=measured)
+                   directed=_may_have_direction(low), changes=changes, measured=measured,
+                   stating_other=other_changes)
     values, percents, urls, names = evidence.values, evidence.percents, evidence.urls, \
         evidence.names
     # "3 under par" is -3: a number with a direction word after it is judged with its sign,
@@ -372,7 +378,7 @@ def sweep(text: str, evidence: Evidence, settings: SweepSettings = SweepSettings
         or " no " in low or low.startswith("no "))
     # whether any of the readings below may hold a figure back from the fast path: most
     # answers need none, and then each figure pays none of their tests
-    guarded = directed or ranking or changes or measured or stating
+    guarded = directed or ranking or changes or measured or stating or other_changes
     judge_mention = judge.mention
     findings = []
     for index, mention in enumerate(mentions):
@@ -390,10 +396,12 @@ def sweep(text: str, evidence: Evidence, settings: SweepSettings = SweepSettings
                                                      mention.start))
                     or (changes and abs(value) in changes and _trend(text, mention))
                     or (measured and value in measured
-                        and _other_unit(text, mention, measured[value], locale[:2]))
+                        and _other_unit(text, mention, measured[value], lang))
                     or (stating and mention.sign is None and abs(value) not in magnitudes
                         and change_word_before(text, mention.start) in _STATED_CHANGE
-                        and _stated_change(text, mention)))):
+                        and _stated_change(text, mention))
+                    or (other_changes and mention.sign is None and abs(value) not in magnitudes
+                        and _stated_change_other(text, mention, other_changes)[0]))):
             continue    # an ordinal may be a day with its weekday ("Tuesday the 3rd")
         if kind == "url" and not mention.text.startswith("/") and _url(mention.text) in urls:
             continue
@@ -415,6 +423,8 @@ def sweep(text: str, evidence: Evidence, settings: SweepSettings = SweepSettings
             _count_levels(text, mentions, evidence, findings, judge._count_pair)
     if "from " in low:
         _levels(text, low, mentions, findings)     # "fell from 45,830 to 52,010"
+    if other_changes and _LEVELS_OTHER[lang][0].search(low) is not None:
+        _levels_other(text, mentions, findings, lang, magnitudes)   # "baissé de X à Y"
     days = relative_days[0] if relative_days else []
     if evidence.today is not None and _may_name_month(text, low):
         days = days + _relative_months(text, low, evidence, locale)
@@ -685,6 +695,74 @@ def _stated_change(text: str, mention: Mention) -> str:
     return word
 
 
+# The same in German, French, Spanish, Italian, Portuguese and Dutch, in the text's locale: a
+# word of ``CHANGE_OTHER`` just before the figure, maybe with the language's words for "by"
+# between ("ont baissé de 48 210", "bajaron en 48.210", "subió un 4,6 %", "scese di 48.210",
+# "caíram 48.210", "sanken um 48.210", "daalden met 48.210"), or in German and Dutch after
+# "um" or "met" and the figure, maybe with its noun ("sind um 48.210 (Aufrufe) gesunken", "zijn
+# met 48.210 gedaald"). Not the words for "to" or "from" ("auf 48.210 gesunken", "subió al
+# 4,6 %", "von 52.000 auf 48.210"), nor a noun without its "by" ("Rückgang: 48.210"); a figure
+# followed by "to" and another figure is the first of two levels ("baissé de 52 000 à 48
+# 210"), unless it is a percentage and the other is not (a change then the level reached).
+_BY_LINKS = {"de": frozenset({"um"}), "fr": frozenset({"de", "d'", "d’"}),
+             "es": frozenset({"en", "un", "una", "del"}),
+             "it": frozenset({"di", "del", "dell'", "dell’", "dello", "della"}),
+             "pt": frozenset({"em"}), "nl": frozenset({"met"})}
+# The words of ``CHANGE_OTHER`` that are nouns: they say a change only with a "by" after them.
+_CHANGE_NOUNS = frozenset(
+    "baisse diminution recul chute hausse augmentation progression rückgang abnahme anstieg "
+    "zuwachs zunahme bajada baja caída disminución descenso retroceso subida aumento "
+    "crecimiento alza calo diminuzione ribasso flessione crescita rialzo incremento queda "
+    "redução recuo baixa alta crescimento daling afname stijging toename".split())
+# As a trie whose first letters are literals (``_STATED_CHANGE_WORD``): whether to read them.
+_CHANGE_OTHER_WORD = re.compile(_trie(sorted(CHANGE_OTHER), guard=r"[^\W\d_]")
+                                + r"(?![^\W\d_])")
+# After a figure, the word for "to" and another figure: "à 48 210", "auf 48.210", "al 4,6 %".
+_TO_FIGURE = re.compile(r"[ \u00a0]+(?:à|a|al|ai|all['’]|auf|bis|naar|tot|para|hasta|até|ao)"
+                        r"[ \u00a0]*[0-9](?:[0-9.,\u00a0\u202f]| (?=[0-9]))*(?P<pct>[ \u00a0]?%)?")
+
+
+def _stated_change_other(text: str, mention: Mention, lang: str) -> tuple[str, str]:
+    """(the word of another language that makes ``mention`` the size of a change, "fall",
+    "rise" or "change"), or ("", "") when there is none; ``lang`` is the locale's language."""
+    start = mention.start
+    words = text[max(0, start - 40):start].lower().split()[-4:]
+    if start > 40:
+        words = words[1:]           # the first may be the end of a longer word
+    links = _BY_LINKS[lang]
+    link = ""
+    for _ in range(2):              # "aumentó en un 8 %"
+        if words and words[-1] in links:
+            link = words.pop()
+    if link in ("en", "em") and unit_after(text, mention.end, lang) in _TIME_UNITS:
+        return "", ""               # "bajaron en 30 días": in, not by
+    word = words[-1] if words else ""
+    if word[-1:] in ",;:":
+        return "", ""               # "daalden, met 48.210 weergaven": with, not by
+    word = word.strip(_CONTEXT_STRIP)
+    if word in CHANGE_OTHER and (link or word not in _CHANGE_NOUNS):
+        word, way = f"{word} {link}" if link else word, "fall" if word in FALL_OTHER else "rise"
+    elif link and lang in ("de", "nl") and _verb_after(text, mention.end):
+        word, way = link, "change"  # "um 48.210 gesunken": the verb after the figure
+    else:
+        return "", ""
+    pair = _TO_FIGURE.match(text, mention.end)
+    if pair is not None and not (mention.percent and pair.group("pct") is None):
+        return "", ""               # "baissé de 52 000 à 48 210": two levels
+    return word, way
+
+
+def _verb_after(text: str, end: int) -> str:
+    """The word of ``CHANGE_OTHER`` after a figure that ends at ``end``, maybe after one noun:
+    the German or Dutch verb at the end of its clause ("um 48.210 (Aufrufe) gesunken", "van
+    52.000 naar 48.210 gedaald"); else ""."""
+    words = text[end:end + 48].lower().split()[:2]
+    if len(words) == 2 and words[0].isalpha() and words[0] not in _NOT_A_NOUN:
+        del words[0]                    # "48.210 Aufrufe gesunken": the noun of the level
+    word = words[0].strip(_CONTEXT_STRIP) if words else ""
+    return word if word in CHANGE_OTHER else ""
+
+
 def _changed_other(text: str, mention: Mention) -> bool:
     """Whether a word of ``_CHANGED_OTHER`` (or a CJK one) stands just before the unsigned
     figure, past the little words of ``_CHANGED_LINKS``, or one of ``_CHANGED_AFTER_OTHER``
@@ -830,14 +908,87 @@ def _levels(text: str, low: str, mentions: Sequence[Mention],
         fall = said in FALL_BEFORE
         if not fall and said not in RISE_BEFORE:
             continue
-        if (new.value < old.value) == fall and new.value != old.value \
-                or (new.start, new.end) in done:
+        if (new.value < old.value) != fall or new.value == old.value:
+            _wrong_way(findings, done, old, new, fall,
+                       f"{said} {text[first.start - len(lead):second.end]}")
+
+
+def _wrong_way(findings: list[Finding], done: Collection[tuple[int, int]], old: Mention,
+               new: Mention, fall: bool, said: str) -> None:
+    """Adds the finding on the new level of a fall (``fall``) or a rise that goes the wrong
+    way, ``said`` being the words that say it, unless the new level has a finding already."""
+    if (new.start, new.end) in done:
+        return
+    way, went = ("fall", "not below") if fall else ("rise", "not above")
+    findings.append(_new_finding(
+        new.kind, new.text, plain_decimal(new.value), new.start, new.end, "unsupported_number",
+        f"'{said}' says a {way}, but {new.text.strip()} is {went} {old.text.strip()}"))
+
+
+# The same in German, French, Spanish, Italian, Portuguese and Dutch, in the text's locale: by
+# language, a search for a word for "from" (whether to read at all), those words, and what
+# stands between the two levels (the words for "to"): "baissé de X à Y", "von X auf Y
+# gesunken", "bajó de X a Y", "bajó del X al Y", "è sceso da X a Y", "dal X al Y", "caiu de X
+# para Y", "daalde van X naar Y". The change word stands before "from", maybe after an adverb,
+# or in German and Dutch after the new level, maybe after its noun (``_verb_after``).
+def _levels_table(starts: str, to: str) -> tuple[re.Pattern, frozenset[str], re.Pattern]:
+    words = starts.split()
+    return (re.compile(_trie(sorted(words), guard=r"[^\W\d_]") + r"(?![^\W\d_])"),
+            frozenset(words),
+            re.compile(rf"[ \t\u00a0]+(?:{'|'.join(to.split())})[ \t\u00a0]*"))
+
+
+_LEVELS_OTHER = {
+    "de": _levels_table("von", "auf"),
+    "fr": _levels_table("de du", "à au"),
+    "es": _levels_table("de del desde", "a al hasta"),
+    "it": _levels_table("da dal dai dallo dalla dall' dall’", "a al ai allo alla all' all’"),
+    "pt": _levels_table("de do da dos das desde", "para pra a ao até"),
+    "nl": _levels_table("van", "naar tot"),
+}
+_LEVELS_ADVERBS_OTHER = frozenset(
+    "fortement légèrement nettement sensiblement fortemente ligeramente considerablemente "
+    "drásticamente bruscamente leggermente nettamente sensibilmente bastante stark leicht "
+    "deutlich kräftig sterk licht flink fors".split())
+
+
+def _levels_other(text: str, mentions: Sequence[Mention], findings: list[Finding], lang: str,
+                  magnitudes: Collection[Decimal]) -> None:
+    """``_levels`` in ``lang``, the locale's language (a key of ``_LEVELS_OTHER``): "Les vues
+    ont baissé de 48 210 à 52 000" is flagged on 52 000. A first figure the evidence holds as
+    a change, or a percentage before a figure that is none, is the size of a change then the
+    level reached ("baissé de 3 790 à 48 210", "baissé de 8 % à 48 210"), not two levels."""
+    _, starts, between = _LEVELS_OTHER[lang]
+    done = {(f.start, f.end) for f in findings}
+    for old, new in zip(mentions, mentions[1:]):
+        if old.kind not in _FIGURE_KINDS or new.kind not in _FIGURE_KINDS \
+                or old.value is None or new.value is None or old.percent != new.percent \
+                or abs(old.value) in magnitudes:
             continue
-        way, went = ("fall", "not below") if fall else ("rise", "not above")
-        findings.append(_new_finding(
-            new.kind, new.text, plain_decimal(new.value), new.start, new.end,
-            "unsupported_number", f"'{said} {text[first.start - len(lead):second.end]}' says "
-            f"a {way}, but {new.text.strip()} is {went} {old.text.strip()}"))
+        if between.fullmatch(text, old.end, new.start) is None:
+            continue
+        window = text[max(0, old.start - 64):old.start].lower()
+        words = window.split()
+        if old.start > 64:
+            words = words[1:]       # the first may be the end of a longer word
+        if not words or words[-1] not in starts:
+            continue
+        span = text[old.start - len(window) + window.rindex(words.pop()):new.end]
+        while words and words[-1] in _LEVELS_ADVERBS_OTHER:
+            words.pop()
+        said = words[-1].strip(_CONTEXT_STRIP) if words else ""
+        if said in CHANGE_OTHER:
+            shown = f"{said} {span}"
+        elif lang in ("de", "nl"):
+            said = _verb_after(text, new.end)
+            shown = f"{span} {said}"
+        else:
+            continue
+        if not said:
+            continue
+        fall = said in FALL_OTHER
+        if (new.value < old.value) != fall or new.value == old.value:
+            _wrong_way(findings, done, old, new, fall, shown)
 
 
 def _exempt_spans(text: str, exempt: Iterable[str]) -> list[tuple[int, int]]:
@@ -1209,7 +1360,8 @@ class _Judge:
     def __init__(self, text: str, evidence: Evidence, settings: SweepSettings, locale: str,
                  question: str | None, from_slots: frozenset[Decimal], mentions: list[Mention],
                  *, directed: bool = False, changes: frozenset[Decimal] | None = None,
-                 measured: Mapping[Decimal, tuple[frozenset[str], frozenset[str]]] | None = None):
+                 measured: Mapping[Decimal, tuple[frozenset[str], frozenset[str]]] | None = None,
+                 stating_other: str = ""):
         self.text = text
         self.evidence = evidence
         self.settings = settings
@@ -1225,6 +1377,8 @@ class _Judge:
         self.changes = changes
         # the numbers held in units (``Evidence.units``), or None
         self.measured = measured
+        # the locale's language when the text holds a change word of it (``_BY_LINKS``), else ""
+        self.stating_other = stating_other
 
     @functools.cached_property
     def _changed_marks(self) -> bool:
@@ -1391,9 +1545,14 @@ class _Judge:
                 or abs(mention.value) in self.evidence.change_magnitudes:
             return None
         word = _stated_change(self.text, mention)
-        if not word:
+        if word:
+            way = "fall" if word in FALL_BEFORE else "rise"
+        elif self.stating_other:
+            word, way = _stated_change_other(self.text, mention, self.stating_other)
+            if not word:
+                return None
+        else:
             return None
-        way = "fall" if word in FALL_BEFORE else "rise"
         return self._finding(mention, "unsupported_number", f"'{word} {mention.text.strip()}' "
                              f"states a {way} of {mention.text.strip()}; the evidence holds "
                              f"{mention.text.strip()} as a level, not as a change")
