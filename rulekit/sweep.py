@@ -976,7 +976,8 @@ def _levels_other(text: str, mentions: Sequence[Mention], findings: list[Finding
         span = text[old.start - len(window) + window.rindex(words.pop()):new.end]
         while words and words[-1] in _LEVELS_ADVERBS_OTHER:
             words.pop()
-        said = words[-1].strip(_CONTEXT_STRIP) if words else ""
+        said = words[-1] if words and words[-1][-1] not in ",;:.!?" else ""
+        said = said.strip(_CONTEXT_STRIP)    # "bajaron; de 40 a 50 clics": another clause
         if said in CHANGE_OTHER:
             shown = f"{said} {span}"
         elif lang in ("de", "nl"):
