@@ -214,6 +214,13 @@ _OTHER = {
          "dagelijks": "day"}),
 }
 
+# After what would be a period a number is per, what makes it a year or a month named, not a
+# base: "im Jahr 2024", "l'an dernier", "al año siguiente", "all'anno prossimo".
+_NEXT_OR_LAST = (r"[ \u00a0]+(?:prochaine?|derni[eè]re?|pass[ée]e?|suivante?|siguiente|pasado|"
+                 r"pr[óo]xim[oa]|anterior|prossim[oa]|scors[oa]|successiv[oa]|seguinte|"
+                 r"passad[oa]|que vem|que viene|volgend[e]?|vorig[e]?)(?![^\W_])")
+
+
 class _Reader:
     """The words and patterns of one language (``_OTHER``), the English ones included."""
 
@@ -235,7 +242,7 @@ class _Reader:
         self.per = re.compile(
             rf"(?:[ \u00a0-]+[^\W\d_]+){{0,2}}?[ \u00a0]*(?:(?:(?:{spaced})[ \u00a0]+|(?:{glued})"
             rf"[ \u00a0]?|/[ \u00a0]?)({words}|{after_per})|[ \u00a0,]*(?P<adverb>{alone}))"
-            rf"(?![^\W_])(?![ \u00a0]*[0-9])", re.IGNORECASE)     # not "im Jahr 2024"
+            rf"(?![^\W_])(?![ \u00a0]*[0-9]|{_NEXT_OR_LAST})", re.IGNORECASE)
 
 
 # Read as a unit only after a word of ``per``: "por segundo", "al secondo".
