@@ -245,11 +245,43 @@ class _Reader:
             rf"(?![^\W_])(?![ \u00a0]*[0-9]|{_NEXT_OR_LAST})", re.IGNORECASE)
 
 
+class _CjkReader:
+    """The same for Chinese and Japanese: a unit right after the number, with no space needed
+    ("2个月", "2か月", "2年間", "120毫秒", "23公斤"), and what it is per after a slash or 每,
+    maybe after a counter ("9.99元/月", "600次/秒"); the English words too ("23kg的行李").
+    Not a bare 月 or 日 (12月 is December, 5日 a day of a month), nor 分 (points, cents); not
+    年 before a digit or 级, 級, 生, 度 (2024年3月, 3年级), nor 周 or 週 before 年 or a day
+    (10周年, 周一, 周末)."""
+
+    _UNITS = {"millisecond": "毫秒 ミリ秒", "second": "秒 秒間 秒钟 秒鐘",
+              "minute": "分钟 分鐘 分間", "hour": "小时 小時 時間 个小时 個小時",
+              "day": "天 日間", "week": "周 週 週間 个星期 個星期", "month": "个月 個月 ヶ月 か月 カ月 ケ月",
+              "year": "年 年間", "kilogram": "公斤 千克 キロ キログラム", "gram": "克 グラム",
+              "pound": "磅 ポンド", "kilometre": "公里 千米 キロメートル", "metre": "米 メートル"}
+    _PER = {"秒": "second", "分钟": "minute", "分": "minute", "小时": "hour", "時間": "hour",
+            "时": "hour", "時": "hour", "天": "day", "日": "day", "周": "week", "週": "week",
+            "月": "month", "年": "year"}
+
+    def __init__(self):
+        cjk = {word: unit for unit, words in self._UNITS.items() for word in words.split()}
+        self.units = {**UNIT_OF, **cjk}
+        self.alone = self._PER
+        self.unit = re.compile(
+            rf"[ \u00a0-]?(?:(?:{_alternation(_FILLERS.split())})[ \u00a0-])?({UNIT_WORDS})"
+            rf"(?![a-zA-Z0-9])|[ \u00a0]?({_alternation(cjk)})(?![0-9０-９级級生度年])"
+            rf"(?<![周週](?=[一二三四五六七日天末]))",
+            re.IGNORECASE)
+        self.per = re.compile(
+            rf"{_PER_AFTER.pattern}|[\u3040-\u30ff\u4e00-\u9fff]{{0,3}}[/每] ?"
+            rf"({_alternation(self._PER)})(?![0-9０-９年])", re.IGNORECASE)
+
+
 # Read as a unit only after a word of ``per``: "por segundo", "al secondo".
 _PER_ONLY_OTHER = {"es": {"segundo": "second"}, "it": {"secondo": "second"},
                    "pt": {"segundo": "second"}}
 _OTHER_READERS = {lang: _Reader(*spec, _PER_ONLY_OTHER.get(lang, {}))
                   for lang, spec in _OTHER.items()}
+_OTHER_READERS["zh"] = _OTHER_READERS["ja"] = _CjkReader()
 
 
 def unit_after(text: str, end: int, lang: str = "en") -> str | None:
@@ -261,7 +293,7 @@ def unit_after(text: str, end: int, lang: str = "en") -> str | None:
         found = _UNIT_AFTER.match(text, end)
         return UNIT_OF[found.group(1).lower()] if found else None
     found = other.unit.match(text, end)
-    return other.units[found.group(1).lower()] if found else None
+    return other.units[(found.group(1) or found.group(2)).lower()] if found else None
 
 
 def per_after(text: str, end: int, lang: str = "en") -> str | None:
@@ -272,7 +304,7 @@ def per_after(text: str, end: int, lang: str = "en") -> str | None:
     found = (_PER_AFTER if other is None else other.per).match(text, end)
     if found is None:
         return None
-    word = (found.group(1) or found.group("adverb")).lower()
+    word = next(group for group in found.groups() if group).lower()
     units = UNIT_OF if other is None else other.units
     return units.get(word) or _PER_ONLY.get(word) or _PER_ADVERBS.get(word) \
         or (other.alone.get(word) if other is not None else None)
