@@ -51,7 +51,7 @@ import operator
 import re
 from collections.abc import Mapping
 from decimal import ROUND_HALF_EVEN, ROUND_HALF_UP, Decimal
-from typing import Any, Collection, Iterable, Sequence
+from typing import Any, Collection, Iterable, Iterator, Sequence
 
 from rulekit import dates
 from rulekit.evidence import (_WORD, Evidence, RowRule, _relative, _url, locate, name_words,
@@ -359,7 +359,7 @@ def sweep(text: str, evidence: Evidence, settings: SweepSettings = SweepSettings
     # and a fall or rise between two levels ("von 48.210 auf 52.000 gesunken", ``_levels_other``)
     lang = locale[:2]
     other_changes = lang if lang in _BY_LINKS and _CHANGE_OTHER_WORD.search(low) is not None \
-        else ""
+        or lang in _CJK_CHANGE and _CJK_CHANGE[lang][0].search(text) is not None else ""
     # "a 2-month warranty" for ``warranty_years: 2``: a number held in a unit is read with
     # the unit written after it (most evidence names none: then nothing is read)
     measured = evidence.units or None
@@ -423,8 +423,10 @@ def sweep(text: str, evidence: Evidence, settings: SweepSettings = SweepSettings
             _count_levels(text, mentions, evidence, findings, judge._count_pair)
     if "from " in low:
         _levels(text, low, mentions, findings)     # "fell from 45,830 to 52,010"
-    if other_changes and _LEVELS_OTHER[lang][0].search(low) is not None:
+    if other_changes and lang in _LEVELS_OTHER and _LEVELS_OTHER[lang][0].search(low):
         _levels_other(text, mentions, findings, lang, magnitudes)   # "baissé de X à Y"
+    elif other_changes in _CJK_CHANGE:
+        _levels_cjk(text, mentions, findings, lang, magnitudes)     # 从52,000降至48,210
     days = relative_days[0] if relative_days else []
     if evidence.today is not None and _may_name_month(text, low):
         days = days + _relative_months(text, low, evidence, locale)
@@ -726,6 +728,8 @@ def _stated_change_other(text: str, mention: Mention, lang: str) -> tuple[str, s
     """(the word of another language that makes ``mention`` the size of a change, "fall",
     "rise" or "change"), or ("", "") when there is none; ``lang`` is the locale's language."""
     start = mention.start
+    if lang in _CJK_CHANGE:
+        return _stated_change_cjk(text, mention, lang)
     words = text[max(0, start - 40):start].lower().split()[-4:]
     if start > 40:
         words = words[1:]           # the first may be the end of a longer word
@@ -750,6 +754,74 @@ def _stated_change_other(text: str, mention: Mention, lang: str) -> tuple[str, s
     if pair is not None and not (mention.percent and pair.group("pct") is None):
         return "", ""               # "baissé de 52 000 à 48 210": two levels
     return word, way
+
+
+# In Chinese and Japanese: by language, a search for a change word (whether to read at all),
+# the change word just before the figure, maybe with 了 ("下降了48,210", "增长4.6%"; not
+# "降至48,210", "增加到", nor 新增, the count of new ones), and the one just after it, maybe after
+# a counter or の ("48,210回減少しました", "4.6%の上昇"; not "48,210回に減少", to the level).
+_CJK_FALL, _CJK_RISE = "下降 下跌 减少 減少 降低 下滑 回落", "增长 增長 增加 上升 上涨 上漲 提高 提升"
+_JA_FALL, _JA_RISE = "減少|低下|下落|ダウン|減っ|減り", "増加|上昇|アップ|増え"
+# A counter between a figure and the word after it (回, 件, 人, ポイント...).
+_JA_COUNTER = "[\u4e00-\u9fff\u30a0-\u30ff]{0,2}?"
+_CJK_CHANGE = {
+    "zh": (re.compile(f"{'|'.join((_CJK_FALL + ' ' + _CJK_RISE).split())}|[降跌减增涨]了?[至到]"),
+           re.compile(rf"(?<!新)(?:({'|'.join(_CJK_FALL.split())})|"
+                      rf"({'|'.join(_CJK_RISE.split())}))了? ?\Z"), None),
+    "ja": (re.compile(f"{_JA_FALL}|{_JA_RISE}"), None,
+           re.compile(f"{_JA_COUNTER}の? ?(?:({_JA_FALL})|({_JA_RISE}))")),
+}
+
+
+def _stated_change_cjk(text: str, mention: Mention, lang: str) -> tuple[str, str]:
+    """``_stated_change_other`` in Chinese or Japanese (``_CJK_CHANGE``)."""
+    _, before, after = _CJK_CHANGE[lang]
+    found = before.search(text, max(0, mention.start - 6), mention.start) if before else None
+    if found is None and after is not None:
+        found = after.match(text, mention.end)
+    if found is None:
+        return "", ""
+    return found.group(0).strip(), "fall" if found.group(1) else "rise"
+
+
+# Between two levels in Chinese (从52,000降至48,210, 由52,000增长到60,000; the first after 从 or
+# 由), and in Japanese between them (52,000回から) and after the second (48,210回に減少).
+_CJK_LEVELS_ZH = re.compile(rf" ?(?:({'|'.join(_CJK_FALL.split())}|跌|降|减)|"
+                            rf"({'|'.join(_CJK_RISE.split())}|涨|增))了?(?:至|到) ?")
+_CJK_FROM_JA = re.compile(f"{_JA_COUNTER}から ?")
+_CJK_TO_JA = re.compile(f"{_JA_COUNTER}(?:に|へ|まで)と? ?(?:({_JA_FALL})|({_JA_RISE}))")
+
+
+def _level_pairs(mentions: Sequence[Mention],
+                 magnitudes: Collection[Decimal]) -> Iterator[tuple[Mention, Mention]]:
+    """Each two figures in a row that may be an old and a new level: both with a value, both
+    percentages or neither, the first not the size of a change the evidence holds."""
+    for old, new in zip(mentions, mentions[1:]):
+        if old.kind in _FIGURE_KINDS and new.kind in _FIGURE_KINDS and old.value is not None \
+                and new.value is not None and old.percent == new.percent \
+                and abs(old.value) not in magnitudes:
+            yield old, new
+
+
+def _levels_cjk(text: str, mentions: Sequence[Mention], findings: list[Finding], lang: str,
+                magnitudes: Collection[Decimal]) -> None:
+    """``_levels`` in Chinese or Japanese: 浏览量从48,210降至52,000 and
+    再生回数は48,210回から52,000回に減少 are flagged on 52,000."""
+    done = {(f.start, f.end) for f in findings}
+    for old, new in _level_pairs(mentions, magnitudes):
+        if lang == "zh":
+            found = _CJK_LEVELS_ZH.fullmatch(text, old.end, new.start)
+            if found is None or text[:old.start].rstrip()[-1:] not in ("从", "由"):
+                continue
+        else:
+            found = _CJK_TO_JA.match(text, new.end) \
+                if _CJK_FROM_JA.fullmatch(text, old.end, new.start) else None
+            if found is None:
+                continue
+        fall = found.group(1) is not None
+        if (new.value < old.value) != fall or new.value == old.value:
+            _wrong_way(findings, done, old, new, fall, text[old.start:found.end()]
+                       if found.end() > new.end else text[old.start - 1:new.end])
 
 
 def _verb_after(text: str, end: int) -> str:
@@ -960,11 +1032,7 @@ def _levels_other(text: str, mentions: Sequence[Mention], findings: list[Finding
     level reached ("baissé de 3 790 à 48 210", "baissé de 8 % à 48 210"), not two levels."""
     _, starts, between = _LEVELS_OTHER[lang]
     done = {(f.start, f.end) for f in findings}
-    for old, new in zip(mentions, mentions[1:]):
-        if old.kind not in _FIGURE_KINDS or new.kind not in _FIGURE_KINDS \
-                or old.value is None or new.value is None or old.percent != new.percent \
-                or abs(old.value) in magnitudes:
-            continue
+    for old, new in _level_pairs(mentions, magnitudes):
         if between.fullmatch(text, old.end, new.start) is None:
             continue
         window = text[max(0, old.start - 64):old.start].lower()
