@@ -5,9 +5,9 @@ number in an answer ("2 years", "23 lb", "600 requests per second", "$9.99 a mon
 
 Each unit has one canonical name; the words for it are reduced like ``evidence.noun`` reduces a
 word (lower case, no plural "s"). A field's name is read in English; an answer's words in English
-and, in a German, French, Spanish, Italian, Portuguese or Dutch locale, in its language too
-("2 Monate", "12 ans", "9,99 € al mes", "600 verzoeken per uur": ``unit_after`` and
-``per_after`` given the locale's language)."""
+and, in a German, French, Spanish, Italian, Portuguese, Dutch, Chinese or Japanese locale, in
+its language too ("2 Monate", "12 ans", "9,99 € al mes", "600 verzoeken per uur", "2个月":
+``unit_after`` and ``per_after`` given the locale's language)."""
 
 from __future__ import annotations
 
@@ -255,9 +255,10 @@ class _CjkReader:
 
     _UNITS = {"millisecond": "毫秒 ミリ秒", "second": "秒 秒間 秒钟 秒鐘",
               "minute": "分钟 分鐘 分間", "hour": "小时 小時 時間 个小时 個小時",
-              "day": "天 日間", "week": "周 週 週間 个星期 個星期", "month": "个月 個月 ヶ月 か月 カ月 ケ月",
-              "year": "年 年間", "kilogram": "公斤 千克 キロ キログラム", "gram": "克 グラム",
-              "pound": "磅 ポンド", "kilometre": "公里 千米 キロメートル", "metre": "米 メートル"}
+              "day": "天 日間", "week": "周 週 週間 个星期 個星期",
+              "month": "个月 個月 ヶ月 か月 カ月 ケ月", "year": "年 年間",
+              "kilogram": "公斤 千克 キロ キログラム", "gram": "克 グラム", "pound": "磅 ポンド",
+              "kilometre": "公里 千米 キロメートル", "metre": "米 メートル"}
     _PER = {"秒": "second", "分钟": "minute", "分": "minute", "小时": "hour", "時間": "hour",
             "时": "hour", "時": "hour", "天": "day", "日": "day", "周": "week", "週": "week",
             "月": "month", "年": "year"}
