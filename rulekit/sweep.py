@@ -51,7 +51,7 @@ import operator
 import re
 from collections.abc import Mapping
 from decimal import ROUND_HALF_EVEN, ROUND_HALF_UP, Decimal
-from typing import Any, Collection, Iterable, Sequence
+from typing import Any, Collection, Iterable, Iterator, Sequence
 
 from rulekit import dates
 from rulekit.evidence import (_WORD, Evidence, RowRule, _relative, _url, locate, name_words,
@@ -60,12 +60,12 @@ from rulekit.findings import _FIGURE_KINDS, Finding, _new_finding
 from rulekit.numbers import plain_decimal
 from rulekit.policy import Binding, Entity, Identity, Policy
 from rulekit.scan import Mention, scan, squash
-from rulekit.scan.base import (_ascii_lower, _is_cjk, _trie, _word_after, _word_before,
-                               inside_written_name)
+from rulekit.scan.base import (_CONTEXT_STRIP, _ascii_lower, _is_cjk, _trie, _word_after,
+                               _word_before, inside_written_name)
 from rulekit.scan.quotes import _SAID
-from rulekit.scan.figures import (CHANGED_BEFORE, FALL_BEFORE, FALL_OTHER, RISE_BEFORE, RISE_OTHER,
-                                   change_word_before)
-from rulekit.units import UNIT_OF, per_after, unit_after
+from rulekit.scan.figures import (CHANGE_OTHER, CHANGED_BEFORE, FALL_BEFORE, FALL_OTHER,
+                                   RISE_BEFORE, RISE_OTHER, _NOT_A_NOUN, change_word_before)
+from rulekit.units import per_after, unit_after, unit_word
 from rulekit.sweep_amounts import (_NUMBER_THEN_WORD, _amount_words, _cjk_magnitude_spans,
                                     _count_levels, _magnitudes, _stock_levels)
 from rulekit.sweep_days import (_DENYING, _WEEKDAYS, _lone_weekdays, _may_be_relative,
@@ -358,11 +358,17 @@ def sweep(text: str, evidence: Evidence, settings: SweepSettings = SweepSettings
     # and only when the text holds one of those words at all (one search, in C)
     magnitudes = evidence.change_magnitudes
     stating = _STATED_CHANGE_WORD.search(low) is not None
+    # the same in the locale's language when it is one of ``_BY_LINKS`` ("um 48.210 gesunken"),
+    # and a fall or rise between two levels ("von 48.210 auf 52.000 gesunken", ``_levels_other``)
+    lang = locale[:2]
+    other_changes = lang if lang in _BY_LINKS and _CHANGE_OTHER_WORD.search(low) is not None \
+        or lang in _CJK_CHANGE and _CJK_CHANGE[lang][0].search(text) is not None else ""
     # "a 2-month warranty" for ``warranty_years: 2``: a number held in a unit is read with
     # the unit written after it (most evidence names none: then nothing is read)
     measured = evidence.units or None
     judge = _Judge(text, evidence, settings, locale, question, licensed_by_slots, mentions,
-                   directed=_may_have_direction(low), changes=changes, measured=measured)
+                   directed=_may_have_direction(low), changes=changes, measured=measured,
+                   stating_other=other_changes)
     values, percents, urls, names = evidence.values, evidence.percents, evidence.urls, \
         evidence.names
     # "3 under par" is -3: a number with a direction word after it is judged with its sign,
@@ -375,7 +381,7 @@ def sweep(text: str, evidence: Evidence, settings: SweepSettings = SweepSettings
         or " no " in low or low.startswith("no "))
     # whether any of the readings below may hold a figure back from the fast path: most
     # answers need none, and then each figure pays none of their tests
-    guarded = directed or ranking or changes or measured or stating
+    guarded = directed or ranking or changes or measured or stating or other_changes
     judge_mention = judge.mention
     findings = []
     for index, mention in enumerate(mentions):
@@ -393,10 +399,12 @@ def sweep(text: str, evidence: Evidence, settings: SweepSettings = SweepSettings
                                                      mention.start))
                     or (changes and abs(value) in changes and _trend(text, mention))
                     or (measured and value in measured
-                        and _other_unit(text, mention, measured[value]))
+                        and _other_unit(text, mention, measured[value], lang))
                     or (stating and mention.sign is None and abs(value) not in magnitudes
                         and change_word_before(text, mention.start) in _STATED_CHANGE
-                        and _stated_change(text, mention)))):
+                        and _stated_change(text, mention))
+                    or (other_changes and mention.sign is None and abs(value) not in magnitudes
+                        and _stated_change_other(text, mention, other_changes)[0]))):
             continue    # an ordinal may be a day with its weekday ("Tuesday the 3rd")
         if kind == "url" and not mention.text.startswith("/") and _url(mention.text) in urls:
             continue
@@ -418,6 +426,10 @@ def sweep(text: str, evidence: Evidence, settings: SweepSettings = SweepSettings
             _count_levels(text, mentions, evidence, findings, judge._count_pair)
     if "from " in low:
         _levels(text, low, mentions, findings)     # "fell from 45,830 to 52,010"
+    if other_changes and lang in _LEVELS_OTHER and _LEVELS_OTHER[lang][0].search(low):
+        _levels_other(text, mentions, findings, lang, magnitudes)   # "baissé de X à Y"
+    elif other_changes in _CJK_CHANGE:
+        _levels_cjk(text, mentions, findings, lang, magnitudes)     # 从52,000降至48,210
     days = relative_days[0] if relative_days else []
     if evidence.today is not None and _may_name_month(text, low):
         days = days + _relative_months(text, low, evidence, locale)
@@ -688,6 +700,144 @@ def _stated_change(text: str, mention: Mention) -> str:
     return word
 
 
+# The same in German, French, Spanish, Italian, Portuguese and Dutch, in the text's locale: a
+# word of ``CHANGE_OTHER`` just before the figure, maybe with the language's words for "by"
+# between ("ont baissé de 48 210", "bajaron en 48.210", "subió un 4,6 %", "scese di 48.210",
+# "caíram 48.210", "sanken um 48.210", "daalden met 48.210"), or in German and Dutch after
+# "um" or "met" and the figure, maybe with its noun ("sind um 48.210 (Aufrufe) gesunken", "zijn
+# met 48.210 gedaald"). Not the words for "to" or "from" ("auf 48.210 gesunken", "subió al
+# 4,6 %", "von 52.000 auf 48.210"), nor a noun without its "by" ("Rückgang: 48.210"); a figure
+# followed by "to" and another figure is the first of two levels ("baissé de 52 000 à 48
+# 210"), unless it is a percentage and the other is not (a change then the level reached).
+_BY_LINKS = {"de": frozenset({"um"}), "fr": frozenset({"de", "d'", "d’"}),
+             "es": frozenset({"en", "un", "una", "del"}),
+             "it": frozenset({"di", "del", "dell'", "dell’", "dello", "della"}),
+             "pt": frozenset({"em"}), "nl": frozenset({"met"})}
+# The words of ``CHANGE_OTHER`` that are nouns: they say a change only with a "by" after them.
+_CHANGE_NOUNS = frozenset(
+    "baisse diminution recul chute hausse augmentation progression rückgang abnahme anstieg "
+    "zuwachs zunahme bajada baja caída disminución descenso retroceso subida aumento "
+    "crecimiento alza calo diminuzione ribasso flessione crescita rialzo incremento queda "
+    "redução recuo baixa alta crescimento daling afname stijging toename".split())
+# As a trie whose first letters are literals (``_STATED_CHANGE_WORD``): whether to read them.
+_CHANGE_OTHER_WORD = re.compile(_trie(sorted(CHANGE_OTHER), guard=r"[^\W\d_]")
+                                + r"(?![^\W\d_])")
+# After a figure, the word for "to" and another figure: "à 48 210", "auf 48.210", "al 4,6 %".
+_TO_FIGURE = re.compile(r"[ \u00a0]+(?:à|a|al|ai|all['’]|auf|bis|naar|tot|para|hasta|até|ao)"
+                        r"[ \u00a0]*[0-9](?:[0-9.,\u00a0\u202f]| (?=[0-9]))*(?P<pct>[ \u00a0]?%)?")
+
+
+def _stated_change_other(text: str, mention: Mention, lang: str) -> tuple[str, str]:
+    """(the word of another language that makes ``mention`` the size of a change, "fall",
+    "rise" or "change"), or ("", "") when there is none; ``lang`` is the locale's language."""
+    start = mention.start
+    if lang in _CJK_CHANGE:
+        return _stated_change_cjk(text, mention, lang)
+    words = text[max(0, start - 40):start].lower().split()[-4:]
+    if start > 40:
+        words = words[1:]           # the first may be the end of a longer word
+    links = _BY_LINKS[lang]
+    link = ""
+    for _ in range(2):              # "aumentó en un 8 %"
+        if words and words[-1] in links:
+            link = words.pop()
+    if link in ("en", "em") and unit_after(text, mention.end, lang) in _TIME_UNITS:
+        return "", ""               # "bajaron en 30 días": in, not by
+    word = words[-1] if words else ""
+    if word[-1:] in ",;:":
+        return "", ""               # "daalden, met 48.210 weergaven": with, not by
+    word = word.strip(_CONTEXT_STRIP)
+    if word in CHANGE_OTHER and (link or word not in _CHANGE_NOUNS):
+        word, way = f"{word} {link}" if link else word, "fall" if word in FALL_OTHER else "rise"
+    elif link and lang in ("de", "nl") and _verb_after(text, mention.end):
+        word, way = link, "change"  # "um 48.210 gesunken": the verb after the figure
+    else:
+        return "", ""
+    pair = _TO_FIGURE.match(text, mention.end)
+    if pair is not None and not (mention.percent and pair.group("pct") is None):
+        return "", ""               # "baissé de 52 000 à 48 210": two levels
+    return word, way
+
+
+# In Chinese and Japanese: by language, a search for a change word (whether to read at all),
+# the change word just before the figure, maybe with 了 ("下降了48,210", "增长4.6%"; not
+# "降至48,210", "增加到", nor 新增, the count of new ones), and the one just after it, maybe after
+# a counter or の ("48,210回減少しました", "4.6%の上昇"; not "48,210回に減少", to the level).
+_CJK_FALL, _CJK_RISE = "下降 下跌 减少 減少 降低 下滑 回落", "增长 增長 增加 上升 上涨 上漲 提高 提升"
+_JA_FALL, _JA_RISE = "減少|低下|下落|ダウン|減っ|減り", "増加|上昇|アップ|増え"
+# A counter between a figure and the word after it (回, 件, 人, ポイント...).
+_JA_COUNTER = "[\u4e00-\u9fff\u30a0-\u30ff]{0,2}?"
+_CJK_CHANGE = {
+    "zh": (re.compile(f"{'|'.join((_CJK_FALL + ' ' + _CJK_RISE).split())}|[降跌减增涨]了?[至到]"),
+           re.compile(rf"(?<!新)(?:({'|'.join(_CJK_FALL.split())})|"
+                      rf"({'|'.join(_CJK_RISE.split())}))了? ?\Z"), None),
+    "ja": (re.compile(f"{_JA_FALL}|{_JA_RISE}"), None,
+           re.compile(f"{_JA_COUNTER}の? ?(?:({_JA_FALL})|({_JA_RISE}))")),
+}
+
+
+def _stated_change_cjk(text: str, mention: Mention, lang: str) -> tuple[str, str]:
+    """``_stated_change_other`` in Chinese or Japanese (``_CJK_CHANGE``)."""
+    _, before, after = _CJK_CHANGE[lang]
+    found = before.search(text, max(0, mention.start - 6), mention.start) if before else None
+    if found is None and after is not None:
+        found = after.match(text, mention.end)
+    if found is None:
+        return "", ""
+    return found.group(0).strip(), "fall" if found.group(1) else "rise"
+
+
+# Between two levels in Chinese (从52,000降至48,210, 由52,000增长到60,000; the first after 从 or
+# 由), and in Japanese between them (52,000回から) and after the second (48,210回に減少).
+_CJK_LEVELS_ZH = re.compile(rf" ?(?:({'|'.join(_CJK_FALL.split())}|跌|降|减)|"
+                            rf"({'|'.join(_CJK_RISE.split())}|涨|增))了?(?:至|到) ?")
+_CJK_FROM_JA = re.compile(f"{_JA_COUNTER}から ?")
+_CJK_TO_JA = re.compile(f"{_JA_COUNTER}(?:に|へ|まで)と? ?(?:({_JA_FALL})|({_JA_RISE}))")
+
+
+def _level_pairs(mentions: Sequence[Mention],
+                 magnitudes: Collection[Decimal]) -> Iterator[tuple[Mention, Mention]]:
+    """Each two figures in a row that may be an old and a new level: both with a value, both
+    percentages or neither, the first not the size of a change the evidence holds."""
+    for old, new in zip(mentions, mentions[1:]):
+        if old.kind in _FIGURE_KINDS and new.kind in _FIGURE_KINDS and old.value is not None \
+                and new.value is not None and old.percent == new.percent \
+                and abs(old.value) not in magnitudes:
+            yield old, new
+
+
+def _levels_cjk(text: str, mentions: Sequence[Mention], findings: list[Finding], lang: str,
+                magnitudes: Collection[Decimal]) -> None:
+    """``_levels`` in Chinese or Japanese: 浏览量从48,210降至52,000 and
+    再生回数は48,210回から52,000回に減少 are flagged on 52,000."""
+    done = {(f.start, f.end) for f in findings}
+    for old, new in _level_pairs(mentions, magnitudes):
+        if lang == "zh":
+            found = _CJK_LEVELS_ZH.fullmatch(text, old.end, new.start)
+            if found is None or text[:old.start].rstrip()[-1:] not in ("从", "由"):
+                continue
+        else:
+            found = _CJK_TO_JA.match(text, new.end) \
+                if _CJK_FROM_JA.fullmatch(text, old.end, new.start) else None
+            if found is None:
+                continue
+        fall = found.group(1) is not None
+        if (new.value < old.value) != fall or new.value == old.value:
+            _wrong_way(findings, done, old, new, fall, text[old.start:found.end()]
+                       if found.end() > new.end else text[old.start - 1:new.end])
+
+
+def _verb_after(text: str, end: int) -> str:
+    """The word of ``CHANGE_OTHER`` after a figure that ends at ``end``, maybe after one noun:
+    the German or Dutch verb at the end of its clause ("um 48.210 (Aufrufe) gesunken", "van
+    52.000 naar 48.210 gedaald"); else ""."""
+    words = text[end:end + 48].lower().split()[:2]
+    if len(words) == 2 and words[0].isalpha() and words[0] not in _NOT_A_NOUN:
+        del words[0]                    # "48.210 Aufrufe gesunken": the noun of the level
+    word = words[0].strip(_CONTEXT_STRIP) if words else ""
+    return word if word in CHANGE_OTHER else ""
+
+
 def _changed_other(text: str, mention: Mention) -> bool:
     """Whether a word of ``_CHANGED_OTHER`` (or a CJK one) stands just before the unsigned
     figure, past the little words of ``_CHANGED_LINKS``, or one of ``_CHANGED_AFTER_OTHER``
@@ -833,14 +983,84 @@ def _levels(text: str, low: str, mentions: Sequence[Mention],
         fall = said in FALL_BEFORE
         if not fall and said not in RISE_BEFORE:
             continue
-        if (new.value < old.value) == fall and new.value != old.value \
-                or (new.start, new.end) in done:
+        if (new.value < old.value) != fall or new.value == old.value:
+            _wrong_way(findings, done, old, new, fall,
+                       f"{said} {text[first.start - len(lead):second.end]}")
+
+
+def _wrong_way(findings: list[Finding], done: Collection[tuple[int, int]], old: Mention,
+               new: Mention, fall: bool, said: str) -> None:
+    """Adds the finding on the new level of a fall (``fall``) or a rise that goes the wrong
+    way, ``said`` being the words that say it, unless the new level has a finding already."""
+    if (new.start, new.end) in done:
+        return
+    way, went = ("fall", "not below") if fall else ("rise", "not above")
+    findings.append(_new_finding(
+        new.kind, new.text, plain_decimal(new.value), new.start, new.end, "unsupported_number",
+        f"'{said}' says a {way}, but {new.text.strip()} is {went} {old.text.strip()}"))
+
+
+# The same in German, French, Spanish, Italian, Portuguese and Dutch, in the text's locale: by
+# language, a search for a word for "from" (whether to read at all), those words, and what
+# stands between the two levels (the words for "to"): "baissé de X à Y", "von X auf Y
+# gesunken", "bajó de X a Y", "bajó del X al Y", "è sceso da X a Y", "dal X al Y", "caiu de X
+# para Y", "daalde van X naar Y". The change word stands before "from", maybe after an adverb,
+# or in German and Dutch after the new level, maybe after its noun (``_verb_after``).
+def _levels_table(starts: str, to: str) -> tuple[re.Pattern, frozenset[str], re.Pattern]:
+    words = starts.split()
+    return (re.compile(_trie(sorted(words), guard=r"[^\W\d_]") + r"(?![^\W\d_])"),
+            frozenset(words),
+            re.compile(rf"[ \t\u00a0]+(?:{'|'.join(to.split())})[ \t\u00a0]*"))
+
+
+_LEVELS_OTHER = {
+    "de": _levels_table("von", "auf"),
+    "fr": _levels_table("de du", "à au"),
+    "es": _levels_table("de del desde", "a al hasta"),
+    "it": _levels_table("da dal dai dallo dalla dall' dall’", "a al ai allo alla all' all’"),
+    "pt": _levels_table("de do da dos das desde", "para pra a ao até"),
+    "nl": _levels_table("van", "naar tot"),
+}
+_LEVELS_ADVERBS_OTHER = frozenset(
+    "fortement légèrement nettement sensiblement fortemente ligeramente considerablemente "
+    "drásticamente bruscamente leggermente nettamente sensibilmente bastante stark leicht "
+    "deutlich kräftig sterk licht flink fors".split())
+
+
+def _levels_other(text: str, mentions: Sequence[Mention], findings: list[Finding], lang: str,
+                  magnitudes: Collection[Decimal]) -> None:
+    """``_levels`` in ``lang``, the locale's language (a key of ``_LEVELS_OTHER``): "Les vues
+    ont baissé de 48 210 à 52 000" is flagged on 52 000. A first figure the evidence holds as
+    a change, or a percentage before a figure that is none, is the size of a change then the
+    level reached ("baissé de 3 790 à 48 210", "baissé de 8 % à 48 210"), not two levels."""
+    _, starts, between = _LEVELS_OTHER[lang]
+    done = {(f.start, f.end) for f in findings}
+    for old, new in _level_pairs(mentions, magnitudes):
+        if between.fullmatch(text, old.end, new.start) is None:
             continue
-        way, went = ("fall", "not below") if fall else ("rise", "not above")
-        findings.append(_new_finding(
-            new.kind, new.text, plain_decimal(new.value), new.start, new.end,
-            "unsupported_number", f"'{said} {text[first.start - len(lead):second.end]}' says "
-            f"a {way}, but {new.text.strip()} is {went} {old.text.strip()}"))
+        window = text[max(0, old.start - 64):old.start].lower()
+        words = window.split()
+        if old.start > 64:
+            words = words[1:]       # the first may be the end of a longer word
+        if not words or words[-1] not in starts:
+            continue
+        span = text[old.start - len(window) + window.rindex(words.pop()):new.end]
+        while words and words[-1] in _LEVELS_ADVERBS_OTHER:
+            words.pop()
+        said = words[-1] if words and words[-1][-1] not in ",;:.!?" else ""
+        said = said.strip(_CONTEXT_STRIP)    # "bajaron; de 40 a 50 clics": another clause
+        if said in CHANGE_OTHER:
+            shown = f"{said} {span}"
+        elif lang in ("de", "nl"):
+            said = _verb_after(text, new.end)
+            shown = f"{span} {said}"
+        else:
+            continue
+        if not said:
+            continue
+        fall = said in FALL_OTHER
+        if (new.value < old.value) != fall or new.value == old.value:
+            _wrong_way(findings, done, old, new, fall, shown)
 
 
 def _exempt_spans(text: str, exempt: Iterable[str]) -> list[tuple[int, int]]:
@@ -1126,22 +1346,23 @@ def _digit_at_left(text: str, at: int) -> bool:
 
 
 def _other_unit(text: str, mention: Mention,
-                held: tuple[frozenset[str], frozenset[str]]) -> str | None:
+                held: tuple[frozenset[str], frozenset[str]], lang: str) -> str | None:
     """What the answer says ``mention`` is counted in or per that is none of the units the
     evidence holds it in or per (``Evidence.units``): "months" for "a 2-month warranty" held in
-    years, "per second" for "600 requests per second" held per minute; or None."""
+    years, "per second" for "600 requests per second" held per minute; or None. The unit words
+    are read in English and in ``lang``, the locale's language ("2 Monate", "par an")."""
     counted, per = held
     if counted:
         if mention.currency is not None:
             # "23 pounds", "£23" for 23 kilograms; but "5 pounds" may be the weight it holds
-            written = mention.text.rsplit(None, 1)[-1].lower() if " " in mention.text else ""
-            if UNIT_OF.get(written) not in counted:
+            written = mention.text.rsplit(None, 1)[-1] if " " in mention.text else ""
+            if unit_word(written, lang) not in counted:
                 return f"in {mention.currency}"
-        said = unit_after(text, mention.end)
+        said = unit_after(text, mention.end, lang)
         if said is not None and said not in counted:
             return f"in {said}s"
     if per:
-        said = per_after(text, mention.end)
+        said = per_after(text, mention.end, lang)
         if said is not None and said not in per:
             return f"per {said}"
     return None
@@ -1211,7 +1432,8 @@ class _Judge:
     def __init__(self, text: str, evidence: Evidence, settings: SweepSettings, locale: str,
                  question: str | None, from_slots: frozenset[Decimal], mentions: list[Mention],
                  *, directed: bool = False, changes: frozenset[Decimal] | None = None,
-                 measured: Mapping[Decimal, tuple[frozenset[str], frozenset[str]]] | None = None):
+                 measured: Mapping[Decimal, tuple[frozenset[str], frozenset[str]]] | None = None,
+                 stating_other: str = ""):
         self.text = text
         self.evidence = evidence
         self.settings = settings
@@ -1227,6 +1449,8 @@ class _Judge:
         self.changes = changes
         # the numbers held in units (``Evidence.units``), or None
         self.measured = measured
+        # the locale's language when the text holds a change word of it (``_BY_LINKS``), else ""
+        self.stating_other = stating_other
 
     @functools.cached_property
     def _changed_marks(self) -> bool:
@@ -1276,7 +1500,7 @@ class _Judge:
                                      f"in {mention.currency}; the evidence holds "
                                      f"{plain_decimal(abs(value))} {where}")
         held = self.measured.get(value) if self.measured else None
-        said = _other_unit(self.text, mention, held) if held else None
+        said = _other_unit(self.text, mention, held, self.locale[:2]) if held else None
         if said is not None:
             where = []
             if held[0]:
@@ -1401,9 +1625,14 @@ class _Judge:
                 or abs(mention.value) in self.evidence.change_magnitudes:
             return None
         word = _stated_change(self.text, mention)
-        if not word:
+        if word:
+            way = "fall" if word in FALL_BEFORE else "rise"
+        elif self.stating_other:
+            word, way = _stated_change_other(self.text, mention, self.stating_other)
+            if not word:
+                return None
+        else:
             return None
-        way = "fall" if word in FALL_BEFORE else "rise"
         return self._finding(mention, "unsupported_number", f"'{word} {mention.text.strip()}' "
                              f"states a {way} of {mention.text.strip()}; the evidence holds "
                              f"{mention.text.strip()} as a level, not as a change")

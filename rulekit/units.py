@@ -4,7 +4,10 @@ kilograms, ``rate_limit_per_minute`` a number per minute), and from the words ri
 number in an answer ("2 years", "23 lb", "600 requests per second", "$9.99 a month").
 
 Each unit has one canonical name; the words for it are reduced like ``evidence.noun`` reduces a
-word (lower case, no plural "s"). Units are read in English only."""
+word (lower case, no plural "s"). A field's name is read in English; an answer's words in English
+and, in a German, French, Spanish, Italian, Portuguese, Dutch, Chinese or Japanese locale, in
+its language too ("2 Monate", "12 ans", "9,99 € al mes", "600 verzoeken per uur", "2个月":
+``unit_after`` and ``per_after`` given the locale's language)."""
 
 from __future__ import annotations
 
@@ -106,10 +109,11 @@ def _alternation(words) -> str:
 
 # Every word for a unit, as a regex alternation (longest first).
 UNIT_WORDS = _alternation(UNIT_OF)
-# A unit right after a number: "2 years", "2-year", "23kg", "5 business days", "48 hrs".
-_UNIT_AFTER = re.compile(rf"[ \u00a0-]?(?:(?:business|working|calendar|full|whole|more|"
-                         rf"additional|extra|further)[ \u00a0-])?({UNIT_WORDS})(?![a-z0-9])",
-                         re.IGNORECASE | re.ASCII)
+# A unit right after a number: "2 years", "2-year", "23kg", "5 business days", "48 hrs", maybe
+# with one of these words between.
+_FILLERS = "business working calendar full whole more additional extra further"
+_UNIT_AFTER = re.compile(rf"[ \u00a0-]?(?:(?:{_alternation(_FILLERS.split())})[ \u00a0-])?"
+                         rf"({UNIT_WORDS})(?![a-z0-9])", re.IGNORECASE | re.ASCII)
 # What a number is per, up to two words after it: "600 requests per second", "600/min", "600
 # req/s", "$9.99 a month", "5 times a week".
 _PER_AFTER = re.compile(rf"(?:[ \u00a0-]+[a-z]+){{0,2}}?[ \u00a0]*(?:(?:(?:per|an?|each|every)"
@@ -120,19 +124,195 @@ _PER_ADVERBS = {"annually": "year", "yearly": "year", "monthly": "month", "weekl
                 "daily": "day", "hourly": "hour", "annum": "year"}
 
 
-def unit_after(text: str, end: int) -> str | None:
+# The words of other languages, by the locale's language: for each unit, its words (read after
+# a number, like ``_WORDS``; German compounds too: "2-jährige", "2-Jahres-Garantie", "5
+# Werktage"); the words that may stand between the number and its unit ("2 weitere Monate");
+# the words before what a number is per ("pro Sekunde", "par an", "al mes", "a la semana",
+# "por mês", "per uur"; "_" for a space), those written glued to it ("l'an", "all'anno"); and
+# the words that say per what alone ("monatlich", "mensuels"). A field's name is still read in
+# English only.
+_OTHER = {
+    "de": ({
+        "millisecond": "millisekunde millisekunden",
+        "second": "sekunde sekunden sek",
+        "minute": "minute minuten minütige minütigen minütiger",
+        "hour": "stunde stunden std stündige stündigen stündiger",
+        "day": "tag tage tagen tages tägige tägigen tägiger werktag werktage werktagen "
+               "arbeitstag arbeitstage arbeitstagen kalendertag kalendertage kalendertagen "
+               "geschäftstag geschäftstage geschäftstagen",
+        "week": "woche wochen wöchige wöchigen wöchiger",
+        "month": "monat monate monaten monats monatige monatigen monatiger",
+        "year": "jahr jahre jahren jahres jährige jährigen jähriger",
+        "kilogram": "kilogramm", "gram": "gramm", "pound": "pfund", "ounce": "unze unzen",
+        "tonne": "tonne tonnen", "centimetre": "zentimeter", "mile": "meile meilen",
+        "foot": "fuß", "inch": "zoll"},
+        "weitere weiteren zusätzliche zusätzlichen volle vollen ganze ganzen", "pro je im", "",
+        {"jährlich": "year", "monatlich": "month", "wöchentlich": "week", "täglich": "day",
+         "stündlich": "hour"}),
+    "fr": ({
+        "millisecond": "milliseconde millisecondes", "second": "seconde secondes",
+        "hour": "heure heures", "day": "jour jours", "week": "semaine semaines",
+        "month": "mois", "year": "an ans année années", "kilogram": "kilo kilos",
+        "pound": "livre livres", "ounce": "once onces", "kilometre": "kilomètre kilomètres",
+        "metre": "mètre mètres", "centimetre": "centimètre centimètres",
+        "millimetre": "millimètre millimètres", "foot": "pied pieds", "inch": "pouce pouces",
+        "kilobyte": "ko kilooctet kilooctets", "megabyte": "mo mégaoctet mégaoctets",
+        "gigabyte": "go gigaoctet gigaoctets", "terabyte": "to téraoctet téraoctets"},
+        "", "par chaque", "l' l’ à_l' à_l’",
+        {"annuellement": "year", "mensuellement": "month", "hebdomadairement": "week",
+         "quotidiennement": "day", "annuels": "year", "mensuels": "month"}),
+    "es": ({
+        "millisecond": "milisegundo milisegundos", "second": "segundos seg segs",
+        "minute": "minuto minutos", "hour": "hora horas", "day": "día días dia dias",
+        "week": "semana semanas", "month": "mes meses", "year": "año años",
+        "kilogram": "kilogramo kilogramos kilo kilos", "gram": "gramo gramos",
+        "pound": "libra libras", "ounce": "onza onzas", "tonne": "tonelada toneladas",
+        "kilometre": "kilómetro kilómetros", "metre": "metro metros",
+        "centimetre": "centímetro centímetros", "millimetre": "milímetro milímetros",
+        "mile": "milla millas", "foot": "pie pies", "inch": "pulgada pulgadas",
+        "litre": "litro litros", "millilitre": "mililitro mililitros"},
+        "", "por al cada a_la", "",
+        {"anualmente": "year", "mensualmente": "month",
+         "semanalmente": "week", "diariamente": "day", "anuales": "year", "mensuales": "month",
+         "semanales": "week", "diarios": "day"}),
+    "it": ({
+        "millisecond": "millisecondo millisecondi", "second": "secondi sec",
+        "minute": "minuto minuti", "hour": "ora ore", "day": "giorno giorni gg",
+        "week": "settimana settimane", "month": "mese mesi", "year": "anno anni",
+        "kilogram": "chilogrammo chilogrammi chilo chili", "gram": "grammo grammi",
+        "pound": "libbra libbre", "ounce": "oncia once", "tonne": "tonnellata tonnellate",
+        "kilometre": "chilometro chilometri", "metre": "metro metri",
+        "centimetre": "centimetro centimetri", "millimetre": "millimetro millimetri",
+        "mile": "miglio miglia", "foot": "piede piedi", "inch": "pollice pollici",
+        "litre": "litro litri", "millilitre": "millilitro millilitri"},
+        "", "al allo alla a ogni", "all' all’ l' l’",
+        {"annualmente": "year", "mensilmente": "month",
+         "settimanalmente": "week", "giornalmente": "day", "quotidianamente": "day",
+         "annui": "year", "annuali": "year", "mensili": "month", "settimanali": "week"}),
+    "pt": ({
+        "millisecond": "milissegundo milissegundos", "second": "segundos seg",
+        "minute": "minuto minutos", "hour": "hora horas", "day": "dia dias",
+        "week": "semana semanas", "month": "mês meses", "year": "ano anos",
+        "kilogram": "quilograma quilogramas quilo quilos", "gram": "grama gramas",
+        "pound": "libra libras", "ounce": "onça onças", "tonne": "tonelada toneladas",
+        "kilometre": "quilômetro quilômetros quilómetro quilómetros", "metre": "metro metros",
+        "centimetre": "centímetro centímetros", "millimetre": "milímetro milímetros",
+        "mile": "milha milhas", "foot": "pé pés", "inch": "polegada polegadas",
+        "litre": "litro litros", "millilitre": "mililitro mililitros"},
+        "", "por ao à cada", "",
+        {"anualmente": "year", "mensalmente": "month",
+         "semanalmente": "week", "diariamente": "day", "anuais": "year", "mensais": "month",
+         "semanais": "week"}),
+    "nl": ({
+        "millisecond": "milliseconde milliseconden", "second": "seconde seconden",
+        "minute": "minuut minuten", "hour": "uur uren", "day": "dag dagen werkdag werkdagen",
+        "week": "weken", "month": "maand maanden", "year": "jaar jaren",
+        "kilogram": "kilo kilo's", "pound": "pond", "mile": "mijl mijlen", "foot": "voet",
+        "inch": "duim"},
+        "volle hele", "elke iedere", "",
+        {"jaarlijks": "year", "maandelijks": "month", "wekelijks": "week",
+         "dagelijks": "day"}),
+}
+
+# After what would be a period a number is per, what makes it a year or a month named, not a
+# base: "im Jahr 2024", "l'an dernier", "al año siguiente", "all'anno prossimo".
+_NEXT_OR_LAST = (r"[ \u00a0]+(?:prochaine?|derni[eè]re?|pass[ée]e?|suivante?|siguiente|pasado|"
+                 r"pr[óo]xim[oa]|anterior|prossim[oa]|scors[oa]|successiv[oa]|seguinte|"
+                 r"passad[oa]|que vem|que viene|volgend[e]?|vorig[e]?)(?![^\W_])")
+
+
+class _Reader:
+    """The words and patterns of one language (``_OTHER``), the English ones included."""
+
+    def __init__(self, units: dict[str, str], fillers: str, bases: str, glued: str,
+                 adverbs: dict[str, str], per_only: dict[str, str]):
+        self.units = dict(UNIT_OF)
+        self.units.update({word: unit for unit, words in units.items()
+                           for word in words.split()})
+        self.alone = {**adverbs, **per_only}
+        words = _alternation(self.units)
+        fill = _alternation((_FILLERS + " " + fillers).split())
+        self.unit = re.compile(rf"[ \u00a0-]?(?:(?:{fill})[ \u00a0-])?({words})(?![^\W_])",
+                               re.IGNORECASE)
+        spaced = _alternation(word.replace("_", " ")
+                              for word in ("per a an each every " + bases).split())
+        glued = _alternation(word.replace("_", " ") for word in glued.split()) if glued else "/"
+        after_per = _alternation([*per_only, "s", "annum"])
+        alone = _alternation([*_PER_ADVERBS, *adverbs])
+        self.per = re.compile(
+            rf"(?:[ \u00a0-]+[^\W\d_]+){{0,2}}?[ \u00a0]*(?:(?:(?:{spaced})[ \u00a0]+|(?:{glued})"
+            rf"[ \u00a0]?|/[ \u00a0]?)({words}|{after_per})|[ \u00a0,]*(?P<adverb>{alone}))"
+            rf"(?![^\W_])(?![ \u00a0]*[0-9]|{_NEXT_OR_LAST})", re.IGNORECASE)
+
+
+class _CjkReader:
+    """The same for Chinese and Japanese: a unit right after the number, with no space needed
+    ("2个月", "2か月", "2年間", "120毫秒", "23公斤"), and what it is per after a slash or 每,
+    maybe after a counter ("9.99元/月", "600次/秒"); the English words too ("23kg的行李").
+    Not a bare 月 or 日 (12月 is December, 5日 a day of a month), nor 分 (points, cents); not
+    年 before a digit or 级, 級, 生, 度 (2024年3月, 3年级), nor 周 or 週 before 年 or a day
+    (10周年, 周一, 周末)."""
+
+    _UNITS = {"millisecond": "毫秒 ミリ秒", "second": "秒 秒間 秒钟 秒鐘",
+              "minute": "分钟 分鐘 分間", "hour": "小时 小時 時間 个小时 個小時",
+              "day": "天 日間", "week": "周 週 週間 个星期 個星期",
+              "month": "个月 個月 ヶ月 か月 カ月 ケ月", "year": "年 年間",
+              "kilogram": "公斤 千克 キロ キログラム", "gram": "克 グラム", "pound": "磅 ポンド",
+              "kilometre": "公里 千米 キロメートル", "metre": "米 メートル"}
+    _PER = {"秒": "second", "分钟": "minute", "分": "minute", "小时": "hour", "時間": "hour",
+            "时": "hour", "時": "hour", "天": "day", "日": "day", "周": "week", "週": "week",
+            "月": "month", "年": "year"}
+
+    def __init__(self):
+        cjk = {word: unit for unit, words in self._UNITS.items() for word in words.split()}
+        self.units = {**UNIT_OF, **cjk}
+        self.alone = self._PER
+        self.unit = re.compile(
+            rf"[ \u00a0-]?(?:(?:{_alternation(_FILLERS.split())})[ \u00a0-])?({UNIT_WORDS})"
+            rf"(?![a-zA-Z0-9])|[ \u00a0]?({_alternation(cjk)})(?![0-9０-９级級生度年])"
+            rf"(?<![周週](?=[一二三四五六七日天末]))",
+            re.IGNORECASE)
+        self.per = re.compile(
+            rf"{_PER_AFTER.pattern}|[\u3040-\u30ff\u4e00-\u9fff]{{0,3}}[/每] ?"
+            rf"({_alternation(self._PER)})(?![0-9０-９年])", re.IGNORECASE)
+
+
+# Read as a unit only after a word of ``per``: "por segundo", "al secondo".
+_PER_ONLY_OTHER = {"es": {"segundo": "second"}, "it": {"secondo": "second"},
+                   "pt": {"segundo": "second"}}
+_OTHER_READERS = {lang: _Reader(*spec, _PER_ONLY_OTHER.get(lang, {}))
+                  for lang, spec in _OTHER.items()}
+_OTHER_READERS["zh"] = _OTHER_READERS["ja"] = _CjkReader()
+
+
+def unit_after(text: str, end: int, lang: str = "en") -> str | None:
     """The unit written right after a number that ends at ``end`` ("year" for "2 years" and
-    "2-year"), or None."""
-    found = _UNIT_AFTER.match(text, end)
-    return UNIT_OF[found.group(1).lower()] if found else None
+    "2-year"; in German "2 Jahre" and "2-jährige"), or None. ``lang`` is the locale's language:
+    the words of ``_OTHER`` for it are read besides the English ones."""
+    other = _OTHER_READERS.get(lang)
+    if other is None:
+        found = _UNIT_AFTER.match(text, end)
+        return UNIT_OF[found.group(1).lower()] if found else None
+    found = other.unit.match(text, end)
+    return other.units[(found.group(1) or found.group(2)).lower()] if found else None
 
 
-def per_after(text: str, end: int) -> str | None:
+def per_after(text: str, end: int, lang: str = "en") -> str | None:
     """The unit a number that ends at ``end`` is said to be per ("second" for "600 requests per
     second" and "600 req/s", "month" for "$9.99 a month", "year" for "$99 annually" and "per
-    annum"), or None."""
-    found = _PER_AFTER.match(text, end)
+    annum"; in French "9,99 € par an", in Spanish "al mes"), or None."""
+    other = _OTHER_READERS.get(lang)
+    found = (_PER_AFTER if other is None else other.per).match(text, end)
     if found is None:
         return None
-    word = (found.group(1) or found.group("adverb")).lower()
-    return UNIT_OF.get(word) or _PER_ONLY.get(word) or _PER_ADVERBS.get(word)
+    word = next(group for group in found.groups() if group).lower()
+    units = UNIT_OF if other is None else other.units
+    return units.get(word) or _PER_ONLY.get(word) or _PER_ADVERBS.get(word) \
+        or (other.alone.get(word) if other is not None else None)
+
+
+def unit_word(word: str, lang: str = "en") -> str | None:
+    """The unit a word names, read in English and in ``lang`` ("pound" for "livres" in French),
+    or None."""
+    other = _OTHER_READERS.get(lang)
+    return (UNIT_OF if other is None else other.units).get(word.lower())
