@@ -11,6 +11,7 @@ from rulekit.parse import exponent_problem
 from rulekit.stages.context import (ENTITY_KEYWORDS, OPTION_SYNONYMS, TYPE_SYNONYMS, Compilation,
                                     FieldInfo, _after_failed_imports, _check_currency, _check_zone,
                                     _first_seen, _kind_words, _value_is, fold, suggest)
+from rulekit.stages.formats import check_format
 
 
 # --- stage 4: field types and options ---------------------------------------------------------
@@ -107,6 +108,8 @@ def _check_field(c: Compilation, entity: str, decl: ast.FieldDecl, every_option:
             continue
         info.options[name] = option.value
         _check_option_value(c, name, option.value)
+    if "format" in info.options:
+        check_format(c, kind, decl, info.options["format"])
     if kind == "money" and "currency" not in info.options and c.header_setting("currency") is None:
         c.error("RK306", f"money field '{decl.name.value}' has no currency", decl.name.span,
                 hint="add `currency EUR` to the field, or `currency EUR` to the ruleset header")
