@@ -202,6 +202,11 @@ def _syntax_diagnostic(exc: UnexpectedInput, text: str, path: str) -> Diagnostic
             hint = f"did you mean `{close[0]}`? " + hint
     elif token.type in keywords() and "NAME" in exc.expected:
         hint = (f"`{token}` is a keyword; " + hint)
+    elif token.type == "NUMBER" and "DURATION" in accepted:
+        end = _GLUED_WORD.match(text, token.end_pos).end()
+        message, hint = duration_problem(text[token.start_pos:end])
+        return Diagnostic("RK101", message, _offset_span(path, text, token.start_pos, end),
+                          hint=hint)
     elif token.type == "DURATION" and exc.expected == {"WITHIN"}:
         hint = ("a field's own budget is `max_age 5m`; an entity's is "
                 "`fresh within 15m via updated_at`")
@@ -239,6 +244,17 @@ def exponent_problem(owner: str, written: str) -> tuple[str, str]:
     hint = (f"write it out: `{owner} {plain}`" if plain and len(plain) <= 24 else
             "write the number out in digits, e.g. `tolerance 0.05`")
     return message, hint
+
+
+_GLUED_WORD = re.compile(r"[A-Za-z0-9_]*")
+
+
+def duration_problem(written: str) -> tuple[str, str]:
+    """Message and hint for ``written`` where a duration belongs: `15min`, `1.5h`, `15`."""
+    units = list(ast.DURATION_UNITS)
+    return (f"'{written}' is not a duration",
+            f"a duration is a whole number glued to one unit: {', '.join(units[:-1])} or "
+            f"{units[-1]}, as in 15m, 1d or 2w")
 
 
 def _plus_exponent(token: Token, text: str, path: str) -> Diagnostic | None:
