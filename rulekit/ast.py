@@ -73,9 +73,12 @@ class Duration:
 
     @property
     def seconds(self) -> float:
-        units = {"ms": 0.001, "s": 1, "m": 60, "h": 3600, "d": 86400}
         digits = self.text.rstrip("abcdefghijklmnopqrstuvwxyz")
-        return int(digits) * units[self.text[len(digits):]]
+        return int(digits) * DURATION_UNITS[self.text[len(digits):]]
+
+
+# The units of a duration (`15m`, `2w`) in seconds; the grammar's DURATION lists the same ones.
+DURATION_UNITS = {"ms": 0.001, "s": 1, "m": 60, "h": 3600, "d": 86400, "w": 604800}
 
 
 Literal = Union[String, Number, Duration]

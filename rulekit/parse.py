@@ -173,6 +173,10 @@ def _syntax_diagnostic(exc: UnexpectedInput, text: str, path: str) -> Diagnostic
         exponent = _plus_exponent(token, text, path)
         if exponent is not None:
             return exponent
+    if token.type == "MINUS":
+        locale = _hyphenated_locale(token, text, path)
+        if locale is not None:
+            return locale
     # The parser's own view of what may come next: the lexer's set can be wider (NAME is always
     # lexed, see _WholeWords) or narrower (a keyword it has already retyped).
     accepted = set(exc.expected)
@@ -202,6 +206,11 @@ def _syntax_diagnostic(exc: UnexpectedInput, text: str, path: str) -> Diagnostic
             hint = f"did you mean `{close[0]}`? " + hint
     elif token.type in keywords() and "NAME" in exc.expected:
         hint = (f"`{token}` is a keyword; " + hint)
+    elif token.type == "NUMBER" and "DURATION" in accepted:
+        end = _GLUED_WORD.match(text, token.end_pos).end()
+        message, hint = duration_problem(text[token.start_pos:end])
+        return Diagnostic("RK101", message, _offset_span(path, text, token.start_pos, end),
+                          hint=hint)
     elif token.type == "DURATION" and exc.expected == {"WITHIN"}:
         hint = ("a field's own budget is `max_age 5m`; an entity's is "
                 "`fresh within 15m via updated_at`")
@@ -241,6 +250,17 @@ def exponent_problem(owner: str, written: str) -> tuple[str, str]:
     return message, hint
 
 
+_GLUED_WORD = re.compile(r"[A-Za-z0-9_]*")
+
+
+def duration_problem(written: str) -> tuple[str, str]:
+    """Message and hint for ``written`` where a duration belongs: `15min`, `1.5h`, `15`."""
+    units = list(ast.DURATION_UNITS)
+    return (f"'{written}' is not a duration",
+            f"a duration is a whole number glued to one unit: {', '.join(units[:-1])} or "
+            f"{units[-1]}, as in 15m, 1d or 2w")
+
+
 def _plus_exponent(token: Token, text: str, path: str) -> Diagnostic | None:
     """`tolerance 1e+5` is a number with an exponent, not a stray `+`: the same RK304 as the
     compiler gives `1e5` and `1e-5`, under the whole number."""
@@ -252,6 +272,35 @@ def _plus_exponent(token: Token, text: str, path: str) -> Diagnostic | None:
     start = before.start("number")
     message, hint = exponent_problem(before.group("owner"), text[start:end])
     return Diagnostic("RK304", message, _offset_span(path, text, start, end), hint=hint)
+
+
+# `locale pt-PT` up to its `-`, matched against the one line before it; then the rest of the tag.
+_BEFORE_LOCALE_HYPHEN = re.compile(r"(?:^|[\s{])locale[ \t]+(?P<language>[A-Za-z]+)\Z")
+_TAG_REST = re.compile(r"[A-Za-z0-9-]*")
+
+
+def _hyphenated_locale(token: Token, text: str, path: str) -> Diagnostic | None:
+    """`locale pt-PT`, a BCP 47 tag, is the locale pt_PT written as browsers write it: RK305
+    under the whole tag, with the spelling rulekit reads, rather than a stray `-`."""
+    line_start = text.rfind("\n", 0, token.start_pos) + 1
+    before = _BEFORE_LOCALE_HYPHEN.search(text, line_start, token.start_pos)
+    if before is None:
+        return None
+    start = before.start("language")
+    end = _TAG_REST.match(text, token.start_pos).end()
+    while end > token.end_pos and text[end - 1] == "-":
+        end -= 1
+    written = text[start:end]
+    meant = written.replace("-", "_")
+    from babel import Locale, UnknownLocaleError     # only on this error path: babel is slow to load
+
+    try:
+        Locale.parse(meant)
+        hint = f"a locale joins language and territory with `_`: write `locale {meant}`"
+    except (UnknownLocaleError, ValueError, TypeError):
+        hint = "a locale joins language and territory with `_`, as in `locale en_GB`"
+    return Diagnostic("RK305", f"unknown locale '{written}'", _offset_span(path, text, start, end),
+                      hint=hint)
 
 
 # Words that start a top-level declaration; one of them inside an open block means a missing `}`.

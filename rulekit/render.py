@@ -18,7 +18,7 @@ from babel.numbers import (format_currency, format_decimal, format_percent,
                            get_currency_precision)
 
 from rulekit import dates
-from rulekit.compare import COMPARATORS
+from rulekit.compare import COMPARATORS, Unreadable
 from rulekit.policy import Field
 
 
@@ -34,13 +34,18 @@ def format_value(field: Field, stored: Any, locale: str, claim_type: str | None 
     value = COMPARATORS[spec.kind].read_actual(spec, stored, claim_type or spec.kind)
     if spec.kind == "money":
         return _money(locale, spec.currency, value)
-    if spec.kind == "date":
-        return _day(locale, spec.format, value)
-    if spec.kind == "timestamp":
-        # Shown as the day in the field's zone, unless the claim was about the time itself.
-        if claim_type == "timestamp":
-            return _instant(locale, spec.format, spec.zone, value)
-        return _day(locale, spec.format, value.astimezone(dates.zone(spec.zone)).date())
+    try:    # a pattern babel cannot apply (RK312 at compile time) is refused, never raised
+        if spec.kind == "date":
+            return _day(locale, spec.format, value)
+        if spec.kind == "timestamp":
+            # Shown as the day in the field's zone, unless the claim was about the time itself.
+            if claim_type == "timestamp":
+                return _instant(locale, spec.format, spec.zone, value)
+            return _day(locale, spec.format, value.astimezone(dates.zone(spec.zone)).date())
+    except (AttributeError, KeyError, TypeError, ValueError):
+        shown = "the time" if claim_type == "timestamp" else "a day"
+        raise Unreadable(f'field \'{field.name}\' has format "{spec.format}", which cannot show '
+                         f"{shown}; `rulekit compile` says why (RK312)") from None
     if spec.kind == "decimal":
         return _decimal(locale, str(value), spec.percent)
     if spec.kind == "integer":

@@ -25,7 +25,7 @@ name_texts = st.one_of(
 names = name_texts.map(ast.Name)
 
 numbers = st.from_regex(r"-?[0-9]{1,6}(\.[0-9]{1,3})?", fullmatch=True).map(ast.Number)
-durations = st.from_regex(r"[0-9]{1,4}(ms|s|m|h|d)", fullmatch=True).map(ast.Duration)
+durations = st.from_regex(r"[0-9]{1,4}(ms|s|m|h|d|w)", fullmatch=True).map(ast.Duration)
 
 # (decoded, as written) pieces of a string: any character but a quote, backslash or newline as
 # itself, the four escapes, and a tab written literally (which the lexer also accepts).

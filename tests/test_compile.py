@@ -280,3 +280,17 @@ def test_a_version_given_or_misspelt_is_not_warned_about(header):
     result = compile_source(header + '\nentity e { key id field id identifier }\n'
                             'on otherwise handoff\n', path="r.rules")
     assert "RK214" not in {d.code for d in result.diagnostics}
+
+
+@pytest.mark.parametrize("written, seconds", [("250ms", 0.25), ("90s", 90), ("15m", 900),
+                                              ("6h", 21_600), ("1d", 86_400), ("2w", 1_209_600)])
+def test_a_duration_is_a_whole_number_and_one_unit(written, seconds):
+    """The units of `fresh within` and `max_age` are those of `rulekit stats --window`, and
+    weeks besides."""
+    result = compile_source('ruleset r { version "1" locale en_GB currency EUR }\n'
+                            f"entity rate {{\n  key id\n  fresh within {written} via updated_at\n"
+                            f"  field id identifier\n  field price money max_age {written}\n"
+                            "  field updated_at timestamp hidden\n}\non otherwise handoff\n")
+    assert result.ok, result.diagnostics
+    rate = result.policy.entity("rate")
+    assert rate.fresh_seconds == seconds and rate.field("price").fresh_seconds == seconds

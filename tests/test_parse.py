@@ -13,6 +13,12 @@ def test_grammar_builds_with_strict_true():
     build_parser(strict=True)
 
 
+def test_the_grammar_lexes_exactly_the_duration_units_the_ast_reads():
+    (duration,) = [t for t in build_parser().terminals if t.name == "DURATION"]
+    units = duration.pattern.value.split("(?:", 1)[1].split(")", 1)[0].split("|")
+    assert sorted(units) == sorted(ast.DURATION_UNITS)
+
+
 def test_spans_point_at_the_source():
     text = 'entity product {\n  key sku\n  field sku identifier\n}\n'
     result = parse_source(text, "shop.rules")

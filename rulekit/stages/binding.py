@@ -29,6 +29,18 @@ def check_binding(c: Compilation) -> None:
     c.binding = P.Binding(entities=entities, derived=derived)
 
 
+def _rows_key(name: str) -> str:
+    """The key an entity's rows most likely sit under in evidence, for a hint: the plural a
+    reader writes, chosen among the evidence reader's own (-s; -es after s, x, z, ch, sh;
+    -y to -ies after a consonant), so the hint names a key the reader also finds unaided."""
+    from rulekit.entity_rows import _plurals      # only for this hint: evidence is slow to load
+
+    s, es, *ies = _plurals(name)
+    if ies and name[-2:-1].lower() not in "aeiou":
+        return ies[0]
+    return es if name.lower().endswith(("s", "x", "z", "ch", "sh")) else s
+
+
 def _entity(c: Compilation, entity: ast.Entity) -> P.BoundEntity | None:
     name = entity.name.value
     for path in entity.evidence:
@@ -43,7 +55,7 @@ def _entity(c: Compilation, entity: ast.Entity) -> P.BoundEntity | None:
         for statement in declarations:
             c.error("RK602", f"entity '{name}' says how text names it, but not where its rows "
                     "are in the evidence", statement.span,
-                    hint=f'add `from evidence "$.{name}s[*]"` after `entity {name}`')
+                    hint=f'add `from evidence "$.{_rows_key(name)}[*]"` after `entity {name}`')
         return None
     fields = {f.name.value: f for f in entity.fields}
     mentions, aliases, pronouns, forms, ranks = [], [], [], [], []
@@ -238,7 +250,8 @@ def _formula(c: Compilation, expr: ast.Expr, declared: dict[str, ast.Derived],
         if not entity.evidence:
             c.error("RK602", f"entity '{entity.name.value}' is not located in the evidence, so "
                     "a formula cannot read it", expr.ref.entity.span,
-                    hint=f'add `from evidence "$.{entity.name.value}s[*]"` to the entity')
+                    hint=f'add `from evidence "$.{_rows_key(entity.name.value)}[*]"` to the '
+                    'entity')
             return None
         if function != "count" and info.kind is not None and not T.TYPES[info.kind].NUMERIC:
             c.error("RK607", f"{function}() needs a number; '{expr.ref.dotted()}' is a "

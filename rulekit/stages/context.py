@@ -25,7 +25,10 @@ DEFAULT_TIMEZONE = "UTC"
 TYPE_SYNONYMS = {"string": "text", "str": "text", "int": "integer", "float": "decimal",
                  "number": "decimal", "double": "decimal", "bool": "boolean",
                  "datetime": "timestamp", "time": "timestamp", "currency": "money",
-                 "price": "money", "link": "url", "uri": "url", "id": "identifier"}
+                 "price": "money", "link": "url", "uri": "url", "id": "identifier",
+                 # a type and its flag: a percentage is a decimal field marked `percent`
+                 "percent": "decimal percent", "percentage": "decimal percent",
+                 "pct": "decimal percent"}
 
 # Option names people guess, and the option rulekit calls it.
 OPTION_SYNONYMS = {"case_insensitive": "casefold", "ignore_case": "casefold",

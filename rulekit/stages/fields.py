@@ -7,10 +7,11 @@ import difflib
 
 from rulekit import ast, types as T
 from rulekit.errors import Span
-from rulekit.parse import exponent_problem
+from rulekit.parse import duration_problem, exponent_problem
 from rulekit.stages.context import (ENTITY_KEYWORDS, OPTION_SYNONYMS, TYPE_SYNONYMS, Compilation,
                                     FieldInfo, _after_failed_imports, _check_currency, _check_zone,
                                     _first_seen, _kind_words, _value_is, fold, suggest)
+from rulekit.stages.formats import check_format
 
 
 # --- stage 4: field types and options ---------------------------------------------------------
@@ -93,6 +94,9 @@ def _check_field(c: Compilation, entity: str, decl: ast.FieldDecl, every_option:
             c.error("RK304", f"option '{name}' takes {_kind_words(spec.takes)}, not the name "
                     f"'{bare.name.value}'", bare.name.span, hint=spec.help)
             continue
+        if spec.takes == "duration" and isinstance(option.value, ast.Number):
+            index += _duration_error(c, option.value, options[index:index + 1])
+            continue
         if not _value_is(option.value, spec.takes):
             if spec.takes is None:
                 message = f"option '{name}' is a flag and takes no value"
@@ -107,6 +111,8 @@ def _check_field(c: Compilation, entity: str, decl: ast.FieldDecl, every_option:
             continue
         info.options[name] = option.value
         _check_option_value(c, name, option.value)
+    if "format" in info.options:
+        check_format(c, kind, decl, info.options["format"])
     if kind == "money" and "currency" not in info.options and c.header_setting("currency") is None:
         c.error("RK306", f"money field '{decl.name.value}' has no currency", decl.name.span,
                 hint="add `currency EUR` to the field, or `currency EUR` to the ruleset header")
@@ -131,6 +137,21 @@ def _exponent_error(c: Compilation, before: ast.Option, exponent: ast.Option) ->
     written = c.sources[first.path][span.start:span.end] if first.path in c.sources else ""
     message, hint = exponent_problem(before.name.value, written)
     c.error("RK304", message, span, hint=hint)
+
+
+def _duration_error(c: Compilation, number: ast.Number, after: list) -> int:
+    """RK304 for a number where a duration belongs, with the unit glued to it when there is one
+    (`max_age 1.5h` lexes as the option `max_age 1.5` and an option `h`); returns how many
+    options after it the error took in."""
+    first = number.span
+    glued = (after and isinstance(after[0], ast.Option) and after[0].value is None
+             and after[0].name.span.start == first.end)
+    last = after[0].name.span if glued else first
+    span = Span(first.path, first.line, first.column, last.end_line, last.end_column,
+                first.start, last.end)
+    message, hint = duration_problem(number.text + (after[0].name.value if glued else ""))
+    c.error("RK304", message, span, hint=hint)
+    return 1 if glued else 0
 
 
 def _type_kind(c: Compilation, type_expr: ast.TypeExpr) -> str | None:
