@@ -32,7 +32,7 @@ from rulekit.compare import Unreadable, compare
 from rulekit.decision import ClaimResult, Decision, Fact, Failure, Reason, choose, claim_result
 from rulekit.log import Stages, record_decision
 from rulekit.policy import Action, Entity, Field, Identity, Policy
-from rulekit.render import fill, format_value, join_words, jsonable
+from rulekit.render import fill, fill_message, format_value, join_words, jsonable
 from rulekit.reply import Claim, Reply, read_reply
 from rulekit.sources import LookupRequest, Resolver, open_source
 from rulekit.template import parse_template
@@ -162,7 +162,8 @@ def _check(policy: Policy, reply: Any, source: Any, now: dt.datetime | None, att
     failures += _prose_failures(policy, parsed, planned, rows)
     if trace is not None:
         trace.mark("judge")
-    return _decide(policy, results, failures, parsed, attempt, rows, now, planned, sources)
+    return _decide(policy, results, failures, parsed, attempt, rows, now, planned, sources,
+                   inputs or {})
 
 
 def _slot_claims(reply: Reply) -> tuple[Claim, ...]:
@@ -1130,12 +1131,13 @@ def _prose_failures(policy: Policy, reply: Reply, planned: list[_Planned],
 
 def _decide(policy: Policy, results: list[ClaimResult], failures: list[Failure],
             reply: Reply | None, attempt: int, rows: dict, now: dt.datetime,
-            planned: list[_Planned] = (), sources: tuple[dict, ...] = ()) -> Decision:
+            planned: list[_Planned] = (), sources: tuple[dict, ...] = (),
+            inputs: Mapping = {}) -> Decision:
     """``planned`` are the claims ``results`` judged, in the same order; ``sources`` is the
-    panel of the lookups that ran."""
+    panel of the lookups that ran; ``inputs`` what the user gave (a message may repeat it)."""
+    failed = [r for r in results if r.outcome != "confirmed"]
     common = dict(ruleset=policy.ruleset, claims=tuple(results), attempt=attempt,
-                  unsupported_claims=tuple(r.key for r in results if r.outcome != "confirmed"),
-                  sources=sources)
+                  unsupported_claims=tuple(r.key for r in failed), sources=sources)
     if not failures:
         return _answer(policy, results, reply, rows, common, planned)
     action, _ = choose(policy, failures, attempt)
@@ -1154,8 +1156,9 @@ def _decide(policy: Policy, results: list[ClaimResult], failures: list[Failure],
         common["reasons"] = reasons + (Reason(
             "fallback_unavailable", f"the fallback '{action.fallback}' needs a value that did "
             "not verify, so rulekit refused instead"),)
-        return Decision("refuse", message=_message(policy, DEFAULT_REFUSAL, results), **common)
-    message = _message(policy, action.message, results) if action.message else None
+        return Decision("refuse", message=_message(policy, DEFAULT_REFUSAL, failed, rows,
+                                                   inputs), **common)
+    message = _message(policy, action.message, failed, rows, inputs) if action.message else None
     if action.kind == "ask":
         return Decision("ask", message=message, next_action=action.hint, **common)
     if action.kind == "handoff":
@@ -1176,7 +1179,7 @@ def _answer(policy: Policy, results: list[ClaimResult], reply: Reply, rows: dict
         except Unreadable as exc:   # never render a guess
             reason = Reason("not_checkable", f"{result.key}: the stored value cannot be shown: {exc}",
                             result.path)
-            return Decision("refuse", message=_message(policy, DEFAULT_REFUSAL, [result]),
+            return Decision("refuse", message=_message(policy, DEFAULT_REFUSAL, [result], rows),
                             reasons=(reason,), **common)
         citations.append({"slot": result.key, "ref": result.citation, "updated_at": result.updated_at})
     return Decision("answer", text=fill(reply.template.pieces, values), citations=tuple(citations),
@@ -1227,20 +1230,64 @@ def _feedback(policy: Policy, results: list[ClaimResult], failures: list[Failure
             + "\n".join(shown) + (f"\n- and {more} more" if more > 0 else ""))
 
 
-def _message(policy: Policy, template: str, results: list[ClaimResult]) -> str:
-    """A refusal that names exactly what could not be verified."""
-    failed = [r for r in results if r.outcome != "confirmed"] or list(results)
-    labels, entities, ids = [], [], []
+# What a message says where the thing that failed cannot be named (docs/claims.md).
+_NO_FIELDS, _NO_ENTITY = "answer", "record"
+
+
+def _message(policy: Policy, template: str, failed: list[ClaimResult], rows: Mapping = {},
+             inputs: Mapping = {}) -> str:
+    """A refuse, ask or handoff message naming what could not be verified (``failed``). The
+    customer reads it, so nothing of the model's is ever in it: ``{fields}`` holds the declared
+    labels of the fields that failed, ``{entity}`` the declared names of their entities, and
+    ``{id}`` the ids of their rows, each only as the record holds it (``_shown_ids``). A claim
+    on a field or entity the ruleset does not declare, or on an id no row has, is named by the
+    model's own string, so it cannot be named: ``{fields}`` then says "answer", ``{entity}``
+    "record", and ``{id}`` is left out. Each names all that failed or nothing, as a part would
+    tell the customer that only that part failed. What the model wrote stays in the reasons,
+    for the developer."""
+    labels: list[str] | None = []
+    entities: list[str] | None = []
     for result in failed:
         entity = policy.entity(result.entity)
-        field = entity.field(result.field) if entity else None
-        labels.append(field.label if field else result.field.replace("_", " "))
-        entities.append(result.entity)
-        ids.append(result.entity_id)
-    values = {"fields": join_words(labels, policy.locale) or "answer",
-              "entity": join_words(entities, policy.locale) or "record",
-              "id": join_words(ids, policy.locale)}
-    return fill(parse_template(template).pieces, values)
+        field = entity.field(result.field) if entity is not None else None
+        if entity is None:
+            entities = None
+        elif entities is not None:
+            entities.append(entity.name)
+        if field is None:
+            labels = None
+        elif labels is not None:
+            labels.append(field.label)
+    values = {"fields": join_words(labels or (), policy.locale) or _NO_FIELDS,
+              "entity": join_words(entities or (), policy.locale) or _NO_ENTITY,
+              "id": join_words(_shown_ids(policy, failed, rows, inputs), policy.locale)}
+    return fill_message(parse_template(template).pieces, values)
+
+
+def _shown_ids(policy: Policy, failed: list[ClaimResult], rows: Mapping,
+               inputs: Mapping) -> list[str]:
+    """The ids of the rows ``failed`` cite, as a message may repeat them, or none at all. An id
+    is a claim of the model's until a row answers it: the key of a row the lookup found is the
+    record's (tenant-scoped, and only a row that goes with the user's inputs is ever found), so
+    it is shown as stored; an id no row has, or one never looked up, is shown only when it is
+    what the user gave for a declared input (an order number they typed), as they gave it:
+    repeating the user's own words tells them nothing new. Anything else, the model's text, is
+    never shown, and then neither is any other id."""
+    given = {_squeezed(inputs.get(i.name)): str(inputs[i.name]).strip()
+             for i in policy.inputs if _squeezed(inputs.get(i.name))} if inputs else {}
+    shown = []
+    for result in failed:
+        entity = policy.entity(result.entity)
+        found = None if entity is None else (rows.get(entity.name) or {}).get(result.entity_id)
+        if isinstance(found, Mapping):
+            key = jsonable(found.get(entity.key))
+            shown.append(key.strip() if type(key) is str else
+                         str(key) if type(key) is int else result.entity_id)
+        elif _squeezed(result.entity_id) in given:
+            shown.append(given[_squeezed(result.entity_id)])
+        else:
+            return []
+    return shown
 
 
 def _render_fallback(policy: Policy, action: Action, results: list[ClaimResult], rows: dict,
