@@ -21,6 +21,7 @@ import calendar
 import dataclasses
 import datetime as dt
 import functools
+import math
 import re
 import time
 import unicodedata
@@ -110,12 +111,16 @@ def _check(policy: Policy, reply: Any, source: Any, now: dt.datetime | None, att
     """``trace``, for a logged check only, is told where each stage ends: parse (reading the
     reply, planning the lookups), lookup (opening the source, fetching), judge (comparing each
     claim, checking the prose); the rest is deciding and rendering."""
-    try:
-        now = dates.moment(now) if now is not None else dt.datetime.now(dt.timezone.utc)
-    except (TypeError, ValueError) as exc:
+    problem = _options_problem(timeout, tenant)
+    if problem is None:
+        try:
+            now = dates.moment(now) if now is not None else dt.datetime.now(dt.timezone.utc)
+        except (TypeError, ValueError) as exc:
+            problem = str(exc)
+    if problem is not None:
         return Decision("refuse", ruleset=policy.ruleset, attempt=attempt,
                         message=_message(policy, DEFAULT_REFUSAL, []),
-                        reasons=(Reason("input_error", str(exc)),))
+                        reasons=(Reason("input_error", problem),))
     try:
         resolver = open_source(source, timeout=timeout)
     except Exception as exc:  # a bad source spec fails closed like a failed lookup
@@ -164,6 +169,20 @@ def _check(policy: Policy, reply: Any, source: Any, now: dt.datetime | None, att
         trace.mark("judge")
     return _decide(policy, results, failures, parsed, attempt, rows, now, planned, sources,
                    inputs or {})
+
+
+def _options_problem(timeout: Any, tenant: Any) -> str | None:
+    """What is wrong with the caller's ``timeout`` or ``tenant``, or None. Said as an input
+    error naming the option, before anything is looked up: a timeout of 0 or NaN would fail
+    every lookup as if the source were down, and a tenant id that is not text (42) as if none
+    had been given."""
+    if isinstance(timeout, bool) or not isinstance(timeout, (int, float)) \
+            or not 0 < timeout < math.inf:
+        return f"timeout must be a positive, finite number of seconds, not {timeout!r}"
+    if tenant is not None and not isinstance(tenant, str):
+        return (f"tenant must be a string, the verified user's id from the login (give "
+                f"str(...) of a number), not {type(tenant).__name__}")
+    return None
 
 
 def _slot_claims(reply: Reply) -> tuple[Claim, ...]:
