@@ -10,6 +10,7 @@ from __future__ import annotations
 import functools
 import hashlib
 import json
+import re
 from pathlib import Path
 from collections.abc import Mapping, Sequence
 from typing import Any, Literal
@@ -411,6 +412,37 @@ def load_compiled(path: str | Path) -> Policy:
 
 
 def policy_from_json(data: bytes | str, where: str = "<artifact>") -> Policy:
+    try:
+        return _policy_from_json(data, where)
+    except RecursionError:
+        # Reading JSON, validating it and digesting it each recurse once a level; an artifact
+        # compiled by rulekit is nested about ten levels (a long formula adds a few), so a
+        # JSON document too deep for them is not one.
+        raise ArtifactError(f"{where}: not a compiled policy: its JSON is nested "
+                            f"{_nesting(data):,} levels deep, too deep to read; recompile with "
+                            "`rulekit compile --out`") from None
+
+
+# A JSON string, or a bracket: what nesting is counted from (brackets inside strings are text).
+_JSON_NESTING = re.compile(rb'"(?:[^"\\]|\\.)*"|[\[\]{}]')
+
+
+def _nesting(data: bytes | str) -> int:
+    """How deeply ``data`` nests its arrays and objects: linear, and run only for an artifact
+    too deep to read, to say how deep it is."""
+    raw = data.encode("utf-8", "replace") if isinstance(data, str) else data
+    depth = deepest = 0
+    for match in _JSON_NESTING.finditer(raw):
+        token = match.group()
+        if token in (b"[", b"{"):
+            depth += 1
+            deepest = max(deepest, depth)
+        elif token in (b"]", b"}"):
+            depth -= 1
+    return deepest
+
+
+def _policy_from_json(data: bytes | str, where: str) -> Policy:
     try:
         raw = json.loads(data)
     except (ValueError, UnicodeDecodeError) as exc:

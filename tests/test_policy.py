@@ -102,3 +102,19 @@ def test_not_an_artifact(content, expected, tmp_path):
 def test_a_missing_artifact(tmp_path):
     with pytest.raises(rulekit.ArtifactError, match="cannot read the compiled policy"):
         load_compiled(tmp_path / "none.json")
+
+
+@pytest.mark.parametrize("opening, closing", [(b"[", b"]"), (b'{"a":', b"}")],
+                         ids=["arrays", "objects"])
+def test_a_deeply_nested_artifact_is_refused_naming_the_file_and_its_depth(opening, closing,
+                                                                           tmp_path):
+    """Python's JSON reader recurses once a level: 100,000 levels raised RecursionError, which
+    the CLI reported as a bug in rulekit (exit 3) rather than a bad artifact (exit 1)."""
+    path = tmp_path / "deep.policy.json"
+    path.write_bytes(opening * 100_000 + (b"1" if opening == b"[" else b"1") + closing * 100_000)
+    with pytest.raises(rulekit.ArtifactError) as caught:
+        load_compiled(path)
+    message = str(caught.value)
+    assert message.startswith(f"{path}: not a compiled policy: ")
+    assert "nested 100,000 levels deep" in message and "recompile" in message
+    assert main(["schema", str(path)]) == 1
