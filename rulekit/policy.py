@@ -21,7 +21,9 @@ from rulekit.errors import ArtifactError
 from rulekit.types import AnyType, Frozen
 
 # 2: entities carry their lookup statements; tenant; routed sources. 3: `artifact_sha256`.
-FORMAT_VERSION = 3
+# 4: `compiled_by`. A reader reads only its own version: a format-3 reader rejects the key it
+# does not know, so adding one is a new version, and an older artifact is recompiled.
+FORMAT_VERSION = 4
 # The field of the artifact that holds the sha256 of the rest of it (``artifact_digest``).
 DIGEST_FIELD = "artifact_sha256"
 
@@ -307,6 +309,9 @@ class Identity:
 
 class Policy(Frozen):
     format_version: int = FORMAT_VERSION
+    # Which rulekit compiled it ("rulekit 0.1.0"), for whoever reads an artifact; None for a
+    # policy built by hand. Covered by the artifact's digest like the rest.
+    compiled_by: str | None = None
     name: str
     version: str
     locale: str
