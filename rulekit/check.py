@@ -21,6 +21,7 @@ import calendar
 import dataclasses
 import datetime as dt
 import functools
+import math
 import re
 import time
 import unicodedata
@@ -31,8 +32,8 @@ from rulekit import dates, prose as prose_rules
 from rulekit.compare import Unreadable, compare
 from rulekit.decision import ClaimResult, Decision, Fact, Failure, Reason, choose, claim_result
 from rulekit.log import Stages, record_decision
-from rulekit.policy import Action, Entity, Field, Identity, Policy
-from rulekit.render import fill, format_value, join_words, jsonable
+from rulekit.policy import Action, BoundEntity, Entity, Field, Identity, Policy
+from rulekit.render import fill, fill_message, format_value, join_words, jsonable
 from rulekit.reply import Claim, Reply, read_reply
 from rulekit.sources import LookupRequest, Resolver, open_source
 from rulekit.template import parse_template
@@ -110,12 +111,16 @@ def _check(policy: Policy, reply: Any, source: Any, now: dt.datetime | None, att
     """``trace``, for a logged check only, is told where each stage ends: parse (reading the
     reply, planning the lookups), lookup (opening the source, fetching), judge (comparing each
     claim, checking the prose); the rest is deciding and rendering."""
-    try:
-        now = dates.moment(now) if now is not None else dt.datetime.now(dt.timezone.utc)
-    except (TypeError, ValueError) as exc:
+    problem = _options_problem(timeout, tenant)
+    if problem is None:
+        try:
+            now = dates.moment(now) if now is not None else dt.datetime.now(dt.timezone.utc)
+        except (TypeError, ValueError) as exc:
+            problem = str(exc)
+    if problem is not None:
         return Decision("refuse", ruleset=policy.ruleset, attempt=attempt,
                         message=_message(policy, DEFAULT_REFUSAL, []),
-                        reasons=(Reason("input_error", str(exc)),))
+                        reasons=(Reason("input_error", problem),))
     try:
         resolver = open_source(source, timeout=timeout)
     except Exception as exc:  # a bad source spec fails closed like a failed lookup
@@ -162,7 +167,22 @@ def _check(policy: Policy, reply: Any, source: Any, now: dt.datetime | None, att
     failures += _prose_failures(policy, parsed, planned, rows)
     if trace is not None:
         trace.mark("judge")
-    return _decide(policy, results, failures, parsed, attempt, rows, now, planned, sources)
+    return _decide(policy, results, failures, parsed, attempt, rows, now, planned, sources,
+                   inputs or {})
+
+
+def _options_problem(timeout: Any, tenant: Any) -> str | None:
+    """What is wrong with the caller's ``timeout`` or ``tenant``, or None. Said as an input
+    error naming the option, before anything is looked up: a timeout of 0 or NaN would fail
+    every lookup as if the source were down, and a tenant id that is not text (42) as if none
+    had been given."""
+    if isinstance(timeout, bool) or not isinstance(timeout, (int, float)) \
+            or not 0 < timeout < math.inf:
+        return f"timeout must be a positive, finite number of seconds, not {timeout!r}"
+    if tenant is not None and not isinstance(tenant, str):
+        return (f"tenant must be a string, the verified user's id from the login (give "
+                f"str(...) of a number), not {type(tenant).__name__}")
+    return None
 
 
 def _slot_claims(reply: Reply) -> tuple[Claim, ...]:
@@ -351,10 +371,23 @@ class _Derived:
         self.readable: dict[tuple[str, str], tuple[Entity, Field]] = {
             (entity.name, field.name): (entity, field)
             for entity in policy.entities for field in entity.readable_fields}
+        # The fields that name a row of each entity in a template (``_misattributed``), and
+        # those by which a row of each entity belongs to a row of another (``_belongs``); each
+        # built in one pass over the entities, so that a policy of thousands loads in linear
+        # time.
+        bindings = {bound.name: bound for bound in policy.binding.entities}
+        self.naming: dict[str, frozenset[str]] = {
+            entity.name: _naming_fields(entity, bindings.get(entity.name))
+            for entity in policy.entities}
+        keys: dict[str, list[str]] = {}
+        for entity in policy.entities:
+            keys.setdefault(f"{entity.name}_{entity.key}", []).append(entity.name)
+        self.links: dict[str, tuple[tuple[str, str], ...]] = {
+            entity.name: _link_fields(entity, keys) for entity in policy.entities}
         # The same few combinations of claimed fields come back check after check. They are
         # readable fields of this policy (``_plan`` saw to it), so the keys are bounded by it.
         self.lookup_fields = functools.lru_cache(maxsize=256)(
-            functools.partial(_lookup_fields, policy))
+            functools.partial(_lookup_fields, policy, self.naming, self.links))
         # A validated request per combination, copied for each check's ids.
         self.lookup_request = functools.lru_cache(maxsize=256)(
             functools.partial(_lookup_request, policy, self.lookup_fields))
@@ -366,12 +399,6 @@ class _Derived:
             functools.partial(_comparison, policy))
         self.rendering = functools.lru_cache(maxsize=4096, typed=True)(
             functools.partial(_rendering, policy))
-        # The fields that name a row of each entity in a template (``_misattributed``).
-        self.naming: dict[str, frozenset[str]] = {
-            entity.name: _naming_fields(policy, entity) for entity in policy.entities}
-        # The fields by which a row of each entity belongs to a row of another (``_belongs``).
-        self.links: dict[str, tuple[tuple[str, str], ...]] = {
-            entity.name: _link_fields(policy, entity) for entity in policy.entities}
         # A row's update time as cited: the same rows are asked about again and again.
         self.cited_time = functools.lru_cache(maxsize=4096, typed=True)(
             functools.partial(_cited_time_of, policy))
@@ -453,7 +480,9 @@ def _lookup_request(policy: Policy, lookup_fields, entity_name: str,
                          key_kind=entity.field(entity.key).type.kind)
 
 
-def _lookup_fields(policy: Policy, entity_name: str, claimed: frozenset[str]) -> tuple[str, ...]:
+def _lookup_fields(policy: Policy, naming: Mapping[str, frozenset[str]],
+                   links: Mapping[str, tuple[tuple[str, str], ...]], entity_name: str,
+                   claimed: frozenset[str]) -> tuple[str, ...]:
     """Every field one lookup of ``entity_name`` reads: the claimed ones, those that name a row
     (``_misattributed`` reads a row's name in the template's words), those that say which row
     of another entity the row belongs to (``_link_fields``), those an input must equal
@@ -461,8 +490,8 @@ def _lookup_fields(policy: Policy, entity_name: str, claimed: frozenset[str]) ->
     fallbacks show, the flags their placeholders depend on (``unless``), and the freshness
     field."""
     entity = policy.entity(entity_name)
-    fields = set(claimed) | (_naming_fields(policy, entity) - {entity.key})
-    fields.update(field for field, _ in _link_fields(policy, entity))
+    fields = set(claimed) | (naming[entity_name] - {entity.key})
+    fields.update(field for field, _ in links[entity_name])
     fields.update(field for _, field in entity.matching)
     for fallback in policy.fallbacks:
         fields.update(slot.field for slot in fallback.slots if slot.entity == entity_name)
@@ -734,10 +763,10 @@ _COMMON_WORDS = frozenset("the and for with from our your its this that are was 
                           "new all one two".split())
 
 
-def _naming_fields(policy: Policy, entity: Entity) -> frozenset[str]:
+def _naming_fields(entity: Entity, bound: BoundEntity | None) -> frozenset[str]:
     """The fields that name a row of ``entity`` in a template: its key and the fields it is
-    ``mentioned as``, else its readable text fields named like a name or a title."""
-    bound = next((b for b in policy.binding.entities if b.name == entity.name), None)
+    ``mentioned as`` (``bound``, its binding), else its readable text fields named like a name
+    or a title."""
     if bound is not None and bound.mentions:
         return frozenset((entity.key, *(name for name in bound.mentions
                                         if (field := entity.field(name)) and field.readable)))
@@ -745,15 +774,20 @@ def _naming_fields(policy: Policy, entity: Entity) -> frozenset[str]:
                                     if f.type.kind == "text" and _NAME_FIELD.search(f.name))))
 
 
-def _link_fields(policy: Policy, entity: Entity) -> tuple[tuple[str, str], ...]:
+def _link_fields(entity: Entity, keys: Mapping[str, list[str]]) -> tuple[tuple[str, str], ...]:
     """(field, entity) for each field by which a row of ``entity`` belongs to a row of another
     entity: a readable field named after that entity and its key (``review.product_sku`` for a
     ``product`` keyed by ``sku``; ``delivery_quote.variant_code``). Readable, so that every
-    source returns it; never a sensitive one."""
-    by_name = {f"{other.name}_{other.key}": other.name for other in policy.entities
-               if other.name != entity.name}
-    return tuple((field.name, by_name[field.name]) for field in entity.readable_fields
-                 if field.name in by_name and not field.sensitive)
+    source returns it; never a sensitive one. ``keys`` maps each ``<name>_<key>`` to the
+    entities it names, in order, the last other one winning (``_Derived`` builds it once:
+    built for each entity, it made a policy of 3,000 entities take seconds to check the first
+    time)."""
+    links = []
+    for field in entity.readable_fields:
+        others = [name for name in keys.get(field.name, ()) if name != entity.name]
+        if others and not field.sensitive:
+            links.append((field.name, others[-1]))
+    return tuple(links)
 
 
 def _link_rows(derived: _Derived, planned: list[_Planned], rows: dict, resolver: Resolver,
@@ -822,7 +856,7 @@ def _misattributed(derived: _Derived, reply: Reply, planned: list[_Planned],
     from rulekit.evidence import noun      # (evidence is the audit's: imported late)
 
     naming = derived.naming
-    words = _row_words(derived.policy, planned, rows)
+    words = _row_words(derived, planned, rows)
     # (entity, the row it names or None for a figure, the claim or None, (sentence, clause)),
     # in the template's order
     events: list[tuple[str, str | None, _Planned | None, tuple[int, int]]] = []
@@ -1027,7 +1061,7 @@ def _cited_id(derived: _Derived, rows: dict, entity: str, value: Any) -> str | N
                 None)
 
 
-def _row_words(policy: Policy, planned: list[_Planned], rows: dict
+def _row_words(derived: _Derived, planned: list[_Planned], rows: dict
                ) -> dict[str, list[tuple[str, str]]]:
     """The words of a template that name one fetched row of an entity two or more claims cite
     apart: each row's key, and each word of its naming fields' values that no other row of
@@ -1041,8 +1075,8 @@ def _row_words(policy: Policy, planned: list[_Planned], rows: dict
         fetched = rows.get(name) or {}
         if len(ids) < 2 or not isinstance(fetched, Mapping):
             continue
-        entity = policy.entity(name)
-        fields = _naming_fields(policy, entity) - {entity.key}
+        entity = derived.policy.entity(name)
+        fields = derived.naming[name] - {entity.key}
         owners: dict[str, set[str]] = {}
         for row_id in ids:
             owners.setdefault(row_id.casefold(), set()).add(row_id)
@@ -1161,12 +1195,13 @@ def _prose_failures(policy: Policy, reply: Reply, planned: list[_Planned],
 
 def _decide(policy: Policy, results: list[ClaimResult], failures: list[Failure],
             reply: Reply | None, attempt: int, rows: dict, now: dt.datetime,
-            planned: list[_Planned] = (), sources: tuple[dict, ...] = ()) -> Decision:
+            planned: list[_Planned] = (), sources: tuple[dict, ...] = (),
+            inputs: Mapping = {}) -> Decision:
     """``planned`` are the claims ``results`` judged, in the same order; ``sources`` is the
-    panel of the lookups that ran."""
+    panel of the lookups that ran; ``inputs`` what the user gave (a message may repeat it)."""
+    failed = [r for r in results if r.outcome != "confirmed"]
     common = dict(ruleset=policy.ruleset, claims=tuple(results), attempt=attempt,
-                  unsupported_claims=tuple(r.key for r in results if r.outcome != "confirmed"),
-                  sources=sources)
+                  unsupported_claims=tuple(r.key for r in failed), sources=sources)
     if not failures:
         return _answer(policy, results, reply, rows, common, planned)
     action, _ = choose(policy, failures, attempt)
@@ -1185,8 +1220,9 @@ def _decide(policy: Policy, results: list[ClaimResult], failures: list[Failure],
         common["reasons"] = reasons + (Reason(
             "fallback_unavailable", f"the fallback '{action.fallback}' needs a value that did "
             "not verify, so rulekit refused instead"),)
-        return Decision("refuse", message=_message(policy, DEFAULT_REFUSAL, results), **common)
-    message = _message(policy, action.message, results) if action.message else None
+        return Decision("refuse", message=_message(policy, DEFAULT_REFUSAL, failed, rows,
+                                                   inputs), **common)
+    message = _message(policy, action.message, failed, rows, inputs) if action.message else None
     if action.kind == "ask":
         return Decision("ask", message=message, next_action=action.hint, **common)
     if action.kind == "handoff":
@@ -1207,7 +1243,7 @@ def _answer(policy: Policy, results: list[ClaimResult], reply: Reply, rows: dict
         except Unreadable as exc:   # never render a guess
             reason = Reason("not_checkable", f"{result.key}: the stored value cannot be shown: {exc}",
                             result.path)
-            return Decision("refuse", message=_message(policy, DEFAULT_REFUSAL, [result]),
+            return Decision("refuse", message=_message(policy, DEFAULT_REFUSAL, [result], rows),
                             reasons=(reason,), **common)
         citations.append({"slot": result.key, "ref": result.citation, "updated_at": result.updated_at})
     return Decision("answer", text=fill(reply.template.pieces, values), citations=tuple(citations),
@@ -1258,20 +1294,64 @@ def _feedback(policy: Policy, results: list[ClaimResult], failures: list[Failure
             + "\n".join(shown) + (f"\n- and {more} more" if more > 0 else ""))
 
 
-def _message(policy: Policy, template: str, results: list[ClaimResult]) -> str:
-    """A refusal that names exactly what could not be verified."""
-    failed = [r for r in results if r.outcome != "confirmed"] or list(results)
-    labels, entities, ids = [], [], []
+# What a message says where the thing that failed cannot be named (docs/claims.md).
+_NO_FIELDS, _NO_ENTITY = "answer", "record"
+
+
+def _message(policy: Policy, template: str, failed: list[ClaimResult], rows: Mapping = {},
+             inputs: Mapping = {}) -> str:
+    """A refuse, ask or handoff message naming what could not be verified (``failed``). The
+    customer reads it, so nothing of the model's is ever in it: ``{fields}`` holds the declared
+    labels of the fields that failed, ``{entity}`` the declared names of their entities, and
+    ``{id}`` the ids of their rows, each only as the record holds it (``_shown_ids``). A claim
+    on a field or entity the ruleset does not declare, or on an id no row has, is named by the
+    model's own string, so it cannot be named: ``{fields}`` then says "answer", ``{entity}``
+    "record", and ``{id}`` is left out. Each names all that failed or nothing, as a part would
+    tell the customer that only that part failed. What the model wrote stays in the reasons,
+    for the developer."""
+    labels: list[str] | None = []
+    entities: list[str] | None = []
     for result in failed:
         entity = policy.entity(result.entity)
-        field = entity.field(result.field) if entity else None
-        labels.append(field.label if field else result.field.replace("_", " "))
-        entities.append(result.entity)
-        ids.append(result.entity_id)
-    values = {"fields": join_words(labels, policy.locale) or "answer",
-              "entity": join_words(entities, policy.locale) or "record",
-              "id": join_words(ids, policy.locale)}
-    return fill(parse_template(template).pieces, values)
+        field = entity.field(result.field) if entity is not None else None
+        if entity is None:
+            entities = None
+        elif entities is not None:
+            entities.append(entity.name)
+        if field is None:
+            labels = None
+        elif labels is not None:
+            labels.append(field.label)
+    values = {"fields": join_words(labels or (), policy.locale) or _NO_FIELDS,
+              "entity": join_words(entities or (), policy.locale) or _NO_ENTITY,
+              "id": join_words(_shown_ids(policy, failed, rows, inputs), policy.locale)}
+    return fill_message(parse_template(template).pieces, values)
+
+
+def _shown_ids(policy: Policy, failed: list[ClaimResult], rows: Mapping,
+               inputs: Mapping) -> list[str]:
+    """The ids of the rows ``failed`` cite, as a message may repeat them, or none at all. An id
+    is a claim of the model's until a row answers it: the key of a row the lookup found is the
+    record's (tenant-scoped, and only a row that goes with the user's inputs is ever found), so
+    it is shown as stored; an id no row has, or one never looked up, is shown only when it is
+    what the user gave for a declared input (an order number they typed), as they gave it:
+    repeating the user's own words tells them nothing new. Anything else, the model's text, is
+    never shown, and then neither is any other id."""
+    given = {_squeezed(inputs.get(i.name)): str(inputs[i.name]).strip()
+             for i in policy.inputs if _squeezed(inputs.get(i.name))} if inputs else {}
+    shown = []
+    for result in failed:
+        entity = policy.entity(result.entity)
+        found = None if entity is None else (rows.get(entity.name) or {}).get(result.entity_id)
+        if isinstance(found, Mapping):
+            key = jsonable(found.get(entity.key))
+            shown.append(key.strip() if type(key) is str else
+                         str(key) if type(key) is int else result.entity_id)
+        elif _squeezed(result.entity_id) in given:
+            shown.append(given[_squeezed(result.entity_id)])
+        else:
+            return []
+    return shown
 
 
 def _render_fallback(policy: Policy, action: Action, results: list[ClaimResult], rows: dict,

@@ -92,18 +92,27 @@ def _fold(text: str) -> str:
 
 
 def _decimal(value: Any) -> Decimal:
+    """A stored number as a finite Decimal. A NUMERIC or REAL column can hold NaN and
+    Infinity (PostgreSQL, SQLite), which are no amount, count or measure at all: unreadable,
+    said as such, never compared (NaN cannot be ordered) or shown."""
     if isinstance(value, bool):
         raise Unreadable(f"{value!r} is not a number")
     if isinstance(value, Decimal):
-        return value
-    if isinstance(value, (int, float)):
-        return Decimal(str(value))
-    if isinstance(value, str):
+        number = value
+    elif isinstance(value, int):
+        return Decimal(value)
+    elif isinstance(value, float):
+        number = Decimal(str(value))
+    elif isinstance(value, str):
         try:
-            return Decimal(value.strip())
+            number = Decimal(value.strip())
         except InvalidOperation:
             raise Unreadable(f"{value!r} is not a number") from None
-    raise Unreadable(f"{value!r} is not a number")
+    else:
+        raise Unreadable(f"{value!r} is not a number")
+    if not number.is_finite():
+        raise Unreadable(f"{value!r} is not a finite number")
+    return number
 
 
 def _claimed_number(value: Any, locale: str) -> numbers.ParsedNumber:
@@ -237,7 +246,8 @@ class DecimalNumber(Comparator):
 
     def show(self, spec, value):
         # The digits of the value, not of its storage: a NUMERIC(24, 6) column's 4.230000 and
-        # a JSON 4.23 show alike.
+        # a JSON 4.23 show alike. (A stored value is finite: ``_decimal``; a claimed one is
+        # parsed as a number a reader writes.)
         return numbers.plain_decimal(value) if value.is_finite() else str(value)
 
 

@@ -774,13 +774,13 @@ class _Loop:
             else:
                 from rulekit.audit import DEFAULT_REFUSAL
             template = DEFAULT_REFUSAL
-        from rulekit.render import fill
+        from rulekit.render import fill_message
         from rulekit.template import parse_template
 
         names = ({"fields": "answer", "entity": "record", "id": ""} if self.channel == "claims"
                  else {"fields": "figures", "entity": "data", "id": ""})
         try:
-            return fill(parse_template(template).pieces, names)
+            return fill_message(parse_template(template).pieces, names)
         except Exception:   # an unknown placeholder: the compiler forbids it; say it plainly
             return template
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 import functools
 import hashlib
 import json
+import re
 from pathlib import Path
 from collections.abc import Mapping, Sequence
 from typing import Any, Literal
@@ -20,7 +21,9 @@ from rulekit.errors import ArtifactError
 from rulekit.types import AnyType, Frozen
 
 # 2: entities carry their lookup statements; tenant; routed sources. 3: `artifact_sha256`.
-FORMAT_VERSION = 3
+# 4: `compiled_by`. A reader reads only its own version: a format-3 reader rejects the key it
+# does not know, so adding one is a new version, and an older artifact is recompiled.
+FORMAT_VERSION = 4
 # The field of the artifact that holds the sha256 of the rest of it (``artifact_digest``).
 DIGEST_FIELD = "artifact_sha256"
 
@@ -306,6 +309,9 @@ class Identity:
 
 class Policy(Frozen):
     format_version: int = FORMAT_VERSION
+    # Which rulekit compiled it ("rulekit 0.1.0"), for whoever reads an artifact; None for a
+    # policy built by hand. Covered by the artifact's digest like the rest.
+    compiled_by: str | None = None
     name: str
     version: str
     locale: str
@@ -411,6 +417,37 @@ def load_compiled(path: str | Path) -> Policy:
 
 
 def policy_from_json(data: bytes | str, where: str = "<artifact>") -> Policy:
+    try:
+        return _policy_from_json(data, where)
+    except RecursionError:
+        # Reading JSON, validating it and digesting it each recurse once a level; an artifact
+        # compiled by rulekit is nested about ten levels (a long formula adds a few), so a
+        # JSON document too deep for them is not one.
+        raise ArtifactError(f"{where}: not a compiled policy: its JSON is nested "
+                            f"{_nesting(data):,} levels deep, too deep to read; recompile with "
+                            "`rulekit compile --out`") from None
+
+
+# A JSON string, or a bracket: what nesting is counted from (brackets inside strings are text).
+_JSON_NESTING = re.compile(rb'"(?:[^"\\]|\\.)*"|[\[\]{}]')
+
+
+def _nesting(data: bytes | str) -> int:
+    """How deeply ``data`` nests its arrays and objects: linear, and run only for an artifact
+    too deep to read, to say how deep it is."""
+    raw = data.encode("utf-8", "replace") if isinstance(data, str) else data
+    depth = deepest = 0
+    for match in _JSON_NESTING.finditer(raw):
+        token = match.group()
+        if token in (b"[", b"{"):
+            depth += 1
+            deepest = max(deepest, depth)
+        elif token in (b"]", b"}"):
+            depth -= 1
+    return deepest
+
+
+def _policy_from_json(data: bytes | str, where: str) -> Policy:
     try:
         raw = json.loads(data)
     except (ValueError, UnicodeDecodeError) as exc:

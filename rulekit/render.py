@@ -92,6 +92,32 @@ def fill(pieces: Sequence[str], values: Mapping[str, str]) -> str:
     return "".join(text)
 
 
+# What may follow a left-out value without the space before it.
+_GAP_CLOSERS = frozenset(",.;:!?)]")
+
+
+def fill_message(pieces: Sequence[str], values: Mapping[str, str]) -> str:
+    """``fill`` for a message a customer reads, where a placeholder may have nothing to show
+    (``{id}`` when no id may be repeated): the empty value is left out with the space before
+    it when a space or a mark follows ("for order {id}, so" reads "for order, so"), and with
+    the brackets around it ("the price ({id}) did" reads "the price did")."""
+    text = list(pieces)
+    for at in range(1, len(text), 2):
+        value = values[text[at]]
+        text[at] = value
+        if value:
+            continue
+        left, right = text[at - 1], text[at + 1]
+        if left[-1:] in ("(", "[") and right[:1] in (")", "]"):
+            left, right = left[:-1].rstrip(), right[1:]
+        elif at == 1 and not left:      # the message starts with it
+            right = right.lstrip()
+        if left[-1:].isspace() and (not right or right[0].isspace() or right[0] in _GAP_CLOSERS):
+            left = left.rstrip()
+        text[at - 1], text[at + 1] = left, right
+    return "".join(text)
+
+
 def join_words(words: Sequence[str], locale: str) -> str:
     """"the price, the stock and the delivery estimate", in the locale's own list style."""
     unique = list(dict.fromkeys(words))

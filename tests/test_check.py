@@ -610,6 +610,37 @@ def test_a_now_that_is_no_instant_refuses_with_a_reason_that_says_why(now, says)
     assert says in decision.reasons[0].message
 
 
+# --- tenant and timeout: input errors, named ------------------------------------------------
+
+SCOPED = rulekit.load(Path(__file__).parent / "cases" / "sources" / "store.rules")
+
+
+@pytest.mark.parametrize("policy", [POLICY, SCOPED], ids=["unscoped", "scoped"])
+@pytest.mark.parametrize("tenant", [42, 4.2, True, b"alice", ["alice"]])
+def test_a_tenant_that_is_not_a_string_is_an_input_error_that_says_so(policy, tenant):
+    decision = check(policy, STALE_PRICE, ROWS, now=NOW, tenant=tenant)
+    assert decision.decision == "refuse"
+    assert [r.code for r in decision.reasons] == ["input_error"]
+    message = decision.reasons[0].message
+    assert "tenant must be a string" in message and type(tenant).__name__ in message
+    assert "no verified tenant id was given" not in message
+
+
+@pytest.mark.parametrize("timeout", [0, -1, 0.0, float("nan"), float("inf"), "2", True, None])
+def test_a_timeout_that_is_no_positive_finite_number_is_an_input_error_that_names_it(timeout):
+    for source in (ROWS, "sqlite:///nowhere.db"):
+        decision = check(POLICY, STALE_PRICE, source, now=NOW, timeout=timeout)
+        assert decision.decision == "refuse"
+        assert [r.code for r in decision.reasons] == ["input_error"]
+        assert decision.reasons[0].message.startswith(
+            f"timeout must be a positive, finite number of seconds, not {timeout!r}")
+
+
+@pytest.mark.parametrize("timeout", [0.001, 1, 2.5, 1e9])
+def test_a_positive_finite_timeout_is_accepted(timeout):
+    assert check(POLICY, STALE_PRICE, ROWS, now=NOW, timeout=timeout).decision == "answer"
+
+
 # --- requires ... matching ---------------------------------------------------------------------
 
 def test_a_row_that_does_not_go_with_the_input_is_told_apart_from_no_row_by_nothing():

@@ -139,3 +139,29 @@ def test_threads_decide_as_a_single_thread_does():
         shared = list(pool.map(lambda text: check(POLICY, text, ROWS, now=NOW).to_dict(),
                                replies * 8))
     assert shared == alone * 8
+
+
+class _CountedWalks(tuple):
+    """A policy's entities that count how often they are walked."""
+    walks = 0
+
+    def __iter__(self):
+        type(self).walks += 1
+        return super().__iter__()
+
+
+def test_what_a_check_derives_from_a_policy_walks_its_entities_a_fixed_number_of_times():
+    """Derived once per policy, before its first check: the links of each entity were found by
+    walking every entity again, so a policy of 3,000 entities took seconds to check the first
+    time, past any timeout. Counted, not timed: the walks must not grow with the entities."""
+    walks = []
+    for count in (10, 40):
+        entity = POLICY.entity("product")
+        many = _CountedWalks(entity.model_copy(update={"name": f"product{i}"})
+                             for i in range(count))
+        policy = POLICY.model_copy(update={"entities": many})
+        _CountedWalks.walks = 0
+        derived = check_module._Derived(policy)
+        walks.append(_CountedWalks.walks)
+        assert set(derived.links) == {f"product{i}" for i in range(count)}
+    assert walks[0] == walks[1], walks

@@ -40,6 +40,7 @@ Expectations (a case needs at least one; each is checked against every run of th
     want_message_contains  [substrings of the message]
     want_reasons        [reason codes], compared as a multiset (order-insensitive)
     want_reason_paths   [JSON paths of the reasons], compared as a multiset (null allowed)
+    want_reasons_contain  [substrings each found in some reason's message]
     want_next_action    the hint for the caller: ask_for_postcode, regenerate, handoff...
     want_citations      [{slot, ref, updated_at}] of an answer or fallback, in order
     want_feedback_contains / want_feedback_excludes  [substrings of the feedback to the model]
@@ -104,7 +105,8 @@ FILE_KEYS = {"ruleset", "now", "rows", "cases"}
 INPUT_KEYS = {"note", "ruleset", "reply", "reply_text", "rows", "add_rows", "drop_tables",
               "patch", "inputs", "attempt", "now", "source", "xfail", "twin"}
 WANT_KEYS = {"want_decision", "want_claims", "want_text", "want_message", "want_message_contains",
-             "want_reasons", "want_reason_paths", "want_next_action", "want_citations",
+             "want_reasons", "want_reason_paths", "want_reasons_contain", "want_next_action",
+             "want_citations",
              "want_feedback_contains", "want_feedback_excludes", "want_facts",
              "want_unsupported"}
 TWIN_KEYS = {"note", "value", "claim", "patch", "xfail"} | WANT_KEYS
@@ -239,7 +241,7 @@ def check_wants(spec: dict, where: str) -> None:
                 raise ValueError(f"{where}: want_claims.{key} is an outcome or a mapping")
             if outcome is not None and outcome not in OUTCOMES:
                 raise ValueError(f"{where}: want_claims.{key}: {outcome!r} is not an outcome")
-    for key in ("want_reasons", "want_reason_paths", "want_message_contains",
+    for key in ("want_reasons", "want_reason_paths", "want_reasons_contain", "want_message_contains",
                 "want_feedback_contains", "want_feedback_excludes", "want_facts",
                 "want_unsupported", "want_citations"):
         if key in spec and not isinstance(spec[key], list):
@@ -479,6 +481,9 @@ def check_wants_met(run: Run, decision: Decision, where: str) -> None:
         assert multiset(r.path for r in decision.reasons) == multiset(
             wants["want_reason_paths"]), (
             f"{where}: reason paths {[(r.path, r.message) for r in decision.reasons]}")
+    for part in wants.get("want_reasons_contain", ()):
+        assert any(part in r.message for r in decision.reasons), (
+            f"{where}: no reason says {part!r}: {[r.message for r in decision.reasons]}")
     if "want_next_action" in wants:
         assert decision.next_action == wants["want_next_action"], (
             f"{where}: next_action {decision.next_action!r}")

@@ -107,8 +107,8 @@ def test_a_timeout_no_lookup_can_use_fails_closed_before_asking(timeout):
     source = Recording()
     decision = check(POLICY, ORDER_THEN_PRODUCT, source, now=NOW, timeout=timeout)
     assert decision.decision == "refuse" and decision.text is None
-    assert [r.code for r in decision.reasons] == ["internal_error"]
-    assert "LookupRequest.timeout must be positive" in decision.reasons[0].message
+    assert [r.code for r in decision.reasons] == ["input_error"]
+    assert decision.reasons[0].message.startswith("timeout must be a positive, finite number")
     assert source.requests == []
 
 

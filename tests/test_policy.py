@@ -88,8 +88,9 @@ def test_an_artifact_without_a_digest_is_refused(artifacts):
 @pytest.mark.parametrize("content, expected", [
     (b"not json", "the JSON does not parse"),
     (b"[]", "no `format_version` at $"),
-    (b'{"format_version": 99}', "$.format_version is 99, this rulekit reads 3"),
-    (b'{"format_version": 2}', "$.format_version is 2, this rulekit reads 3"),
+    (b'{"format_version": 99}', "$.format_version is 99, this rulekit reads 4"),
+    (b'{"format_version": 3}', "$.format_version is 3, this rulekit reads 4"),
+    (b'{"format_version": 2}', "$.format_version is 2, this rulekit reads 4"),
 ])
 def test_not_an_artifact(content, expected, tmp_path):
     path = tmp_path / "x.policy.json"
@@ -102,3 +103,32 @@ def test_not_an_artifact(content, expected, tmp_path):
 def test_a_missing_artifact(tmp_path):
     with pytest.raises(rulekit.ArtifactError, match="cannot read the compiled policy"):
         load_compiled(tmp_path / "none.json")
+
+
+@pytest.mark.parametrize("opening, closing", [(b"[", b"]"), (b'{"a":', b"}")],
+                         ids=["arrays", "objects"])
+def test_a_deeply_nested_artifact_is_refused_naming_the_file_and_its_depth(opening, closing,
+                                                                           tmp_path):
+    """Python's JSON reader recurses once a level: 100,000 levels raised RecursionError, which
+    the CLI reported as a bug in rulekit (exit 3) rather than a bad artifact (exit 1)."""
+    path = tmp_path / "deep.policy.json"
+    path.write_bytes(opening * 100_000 + (b"1" if opening == b"[" else b"1") + closing * 100_000)
+    with pytest.raises(rulekit.ArtifactError) as caught:
+        load_compiled(path)
+    message = str(caught.value)
+    assert message.startswith(f"{path}: not a compiled policy: ")
+    assert "nested 100,000 levels deep" in message and "recompile" in message
+    assert main(["schema", str(path)]) == 1
+
+
+def test_an_artifact_records_the_rulekit_that_compiled_it(artifacts):
+    data = json.loads((artifacts / "orders.policy.json").read_text())
+    assert data["compiled_by"] == f"rulekit {rulekit.__version__}"
+    assert load_compiled(artifacts / "orders.policy.json").compiled_by == data["compiled_by"]
+
+
+def test_the_digest_covers_the_rulekit_that_compiled_it(artifacts):
+    data = json.loads((artifacts / "orders.policy.json").read_text())
+    data["compiled_by"] = "rulekit 9.9.9"
+    with pytest.raises(rulekit.ArtifactError, match="edited after it was compiled"):
+        policy_from_json(json.dumps(data), "orders.policy.json")

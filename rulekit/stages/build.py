@@ -7,6 +7,7 @@ import os
 from decimal import Decimal
 from typing import Iterable
 
+import rulekit
 from rulekit import ast, policy as P, types as T
 from rulekit.stages.context import (DEFAULT_LOCALE, DEFAULT_TIMEZONE, Compilation, FieldInfo,
                                     _plain, fold)
@@ -27,6 +28,7 @@ def build_policy(c: Compilation) -> None:
     sweep = next(c.items(ast.Sweep), None)
     prose = next(c.items(ast.Prose), None)
     c.policy = P.Policy(
+        compiled_by=f"rulekit {rulekit.__version__}",
         name=c.header.name.value,
         version=setting("version", "0"),
         locale=setting("locale", DEFAULT_LOCALE),
