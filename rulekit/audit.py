@@ -29,6 +29,8 @@ from rulekit.evidence import Evidence, EvidenceError
 from rulekit.log import Stages, record_decision
 from rulekit.policy import OUTCOMES, Action, OutcomeAction, Policy
 from rulekit.prose import GUARDED_ADVICE, with_guarded
+from rulekit.render import fill_message
+from rulekit.template import parse_template
 from rulekit.bind import bind
 from rulekit.scan import scan
 from rulekit.sweep import IN_TEXT_ORDER, Finding, SweepSettings, sweep
@@ -281,11 +283,12 @@ def decision_for(policy: Policy, failures: Sequence[Failure], attempt: int, *,
     common: dict[str, Any] = dict(ruleset=policy.ruleset, reasons=tuple(f.reason for f in failures),
                                   attempt=attempt if recorded is None else recorded, **fields)
     refusal = refusal or _refusal
+    named = named or free_text_message
     if action.kind == "regenerate":
         return Decision("regenerate", feedback=feedback(action) if callable(feedback)
                         else feedback, next_action="regenerate", **common)
     if action.kind in ("ask", "handoff"):
-        return Decision(action.kind, message=named(action.message) if named else action.message,
+        return Decision(action.kind, message=named(action.message),
                         next_action=action.hint if action.kind == "ask" else "handoff",
                         **common)
     if action.kind == "fallback":
@@ -295,9 +298,21 @@ def decision_for(policy: Policy, failures: Sequence[Failure], attempt: int, *,
 
 
 def _refusal(message: str | None) -> str:
-    """A refuse message for free text: its placeholders name "figures" and "data"."""
-    return (message or DEFAULT_REFUSAL).replace("{fields}", "figures").replace(
-        "{entity}", "data").replace("{id}", "")
+    return free_text_message(message or DEFAULT_REFUSAL)
+
+
+# Free text verifies nothing a message could name: its fields are "figures", its entity "data",
+# and no id may be repeated (the model's would be unverified).
+_FREE_TEXT_NAMES = {"fields": "figures", "entity": "data", "id": ""}
+
+
+def free_text_message(template: str | None) -> str | None:
+    """A ruleset's refuse, ask or handoff message for a reply with nothing verified to name:
+    ``{fields}`` says "figures", ``{entity}`` "data", and ``{id}`` is left out with the space or
+    brackets around it ("for data, so"), never filled with the model's words."""
+    if template is None:
+        return None
+    return fill_message(parse_template(template).pieces, _FREE_TEXT_NAMES)
 
 
 def feedback(findings: Sequence[Finding], naming: int) -> str:

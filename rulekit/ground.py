@@ -768,21 +768,15 @@ class _Loop:
 
     def message(self, template: str | None) -> str | None:
         """A refuse, ask or handoff message with nothing verified to name."""
-        if template is None:
-            if self.channel == "claims":
-                from rulekit.check import DEFAULT_REFUSAL
-            else:
-                from rulekit.audit import DEFAULT_REFUSAL
-            template = DEFAULT_REFUSAL
+        if self.channel != "claims":
+            from rulekit.audit import DEFAULT_REFUSAL, free_text_message
+            return free_text_message(template or DEFAULT_REFUSAL)
+        from rulekit.check import DEFAULT_REFUSAL
         from rulekit.render import fill_message
         from rulekit.template import parse_template
 
-        names = ({"fields": "answer", "entity": "record", "id": ""} if self.channel == "claims"
-                 else {"fields": "figures", "entity": "data", "id": ""})
-        try:
-            return fill_message(parse_template(template).pieces, names)
-        except Exception:   # an unknown placeholder: the compiler forbids it; say it plainly
-            return template
+        return fill_message(parse_template(template or DEFAULT_REFUSAL).pieces,
+                            {"fields": "answer", "entity": "record", "id": ""})
 
 
 # A finish_reason that says the reply did not end where the model meant it to.

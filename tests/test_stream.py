@@ -461,7 +461,7 @@ def test_abort_on_the_last_attempt_takes_the_rulesets_final_action():
 
 
 @pytest.mark.parametrize("action,decision,message,next_action,codes", [
-    (Action(kind="ask", hint="ask_which", message="Which {fields}?"), "ask", "Which {fields}?",
+    (Action(kind="ask", hint="ask_which", message="Which {fields}?"), "ask", "Which figures?",
      "ask_which", ["malformed_reply"]),
     (Action(kind="handoff", message="A person will answer."), "handoff", "A person will answer.",
      "handoff", ["malformed_reply"]),
@@ -472,9 +472,9 @@ def test_abort_on_the_last_attempt_takes_the_rulesets_final_action():
 ])
 def test_abort_takes_each_kind_of_action_as_free_text_does(action, decision, message, next_action,
                                                            codes):
-    """A reply cut short is free text with no verified fact (``audit.decision_for``): an ask or
-    a handoff keeps its message as written, a fallback cannot be built and refuses, a refusal
-    reads its placeholders as free text's."""
+    """A reply cut short is free text with no verified fact (``audit.decision_for``): a
+    fallback cannot be built and refuses, and a refusal, an ask or a handoff reads its
+    placeholders as free text's (never a literal "{fields}" to the customer)."""
     policy = default_policy().model_copy(update={"actions": tuple(
         OutcomeAction(outcome=outcome, action=action) for outcome in OUTCOMES)})
     got = StreamGate(policy, {"views": 4120}).abort("dropped")
