@@ -569,10 +569,17 @@ def _stock_agrees(word: str, level: Decimal) -> bool:
     return level > 0
 
 
+_PLAIN_LETTERS = str.maketrans({"đ": "d", "Đ": "d", "ð": "d", "Ð": "d", "ł": "l", "Ł": "l",
+                                "ø": "o", "Ø": "o", "ı": "i", "ħ": "h", "Ħ": "h", "æ": "ae",
+                                "Æ": "ae", "œ": "oe", "Œ": "oe", "þ": "th", "Þ": "th",
+                                "\u2019": "'", "\u2018": "'", "\u02bc": "'", "\u00b4": "'"})
+
+
 def _squeezed(value: Any) -> str:
     """An input or the field it must equal, as compared: NFKC (full-width digits are digits),
     without case, accents, white space or invisible format characters ("SW1A 1AA" is
-    "sw1a1aa", "Müller" is "muller", as typed on a keyboard without them); a whole float is its
+    "sw1a1aa", "Müller" is "muller" and "Łukasz" "lukasz", as typed on a keyboard without
+    them; "O’Brien" is "o'brien"); a whole float is its
     integer (10115.0 is "10115"); "" for nothing."""
     if value is None or isinstance(value, bool):
         return ""
@@ -583,8 +590,9 @@ def _squeezed(value: Any) -> str:
         return "".join(text.split()).casefold()
     # NFKD splits a letter from its accents and folds full-width forms as NFKC does; only the
     # accents of Latin, Greek and Cyrillic letters go (U+0300-U+036F): a kana's voicing mark
-    # makes another letter (ガ is not カ).
-    text = unicodedata.normalize("NFKD", text)
+    # makes another letter (ガ is not カ). Letters with a stroke, which NFKD keeps whole, are
+    # written as a keyboard without them would (Đorđević as dordevic), and so are apostrophes.
+    text = unicodedata.normalize("NFKD", text.translate(_PLAIN_LETTERS))
     return unicodedata.normalize("NFC", "".join(
         c for c in "".join(text.split())
         if not "\u0300" <= c <= "\u036f" and unicodedata.category(c) != "Cf")).casefold()
@@ -925,12 +933,14 @@ def _mixed_rows(entity: str, items: list[_Planned], out: list[ClaimResult]) -> N
     """One sentence that names no row of ``entity`` speaks of one row, or of several alike:
     "On {night} we have {rooms} rooms." with the night of one row and the rooms of another
     states a count for a night that has another; each of its figures is ``misattributed``.
-    Several rows each cited for the same fields ("from {p1} to {p2}", "{p1} with {s1} in
-    stock, the other {p2} with {s2}") are a list or a comparison, and pass."""
+    Rows that each share a field with another row cited there are a list or a comparison,
+    and pass: "from {p1} to {p2}", "{p1} with {s1} in stock, the other {p2} with {s2}", "the
+    first is {p1} with {s1} in stock; the second is {p2}". A row that shares none is a mix."""
     fields: dict[str, set[str]] = {}
     for item in items:
         fields.setdefault(str(item.claim.entity_id), set()).add(item.field.name)
-    if len(fields) < 2 or all(f == next(iter(fields.values())) for f in fields.values()):
+    if len(fields) < 2 or all(any(own & other for row, other in fields.items() if row != cited)
+                              for cited, own in fields.items()):
         return
     cited = ", ".join(f"{entity} {row} ({', '.join(sorted(f))})" for row, f in fields.items())
     for item in items:
