@@ -16,6 +16,7 @@ from typing import Sequence
 from rulekit.evidence import WORD_AFTER, Amount, Evidence, noun
 from rulekit.findings import _FIGURE_KINDS, Finding, _new_finding
 from rulekit.numbers import plain_decimal
+from rulekit.units import unit_word
 from rulekit.scan import Mention
 from rulekit.scan.base import _ascii_lower, _is_cjk, _word_after, _word_before, inside_written_name
 
@@ -28,6 +29,8 @@ from rulekit.scan.base import _ascii_lower, _is_cjk, _word_after, _word_before, 
 # (``Evidence.amounts``). The phrases are found with ``str.find`` in the lower-cased text: a
 # pattern that does not start with one literal makes ``re`` try every position of the text,
 # which cost more than the rest of a short answer's judging.
+# After "a few ", up to three words of what is left, then "left" or "remaining".
+_FEW_LEFT = re.compile(r"((?:[a-z][\w'-]*[ \t\u00a0]+){0,3})(?:left|remaining)\b")
 _NONE_WORDS = ("no ", "zero ", "0 ", "not a single ", "not any ", "without any ")
 _COUNTED_WORDS = re.compile(r"[ \t\u00a0]*([a-z]+)(?:[ \t\u00a0]+([a-z]+))?")
 _STOCK_OUT = ("out of ", "out-of-", "not in ", "n't in ")
@@ -332,17 +335,18 @@ def _amount_phrases(low: str, names: _NameOrSize) -> list[tuple[int, int, str, s
 
 
 def _a_few_left(low: str) -> list[tuple[int, int, str, None, None]]:
-    """"(only) a few left", "a few remaining": some stock, judged as "in stock" is (``"in"``:
-    not after a condition or a count), unless it is the customer's ("you have a few left")."""
+    """"(only) a few left", "a few Steel Water Bottles left", "a few remaining": some stock,
+    judged as "in stock" is (``"in"``: not after a condition or a count), unless it is the
+    customer's ("you have a few left") or a length of time ("a few days left": a unit)."""
     found = []
-    for word in ("a few left", "a few remaining"):
-        at = low.find(word)
-        while at >= 0:
-            end = at + len(word)
-            if _whole_word(low, at, end) and not any(
-                    w in ("you", "you've", "you're", "your") for w in low[max(0, at - 24):at].split()[-3:]):
-                found.append((at, end, "in", None, None))
-            at = low.find(word, end)
+    at = low.find("a few ")
+    while at >= 0:
+        said = _FEW_LEFT.match(low, at + 6)
+        if said is not None and not (at and low[at - 1].isalnum()) and not any(
+                unit_word(word) for word in said.group(1).split()) and not any(
+                w in ("you", "you've", "you're", "your") for w in low[max(0, at - 24):at].split()[-3:]):
+            found.append((at, said.end(), "in", None, None))
+        at = low.find("a few ", at + 6)
     return found
 
 
