@@ -91,9 +91,13 @@ def _cjk_rank(before: str, mention: Mention) -> bool:
 
 
 # A rating and a slash before its scale: "4.5/5", "4 / 5".
-# A rating before "out of" and its scale: "8.7 out of", "4 stars out of".
-_RATED_OUT_OF = re.compile(r"(?<![\d.,])(\d{1,3}(?:[.,]\d{1,2})?) ?(?:stars? |points? )?out of \Z",
-                           re.IGNORECASE)
+# A rating before the word for "out of" and its scale: "8.7 out of", "4 stars out of", "4,3
+# sur", "4,3 Sterne von" (the words of the languages whose number words are read).
+_SCALE_WORDS = (" sur", " von", " de", " su", " em", " van", " uit", " op")
+_RATED_OUT_OF = re.compile(
+    r"(?<![\d.,])(\d{1,3}(?:[.,]\d{1,2})?)[ \u00a0]?(?:(?:stars?|points?|sterne|étoiles|"
+    r"estrellas|stelle|estrelas|sterren|punkte|points|puntos|punti|pontos|punten)[ \u00a0])?"
+    r"(?:out of|sur|von|de|su|em|van|uit|op)[ \u00a0]\Z", re.IGNORECASE)
 _RATED_SLASH = re.compile(r"(?<![\d.,/])(\d{1,2}(?:[.,]\d{1,2})?)[ \u00a0]?/[ \u00a0]?\Z")
 # Words before a number (or before the "#" or "number" before it) that state a rank of what
 # the sentence is about: "ranked #1", "finished 2nd", "is number 3"; not "top" ("your top 3" is
@@ -1563,7 +1567,7 @@ class _Judge:
         if integral and mention.ordinal and 12 < value <= 31 and self._day_of_month(mention):
             return None     # "shipped on the 15th": the day of a date in the evidence
         if integral and "rating_scale" in self.settings.small_integer_contexts \
-                and mention.before.endswith("out of"):
+                and mention.before.endswith(("out of",) + _SCALE_WORDS):
             rating = self._rating_above(mention)
             if rating is not None:
                 small = 0 <= value <= self.settings.small_integer_limit
@@ -1821,8 +1825,7 @@ class _Judge:
         if "weekday" in contexts and last in _DAY_WORDS and int(value) in self.days_of_month \
                 and mention.ordinal:
             return True
-        if "rating_scale" in contexts and (mention.before.endswith("out of")
-                                           and self._rating_above(mention) is None
+        if "rating_scale" in contexts and (self._rating_out_of(mention)
                                            or self._rating_after_slash(mention)):
             return True
         return False
@@ -1873,6 +1876,19 @@ class _Judge:
             or last == "in" and len(before) > 1 and before[-2] in _RANK_IN \
             or mention.after.split(" ", 1)[0] in _RANK_AFTER_ORDINAL and (
                 before[-2:-1] if last == "the" else before[-1:]) not in (["and"], ["or"], ["to"])
+
+    def _rating_out_of(self, mention: Mention) -> bool:
+        """Whether ``mention`` is the scale of a rating: after "out of" ("rated it 4 out of
+        5"), or after a rating and the word for it in French, German, Spanish, Italian,
+        Portuguese or Dutch ("4,3 sur 5", "4,3 von 5 Sternen", "8,7 von 10"), no smaller than
+        the rating."""
+        before = mention.before
+        if before.endswith("out of"):
+            return self._rating_above(mention) is None
+        if not before.endswith(_SCALE_WORDS):
+            return False
+        found = _RATED_OUT_OF.search(self.text, max(0, mention.start - 32), mention.start)
+        return found is not None and Decimal(found.group(1).replace(",", ".")) <= mention.value
 
     def _rating_above(self, mention: Mention) -> str | None:
         """The rating said before "out of" and ``mention``, its scale, when it is above the
