@@ -743,3 +743,43 @@ def same_instant(claimed: ClaimedDate, actual: dt.datetime) -> bool:
         local = local.replace(microsecond=0)
     # Compare in UTC: two datetimes sharing a tzinfo compare by wall time, ignoring DST folds.
     return local.astimezone(UTC) == claimed.instant.astimezone(UTC)
+
+
+# CLDR's letters for the time of day and for the time zone; a calendar day has neither.
+TIME_LETTERS = frozenset("abBhHKkmsSA")
+ZONE_LETTERS = frozenset("zZOvVxX")
+
+
+def pattern_letters(pattern: str) -> tuple[list[tuple[str, int, int]], int | None]:
+    """The runs of one unquoted ASCII letter in a CLDR date ``pattern``, as (letter, length,
+    offset), and the offset of a quote left open (None when every quote closes). `''` is an
+    apostrophe, inside quotes or out; any other character is literal."""
+    runs: list[tuple[str, int, int]] = []
+    index, open_quote, size = 0, None, len(pattern)
+    while index < size:
+        char = pattern[index]
+        if char == "'":
+            if pattern.startswith("''", index):
+                index += 2
+                continue
+            open_quote = index if open_quote is None else None
+            index += 1
+            continue
+        if open_quote is None and char.isascii() and char.isalpha():
+            end = index + 1
+            while end < size and pattern[end] == char:
+                end += 1
+            runs.append((char, end - index, index))
+            index = end
+            continue
+        index += 1
+    return runs, open_quote
+
+
+@functools.lru_cache(maxsize=256)
+def shows_time(pattern: str) -> bool:
+    """Whether a CLDR date ``pattern`` shows a time of day or a zone ("d MMMM yyyy 'at' HH:mm");
+    a named format (short, medium...) shows the day of a day."""
+    return pattern not in ("short", "medium", "long", "full") and any(
+        letter in TIME_LETTERS or letter in ZONE_LETTERS
+        for letter, _, _ in pattern_letters(pattern)[0])

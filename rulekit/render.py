@@ -38,8 +38,10 @@ def format_value(field: Field, stored: Any, locale: str, claim_type: str | None 
         if spec.kind == "date":
             return _day(locale, spec.format, value)
         if spec.kind == "timestamp":
-            # Shown as the day in the field's zone, unless the claim was about the time itself.
-            if claim_type == "timestamp":
+            # Shown as the day in the field's zone, unless the claim was about the time itself
+            # or the author's pattern shows the time: a deadline "until 31 October 2027 at
+            # 00:30" (the day alone would say the whole day). Both come from the record.
+            if claim_type == "timestamp" or dates.shows_time(spec.format):
                 return _instant(locale, spec.format, spec.zone, value)
             return _day(locale, spec.format, value.astimezone(dates.zone(spec.zone)).date())
     except (AttributeError, KeyError, TypeError, ValueError):

@@ -3,9 +3,8 @@ are goldens in tests/cases/compile/format_*.rules), and never a crash at check t
 
 - every pattern the CLDR data itself uses for dates (date fields) and date-times (timestamp
   fields) compiles without a word: the check knows babel's letters, not a guess of them;
-- a timestamp field whose format shows a time, claimed as a date, is refused with a reason that
-  names the field and the format (the compiler warns about it, RK312); claimed as a timestamp,
-  it is answered in that format;
+- a timestamp field whose format shows a time, claimed as a date, is shown in that format, day
+  and time from the record (the compiler warns about it, RK312); claimed as a timestamp, too;
 - a policy whose pattern no compiler checked (an artifact written by an older rulekit) is
   refused in the same way: the check fails closed, it does not raise into the chatbot.
 """
@@ -105,15 +104,16 @@ def _check(policy, reply):
     return check(policy, reply, MemoryResolver(ROWS), now=NOW)
 
 
-def test_a_date_claim_on_a_timestamp_whose_format_shows_a_time_is_refused_by_name():
+def test_a_date_claim_on_a_timestamp_whose_format_shows_a_time_shows_the_stored_time():
+    # A deadline claimed as a day is shown as the author's pattern asks, day and time, both
+    # from the record: "until 18 December 2026" alone would promise the whole day.
     policy = compile_source(_rules(timestamp_format="d MMMM yyyy 'at' HH:mm"),
                             "hotel.rules").policy
     decision = _check(policy, _cancel_reply("date", "2026-12-18"))
-    assert decision.decision == "refuse"
-    (reason,) = decision.reasons
-    assert reason.code == "not_checkable"
-    assert "cancel_by" in reason.message and "d MMMM yyyy 'at' HH:mm" in reason.message
-    assert "Error" not in reason.message and "attribute" not in reason.message
+    assert decision.decision == "answer", decision.reasons
+    assert decision.text == "You can cancel free of charge until 18 December 2026 at 23:59."
+    wrong = _check(policy, _cancel_reply("date", "2026-12-19"))
+    assert wrong.decision != "answer"
 
 
 def test_a_timestamp_claim_on_the_same_field_is_answered_in_its_format():

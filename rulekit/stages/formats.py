@@ -8,8 +8,8 @@ when a reply is checked. Both are errors here, where the author can fix them (RK
 
 A date is shown with its field's format. So is a timestamp: as the instant when the claim was
 about the time, as the day in the field's zone when the claim was a date. A timestamp's pattern
-that shows a time of day cannot show that day, and such a claim is refused at check time; that
-is a warning, as timestamp claims still show.
+that shows a time of day shows a date claim as the stored instant, day and time, as the
+author wrote it; that is a warning, as the day alone cannot be shown.
 """
 
 from __future__ import annotations
@@ -17,13 +17,11 @@ from __future__ import annotations
 import datetime as dt
 
 from rulekit import ast
+from rulekit.dates import TIME_LETTERS as _TIME_LETTERS, ZONE_LETTERS as _ZONE_LETTERS, pattern_letters
 from rulekit.errors import Span
 from rulekit.stages.context import Compilation
 
 NAMED = ("short", "medium", "long", "full")
-# CLDR's letters for the time of day and for the time zone; a calendar day has neither.
-_TIME_LETTERS = frozenset("abBhHKkmsSA")
-_ZONE_LETTERS = frozenset("zZOvVxX")
 
 
 def check_format(c: Compilation, kind: str, decl: ast.FieldDecl, value: ast.String) -> None:
@@ -77,7 +75,7 @@ def check_format(c: Compilation, kind: str, decl: ast.FieldDecl, value: ast.Stri
                     "a time")
         else:
             c.warn("RK312", f"{shown} shows {what}, so timestamp field '{name}' cannot be shown "
-                   "as a day: a claim of it as a date is refused", where,
+                   "as a day: a claim of it as a date shows the stored time too", where,
                    hint="a named format (short, medium, long, full) shows the day of a date "
                    "claim and the time of a timestamp claim; a pattern of the day alone, such "
                    "as \"d MMMM yyyy\", shows the day of both")
@@ -86,32 +84,6 @@ def check_format(c: Compilation, kind: str, decl: ast.FieldDecl, value: ast.Stri
     if problem:
         c.error("RK312", f"babel cannot apply {shown}: {problem}", value.span,
                 hint="use short, medium, long or full, or a CLDR pattern such as \"d MMMM yyyy\"")
-
-
-def pattern_letters(pattern: str) -> tuple[list[tuple[str, int, int]], int | None]:
-    """The runs of one unquoted ASCII letter in a CLDR date ``pattern``, as (letter, length,
-    offset), and the offset of a quote left open (None when every quote closes). `''` is an
-    apostrophe, inside quotes or out; any other character is literal."""
-    runs: list[tuple[str, int, int]] = []
-    index, open_quote, size = 0, None, len(pattern)
-    while index < size:
-        char = pattern[index]
-        if char == "'":
-            if pattern.startswith("''", index):
-                index += 2
-                continue
-            open_quote = index if open_quote is None else None
-            index += 1
-            continue
-        if open_quote is None and char.isascii() and char.isalpha():
-            end = index + 1
-            while end < size and pattern[end] == char:
-                end += 1
-            runs.append((char, end - index, index))
-            index = end
-            continue
-        index += 1
-    return runs, open_quote
 
 
 def _babel_problem(kind: str, pattern: str) -> str | None:
