@@ -32,6 +32,7 @@ from rulekit import dates, prose as prose_rules
 from rulekit.compare import Unreadable, compare
 from rulekit.decision import ClaimResult, Decision, Fact, Failure, Reason, choose, claim_result
 from rulekit.log import Stages, record_decision
+from rulekit.entity_rows import check_inputs
 from rulekit.policy import Action, BoundEntity, Entity, Field, Identity, Policy
 from rulekit.render import fill, fill_message, format_value, join_words, jsonable
 from rulekit.reply import Claim, Reply, read_reply
@@ -111,7 +112,7 @@ def _check(policy: Policy, reply: Any, source: Any, now: dt.datetime | None, att
     """``trace``, for a logged check only, is told where each stage ends: parse (reading the
     reply, planning the lookups), lookup (opening the source, fetching), judge (comparing each
     claim, checking the prose); the rest is deciding and rendering."""
-    problem = _options_problem(timeout, tenant)
+    problem = _options_problem(timeout, tenant) or check_inputs(policy, inputs)
     if problem is None:
         try:
             now = dates.moment(now) if now is not None else dt.datetime.now(dt.timezone.utc)

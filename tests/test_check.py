@@ -694,3 +694,21 @@ def test_stock_words_around_a_count_that_is_not_a_stock(template, said):
     from rulekit.template import parse_template
 
     assert stock_figures(parse_template(template).pieces, {"r"}) == said
+
+
+@pytest.mark.parametrize("inputs, said", [
+    ({"post_code": "SW1A 1AA"}, "input 'post_code'"),
+    ({"postcode": 10115}, "must be a string"),
+    (["postcode"], "inputs must be a mapping"),
+])
+def test_inputs_the_ruleset_does_not_declare_are_an_input_error(inputs, said):
+    # A typo in the app's input key would otherwise ask every customer for their postcode.
+    policy = rulekit.load(CASES / "matching.rules")
+    reply = {"answer_template": "Order {t}.", "claims": [
+        {"key": "t", "type": "integer", "entity": "order", "entity_id": "o1", "field": "total",
+         "value": 42}]}
+    decision = check(policy, reply, {"order": [{"id": "o1", "total": 42,
+                                                 "delivery_postcode": "SW1A 1AA"}]}, inputs=inputs)
+    assert decision.decision == "refuse" and not decision.claims
+    assert [r.code for r in decision.reasons] == ["input_error"]
+    assert said in decision.reasons[0].message
