@@ -20,7 +20,8 @@ from rulekit.errors import ArtifactError
 from rulekit.types import AnyType, Frozen
 
 # 2: entities carry their lookup statements; tenant; routed sources. 3: `artifact_sha256`.
-FORMAT_VERSION = 3
+# 4: enums and alias tables carry display labels (an older rulekit would show the stored value).
+FORMAT_VERSION = 4
 # The field of the artifact that holds the sha256 of the rest of it (``artifact_digest``).
 DIGEST_FIELD = "artifact_sha256"
 
@@ -175,6 +176,7 @@ class AliasTable(Frozen):
     name: str
     values: tuple[str, ...]
     aliases: tuple[tuple[str, str], ...]
+    labels: tuple[tuple[str, str], ...] = ()   # value -> how a customer reads it
 
 
 class Input(Frozen):

@@ -88,8 +88,8 @@ def test_an_artifact_without_a_digest_is_refused(artifacts):
 @pytest.mark.parametrize("content, expected", [
     (b"not json", "the JSON does not parse"),
     (b"[]", "no `format_version` at $"),
-    (b'{"format_version": 99}', "$.format_version is 99, this rulekit reads 3"),
-    (b'{"format_version": 2}', "$.format_version is 2, this rulekit reads 3"),
+    (b'{"format_version": 99}', "$.format_version is 99, this rulekit reads 4"),
+    (b'{"format_version": 3}', "$.format_version is 3, this rulekit reads 4"),
 ])
 def test_not_an_artifact(content, expected, tmp_path):
     path = tmp_path / "x.policy.json"
