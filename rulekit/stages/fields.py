@@ -4,6 +4,7 @@ inputs), and alias tables."""
 from __future__ import annotations
 
 import difflib
+import re
 
 from rulekit import ast, types as T
 from rulekit.errors import Span
@@ -361,8 +362,12 @@ def _check_labels_declared(c: Compilation) -> None:
 
 
 def _reads_as_code(value: str) -> bool:
-    """A value no customer writes: `room_only`, `roomOnly`."""
-    return "_" in value or any(a.islower() and b.isupper() for a, b in zip(value, value[1:]))
+    """A value no customer writes: `room_only`, `roomOnly`; not a name such as `iPhone`, `eBay`
+    or `YouTube` (a word of two lower-case letters or more must start the camel case)."""
+    return "_" in value or (value[:1].islower() and _CAMEL.search(value) is not None)
+
+
+_CAMEL = re.compile(r"[a-z]{2}[A-Z]")
 
 
 def _spaced(value: str) -> str:
