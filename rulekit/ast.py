@@ -122,8 +122,16 @@ class EnumRef:
 
 
 @node
+class EnumValue:
+    """A value an enum stores, and the label text shows for it (``room_only label "room only"``)."""
+    name: Name
+    label: String | None = None
+    span: Span = _span()
+
+
+@node
 class EnumInline:
-    values: tuple[Name, ...]
+    values: tuple[EnumValue, ...]
     span: Span = _span()
 
 
@@ -296,8 +304,11 @@ class DataSource:
 
 @node
 class AliasEntry:
+    """``value label "Label" = "alias", ...``: the label is optional, and so are the aliases
+    when a label is given."""
     value: Name
     aliases: tuple[String, ...]
+    label: String | None = None
     span: Span = _span()
 
 

@@ -97,6 +97,7 @@ CODES: dict[str, str] = {
     "RK410": "invalid action",
     "RK411": "unknown placeholder in a message",
     "RK412": "unused declaration",
+    "RK413": "enum value without a label",
     "RK501": "SQL does not parse",
     "RK502": "not one read-only SELECT",
     "RK503": "function or table not allowed in SQL",

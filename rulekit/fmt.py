@@ -124,8 +124,7 @@ def _item_rows(item: ast.Item, comment_lines: frozenset[int]) -> list[_Row]:
             return _block(item, head, evidence[-1].span if evidence else name.span, inner)
         case ast.Aliases(name=name, entries=entries):
             width = max((len(e.value.value) for e in entries), default=0)
-            inner = [_row(e, 1, f"{e.value.value.ljust(width)} = {_strings(e.aliases)}")
-                     for e in entries]
+            inner = [_row(e, 1, _alias_entry(e, width)) for e in entries]
             return _block(item, f"aliases {name.value}", name.span, inner)
         case ast.Sweep(statements=statements):
             keyword = dataclasses.replace(item.span, end=item.span.start + len("sweep"),
@@ -331,7 +330,7 @@ def _type(type_expr: ast.TypeExpr) -> str:
         case ast.EnumRef(table=table):
             return f"enum {table.value}"
         case ast.EnumInline(values=values):
-            return f"enum {{ {_names(values)} }}"
+            return f"enum {{ {', '.join(_labelled(v.name, v.label) for v in values)} }}"
     raise TypeError(f"not a type: {type_expr!r}")
 
 
@@ -411,6 +410,19 @@ def _value(value: ast.Value) -> str:
 
 def _names(names: Sequence[ast.Name]) -> str:
     return ", ".join(name.value for name in names)
+
+
+def _alias_entry(entry: ast.AliasEntry, width: int) -> str:
+    """`room_only  label "room only" = "RO"`: the values aligned, then the label, the aliases."""
+    text = entry.value.value.ljust(width)
+    if entry.label:
+        text += f" label {_string(entry.label)}"
+    return (text + f" = {_strings(entry.aliases)}" if entry.aliases else text).rstrip()
+
+
+def _labelled(value: ast.Name, label: ast.String | None) -> str:
+    """An enum value with its label, if it has one: `room_only label "room only"`."""
+    return f"{value.value} label {_string(label)}" if label else value.value
 
 
 def _strings(strings: Sequence[ast.String]) -> str:

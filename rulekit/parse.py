@@ -211,6 +211,12 @@ def _syntax_diagnostic(exc: UnexpectedInput, text: str, path: str) -> Diagnostic
         message, hint = duration_problem(text[token.start_pos:end])
         return Diagnostic("RK101", message, _offset_span(path, text, token.start_pos, end),
                           hint=hint)
+    elif token.type == "STRING" and "NAME" in accepted and _ENUM_VALUES.search(
+            text, 0, token.start_pos):
+        said = str(token).strip('"')
+        stored = "_".join(re.findall(r"[a-z0-9]+", said.lower())) or "value"
+        hint = (f"an enum value is a name, as stored; the words customers read are its label: "
+                f"`{stored} label {token}`")
     elif token.type == "DURATION" and exc.expected == {"WITHIN"}:
         hint = ("a field's own budget is `max_age 5m`; an entity's is "
                 "`fresh within 15m via updated_at`")
@@ -225,6 +231,11 @@ def _syntax_diagnostic(exc: UnexpectedInput, text: str, path: str) -> Diagnostic
         hint = ('expected `{`: settings go inside the braces, as in '
                 '`ruleset orders { version "2026.11" }`')
     return Diagnostic("RK101", f"unexpected {_describe_token(token)}", span, hint=hint)
+
+
+# An inline enum's or an alias table's braces still open at the end of the text: where a quoted
+# word is a value written as its label. No brace inside, so the match is linear.
+_ENUM_VALUES = re.compile(r"(?:\benum\s*|\baliases\s+[A-Za-z_][A-Za-z0-9_]*\s*)\{[^{}]*\Z")
 
 
 # `tolerance 1e+5` up to its `+`: the option word, then a number ending in e (lexed as a number
@@ -619,8 +630,12 @@ class _ToAst(Transformer):
 
     @v_args(meta=True)
     def enum_inline(self, meta, children):
-        (names,) = self._nodes(children)
-        return ast.EnumInline(names, span=self._span(meta))
+        return ast.EnumInline(tuple(self._nodes(children)), span=self._span(meta))
+
+    @v_args(meta=True)
+    def enum_value(self, meta, children):
+        name, *label = self._nodes(children)
+        return ast.EnumValue(name, label[0] if label else None, span=self._span(meta))
 
     @v_args(meta=True)
     def plain_option(self, meta, children):
@@ -647,8 +662,9 @@ class _ToAst(Transformer):
 
     @v_args(meta=True)
     def alias_entry(self, meta, children):
-        value, aliases = self._nodes(children)
-        return ast.AliasEntry(value, aliases, span=self._span(meta))
+        value, *rest = self._nodes(children)
+        label = rest.pop(0) if rest and isinstance(rest[0], ast.String) else None
+        return ast.AliasEntry(value, rest[0] if rest else (), label, span=self._span(meta))
 
     @v_args(meta=True)
     def input_decl(self, meta, children):

@@ -21,8 +21,9 @@ from rulekit.errors import ArtifactError
 from rulekit.types import AnyType, Frozen
 
 # 2: entities carry their lookup statements; tenant; routed sources. 3: `artifact_sha256`.
-# 4: `compiled_by`. A reader reads only its own version: a format-3 reader rejects the key it
-# does not know, so adding one is a new version, and an older artifact is recompiled.
+# 4: `compiled_by`; enums and alias tables carry display labels (an older rulekit would show the
+# stored value). A reader reads only its own version: a format-3 reader rejects the key it does
+# not know, so adding one is a new version, and an older artifact is recompiled.
 FORMAT_VERSION = 4
 # The field of the artifact that holds the sha256 of the rest of it (``artifact_digest``).
 DIGEST_FIELD = "artifact_sha256"
@@ -178,6 +179,7 @@ class AliasTable(Frozen):
     name: str
     values: tuple[str, ...]
     aliases: tuple[tuple[str, str], ...]
+    labels: tuple[tuple[str, str], ...] = ()   # value -> how a customer reads it
 
 
 class Input(Frozen):

@@ -54,8 +54,8 @@ def format_value(field: Field, stored: Any, locale: str, claim_type: str | None 
         return _decimal(locale, str(value), False)
     if spec.kind == "boolean":
         return "yes" if value else "no"
-    if spec.kind == "enum":
-        return str(value)
+    if spec.kind == "enum":   # the declared label, else the value as stored (RK413 warns)
+        return next((label for v, label in spec.labels if v == value), value)
     return str(stored).strip()
 
 

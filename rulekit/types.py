@@ -118,8 +118,12 @@ class EnumType(TypeSpec):
     kind: Literal["enum"] = "enum"
     table: str | None = None
     values: tuple[str, ...]
-    # Casefolded alias -> canonical value; the canonical values map to themselves.
+    # Casefolded alias -> canonical value; the canonical values map to themselves, and so do
+    # their labels.
     aliases: tuple[tuple[str, str], ...] = ()
+    # Value -> the label a customer reads (`room_only label "room only"`); a value without one
+    # is shown as stored.
+    labels: tuple[tuple[str, str], ...] = ()
 
 
 class IdentifierType(TypeSpec):

@@ -72,7 +72,7 @@ options = st.one_of(
 type_exprs = st.one_of(
     st.builds(ast.TypeName, names),
     st.builds(ast.EnumRef, names),
-    st.builds(ast.EnumInline, _tuples(names, 1, 4)),
+    st.builds(ast.EnumInline, _tuples(st.builds(ast.EnumValue, names, st.none() | strings), 1, 4)),
 )
 entity_statements = st.one_of(
     st.builds(ast.KeyDecl, names),
@@ -133,8 +133,9 @@ items = st.one_of(
     st.builds(ast.Header, names, _tuples(header_settings)),
     st.builds(ast.Import, strings),
     st.builds(ast.Entity, names, _tuples(entity_statements, 0, 6)),
-    st.builds(ast.Aliases, names, _tuples(st.builds(ast.AliasEntry, names,
-                                                    _tuples(strings, 1, 3)))),
+    st.builds(ast.Aliases, names, _tuples(st.one_of(
+        st.builds(ast.AliasEntry, names, _tuples(strings, 1, 3), st.none() | strings),
+        st.builds(ast.AliasEntry, names, st.just(()), strings)))),
     st.builds(ast.Input, names, _tuples(options, 0, 3)),
     st.builds(ast.Template, st.sampled_from(["shape", "fallback"]), names, strings,
               _tuples(st.builds(ast.Binding, names, field_refs))),

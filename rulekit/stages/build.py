@@ -63,9 +63,11 @@ def _alias_table(table: ast.Aliases) -> P.AliasTable:
     values = tuple(e.value.value for e in table.entries)
     pairs = {fold(v): v for v in values}
     for entry in table.entries:
-        for alias in entry.aliases:
+        for alias in (entry.label, *entry.aliases) if entry.label else entry.aliases:
             pairs.setdefault(fold(alias.value), entry.value.value)
-    return P.AliasTable(name=table.name.value, values=values, aliases=tuple(sorted(pairs.items())))
+    labels = tuple((e.value.value, e.label.value) for e in table.entries if e.label)
+    return P.AliasTable(name=table.name.value, values=values, aliases=tuple(sorted(pairs.items())),
+                        labels=labels)
 
 
 def _entity(c: Compilation, entity: ast.Entity, currency: str | None, timezone: str,
@@ -132,9 +134,14 @@ def _type_spec(info: FieldInfo, options: dict, type_expr: ast.TypeExpr, currency
     if kind == "enum":
         if isinstance(type_expr, ast.EnumRef):
             table = alias_tables[type_expr.table.value]
-            return T.EnumType(table=table.name, values=table.values, aliases=table.aliases)
-        values = tuple(v.value for v in type_expr.values)
-        return T.EnumType(values=values, aliases=tuple(sorted((fold(v), v) for v in values)))
+            return T.EnumType(table=table.name, values=table.values, aliases=table.aliases,
+                              labels=table.labels)
+        values = tuple(v.name.value for v in type_expr.values)
+        labels = tuple((v.name.value, v.label.value) for v in type_expr.values if v.label)
+        pairs = dict((fold(v), v) for v in values)
+        for value, label in labels:
+            pairs.setdefault(fold(label), value)
+        return T.EnumType(values=values, aliases=tuple(sorted(pairs.items())), labels=labels)
     return T.TYPES[kind]()
 
 

@@ -4,6 +4,7 @@ inputs), and alias tables."""
 from __future__ import annotations
 
 import difflib
+import re
 
 from rulekit import ast, types as T
 from rulekit.errors import Span
@@ -184,11 +185,15 @@ def _type_kind(c: Compilation, type_expr: ast.TypeExpr) -> str | None:
             c.used.add(("aliases", table))
         return "enum"
     seen: dict[str, ast.Name] = {}
-    for value in type_expr.values:
+    for value in (v.name for v in type_expr.values):
         if value.value in seen:
             c.error("RK201", f"enum value '{value.value}' is listed twice", value.span,
                     hint=_first_seen(seen[value.value].span))
         seen[value.value] = value
+    owner = {fold(v): (v, name.span) for v, name in seen.items()}
+    for value in type_expr.values:
+        if value.label:
+            _check_alias(c, owner, value.name.value, value.label, "a label")
     return "enum"
 
 
@@ -305,16 +310,67 @@ def check_aliases(c: Compilation) -> None:
                 values[entry.value.value] = entry
         owner: dict[str, tuple[str, Span]] = {fold(v): (v, e.value.span) for v, e in values.items()}
         for entry in table.entries:
+            if entry.label:
+                _check_alias(c, owner, entry.value.value, entry.label, "a label")
             for alias in entry.aliases:
-                key = fold(alias.value)
-                if not key:
-                    c.error("RK304", "an alias cannot be empty", alias.span)
+                _check_alias(c, owner, entry.value.value, alias, "an alias")
+    _check_labels_declared(c)
+
+
+def _check_alias(c: Compilation, owner: dict[str, tuple[str, Span]], value: str,
+                 alias: ast.String, what: str) -> None:
+    """RK304 for an empty alias or label, RK401 for one that already means another value. A
+    label is also an alias: a claim may say it."""
+    key = fold(alias.value)
+    if not key:
+        c.error("RK304", f"{what} cannot be empty", alias.span)
+        return
+    first = owner.get(key)
+    if first is None:
+        owner[key] = (value, alias.span)
+    elif first[0] != value:
+        c.error("RK401", f"{what.split()[-1]} \"{alias.value}\" means both '{first[0]}' and "
+                f"'{value}'", alias.span,
+                hint=f"it already maps to '{first[0]}' at {first[1].at()}; "
+                f"{what} must mean one value")
+
+
+def _check_labels_declared(c: Compilation) -> None:
+    """RK413 (a warning) for an enum value a customer would read as stored, `room_only`, when
+    a readable field can show it: without a label, a slot renders the value unchanged."""
+    warned: set[Span] = set()
+    for entity in c.entities.values():
+        for decl in entity.statements:
+            if not isinstance(decl, ast.FieldDecl) or any(
+                    isinstance(o, ast.Option) and o.name.value == "hidden" for o in decl.options):
+                continue
+            if isinstance(decl.type, ast.EnumInline):
+                unlabelled = [v.name for v in decl.type.values if v.label is None]
+            elif isinstance(decl.type, ast.EnumRef) and decl.type.table.value in c.aliases:
+                table = c.aliases[decl.type.table.value]
+                unlabelled = [e.value for e in table.entries if e.label is None]
+            else:
+                continue
+            for value in unlabelled:
+                if value.span in warned or not _reads_as_code(value.value):
                     continue
-                first = owner.get(key)
-                if first is None:
-                    owner[key] = (entry.value.value, alias.span)
-                elif first[0] != entry.value.value:
-                    c.error("RK401", f"alias \"{alias.value}\" means both '{first[0]}' and "
-                            f"'{entry.value.value}'", alias.span,
-                            hint=f"it already maps to '{first[0]}' at {first[1].at()}; "
-                            "an alias must mean one value")
+                warned.add(value.span)
+                c.warn("RK413", f"enum value '{value.value}' has no label, so field "
+                       f"'{decl.name.value}' shows it to customers as stored", value.span,
+                       hint=f"give it the words a customer reads: "
+                       f"`{value.value} label \"{_spaced(value.value)}\"`")
+
+
+def _reads_as_code(value: str) -> bool:
+    """A value no customer writes: `room_only`, `roomOnly`; not a name such as `iPhone`, `eBay`
+    or `YouTube` (a word of two lower-case letters or more must start the camel case)."""
+    return "_" in value or (value[:1].islower() and _CAMEL.search(value) is not None)
+
+
+_CAMEL = re.compile(r"[a-z]{2}[A-Z]")
+
+
+def _spaced(value: str) -> str:
+    words = "".join(f" {ch}" if prev.islower() and ch.isupper() else ch
+                    for prev, ch in zip(" " + value, value))
+    return " ".join(words.replace("_", " ").split()).lower()
