@@ -414,6 +414,7 @@ _BASIS_ALONE_AFTER = re.compile(rf"[ \u00a0]*[,(]?[ \u00a0]*{_BASIS}", re.IGNORE
 # Before an amount: the words of a basis right before it, maybe with a colon ("Price incl. VAT:
 # €132.50", "netto 125 €"); never across a comma or another amount.
 _BASIS_BEFORE = re.compile(rf"{_BASIS}[ \u00a0]*:?[ \u00a0]*$", re.IGNORECASE)
+_BASIS_ANYWHERE = re.compile(_BASIS, re.IGNORECASE)
 # The words a text must hold (lower case) for any basis to be read in it: the common answer
 # holds none, and then no amount is read for one.
 _CUES = ("vat", "tax", "gst", "hst", "net", "gross", "mwst", "ust", "brutto", "ttc", "ht",
@@ -440,11 +441,25 @@ def tax_basis_said(text: str, start: int, end: int, money: bool = True) -> str |
     TTC", "Preis inkl. MwSt.: 132,50 €"; ``EXCLUDED`` for "€125 before VAT", "€125 + VAT",
     "125 € HT", "125,00 € zzgl. MwSt."; else None. The words that say a side alone ("net",
     "gross") are read only for an amount of ``money`` and only right beside it."""
+    found = tax_basis_words(text, start, end, money)
+    return found[0] if found else None
+
+
+def tax_basis_words(text: str, start: int, end: int,
+                    money: bool = True) -> tuple[str, int, int] | None:
+    """``tax_basis_said``'s basis, with the span of the words that say it, or None."""
     found = _BASIS_AFTER.match(text, end)
     if found is not None and (found.group("alone") is None or money and (
             _BASIS_ALONE_AFTER.match(text, end) is not None)):
-        return _side(found)
+        return _side(found), end, found.end()
     found = _BASIS_BEFORE.search(text, max(0, start - 40), start)
     if found is not None and (found.group("alone") is None or money):
-        return _side(found)
+        return _side(found), found.start(), start
     return None
+
+
+def stated_tax_basis(words: str) -> str | None:
+    """The tax basis a label states anywhere in it ("nightly rate excluding VAT", "Preis
+    inkl. MwSt."), when it states one only, or None."""
+    said = {_side(found) for found in _BASIS_ANYWHERE.finditer(words)} - {None}
+    return said.pop() if len(said) == 1 else None
