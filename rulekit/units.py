@@ -405,16 +405,18 @@ _BASIS = (rf"(?<![^\W\d_])(?:(?P<incl>{_BEFORE_INCL}){_GAP}(?:the[ \u00a0]+)?{_T
           rf"|(?P<excl>{_BEFORE_EXCL}){_GAP}(?:the[ \u00a0]+|applicable[ \u00a0]+)?{_TAX_SAID}"
           rf"|{_TAX_SAID}{_GAP}(?:(?P<incl2>{_AFTER_INCL})|(?P<excl2>{_AFTER_EXCL}))"
           rf"|(?P<alone>{_ALONE_SAID}))(?![^\W_])")
-# After an amount: up to three words between ("per night", "a night", "pro Nacht"), maybe a
-# slash, a comma or a bracket, then the words of a basis. No digit, currency sign or other
+# After an amount: up to three words between ("per night", "a night", "/night", "pro Nacht"),
+# each after a space or a slash (so a long word is tried once), maybe a comma or a bracket,
+# then the words of a basis. No digit, currency sign or other
 # amount may stand between: "€132.50 including €7.50 VAT" says the VAT is €7.50.
-_BASIS_AFTER = re.compile(rf"(?:[ \u00a0]*/?[ \u00a0]*[^\W\d_]+(?:\.(?![\w]))?){{0,3}}?"
+_BASIS_AFTER = re.compile(rf"(?:(?:[ \u00a0]+|[ \u00a0]*/[ \u00a0]*)[^\W\d_]+){{0,3}}?"
                           rf"[ \u00a0]*[,(]?[ \u00a0]*{_BASIS}", re.IGNORECASE)
 _BASIS_ALONE_AFTER = re.compile(rf"[ \u00a0]*[,(]?[ \u00a0]*{_BASIS}", re.IGNORECASE)
 # Before an amount: the words of a basis right before it, maybe with a colon ("Price incl. VAT:
 # €132.50", "netto 125 €"); never across a comma or another amount.
 _BASIS_BEFORE = re.compile(rf"{_BASIS}[ \u00a0]*:?[ \u00a0]*$", re.IGNORECASE)
 _BASIS_ANYWHERE = re.compile(_BASIS, re.IGNORECASE)
+_WORD_START = re.compile(r"(?<![^\s(])[^\s(]")
 # The words a text must hold (lower case) for any basis to be read in it: the common answer
 # holds none, and then no amount is read for one.
 _CUES = ("vat", "tax", "gst", "hst", "net", "gross", "mwst", "ust", "brutto", "ttc", "ht",
@@ -448,14 +450,27 @@ def tax_basis_said(text: str, start: int, end: int, money: bool = True) -> str |
 def tax_basis_words(text: str, start: int, end: int,
                     money: bool = True) -> tuple[str, int, int] | None:
     """``tax_basis_said``'s basis, with the span of the words that say it, or None."""
-    found = _BASIS_AFTER.match(text, end)
+    found = _BASIS_AFTER.match(text, end) if _has_cue(text[end:end + 80]) else None
     if found is not None and (found.group("alone") is None or money and (
             _BASIS_ALONE_AFTER.match(text, end) is not None)):
         return _side(found), end, found.end()
-    found = _BASIS_BEFORE.search(text, max(0, start - 40), start)
-    if found is not None and (found.group("alone") is None or money):
-        return _side(found), found.start(), start
+    at = max(0, start - 40)
+    # a basis said before an amount ends with a tax's name or a word of one ("incl. VAT:",
+    # "netto", "TTC", "IVA incluido"): read only when one of the last two words holds a cue,
+    # then tried where each of the last six words starts, not at every character
+    if _has_cue(" ".join(text[at:start].rsplit(None, 2)[-2:])):
+        for word in list(_WORD_START.finditer(text, at, start))[-6:]:
+            found = _BASIS_BEFORE.match(text, word.start(), start)
+            if found is not None:
+                if found.group("alone") is None or money:
+                    return _side(found), found.start(), start
+                break
     return None
+
+
+def _has_cue(words: str) -> bool:
+    """Whether ``words`` hold a word of ``_CUES``, in any case: a first look before a regex."""
+    return may_state_tax_basis(words.lower())
 
 
 def stated_tax_basis(words: str) -> str | None:
