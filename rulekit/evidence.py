@@ -707,7 +707,8 @@ class Evidence:
         """The tax bases each amount is held on (``rulekit.units.INCLUDED`` or ``EXCLUDED``), as
         the names of the fields holding it say (``rulekit.units.named_tax_basis``:
         ``price_incl_vat``, ``net_price``, ``amount_ex_gst``), or a flag beside the amount or
-        on an object holding it says (``tax_inclusive: true``, Shopify's ``taxes_included``);
+        on an object holding it says (``tax_inclusive: true``, Shopify's ``taxes_included``,
+        Stripe's ``tax_behavior: "exclusive"``);
         None where a field holding it says neither: it may be said on either basis. Keyed by
         value and by its negation; amounts no field states a basis for are left out."""
         found: dict[Decimal, set[str | None]] = {}
@@ -719,7 +720,7 @@ class Evidence:
             basis = named_tax_basis(name) if figure.whole else None
             if basis is None and figure.whole and _PRICE_NAME.search(name):
                 if flags is None:
-                    flags = any(key.lower() in _TAX_FLAGS for key in _keys_in(self.raw))
+                    flags = any(str(key).lower() in _TAX_FLAGS for key in _keys_in(self.raw))
                 basis = _flagged_basis(self.raw, figure.path) if flags else None
             found.setdefault(abs(figure.value), set()).add(basis)
         out = {}
@@ -1933,7 +1934,10 @@ def _unit_beside(holder: Mapping, name: str) -> str | None:
 _TAX_FLAGS = {"tax_inclusive": INCLUDED, "taxes_included": INCLUDED, "tax_included": INCLUDED,
               "prices_include_tax": INCLUDED, "price_includes_tax": INCLUDED,
               "includes_tax": INCLUDED, "vat_included": INCLUDED, "vat_inclusive": INCLUDED,
-              "tax_exclusive": EXCLUDED, "taxes_excluded": EXCLUDED}
+              "tax_exclusive": EXCLUDED, "taxes_excluded": EXCLUDED, "tax_behavior": None}
+# Stripe's prices say it in a word: ``tax_behavior`` "inclusive" or "exclusive" ("unspecified"
+# says nothing).
+_TAX_BEHAVIOURS = {"inclusive": INCLUDED, "exclusive": EXCLUDED}
 # The names a flag applies to: an amount a customer pays, not a count beside it.
 _PRICE_NAME = re.compile(r"(?i)price|amount|total|cost|fee|charge|rate|fare|tariff|nightly|sum")
 
@@ -1947,9 +1951,13 @@ def _flagged_basis(raw: Any, path: str) -> str | None:
         if len(holders) != 1:
             continue
         for key, flag in holders[0].items():
-            side = _TAX_FLAGS.get(str(key).lower())
+            key = str(key).lower()
+            side = _TAX_FLAGS.get(key)
             if side is not None and isinstance(flag, bool):
                 return side if flag else (EXCLUDED if side == INCLUDED else INCLUDED)
+            if key == "tax_behavior" and isinstance(flag, str) \
+                    and flag.lower() in _TAX_BEHAVIOURS:
+                return _TAX_BEHAVIOURS[flag.lower()]
     return None
 
 

@@ -342,8 +342,9 @@ _EXCL_AFTER_NAME = frozenset("excl excluded exclusive excluido excluida esclusa 
                              "exkl".split())
 _BOTH_NAME = {"gross": INCLUDED, "brutto": INCLUDED, "ttc": INCLUDED, "ivato": INCLUDED,
               "ivata": INCLUDED, "aftertax": INCLUDED, "taxed": INCLUDED, "net": EXCLUDED,
-              "netto": EXCLUDED, "ht": EXCLUDED, "pretax": EXCLUDED, "untaxed": EXCLUDED,
-              "subtotal": EXCLUDED}
+              "netto": EXCLUDED, "ht": EXCLUDED, "pretax": EXCLUDED, "untaxed": EXCLUDED}
+# Not ``subtotal``: before the tax in a US shop, but it includes VAT wherever prices are shown
+# with it (Stripe's and Shopify's subtotals follow the prices): a flag beside it says which.
 # "net" and "gross" of pay, profit or weight say nothing of a sales tax (a gross salary is before
 # income tax, a net profit after it): in a name with one of these words they are not read.
 _NOT_SALES = frozenset("profit profits income earnings salary salaries pay wage wages margin "
@@ -356,8 +357,8 @@ def named_tax_basis(name: str) -> str | None:
     """The tax basis a field's name says its amount is on: ``INCLUDED`` for
     ``price_incl_vat``, ``gross_price``, ``price_after_tax``, ``price_inc_gst``,
     ``prix_ttc``, ``total_with_tax``; ``EXCLUDED`` for ``price_excl_vat``, ``net_price``,
-    ``price_before_tax``, ``amount_ex_gst``, ``subtotal``, ``preis_zzgl_mwst``; None for a name
-    that says neither (``price``, ``total``, ``vat_amount``, ``net_profit``)."""
+    ``price_before_tax``, ``amount_ex_gst``, ``preis_zzgl_mwst``; None for a name that says
+    neither (``price``, ``total``, ``subtotal``, ``vat_amount``, ``net_profit``)."""
     words = [word.lower() for word in _NAME_WORD.findall(name)]
     found = set()
     for index, word in enumerate(words):
@@ -419,8 +420,8 @@ _BASIS_ANYWHERE = re.compile(_BASIS, re.IGNORECASE)
 _WORD_START = re.compile(r"(?<![^\s(])[^\s(]")
 # The words a text must hold (lower case) for any basis to be read in it: the common answer
 # holds none, and then no amount is read for one.
-_CUES = ("vat", "tax", "gst", "hst", "net", "gross", "mwst", "ust", "brutto", "ttc", "ht",
-         "tva", "iva", "btw", "impuest", "impost")
+_CUES = ("vat", "tax", "gst", "hst", "net", "gross", "mwst", " ust", "brutto", "ttc", " ht",
+         "tva", "iva", "btw", "impuest", "impost")     # not "ht" of "night", "ust" of "must"
 
 
 def may_state_tax_basis(low: str) -> bool:
