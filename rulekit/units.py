@@ -402,7 +402,11 @@ _ALONE = {"net": EXCLUDED, "nett": EXCLUDED, "netto": EXCLUDED, "ht": EXCLUDED,
           "tax-inclusive": INCLUDED, "tax-exclusive": EXCLUDED, "tax inclusive": INCLUDED,
           "tax exclusive": EXCLUDED, "tax-free": None}
 _ALONE_SAID = _alternation(word for word in _ALONE if _ALONE[word])
-_BASIS = (rf"(?<![^\W\d_])(?:(?P<incl>{_BEFORE_INCL}){_GAP}(?:the[ \u00a0]+)?{_TAX_SAID}"
+# Up to two things listed before the tax: "including breakfast and VAT", "inkl. Frühstück und
+# MwSt.", "including breakfast, parking and VAT".
+_LISTED = (r"(?:[^\W\d_]+(?:[ \u00a0]*,[ \u00a0]*|[ \u00a0]+(?:and|&|und|et|y|e|en)[ \u00a0]+))"
+           r"{0,2}")
+_BASIS = (rf"(?<![^\W\d_])(?:(?P<incl>{_BEFORE_INCL}){_GAP}{_LISTED}(?:the[ \u00a0]+)?{_TAX_SAID}"
           rf"|(?P<excl>{_BEFORE_EXCL}){_GAP}(?:the[ \u00a0]+|applicable[ \u00a0]+)?{_TAX_SAID}"
           rf"|{_TAX_SAID}{_GAP}(?:(?P<incl2>{_AFTER_INCL})|(?P<excl2>{_AFTER_EXCL}))"
           rf"|(?P<alone>{_ALONE_SAID}))(?![^\W_])")
