@@ -68,7 +68,7 @@ from rulekit.compare import normalise_url
 from rulekit.numbers import plain_decimal
 from rulekit.scan import Mention, scan, squash
 from rulekit.scan.figures import FALL_BEFORE, RISE_BEFORE, change_word_before, currency_codes
-from rulekit.units import UNIT_OF, named_units
+from rulekit.units import EXCLUDED, INCLUDED, UNIT_OF, named_tax_basis, named_units
 
 # Field names whose text is written by third parties, unless the rules say otherwise, as the
 # whole name: a text, a body, a message of anyone (in the languages the scanner reads).
@@ -700,6 +700,33 @@ class Evidence:
             pair = (frozenset(counted.get(value) or ()), frozenset(per.get(value) or ()))
             if pair[0] or pair[1]:
                 out[value] = out[-value] = pair
+        return out
+
+    @functools.cached_property
+    def tax_bases(self) -> Mapping[Decimal, frozenset[str | None]]:
+        """The tax bases each amount is held on (``rulekit.units.INCLUDED`` or ``EXCLUDED``), as
+        the names of the fields holding it say (``rulekit.units.named_tax_basis``:
+        ``price_incl_vat``, ``net_price``, ``amount_ex_gst``), or a flag beside the amount or
+        on an object holding it says (``tax_inclusive: true``, Shopify's ``taxes_included``,
+        Stripe's ``tax_behavior: "exclusive"``);
+        None where a field holding it says neither: it may be said on either basis. Keyed by
+        value and by its negation; amounts no field states a basis for are left out."""
+        found: dict[Decimal, set[str | None]] = {}
+        flags: bool | None = None       # whether any object holds a flag: read once
+        for figure in self.figures:
+            if figure.percent:
+                continue
+            name = figure.path.rsplit(".", 1)[-1].split("[", 1)[0]
+            basis = named_tax_basis(name) if figure.whole else None
+            if basis is None and figure.whole and _PRICE_NAME.search(name):
+                if flags is None:
+                    flags = any(str(key).lower() in _TAX_FLAGS for key in _keys_in(self.raw))
+                basis = _flagged_basis(self.raw, figure.path) if flags else None
+            found.setdefault(abs(figure.value), set()).add(basis)
+        out = {}
+        for value, bases in found.items():
+            if bases != {None}:
+                out[value] = out[-value] = frozenset(bases)
         return out
 
     def other_currencies(self, value: Decimal, currency: str) -> tuple[str, ...]:
@@ -1899,6 +1926,38 @@ def _unit_beside(holder: Mapping, name: str) -> str | None:
         said = holder.get(pattern.format(name))
         if isinstance(said, str) and said.strip().lower() in UNIT_OF:
             return UNIT_OF[said.strip().lower()]
+    return None
+
+
+# Flags that say whether the amounts beside them, or inside the object holding them, include
+# the tax: ``{"price": 132.5, "tax_inclusive": true}``, Shopify's order ``taxes_included``.
+_TAX_FLAGS = {"tax_inclusive": INCLUDED, "taxes_included": INCLUDED, "tax_included": INCLUDED,
+              "prices_include_tax": INCLUDED, "price_includes_tax": INCLUDED,
+              "includes_tax": INCLUDED, "vat_included": INCLUDED, "vat_inclusive": INCLUDED,
+              "tax_exclusive": EXCLUDED, "taxes_excluded": EXCLUDED, "tax_behavior": None}
+# Stripe's prices say it in a word: ``tax_behavior`` "inclusive" or "exclusive" ("unspecified"
+# says nothing).
+_TAX_BEHAVIOURS = {"inclusive": INCLUDED, "exclusive": EXCLUDED}
+# The names a flag applies to: an amount a customer pays, not a count beside it.
+_PRICE_NAME = re.compile(r"(?i)price|amount|total|cost|fee|charge|rate|fare|tariff|nightly|sum")
+
+
+def _flagged_basis(raw: Any, path: str) -> str | None:
+    """The tax basis a flag (``_TAX_FLAGS``) beside the field at ``path``, or on the nearest
+    object holding it that has one, says; a false flag says the other side. None without one."""
+    steps = _PATH_STEP.findall(path)
+    for length in range(len(steps) - 1, -1, -1):
+        holders = locate(raw, "$" + "".join(steps[:length]))
+        if len(holders) != 1:
+            continue
+        for key, flag in holders[0].items():
+            key = str(key).lower()
+            side = _TAX_FLAGS.get(key)
+            if side is not None and isinstance(flag, bool):
+                return side if flag else (EXCLUDED if side == INCLUDED else INCLUDED)
+            if key == "tax_behavior" and isinstance(flag, str) \
+                    and flag.lower() in _TAX_BEHAVIOURS:
+                return _TAX_BEHAVIOURS[flag.lower()]
     return None
 
 

@@ -22,7 +22,7 @@ from rulekit.findings import Finding, _new_finding
 from rulekit.policy import Template
 from rulekit.scan.base import _ascii_lower, _trie
 from rulekit.template import ParsedTemplate
-from rulekit.units import UNIT_OF, UNIT_WORDS
+from rulekit.units import UNIT_OF, UNIT_WORDS, named_tax_basis, stated_tax_basis, tax_basis_words
 
 _SLOT_MARK = "\x00"
 NEGATION = "a negation"
@@ -282,7 +282,25 @@ def slot_modifiers(pieces: Sequence[str], fields: Mapping[str, Any]) -> list[str
         before = _BEFORE_SLOT.search(pieces[index - 1])
         if before is not None and field is not None:
             found.append(f"{before.group(0)}{{{pieces[index]}}}")
+        basis = _field_tax_basis(field) if field is not None else None
+        if basis is not None:
+            # "{price} incl. VAT" for a price before VAT: the tax basis said, read like the sweep
+            # reads it beside an amount (``rulekit.units.tax_basis_words``)
+            text = pieces[index - 1] + "0" + (pieces[index + 1] if index + 1 < len(pieces) else "")
+            at = len(pieces[index - 1])
+            said = tax_basis_words(text, at, at + 1, field.type.kind == "money")
+            if said is not None and said[0] != basis:
+                words = text[said[1]:said[2]] if said[1] > at else text[said[1]:at]
+                found.append(f"{{{pieces[index]}}}{words}" if said[1] > at
+                             else f"{words}{{{pieces[index]}}}")
     return found
+
+
+def _field_tax_basis(field: Any) -> str | None:
+    """The tax basis a field's name or label says it holds (``price_excl_vat``, "nightly rate
+    including VAT"); None when they say none, or disagree."""
+    said = {named_tax_basis(field.name), stated_tax_basis(field.label or "")} - {None}
+    return said.pop() if len(said) == 1 else None
 
 
 def _says_its_own_unit(word: str, field: Any) -> bool:

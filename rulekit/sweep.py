@@ -65,7 +65,8 @@ from rulekit.scan.base import (_CONTEXT_STRIP, _ascii_lower, _is_cjk, _trie, _wo
 from rulekit.scan.quotes import _SAID
 from rulekit.scan.figures import (CHANGE_OTHER, CHANGED_BEFORE, FALL_BEFORE, FALL_OTHER,
                                    RISE_BEFORE, RISE_OTHER, _NOT_A_NOUN, change_word_before)
-from rulekit.units import per_after, unit_after, unit_word
+from rulekit.units import BASIS_WORDS, may_state_tax_basis, per_after, tax_basis_said, \
+    unit_after, unit_word
 from rulekit.sweep_amounts import (_NUMBER_THEN_WORD, _amount_words, _cjk_magnitude_spans,
                                     _count_levels, _magnitudes, _stock_levels)
 from rulekit.sweep_days import (_DENYING, _WEEKDAYS, _lone_weekdays, _may_be_relative,
@@ -370,9 +371,12 @@ def sweep(text: str, evidence: Evidence, settings: SweepSettings = SweepSettings
     # "a 2-month warranty" for ``warranty_years: 2``: a number held in a unit is read with
     # the unit written after it (most evidence names none: then nothing is read)
     measured = evidence.units or None
+    # "€125.00 including VAT" for ``price_excl_vat: 125``: an amount held on one tax basis is
+    # read with the basis written beside it, only when the text holds a word of one at all
+    taxed = (evidence.tax_bases or None) if may_state_tax_basis(low) else None
     judge = _Judge(text, evidence, settings, locale, question, licensed_by_slots, mentions,
                    directed=_may_have_direction(low), changes=changes, measured=measured,
-                   stating_other=other_changes)
+                   stating_other=other_changes, taxed=taxed)
     values, percents, urls, names = evidence.values, evidence.percents, evidence.urls, \
         evidence.names
     # "3 under par" is -3: a number with a direction word after it is judged with its sign,
@@ -385,7 +389,7 @@ def sweep(text: str, evidence: Evidence, settings: SweepSettings = SweepSettings
         or " no " in low or low.startswith("no "))
     # whether any of the readings below may hold a figure back from the fast path: most
     # answers need none, and then each figure pays none of their tests
-    guarded = directed or ranking or changes or measured or stating or other_changes
+    guarded = directed or ranking or changes or measured or stating or other_changes or taxed
     judge_mention = judge.mention
     findings = []
     for index, mention in enumerate(mentions):
@@ -404,6 +408,7 @@ def sweep(text: str, evidence: Evidence, settings: SweepSettings = SweepSettings
                     or (changes and abs(value) in changes and _trend(text, mention))
                     or (measured and value in measured
                         and _other_unit(text, mention, measured[value], lang))
+                    or (taxed and value in taxed and _other_basis(text, mention, taxed[value]))
                     or (stating and mention.sign is None and abs(value) not in magnitudes
                         and change_word_before(text, mention.start) in _STATED_CHANGE
                         and _stated_change(text, mention))
@@ -1372,6 +1377,17 @@ def _other_unit(text: str, mention: Mention,
     return None
 
 
+def _other_basis(text: str, mention: Mention, held: frozenset[str | None]) -> str | None:
+    """The tax basis the answer says ``mention`` is on when the evidence holds it only on the
+    other one (``Evidence.tax_bases``): "including tax" for "€125.00 including VAT" held in
+    ``price_excl_vat``; None when the words beside it say none, or one the evidence holds, or
+    a field holds it with no basis."""
+    if None in held or mention.percent:
+        return None
+    said = tax_basis_said(text, mention.start, mention.end, mention.currency is not None)
+    return said if said is not None and said not in held else None
+
+
 # Words just before a number that make it a window of time past with the unit after it: "in
 # the last 30 days", "over the past 24 hours", "in its first 7 days"; 直近7日間, 过去7天,
 # 最近 7일. "in", "over" and "during" alone may be of the future ("arrives in 30 days"): they
@@ -1437,7 +1453,8 @@ class _Judge:
                  question: str | None, from_slots: frozenset[Decimal], mentions: list[Mention],
                  *, directed: bool = False, changes: frozenset[Decimal] | None = None,
                  measured: Mapping[Decimal, tuple[frozenset[str], frozenset[str]]] | None = None,
-                 stating_other: str = ""):
+                 stating_other: str = "",
+                 taxed: Mapping[Decimal, frozenset[str | None]] | None = None):
         self.text = text
         self.evidence = evidence
         self.settings = settings
@@ -1455,6 +1472,8 @@ class _Judge:
         self.measured = measured
         # the locale's language when the text holds a change word of it (``_BY_LINKS``), else ""
         self.stating_other = stating_other
+        # the amounts held on a tax basis (``Evidence.tax_bases``), when the text says one
+        self.taxed = taxed
 
     @functools.cached_property
     def _changed_marks(self) -> bool:
@@ -1514,6 +1533,13 @@ class _Judge:
             return self._finding(mention, "unsupported_number", f"{mention.text.strip()} "
                                  f"{said} is another quantity: the evidence holds "
                                  f"{plain_decimal(abs(value))} {' and '.join(where)}")
+        held = self.taxed.get(value) if self.taxed else None
+        said = _other_basis(self.text, mention, held) if held else None
+        if said is not None:
+            on = " or ".join(sorted(BASIS_WORDS[basis] for basis in held))
+            return self._finding(mention, "unsupported_number", f"{mention.text.strip()} is "
+                                 f"said {BASIS_WORDS[said]}; the evidence holds "
+                                 f"{plain_decimal(abs(value))} {on}")
         direction = _direction(self.text, mention) if self.directed else 0
         if direction:
             signed = value * direction

@@ -316,3 +316,170 @@ def unit_word(word: str, lang: str = "en") -> str | None:
     or None."""
     other = _OTHER_READERS.get(lang)
     return (UNIT_OF if other is None else other.units).get(word.lower())
+
+
+# --- the tax basis of an amount ---------------------------------------------------------------
+# Whether a price includes the tax on it ("incl") or not ("excl") is, like a unit, a property
+# of the field that holds it (``price_incl_vat``, ``net_price``, ``amount_ex_gst``,
+# ``prix_ttc``) and of the words said beside the amount ("€132.50 including VAT", "125,00 €
+# zzgl. MwSt.", "125 € HT"). A field whose name says neither holds an amount of unknown basis,
+# which may be said with any.
+
+INCLUDED, EXCLUDED = "incl", "excl"
+BASIS_WORDS = {INCLUDED: "including tax", EXCLUDED: "before tax"}
+
+# A field's name, read word by word: a word for a tax, and a word that says which side of it
+# the amount is (``incl_vat``, ``before_tax``, ``pretax``), or one word that says both.
+_TAX_NAME = frozenset("vat tax taxes gst hst pst mwst ust iva tva btw".split())
+_INCL_NAME = frozenset("incl inc including inclusive with after inkl inklusive con com "
+                       "incluido incluida included".split())
+_EXCL_NAME = frozenset("excl ex exc excluding exclusive without before pre zzgl plus exkl "
+                       "ohne sin sem hors excluded".split())
+# the same words after the tax's name (``iva_incluido``, ``tax_included``, ``vat_excluded``)
+_INCL_AFTER_NAME = frozenset("incl inc included inclusive incluido incluida inclusa inclusi "
+                             "compreso compresa comprise inkl".split())
+_EXCL_AFTER_NAME = frozenset("excl excluded exclusive excluido excluida esclusa escluso "
+                             "exkl".split())
+_BOTH_NAME = {"gross": INCLUDED, "brutto": INCLUDED, "ttc": INCLUDED, "ivato": INCLUDED,
+              "ivata": INCLUDED, "aftertax": INCLUDED, "taxed": INCLUDED, "net": EXCLUDED,
+              "netto": EXCLUDED, "ht": EXCLUDED, "pretax": EXCLUDED, "untaxed": EXCLUDED}
+# Not ``subtotal``: before the tax in a US shop, but it includes VAT wherever prices are shown
+# with it (Stripe's and Shopify's subtotals follow the prices): a flag beside it says which.
+# "net" and "gross" of pay, profit or weight say nothing of a sales tax (a gross salary is before
+# income tax, a net profit after it): in a name with one of these words they are not read.
+_NOT_SALES = frozenset("profit profits income earnings salary salaries pay wage wages margin "
+                       "worth weight wt loss losses assets debt yield tonnage revenue revenues "
+                       "proceeds return returns".split())
+
+
+@functools.lru_cache(maxsize=4096)
+def named_tax_basis(name: str) -> str | None:
+    """The tax basis a field's name says its amount is on: ``INCLUDED`` for
+    ``price_incl_vat``, ``gross_price``, ``price_after_tax``, ``price_inc_gst``,
+    ``prix_ttc``, ``total_with_tax``; ``EXCLUDED`` for ``price_excl_vat``, ``net_price``,
+    ``price_before_tax``, ``amount_ex_gst``, ``preis_zzgl_mwst``; None for a name that says
+    neither (``price``, ``total``, ``subtotal``, ``vat_amount``, ``net_profit``)."""
+    words = [word.lower() for word in _NAME_WORD.findall(name)]
+    found = set()
+    for index, word in enumerate(words):
+        if word in _BOTH_NAME:
+            if word in ("net", "gross", "netto", "brutto") and not _NOT_SALES.isdisjoint(words):
+                continue
+            found.add(_BOTH_NAME[word])
+        elif word in _TAX_NAME:
+            side = words[index - 1] if index else ""
+            then = words[index + 1] if index + 1 < len(words) else ""
+            if side in _INCL_NAME or then in _INCL_AFTER_NAME:
+                found.add(INCLUDED)
+            elif side in _EXCL_NAME or then in _EXCL_AFTER_NAME:
+                found.add(EXCLUDED)
+    return found.pop() if len(found) == 1 else None
+
+
+# The words said beside an amount, in English and in German, French, Spanish, Italian, Dutch and
+# Portuguese. A tax's name; the words that put the amount on one side of it, before the name
+# ("including VAT", "zzgl. MwSt.", "hors TVA", "más IVA") or after it ("VAT included", "IVA
+# incluido", "TVA comprise"); and the words that say the side alone ("net", "brutto", "TTC").
+_TAX_SAID = (r"(?:value[ \u00a0-]added[ \u00a0]tax|sales[ \u00a0]tax(?:es)?|taxes|tax|vat|gst|hst|"
+             r"mwst\.?|mehrwertsteuer|ust\.?|umsatzsteuer|tva|iva|btw|impuestos?|imposte?)")
+_GAP = r"[ \u00a0]*"
+_BEFORE_INCL = (r"including|includes|inclusive[ \u00a0]of|incl\.?|inc\.?|with|after|inkl\.?|"
+                r"inklusive|einschlie(?:ß|ss)lich|mit|incluant|avec|con|"
+                r"incluido|incluida|incluso|compreso|inclusa|incluse|inclusief|met|com|"
+                r"incluindo|c/")
+_BEFORE_EXCL = (r"excluding|exclusive[ \u00a0]of|excl\.?|exc\.?|ex\.?|before|without|plus|\+|"
+                r"zzgl\.?|zuzüglich|exkl\.?|exklusive|ohne|hors|sans|más|mas|sin|più|escluso|"
+                r"esclusa|senza|exclusief|zonder|sem|mais|s/|pre")
+_AFTER_INCL = r"incl\.?|inc\.?|included|inclusive|inkl\.?|inklusive|comprises?|compris|incluse?|" \
+              r"incluid[oa]|inclus[oa]|compres[oa]|incluíd[oa]|inbegrepen"
+_AFTER_EXCL = r"excl\.?|excluded|exclusive|exkl\.?|exclue?|non[ \u00a0]comprise?|" \
+              r"no[ \u00a0]incluid[oa]|excluid[oa]|esclus[oa]|não[ \u00a0]incluíd[oa]|" \
+              r"exclusief|extra"
+_ALONE = {"net": EXCLUDED, "nett": EXCLUDED, "netto": EXCLUDED, "ht": EXCLUDED,
+          "pre-tax": EXCLUDED, "pretax": EXCLUDED, "gross": INCLUDED, "brutto": INCLUDED,
+          "ttc": INCLUDED, "ivato": INCLUDED, "ivati": INCLUDED, "after-tax": INCLUDED,
+          "hors taxes": EXCLUDED, "hors taxe": EXCLUDED, "toutes taxes comprises": INCLUDED,
+          "tax-inclusive": INCLUDED, "tax-exclusive": EXCLUDED, "tax inclusive": INCLUDED,
+          "tax exclusive": EXCLUDED, "tax-free": None}
+_ALONE_SAID = _alternation(word for word in _ALONE if _ALONE[word])
+# Up to two things listed before the tax: "including breakfast and VAT", "inkl. Frühstück und
+# MwSt.", "including breakfast, parking and VAT".
+_LISTED = (r"(?:[^\W\d_]+(?:[ \u00a0]*,[ \u00a0]*|[ \u00a0]+(?:and|&|und|et|y|e|en)[ \u00a0]+))"
+           r"{0,2}")
+_BASIS = (rf"(?<![^\W\d_])(?:(?P<incl>{_BEFORE_INCL}){_GAP}{_LISTED}(?:the[ \u00a0]+)?{_TAX_SAID}"
+          rf"|(?P<excl>{_BEFORE_EXCL}){_GAP}(?:the[ \u00a0]+|applicable[ \u00a0]+)?{_TAX_SAID}"
+          rf"|{_TAX_SAID}{_GAP}(?:(?P<incl2>{_AFTER_INCL})|(?P<excl2>{_AFTER_EXCL}))"
+          rf"|(?P<alone>{_ALONE_SAID}))(?![^\W_])")
+# After an amount: up to three words between ("per night", "a night", "/night", "pro Nacht"),
+# each after a space or a slash (so a long word is tried once), maybe a comma or a bracket,
+# then the words of a basis. No digit, currency sign or other
+# amount may stand between: "€132.50 including €7.50 VAT" says the VAT is €7.50.
+_BASIS_AFTER = re.compile(rf"(?:(?:[ \u00a0]+|[ \u00a0]*/[ \u00a0]*)[^\W\d_]+){{0,3}}?"
+                          rf"[ \u00a0]*[,(]?[ \u00a0]*{_BASIS}", re.IGNORECASE)
+_BASIS_ALONE_AFTER = re.compile(rf"[ \u00a0]*[,(]?[ \u00a0]*{_BASIS}", re.IGNORECASE)
+# Before an amount: the words of a basis right before it, maybe with a colon ("Price incl. VAT:
+# €132.50", "netto 125 €"); never across a comma or another amount.
+_BASIS_BEFORE = re.compile(rf"{_BASIS}[ \u00a0]*:?[ \u00a0]*$", re.IGNORECASE)
+_BASIS_ANYWHERE = re.compile(_BASIS, re.IGNORECASE)
+_WORD_START = re.compile(r"(?<![^\s(])[^\s(]")
+# The words a text must hold (lower case) for any basis to be read in it: the common answer
+# holds none, and then no amount is read for one.
+_CUES = ("vat", "tax", "gst", "hst", "net", "gross", "mwst", " ust", "brutto", "ttc", " ht",
+         "tva", "iva", "btw", "impuest", "impost")     # not "ht" of "night", "ust" of "must"
+
+
+def may_state_tax_basis(low: str) -> bool:
+    """Whether the lower-cased text ``low`` holds a word a tax basis is said with: a first look
+    before ``tax_basis_said`` reads any amount."""
+    return any(cue in low for cue in _CUES)
+
+
+def _side(found: re.Match) -> str | None:
+    if found.group("incl") or found.group("incl2"):
+        return INCLUDED
+    if found.group("excl") or found.group("excl2"):
+        return EXCLUDED
+    return _ALONE.get(" ".join(found.group("alone").lower().split()))
+
+
+def tax_basis_said(text: str, start: int, end: int, money: bool = True) -> str | None:
+    """The tax basis the words beside the amount at ``text[start:end]`` say it is on:
+    ``INCLUDED`` for "€132.50 including VAT", "€132.50 per night, VAT included", "132,50 €
+    TTC", "Preis inkl. MwSt.: 132,50 €"; ``EXCLUDED`` for "€125 before VAT", "€125 + VAT",
+    "125 € HT", "125,00 € zzgl. MwSt."; else None. The words that say a side alone ("net",
+    "gross") are read only for an amount of ``money`` and only right beside it."""
+    found = tax_basis_words(text, start, end, money)
+    return found[0] if found else None
+
+
+def tax_basis_words(text: str, start: int, end: int,
+                    money: bool = True) -> tuple[str, int, int] | None:
+    """``tax_basis_said``'s basis, with the span of the words that say it, or None."""
+    found = _BASIS_AFTER.match(text, end) if _has_cue(text[end:end + 80]) else None
+    if found is not None and (found.group("alone") is None or money and (
+            _BASIS_ALONE_AFTER.match(text, end) is not None)):
+        return _side(found), end, found.end()
+    at = max(0, start - 40)
+    # a basis said before an amount ends with a tax's name or a word of one ("incl. VAT:",
+    # "netto", "TTC", "IVA incluido"): read only when one of the last two words holds a cue,
+    # then tried where each of the last six words starts, not at every character
+    if _has_cue(" ".join(text[at:start].rsplit(None, 2)[-2:])):
+        for word in list(_WORD_START.finditer(text, at, start))[-6:]:
+            found = _BASIS_BEFORE.match(text, word.start(), start)
+            if found is not None:
+                if found.group("alone") is None or money:
+                    return _side(found), found.start(), start
+                break
+    return None
+
+
+def _has_cue(words: str) -> bool:
+    """Whether ``words`` hold a word of ``_CUES``, in any case: a first look before a regex."""
+    return may_state_tax_basis(words.lower())
+
+
+def stated_tax_basis(words: str) -> str | None:
+    """The tax basis a label states anywhere in it ("nightly rate excluding VAT", "Preis
+    inkl. MwSt."), when it states one only, or None."""
+    said = {_side(found) for found in _BASIS_ANYWHERE.finditer(words)} - {None}
+    return said.pop() if len(said) == 1 else None
