@@ -609,6 +609,9 @@ class Evidence:
     # the direction ("views_drop_pct": 12.5 is a change of -12.5). "Views fell 12.5%" is
     # judged against these (``rulekit.sweep``).
     changes: frozenset[tuple[Decimal, bool]] = frozenset()
+    # the year of every day and every month the evidence holds: it backs that year said as a
+    # year ("in 2026", "noviembre de 2026", "your 2026 total"), never as a count (``said_as_year``)
+    years: frozenset[Decimal] = frozenset()
     # (thing, number) of every number written before a word in the evidence's own text ("last
     # 30 days, 10 posts" is ("post", 10)): it backs a count of that thing (``counted``).
     stated_counts: frozenset[tuple[str, Decimal]] = frozenset()
@@ -1669,7 +1672,7 @@ class _Builder:
         """A month the evidence writes as ISO does ("2026-11"), or stores as a ``month`` beside a
         ``year`` ({"year": 2026, "month": 11}): its digits are no figures. They back the month
         as written, and with a slash ("11/2026", "2026/11"), like the digits of a name
-        (``Evidence.names``), and its year said as a year ("in 2026", ``_YEAR_BEFORE``); the
+        (``Evidence.names``), and its year said as a year ("in 2026", ``said_as_year``); the
         month in words ("November 2026", "2026年11月", "month 11") is backed by ``months``.
         Never "11 times", "$11" or "2,026 views"."""
         self.months.add(month)
@@ -1774,7 +1777,7 @@ class _Builder:
             names=frozenset(self.names | self.stored_months | self.month_forms
                             | self.minor_forms),
             minor_amounts=frozenset(self.minor_amounts),
-            name_pairs=frozenset(self.pairs | self._year_pairs()),
+            name_pairs=frozenset(self.pairs), years=self._years(),
             # which name a finding says a number is inside of: a name the evidence writes,
             # else a month as it writes it, else another form of a month or an amount in pence
             name_digits={**_digits_in_names(self.minor_shown),
@@ -1791,12 +1794,10 @@ class _Builder:
             withheld_days={d: why for d, why in self.withheld_days.items() if d not in self.days},
             row_rules=self.rows, raw=raw, changes=frozenset(self.changes))
 
-    def _year_pairs(self) -> set[str]:
-        """"in 2026", "during 2026": the year of every day and every month the evidence holds,
-        after a word that makes it a year (``_YEAR_BEFORE``)."""
-        years = {str(day.year) for day in self.days}
-        years.update(month[:4] for month in self.months)
-        return {f"{word} {year}" for year in years for word in _YEAR_BEFORE}
+    def _years(self) -> frozenset[Decimal]:
+        """The year of every day and every month the evidence holds (``Evidence.years``)."""
+        years = {day.year for day in self.days} | {int(month[:4]) for month in self.months}
+        return frozenset(Decimal(year) for year in years)
 
 
 def _outside_months(leaf: "_Leaf") -> tuple[Mention, ...]:
@@ -1810,12 +1811,70 @@ _MONTH = re.compile(r"\d{4}-(0[1-9]|1[0-2])")
 # 1900 to 2199, not part of a longer code, number or day ("2026-11-05" is a day; "RC-2026-11"
 # a code; "2026-115" no month).
 _MONTH_IN_TEXT = re.compile(r"(?<![\w./-])(?:19|20|21)\d\d-(?:0[1-9]|1[0-2])(?![\w/-]|[.,]\d)")
-# Words before a year that make it a year, not a count: "in 2026", "during 2026". The year of
-# a month or a day of the evidence backs a number right after one of them, as a name's digits
-# back a number beside the word they are written with (``Evidence.name_pairs``). Not "to",
-# "of", "by", "for" or "from": "rose to 2026", "a total of 2026", "grew by 2026" are counts.
-_YEAR_BEFORE = ("in", "during", "since", "until", "till", "throughout", "year", "fy", "early",
-                "late")
+# A year as a date writes it: four digits, 1900 to 2199, no separator ("2,026" is a count).
+_YEAR_DIGITS = re.compile(r"(?:19|20|21)[0-9]{2}")
+# The words around a number that make it a quantity, not a year (``said_as_year``): before it,
+# what it reached or totals ("a total of 2026", "rose to 2026", "grew by 2026", "passé à 2026",
+# "auf 2026 gestiegen"); after it, a word of a plural form that is no counted noun.
+_QUANTITY_BEFORE = frozenset("""of to by total than about around over under nearly almost
+    exactly reached à auf um sur insgesamt gesamt totale""".split())
+# the word between a month name and its year in the languages the scanner reads ("November
+# of 2026", "noviembre de 2026", "novembre del 2026", "novembro de 2026", "im November von
+# 2026"); not "to" ("rose in March to 2026") nor "and" ("in March and 2026 more")
+_MONTH_YEAR_LINK = frozenset("of de del di do da von".split())
+# the last one or two words right before a number, with only spaces after them
+_WORDS_BEFORE = re.compile(r"(?:([^\W\d_]+)[ \t\u00a0]+)?([^\W\d_]+)[ \t\u00a0]+\Z")
+_NOT_COUNTED_AFTER = frozenset("""is was has its his this thus plus always perhaps besides
+    las los les des das als bis es más pues tras mais dans puis nous vous tous hast ist""".split())
+# a counter glued to a number in Chinese, Japanese and Korean ("2026次", "2026回"), but the
+# year's own ("2026年", "2026년")
+_GLUED_AFTER = re.compile(r"[-/.,:][0-9]")
+_CJK_COUNTER = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af](?<![年년])")
+
+
+def said_as_year(text: str, mention: Mention, locale: str) -> bool:
+    """``mention`` (a number whose value is one of ``Evidence.years``) is a year said as one,
+    not a count: four plain digits with no currency, sign, scale or separator, and either a
+    month name of ``locale`` or English just before it ("November 2026", "noviembre de 2026",
+    "November of 2026"), or no word of a quantity around it: none before ("a total of 2026",
+    "rose to 2026") and no counted noun, unit or counter after ("2026 views", "2026 km",
+    "2026次", a German noun: "2026 Beiträge"). "In 2026", "Im Jahr 2026", "your 2026 total"
+    are years. A plural not in -s ("2026 volte", "2026 people") is not told from a word the
+    year dates (docs/sweep.md, Known gaps)."""
+    from rulekit.scan.locales import _locale_info, _name_key
+
+    if mention.currency or mention.percent or mention.sign or mention.scaled \
+            or not _YEAR_DIGITS.fullmatch(mention.text):
+        return False
+    before = _WORDS_BEFORE.search(text, max(0, mention.start - 40), mention.start)
+    if before is not None:
+        first, last = (before.group(1) or "").casefold(), before.group(2).casefold()
+        months = _locale_info(locale).months
+        if _name_key(last) in months or last in _MONTH_YEAR_LINK and first \
+                and _name_key(first) in months:
+            return True     # "November 2026", "noviembre de 2026", "novembre del 2026"
+        if last in _QUANTITY_BEFORE:
+            return False
+    elif text[mention.start - 1:mention.start] in ("#", "№"):
+        return False        # "#2026": a number, not a year
+    after = text[mention.end:mention.end + 40]
+    if _CJK_COUNTER.match(after) or _GLUED_AFTER.match(after):
+        return False        # "2026次"; "2026-10", "2026/10": a date or a code, read as one
+    found = _WORD.match(after.lstrip(" \t\u00a0"))
+    if found is None:
+        return True
+    if found.group(0)[0].isupper() and locale[:2] == "de":
+        return False        # "2026 Beiträge": a German noun, capitalised
+    word = found.group(0).casefold()
+    return word not in UNIT_OF and (word in _NOT_COUNTED_AFTER or noun(word) == word)
+
+
+def month_part(digits: str, name: str) -> str | None:
+    """"year" or "month" when ``digits`` are that part of the month ``name`` ("2026-11") the
+    evidence holds, for a finding to say so; None when ``name`` is no month."""
+    if not _MONTH.fullmatch(name):
+        return None
+    return "year" if digits == name[:4] else "month" if digits == str(int(name[5:])) else None
 
 
 class _Leaf(NamedTuple):

@@ -54,8 +54,8 @@ from decimal import ROUND_HALF_EVEN, ROUND_HALF_UP, Decimal
 from typing import Any, Collection, Iterable, Iterator, Sequence
 
 from rulekit import dates
-from rulekit.evidence import (_WORD, Evidence, RowRule, _relative, _url, locate, name_words,
-                              noun)
+from rulekit.evidence import (_WORD, Evidence, RowRule, _relative, _url, locate, month_part,
+                              name_words, noun, said_as_year)
 from rulekit.findings import _FIGURE_KINDS, Finding, _new_finding
 from rulekit.numbers import plain_decimal
 from rulekit.policy import Binding, Entity, Identity, Policy
@@ -1582,6 +1582,9 @@ class _Judge:
             return self._level_as_change(mention)
         if self._name_digits(mention):
             return None
+        # the year of a day or a month of the evidence said as a year: "noviembre de 2026"
+        if value in self.evidence.years and said_as_year(self.text, mention, self.locale):
+            return None
         if mention.kind == "word_number" and self._hyphen_name(mention):
             return None
         integral = value == value.to_integral_value()
@@ -2014,6 +2017,13 @@ class _Judge:
             return self._finding(mention, "rounded", f"{shown} is a rounded figure; the "
                                  "evidence holds the exact value and rounding is not allowed here")
         inside = evidence.name_digits.get(_digits(value)) if integral else None
+        part = month_part(_digits(value), inside) if inside else None
+        if part:
+            return self._finding(mention, "name_digits", f"{shown} is the {part} of the date "
+                                 f"'{inside}' the evidence holds, a date part, not a quantity")
+        if integral and value in evidence.years:
+            return self._finding(mention, "unsupported_number", f"{shown} is the year of a date "
+                                 "the evidence holds, a date part, not a quantity")
         if inside:
             return self._finding(mention, "name_digits", f"{shown} appears in the evidence only "
                                  f"inside the name '{inside}', which licenses that name, not a quantity")
