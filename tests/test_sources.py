@@ -18,6 +18,7 @@ from hypothesis import strategies as st
 
 from rulekit.sources import (LookupRequest, MemoryResolver, MysqlResolver, PostgresResolver,
                              Resolver, SourceError, SqliteResolver, open_source)
+from rulekit.policy import Lookup, Statement
 from rulekit.types import IdentifierType
 
 ORDERS = [
@@ -369,6 +370,23 @@ def test_a_casefold_key_finds_its_row_in_any_case_filed_under_each_id_asked(db):
     exact = LookupRequest("booking", "ref", ("bk-7731", "BK-7731"), ("points",))
     for resolver in (MemoryResolver({"booking": BOOKING_ROWS}), sqlite):
         assert list(resolver.fetch(exact)) == ["BK-7731"]
+
+
+def test_an_artifact_compiled_before_casefold_keys_were_lowered_is_sent_the_ids_as_written(db):
+    """A lookup statement that compares the key itself (an older artifact) with a casefold
+    key: the ids are bound as written, not in lower case, so a key in the id's case is still
+    found (and one in another case, as before, is not)."""
+    sqlite = _bookings_db(db)
+    statements = []
+    sqlite.on_query = lambda sql, params: statements.append(params)
+    old = Lookup(kind="table", table="booking", columns=("ref", "points"), statements=(
+        Statement(dialect="sqlite", marker="?", params=("ids",), parts=(
+            'SELECT "booking"."ref", "booking"."points" FROM "booking" WHERE "booking"."ref" '
+            "IN (", ")")),))
+    request = LookupRequest("booking", "ref", ("BK-7731", "qx-1"), ("points",), lookup=old,
+                            key_type=IdentifierType(case="casefold"))
+    assert list(sqlite.fetch(request)) == ["BK-7731"]
+    assert statements == [("BK-7731", "qx-1")]
 
 
 def test_eight_threads_share_one_resolver(db):

@@ -100,6 +100,8 @@ class SqlResolver:
         if not bound:
             return {}
         statement = self._statement(request)
+        if folds_case(request.key_type) and not lowers_ids(statement):
+            bound = bindable_ids(request, lowered=False)
         values = self._values(statement, request.tenant, request)
         if values:
             statement = self._bind(statement, values)
@@ -325,11 +327,21 @@ def _key_text(value: object) -> str:
     return str(value)
 
 
-def bindable_ids(request: LookupRequest) -> list:
+def lowers_ids(statement: Statement) -> bool:
+    """Whether a lookup statement compares ``LOWER(key) IN (...)``, as the compiler writes it
+    for a key that compares ignoring case. An artifact compiled before it did compares the key
+    itself, and is sent the ids as written (``bindable_ids(lowered=False)``): in lower case they
+    would miss every key stored otherwise."""
+    if "ids" not in statement.params:
+        return False
+    return statement.parts[statement.params.index("ids")].rstrip().upper().endswith(") IN (")
+
+
+def bindable_ids(request: LookupRequest, lowered: bool = True) -> list:
     """The ids worth sending, as the values to bind; the rest cannot match any row. A key that
     compares ignoring case is looked up as ``LOWER(key) IN (...)``, so its ids are sent in
-    lower case, each once."""
-    if folds_case(request.key_type):
+    lower case, each once (unless ``lowered`` is False: see ``lowers_ids``)."""
+    if lowered and folds_case(request.key_type):
         return list(dict.fromkeys(i.lower() for i in request.ids if "\x00" not in i))
     bound = []
     for ident in request.ids:

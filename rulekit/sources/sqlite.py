@@ -45,7 +45,8 @@ from typing import Any
 from rulekit.compare import folds_case
 from rulekit.policy import DataSource
 from rulekit.sources import LookupRequest, LookupResult, SourceError
-from rulekit.sources.sql import KeyFiler, SqlResolver, bindable_ids, check_tenant, exact_tenant
+from rulekit.sources.sql import (KeyFiler, SqlResolver, bindable_ids, check_tenant, exact_tenant,
+                                 lowers_ids)
 
 # How many SQLite VM instructions run between two looks at the clock: often enough to stop
 # within a millisecond or so, rarely enough to cost nothing measurable.
@@ -137,7 +138,7 @@ class SqliteResolver:
             if values:
                 statement = self._bind(statement, values)
             columns = request.lookup.columns
-            ids: list = bindable_ids(request)
+            ids: list = bindable_ids(request, lowered=lowers_ids(statement))
             table_name = request.lookup.table or request.entity
 
             def render(chunk):
