@@ -833,8 +833,8 @@ def _misattributed(derived: _Derived, reply: Reply, planned: list[_Planned],
     from rulekit.evidence import noun      # (evidence is the audit's: imported late)
 
     naming = derived.naming
-    same = _same_rows(planned, rows)
-    words = _row_words(derived.policy, planned, rows, same)
+    one_row = _same_rows(planned, rows)
+    words = _row_words(derived.policy, planned, rows, one_row)
     # (entity, the row it names or None for a figure, the claim or None, (sentence, clause)),
     # in the template's order
     events: list[tuple[str, str | None, _Planned | None, tuple[int, int]]] = []
@@ -846,7 +846,8 @@ def _misattributed(derived: _Derived, reply: Reply, planned: list[_Planned],
                 names = item.field.name in naming[item.entity.name]
                 row_id = str(item.claim.entity_id)
                 events.append((item.entity.name,
-                               same.get((item.entity.name, row_id), row_id) if names else None,
+                               one_row.get((item.entity.name, row_id), row_id) if names
+                               else None,
                                item, (sentence, clause)))
             continue
         for match in _TEMPLATE_WORDS.finditer(piece):
@@ -866,7 +867,7 @@ def _misattributed(derived: _Derived, reply: Reply, planned: list[_Planned],
         if item is None or out[item.index].outcome != "confirmed":
             continue
         claim, own = item.claim, str(item.claim.entity_id)
-        own = same.get((entity, own), own)
+        own = one_row.get((entity, own), own)
         what = f"{{{claim.key}}} is the {item.field.name} of {entity} {own}"
         if names is None:
             same, rank = _subject(named, at, where, lambda other: other == entity)

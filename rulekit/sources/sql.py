@@ -276,9 +276,14 @@ class KeyFiler:
                 return (text,)
             ident = unmatched_key(value, text, self.wanted, self.request, self.where)
             return () if ident is None else (ident,)
+        candidates = self.folded.get(text.lower())
+        if candidates is None:
+            if text.endswith(" ") and text.rstrip(" ").lower() in self.folded:
+                # A key padded with blanks: the same SourceError as for an exact key.
+                unmatched_key(value, text, {text.rstrip(" ")}, self.request, self.where)
+            return ()
         spec = self.request.key_type
-        return [ident for ident in self.folded.get(text.lower(), ())
-                if ident == text or key_matches(spec, ident, value)]
+        return [ident for ident in candidates if ident == text or key_matches(spec, ident, text)]
 
     def file(self, idents, value: object, row: dict[str, object]) -> None:
         request = self.request
