@@ -29,7 +29,7 @@ from decimal import Decimal, InvalidOperation
 from typing import Any, Mapping, NamedTuple
 
 from rulekit import dates, prose as prose_rules
-from rulekit.compare import Unreadable, compare
+from rulekit.compare import Unreadable, compare, folds_case, key_matches
 from rulekit.decision import ClaimResult, Decision, Fact, Failure, Reason, choose, claim_result
 from rulekit.log import Stages, record_decision
 from rulekit.entity_rows import check_inputs
@@ -329,21 +329,12 @@ def _misfiled(found: Mapping, request: LookupRequest, key_field: Field | None,
             continue
         if stored is None:
             return f"the source returned a row with no {key} for {ident!r}"
-        if key_field is None or not _is_key(key_field, ident, stored, locale):
+        if key_field is None or not key_matches(key_field.type, ident, stored, locale):
             shown = stored if isinstance(stored, (str, int, float, Decimal)) else \
                 type(stored).__name__
             return (f"the source returned the row of {key} {shown!r} for {ident!r}: a row "
                     "answers only the id it was asked for")
     return None
-
-
-def _is_key(key_field: Field, ident: str, stored: Any, locale: str) -> bool:
-    """Whether a stored key is the id asked for, as the key field's type compares them."""
-    try:
-        return compare(key_field.type, key_field.type.kind, ident, stored,
-                       locale).outcome == "confirmed"
-    except Exception:   # a key that cannot be read is not the id asked for
-        return False
 
 
 def _rows_by_id(found: Any) -> bool:
@@ -478,7 +469,8 @@ def _lookup_request(policy: Policy, lookup_fields, entity_name: str,
     entity = policy.entity(entity_name)
     return LookupRequest(entity=entity_name, key=entity.key, ids=(),
                          fields=lookup_fields(entity_name, claimed), lookup=entity.lookup,
-                         key_kind=entity.field(entity.key).type.kind)
+                         key_kind=entity.field(entity.key).type.kind,
+                         key_type=entity.field(entity.key).type)
 
 
 def _lookup_fields(policy: Policy, naming: Mapping[str, frozenset[str]],
@@ -691,6 +683,7 @@ def _judge(derived: _Derived, item: _Planned, rows: dict, errors: dict, now: dt.
     if row is None:
         return _judged(item, entity_id, "not_found", reason_code="no_row",
                        reason=f"no {entity.name} with {entity.key} {entity_id}")
+    cite = _row_id(entity, row, entity_id)
     if not entity.fresh_via:
         updated = None
     elif (entity.name, entity_id) in cited:
@@ -699,35 +692,41 @@ def _judge(derived: _Derived, item: _Planned, rows: dict, errors: dict, now: dt.
         updated = cited[entity.name, entity_id] = _cited_time(derived, entity,
                                                               row.get(entity.fresh_via))
     if field.name not in row:   # the source has no such column: a schema fault, fail closed
-        return _judged(item, entity_id, "not_checkable", updated_at=updated,
+        return _judged(item, entity_id, "not_checkable", cite=cite,
+                       updated_at=updated,
                        reason_code="lookup_failed",
                        reason=f"the source returned no column for {field.name}")
     value = row[field.name]
     if value is None or (isinstance(value, str) and not value.strip()):
-        return _judged(item, entity_id, "not_found", updated_at=updated, reason_code="null",
+        return _judged(item, entity_id, "not_found", cite=cite,
+                       updated_at=updated, reason_code="null",
                        reason="no value is recorded")
     actual = jsonable(value)
     if field.placeholders and _is_placeholder(field, value, row):
-        return _judged(item, entity_id, "not_found", updated_at=updated, actual=actual,
+        return _judged(item, entity_id, "not_found", cite=cite,
+                       updated_at=updated, actual=actual,
                        reason_code="placeholder", reason=f"{value!r} means not recorded")
     stale = staleness(entity, field, row, now, ages)
     if stale:
-        return _judged(item, entity_id, "stale", updated_at=updated, actual=actual,
+        return _judged(item, entity_id, "stale", cite=cite,
+                       updated_at=updated, actual=actual,
                        reason_code="stale", reason=stale)
     if claim.type == "" and claim.value is None:     # slot form: code supplies the value
         try:
             format_value(field, value, policy.locale)
         except Unreadable as exc:
-            return _judged(item, entity_id, "not_checkable", updated_at=updated, actual=actual,
+            return _judged(item, entity_id, "not_checkable", cite=cite,
+                           updated_at=updated, actual=actual,
                            reason_code="unreadable", reason=str(exc))
-        return _judged(item, entity_id, "confirmed", updated_at=updated, actual=actual)
+        return _judged(item, entity_id, "confirmed", cite=cite,
+                       updated_at=updated, actual=actual)
     result = _compare(derived, entity, field, claim.type, claim.value, value)
     # The common end, built here rather than through _judged: one call fewer per claim.
     return claim_result(key=claim.key, entity=entity.name, entity_id=entity_id, field=field.name,
                         type=claim.type, outcome=result.outcome, claimed=claim.value,
                         actual=actual, claimed_normal=_unshared(result.claimed),
                         actual_normal=_unshared(result.actual),
-                        citation=f"{entity.name}:{entity_id}#{field.name}", updated_at=updated,
+                        citation=f"{entity.name}:{cite}#{field.name}", updated_at=updated,
                         reason=result.reason,
                         reason_code=None if result.outcome == "confirmed" else result.outcome,
                         path=item.path)
@@ -735,14 +734,26 @@ def _judge(derived: _Derived, item: _Planned, rows: dict, errors: dict, now: dt.
 
 def _judged(item: _Planned, entity_id: str, outcome: str, *, updated_at: str | None = None,
             actual: Any = None, claimed_normal: Any = None, actual_normal: Any = None,
-            reason: str | None = None, reason_code: str | None = None) -> ClaimResult:
-    """The result of a claim that was looked up, cited as ``entity:id#field``."""
+            reason: str | None = None, reason_code: str | None = None,
+            cite: str | None = None) -> ClaimResult:
+    """The result of a claim that was looked up, cited as ``entity:id#field`` (``cite``, the
+    row's stored key, when it was found under a casefold key: ``_row_id``)."""
     claim, entity, field = item.claim, item.entity.name, item.field.name
     return claim_result(key=claim.key, entity=entity, entity_id=entity_id, field=field,
                         type=claim.type, outcome=outcome, claimed=claim.value, actual=actual,
                         claimed_normal=claimed_normal, actual_normal=actual_normal,
-                        citation=f"{entity}:{entity_id}#{field}", updated_at=updated_at,
+                        citation=f"{entity}:{cite or entity_id}#{field}", updated_at=updated_at,
                         reason=reason, reason_code=reason_code, path=item.path)
+
+
+def _row_id(entity: Entity, row: Mapping, entity_id: str) -> str:
+    """The id a decision cites a found row by: under a key that compares ignoring case, the
+    key as stored (the model's "bk-7731" cites BK-7731, the row the lookup found); otherwise
+    the id as asked, which is the key."""
+    stored = row.get(entity.key)
+    if stored is None or stored == entity_id or not folds_case(entity.field(entity.key).type):
+        return entity_id
+    return str(stored)
 
 
 def _failure(result: ClaimResult) -> Failure:
@@ -865,7 +876,8 @@ def _misattributed(derived: _Derived, reply: Reply, planned: list[_Planned],
     from rulekit.evidence import noun      # (evidence is the audit's: imported late)
 
     naming = derived.naming
-    words = _row_words(derived, planned, rows)
+    one_row = _same_rows(planned, rows)
+    words = _row_words(derived, planned, rows, one_row)
     # (entity, the row it names or None for a figure, the claim or None, (sentence, clause)),
     # in the template's order
     events: list[tuple[str, str | None, _Planned | None, tuple[int, int]]] = []
@@ -875,7 +887,10 @@ def _misattributed(derived: _Derived, reply: Reply, planned: list[_Planned],
             item = by_key.get(piece)
             if item is not None:
                 names = item.field.name in naming[item.entity.name]
-                events.append((item.entity.name, str(item.claim.entity_id) if names else None,
+                row_id = str(item.claim.entity_id)
+                events.append((item.entity.name,
+                               one_row.get((item.entity.name, row_id), row_id) if names
+                               else None,
                                item, (sentence, clause)))
             continue
         for match in _TEMPLATE_WORDS.finditer(piece):
@@ -895,6 +910,7 @@ def _misattributed(derived: _Derived, reply: Reply, planned: list[_Planned],
         if item is None or out[item.index].outcome != "confirmed":
             continue
         claim, own = item.claim, str(item.claim.entity_id)
+        own = one_row.get((entity, own), own)
         what = f"{{{claim.key}}} is the {item.field.name} of {entity} {own}"
         if names is None:
             same, rank = _subject(named, at, where, lambda other: other == entity)
@@ -1054,11 +1070,7 @@ def _same_key(derived: _Derived, rows: dict, target: str, value: Any, target_id:
 def _key_equal(derived: _Derived, entity: Entity, value: Any, key: Any) -> bool:
     """Whether a link's ``value`` and a stored ``key`` of ``entity`` are one key, compared as
     a claim on the key would be."""
-    field = entity.field(entity.key)
-    try:
-        return _compare(derived, entity, field, field.type.kind, value, key).outcome == "confirmed"
-    except Unreadable:
-        return False
+    return key_matches(entity.field(entity.key).type, value, key, derived.policy.locale)
 
 
 def _cited_id(derived: _Derived, rows: dict, entity: str, value: Any) -> str | None:
@@ -1072,15 +1084,37 @@ def _cited_id(derived: _Derived, rows: dict, entity: str, value: Any) -> str | N
                 None)
 
 
-def _row_words(derived: _Derived, planned: list[_Planned], rows: dict
-               ) -> dict[str, list[tuple[str, str]]]:
+def _same_rows(planned: list[_Planned], rows: dict) -> dict[tuple[str, str], str]:
+    """Ids that name one row: under a key that compares ignoring case, the ids a reply wrote in
+    different cases ("Bk-7731", "bK-7731") fetch the same row, so each maps to the first of
+    them, and the misattribution check sees one row, not two. ``(entity, id) -> id``; empty
+    when no claimed entity's key folds case (the common case)."""
+    first: dict[tuple[str, str], str] = {}
+    same: dict[tuple[str, str], str] = {}
+    for item in planned:
+        entity = item.entity
+        if entity is None or not folds_case(entity.field(entity.key).type):
+            continue
+        asked = str(item.claim.entity_id)
+        row = (rows.get(entity.name) or {}).get(asked)
+        stored = row.get(entity.key) if isinstance(row, Mapping) else None
+        if stored is not None:
+            same[entity.name, asked] = first.setdefault((entity.name, str(stored)), asked)
+    return same
+
+
+def _row_words(derived: _Derived, planned: list[_Planned], rows: dict,
+               same: dict[tuple[str, str], str]) -> dict[str, list[tuple[str, str]]]:
     """The words of a template that name one fetched row of an entity two or more claims cite
     apart: each row's key, and each word of its naming fields' values that no other row of
-    that entity shares (not "the", not "raincoat" when two raincoats are cited)."""
+    that entity shares (not "the", not "raincoat" when two raincoats are cited). A row is named
+    by one id (``same``: ``_same_rows``)."""
     cited: dict[str, set[str]] = {}
     for item in planned:
         if item.entity is not None:
-            cited.setdefault(item.entity.name, set()).add(str(item.claim.entity_id))
+            row_id = str(item.claim.entity_id)
+            cited.setdefault(item.entity.name, set()).add(
+                same.get((item.entity.name, row_id), row_id))
     found: dict[str, list[tuple[str, str]]] = {}
     for name, ids in cited.items():
         fetched = rows.get(name) or {}
@@ -1392,7 +1426,8 @@ def _render_fallback(policy: Policy, action: Action, results: list[ClaimResult],
             values[slot.name] = format_value(field, value, policy.locale)
         except Unreadable:
             return None
-        citations.append({"slot": slot.name, "ref": f"{slot.entity}:{entity_id}#{slot.field}",
+        citations.append({"slot": slot.name,
+                          "ref": f"{slot.entity}:{_row_id(entity, row, entity_id)}#{slot.field}",
                           "updated_at": _updated_text(row.get(entity.fresh_via), entity)
                           if entity.fresh_via else None})
     return fill(template.pieces, values), tuple(citations)

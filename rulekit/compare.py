@@ -408,3 +408,21 @@ COMPARATORS: dict[str, Comparator] = {c.kind: c() for c in (
 
 def compare(spec: TypeSpec, claim_type: str, claimed: Any, actual: Any, locale: str) -> Comparison:
     return COMPARATORS[spec.kind].compare(spec, claim_type, claimed, actual, locale)
+
+
+def folds_case(spec: TypeSpec | None) -> bool:
+    """Whether values of ``spec`` compare ignoring case (an identifier or a text ``casefold``):
+    for a key, the lookup then finds a row whatever the case of the id."""
+    return getattr(spec, "case", None) == "casefold"
+
+
+def key_matches(spec: TypeSpec, ident: Any, stored: Any, locale: str = "en_US") -> bool:
+    """Whether a ``stored`` key is the id ``ident``, compared as a claim of the key's type
+    compares a claimed value with a stored one (an integer key stored as 7.00 is id "7", a
+    ``casefold`` identifier ignores case). A side that cannot be read is not the id. The one
+    key comparison: the resolvers' re-check of the rows a database matched, the checker's of
+    the rows any resolver returned, and the links between rows all use it."""
+    try:
+        return compare(spec, spec.kind, ident, stored, locale).outcome == "confirmed"
+    except Exception:   # a key that cannot be read is not the id asked for
+        return False

@@ -450,11 +450,13 @@ def _table(name: str) -> exp.Table:
 
 def lookup_tree(*, key: str, columns: tuple[tuple[str, str], ...], table: str | None = None,
                 query: exp.Expression | None = None, tenant_column: str | None = None,
-                tenant: str | None = None) -> exp.Select:
+                tenant: str | None = None, fold: bool = False) -> exp.Select:
     """The one statement of an entity lookup: the key and the fields (``(column, field)``
     pairs, the column as stored and the field it answers), of the rows whose key is among the
     ids. From ``table`` (scoped by ``tenant_column = :tenant``) or from the author's ``query``
-    wrapped as a subquery (scoped inside it)."""
+    wrapped as a subquery (scoped inside it). ``fold``: the key compares ignoring case, so
+    the condition is ``LOWER(key) IN (...)`` and the resolver sends the ids in lower case (a
+    plain index on the key does not serve it; docs/sources.md says which index does)."""
     alias = table.split(".")[-1] if table else ROW_ALIAS
     projections = [exp.Alias(this=_column(column, alias), alias=exp.Identifier(this=field,
                                                                                 quoted=True))
@@ -466,7 +468,10 @@ def lookup_tree(*, key: str, columns: tuple[tuple[str, str], ...], table: str | 
                               alias=exp.TableAlias(this=exp.Identifier(this=ROW_ALIAS,
                                                                       quoted=True)))
     key_column = dict((f, c) for c, f in columns).get(key, key)
-    condition: exp.Expression = exp.In(this=_column(key_column, alias),
+    key_value: exp.Expression = _column(key_column, alias)
+    if fold:
+        key_value = exp.Lower(this=key_value)
+    condition: exp.Expression = exp.In(this=key_value,
                                        expressions=[exp.var(f"{RESERVED_PREFIX}ids__")])
     if table is not None and tenant is not None:
         condition = exp.and_(condition, exp.EQ(this=_column(tenant_column or tenant, alias),

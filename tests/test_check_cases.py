@@ -68,7 +68,7 @@ SQLite run is skipped for sources that are not rows (failing, slow, broken).
 Invariants checked on every run, whatever the case wants: text only for answer and fallback,
 a non-empty message only for refuse, ask and handoff; an answer has every claim confirmed, no
 reasons and one citation per claim; anything else has a reason; a claim judged against a row
-cites ``entity:id#field``; a failing or slow source that was asked anything is never answered
+cites ``entity:id#field`` (the id in any case under a casefold key); a failing or slow source that was asked anything is never answered
 and says lookup_failed; the twin is never answered;
 ``decision.to_dict()`` is plain JSON (it is what the decision log stores).
 
@@ -433,7 +433,10 @@ def check_invariants(run: Run, decision: Decision, where: str, asked: bool = Fal
     for claim in decision.claims:
         assert claim.outcome in OUTCOMES, where
         if claim.outcome in ("confirmed", "contradicted", "stale"):
-            assert claim.citation == f"{claim.entity}:{claim.entity_id}#{claim.field}", where
+            # The id as asked, or the stored key it found under a casefold key (BK-7731 for
+            # bk-7731).
+            cited = claim.citation.casefold()
+            assert cited == f"{claim.entity}:{claim.entity_id}#{claim.field}".casefold(), where
             assert claim.actual is not None, f"{where}: {claim.key} has no actual value"
     if asked:   # a failing or slow source was asked for something
         assert kind != "answer", where

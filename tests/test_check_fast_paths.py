@@ -78,7 +78,8 @@ def test_a_request_the_checker_sends_is_the_validated_one():
         entity = POLICY.entity(sent.entity)
         built = LookupRequest(entity=sent.entity, key=entity.key, ids=list(sent.ids),
                               fields=list(sent.fields), timeout=1.5, lookup=entity.lookup,
-                              key_kind=entity.field(entity.key).type.kind)
+                              key_kind=entity.field(entity.key).type.kind,
+                              key_type=entity.field(entity.key).type)
         assert type(sent) is LookupRequest
         assert sent == built and hash(sent) == hash(built) and repr(sent) == repr(built)
         assert sent.table == sent.entity

@@ -18,6 +18,8 @@ from hypothesis import strategies as st
 
 from rulekit.sources import (LookupRequest, MemoryResolver, MysqlResolver, PostgresResolver,
                              Resolver, SourceError, SqliteResolver, open_source)
+from rulekit.policy import Lookup, Statement
+from rulekit.types import IdentifierType
 
 ORDERS = [
     {"id": f"ord_{n}", "shipped_at": f"2026-07-{n % 28 + 1:02d}", "line_count": n % 7,
@@ -324,6 +326,67 @@ def test_duplicate_keys_fail_closed(tmp_path, db):
         SqliteResolver(db).fetch(request)
     with pytest.raises(SourceError, match="more than one row"):
         MemoryResolver({"loose": [{"code": "a"}, {"code": "a"}]}).fetch(request)
+
+
+BOOKING_ROWS = [{"ref": "BK-7731", "points": 530}, {"ref": "bk-9000", "points": 10},
+                {"ref": "BK-9000", "points": 20}, {"ref": "QX-1", "points": 1}]
+
+
+def _casefold_request(*ids: str) -> LookupRequest:
+    return LookupRequest("booking", "ref", ids, ("points",), key_kind="identifier",
+                         key_type=IdentifierType(case="casefold"))
+
+
+def _bookings_db(db) -> SqliteResolver:
+    connection = sqlite3.connect(db)
+    connection.execute("CREATE TABLE booking (ref TEXT, points INTEGER)")
+    connection.executemany("INSERT INTO booking VALUES (:ref, :points)", BOOKING_ROWS)
+    connection.commit()
+    connection.close()
+    return SqliteResolver(db)
+
+
+def test_two_keys_differing_only_in_case_fail_closed_under_a_casefold_key(db):
+    request = _casefold_request("bk-9000", "bk-7731")
+    for resolver in (MemoryResolver({"booking": BOOKING_ROWS}), _bookings_db(db)):
+        with pytest.raises(SourceError, match=r"'bk-9000' ignoring case, 'bk-9000' and "
+                                              r"'BK-9000'.*make the key unique ignoring case"):
+            resolver.fetch(request)
+
+
+def test_a_casefold_key_finds_its_row_in_any_case_filed_under_each_id_asked(db):
+    statements = []
+    sqlite = _bookings_db(db)
+    sqlite.on_query = lambda sql, params: statements.append((sql, params))
+    request = _casefold_request("bk-7731", "Bk-7731", "qx-1", "BK-7732")
+    for resolver in (MemoryResolver({"booking": BOOKING_ROWS}), sqlite):
+        found = resolver.fetch(request)
+        assert {ident: row["ref"] for ident, row in found.items()} == {
+            "bk-7731": "BK-7731", "Bk-7731": "BK-7731", "qx-1": "QX-1"}
+    (sql, params), = statements
+    assert 'WHERE LOWER("booking"."ref") IN (?, ?, ?)' in sql
+    assert params == ("bk-7731", "qx-1", "bk-7732")
+    # The same rows under an exact key: only the id in the stored case.
+    exact = LookupRequest("booking", "ref", ("bk-7731", "BK-7731"), ("points",))
+    for resolver in (MemoryResolver({"booking": BOOKING_ROWS}), sqlite):
+        assert list(resolver.fetch(exact)) == ["BK-7731"]
+
+
+def test_an_artifact_compiled_before_casefold_keys_were_lowered_is_sent_the_ids_as_written(db):
+    """A lookup statement that compares the key itself (an older artifact) with a casefold
+    key: the ids are bound as written, not in lower case, so a key in the id's case is still
+    found (and one in another case, as before, is not)."""
+    sqlite = _bookings_db(db)
+    statements = []
+    sqlite.on_query = lambda sql, params: statements.append(params)
+    old = Lookup(kind="table", table="booking", columns=("ref", "points"), statements=(
+        Statement(dialect="sqlite", marker="?", params=("ids",), parts=(
+            'SELECT "booking"."ref", "booking"."points" FROM "booking" WHERE "booking"."ref" '
+            "IN (", ")")),))
+    request = LookupRequest("booking", "ref", ("BK-7731", "qx-1"), ("points",), lookup=old,
+                            key_type=IdentifierType(case="casefold"))
+    assert list(sqlite.fetch(request)) == ["BK-7731"]
+    assert statements == [("BK-7731", "qx-1")]
 
 
 def test_eight_threads_share_one_resolver(db):

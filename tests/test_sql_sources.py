@@ -10,6 +10,7 @@ server fail closed with lookup_failed, and a connection that rulekit opens canno
 from __future__ import annotations
 
 import datetime as dt
+import re
 import sqlite3
 import threading
 import time
@@ -522,3 +523,76 @@ def test_an_input_is_matched_against_a_hidden_column_it_never_shows(store):
     null_note = run(matching, store, reply(("money", "order", "1043", "total", "$0.00")),
                     inputs={"note_code": "none"})
     assert [c.outcome for c in null_note.claims] == ["not_found"]
+
+
+# --- a key that compares ignoring case ----------------------------------------------------------
+
+BOOKINGS = [("BK-7731", "alice", 530, "Oliveira"), ("bk-9000", "alice", 10, "Oliveira"),
+            ("BK-9000", "alice", 20, "Oliveira"), ("BK-4000", "bob", 70, "Oliveira")]
+
+
+def _bookings(store):
+    store.execute("CREATE TABLE bookings (ref VARCHAR(32), owner_id VARCHAR(64), "
+                  "points INTEGER, guest VARCHAR(64))")
+    mark = "?" if store.backend == "sqlite" else "%s"
+    for row in BOOKINGS:
+        store.execute(f"INSERT INTO bookings VALUES ({mark}, {mark}, {mark}, {mark})", row)
+    return rulekit.load(RULES.parent / "bookings.rules")
+
+
+def test_a_casefold_keys_compiled_lookup_lowers_the_key_in_every_dialect():
+    """The statement is still one per entity, `key IN (...)` with one marker per id, the key
+    lowered: LOWER("bookings"."ref") IN (...), scoped to the tenant as before. An exact key
+    is not lowered (its plain index serves it)."""
+    policy = rulekit.load(RULES.parent / "bookings.rules")
+    for statement in policy.entity("booking").lookup.statements:
+        text = "{ids}".join(statement.parts)
+        assert statement.params == ("ids", "user_id"), statement
+        assert re.search(r'LOWER\([`"]bookings[`"]\.[`"]ref[`"]\) IN \(\{ids\}\)', text), text
+    store_policy = rulekit.load(RULES)
+    assert all("LOWER" not in "".join(s.parts).upper()
+               for s in store_policy.entity("product").lookup.statements)
+
+
+def test_a_casefold_key_is_looked_up_ignoring_case_with_bound_ids(store):
+    """bk-7731 finds BK-7731 through LOWER(ref) IN (...), the id bound in lower case, never in
+    the SQL; the decision cites the stored key. Tenancy and `requires ... matching` hold."""
+    policy = _bookings(store)
+    statements = []
+    resolver = store.resolver(on_query=lambda sql, params: statements.append((sql, params)))
+    body = reply(("integer", "booking", "bk-7731", "points", 530),
+                 ("integer", "booking", "Bk-7731", "points", 530))
+    decision = run(policy, store, body, resolver=resolver, inputs={"surname": "oliveira"})
+    assert decision.decision == "answer", decision.reasons
+    assert [c.citation for c in decision.claims] == ["booking:BK-7731#points"] * 2
+    (sql, params), = statements
+    assert "LOWER(" in sql.upper() and " IN (" in sql and "7731" not in sql
+    assert params.count("bk-7731") == 1 and "alice" in params
+    # Another tenant's booking, and a surname that does not match, are not found.
+    other = run(policy, store, reply(("integer", "booking", "bk-4000", "points", 70)),
+                inputs={"surname": "Oliveira"})
+    wrong = run(policy, store, body, inputs={"surname": "Smith"})
+    assert [c.reason_code for c in other.claims] == ["no_row"]
+    assert {c.reason_code for c in wrong.claims} == {"no_row"}
+
+
+def test_a_casefold_key_padded_with_blanks_fails_closed_naming_the_column_type(store):
+    """A CHAR(n) key comes back padded (PostgreSQL), and LOWER() still matches it: as for an
+    exact key, the lookup fails saying the column pads keys, rather than a silent not_found."""
+    if store.backend != "postgres":
+        pytest.skip("only PostgreSQL returns CHAR(n) values padded")
+    policy = _bookings(store)
+    store.execute("ALTER TABLE bookings ALTER COLUMN ref TYPE CHAR(12)")
+    decision = run(policy, store, reply(("integer", "booking", "bk-7731", "points", 530)),
+                   inputs={"surname": "Oliveira"})
+    assert [c.reason_code for c in decision.claims] == ["lookup_failed"]
+    assert "pads keys with blanks" in decision.claims[0].reason
+
+
+def test_two_keys_differing_only_in_case_fail_closed_naming_both(store):
+    policy = _bookings(store)
+    decision = run(policy, store, reply(("integer", "booking", "BK-9000", "points", 20)),
+                   inputs={"surname": "Oliveira"})
+    assert [c.reason_code for c in decision.claims] == ["lookup_failed"]
+    reason = decision.claims[0].reason
+    assert "'bk-9000'" in reason and "'BK-9000'" in reason and "ignoring case" in reason

@@ -33,6 +33,7 @@ from typing import Protocol, runtime_checkable
 
 from rulekit.errors import RulekitError
 from rulekit.policy import Lookup
+from rulekit.types import TypeSpec
 
 __all__ = [
     "LookupRequest",
@@ -61,7 +62,10 @@ class LookupRequest:
     resolvers run its statement and never write SQL of their own. ``tenant`` is the verified
     user's id when the ruleset is tenant-scoped; it comes from the caller's login, never from
     the model or the question. ``key_kind`` is the key field's type: an integer key is bound as
-    an integer, and an id that is not one cannot match and is not sent.
+    an integer, and an id that is not one cannot match and is not sent. ``key_type`` is the key
+    field's whole type, when known: a key that compares ignoring case (``casefold``) is looked
+    up ignoring case, and every row the source matched is re-checked with the key's own
+    comparison (``rulekit.compare.key_matches``).
     """
 
     entity: str
@@ -73,6 +77,7 @@ class LookupRequest:
     lookup: Lookup | None = None
     tenant: str | None = None
     key_kind: str | None = None
+    key_type: TypeSpec | None = None
 
     def __post_init__(self) -> None:
         # Lists are accepted for convenience and stored as tuples, so the request stays hashable.
@@ -109,7 +114,7 @@ class LookupRequest:
         draft = _LookupRequestDraft()
         draft.entity, draft.key, draft.ids, draft.fields = self.entity, self.key, ids, self.fields
         draft.table, draft.timeout, draft.lookup = self.table, timeout, self.lookup
-        draft.tenant, draft.key_kind = tenant, self.key_kind
+        draft.tenant, draft.key_kind, draft.key_type = tenant, self.key_kind, self.key_type
         draft.__class__ = LookupRequest
         return draft  # type: ignore[return-value]
 

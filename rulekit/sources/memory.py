@@ -4,13 +4,15 @@ It answers exactly as the SQL resolvers do, so a ruleset tested against a JSON f
 the same against the database:
 
 - a row matches an id when ``str(row[key]) == id``; a row without the key, or with a null key,
-  matches nothing (as ``NULL IN (...)`` is never true in SQL);
+  matches nothing (as ``NULL IN (...)`` is never true in SQL). A key that compares ignoring
+  case (``casefold``) matches when the lower cases are equal and the key's own comparison
+  agrees, as ``LOWER(key) IN (...)`` and the re-check do in SQL;
 - the result holds the key and the requested fields only;
 - a requested field that a row does not have is *absent* from that row's mapping, while a field
   stored as null is present with the value None. The checker needs the difference: absent means
   the data has no such column (a schema problem), None means nothing is recorded (not_found);
 - two rows with the same key are an error, not a choice: a fact that could be either of two
-  values cannot be verified.
+  values cannot be verified. Under a casefold key, so are two keys differing only in case.
 
 The rows are deep-copied when the resolver is built and never changed after, so later edits to
 the caller's dicts do not leak in, and concurrent ``fetch`` calls need no lock.
@@ -25,7 +27,7 @@ from pathlib import Path
 from types import MappingProxyType
 
 from rulekit.sources import LookupRequest, LookupResult, SourceError
-from rulekit.sources.sql import check_tenant
+from rulekit.sources.sql import KeyFiler, check_tenant
 
 _SCALARS = (str, int, float, bool, type(None))
 
@@ -85,7 +87,7 @@ class MemoryResolver:
             raise SourceError(f"{self._origin}: no table {request.table!r} for entity "
                               f"{request.entity!r} (tables: {known})",
                               entity=request.entity, table=request.table)
-        wanted = set(request.ids)
+        filer = KeyFiler(request, self._origin, f"table {request.table!r}")
         columns = request.columns
         # A tenant-scoped lookup sees only the rows whose tenant column holds the caller's id;
         # a row without that column belongs to nobody, so it is not seen either.
@@ -93,20 +95,24 @@ class MemoryResolver:
         tenant = request.tenant
         if tenant is not None:
             check_tenant(tenant, f"entity {request.entity!r}", request.entity)
-        found: dict[str, dict[str, object]] = {}
+        folds = filer.folded is not None
+        wanted = filer.wanted
         for row in rows:
             value = row.get(request.key)
-            if value is None or str(value) not in wanted:
+            if value is None:
+                continue
+            if folds:
+                idents = filer.ids_for(value)
+                if not idents:
+                    continue
+            elif str(value) in wanted:
+                idents = (str(value),)
+            else:
                 continue
             if tenant is not None and (scope is None or str(row.get(scope)) != tenant):
                 continue
-            ident = str(value)
-            if ident in found:
-                raise SourceError(f"{self._origin}: table {request.table!r} has more than one row "
-                                  f"with {request.key} = {ident!r}; the key must be unique",
-                                  entity=request.entity, table=request.table)
-            found[ident] = {c: _detach(row[c]) for c in columns if c in row}
-        return found
+            filer.file(idents, value, {c: _detach(row[c]) for c in columns if c in row})
+        return filer.found
 
 
 def _copy_tables(rows: object) -> dict[str, tuple[Row, ...]]:

@@ -1,5 +1,6 @@
 """What every SQL resolver shares: run the compiled statement, bind every value, read rows back
-by name, keep only exact key matches, and turn every failure into a ``SourceError``.
+by name, keep only the rows whose key is an id asked for (``KeyFiler``), and turn every failure
+into a ``SourceError``.
 
 The three backends (``SqliteResolver``, ``PostgresResolver``, ``MysqlResolver``) only say how
 to open a read-only connection with a deadline and how to run one statement on it. The SQL
@@ -14,7 +15,9 @@ Why the ids are filtered before and after the query:
   what the checker reports: not_found.
 - after: databases compare loosely (MySQL's default collations ignore case and trailing
   spaces, SQLite's affinity matches ``'01'`` to ``1``), so a row counts only when its key, as
-  text, is exactly one of the ids asked for.
+  text, is exactly one of the ids asked for; for a key that compares ignoring case
+  (``casefold``), the statement compares ``LOWER(key)`` with the ids in lower case, and a row
+  counts when the key's own comparison (``rulekit.compare.key_matches``) says it is the id.
 
 Connections: one per thread, opened on first use and reused (opening one costs more than the
 query); any error closes the calling thread's connection, so the next fetch starts afresh on a
@@ -33,6 +36,7 @@ from collections.abc import Callable, Mapping, Sequence
 from decimal import Decimal
 from typing import Any, ClassVar
 
+from rulekit.compare import folds_case, key_matches
 from rulekit.policy import DataSource, Statement
 from rulekit.sources import LookupRequest, LookupResult, SourceError
 
@@ -96,14 +100,15 @@ class SqlResolver:
         if not bound:
             return {}
         statement = self._statement(request)
+        if folds_case(request.key_type) and not lowers_ids(statement):
+            bound = bindable_ids(request, lowered=False)
         values = self._values(statement, request.tenant, request)
         if values:
             statement = self._bind(statement, values)
         budget = min(self.timeout, request.timeout)
         deadline = time.monotonic() + budget
         columns = request.lookup.columns if request.lookup is not None else request.columns
-        wanted = set(request.ids)
-        found: dict[str, dict[str, object]] = {}
+        filer = KeyFiler(request, self._describe(), f"entity {request.entity!r}")
         for start in range(0, len(bound), CHUNK):
             chunk = bound[start:start + CHUNK]
             sql, params = statement.render(values, chunk)
@@ -115,20 +120,10 @@ class SqlResolver:
                     raise SourceError(f"{self._describe()}: the lookup of entity "
                                       f"{request.entity!r} returned {len(row)} columns, not "
                                       f"{len(columns)}", entity=request.entity)
-                if row[0] is None:
-                    continue
-                ident = _key_text(row[0])
-                if ident not in wanted:
-                    ident = unmatched_key(row[0], ident, wanted, request, self._describe())
-                    if ident is None:
-                        continue
-                if ident in found:
-                    raise SourceError(
-                        f"{self._describe()}: entity {request.entity!r} has more than one row "
-                        f"with {request.key} = {ident!r}; the key must be unique",
-                        entity=request.entity, table=request.table)
-                found[ident] = dict(zip(columns, row))
-        return found
+                idents = filer.ids_for(row[0])
+                if idents:
+                    filer.file(idents, row[0], dict(zip(columns, row)))
+        return filer.found
 
     def query(self, source: DataSource, values: Mapping[str, Any],
               timeout: float | None = None) -> list[dict[str, object]]:
@@ -249,6 +244,67 @@ def check_tenant(tenant: object, what: str, entity: str | None = None) -> None:
                           f"({type(tenant).__name__})", entity=entity)
 
 
+class KeyFiler:
+    """Files the rows a lookup returned under the ids asked for, as every resolver must.
+
+    An exact key (the default) files a row under the id its key is, as text; a row matched
+    only by the database's loose comparison is dropped (``unmatched_key``). A key that compares
+    ignoring case (``folds_case``: an identifier or a text ``casefold``) files a row under each
+    id asked for whose lower case is the key's and that the key's own comparison accepts
+    (``key_matches``, the one claims use). Two rows filed under one id are a ``SourceError``:
+    a duplicate key, or, under a casefold key, two keys differing only in case, named both."""
+
+    __slots__ = ("request", "where", "what", "wanted", "folded", "found")
+
+    def __init__(self, request: LookupRequest, where: str, what: str):
+        self.request, self.where, self.what = request, where, what
+        self.wanted = set(request.ids)
+        self.folded: dict[str, list[str]] | None = None
+        if folds_case(request.key_type):
+            self.folded = {}
+            for ident in request.ids:
+                self.folded.setdefault(ident.lower(), []).append(ident)
+        self.found: dict[str, dict[str, object]] = {}
+
+    def ids_for(self, value: object) -> tuple[str, ...] | list[str]:
+        """The ids asked for that a row whose key is ``value`` answers; often none."""
+        if value is None:
+            return ()
+        text = _key_text(value)
+        if self.folded is None:
+            if text in self.wanted:
+                return (text,)
+            ident = unmatched_key(value, text, self.wanted, self.request, self.where)
+            return () if ident is None else (ident,)
+        candidates = self.folded.get(text.lower())
+        if candidates is None:
+            if text.endswith(" ") and text.rstrip(" ").lower() in self.folded:
+                # A key padded with blanks: the same SourceError as for an exact key.
+                unmatched_key(value, text, {text.rstrip(" ")}, self.request, self.where)
+            return ()
+        spec = self.request.key_type
+        return [ident for ident in candidates if ident == text or key_matches(spec, ident, text)]
+
+    def file(self, idents, value: object, row: dict[str, object]) -> None:
+        request = self.request
+        for ident in idents:
+            held = self.found.get(ident)
+            if held is not None:
+                first = _key_text(held.get(request.key))
+                if self.folded is not None and first != _key_text(value):
+                    raise SourceError(
+                        f"{self.where}: {self.what} has two rows whose {request.key} is "
+                        f"{ident!r} ignoring case, {first!r} and {_key_text(value)!r}: "
+                        f"{request.key} compares ignoring case (casefold), so the id names no "
+                        "single row; make the key unique ignoring case, or declare it exact",
+                        entity=request.entity, table=request.table)
+                raise SourceError(
+                    f"{self.where}: {self.what} has more than one row with {request.key} = "
+                    f"{ident!r}; the key must be unique", entity=request.entity,
+                    table=request.table)
+            self.found[ident] = row
+
+
 def unmatched_key(value: object, text: str, wanted: set, request: LookupRequest,
                   where: str) -> str | None:
     """A row the database matched whose key, as text, is none of the ids asked for: the id it
@@ -276,8 +332,22 @@ def _key_text(value: object) -> str:
     return str(value)
 
 
-def bindable_ids(request: LookupRequest) -> list:
-    """The ids worth sending, as the values to bind; the rest cannot match any row."""
+def lowers_ids(statement: Statement) -> bool:
+    """Whether a lookup statement compares ``LOWER(key) IN (...)``, as the compiler writes it
+    for a key that compares ignoring case. An artifact compiled before it did compares the key
+    itself, and is sent the ids as written (``bindable_ids(lowered=False)``): in lower case they
+    would miss every key stored otherwise."""
+    if "ids" not in statement.params:
+        return False
+    return statement.parts[statement.params.index("ids")].rstrip().upper().endswith(") IN (")
+
+
+def bindable_ids(request: LookupRequest, lowered: bool = True) -> list:
+    """The ids worth sending, as the values to bind; the rest cannot match any row. A key that
+    compares ignoring case is looked up as ``LOWER(key) IN (...)``, so its ids are sent in
+    lower case, each once (unless ``lowered`` is False: see ``lowers_ids``)."""
+    if lowered and folds_case(request.key_type):
+        return list(dict.fromkeys(i.lower() for i in request.ids if "\x00" not in i))
     bound = []
     for ident in request.ids:
         if "\x00" in ident:
@@ -307,7 +377,10 @@ def _table_statement(request: LookupRequest, dialect: str) -> Statement:
 
     table = q(request.table)
     columns = ", ".join(f"{table}.{q(c)}" for c in request.columns)
-    head = f"SELECT {columns} FROM {table} WHERE {table}.{q(request.key)} IN ("
+    key = f"{table}.{q(request.key)}"
+    if folds_case(request.key_type):
+        key = f"LOWER({key})"
+    head = f"SELECT {columns} FROM {table} WHERE {key} IN ("
     if dialect in ("postgres", "mysql"):
         head = head.replace("%", "%%")
     marker = "%s" if dialect in ("postgres", "mysql") else "?"

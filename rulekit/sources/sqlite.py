@@ -42,10 +42,11 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
+from rulekit.compare import folds_case
 from rulekit.policy import DataSource
 from rulekit.sources import LookupRequest, LookupResult, SourceError
-from rulekit.sources.sql import (SqlResolver, bindable_ids, check_tenant, exact_tenant,
-                                 unmatched_key)
+from rulekit.sources.sql import (KeyFiler, SqlResolver, bindable_ids, check_tenant, exact_tenant,
+                                 lowers_ids)
 
 # How many SQLite VM instructions run between two looks at the clock: often enough to stop
 # within a millisecond or so, rarely enough to cost nothing measurable.
@@ -137,7 +138,7 @@ class SqliteResolver:
             if values:
                 statement = self._bind(statement, values)
             columns = request.lookup.columns
-            ids: list = bindable_ids(request)
+            ids: list = bindable_ids(request, lowered=lowers_ids(statement))
             table_name = request.lookup.table or request.entity
 
             def render(chunk):
@@ -147,15 +148,18 @@ class SqliteResolver:
                 raise SourceError(f"entity {request.entity!r}: a tenant-scoped lookup needs the "
                                   "compiled lookup statement", entity=request.entity)
             columns = request.columns
-            ids = list(request.ids)
+            ids = bindable_ids(request) if folds_case(request.key_type) else list(request.ids)
             table_name = request.table
             # Every column is qualified with the table: SQLite reads an unqualified "name"
             # that is no column as the string 'name' (its double-quoted-string quirk), which
             # would turn a missing column into a constant, and a missing key into a match on
             # every row.
             table = _quote(request.table, request)
+            key = f"{table}.{_quote(request.key, request)}"
+            if folds_case(request.key_type):
+                key = f"LOWER({key})"
             head = (f"SELECT {', '.join(f'{table}.{_quote(c, request)}' for c in columns)} "
-                    f"FROM {table} WHERE {table}.{_quote(request.key, request)} IN ")
+                    f"FROM {table} WHERE {key} IN ")
 
             def render(chunk):
                 return f"{head}({', '.join('?' * len(chunk))})", list(chunk)
@@ -176,31 +180,19 @@ class SqliteResolver:
             size = connection.getlimit(sqlite3.SQLITE_LIMIT_VARIABLE_NUMBER) - 8  # room for the tenant
             if request.lookup is None:
                 size += 8
-            wanted = set(request.ids)
-            found: dict[str, dict[str, object]] = {}
+            filer = KeyFiler(request, f"sqlite {self.path}", f"table {_quote(table_name)}")
             for start in range(0, len(ids), size):
                 sql, params = render(ids[start:start + size])
                 if self.on_query is not None:
                     self.on_query(sql, tuple(params))
                 for row in connection.execute(sql, params):
-                    # SQLite's type affinity can match '01' to the integer 1; keep only exact
-                    # string matches, as the memory resolver does, so the result's keys are
-                    # always among the ids asked for.
-                    if row[0] is None:
-                        continue
-                    ident = str(row[0])
-                    if ident not in wanted:
-                        ident = unmatched_key(row[0], ident, wanted, request,
-                                              f"sqlite {self.path}")
-                        if ident is None:
-                            continue
-                    if ident in found:
-                        raise SourceError(
-                            f"sqlite {self.path}: table {_quote(table_name)} has more than one "
-                            f"row with {request.key} = {ident!r}; the key must be unique",
-                            entity=request.entity, table=table_name)
-                    found[ident] = dict(zip(columns, row))
-            return found
+                    # SQLite's type affinity can match '01' to the integer 1; keep only the
+                    # rows whose key is an id asked for, as the memory resolver does, so the
+                    # result's keys are always among the ids asked for.
+                    idents = filer.ids_for(row[0])
+                    if idents:
+                        filer.file(idents, row[0], dict(zip(columns, row)))
+            return filer.found
         except sqlite3.Error as exc:
             self.close()
             raise self._failure(request, exc, timed_out, budget, table_name) from exc

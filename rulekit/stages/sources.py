@@ -109,10 +109,17 @@ def _entity_lookup(c: Compilation, entity: ast.Entity, tenant: str | None,
                 source.scoped_by.span, hint="declare it at the top level: `tenant user_id`")
         return None
     tree = S.lookup_tree(key=key, columns=columns, table=table, tenant_column=tenant_column,
-                         tenant=tenant)
+                         tenant=tenant, fold=_key_folds(c, entity, key))
     statements = _prepare(c, tree, source.span if source else entity.name.span, f"entity '{name}'")
     return P.Lookup(kind="table", table=table, columns=tuple(f for _, f in columns),
                     tenant_column=tenant_column, statements=statements)
+
+
+def _key_folds(c: Compilation, entity: ast.Entity, key: str) -> bool:
+    """Whether the key compares ignoring case (an identifier or a text ``casefold``), so that
+    its lookup must find a row whatever the case of the id."""
+    info = c.fields.get((entity.name.value, key))
+    return info is not None and info.kind in ("identifier", "text") and "casefold" in info.options
 
 
 def _columns(c: Compilation, entity: ast.Entity, key: str) -> tuple[tuple[str, str], ...]:
@@ -153,7 +160,8 @@ def _sql_lookup(c: Compilation, entity: ast.Entity, source: ast.SqlSource, key: 
                 hint="a source returns the key and every readable field, named as the fields "
                 "(or as their `column`); add them to the SELECT list")
         return None
-    tree = S.lookup_tree(key=key, columns=columns, query=analysis.tree)
+    tree = S.lookup_tree(key=key, columns=columns, query=analysis.tree,
+                         fold=_key_folds(c, entity, key))
     statements = _prepare(c, tree, _first_word(c, source.sql), f"entity '{entity.name.value}'")
     return P.Lookup(kind="sql", sql=source.sql.value, columns=tuple(f for _, f in columns),
                     tenant_column=analysis.tenant_column, statements=statements)
