@@ -325,6 +325,11 @@ def _check_alias(c: Compilation, owner: dict[str, tuple[str, Span]], value: str,
     if not key:
         c.error("RK304", f"{what} cannot be empty", alias.span)
         return
+    if what == "a label" and ("{" in alias.value or "}" in alias.value):
+        c.error("RK304", "a label is shown to customers as written, so it cannot hold { or }",
+                alias.span, hint="write the words a customer reads; a label is plain text, "
+                "not a template with slots")
+        return
     first = owner.get(key)
     if first is None:
         owner[key] = (value, alias.span)
