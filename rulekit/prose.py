@@ -31,7 +31,7 @@ NEGATION = "a negation"
 # classifier over the non-slot text, flagging comparatives, quantities and causal claims"), by
 # what they state: a finding names it.
 GUARDED_KINDS = (
-    ("a cause", ("because", "due to", "since", "therefore", "as a result", "caused by",
+    ("a cause", ("because", "due to", "since", "as", "therefore", "as a result", "caused by",
                  "owing to", "thanks to", "on account of", "held up by", "that's why",
                  "that’s why", "which is why")),
     ("a generalisation", ("usually", "typically", "normally", "generally", "unusual",
@@ -101,24 +101,22 @@ _STOCK_CUE = re.compile(r"left|remain|stock|availab|on hand|inventor|we(?:['’]
 # Where a template's sentence ends: a stop before white space, or a line break (a list).
 SENTENCE_END = re.compile(r"[.!?\u3002\uff01\uff1f](?=\s|$)|\n")
 _LABEL_REST = re.compile(r"[ \t\u00a0*_]*:?[ \t\u00a0*_]*")
-# "as" giving a cause: before a clause whose subject is a thing or a party and whose verb is a
-# state ("as the warehouse was short-staffed", "as your order A-1001 has shipped"). Not "as soon
-# as", "as long as", "the same as", nor "as you'll need it" (a reason for a request), nor "as
-# requested". Found at its "as", which it spans.
-_AS_CAUSE = (r"(?P<as>(?<![\w-])(?<!soon )(?<!long )(?<!well )(?<!much )(?<!such )(?<!same )"
-             r"(?<!just )(?<!far )as(?= (?:the|our|their|its|your|his|her|this|that|these|those|"
-             r"we|they) (?:[\w-]+ ){0,2}(?:was|were|is|are|has|had|have|did)(?:n['’]t)?"
-             r"(?![\w-])))")
-_KIND_OF["as"] = "a cause"
+# "as" is a cause before a clause whose subject is a thing or a party and whose verb is a state
+# ("as the warehouse was short-staffed", "as your order A-1001 has shipped"), read after the
+# trie found it: not "as soon as", "as long as", "the same as" (the words before it), nor "as
+# you'll need it" (a reason for a request) or "as requested" (the words after it).
+_AS_CLAUSE = re.compile(r" (?:the|our|their|its|your|his|her|this|that|these|those|we|they) "
+                        r"(?:[\w-]+ ){0,2}(?:was|were|is|are|has|had|have|did)(?:n['’]t)?"
+                        r"(?![\w-])")
+_AS_NOT_A_CAUSE = re.compile(r"(?<![\w-])(?:soon|long|well|much|such|same|just|far) \Z")
 # The phrases as one trie, matched in the ASCII-lower-cased text (which keeps every offset): a
 # whole word or words, never part of one ("almost", "highlights", "most_recent", "non-stop").
 # A word ending in n't is found at its n't and read back to its start. Without the negations for
 # free text (``with_guarded``).
 _GUARDED = re.compile(rf"(?<![\w-])(?:{_trie(GUARDED_PHRASES)})(?![\w-])"
-                      rf"|(?P<nt>(?<=\w)n['’]t(?![\w-]))|{_AS_CAUSE}")
+                      r"|(?P<nt>(?<=\w)n['’]t(?![\w-]))")
 _GUARDED_STATEMENTS = re.compile(
-    rf"(?<![\w-])(?:{_trie(p for p in GUARDED_PHRASES if _KIND_OF[p] != NEGATION)})(?![\w-])"
-    rf"|{_AS_CAUSE}")
+    rf"(?<![\w-])(?:{_trie(p for p in GUARDED_PHRASES if _KIND_OF[p] != NEGATION)})(?![\w-])")
 # Set phrases that hold one but state nothing: a sign-off, "your most recent order", "more than
 # happy to help", "the most common question", and "since" saying when ("since 30 November",
 # "since Monday", "since 9 am") or why the answer says what it says ("since you asked"), not
@@ -231,16 +229,19 @@ def guarded_spans(text: str, *, negations: bool = True) -> list[tuple[int, int]]
                 start -= 1
             if start and low[start - 1] == "-":
                 continue
-        elif _IDIOMS.match(low, start) or _set_before(low, start, end):
+        elif _IDIOMS.match(low, start) or _states_nothing(low, start, end):
             continue
         spans.append((start, end))
     return spans
 
 
-def _set_before(low: str, start: int, end: int) -> bool:
-    """Whether the phrase at ``low[start:end]`` ends a set phrase (``_BEFORE_IDIOMS``) or is a
-    heading's word (``_HEADING_WORDS``)."""
+def _states_nothing(low: str, start: int, end: int) -> bool:
+    """Whether the phrase at ``low[start:end]`` ends a set phrase (``_BEFORE_IDIOMS``), is a
+    heading's word (``_HEADING_WORDS``) or is an "as" that gives no cause (``_AS_CLAUSE``)."""
     phrase = low[start:end]
+    if phrase == "as":
+        return (_AS_CLAUSE.match(low, end) is None
+                or _AS_NOT_A_CAUSE.search(low, max(0, start - 6), start) is not None)
     before = _BEFORE_IDIOMS.get(phrase)
     if before is not None and before.search(low, max(0, start - 16), start):
         return True
