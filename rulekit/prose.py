@@ -31,15 +31,34 @@ NEGATION = "a negation"
 # classifier over the non-slot text, flagging comparatives, quantities and causal claims"), by
 # what they state: a finding names it.
 GUARDED_KINDS = (
-    ("a cause", ("because", "due to", "since", "therefore", "as a result", "caused by")),
-    ("a generalisation", ("usually", "typically", "normally", "unusual", "unusually", "always",
-                          "never", "often", "rarely")),
+    ("a cause", ("because", "due to", "since", "as", "therefore", "as a result", "caused by",
+                 "owing to", "thanks to", "on account of", "held up by", "that's why",
+                 "that’s why", "which is why")),
+    ("a generalisation", ("usually", "typically", "normally", "generally", "unusual",
+                          "unusually", "always", "never", "often", "rarely", "all the time")),
     ("a promise", ("guarantee", "guaranteed", "promise", "definitely", "certainly",
-                   "will arrive", "will be delivered", "will ship", "by tomorrow")),
+                   "will arrive", "will be delivered", "will ship", "by tomorrow",
+                   "will be with you", "it'll be with you", "it’ll be with you",
+                   "they'll be with you", "they’ll be with you", "will reach you",
+                   "it'll reach you", "it’ll reach you", "we will refund", "we'll refund",
+                   "we’ll refund", "you'll get your refund", "you’ll get your refund",
+                   "you will get your refund", "you'll receive your refund",
+                   "you’ll receive your refund", "you will receive your refund",
+                   "assure you", "rest assured", "for life", "lifetime", "in no time")),
     ("a comparison", ("more than", "less than", "fewer than", "at least", "at most", "cheaper",
                       "cheapest", "more expensive", "faster", "fastest", "slower", "higher",
                       "highest", "lower", "lowest", "larger", "largest", "smaller", "smallest",
-                      "best", "worst", "most", "least")),
+                      "best", "worst", "most", "least", "best-selling", "bestselling",
+                      "best seller", "best-seller", "bestseller", "top seller", "top-selling",
+                      "top pick", "top-rated", "top rated", "improved", "improvement",
+                      *(f"{word} than {what}" for word in ("better", "worse") for what in (
+                          "your", "my", "our", "the", "last", "before", "ever", "expected",
+                          "usual", "most", "other", "others", "yesterday")),
+                      *(f"{how} {side}" for side in ("above", "below") for how in (
+                          "well", "far", "way", "just")),
+                      "above average", "below average", "compared with", "compared to",
+                      "bargain", "great deal", "good deal", "superior", "inferior",
+                      "selling fast")),
     ("a quantity", ("twice", "double", "half", "dozen")),
     # a negation turns a slot's value around ("Your order is not {status} yet"); any word
     # ending in n't is one too
@@ -82,8 +101,16 @@ _STOCK_CUE = re.compile(r"left|remain|stock|availab|on hand|inventor|we(?:['’]
 # Where a template's sentence ends: a stop before white space, or a line break (a list).
 SENTENCE_END = re.compile(r"[.!?\u3002\uff01\uff1f](?=\s|$)|\n")
 _LABEL_REST = re.compile(r"[ \t\u00a0*_]*:?[ \t\u00a0*_]*")
+# "as" is a cause before a clause whose subject is a thing or a party and whose verb is a state
+# ("as the warehouse was short-staffed", "as your order A-1001 has shipped"), read after the
+# trie found it: not "as soon as", "as long as", "the same as" (the words before it), nor "as
+# you'll need it" (a reason for a request) or "as requested" (the words after it).
+_AS_CLAUSE = re.compile(r" (?:the|our|their|its|your|his|her|this|that|these|those|we|they) "
+                        r"(?:[\w-]+ ){0,2}(?:was|were|is|are|has|had|have|did)(?:n['’]t)?"
+                        r"(?![\w-])")
+_AS_NOT_A_CAUSE = re.compile(r"(?<![\w-])(?:soon|long|well|much|such|same|just|far) \Z")
 # The phrases as one trie, matched in the ASCII-lower-cased text (which keeps every offset): a
-# whole word or words, never part of one ("almost", "bestselling", "most_recent", "non-stop").
+# whole word or words, never part of one ("almost", "highlights", "most_recent", "non-stop").
 # A word ending in n't is found at its n't and read back to its start. Without the negations for
 # free text (``with_guarded``).
 _GUARDED = re.compile(rf"(?<![\w-])(?:{_trie(GUARDED_PHRASES)})(?![\w-])"
@@ -91,9 +118,34 @@ _GUARDED = re.compile(rf"(?<![\w-])(?:{_trie(GUARDED_PHRASES)})(?![\w-])"
 _GUARDED_STATEMENTS = re.compile(
     rf"(?<![\w-])(?:{_trie(p for p in GUARDED_PHRASES if _KIND_OF[p] != NEGATION)})(?![\w-])")
 # Set phrases that hold one but state nothing: a sign-off, "your most recent order", "more than
-# happy to help". Matched where a phrase starts.
-_IDIOMS = re.compile(r"(?:best (?:regards|wishes)|most recent(?:ly)?|more than (?:happy|welcome))"
-                     r"(?![\w-])")
+# happy to help", "the most common question", and "since" saying when ("since 30 November",
+# "since Monday", "since 9 am") or why the answer says what it says ("since you asked"), not
+# what caused what. Matched where a phrase starts.
+_WHEN = _trie("january february march april may june july august september october november "
+              "december jan feb mar apr jun jul aug sep sept oct nov dec monday tuesday "
+              "wednesday thursday friday saturday sunday then yesterday today last earlier "
+              "early late noon midnight".split() + [
+                  f"the {at}" for at in ("start", "beginning", "end")] + [
+                  f"this {part}" for part in ("morning", "afternoon", "week", "month", "year")])
+_IDIOMS = re.compile(
+    r"(?:(?:best (?:regards|wishes)|most recent(?:ly)?|more than (?:happy|welcome)"
+    r"|most (?:common|frequent|frequently asked) questions?"
+    rf"|since (?:you (?:asked|mentioned|wrote|said|wanted|requested)|{_WHEN}))(?![\w-])"
+    r"|since [0-9])")
+# Set phrases whose guarded word comes last, by that word: the words right before it ("do my
+# best", "make the most of", "allow at least a few minutes", "you'll need at least one item":
+# an effort or a requirement, not a comparison of facts).
+_BEFORE_IDIOMS = {
+    "best": re.compile(r"(?<![\w'’])(?:do|did|does|doing|try|tried|tries|trying) "
+                       r"(?:my|our|your|his|her|their) \Z"),
+    "most": re.compile(r"(?<![\w'’])(?:make|made|makes|making) the \Z"),
+    "at least": re.compile(r"(?<![\w'’])(?:allow|wait|need|needs|needed|add|enter|choose|"
+                           r"select|pick|spend|order|buy|keep) \Z"),
+}
+# A markdown heading names what follows ("## Our best options"), it states nothing of it.
+_HEADING_WORDS = frozenset(("best", "top pick"))
+
+
 # Right after a slot, a word that changes what its value says: a unit, a scale, a currency or a
 # time zone ("{weight} lb" for kilograms, "{price} AUD", "{price}k", "{time} UTC"); right before
 # it, letters or a sign glued to it ("CA{price}" renders "CA$1,299.00"). Code formats each value;
@@ -177,10 +229,26 @@ def guarded_spans(text: str, *, negations: bool = True) -> list[tuple[int, int]]
                 start -= 1
             if start and low[start - 1] == "-":
                 continue
-        elif _IDIOMS.match(low, start):
+        elif _IDIOMS.match(low, start) or _states_nothing(low, start, end):
             continue
         spans.append((start, end))
     return spans
+
+
+def _states_nothing(low: str, start: int, end: int) -> bool:
+    """Whether the phrase at ``low[start:end]`` ends a set phrase (``_BEFORE_IDIOMS``), is a
+    heading's word (``_HEADING_WORDS``) or is an "as" that gives no cause (``_AS_CLAUSE``)."""
+    phrase = low[start:end]
+    if phrase == "as":
+        return (_AS_CLAUSE.match(low, end) is None
+                or _AS_NOT_A_CAUSE.search(low, max(0, start - 6), start) is not None)
+    before = _BEFORE_IDIOMS.get(phrase)
+    if before is not None and before.search(low, max(0, start - 16), start):
+        return True
+    if phrase in _HEADING_WORDS:
+        line = low.rfind("\n", 0, start) + 1
+        return low.startswith("#", line + len(low[line:start]) - len(low[line:start].lstrip()))
+    return False
 
 
 def guarded_phrases(prose: str) -> list[str]:

@@ -493,9 +493,9 @@ def test_prose_guarded_holds_in_the_prose_channel():
     script = Script("Order A-1001 has shipped, so we will refund you in full, as always.", plain)
     result = ground(script, refunds, evidence={"order": [{"id": "A-1001", "total": 59.9}]})
     first = result.attempts[0].decision
-    assert first.decision == "regenerate" and codes(first) == ["unapproved_shape"]
-    assert "'always'" in first.reasons[0].message
-    assert "make claims the data cannot back: always" in script.requests[1].feedback
+    assert first.decision == "regenerate" and codes(first) == ["unapproved_shape"] * 2
+    assert "'we will refund'" in first.reasons[0].message and "'always'" in first.reasons[1].message
+    assert "make claims the data cannot back: we will refund, always" in script.requests[1].feedback
     assert result.decision.decision == "answer" and result.decision.text == plain
 
 

@@ -396,7 +396,8 @@ def test_a_promise_under_prose_guarded_stops_the_stream():
     assert guarded.feed(text) == "Order A-1001 has shipped."
     assert guarded.close().decision == "regenerate"
     assert guarded.released == "Order A-1001 has shipped."
-    assert [(f.code, f.text) for f in guarded.findings] == [("unapproved_shape", "always")]
+    assert [(f.code, f.text) for f in guarded.findings] == [("unapproved_shape", "We will refund"),
+                                                            ("unapproved_shape", "always")]
     free = StreamGate(rulekit.load(str(ROOT / "tests/cases/sweep/refunds_free.rules")), evidence)
     free.feed(text)
     assert free.close().decision == "answer" and free.released == text
