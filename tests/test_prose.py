@@ -40,9 +40,10 @@ def texts(draw) -> str:
 @settings(max_examples=300, deadline=None)
 @given(texts())
 def test_finds_what_the_plain_pattern_finds(text: str) -> None:
+    # lower-cased letter by letter, so that offsets stay those of the text ("İ" would take two)
+    low = "".join(c.lower() if len(c.lower()) == 1 else c for c in text)
     want = [m.span() for m in _ORACLE.finditer(text)
-            if not (_IDIOMS.match(text.lower(), m.start())
-                    or _states_nothing(text.lower(), m.start(), m.end()))]
+            if not (_IDIOMS.match(low, m.start()) or _states_nothing(low, m.start(), m.end()))]
     assert guarded_spans(text) == want
     assert guarded_spans(text, negations=False) == [
         span for span in want if not _NEGATIONS.fullmatch(text, *span)]
