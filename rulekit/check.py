@@ -26,7 +26,7 @@ import re
 import time
 import unicodedata
 from decimal import Decimal, InvalidOperation
-from typing import Any, Mapping, NamedTuple
+from typing import Any, Mapping, NamedTuple, Sequence
 
 from rulekit import dates, prose as prose_rules
 from rulekit.compare import Unreadable, compare, folds_case, key_matches
@@ -1267,7 +1267,10 @@ def _decide(policy: Policy, results: list[ClaimResult], failures: list[Failure],
             "not verify, so rulekit refused instead"),)
         return Decision("refuse", message=_message(policy, DEFAULT_REFUSAL, failed, rows,
                                                    inputs), **common)
-    message = _message(policy, action.message, failed, rows, inputs) if action.message else None
+    # An ask for what the user has not given names it: "{fields}" is the input's label.
+    asked = [f.missing_input for f in failures if f.missing_input] if action.kind == "ask" else []
+    message = _message(policy, action.message, failed, rows, inputs, asked) \
+        if action.message else None
     if action.kind == "ask":
         return Decision("ask", message=message, next_action=action.hint, **common)
     if action.kind == "handoff":
@@ -1344,7 +1347,7 @@ _NO_FIELDS, _NO_ENTITY = "answer", "record"
 
 
 def _message(policy: Policy, template: str, failed: list[ClaimResult], rows: Mapping = {},
-             inputs: Mapping = {}) -> str:
+             inputs: Mapping = {}, asked: Sequence[str] = ()) -> str:
     """A refuse, ask or handoff message naming what could not be verified (``failed``). The
     customer reads it, so nothing of the model's is ever in it: ``{fields}`` holds the declared
     labels of the fields that failed, ``{entity}`` the declared names of their entities, and
@@ -1353,7 +1356,8 @@ def _message(policy: Policy, template: str, failed: list[ClaimResult], rows: Map
     model's own string, so it cannot be named: ``{fields}`` then says "answer", ``{entity}``
     "record", and ``{id}`` is left out. Each names all that failed or nothing, as a part would
     tell the customer that only that part failed. What the model wrote stays in the reasons,
-    for the developer."""
+    for the developer. An ask for inputs the user has not given (``asked``) names them instead:
+    ``{fields}`` holds their declared labels ("the delivery postcode")."""
     labels: list[str] | None = []
     entities: list[str] | None = []
     for result in failed:
@@ -1367,6 +1371,8 @@ def _message(policy: Policy, template: str, failed: list[ClaimResult], rows: Map
             labels = None
         elif labels is not None:
             labels.append(field.label)
+    if asked:
+        labels = [item.label for item in policy.inputs if item.name in asked]
     values = {"fields": join_words(labels or (), policy.locale) or _NO_FIELDS,
               "entity": join_words(entities or (), policy.locale) or _NO_ENTITY,
               "id": join_words(_shown_ids(policy, failed, rows, inputs), policy.locale)}
