@@ -376,6 +376,12 @@ def named_tax_basis(name: str) -> str | None:
     return found.pop() if len(found) == 1 else None
 
 
+def names_tax(name: str) -> bool:
+    """Whether a field's name has a tax's name as a word: ``total_tax``, ``vat_amount``,
+    ``tax``, ``price_incl_vat``."""
+    return not _TAX_NAME.isdisjoint(word.lower() for word in _NAME_WORD.findall(name))
+
+
 # The words said beside an amount, in English and in German, French, Spanish, Italian, Dutch and
 # Portuguese. A tax's name; the words that put the amount on one side of it, before the name
 # ("including VAT", "zzgl. MwSt.", "hors TVA", "más IVA") or after it ("VAT included", "IVA
