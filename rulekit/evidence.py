@@ -711,7 +711,8 @@ class Evidence:
         the names of the fields holding it say (``rulekit.units.named_tax_basis``:
         ``price_incl_vat``, ``net_price``, ``amount_ex_gst``), or a flag beside the amount or
         on an object holding it says (``tax_inclusive: true``, Shopify's ``taxes_included``,
-        Stripe's ``tax_behavior: "exclusive"``);
+        Stripe's ``tax_behavior: "exclusive"``; never before the tax for a total, nor any
+        basis for a tax amount: ``_flag_applies``);
         None where a field holding it says neither: it may be said on either basis. Keyed by
         value and by its negation; amounts no field states a basis for are left out."""
         found: dict[Decimal, set[str | None]] = {}
