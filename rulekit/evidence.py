@@ -68,7 +68,7 @@ from rulekit.compare import normalise_url
 from rulekit.numbers import plain_decimal
 from rulekit.scan import Mention, scan, squash
 from rulekit.scan.figures import FALL_BEFORE, RISE_BEFORE, change_word_before, currency_codes
-from rulekit.units import EXCLUDED, INCLUDED, UNIT_OF, named_tax_basis, named_units
+from rulekit.units import EXCLUDED, INCLUDED, UNIT_OF, named_tax_basis, named_units, names_tax
 
 # Field names whose text is written by third parties, unless the rules say otherwise, as the
 # whole name: a text, a body, a message of anyone (in the languages the scanner reads).
@@ -711,7 +711,8 @@ class Evidence:
         the names of the fields holding it say (``rulekit.units.named_tax_basis``:
         ``price_incl_vat``, ``net_price``, ``amount_ex_gst``), or a flag beside the amount or
         on an object holding it says (``tax_inclusive: true``, Shopify's ``taxes_included``,
-        Stripe's ``tax_behavior: "exclusive"``);
+        Stripe's ``tax_behavior: "exclusive"``; never before the tax for a total, nor any
+        basis for a tax amount: ``_flag_applies``);
         None where a field holding it says neither: it may be said on either basis. Keyed by
         value and by its negation; amounts no field states a basis for are left out."""
         found: dict[Decimal, set[str | None]] = {}
@@ -725,6 +726,8 @@ class Evidence:
                 if flags is None:
                     flags = any(str(key).lower() in _TAX_FLAGS for key in _keys_in(self.raw))
                 basis = _flagged_basis(self.raw, figure.path) if flags else None
+                if basis is not None:
+                    basis = _flag_applies(figure.path, basis)
             found.setdefault(abs(figure.value), set()).add(basis)
         out = {}
         for value, bases in found.items():
@@ -2018,6 +2021,33 @@ def _flagged_basis(raw: Any, path: str) -> str | None:
                     and flag.lower() in _TAX_BEHAVIOURS:
                 return _TAX_BEHAVIOURS[flag.lower()]
     return None
+
+
+# The names a flag says nothing of. A total: Shopify's ``total_price`` and Stripe's
+# ``amount_total`` include the tax whatever ``taxes_included`` says (the flag is of the line
+# prices, the subtotal and the shipping), and a quote's ``total`` beside ``tax_exclusive: true``
+# may be before it: a flag never puts a total before the tax. A tax amount (``total_tax``,
+# ``vat_amount``) is on no basis.
+_TOTAL_WORDS = frozenset("total grand price amount order current final cart checkout invoice "
+                         "due value set".split())
+_MONEY_BAG = frozenset({"shop_money", "presentment_money", "amount"})
+
+
+def _flag_applies(path: str, basis: str) -> str | None:
+    """The tax basis a flag gives the amount at ``path``: ``basis``, but none for a tax
+    amount, and none before the tax for a total. The name read is the field's, or for
+    Shopify's money sets (``total_price_set.shop_money.amount``) the set's."""
+    names = [step[1:] for step in _PATH_STEP.findall(path) if step.startswith(".")]
+    while len(names) > 1 and names[-1].lower() in _MONEY_BAG:
+        names.pop()
+    name = names[-1] if names else ""
+    if names_tax(name):
+        return None
+    words = [word.lower() for word in _NAME_WORDS.findall(name)]
+    if basis == EXCLUDED and ("total" in words or "grand" in words) \
+            and _TOTAL_WORDS.issuperset(words):
+        return None
+    return basis
 
 
 def _keys_in(node: Any) -> Iterable[str]:

@@ -376,6 +376,12 @@ def named_tax_basis(name: str) -> str | None:
     return found.pop() if len(found) == 1 else None
 
 
+def names_tax(name: str) -> bool:
+    """Whether a field's name has a tax's name as a word: ``total_tax``, ``vat_amount``,
+    ``tax``, ``price_incl_vat``."""
+    return not _TAX_NAME.isdisjoint(word.lower() for word in _NAME_WORD.findall(name))
+
+
 # The words said beside an amount, in English and in German, French, Spanish, Italian, Dutch and
 # Portuguese. A tax's name; the words that put the amount on one side of it, before the name
 # ("including VAT", "zzgl. MwSt.", "hors TVA", "más IVA") or after it ("VAT included", "IVA
@@ -387,9 +393,9 @@ _BEFORE_INCL = (r"including|includes|inclusive[ \u00a0]of|incl\.?|inc\.?|with|af
                 r"inklusive|einschlie(?:ß|ss)lich|mit|incluant|avec|con|"
                 r"incluido|incluida|incluso|compreso|inclusa|incluse|inclusief|met|com|"
                 r"incluindo|c/")
-_BEFORE_EXCL = (r"excluding|exclusive[ \u00a0]of|excl\.?|exc\.?|ex\.?|before|without|plus|\+|"
+_BEFORE_EXCL = (r"excluding|exclusive[ \u00a0]of|excl\.?|exc\.?|ex-|ex\.?|before|without|plus|\+|"
                 r"zzgl\.?|zuzüglich|exkl\.?|exklusive|ohne|hors|sans|más|mas|sin|più|escluso|"
-                r"esclusa|senza|exclusief|zonder|sem|mais|s/|pre")
+                r"esclusa|senza|exclusief|zonder|sem|mais|s/|pre-|pre")
 _AFTER_INCL = r"incl\.?|inc\.?|included|inclusive|inkl\.?|inklusive|comprises?|compris|incluse?|" \
               r"incluid[oa]|inclus[oa]|compres[oa]|incluíd[oa]|inbegrepen"
 _AFTER_EXCL = r"excl\.?|excluded|exclusive|exkl\.?|exclue?|non[ \u00a0]comprise?|" \
@@ -402,13 +408,14 @@ _ALONE = {"net": EXCLUDED, "nett": EXCLUDED, "netto": EXCLUDED, "ht": EXCLUDED,
           "tax-inclusive": INCLUDED, "tax-exclusive": EXCLUDED, "tax inclusive": INCLUDED,
           "tax exclusive": EXCLUDED, "tax-free": None}
 _ALONE_SAID = _alternation(word for word in _ALONE if _ALONE[word])
-# Up to two things listed before the tax: "including breakfast and VAT", "inkl. Frühstück und
-# MwSt.", "including breakfast, parking and VAT".
-_LISTED = (r"(?:[^\W\d_]+(?:[ \u00a0]*,[ \u00a0]*|[ \u00a0]+(?:and|&|und|et|y|e|en)[ \u00a0]+))"
-           r"{0,2}")
+# Up to two things listed before the tax, each of one or two words: "including breakfast and
+# VAT", "inkl. Frühstück und MwSt.", "including breakfast, parking and VAT", "including tourist
+# tax and VAT".
+_LISTED = (r"(?:[^\W\d_]+(?:[ \u00a0]+[^\W\d_]+)?"
+           r"(?:[ \u00a0]*,[ \u00a0]*|[ \u00a0]+(?:and|&|und|et|y|e|en)[ \u00a0]+)){0,2}")
 _BASIS = (rf"(?<![^\W\d_])(?:(?P<incl>{_BEFORE_INCL}){_GAP}{_LISTED}(?:the[ \u00a0]+)?{_TAX_SAID}"
           rf"|(?P<excl>{_BEFORE_EXCL}){_GAP}(?:the[ \u00a0]+|applicable[ \u00a0]+)?{_TAX_SAID}"
-          rf"|{_TAX_SAID}{_GAP}(?:(?P<incl2>{_AFTER_INCL})|(?P<excl2>{_AFTER_EXCL}))"
+          rf"|{_TAX_SAID}(?:-|{_GAP})(?:(?P<incl2>{_AFTER_INCL})|(?P<excl2>{_AFTER_EXCL}))"
           rf"|(?P<alone>{_ALONE_SAID}))(?![^\W_])")
 # After an amount: up to three words between ("per night", "a night", "/night", "pro Nacht"),
 # each after a space or a slash (so a long word is tried once), maybe a comma or a bracket,
@@ -421,6 +428,17 @@ _BASIS_ALONE_AFTER = re.compile(rf"[ \u00a0]*[,(]?[ \u00a0]*{_BASIS}", re.IGNORE
 # €132.50", "netto 125 €"); never across a comma or another amount.
 _BASIS_BEFORE = re.compile(rf"{_BASIS}[ \u00a0]*:?[ \u00a0]*$", re.IGNORECASE)
 _BASIS_ANYWHERE = re.compile(_BASIS, re.IGNORECASE)
+# A basis that opens the amount's clause: "Before tax, the Double is €132.50", "Excluding VAT,
+# it's €132.50", "Inkl. MwSt. kostet das Zimmer 125 €". The basis is set off by a comma or a
+# colon, ends with an abbreviation's full stop, or is followed by a word that opens a clause
+# ("Before VAT the Double is..."), so "With tax rates rising, ..." says none; and nothing
+# between it and the amount may end a sentence or hold a digit (another amount).
+_OPENS_CLAUSE = (r"the|it|it's|its|this|that|these|those|your|our|each|every|all|prices|"
+                 r"das|der|die|kostet|kosten|ist|sind|le|la|les|il|elle|el|los|las|cuesta|"
+                 r"cuestan|lo|het|de|o|os|as")
+_BASIS_OPENING = re.compile(rf"{_BASIS}(?:[ \u00a0]*[,:]|(?<=\.)|[ \u00a0]+(?:{_OPENS_CLAUSE})"
+                            rf"(?![^\W_]))[^\d.!?;\n]*$", re.IGNORECASE)
+_CLAUSE_ENDS = ".!?;:\n"
 _WORD_START = re.compile(r"(?<![^\s(])[^\s(]")
 # The words a text must hold (lower case) for any basis to be read in it: the common answer
 # holds none, and then no amount is read for one.
@@ -470,6 +488,25 @@ def tax_basis_words(text: str, start: int, end: int,
                 if found.group("alone") is None or money:
                     return _side(found), found.start(), start
                 break
+    return _basis_opening(text, start, money)
+
+
+def _basis_opening(text: str, start: int, money: bool) -> tuple[str, int, int] | None:
+    """The basis said where the clause holding the amount at ``start`` opens
+    (``_BASIS_OPENING``), with its span, or None. Tried only at the words of the last 100
+    characters that open a line or a sentence or follow a colon or semicolon, when those hold a
+    cue."""
+    at = max(0, start - 100)
+    if not _has_cue(text[at:start]):
+        return None
+    for word in reversed(list(_WORD_START.finditer(text, at, start))[-12:]):
+        head = text[max(0, word.start() - 40):word.start()]
+        before = head.rstrip()
+        if before and before[-1] not in _CLAUSE_ENDS and "\n" not in head[len(before):]:
+            continue
+        found = _BASIS_OPENING.match(text, word.start(), start)
+        if found is not None and (found.group("alone") is None or money):
+            return _side(found), found.start(), start
     return None
 
 
