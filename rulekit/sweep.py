@@ -373,7 +373,10 @@ def sweep(text: str, evidence: Evidence, settings: SweepSettings = SweepSettings
     measured = evidence.units or None
     # "€125.00 including VAT" for ``price_excl_vat: 125``: an amount held on one tax basis is
     # read with the basis written beside it, only when the text holds a word of one at all
-    taxed = (evidence.tax_bases or None) if may_state_tax_basis(low) else None
+    # (most evidence holds no amount on a basis: then the text is not looked at)
+    taxed = evidence.tax_bases or None
+    if taxed is not None and not may_state_tax_basis(low):
+        taxed = None
     judge = _Judge(text, evidence, settings, locale, question, licensed_by_slots, mentions,
                    directed=_may_have_direction(low), changes=changes, measured=measured,
                    stating_other=other_changes, taxed=taxed)
