@@ -1818,6 +1818,15 @@ _YEAR_DIGITS = re.compile(r"(?:19|20|21)[0-9]{2}")
 # "auf 2026 gestiegen"); after it, a word of a plural form that is no counted noun.
 _QUANTITY_BEFORE = frozenset("""of to by total than about around over under nearly almost
     exactly reached à auf um sur insgesamt gesamt totale""".split())
+# Before it, a verb of gaining or counting makes the number what was gained or counted ("you
+# gained 2026", "we shipped 2026 more orders"): no year follows these verbs without a word
+# between ("in", "during"). After it, a word that qualifies a counted noun ("2026 new followers",
+# "2026 unique visitors") leaves the count to the noun one word further on.
+_COUNTING_VERBS = frozenset("""gained had got gets get shipped reached earned sold received
+    collected attracted added lost posted sent counted logged recorded""".split())
+_COUNT_ADJECTIVES = frozenset("""new unique more additional extra total active returning monthly
+    weekly daily repeat recurring loyal paying paid organic fewer other""".split())
+_NEXT_WORD = re.compile(r"[ \t\u00a0]+([^\W\d_]+)")
 # the word between a month name and its year in the languages the scanner reads ("November
 # of 2026", "noviembre de 2026", "novembre del 2026", "novembro de 2026", "im November von
 # 2026"); not "to" ("rose in March to 2026") nor "and" ("in March and 2026 more")
@@ -1838,8 +1847,10 @@ def said_as_year(text: str, mention: Mention, locale: str) -> bool:
     month name of ``locale`` or English just before it ("November 2026", "noviembre de 2026",
     "November of 2026"), or no word of a quantity around it: none before ("a total of 2026",
     "rose to 2026") and no counted noun, unit or counter after ("2026 views", "2026 km",
-    "2026次", a German noun: "2026 Beiträge"). "In 2026", "Im Jahr 2026", "your 2026 total"
-    are years. A plural not in -s ("2026 volte", "2026 people") is not told from a word the
+    "2026次", a German noun: "2026 Beiträge"; nor after a word that qualifies one: "2026 new
+    followers"), and no verb of gaining or counting just before ("you gained 2026"). "In 2026",
+    "Im Jahr 2026", "your 2026 total" are years; the month name comes first, so "November 2026
+    new followers joined" is read as the month. A plural not in -s ("2026 volte", "2026 people") is not told from a word the
     year dates (docs/sweep.md, Known gaps)."""
     from rulekit.scan.locales import _locale_info, _name_key
 
@@ -1853,19 +1864,24 @@ def said_as_year(text: str, mention: Mention, locale: str) -> bool:
         if _name_key(last) in months or last in _MONTH_YEAR_LINK and first \
                 and _name_key(first) in months:
             return True     # "November 2026", "noviembre de 2026", "novembre del 2026"
-        if last in _QUANTITY_BEFORE:
-            return False
+        if last in _QUANTITY_BEFORE or last in _COUNTING_VERBS:
+            return False    # "a total of 2026", "you gained 2026"
     elif text[mention.start - 1:mention.start] in ("#", "№"):
         return False        # "#2026": a number, not a year
     after = text[mention.end:mention.end + 40]
     if _CJK_COUNTER.match(after) or _GLUED_AFTER.match(after):
         return False        # "2026次"; "2026-10", "2026/10": a date or a code, read as one
-    found = _WORD.match(after.lstrip(" \t\u00a0"))
+    rest = after.lstrip(" \t\u00a0")
+    found = _WORD.match(rest)
     if found is None:
         return True
     if found.group(0)[0].isupper() and locale[:2] == "de":
         return False        # "2026 Beiträge": a German noun, capitalised
     word = found.group(0).casefold()
+    if word in _COUNT_ADJECTIVES:   # "2026 new followers": the noun one word further on
+        following = _NEXT_WORD.match(after, found.end() + len(after) - len(rest))
+        if following is not None:
+            word = following.group(1).casefold()
     return word not in UNIT_OF and (word in _NOT_COUNTED_AFTER or noun(word) == word)
 
 
