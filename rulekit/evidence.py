@@ -823,6 +823,16 @@ class Evidence:
                          if a.words & RANK_FIELD_WORDS and a.shown.isdigit())
 
     @functools.cached_property
+    def rating_scales(self) -> frozenset[Decimal]:
+        """The scales of ratings the evidence stores, in fields named for one (``max_rating``,
+        ``best_rating``, ``rating_scale``, ``out_of``, ``scale``, schema.org ``bestRating``;
+        ``_SCALE_FIELD``): when it stores any, a scale an answer says ("4.3 out of 10",
+        "4,3 sur 10", "4.3/10") must be one of them. Read once per index."""
+        return frozenset(figure.value for figure in self.figures if figure.whole
+                         and not figure.percent and figure.value > 0
+                         and _SCALE_FIELD.search(figure.path) is not None)
+
+    @functools.cached_property
     def ranked(self) -> bool:
         """Whether the evidence has a field named like a rank or a position that holds one,
         or holds it as null or a placeholder: a rank it does not know (``"queue_position":
@@ -2169,6 +2179,11 @@ def field_words(name: str) -> frozenset[str]:
     return frozenset(words)
 
 
+# The last key of a field that stores the scale of a rating (``Evidence.rating_scales``), in
+# snake, camel or kebab case: max_rating, maxRating, best_rating, bestRating, rating_scale,
+# rating_max, max_score, score_scale, out_of, outOf, scale, max_stars.
+_SCALE_FIELD = re.compile(r"(?i)[.$](?:(?:max|best)[_-]?(?:rating|score|stars?)|(?:rating|score)"
+                          r"[_-]?(?:scale|max)|out[_-]?of|scale)\Z")
 # The words of field names that hold a rank (``Evidence.ranks``).
 RANK_FIELD_WORDS = frozenset({"rank", "ranking", "position", "place", "standing"})
 # Words of a list's name that say it is a list, not what it lists: "posts_list", "orderData".
