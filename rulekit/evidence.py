@@ -1830,12 +1830,12 @@ _QUANTITY_BEFORE = frozenset("""of to by total than about around over under near
     exactly reached à auf um sur insgesamt gesamt totale""".split())
 # Before it, a verb of gaining or counting makes the number what was gained or counted ("you
 # gained 2026", "we shipped 2026 more orders"): no year follows these verbs without a word
-# between ("in", "during"). After it, a word that qualifies a counted noun ("2026 new followers",
+# between ("in", "during"); not "got" ("you got 2026 off to a strong start"). After it, a word that qualifies a counted noun ("2026 new followers",
 # "2026 unique visitors") leaves the count to the noun one word further on.
-_COUNTING_VERBS = frozenset("""gained had got gets get shipped reached earned sold received
+_COUNTING_VERBS = frozenset("""gained had shipped reached earned sold received
     collected attracted added lost posted sent counted logged recorded""".split())
 _COUNT_ADJECTIVES = frozenset("""new unique more additional extra total active returning monthly
-    weekly daily repeat recurring loyal paying paid organic fewer other""".split())
+    weekly daily repeat recurring loyal paying paid organic fewer""".split())
 _NEXT_WORD = re.compile(r"[ \t\u00a0]+([^\W\d_]+)")
 # the word between a month name and its year in the languages the scanner reads ("November
 # of 2026", "noviembre de 2026", "novembre del 2026", "novembro de 2026", "im November von
