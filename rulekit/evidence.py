@@ -826,6 +826,16 @@ class Evidence:
                          if a.words & RANK_FIELD_WORDS and a.shown.isdigit())
 
     @functools.cached_property
+    def rating_scales(self) -> frozenset[Decimal]:
+        """The scales of ratings the evidence stores, in fields named for one (``max_rating``,
+        ``best_rating``, ``rating_scale``, ``out_of``, ``scale``, schema.org ``bestRating``;
+        ``_SCALE_FIELD``): when it stores any, a scale an answer says ("4.3 out of 10",
+        "4,3 sur 10", "4.3/10") must be one of them. Read once per index."""
+        return frozenset(figure.value for figure in self.figures if figure.whole
+                         and not figure.percent and figure.value > 0
+                         and _SCALE_FIELD.search(figure.path) is not None)
+
+    @functools.cached_property
     def ranked(self) -> bool:
         """Whether the evidence has a field named like a rank or a position that holds one,
         or holds it as null or a placeholder: a rank it does not know (``"queue_position":
@@ -1821,6 +1831,15 @@ _YEAR_DIGITS = re.compile(r"(?:19|20|21)[0-9]{2}")
 # "auf 2026 gestiegen"); after it, a word of a plural form that is no counted noun.
 _QUANTITY_BEFORE = frozenset("""of to by total than about around over under nearly almost
     exactly reached à auf um sur insgesamt gesamt totale""".split())
+# Before it, a verb of gaining or counting makes the number what was gained or counted ("you
+# gained 2026", "we shipped 2026 more orders"): no year follows these verbs without a word
+# between ("in", "during"); not "got" ("you got 2026 off to a strong start"). After it, a word that qualifies a counted noun ("2026 new followers",
+# "2026 unique visitors") leaves the count to the noun one word further on.
+_COUNTING_VERBS = frozenset("""gained had shipped reached earned sold received
+    collected attracted added lost posted sent counted logged recorded""".split())
+_COUNT_ADJECTIVES = frozenset("""new unique more additional extra total active returning monthly
+    weekly daily repeat recurring loyal paying paid organic fewer""".split())
+_NEXT_WORD = re.compile(r"[ \t\u00a0]+([^\W\d_]+)")
 # the word between a month name and its year in the languages the scanner reads ("November
 # of 2026", "noviembre de 2026", "novembre del 2026", "novembro de 2026", "im November von
 # 2026"); not "to" ("rose in March to 2026") nor "and" ("in March and 2026 more")
@@ -1841,8 +1860,10 @@ def said_as_year(text: str, mention: Mention, locale: str) -> bool:
     month name of ``locale`` or English just before it ("November 2026", "noviembre de 2026",
     "November of 2026"), or no word of a quantity around it: none before ("a total of 2026",
     "rose to 2026") and no counted noun, unit or counter after ("2026 views", "2026 km",
-    "2026次", a German noun: "2026 Beiträge"). "In 2026", "Im Jahr 2026", "your 2026 total"
-    are years. A plural not in -s ("2026 volte", "2026 people") is not told from a word the
+    "2026次", a German noun: "2026 Beiträge"; nor after a word that qualifies one: "2026 new
+    followers"), and no verb of gaining or counting just before ("you gained 2026"). "In 2026",
+    "Im Jahr 2026", "your 2026 total" are years; the month name comes first, so "November 2026
+    new followers joined" is read as the month. A plural not in -s ("2026 volte", "2026 people") is not told from a word the
     year dates (docs/sweep.md, Known gaps)."""
     from rulekit.scan.locales import _locale_info, _name_key
 
@@ -1856,19 +1877,24 @@ def said_as_year(text: str, mention: Mention, locale: str) -> bool:
         if _name_key(last) in months or last in _MONTH_YEAR_LINK and first \
                 and _name_key(first) in months:
             return True     # "November 2026", "noviembre de 2026", "novembre del 2026"
-        if last in _QUANTITY_BEFORE:
-            return False
+        if last in _QUANTITY_BEFORE or last in _COUNTING_VERBS:
+            return False    # "a total of 2026", "you gained 2026"
     elif text[mention.start - 1:mention.start] in ("#", "№"):
         return False        # "#2026": a number, not a year
     after = text[mention.end:mention.end + 40]
     if _CJK_COUNTER.match(after) or _GLUED_AFTER.match(after):
         return False        # "2026次"; "2026-10", "2026/10": a date or a code, read as one
-    found = _WORD.match(after.lstrip(" \t\u00a0"))
+    rest = after.lstrip(" \t\u00a0")
+    found = _WORD.match(rest)
     if found is None:
         return True
     if found.group(0)[0].isupper() and locale[:2] == "de":
         return False        # "2026 Beiträge": a German noun, capitalised
     word = found.group(0).casefold()
+    if word in _COUNT_ADJECTIVES:   # "2026 new followers": the noun one word further on
+        following = _NEXT_WORD.match(after, found.end() + len(after) - len(rest))
+        if following is not None:
+            word = following.group(1).casefold()
     return word not in UNIT_OF and (word in _NOT_COUNTED_AFTER or noun(word) == word)
 
 
@@ -2183,6 +2209,11 @@ def field_words(name: str) -> frozenset[str]:
     return frozenset(words)
 
 
+# The last key of a field that stores the scale of a rating (``Evidence.rating_scales``), in
+# snake, camel or kebab case: max_rating, maxRating, best_rating, bestRating, rating_scale,
+# rating_max, max_score, score_scale, out_of, outOf, scale, max_stars.
+_SCALE_FIELD = re.compile(r"(?i)[.$](?:(?:max|best)[_-]?(?:rating|score|stars?)|(?:rating|score)"
+                          r"[_-]?(?:scale|max)|out[_-]?of|scale)\Z")
 # The words of field names that hold a rank (``Evidence.ranks``).
 RANK_FIELD_WORDS = frozenset({"rank", "ranking", "position", "place", "standing"})
 # Words of a list's name that say it is a list, not what it lists: "posts_list", "orderData".

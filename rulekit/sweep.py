@@ -1606,6 +1606,14 @@ class _Judge:
                 return self._finding(mention, "small_integer" if small else "unsupported_number", (
                     f"{mention.text.strip()} is said as the scale of a rating of {rating}, "
                     "which is above it; give the rating on the scale the evidence uses"))
+        if integral and self.evidence.rating_scales \
+                and "rating_scale" in self.settings.small_integer_contexts \
+                and (self._rating_out_of(mention) or self._rating_after_slash(mention)):
+            small = 0 <= value <= self.settings.small_integer_limit
+            scales = ", ".join(map(plain_decimal, sorted(self.evidence.rating_scales)))
+            return self._finding(mention, "small_integer" if small else "unsupported_number", (
+                f"{mention.text.strip()} is said as the scale of a rating; the evidence rates "
+                f"out of {scales}: give the rating on that scale"))
         if pair is not None:
             (part, _), (total, counted) = pair
             rows = self._rows_of(counted)
@@ -1859,7 +1867,9 @@ class _Judge:
             return True
         if "rating_scale" in contexts and (self._rating_out_of(mention)
                                            or self._rating_after_slash(mention)):
-            return True
+            # a scale the evidence stores, when it stores any (``Evidence.rating_scales``)
+            scales = self.evidence.rating_scales
+            return not scales or value in scales
         return False
 
     @property

@@ -31,6 +31,10 @@ from rulekit.scan.base import _ascii_lower, _is_cjk, _word_after, _word_before, 
 # which cost more than the rest of a short answer's judging.
 # After "a few ", up to three words of what is left, then "left" or "remaining".
 _FEW_LEFT = re.compile(r"((?:[a-z][\w'-]*[ \t\u00a0]+){0,3})(?:left|remaining)\b")
+# The phrases of a small stock before "left" or "remaining" (``_a_few_left``), and the words
+# before "a couple" or "a handful" that make it one.
+_FEW_PHRASES = ("a few ", "a handful ", "a couple ")
+_FEW_STOCK_BEFORE = frozenset("only just are have has still there's theres got".split())
 _NONE_WORDS = ("no ", "zero ", "0 ", "not a single ", "not any ", "without any ")
 _COUNTED_WORDS = re.compile(r"[ \t\u00a0]*([a-z]+)(?:[ \t\u00a0]+([a-z]+))?")
 _STOCK_OUT = ("out of ", "out-of-", "not in ", "n't in ")
@@ -59,6 +63,10 @@ _STOCK_ANOTHER_TIME_BEFORE = re.compile(r"\b(?:was|were|had been|will be|would b
                                         r"may be|might be|could be|to be|be)[ \t\u00a0]+$")
 _STOCK_ANOTHER_TIME_AFTER = frozenset("last soon again next earlier before yesterday previously "
                                       "then until by on from in after shortly".split())
+# After "left" or "remaining" ("a few left", "none left"), only a word of time makes it another
+# time: "a few left in your size" is now, "a few left next week" is not.
+_LEFT_ANOTHER_TIME_AFTER = frozenset("last soon again next earlier before yesterday previously "
+                                     "then until after shortly tomorrow later".split())
 # Just before "sold out", "out of stock" or "in stock", a negation that turns it around: "isn't
 # sold out", "not out of stock", "no longer out of stock" and "never out of stock" say there is
 # some; "no longer in stock" and "never in stock" that there is none.
@@ -319,7 +327,7 @@ def _amount_phrases(low: str, names: _NameOrSize) -> list[tuple[int, int, str, s
                 elif low.endswith("in ", 0, at) and not (at > 3 and low[at - 4].isalnum()):
                     found.append((at - 3, end, "in", None, None))
             at = low.find(word, at + 1)
-    if "few " in low:
+    if "few " in low or "handful " in low or "couple " in low:
         found.extend(_a_few_left(low))
     if "available" in low or "all out" in low:
         found.extend(_availability(low))
@@ -335,18 +343,24 @@ def _amount_phrases(low: str, names: _NameOrSize) -> list[tuple[int, int, str, s
 
 
 def _a_few_left(low: str) -> list[tuple[int, int, str, None, None]]:
-    """"(only) a few left", "a few Steel Water Bottles left", "a few remaining": some stock,
-    judged as "in stock" is (``"in"``: not after a condition or a count), unless it is the
-    customer's ("you have a few left") or a length of time ("a few days left": a unit)."""
+    """"(only) a few left", "a few Steel Water Bottles left", "a few remaining", "only a
+    handful left", "just a couple of raincoats left": some stock, judged as "in stock" is
+    (``"in"``: not after a condition or a count), unless it is the customer's ("you have a few
+    left") or a length of time ("a few days left": a unit). "A couple" and "a handful" are
+    read only after a word that makes them a stock ("only", "just", "are", "have"...): "a
+    couple left a review" is two people."""
     found = []
-    at = low.find("a few ")
-    while at >= 0:
-        said = _FEW_LEFT.match(low, at + 6)
-        if said is not None and not (at and low[at - 1].isalnum()) and not any(
-                unit_word(word) for word in said.group(1).split()) and not any(
-                w in ("you", "you've", "you're", "your") for w in low[max(0, at - 24):at].split()[-3:]):
-            found.append((at, said.end(), "in", None, None))
-        at = low.find("a few ", at + 6)
+    for phrase in _FEW_PHRASES:
+        at = low.find(phrase)
+        while at >= 0:
+            said = _FEW_LEFT.match(low, at + len(phrase))
+            if said is not None and not (at and low[at - 1].isalnum()) and not any(
+                    unit_word(word) for word in said.group(1).split()) and not any(
+                    w in ("you", "you've", "you're", "your")
+                    for w in low[max(0, at - 24):at].split()[-3:]) and (
+                    phrase == "a few " or _word_before(low, at) in _FEW_STOCK_BEFORE):
+                found.append((at, said.end(), "in", None, None))
+            at = low.find(phrase, at + len(phrase))
     return found
 
 
@@ -473,7 +487,9 @@ def _amount_words(text: str, low: str, evidence: Evidence) -> list[Finding]:
             continue
         if says in ("in", "out") and (
                 _STOCK_ANOTHER_TIME_BEFORE.search(low, max(0, start - 16), start)
-                or _word_after(low, end) in _STOCK_ANOTHER_TIME_AFTER
+                or _word_after(low, end) in (
+                    _LEFT_ANOTHER_TIME_AFTER if low.endswith(("left", "remaining"), 0, end)
+                    else _STOCK_ANOTHER_TIME_AFTER)
                 or (low.startswith("out-of-", start) and _word_after(low, end).isalpha()
                     and _word_after(low, end) not in ("and", "or", "but", "now", "today"))):
             continue        # another time, or "out-of-stock items": not a claim about now
