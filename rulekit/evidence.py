@@ -158,7 +158,7 @@ _GROWTH_WORDS = frozenset({"growth", "change", "delta", "wow", "mom", "yoy", "qo
 # Names of what is a ratio by its nature, read as one only from 0 to 1 (``"csat": 0.91`` is
 # 91 %; ``"uptime": 86400`` is seconds and ``"csat": 4.5`` a score, neither a percentage).
 _UNIT_RATIO_WORDS = frozenset("""uptime csat stickiness retention churn occupancy utilization
-    utilisation satz steuersatz zinssatz mwstsatz ustsatz rabattsatz prozentsatz""".split())
+    utilisation margin satz steuersatz zinssatz mwstsatz ustsatz rabattsatz prozentsatz""".split())
 _TIME_UNIT_NAMES = frozenset({"second", "minute", "hour", "day", "week", "month", "year"})
 # Words of a name that make a ratio's number a count or a quantity: a maximum, a minimum or a
 # count ("max_occupancy": 1 holds one guest, not 100 %), and a unit it is counted in
