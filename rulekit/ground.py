@@ -497,7 +497,14 @@ class _Loop:
         dropped from the evidence first, in both channels: the model is never shown them, and
         in the prose channel they license nothing. When an input such a row needs was not
         given at all, the prose channel returns the ruleset's ``missing`` action (ask for it)
-        without calling the model, as ``check`` does for a claim that needs it."""
+        without calling the model, as ``check`` does for a claim that needs it. Inputs that are
+        not a mapping of strings, or that name an input the ruleset does not declare, refuse as
+        ``audit`` and ``check`` do (``input_error``), before anything else."""
+        from rulekit.entity_rows import check_inputs
+
+        problem = check_inputs(self.policy, self.inputs)
+        if problem is not None:
+            return self.without_reply(Reason("input_error", problem))
         try:
             if self.evidence is not None and self.policy is not None:
                 from rulekit.entity_rows import given

@@ -659,3 +659,21 @@ def test_request_and_results_are_frozen(shop):
         script.requests[0].feedback = "x"
     with pytest.raises(dataclasses.FrozenInstanceError):
         result.attempts[0].reply = "x"
+
+
+@pytest.mark.parametrize("inputs, said", [
+    ({"postcode": 10115}, "must be a string"),
+    ({"postcode": "10115", "zip": "x"}, "'zip'"),
+    ({"zip": "1"}, "'zip'"),
+])
+def test_inputs_audit_would_refuse_are_refused_before_the_model_is_called(inputs, said):
+    # The same verdict as audit and StreamGate on the same inputs: a typo in the app's key is
+    # an input error, not an ask for the postcode nor an answer.
+    from test_entity_rows import NOW as ORDERS_NOW, ORDERS, ROW
+
+    script = Script("Your order ships soon.")
+    result = ground(script, ORDERS, evidence={"order": [ROW]}, now=ORDERS_NOW, inputs=inputs)
+    assert not script.requests
+    assert result.decision.decision != "answer"
+    assert [r.code for r in result.decision.reasons] == ["input_error"]
+    assert said in result.decision.reasons[0].message
