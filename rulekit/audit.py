@@ -316,18 +316,29 @@ def free_text_message(template: str | None) -> str | None:
 
 
 def feedback(findings: Sequence[Finding], naming: int) -> str:
-    """Seed 001's retry message: the items, then what to do instead."""
+    """Seed 001's retry message: the items, then what to do instead. An item the data holds
+    but the answer said wrongly (on another tax basis, in another unit, on another scale) is
+    then named with why, so the model changes the words around it, not the figure."""
     items = list(dict.fromkeys(f.text for f in findings))
     shown = ", ".join(items[:naming]) + (f" and {len(items) - naming} more" if len(items) > naming else "")
     phrases = sum(f.kind == "phrase" for f in findings)     # `prose guarded` (rulekit.prose)
     if phrases == len(findings):
         return (f"These words from your last answer make claims the data cannot back: {shown}. "
                 f"Say only what the data states: {GUARDED_ADVICE}.")
+    named = set(items[:naming])
+    why = list(dict.fromkeys(f"{f.text}: {f.message}" for f in findings
+                             if f.text in named and _explains(f)))
     return (f"These items from your last answer are not in the data"
             f"{' or make claims it cannot back' if phrases else ''}: {shown}. Use only numbers, "
             "quotes, handles and links that appear in the data exactly; do not compute, round "
             f"or convert them; {GUARDED_ADVICE + '; ' if phrases else ''}say you could not find "
-            "anything else.")
+            "anything else." + ("".join(f"\n- {line}" for line in why) if why else ""))
+
+
+def _explains(finding: Finding) -> bool:
+    """Whether a finding's message says more than that its item is not in the data: a figure
+    the data holds, said on another tax basis, in another unit or on another scale."""
+    return finding.kind != "phrase" and "not in the evidence" not in finding.message
 
 
 def _refused(policy: Policy, code: str, message: str) -> AuditResult:
