@@ -786,15 +786,11 @@ class _Loop:
                             {"fields": "answer", "entity": "record", "id": ""})
 
 
-# A finish_reason that says the reply did not end where the model meant it to.
-_CUT_OFF = {"length": "the model reached its token limit",
-            "content_filter": "the provider's content filter stopped it"}
-
-
 def _cut_off(produced: Generation) -> str | None:
     """Why ``produced`` is incomplete, or None when nothing says it is."""
-    why = _CUT_OFF.get(produced.finish_reason or "")
-    return None if why is None else f'{why} (finish_reason "{produced.finish_reason}")'
+    from rulekit.stream import cut_off
+
+    return cut_off(produced.finish_reason)
 
 
 def _generation(produced: Any) -> Generation:

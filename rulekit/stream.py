@@ -38,7 +38,7 @@ import bisect
 import codecs
 import datetime as dt
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any, Iterable, Iterator, Sequence
 
 from rulekit.audit import (AuditResult, _inputs_problem, _settings_for, audit, decide,
@@ -301,6 +301,17 @@ LOOKAHEAD_WORDS = 4
 _WORD = re.compile(r"[ \t\r\n\f\v]*[^ \t\r\n\f\v]+(?=[ \t\r\n\f\v])")
 
 
+# A finish_reason that says the reply did not end where the model meant it to.
+_CUT_OFF = {"length": "the model reached its token limit",
+            "content_filter": "the provider's content filter stopped it"}
+
+
+def cut_off(finish_reason: str | None) -> str | None:
+    """Why a reply that ended with ``finish_reason`` is incomplete, or None when it is not."""
+    why = _CUT_OFF.get(finish_reason or "") if isinstance(finish_reason, str) else None
+    return None if why is None else f'{why} (finish_reason "{finish_reason}")'
+
+
 class StreamGate:
     """Releases a streamed answer up to the last sentence boundary whose text passed the sweep.
 
@@ -457,18 +468,28 @@ class StreamGate:
         assert self._decision is not None
         return self._decision
 
-    def consume(self, chunks: Iterable[str | bytes]) -> Iterator[str]:
+    def consume(self, chunks: Iterable[str | bytes],
+                finish_reason: Callable[[], str | None] | str | None = None) -> Iterator[str]:
         """The whole loop over a model's stream: feed each chunk and yield the text it
         released, stop reading at the first failure (closing ``chunks`` when it can be
         closed), and at the end ``close`` and yield the tail. When ``chunks`` raises, the
         stream is aborted with the error as the reason: the exception becomes the decision
-        (``decision``), as everything does at run time, and is not raised again."""
+        (``decision``), as everything does at run time, and is not raised again.
+
+        ``finish_reason`` is what the provider said about the end of the reply, read once the
+        chunks are exhausted (a callable, as it arrives with the last chunk, or the value): a
+        reply cut off at its token limit or by a content filter (``"length"``,
+        ``"content_filter"``) is aborted, not closed, so its held-back text is never released."""
         iterator = iter(chunks)
         try:
             while not self.stopped:
                 try:
                     chunk = next(iterator)
                 except StopIteration:
+                    cut = cut_off(finish_reason() if callable(finish_reason) else finish_reason)
+                    if cut is not None:
+                        self.abort(f"the reply was cut off: {cut}")
+                        return
                     break
                 except Exception as exc:    # the upstream failed: fail closed, never answer
                     text = str(exc)

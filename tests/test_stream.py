@@ -520,3 +520,24 @@ def test_consume_answers_a_whole_stream_and_stops_at_a_failure():
     gate = StreamGate(None, RAINCOAT)
     assert list(gate.consume(model())) == ["The raincoat costs $1,299.00."]
     assert gate.decision.decision == "regenerate" and closed == [True]
+
+
+@pytest.mark.parametrize("finish_reason", ["length", "content_filter",
+                                           lambda: "length"])
+def test_consume_aborts_a_reply_the_provider_says_was_cut_off(finish_reason):
+    # The stream ended without an error, but the provider's finish_reason says the reply was
+    # cut: "It is not" must not reach the customer as the end of an answer.
+    gate = StreamGate(None, RAINCOAT)
+    released = "".join(gate.consume(["The Navy raincoat is $1,2", "99.00. It is not"],
+                                     finish_reason=finish_reason))
+    assert gate.decision.decision != "answer"
+    assert "It is not" not in released
+    assert "cut off" in gate.decision.reasons[-1].message
+
+
+@pytest.mark.parametrize("finish_reason", [None, "stop", lambda: "stop"])
+def test_consume_closes_a_reply_that_ended_as_meant(finish_reason):
+    gate = StreamGate(None, RAINCOAT)
+    released = "".join(gate.consume(["The Navy raincoat is $1,2", "99.00."],
+                                    finish_reason=finish_reason))
+    assert gate.decision.decision == "answer" and released == "The Navy raincoat is $1,299.00."
