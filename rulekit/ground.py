@@ -778,12 +778,9 @@ class _Loop:
         if self.channel != "claims":
             from rulekit.audit import DEFAULT_REFUSAL, free_text_message
             return free_text_message(template or DEFAULT_REFUSAL)
-        from rulekit.check import DEFAULT_REFUSAL
-        from rulekit.render import fill_message
-        from rulekit.template import parse_template
+        from rulekit.check import DEFAULT_REFUSAL, _message
 
-        return fill_message(parse_template(template or DEFAULT_REFUSAL).pieces,
-                            {"fields": "answer", "entity": "record", "id": ""})
+        return _message(self.rules, template or DEFAULT_REFUSAL, [])   # nothing failed to name
 
 
 def _cut_off(produced: Generation) -> str | None:
