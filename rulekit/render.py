@@ -75,7 +75,27 @@ def _day(locale: str, pattern: str, day: dt.date) -> str:
 
 @functools.lru_cache(maxsize=4096)
 def _instant(locale: str, pattern: str, zone: str, moment: dt.datetime) -> str:
-    return format_datetime(moment, format=pattern, tzinfo=dates.zone(zone), locale=locale_of(locale))
+    where, tz = locale_of(locale), dates.zone(zone)
+    shown = format_datetime(moment, format=pattern, tzinfo=tz, locale=where)
+    if _repeated_wall_time(moment, tz) and not _shows_zone(where, pattern):
+        # "1 November 2026 at 01:30" in New York names two instants an hour apart (the clock
+        # goes back at 02:00): the zone's name for this one is added ("01:30 EDT")
+        shown += " " + format_datetime(moment, format="z", tzinfo=tz, locale=where)
+    return shown
+
+
+def _repeated_wall_time(moment: dt.datetime, tz: dt.tzinfo) -> bool:
+    """Whether ``moment``'s wall time in ``tz`` happens twice (the hour a clock goes back)."""
+    local = moment.astimezone(tz)
+    return local.replace(fold=1 - local.fold).utcoffset() != local.utcoffset()
+
+
+def _shows_zone(where: Locale, pattern: str) -> bool:
+    """Whether ``pattern`` (or the locale's named format: short, medium, long, full) shows a
+    time zone."""
+    if pattern in ("short", "medium", "long", "full"):
+        pattern = str(where.time_formats[pattern].pattern)
+    return any(letter in dates.ZONE_LETTERS for letter, _, _ in dates.pattern_letters(pattern)[0])
 
 
 @functools.lru_cache(maxsize=4096)

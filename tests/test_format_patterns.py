@@ -142,3 +142,30 @@ def test_an_unchecked_bad_pattern_is_refused_not_raised(pattern):
     (reason,) = decision.reasons
     assert reason.code == "not_checkable", reason
     assert "check_in" in reason.message and pattern in reason.message
+
+
+@pytest.mark.parametrize("stored, shown", [
+    # Lisbon's clocks go back from 02:00 to 01:00 on 25 October 2026: 01:30 happens twice
+    ("2026-10-25T00:30:00Z", "25 October 2026 at 01:30 WEST"),
+    ("2026-10-25T01:30:00Z", "25 October 2026 at 01:30 WET"),
+    ("2026-10-25T03:30:00Z", "25 October 2026 at 03:30"),    # once only: as the pattern asks
+])
+def test_a_time_the_clock_shows_twice_names_its_zone(stored, shown):
+    # "until 25 October 2026 at 01:30" alone names two instants an hour apart
+    policy = compile_source(_rules(timestamp_format="d MMMM yyyy 'at' HH:mm"),
+                            "hotel.rules").policy
+    rows = {"booking": [dict(ROWS["booking"][0], cancel_by=stored)]}
+    decision = check(policy, _cancel_reply("timestamp", stored), MemoryResolver(rows), now=NOW)
+    assert decision.decision == "answer", decision.reasons
+    assert decision.text == f"You can cancel free of charge until {shown}."
+
+
+def test_a_pattern_that_shows_its_zone_is_not_given_a_second_one():
+    policy = compile_source(_rules(timestamp_format="d MMMM yyyy 'at' HH:mm z"),
+                            "hotel.rules").policy
+    rows = {"booking": [dict(ROWS["booking"][0], cancel_by="2026-10-25T00:30:00Z")]}
+    decision = check(policy, _cancel_reply("timestamp", "2026-10-25T00:30:00Z"),
+                     MemoryResolver(rows), now=NOW)
+    assert decision.decision == "answer", decision.reasons
+    assert decision.text.count("Summer Time") + decision.text.count("+01:00") \
+        + decision.text.count("WEST") == 1, decision.text
