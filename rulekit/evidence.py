@@ -2202,11 +2202,35 @@ def field_words(name: str) -> frozenset[str]:
     (``in_stock``, ``stock_level``, ``inventory``; in other languages ``existencias``,
     ``estoque``, ``lagerbestand``, ``bestand``, ``voorraad``, ``inventaire``, ``disponibilità``,
     ``giacenza``, 在庫, 库存, 재고) also gives "stock"."""
-    words = {noun(word) for word in _NAME_WORDS.findall(name)} - _COUNTING_WORDS
+    ordered = [noun(word) for word in _NAME_WORDS.findall(name)]
+    words = set(ordered) - _COUNTING_WORDS
     if any("stock" in word or "inventor" in word or word.startswith("availab")
-           for word in words) or _FOREIGN_STOCK_NAME.search(name):
+           for word in words) or _FOREIGN_STOCK_NAME.search(name) or _counts_what_is_left(ordered):
         words.add("stock")
     return frozenset(words)
+
+
+# What a name ending with "left" or "remaining" counts that is no stock: time (`trial_days_left`,
+# `time_remaining`) and sides (`margin_left`).
+_LEFT_NOT_STOCK = frozenset({"time", "second", "sec", "minute", "min", "hour", "hr", "day", "week",
+                             "month", "year", "margin", "padding", "border", "offset", "indent",
+                             "turn", "attempt", "try", "retry", "life", "live", "credit", "token",
+                             "quota", "budget", "balance", "move", "guess", "lap", "hole", "round"})
+
+
+def _counts_what_is_left(words: list[str]) -> bool:
+    """Whether a name's words (each through ``noun``) count the things left of something sold or
+    booked: `rooms_left`, `seatsRemaining`, `remaining_tickets`, `units_left`; not time left,
+    a side, or what an account has left (`trial_days_left`, `margin_left`, `credits_left`)."""
+    if len(words) < 2:
+        return False
+    if words[-1] in ("left", "remaining"):
+        counted = words[:-1]
+    elif words[0] == "remaining":
+        counted = words[1:]
+    else:
+        return False
+    return _LEFT_NOT_STOCK.isdisjoint(counted) and any(word.isalpha() for word in counted)
 
 
 # The last key of a field that stores the scale of a rating (``Evidence.rating_scales``), in
