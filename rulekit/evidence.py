@@ -796,6 +796,19 @@ class Evidence:
                 for value, units in found.items()}
 
     @functools.cached_property
+    def window_words(self) -> Mapping[tuple[Decimal, str], frozenset[str]]:
+        """For each window of ``time_windows`` (its number and unit), the words of the names
+        of the fields counted over it, each reduced like ``noun``: {(30, "day"): {"uptime"}}
+        for ``uptime_30d``, {(7, "day"): {"view"}} for ``{"last_7d": {"views": ...}}``, so that "our 30-day uptime" says the window of that field."""
+        found: dict[tuple[Decimal, str], set[str]] = {}
+        for figure in self.figures:
+            key = figure.path.rsplit(".", 1)[-1]        # "views" of ``{"last_7d": {"views"}}``
+            for digits, unit in _WINDOW_NAME.findall(figure.path):
+                found.setdefault((Decimal(digits), _WINDOW_UNITS[unit.lower()]), set()).update(
+                    word for word in field_words(_WINDOW_NAME.sub(" ", key)) if word.isalpha())
+        return {window: frozenset(words) for window, words in found.items()}
+
+    @functools.cached_property
     def amounts(self) -> tuple[Amount, ...]:
         """Every field that says how many of something there are: a number, a list, a flag or
         a null, with the words of its name. Read from ``raw`` on first use (only an answer that

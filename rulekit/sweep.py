@@ -1397,7 +1397,17 @@ def _other_basis(text: str, mention: Mention, held: frozenset[str | None]) -> st
 # make a window only right after its figure ("9,830 in 30 days", ``_Judge._window_of_neighbour``);
 # "within" is a deadline ("processed within 30 days").
 _WINDOW_BEFORE = frozenset({"last", "past", "previous", "prior", "first", "trailing", "rolling",
-                            "recent", "latest"})
+                            "recent", "latest",
+                            # "in den letzten 30 Tagen", "en los últimos 30 días", "negli ultimi
+                            # 30 giorni", "nos últimos 30 dias", "de afgelopen 30 dagen"
+                            "letzten", "vergangenen", "ersten", "últimos", "últimas", "ultimi",
+                            "ultime", "primi", "prime", "primeiros", "primeiras", "afgelopen",
+                            "laatste", "eerste"})
+_WINDOW_LANGS = frozenset({"de", "fr", "es", "it", "pt", "nl"})
+# French says the window's word after the number: "sur les 30 derniers jours".
+_WINDOW_AFTER_FR = re.compile(r"[ \u00a0]+(?:derni|premi)[eè]re?s(?![\w-])")
+# A window said as the adjective of a word: "our 30-day uptime", "7-day signups".
+_WINDOW_ADJECTIVE = re.compile(r"-(day|hour|week|month|year|minute)[ \u00a0]+([A-Za-z]+)")
 _WINDOW_BEFORE_WEAK = frozenset({"over", "in", "during"})
 # Between a figure and a weak window word, words that make the window of the future or a
 # duration: "your 18 orders will arrive in 30 days", "18 orders ship in 30 days".
@@ -1423,17 +1433,25 @@ _SENTENCE_END = re.compile(r"[.!?](?:\s|$)|[\n。！？]")
 _TIME_UNITS = frozenset({"second", "minute", "hour", "day", "week", "month", "year"})
 
 
-def _window_said(text: str, mention: Mention) -> tuple[str, bool] | None:
+def _window_said(text: str, mention: Mention, lang: str = "en") -> tuple[str, bool] | None:
     """The unit of a window of time said with ``mention``, and whether it is said as a window
     past: the unit right after it ("days", "30d") when a word just before it makes it a window
     ("in the last 30 days", "(last 30d)", a bracket after its figure "18 posts (30 days)": a
-    window past; "in 30 days", "over 24 hours": maybe not), else None."""
-    unit = unit_after(text, mention.end)
+    window past; "in 30 days", "over 24 hours": maybe not), else None. ``lang`` is the
+    locale's language: its units and its words of a window past are read too ("in den letzten
+    30 Tagen", "sur les 30 derniers jours")."""
+    if lang not in _WINDOW_LANGS:
+        lang = "en"     # (Chinese and Japanese windows are read below: 直近7日間)
+    unit = unit_after(text, mention.end, lang)
     if unit is None and mention.glued:
         short = _WINDOW_SHORT.match(text, mention.end)
         unit = _WINDOW_SHORT_UNITS[short.group(1).lower()] if short else None
+    if unit is None and lang == "fr":
+        last = _WINDOW_AFTER_FR.match(text, mention.end)
+        if last is not None and unit_after(text, last.end(), lang) in _TIME_UNITS:
+            return unit_after(text, last.end(), lang), True
     if unit in _TIME_UNITS:
-        words = mention.before.split()[-2:]
+        words = mention.before.casefold().split()[-2:]
         if not _WINDOW_BEFORE.isdisjoint(words) \
                 or text[max(0, mention.start - 2):mention.start].rstrip().endswith("("):
             return unit, True
@@ -1515,7 +1533,9 @@ class _Judge:
         if _word_before(self.text, mention.start) == "per" and value in self.evidence.rate_bases:
             return None     # "per 1k calls" for ``cost_per_1k_calls``: the base of a stored rate
         windows = self.evidence.time_windows.get(value) if mention.sign is None else None
-        said = _window_said(self.text, mention) if windows else None
+        if windows and self._window_of_its_word(mention):
+            return None     # "our 30-day uptime" for ``uptime_30d``: the field's own window
+        said = _window_said(self.text, mention, self.locale[:2]) if windows else None
         if said and self._window_of_neighbour(index, windows.get(said[0]), said[1]):
             return None     # "18 posts in the last 30 days" for ``posts_30d``: 18's window
         if mention.currency is not None:
@@ -1622,6 +1642,14 @@ class _Judge:
         return self._unsupported(mention, integral)
 
     _word_number = _number
+
+    def _window_of_its_word(self, mention: Mention) -> bool:
+        """Whether ``mention`` is a window said as the adjective of a word of the name of a
+        field counted over it: "our 30-day uptime" for ``uptime_30d``, "7-day signups" for
+        ``signups_7d`` (not "a 30-day refund window")."""
+        said = _WINDOW_ADJECTIVE.match(self.text, mention.end)
+        return said is not None and noun(said.group(2)) in self.evidence.window_words.get(
+            (mention.value, said.group(1)), ())
 
     def _window_of_neighbour(self, index: int, held: frozenset[Decimal] | None,
                              past: bool) -> bool:
