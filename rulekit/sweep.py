@@ -340,8 +340,12 @@ def sweep(text: str, evidence: Evidence, settings: SweepSettings = SweepSettings
     if quoting:
         # "Refund: *We sent $500 to your card.*": a label's emphasis is the answer's own words,
         # so what it holds is judged like the rest (``_label_emphasis``)
-        scanned = [m for m in scanned if not (m.kind == "quote" and m.text[:1] in "*_"
-                                               and _label_emphasis(text, m, evidence))]
+        # 'Price: "$500"': quote marks around a figure and nothing else say no one's words,
+        # and would let any "500" of the evidence (a code, a review) back it; the figure is
+        # judged as the answer's own
+        scanned = [m for m in scanned if not (m.kind == "quote" and (
+            (m.text[:1] in "*_" and _label_emphasis(text, m, evidence))
+            or not any(char.isalpha() for char in m.text)))]
         scanned = _outside_quotes(scanned, _asserted_question_quotes(text, scanned, evidence,
                                                                      question))
     mentions = _outside(_exempt_spans(text, settings.exempt), scanned)
