@@ -417,16 +417,23 @@ _BASIS = (rf"(?<![^\W\d_])(?:(?P<incl>{_BEFORE_INCL}){_GAP}{_LISTED}(?:the[ \u00
           rf"|(?P<excl>{_BEFORE_EXCL}){_GAP}(?:the[ \u00a0]+|applicable[ \u00a0]+)?{_TAX_SAID}"
           rf"|{_TAX_SAID}(?:-|{_GAP})(?:(?P<incl2>{_AFTER_INCL})|(?P<excl2>{_AFTER_EXCL}))"
           rf"|(?P<alone>{_ALONE_SAID}))(?![^\W_])")
+# Markdown emphasis marks around the amount or the basis ("**€125.00** incl. VAT", "€125.00
+# _VAT included_", "**Price incl. VAT:** €132.50", "**Before tax**, ..."): not words between
+# them, so each reading below steps over them where they may stand, as the scanner drops them
+# inside a number (``**1**,299``). Only read when the text holds a tax word (``_CUES``).
+_MARKS = r"[*_]{0,3}"
 # After an amount: up to three words between ("per night", "a night", "/night", "pro Nacht"),
 # each after a space or a slash (so a long word is tried once), maybe a comma or a bracket,
 # then the words of a basis. No digit, currency sign or other
 # amount may stand between: "€132.50 including €7.50 VAT" says the VAT is €7.50.
-_BASIS_AFTER = re.compile(rf"(?:(?:[ \u00a0]+|[ \u00a0]*/[ \u00a0]*)[^\W\d_]+){{0,3}}?"
-                          rf"[ \u00a0]*[,(]?[ \u00a0]*{_BASIS}", re.IGNORECASE)
-_BASIS_ALONE_AFTER = re.compile(rf"[ \u00a0]*[,(]?[ \u00a0]*{_BASIS}", re.IGNORECASE)
+_BASIS_AFTER = re.compile(rf"{_MARKS}(?:(?:[ \u00a0]+|[ \u00a0]*/[ \u00a0]*)[^\W\d_]+){{0,3}}?"
+                          rf"{_MARKS}[ \u00a0]*[,(]?[ \u00a0]*{_MARKS}{_BASIS}", re.IGNORECASE)
+_BASIS_ALONE_AFTER = re.compile(rf"{_MARKS}[ \u00a0]*[,(]?[ \u00a0]*{_MARKS}{_BASIS}",
+                                re.IGNORECASE)
 # Before an amount: the words of a basis right before it, maybe with a colon ("Price incl. VAT:
 # €132.50", "netto 125 €"); never across a comma or another amount.
-_BASIS_BEFORE = re.compile(rf"{_BASIS}[ \u00a0]*:?[ \u00a0]*$", re.IGNORECASE)
+_BASIS_BEFORE = re.compile(rf"{_MARKS}{_BASIS}{_MARKS}[ \u00a0]*:?{_MARKS}[ \u00a0]*{_MARKS}$",
+                           re.IGNORECASE)
 _BASIS_ANYWHERE = re.compile(_BASIS, re.IGNORECASE)
 # A basis that opens the amount's clause: "Before tax, the Double is €132.50", "Excluding VAT,
 # it's €132.50", "Inkl. MwSt. kostet das Zimmer 125 €". The basis is set off by a comma or a
@@ -436,7 +443,7 @@ _BASIS_ANYWHERE = re.compile(_BASIS, re.IGNORECASE)
 _OPENS_CLAUSE = (r"the|it|it's|its|this|that|these|those|your|our|each|every|all|prices|"
                  r"das|der|die|kostet|kosten|ist|sind|le|la|les|il|elle|el|los|las|cuesta|"
                  r"cuestan|lo|het|de|o|os|as")
-_BASIS_OPENING = re.compile(rf"{_BASIS}(?:[ \u00a0]*[,:]|(?<=\.)|[ \u00a0]+(?:{_OPENS_CLAUSE})"
+_BASIS_OPENING = re.compile(rf"{_MARKS}{_BASIS}{_MARKS}(?:[ \u00a0]*[,:]|(?<=\.)|[ \u00a0]+(?:{_OPENS_CLAUSE})"
                             rf"(?![^\W_]))[^\d.!?;\n]*$", re.IGNORECASE)
 _CLAUSE_ENDS = ".!?;:\n"
 _WORD_START = re.compile(r"(?<![^\s(])[^\s(]")
