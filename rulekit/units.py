@@ -527,3 +527,80 @@ def stated_tax_basis(words: str) -> str | None:
     inkl. MwSt."), when it states one only, or None."""
     said = {_side(found) for found in _BASIS_ANYWHERE.finditer(words)} - {None}
     return said.pop() if len(said) == 1 else None
+
+
+# --- a basis said once for prices in general --------------------------------------------------
+# "Prices include VAT.", "All prices are excluding VAT:", "Please note that our prices do not
+# include VAT.", "Alle Preise inkl. MwSt.", "Alle Preise verstehen sich zzgl. MwSt.", "Tous les
+# prix sont TTC", "Nos prix ne comprennent pas la TVA", "Todos los precios incluyen (el) IVA",
+# "Tutti i prezzi sono IVA inclusa", "Alle prijzen zijn excl. btw", "Todos os preços incluem
+# IVA": a sentence whose subject is prices in general, then within 40 characters of its clause
+# a basis (``_BASIS``) or a verb of including or excluding before a tax's name. Its subject
+# holds only words of ``_GENERAL_HEAD`` before the word for prices, so that "Room prices include
+# VAT" (one kind of price), "If prices include VAT" and "Do prices include VAT?" state nothing
+# for the answer's other amounts. A negation before the basis turns it around.
+_PRICES = ("prices|rates|amounts|fees|charges|costs|preise|beträge|gebühren|prix|tarifs|"
+           "montants|precios|importes|tarifas|prezzi|importi|tariffe|prijzen|bedragen|"
+           "tarieven|preços|valores")
+_INCLUDE = ("include|incluent|comprennent|incluyen|includono|comprendono|incluem|enthalten|"
+            "beinhalten|bevatten|omvatten")
+_EXCLUDE = "exclude|excluent|excluyen|escludono|excluem"
+_GENERAL = re.compile(
+    rf"(?:{_PRICES})(?![^\W_])(?P<gap>[^\d.!?;:\n]{{0,40}}?)(?:(?P<verb_incl>{_INCLUDE})|"
+    rf"(?P<verb_excl>{_EXCLUDE}))?(?(verb_incl)(?P<verb_not>[ \u00a0]+(?:pas|nicht|not))?"
+    rf"[ \u00a0]+(?:(?:the|la|le|l['’]|die|el|il|o|a|de|het)[ \u00a0]*)?{_TAX_SAID}(?![^\W_])|"
+    rf"(?(verb_excl)[ \u00a0]+(?:(?:the|la|le|l['’]|die|el|il|o|a|de|het)[ \u00a0]*)?"
+    rf"{_TAX_SAID}(?![^\W_])|{_BASIS}))", re.IGNORECASE)
+_GENERAL_HEAD = frozenset(
+    "all our the these those any listed quoted shown displayed stated above below of please "
+    "note that also and remember alle unsere die angegebenen genannten hinweis bitte beachten "
+    "sie dass tous toutes les nos ces todos todas los las nuestros nuestras estos estas tutti "
+    "tutte i gli le nostri nostre questi queste onze de deze todos os as nossos nossas estes "
+    "estas".split())
+_NEGATION = re.compile(r"(?<![^\W\d_])(?:not|never|nicht|kein|keine|ne|pas|no|non|niet|geen|não)"
+                       r"(?![^\W_])|n['’]t(?![^\W_])|(?<![^\W\d_])n['’]")
+_HEAD_WORD = re.compile(r"[^\W\d_]+")
+
+
+def general_bases(text: str) -> tuple[tuple[int, str], ...]:
+    """Where ``text`` says a tax basis for prices in general, and which (``_GENERAL``): (start
+    of the statement, ``INCLUDED`` or ``EXCLUDED``), in text order. Read only when the
+    evidence holds an amount on a basis and the text a tax word (``may_state_tax_basis``)."""
+    found = []
+    for said in _GENERAL.finditer(text):
+        start = said.start()
+        if start and text[start - 1].isalpha():
+            continue                                    # "surprices"
+        head = text[max(0, start - 60):start]
+        cut = max(head.rfind(end) for end in ".!?;:\n(")
+        if not all(word.lower() in _GENERAL_HEAD for word in _HEAD_WORD.findall(head[cut + 1:])):
+            continue                                    # "Room prices", "If prices", "Do prices"
+        after = text[said.end():said.end() + 200]
+        ends = [after.find(end) for end in ".!?\n" if end in after]
+        if ends and after[min(ends)] == "?":
+            continue                                    # "Are prices shown incl. VAT?"
+        if said.group("verb_incl"):
+            side = INCLUDED
+        elif said.group("verb_excl"):
+            side = EXCLUDED
+        else:
+            side = _side(said)
+            if said.group("alone") and re.match(r"[ \u00a0]+of(?![^\W_])", after):
+                continue                                # "prices are net of discounts"
+        if side is None:
+            continue
+        if _NEGATION.search(said.group("gap")) or said.group("verb_not"):
+            side = EXCLUDED if side == INCLUDED else INCLUDED
+        found.append((start - len(head) + cut + 1, side))
+    return tuple(found)
+
+
+def general_basis_at(bases: tuple[tuple[int, str], ...], at: int) -> str | None:
+    """The basis of ``general_bases`` that applies to an amount at ``at`` which says none of
+    its own: the nearest statement before it, else the first after it; None without one."""
+    chosen = None
+    for start, side in bases:
+        if start > at:
+            return chosen if chosen is not None else side
+        chosen = side
+    return chosen
