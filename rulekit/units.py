@@ -562,12 +562,32 @@ _NEGATION = re.compile(r"(?<![^\W\d_])(?:not|never|nicht|kein|keine|ne|pas|no|no
 _HEAD_WORD = re.compile(r"[^\W\d_]+")
 
 
+# The word for prices is found first with ``str.find`` (``_GENERAL`` starts with no one literal,
+# and ``re`` would try each of its words at every position of the text): its stems.
+_PRICE_STEMS = ("price", "rate", "amount", "fee", "charge", "cost", "preis", "betr", "gebühr",
+                "prix", "tarif", "tariev", "montant", "precio", "import", "prezz", "prijz",
+                "bedrag", "preço", "valor")
+
+
 def general_bases(text: str) -> tuple[tuple[int, str], ...]:
     """Where ``text`` says a tax basis for prices in general, and which (``_GENERAL``): (start
     of the statement, ``INCLUDED`` or ``EXCLUDED``), in text order. Read only when the
     evidence holds an amount on a basis and the text a tax word (``may_state_tax_basis``)."""
+    low = text.lower()
+    if len(low) != len(text):
+        candidates = list(_GENERAL.finditer(text))
+    else:
+        candidates = []
+        for stem in _PRICE_STEMS:
+            at = low.find(stem)
+            while at >= 0:
+                said = _GENERAL.match(text, at)
+                if said is not None:
+                    candidates.append(said)
+                at = low.find(stem, at + len(stem))
+        candidates.sort(key=re.Match.start)
     found = []
-    for said in _GENERAL.finditer(text):
+    for said in candidates:
         start = said.start()
         if start and text[start - 1].isalpha():
             continue                                    # "surprices"
