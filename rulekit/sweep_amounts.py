@@ -109,16 +109,22 @@ _FOREIGN_STOCK = (("ausverkauft", "zero"), ("auf lager", "some"), ("售罄", "ze
                   ("在庫なし", "zero"), ("在庫あり", "some"), ("在庫があり", "some"),
                   ("품절", "zero"), ("재고 없", "zero"), ("재고가 없", "zero"),
                   ("재고 있", "some"), ("재고가 있", "some"))
+# What the text must hold for a phrase of ``_FOREIGN_FEW`` to be there: the words for few
+# (ASCII, then the others), and the words for again, whose phrases also hold a stock word.
+_FEW_ASCII = ("pocas", "pocos", "pochi", "poche", "poucas", "poucos", "wenige", "quelques",
+              "derni", "ltim", "enkele", "een paar", "weinig")
+_FEW_OTHER = ("残り", "在庫", "再入荷", "少量", "紧张", "不多", "所剩", "补货", "有货", "임박",
+              "재고", "재입고")
+_FEW_CUES = _FEW_ASCII + _FEW_OTHER + ("wieder", "nouveau", "nuevo", "nuovo", "novamente",
+                                       "de novo", "volta ao", "weer")
 # What the text must hold for any of them, or of ``_FOREIGN_FEW``, to be there: ASCII words
 # (the others are not ASCII). Each is one substring test of the text (no call), made only when
 # the text holds none of the English phrases' words.
 _FOREIGN_ASCII = ("lager", "ausverkauft", "stock", "rupture", "estoque", "esgotad", "agotad",
                   "existencia", "esaurit", "disponib", "uitverkocht", "voorraad", "leverbaar",
-                  "lieferbar", "pocas", "pocos", "pochi", "poche", "poucas", "poucos", "wenige",
-                  "quelques", "derni", "ltim", "enkele", "een paar", "weinig")
-_FOREIGN_NEEDS = _FOREIGN_ASCII + ("épuis", "切れ", "在庫", "품절", "재고", "매진", "vorrät",
-                                   "verfügbar", "残り", "再入荷", "少量", "紧张", "不多", "所剩",
-                                   "补货", "有货", "임박", "재입고")
+                  "lieferbar") + _FEW_ASCII
+_FOREIGN_NEEDS = _FOREIGN_ASCII + ("épuis", "切れ", "품절", "매진", "vorrät",
+                                   "verfügbar") + _FEW_OTHER
 # A small stock, or a stock back now, said in another language: "Quedan pocas unidades", "Nur
 # noch wenige (Stück)", "Quelques articles restants", "Il en reste quelques-uns", "Ultimi pezzi",
 # "Restam poucas unidades", "Nog maar een paar over", 残りわずか, 在庫わずか, 库存紧张, 仅剩少量,
@@ -396,6 +402,11 @@ def _amount_phrases(low: str, names: _NameOrSize) -> list[tuple[int, int, str, s
                 break
     if foreign:
         found.extend(_foreign_stock(low, names))
+        for cue in _FEW_CUES:       # one substring test each: "in stock" runs no pattern more
+            if cue in low:
+                break
+        else:
+            return found
         few = _foreign_few(low)
         if few:
             # "Nur noch wenige Stück auf Lager", 품절 임박: the phrase holds a stock word that

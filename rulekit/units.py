@@ -579,13 +579,16 @@ def general_bases(text: str) -> tuple[tuple[int, str], ...]:
     else:
         candidates = []
         for stem in _PRICE_STEMS:
+            if stem not in low:
+                continue                                # a substring test: no call
             at = low.find(stem)
             while at >= 0:
                 said = _GENERAL.match(text, at)
                 if said is not None:
                     candidates.append(said)
                 at = low.find(stem, at + len(stem))
-        candidates.sort(key=re.Match.start)
+        if len(candidates) > 1:
+            candidates.sort(key=re.Match.start)
     found = []
     for said in candidates:
         start = said.start()
