@@ -65,7 +65,8 @@ from rulekit.scan.base import (_CONTEXT_STRIP, _ascii_lower, _is_cjk, _trie, _wo
 from rulekit.scan.quotes import _SAID
 from rulekit.scan.figures import (CHANGE_OTHER, CHANGED_BEFORE, FALL_BEFORE, FALL_OTHER,
                                    RISE_BEFORE, RISE_OTHER, _NOT_A_NOUN, change_word_before)
-from rulekit.units import BASIS_WORDS, may_state_tax_basis, per_after, tax_basis_said, \
+from rulekit.units import BASIS_WORDS, general_basis_at, general_bases, may_state_tax_basis, \
+    per_after, tax_basis_said, \
     unit_after, unit_word
 from rulekit.sweep_amounts import (_NUMBER_THEN_WORD, _amount_words, _cjk_magnitude_spans,
                                     _count_levels, _magnitudes, _stock_levels)
@@ -381,9 +382,12 @@ def sweep(text: str, evidence: Evidence, settings: SweepSettings = SweepSettings
     taxed = evidence.tax_bases or None
     if taxed is not None and not may_state_tax_basis(low):
         taxed = None
+    # "Prices include VAT. The Double is €125.00.": a basis said once for prices in general is
+    # the basis of each amount that says none of its own (``rulekit.units.general_bases``)
+    general = general_bases(text) if taxed is not None else ()
     judge = _Judge(text, evidence, settings, locale, question, licensed_by_slots, mentions,
                    directed=_may_have_direction(low), changes=changes, measured=measured,
-                   stating_other=other_changes, taxed=taxed)
+                   stating_other=other_changes, taxed=taxed, general=general)
     values, percents, urls, names = evidence.values, evidence.percents, evidence.urls, \
         evidence.names
     # "3 under par" is -3: a number with a direction word after it is judged with its sign,
@@ -415,7 +419,8 @@ def sweep(text: str, evidence: Evidence, settings: SweepSettings = SweepSettings
                     or (changes and abs(value) in changes and _trend(text, mention))
                     or (measured and value in measured
                         and _other_unit(text, mention, measured[value], lang))
-                    or (taxed and value in taxed and _other_basis(text, mention, taxed[value]))
+                    or (taxed and value in taxed
+                         and _other_basis(text, mention, taxed[value], general))
                     or (stating and mention.sign is None and abs(value) not in magnitudes
                         and change_word_before(text, mention.start) in _STATED_CHANGE
                         and _stated_change(text, mention))
@@ -1384,14 +1389,18 @@ def _other_unit(text: str, mention: Mention,
     return None
 
 
-def _other_basis(text: str, mention: Mention, held: frozenset[str | None]) -> str | None:
+def _other_basis(text: str, mention: Mention, held: frozenset[str | None],
+                 general: tuple[tuple[int, str], ...] = ()) -> str | None:
     """The tax basis the answer says ``mention`` is on when the evidence holds it only on the
     other one (``Evidence.tax_bases``): "including tax" for "€125.00 including VAT" held in
-    ``price_excl_vat``; None when the words beside it say none, or one the evidence holds, or
-    a field holds it with no basis."""
+    ``price_excl_vat``, or for "€125.00" after "Prices include VAT." (``general``: the
+    statements of ``general_bases``); None when the words beside it say none, or one the
+    evidence holds, or a field holds it with no basis."""
     if None in held or mention.percent:
         return None
     said = tax_basis_said(text, mention.start, mention.end, mention.currency is not None)
+    if said is None and general:
+        said = general_basis_at(general, mention.start)
     return said if said is not None and said not in held else None
 
 
@@ -1479,7 +1488,8 @@ class _Judge:
                  *, directed: bool = False, changes: frozenset[Decimal] | None = None,
                  measured: Mapping[Decimal, tuple[frozenset[str], frozenset[str]]] | None = None,
                  stating_other: str = "",
-                 taxed: Mapping[Decimal, frozenset[str | None]] | None = None):
+                 taxed: Mapping[Decimal, frozenset[str | None]] | None = None,
+                 general: tuple[tuple[int, str], ...] = ()):
         self.text = text
         self.evidence = evidence
         self.settings = settings
@@ -1499,6 +1509,8 @@ class _Judge:
         self.stating_other = stating_other
         # the amounts held on a tax basis (``Evidence.tax_bases``), when the text says one
         self.taxed = taxed
+        # where the text says a basis for prices in general (``general_bases``), when taxed
+        self.general = general
 
     @functools.cached_property
     def _changed_marks(self) -> bool:
@@ -1561,7 +1573,7 @@ class _Judge:
                                  f"{said} is another quantity: the evidence holds "
                                  f"{plain_decimal(abs(value))} {' and '.join(where)}")
         held = self.taxed.get(value) if self.taxed else None
-        said = _other_basis(self.text, mention, held) if held else None
+        said = _other_basis(self.text, mention, held, self.general) if held else None
         if said is not None:
             on = " or ".join(sorted(BASIS_WORDS[basis] for basis in held))
             return self._finding(mention, "unsupported_number", f"{mention.text.strip()} is "

@@ -109,12 +109,75 @@ _FOREIGN_STOCK = (("ausverkauft", "zero"), ("auf lager", "some"), ("售罄", "ze
                   ("在庫なし", "zero"), ("在庫あり", "some"), ("在庫があり", "some"),
                   ("품절", "zero"), ("재고 없", "zero"), ("재고가 없", "zero"),
                   ("재고 있", "some"), ("재고가 있", "some"))
-# What the text must hold for any of them to be there: ASCII words (the others are not ASCII).
+# What the text must hold for a phrase of ``_FOREIGN_FEW`` to be there: the words for few
+# (ASCII, then the others), and the words for again, whose phrases also hold a stock word.
+_FEW_ASCII = ("pocas", "pocos", "pochi", "poche", "poucas", "poucos", "wenige", "quelques",
+              "derni", "ltim", "enkele", "een paar", "weinig")
+_FEW_OTHER = ("残り", "在庫", "再入荷", "少量", "紧张", "不多", "所剩", "补货", "有货", "임박",
+              "재고", "재입고")
+_FEW_CUES = _FEW_ASCII + _FEW_OTHER + ("wieder", "nouveau", "nuevo", "nuovo", "novamente",
+                                       "de novo", "volta ao", "weer")
+# What the text must hold for any of them, or of ``_FOREIGN_FEW``, to be there: ASCII words
+# (the others are not ASCII). Each is one substring test of the text (no call), made only when
+# the text holds none of the English phrases' words.
 _FOREIGN_ASCII = ("lager", "ausverkauft", "stock", "rupture", "estoque", "esgotad", "agotad",
                   "existencia", "esaurit", "disponib", "uitverkocht", "voorraad", "leverbaar",
-                  "lieferbar")
-_FOREIGN_NEEDS = _FOREIGN_ASCII + ("épuis", "切れ", "在庫", "품절", "재고", "매진", "vorrät",
-                                   "verfügbar")
+                  "lieferbar") + _FEW_ASCII
+_FOREIGN_NEEDS = _FOREIGN_ASCII + ("épuis", "切れ", "품절", "매진", "vorrät",
+                                   "verfügbar") + _FEW_OTHER
+# A small stock, or a stock back now, said in another language: "Quedan pocas unidades", "Nur
+# noch wenige (Stück)", "Quelques articles restants", "Il en reste quelques-uns", "Ultimi pezzi",
+# "Restam poucas unidades", "Nog maar een paar over", 残りわずか, 在庫わずか, 库存紧张, 仅剩少量,
+# 품절 임박; "Wieder auf Lager", "de nouveau en stock", "de nuevo disponible", "di nuovo
+# disponibile", "novamente em estoque", "weer op voorraad", 再入荷しました, 已补货, 재입고되었습니다.
+# Each says there is some stock, like "only a few left" and "it's back in stock". A word for
+# "few" is read only before a noun of things (``_FEW_THINGS``), a stock word, or the clause's end:
+# "quedan pocos días", "noch wenige Tage", "nog een paar dagen" count time. A stock word right
+# after it is part of the phrase ("Nur noch wenige Stück auf Lager": one claim).
+_FEW_THINGS = ("unidades|unidad|piezas|existencias|artículos|ejemplares|stück|exemplare|artikel|"
+               "teile|articles|exemplaires|pièces|unités|produits|paires|pezzi|unità|articoli|"
+               "esemplari|itens|peças|produtos|stuks|exemplaren|artikelen")
+_FEW_STOCK_WORD = (r"(?:[ \t\u00a0]+(?:auf[ \t\u00a0]+lager|vorrätig|verfügbar|lieferbar|übrig|"
+                   r"en[ \t\u00a0]+stock|en[ \t\u00a0]+existencia|em[ \t\u00a0]+estoque|"
+                   r"in[ \t\u00a0]+magazzino|op[ \t\u00a0]+voorraad|disponibles?|disponibili|"
+                   r"disponíveis|restantes?|rimast[ie]|over|beschikbaar)(?![\w]))?")
+_FEW_END = (rf"(?:[ \t\u00a0]+(?:{_FEW_THINGS})(?![\w]){_FEW_STOCK_WORD}"
+            rf"|{_FEW_STOCK_WORD}(?![ \t\u00a0]*[^\W\d_]))")
+_S = r"[ \t\u00a0]+"
+_FOREIGN_FEW = re.compile(
+    rf"(?:quedan|queda|restan|restam|resta)(?:{_S}(?:solo|sólo|muy|unas|unos|apenas|só|muito))*"
+    rf"{_S}(?:poc[oa]s|pouc[oa]s){_FEW_END}"
+    rf"|(?:poc[oa]s|pouc[oa]s|últimas){_S}(?:unidades|existencias|piezas|peças|itens){_FEW_STOCK_WORD}"
+    rf"|(?:nur{_S}noch|noch|nur){_S}(?:sehr{_S})?wenige{_FEW_END}"
+    rf"|quelques(?:{_S}(?:{_FEW_THINGS}))?{_S}restant(?:e?s)?"
+    rf"|(?:il{_S})?(?:n['’]en{_S}|en{_S})?reste(?:nt)?{_S}(?:plus{_S})?(?:que{_S})?quelques"
+    rf"(?:-un(?:e)?s|{_FEW_END})|plus{_S}que{_S}quelques{_FEW_END}"
+    rf"|derni(?:ers|ères){_S}(?:exemplaires|pièces|articles|unités)"
+    rf"|ultim[ie]{_S}(?:pezzi|unità|articoli|esemplari)(?:{_S}disponibili)?"
+    rf"|(?:ne{_S})?rest(?:ano|a){_S}(?:solo{_S})?poch[ie]{_FEW_END}"
+    rf"|(?:solo{_S})?poch[ie]{_S}(?:pezzi|unità|articoli){_FEW_STOCK_WORD}"
+    rf"|nog{_S}(?:maar{_S})?(?:een{_S}paar|enkele|weinig){_FEW_END}"
+    rf"|wieder{_S}(?:auf{_S}lager|vorrätig|verfügbar|lieferbar)"
+    rf"|(?:de|à){_S}nouveau{_S}(?:en{_S}stock|disponible)"
+    rf"|(?:de{_S}nuevo|nuevamente){_S}(?:en{_S}stock|en{_S}existencia|disponible)"
+    rf"|di{_S}nuovo{_S}(?:disponibile|in{_S}magazzino)"
+    rf"|(?:novamente|de{_S}novo){_S}(?:em{_S}estoque|disponível)|de{_S}volta{_S}ao{_S}estoque"
+    rf"|weer{_S}(?:op{_S}voorraad|leverbaar|beschikbaar)"
+    r"|残り(?:わずか|僅か|少な[いく])|在庫(?:残り)?(?:わずか|僅か|僅少)|再入荷(?:しました|いたしました|済)"
+    r"|仅剩少量|少量现货|库存紧张|库存不多|所剩无几|已经?补货|重新有货"
+    r"|품절[ ]?임박|재고가?[ ]?얼마[ ]?남지[ ]?않|재입고(?:되었|됐|완료)")
+# Before such a phrase in its clause, a supposition or another time: "sobald der Wanderschuh
+# wieder auf Lager ist", "Er wird nächste Woche wieder auf Lager sein", "Il sera de nouveau en
+# stock", "cuando esté de nuevo disponible", 如果库存紧张. The clause is read further back than
+# for a single word (``_FOREIGN_OTHERWISE``): "wieder" makes a clause of "sobald" or "wenn" long.
+_FEW_OTHERWISE = re.compile(
+    r"(?:\b(?:wenn|falls|sobald|bis|ob|wird|werden|würde|bald|demnächst|voraussichtlich|si|quand|"
+    r"lorsque|dès|sera|seront|serait|bientôt|cuando|hasta|estará|estarán|esté|volverá|pronto|se|"
+    r"quando|caso|assim que|até|estiver|voltará|em breve|finché|appena|sarà|saranno|tornerà|"
+    r"presto|als|wanneer|zodra|zal|zullen|binnenkort)\b|如果|若|一旦|即将|快要)"
+    r"[^.!?;\n。！？]{0,60}\Z")
+# After it, the rest of a future ("wieder auf Lager sein (wird)") or a plan (再入荷予定).
+_FEW_OTHERWISE_AFTER = re.compile(r"[ \t\u00a0]+sein\b|予定|待ち|未定|通知|のお知らせ")
 _FOREIGN_ENDING = re.compile(r"(?:[aoei]?s|[aoei]|en)?(?![\w])")
 # German "verfügbar" is a stock claim, like "disponibile", only said of the thing itself with
 # nothing after it in its clause: "Der Artikel ist (sofort) verfügbar", "Er ist nicht mehr
@@ -339,6 +402,33 @@ def _amount_phrases(low: str, names: _NameOrSize) -> list[tuple[int, int, str, s
                 break
     if foreign:
         found.extend(_foreign_stock(low, names))
+        for cue in _FEW_CUES:       # one substring test each: "in stock" runs no pattern more
+            if cue in low:
+                break
+        else:
+            return found
+        few = _foreign_few(low)
+        if few:
+            # "Nur noch wenige Stück auf Lager", 품절 임박: the phrase holds a stock word that
+            # ``_foreign_stock`` read alone, which says no more than the phrase
+            found = [phrase for phrase in found if not any(
+                start <= phrase[0] and phrase[1] <= end for start, end, *_ in few)]
+            found.extend(few)
+    return found
+
+
+def _foreign_few(low: str) -> list[tuple[int, int, str, None, None]]:
+    """A small stock, or a stock back now, said in another language (``_FOREIGN_FEW``): some
+    stock, as ``_availability``, unless a supposition or another time is around it."""
+    found = []
+    for said in _FOREIGN_FEW.finditer(low):
+        start, end = said.span()
+        if start and low[start - 1].isalpha() and low[start] < "\u3000":
+            continue                                    # "noch" of "dennoch"
+        if _FEW_OTHERWISE.search(low, max(0, start - 72), start) \
+                or _FOREIGN_OTHERWISE_AFTER.match(low, end) or _FEW_OTHERWISE_AFTER.match(low, end):
+            continue        # "sobald er wieder auf Lager ist", 再入荷予定, "de nouveau en stock bientôt"
+        found.append((start, end, "some", None, None))
     return found
 
 

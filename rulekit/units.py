@@ -417,16 +417,23 @@ _BASIS = (rf"(?<![^\W\d_])(?:(?P<incl>{_BEFORE_INCL}){_GAP}{_LISTED}(?:the[ \u00
           rf"|(?P<excl>{_BEFORE_EXCL}){_GAP}(?:the[ \u00a0]+|applicable[ \u00a0]+)?{_TAX_SAID}"
           rf"|{_TAX_SAID}(?:-|{_GAP})(?:(?P<incl2>{_AFTER_INCL})|(?P<excl2>{_AFTER_EXCL}))"
           rf"|(?P<alone>{_ALONE_SAID}))(?![^\W_])")
+# Markdown emphasis marks around the amount or the basis ("**€125.00** incl. VAT", "€125.00
+# _VAT included_", "**Price incl. VAT:** €132.50", "**Before tax**, ..."): not words between
+# them, so each reading below steps over them where they may stand, as the scanner drops them
+# inside a number (``**1**,299``). Only read when the text holds a tax word (``_CUES``).
+_MARKS = r"[*_]{0,3}"
 # After an amount: up to three words between ("per night", "a night", "/night", "pro Nacht"),
 # each after a space or a slash (so a long word is tried once), maybe a comma or a bracket,
 # then the words of a basis. No digit, currency sign or other
 # amount may stand between: "€132.50 including €7.50 VAT" says the VAT is €7.50.
-_BASIS_AFTER = re.compile(rf"(?:(?:[ \u00a0]+|[ \u00a0]*/[ \u00a0]*)[^\W\d_]+){{0,3}}?"
-                          rf"[ \u00a0]*[,(]?[ \u00a0]*{_BASIS}", re.IGNORECASE)
-_BASIS_ALONE_AFTER = re.compile(rf"[ \u00a0]*[,(]?[ \u00a0]*{_BASIS}", re.IGNORECASE)
+_BASIS_AFTER = re.compile(rf"{_MARKS}(?:(?:[ \u00a0]+|[ \u00a0]*/[ \u00a0]*)[^\W\d_]+){{0,3}}?"
+                          rf"{_MARKS}[ \u00a0]*[,(]?[ \u00a0]*{_MARKS}{_BASIS}", re.IGNORECASE)
+_BASIS_ALONE_AFTER = re.compile(rf"{_MARKS}[ \u00a0]*[,(]?[ \u00a0]*{_MARKS}{_BASIS}",
+                                re.IGNORECASE)
 # Before an amount: the words of a basis right before it, maybe with a colon ("Price incl. VAT:
 # €132.50", "netto 125 €"); never across a comma or another amount.
-_BASIS_BEFORE = re.compile(rf"{_BASIS}[ \u00a0]*:?[ \u00a0]*$", re.IGNORECASE)
+_BASIS_BEFORE = re.compile(rf"{_MARKS}{_BASIS}{_MARKS}[ \u00a0]*:?{_MARKS}[ \u00a0]*{_MARKS}$",
+                           re.IGNORECASE)
 _BASIS_ANYWHERE = re.compile(_BASIS, re.IGNORECASE)
 # A basis that opens the amount's clause: "Before tax, the Double is €132.50", "Excluding VAT,
 # it's €132.50", "Inkl. MwSt. kostet das Zimmer 125 €". The basis is set off by a comma or a
@@ -436,7 +443,7 @@ _BASIS_ANYWHERE = re.compile(_BASIS, re.IGNORECASE)
 _OPENS_CLAUSE = (r"the|it|it's|its|this|that|these|those|your|our|each|every|all|prices|"
                  r"das|der|die|kostet|kosten|ist|sind|le|la|les|il|elle|el|los|las|cuesta|"
                  r"cuestan|lo|het|de|o|os|as")
-_BASIS_OPENING = re.compile(rf"{_BASIS}(?:[ \u00a0]*[,:]|(?<=\.)|[ \u00a0]+(?:{_OPENS_CLAUSE})"
+_BASIS_OPENING = re.compile(rf"{_MARKS}{_BASIS}{_MARKS}(?:[ \u00a0]*[,:]|(?<=\.)|[ \u00a0]+(?:{_OPENS_CLAUSE})"
                             rf"(?![^\W_]))[^\d.!?;\n]*$", re.IGNORECASE)
 _CLAUSE_ENDS = ".!?;:\n"
 _WORD_START = re.compile(r"(?<![^\s(])[^\s(]")
@@ -520,3 +527,103 @@ def stated_tax_basis(words: str) -> str | None:
     inkl. MwSt."), when it states one only, or None."""
     said = {_side(found) for found in _BASIS_ANYWHERE.finditer(words)} - {None}
     return said.pop() if len(said) == 1 else None
+
+
+# --- a basis said once for prices in general --------------------------------------------------
+# "Prices include VAT.", "All prices are excluding VAT:", "Please note that our prices do not
+# include VAT.", "Alle Preise inkl. MwSt.", "Alle Preise verstehen sich zzgl. MwSt.", "Tous les
+# prix sont TTC", "Nos prix ne comprennent pas la TVA", "Todos los precios incluyen (el) IVA",
+# "Tutti i prezzi sono IVA inclusa", "Alle prijzen zijn excl. btw", "Todos os preços incluem
+# IVA": a sentence whose subject is prices in general, then within 40 characters of its clause
+# a basis (``_BASIS``) or a verb of including or excluding before a tax's name. Its subject
+# holds only words of ``_GENERAL_HEAD`` before the word for prices, so that "Room prices include
+# VAT" (one kind of price), "If prices include VAT" and "Do prices include VAT?" state nothing
+# for the answer's other amounts. A negation before the basis turns it around.
+_PRICES = ("prices|rates|amounts|fees|charges|costs|preise|beträge|gebühren|prix|tarifs|"
+           "montants|precios|importes|tarifas|prezzi|importi|tariffe|prijzen|bedragen|"
+           "tarieven|preços|valores")
+_INCLUDE = ("include|incluent|comprennent|incluyen|includono|comprendono|incluem|enthalten|"
+            "beinhalten|bevatten|omvatten")
+_EXCLUDE = "exclude|excluent|excluyen|escludono|excluem"
+_GENERAL = re.compile(
+    rf"(?:{_PRICES})(?![^\W_])(?P<gap>[^\d.!?;:\n]{{0,40}}?)(?:(?P<verb_incl>{_INCLUDE})|"
+    rf"(?P<verb_excl>{_EXCLUDE}))?(?(verb_incl)(?P<verb_not>[ \u00a0]+(?:pas|nicht|not))?"
+    rf"[ \u00a0]+(?:(?:the|la|le|l['’]|die|el|il|o|a|de|het)[ \u00a0]*)?{_TAX_SAID}(?![^\W_])|"
+    rf"(?(verb_excl)[ \u00a0]+(?:(?:the|la|le|l['’]|die|el|il|o|a|de|het)[ \u00a0]*)?"
+    rf"{_TAX_SAID}(?![^\W_])|{_BASIS}))", re.IGNORECASE)
+_GENERAL_HEAD = frozenset(
+    "all our the these those any listed quoted shown displayed stated above below of please "
+    "note that also and remember alle unsere die angegebenen genannten hinweis bitte beachten "
+    "sie dass tous toutes les nos ces todos todas los las nuestros nuestras estos estas tutti "
+    "tutte i gli le nostri nostre questi queste onze de deze todos os as nossos nossas estes "
+    "estas".split())
+_NEGATION = re.compile(r"(?<![^\W\d_])(?:not|never|nicht|kein|keine|ne|pas|no|non|niet|geen|não)"
+                       r"(?![^\W_])|n['’]t(?![^\W_])|(?<![^\W\d_])n['’]")
+_HEAD_WORD = re.compile(r"[^\W\d_]+")
+
+
+# The word for prices is found first with ``str.find`` (``_GENERAL`` starts with no one literal,
+# and ``re`` would try each of its words at every position of the text): its stems.
+_PRICE_STEMS = ("price", "rate", "amount", "fee", "charge", "cost", "preis", "betr", "gebühr",
+                "prix", "tarif", "tariev", "montant", "precio", "import", "prezz", "prijz",
+                "bedrag", "preço", "valor")
+
+
+def general_bases(text: str) -> tuple[tuple[int, str], ...]:
+    """Where ``text`` says a tax basis for prices in general, and which (``_GENERAL``): (start
+    of the statement, ``INCLUDED`` or ``EXCLUDED``), in text order. Read only when the
+    evidence holds an amount on a basis and the text a tax word (``may_state_tax_basis``)."""
+    low = text.lower()
+    if len(low) != len(text):
+        candidates = list(_GENERAL.finditer(text))
+    else:
+        candidates = []
+        for stem in _PRICE_STEMS:
+            if stem not in low:
+                continue                                # a substring test: no call
+            at = low.find(stem)
+            while at >= 0:
+                said = _GENERAL.match(text, at)
+                if said is not None:
+                    candidates.append(said)
+                at = low.find(stem, at + len(stem))
+        if len(candidates) > 1:
+            candidates.sort(key=re.Match.start)
+    found = []
+    for said in candidates:
+        start = said.start()
+        if start and text[start - 1].isalpha():
+            continue                                    # "surprices"
+        head = text[max(0, start - 60):start]
+        cut = max(head.rfind(end) for end in ".!?;:\n(")
+        if not all(word.lower() in _GENERAL_HEAD for word in _HEAD_WORD.findall(head[cut + 1:])):
+            continue                                    # "Room prices", "If prices", "Do prices"
+        after = text[said.end():said.end() + 200]
+        ends = [after.find(end) for end in ".!?\n" if end in after]
+        if ends and after[min(ends)] == "?":
+            continue                                    # "Are prices shown incl. VAT?"
+        if said.group("verb_incl"):
+            side = INCLUDED
+        elif said.group("verb_excl"):
+            side = EXCLUDED
+        else:
+            side = _side(said)
+            if said.group("alone") and re.match(r"[ \u00a0]+of(?![^\W_])", after):
+                continue                                # "prices are net of discounts"
+        if side is None:
+            continue
+        if _NEGATION.search(said.group("gap")) or said.group("verb_not"):
+            side = EXCLUDED if side == INCLUDED else INCLUDED
+        found.append((start - len(head) + cut + 1, side))
+    return tuple(found)
+
+
+def general_basis_at(bases: tuple[tuple[int, str], ...], at: int) -> str | None:
+    """The basis of ``general_bases`` that applies to an amount at ``at`` which says none of
+    its own: the nearest statement before it, else the first after it; None without one."""
+    chosen = None
+    for start, side in bases:
+        if start > at:
+            return chosen if chosen is not None else side
+        chosen = side
+    return chosen
