@@ -876,6 +876,22 @@ class Evidence:
         return tuple(rows)
 
     @functools.cached_property
+    def stock_nouns(self) -> frozenset[str]:
+        """The nouns, each reduced like ``noun``, that name what the evidence's stock counts:
+        the words of a stock field's name ("room" for ``rooms_left``), the last word of a
+        stocked row's name ("raincoat" for "Navy raincoat"), and the words for any unit of
+        stock ("units", "items", "pieces"); empty when the evidence holds no stock. "There are
+        still rooms left" is a stock claim only about such a noun."""
+        stock = self.amounts_by_words.get("stock", ())
+        if not stock:
+            return frozenset()
+        found = set(_STOCK_UNITS)
+        for amount in stock:
+            found.update(word for word in amount.words if word.isalpha())
+        found.update(noun(name.rsplit(" ", 1)[-1]) for name, _ in self.stock_rows)
+        return frozenset(found - _STOCK_NAME_WORDS)
+
+    @functools.cached_property
     def counted(self) -> Mapping[str, tuple[frozenset[Decimal], frozenset[str]]]:
         """The words an answer counts things by, as written after a number ("reviews",
         "Reviews", "review"), each with the counts that back a number before it, and
@@ -1995,6 +2011,11 @@ _WORD = re.compile(r"[^\W_]+")
 
 
 # The base of a rate in a field's name: "per_1k", "per90", "Per100k", "per_1m".
+# Words for a unit of anything in stock ("3 units left", "there are still items available"),
+# and the words of a stock field's name that name no thing ("in_stock", "rooms_left").
+_STOCK_UNITS = frozenset({"unit", "item", "piece", "copy", "pair", "one", "article", "product"})
+_STOCK_NAME_WORDS = frozenset({"stock", "in", "left", "remaining", "available", "availability",
+                               "is", "has", "level", "on", "hand", "inventory", "qty", "quantity"})
 # The scale after the base of a rate in a field's name: "per_1k", "Per100k", "per_1m".
 _RATE_BASE_SCALES = {"k": 1000, "m": 10**6, "mm": 10**6, "bn": 10**9}
 # A window of time in a field's name: "posts_30d", "requests_last_24h", "views7d", "last7Days",

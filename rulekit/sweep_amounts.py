@@ -34,6 +34,14 @@ _FEW_LEFT = re.compile(r"((?:[a-z][\w'-]*[ \t\u00a0]+){0,3})(?:left|remaining)\b
 # The phrases of a small stock before "left" or "remaining" (``_a_few_left``), and the words
 # before "a couple" or "a handful" that make it one.
 _FEW_PHRASES = ("a few ", "a handful ", "a couple ")
+# Before "left", "remaining" or "available": "there are (still) rooms", "it has (plenty of)
+# rooms", "we've got seats" (``_things_left``); a negation before it, and where its sentence ends.
+_THINGS_BEFORE = re.compile(r"(?:there(?:'s|’s|[ \t\u00a0]+(?:is|are))|has|have|'ve|’ve)"
+                            r"(?:[ \t\u00a0]+(?:still|also|got))?(?:[ \t\u00a0]+(?:some|plenty"
+                            r"[ \t\u00a0]+of|enough|more|several))?[ \t\u00a0]+([a-z]+)(?:[ \t\u00a0]+"
+                            r"still)?[ \t\u00a0]+\Z")
+_THINGS_DENIED = re.compile(r"n't|n’t|\bnot\b|\bno longer\b|\bnever\b")
+_THINGS_CLOSE = re.compile(r"[.!?\n]")
 _FEW_STOCK_BEFORE = frozenset("only just are have has still there's theres got".split())
 _NONE_WORDS = ("no ", "zero ", "0 ", "not a single ", "not any ", "without any ")
 _COUNTED_WORDS = re.compile(r"[ \t\u00a0]*([a-z]+)(?:[ \t\u00a0]+([a-z]+))?")
@@ -432,6 +440,30 @@ def _foreign_few(low: str) -> list[tuple[int, int, str, None, None]]:
     return found
 
 
+def _things_left(low: str, nouns: frozenset[str]) -> list[tuple[int, int, str, None, None]]:
+    """"there are still rooms left", "Hotel Sol has rooms available", "we've got seats
+    remaining": some stock of the thing named, judged as "in stock" is, when the noun is one
+    the evidence's stock counts (``Evidence.stock_nouns``): "there are still questions left"
+    and "we have options available" say nothing of it. Not a negation ("doesn't have rooms
+    available") nor a question ("Does it have rooms left?")."""
+    found = []
+    for word in ("left", "remaining", "available"):
+        at = low.find(word)
+        while at >= 0:
+            end = at + len(word)
+            said = _THINGS_BEFORE.search(low, max(0, at - 64), at) if not (
+                low[end:end + 1].isalnum() or low[end:end + 1] == "-") else None
+            if said is not None and noun(said.group(1)) in nouns \
+                    and not _THINGS_DENIED.search(low, max(0, said.start() - 16), said.start()):
+                close = _THINGS_CLOSE.search(low, end)
+                if close is not None and close.group() == "?":
+                    at = low.find(word, end)
+                    continue
+                found.append((said.start(), end, "in", None, None))
+            at = low.find(word, end)
+    return found
+
+
 def _a_few_left(low: str) -> list[tuple[int, int, str, None, None]]:
     """"(only) a few left", "a few Steel Water Bottles left", "a few remaining", "only a
     handful left", "just a couple of raincoats left": some stock, judged as "in stock" is
@@ -572,7 +604,13 @@ def _amount_words(text: str, low: str, evidence: Evidence) -> list[Finding]:
     supposing = _SUPPOSING.search(low) is not None     # once: most texts suppose nothing
     counted: dict[tuple[str, str | None], tuple[Sequence[Amount], int]] = {}
     names = _NameOrSize(low, evidence.names)
-    for start, end, says, first, second in _amount_phrases(low, names):
+    phrases = _amount_phrases(low, names)
+    if evidence.stock_nouns and ("left" in low or "remaining" in low or "available" in low):
+        # "there are still rooms left": not inside a phrase read above ("a few rooms left")
+        read = [(start, end) for start, end, *_ in phrases]
+        phrases += [phrase for phrase in _things_left(low, evidence.stock_nouns)
+                    if not any(s < phrase[1] and phrase[0] < e for s, e in read)]
+    for start, end, says, first, second in phrases:
         if supposing and _SUPPOSED.search(low, max(0, start - 64), start):
             continue
         if says in ("in", "out") and (
