@@ -1148,10 +1148,12 @@ def _swept_prose(policy: Policy, template, rows: dict) -> list:
     through: small integers as ordinals and the like, and digits that keep the company they
     keep in the rows' names and codes (the "3" of "Model 3"), never "ships in 3 days"."""
     prose = " ".join(template.pieces[0::2])
-    if not prose_rules.may_hold_figures(prose):
-        return []
     from rulekit.audit import names_only_evidence
-    from rulekit.sweep import SweepSettings, sweep
+    from rulekit.sweep import SweepSettings, direction_controls, sweep
+
+    if not prose_rules.may_hold_figures(prose):
+        # "We have \u202e{stock}\u202c left": a slot shown in another order than it was checked
+        return [] if prose.isascii() else direction_controls(prose)
 
     settings = SweepSettings.from_policy(policy)
     return sweep(prose, names_only_evidence(rows, policy.locale), settings, locale=policy.locale)

@@ -473,12 +473,33 @@ def sweep(text: str, evidence: Evidence, settings: SweepSettings = SweepSettings
                                  mentions, evidence)
     if question:
         findings.extend(_agreed_figures(text, question, evidence, locale, scanned))
+    if not text.isascii():
+        findings.extend(direction_controls(text))
     if amounts:
         skip = [(f.start, f.end) for f in findings]
         skip += [(m.start, m.end) for m in scanned if m.kind == "quote"]
         skip += _exempt_spans(text, settings.exempt)
         findings.extend(_not_overlapping(amounts, skip))
     return sorted(findings, key=IN_TEXT_ORDER)
+
+
+# Characters that change the order a reader sees: the right-to-left and Arabic letter marks
+# (RLM, ALM: "\u200f-12" is shown "12-"), the embeddings and overrides (U+202A-U+202E) and the
+# isolates (U+2066-U+2069). The left-to-right mark is not one: in a left-to-right answer it
+# moves nothing.
+_DIRECTION_CONTROL = re.compile("[\u061c\u200f\u202a-\u202e\u2066-\u2069]")
+
+
+def direction_controls(text: str) -> list[Finding]:
+    """A finding for each character of ``text`` that reorders what a reader sees: with one, the
+    text shown is not the text judged ("$\u202e12\u202c" is read as 12 and shown as 21). No
+    language the sweep reads needs one in an answer."""
+    return [_new_finding("control", found.group(), f"U+{ord(found.group()):04X}",
+                         found.start(), found.end(), "direction_control",
+                         f"U+{ord(found.group()):04X} changes the order in which the text is "
+                         "shown, so what a reader sees is not what was checked; write the answer "
+                         "without it")
+            for found in _DIRECTION_CONTROL.finditer(text)]
 
 
 def _outside_backed_quotes(found: list[Finding], mentions: Sequence[Mention],
