@@ -12,7 +12,8 @@ import dataclasses
 @dataclasses.dataclass(frozen=True, slots=True)
 class Finding:
     kind: str           # number, word_number, multiple, date, quote, handle, email, url;
-                        # phrase: what `prose guarded` forbids (``rulekit.prose.with_guarded``)
+                        # phrase: what `prose guarded` forbids (``rulekit.prose.with_guarded``);
+                        # control: a character that reorders what is shown (``direction_controls``)
     text: str           # as in the answer
     value: str | None   # normalised
     start: int
