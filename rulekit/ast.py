@@ -194,16 +194,20 @@ class RequiresDecl:
 
 @node
 class TableSource:
-    """``source table "orders" scoped by owner_id``: the rows live in a table."""
+    """``source table "orders" scoped by owner_id``: the rows live in a table. ``shared``: in a
+    ruleset scoped by a tenant, its rows are every user's (no tenant column)."""
     table: String
     scoped_by: Name | None = None
+    shared: Name | None = None          # `shared`, where it is written
     span: Span = _span()
 
 
 @node
 class SqlSource:
-    """``source sql "SELECT ..."``: the rows are what the author's SELECT returns."""
+    """``source sql "SELECT ..."``: the rows are what the author's SELECT returns; ``shared``,
+    as for ``TableSource``: the query need not (and may not) name the tenant."""
     sql: String
+    shared: Name | None = None
     span: Span = _span()
 
 
@@ -285,7 +289,8 @@ class SourceWindow:
 
 @node
 class SourceFlag:
-    """``default`` (runs when no keyword matched) or ``always`` (runs for every question)."""
+    """``default`` (runs when no keyword matched), ``always`` (runs for every question) or
+    ``shared`` (in a scoped ruleset, its rows are every user's: its query names no tenant)."""
     flag: Name
     span: Span = _span()
 

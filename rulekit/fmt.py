@@ -293,11 +293,11 @@ def _entity_statement(statement: ast.EntityStatement, width: int) -> str:
         case ast.FieldDecl(name=name, type=type_expr, options=options):
             return " ".join(["field", name.value.ljust(width), _type(type_expr),
                              *map(_option, options)])
-        case ast.TableSource(table=table, scoped_by=scoped_by):
-            scope = f" scoped by {scoped_by.value}" if scoped_by else ""
+        case ast.TableSource(table=table, scoped_by=scoped_by, shared=shared):
+            scope = f" scoped by {scoped_by.value}" if scoped_by else " shared" if shared else ""
             return f"source table {_string(table)}{scope}"
-        case ast.SqlSource(sql=sql):
-            return f"source sql {_string(sql)}"
+        case ast.SqlSource(sql=sql, shared=shared):
+            return f"source sql {_string(sql)}" + (" shared" if shared else "")
         case ast.Mentioned(names=names):
             return "mentioned as " + ", ".join(
                 _string(n) if isinstance(n, ast.String) else n.value for n in names)

@@ -575,12 +575,18 @@ class _ToAst(Transformer):
     @v_args(meta=True)
     def table_source(self, meta, children):
         table, *scoped = self._nodes(children)
-        return ast.TableSource(table, scoped[0] if scoped else None, span=self._span(meta))
+        return ast.TableSource(table, scoped[0] if scoped else None, self._shared(children),
+                               span=self._span(meta))
 
     @v_args(meta=True)
     def sql_source(self, meta, children):
         (sql,) = self._nodes(children)
-        return ast.SqlSource(sql, span=self._span(meta))
+        return ast.SqlSource(sql, self._shared(children), span=self._span(meta))
+
+    def _shared(self, children) -> ast.Name | None:
+        """`shared` among ``children``, where it is written, or None."""
+        return next((ast.Name("shared", span=self._span(c)) for c in children
+                     if isinstance(c, Token) and c.type == "SHARED"), None)
 
     @v_args(meta=True)
     def tenant_decl(self, meta, children):
@@ -614,6 +620,10 @@ class _ToAst(Transformer):
     @v_args(meta=True)
     def source_always(self, meta, children):
         return ast.SourceFlag(ast.Name("always", span=self._span(meta)), span=self._span(meta))
+
+    @v_args(meta=True)
+    def source_shared(self, meta, children):
+        return ast.SourceFlag(ast.Name("shared", span=self._span(meta)), span=self._span(meta))
 
     @v_args(meta=True)
     def field_decl(self, meta, children):

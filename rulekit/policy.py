@@ -127,12 +127,14 @@ class _Prepared(Frozen):
 class Lookup(_Prepared):
     """Where an entity's rows live and the statement that reads them. ``columns`` are the
     names the statement returns, in order: the key first, then the readable fields (and the
-    freshness field). ``tenant_column`` is the column scoped to the verified user's id."""
+    freshness field). ``tenant_column`` is the column scoped to the verified user's id;
+    ``shared`` rows are every user's in a scoped ruleset (`source table "x" shared`)."""
     kind: Literal["table", "sql"] = "table"
     table: str | None = None
     sql: str | None = None
     columns: tuple[str, ...] = ()
     tenant_column: str | None = None
+    shared: bool = False
 
 
 

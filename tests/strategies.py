@@ -81,7 +81,8 @@ entity_statements = st.one_of(
     st.builds(ast.FieldDecl, names, type_exprs, _tuples(options, 0, 3)),
     st.builds(ast.FieldDecl, names, type_exprs, _tuples(options, 0, 3)),
     st.builds(ast.TableSource, strings, st.none() | names),
-    st.builds(ast.SqlSource, sql_strings),
+    st.builds(ast.TableSource, strings, st.none(), st.just(ast.Name("shared"))),
+    st.builds(ast.SqlSource, sql_strings, st.none() | st.just(ast.Name("shared"))),
 )
 
 # --- where facts come from: the tenant and routed sources ------------------------------------
@@ -90,7 +91,7 @@ source_statements = st.one_of(
     st.builds(ast.SourceSql, sql_strings),
     st.builds(ast.SourceKeywords, _tuples(strings, 1, 3)),
     st.builds(ast.SourceWindow, durations),
-    st.builds(ast.SourceFlag, st.sampled_from(["default", "always"]).map(ast.Name)),
+    st.builds(ast.SourceFlag, st.sampled_from(["default", "always", "shared"]).map(ast.Name)),
 )
 
 # --- sweep and actions ------------------------------------------------------------------------
@@ -230,6 +231,6 @@ soup_pieces = st.sampled_from([
     "\n", "\n\n", "\t", "{", ",", ".", "=", "1.5", "2h", '"q\\\\ \\" #"', '"bad\\q"', '"open', "@",
     "tenant user_id", "tenant source", "source s {", "source table {", 'sql "SELECT 1"',
     'sql """SELECT a\n  FROM t # no comment\n"""', 'keywords "which post", "best"', "window 30d",
-    "default", "always", 'source table "t" scoped by owner_id', 'source sql """x\\n"""', '"""',
+    "default", "always", "shared", 'source table "t" scoped by owner_id', 'source table "t" shared', 'source sql """x\\n"""', '"""',
     '""""""', "dialect postgres",
 ])

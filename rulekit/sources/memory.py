@@ -93,6 +93,7 @@ class MemoryResolver:
         # a row without that column belongs to nobody, so it is not seen either.
         scope = request.lookup.tenant_column if request.lookup is not None else None
         tenant = request.tenant
+        shared = request.lookup is not None and request.lookup.shared   # every user's rows
         if tenant is not None:
             check_tenant(tenant, f"entity {request.entity!r}", request.entity)
         folds = filer.folded is not None
@@ -109,7 +110,8 @@ class MemoryResolver:
                 idents = (str(value),)
             else:
                 continue
-            if tenant is not None and (scope is None or str(row.get(scope)) != tenant):
+            if tenant is not None and not shared and (scope is None
+                                                      or str(row.get(scope)) != tenant):
                 continue
             filer.file(idents, value, {c: _detach(row[c]) for c in columns if c in row})
         return filer.found

@@ -94,8 +94,17 @@ def _entity_lookup(c: Compilation, entity: ast.Entity, tenant: str | None,
         return None
     columns = _columns(c, entity, key)
     source = declared[0] if declared else None
+    shared_from = None      # the ruleset's tenant, when the source is every user's
+    if source is not None and source.shared is not None:
+        if tenant is None:
+            c.error("RK506", f"`shared` says the rows of entity '{name}' are every user's, and "
+                    "without a tenant scope every source is", source.shared.span,
+                    hint="remove `shared`, or declare the scope at the top level: "
+                    "`tenant user_id`")
+            return None
+        shared_from, tenant = tenant, None      # no tenant column, no tenant parameter
     if isinstance(source, ast.SqlSource):
-        return _sql_lookup(c, entity, source, key, columns, tenant, dialect)
+        return _sql_lookup(c, entity, source, key, columns, tenant, dialect, shared_from)
     table = source.table.value if source else name
     if source is not None and not _valid_table_name(table):
         c.error("RK511", f"'{table}' is not a table name", source.table.span,
@@ -112,7 +121,8 @@ def _entity_lookup(c: Compilation, entity: ast.Entity, tenant: str | None,
                          tenant=tenant, fold=_key_folds(c, entity, key))
     statements = _prepare(c, tree, source.span if source else entity.name.span, f"entity '{name}'")
     return P.Lookup(kind="table", table=table, columns=tuple(f for _, f in columns),
-                    tenant_column=tenant_column, statements=statements)
+                    tenant_column=tenant_column, shared=shared_from is not None,
+                    statements=statements)
 
 
 def _key_folds(c: Compilation, entity: ast.Entity, key: str) -> bool:
@@ -145,10 +155,11 @@ def _columns(c: Compilation, entity: ast.Entity, key: str) -> tuple[tuple[str, s
 
 def _sql_lookup(c: Compilation, entity: ast.Entity, source: ast.SqlSource, key: str,
                 columns: tuple[tuple[str, str], ...], tenant: str | None,
-                dialect: str | None) -> P.Lookup | None:
+                dialect: str | None, shared_from: str | None = None) -> P.Lookup | None:
     analysis = S.analyse(source.sql.value, dialect=dialect,
                          allowed_params=(tenant,) if tenant else (), tenant=tenant)
-    if not _report(c, source.sql, analysis.problems):
+    if not _report(c, source.sql, _shared_problems(analysis.problems, source.sql.value,
+                                                   shared_from)):
         return None
     returned = set(analysis.columns)
     missing = [(column, field) for column, field in columns if column not in returned]
@@ -164,7 +175,8 @@ def _sql_lookup(c: Compilation, entity: ast.Entity, source: ast.SqlSource, key: 
                          fold=_key_folds(c, entity, key))
     statements = _prepare(c, tree, _first_word(c, source.sql), f"entity '{entity.name.value}'")
     return P.Lookup(kind="sql", sql=source.sql.value, columns=tuple(f for _, f in columns),
-                    tenant_column=analysis.tenant_column, statements=statements)
+                    tenant_column=analysis.tenant_column, shared=shared_from is not None,
+                    statements=statements)
 
 
 def _valid_table_name(table: str) -> bool:
@@ -195,7 +207,7 @@ def _data_source(c: Compilation, source: ast.DataSource, tenant: str | None,
         c.error("RK512", f"source '{name}' has no query", source.name.span,
                 hint='give it one: `sql "SELECT ... WHERE user_id = :user_id"`')
         return None
-    if keywords is None and not flags:
+    if keywords is None and "default" not in flags and "always" not in flags:
         c.error("RK512", f"source '{name}' can never run: it has no keywords and is neither "
                 "`default` nor `always`", source.name.span,
                 hint='add `keywords "which post", "best"`, or `default`')
@@ -204,11 +216,20 @@ def _data_source(c: Compilation, source: ast.DataSource, tenant: str | None,
             c.error("RK304", "an empty keyword would match every question", keyword.span)
     if window is not None and window.window.seconds <= 0:
         c.error("RK310", "a window must be longer than zero", window.window.span)
+    shared_from = None
+    if "shared" in flags:
+        if tenant is None:
+            c.error("RK506", f"`shared` says the rows of source '{name}' are every user's, and "
+                    "without a tenant scope every source is", flags["shared"].span,
+                    hint="remove `shared`, or declare the scope at the top level: "
+                    "`tenant user_id`")
+            return None
+        shared_from, tenant = tenant, None      # every user's rows: the query names no tenant
     allowed = (tenant,) if tenant else ()
     if window is not None:
         allowed += WINDOW_PARAMS
     analysis = S.analyse(sql.sql.value, dialect=dialect, allowed_params=allowed, tenant=tenant)
-    problems = list(analysis.problems)
+    problems = _shared_problems(analysis.problems, sql.sql.value, shared_from)
     if window is None:
         problems = [p if not any(f":{w}" == sql.sql.value[p.start:p.end] for w in WINDOW_PARAMS)
                     else S.SqlProblem("RK504", f"{sql.sql.value[p.start:p.end]} needs a window",
@@ -228,6 +249,19 @@ def _data_source(c: Compilation, source: ast.DataSource, tenant: str | None,
         window_seconds=window.window.seconds if window else None,
         default="default" in flags, always="always" in flags, columns=analysis.columns,
         params=analysis.params, statements=statements)
+
+
+def _shared_problems(problems, sql: str, tenant: str | None) -> list:
+    """``problems`` of a `shared` source's query, where ``tenant`` is the ruleset's tenant
+    parameter (None for a source scoped as usual): naming the tenant there is said as such."""
+    if tenant is None:
+        return list(problems)
+    return [S.SqlProblem("RK504", f"a `shared` source is every user's, so its query may not "
+                         f"use the tenant :{tenant}", p.start, p.end,
+                         "drop the condition on the tenant, or drop `shared` to read only the "
+                         "signed-in user's rows")
+            if p.code == "RK504" and sql[p.start:p.end] == f":{tenant}" else p
+            for p in problems]
 
 
 # --- shared -----------------------------------------------------------------------------------
