@@ -239,20 +239,11 @@ def decide(policy: Policy, text: str, findings: Sequence[Finding], attempt: int,
                 for s in failed_sources]
     failures += [Failure(_OUTCOME_OF_CODE.get(f.code, "stray_figure"),
                          Reason(f.code, f"{f.text!r}: {f.message}", f"text[{f.start}:{f.end}]"),
-                         _input_asked(policy, f.message) if f.code == "missing_input" else None)
+                         f.input)   # a missing_input's: the ruleset's ``on missing INPUT``
                  for f in findings]
     return decision_for(policy, failures, attempt,
                         feedback=lambda action: feedback(findings, action.naming or 8),
                         unsupported_claims=tuple(dict.fromkeys(f.text for f in findings)))
-
-
-def _input_asked(policy: Policy, message: str) -> str | None:
-    """The first input a ``missing_input`` finding says was not given, so that the ruleset's
-    ``on missing INPUT`` action applies, as in the claims channel. The sweep's message names
-    them: "... once the user has given postcode and surname, which was not given"."""
-    names = message.rpartition("has given ")[2].partition(", which")[0].split(" and ")
-    declared = {item.name for item in policy.inputs}
-    return next((name for name in names if name in declared), None)
 
 
 # A fallback is built from verified claims; free text has none, so it refuses.
@@ -336,9 +327,10 @@ def feedback(findings: Sequence[Finding], naming: int) -> str:
 
 
 def _explains(finding: Finding) -> bool:
-    """Whether a finding's message says more than that its item is not in the data: a figure
-    the data holds, said on another tax basis, in another unit or on another scale."""
-    return finding.kind != "phrase" and "not in the evidence" not in finding.message
+    """Whether a finding's message says more than that its item is not in the data
+    (``Finding.absent``): a figure the data holds, said on another tax basis, in another unit
+    or on another scale, or withheld by a rule."""
+    return not finding.absent and finding.kind != "phrase"
 
 
 def _refused(policy: Policy, code: str, message: str) -> AuditResult:
