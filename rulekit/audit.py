@@ -34,6 +34,7 @@ from rulekit.template import parse_template
 from rulekit.bind import bind
 from rulekit.scan import scan
 from rulekit.sweep import IN_TEXT_ORDER, Finding, SweepSettings, sweep
+from rulekit.sweep_labels import label_findings
 
 DEFAULT_REFUSAL = ("I couldn't find that number. Try asking another way, or open the full "
                    "report for the exact figures.")
@@ -145,6 +146,10 @@ def _audit(text: Any, evidence: Any, policy: Policy | None, question: Any, local
                       slot_values=slot_values, settled=bound.settled, mentions=mentions)
         findings = tuple(sorted(bound.findings + tuple(swept), key=IN_TEXT_ORDER)
                          ) if bound.findings else tuple(swept)    # the sweep's are in order
+        if policy is not None and policy.enum_labels:   # rule 13 (rulekit.sweep_labels)
+            labelled = label_findings(text, policy, index, mentions, findings)
+            if labelled:
+                findings = tuple(sorted(findings + tuple(labelled), key=IN_TEXT_ORDER))
         if rules.prose == "guarded":    # what `prose guarded` forbids (rulekit.prose)
             findings = with_guarded(text, findings, mentions, index, question, slot_values)
         if stages is not None:

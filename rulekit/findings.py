@@ -11,7 +11,8 @@ import dataclasses
 
 @dataclasses.dataclass(frozen=True, slots=True)
 class Finding:
-    kind: str           # number, word_number, multiple, date, quote, handle, email, url;
+    kind: str           # number, word_number, multiple, date, quote, handle, email, url,
+                        # label: an enum value's label (``rulekit.sweep_labels``);
                         # phrase: what `prose guarded` forbids (``rulekit.prose.with_guarded``)
     text: str           # as in the answer
     value: str | None   # normalised

@@ -35,6 +35,8 @@ The rules, with their defaults (a rules file changes them in its ``sweep`` block
     its band (``sweep_amounts._MAGNITUDES``), or any figure in it when none counts the thing.
     A stock phrase whose clause names a row ("The Trail Runner is in stock") is judged against
     that row's stock only.
+13. With a ruleset, an enum value's label said in free text ("breakfast included") must be the
+    label of a value a row of its entity holds (``rulekit.sweep_labels``; run by ``audit``).
 
 This module holds the settings, the judge of each kind of mention and ``sweep`` itself. Rule
 10's days in words (relative days, weekdays said alone) are in ``rulekit.sweep_days``, rule 12
