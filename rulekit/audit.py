@@ -34,6 +34,7 @@ from rulekit.template import parse_template
 from rulekit.bind import bind
 from rulekit.scan import scan
 from rulekit.sweep import IN_TEXT_ORDER, Finding, SweepSettings, sweep
+from rulekit.sweep_labels import label_findings
 
 DEFAULT_REFUSAL = ("I couldn't find that number. Try asking another way, or open the full "
                    "report for the exact figures.")
@@ -145,6 +146,10 @@ def _audit(text: Any, evidence: Any, policy: Policy | None, question: Any, local
                       slot_values=slot_values, settled=bound.settled, mentions=mentions)
         findings = tuple(sorted(bound.findings + tuple(swept), key=IN_TEXT_ORDER)
                          ) if bound.findings else tuple(swept)    # the sweep's are in order
+        if policy is not None and policy.enum_labels:   # rule 13 (rulekit.sweep_labels)
+            labelled = label_findings(text, policy, index, mentions, findings)
+            if labelled:
+                findings = tuple(sorted(findings + tuple(labelled), key=IN_TEXT_ORDER))
         if rules.prose == "guarded":    # what `prose guarded` forbids (rulekit.prose)
             findings = with_guarded(text, findings, mentions, index, question, slot_values)
         if stages is not None:
@@ -239,20 +244,11 @@ def decide(policy: Policy, text: str, findings: Sequence[Finding], attempt: int,
                 for s in failed_sources]
     failures += [Failure(_OUTCOME_OF_CODE.get(f.code, "stray_figure"),
                          Reason(f.code, f"{f.text!r}: {f.message}", f"text[{f.start}:{f.end}]"),
-                         _input_asked(policy, f.message) if f.code == "missing_input" else None)
+                         f.input)   # a missing_input's: the ruleset's ``on missing INPUT``
                  for f in findings]
     return decision_for(policy, failures, attempt,
                         feedback=lambda action: feedback(findings, action.naming or 8),
                         unsupported_claims=tuple(dict.fromkeys(f.text for f in findings)))
-
-
-def _input_asked(policy: Policy, message: str) -> str | None:
-    """The first input a ``missing_input`` finding says was not given, so that the ruleset's
-    ``on missing INPUT`` action applies, as in the claims channel. The sweep's message names
-    them: "... once the user has given postcode and surname, which was not given"."""
-    names = message.rpartition("has given ")[2].partition(", which")[0].split(" and ")
-    declared = {item.name for item in policy.inputs}
-    return next((name for name in names if name in declared), None)
 
 
 # A fallback is built from verified claims; free text has none, so it refuses.
@@ -336,9 +332,10 @@ def feedback(findings: Sequence[Finding], naming: int) -> str:
 
 
 def _explains(finding: Finding) -> bool:
-    """Whether a finding's message says more than that its item is not in the data: a figure
-    the data holds, said on another tax basis, in another unit or on another scale."""
-    return finding.kind != "phrase" and "not in the evidence" not in finding.message
+    """Whether a finding's message says more than that its item is not in the data
+    (``Finding.absent``): a figure the data holds, said on another tax basis, in another unit
+    or on another scale, or withheld by a rule."""
+    return not finding.absent and finding.kind != "phrase"
 
 
 def _refused(policy: Policy, code: str, message: str) -> AuditResult:

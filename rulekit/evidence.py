@@ -539,15 +539,25 @@ class Amount(NamedTuple):
     state: str              # "zero", "some", "unknown", or why it is withheld ("stale", ...)
     path: str               # $.posts[0].views
     shown: str              # the stored value as the message shows it
+    input: str | None = None    # for a state of "missing_input", the input it asks for
+
+
+class Withheld(NamedTuple):
+    """Why the values of a field license nothing: the finding's code (``hidden_field``: not
+    readable; ``stale``: older than its freshness budget; ``missing_input``: its row is given
+    only with an input the user has not given), the reason to give, and for
+    ``missing_input`` the input to ask for (``Finding.input``)."""
+    code: str
+    why: str
+    input: str | None = None
 
 
 class RowRule(NamedTuple):
     """What the ruleset says about one row of an entity found in JSON evidence: the fields
-    whose values license nothing, each with the finding's code and the reason to give
-    (``hidden_field``: not readable; ``stale``: older than its freshness budget). Built per
-    body of evidence by ``rulekit.sweep.SweepSettings.index``."""
+    whose values license nothing, each with why (``Withheld``). Built per body of evidence by
+    ``rulekit.sweep.SweepSettings.index``."""
     entity: str
-    withheld: Mapping[str, tuple[str, str]]
+    withheld: Mapping[str, Withheld]
 
 
 @dataclasses.dataclass(frozen=True)
@@ -579,9 +589,9 @@ class Evidence:
     placeholder_values: frozenset[Decimal]
     has_today: bool
     # Numbers held only by withheld fields (hidden, or stale), with the finding's code and why.
-    withheld: Mapping[Decimal, tuple[str, str]] = dataclasses.field(default_factory=dict)
+    withheld: Mapping[Decimal, Withheld] = dataclasses.field(default_factory=dict)
     # the days found only in fields a row rule withholds (stale, hidden), with the reason
-    withheld_days: Mapping[dt.date, tuple[str, str]] = dataclasses.field(default_factory=dict)
+    withheld_days: Mapping[dt.date, Withheld] = dataclasses.field(default_factory=dict)
     # The rule of each entity row, by the ``id()`` of the row in the evidence this was built
     # from: binding leaves a figure bound to a withheld cell to the sweep. ``raw`` keeps those
     # rows alive, so an id is never reused while the index lives.
@@ -1234,9 +1244,9 @@ class _Builder:
         self.offset_clock: set[tuple[dt.date, int, int, dt.timedelta]] = set()
         self.zoned_clock: set[tuple[int, int, str]] = set()
         self.rows: Mapping[int, RowRule] = {}
-        self.withheld: dict[Decimal, tuple[str, str]] = {}
-        self.withheld_days: dict[dt.date, tuple[str, str]] = {}
-        self.withholding: tuple[str, str] | None = None   # set while walking a stale field
+        self.withheld: dict[Decimal, Withheld] = {}
+        self.withheld_days: dict[dt.date, Withheld] = {}
+        self.withholding: Withheld | None = None   # set while walking a stale field
         self.changes: set[tuple[Decimal, bool]] = set()
         # While walking an object: the fields beside which a sibling says "percentage"
         # ({"value": "15.0", "value_type": "percentage"}), whose numbers are points.
@@ -1450,12 +1460,12 @@ class _Builder:
         return None
 
     def _withhold(self, node: Any, path: str, keys: tuple[str, ...], trusted: bool,
-                  siblings: Mapping, why: tuple[str, str]) -> None:
+                  siblings: Mapping, why: Withheld) -> None:
         """A field whose values license nothing. A hidden one is not indexed at all, only its
         numbers remembered so that a finding can say why; a stale one is indexed for its names,
         quotes and links (a product's name does not expire), but its figures and dates are
         withheld."""
-        if why[0] == "hidden_field":
+        if why.code == "hidden_field":
             for value in _numbers_in(node, self.locale):
                 self.withheld.setdefault(value, why)
             return
@@ -2338,7 +2348,7 @@ def _collect_amounts(node: Any, path: str, name: str | None, row_rules: Mapping[
             if why is not None:
                 words = field_words(key)
                 if words and not isinstance(child, Mapping):
-                    found.append(Amount(words, why[0], f"{path}.{key}", why[1]))
+                    found.append(Amount(words, why.code, f"{path}.{key}", why.why, why.input))
                 continue
             _collect_amounts(child, f"{path}.{key}", key, row_rules, found, node)
         return

@@ -351,6 +351,14 @@ class Policy(Frozen):
 
         return skeletons(self.shapes)
 
+    @functools.cached_property
+    def enum_labels(self) -> tuple:
+        """The labels of its readable enum fields as free text says them, computed once
+        (``rulekit.sweep_labels``)."""
+        from rulekit.sweep_labels import labels_of
+
+        return labels_of(self)
+
     def entity(self, name: str) -> Entity | None:
         return self._entities.get(name)
 

@@ -17,8 +17,9 @@ code's data, under three rules:
   exactly one opening and one closing boundary.
 - **Only what may be said, as it is said.** Fields the ruleset declares ``hidden`` are dropped;
   a money field's amount is shown in major units with its currency, as claims and customers
-  write it; and the output is deterministic (keys sorted, lists in their order), so the same
-  facts give the same prompt.
+  write it; an enum value with a label is shown as its label (``room_only`` as "room only"),
+  the words a customer reads; and the output is deterministic (keys sorted, lists in their
+  order), so the same facts give the same prompt.
 
 Earlier chat turns are never evidence (a forged turn cannot launder its numbers), so the
 function takes none.
@@ -37,12 +38,13 @@ from typing import Any, Callable
 
 from babel.numbers import get_currency_precision
 
+from rulekit.compare import _alias_table, _fold
 from rulekit.decision import Fact
 from rulekit.entity_rows import PlacedRow, entity_rows, row_places
 from rulekit.evidence import _Builder
 from rulekit.policy import Policy
 from rulekit.sweep import SweepSettings
-from rulekit.types import MoneyType
+from rulekit.types import EnumType, MoneyType
 
 _LABEL = re.compile(r"^[A-Za-z][A-Za-z0-9_-]{0,39}$")
 
@@ -141,6 +143,17 @@ def _money_text(value: Any, spec: MoneyType) -> Any:
     return f"{amount:.{digits}f} {spec.currency}"
 
 
+def _enum_text(value: Any, spec: EnumType) -> Any:
+    """An enum value as a customer reads it: the label its ruleset declares for it
+    (``room_only label "room only"``), found through the alias table as a claim is, so a value
+    stored as ``ROOM_ONLY`` or ``RO`` is shown so too. A model shown ``room_only`` copies it
+    into free text. A value with no label, or none of the enum's, is shown as stored."""
+    if not spec.labels or not isinstance(value, str):
+        return value
+    value_of = _alias_table(spec.aliases).get(_fold(value))
+    return next((label for v, label in spec.labels if v == value_of), value)
+
+
 class _Renderer:
     """One walk over the facts: drops hidden fields, labels third-party values. Holds only what
     the policy says and, for JSON rows, where the entities' rows are; a new one is made for
@@ -167,8 +180,9 @@ class _Renderer:
     def walk(self, node: Any, path: str, keys: tuple[str, ...], trusted: bool) -> Any:
         """Mirrors ``rulekit.evidence._Builder.walk``: a place is third-party when the sweep
         would judge it so, and everything under a third-party place is too. In an entity's
-        row, a hidden field (under any spelling of its name) is dropped, and a money field
-        (under its own name, as the sweep reads minor units) is shown in major units."""
+        row, a hidden field (under any spelling of its name) is dropped, a money field
+        (under its own name, as the sweep reads minor units) is shown in major units, and an
+        enum field's value by its label."""
         if isinstance(node, Mapping):
             placed = self.rows.get(id(node)) if self.rows else None
             fields = placed.fields if placed is not None else {}
@@ -184,6 +198,8 @@ class _Renderer:
                     isinstance(child, (list, tuple)) and all(isinstance(c, str) for c in child))
                 if field is not None and field.type.kind == "money" and field.name == key:
                     child = _money_text(child, field.type)
+                elif field is not None and field.type.kind == "enum":
+                    child = _enum_text(child, field.type)
                 child_trusted = trusted and not self.is_untrusted(child_path, child_keys,
                                                                   text_leaf)
                 out[key] = self.walk(child, child_path, child_keys, child_trusted)

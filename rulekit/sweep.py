@@ -35,6 +35,8 @@ The rules, with their defaults (a rules file changes them in its ``sweep`` block
     its band (``sweep_amounts._MAGNITUDES``), or any figure in it when none counts the thing.
     A stock phrase whose clause names a row ("The Trail Runner is in stock") is judged against
     that row's stock only.
+13. With a ruleset, an enum value's label said in free text ("breakfast included") must be the
+    label of a value a row of its entity holds (``rulekit.sweep_labels``; run by ``audit``).
 
 This module holds the settings, the judge of each kind of mention and ``sweep`` itself. Rule
 10's days in words (relative days, weekdays said alone) are in ``rulekit.sweep_days``, rule 12
@@ -54,8 +56,8 @@ from decimal import ROUND_HALF_EVEN, ROUND_HALF_UP, Decimal
 from typing import Any, Collection, Iterable, Iterator, Sequence
 
 from rulekit import dates
-from rulekit.evidence import (_WORD, Evidence, RowRule, _relative, _url, locate, month_part,
-                              name_words, noun, said_as_year)
+from rulekit.evidence import (_WORD, Evidence, RowRule, Withheld, _relative, _url, locate,
+                              month_part, name_words, noun, said_as_year)
 from rulekit.findings import _FIGURE_KINDS, Finding, _new_finding
 from rulekit.numbers import plain_decimal
 from rulekit.policy import Binding, Entity, Identity, Policy
@@ -304,11 +306,12 @@ def _row_rules(entities: Sequence[tuple[Entity, tuple[str, ...]]], evidence: Any
         if entity.requires:
             # Given only to a user who gave these inputs, and the index was told none
             # (``rulekit.entity_rows.index_given`` indexes with them): nothing of it counts.
-            why = ("missing_input", f"is in a record of {entity.name} given only once the "
-                   f"user has given {' and '.join(entity.requires)}, which was not given")
+            why = Withheld("missing_input", f"is in a record of {entity.name} given only once "
+                           f"the user has given {' and '.join(entity.requires)}, which was not "
+                           "given", entity.requires[0])
             rules[row_id] = RowRule(entity.name, {str(key): why for key in row})
             continue
-        withheld: dict[str, tuple[str, str]] = {}
+        withheld: dict[str, Withheld] = {}
         values = None
         if entity.fresh_via:    # the row by field name, as ``staleness`` reads it
             values = {field.name: row[key] for key, field in fields.items()}
@@ -316,12 +319,13 @@ def _row_rules(entities: Sequence[tuple[Entity, tuple[str, ...]]], evidence: Any
                 values = None   # it states no age
         for key, field in fields.items():
             if not field.readable:
-                withheld[key] = ("hidden_field", f"appears in the evidence only as "
+                withheld[key] = Withheld("hidden_field", f"appears in the evidence only as "
                                  f"{entity.name}.{field.name}, which the rules do not allow to "
                                  "be shown")
             elif values is not None and (why := staleness(entity, field, values, now)):
-                withheld[key] = ("stale", f"is {entity.name}.{field.name} of a record that is "
-                                 f"out of date ({why}); a stale value is not quoted")
+                withheld[key] = Withheld("stale", f"is {entity.name}.{field.name} of a record "
+                                         f"that is out of date ({why}); a stale value is not "
+                                         "quoted")
         if withheld:
             rules[row_id] = RowRule(entity.name, withheld)
     return rules
@@ -1543,7 +1547,8 @@ class _Judge:
         method = _JUDGES.get(mention.kind)
         return method(self, index, mention) if method else None
 
-    def _finding(self, mention: Mention, code: str, message: str, value: Any = None) -> Finding:
+    def _finding(self, mention: Mention, code: str, message: str, value: Any = None, *,
+                 input: str | None = None, absent: bool = False) -> Finding:
         if value is not None:
             shown = value
         elif mention.value is None:
@@ -1554,7 +1559,7 @@ class _Judge:
         else:
             shown = str(mention.value)      # as written: "$1,299.00" is 1299.00
         return _new_finding(mention.kind, mention.text, shown, mention.start, mention.end, code,
-                            message)
+                            message, input, absent)
 
     # --- numbers ----------------------------------------------------------------------------
 
@@ -2079,7 +2084,8 @@ class _Judge:
                                  "placeholder in the evidence, not a measurement")
         withheld = evidence.withheld.get(value) or evidence.withheld.get(-value)
         if withheld is not None:
-            return self._finding(mention, withheld[0], f"{shown} {withheld[1]}")
+            return self._finding(mention, withheld.code, f"{shown} {withheld.why}",
+                                 input=withheld.input)
         if value in evidence.untrusted_values:
             return self._finding(mention, "untrusted_source", f"{shown} appears only in "
                                  "third-party text, which is evidence only of what its author wrote")
@@ -2108,9 +2114,9 @@ class _Judge:
         if integral and 0 <= value <= self.settings.small_integer_limit:
             return self._finding(mention, "small_integer", f"{shown} is not in the evidence; a "
                                  "small integer passes only as an ordinal, rank, list position, "
-                                 "date part, rating scale or part of a name")
+                                 "date part, rating scale or part of a name", absent=True)
         return self._finding(mention, "unsupported_number",
-                             f"{shown} is not in the evidence")
+                             f"{shown} is not in the evidence", absent=True)
 
     # --- the other kinds ----------------------------------------------------------------------
 
@@ -2130,8 +2136,8 @@ class _Judge:
         is the day as ISO or "--MM-DD"."""
         for day, why in self.evidence.withheld_days.items():
             if normal in (day.isoformat(), f"--{day.month:02d}-{day.day:02d}"):
-                return self._finding(mention, why[0], f"{mention.text.strip()} {why[1]}",
-                                     value=normal)
+                return self._finding(mention, why.code, f"{mention.text.strip()} {why.why}",
+                                     value=normal, input=why.input)
         return None
 
     def _date_to_the_minute(self, mention: Mention) -> Finding | None:
@@ -2144,7 +2150,7 @@ class _Judge:
                     time is not None and time.tzinfo is not None and self._zoned(mention.day, time)):
                 return self._withheld_day(mention, mention.day.isoformat()) or self._finding(
                     mention, "unsupported_date", f"{mention.text} is not a date in the evidence",
-                    value=mention.day.isoformat())
+                    value=mention.day.isoformat(), absent=True)
             if weekday is not None and mention.day.weekday() != weekday[0]:
                 return self._finding(mention, "unsupported_date", f"{mention.day.isoformat()} "
                                      f"is a {_WEEKDAYS[mention.day.weekday()]}, not a "
@@ -2186,7 +2192,7 @@ class _Judge:
                     and _MIDNIGHT.search(mention.text)):
                 return None     # a sale that "ends at midnight" ends at 23:59 too
             return self._finding(mention, "unsupported_date", f"{mention.text} is not a time in "
-                                 "the evidence", value=normal)
+                                 "the evidence", value=normal, absent=True)
         if normal.startswith("--"):     # a day without a year: some evidence date must have it
             normal = normal[:7]         # "--07-10T20:00": the day of a month, and its time
             if time is not None and time.tzinfo is not None:
@@ -2214,13 +2220,13 @@ class _Judge:
                                      f"the evidence on that day is a {weekday[1]}", value=normal)
             return self._withheld_day(mention, normal) or self._finding(
                 mention, "unsupported_date", f"{mention.text} is not a day of any date in the "
-                "evidence", value=normal)
+                "evidence", value=normal, absent=True)
         if len(normal) == 7 and normal[4] == "-":   # a month: some evidence date must be in it
             if any(f"{d.year:04d}-{d.month:02d}" == normal for d in days) or \
                     normal in self.evidence.months:
                 return None
             return self._finding(mention, "unsupported_date", f"{mention.text} is not a month of "
-                                 "the evidence", value=normal)
+                                 "the evidence", value=normal, absent=True)
         # An impossible date (31 February) or a weekday that does not fit: fail closed.
         return self._finding(mention, "unsupported_date", f"{mention.text} is not a real calendar "
                              "day (an impossible date, or the weekday does not match)")
@@ -2322,7 +2328,7 @@ class _Judge:
             if word in self.evidence.words or (self.question_words and word in self.question_words):
                 return None
             return self._finding(mention, "unsupported_quote", "this quote is not a word of the "
-                                 "evidence", value=quoted)
+                                 "evidence", value=quoted, absent=True)
         if self.question and _found_whole(quoted, self.question):
             return None     # the user's own words, quoted back
         quote_text = self.evidence.quote_text
@@ -2336,7 +2342,7 @@ class _Judge:
         if "..." in quoted and _elided_found(mention.text, quote_text):
             return None     # "Great boots ... the sole never came off" (… and […] too)
         return self._finding(mention, "unsupported_quote", "this quote does not appear verbatim "
-                             "in the evidence", value=quoted)
+                             "in the evidence", value=quoted, absent=True)
 
     def _misattributed(self, mention: Mention, quoted: str) -> Finding | None:
         """A finding when the quote, found in the evidence as ``quoted``, is said by a name
@@ -2382,14 +2388,14 @@ class _Judge:
                      if h.startswith(handle) or handle.startswith(h)), None)
         extra = f"; {near} is another account" if near else ""
         return self._finding(mention, "unsupported_handle", f"{mention.text} is not in the "
-                             f"evidence{extra}", value=handle)
+                             f"evidence{extra}", value=handle, absent=True)
 
     def _email(self, index: int, mention: Mention) -> Finding | None:
         email = (mention.normalized or mention.text).casefold()
         if email in self.evidence.emails:
             return None
         return self._finding(mention, "unsupported_email", f"{mention.text} is not in the "
-                             "evidence", value=email)
+                             "evidence", value=email, absent=True)
 
     def _url(self, index: int, mention: Mention) -> Finding | None:
         link = mention.text
@@ -2397,13 +2403,13 @@ class _Judge:
             if _relative(link) in self.evidence.relative_links:
                 return None
             return self._finding(mention, "unsupported_url", f"the relative link {link} does not "
-                                 "appear in the evidence", value=_relative(link))
+                                 "appear in the evidence", value=_relative(link), absent=True)
         normal = _url(link)
         if normal in self.evidence.urls:
             return None
         return self._finding(mention, "unsupported_url", f"{link} is not a link in the evidence "
                              "(a different or truncated path, an added query or another host is "
-                             "another page)", value=normal)
+                             "another page)", value=normal, absent=True)
 
 
 _KIND = operator.attrgetter("kind")

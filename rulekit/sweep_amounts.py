@@ -861,7 +861,7 @@ def _magnitude(text: str, low: str, evidence: Evidence, start: int, end: int,
         code = "placeholder" if withheld[0].state == "unknown" else withheld[0].state
         return _new_finding("word_number", said, f"{lo}-{hi}", start, end, code,
                             f"'{said}' says {shown}, but the evidence does not record it "
-                            f"({withheld[0].path} is {withheld[0].shown})")
+                            f"({withheld[0].path} is {withheld[0].shown})", withheld[0].input)
     if band not in memo:
         memo[band] = any(lo <= value <= hi for value in evidence.values)
     if memo[band]:
@@ -999,4 +999,5 @@ def _amount_finding(said: str, start: int, wanted: str, amounts: list) -> Findin
                             f"({held})")
     withheld = amounts[0]
     return _new_finding("word_number", said, None, start, start + len(said), withheld.state,
-                        f"'{said}' says {claim}, but the value it rests on {withheld.shown}")
+                        f"'{said}' says {claim}, but the value it rests on {withheld.shown}",
+                        withheld.input)

@@ -8,7 +8,7 @@ Exit codes: 0 for any decision (answer, regenerate, refuse); 1 when --rules does
 2 for a usage error (a missing --text or --evidence, an unreadable file, JSON evidence that does
 not parse, a --text over 1,000,000 characters, an --evidence over 50 MiB, an unknown flag or
 format, --jsonl mixed with --evidence/--text). The JSON output is
-``{decision, issues: [{kind, text, value, start, end, code, message}], result: {...}}``.
+``{decision, issues: [{kind, text, value, start, end, code, message, input}], result: {...}}``.
 
 The commands run in-process through ``rulekit.cli.main`` (argparse's own usage errors raise
 SystemExit, caught here); one test also runs the real process to see its exit status.
@@ -33,7 +33,7 @@ EVIDENCE = {
     "order": {"shipped_on": "2026-08-05"},
     "review": {"rating": 4},
 }
-ISSUE_KEYS = {"kind", "text", "value", "start", "end", "code", "message"}
+ISSUE_KEYS = {"kind", "text", "value", "start", "end", "code", "message", "input"}
 
 
 def run(argv: list[str], capsys) -> tuple[int, str, str]:
@@ -80,7 +80,7 @@ def test_json_shape_of_a_finding(files, capsys):
     assert data["decision"] == "regenerate"
     assert data["issues"] == [{
         "kind": "number", "text": "3,100", "value": "3100", "start": 14, "end": 19,
-        "code": "unsupported_number", "message": data["issues"][0]["message"]}]
+        "code": "unsupported_number", "message": data["issues"][0]["message"], "input": None}]
     assert "3,100" in data["issues"][0]["message"]
     result = data["result"]
     assert result["decision"] == "regenerate"

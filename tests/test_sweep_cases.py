@@ -35,8 +35,8 @@ Expectations (a case needs at least one):
 
     want_decision           answer | regenerate | refuse | ask | handoff | fallback
     want_findings           the exact list of findings, in the order audit returns them; each
-                            a mapping with any of kind, text, value, start, end, code (the keys
-                            given are compared, the others are not)
+                            a mapping with any of kind, text, value, start, end, code, input
+                            (the keys given are compared, the others are not)
     want_codes              the exact list of finding codes, in order
     want_none: true         no findings at all
     want_feedback_contains  a string or a list of strings the feedback to the model contains
@@ -87,13 +87,13 @@ INPUT_KEYS = {"note", "text", "evidence", "rules", "question", "history", "local
 WANT_KEYS = {"want_decision", "want_findings", "want_codes", "want_none",
              "want_feedback_contains", "want_feedback_excludes", "want_message_contains",
              "want_span"}
-FINDING_KEYS = {"kind", "text", "value", "start", "end", "code"}
+FINDING_KEYS = {"kind", "text", "value", "start", "end", "code", "input"}
 DECISIONS = {"answer", "regenerate", "refuse", "ask", "handoff", "fallback"}
 CODES = {"unsupported_number", "rounded", "placeholder", "untrusted_source", "name_digits",
          "small_integer", "count_out_of_range", "computed_multiple", "unsupported_date",
          "relative_date", "unsupported_quote", "unsupported_handle", "unsupported_email",
          "unsupported_url", "input_error", "stale", "hidden_field", "misattributed",
-         "missing_input", "unapproved_shape", "direction_control"}
+         "missing_input", "unapproved_shape", "direction_control", "unsupported_label"}
 EXPECTED_FILES = {"rule01_same_value.yaml", "rule02_arithmetic.yaml",
                   "rule03_small_integers.yaml", "rule04_name_digits.yaml", "rule05_counts.yaml",
                   "rule06_placeholders.yaml", "rule07_quotes.yaml", "rule08_handles.yaml",
@@ -103,7 +103,8 @@ EXPECTED_FILES = {"rule01_same_value.yaml", "rule02_arithmetic.yaml",
                   "cjk_words.yaml", "english_words.yaml", "clock_times.yaml", "currencies.yaml",
                   "european_words.yaml", "zones_and_ranges.yaml", "words_more.yaml",
                   "figures_more.yaml", "dates_more.yaml", "stock_and_quotes.yaml",
-                   "table_units.yaml", "scan_gaps.yaml", "inputs.yaml", "prose_guarded.yaml"}
+                   "table_units.yaml", "scan_gaps.yaml", "inputs.yaml", "prose_guarded.yaml",
+                   "two_inputs.yaml", "feedback.yaml", "labels.yaml"}
 
 
 # --- loading -----------------------------------------------------------------------------------

@@ -1,0 +1,160 @@
+"""Rule 13 of the sweep: an enum value's label said in free text must name a value the
+evidence holds.
+
+The evidence block shows an enum value by its label ("room only" for ``room_only``:
+``rulekit.prompt``), so free text says the label, and a label is a claim about the value of its
+field: "breakfast included" said of a rate that is ``room_only`` is wrong, though no figure is.
+A label of a readable enum field of the ruleset (``room_only label "room only"``), said as
+words of the answer (any case, any white space between its words, not inside a quote, which
+rule 7 judges), must be the label of a value some row of its entity in the evidence holds in
+that field, as the alias table reads it (a row storing ``RO`` holds ``room_only``). When the
+evidence holds no row of the entity (a text document, say), the label must appear in its text.
+A label held only by rows a rule withholds (stale, hidden, given only with an input the user
+has not given) takes that rule's finding, so that its action applies. Aliases other than
+labels ("B&B", "garden") are everyday words and are not read.
+
+Only a ruleset with labelled enum fields pays for this, and a text that holds none of their
+labels pays one substring test per label (``label_findings``).
+"""
+
+from __future__ import annotations
+
+import bisect
+import re
+from collections.abc import Sequence
+from typing import Any, NamedTuple
+
+from rulekit.compare import _alias_table, _fold
+from rulekit.evidence import Evidence, Withheld
+from rulekit.findings import Finding, _new_finding
+from rulekit.policy import Policy
+from rulekit.scan import squash
+
+
+class _Label(NamedTuple):
+    folded: str             # the label, casefolded, its words one space apart: the prefilter
+    pattern: re.Pattern     # the label as words of a text
+    label: str
+    entity: str
+    field: str
+    value: str
+    shown: tuple[tuple[str, str], ...]  # the field's labels (value, label), for the message
+
+
+def labels_of(policy: Policy) -> tuple[_Label, ...]:
+    """Every label of a readable enum field of ``policy``. Read once per policy:
+    ``Policy.enum_labels``."""
+    found = []
+    for entity in policy.entities:
+        for field in entity.fields:
+            spec = field.type
+            if spec.kind != "enum" or not field.readable:
+                continue
+            for value, label in spec.labels:
+                words = label.split()
+                if not words:
+                    continue
+                head = r"\b" if re.match(r"\w", words[0]) else ""
+                tail = r"\b" if re.search(r"\w$", words[-1]) else ""
+                pattern = re.compile(head + r"\s+".join(map(re.escape, words)) + tail,
+                                     re.IGNORECASE)
+                found.append(_Label(_fold(label), pattern, label, entity.name, field.name,
+                                    value, spec.labels))
+    return tuple(found)
+
+
+def label_findings(text: str, policy: Policy | None, index: Evidence,
+                   mentions: Sequence[Any], findings: Sequence[Finding]) -> list[Finding]:
+    """The findings of rule 13 on ``text`` (see the module), none where a finding of
+    ``findings`` or a quote of ``mentions`` already covers the words."""
+    labels = policy.enum_labels if policy is not None else ()
+    if not labels:
+        return []
+    low = " ".join(text.casefold().split())
+    said = [item for item in labels if item.folded in low]
+    if not said:
+        return []
+    # Every label said, in text order, the longer first where two start together; one that
+    # overlaps an earlier one, a finding or a quote is not read again (sorted spans: linear).
+    matches = sorted(((match.start(), -match.end(), item) for item in said
+                      for match in item.pattern.finditer(text)), key=lambda m: m[:2])
+    covered = sorted([(f.start, f.end) for f in findings]
+                     + [(m.start, m.end) for m in mentions if m.kind == "quote"])
+    starts = [start for start, _ in covered]
+    reach, furthest = [], -1            # reach[i]: the furthest end of covered[:i + 1]
+    for _, end in covered:
+        furthest = max(furthest, end)
+        reach.append(furthest)
+    held = None
+    found: list[Finding] = []
+    last = -1
+    for start, minus_end, item in matches:
+        end = -minus_end
+        if start < last:
+            continue
+        before = bisect.bisect_left(starts, end)
+        if before and reach[before - 1] > start:
+            continue
+        last = end
+        if held is None:
+            held = _held(policy, index)
+        finding = _judge(item, text[start:end], start, end, held, index)
+        if finding is not None:
+            found.append(finding)
+    return found
+
+
+def _held(policy: Policy, index: Evidence) -> dict[tuple[str, str], dict[str, Withheld | None]]:
+    """By (entity, field) of a labelled enum field, the values the evidence's rows hold, each
+    with None when a row shows it, else why every row that holds it withholds it."""
+    from rulekit.entity_rows import entity_rows, row_places
+
+    wanted = {(item.entity, item.field) for item in policy.enum_labels}
+    held: dict[tuple[str, str], dict[str, Withheld | None]] = {}
+    if not isinstance(index.raw, (dict, list, tuple)):
+        return held
+    try:
+        placed_rows = entity_rows(row_places(policy), index.raw)
+    except ValueError:      # an object it cannot place: no rows, so the text must say it
+        return held
+    for row_id, placed in placed_rows.items():
+        rule = index.row_rules.get(row_id) if index.row_rules else None
+        for key, field in placed.fields.items():
+            if (placed.entity.name, field.name) not in wanted or key not in placed.row:
+                continue
+            stored = placed.row[key]
+            value = _alias_table(field.type.aliases).get(_fold(stored)) \
+                if isinstance(stored, str) else None
+            values = held.setdefault((placed.entity.name, field.name), {})
+            if value is None:
+                continue
+            why = rule.withheld.get(key) if rule is not None else None
+            if why is None or values.get(value, why) is None:
+                values[value] = None
+            else:
+                values.setdefault(value, why)
+    return held
+
+
+def _judge(item: _Label, said: str, start: int, end: int,
+           held: dict[tuple[str, str], dict[str, Withheld | None]],
+           index: Evidence) -> Finding | None:
+    values = held.get((item.entity, item.field))
+    where = f"{item.entity}.{item.field}"
+    if values is None:      # no row of the entity: its words must be in the evidence's text
+        if squash(said) in index.quote_text:
+            return None
+        return _new_finding("label", said, item.value, start, end, "unsupported_label",
+                            f"'{said}' is the label of {item.value} in {where}, and the "
+                            "evidence holds no such record", absent=True)
+    if item.value in values:
+        why = values[item.value]
+        if why is None:
+            return None
+        return _new_finding("label", said, item.value, start, end, why.code,
+                            f"'{said}' {why.why}", why.input)
+    labels = dict(item.shown)
+    shown = " or ".join(sorted(labels.get(value, value) for value in values)) or "no value"
+    return _new_finding("label", said, item.value, start, end, "unsupported_label",
+                        f"'{said}' is the label of {item.value} in {where}; the evidence "
+                        f"holds {shown}")

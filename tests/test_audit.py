@@ -1,0 +1,58 @@
+"""``rulekit.audit``'s readings of a finding come from its fields, never from the words of its
+message: which input a ``missing_input`` asks for (``Finding.input``), and whether the retry
+feedback repeats a finding's reason (``Finding.absent``). The sweep's real findings, one case
+per way each is made, are in tests/cases/sweep/feedback.yaml and two_inputs.yaml."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+import rulekit
+from rulekit.audit import decide, feedback
+from rulekit.findings import Finding
+
+CASES = Path(__file__).parent / "cases" / "sweep"
+# Every code a finding of free text can carry (the sweep's, binding's, `prose guarded`'s).
+CODES = ("unsupported_number", "rounded", "placeholder", "untrusted_source", "name_digits",
+         "small_integer", "count_out_of_range", "computed_multiple", "unsupported_date",
+         "relative_date", "unsupported_quote", "unsupported_handle", "unsupported_email",
+         "unsupported_url", "stale", "hidden_field", "misattributed", "missing_input",
+         "unsupported_label")
+# Words that once decided the feedback, each put where it would mislead a reading of them.
+SAYS_ABSENT = "3,100 is not in the evidence"
+SAYS_WHY = "3,100 is said including tax; the evidence holds 3100 before tax"
+
+
+@pytest.mark.parametrize("code", CODES)
+def test_feedback_explains_a_finding_by_its_fields_not_its_words(code):
+    held = Finding("number", "3,100", "3100", 8, 13, code, SAYS_ABSENT, absent=False)
+    assert f"\n- 3,100: {SAYS_ABSENT}" in feedback([held], 8)
+    unheld = Finding("number", "3,100", "3100", 8, 13, code, SAYS_WHY, absent=True)
+    told = feedback([unheld], 8)
+    assert "not in the data: 3,100." in told and "\n- " not in told
+
+
+def test_a_phrase_is_never_explained_whatever_its_fields():
+    phrase = Finding("phrase", "usually", "usually", 0, 7, "unapproved_shape", SAYS_WHY)
+    assert "\n- " not in feedback([phrase], 8)
+
+
+@pytest.mark.parametrize("asked, action", [("postcode", "ask_for_postcode"),
+                                           ("surname", "ask_for_surname")])
+def test_missing_input_asks_for_the_input_the_finding_names(asked, action):
+    policy = rulekit.load(CASES / "two_inputs.rules")
+    # the message names the other input, and no input in the words the old reading looked for
+    other = "surname" if asked == "postcode" else "postcode"
+    finding = Finding("number", "4.23", "4.23", 18, 22, "missing_input",
+                      f"4.23 needs {other}; once the user has given {other}, which was not given",
+                      input=asked)
+    decision = decide(policy, "Your order weighs 4.23 kg.", [finding], 1)
+    assert (decision.decision, decision.next_action) == ("ask", action)
+
+
+def test_a_finding_built_without_the_new_fields_names_no_input_and_is_explained():
+    finding = Finding("number", "3,100", "3100", 8, 13, "unsupported_number", SAYS_WHY)
+    assert finding.input is None and finding.absent is False
+    assert finding.to_dict()["input"] is None and "absent" not in finding.to_dict()
