@@ -146,7 +146,8 @@ def _audit(text: Any, evidence: Any, policy: Policy | None, question: Any, local
         findings = tuple(sorted(bound.findings + tuple(swept), key=IN_TEXT_ORDER)
                          ) if bound.findings else tuple(swept)    # the sweep's are in order
         if rules.prose == "guarded":    # what `prose guarded` forbids (rulekit.prose)
-            findings = with_guarded(text, findings, mentions, index, question, slot_values)
+            findings = with_guarded(text, findings, mentions, index, question, slot_values,
+                                    rules.forbidden_pattern)
         if stages is not None:
             stages.mark("sweep")
     except RecursionError:

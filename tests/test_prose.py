@@ -14,8 +14,8 @@ import re
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from rulekit.prose import (_IDIOMS, GUARDED_PHRASES, _states_nothing, guarded_phrases,
-                           guarded_spans)
+from rulekit.prose import (_IDIOMS, GUARDED_PHRASES, _states_nothing, forbidden_pattern,
+                           guarded_phrases, guarded_spans)
 
 # The finder as it was before the trie: every phrase as an alternative, the longest first (as
 # the trie prefers "best-selling" to "best"), or any word ending in n't, case-insensitive.
@@ -65,7 +65,17 @@ def test_set_phrases_state_nothing() -> None:
         "most", "more than", "best"]
 
 
+def test_forbidden_phrases_are_whole_words_in_any_case() -> None:
+    pattern = forbidden_pattern(("refund", "Free of charge", "waive"))
+    text = "Refund: free  of\ncharge; refunded, non-refund, waiver, WAIVE."
+    assert [text[a:b] for a, b in guarded_spans(text, negations=False, forbidden=pattern)] == [
+        "Refund", "free  of\ncharge", "WAIVE"]
+    assert forbidden_pattern(()) is None
+
+
 def test_a_promise_holds_the_phrases_inside_it() -> None:
     # "won't" is a negation of its own in a template, and part of the promise it makes here
     assert guarded_phrases("Don't worry, you won't be charged again.") == [
         "Don't", "you won't be charged"]
+    # a forbidden phrase inside a promise is named once, with the promise
+    assert guarded_phrases("We'll refund it.", forbidden_pattern(("refund",))) == ["We'll refund"]
