@@ -361,7 +361,10 @@ class Template:
 
 @node
 class Prose:
+    """``prose guarded forbid "refund", "waive"``: the mode, and the ruleset's own forbidden
+    phrases."""
     mode: Name
+    forbid: tuple[String, ...] = ()
     span: Span = _span()
 
 

@@ -151,7 +151,8 @@ def _audit(text: Any, evidence: Any, policy: Policy | None, question: Any, local
             if labelled:
                 findings = tuple(sorted(findings + tuple(labelled), key=IN_TEXT_ORDER))
         if rules.prose == "guarded":    # what `prose guarded` forbids (rulekit.prose)
-            findings = with_guarded(text, findings, mentions, index, question, slot_values)
+            findings = with_guarded(text, findings, mentions, index, question, slot_values,
+                                    rules.forbidden_pattern)
         if stages is not None:
             stages.mark("sweep")
     except RecursionError:

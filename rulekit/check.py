@@ -1190,7 +1190,7 @@ def _prose_failures(policy: Policy, reply: Reply, planned: list[_Planned],
                 "unapproved_shape", f"the template is not made of approved shapes ({names})",
                 path)))
     elif policy.prose == "guarded":
-        phrases = prose_rules.guarded_phrases(template.prose)
+        phrases = prose_rules.guarded_phrases(template.prose, policy.forbidden_pattern)
         if phrases:
             failures.append(Failure("unapproved_shape", Reason(
                 "unapproved_shape", "the prose makes claims no slot backs: "

@@ -98,6 +98,7 @@ CODES: dict[str, str] = {
     "RK411": "unknown placeholder in a message",
     "RK412": "unused declaration",
     "RK413": "enum value without a label",
+    "RK414": "invalid forbidden phrase",
     "RK501": "SQL does not parse",
     "RK502": "not one read-only SELECT",
     "RK503": "function or table not allowed in SQL",

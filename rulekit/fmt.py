@@ -242,8 +242,8 @@ def _one_line_item(item: ast.Item) -> str:
             return " ".join(["input", name.value, *map(_option, options)])
         case ast.Template():
             return _template_head(item)
-        case ast.Prose(mode=mode):
-            return f"prose {mode.value}"
+        case ast.Prose(mode=mode, forbid=forbid):
+            return f"prose {mode.value}" + (f" forbid {_strings(forbid)}" if forbid else "")
         case ast.Tenant(param=param):
             return f"tenant {param.value}"
         case ast.OnRule(outcomes=outcomes, action=action):

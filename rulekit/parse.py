@@ -699,7 +699,8 @@ class _ToAst(Transformer):
 
     @v_args(meta=True)
     def prose(self, meta, children):
-        return ast.Prose(*self._nodes(children), span=self._span(meta))
+        mode, *forbid = self._nodes(children)
+        return ast.Prose(mode, tuple(forbid[0]) if forbid else (), span=self._span(meta))
 
     @v_args(meta=True)
     def sweep(self, meta, children):

@@ -22,9 +22,11 @@ from rulekit.types import AnyType, Frozen
 
 # 2: entities carry their lookup statements; tenant; routed sources. 3: `artifact_sha256`.
 # 4: `compiled_by`; enums and alias tables carry display labels (an older rulekit would show the
-# stored value). A reader reads only its own version: a format-3 reader rejects the key it does
-# not know, so adding one is a new version, and an older artifact is recompiled.
-FORMAT_VERSION = 4
+# stored value). 5: `forbidden_phrases` (`prose guarded forbid`); a lookup says whether its rows
+# are `shared` by every user of a scoped ruleset. A reader reads only its own
+# version: a format-4 reader rejects the key it does not know, so adding one is a new version,
+# and an older artifact is recompiled.
+FORMAT_VERSION = 5
 # The field of the artifact that holds the sha256 of the rest of it (``artifact_digest``).
 DIGEST_FIELD = "artifact_sha256"
 
@@ -329,6 +331,8 @@ class Policy(Frozen):
     shapes: tuple[Template, ...] = ()
     fallbacks: tuple[Template, ...] = ()
     prose: Literal["shapes", "guarded", "free"] = "guarded"
+    # `prose guarded forbid "refund", ...`: the product's own phrases, as written
+    forbidden_phrases: tuple[str, ...] = ()
     sweep: Sweep = Sweep()
     actions: tuple[OutcomeAction, ...]
     missing: tuple[MissingAction, ...] = ()
@@ -358,6 +362,14 @@ class Policy(Frozen):
         from rulekit.sweep_labels import labels_of
 
         return labels_of(self)
+
+    @functools.cached_property
+    def forbidden_pattern(self) -> re.Pattern | None:
+        """The ruleset's forbidden phrases as one pattern (``rulekit.prose.forbidden_pattern``),
+        compiled once; None without any."""
+        from rulekit.prose import forbidden_pattern
+
+        return forbidden_pattern(self.forbidden_phrases) if self.forbidden_phrases else None
 
     def entity(self, name: str) -> Entity | None:
         return self._entities.get(name)

@@ -26,6 +26,9 @@ from rulekit.units import UNIT_OF, UNIT_WORDS, named_tax_basis, stated_tax_basis
 
 _SLOT_MARK = "\x00"
 NEGATION = "a negation"
+PROMISE = "a promise"
+# What a phrase of the ruleset's own list states (``prose guarded forbid "..."``).
+FORBIDDEN = "words the rules forbid"
 
 # Words that make a factual statement without a slot to verify it (seed 002: "a cheap
 # classifier over the non-slot text, flagging comparatives, quantities and causal claims"), by
@@ -40,11 +43,9 @@ GUARDED_KINDS = (
                    "will arrive", "will be delivered", "will ship", "by tomorrow",
                    "will be with you", "it'll be with you", "it’ll be with you",
                    "they'll be with you", "they’ll be with you", "will reach you",
-                   "it'll reach you", "it’ll reach you", "we will refund", "we'll refund",
-                   "we’ll refund", "you'll get your refund", "you’ll get your refund",
-                   "you will get your refund", "you'll receive your refund",
-                   "you’ll receive your refund", "you will receive your refund",
-                   "assure you", "rest assured", "for life", "lifetime", "in no time")),
+                   "it'll reach you", "it’ll reach you", "assure you", "rest assured",
+                   "for life", "lifetime", "in no time")),
+    # (a refund, a credit, a waiver, a charge... is read by its frame: ``_MONEY_WORD``)
     ("a comparison", ("more than", "less than", "fewer than", "at least", "at most", "cheaper",
                       "cheapest", "more expensive", "faster", "fastest", "slower", "higher",
                       "highest", "lower", "lowest", "larger", "largest", "smaller", "smallest",
@@ -60,9 +61,10 @@ GUARDED_KINDS = (
                       "bargain", "great deal", "good deal", "superior", "inferior",
                       "selling fast")),
     ("a quantity", ("twice", "double", "half", "dozen")),
-    # a negation turns a slot's value around ("Your order is not {status} yet"); any word
-    # ending in n't is one too
-    (NEGATION, ("not", "no longer")),
+    # a negation turns a slot's value around ("Your order is not {status} yet", "there is no
+    # balance left"); any word ending in n't is one too
+    (NEGATION, ("not", "no longer", "no", "no one", "nobody", "nothing", "nowhere", "neither",
+                "nor")),
 )
 GUARDED_PHRASES = tuple(phrase for _, phrases in GUARDED_KINDS for phrase in phrases)
 _KIND_OF = {phrase: kind for kind, phrases in GUARDED_KINDS for phrase in phrases}
@@ -129,7 +131,7 @@ _WHEN = _trie("january february march april may june july august september octob
                   f"this {part}" for part in ("morning", "afternoon", "week", "month", "year")])
 _IDIOMS = re.compile(
     r"(?:(?:best (?:regards|wishes)|most recent(?:ly)?|more than (?:happy|welcome)"
-    r"|most (?:common|frequent|frequently asked) questions?"
+    r"|most (?:common|frequent|frequently asked) questions?|no (?:problem|worries|later than)"
     rf"|since (?:you (?:asked|mentioned|wrote|said|wanted|requested)|{_WHEN}))(?![\w-])"
     r"|since [0-9])")
 # Set phrases whose guarded word comes last, by that word: the words right before it ("do my
@@ -144,6 +146,100 @@ _BEFORE_IDIOMS = {
 }
 # A markdown heading names what follows ("## Our best options"), it states nothing of it.
 _HEADING_WORDS = frozenset(("best", "top pick"))
+# "no." and "No:" before a number or a slot are the abbreviation of number ("Invoice no.
+# {invoice_id}": the slot leaves two spaces, or the text's end, in the template's own words).
+_NUMBER_ABBREVIATION = re.compile(r"[.:](?:[ \t\u00a0]+\Z|[ \t\u00a0]*[0-9#]|[ \t\u00a0]{2})")
+
+# --- the promise reading: what the business does with the customer's money or account -------
+# A word of such an action is found first, in one literal-first pass: a verb (refund, credit,
+# reimburse, compensate, waive, charge, cancel, apply, issue, void, discount) or a noun (a refund,
+# a credit, a fee, a discount, a code...). Only around one is its frame read, in a bounded
+# window, which makes it a statement of an action done, to be done or promised:
+# - an agent and an auxiliary before the verb: "We'll refund", "I've issued", "we can refund",
+#   "our billing team will credit", "we refunded"; not in a question put as an offer ("Shall I
+#   cancel it?"), after "if" or "whether", nor when the assistant says it cannot ("I can't
+#   issue refunds": what it cannot do is its limit, not a promise);
+# - the passive: "you won't be charged", "your card will be charged", "it has been refunded",
+#   and for a verb that is always about money, any subject ("the fee has been waived");
+# - a noun and what happens to it: "a refund has been issued", "your refund will be processed",
+#   "a credit has been applied", "your refund is on its way";
+# - the customer receiving it: "you'll get a full refund", "you're due a credit"; and the agent
+#   giving it: "I'll give you a refund", "we've added a credit".
+# A noun that names something else ("refund requests", "your refund status") and what the
+# customer may do ("You can request a refund") state no action. English only.
+_FORMS = (  # verb: base, third person, past (and participle), -ing
+    ("refund", "refunds", "refunded", "refunding"),
+    ("reimburse", "reimburses", "reimbursed", "reimbursing"),
+    ("compensate", "compensates", "compensated", "compensating"),
+    ("waive", "waives", "waived", "waiving"),
+    ("credit", "credits", "credited", "crediting"),
+    ("charge", "charges", "charged", "charging"),
+    ("cancel", "cancels", "cancelled", "cancelling", "canceled", "canceling"),
+    ("apply", "applies", "applied", "applying"),
+    ("issue", "issues", "issued", "issuing"),
+    ("void", "voids", "voided", "voiding"),
+    ("discount", "discounts", "discounted", "discounting"),
+)
+_ALWAYS_MONEY = frozenset(("refund", "reimburse", "compensate", "waive"))
+_TENSES = ("base", "s", "past", "ing", "past", "ing")
+# form -> (verb, tense)
+_VERB_FORMS = {form: (forms[0], _TENSES[index]) for forms in _FORMS
+               for index, form in enumerate(forms)}
+_MONEY_NOUNS = frozenset((
+    "refund", "refunds", "credit", "credits", "reimbursement", "reimbursements", "compensation",
+    "waiver", "waivers", "discount", "discounts", "coupon", "coupons", "voucher", "vouchers",
+    "cancellation", "charge", "charges", "fee", "fees", "payment", "payments", "code", "codes"))
+_MONEY_WORD = re.compile(_trie(sorted(set(_VERB_FORMS) | _MONEY_NOUNS), guard=r"[\w-]")
+                         + r"(?![\w-])")
+_WINDOW = 80
+# The words between a subject and its verb: auxiliaries, negations, adverbs, "going to", "go
+# ahead and", "happy to".
+_AUX = (r"(?:will|shall|would|should|can|could|may|might|must|do|does|did|have|has|had|am|is|"
+        r"are|was|were|be|been|being|get|gets|got|going|to|gonna|able|unable|now|just|already|"
+        r"also|then|still|gladly|happily|automatically|immediately|personally|fully|partially|"
+        r"successfully|definitely|certainly|actually|manually|soon|go|gone|went|ahead|and|not|"
+        r"never|want|need|try|happy|glad|(?:won|wouldn|shouldn|can|couldn|don|doesn|didn|haven|"
+        r"hasn|hadn|isn|aren|wasn|weren|shan)['’]t|cannot)")
+_AGENT_WHO = (r"(?P<who>i|we|our(?:\s+[\w-]+)?\s+team|(?:the\s+|our\s+)?(?:billing|support|"
+              r"accounts)(?:\s+team)?)")
+_CONTRACTION = r"(?:['’](?:ll|ve|d|m|re|s))?"
+_AGENT = re.compile(rf"(?<![\w'’-]){_AGENT_WHO}(?P<chain>{_CONTRACTION}(?:\s+{_AUX})*)\s+\Z")
+_PASSIVE_END = (r"(?:\s+|['’])(?:be|been|being|is|are|was|were|get|gets|got|getting|re|s|m)"
+                r"(?:\s+(?:just|already|also|now|fully|partially|automatically|successfully|"
+                r"immediately|not|never|still|yet))*\s+\Z")
+_PASSIVE = re.compile(rf"(?<![\w'’-])(?P<who>you|your(?:\s+[\w-]+){{1,2}}|it|this|that)"
+                      rf"{_CONTRACTION}(?:\s+{_AUX})*?{_PASSIVE_END}")
+_PASSIVE_ANY = re.compile(rf"(?<![\w'’-])(?P<who>{_AUX})(?:\s+{_AUX})*?{_PASSIVE_END}")
+_PARTICIPLES = ("refunded|reimbursed|compensated|waived|credited|charged|cancell?ed|canceled|"
+                "applied|issued|voided|discounted|processed|approved|sent|initiated|paid|added|"
+                "reversed|removed|granted|released|started|arranged|scheduled|confirmed|"
+                "completed|submitted|deducted|posted|returned")
+_NOUN_AFTER = re.compile(
+    rf"(?:\s+(?:request|requests|amount|note|payment|code))?(?:['’]s|\s+{_AUX})*\s+"
+    rf"(?P<what>{_PARTICIPLES}|on\s+(?:its|the)\s+way|underway|under\s+way|in\s+progress|"
+    r"pending|coming|complete|done|ready|arrive|arrives|arriving|reach\s+you|land|appear|"
+    r"show\s+up|go\s+through|clear)(?![\w-])")
+_SOME = (r"(?:\s+(?:a|an|the|your|this|that|full|partial|complete|prorated|pro-rated|small|"
+         r"one-time|one-off|late))*")
+_RECEIVER = re.compile(
+    rf"(?<![\w'’-])(?P<who>you)(?:['’](?:ll|re|ve|d))?(?:\s+{_AUX})*?\s+(?:get|gets|getting|got|"
+    r"receive|receives|receiving|received|see|seeing|given|issued|sent|owed|due|entitled\s+to|"
+    rf"eligible\s+for|qualify\s+for|qualified\s+for|expect|expecting){_SOME}\s+\Z")
+_GIVER = re.compile(
+    rf"(?<![\w'’-]){_AGENT_WHO}(?P<chain>{_CONTRACTION}(?:\s+{_AUX})*?)\s+(?:give|gives|gave|"
+    r"given|giving|send|sends|sent|sending|offer|offers|offered|offering|process|processes|"
+    r"processed|processing|arrange|arranged|arranging|add|adds|added|adding|provide|provided|"
+    r"providing|approve|approved|approving|grant|granted|granting|initiate|initiated|initiating|"
+    rf"put\s+through|get|got|getting)(?:\s+(?:you|it|them))?{_SOME}\s+\Z")
+# Before a subject: a question it is embedded in ("whether we can refund it").
+_EMBEDDED = re.compile(r"(?<![\w'’-])(?:if|whether|unless)\s+\Z")
+# In a chain: the assistant saying what it cannot do.
+_CANNOT = re.compile(r"can['’]t|cannot|can not|unable|not able|couldn['’]t")
+# After a noun: the noun it qualifies ("refund status", "credit card"), which names a thing.
+_QUALIFIES = re.compile(r"\s+(?:status|request|requests|policy|policies|form|page|settings|"
+                        r"history|options?|card|method|details|section|tab|team|process|"
+                        r"eligibility|terms|rules|limit|link|button|portal|window|period|reason|"
+                        r"questions?|balance)(?![\w-])")
 
 
 # Right after a slot, a word that changes what its value says: a unit, a scale, a currency or a
@@ -214,13 +310,40 @@ def _segments(text: str, candidates: tuple[str, ...]) -> bool:
     return len(text) in reachable or len(text) + 1 in reachable
 
 
-def guarded_spans(text: str, *, negations: bool = True) -> list[tuple[int, int]]:
+def guarded_spans(text: str, *, negations: bool = True,
+                  forbidden: re.Pattern | None = None) -> list[tuple[int, int]]:
     """Where ``text`` holds a phrase `prose guarded` does not allow, as (start, end) in order:
     the finder of both channels (a template's own words, ``guarded_phrases``; free text,
-    ``with_guarded``). ``negations=False`` leaves out "not", "no longer" and words ending in
-    n't."""
+    ``with_guarded``). ``negations=False`` leaves out "not", "no", "no longer", words ending in
+    n't...; ``forbidden`` is the ruleset's own phrases (``Policy.forbidden_pattern``)."""
+    return [(start, end) for start, end, _ in _guarded_found(text, negations, forbidden)]
+
+
+@functools.lru_cache(maxsize=64)
+def forbidden_pattern(phrases: tuple[str, ...]) -> re.Pattern | None:
+    """A ruleset's own forbidden phrases (``prose guarded forbid``) as one pattern over the
+    lower-cased text: each a whole word or words ("refund" is not in "refunded"), in any case,
+    its spaces any run of white space, the longest first. Literal-first: the look-behind that
+    makes a word whole comes after its first letter."""
+    alternatives = []
+    for phrase in sorted({" ".join(p.lower().split()) for p in phrases if p.strip()},
+                         key=lambda p: (-len(p), p)):
+        first = re.escape(phrase[0])
+        rest = r"\s+".join(re.escape(word) for word in phrase[1:].split(" "))
+        alternatives.append(rf"{first}(?<![\w-]{first}){rest}")
+    if not alternatives:
+        return None
+    return re.compile(rf"(?:{'|'.join(alternatives)})(?![\w-])", re.IGNORECASE)
+
+
+def _guarded_found(text: str, negations: bool,
+                   forbidden: re.Pattern | None) -> list[tuple[int, int, str]]:
+    """``guarded_spans`` with what each states (a kind of ``GUARDED_KINDS``, or
+    ``FORBIDDEN``): the listed phrases, the promise reading (``_money_spans``) and the
+    ruleset's own phrases, those that overlap joined into one, which keeps the kind of the
+    first."""
     low = _ascii_lower(text)
-    spans = []
+    found = []
     for match in (_GUARDED if negations else _GUARDED_STATEMENTS).finditer(low):
         start, end = match.span()
         if match.lastgroup == "nt":
@@ -231,14 +354,84 @@ def guarded_spans(text: str, *, negations: bool = True) -> list[tuple[int, int]]
                 continue
         elif _IDIOMS.match(low, start) or _states_nothing(low, start, end):
             continue
-        spans.append((start, end))
+        found.append((start, end, _KIND_OF.get(low[start:end], NEGATION)))
+    found += [(start, end, PROMISE) for start, end in _money_spans(low)]
+    if forbidden is not None:
+        found += [(*match.span(), FORBIDDEN) for match in forbidden.finditer(low)]
+    if len(found) < 2:
+        return found
+    out: list[tuple[int, int, str]] = []
+    for start, end, kind in sorted(found, key=lambda f: (f[0], -f[1])):
+        if out and start < out[-1][1]:
+            out[-1] = (out[-1][0], max(out[-1][1], end), out[-1][2])
+        else:
+            out.append((start, end, kind))
+    return out
+
+
+def _money_spans(low: str) -> list[tuple[int, int]]:
+    """Where the ASCII-lower-cased ``low`` states what the business does with the customer's
+    money or account (see ``_FORMS``), as (start, end) in order, overlapping ones joined."""
+    spans = []
+    for match in _MONEY_WORD.finditer(low):
+        start, end = match.span()
+        word = match.group()
+        window = max(0, start - _WINDOW)
+        verb, tense = _VERB_FORMS.get(word, (None, None))
+        if verb is not None:
+            frame = _AGENT.search(low, window, start)
+            if frame is not None and _acts(low, frame, tense):
+                spans.append((frame.start("who"), end))
+                continue
+            if tense == "past":
+                frame = _PASSIVE.search(low, window, start)
+                if frame is not None and (verb in _ALWAYS_MONEY
+                                          or frame.group("who") not in ("it", "this", "that")):
+                    if not _EMBEDDED.search(low, max(0, frame.start() - 12), frame.start()):
+                        spans.append((frame.start(), end))
+                        continue
+                frame = _PASSIVE_ANY.search(low, window, start) if verb in _ALWAYS_MONEY else None
+                if frame is not None:
+                    spans.append((frame.start(), end))
+                    continue
+        if word in _MONEY_NOUNS:
+            after = _NOUN_AFTER.match(low, end)
+            if after is not None:
+                spans.append((start, after.end()))
+                continue
+            if _QUALIFIES.match(low, end):
+                continue
+            frame = _RECEIVER.search(low, window, start)
+            if frame is not None and not _EMBEDDED.search(low, max(0, frame.start() - 12),
+                                                          frame.start()):
+                spans.append((frame.start(), end))
+                continue
+            frame = _GIVER.search(low, window, start)
+            if frame is not None and _acts(low, frame, None):
+                spans.append((frame.start(), end))
     return spans
+
+
+def _acts(low: str, frame: re.Match, tense: str | None) -> bool:
+    """Whether an agent frame (``_AGENT``, ``_GIVER``) before a verb in ``tense`` (None: any)
+    states an action: not after "if" or "whether", not what the agent cannot do, and with no
+    auxiliary only in the past, or in the present for "we" ("we refund within a week")."""
+    chain = frame.group("chain")
+    if _CANNOT.search(chain) or _EMBEDDED.search(low, max(0, frame.start() - 12), frame.start()):
+        return False
+    if chain or tense is None:
+        return True
+    who = frame.group("who")
+    return tense == "past" or (tense == "base" and who == "we") or (
+        tense == "s" and who not in ("i", "we"))
 
 
 def _states_nothing(low: str, start: int, end: int) -> bool:
     """Whether the phrase at ``low[start:end]`` ends a set phrase (``_BEFORE_IDIOMS``), is a
     heading's word (``_HEADING_WORDS``) or is an "as" that gives no cause (``_AS_CLAUSE``)."""
     phrase = low[start:end]
+    if phrase == "no":
+        return _NUMBER_ABBREVIATION.match(low, end) is not None
     if phrase == "as":
         return (_AS_CLAUSE.match(low, end) is None
                 or _AS_NOT_A_CAUSE.search(low, max(0, start - 6), start) is not None)
@@ -251,32 +444,35 @@ def _states_nothing(low: str, start: int, end: int) -> bool:
     return False
 
 
-def guarded_phrases(prose: str) -> list[str]:
-    """The phrases in slot-less text that `prose guarded` does not allow, in order."""
-    return [prose[start:end] for start, end in guarded_spans(prose)]
+def guarded_phrases(prose: str, forbidden: re.Pattern | None = None) -> list[str]:
+    """The phrases in slot-less text that `prose guarded` does not allow, in order, with the
+    ruleset's own (``forbidden``)."""
+    return [prose[start:end] for start, end in guarded_spans(prose, forbidden=forbidden)]
 
 
 def with_guarded(text: str, findings: tuple[Finding, ...], mentions: Sequence[Any],
                  evidence: Any, question: str | None,
-                 slot_values: Sequence[str] = ()) -> tuple[Finding, ...]:
+                 slot_values: Sequence[str] = (),
+                 forbidden: re.Pattern | None = None) -> tuple[Finding, ...]:
     """``findings`` (the sweep's, in text order) with those of `prose guarded` in free text, in
     text order: each phrase it does not allow (``guarded_spans``) that is the answer's own words
     (``_others_words``, ``_in_a_name``), as a finding ``unapproved_shape``, so the ruleset's
     ``on unapproved_shape`` action applies, as in a claims reply. Negations are allowed: free
     text has no slot for a "not" to turn around, and the sweep's feedback asks the model to say
     what it could not find. ``mentions`` are the text's (``rulekit.scan``), ``evidence`` its
-    index, ``question`` the user's and ``slot_values`` the values code put into the text."""
-    spans = guarded_spans(text, negations=False)
+    index, ``question`` the user's and ``slot_values`` the values code put into the text;
+    ``forbidden`` the ruleset's own phrases (``Policy.forbidden_pattern``)."""
+    spans = _guarded_found(text, False, forbidden)
     if not spans:
         return findings
     from rulekit.sweep import IN_TEXT_ORDER, _not_overlapping
 
     found = [_new_finding("phrase", text[start:end], text[start:end].lower(), start, end,
-                          "unapproved_shape", _guarded_message(text[start:end]))
-             for start, end in spans]
+                          "unapproved_shape", _guarded_message(text[start:end], kind))
+             for start, end, kind in spans]
     others = _others_words(text, mentions, findings, evidence, question)
     for value in slot_values:   # code's words ("Best Buy voucher"), wherever code put them
-        if isinstance(value, str) and value and guarded_spans(value, negations=False):
+        if isinstance(value, str) and value and _guarded_found(value, False, forbidden):
             at = text.find(value)
             while at >= 0:
                 others.append((at, at + len(value)))
@@ -286,9 +482,12 @@ def with_guarded(text: str, findings: tuple[Finding, ...], mentions: Sequence[An
     return tuple(sorted(findings + tuple(found), key=IN_TEXT_ORDER)) if found else findings
 
 
-def _guarded_message(phrase: str) -> str:
-    return (f"'{phrase}' states {_KIND_OF[phrase.lower()]} that nothing in the data backs, and "
-            f"the rules say `prose guarded`: say only what the data states, without '{phrase}'")
+def _guarded_message(phrase: str, kind: str) -> str:
+    if kind == FORBIDDEN:
+        return (f"'{phrase}' is among the {kind} (`prose guarded forbid`): say only what the "
+                f"data states, without '{phrase}'")
+    return (f"'{phrase}' states {kind} that nothing in the data backs, and the rules say "
+            f"`prose guarded`: say only what the data states, without '{phrase}'")
 
 
 def _others_words(text: str, mentions: Sequence[Any], flagged: Sequence[Finding], evidence: Any,

@@ -88,9 +88,10 @@ def test_an_artifact_without_a_digest_is_refused(artifacts):
 @pytest.mark.parametrize("content, expected", [
     (b"not json", "the JSON does not parse"),
     (b"[]", "no `format_version` at $"),
-    (b'{"format_version": 99}', "$.format_version is 99, this rulekit reads 4"),
-    (b'{"format_version": 3}', "$.format_version is 3, this rulekit reads 4"),
-    (b'{"format_version": 2}', "$.format_version is 2, this rulekit reads 4"),
+    (b'{"format_version": 99}', "$.format_version is 99, this rulekit reads 5"),
+    (b'{"format_version": 4}', "$.format_version is 4, this rulekit reads 5"),
+    (b'{"format_version": 3}', "$.format_version is 3, this rulekit reads 5"),
+    (b'{"format_version": 2}', "$.format_version is 2, this rulekit reads 5"),
 ])
 def test_not_an_artifact(content, expected, tmp_path):
     path = tmp_path / "x.policy.json"
@@ -132,3 +133,12 @@ def test_the_digest_covers_the_rulekit_that_compiled_it(artifacts):
     data["compiled_by"] = "rulekit 9.9.9"
     with pytest.raises(rulekit.ArtifactError, match="edited after it was compiled"):
         policy_from_json(json.dumps(data), "orders.policy.json")
+
+
+def test_an_artifact_carries_the_forbidden_phrases():
+    """`prose guarded forbid` travels in the artifact (format 5) and is found after loading."""
+    policy = rulekit.load(ROOT / "tests/cases/sweep/refunds_forbid.rules")
+    loaded = policy_from_json(policy.to_json())
+    assert loaded.forbidden_phrases == ("refund", "free of charge", "waive") == policy.forbidden_phrases
+    assert loaded.forbidden_pattern.search("a REFUND, free of\ncharge") is not None
+    assert rulekit.load(ROOT / "tests/cases/sweep/refunds.rules").forbidden_pattern is None

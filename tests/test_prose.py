@@ -14,20 +14,22 @@ import re
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from rulekit.prose import (_IDIOMS, GUARDED_PHRASES, _states_nothing, guarded_phrases,
-                           guarded_spans)
+from rulekit.prose import (_IDIOMS, GUARDED_PHRASES, _states_nothing, forbidden_pattern,
+                           guarded_phrases, guarded_spans)
 
 # The finder as it was before the trie: every phrase as an alternative, the longest first (as
 # the trie prefers "best-selling" to "best"), or any word ending in n't, case-insensitive.
 _ORACLE = re.compile(r"(?<![\w-])(" + "|".join(re.escape(p) for p in sorted(
     GUARDED_PHRASES, key=len, reverse=True))
                      + r")(?![\w-])|(?<![\w-])\w+n['’]t(?![\w-])", re.IGNORECASE)
-_NEGATIONS = re.compile(r"not|no longer|\w+n['’]t", re.IGNORECASE)
+_NEGATIONS = re.compile(r"not|no(?: longer| one)?|nobody|nothing|nowhere|neither|nor|\w+n['’]t",
+                        re.IGNORECASE)
 
 _pieces = st.one_of(st.sampled_from(GUARDED_PHRASES), st.sampled_from(
     ["the", "order", "best-seller", "non", "most_recent", "don't", "can’t", "re-don't", "n't",
      "Regards", "recent", "happy", "Straße", "İstanbul", "x", "7", "do my", "allow", "since",
-     "you asked", "Monday", "#", "make the", "as", "soon", "the warehouse", "was"]))
+     "you asked", "Monday", "#", "make the", "as", "soon", "the warehouse", "was", "no.",
+     "problem", "No:"]))
 _glue = st.sampled_from([" ", "  ", "-", ", ", ". ", "\n", "_", "", "'", "\"", "é"])
 
 
@@ -61,3 +63,19 @@ def test_set_phrases_state_nothing() -> None:
     assert guarded_phrases("Your most recent order. More than happy to help! Best regards") == []
     assert guarded_phrases("Your most expensive order costs more than the best one") == [
         "most", "more than", "best"]
+
+
+def test_forbidden_phrases_are_whole_words_in_any_case() -> None:
+    pattern = forbidden_pattern(("refund", "Free of charge", "waive"))
+    text = "Refund: free  of\ncharge; refunded, non-refund, waiver, WAIVE."
+    assert [text[a:b] for a, b in guarded_spans(text, negations=False, forbidden=pattern)] == [
+        "Refund", "free  of\ncharge", "WAIVE"]
+    assert forbidden_pattern(()) is None
+
+
+def test_a_promise_holds_the_phrases_inside_it() -> None:
+    # "won't" is a negation of its own in a template, and part of the promise it makes here
+    assert guarded_phrases("Don't worry, you won't be charged again.") == [
+        "Don't", "you won't be charged"]
+    # a forbidden phrase inside a promise is named once, with the promise
+    assert guarded_phrases("We'll refund it.", forbidden_pattern(("refund",))) == ["We'll refund"]

@@ -43,6 +43,7 @@ def build_policy(c: Compilation) -> None:
         shapes=tuple(_template(c, t) for t in c.shapes.values()),
         fallbacks=tuple(_template(c, t) for t in c.fallbacks.values()),
         prose=prose.mode.value if prose else "guarded",
+        forbidden_phrases=tuple(s.value for s in prose.forbid) if prose else (),
         sweep=_sweep(sweep) if sweep else P.Sweep(),
         actions=actions,
         missing=missing,

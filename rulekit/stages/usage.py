@@ -85,6 +85,36 @@ def check_prose(c: Compilation) -> None:
     elif mode == "shapes" and not c.shapes:
         c.error("RK405", "`prose shapes` allows only approved shapes, and none is declared",
                 prose[0].mode.span, hint='declare one: `shape NAME "text with {slot}" { ... }`')
+    _check_forbidden(c, prose[0])
+
+
+def _check_forbidden(c: Compilation, prose: ast.Prose) -> None:
+    """RK414 for a forbidden phrase that could never be found, or a list under a mode other
+    than `guarded`; RK201 for a phrase listed twice (in any case, white space collapsed)."""
+    if prose.forbid and prose.mode.value in P.PROSE_MODES and prose.mode.value != "guarded":
+        c.error("RK414", f"`forbid` applies under `prose guarded`, not `prose {prose.mode.value}`",
+                prose.forbid[0].span, hint="`prose shapes` allows only the approved shapes, and "
+                "`prose free` anything: write `prose guarded forbid ...`, or drop the list")
+        return
+    seen: dict[str, ast.String] = {}
+    for phrase in prose.forbid:
+        text = phrase.value
+        if not text.strip():
+            c.error("RK414", "an empty forbidden phrase forbids nothing", phrase.span,
+                    hint='write the words to forbid: `forbid "refund"`')
+        elif "{" in text or "}" in text:
+            c.error("RK414", f"forbidden phrase \"{text}\" holds a brace", phrase.span,
+                    hint="the phrases are read in the words outside the slots, where no slot "
+                    "or brace is left; forbid the words around it")
+        elif text != text.strip():
+            c.error("RK414", f"forbidden phrase \"{text}\" starts or ends with white space",
+                    phrase.span, hint=f'phrases match whole words: write "{text.strip()}"')
+        else:
+            key = " ".join(text.casefold().split())
+            if key in seen:
+                c.error("RK201", f"phrase \"{text}\" is forbidden twice", phrase.span,
+                        hint=_first_seen(seen[key].span) + "; phrases match in any case")
+            seen.setdefault(key, phrase)
 
 
 # --- stage 9: sweep ---------------------------------------------------------------------------
