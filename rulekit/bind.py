@@ -1046,7 +1046,7 @@ def _verdict(figure: _Figure, entity: str | None, label: str, field: str, raw: A
              policy: Policy) -> Bound:
     truth = raw if isinstance(raw, Decimal) else _number(raw)
     forms = _shown_forms(policy, entity, field, truth) if truth is not None else []
-    shown = _plain(forms[-1]) if forms else ""
+    shown = _money_text(policy, entity, field, raw) or (_plain(forms[-1]) if forms else "")
     make = functools.partial(Bound, figure.start, figure.end, figure.text, figure.value, entity,
                              label, field, truth, shown=shown)
     if truth is None:
@@ -1077,6 +1077,21 @@ def _shown_forms(policy: Policy, entity: str | None, field: str, truth: Decimal)
         if kind == "decimal" and getattr(spec.type, "percent", False) and 0 < abs(truth) <= 1:
             forms.append(truth * 100)
     return forms
+
+
+def _money_text(policy: Policy, entity: str | None, field: str, raw: Any) -> str | None:
+    """A money cell as a customer reads it ("$1,299.00", with its currency), for the message;
+    None for any other cell, or one the field's type cannot read."""
+    spec = policy.entity(entity).field(field) if entity and policy.entity(entity) else None
+    if spec is None or spec.type.kind != "money":
+        return None
+    from rulekit.compare import Unreadable
+    from rulekit.render import format_value
+
+    try:
+        return format_value(spec, raw, policy.locale)
+    except (Unreadable, ValueError, TypeError):
+        return None
 
 
 def _tolerance(policy: Policy, entity: str | None, field: str) -> Decimal:
