@@ -52,10 +52,13 @@ def _entity(c: Compilation, entity: ast.Entity) -> P.BoundEntity | None:
                     if isinstance(s, (ast.Mentioned, ast.Pronouns, ast.Forms, ast.Ranks))]
     declarations += [o for f in entity.fields for o in f.options if isinstance(o, ast.SaidAs)]
     if not entity.evidence:
-        for statement in declarations:
+        if declarations:    # once, at the first: each further `said as` says the same
+            more = len(declarations) - 1
             c.error("RK602", f"entity '{name}' says how text names it, but not where its rows "
-                    "are in the evidence", statement.span,
-                    hint=f'add `from evidence "$.{_rows_key(name)}[*]"` after `entity {name}`')
+                    "are in the evidence" + (f" (and {more} more such line{'s' * (more > 1)})"
+                                             if more else ""), declarations[0].span,
+                    hint=f'add `from evidence "$.{_rows_key(name)}[*]"` after `entity {name}`, '
+                    "with the path where the evidence holds its rows")
         return None
     fields = {f.name.value: f for f in entity.fields}
     mentions, aliases, pronouns, forms, ranks = [], [], [], [], []
