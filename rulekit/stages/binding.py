@@ -95,7 +95,12 @@ def _entity(c: Compilation, entity: ast.Entity) -> P.BoundEntity | None:
             if kind is not None and kind.kind is not None and not T.TYPES[kind.kind].NUMERIC:
                 c.error("RK603", f"`said as` names the words for a figure; '{decl.name.value}' "
                         f"is a {kind.kind} field", option.span,
-                        hint="to name a row in text, list the field in `mentioned as`")
+                        hint="binding checks numbers (integer, decimal, money) against their "
+                        "row; remove `said as` here. To name a row in text by this field, list it "
+                        "in `mentioned as`" if kind.kind in ("text", "identifier") else
+                        "binding checks numbers (integer, decimal, money) against their row, and "
+                        "a link against the row its sentence names with no words needed; remove "
+                        "`said as` here (a date of another row is a known gap: docs/binding.md)")
                 continue
             for word in option.words:
                 if _word_problem(c, word, "a field word"):
