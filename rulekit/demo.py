@@ -42,13 +42,19 @@ def describe(policy: Policy) -> str:
     lines = [f"ruleset {policy.name} {policy.version}  (locale {policy.locale}, "
              f"currency {policy.currency or '-'}, time zone {policy.timezone}, "
              f"sha256 {policy.sources_sha256[:12]})"]
+    if policy.tenant:
+        shared = any(e.lookup is not None and e.lookup.shared for e in policy.entities)
+        lines.append(f"  every lookup is scoped to the signed-in user's :{policy.tenant}"
+                     + (", except the shared entities'" if shared else ""))
     for entity in policy.entities:
         fresh = (f", fresh within {_duration(entity.fresh_seconds)} via {entity.fresh_via}"
                  if entity.fresh_seconds else "")
         matching = dict(entity.matching)
         needs = "".join(f", requires {name}" + (f" matching {matching[name]}" if name in matching
                                                   else "") for name in entity.requires)
-        lines.append(f"  entity {entity.name} (key {entity.key}{fresh}{needs})")
+        shared = ", shared by every user" if entity.lookup is not None and entity.lookup.shared \
+            else ""
+        lines.append(f"  entity {entity.name} (key {entity.key}{fresh}{needs}{shared})")
         matched = {field: name for name, field in entity.matching}
         for field in entity.fields:
             detail = field.type.kind

@@ -133,3 +133,13 @@ def test_the_formatter_keeps_shared():
     text = RULES.read_text("utf-8")
     assert format_source(text, str(RULES)) == (text, ())
     assert format_source(text.replace(" shared\n", "\n"), str(RULES))[0] != text
+
+
+def test_the_description_says_which_entities_are_shared(policy):
+    from rulekit.demo import describe
+
+    lines = describe(policy).splitlines()
+    assert "  every lookup is scoped to the signed-in user's :account_id, except the shared " \
+           "entities'" in lines
+    assert "  entity incident (key id, shared by every user)" in lines
+    assert "  entity invoice (key id)" in lines
