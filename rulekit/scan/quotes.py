@@ -150,6 +150,9 @@ class _Quotes:
             for match in pattern.finditer(text):
                 if "\n" in match.group() and _BLANK_LINE.search(match.group()):
                     continue
+                s = match.start()
+                if "=" in text[max(0, s - 2):s] and text[s] in "\"'":
+                    continue            # an HTML attribute's value (href="..."), no quotation
                 self.add_quote(*match.span(), marks=_MARK_WIDTH.get(marks, 1))
 
     def add_quote(self, s: int, e: int, marks: int = 1) -> None:
