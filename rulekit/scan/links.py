@@ -49,7 +49,7 @@ _ANGLE_TARGET = re.compile(r"<([^<>\n]*)>")
 # (Each branch starts with its own character, so no text is matched two ways.)
 _BARE_TARGET = re.compile(r"(?:[^\s()\\]|\\\S|\((?:[^\s()\\]|\\\S|\((?:[^\s()\\]|\\\S)*\))*\))+")
 _AUTOLINK = re.compile(r"<([a-z][a-z0-9+.\-]{1,31}:[^\s<>]*)>", re.IGNORECASE)
-_URL_ATTRIBUTE = re.compile(r"(?:href|src|action|formaction|poster|background|data)"
+_URL_ATTRIBUTE = re.compile(r"(?:href|src|srcset|action|formaction|poster|background)"
                             r"[ \t\n]*=[ \t\n]*(?:\"([^\"]*)\"|'([^']*)'|([^\s\"'=<>`]+))")
 # Destinations left to other passes: an address (mailto:, judged as an e-mail address), a phone
 # number (tel:, sms:, whose digits are judged as a number) and a place on the same page (#...).
@@ -167,8 +167,8 @@ class _Links:
                 low = self.low
                 for match in _URL_ATTRIBUTE.finditer(low):
                     s = match.start()
-                    if s and (low[s - 1].isalnum() or low[s - 1] in "-_:."):
-                        continue                # data-x=, xlink:href= aside: another name
+                    if s and (low[s - 1].isalnum() or low[s - 1] in "-_"):
+                        continue                # data-href=, x_src=: another name
                     group = next(g for g in (1, 2, 3) if match.group(g) is not None)
                     self.add_destination(*match.span(group), markdown=False)
 
