@@ -16,8 +16,10 @@ _BLANK_LINE = re.compile(r"\n[ \t\r\u00a0]*\n")
 _QUOTE_PATTERNS = tuple((marks, re.compile(pattern)) for marks, pattern in (
     ('"', r'"(?<![0-9]")[^"]*"'),
     ("\u201c", r"\u201c[^\u201c\u201d]*\u201d"),                       # “…”
-    # „…“ „…” ⹂…“, and „…" with a straight closer (a keyboard's German quote)
-    ("\u201e\u2e42", r"[\u201e\u2e42][^\u201e\u2e42\u201c\u201d\"]*[\u201c\u201d\"]"),
+    # „…“ „…” ⹂…“, and „…" with a straight closer (a keyboard's German quote) when no curly
+    # one closes it ('„Er sagte "Hallo"“' is one quote)
+    ("\u201e\u2e42", r"[\u201e\u2e42](?:[^\u201e\u2e42\u201c\u201d]*[\u201c\u201d]"
+                     r"|[^\u201e\u2e42\u201c\u201d\"]*\")"),
     ("\u201f", r"\u201f[^\u201f\u201c\u201d]*[\u201d\u201c]"),                 # ‟…”
     ("\u201d", r"\u201d[^\u201c\u201d\u201e]*\u201d"),                 # ”…” (Swedish)
     ("\u00ab\u00bb", r"\u00ab[^\u00ab\u00bb]*\u00bb|\u00bb[^\u00ab\u00bb]*\u00ab"),   # «…» »…«
