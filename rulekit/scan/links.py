@@ -1,25 +1,34 @@
-"""URLs (absolute, ``www.``, bare hosts with a known top-level domain, relative paths and
-Markdown link targets), e-mail addresses and @handles. They are claimed first: their digits are
-theirs."""
+"""URLs (every link destination whole, absolute, ``www.``, hosts without a scheme, relative
+paths), e-mail addresses and @handles. They are claimed first: their digits are theirs."""
 
 from __future__ import annotations
 
 import re
 
 from rulekit.scan.base import _LINK, _Hit, _trie
+from rulekit.scan.tlds import RESERVED, ROOT_ZONE
 
 _URL_CHARS = r"[^\s<>\"`{}|\\^\[\]（）【】「」『』，。！？、“”‘’«»]"
 _ABSOLUTE_URL = re.compile(rf"(?i)(?:https?|ftp)://{_URL_CHARS}+")
 _WWW_URL = re.compile(rf"www\.[a-z0-9-]+(?:\.[a-z0-9-]+)+(?::[0-9]{{1,5}})?"
                       rf"(?:[/?#]{_URL_CHARS}*)?")
-_MD_LINK = re.compile(r"\]\((/[^\s()<>]*)\)")
-_TLDS = frozenset("""
-    com org net edu gov mil int io co ai app dev shop store info biz me tv us uk de fr es it nl
-    ch at be eu ca au jp cn in br ru se no dk fi pl cz ie nz kr tw hk sg mx ar za online site
-    tech xyz blog news cloud ly gl gg to fm page link live life world today email vn th id
-    my ph pt gr hu ro tr il ae sa ua sk si hr bg lt lv ee is lu li mc
+# Endings of file names, not top-level domains (none is in ``ROOT_ZONE``: a test checks), so
+# "Node.js/Deno" and "config.json/settings" are no hosts with a path.
+_FILE_ENDINGS = frozenset("""
+    js ts jsx tsx mjs cjs txt json yaml yml toml ini cfg conf env lock log csv tsv html htm
+    xhtml css scss less xml svg pdf png jpg jpeg gif webp bmp tif tiff ico heic doc docx xls
+    xlsx ppt pptx odt ods rtf exe dll bin iso dmg apk deb rpm msi rar tar gz tgz xz wav ogg
+    flac aac mkv avi webm cpp hpp hh rb php sql kt kts scala swift lua dart vue rst tex bat
+    cmd vb cs fs go ipynb
 """.split())
-_TLD_HIT = re.compile(rf"\.(?:{_trie(_TLDS)})(?![A-Za-z0-9-])")
+# Endings that are top-level domains but name files far more often in an answer (README.md,
+# app.py, Main.java): a host on them is read only with a path after it.
+_FILE_DOMAINS = frozenset("md py sh rs ps java".split())
+_TLDS = (ROOT_ZONE | RESERVED) - _FILE_DOMAINS
+# A dot, then a known ending that ends the host, or any ending of 2 to 63 letters with a path
+# after it (``_FILE_ENDINGS`` aside): "secure-login.bank/reset", "evil.zzz/x".
+_TLD_HIT = re.compile(rf"\.(?:(?:{_trie(_TLDS)})(?![a-z0-9-]|\.[a-z0-9])"
+                      r"|([a-z]{2,63})(?=/[^\s/]))")
 _HOST_REVERSED = re.compile(r"[a-z0-9-]+(?:\.[a-z0-9-]+)*")
 _URL_TAIL = re.compile(rf"(?::[0-9]{{1,5}})?(?:[/?#]{_URL_CHARS}*)?")
 _RELATIVE = re.compile(rf"/(?<![\w/.:~\-)\]]/)(?:[A-Za-z0-9_~%+.\-]+/)+[A-Za-z0-9_~%+.\-]*"
@@ -29,6 +38,28 @@ _DOMAIN = re.compile(r"[A-Za-z0-9][A-Za-z0-9-]*(?:\.[A-Za-z0-9-]+)+")
 _EMAIL_AT = re.compile(r"@(?<=[A-Za-z0-9._%+\-]@)(?=[A-Za-z0-9][A-Za-z0-9-]*\.[A-Za-z0-9])")
 _HANDLE = re.compile(r"@(?<![A-Za-z0-9._%+\-@/:]@)([A-Za-z0-9_.]+)")
 _URL_TRAILING = ".,;:!?'\"*_~"
+# Link destinations: a Markdown link's "](", a reference definition's "]:", an autolink
+# "<scheme:...>", and an HTML attribute that holds a URL (matched in the lower-cased text).
+_MD_TARGET = re.compile(r"\]\([ \t]*\n?[ \t]*")
+_MD_REFERENCE = re.compile(r"\]:[ \t]*\n?[ \t]*")
+_REFERENCE_LABEL = re.compile(r"[ \t]{0,3}\[[^\]\n^][^\]\n]{0,998}")     # not a footnote [^1]:
+_ANGLE_TARGET = re.compile(r"<([^<>\n]*)>")
+# A destination as Markdown reads it: no white space, brackets balanced (two deep), a backslash
+# escaping the next character.
+# (Each branch starts with its own character, so no text is matched two ways.)
+_BARE_TARGET = re.compile(r"(?:[^\s()\\]|\\\S|\((?:[^\s()\\]|\\\S|\((?:[^\s()\\]|\\\S)*\))*\))+")
+_AUTOLINK = re.compile(r"<([a-z][a-z0-9+.\-]{1,31}:[^\s<>]*)>", re.IGNORECASE)
+_URL_ATTRIBUTE = re.compile(r"(?:href|src|srcset|action|formaction|poster|background)"
+                            r"[ \t\n]*=[ \t\n]*(?:\"([^\"]*)\"|'([^']*)'|([^\s\"'=<>`]+))")
+# Destinations left to other passes: an address (mailto:, judged as an e-mail address), a phone
+# number (tel:, sms:, whose digits are judged as a number) and a place on the same page (#...).
+_LEFT_TO_OTHERS = re.compile(r"(?i)(?:mailto|tel|sms|callto):|#")
+# Resolving a destination as a browser does (the WHATWG URL standard), for special schemes.
+_SPECIAL_SCHEMES = frozenset("http https ftp ws wss file".split())
+_SCHEME = re.compile(r"([A-Za-z][A-Za-z0-9+.\-]*):")
+_C0_AND_SPACE = "".join(map(chr, range(0x21)))
+_NO_TAB_NEWLINE = str.maketrans("", "", "\t\n\r")
+_MD_ESCAPE = re.compile(r"\\([!-/:-@\[-`{-~])")
 # The last letter of https, http or ftp (ſ matches s under IGNORECASE).
 _SCHEME_LAST = frozenset("sSpP\u017f")
 _URL_HEAD = re.compile(r"(?s)(?:.*?://)?[^/?#]*")
@@ -63,6 +94,8 @@ class _Links:
     def links(self) -> None:
         text, low = self.text, self.low
         rest = low              # the text outside the absolute URLs, for the tests below
+        if "](" in text or "]:" in text or "<" in text:
+            self.destinations()
         if "://" in text:
             spans = self.absolute_links()
             if spans:
@@ -70,9 +103,6 @@ class _Links:
                 # a claimed span. Tested on what lies outside them, joined by spaces.
                 rest = " ".join([low[a:b] for a, b in zip((0, *(e for _, e in spans)),
                                                             (*(s for s, _ in spans), len(low)))])
-        if "](/" in text:
-            for match in _MD_LINK.finditer(text):
-                self.add_link("url", *match.span(1), match.group(1))
         if "www." in rest:
             for match in _WWW_URL.finditer(low):
                 s = match.start()
@@ -80,25 +110,93 @@ class _Links:
                     self.add_link("url", s, match.end(), "", trim=True)
         if "@" in rest:
             self.at_signs()
-        if "." in text:
-            for match in _TLD_HIT.finditer(low):
-                dot, e = match.span()
-                window = low[max(0, dot - 253):dot][::-1]
-                host = _HOST_REVERSED.match(window)
-                if host is None:
-                    continue
-                s = dot - host.end()
-                if s and (text[s - 1] in ".@/:-_" or text[s - 1].isalnum()):
-                    continue
-                if any(not label or label[0] == "-" or label[-1] == "-"
-                       for label in low[s:e].split(".")) or not self.free(s, e):
-                    continue
-                tail = _URL_TAIL.match(text, e)
-                self.add_link("url", s, tail.end() if tail else e, "", trim=True)
+        if "." in rest and _TLD_HIT.search(rest) is not None:
+            self.hosts()        # (tested outside the URLs: "threads.example/@..." is one)
         if "/" in rest:
             for match in _RELATIVE.finditer(text):
                 if any(c.isalpha() for c in match.group()):
                     self.add_link("url", *match.span(), "", trim=True)
+
+    def hosts(self) -> None:
+        """Hosts without a scheme (``_TLD_HIT``), with their port and path. A dot inside a
+        link already claimed ("threads.example/@mindthread") is passed over first."""
+        text, low, mask = self.text, self.low, self.mask
+        for match in _TLD_HIT.finditer(low):
+            dot, e = match.span()
+            if mask[dot] or match.group(1) in _FILE_ENDINGS:
+                continue
+            window = low[max(0, dot - 253):dot][::-1]
+            host = _HOST_REVERSED.match(window)
+            if host is None:
+                continue
+            s = dot - host.end()
+            if s and (text[s - 1] in ".@/:-_" or text[s - 1].isalnum()):
+                continue
+            if any(not label or label[0] == "-" or label[-1] == "-"
+                   for label in low[s:e].split(".")) or not self.free(s, e):
+                continue
+            tail = _URL_TAIL.match(text, e)
+            self.add_link("url", s, tail.end() if tail else e, "", trim=True)
+
+    def destinations(self) -> None:
+        """Every link destination, claimed whole as one URL: a Markdown inline link's and a
+        reference definition's target, an autolink, an HTML href, src, action... A browser
+        follows the whole of it, so no part of it is another link ("https:\\\\evil.zip/x",
+        "https://shop.example\t.evil.zip"). Its ``normalized`` is where a browser goes
+        (``_resolve``); it is judged as written. Each search starts after the last
+        destination, so the text is read once."""
+        text = self.text
+        if "](" in text:
+            at = 0
+            while (found := _MD_TARGET.search(text, at)) is not None:
+                at = self.destination(found.end(), markdown=True)
+        if "]:" in text:
+            at = 0
+            while (found := _MD_REFERENCE.search(text, at)) is not None:
+                # its line, read back at most as far as a label may be long (999)
+                start = found.start()
+                line = text.rfind("\n", max(0, start - 1004), start) + 1
+                at = found.end()
+                if (line or start <= 1004) and _REFERENCE_LABEL.fullmatch(text, line, start):
+                    at = self.destination(at, markdown=True)
+        if "<" in text:
+            if ":" in text:
+                for match in _AUTOLINK.finditer(text):
+                    self.add_destination(*match.span(1), markdown=False)
+            if "=" in text:
+                low = self.low
+                for match in _URL_ATTRIBUTE.finditer(low):
+                    s = match.start()
+                    if s and (low[s - 1].isalnum() or low[s - 1] in "-_"):
+                        continue                # data-href=, x_src=: another name
+                    group = next(g for g in (1, 2, 3) if match.group(g) is not None)
+                    self.add_destination(*match.span(group), markdown=False)
+
+    def destination(self, at: int, markdown: bool) -> int:
+        """The Markdown destination starting at ``at`` (in angle brackets, or bare up to a
+        space or its closing bracket), claimed; where the next search starts."""
+        text = self.text
+        if text.startswith("<", at):
+            angle = _ANGLE_TARGET.match(text, at)
+            if angle is not None:
+                self.add_destination(*angle.span(1), markdown=markdown)
+                return angle.end()
+        bare = _BARE_TARGET.match(text, at)
+        if bare is None:
+            return at
+        self.add_destination(at, bare.end(), markdown=markdown)
+        return bare.end()
+
+    def add_destination(self, s: int, e: int, markdown: bool) -> None:
+        text = self.text
+        while s < e and text[s] in _C0_AND_SPACE:
+            s += 1
+        while e > s and text[e - 1] in _C0_AND_SPACE:
+            e -= 1
+        if e > s and not _LEFT_TO_OTHERS.match(text, s) and self.free(s, e):
+            hit = _Hit("url", s, e)
+            hit.normalized = _resolve(text[s:e], markdown)
+            self.claim(hit, _LINK)
 
     def absolute_links(self) -> list[tuple[int, int]]:
         """URLs with a scheme (https, http, ftp), claimed; their spans as matched. A match is
@@ -154,6 +252,25 @@ class _Links:
         e = at + 1 + len(".".join(labels))
         self.add_link("email", s, e, text[s:e].lower())
         return True
+
+
+def _resolve(target: str, markdown: bool) -> str:
+    """Where a browser goes for a link destination (the WHATWG URL standard, without a base):
+    Markdown's backslash escapes undone, C0 controls and spaces stripped at both ends, tabs and
+    newlines dropped; for http(s), ftp, ws(s) and file a backslash is a slash and the host
+    comes after any number of slashes, none too ("https:evil.zip/x", "https:\\\\evil.zip");
+    a destination that starts with two slashes or backslashes ("//host", "\\\\host") is
+    https. Other destinations (a relative path, another scheme) as written."""
+    url = _MD_ESCAPE.sub(r"\1", target) if markdown and "\\" in target else target
+    url = url.strip(_C0_AND_SPACE).translate(_NO_TAB_NEWLINE)
+    scheme = _SCHEME.match(url)
+    if scheme is not None and scheme.group(1).lower() in _SPECIAL_SCHEMES:
+        name, rest = scheme.group(1).lower(), url[scheme.end():]
+    elif scheme is None and url[:1] in "/\\" and url[1:2] in "/\\" and url[:2]:
+        name, rest = "https", url
+    else:
+        return url
+    return _normalize_url(f"{name}://{rest.replace(chr(92), '/').lstrip('/')}")
 
 
 def _normalize_url(url: str) -> str:

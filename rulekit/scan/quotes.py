@@ -16,7 +16,11 @@ _BLANK_LINE = re.compile(r"\n[ \t\r\u00a0]*\n")
 _QUOTE_PATTERNS = tuple((marks, re.compile(pattern)) for marks, pattern in (
     ('"', r'"(?<![0-9]")[^"]*"'),
     ("\u201c", r"\u201c[^\u201c\u201d]*\u201d"),                       # “…”
-    ("\u201e", r"\u201e[^\u201e\u201c\u201d]*[\u201c\u201d]"),             # „…“ „…”
+    # „…“ „…” ⹂…“, and „…" with a straight closer (a keyboard's German quote) when no curly
+    # one closes it ('„Er sagte "Hallo"“' is one quote)
+    ("\u201e\u2e42", r"[\u201e\u2e42](?:[^\u201e\u2e42\u201c\u201d]*[\u201c\u201d]"
+                     r"|[^\u201e\u2e42\u201c\u201d\"]*\")"),
+    ("\u201f", r"\u201f[^\u201f\u201c\u201d]*[\u201d\u201c]"),                 # ‟…”
     ("\u201d", r"\u201d[^\u201c\u201d\u201e]*\u201d"),                 # ”…” (Swedish)
     ("\u00ab\u00bb", r"\u00ab[^\u00ab\u00bb]*\u00bb|\u00bb[^\u00ab\u00bb]*\u00ab"),   # «…» »…«
     ("\u2039\u203a", r"\u2039[^\u2039\u203a]*\u203a|\u203a[^\u2039\u203a]*\u2039"),   # ‹…› ›…‹
@@ -24,6 +28,20 @@ _QUOTE_PATTERNS = tuple((marks, re.compile(pattern)) for marks, pattern in (
     ("\u300e", r"\u300e[^\u300e\u300f]*\u300f"),                       # 『…』
     ("\u2018", r"\u2018(?<![A-Za-z0-9]\u2018)[^\u2018\u2019]*\u2019"),   # ‘…’
     ("\u201a", r"\u201a[^\u201a\u2018\u2019]*[\u2018\u2019]"),             # ‚…‘
+    ("\u201b", r"\u201b[^\u201b\u2018\u2019]*[\u2019\u2018]"),             # ‛…’
+    ("\u275d", r"\u275d[^\u275d\u275e]*\u275e"),                       # ❝…❞ (ornaments)
+    ("\u275b", r"\u275b[^\u275b\u275c]*\u275c"),                       # ❛…❜
+    ("\U0001f676\U0001f678", r"[\U0001f676\U0001f678][^\U0001f676\U0001f677\U0001f678]*\U0001f677"),
+    ("\u276e\u276f", r"\u276e[^\u276e\u276f]*\u276f|\u276f[^\u276e\u276f]*\u276e"),   # ❮…❯ ❯…❮
+    ("\u301d", r"\u301d[^\u301d\u301e\u301f]*[\u301e\u301f]"),             # 〝…〞 〝…〟
+    # Marks that are not quote marks first: the ditto mark 〃 (a table's "same as above") and
+    # the double prime ″ (seconds, inches; read as two primes ′′ after NFKC) open only before a
+    # non-space and close only after one, on one line, and ′′ not after a digit (12″ is an
+    # inch mark); the double acute accent ˝ (read as a space and U+030B) the same.
+    ("\u3003", r"\u3003(?=[^\s\u3003|])[^\u3003\n]*(?<=[^\s|])\u3003"),      # 〃…〃
+    ("\u2032", r"\u2032\u2032(?<![0-9]\u2032\u2032)(?=[^\s\u2032])[^\u2032\n]*"
+                r"(?<=[^\s\u2032])\u2032\u2032"),                          # ″…″
+    ("\u030b", r" \u030b(?=[^\s\u030b])[^\u030b\n]* \u030b"),                # ˝…˝
     # '…' (straight single quotes), where a ' is far more often an apostrophe: it opens only
     # after a space, a line start, a bracket or a colon and before a non-space that is not a
     # digit (Q3 '26 is a year), and closes
@@ -75,7 +93,13 @@ _FIGURE_WORDS = frozenset("""january february march april may june july august s
 _LABELS = frozenset("note notes tip tips warning important summary update example answer status "
                     "price total reminder disclaimer caution fyi ps p.s. verdict result results "
                     "details reason why how what q a question bottom line pro tip heads up tl;dr "
-                    "in short step".split())
+                    "in short step shipping delivery returns return refund refunds "
+                    "availability stock size sizing fit material care pros cons recommendation "
+                    "rating score subtotal cost discount offer deal sale hours address phone "
+                    "contact location source sources hint highlights takeaway conclusion "
+                    "overview description features specs dimensions weight color colour "
+                    "option options alternative suggestion advice monday tuesday wednesday "
+                    "thursday friday saturday sunday today tomorrow".split())
 
 # HTML quote elements, matched in the lower-cased text. The inner text holds no opening or
 # closing tag of the same element, so an unclosed one costs one scan to the next.
@@ -91,6 +115,8 @@ _SAID_CODE = re.compile(rf"(?<![\w-])(?:(?!call|post){_SAID}|(?:called|calls|pos
                         rf"(?= (?:it|him|her|them|this|that)\b)){_SAID_OBJECT}"
                         r"[ \t\u00a0]*,?[ \t\u00a0]*\Z")
 
+# Marks that NFKC turns into two characters: ″ into ′′, ˝ into a space and U+030B.
+_MARK_WIDTH = {"\u2032": 2, "\u030b": 2}
 _ANY_MARK = re.compile("[" + "".join(marks for marks, _ in _QUOTE_PATTERNS) + "]")
 assert all(len(marks) <= 2 for marks, _ in _QUOTE_PATTERNS)
 
@@ -126,7 +152,10 @@ class _Quotes:
             for match in pattern.finditer(text):
                 if "\n" in match.group() and _BLANK_LINE.search(match.group()):
                     continue
-                self.add_quote(*match.span())
+                s = match.start()
+                if "=" in text[max(0, s - 2):s] and text[s] in "\"'":
+                    continue            # an HTML attribute's value (href="..."), no quotation
+                self.add_quote(*match.span(), marks=_MARK_WIDTH.get(marks, 1))
 
     def add_quote(self, s: int, e: int, marks: int = 1) -> None:
         inner = self.text[s + marks:e - marks]
@@ -158,8 +187,15 @@ class _Quotes:
         if "<blockquote" in low:
             for match in _HTML_BLOCKQUOTE.finditer(low):
                 s = match.start()
-                squashed = _squash_clean(_TAG.sub("", self.text[match.start(1):match.end(1)]))
-                if squashed and self.introduced_block(s):
+                inner = _TAG.sub(" ", self.text[match.start(1):match.end(1)]).strip()
+                # "<blockquote>Dana: ...</blockquote>", "<blockquote>... — Dana</blockquote>":
+                # introduced inside, by its first words or its last
+                head = _head(inner)
+                attribution = _ATTRIBUTION.search(inner, max(0, len(inner) - 80))
+                if attribution is not None:
+                    inner = inner[:attribution.start()]
+                squashed = _squash_clean(inner[head:])
+                if squashed and (head or attribution or self.introduced_block(s)):
                     self.quote_hit(s, match.end(), squashed)
 
     def fenced_quotes(self) -> None:
@@ -207,13 +243,20 @@ class _Quotes:
                 block_quoted = bool(self.introduced_block(s))
                 # or an attribution after it: "> It leaks. — Dana", a last line "— Dana"
                 block_quoted = block_quoted or _attributed_block(text, s)
+                head = 0
+                if not block_quoted:
+                    # or a name that opens it: "> Dana: ...", "> Dana wrote: ..."
+                    head = _head(text[match.end():line_end])
+                    block_quoted = head > 0
+            else:
+                head = 0
             block_end = line_end
-            content = text[match.end():line_end].rstrip()
+            content = text[match.end() + head:line_end].rstrip()
             attribution = _ATTRIBUTION.search(content) if block_quoted else None
             if attribution is not None:
                 content = content[:attribution.start()].rstrip()    # "... — Dana" is not Dana's
             if block_quoted and content:
-                self.quote_hit(text.index(">", s), match.end() + len(content),
+                self.quote_hit(text.index(">", s), match.end() + head + len(content),
                                _squash_clean(content))
 
     def emphasis_quotes(self) -> None:
@@ -269,6 +312,26 @@ class _Quotes:
 _ATTRIBUTION = re.compile(r"(?:^|[ \t])(?:[\u2014\u2013]|--|~)[ \t]*(?:@[\w.]{1,30}|"
                           r"[A-Z][\w'.\-]{0,30}(?:[ \t][A-Z][\w'.\-]{0,30}){0,2})"
                           r"(?:,[ \t]*[^\n]{0,40})?[ \t]*\Z")
+
+
+# A name (with a verb of saying, maybe) and a colon that open a blockquote: "Dana:", "**Dana
+# K.:**", "Dana wrote:". A label of the answer's own ("Note:", "Shipping:") is no name.
+_HEAD = re.compile(r"[ \t]*(?:\*\*|__)?(?P<name>@[\w.]{1,30}|[A-Z][\w'.\-]{0,30}"
+                   r"(?:[ \t][A-Z][\w'.\-]{0,30}){0,2})"
+                   rf"(?P<said>[ \t]+(?i:{_SAID}){_SAID_OBJECT})?"
+                   r"(?:\*\*|__)?[ \t]*[:\uff1a](?:\*\*|__)?[ \t]*(?=\S)")
+
+
+def _head(content: str) -> int:
+    """The length of the name and colon that open a blockquote's first line (``_HEAD``), or 0
+    when it opens with none or with a label."""
+    found = _HEAD.match(content)
+    if found is None:
+        return 0
+    words = found.group("name").lower().rstrip(".").split()
+    if not found.group("said") and (words[0] in _LABELS or words[-1] in _LABELS):
+        return 0
+    return found.end()
 
 
 def _attributed_block(text: str, s: int) -> bool:
