@@ -1126,18 +1126,25 @@ def _outside(spans: list[tuple[int, int]], mentions: list[Mention]) -> list[Ment
     return [m for m in mentions if not any(a <= m.start and m.end <= b for a, b in spans)]
 
 
+# What a quote does not make its author's: a link, a handle or an e-mail in it takes the
+# customer somewhere, so it is judged as the answer's own ('Lin wrote: "my deal:
+# https://spam.example/deal"' relays a review's link, which rule 11 never licenses).
+_JUDGED_IN_QUOTES = frozenset({"url", "handle", "email"})
+
+
 def _outside_quotes(mentions: list[Mention], asserted: Collection[int] = ()) -> list[Mention]:
-    """A quote is judged whole: the figures inside it are the quoted author's, not the answer's.
-    The quotes at the indexes in ``asserted`` are the exception: what they hold is judged as
-    the answer's own words (``_asserted_question_quotes``). One pass: mentions are sorted by
-    start, so the covering quote only moves forward."""
+    """A quote is judged whole: the figures inside it are the quoted author's, not the answer's,
+    but not its links, handles and e-mails (``_JUDGED_IN_QUOTES``). The quotes at the indexes in
+    ``asserted`` are the exception: what they hold is judged as the answer's own words
+    (``_asserted_question_quotes``). One pass: mentions are sorted by start, so the covering
+    quote only moves forward."""
     kept, covered_until = [], -1
     for index, mention in enumerate(mentions):
         if mention.kind == "quote":
             kept.append(mention)
             if index not in asserted:
                 covered_until = max(covered_until, mention.end)
-        elif mention.end > covered_until:
+        elif mention.end > covered_until or mention.kind in _JUDGED_IN_QUOTES:
             kept.append(mention)
     return kept
 
