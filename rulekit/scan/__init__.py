@@ -162,11 +162,14 @@ Decisions on ambiguous text, each pinned by a case in ``tests/cases/scan/``:
   have ``day`` None and ``normalized`` "--07-29"; a month and a year ("July 2026") "2026-07". A
   date that cannot exist (31 February 2026, a wrong weekday) is still a ``date`` mention, with
   ``day`` and ``normalized`` None.
-- URLs: absolute (http, https, ftp), ``www.`` hosts, hosts without a scheme whose last label is
-  a well-known top-level domain (``shop.example.com/p/1``; not ``README.md``, ``app.py``), and
-  relative links: a Markdown link target (``[text](/path)``) or a path of two or more segments
-  (``/insights/posts/42``). A single-segment ``/help`` in prose is not read as a link.
-- Quotes: "...", “...”, „...“, ”...”, «...», »...«, ‹...›, ‘...’, ‚...‘, 「...」, 『...』 and
+- URLs: absolute (http, https, ftp), ``www.`` hosts, hosts without a scheme on any ending
+  when a path follows (``secure-login.bank/reset``; not file names such as ``config.json/...``)
+  and alone on a top-level domain of ``rulekit.scan.tlds`` (not ``README.md``, ``app.py``), every
+  link destination whole as written (``[text](...)``, ``[ref]: ...``, ``<scheme:...>``,
+  ``href="..."``; docs/sweep.md rule 9), and relative links: a Markdown link target
+  (``[text](/path)``) or a path of two or more segments (``/insights/posts/42``). A
+  single-segment ``/help`` in prose is not read as a link.
+- Quotes (docs/sweep.md rule 7 lists every pair): "...", “...”, „...“, ”...”, «...», »...«, ‹...›, ‘...’, ‚...‘, 「...」, 『...』 and
   '...' (a straight ' opens only after a space, a bracket or a colon and before a non-digit,
   closes before no letter or digit, and is an apostrophe before a letter: doesn't, O'Brien),
   emitted when the quoted text has at least 2 words or 6 characters after squashing (``squash``:
