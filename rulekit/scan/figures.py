@@ -163,7 +163,8 @@ _SCALES = {"k": 10**3, "K": 10**3, "M": 10**6, "MM": 10**6, "mn": 10**6, "Mio": 
            "millions": 10**6, "millionen": 10**6, "billion": 10**9, "milliard": 10**9,
            "milliards": 10**9, "milliarde": 10**9, "milliarden": 10**9, "trillion": 10**12,
            "billionen": 10**12, "lakh": 10**5, "lakhs": 10**5, "lac": 10**5, "lacs": 10**5,
-           "crore": 10**7, "crores": 10**7, "L": 10**5, "Cr": 10**7}
+           "crore": 10**7, "crores": 10**7, "L": 10**5, "Cr": 10**7, "hundred": 10**2,
+           "grand": 10**3, "thou": 10**3}
 # Scales read only where lakh and crore are how amounts are written (1.2L, 2 Cr): elsewhere
 # 1.5L is litres, a glued token.
 _LAKH_SCALES = frozenset(("L", "Cr"))
@@ -185,8 +186,9 @@ _ORDINAL_BEFORE = re.compile(r"(?:#|(?<![A-Za-z])(?:No\.?|NO\.?|no\.|[Nn]r\.?|[N
 _SUFFIX = re.compile(
     r"(?:(?P<sx>k|K|MM|M|bn|mn|tn|B|T|L)(?![A-Za-z0-9])"
     r"|[ \u00a0]?(?P<sx2>bn|tn|mn|Mio|Mrd|Md|Cr)\.?(?![A-Za-z0-9])"
-    r"|[ \u00a0]+(?i:(?P<sw>thousand|million|billion|trillion|lakhs?|lacs?|crores?|tausend|"
-    r"millionen|milliarden?|billionen|millions|milliards?|mille))(?![\w-]))?"
+    r"|(?:[ \u00a0]+|[-\u2010](?=(?i:hundred|thousand)))"
+    r"(?i:(?P<sw>thousand|million|billion|trillion|lakhs?|lacs?|crores?|tausend|"
+    r"millionen|milliarden?|billionen|millions|milliards?|mille|hundred|grand|thou))(?![\w-]))?"
     r"(?:(?P<pct>[ \u00a0]?[%\u066a\u2030]|[ \u00a0]+(?i:percent(?!age)|per[ \u00a0]?cent|pct|prozent|"
     r"pour[ \u00a0]?cent|por[ \u00a0]?ciento|per[ \u00a0]?cento)(?![\w]))"
     rf"|[ \u00a0]?(?P<cur>(?:US|CA|AU|NZ|HK|NT|SG|MX|R|A|C|S)\$|[{_CURRENCY_SIGNS}]"
@@ -200,7 +202,7 @@ _SUFFIX = re.compile(
     r"|(?i:[-\u2010]?fold)(?![\w])"
     rf"|[ \u00a0]+(?i:times)(?=[ \u00a0]+(?i:{_COMPARATIVES})\b))?")
 # The characters a suffix can start with (after at most one space).
-_SUFFIX_FIRST = frozenset("kKMBTbmtlLcCpPdDeEyYrRxX×%\u066a\u2030-\u2010fF倍元円块塊원zZqus"
+_SUFFIX_FIRST = frozenset("kKMBTbmtlLcCpPdDeEyYrRxX×%hHgG\u066a\u2030-\u2010fF倍元円块塊원zZqus"
                           "米美欧歐日英人港韩韓ドユウ달유위엔\u062f\u0930"
                           "ABCDEFGHIJKLMNOPQRSTUVWXYZ$\u00a2\u00a3\u00a4\u00a5\u058f\u060b"
                           "\u07fe\u07ff\u09f2\u09f3\u09fb\u0af1\u0bf9\u0e3f\u17db\ua838\ufdfc"
@@ -225,7 +227,7 @@ _SPACED_SUFFIXES: dict[str, tuple[str, ...]] = dict.fromkeys("abcdefghijklmnopqr
 for _prefix in ("bn", "tn", "mio", "mrd", "md", "tho", "mil", "bil", "tri", "lak", "cro", "tau",
                 "per", "pct", "pro", "pou", "por", "kr", "z", "lei", "dol", "eur", "yen", "yua",
                 "rup", "x", "tim", "mn", "lac", "qui", "buc", "us-", "fra", "pes", "pfu",
-                "liv", "ste", "pon", "lib", "rea", "am", "a.m", "pm", "p.m"):         # and am/pm: "7.30 pm" is a clock time
+                "liv", "ste", "pon", "lib", "rea", "hun", "gra", "am", "a.m", "pm", "p.m"):         # and am/pm: "7.30 pm" is a clock time
     _SPACED_SUFFIXES[_prefix[0]] += (_prefix,)
 del _prefix
 # A lower-case letter that ends no currency (Rs, kr) or ordinal mark (No, Nr): digits glued to
@@ -312,6 +314,9 @@ _CHANGE_TO = frozenset("à auf bis a para naar tot".split())
 _CENTS_AFTER = re.compile(r"[ \t\u00a0]+(?i:cents?|pence)(?![\w-])")
 _AND_GAP = re.compile(r"[ \t\u00a0]+(?i:and)[ \t\u00a0]+")
 _START = operator.attrgetter("s")
+# A word after "grand" with no currency before the digits makes it an adjective, not a
+# thousand: "5 grand pianos" (but "$5 grand prize" is $5,000, and "it cost 5 grand." too).
+_WORD_AFTER = re.compile(r"[ \u00a0]+[^\W\d_]")
 # Fractions (``_Figures.fraction``): the fraction slash (NFKC writes ½ as "1⁄2"), the
 # denominator after a slash, and the superscript digits of a numerator (2¹⁄₂); and what a
 # leading decimal point may follow (".5", "(.5%)", "$.99", "-.5"), not a letter or a digit
@@ -679,6 +684,9 @@ class _Figures:
             # Lower-casing "İ" leaves a combining dot ("mİllion" -> "mi̇llion"): a reader sees
             # "million". A word the table still lacks is not read as a scale at all.
             key = scale_text if scale_text in _SCALES else scale_text.lower().replace("\u0307", "")
+            if key == "grand" and currency_text is None and _WORD_AFTER.match(
+                    found.string, found.end("sw")):
+                return e, currency_text                    # "5 grand pianos": an adjective
             scale = self.info.billion if key == "billion" else _SCALES.get(key)
             if scale is not None:
                 hit.value *= scale
