@@ -280,6 +280,24 @@ def _apply(text: str, starts, ends: dict[int, int], edits):
     return "".join(pieces), new_starts, new_ends
 
 
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def surrogate_problem(text: str, what: str) -> str | None:
+    """What is wrong with ``text`` holding a surrogate code point, or None. A Python ``str``
+    can hold one, but it is no character: JSON writes it as an escape, and a client that reads
+    the JSON joins two of them into the character they encode ("$\\ud835\\udfd3" shows as
+    "$𝟓"), which the audit never read. So such a text is refused, as invalid UTF-8 is."""
+    if text.isascii():
+        return None
+    found = _SURROGATE.search(text)
+    if found is None:
+        return None
+    return (f"the {what} holds a lone surrogate, U+{ord(found.group()):04X} at character "
+            f"{found.start()}: it is no character, and a client may join it with the next "
+            "into one the audit never read; send the text itself, or UTF-8 bytes")
+
+
 def clean(text: str) -> tuple[str, list[int]]:
     """The text a reader sees, and for each of its characters the index in ``text`` it comes
     from, plus ``len(text)`` at the end (so ``len(map) == len(cleaned) + 1``). Monotonic."""
