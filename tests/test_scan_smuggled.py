@@ -29,3 +29,28 @@ def test_tags_between_digits_join_them() -> None:
     text = _fill("<b>1</b>")
     numbers = [m for m in scan(text) if m.kind == "number"]
     assert numbers and max(len(m.text) for m in numbers) > 1000
+
+
+def test_number_chars_are_every_other_number_of_unicode() -> None:
+    """``_NUMBER_CHARS`` holds every No and Nl character but the ideographic zero (which the
+    CJK reader reads): a run holding one is read character by character."""
+    import re
+    import sys
+    import unicodedata
+
+    from rulekit.scan.reader import _NUMBER_CHARS
+
+    listed = re.compile(f"[{_NUMBER_CHARS}]")
+    for code in range(sys.maxunicode + 1):
+        char = chr(code)
+        wanted = unicodedata.category(char) in ("No", "Nl") and char != "\u3007"
+        assert bool(listed.match(char)) == wanted, f"U+{code:04X}"
+
+
+@pytest.mark.parametrize(("text", "value"), [("$➎⓿⓿", "500"), ("Ⅻ", "12"), ("❺", "5"),
+                                             ("➓", "10"), ("㊄", "5"), ("〥", "5"), ("፭", "5"),
+                                             ("𝍤", "5"), ("༳", "-0.5")])
+def test_number_characters_are_read_by_their_value(text: str, value: str) -> None:
+    for form in (text, text + " &amp; ﬁ"):      # the general path of the reader too
+        (mention,) = [m for m in scan(form) if m.kind == "number"]
+        assert (mention.text, str(mention.value)) == (text, value)
