@@ -25,7 +25,6 @@ from typing import Any, Union
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictFloat, StrictInt, StrictStr
 from pydantic import ValidationError
 
-from rulekit.scan.reader import surrogate_problem
 from rulekit.template import ParsedTemplate, parse_template
 
 SLOT_NAME = r"^[A-Za-z_][A-Za-z0-9_]*$"
@@ -211,7 +210,7 @@ def _read_claims(raw: dict) -> tuple[Reply | None, list[Problem]]:
         return None, _validation_problems(exc)
     template = parse_template(reply.answer_template)
     problems = [Problem(f"malformed template: {p.message}", "$.answer_template")
-                for p in template.problems] + _surrogates(reply.answer_template, "$.answer_template")
+                for p in template.problems]
     first: dict[str, int] = {}
     for index, claim in enumerate(reply.claims):
         if claim.key in first:
@@ -233,13 +232,6 @@ def _read_claims(raw: dict) -> tuple[Reply | None, list[Problem]]:
     return Reply("claims", template, claims=tuple(reply.claims)), []
 
 
-def _surrogates(template: str, path: str) -> list[Problem]:
-    """A template holding a lone surrogate (``surrogate_problem``) is malformed, as a reply
-    that is not UTF-8 is."""
-    problem = surrogate_problem(template, "template")
-    return [] if problem is None else [Problem(problem, path)]
-
-
 def _read_slots(raw: dict) -> tuple[Reply | None, list[Problem]]:
     try:
         reply = SlotReply.model_validate(raw)
@@ -247,7 +239,7 @@ def _read_slots(raw: dict) -> tuple[Reply | None, list[Problem]]:
         return None, _validation_problems(exc)
     template = parse_template(reply.template)
     problems = [Problem(f"malformed template: {p.message}", "$.template")
-                for p in template.problems] + _surrogates(reply.template, "$.template")
+                for p in template.problems]
     if reply.grounded and reply.subject is None:
         problems.append(Problem("`subject` is missing: a grounded reply names its entity and id",
                                 "$.subject"))

@@ -1,6 +1,8 @@
 """What the reader sees: ``clean`` (HTML references decoded, NFKC, format characters dropped,
-group spaces unified, digits of any script as ASCII, emphasis inside numbers dropped, O between
-digits read as 0, underscore emphasis read as asterisks) with the map of each cleaned index
+group spaces unified, digits of any script as ASCII, other number characters by their value
+(➎ 5, Ⅻ 12), emphasis inside numbers dropped, markup between digits dropped (inline HTML tags
+and comments, paired emphasis and code marks, a backslash), O between digits read as 0,
+underscore emphasis read as asterisks) with the map of each cleaned index
 back to the original, and ``squash``, the form quoted text is compared in."""
 
 from __future__ import annotations
