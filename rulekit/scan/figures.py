@@ -347,8 +347,10 @@ _CENTS_AFTER = re.compile(r"[ \t\u00a0]+(?i:cents?|pence)(?![\w-])")
 _AND_GAP = re.compile(r"[ \t\u00a0]+(?i:and)[ \t\u00a0]+")
 _START = operator.attrgetter("s")
 # A word after "grand" with no currency before the digits makes it an adjective, not a
-# thousand: "5 grand pianos" (but "$5 grand prize" is $5,000, and "it cost 5 grand." too).
-_WORD_AFTER = re.compile(r"[ \u00a0]+[^\W\d_]")
+# thousand: "5 grand pianos" (but "$5 grand in cash" is $5,000, and "it cost 5 grand." too),
+# and so do the nouns "grand" is said with after an amount ("a $35 grand total").
+_WORD_AFTER = re.compile(r"[ \u00a0]+([^\W\d_]+)")
+_GRAND_NOUNS = frozenset("total totals prize prizes opening finale tour slam slams".split())
 # Fractions (``_Figures.fraction``): the fraction slash (NFKC writes ½ as "1⁄2"), the
 # denominator after a slash, and the superscript digits of a numerator (2¹⁄₂); and what a
 # leading decimal point may follow (".5", "(.5%)", "$.99", "-.5"), not a letter or a digit
@@ -716,9 +718,10 @@ class _Figures:
             # Lower-casing "İ" leaves a combining dot ("mİllion" -> "mi̇llion"): a reader sees
             # "million". A word the table still lacks is not read as a scale at all.
             key = scale_text if scale_text in _SCALES else scale_text.lower().replace("\u0307", "")
-            if key == "grand" and currency_text is None and _WORD_AFTER.match(
-                    found.string, found.end("sw")):
-                return e, currency_text                    # "5 grand pianos": an adjective
+            if key == "grand":
+                word = _WORD_AFTER.match(found.string, found.end("sw"))
+                if word and (currency_text is None or word.group(1).lower() in _GRAND_NOUNS):
+                    return e, currency_text     # "5 grand pianos", "$35 grand total": adjectives
             scale = self.info.billion if key == "billion" else _SCALES.get(key)
             if scale is not None:
                 hit.value *= scale
