@@ -213,7 +213,10 @@ Decisions on ambiguous text, each pinned by a case in ``tests/cases/scan/``:
   currency (₽ RUB, ₿ BTC); another currency sign (Sc) is its own currency, which no evidence
   holds (₤, ₳, ¤). Scale words after digits: thousand, hundred ("$5 hundred", "5-hundred"),
   thou, and grand after a currency or at the end of a clause ("$5 grand", not "5 grand
-  pianos" nor "a $35 grand total" or "grand prize"). ``currency_codes`` gives the ISO codes a value may stand for. A dash after the locale's decimal mark stands for no cents and belongs to the amount when
+  pianos" nor "a $35 grand total" or "grand prize").
+- Roman numerals in Latin capitals are numbers only right before a currency word or a word of
+  stock ("XII left", "D dollars" 500 USD; ``_ROMAN_AFTER`` in ``rulekit.scan.words``): never a
+  lone "I" ("I left"), nor after a capitalised word inside its sentence ("World War II left"). ``currency_codes`` gives the ISO codes a value may stand for. A dash after the locale's decimal mark stands for no cents and belongs to the amount when
   a currency stands after it or before the digits ("1.299,– €", "49,- EUR", "€ 49,–", "49.–
   CHF" in de_CH), also with a scale between ("1.299,– Mio. €"), and when it ends the first end of
   a range, which then takes the second end's currency ("1,- bis 5,- €", "1,-–5,- €"); without
