@@ -217,7 +217,7 @@ _SUFFIX = re.compile(
     r"|[ \u00a0]?(?P<sx2>bn|tn|mn|Mio|Mrd|Md|Cr)\.?(?![A-Za-z0-9])"
     r"|(?:[ \u00a0]+|[-\u2010](?=(?i:hundred|thousand)))"
     r"(?i:(?P<sw>thousand|million|billion|trillion|lakhs?|lacs?|crores?|tausend|"
-    r"millionen|milliarden?|billionen|millions|milliards?|mille|hundred|grand|thou))(?![\w-]))?"
+    r"millionen|milliarden?|billionen|millions|milliards?|mille|hundred|grand|thou|k|mil))(?![\w-]))?"
     r"(?:(?P<pct>[ \u00a0]?[%\u066a\u2030]|[ \u00a0]+(?i:percent(?!age)|per[ \u00a0]?cent|pct|prozent|"
     r"pour[ \u00a0]?cent|por[ \u00a0]?ciento|per[ \u00a0]?cento)(?![\w]))"
     rf"|[ \u00a0]?(?P<cur>(?:US|CA|AU|NZ|HK|NT|SG|MX|R|A|C|S)\$|[{_CURRENCY_SIGNS}]"
@@ -256,7 +256,7 @@ _SPACED_SUFFIXES: dict[str, tuple[str, ...]] = dict.fromkeys("abcdefghijklmnopqr
 for _prefix in ("bn", "tn", "mio", "mrd", "md", "tho", "mil", "bil", "tri", "lak", "cro", "tau",
                 "per", "pct", "pro", "pou", "por", "kr", "z", "lei", "dol", "eur", "yen", "yua",
                 "rup", "x", "tim", "mn", "lac", "qui", "buc", "us-", "fra", "pes", "pfu",
-                "liv", "ste", "pon", "lib", "rea", "hun", "gra", "am", "a.m", "pm", "p.m"):         # and am/pm: "7.30 pm" is a clock time
+                "liv", "ste", "pon", "lib", "rea", "hun", "gra", "k", "am", "a.m", "pm", "p.m"):         # and am/pm: "7.30 pm" is a clock time
     _SPACED_SUFFIXES[_prefix[0]] += (_prefix,)
 for _prefix in f"{_LOWER_CODES}|xbt|ltc|xrp|xmr|bnb|dog".split("|"):
     if not _SPACED_SUFFIXES[_prefix[0]] or not _prefix.startswith(_SPACED_SUFFIXES[_prefix[0]]):
@@ -718,6 +718,11 @@ class _Figures:
             # Lower-casing "İ" leaves a combining dot ("mİllion" -> "mi̇llion"): a reader sees
             # "million". A word the table still lacks is not read as a scale at all.
             key = scale_text if scale_text in _SCALES else scale_text.lower().replace("\u0307", "")
+            if sw and key in ("k", "K", "mil") and (
+                    currency_text is None or (key == "mil" and self.info.language != "en")):
+                return e, currency_text     # "5 K run", "5 mil euros" (es: words.py reads it)
+            if key == "mil":
+                key = "million"             # "$5 mil" in English
             if key == "grand":
                 word = _WORD_AFTER.match(found.string, found.end("sw"))
                 if word and (currency_text is None or word.group(1).lower() in _GRAND_NOUNS):
