@@ -212,7 +212,8 @@ Decisions on ambiguous text, each pinned by a case in ``tests/cases/scan/``:
   (BTC, ETH, USDT...). A sign of one currency babel does not read in the locale is that
   currency (₽ RUB, ₿ BTC); another currency sign (Sc) is its own currency, which no evidence
   holds (₤, ₳, ¤). Scale words after digits: thousand, hundred ("$5 hundred", "5-hundred"),
-  thou, and grand after a currency or at the end of a clause ("$5 grand", not "5 grand
+  thou, K and mil after a space only after a currency ("$5 K" 5000, "$5 mil" 5 million in
+  English; "a 5 K run" is 5, "5 mil euros" in Spanish 5000), and grand after a currency or at the end of a clause ("$5 grand", not "5 grand
   pianos" nor "a $35 grand total" or "grand prize").
 - Roman numerals in Latin capitals are numbers only right before a currency word or a word of
   stock ("XII left", "D dollars" 500 USD; ``_ROMAN_AFTER`` in ``rulekit.scan.words``): never a
