@@ -33,6 +33,7 @@ from rulekit.render import fill_message
 from rulekit.template import parse_template
 from rulekit.bind import bind
 from rulekit.scan import scan
+from rulekit.scan.reader import surrogate_problem
 from rulekit.sweep import IN_TEXT_ORDER, Finding, SweepSettings, sweep
 from rulekit.sweep_labels import label_findings
 
@@ -118,6 +119,10 @@ def _audit(text: Any, evidence: Any, policy: Policy | None, question: Any, local
     where = locale or rules.locale
     if not isinstance(text, str):
         return _refused(rules, "input_error", f"the text must be a string, not {type(text).__name__}")
+    if not text.isascii():      # the one test an ASCII answer pays
+        problem = surrogate_problem(text, "text")
+        if problem is not None:
+            return _refused(rules, "input_error", problem)
     if not isinstance(where, str) or not known_locale(where):
         return _refused(rules, "input_error", f"unknown locale {where!r}; use one such as en_GB")
     if question is not None and not isinstance(question, str):

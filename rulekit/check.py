@@ -35,7 +35,8 @@ from rulekit.log import Stages, record_decision
 from rulekit.entity_rows import check_inputs
 from rulekit.policy import Action, BoundEntity, Entity, Field, Identity, Policy
 from rulekit.render import fill, fill_message, format_value, join_words, jsonable
-from rulekit.reply import Claim, Reply, read_reply
+from rulekit.reply import Claim, Problem, Reply, read_reply
+from rulekit.scan.reader import surrogate_problem
 from rulekit.sources import LookupRequest, Resolver, open_source
 from rulekit.template import parse_template
 
@@ -106,6 +107,17 @@ def _internal_error(policy: Policy, attempt: int, exc: Exception) -> Decision:
                                     f"{exc.__class__.__name__}: {str(exc)[:200]}"),))
 
 
+def _surrogates(parsed: Reply) -> list[Problem]:
+    """A template whose text holds a lone surrogate (``surrogate_problem``) is malformed, as a
+    reply that is not UTF-8 is: JSON may carry one as an escape, and a client joins two of them
+    into a character the sweep never read."""
+    prose = parsed.template.prose
+    problem = None if prose.isascii() else surrogate_problem(prose, "template")
+    if problem is None:
+        return []
+    return [Problem(problem, "$.answer_template" if parsed.form == "claims" else "$.template")]
+
+
 def _check(policy: Policy, reply: Any, source: Any, now: dt.datetime | None, attempt: int,
            inputs: Mapping[str, str] | None, timeout: float, tenant: str | None = None,
            trace: Stages | None = None) -> Decision:
@@ -130,6 +142,8 @@ def _check(policy: Policy, reply: Any, source: Any, now: dt.datetime | None, att
     if trace is not None:
         trace.mark("lookup")
     parsed, problems = read_reply(reply)
+    if not problems:
+        problems = _surrogates(parsed)
     if trace is not None:
         trace.mark("parse")
         trace.template = None if parsed is None else parsed.template

@@ -47,6 +47,7 @@ from rulekit.bind import may_bind, sentence_starts
 from rulekit.decision import Decision, Failure, Reason
 from rulekit.policy import Policy
 from rulekit.scan import scan
+from rulekit.scan.reader import surrogate_problem
 from rulekit.sweep import Finding
 
 # --- where a sentence ends --------------------------------------------------------------------
@@ -522,6 +523,10 @@ class StreamGate:
             if self._decoder.getstate()[0]:
                 self._stop(refused(self._policy, "text arrived while a UTF-8 character from "
                                    "bytes was still incomplete"))
+                return None
+            problem = surrogate_problem(chunk, "chunk")
+            if problem is not None:
+                self._stop(refused(self._policy, problem))
                 return None
             return chunk
         self._stop(refused(self._policy, f"a chunk must be str or bytes, not {type(chunk).__name__}"))

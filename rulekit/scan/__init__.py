@@ -10,8 +10,11 @@ What the reader sees (``clean``): HTML character references decoded (``&nbsp;``,
 NFKC (fullwidth forms), format characters dropped (zero-width spaces and joiners, BOM, bidi
 marks, soft hyphens), every no-break or thin space made U+00A0 (the one space that may group
 digits in any locale; a plain space groups only in locales that group with a space), digits of
-any script read as ASCII digits, Markdown emphasis inside a number dropped (``**1**,299``,
-``1,**299**``), underscore emphasis around words read as asterisks (``_July 2_``, ``__9 pm__``:
+any script read as ASCII digits, other number characters read by their Unicode value (``➎⓿⓿``
+500, ``Ⅻ`` 12, ``፭`` 5; not 〇 nor CJK numerals, read by the CJK reader), Markdown emphasis inside
+a number dropped (``**1**,299``, ``1,**299**``), markup between digits dropped (inline HTML tags
+and comments, paired emphasis, code and strikethrough marks, a backslash: ``$5<b>00</b>``,
+``$5*00*``, ``5`00```, ``5\\00`` are 500; not a cell or a line break, nor a single ``*``), underscore emphasis around words read as asterisks (``_July 2_``, ``__9 pm__``:
 an underscore is a word character and would hide the date; snake_case stays) and a capital O
 between digits read as a zero (``1O0``, ``2O26``). ``clean``
 returns that text with a map back to the original; every mention's ``start``/``end`` are
@@ -207,7 +210,17 @@ Decisions on ambiguous text, each pinned by a case in ``tests/cases/scan/``:
   pound(s) (pounds), quid/英镑 (GBP), euro(s)/欧元/ユーロ/유로, yen/日元/円, yuan/人民币 (CNY),
   港币/港元 (HKD), rupee(s)/रुपये (rupees), Franken (CHF), peso(s) (pesos: "89.99 pesos" is
   MXN in es_MX, any peso in en_US), reais (BRL; "real" too, in Portuguese only: "12 real
-  reviews" is no amount). ``currency_codes`` gives the ISO codes a value may stand for. A dash after the locale's decimal mark stands for no cents and belongs to the amount when
+  reviews" is no amount). After an amount, an ISO code in capitals, a common code in any case
+  ("49.99 eur"; ``_LOWER_CODES``, no English words such as all, try, top) and a crypto ticker
+  (BTC, ETH, USDT...). A sign of one currency babel does not read in the locale is that
+  currency (₽ RUB, ₿ BTC); another currency sign (Sc) is its own currency, which no evidence
+  holds (₤, ₳, ¤). Scale words after digits: thousand, hundred ("$5 hundred", "5-hundred"),
+  thou, K and mil after a space only after a currency ("$5 K" 5000, "$5 mil" 5 million in
+  English; "a 5 K run" is 5, "5 mil euros" in Spanish 5000), and grand after a currency or at the end of a clause ("$5 grand", not "5 grand
+  pianos" nor "a $35 grand total" or "grand prize").
+- Roman numerals in Latin capitals are numbers only right before a currency word or a word of
+  stock ("XII left", "D dollars" 500 USD; ``_ROMAN_AFTER`` in ``rulekit.scan.words``): never a
+  lone "I" ("I left"), nor after a capitalised word inside its sentence ("World War II left"). ``currency_codes`` gives the ISO codes a value may stand for. A dash after the locale's decimal mark stands for no cents and belongs to the amount when
   a currency stands after it or before the digits ("1.299,– €", "49,- EUR", "€ 49,–", "49.–
   CHF" in de_CH), also with a scale between ("1.299,– Mio. €"), and when it ends the first end of
   a range, which then takes the second end's currency ("1,- bis 5,- €", "1,-–5,- €"); without

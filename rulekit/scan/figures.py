@@ -8,6 +8,7 @@ from __future__ import annotations
 import functools
 import operator
 import re
+import unicodedata
 from decimal import Decimal
 
 from babel import Locale
@@ -37,6 +38,25 @@ _NOT_CURRENCY = frozenset("ALL TOP CUP PEN MOP SOS BAM MAD TRY GEL BOB DOP NIO L
 @functools.lru_cache(maxsize=1)
 def _iso_codes() -> frozenset[str]:
     return frozenset(list_currencies()) - _NOT_CURRENCY
+
+
+# Crypto tickers after an amount ("49.99 BTC", "10 USDT"): a currency no ISO list holds, which
+# the evidence must hold like any other. Only these: other capitals after a number are as often
+# an acronym ("5 GPU", "2 FAQ").
+_TICKERS = frozenset("BTC XBT ETH USDT USDC LTC XRP XMR BNB DOGE".split())
+# Codes read after an amount in lower or mixed case too ("49.99 eur", "10 Usd"): the common
+# ones that are no English word ("all", "try", "top", "cup", "mad", "pen" are left alone, and
+# so are cad, php, ron and the rest of ISO 4217 in lower case: see docs/sweep.md).
+_LOWER_CODES = ("usdt|usdc|usd|eur|gbp|jpy|cny|chf|aud|nzd|hkd|sgd|sek|nok|dkk|pln|czk|huf|inr|"
+                "rub|brl|mxn|zar|krw|ils|aed|uah|btc|eth")
+# Signs of one currency that babel does not read in every locale ("₽" in en_US). Any other
+# currency sign (Unicode's Sc) babel does not read is its own currency, which no evidence
+# holds: "₤49.99" (the lira sign, not £), "₳", "¤" fail closed.
+_SIGN_CODES = {"\u058f": "AMD", "\u060b": "AFN", "\u09f3": "BDT", "\u17db": "KHR",
+               "\u20a1": "CRC", "\u20a6": "NGN", "\u20ad": "LAK", "\u20ae": "MNT",
+               "\u20b2": "PYG", "\u20b4": "UAH", "\u20b5": "GHS", "\u20b8": "KZT",
+               "\u20ba": "TRY", "\u20bc": "AZN", "\u20bd": "RUB", "\u20be": "GEL",
+               "\u20bf": "BTC", "\u20c0": "KGS", "\u0af1": "rupees", "\u0bf9": "rupees"}
 
 
 # Currencies. ``Mention.currency`` is a plain string: an ISO 4217 code (three capital letters)
@@ -105,8 +125,15 @@ def _currency_for(symbol: str, locale: str) -> str | None:
     family = _SIGN_FAMILY.get(key)
     if family is not None:
         return _family_in(family, locale)
+    code = _SIGN_CODES.get(key) or (key if key in _TICKERS else None)
+    if code is not None:
+        return code
     parsed = parse_number(f"{key}1", locale)
-    return None if parsed is None else parsed.currency
+    if parsed is not None and parsed.currency is not None:
+        return parsed.currency
+    if len(key) == 1 and key != "\u00a2" and unicodedata.category(key) == "Sc":
+        return key      # a sign of no currency babel knows: one no evidence holds
+    return None
 
 
 def _family_in(family: str, locale: str) -> str:
@@ -163,7 +190,8 @@ _SCALES = {"k": 10**3, "K": 10**3, "M": 10**6, "MM": 10**6, "mn": 10**6, "Mio": 
            "millions": 10**6, "millionen": 10**6, "billion": 10**9, "milliard": 10**9,
            "milliards": 10**9, "milliarde": 10**9, "milliarden": 10**9, "trillion": 10**12,
            "billionen": 10**12, "lakh": 10**5, "lakhs": 10**5, "lac": 10**5, "lacs": 10**5,
-           "crore": 10**7, "crores": 10**7, "L": 10**5, "Cr": 10**7}
+           "crore": 10**7, "crores": 10**7, "L": 10**5, "Cr": 10**7, "hundred": 10**2,
+           "grand": 10**3, "thou": 10**3}
 # Scales read only where lakh and crore are how amounts are written (1.2L, 2 Cr): elsewhere
 # 1.5L is litres, a glued token.
 _LAKH_SCALES = frozenset(("L", "Cr"))
@@ -177,7 +205,9 @@ _CURRENCY_BEFORE = re.compile(
     r"|(?<![A-Za-z])(?:[A-Z]{3}|Rs\.?|kr\.?|zł))[ \u00a0]?\Z")
 _PREFIX_LAST = frozenset(_SIGNS + "$.\u00a2\u00a3\u00a4\u00a5\u20ac\u20b9\u20a9\u20bd\u20ba"
                          "\u20aa\u0e3f\u20ab\u20b1\u20a6\u20b4\u20b8\u20b2\u20b5srł"
-                         "ABCDEFGHIJKLMNOPQRSTUVWXYZ")
+                         "ABCDEFGHIJKLMNOPQRSTUVWXYZ\u058f\u060b\u07fe\u07ff\u09f2\u09f3\u09fb"
+                         "\u0af1\u0bf9\u17db\ua838\ufdfc"
+                         + "".join(chr(c) for c in range(0x20A0, 0x20C1)))
 # An ISO code after an amount already written with a sign or a currency word ("$59.99 AUD").
 _CODE_AFTER = re.compile(r"[ \u00a0]?([A-Z]{3})(?![A-Za-z])")
 _CODE_FIRST = frozenset(" \u00a0ABCDEFGHIJKLMNOPQRSTUVWXYZ")
@@ -185,12 +215,13 @@ _ORDINAL_BEFORE = re.compile(r"(?:#|(?<![A-Za-z])(?:No\.?|NO\.?|no\.|[Nn]r\.?|[N
 _SUFFIX = re.compile(
     r"(?:(?P<sx>k|K|MM|M|bn|mn|tn|B|T|L)(?![A-Za-z0-9])"
     r"|[ \u00a0]?(?P<sx2>bn|tn|mn|Mio|Mrd|Md|Cr)\.?(?![A-Za-z0-9])"
-    r"|[ \u00a0]+(?i:(?P<sw>thousand|million|billion|trillion|lakhs?|lacs?|crores?|tausend|"
-    r"millionen|milliarden?|billionen|millions|milliards?|mille))(?![\w-]))?"
+    r"|(?:[ \u00a0]+|[-\u2010](?=(?i:hundred|thousand)))"
+    r"(?i:(?P<sw>thousand|million|billion|trillion|lakhs?|lacs?|crores?|tausend|"
+    r"millionen|milliarden?|billionen|millions|milliards?|mille|hundred|grand|thou|k|mil))(?![\w-]))?"
     r"(?:(?P<pct>[ \u00a0]?[%\u066a\u2030]|[ \u00a0]+(?i:percent(?!age)|per[ \u00a0]?cent|pct|prozent|"
     r"pour[ \u00a0]?cent|por[ \u00a0]?ciento|per[ \u00a0]?cento)(?![\w]))"
     rf"|[ \u00a0]?(?P<cur>(?:US|CA|AU|NZ|HK|NT|SG|MX|R|A|C|S)\$|[{_CURRENCY_SIGNS}]"
-    rf"|(?P<iso>[A-Z]{{3}})(?![A-Za-z])"
+    rf"|(?P<iso>[A-Z]{{3}})(?![A-Za-z])|(?P<code>(?i:{_LOWER_CODES}|xbt|ltc|xrp|xmr|bnb|doge))(?![A-Za-z0-9])"
     rf"|(?:kr|zł|Kč|Ft|lei)\.?(?![A-Za-z])|{_CJK_CURRENCY_WORDS}|[元円块塊원])"
     r"|[ \u00a0]+(?P<curw>(?i:us-dollars?|dollars?|euros?|yen|yuan|rupees?|pounds?|quid|bucks|"
     r"dólar(?:es)?|dolares|franken|pesos?|pfund|livres?(?:[ \u00a0]sterling)?|sterlin[ae]|"
@@ -200,7 +231,7 @@ _SUFFIX = re.compile(
     r"|(?i:[-\u2010]?fold)(?![\w])"
     rf"|[ \u00a0]+(?i:times)(?=[ \u00a0]+(?i:{_COMPARATIVES})\b))?")
 # The characters a suffix can start with (after at most one space).
-_SUFFIX_FIRST = frozenset("kKMBTbmtlLcCpPdDeEyYrRxX×%\u066a\u2030-\u2010fF倍元円块塊원zZqus"
+_SUFFIX_FIRST = frozenset("kKMBTbmtlLcCpPdDeEyYrRxX×%hHgGaijn\u066a\u2030-\u2010fF倍元円块塊원zZqus"
                           "米美欧歐日英人港韩韓ドユウ달유위엔\u062f\u0930"
                           "ABCDEFGHIJKLMNOPQRSTUVWXYZ$\u00a2\u00a3\u00a4\u00a5\u058f\u060b"
                           "\u07fe\u07ff\u09f2\u09f3\u09fb\u0af1\u0bf9\u0e3f\u17db\ua838\ufdfc"
@@ -225,8 +256,11 @@ _SPACED_SUFFIXES: dict[str, tuple[str, ...]] = dict.fromkeys("abcdefghijklmnopqr
 for _prefix in ("bn", "tn", "mio", "mrd", "md", "tho", "mil", "bil", "tri", "lak", "cro", "tau",
                 "per", "pct", "pro", "pou", "por", "kr", "z", "lei", "dol", "eur", "yen", "yua",
                 "rup", "x", "tim", "mn", "lac", "qui", "buc", "us-", "fra", "pes", "pfu",
-                "liv", "ste", "pon", "lib", "rea", "am", "a.m", "pm", "p.m"):         # and am/pm: "7.30 pm" is a clock time
+                "liv", "ste", "pon", "lib", "rea", "hun", "gra", "k", "am", "a.m", "pm", "p.m"):         # and am/pm: "7.30 pm" is a clock time
     _SPACED_SUFFIXES[_prefix[0]] += (_prefix,)
+for _prefix in f"{_LOWER_CODES}|xbt|ltc|xrp|xmr|bnb|dog".split("|"):
+    if not _SPACED_SUFFIXES[_prefix[0]] or not _prefix.startswith(_SPACED_SUFFIXES[_prefix[0]]):
+        _SPACED_SUFFIXES[_prefix[0]] += (_prefix[:3],)
 del _prefix
 # A lower-case letter that ends no currency (Rs, kr) or ordinal mark (No, Nr): digits glued to
 # it are a glued number with no sign, currency, suffix or date (p0, v2).
@@ -312,6 +346,11 @@ _CHANGE_TO = frozenset("à auf bis a para naar tot".split())
 _CENTS_AFTER = re.compile(r"[ \t\u00a0]+(?i:cents?|pence)(?![\w-])")
 _AND_GAP = re.compile(r"[ \t\u00a0]+(?i:and)[ \t\u00a0]+")
 _START = operator.attrgetter("s")
+# A word after "grand" with no currency before the digits makes it an adjective, not a
+# thousand: "5 grand pianos" (but "$5 grand in cash" is $5,000, and "it cost 5 grand." too),
+# and so do the nouns "grand" is said with after an amount ("a $35 grand total").
+_WORD_AFTER = re.compile(r"[ \u00a0]+([^\W\d_]+)")
+_GRAND_NOUNS = frozenset("total totals prize prizes opening finale tour slam slams".split())
 # Fractions (``_Figures.fraction``): the fraction slash (NFKC writes ½ as "1⁄2"), the
 # denominator after a slash, and the superscript digits of a numerator (2¹⁄₂); and what a
 # leading decimal point may follow (".5", "(.5%)", "$.99", "-.5"), not a letter or a digit
@@ -667,8 +706,8 @@ class _Figures:
         """Read the scale, percent, currency and multiple written after the digits."""
         end = e
         # All groups in one call: each ``group`` call costs about as much as the test on it.
-        sx, sx2, sw, pct, cur, iso, curw, mult = found.group(
-            "sx", "sx2", "sw", "pct", "cur", "iso", "curw", "mult")
+        sx, sx2, sw, pct, cur, iso, curw, mult, code = found.group(
+            "sx", "sx2", "sw", "pct", "cur", "iso", "curw", "mult", "code")
         scale_text = sx or sx2 or sw
         if scale_text:
             single_k = scale_text == "K" and hit.core_e - hit.core_s == 1 and currency_text is None
@@ -679,6 +718,15 @@ class _Figures:
             # Lower-casing "İ" leaves a combining dot ("mİllion" -> "mi̇llion"): a reader sees
             # "million". A word the table still lacks is not read as a scale at all.
             key = scale_text if scale_text in _SCALES else scale_text.lower().replace("\u0307", "")
+            if sw and key in ("k", "K", "mil") and (
+                    currency_text is None or (key == "mil" and self.info.language != "en")):
+                return e, currency_text     # "5 K run", "5 mil euros" (es: words.py reads it)
+            if key == "mil":
+                key = "million"             # "$5 mil" in English
+            if key == "grand":
+                word = _WORD_AFTER.match(found.string, found.end("sw"))
+                if word and (currency_text is None or word.group(1).lower() in _GRAND_NOUNS):
+                    return e, currency_text     # "5 grand pianos", "$35 grand total": adjectives
             scale = self.info.billion if key == "billion" else _SCALES.get(key)
             if scale is not None:
                 hit.value *= scale
@@ -691,11 +739,11 @@ class _Figures:
                 # per mille: 4.6‰ is 0.46 %, kept as the percentage it is
                 hit.value, hit.decimals = hit.value.scaleb(-1), hit.decimals + 1
         elif currency_text is None and (cur or curw):
-            if iso is not None and iso not in _iso_codes():
+            if iso is not None and iso not in _iso_codes() and iso not in _TICKERS:
                 return end, None
             if curw is not None and curw.lower() == "real" and self.info.language != "pt":
                 return end, None                # "12 real reviews": an adjective
-            currency_text = cur or curw
+            currency_text = (code.upper() if code else cur) or curw
             end = found.end("cur") if cur else found.end("curw")
         if mult and not hit.percent and end == (found.start("mult")):
             end = found.end("mult")

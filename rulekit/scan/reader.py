@@ -1,10 +1,13 @@
 """What the reader sees: ``clean`` (HTML references decoded, NFKC, format characters dropped,
-group spaces unified, digits of any script as ASCII, emphasis inside numbers dropped, O between
-digits read as 0, underscore emphasis read as asterisks) with the map of each cleaned index
+group spaces unified, digits of any script as ASCII, other number characters by their value
+(➎ 5, Ⅻ 12), emphasis inside numbers dropped, markup between digits dropped (inline HTML tags
+and comments, paired emphasis and code marks, a backslash), O between digits read as 0,
+underscore emphasis read as asterisks) with the map of each cleaned index
 back to the original, and ``squash``, the form quoted text is compared in."""
 
 from __future__ import annotations
 
+import fractions
 import functools
 import html
 import itertools
@@ -16,6 +19,26 @@ _FORMAT_CHARS = ("\u00ad\u0600-\u0605\u061c\u06dd\u070f\u0890\u0891\u08e2\u180e\
                  "\u202a-\u202e\u2060-\u2064\u2066-\u206f\ufeff\ufff9-\ufffb\U000110bd"
                  "\U000110cd\U00013430-\U0001343f\U0001bca0-\U0001bca3\U0001d173-\U0001d17a"
                  "\U000e0001\U000e0020-\U000e007f")
+# Every character of Unicode's No and Nl (numbers that are no decimal digit: ➎ ⓿ ❺ ➓ Ⅻ 〥 ፭
+# ㊄ ½ ²), but the ideographic zero 〇, which the CJK reader reads (checked against unicodedata in
+# the tests).
+_NUMBER_CHARS = ("\u00b2\u00b3\u00b9\u00bc-\u00be\u09f4-\u09f9\u0b72-\u0b77\u0bf0-\u0bf2\u0c78-\u0c7e"
+                 "\u0d58-\u0d5e\u0d70-\u0d78\u0f2a-\u0f33\u1369-\u137c\u16ee-\u16f0\u17f0-\u17f9\u19da"
+                 "\u2070\u2074-\u2079\u2080-\u2089\u2150-\u2182\u2185-\u2189\u2460-\u249b\u24ea-\u24ff"
+                 "\u2776-\u2793\u2cfd\u3021-\u3029\u3038-\u303a\u3192-\u3195\u3220-\u3229\u3248-\u324f"
+                 "\u3251-\u325f\u3280-\u3289\u32b1-\u32bf\ua6e6-\ua6ef\ua830-\ua835"
+                 "\U00010107-\U00010133\U00010140-\U00010178\U0001018a\U0001018b\U000102e1-\U000102fb"
+                 "\U00010320-\U00010323\U00010341\U0001034a\U000103d1-\U000103d5\U00010858-\U0001085f"
+                 "\U00010879-\U0001087f\U000108a7-\U000108af\U000108fb-\U000108ff\U00010916-\U0001091b"
+                 "\U000109bc\U000109bd\U000109c0-\U000109cf\U000109d2-\U000109ff\U00010a40-\U00010a48"
+                 "\U00010a7d\U00010a7e\U00010a9d-\U00010a9f\U00010aeb-\U00010aef\U00010b58-\U00010b5f"
+                 "\U00010b78-\U00010b7f\U00010ba9-\U00010baf\U00010cfa-\U00010cff\U00010e60-\U00010e7e"
+                 "\U00010f1d-\U00010f26\U00010f51-\U00010f54\U00010fc5-\U00010fcb\U00011052-\U00011065"
+                 "\U000111e1-\U000111f4\U0001173a\U0001173b\U000118ea-\U000118f2\U00011c5a-\U00011c6c"
+                 "\U00011fc0-\U00011fd4\U00012400-\U0001246e\U00016b5b-\U00016b61\U00016e80-\U00016e96"
+                 "\U0001d2e0-\U0001d2f3\U0001d360-\U0001d378\U0001e8c7-\U0001e8cf\U0001ec71-\U0001ecab"
+                 "\U0001ecad-\U0001ecaf\U0001ecb1-\U0001ecb4\U0001ed01-\U0001ed2d\U0001ed2f-\U0001ed3d"
+                 "\U0001f100-\U0001f10c")
 _GROUP_SPACES = "\u00a0\u2007\u2008\u2009\u200a\u202f"
 _NBSP = "\u00a0"
 _SEPARATORS = ".,'\u00a0\u2019\u02bc\u066b\u066c"
@@ -25,12 +48,26 @@ _SIGNS = "+-\u2212"
 # starts with a combining mark takes the character before it along).
 _REFERENCE = re.compile(r"&(?:#[0-9]{1,7};?|#[xX][0-9a-fA-F]{1,6};?|[A-Za-z][A-Za-z0-9]{1,31};)")
 _NON_ASCII = re.compile(r"[^\x00-\x7f]+")
-_NEEDS_WORK = re.compile(rf"[\d{_FORMAT_CHARS}{_GROUP_SPACES}]")
+_NEEDS_WORK = re.compile(rf"[\d{_FORMAT_CHARS}{_GROUP_SPACES}{_NUMBER_CHARS}]")
 # Pass 2, on digits already ASCII: Markdown emphasis next to a separator, a sign or a currency
 # sign inside a number (**1**,299, 1,**299**, -**5**), and a capital O between digits.
 _EMPHASIS = re.compile(rf"[0-9](?:([*_]{{1,3}})[{_SEPARATORS}]([*_]{{0,3}})"
                        rf"|[{_SEPARATORS}]([*_]{{1,3}}))(?=[0-9])")
 _SIGN_EMPHASIS = re.compile(r"[+\-\u2212$\u00a3\u00a5\u20ac\u20b9]([*_]{1,3})(?=[0-9])")
+# Markup a reader does not see between the digits of one number, which a renderer shows as one
+# number: "$5<b>00</b>", "$5<!-- -->00", "$5<wbr>00", "$5<sup>00</sup>" (read as displayed,
+# 500, not as cents), a backslash ("5\00", "5\.00") and an empty strikethrough ("5~~~~00")
+# after a digit or a currency sign and before a digit (or a separator and a digit). Inline tags
+# only: a cell, a line break or a paragraph ends the number ("5</td><td>0", "5<br>0").
+_INLINE_TAG = (r"<(?:/?(?:a|abbr|b|bdi|big|cite|code|data|dfn|em|font|i|ins|kbd|mark|q|samp|small|"
+               r"span|strong|sub|sup|time|tt|u|var|wbr)(?![\w-])[^<>]{0,200}"
+               r"|!--[^>]{0,200}?--)>")
+_JOINED = re.compile(rf"[0-9$\u00a3\u00a5\u20ac\u20b9]((?:{_INLINE_TAG}|\\(?=[.,]?[0-9])|~~~~)+)"
+                     r"(?=[.,]?[0-9])")
+# A pair of emphasis, code or strikethrough marks around digits glued to more digits ("5*00*",
+# "**5**00", "5`00`", "5~~00~~"): the marks are dropped. A single mark is left ("2*3").
+_PAIRED = re.compile(r"[0-9](\*{1,3}|~~|`{1,2})[0-9][0-9.,]{0,60}(\1)"
+                     r"|(\*{1,3}|~~|`{1,2})[0-9][0-9.,]{0,60}?(\3)(?=[0-9])")
 _DIGIT_O = re.compile(r"[0-9](O+)(?=[0-9])")
 # Markdown emphasis with underscores around words ("_July 2_", "__9 pm__") reads as if written
 # with asterisks: an underscore is a word character, so "_July 2_" would hide the date from
@@ -62,15 +99,32 @@ def _char(char: str) -> str:
 def _one_char(char: str) -> str:
     if char in _GROUP_SPACES:
         return _NBSP
-    if unicodedata.category(char) == "Cf":
+    category = unicodedata.category(char)
+    if category == "Cf":
         return ""
     digit = unicodedata.decimal(char, None)
     if digit is not None:
         return str(digit)
     out = unicodedata.normalize("NFKC", char)
+    if category in ("No", "Nl") and char != "\u3007" and not _ASCII_DIGIT.search(out):
+        return _numeric(char)
     if out != char and not out.isascii():
         out = "".join(c if c == char else _one_char(c) for c in out)
     return out
+
+
+_ASCII_DIGIT = re.compile("[0-9]")
+
+
+def _numeric(char: str) -> str:
+    """A number character that NFKC leaves without a digit (➎ ⓿ ❺ ➓ Ⅻ 〥 ፭ ㊄ 𐄑) as the digits of its
+    value: "Price: $➎⓿⓿" is $500, "Ⅻ left" 12 left (a Roman numeral in Latin letters is not
+    read). A value that is no whole number is written as a fraction, which the scanner reads
+    (and which matches no rounded figure when its decimals do not end)."""
+    value = fractions.Fraction(unicodedata.numeric(char)).limit_denominator(1000)
+    if value.denominator == 1:
+        return str(value.numerator)
+    return f"{value.numerator}\u2044{value.denominator}"
 
 
 class _Text:
@@ -97,6 +151,11 @@ def _prepare(text: str) -> _Text:
         for match in _EMPHASIS.finditer(cleaned):
             edits.extend((match.start(g), match.end(g), "") for g in (1, 2, 3) if match.group(g))
         edits.extend((m.start(1), m.end(1), "") for m in _SIGN_EMPHASIS.finditer(cleaned))
+    if "<" in cleaned or "\\" in cleaned or "~~~~" in cleaned:
+        edits.extend((m.start(1), m.end(1), "") for m in _JOINED.finditer(cleaned))
+    if "*" in cleaned or "`" in cleaned or "~~" in cleaned:
+        for match in _PAIRED.finditer(cleaned):
+            edits.extend((match.start(g), match.end(g), "") for g in (1, 2, 3, 4) if match.group(g))
     if "O" in cleaned:
         edits.extend((m.start(1), m.end(1), "0" * len(m.group(1)))
                      for m in _DIGIT_O.finditer(cleaned))
@@ -259,6 +318,24 @@ def _apply(text: str, starts, ends: dict[int, int], edits):
             removed += b - a
         pos = b
     return "".join(pieces), new_starts, new_ends
+
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def surrogate_problem(text: str, what: str) -> str | None:
+    """What is wrong with ``text`` holding a surrogate code point, or None. A Python ``str``
+    can hold one, but it is no character: JSON writes it as an escape, and a client that reads
+    the JSON joins two of them into the character they encode ("$\\ud835\\udfd3" shows as
+    "$𝟓"), which the audit never read. So such a text is refused, as invalid UTF-8 is."""
+    if text.isascii():
+        return None
+    found = _SURROGATE.search(text)
+    if found is None:
+        return None
+    return (f"the {what} holds a lone surrogate, U+{ord(found.group()):04X} at character "
+            f"{found.start()}: it is no character, and a client may join it with the next "
+            "into one the audit never read; send the text itself, or UTF-8 bytes")
 
 
 def clean(text: str) -> tuple[str, list[int]]:

@@ -222,11 +222,64 @@ _BAKERS = re.compile(r"(?:(?<![\w\u2010-])an?[ \t\u00a0]+)?baker(?:'|\u2019)?s[ 
 _A_SCORE = re.compile(r"(?<![\w\u2010-])(a[ \t\u00a0]+score)[ \t\u00a0]+of(?![\w-])")
 
 
+# Roman numerals in Latin capitals, read only right before a currency word or a word of stock
+# ("It costs D dollars", "We have XII left"): elsewhere they are names, pronouns and initials
+# ("World War II", "I left", "CD", "Louis XIV"). A lone "I" is never read.
+_ROMAN_AFTER = re.compile(r"[ \u00a0](?:(?P<cur>dollars?|bucks|euros?|pounds)|left|remaining|"
+                          r"in[ \u00a0]stock)(?![\w-])")
+_ROMAN = re.compile(r"(?=[MDCLXVI])M{0,3}(?:CM|CD|D?C{0,3})(?:XC|XL|L?X{0,3})(?:IX|IV|V?I{0,3})\Z")
+_ROMAN_VALUES = {"M": 1000, "D": 500, "C": 100, "L": 50, "X": 10, "V": 5, "I": 1}
+
+
+def _roman_value(token: str) -> int:
+    values = [_ROMAN_VALUES[char] for char in token]
+    return sum(-v if v < w else v for v, w in zip(values, values[1:] + [0]))
+
+
+def _after_a_name(text: str, s: int) -> bool:
+    """Whether a capitalised word inside its sentence stands right before ``s`` ("World War
+    II", "Louis XIV"): the numeral is part of a name."""
+    end = s - 1
+    if end <= 0 or text[end] != " ":
+        return False
+    start = end
+    while start > 0 and text[start - 1].isalpha():
+        start -= 1
+    if start == end or not text[start].isupper():
+        return False
+    before = text[:start].rstrip(" ")
+    return bool(before) and before[-1] not in ".!?:;\n(\"*"
+
+
 class _Words:
     """Number words and multiples; a part of ``_Scanner``."""
 
+    def roman(self) -> None:
+        """A Roman numeral in capitals before a currency word or a word of stock (see
+        ``_ROMAN_AFTER``): "D dollars" is 500 dollars, "XII left" 12."""
+        text = self.text
+        for match in _ROMAN_AFTER.finditer(self.low):
+            e = s = match.start()
+            while s > 0 and e - s < 16 and text[s - 1] in _ROMAN_VALUES:
+                s -= 1
+            token = text[s:e]
+            if not token or token == "I" or (s and (text[s - 1].isalnum() or text[s - 1] in "_-'.")) \
+                    or not _ROMAN.match(token) or not self.free(s, match.end()) \
+                    or _after_a_name(text, s):
+                continue
+            hit = _Hit("number", s, e, Decimal(_roman_value(token)))
+            hit.token = token
+            if match.group("cur"):
+                word = _CURRENCY_WORDS[match.group("cur")]
+                hit.currency, hit.e = _currency_for(word, self.info.locale), match.end()
+            self.claim(hit)
+
     def words(self) -> None:
         low = self.low
+        if ("left" in low or "dollar" in low or "remaining" in low
+                or "in stock" in low or "bucks" in low or "euro" in low
+                or "pounds" in low):    # the words of _ROMAN_AFTER, in C
+            self.roman()
         if self.info.language in _ROLES:
             self.european()         # fr, es, it, pt, nl: before the English words
         elif self.info.language == "ko":
