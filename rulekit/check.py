@@ -1183,13 +1183,18 @@ def _prose_failures(policy: Policy, reply: Reply, planned: list[_Planned],
         failures.append(Failure("stray_figure", Reason(
             "stray_figure", f"{finding.text!r} written outside the slots: {finding.message}; "
             "every figure must come from a claim", path)))
-    if policy.prose == "shapes":
-        if not approved:
-            names = ", ".join(s.name for s in policy.shapes)
-            failures.append(Failure("unapproved_shape", Reason(
-                "unapproved_shape", f"the template is not made of approved shapes ({names})",
-                path)))
-    elif policy.prose == "guarded":
+    # A template worded as approved shapes is held to the fields they bind in every prose
+    # mode: "Your subscription renews on {renews_on}." citing the trial's end renders a wrong
+    # renewal date in the product team's own words.
+    rebound = None if approved or not policy.shapes else _rebound(policy, template, slot_fields)
+    if policy.prose == "shapes" and not approved:
+        names = ", ".join(s.name for s in policy.shapes)
+        failures.append(Failure("unapproved_shape", Reason(
+            "unapproved_shape", f"the template is not made of approved shapes ({names})"
+            + (f": {rebound}" if rebound else ""), path)))
+    elif rebound:
+        failures.append(Failure("unapproved_shape", Reason("unapproved_shape", rebound, path)))
+    if policy.prose == "guarded":
         phrases = prose_rules.guarded_phrases(template.prose, policy.forbidden_pattern)
         if phrases:
             failures.append(Failure("unapproved_shape", Reason(
@@ -1236,6 +1241,27 @@ def _prose_failures(policy: Policy, reply: Reply, planned: list[_Planned],
                 "unapproved_shape", "stock words with no stock slot in their sentence: "
                 + ", ".join(f"'{p}'" for p in dict.fromkeys(unbacked)), path)))
     return failures
+
+
+def _rebound(policy: Policy, template, slot_fields: Mapping[str, str]) -> str | None:
+    """Why a template that is worded as approved shapes (``prose.worded_as``: the same words,
+    whatever its slots are named) but not made of them holds other fields than they bind, or
+    None when its words are not the shapes'. The shapes' slots apply by position: the n-th slot
+    of the template holds what the n-th slot of its shapes binds."""
+    worded = prose_rules.worded_as(template, policy.shape_wordings)
+    if worded is None:
+        return None
+    shapes = [policy.shapes[index] for index in worded]
+    bound = [f"{slot.entity}.{slot.field}" for shape in shapes
+             for name in shape.pieces[1::2] for slot in shape.slots if slot.name == name]
+    wrong = [f"{{{name}}} holds {slot_fields.get(name, 'no claim')} where the shape binds {want}"
+             for name, want in zip(template.pieces[1::2], bound)
+             if slot_fields.get(name) != want]
+    if not wrong:
+        return None
+    names = ", ".join(f"'{name}'" for name in dict.fromkeys(shape.name for shape in shapes))
+    return (f"the template is worded as the approved shape{'s' if len(shapes) > 1 else ''} "
+            f"{names}, but {'; '.join(wrong)}: cite the field the shape binds in each slot")
 
 
 # --- deciding ---------------------------------------------------------------------------------

@@ -371,6 +371,14 @@ class Policy(Frozen):
 
         return forbidden_pattern(self.forbidden_phrases) if self.forbidden_phrases else None
 
+    @functools.cached_property
+    def shape_wordings(self) -> tuple[str, ...]:
+        """The approved shapes' words with their slots unbound, computed once: a template
+        worded as shapes is held to their bindings in every prose mode."""
+        from rulekit.prose import wordings
+
+        return wordings(self.shapes)
+
     def entity(self, name: str) -> Entity | None:
         return self._entities.get(name)
 

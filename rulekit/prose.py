@@ -297,6 +297,53 @@ def skeletons(shapes: Sequence[Template]) -> tuple[str, ...]:
                  for s in shapes)
 
 
+def wordings(shapes: Sequence[Template]) -> tuple[str, ...]:
+    """The approved shapes' words alone, each slot a bare mark: what a template is worded as,
+    whatever its slots are named and hold (``worded_as``)."""
+    return tuple(_skeleton(s.pieces, {}) for s in shapes)
+
+
+def worded_as(template: ParsedTemplate, shape_wordings: tuple[str, ...]) -> tuple[int, ...] | None:
+    """The shapes (their indexes in ``shape_wordings``, from ``wordings``) of one way to cut the
+    template's words into approved shapes, with white space collapsed as ``matches_shapes``
+    does and the slots left out; None when its words are not made of shapes. A template that
+    ``matches_shapes`` rejects but is worded as shapes holds some field in a slot its shape
+    binds to another."""
+    if sum(map(len, template.pieces)) <= CACHED_LENGTH:
+        return _worded_cached(template.pieces, shape_wordings)
+    return _worded(template.pieces, shape_wordings)
+
+
+def _worded(pieces: tuple[str, ...], shape_wordings: tuple[str, ...]) -> tuple[int, ...] | None:
+    return cut(_skeleton(pieces, {}), shape_wordings)
+
+
+def cut(text: str, candidates: Sequence[str]) -> tuple[int, ...] | None:
+    """The candidates (by index) of one way to cut ``text`` into candidates separated by single
+    spaces, as ``_segments`` does, or None."""
+    came_from: dict[int, tuple[int, int] | None] = {0: None}
+    for position in range(len(text) + 1):
+        if position not in came_from:
+            continue
+        for index, candidate in enumerate(candidates):
+            if candidate and text.startswith(candidate, position):
+                end = position + len(candidate)
+                end = end + 1 if text.startswith(" ", end) else end
+                came_from.setdefault(end, (position, index))
+    end = len(text) if len(text) in came_from else len(text) + 1
+    if end not in came_from or end == 0:
+        return None
+    found = []
+    while came_from[end] is not None:
+        end, index = came_from[end]
+        found.append(index)
+    return tuple(found[::-1])
+
+
+# Keyed like ``_matches_cached``: a model reuses its few templates.
+_worded_cached = functools.lru_cache(maxsize=1024)(_worded)
+
+
 def _segments(text: str, candidates: tuple[str, ...]) -> bool:
     """Can ``text`` be cut into candidates separated by single spaces?"""
     reachable = {0}
