@@ -1229,6 +1229,20 @@ def _prose_failures(policy: Policy, reply: Reply, planned: list[_Planned],
                 f"the {item.field.label} is {level if level is not None else 'not recorded'}",
                 path)))
     failures += _weekdays_said(policy, template, planned, rows, path)
+    periods = {key: held for key, field in fields.items()
+               if field.type.kind == "money"
+               and (held := prose_rules.field_periods(field.name, field.label))}
+    if periods and not approved:
+        # In every prose mode, as the sweep reads free text: "{price} per year" for a price
+        # held per month states a twelfth of the cost.
+        said = prose_rules.slot_periods(template.pieces, periods, policy.locale[:2])
+        if said:
+            failures.append(Failure("unapproved_shape", Reason(
+                "unapproved_shape", "words beside a slot say another period than its field "
+                "holds: " + ", ".join(
+                    f"'{words}' (the {fields[slot].label} is per "
+                    f"{' or '.join(sorted(periods[slot]))})"
+                    for words, slot in said), path)))
     if policy.prose == "guarded" and not approved:
         glued = prose_rules.slot_modifiers(template.pieces, fields)
         if glued:
