@@ -728,7 +728,8 @@ def _judge(derived: _Derived, item: _Planned, rows: dict, errors: dict, now: dt.
                         actual_normal=_unshared(result.actual),
                         citation=f"{entity.name}:{cite}#{field.name}", updated_at=updated,
                         reason=result.reason,
-                        reason_code=None if result.outcome == "confirmed" else result.outcome,
+                        reason_code=None if result.outcome == "confirmed" else
+                        "malformed_reply" if result.unreadable_claim else result.outcome,
                         path=item.path)
 
 
@@ -756,8 +757,14 @@ def _row_id(entity: Entity, row: Mapping, entity_id: str) -> str:
     return str(stored)
 
 
+# The reason codes of a claim that is not_checkable whose failure takes another outcome's action.
+_ROUTED_BY_REASON = frozenset(("lookup_failed", "missing_input", "malformed_reply"))
+
+
 def _failure(result: ClaimResult) -> Failure:
-    code = result.reason_code if result.reason_code in ("lookup_failed", "missing_input") else result.outcome
+    # A claim the model wrote so that it cannot be read is a slip in the reply, which another
+    # attempt can fix: it takes the malformed_reply action, not not_checkable's refusal.
+    code = result.reason_code if result.reason_code in _ROUTED_BY_REASON else result.outcome
     what = f"{result.key} ({result.entity}.{result.field})"
     detail = result.reason
     if result.outcome == "contradicted":
@@ -1366,7 +1373,11 @@ def _feedback(policy: Policy, results: list[ClaimResult], failures: list[Failure
     for result in results:
         if result.outcome == "confirmed":
             continue
-        line = f"- {result.key}: you wrote {result.claimed!r}, which {_FEEDBACK.get(result.outcome, result.outcome)}"
+        said = "cannot be read: " + result.reason.removeprefix("the claimed value cannot be "
+                                                               "read: ") \
+            if result.reason_code == "malformed_reply" else _FEEDBACK.get(result.outcome,
+                                                                         result.outcome)
+        line = f"- {result.key}: you wrote {result.claimed!r}, which {said}"
         if result.outcome == "contradicted" and action.with_values:
             field = policy.entity(result.entity).field(result.field)
             try:
@@ -1374,7 +1385,10 @@ def _feedback(policy: Policy, results: list[ClaimResult], failures: list[Failure
             except Unreadable:
                 pass
         lines.append(line)
+    unread = {result.path for result in results if result.reason_code == "malformed_reply"}
     for failure in failures:
+        if failure.reason.path in unread:
+            continue        # named above, with what the model wrote
         if failure.outcome in ("malformed_reply", "stray_figure", "unapproved_shape"):
             where = f" (at {failure.reason.path})" if failure.reason.path else ""
             lines.append(f"- {failure.reason.message}{where}")
