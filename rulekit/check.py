@@ -1308,14 +1308,17 @@ def _decide(policy: Policy, results: list[ClaimResult], failures: list[Failure],
                         next_action="regenerate", **common)
     if action.kind == "fallback":
         rendered = _render_fallback(policy, action, results, rows, now)
-        if rendered is not None:
+        if not isinstance(rendered, _Unfilled):
             text, citations = rendered
             return Decision("fallback", text=text, citations=citations, **common)
+        # Refused in the ruleset's own words for what the fallback met, when it has them.
+        refusal = _refusal_for(policy, rendered.outcome)
         common["reasons"] = reasons + (Reason(
-            "fallback_unavailable", f"the fallback '{action.fallback}' needs a value that did "
-            "not verify, so rulekit refused instead"),)
-        return Decision("refuse", message=_message(policy, DEFAULT_REFUSAL, failed, rows,
-                                                   inputs), **common)
+            "fallback_unavailable", f"the fallback '{action.fallback}' needs {rendered.why}, so "
+            "rulekit refused instead" + (f", with the `on {rendered.outcome}` message"
+                                         if refusal else ""),),)
+        return Decision("refuse", message=_message(policy, refusal or DEFAULT_REFUSAL, failed,
+                                                   rows, inputs), **common)
     # An ask for what the user has not given names it: "{fields}" is the input's label.
     asked = [f.missing_input for f in failures if f.missing_input] if action.kind == "ask" else []
     message = _message(policy, action.message, failed, rows, inputs, asked) \
@@ -1461,12 +1464,29 @@ def _shown_ids(policy: Policy, failed: list[ClaimResult], rows: Mapping,
     return shown
 
 
+class _Unfilled(NamedTuple):
+    """Why a fallback cannot be filled: the outcome its slot met, and in words."""
+    outcome: str        # not_found, stale or not_checkable
+    why: str
+
+
+def _refusal_for(policy: Policy, outcome: str) -> str | None:
+    """The refuse message the ruleset gives ``outcome``: its rule's action, or the action its
+    ``regenerate ... then`` leads to; None when that is no refusal."""
+    action = policy.action_for(outcome)
+    while action is not None and action.kind == "regenerate":
+        action = action.then
+    return action.message if action is not None and action.kind == "refuse" else None
+
+
 def _render_fallback(policy: Policy, action: Action, results: list[ClaimResult], rows: dict,
-                     now: dt.datetime) -> tuple[str, tuple[dict, ...]] | None:
+                     now: dt.datetime) -> tuple[str, tuple[dict, ...]] | _Unfilled:
     """Text built by code from verified facts: every slot from a row that was found (a row that
     does not go with the user's inputs never is: ``_fetch``), fresh and not a placeholder. The
     entity's id is the one the reply was about; if the reply named several, the fallback cannot
-    choose and refuses."""
+    choose and refuses. Otherwise ``_Unfilled``: a row the reply did not cite or a value not
+    recorded is ``not_found``, an old one ``stale``, several rows or a value that cannot be
+    shown ``not_checkable``."""
     template = next(t for t in policy.fallbacks if t.name == action.fallback)
     ids_by_entity: dict[str, set[str]] = {}
     for result in results:
@@ -1475,19 +1495,30 @@ def _render_fallback(policy: Policy, action: Action, results: list[ClaimResult],
     values, citations = {}, []
     for slot in template.slots:
         ids = ids_by_entity.get(slot.entity, set())
-        if len(ids) != 1 or slot.entity not in rows:
-            return None
+        if len(ids) > 1:
+            return _Unfilled("not_checkable", f"one row of {slot.entity} and the reply cites "
+                             f"{len(ids)}")
+        if not ids or slot.entity not in rows:
+            return _Unfilled("not_found", f"a row of {slot.entity} the reply did not cite")
         (entity_id,) = ids
         row = rows[slot.entity].get(entity_id)
         entity = policy.entity(slot.entity)
         field = entity.field(slot.field)
         value = None if row is None else row.get(slot.field)
-        if value is None or _is_placeholder(field, value, row) or staleness(entity, field, row, now):
-            return None
+        if row is None:
+            return _Unfilled("not_found", f"the row of {slot.entity} {entity_id}, which was not "
+                             "found")
+        if value is None or _is_placeholder(field, value, row):
+            return _Unfilled("not_found", f"the {field.label} of {slot.entity} {entity_id}, "
+                             "which is not recorded")
+        if staleness(entity, field, row, now):
+            return _Unfilled("stale", f"the {field.label} of {slot.entity} {entity_id}, which "
+                             "is out of date")
         try:
             values[slot.name] = format_value(field, value, policy.locale)
         except Unreadable:
-            return None
+            return _Unfilled("not_checkable", f"the {field.label} of {slot.entity} "
+                             f"{entity_id}, which cannot be shown")
         citations.append({"slot": slot.name,
                           "ref": f"{slot.entity}:{_row_id(entity, row, entity_id)}#{slot.field}",
                           "updated_at": _updated_text(row.get(entity.fresh_via), entity)
