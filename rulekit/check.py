@@ -742,7 +742,8 @@ def _judge(derived: _Derived, item: _Planned, rows: dict, errors: dict, now: dt.
                         actual_normal=_unshared(result.actual),
                         citation=f"{entity.name}:{cite}#{field.name}", updated_at=updated,
                         reason=result.reason,
-                        reason_code=None if result.outcome == "confirmed" else result.outcome,
+                        reason_code=None if result.outcome == "confirmed" else
+                        "malformed_reply" if result.unreadable_claim else result.outcome,
                         path=item.path)
 
 
@@ -770,8 +771,14 @@ def _row_id(entity: Entity, row: Mapping, entity_id: str) -> str:
     return str(stored)
 
 
+# The reason codes of a claim that is not_checkable whose failure takes another outcome's action.
+_ROUTED_BY_REASON = frozenset(("lookup_failed", "missing_input", "malformed_reply"))
+
+
 def _failure(result: ClaimResult) -> Failure:
-    code = result.reason_code if result.reason_code in ("lookup_failed", "missing_input") else result.outcome
+    # A claim the model wrote so that it cannot be read is a slip in the reply, which another
+    # attempt can fix: it takes the malformed_reply action, not not_checkable's refusal.
+    code = result.reason_code if result.reason_code in _ROUTED_BY_REASON else result.outcome
     what = f"{result.key} ({result.entity}.{result.field})"
     detail = result.reason
     if result.outcome == "contradicted":
@@ -1197,13 +1204,18 @@ def _prose_failures(policy: Policy, reply: Reply, planned: list[_Planned],
         failures.append(Failure("stray_figure", Reason(
             "stray_figure", f"{finding.text!r} written outside the slots: {finding.message}; "
             "every figure must come from a claim", path)))
-    if policy.prose == "shapes":
-        if not approved:
-            names = ", ".join(s.name for s in policy.shapes)
-            failures.append(Failure("unapproved_shape", Reason(
-                "unapproved_shape", f"the template is not made of approved shapes ({names})",
-                path)))
-    elif policy.prose == "guarded":
+    # A template worded as approved shapes is held to the fields they bind in every prose
+    # mode: "Your subscription renews on {renews_on}." citing the trial's end renders a wrong
+    # renewal date in the product team's own words.
+    rebound = None if approved or not policy.shapes else _rebound(policy, template, slot_fields)
+    if policy.prose == "shapes" and not approved:
+        names = ", ".join(s.name for s in policy.shapes)
+        failures.append(Failure("unapproved_shape", Reason(
+            "unapproved_shape", f"the template is not made of approved shapes ({names})"
+            + (f": {rebound}" if rebound else ""), path)))
+    elif rebound:
+        failures.append(Failure("unapproved_shape", Reason("unapproved_shape", rebound, path)))
+    if policy.prose == "guarded":
         phrases = prose_rules.guarded_phrases(template.prose, policy.forbidden_pattern)
         if phrases:
             failures.append(Failure("unapproved_shape", Reason(
@@ -1238,6 +1250,20 @@ def _prose_failures(policy: Policy, reply: Reply, planned: list[_Planned],
                 f"the {item.field.label} is {level if level is not None else 'not recorded'}",
                 path)))
     failures += _weekdays_said(policy, template, planned, rows, path)
+    periods = {key: held for key, field in fields.items()
+               if field.type.kind == "money"
+               and (held := prose_rules.field_periods(field.name, field.label))}
+    if periods and not approved:
+        # In every prose mode, as the sweep reads free text: "{price} per year" for a price
+        # held per month states a twelfth of the cost.
+        said = prose_rules.slot_periods(template.pieces, periods, policy.locale[:2])
+        if said:
+            failures.append(Failure("unapproved_shape", Reason(
+                "unapproved_shape", "words beside a slot say another period than its field "
+                "holds: " + ", ".join(
+                    f"'{words}' (the {fields[slot].label} is per "
+                    f"{' or '.join(sorted(periods[slot]))})"
+                    for words, slot in said), path)))
     if policy.prose == "guarded" and not approved:
         glued = prose_rules.slot_modifiers(template.pieces, fields)
         if glued:
@@ -1250,6 +1276,27 @@ def _prose_failures(policy: Policy, reply: Reply, planned: list[_Planned],
                 "unapproved_shape", "stock words with no stock slot in their sentence: "
                 + ", ".join(f"'{p}'" for p in dict.fromkeys(unbacked)), path)))
     return failures
+
+
+def _rebound(policy: Policy, template, slot_fields: Mapping[str, str]) -> str | None:
+    """Why a template that is worded as approved shapes (``prose.worded_as``: the same words,
+    whatever its slots are named) but not made of them holds other fields than they bind, or
+    None when its words are not the shapes'. The shapes' slots apply by position: the n-th slot
+    of the template holds what the n-th slot of its shapes binds."""
+    worded = prose_rules.worded_as(template, policy.shape_wordings)
+    if worded is None:
+        return None
+    shapes = [policy.shapes[index] for index in worded]
+    bound = [f"{slot.entity}.{slot.field}" for shape in shapes
+             for name in shape.pieces[1::2] for slot in shape.slots if slot.name == name]
+    wrong = [f"{{{name}}} holds {slot_fields.get(name, 'no claim')} where the shape binds {want}"
+             for name, want in zip(template.pieces[1::2], bound)
+             if slot_fields.get(name) != want]
+    if not wrong:
+        return None
+    names = ", ".join(f"'{name}'" for name in dict.fromkeys(shape.name for shape in shapes))
+    return (f"the template is worded as the approved shape{'s' if len(shapes) > 1 else ''} "
+            f"{names}, but {'; '.join(wrong)}: cite the field the shape binds in each slot")
 
 
 # --- deciding ---------------------------------------------------------------------------------
@@ -1275,14 +1322,17 @@ def _decide(policy: Policy, results: list[ClaimResult], failures: list[Failure],
                         next_action="regenerate", **common)
     if action.kind == "fallback":
         rendered = _render_fallback(policy, action, results, rows, now)
-        if rendered is not None:
+        if not isinstance(rendered, _Unfilled):
             text, citations = rendered
             return Decision("fallback", text=text, citations=citations, **common)
+        # Refused in the ruleset's own words for what the fallback met, when it has them.
+        refusal = _refusal_for(policy, rendered.outcome)
         common["reasons"] = reasons + (Reason(
-            "fallback_unavailable", f"the fallback '{action.fallback}' needs a value that did "
-            "not verify, so rulekit refused instead"),)
-        return Decision("refuse", message=_message(policy, DEFAULT_REFUSAL, failed, rows,
-                                                   inputs), **common)
+            "fallback_unavailable", f"the fallback '{action.fallback}' needs {rendered.why}, so "
+            "rulekit refused instead" + (f", with the `on {rendered.outcome}` message"
+                                         if refusal else ""),),)
+        return Decision("refuse", message=_message(policy, refusal or DEFAULT_REFUSAL, failed,
+                                                   rows, inputs), **common)
     # An ask for what the user has not given names it: "{fields}" is the input's label.
     asked = [f.missing_input for f in failures if f.missing_input] if action.kind == "ask" else []
     message = _message(policy, action.message, failed, rows, inputs, asked) \
@@ -1340,7 +1390,11 @@ def _feedback(policy: Policy, results: list[ClaimResult], failures: list[Failure
     for result in results:
         if result.outcome == "confirmed":
             continue
-        line = f"- {result.key}: you wrote {result.claimed!r}, which {_FEEDBACK.get(result.outcome, result.outcome)}"
+        said = "cannot be read: " + result.reason.removeprefix("the claimed value cannot be "
+                                                               "read: ") \
+            if result.reason_code == "malformed_reply" else _FEEDBACK.get(result.outcome,
+                                                                         result.outcome)
+        line = f"- {result.key}: you wrote {result.claimed!r}, which {said}"
         if result.outcome == "contradicted" and action.with_values:
             field = policy.entity(result.entity).field(result.field)
             try:
@@ -1348,7 +1402,10 @@ def _feedback(policy: Policy, results: list[ClaimResult], failures: list[Failure
             except Unreadable:
                 pass
         lines.append(line)
+    unread = {result.path for result in results if result.reason_code == "malformed_reply"}
     for failure in failures:
+        if failure.reason.path in unread:
+            continue        # named above, with what the model wrote
         if failure.outcome in ("malformed_reply", "stray_figure", "unapproved_shape"):
             where = f" (at {failure.reason.path})" if failure.reason.path else ""
             lines.append(f"- {failure.reason.message}{where}")
@@ -1421,12 +1478,29 @@ def _shown_ids(policy: Policy, failed: list[ClaimResult], rows: Mapping,
     return shown
 
 
+class _Unfilled(NamedTuple):
+    """Why a fallback cannot be filled: the outcome its slot met, and in words."""
+    outcome: str        # not_found, stale or not_checkable
+    why: str
+
+
+def _refusal_for(policy: Policy, outcome: str) -> str | None:
+    """The refuse message the ruleset gives ``outcome``: its rule's action, or the action its
+    ``regenerate ... then`` leads to; None when that is no refusal."""
+    action = policy.action_for(outcome)
+    while action is not None and action.kind == "regenerate":
+        action = action.then
+    return action.message if action is not None and action.kind == "refuse" else None
+
+
 def _render_fallback(policy: Policy, action: Action, results: list[ClaimResult], rows: dict,
-                     now: dt.datetime) -> tuple[str, tuple[dict, ...]] | None:
+                     now: dt.datetime) -> tuple[str, tuple[dict, ...]] | _Unfilled:
     """Text built by code from verified facts: every slot from a row that was found (a row that
     does not go with the user's inputs never is: ``_fetch``), fresh and not a placeholder. The
     entity's id is the one the reply was about; if the reply named several, the fallback cannot
-    choose and refuses."""
+    choose and refuses. Otherwise ``_Unfilled``: a row the reply did not cite or a value not
+    recorded is ``not_found``, an old one ``stale``, several rows or a value that cannot be
+    shown ``not_checkable``."""
     template = next(t for t in policy.fallbacks if t.name == action.fallback)
     ids_by_entity: dict[str, set[str]] = {}
     for result in results:
@@ -1435,19 +1509,30 @@ def _render_fallback(policy: Policy, action: Action, results: list[ClaimResult],
     values, citations = {}, []
     for slot in template.slots:
         ids = ids_by_entity.get(slot.entity, set())
-        if len(ids) != 1 or slot.entity not in rows:
-            return None
+        if len(ids) > 1:
+            return _Unfilled("not_checkable", f"one row of {slot.entity} and the reply cites "
+                             f"{len(ids)}")
+        if not ids or slot.entity not in rows:
+            return _Unfilled("not_found", f"a row of {slot.entity} the reply did not cite")
         (entity_id,) = ids
         row = rows[slot.entity].get(entity_id)
         entity = policy.entity(slot.entity)
         field = entity.field(slot.field)
         value = None if row is None else row.get(slot.field)
-        if value is None or _is_placeholder(field, value, row) or staleness(entity, field, row, now):
-            return None
+        if row is None:
+            return _Unfilled("not_found", f"the row of {slot.entity} {entity_id}, which was not "
+                             "found")
+        if value is None or _is_placeholder(field, value, row):
+            return _Unfilled("not_found", f"the {field.label} of {slot.entity} {entity_id}, "
+                             "which is not recorded")
+        if staleness(entity, field, row, now):
+            return _Unfilled("stale", f"the {field.label} of {slot.entity} {entity_id}, which "
+                             "is out of date")
         try:
             values[slot.name] = format_value(field, value, policy.locale)
         except Unreadable:
-            return None
+            return _Unfilled("not_checkable", f"the {field.label} of {slot.entity} "
+                             f"{entity_id}, which cannot be shown")
         citations.append({"slot": slot.name,
                           "ref": f"{slot.entity}:{_row_id(entity, row, entity_id)}#{slot.field}",
                           "updated_at": _updated_text(row.get(entity.fresh_via), entity)

@@ -36,6 +36,9 @@ class Comparison:
     claimed: Any = None             # the claimed value in normal form (JSON-safe)
     actual: Any = None              # the stored value in normal form (JSON-safe)
     reason: str | None = None
+    # The claim could not be read (its value, or its type for the field): the model's slip in
+    # writing the reply, which another attempt can fix, not a gap in the records.
+    unreadable_claim: bool = False
 
 
 class Unreadable(ValueError):
@@ -46,6 +49,9 @@ class Comparator:
     kind: ClassVar[str]
     # The claim `type` values a model may use for a field of this kind.
     claim_types: ClassVar[frozenset[str]]
+    # How a claimed value of this kind is written so that it can be read, for the model's
+    # feedback when one cannot be ("{currency}": the field's).
+    form: ClassVar[str] = "the value as the record would state it"
 
     def read_actual(self, spec: TypeSpec, value: Any, claim_type: str) -> Any:
         raise NotImplementedError
@@ -65,7 +71,7 @@ class Comparator:
         if claim_type not in self.claim_types:
             return Comparison("not_checkable", reason=(
                 f"a claim of type '{claim_type}' cannot be compared with a {self.kind} field; "
-                f"use type {' or '.join(sorted(self.claim_types))}"))
+                f"use type {' or '.join(sorted(self.claim_types))}"), unreadable_claim=True)
         try:
             stored = self.read_actual(spec, actual, claim_type)
         except Unreadable as exc:
@@ -74,7 +80,9 @@ class Comparator:
             said = self.read_claimed(spec, claimed, claim_type, locale)
         except Unreadable as exc:
             return Comparison("not_checkable", actual=self.show(spec, stored),
-                              reason=f"the claimed value cannot be read: {exc}")
+                              reason=f"the claimed value cannot be read: {exc}; write "
+                              + self.form.format(currency=getattr(spec, "currency", None)),
+                              unreadable_claim=True)
         outcome = "confirmed" if self.equal(spec, said, stored) else "contradicted"
         return Comparison(outcome, self.show(spec, said), self.show(spec, stored))
 
@@ -127,6 +135,8 @@ def _claimed_number(value: Any, locale: str) -> numbers.ParsedNumber:
 class Money(Comparator):
     kind = "money"
     claim_types = frozenset({"money"})
+    form = ("an amount in {currency} in digits, with a decimal point and at most the "
+            "currency's decimals (1299.00)")
 
     def read_actual(self, spec, value, claim_type):
         amount = _decimal(value)
@@ -167,6 +177,7 @@ class _OtherCurrency:
 class Date(Comparator):
     kind = "date"
     claim_types = frozenset({"date"})
+    form = "a date as YYYY-MM-DD"
 
     def read_actual(self, spec, value, claim_type):
         day = dates.stored_day(value, spec.zone, "UTC")
@@ -191,6 +202,7 @@ class Timestamp(Comparator):
     Berlin). Claimed as a timestamp: the same instant at the claim's precision."""
     kind = "timestamp"
     claim_types = frozenset({"timestamp", "date"})
+    form = "a date as YYYY-MM-DD, or a time as YYYY-MM-DDTHH:MM with its offset (Z for UTC)"
 
     def read_actual(self, spec, value, claim_type):
         instant = dates.stored_instant(value, spec.naive_zone)
@@ -229,6 +241,7 @@ class Timestamp(Comparator):
 class DecimalNumber(Comparator):
     kind = "decimal"
     claim_types = frozenset({"decimal", "number"})
+    form = "a number in digits, with a decimal point (4.25)"
 
     def read_actual(self, spec, value, claim_type):
         return _decimal(value)
@@ -254,6 +267,7 @@ class DecimalNumber(Comparator):
 class Integer(Comparator):
     kind = "integer"
     claim_types = frozenset({"integer", "number"})
+    form = "a whole number in digits (25)"
 
     def read_actual(self, spec, value, claim_type):
         number = _decimal(value)
@@ -276,6 +290,7 @@ class Integer(Comparator):
 class Boolean(Comparator):
     kind = "boolean"
     claim_types = frozenset({"boolean"})
+    form = "true or false"
     WORDS: ClassVar[dict[str, bool]] = {"true": True, "yes": True, "1": True,
                                         "false": False, "no": False, "0": False}
 
@@ -296,6 +311,7 @@ class Boolean(Comparator):
 class Enum(Comparator):
     kind = "enum"
     claim_types = frozenset({"enum", "text"})
+    form = "one of the field's values, as text"
 
     def read_actual(self, spec, value, claim_type):
         canonical = _alias_table(spec.aliases).get(_fold(_text(value)))
@@ -327,6 +343,7 @@ class _NotInTable:
 class Identifier(Comparator):
     kind = "identifier"
     claim_types = frozenset({"identifier", "text"})
+    form = "the identifier as text"
 
     def _read(self, spec, value):
         text = _text(value)
@@ -370,6 +387,7 @@ def normalise_url(text: str, *, query: str = "keep", fragment: str = "keep",
 class Url(Comparator):
     kind = "url"
     claim_types = frozenset({"url"})
+    form = "a full URL with its scheme (https://...)"
 
     def _read(self, spec, value, default_scheme=None):
         text = _text(value)
@@ -390,6 +408,7 @@ class Url(Comparator):
 class Text(Comparator):
     kind = "text"
     claim_types = frozenset({"text"})
+    form = "the text as a string"
 
     def _read(self, spec, value):
         text = " ".join(_text(value).split())

@@ -33,11 +33,12 @@ DIGEST_FIELD = "artifact_sha256"
 # Every outcome a check can produce. Each must end in an action: the compiler rejects a ruleset
 # that leaves one unhandled.
 OUTCOMES: tuple[str, ...] = (
-    "malformed_reply",   # the reply is not valid JSON or not of the reply schema
+    "malformed_reply",   # the reply is not valid JSON or not of the reply schema, or a claim
+                         # cannot be read as its field's type
     "contradicted",      # a claim's value differs from the source of record
     "misattributed",     # a figure is real, but belongs to another entity or field
     "not_found",         # no row, a null, or a declared placeholder
-    "not_checkable",     # the field is not readable, or the claim cannot be compared
+    "not_checkable",     # the field is not readable, or the stored value cannot be read
     "stale",             # the value is older than its freshness budget
     "stray_figure",      # free text holds a figure the evidence does not back
     "unapproved_shape",  # the template matches no approved sentence shape
@@ -370,6 +371,14 @@ class Policy(Frozen):
         from rulekit.prose import forbidden_pattern
 
         return forbidden_pattern(self.forbidden_phrases) if self.forbidden_phrases else None
+
+    @functools.cached_property
+    def shape_wordings(self) -> tuple[str, ...]:
+        """The approved shapes' words with their slots unbound, computed once: a template
+        worded as shapes is held to their bindings in every prose mode."""
+        from rulekit.prose import wordings
+
+        return wordings(self.shapes)
 
     def entity(self, name: str) -> Entity | None:
         return self._entities.get(name)

@@ -22,7 +22,8 @@ from rulekit.findings import Finding, _new_finding
 from rulekit.policy import Template
 from rulekit.scan.base import _ascii_lower, _trie
 from rulekit.template import ParsedTemplate
-from rulekit.units import UNIT_OF, UNIT_WORDS, named_tax_basis, stated_tax_basis, tax_basis_words
+from rulekit.units import UNIT_OF, UNIT_WORDS, named_tax_basis, named_units, per_after, \
+    per_before, stated_tax_basis, tax_basis_words
 
 _SLOT_MARK = "\x00"
 NEGATION = "a negation"
@@ -297,6 +298,53 @@ def skeletons(shapes: Sequence[Template]) -> tuple[str, ...]:
                  for s in shapes)
 
 
+def wordings(shapes: Sequence[Template]) -> tuple[str, ...]:
+    """The approved shapes' words alone, each slot a bare mark: what a template is worded as,
+    whatever its slots are named and hold (``worded_as``)."""
+    return tuple(_skeleton(s.pieces, {}) for s in shapes)
+
+
+def worded_as(template: ParsedTemplate, shape_wordings: tuple[str, ...]) -> tuple[int, ...] | None:
+    """The shapes (their indexes in ``shape_wordings``, from ``wordings``) of one way to cut the
+    template's words into approved shapes, with white space collapsed as ``matches_shapes``
+    does and the slots left out; None when its words are not made of shapes. A template that
+    ``matches_shapes`` rejects but is worded as shapes holds some field in a slot its shape
+    binds to another."""
+    if sum(map(len, template.pieces)) <= CACHED_LENGTH:
+        return _worded_cached(template.pieces, shape_wordings)
+    return _worded(template.pieces, shape_wordings)
+
+
+def _worded(pieces: tuple[str, ...], shape_wordings: tuple[str, ...]) -> tuple[int, ...] | None:
+    return cut(_skeleton(pieces, {}), shape_wordings)
+
+
+def cut(text: str, candidates: Sequence[str]) -> tuple[int, ...] | None:
+    """The candidates (by index) of one way to cut ``text`` into candidates separated by single
+    spaces, as ``_segments`` does, or None."""
+    came_from: dict[int, tuple[int, int] | None] = {0: None}
+    for position in range(len(text) + 1):
+        if position not in came_from:
+            continue
+        for index, candidate in enumerate(candidates):
+            if candidate and text.startswith(candidate, position):
+                end = position + len(candidate)
+                end = end + 1 if text.startswith(" ", end) else end
+                came_from.setdefault(end, (position, index))
+    end = len(text) if len(text) in came_from else len(text) + 1
+    if end not in came_from or end == 0:
+        return None
+    found = []
+    while came_from[end] is not None:
+        end, index = came_from[end]
+        found.append(index)
+    return tuple(found[::-1])
+
+
+# Keyed like ``_matches_cached``: a model reuses its few templates.
+_worded_cached = functools.lru_cache(maxsize=1024)(_worded)
+
+
 def _segments(text: str, candidates: tuple[str, ...]) -> bool:
     """Can ``text`` be cut into candidates separated by single spaces?"""
     reachable = {0}
@@ -561,6 +609,52 @@ def slot_modifiers(pieces: Sequence[str], fields: Mapping[str, Any]) -> list[str
                 found.append(f"{{{pieces[index]}}}{words}" if said[1] > at
                              else f"{words}{{{pieces[index]}}}")
     return found
+
+
+@functools.lru_cache(maxsize=4096)
+def field_periods(name: str, label: str | None) -> frozenset[str]:
+    """The units a field's number is per, as its ``name`` or ``label`` says (``rulekit.units
+    .named_units``, which the sweep reads a field's name with): {"month"} for
+    ``price_per_seat_per_month``; empty when they say none."""
+    return named_units(name)[1] | named_units(label or "")[1]
+
+
+def slot_periods(pieces: Sequence[str], periods: Mapping[str, frozenset[str]],
+                 lang: str) -> list[tuple[str, str]]:
+    """Words beside a slot that say its value is per another period than its field holds
+    (``periods``: slot -> the units from ``field_periods``), as (the words, the slot), in
+    order: "{price} per year",
+    "{price}/year", "{price} annually" after it (read as the sweep reads them after an amount,
+    ``rulekit.units.per_after``), else "a yearly {price}" before it (``per_before``)."""
+    found = []
+    for index in range(1, len(pieces), 2):
+        held = periods.get(pieces[index])
+        if not held:
+            continue
+        after = pieces[index + 1] if index + 1 < len(pieces) else ""
+        said = per_after(after, 0, lang)
+        if said is not None:
+            if said not in held:
+                found.append((f"{{{pieces[index]}}}{after[:_period_end(after)]}", pieces[index]))
+            continue
+        said = per_before(pieces[index - 1], len(pieces[index - 1]), lang)
+        if said is not None and said not in held:
+            found.append((f"{_words_before(pieces[index - 1])}{{{pieces[index]}}}", pieces[index]))
+    return found
+
+
+_CLAUSE_MARK = re.compile(r"[.,;:!?\n]|\Z")
+
+
+def _period_end(text: str) -> int:
+    """Where the words after a slot that say a period end: at the first stop, comma or line."""
+    return _CLAUSE_MARK.search(text).start()
+
+
+def _words_before(text: str) -> str:
+    """The words before a slot back to the start of its clause (a comma, a stop, a line)."""
+    start = max(text.rfind(mark) for mark in ".,;:!?\n") + 1
+    return text[start:].lstrip()
 
 
 def _field_tax_basis(field: Any) -> str | None:

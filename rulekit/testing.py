@@ -832,23 +832,10 @@ def shapes_used(policy, reply: Any) -> list[str]:
 def _cut(text: str, skeletons: list[tuple[str, str]]) -> list[str] | None:
     """The shapes of one way to cut ``text`` into shapes separated by single spaces (as
     ``rulekit.prose.matches_shapes`` does), or None."""
-    came_from: dict[int, tuple[int, str] | None] = {0: None}
-    for position in range(len(text) + 1):
-        if position not in came_from:
-            continue
-        for skeleton, name in skeletons:
-            if skeleton and text.startswith(skeleton, position):
-                end = position + len(skeleton)
-                end = end + 1 if text.startswith(" ", end) else end
-                came_from.setdefault(end, (position, name))
-    end = len(text) if len(text) in came_from else len(text) + 1
-    if end not in came_from or end == 0:
-        return None
-    names = []
-    while came_from[end] is not None:
-        end, name = came_from[end]
-        names.append(name)
-    return names[::-1]
+    from rulekit.prose import cut
+
+    found = cut(text, [skeleton for skeleton, _ in skeletons])
+    return None if found is None else [skeletons[index][1] for index in found]
 
 
 # --- mutants ----------------------------------------------------------------------------------

@@ -311,6 +311,32 @@ def per_after(text: str, end: int, lang: str = "en") -> str | None:
         or (other.alone.get(word) if other is not None else None)
 
 
+# Before an amount, a word that says what it is per: "a yearly $144", "your monthly fee of
+# $12", "annual price: $144"; at most two words between, none across a comma or a stop.
+_PER_BEFORE_WORDS = {**{word: unit for word, unit in _PER_ADVERBS.items() if word != "annum"},
+                     "annual": "year"}
+
+
+@functools.lru_cache(maxsize=None)
+def _per_before(lang: str) -> tuple[re.Pattern, dict[str, str]]:
+    other = _OTHER_READERS.get(lang)
+    alone = other.alone if other is not None else {}
+    words = {**_PER_BEFORE_WORDS, **{word: unit for word, unit in alone.items()
+                                     if word not in _PER_ONLY_OTHER.get(lang, ())}}
+    pattern = re.compile(rf"(?<![^\W_])({_alternation(words)})(?:[ \u00a0-]+[^\W\d_]+){{0,2}}?"
+                         r"[ \u00a0]*:?[ \u00a0]*\Z", re.IGNORECASE)
+    return pattern, words
+
+
+def per_before(text: str, start: int, lang: str = "en") -> str | None:
+    """The unit an amount that starts at ``start`` is said to be per by a word before it
+    ("year" for "a yearly $144" and "annual price: $144"; in German "monatlich 9,99 €"), or
+    None. Read in the 48 characters before it."""
+    pattern, words = _per_before(lang)
+    found = pattern.search(text, max(0, start - 48), start)
+    return words[found.group(1).lower()] if found else None
+
+
 def unit_word(word: str, lang: str = "en") -> str | None:
     """The unit a word names, read in English and in ``lang`` ("pound" for "livres" in French),
     or None."""

@@ -135,6 +135,54 @@ def test_issues_compare_as_a_multiset_of_codes_or_partial_mappings(tmp_path):
                             {"code": "unsupported_number", "text": "14"}]
 
 
+TENANTED = """\
+ruleset billing {
+  currency USD
+}
+
+tenant account_id
+
+entity invoice {
+  key id
+  field id         identifier
+  field amount_due money minor label "amount due"
+}
+
+on otherwise refuse "I could not verify the {fields}."
+"""
+
+
+@pytest.mark.parametrize("row, decision", [
+    ("{id: INV-1042, amount_due: 129900}", "refuse"),
+    ("{id: INV-1042, amount_due: 129900, account_id: acct_1}", "answer"),
+])
+def test_rows_of_a_tenant_scoped_ruleset_must_carry_the_tenant_column(tmp_path, row, decision):
+    """Rows written as the SQL returns them (no tenant column) were dropped by the tenant scope
+    and the claim read "no invoice with id INV-1042"; the failure names the rows and the
+    column instead."""
+    (tmp_path / "billing.rules").write_text(TENANTED, "utf-8")
+    path = tmp_path / "billing.tests.yaml"
+    path.write_text(f"""\
+ruleset: billing.rules
+tenant: acct_1
+rows:
+  invoice:
+    - {row}
+cases:
+  - reply: {{answer_template: "It is {{a}}.", claims: [{{key: a, type: money, entity: invoice, entity_id: INV-1042, field: amount_due, value: "$1,299.00"}}]}}
+    want_decision: {decision}
+""", "utf-8")
+    result = run([str(path)]).files[0].results[0]
+    assert result.ok, result.decision
+    reasons = [r.message for r in result.decision.reasons]
+    if decision == "refuse":
+        assert reasons and all("rows of invoice carry no 'account_id' value ($.invoice[0]); each "
+                               "row must carry the tenant column" in m for m in reasons), reasons
+        assert not any("no invoice with id" in m for m in reasons)
+    else:
+        assert reasons == []
+
+
 def test_a_case_with_bad_rows_is_an_error_not_a_crash(tmp_path):
     cases = GOOD.replace("    want_decision", "    rows: {product: [{1: x}]}\n    want_decision")
     result = run([str(write(tmp_path, cases))]).files[0].results[0]

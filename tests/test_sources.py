@@ -423,6 +423,32 @@ def test_memory_field_missing_from_a_row_is_absent():
         "a": {"id": "a", "eta": None}, "b": {"id": "b"}}
 
 
+def test_memory_rows_without_the_tenant_column_are_an_error_naming_the_row():
+    """Rows copied as the SQL returns them lack the tenant column, which only its WHERE reads:
+    dropped without a word, the claim read "no invoice with id INV-1042"."""
+    lookup = Lookup(kind="table", table="invoice", columns=("id", "amount_due"),
+                    tenant_column="account_id")
+    resolver = MemoryResolver({"invoice": [{"id": "INV-1041", "account_id": "acct_1"},
+                                           {"id": "INV-1042", "amount_due": 129900}]})
+    request = LookupRequest("invoice", "id", ("INV-1042",), ("amount_due",), lookup=lookup,
+                            tenant="acct_1")
+    with pytest.raises(SourceError, match=re.escape(
+            "rows of invoice carry no 'account_id' value ($.invoice[1]); each row must carry "
+            "the tenant column, as the SQL source's rows do")):
+        resolver.fetch(request)
+
+
+def test_memory_rows_of_another_tenant_are_not_seen():
+    lookup = Lookup(kind="table", table="invoice", columns=("id", "amount_due"),
+                    tenant_column="account_id")
+    resolver = MemoryResolver({"invoice": [
+        {"id": "INV-1042", "amount_due": 129900, "account_id": "acct_2"}]})
+    for tenant, found in (("acct_1", {}), ("acct_2", {"INV-1042": {"id": "INV-1042",
+                                                                 "amount_due": 129900}})):
+        assert resolver.fetch(LookupRequest("invoice", "id", ("INV-1042",), ("amount_due",),
+                                            lookup=lookup, tenant=tenant)) == found
+
+
 def test_memory_copies_rows_in_and_out():
     rows = {"order": [{"id": "a", "tags": ["x"], "n": 1}]}
     resolver = MemoryResolver(rows)

@@ -11,6 +11,9 @@ the same against the database:
 - a requested field that a row does not have is *absent* from that row's mapping, while a field
   stored as null is present with the value None. The checker needs the difference: absent means
   the data has no such column (a schema problem), None means nothing is recorded (not_found);
+- under a tenant, a row is seen only when its tenant column holds the caller's id, as the SQL
+  WHERE clause does; a row asked for that holds no value there is an error naming it, since
+  a table in memory must carry the column the SQL reads but never returns;
 - two rows with the same key are an error, not a choice: a fact that could be either of two
   values cannot be verified. Under a casefold key, so are two keys differing only in case.
 
@@ -89,8 +92,10 @@ class MemoryResolver:
                               entity=request.entity, table=request.table)
         filer = KeyFiler(request, self._origin, f"table {request.table!r}")
         columns = request.columns
-        # A tenant-scoped lookup sees only the rows whose tenant column holds the caller's id;
-        # a row without that column belongs to nobody, so it is not seen either.
+        # A tenant-scoped lookup sees only the rows whose tenant column holds the caller's id.
+        # A row the lookup would return with no value there is an error, not a row of nobody's:
+        # rows copied as the SQL returns them lack the column (only the WHERE reads it), and
+        # dropping them said "no invoice with id INV-1042" of an invoice that is right there.
         scope = request.lookup.tenant_column if request.lookup is not None else None
         tenant = request.tenant
         shared = request.lookup is not None and request.lookup.shared   # every user's rows
@@ -98,7 +103,7 @@ class MemoryResolver:
             check_tenant(tenant, f"entity {request.entity!r}", request.entity)
         folds = filer.folded is not None
         wanted = filer.wanted
-        for row in rows:
+        for index, row in enumerate(rows):
             value = row.get(request.key)
             if value is None:
                 continue
@@ -110,9 +115,17 @@ class MemoryResolver:
                 idents = (str(value),)
             else:
                 continue
-            if tenant is not None and not shared and (scope is None
-                                                      or str(row.get(scope)) != tenant):
-                continue
+            if tenant is not None and not shared:
+                held = None if scope is None else row.get(scope)
+                if held is None and scope is not None:
+                    raise SourceError(
+                        f"{self._origin}: rows of {request.entity} carry no {scope!r} value "
+                        f"($.{request.table}[{index}]); each row must carry the tenant column, "
+                        "as the SQL source's rows do: the tenant-scoped lookup sees a row only "
+                        f"when its {scope!r} is the verified user's id",
+                        entity=request.entity, table=request.table)
+                if held is None or str(held) != tenant:
+                    continue
             filer.file(idents, value, {c: _detach(row[c]) for c in columns if c in row})
         return filer.found
 
