@@ -259,3 +259,16 @@ def test_a_form_is_skipped_only_when_it_cannot_match():
                 matched += 1
                 assert all(word in lowered for word in form.literals), (form.regex.pattern, text)
     assert matched >= 50            # the cases alone give 75 matches
+
+
+def test_date_field_words_name_days_only_and_cost_nothing_without_them():
+    """The words of a date field bind the date after them, never a number; a ruleset with no
+    such words builds no pattern for them, so its audits do no new work."""
+    from rulekit.bind import _vocabulary
+
+    billing = _load("billing.rules")
+    vocabulary = _vocabulary(billing.binding, billing)
+    assert vocabulary.days is not None and "due on" in vocabulary.day_owners
+    assert "due on" not in vocabulary.owners and "for" in vocabulary.owners
+    analytics = _load("analytics.rules")
+    assert _vocabulary(analytics.binding, analytics).days is None
