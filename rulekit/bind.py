@@ -22,7 +22,8 @@ How a figure is bound, in order:
 2. Any other figure is bound to a field when a field word follows it ("38 points", "18-point",
    "48 percent from the field") or ends right before it ("priced at $49", "$49"). "a steal"
    is a figure of 1 only inside a list of figures; "12 of their own" takes the field of the
-   figure before it, for the sentence's subject.
+   figure before it, for the sentence's subject. A date is bound to a date or timestamp field
+   whose word ends right before it ("due on November 15, 2026"; ``_days``).
 3. Its row is the nearest compatible mention in the same sentence: the nearest one before it,
    preferring a subject over the object of a preposition ("X led *the Celtics* with 38
    points" binds to X); else the nearest one after it; else, across sentences, a pronoun or a
@@ -30,7 +31,7 @@ How a figure is bound, in order:
    is the only one of a pronoun-taking entity in its sentence (unambiguous); "the former" and
    "the latter" stand for the earlier and the later of the last two rows named.
 4. A bound figure must equal the cell, under the field's type (money in minor units, a ratio
-   shown as a percentage, a decimal's tolerance). When it differs it is a ``misattributed``
+   shown as a percentage, a decimal's tolerance; a date the row's day in the field's zone). When it differs it is a ``misattributed``
    finding that names the true value, even if the value appears elsewhere in the evidence.
    A figure that is the cell rounded to its shown precision is left to the sweep, whose
    rounding rules judge it. A cell holding a placeholder ("N/A") backs no figure.
@@ -279,6 +280,12 @@ class _Vocabulary:
     forms: tuple[_Form, ...]
     pronouns: re.Pattern | None
     pronoun_entities: Mapping[str, frozenset[str]]
+    # The words of date and timestamp fields ("due on"), ending right before a date: group
+    # ``d<i>`` is ``days_ordered[i]``; None when no such field has words.
+    days: re.Pattern | None = None
+    days_ordered: tuple[str, ...] = ()
+    day_owners: Mapping[str, tuple[tuple[str, str], ...]] = dataclasses.field(
+        default_factory=dict)
 
 
 def _word_pattern(word: str) -> str:
@@ -321,26 +328,38 @@ def _form_regex(form: str, slot: str = _NUMBER,
 
 # The vocabulary of each binding object seen lately, by identity: a frozen model hashes all its
 # declarations on every look-up, which costs more than binding a short answer.
-_BY_IDENTITY: dict[int, tuple[Binding, _Vocabulary]] = {}
+_BY_IDENTITY: dict[int, tuple[Binding, Policy | None, _Vocabulary]] = {}
+# Fields whose words name a day: a date after them is bound (``_days``), never a number.
+_DATED = ("date", "timestamp")
 
 
-def _vocabulary(binding: Binding) -> _Vocabulary:
+def _vocabulary(binding: Binding, policy: Policy | None = None) -> _Vocabulary:
+    """The compiled vocabulary of ``binding``; ``policy`` says which fields are dates (without
+    it, every field word names a number)."""
     found = _BY_IDENTITY.get(id(binding))
-    if found is not None and found[0] is binding:
-        return found[1]
-    vocabulary = _compiled_vocabulary(binding)      # equal bindings share one
+    if found is not None and found[0] is binding and found[1] is policy:
+        return found[2]
+    dated = frozenset((entity.name, field) for entity in binding.entities
+                      for _, field in entity.words
+                      if policy is not None and (spec := policy.entity(entity.name)) is not None
+                      and (decl := spec.field(field)) is not None
+                      and decl.type.kind in _DATED)
+    vocabulary = _compiled_vocabulary(binding, dated)      # equal bindings share one
     if len(_BY_IDENTITY) >= 64:
         _BY_IDENTITY.clear()
-    _BY_IDENTITY[id(binding)] = (binding, vocabulary)     # holding it: its id is not reused
+    _BY_IDENTITY[id(binding)] = (binding, policy, vocabulary)   # holding it: its id stays
     return vocabulary
 
 
 @functools.lru_cache(maxsize=64)
-def _compiled_vocabulary(binding: Binding) -> _Vocabulary:
+def _compiled_vocabulary(binding: Binding, dated: frozenset[tuple[str, str]] = frozenset()
+                         ) -> _Vocabulary:
     owners: dict[str, list[tuple[str, str]]] = {}
+    day_owners: dict[str, list[tuple[str, str]]] = {}
     for entity in binding.entities:
         for word, field in entity.words:
-            owners.setdefault(word, []).append((entity.name, field))
+            into = day_owners if (entity.name, field) in dated else owners
+            into.setdefault(word, []).append((entity.name, field))
     ordered = sorted(owners, key=len, reverse=True)
     words = re.compile("|".join(f"(?P<w{i}>{_word_pattern(w)})" for i, w in enumerate(ordered)),
                        re.IGNORECASE) if ordered else None
@@ -367,9 +386,13 @@ def _compiled_vocabulary(binding: Binding) -> _Vocabulary:
     pronouns = re.compile(r"\b(?:" + "|".join(re.escape(p) for p in sorted(
         pronoun_entities, key=len, reverse=True)) + r")\b", re.IGNORECASE) \
         if pronoun_entities else None
+    days_ordered = sorted(day_owners, key=len, reverse=True)
+    days = re.compile("(?:" + "|".join(f"(?P<d{i}>{_word_pattern(w)})" for i, w in enumerate(
+        days_ordered)) + r")[\s:]*$", re.IGNORECASE) if days_ordered else None
     return _Vocabulary(words, {w: tuple(o) for w, o in owners.items()}, tuple(ordered), before,
                        tuple(forms),
-                       pronouns, {k: frozenset(v) for k, v in pronoun_entities.items()})
+                       pronouns, {k: frozenset(v) for k, v in pronoun_entities.items()},
+                       days, tuple(days_ordered), {w: tuple(o) for w, o in day_owners.items()})
 
 
 def _owners_of(vocabulary: _Vocabulary, match: re.Match) -> tuple[tuple[str, str], ...]:
@@ -504,7 +527,7 @@ def bind(text: str, evidence: Any, policy: Policy | None, *, locale: str = "en_U
         return EMPTY
     withheld = index.row_rules if index is not None else {}
     binding = policy.binding
-    vocabulary = _vocabulary(binding)
+    vocabulary = _vocabulary(binding, policy)
     rows = _Rows(binding, evidence)
     # An index carries the derived figures it computed while indexing (``rulekit_derived``).
     derived = evidence[DERIVED_KEY] if index is not None and isinstance(
@@ -588,6 +611,9 @@ def bind(text: str, evidence: Any, policy: Policy | None, *, locale: str = "en_U
             settled.add((figure.start, figure.end))
     findings = [_finding(b) for b in bound if b.verdict == "misattributed"]
     findings += _links(every, rows, lookup, sentences, len(text), policy, withheld, settled)
+    if vocabulary.days is not None:
+        findings += _days(text, every, vocabulary, rows, lookup, sentences, policy, withheld,
+                          settled, claimed, index)
     return BindResult(tuple(bound), tuple(findings), frozenset(settled))
 
 
@@ -642,6 +668,83 @@ def _links(mentions: Sequence[Mention], rows: "_Rows", lookup: "_Lookup", senten
                                 f"{label} of {target.label}, {truth}: the link belongs to "
                                 "another row"))
     return findings
+
+
+# --- days -------------------------------------------------------------------------------------
+
+def _days(text: str, mentions: Sequence[Mention], vocabulary: _Vocabulary, rows: "_Rows",
+          lookup: "_Lookup", sentences: list[int], policy: Policy,
+          withheld: Mapping[int, RowRule], settled: set[tuple[int, int]], claimed: "_Spans",
+          index: Evidence | None) -> list[Finding]:
+    """A date after the words of a date or timestamp field ("due on November 15, 2026") is
+    bound like a figure, to the nearest mention in its sentence, and must be that row's day:
+    a date field's day, a timestamp's day in the field's zone (23:30Z on 1 December is 2
+    December in Tokyo). A day without its year ("November 15") is compared by month and day.
+    Another day is ``misattributed``, and the message names the row's day as a customer reads
+    it. Left to the sweep: a date with no such word, no row named, a clock time (an instant,
+    not a day), a cell that is hidden, stale or a placeholder, and a day the evidence does not
+    hold at all (the sweep says so). A row's own day is not settled: the sweep still reads it
+    (the weekday written with it...)."""
+    from rulekit import dates
+
+    found = []
+    held: set | None = None     # the days of the evidence, and their (month, day), when asked
+    for mention in mentions:
+        if mention.kind != "date" or mention.quoted or mention.time is not None:
+            continue
+        stated = mention.day or _month_day(mention.normalized)
+        if stated is None or claimed.overlaps(mention.start, mention.end):
+            continue
+        before = text[max(0, mention.start - _WINDOW):mention.start]
+        hit = vocabulary.days.search(before)
+        if hit is None or (hit.start() and before[hit.start() - 1].isalnum()):
+            continue
+        owners = vocabulary.day_owners[vocabulary.days_ordered[int(hit.lastgroup[1:])]]
+        probe = _Figure(mention.start, mention.end, mention.text, Decimal(0), owners,
+                        anchor=mention.start, reach=mention.end)
+        target = _nearest(probe, lookup, sentences, frozenset(e for e, _ in owners), len(text))
+        if target is None:
+            continue
+        field = next(f for e, f in owners if e == target.entity)
+        row = rows.rows[target.entity][target.row]
+        rule = withheld.get(id(row)) if withheld else None
+        if rule is not None and field in rule.withheld:
+            continue        # a hidden or stale day backs nothing: the sweep says why
+        spec = policy.entity(target.entity).field(field)
+        truth = dates.stored_day(row.get(field), spec.type.zone,
+                                 getattr(spec.type, "naive_zone", "UTC"))
+        if truth is None or stated == (truth if mention.day else (truth.month, truth.day)):
+            continue        # a placeholder (the sweep judges), or the row's own day
+        if index is not None:
+            if held is None:
+                held = set(index.days) | {(day.month, day.day) for day in index.days}
+            if stated not in held:
+                continue    # no day of the evidence at all: the sweep's finding says why
+        settled.add((mention.start, mention.end))
+        found.append(Finding("date", mention.text, mention.normalized, mention.start,
+                             mention.end, "misattributed", f"{mention.text} is stated as "
+                             f"{target.label}'s {spec.label or field}, which is "
+                             f"{_day_text(spec, row.get(field), truth, policy.locale)} in the "
+                             "evidence"))
+    return found
+
+
+def _month_day(normalized: str | None) -> tuple[int, int] | None:
+    """(month, day) of a day written without its year ("--11-15"), else None."""
+    if normalized and len(normalized) == 7 and normalized.startswith("--"):
+        return int(normalized[2:4]), int(normalized[5:7])
+    return None
+
+
+def _day_text(spec: Any, raw: Any, truth: Any, locale: str) -> str:
+    """The row's day as a customer reads it, in the field's format ("December 15, 2026")."""
+    from rulekit.compare import Unreadable
+    from rulekit.render import format_value
+
+    try:
+        return format_value(spec, raw, locale, "date")
+    except (Unreadable, ValueError, TypeError):
+        return truth.isoformat()
 
 
 def _url_fields(policy: Policy) -> list[tuple[str, str, Any]]:
@@ -866,7 +969,7 @@ def may_bind(text: str, policy: Policy | None, mentions: Sequence[Mention]) -> b
         return False
     if mentions:
         return True
-    vocabulary = _vocabulary(policy.binding)
+    vocabulary = _vocabulary(policy.binding, policy)
     if vocabulary.words is not None and vocabulary.words.search(text):
         return True
     lowered = _lowered(text)

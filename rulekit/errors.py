@@ -112,7 +112,7 @@ CODES: dict[str, str] = {
     "RK512": "source cannot run",
     "RK601": "invalid evidence path",
     "RK602": "binding on an entity not in the evidence",
-    "RK603": "field words on a non-numeric field",
+    "RK603": "field words on a field that is not a number or a date",
     "RK604": "malformed word or form",
     "RK605": "word names two fields",
     "RK606": "unknown slot in a form",

@@ -1,8 +1,9 @@
 """Binding figures in free text to the entity and field they describe (rulekit.bind).
 
-Data-file cases live in tests/cases/binding/<ruleset>.yaml: a rules file, the evidence, and
-cases of text with the exact findings wanted, each ``{code, text, message_contains?}``. Inline
-tests below pin the language (parse, fmt, compile) and the pure pieces of ``bind``.
+Data-file cases live in tests/cases/binding/<ruleset>.yaml: a rules file (beside the cases, else
+in rulesets/), the evidence, and cases of text with the exact findings wanted, each ``{code,
+text, message_contains?}``. Inline tests below pin the language (parse, fmt, compile) and the
+pure pieces of ``bind``.
 """
 
 from __future__ import annotations
@@ -22,7 +23,8 @@ from rulekit.fmt import format_source
 from rulekit.parse import parse_source
 
 ROOT = Path(__file__).resolve().parent.parent
-CASES = sorted((ROOT / "tests" / "cases" / "binding").glob("*.yaml"))
+CASE_DIR = ROOT / "tests" / "cases" / "binding"
+CASES = sorted(CASE_DIR.glob("*.yaml"))
 
 
 def _cases():
@@ -30,6 +32,12 @@ def _cases():
         data = yaml.safe_load(path.read_text("utf-8"))
         for case in data["cases"]:
             yield pytest.param(data, case, id=f"{path.name}:{case['note'][:60]}")
+
+
+def _load(name: str):
+    """A case file's ruleset: beside the cases (a ruleset made for them), else a shipped one."""
+    beside = CASE_DIR / name
+    return rulekit.load(beside if beside.exists() else ROOT / "rulesets" / name)
 
 
 @pytest.fixture(scope="module")
@@ -41,7 +49,7 @@ def policies():
 def test_case(data, case, policies):
     name = data["rules"]
     if name not in policies:
-        policies[name] = rulekit.load(ROOT / "rulesets" / name)
+        policies[name] = _load(name)
     result = audit(case["text"], case.get("evidence", data["evidence"]), policy=policies[name])
     got = [f for f in result.findings]
     assert len(got) == len(case["want"]), [(f.code, f.text, f.message) for f in got]
@@ -63,7 +71,7 @@ def test_an_index_built_once_binds_as_the_raw_evidence_does(data, case, policies
     binding and derived figures must work the same there (they once silently did not)."""
     name = data["rules"]
     if name not in policies:
-        policies[name] = rulekit.load(ROOT / "rulesets" / name)
+        policies[name] = _load(name)
     policy = policies[name]
     evidence = case.get("evidence", data["evidence"])
     index = SweepSettings.from_policy(policy).index(evidence, policy.locale)
@@ -251,3 +259,16 @@ def test_a_form_is_skipped_only_when_it_cannot_match():
                 matched += 1
                 assert all(word in lowered for word in form.literals), (form.regex.pattern, text)
     assert matched >= 50            # the cases alone give 75 matches
+
+
+def test_date_field_words_name_days_only_and_cost_nothing_without_them():
+    """The words of a date field bind the date after them, never a number; a ruleset with no
+    such words builds no pattern for them, so its audits do no new work."""
+    from rulekit.bind import _vocabulary
+
+    billing = _load("billing.rules")
+    vocabulary = _vocabulary(billing.binding, billing)
+    assert vocabulary.days is not None and "due on" in vocabulary.day_owners
+    assert "due on" not in vocabulary.owners and "for" in vocabulary.owners
+    analytics = _load("analytics.rules")
+    assert _vocabulary(analytics.binding, analytics).days is None

@@ -20,6 +20,10 @@ from rulekit.template import parse_template
 # `$`, then `.name`, `[*]` or `[3]` steps: the paths binding can read without a JSONPath engine.
 _PATH = re.compile(r"\$(?:\.[A-Za-z_][A-Za-z0-9_]*|\[\*\]|\[\d+\])*")
 AGGREGATES = ("max", "min", "sum", "count", "mean")
+# Fields whose `said as` words name a day: a date stated after them is bound like a figure.
+DATED = ("date", "timestamp")
+_RK603_HINT = ("binding checks numbers (integer, decimal, money) and dates (date, timestamp) "
+               "against their row")
 
 
 def check_binding(c: Compilation) -> None:
@@ -92,15 +96,17 @@ def _entity(c: Compilation, entity: ast.Entity) -> P.BoundEntity | None:
     for decl in entity.fields:
         for option in (o for o in decl.options if isinstance(o, ast.SaidAs)):
             kind = c.fields.get((name, decl.name.value))
-            if kind is not None and kind.kind is not None and not T.TYPES[kind.kind].NUMERIC:
+            if kind is not None and kind.kind is not None and kind.kind not in DATED and \
+                    not T.TYPES[kind.kind].NUMERIC:
+                article = "an" if kind.kind[0] in "aeio" else "a"     # "a url"
                 c.error("RK603", f"`said as` names the words for a figure; '{decl.name.value}' "
-                        f"is a {kind.kind} field", option.span,
-                        hint="binding checks numbers (integer, decimal, money) against their "
-                        "row; remove `said as` here. To name a row in text by this field, list it "
-                        "in `mentioned as`" if kind.kind in ("text", "identifier") else
-                        "binding checks numbers (integer, decimal, money) against their row, and "
-                        "a link against the row its sentence names with no words needed; remove "
-                        "`said as` here (a date of another row is a known gap: docs/binding.md)")
+                        f"is {article} {kind.kind} field", option.span, hint=_RK603_HINT + (
+                            "; remove `said as` here. To name a row in text by this field, list "
+                            "it in `mentioned as`" if kind.kind in ("text", "identifier") else
+                            ", and a link against the row its sentence names with no words "
+                            "needed; remove `said as` here" if kind.kind == "url" else
+                            f"; remove `said as` here ({article} {kind.kind} value of another "
+                            "row is a known gap: docs/binding.md)"))
                 continue
             for word in option.words:
                 if _word_problem(c, word, "a field word"):
