@@ -251,11 +251,18 @@ _QUALIFIES = re.compile(r"\s+(?:status|request|requests|policy|policies|form|pag
 # kept in UTC, and a scale never (``slot_modifiers``).
 _AFTER_SLOT = re.compile(
     r"[ \t\u00a0]*(?P<paren>\()?(?P<word>[A-Z]{3}|UTC|GMT|[ECMP][SD]?T|BST|CET|CEST|IST|JST|AEST|"
-    r"AEDT|[kKM]|bn|thousand|million|billion|percent|per ?cent|points?|pts|"
+    r"AEDT|[kKM]|bn|hundred|grand|thousand|million|billion|percent|per ?cent|points?|pts|"
+    r"(?i:dollars?|bucks|euros?|pounds sterling|quid|yen|yuan|francs?|rupees?|"
+    r"eur|usd|gbp|jpy|cny|chf|aud|nzd|inr|sek|nok|dkk|pln|brl|mxn|krw)|"
     rf"(?i:{UNIT_WORDS})|New York time|London time|local time)"
     r"(?(paren)\)|)(?![\w])|(?P<word2>%)")
 _BEFORE_SLOT = re.compile(r"(?<![\w])[A-Za-z]{1,3}\Z|[$€£¥]\Z")
-_SCALES = frozenset("k K M bn thousand million billion".split())
+_SCALES = frozenset("k K M bn hundred grand thousand million billion".split())
+# Currency words after a slot, and the currencies each may name: "{price} euros" repeats a
+# price in EUR, and says another currency of one in USD.
+_CURRENCY_WORDS = {"dollar": {"USD", "CAD", "AUD", "NZD", "SGD", "HKD", "MXN"}, "buck": {"USD"},
+                   "euro": {"EUR"}, "pound": {"GBP"}, "pounds sterling": {"GBP"}, "quid": {"GBP"},
+                   "yen": {"JPY"}, "yuan": {"CNY"}, "franc": {"CHF"}, "rupee": {"INR"}}
 _ZONES = frozenset("UTC GMT".split())
 
 
@@ -672,7 +679,10 @@ def _says_its_own_unit(word: str, field: Any) -> bool:
     if word in _SCALES:
         return False
     if kind == "money":
-        return word == getattr(field.type, "currency", None)
+        currency = getattr(field.type, "currency", None)
+        named = _CURRENCY_WORDS.get(word.lower().rstrip("s") if word.lower() != "pounds sterling"
+                                    else "pounds sterling")
+        return word.upper() == currency if named is None else currency in named
     if word in _ZONES:
         return kind in ("timestamp", "date") and getattr(field.type, "zone", None) in ("UTC",
                                                                                        "Etc/UTC")
