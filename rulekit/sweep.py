@@ -1451,8 +1451,10 @@ _WINDOW_BEFORE = frozenset({"last", "past", "previous", "prior", "first", "trail
 _WINDOW_LANGS = frozenset({"de", "fr", "es", "it", "pt", "nl"})
 # French says the window's word after the number: "sur les 30 derniers jours".
 _WINDOW_AFTER_FR = re.compile(r"[ \u00a0]+(?:derni|premi)[eè]re?s(?![\w-])")
-# A window said as the adjective of a word: "our 30-day uptime", "7-day signups".
-_WINDOW_ADJECTIVE = re.compile(r"-(day|hour|week|month|year|minute)[ \u00a0]+([A-Za-z]+)")
+# A window said as the adjective of a word: "our 30-day uptime", "7-day signups" (a hyphen, a
+# non-breaking one, a dash or a space; bold around it: "**30-day** uptime").
+_WINDOW_ADJECTIVE = re.compile(r"[-\u2010\u2011\u2013 \u00a0](day|hour|week|month|year|minute)"
+                               r"(?:\*\*|__)?[ \u00a0]+([A-Za-z]+)")
 _WINDOW_BEFORE_WEAK = frozenset({"over", "in", "during"})
 # Between a figure and a weak window word, words that make the window of the future or a
 # duration: "your 18 orders will arrive in 30 days", "18 orders ship in 30 days".
@@ -1582,8 +1584,8 @@ class _Judge:
         if _word_before(self.text, mention.start) == "per" and value in self.evidence.rate_bases:
             return None     # "per 1k calls" for ``cost_per_1k_calls``: the base of a stored rate
         windows = self.evidence.time_windows.get(value) if mention.sign is None else None
-        if windows and self._window_of_its_word(mention):
-            return None     # "our 30-day uptime" for ``uptime_30d``: the field's own window
+        if windows and self._window_of_its_word(index, mention, windows):
+            return None     # "our 30-day uptime is 99.95%" for ``uptime_30d``: its own window
         said = _window_said(self.text, mention, self.locale[:2]) if windows else None
         if said and self._window_of_neighbour(index, windows.get(said[0]), said[1]):
             return None     # "18 posts in the last 30 days" for ``posts_30d``: 18's window
@@ -1692,13 +1694,35 @@ class _Judge:
 
     _word_number = _number
 
-    def _window_of_its_word(self, mention: Mention) -> bool:
+    def _window_of_its_word(self, index: int, mention: Mention,
+                            windows: Mapping[str, frozenset[Decimal]]) -> bool:
         """Whether ``mention`` is a window said as the adjective of a word of the name of a
-        field counted over it: "our 30-day uptime" for ``uptime_30d``, "7-day signups" for
-        ``signups_7d`` (not "a 30-day refund window")."""
+        field counted over it ("our 30-day uptime" for ``uptime_30d``, "7-day signups" for
+        ``signups_7d``; not "a 30-day refund window"), with a figure of that window in its
+        sentence as a window said past needs one (``_window_of_neighbour``), or no figure at
+        all ("our 30-day uptime has been excellent"): "our 7-day uptime is 99.95%" is flagged
+        when 99.95 is the 30-day figure."""
         said = _WINDOW_ADJECTIVE.match(self.text, mention.end)
-        return said is not None and noun(said.group(2)) in self.evidence.window_words.get(
-            (mention.value, said.group(1)), ())
+        if said is None or noun(said.group(2)) not in self.evidence.window_words.get(
+                (mention.value, said.group(1)), ()):
+            return False
+        return self._window_of_neighbour(index, windows.get(said.group(1)), True) \
+            or not self._sentence_figures(index)
+
+    def _sentence_figures(self, index: int) -> bool:
+        """Whether the sentence of mention ``index`` holds another mention with a value."""
+        mentions, this, text = self.mentions, self.mentions[index], self.text
+        for step in (-1, 1):
+            at = index + step
+            while 0 <= at < len(mentions):
+                other = mentions[at]
+                between = text[other.end:this.start] if step < 0 else text[this.end:other.start]
+                if _SENTENCE_END.search(between) is not None:
+                    break
+                if other.value is not None:
+                    return True
+                at += step
+        return False
 
     def _window_of_neighbour(self, index: int, held: frozenset[Decimal] | None,
                              past: bool) -> bool:
