@@ -270,6 +270,17 @@ def _locate(node: exp.Expression, sql: str, word: str) -> tuple[int, int]:
     return (match.start(), match.end()) if match else (0, min(len(sql), 1))
 
 
+def tables_read(sql: str, *, dialect: str | None, params: Iterable[str]) -> frozenset[str]:
+    """The tables a query that passed ``analyse`` reads, lower-cased, as ``schema.name`` when it
+    names a schema; empty for one that does not parse. ``params`` are the parameters it may
+    use."""
+    tree = analyse(sql, dialect=dialect, allowed_params=params, tenant=None).tree
+    if tree is None:
+        return frozenset()
+    return frozenset(f"{t.db}.{t.name}".lower() if t.db else (t.name or "").lower()
+                     for t in tree.find_all(exp.Table))
+
+
 def _catalogue_tables(tree: exp.Expression, sql: str, tokens) -> list[SqlProblem]:
     problems = []
     for table in tree.find_all(exp.Table):
@@ -306,6 +317,18 @@ def _parameters(sql: str, tokens, allowed: tuple[str, ...], tenant: str | None =
                     (", ".join(f":{a}" for a in allowed) or "none")))
             else:
                 name, start, end = text.lstrip(":"), token.start, token.end + 1
+        elif token.token_type == TokenType.PARAMETER or (
+                token.text[:1] == "$" and token.text[1:].isdigit()):
+            # "@account_id" (a MariaDB session variable), "$1" (a positional parameter): rulekit
+            # binds only its own named parameters, so neither would hold what the author meant
+            end = tokens[index + 1].end + 1 if token.token_type == TokenType.PARAMETER and \
+                index + 1 < len(tokens) and tokens[index + 1].start == token.end + 1 \
+                else token.end + 1
+            problems.append(SqlProblem(
+                "RK504", f"{sql[token.start:end]} is no parameter rulekit binds: use "
+                f":{allowed[0] if allowed else 'name'}", token.start, end,
+                "parameters are written :name, and only these: " +
+                (", ".join(f":{a}" for a in allowed) or "none")))
         elif token.token_type == TokenType.COLON and index + 1 < len(tokens) and \
                 tokens[index + 1].start == token.end + 1 and \
                 re.fullmatch(r"[A-Za-z_]\w*", tokens[index + 1].text):

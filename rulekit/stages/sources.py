@@ -27,10 +27,17 @@ def check_sources(c: Compilation) -> None:
     earlier_errors = c.failed
     dialect = _dialect(c)
     tenant = _tenant(c)
+    reads: list[tuple[frozenset[str], Span | None, str]] = []   # (tables, `shared`, what)
     for entity in c.entities.values():
         lookup = _entity_lookup(c, entity, tenant, dialect, earlier_errors)
         if lookup is not None:
             c.lookups[entity.name.value] = lookup
+            if tenant is not None:
+                source = next((s for s in entity.statements
+                               if isinstance(s, (ast.TableSource, ast.SqlSource))), None)
+                reads.append((_tables(lookup.table, lookup.sql, tenant, dialect),
+                              source.shared.span if source is not None and source.shared
+                              else None, f"entity '{entity.name.value}'"))
     seen: dict[str, ast.DataSource] = {}
     for source in c.items(ast.DataSource):
         name = source.name.value
@@ -42,6 +49,12 @@ def check_sources(c: Compilation) -> None:
         built = _data_source(c, source, tenant, dialect)
         if built is not None:
             c.data_sources.append(built)
+            if tenant is not None:
+                shared = next((f for f in source.statements if isinstance(f, ast.SourceFlag)
+                               and f.flag.value == "shared"), None)
+                reads.append((_tables(None, built.sql, tenant, dialect),
+                              shared.span if shared is not None else None, f"source '{name}'"))
+    _shared_tables_are_shared(c, reads)
     if seen and not any(s.default or s.always for s in c.data_sources) and not c.failed:
         first = next(iter(seen.values()))
         c.warn("RK509", "no source runs when a question matches no keyword", first.name.span,
@@ -249,6 +262,31 @@ def _data_source(c: Compilation, source: ast.DataSource, tenant: str | None,
         window_seconds=window.window.seconds if window else None,
         default="default" in flags, always="always" in flags, columns=analysis.columns,
         params=analysis.params, statements=statements)
+
+
+def _tables(table: str | None, sql: str | None, tenant: str,
+            dialect: str | None) -> frozenset[str]:
+    """The tables a lookup or a routed source reads: its table, or those its query names."""
+    if sql is None:
+        return frozenset({(table or "").lower()})
+    return S.tables_read(sql, dialect=dialect, params=(tenant, *WINDOW_PARAMS))
+
+
+def _shared_tables_are_shared(c: Compilation, reads) -> None:
+    """A `shared` source may not read a table that a source scoped to the tenant reads: that
+    table holds each user's rows, and the shared one would show every user's (RK506)."""
+    scoped: dict[str, str] = {}
+    for tables, shared, what in reads:
+        if shared is None:
+            for table in tables:
+                scoped.setdefault(table, what)
+    for tables, shared, what in reads:
+        both = sorted(tables & scoped.keys()) if shared is not None else ()
+        if both:
+            c.error("RK506", f"{what} is `shared` but reads {both[0]}, which "
+                    f"{scoped[both[0]]} reads scoped to the tenant: its rows are each user's, "
+                    "and a shared source would show them to every user", shared,
+                    hint=f"drop `shared`, or read a table or view of rows every user may see")
 
 
 def _shared_problems(problems, sql: str, tenant: str | None) -> list:
