@@ -38,9 +38,14 @@ _FEW_PHRASES = ("a few ", "a handful ", "a couple ")
 # rooms", "we've got seats" (``_things_left``); a negation before it, and where its sentence ends.
 _THINGS_BEFORE = re.compile(r"(?:there(?:'s|’s|[ \t\u00a0]+(?:is|are))|has|have|'ve|’ve)"
                             r"(?:[ \t\u00a0]+(?:still|also|got))?(?:[ \t\u00a0]+(?:some|plenty"
-                            r"[ \t\u00a0]+of|enough|more|several))?[ \t\u00a0]+([a-z]+)(?:[ \t\u00a0]+"
-                            r"still)?[ \t\u00a0]+\Z")
+                            r"[ \t\u00a0]+of|enough|more|several|an?|one))?"
+                            r"(?:[ \t\u00a0]+[a-z]+(?=[ \t\u00a0]+[a-z]+[ \t\u00a0]+(?:still[ \t\u00a0]+)?\Z))?"
+                            r"[ \t\u00a0]+([a-z]+)(?:[ \t\u00a0]+still)?[ \t\u00a0]+\Z")
 _THINGS_DENIED = re.compile(r"n't|n’t|\bnot\b|\bno longer\b|\bnever\b")
+# Before it, the customer as the one who has them ("you still have items left in your cart");
+# after it, what is left to do ("items left to ship").
+_THINGS_THEIRS = re.compile(r"\b(?:you|you've|you’ve|we've got you)[ \t\u00a0]+(?:\w+[ \t\u00a0]+)?\Z")
+_THINGS_TO_DO = re.compile(r"[ \t\u00a0]+to[ \t\u00a0]+(?!buy|order|purchase|sell|grab)[a-z]")
 _THINGS_CLOSE = re.compile(r"[.!?\n]")
 _FEW_STOCK_BEFORE = frozenset("only just are have has still there's theres got".split())
 _NONE_WORDS = ("no ", "zero ", "0 ", "not a single ", "not any ", "without any ")
@@ -454,7 +459,9 @@ def _things_left(low: str, nouns: frozenset[str]) -> list[tuple[int, int, str, N
             said = _THINGS_BEFORE.search(low, max(0, at - 64), at) if not (
                 low[end:end + 1].isalnum() or low[end:end + 1] == "-") else None
             if said is not None and noun(said.group(1)) in nouns \
-                    and not _THINGS_DENIED.search(low, max(0, said.start() - 16), said.start()):
+                    and not _THINGS_DENIED.search(low, max(0, said.start() - 16), said.start()) \
+                    and not _THINGS_THEIRS.search(low, max(0, said.start() - 24), said.start()) \
+                    and not _THINGS_TO_DO.match(low, end):
                 close = _THINGS_CLOSE.search(low, end)
                 if close is not None and close.group() == "?":
                     at = low.find(word, end)
@@ -877,7 +884,8 @@ def _magnitude(text: str, low: str, evidence: Evidence, start: int, end: int,
 # magazzino", "4 Stück vorrätig".
 _STOCK_LEVEL = re.compile(r"[ \t\u00a0]+(?:(?:units?|items?|pieces?|pcs|pairs?|more|stück|"
                           r"unités?|pièces?|exemplaires?|unidades?|peças?|unità|pezzi|stuks?)"
-                          r"[ ]+)?(?:left|in stock|auf lager|vorrätig|en stock|em estoque|"
+                          r"[ ]+)?(?:left(?![ ]+to[ ]+(?!buy|order|purchase|sell|grab)[a-z])|"
+                          r"in stock|auf lager|vorrätig|en stock|em estoque|"
                           r"en existencias?|op voorraad|in magazzino|(?:remaining|remains?|"
                           r"available)(?![ ]+(?!now|today|for|to|in|at|from)[a-z]))(?![\w-])")
 # Before a number, CJK words that make it a stock level (仅剩2件, 库存还有12件, 在庫は残り2点),
