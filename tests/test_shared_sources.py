@@ -46,7 +46,16 @@ def policy() -> rulekit.Policy:
 
 @pytest.fixture(params=("memory", *dbs.BACKENDS))
 def resolver(request, tmp_path):
-    backend = request.param
+    yield from _resolver(request.param, tmp_path)
+
+
+@pytest.fixture(params=dbs.BACKENDS)
+def sql_resolver(request, tmp_path):
+    """Only SQL backends: rows in memory are a query's result, and routed sources are SQL."""
+    yield from _resolver(request.param, tmp_path)
+
+
+def _resolver(backend: str, tmp_path):
     if backend == "memory":
         # rows in memory are found by entity name
         yield MemoryResolver({table[:-1]: [dict(zip((c for c, _ in TABLES[table]), row))
@@ -102,9 +111,8 @@ def test_shared_rows_are_read_for_every_account(policy, resolver, tenant):
     assert [c.outcome for c in wrong.claims] == ["contradicted"]
 
 
-def test_a_shared_query_keeps_its_own_filter(policy, resolver):
-    if isinstance(resolver, MemoryResolver):
-        pytest.skip("rows in memory are the query's result: the author's WHERE is the SQL's")
+def test_a_shared_query_keeps_its_own_filter(policy, sql_resolver):
+    resolver = sql_resolver
     public = check(policy, _reply("article", "kb-1", "title", "text", "Updating your card"),
                    resolver, tenant="acct_b", now=NOW)
     assert public.decision == "answer", public.reasons
@@ -120,10 +128,8 @@ def test_a_shared_lookup_still_needs_a_signed_in_account(policy, resolver):
     assert "lookup_failed" in {r.code for r in decision.reasons}
 
 
-def test_a_shared_routed_source_runs_for_any_account(policy, resolver):
-    if isinstance(resolver, MemoryResolver):
-        pytest.skip("routed sources are SQL")
-    gathered = gather(policy, "is there an outage?", resolver, tenant="acct_b", now=NOW)
+def test_a_shared_routed_source_runs_for_any_account(policy, sql_resolver):
+    gathered = gather(policy, "is there an outage?", sql_resolver, tenant="acct_b", now=NOW)
     assert gathered.failed == ()
     (row,) = gathered.evidence["status_page"]
     assert row["id"] == "inc_7" and Decimal(str(row["uptime_30d"])) == Decimal("99.95")
