@@ -51,6 +51,7 @@ import datetime as dt
 import functools
 import operator
 import re
+import unicodedata
 from collections.abc import Mapping
 from decimal import ROUND_HALF_EVEN, ROUND_HALF_UP, Decimal
 from typing import Any, Collection, Iterable, Iterator, Sequence
@@ -503,7 +504,16 @@ def direction_controls(text: str) -> list[Finding]:
                          f"U+{ord(found.group()):04X} changes the order in which the text is "
                          "shown, so what a reader sees is not what was checked; write the answer "
                          "without it")
-            for found in _DIRECTION_CONTROL.finditer(text)]
+            for found in _DIRECTION_CONTROL.finditer(text)
+            if not _after_right_to_left(text, found.start())]
+
+
+def _after_right_to_left(text: str, at: int) -> bool:
+    """Whether the mark at ``at`` is a right-to-left or Arabic letter mark right after a letter
+    of a right-to-left script ("سارا\u200f"): the letter already sets the direction there, so
+    the mark moves nothing the letter would not."""
+    return at > 0 and text[at] in "\u200f\u061c" and \
+        unicodedata.bidirectional(text[at - 1]) in ("R", "AL")
 
 
 def _outside_backed_quotes(found: list[Finding], mentions: Sequence[Mention],
