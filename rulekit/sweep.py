@@ -492,6 +492,9 @@ def sweep(text: str, evidence: Evidence, settings: SweepSettings = SweepSettings
 # (RLM, ALM: "\u200f-12" is shown "12-"), the embeddings and overrides (U+202A-U+202E) and the
 # isolates (U+2066-U+2069). The left-to-right mark is not one: in a left-to-right answer it
 # moves nothing.
+# The numbers drawn in a circle, a bracket or with a full stop, as list markers write them:
+# ① ⑴ ⒈ ⓵ ❶ ➀ ➊ (U+2460-U+24FF, U+2776-U+2793).
+_ENCLOSED_NUMBER = re.compile("[\u2460-\u24ff\u2776-\u2793]")
 _DIRECTION_CONTROL = re.compile("[\u061c\u200f\u202a-\u202e\u2066-\u2069]")
 
 
@@ -2099,12 +2102,15 @@ class _Judge:
         return not after or after[0] in _AFTER_DAY
 
     def _starts_list_item(self, mention: Mention) -> bool:
-        """"3." or "3)" with only white space before it on its line. The cheap test on the
-        character after comes first, and the look back walks only over the blanks before the
-        mention, a window at a time: an rfind for the line start from the mention made a text
-        of many numbers quadratic."""
+        """"3." or "3)" with only white space before it on its line, or an enclosed number
+        ("①", "➊", "⑶") before a space: a marker of a list. The cheap test on the character
+        after comes first, and the look back walks only over the blanks before the mention, a
+        window at a time: an rfind for the line start from the mention made a text of many
+        numbers quadratic."""
         text = self.text
-        if text[mention.end:mention.end + 1] not in (".", ")"):
+        if text[mention.end:mention.end + 1] not in (".", ")") and not (
+                mention.end - mention.start == 1 and text[mention.end:mention.end + 1] == " "
+                and _ENCLOSED_NUMBER.match(text, mention.start)):
             return False
         pos = mention.start
         while pos > 0:
