@@ -116,12 +116,15 @@ _UNIT_AFTER = re.compile(rf"[ \u00a0-]?(?:(?:{_alternation(_FILLERS.split())})[ 
                          rf"({UNIT_WORDS})(?![a-z0-9])", re.IGNORECASE | re.ASCII)
 # What a number is per, up to two words after it: "600 requests per second", "600/min", "600
 # req/s", "$9.99 a month", "5 times a week".
-_PER_AFTER = re.compile(rf"(?:[ \u00a0-]+[a-z]+){{0,2}}?[ \u00a0]*(?:(?:(?:per|an?|each|every)"
+# (Emphasis or a bracket may stand between: "**$12** per year", "$12 (per year)"; "p.a." is
+# per year.)
+_PER_AFTER = re.compile(rf"(?:\*{{1,2}}|_{{1,2}})?(?:[ \u00a0-]+[a-z]+){{0,2}}?[ \u00a0]*\(?"
+                        rf"(?:(?:(?:per|an?|each|every)"
                         rf"[ \u00a0]+|/[ \u00a0]?)({UNIT_WORDS}|s|annum)|[ \u00a0,]*(?P<adverb>"
-                        rf"annually|yearly|monthly|weekly|daily|hourly))(?![a-z0-9])",
+                        rf"annually|yearly|monthly|weekly|daily|hourly|p\.a\.?))(?![a-z0-9])",
                         re.IGNORECASE | re.ASCII)
 _PER_ADVERBS = {"annually": "year", "yearly": "year", "monthly": "month", "weekly": "week",
-                "daily": "day", "hourly": "hour", "annum": "year"}
+                "daily": "day", "hourly": "hour", "annum": "year", "p.a.": "year", "p.a": "year"}
 
 
 # The words of other languages, by the locale's language: for each unit, its words (read after
