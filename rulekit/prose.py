@@ -257,6 +257,11 @@ _AFTER_SLOT = re.compile(
     rf"(?i:{UNIT_WORDS})|New York time|London time|local time)"
     r"(?(paren)\)|)(?![\w])|(?P<word2>%)")
 _BEFORE_SLOT = re.compile(r"(?<![\w])[A-Za-z]{1,3}\Z|[$€£¥]\Z")
+# Words right before a slot that make its number a price ("{name} costs {stock}", "priced at
+# {count}"), held against a slot that is no amount of money (``slot_modifiers``).
+_PRICED_BEFORE = re.compile(r"(?<![\w])(?:costs?|costing|priced at|sells? for|selling for|"
+                            r"price(?: is|:)|charged?|pay)[ \t\u00a0]+\Z", re.IGNORECASE)
+_COUNTED_KINDS = frozenset({"integer", "decimal"})
 _SCALES = frozenset("k K M bn hundred grand thousand million billion".split())
 # Currency words after a slot, and the currencies each may name: "{price} euros" repeats a
 # price in EUR, and says another currency of one in USD.
@@ -602,6 +607,8 @@ def slot_modifiers(pieces: Sequence[str], fields: Mapping[str, Any]) -> list[str
                 after.group("word") or after.group("word2"), field):
             found.append(f"{{{pieces[index]}}}{after.group(0)}")
         before = _BEFORE_SLOT.search(pieces[index - 1])
+        if before is None and field is not None and field.type.kind in _COUNTED_KINDS:
+            before = _PRICED_BEFORE.search(pieces[index - 1])  # "costs {stock}": a count as a price
         if before is not None and field is not None:
             found.append(f"{before.group(0)}{{{pieces[index]}}}")
         basis = _field_tax_basis(field) if field is not None else None
