@@ -41,6 +41,10 @@ _THINGS_BEFORE = re.compile(r"(?:there(?:'s|’s|[ \t\u00a0]+(?:is|are))|has|hav
                             r"[ \t\u00a0]+of|enough|more|several|an?|one))?"
                             r"(?:[ \t\u00a0]+[a-z]+(?=[ \t\u00a0]+[a-z]+[ \t\u00a0]+(?:still[ \t\u00a0]+)?\Z))?"
                             r"[ \t\u00a0]+([a-z]+)(?:[ \t\u00a0]+still)?[ \t\u00a0]+\Z")
+_NAMED_AVAILABLE = re.compile(r"[ \t\u00a0]+(?:is|are)(?P<no>n't|n’t|[ \t\u00a0]+not|"
+                              r"[ \t\u00a0]+no[ \t\u00a0]+longer)?(?:[ \t\u00a0]+(?:still|currently|"
+                              r"now|also|already|sadly|unfortunately))?[ \t\u00a0]+(?P<un>un)?"
+                              r"available(?![\w-])")
 _THINGS_DENIED = re.compile(r"n't|n’t|\bnot\b|\bno longer\b|\bnever\b")
 # Before it, the customer as the one who has them ("you still have items left in your cart");
 # after it, what is left to do ("items left to ship").
@@ -471,6 +475,24 @@ def _things_left(low: str, nouns: frozenset[str]) -> list[tuple[int, int, str, N
     return found
 
 
+def _named_availability(low: str, rows) -> list[tuple[int, int, str, None, None]]:
+    """"The Navy raincoat is (still) available", "the Navy raincoat is unavailable" or "isn't
+    available", with nothing after but a time or "to order" (``_CLAIM_AFTER``): a stock claim
+    about the row so named (``Evidence.stock_rows``), as ``_availability`` reads one about "it".
+    The phrase starts after the name, so that ``_row_stock`` finds the row right before it."""
+    found = []
+    for name, _ in rows:
+        at = low.find(name)
+        while at >= 0:
+            end = at + len(name)
+            said = _NAMED_AVAILABLE.match(low, end) if _whole_word(low, at, end) else None
+            if said is not None and _CLAIM_AFTER.match(low, said.end()):
+                zero = (said.group("no") is not None) != (said.group("un") is not None)
+                found.append((end + 1, said.end(), "zero" if zero else "some", None, None))
+            at = low.find(name, end)
+    return found
+
+
 def _a_few_left(low: str) -> list[tuple[int, int, str, None, None]]:
     """"(only) a few left", "a few Steel Water Bottles left", "a few remaining", "only a
     handful left", "just a couple of raincoats left": some stock, judged as "in stock" is
@@ -613,9 +635,13 @@ def _amount_words(text: str, low: str, evidence: Evidence) -> list[Finding]:
     names = _NameOrSize(low, evidence.names)
     phrases = _amount_phrases(low, names)
     if evidence.stock_nouns and ("left" in low or "remaining" in low or "available" in low):
-        # "there are still rooms left": not inside a phrase read above ("a few rooms left")
+        # "there are still rooms left", "The Navy raincoat is still available": not inside a
+        # phrase read above ("a few rooms left")
         read = [(start, end) for start, end, *_ in phrases]
-        phrases += [phrase for phrase in _things_left(low, evidence.stock_nouns)
+        more = _things_left(low, evidence.stock_nouns)
+        if "available" in low:
+            more += _named_availability(low, evidence.stock_rows)
+        phrases += [phrase for phrase in more
                     if not any(s < phrase[1] and phrase[0] < e for s, e in read)]
     for start, end, says, first, second in phrases:
         if supposing and _SUPPOSED.search(low, max(0, start - 64), start):
