@@ -329,6 +329,14 @@ def _form_regex(form: str, slot: str = _NUMBER,
 # The vocabulary of each binding object seen lately, by identity: a frozen model hashes all its
 # declarations on every look-up, which costs more than binding a short answer.
 _BY_IDENTITY: dict[int, tuple[Binding, Policy | None, _Vocabulary]] = {}
+# "respectively" after a date, before its sentence ends: the days go with the rows in order,
+# not with the nearest row named (``_days`` leaves them to the sweep).
+_RESPECTIVELY = re.compile(r"[^.!?\n]{0,160}?\brespectively\b", re.IGNORECASE)
+
+
+def _respectively_after(text: str, end: int) -> bool:
+    """Whether "respectively" follows ``end`` within its sentence (160 characters at most)."""
+    return "espectively" in text and _RESPECTIVELY.match(text, end) is not None
 # Fields whose words name a day: a date after them is bound (``_days``), never a number.
 _DATED = ("date", "timestamp")
 
@@ -693,8 +701,9 @@ def _days(text: str, mentions: Sequence[Mention], vocabulary: _Vocabulary, rows:
         if mention.kind != "date" or mention.quoted or mention.time is not None:
             continue
         stated = mention.day or _month_day(mention.normalized)
-        if stated is None or claimed.overlaps(mention.start, mention.end):
-            continue
+        if stated is None or claimed.overlaps(mention.start, mention.end) \
+                or _respectively_after(text, mention.end):
+            continue        # "A and B are due on X and Y respectively": each in its order
         before = text[max(0, mention.start - _WINDOW):mention.start]
         hit = vocabulary.days.search(before)
         if hit is None or (hit.start() and before[hit.start() - 1].isalnum()):
