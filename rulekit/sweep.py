@@ -69,7 +69,7 @@ from rulekit.scan.quotes import _SAID
 from rulekit.scan.figures import (CHANGE_OTHER, CHANGED_BEFORE, FALL_BEFORE, FALL_OTHER,
                                    RISE_BEFORE, RISE_OTHER, _NOT_A_NOUN, change_word_before)
 from rulekit.units import BASIS_WORDS, general_basis_at, general_bases, may_state_tax_basis, \
-    per_after, tax_basis_said, \
+    per_after, said_as_total, tax_basis_said, \
     unit_after, unit_word
 from rulekit.sweep_amounts import (_NUMBER_THEN_WORD, _amount_words, _cjk_magnitude_spans,
                                     _count_levels, _magnitudes, _stock_levels)
@@ -1439,12 +1439,13 @@ def _other_basis(text: str, mention: Mention, held: frozenset[str | None],
     """The tax basis the answer says ``mention`` is on when the evidence holds it only on the
     other one (``Evidence.tax_bases``): "including tax" for "€125.00 including VAT" held in
     ``price_excl_vat``, or for "€125.00" after "Prices include VAT." (``general``: the
-    statements of ``general_bases``); None when the words beside it say none, or one the
-    evidence holds, or a field holds it with no basis."""
+    statements of ``general_bases``, which do not reach a total: ``said_as_total``); None
+    when the words beside it say none, or one the evidence holds, or a field holds it with no
+    basis."""
     if None in held or mention.percent:
         return None
     said = tax_basis_said(text, mention.start, mention.end, mention.currency is not None)
-    if said is None and general:
+    if said is None and general and not said_as_total(text, mention.start, mention.end):
         said = general_basis_at(general, mention.start)
     return said if said is not None and said not in held else None
 

@@ -11,7 +11,9 @@ that field, as the alias table reads it (a row storing ``RO`` holds ``room_only`
 evidence holds no row of the entity (a text document, say), the label must appear in its text.
 A label held only by rows a rule withholds (stale, hidden, given only with an input the user
 has not given) takes that rule's finding, so that its action applies. Aliases other than
-labels ("B&B", "garden") are everyday words and are not read.
+labels ("B&B", "garden") are everyday words and are not read. A label is read only as a state
+said now (``_stated``): not in a question, a supposition or a negation, and a label of one
+everyday word ("paid", "open", "void") only after a copula whose subject names a row.
 
 Only a ruleset with labelled enum fields pays for this, and a text that holds none of their
 labels pays one substring test per label (``label_findings``).
@@ -29,6 +31,23 @@ from rulekit.evidence import Evidence, Withheld
 from rulekit.findings import Finding, _new_finding
 from rulekit.policy import Policy
 from rulekit.scan import squash
+
+
+# Where a label said is a claim (``_stated``). A clause ends at punctuation or at "and", "but",
+# "or", "so" (a colon and a table's bar are a copula, not an end); a sentence at . ! ? or a line.
+_CLAUSE_END = re.compile(r"[,;.!?\n()\u2014\u2013]|\b(?:and|but|or|so|then)\b", re.IGNORECASE)
+_REACH = 200                # how far a clause is looked at on either side of a label
+_SENTENCE_END = re.compile(r"[.!?\n]")
+_NEGATION = re.compile(r"\b(?:not|no|never|neither|nor|without|cannot|nicht|kein\w*|pas|sin|sans|"
+                       r"senza|sem|geen|niet)\b|n['\u2019]t\b", re.IGNORECASE)
+_SUPPOSED = re.compile(r"\b(?:if|once|when|whenever|unless|until|whether|case|wenn|falls|sobald|"
+                       r"si|se|als|zodra)\b", re.IGNORECASE)
+_TOKEN = re.compile(r"[\w'\u2019-]+|[:|]")
+# Between a copula and a one-word label: "INV-1 is now marked as paid", "it has been paid".
+_BETWEEN = frozenset("now already still fully currently also all both marked shown listed as "
+                     "being".split())
+_COPULA = frozenset("is are was were been remains remain stays stay : |".split())
+_PRONOUNS = frozenset("it this that they which both each".split())
 
 
 class _Label(NamedTuple):
@@ -96,12 +115,58 @@ def label_findings(text: str, policy: Policy | None, index: Evidence,
         if before and reach[before - 1] > start:
             continue
         last = end
+        if not _stated(text, start, end, item, policy):
+            continue
         if held is None:
             held = _held(policy, index)
         finding = _judge(item, text[start:end], start, end, held, index)
         if finding is not None:
             found.append(finding)
     return found
+
+
+def _stated(text: str, start: int, end: int, item: _Label, policy: Policy) -> bool:
+    """Whether the label at ``text[start:end]`` is said as a state now: not in a question (its
+    sentence ends with "?"), nor in a clause that denies ("not", "n't", "no", "without"...) or
+    supposes before it ("if", "once", "when"...). A label that is one everyday word ("open",
+    "paid", "void") is read, besides, only right after a copula or a colon (a table's bar)
+    whose subject in its clause names a row: its entity or field ("your invoice is", "status:"),
+    a pronoun ("it has been"), a word with a digit ("INV-1 is") or a capitalised word after the
+    clause's first ("The Trail Runner was"). So "Once paid", "Paid invoices show a badge",
+    "I've paid attention", "void a payment" and "our support line is open" are not read."""
+    after = _SENTENCE_END.search(text, end, end + _REACH * 2)    # bounded: linear in labels
+    if after is not None and after.group() == "?":
+        return False
+    begin = max(0, start - _REACH)
+    for cut in _CLAUSE_END.finditer(text, max(0, start - _REACH), start):
+        begin = cut.end()
+    finish = _CLAUSE_END.search(text, end, end + _REACH)
+    clause_end = finish.start() if finish is not None else min(len(text), end + _REACH)
+    if _NEGATION.search(text, begin, start) or _NEGATION.search(text, end, clause_end):
+        return False
+    if _SUPPOSED.search(text, begin, start):
+        return False
+    if not re.fullmatch(r"[^\W\d_]+", item.label):
+        return True
+    tokens = _TOKEN.findall(text, begin, start)
+    while tokens and tokens[-1].casefold() in _BETWEEN:
+        tokens.pop()
+    if not tokens:
+        return False
+    last = tokens[-1].casefold()
+    if last.endswith(("'s", "\u2019s")):          # "it's", "INV-1's"
+        tokens[-1] = tokens[-1][:-2]
+    elif last in _COPULA:
+        tokens.pop()
+    else:
+        return False
+    names = {item.entity.casefold(), item.entity.casefold() + "s", item.field.casefold()}
+    for at, token in enumerate(tokens):
+        word = token.casefold()
+        if word in names or word in _PRONOUNS or any(c.isdigit() for c in word) \
+                or (at and token[:1].isupper()):
+            return True
+    return False
 
 
 def _held(policy: Policy, index: Evidence) -> dict[tuple[str, str], dict[str, Withheld | None]]:

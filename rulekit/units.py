@@ -647,6 +647,34 @@ def general_bases(text: str) -> tuple[tuple[int, str], ...]:
     return tuple(found)
 
 
+# An amount said as a total or as a tax amount in its own clause: "total: €119.00", "total due
+# €119.00", "€119.00 total", "= €119.00", "VAT: €19.00", "Gesamtbetrag 119,00 €". A basis said
+# once for prices (``general_bases``) does not reach it: an invoice's summary says its subtotal
+# before tax and its total after ("All prices exclude VAT. Subtotal: €100.00, VAT: €19.00,
+# total: €119.00."). "Subtotal" is no total. The clause before the amount ends at a comma,
+# a full stop, a bracket, "+" or "=" (an "=" just before it makes it a total); the words after
+# it at the same marks.
+_TOTAL_WORDS = re.compile(
+    r"(?<![^\W\d_])(?:total|totals|amount[ \u00a0]+due|balance|to[ \u00a0]+pay|gesamt\w*|summe|"
+    r"endbetrag|totale|totaal|vat|tax|gst|hst|mwst|ust|tva|iva|btw)"
+    r"(?![^\W_])", re.IGNORECASE)
+_CLAUSE_ENDS = ",;.!?\n(+=:"
+
+
+def said_as_total(text: str, start: int, end: int) -> bool:
+    """Whether the amount at ``text[start:end]`` is said as a total or a tax amount in its own
+    clause (``_TOTAL_WORDS``)."""
+    head = text[max(0, start - 60):start]
+    cut = max(head.rfind(mark) for mark in _CLAUSE_ENDS if mark != ":")
+    if cut >= 0 and head[cut] == "=" and not head[cut + 1:].strip(" \u00a0*_"):
+        return True
+    if _TOTAL_WORDS.search(head, cut + 1):
+        return True
+    tail = text[end:end + 60]
+    stops = [tail.find(mark) for mark in _CLAUSE_ENDS + ")" if mark in tail]
+    return _TOTAL_WORDS.search(tail, 0, min(stops) if stops else len(tail)) is not None
+
+
 def general_basis_at(bases: tuple[tuple[int, str], ...], at: int) -> str | None:
     """The basis of ``general_bases`` that applies to an amount at ``at`` which says none of
     its own: the nearest statement before it, else the first after it; None without one."""

@@ -16,7 +16,8 @@ def _fill(unit: str) -> str:
 
 @pytest.mark.parametrize("unit", ["<b>1</b>", "1<b>", "1<!--", "1<!-- ", "1<span ", "1\\",
                                   "1*1*", "**1**1", "1`", "1~~~~", "1~~1~~", "$<b>",
-                                  "1<span class='" + "x" * 190])
+                                  "1<span class='" + "x" * 190, "<span>1</span>.<span>2</span>",
+                                  "1.<b>", "1<b><b>.<b>"])
 def test_markup_between_digits_is_read_in_one_pass(unit: str) -> None:
     text = _fill(unit)
     cleaned, starts = clean(text)

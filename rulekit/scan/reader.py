@@ -58,12 +58,14 @@ _SIGN_EMPHASIS = re.compile(r"[+\-\u2212$\u00a3\u00a5\u20ac\u20b9]([*_]{1,3})(?=
 # number: "$5<b>00</b>", "$5<!-- -->00", "$5<wbr>00", "$5<sup>00</sup>" (read as displayed,
 # 500, not as cents), a backslash ("5\00", "5\.00") and an empty strikethrough ("5~~~~00")
 # after a digit or a currency sign and before a digit (or a separator and a digit). Inline tags
-# only: a cell, a line break or a paragraph ends the number ("5</td><td>0", "5<br>0").
+# only: a cell, a line break or a paragraph ends the number ("5</td><td>0", "5<br>0"). Tags on
+# both sides of one decimal separator join too ("$<span>49</span>.<span>99</span>",
+# "$49.<span>99</span>" are 49.99): the second branch, the separator kept.
 _INLINE_TAG = (r"<(?:/?(?:a|abbr|b|bdi|big|cite|code|data|dfn|em|font|i|ins|kbd|mark|q|samp|small|"
                r"span|strong|sub|sup|time|tt|u|var|wbr)(?![\w-])[^<>]{0,200}"
                r"|!--[^>]{0,200}?--)>")
 _JOINED = re.compile(rf"[0-9$\u00a3\u00a5\u20ac\u20b9]((?:{_INLINE_TAG}|\\(?=[.,]?[0-9])|~~~~)+)"
-                     r"(?=[.,]?[0-9])")
+                     rf"(?=[.,]?[0-9])|[0-9]((?:{_INLINE_TAG})*)[.,]((?:{_INLINE_TAG})+)(?=[0-9])")
 # A pair of emphasis, code or strikethrough marks around digits glued to more digits ("5*00*",
 # "**5**00", "5`00`", "5~~00~~"): the marks are dropped. A single mark is left ("2*3").
 _PAIRED = re.compile(r"[0-9](\*{1,3}|~~|`{1,2})[0-9][0-9.,]{0,60}(\1)"
@@ -152,7 +154,8 @@ def _prepare(text: str) -> _Text:
             edits.extend((match.start(g), match.end(g), "") for g in (1, 2, 3) if match.group(g))
         edits.extend((m.start(1), m.end(1), "") for m in _SIGN_EMPHASIS.finditer(cleaned))
     if "<" in cleaned or "\\" in cleaned or "~~~~" in cleaned:
-        edits.extend((m.start(1), m.end(1), "") for m in _JOINED.finditer(cleaned))
+        for match in _JOINED.finditer(cleaned):
+            edits.extend((match.start(g), match.end(g), "") for g in (1, 2, 3) if match.group(g))
     if "*" in cleaned or "`" in cleaned or "~~" in cleaned:
         for match in _PAIRED.finditer(cleaned):
             edits.extend((match.start(g), match.end(g), "") for g in (1, 2, 3, 4) if match.group(g))
