@@ -308,13 +308,25 @@ def skeletons(shapes: Sequence[Template]) -> tuple[str, ...]:
 def wordings(shapes: Sequence[Template]) -> tuple[str, ...]:
     """The approved shapes' words alone, each slot a bare mark: what a template is worded as,
     whatever its slots are named and hold (``worded_as``)."""
-    return tuple(_skeleton(s.pieces, {}) for s in shapes)
+    return tuple(_loose(_skeleton(s.pieces, {})) for s in shapes)
+
+
+# What a wording is compared without (``worded_as``): the case, Markdown emphasis marks (``*``
+# and ``_`` runs that do not join two letters) and a sentence's end mark (. ! ? before white
+# space or the end). "your subscription renews on {x}!" and "**Your subscription renews on
+# {x}.**" are the shape "Your subscription renews on {x}." and held to its bindings.
+_EMPHASIS_MARKS = re.compile(r"\*+|(?<![^\W_])_+|_+(?![^\W_])")
+_END_MARK = re.compile(r"[.!?]+(?= |\Z)")
+
+
+def _loose(wording: str) -> str:
+    return " ".join(_END_MARK.sub("", _EMPHASIS_MARKS.sub("", wording.lower())).split())
 
 
 def worded_as(template: ParsedTemplate, shape_wordings: tuple[str, ...]) -> tuple[int, ...] | None:
     """The shapes (their indexes in ``shape_wordings``, from ``wordings``) of one way to cut the
     template's words into approved shapes, with white space collapsed as ``matches_shapes``
-    does and the slots left out; None when its words are not made of shapes. A template that
+    does, the slots left out, and case, emphasis marks and end marks ignored (``_loose``); None when its words are not made of shapes. A template that
     ``matches_shapes`` rejects but is worded as shapes holds some field in a slot its shape
     binds to another."""
     if sum(map(len, template.pieces)) <= CACHED_LENGTH:
@@ -323,7 +335,7 @@ def worded_as(template: ParsedTemplate, shape_wordings: tuple[str, ...]) -> tupl
 
 
 def _worded(pieces: tuple[str, ...], shape_wordings: tuple[str, ...]) -> tuple[int, ...] | None:
-    return cut(_skeleton(pieces, {}), shape_wordings)
+    return cut(_loose(_skeleton(pieces, {})), shape_wordings)
 
 
 def cut(text: str, candidates: Sequence[str]) -> tuple[int, ...] | None:
