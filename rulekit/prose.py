@@ -21,6 +21,7 @@ from typing import Any, Mapping, Sequence
 from rulekit.findings import Finding, _new_finding
 from rulekit.policy import Template
 from rulekit.scan.base import _ascii_lower, _trie
+from rulekit.scan.reader import clean
 from rulekit.template import ParsedTemplate
 from rulekit.units import UNIT_OF, UNIT_WORDS, named_tax_basis, named_units, per_after, \
     per_before, stated_tax_basis, tax_basis_words
@@ -389,18 +390,31 @@ def guarded_spans(text: str, *, negations: bool = True,
 @functools.lru_cache(maxsize=64)
 def forbidden_pattern(phrases: tuple[str, ...]) -> re.Pattern | None:
     """A ruleset's own forbidden phrases (``prose guarded forbid``) as one pattern over the
-    lower-cased text: each a whole word or words ("refund" is not in "refunded"), in any case,
-    its spaces any run of white space, the longest first. Literal-first: the look-behind that
-    makes a word whole comes after its first letter."""
+    text as a reader sees it (``_forbidden_found``): each a whole word or words ("refund" is not
+    in "refunded" nor in "non-refundable"), in any case, its last word also with -s or -es
+    ("refunds"), its spaces any run of white space or hyphens ("free-of-charge"), the longest
+    first. Literal-first: the look-behind that makes a word whole comes after its first
+    letter."""
     alternatives = []
     for phrase in sorted({" ".join(p.lower().split()) for p in phrases if p.strip()},
                          key=lambda p: (-len(p), p)):
         first = re.escape(phrase[0])
-        rest = r"\s+".join(re.escape(word) for word in phrase[1:].split(" "))
-        alternatives.append(rf"{first}(?<![\w-]{first}){rest}")
+        rest = r"[\s\-\u2010]+".join(re.escape(word) for word in phrase[1:].split(" "))
+        alternatives.append(rf"{first}(?<![\w-]{first}){rest}(?:e?s)?")
     if not alternatives:
         return None
     return re.compile(rf"(?:{'|'.join(alternatives)})(?![\w-])", re.IGNORECASE)
+
+
+def _forbidden_found(text: str, forbidden: re.Pattern) -> list[tuple[int, int]]:
+    """Where ``forbidden`` matches ``text`` as a reader sees it (``rulekit.scan.reader.clean``:
+    NFKC, format characters such as a zero-width space dropped), as spans of ``text`` itself:
+    "r\u200befund" and fullwidth "ｒｅｆｕｎｄ" are "refund"."""
+    if text.isascii() and "&" not in text:
+        return [match.span() for match in forbidden.finditer(text)]
+    cleaned, back = clean(text)
+    return [(back[match.start()], back[match.end() - 1] + 1)
+            for match in forbidden.finditer(cleaned)]
 
 
 def _guarded_found(text: str, negations: bool,
@@ -424,7 +438,7 @@ def _guarded_found(text: str, negations: bool,
         found.append((start, end, _KIND_OF.get(low[start:end], NEGATION)))
     found += [(start, end, PROMISE) for start, end in _money_spans(low)]
     if forbidden is not None:
-        found += [(*match.span(), FORBIDDEN) for match in forbidden.finditer(low)]
+        found += [(start, end, FORBIDDEN) for start, end in _forbidden_found(text, forbidden)]
     if len(found) < 2:
         return found
     out: list[tuple[int, int, str]] = []
