@@ -181,8 +181,32 @@ _FORMS = (  # verb: base, third person, past (and participle), -ing
     ("issue", "issues", "issued", "issuing"),
     ("void", "voids", "voided", "voiding"),
     ("discount", "discounts", "discounted", "discounting"),
+    ("reverse", "reverses", "reversed", "reversing"),
+    ("cover", "covers", "covered", "covering"),
 )
 _ALWAYS_MONEY = frozenset(("refund", "reimburse", "compensate", "waive"))
+# Verbs that act on money only with a money noun as their object: "we'll issue a credit", "we'll
+# apply the discount" (a discount applied lowers what the customer pays: a promise about money
+# that nothing backs), "we'll reverse the charge", "we'll cover the cost"; not "we'll issue a
+# tracking number", "we will issue a receipt", "we'll apply any payment to the oldest balance".
+# Read only after an agent (``_AGENT``); their passive is read by the noun ("the charge will be
+# reversed", "your discount has been applied").
+_GIVEN = r"refunds?|credits?|reimbursements?|compensation|discounts?|coupons?|vouchers?|waivers?|codes?"
+_OBJECT_NOUNS = {"issue": _GIVEN, "apply": _GIVEN,
+                 "reverse": r"charges?|payments?|transactions?|fees?|debits?|money",
+                 "cover": r"costs?|charges?|fees?|bills?|shipping|difference|price|money"}
+_OBJECTS = {verb: re.compile(
+    r"(?:\s+(?:a|an|the|your|this|that|these|those|any|full|partial|complete|prorated|pro-rated|"
+    r"store|promo|promotional|gift|one-time|one-off|late|extra|additional|return|shipping))*"
+    rf"\s+(?:{nouns})(?![\w-])") for verb, nouns in _OBJECT_NOUNS.items()}
+# A charge said in the simple present with when or in what currency it happens ("Your card is
+# charged when the order ships", "Card payments are charged in USD") says how billing works,
+# not an action done or promised on this customer's money.
+_PRESENT_BE = frozenset(("is", "are", "'s", "’s", "'re", "’re"))
+_HABITUAL = re.compile(r"\s+(?:when|whenever|once|after|before|each|every|monthly|annually|"
+                       r"yearly|weekly|daily|at\s+checkout|in\s+(?:usd|eur|gbp|cad|aud|nzd|jpy|chf|"
+                       r"sek|nok|dkk|pln|inr|cny|mxn|brl|sgd|hkd|krw|zar|(?:your\s+|the\s+)?local"
+                       r"\s+currency|your\s+currency))(?![\w-])")
 _TENSES = ("base", "s", "past", "ing", "past", "ing")
 # form -> (verb, tense)
 _VERB_FORMS = {form: (forms[0], _TENSES[index]) for forms in _FORMS
@@ -191,7 +215,12 @@ _MONEY_NOUNS = frozenset((
     "refund", "refunds", "credit", "credits", "reimbursement", "reimbursements", "compensation",
     "waiver", "waivers", "discount", "discounts", "coupon", "coupons", "voucher", "vouchers",
     "cancellation", "charge", "charges", "fee", "fees", "payment", "payments", "code", "codes"))
-_MONEY_WORD = re.compile(_trie(sorted(set(_VERB_FORMS) | _MONEY_NOUNS), guard=r"[\w-]")
+# Read by what happens to it (``_NOUN_AFTER``: "the money for it is coming back to your card")
+# and by who gives it ("we'll send the money back"), not by who receives it: "you'll get your
+# money back" is left as it was (docs/sweep.md, known gaps).
+_MONEY_SUBJECTS = frozenset(("money",))
+_MONEY_WORD = re.compile(_trie(sorted(set(_VERB_FORMS) | _MONEY_NOUNS | _MONEY_SUBJECTS),
+                               guard=r"[\w-]")
                          + r"(?![\w-])")
 _WINDOW = 80
 # The words between a subject and its verb: auxiliaries, negations, adverbs, "going to", "go
@@ -217,7 +246,10 @@ _PARTICIPLES = ("refunded|reimbursed|compensated|waived|credited|charged|cancell
                 "reversed|removed|granted|released|started|arranged|scheduled|confirmed|"
                 "completed|submitted|deducted|posted|returned")
 _NOUN_AFTER = re.compile(
-    rf"(?:\s+(?:request|requests|amount|note|payment|code))?(?:['’]s|\s+{_AUX})*\s+"
+    r"(?:\s+(?:request|requests|amount|note|payment|code))?"
+    # what it is of or for: "the charge on INV-1 will be reversed", "the money for it is coming"
+    r"(?:\s+(?:on|for|of)(?:\s+[^\s.,;:!?]+){0,2}?)?"
+    rf"(?:['’]s|\s+{_AUX})*\s+"
     rf"(?P<what>{_PARTICIPLES}|on\s+(?:its|the)\s+way|underway|under\s+way|in\s+progress|"
     r"pending|coming|complete|done|ready|arrive|arrives|arriving|reach\s+you|land|appear|"
     r"show\s+up|go\s+through|clear)(?![\w-])")
@@ -459,6 +491,12 @@ def _money_spans(low: str) -> list[tuple[int, int]]:
         word = match.group()
         window = max(0, start - _WINDOW)
         verb, tense = _VERB_FORMS.get(word, (None, None))
+        needs = _OBJECTS.get(verb)
+        if needs is not None:
+            frame = _AGENT.search(low, window, start)
+            if frame is not None and _acts(low, frame, tense) and needs.match(low, end):
+                spans.append((frame.start("who"), end))
+            continue
         if verb is not None:
             frame = _AGENT.search(low, window, start)
             if frame is not None and _acts(low, frame, tense):
@@ -466,8 +504,9 @@ def _money_spans(low: str) -> list[tuple[int, int]]:
                 continue
             if tense == "past":
                 frame = _PASSIVE.search(low, window, start)
-                if frame is not None and (verb in _ALWAYS_MONEY
-                                          or frame.group("who") not in ("it", "this", "that")):
+                if frame is not None and (verb in _ALWAYS_MONEY or frame.group("who") not in (
+                        "it", "this", "that")) and not _habitual(
+                        low, frame.group(0)[len(frame.group("who")):], word, end):
                     if not _EMBEDDED.search(low, max(0, frame.start() - 12), frame.start()):
                         spans.append((frame.start(), end))
                         continue
@@ -475,14 +514,15 @@ def _money_spans(low: str) -> list[tuple[int, int]]:
                 if frame is not None:
                     spans.append((frame.start(), end))
                     continue
-        if word in _MONEY_NOUNS:
+        if word in _MONEY_NOUNS or word in _MONEY_SUBJECTS:
             after = _NOUN_AFTER.match(low, end)
-            if after is not None:
+            if after is not None and not _habitual(low, low[end:after.start("what")],
+                                                   after.group("what"), after.end()):
                 spans.append((start, after.end()))
                 continue
             if _QUALIFIES.match(low, end):
                 continue
-            frame = _RECEIVER.search(low, window, start)
+            frame = _RECEIVER.search(low, window, start) if word in _MONEY_NOUNS else None
             if frame is not None and not _EMBEDDED.search(low, max(0, frame.start() - 12),
                                                           frame.start()):
                 spans.append((frame.start(), end))
@@ -491,6 +531,15 @@ def _money_spans(low: str) -> list[tuple[int, int]]:
             if frame is not None and _acts(low, frame, None):
                 spans.append((frame.start(), end))
     return spans
+
+
+def _habitual(low: str, chain: str, participle: str, end: int) -> bool:
+    """Whether "charged" after ``chain`` (the words between its subject and it), ending at
+    ``end``, is a charge said in the simple present with when or in what currency
+    (``_HABITUAL``): how billing works, no action on this customer's money."""
+    return (participle == "charged" and bool(chain.split())
+            and set(chain.replace("'", " '").replace("’", " ’").split()) <= _PRESENT_BE
+            and _HABITUAL.match(low, end) is not None)
 
 
 def _acts(low: str, frame: re.Match, tense: str | None) -> bool:
