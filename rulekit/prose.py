@@ -21,6 +21,7 @@ from typing import Any, Mapping, Sequence
 from rulekit.findings import Finding, _new_finding
 from rulekit.policy import Template
 from rulekit.scan.base import _ascii_lower, _trie
+from rulekit.scan.reader import clean
 from rulekit.template import ParsedTemplate
 from rulekit.units import UNIT_OF, UNIT_WORDS, named_tax_basis, named_units, per_after, \
     per_before, stated_tax_basis, tax_basis_words
@@ -180,8 +181,32 @@ _FORMS = (  # verb: base, third person, past (and participle), -ing
     ("issue", "issues", "issued", "issuing"),
     ("void", "voids", "voided", "voiding"),
     ("discount", "discounts", "discounted", "discounting"),
+    ("reverse", "reverses", "reversed", "reversing"),
+    ("cover", "covers", "covered", "covering"),
 )
 _ALWAYS_MONEY = frozenset(("refund", "reimburse", "compensate", "waive"))
+# Verbs that act on money only with a money noun as their object: "we'll issue a credit", "we'll
+# apply the discount" (a discount applied lowers what the customer pays: a promise about money
+# that nothing backs), "we'll reverse the charge", "we'll cover the cost"; not "we'll issue a
+# tracking number", "we will issue a receipt", "we'll apply any payment to the oldest balance".
+# Read only after an agent (``_AGENT``); their passive is read by the noun ("the charge will be
+# reversed", "your discount has been applied").
+_GIVEN = r"refunds?|credits?|reimbursements?|compensation|discounts?|coupons?|vouchers?|waivers?|codes?"
+_OBJECT_NOUNS = {"issue": _GIVEN, "apply": _GIVEN,
+                 "reverse": r"charges?|payments?|transactions?|fees?|debits?|money",
+                 "cover": r"costs?|charges?|fees?|bills?|shipping|difference|price|money"}
+_OBJECTS = {verb: re.compile(
+    r"(?:\s+(?:a|an|the|your|this|that|these|those|any|full|partial|complete|prorated|pro-rated|"
+    r"store|promo|promotional|gift|one-time|one-off|late|extra|additional|return|shipping))*"
+    rf"\s+(?:{nouns})(?![\w-])") for verb, nouns in _OBJECT_NOUNS.items()}
+# A charge said in the simple present with when or in what currency it happens ("Your card is
+# charged when the order ships", "Card payments are charged in USD") says how billing works,
+# not an action done or promised on this customer's money.
+_PRESENT_BE = frozenset(("is", "are", "'s", "’s", "'re", "’re"))
+_HABITUAL = re.compile(r"\s+(?:when|whenever|once|after|before|each|every|monthly|annually|"
+                       r"yearly|weekly|daily|at\s+checkout|in\s+(?:usd|eur|gbp|cad|aud|nzd|jpy|chf|"
+                       r"sek|nok|dkk|pln|inr|cny|mxn|brl|sgd|hkd|krw|zar|(?:your\s+|the\s+)?local"
+                       r"\s+currency|your\s+currency))(?![\w-])")
 _TENSES = ("base", "s", "past", "ing", "past", "ing")
 # form -> (verb, tense)
 _VERB_FORMS = {form: (forms[0], _TENSES[index]) for forms in _FORMS
@@ -190,7 +215,12 @@ _MONEY_NOUNS = frozenset((
     "refund", "refunds", "credit", "credits", "reimbursement", "reimbursements", "compensation",
     "waiver", "waivers", "discount", "discounts", "coupon", "coupons", "voucher", "vouchers",
     "cancellation", "charge", "charges", "fee", "fees", "payment", "payments", "code", "codes"))
-_MONEY_WORD = re.compile(_trie(sorted(set(_VERB_FORMS) | _MONEY_NOUNS), guard=r"[\w-]")
+# Read by what happens to it (``_NOUN_AFTER``: "the money for it is coming back to your card")
+# and by who gives it ("we'll send the money back"), not by who receives it: "you'll get your
+# money back" is left as it was (docs/sweep.md, known gaps).
+_MONEY_SUBJECTS = frozenset(("money",))
+_MONEY_WORD = re.compile(_trie(sorted(set(_VERB_FORMS) | _MONEY_NOUNS | _MONEY_SUBJECTS),
+                               guard=r"[\w-]")
                          + r"(?![\w-])")
 _WINDOW = 80
 # The words between a subject and its verb: auxiliaries, negations, adverbs, "going to", "go
@@ -216,7 +246,10 @@ _PARTICIPLES = ("refunded|reimbursed|compensated|waived|credited|charged|cancell
                 "reversed|removed|granted|released|started|arranged|scheduled|confirmed|"
                 "completed|submitted|deducted|posted|returned")
 _NOUN_AFTER = re.compile(
-    rf"(?:\s+(?:request|requests|amount|note|payment|code))?(?:['’]s|\s+{_AUX})*\s+"
+    r"(?:\s+(?:request|requests|amount|note|payment|code))?"
+    # what it is of or for: "the charge on INV-1 will be reversed", "the money for it is coming"
+    r"(?:\s+(?:on|for|of)(?:\s+[^\s.,;:!?]+){0,2}?)?"
+    rf"(?:['’]s|\s+{_AUX})*\s+"
     rf"(?P<what>{_PARTICIPLES}|on\s+(?:its|the)\s+way|underway|under\s+way|in\s+progress|"
     r"pending|coming|complete|done|ready|arrive|arrives|arriving|reach\s+you|land|appear|"
     r"show\s+up|go\s+through|clear)(?![\w-])")
@@ -313,13 +346,25 @@ def skeletons(shapes: Sequence[Template]) -> tuple[str, ...]:
 def wordings(shapes: Sequence[Template]) -> tuple[str, ...]:
     """The approved shapes' words alone, each slot a bare mark: what a template is worded as,
     whatever its slots are named and hold (``worded_as``)."""
-    return tuple(_skeleton(s.pieces, {}) for s in shapes)
+    return tuple(_loose(_skeleton(s.pieces, {})) for s in shapes)
+
+
+# What a wording is compared without (``worded_as``): the case, Markdown emphasis marks (``*``
+# and ``_`` runs that do not join two letters) and a sentence's end mark (. ! ? before white
+# space or the end). "your subscription renews on {x}!" and "**Your subscription renews on
+# {x}.**" are the shape "Your subscription renews on {x}." and held to its bindings.
+_EMPHASIS_MARKS = re.compile(r"\*+|(?<![^\W_])_+|_+(?![^\W_])")
+_END_MARK = re.compile(r"[.!?]+(?= |\Z)")
+
+
+def _loose(wording: str) -> str:
+    return " ".join(_END_MARK.sub("", _EMPHASIS_MARKS.sub("", wording.lower())).split())
 
 
 def worded_as(template: ParsedTemplate, shape_wordings: tuple[str, ...]) -> tuple[int, ...] | None:
     """The shapes (their indexes in ``shape_wordings``, from ``wordings``) of one way to cut the
     template's words into approved shapes, with white space collapsed as ``matches_shapes``
-    does and the slots left out; None when its words are not made of shapes. A template that
+    does, the slots left out, and case, emphasis marks and end marks ignored (``_loose``); None when its words are not made of shapes. A template that
     ``matches_shapes`` rejects but is worded as shapes holds some field in a slot its shape
     binds to another."""
     if sum(map(len, template.pieces)) <= CACHED_LENGTH:
@@ -328,7 +373,7 @@ def worded_as(template: ParsedTemplate, shape_wordings: tuple[str, ...]) -> tupl
 
 
 def _worded(pieces: tuple[str, ...], shape_wordings: tuple[str, ...]) -> tuple[int, ...] | None:
-    return cut(_skeleton(pieces, {}), shape_wordings)
+    return cut(_loose(_skeleton(pieces, {})), shape_wordings)
 
 
 def cut(text: str, candidates: Sequence[str]) -> tuple[int, ...] | None:
@@ -382,18 +427,31 @@ def guarded_spans(text: str, *, negations: bool = True,
 @functools.lru_cache(maxsize=64)
 def forbidden_pattern(phrases: tuple[str, ...]) -> re.Pattern | None:
     """A ruleset's own forbidden phrases (``prose guarded forbid``) as one pattern over the
-    lower-cased text: each a whole word or words ("refund" is not in "refunded"), in any case,
-    its spaces any run of white space, the longest first. Literal-first: the look-behind that
-    makes a word whole comes after its first letter."""
+    text as a reader sees it (``_forbidden_found``): each a whole word or words ("refund" is not
+    in "refunded" nor in "non-refundable"), in any case, its last word also with -s or -es
+    ("refunds"), its spaces any run of white space or hyphens ("free-of-charge"), the longest
+    first. Literal-first: the look-behind that makes a word whole comes after its first
+    letter."""
     alternatives = []
     for phrase in sorted({" ".join(p.lower().split()) for p in phrases if p.strip()},
                          key=lambda p: (-len(p), p)):
         first = re.escape(phrase[0])
-        rest = r"\s+".join(re.escape(word) for word in phrase[1:].split(" "))
-        alternatives.append(rf"{first}(?<![\w-]{first}){rest}")
+        rest = r"[\s\-\u2010]+".join(re.escape(word) for word in phrase[1:].split(" "))
+        alternatives.append(rf"{first}(?<![\w-]{first}){rest}(?:e?s)?")
     if not alternatives:
         return None
     return re.compile(rf"(?:{'|'.join(alternatives)})(?![\w-])", re.IGNORECASE)
+
+
+def _forbidden_found(text: str, forbidden: re.Pattern) -> list[tuple[int, int]]:
+    """Where ``forbidden`` matches ``text`` as a reader sees it (``rulekit.scan.reader.clean``:
+    NFKC, format characters such as a zero-width space dropped), as spans of ``text`` itself:
+    "r\u200befund" and fullwidth "ｒｅｆｕｎｄ" are "refund"."""
+    if text.isascii() and "&" not in text:
+        return [match.span() for match in forbidden.finditer(text)]
+    cleaned, back = clean(text)
+    return [(back[match.start()], back[match.end() - 1] + 1)
+            for match in forbidden.finditer(cleaned)]
 
 
 def _guarded_found(text: str, negations: bool,
@@ -417,7 +475,7 @@ def _guarded_found(text: str, negations: bool,
         found.append((start, end, _KIND_OF.get(low[start:end], NEGATION)))
     found += [(start, end, PROMISE) for start, end in _money_spans(low)]
     if forbidden is not None:
-        found += [(*match.span(), FORBIDDEN) for match in forbidden.finditer(low)]
+        found += [(start, end, FORBIDDEN) for start, end in _forbidden_found(text, forbidden)]
     if len(found) < 2:
         return found
     out: list[tuple[int, int, str]] = []
@@ -438,6 +496,12 @@ def _money_spans(low: str) -> list[tuple[int, int]]:
         word = match.group()
         window = max(0, start - _WINDOW)
         verb, tense = _VERB_FORMS.get(word, (None, None))
+        needs = _OBJECTS.get(verb)
+        if needs is not None:
+            frame = _AGENT.search(low, window, start)
+            if frame is not None and _acts(low, frame, tense) and needs.match(low, end):
+                spans.append((frame.start("who"), end))
+            continue
         if verb is not None:
             frame = _AGENT.search(low, window, start)
             if frame is not None and _acts(low, frame, tense):
@@ -445,8 +509,9 @@ def _money_spans(low: str) -> list[tuple[int, int]]:
                 continue
             if tense == "past":
                 frame = _PASSIVE.search(low, window, start)
-                if frame is not None and (verb in _ALWAYS_MONEY
-                                          or frame.group("who") not in ("it", "this", "that")):
+                if frame is not None and (verb in _ALWAYS_MONEY or frame.group("who") not in (
+                        "it", "this", "that")) and not _habitual(
+                        low, frame.group(0)[len(frame.group("who")):], word, end):
                     if not _EMBEDDED.search(low, max(0, frame.start() - 12), frame.start()):
                         spans.append((frame.start(), end))
                         continue
@@ -454,14 +519,15 @@ def _money_spans(low: str) -> list[tuple[int, int]]:
                 if frame is not None:
                     spans.append((frame.start(), end))
                     continue
-        if word in _MONEY_NOUNS:
+        if word in _MONEY_NOUNS or word in _MONEY_SUBJECTS:
             after = _NOUN_AFTER.match(low, end)
-            if after is not None:
+            if after is not None and not _habitual(low, low[end:after.start("what")],
+                                                   after.group("what"), after.end()):
                 spans.append((start, after.end()))
                 continue
             if _QUALIFIES.match(low, end):
                 continue
-            frame = _RECEIVER.search(low, window, start)
+            frame = _RECEIVER.search(low, window, start) if word in _MONEY_NOUNS else None
             if frame is not None and not _EMBEDDED.search(low, max(0, frame.start() - 12),
                                                           frame.start()):
                 spans.append((frame.start(), end))
@@ -470,6 +536,15 @@ def _money_spans(low: str) -> list[tuple[int, int]]:
             if frame is not None and _acts(low, frame, None):
                 spans.append((frame.start(), end))
     return spans
+
+
+def _habitual(low: str, chain: str, participle: str, end: int) -> bool:
+    """Whether "charged" after ``chain`` (the words between its subject and it), ending at
+    ``end``, is a charge said in the simple present with when or in what currency
+    (``_HABITUAL``): how billing works, no action on this customer's money."""
+    return (participle == "charged" and bool(chain.split())
+            and set(chain.replace("'", " '").replace("’", " ’").split()) <= _PRESENT_BE
+            and _HABITUAL.match(low, end) is not None)
 
 
 def _acts(low: str, frame: re.Match, tense: str | None) -> bool:
