@@ -29,6 +29,10 @@ from rulekit.units import UNIT_OF, UNIT_WORDS, named_tax_basis, named_units, per
 _SLOT_MARK = "\x00"
 NEGATION = "a negation"
 PROMISE = "a promise"
+# What the business did with the customer's money, said as done ("your card was charged", "we
+# refunded $35", "a refund has been issued"): backed in free text when the evidence records such
+# an event (``_event_recorded``), a promise otherwise.
+EVENT = "a past charge, refund or credit"
 # What a phrase of the ruleset's own list states (``prose guarded forbid "..."``).
 FORBIDDEN = "words the rules forbid"
 
@@ -473,7 +477,7 @@ def _guarded_found(text: str, negations: bool,
         elif _IDIOMS.match(low, start) or _states_nothing(low, start, end):
             continue
         found.append((start, end, _KIND_OF.get(low[start:end], NEGATION)))
-    found += [(start, end, PROMISE) for start, end in _money_spans(low)]
+    found += [(start, end, EVENT if past else PROMISE) for start, end, past in _money_spans(low)]
     if forbidden is not None:
         found += [(start, end, FORBIDDEN) for start, end in _forbidden_found(text, forbidden)]
     if len(found) < 2:
@@ -487,9 +491,10 @@ def _guarded_found(text: str, negations: bool,
     return out
 
 
-def _money_spans(low: str) -> list[tuple[int, int]]:
+def _money_spans(low: str) -> list[tuple[int, int, bool]]:
     """Where the ASCII-lower-cased ``low`` states what the business does with the customer's
-    money or account (see ``_FORMS``), as (start, end) in order, overlapping ones joined."""
+    money or account (see ``_FORMS``), as (start, end, whether it is said as done already) in
+    order."""
     spans = []
     for match in _MONEY_WORD.finditer(low):
         start, end = match.span()
@@ -500,12 +505,12 @@ def _money_spans(low: str) -> list[tuple[int, int]]:
         if needs is not None:
             frame = _AGENT.search(low, window, start)
             if frame is not None and _acts(low, frame, tense) and needs.match(low, end):
-                spans.append((frame.start("who"), end))
+                spans.append((frame.start("who"), end, _done(tense, frame.group("chain"))))
             continue
         if verb is not None:
             frame = _AGENT.search(low, window, start)
             if frame is not None and _acts(low, frame, tense):
-                spans.append((frame.start("who"), end))
+                spans.append((frame.start("who"), end, _done(tense, frame.group("chain"))))
                 continue
             if tense == "past":
                 frame = _PASSIVE.search(low, window, start)
@@ -513,29 +518,73 @@ def _money_spans(low: str) -> list[tuple[int, int]]:
                         "it", "this", "that")) and not _habitual(
                         low, frame.group(0)[len(frame.group("who")):], word, end):
                     if not _EMBEDDED.search(low, max(0, frame.start() - 12), frame.start()):
-                        spans.append((frame.start(), end))
+                        spans.append((frame.start(), end, _done(tense, frame.group(0))))
                         continue
                 frame = _PASSIVE_ANY.search(low, window, start) if verb in _ALWAYS_MONEY else None
                 if frame is not None:
-                    spans.append((frame.start(), end))
+                    spans.append((frame.start(), end, _done(tense, frame.group(0))))
                     continue
         if word in _MONEY_NOUNS or word in _MONEY_SUBJECTS:
             after = _NOUN_AFTER.match(low, end)
             if after is not None and not _habitual(low, low[end:after.start("what")],
                                                    after.group("what"), after.end()):
-                spans.append((start, after.end()))
+                spans.append((start, after.end(), _done("past", low[end:after.end()])))
                 continue
             if _QUALIFIES.match(low, end):
                 continue
             frame = _RECEIVER.search(low, window, start) if word in _MONEY_NOUNS else None
             if frame is not None and not _EMBEDDED.search(low, max(0, frame.start() - 12),
                                                           frame.start()):
-                spans.append((frame.start(), end))
+                spans.append((frame.start(), end, False))
                 continue
             frame = _GIVER.search(low, window, start)
             if frame is not None and _acts(low, frame, None):
-                spans.append((frame.start(), end))
+                spans.append((frame.start(), end, False))
     return spans
+
+
+_WILL = re.compile(r"\bwill\b|['’]ll\b|\bgoing\s+to\b|\bshall\b|\bwould\b|\bcan\b|\bmay\b")
+_DONE = re.compile(r"\b(?:was|were|been|had|has|have)\b|['’]ve\b")
+
+
+def _done(tense: str | None, chain: str) -> bool:
+    """Whether a money action in ``tense``, with ``chain`` the words around its verb ("was",
+    "'ve", "has been", "will be"), is said as done already: a past form with no word of the
+    future ("we charged", "we've refunded", "was charged"; not "will be charged")."""
+    if tense != "past" or _WILL.search(chain):
+        return False
+    return not chain.split() or _DONE.search(chain) is not None
+
+
+# The records of each kind of money event: a key or a short value of the evidence with one of
+# these words in it records one ("charge", "payments", "refund_id", "status": "refunded").
+_EVENT_RECORDS = (("charg", ("charge", "payment", "transaction", "paid")),
+                  ("refund", ("refund",)), ("reimburs", ("reimburs", "refund")),
+                  ("credit", ("credit",)), ("cancel", ("cancel",)), ("waiv", ("waive", "waiver")),
+                  ("void", ("void",)), ("revers", ("revers", "refund")))
+
+
+def _event_recorded(evidence: Any, phrase: str) -> bool:
+    """Whether ``evidence`` records a money event of the kind ``phrase`` says was done ("was
+    charged": a key or a short string value about a charge or a payment). A long text (a
+    review) records nothing: its words are someone's account, not a record."""
+    words = {word for stem, records in _EVENT_RECORDS if stem in phrase for word in records}
+    if not words:
+        return False
+    todo = [getattr(evidence, "raw", evidence)]
+    while todo:
+        node = todo.pop()
+        if isinstance(node, dict):
+            for key, value in node.items():
+                if isinstance(key, str) and any(word in key.casefold() for word in words):
+                    return True
+                todo.append(value)
+        elif isinstance(node, (list, tuple)):
+            todo.extend(node)
+        elif isinstance(node, str) and len(node) <= 40 and any(
+                word in node.casefold() for word in words):
+            return True
+    return False
 
 
 def _habitual(low: str, chain: str, participle: str, end: int) -> bool:
@@ -597,7 +646,8 @@ def with_guarded(text: str, findings: tuple[Finding, ...], mentions: Sequence[An
     what it could not find. ``mentions`` are the text's (``rulekit.scan``), ``evidence`` its
     index, ``question`` the user's and ``slot_values`` the values code put into the text;
     ``forbidden`` the ruleset's own phrases (``Policy.forbidden_pattern``)."""
-    spans = _guarded_found(text, False, forbidden)
+    spans = [(start, end, kind) for start, end, kind in _guarded_found(text, False, forbidden)
+             if kind != EVENT or not _event_recorded(evidence, text[start:end].lower())]
     if not spans:
         return findings
     from rulekit.sweep import IN_TEXT_ORDER, _not_overlapping
