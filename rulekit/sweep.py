@@ -519,6 +519,12 @@ def _after_right_to_left(text: str, at: int) -> bool:
         unicodedata.bidirectional(text[at - 1]) in ("R", "AL")
 
 
+# Words between a count and what it counts that say which of them ("your 2 most recent posts"):
+# the count is still of the whole list's things.
+_COUNT_QUALIFIERS = frozenset("most recent latest newest last top best new published previous "
+                              "earlier older".split())
+
+
 def _outside_backed_quotes(found: list[Finding], mentions: Sequence[Mention],
                            flagged: list[Finding]) -> list[Finding]:
     """The findings of ``found`` (days, weekdays, months) outside every quote the sweep backed
@@ -1890,16 +1896,33 @@ class _Judge:
         if pair is not None:
             (part, _), (total, counted) = pair
             return part <= total <= self._rows_of(counted)
-        if mention.scaled or int(value) not in self.evidence.count_lengths:
+        if mention.scaled or not 0 < value <= self.evidence.largest_count:
             return False    # settled without reading the word after
-        words = mention.after.split()[:2]
+        whole = int(value) in self.evidence.count_lengths   # else at most a part of a list
+        words = mention.after.split()[:4]
+        which = False       # words that pick some of the rows: "your 2 most recent posts"
+        while words[:1] and words[0].casefold() in _COUNT_QUALIFIERS:
+            words.pop(0)
+            which = True
+        before = mention.before.split()[-1:]
+        which = which or bool(before) and before[0].casefold() in _COUNT_QUALIFIERS
+        words = words[:2]
         counts = self.evidence.counts
+        if which and words and self._counts_thing(words[0]):
+            return value <= self._rows_of(words[0])         # a part: at most the rows held
+        if not whole:
+            return False
         if not words:
             return (int(value), "") in counts
         # "2 items", or "2 line items" against a list named line_items
         return (int(value), noun(words[0])) in counts or (
             len(words) == 2 and ((int(value), noun("_".join(words))) in counts
                                  or (int(value), noun(words[1])) in counts))
+
+    def _counts_thing(self, word: str) -> bool:
+        """Whether the evidence holds a list of what ``word`` names ("posts")."""
+        wanted = noun(word)
+        return any(name == wanted for _, name in self.evidence.counts)
 
     def _rows_of(self, word: str) -> int:
         """How many rows the evidence holds of what ``word`` counts (all lists if unknown)."""
