@@ -194,6 +194,9 @@ class SweepSettings:
     # The zones of each date and timestamp field, (field, zone, naive zone): a stored instant's
     # day and clock time there are those in the field's zone, as the claims channel reads them.
     field_zones: tuple[tuple[str, str, str], ...] = ()
+    # The ruleset's time zone: the day of an explicit ``now`` there is the evidence's today
+    # when the evidence names none (``index``).
+    timezone: str = "UTC"
 
     @classmethod
     def from_policy(cls, policy: Policy | None) -> "SweepSettings":
@@ -220,7 +223,8 @@ class SweepSettings:
                    _row_entities(policy), policy.binding,
                    money_currencies=_money_currencies(fields, policy.currency),
                    field_zones=tuple((f.name, f.type.zone, getattr(f.type, "naive_zone", "UTC"))
-                                     for f in fields if f.type.kind in ("date", "timestamp")))
+                                     for f in fields if f.type.kind in ("date", "timestamp")),
+                   timezone=policy.timezone or "UTC")
 
     def index(self, evidence: Any, locale: str, *, now: dt.datetime | None = None) -> Evidence:
         """Index ``evidence`` once for any number of audits. ``now`` is when its rows' ages
@@ -236,13 +240,20 @@ class SweepSettings:
             if derived:
                 evidence = {**evidence, DERIVED_KEY: derived}
         rows = _row_rules(self.row_entities, evidence, now) if self.row_entities else None
-        return Evidence.build(evidence, locale=locale, untrusted=self._names(self.untrusted),
-                              authoritative=self._names(self.authoritative),
-                              placeholders=self.placeholders,
-                              percent_fields=self._names(self.percent_fields),
-                              field_placeholders=self.field_placeholders,
-                              minor_units=dict(self.minor_units), rows=rows,
-                              currencies=dict(self.money_currencies), zones=self.field_zones)
+        built = Evidence.build(evidence, locale=locale, untrusted=self._names(self.untrusted),
+                               authoritative=self._names(self.authoritative),
+                               placeholders=self.placeholders,
+                               percent_fields=self._names(self.percent_fields),
+                               field_placeholders=self.field_placeholders,
+                               minor_units=dict(self.minor_units), rows=rows,
+                               currencies=dict(self.money_currencies), zones=self.field_zones)
+        if now is not None and built.today is None and not built.has_today:
+            # "It ships tomorrow, December 2": the caller's now, in the ruleset's zone, is the
+            # day relative words are said on when the evidence names no today of its own
+            aware = now if now.tzinfo is not None else now.replace(tzinfo=dt.timezone.utc)
+            built = dataclasses.replace(
+                built, today=aware.astimezone(dates.zone(self.timezone)).date())
+        return built
 
     @staticmethod
     def _names(targets: Iterable[str]) -> set[str]:
