@@ -784,7 +784,8 @@ def build_parser() -> argparse.ArgumentParser:
                        '"evidence", "text", "question"?, "history"?, "locale"?, "inputs"?}; - '
                        'for stdin')
     audit.add_argument("--now", metavar="ISO", help="the time the evidence's rows are judged "
-                       "against their freshness budgets (default: now)")
+                       "against their freshness budgets (default: now), and whose day relative "
+                       "words (\"tomorrow\") mean when the evidence names no today")
     audit.add_argument("--input", action="append", metavar="NAME=VALUE",
                        help="something the user has given, e.g. postcode=10115 (repeatable; a "
                        "--jsonl case's \"inputs\" replace them)")
