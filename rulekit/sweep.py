@@ -2182,7 +2182,9 @@ class _Judge:
         if self._rounds_to(mention, evidence.near(value)) is not None:
             return self._finding(mention, "rounded", f"{shown} is a rounded figure; the "
                                  "evidence holds the exact value and rounding is not allowed here")
-        inside = evidence.name_digits.get(_digits(value)) if integral else None
+        # (a number in words is no digits of a name: "One customer" is not the "1" of "r1")
+        inside = evidence.name_digits.get(_digits(value)) \
+            if integral and mention.kind != "word_number" else None
         part = month_part(_digits(value), inside) if inside else None
         if part:
             return self._finding(mention, "name_digits", f"{shown} is the {part} of the date "
