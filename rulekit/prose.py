@@ -556,21 +556,50 @@ def _done(tense: str | None, chain: str) -> bool:
     return not chain.split() or _DONE.search(chain) is not None
 
 
-# The records of each kind of money event: a key or a short value of the evidence with one of
-# these words in it records one ("charge", "payments", "refund_id", "status": "refunded").
-_EVENT_RECORDS = (("charg", ("charge", "payment", "transaction", "paid")),
-                  ("refund", ("refund",)), ("reimburs", ("reimburs", "refund")),
-                  ("credit", ("credit",)), ("cancel", ("cancel",)), ("waiv", ("waive", "waiver")),
-                  ("void", ("void",)), ("revers", ("revers", "refund")))
+# The records of each kind of money event (``_event_recorded``): the nouns a key ends with
+# ("charge", "payments", "refund_id"), and the short values that say it is done
+# ("payment_status": "paid", "status": "refunded").
+_EVENT_RECORDS = (("charg", ("charge", "payment", "transaction"), ("paid", "charged", "captured")),
+                  ("refund", ("refund",), ("refunded",)),
+                  ("reimburs", ("reimbursement", "refund"), ("reimbursed", "refunded")),
+                  ("credit", ("credit",), ("credited",)),
+                  ("cancel", ("cancellation",), ("cancelled", "canceled")),
+                  ("waiv", ("waiver",), ("waived",)), ("void", ("void",), ("voided",)),
+                  ("revers", ("reversal", "refund"), ("reversed", "refunded")))
+_KEY_WORDS = re.compile(r"[A-Z]?[a-z]+|[0-9]+")
 
 
 def _event_recorded(evidence: Any, phrase: str) -> bool:
     """Whether ``evidence`` records a money event of the kind ``phrase`` says was done ("was
-    charged": a key or a short string value about a charge or a payment). A long text (a
-    review) records nothing: its words are someone's account, not a record."""
-    words = {word for stem, records in _EVENT_RECORDS if stem in phrase for word in records}
-    if not words:
+    charged"): a key that names such a record (its last word "charge", "payments",
+    "transaction", or that word before "id": ``charge_id``), or a short value that says it is
+    done (``"payment_status": "paid"``, ``"status": "refunded"``). How the customer pays
+    (``payment_method``) or a pending payment records none, nor does a long text such as a
+    review: its words are someone's account, not a record."""
+    nouns, states = set(), set()
+    for stem, records, done in _EVENT_RECORDS:
+        if stem in phrase:
+            nouns.update(records)
+            states.update(done)
+    if not nouns:
         return False
+    todo = [getattr(evidence, "raw", evidence)]
+    while todo:
+        node = todo.pop()
+        if isinstance(node, dict):
+            for key, value in node.items():
+                if isinstance(key, str):
+                    words = [w.lower().rstrip("s") for w in _KEY_WORDS.findall(key)]
+                    if words and words[-1] == "id":
+                        words.pop()
+                    if words and words[-1] in nouns:
+                        return True
+                todo.append(value)
+        elif isinstance(node, (list, tuple)):
+            todo.extend(node)
+        elif isinstance(node, str) and len(node) <= 40 and node.strip().lower() in states:
+            return True
+    return False
     todo = [getattr(evidence, "raw", evidence)]
     while todo:
         node = todo.pop()
