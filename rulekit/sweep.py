@@ -1738,22 +1738,23 @@ class _Judge:
                 (mention.value, said.group(1)), ()):
             return False
         return self._window_of_neighbour(index, windows.get(said.group(1)), True) \
-            or not self._sentence_figures(index)
+            or not self._sentence_values(index)
 
-    def _sentence_figures(self, index: int) -> bool:
-        """Whether the sentence of mention ``index`` holds another mention with a value."""
+    def _sentence_values(self, index: int) -> list[tuple[bool, Decimal]]:
+        """The values of the other mentions in the sentence of mention ``index``, nearest
+        first on each side, each with whether it stands right next to it."""
         mentions, this, text = self.mentions, self.mentions[index], self.text
+        found = []
         for step in (-1, 1):
-            at = index + step
-            while 0 <= at < len(mentions):
-                other = mentions[at]
-                between = text[other.end:this.start] if step < 0 else text[this.end:other.start]
-                if _SENTENCE_END.search(between) is not None:
-                    break
-                if other.value is not None:
-                    return True
+            at, edge = index + step, this
+            while 0 <= at < len(mentions) and _SENTENCE_END.search(
+                    text[mentions[at].end:edge.start] if step < 0
+                    else text[edge.end:mentions[at].start]) is None:
+                edge = mentions[at]
+                if edge.value is not None:
+                    found.append((abs(at - index) == 1, abs(edge.value)))
                 at += step
-        return False
+        return found
 
     def _window_of_neighbour(self, index: int, held: frozenset[Decimal] | None,
                              past: bool) -> bool:
@@ -1766,24 +1767,15 @@ class _Judge:
         no word of the future ("9,830 in 30 days", not "18 orders will arrive in 30 days")."""
         if not held:
             return False
-        mentions, this, text = self.mentions, self.mentions[index], self.text
         if not past:
+            mentions, this, text = self.mentions, self.mentions[index], self.text
             previous = mentions[index - 1] if index else None
             words = text[previous.end:this.start].split() if previous is not None else ()
             return previous is not None and previous.value is not None \
                 and abs(previous.value) in held and 0 < len(words) <= 3 \
                 and all(word.isalpha() for word in words) \
                 and _WINDOW_FUTURE.isdisjoint(word.casefold() for word in words[:-1])
-        sentence = []           # the figures of its sentence, nearest first
-        for step in (-1, 1):
-            at, edge = index + step, this
-            while 0 <= at < len(mentions) and _SENTENCE_END.search(
-                    text[mentions[at].end:edge.start] if step < 0
-                    else text[edge.end:mentions[at].start]) is None:
-                edge = mentions[at]
-                if edge.value is not None:
-                    sentence.append((abs(at - index) == 1, abs(edge.value)))
-                at += step
+        sentence = self._sentence_values(index)
         if any(next_to and value in held for next_to, value in sentence):
             return True
         if any(value in held for _, value in sentence):
