@@ -636,11 +636,21 @@ def _same_literal(expected: str | int | float, value: Any) -> bool:
         return False
 
 
+# How far a row's updated_at may be ahead of ``now`` and still count as fresh: clocks of two
+# machines differ by seconds, not minutes. Further ahead, the time is wrong (a local time stored
+# without its zone, a clock set wrong, a placeholder such as 2099-01-01), so the age is unknown.
+ALLOWED_SKEW = 300
+# A date column's day is taken to begin at midnight UTC; a day already begun east of UTC (up to
+# UTC+14) is not ahead of now.
+_DAY_AHEAD = 14 * 3600
+
+
 def staleness(entity: Entity, field: Field, row: Mapping, now: dt.datetime,
                ages: dict | None = None) -> str | None:
     """Why the value is too old to verify, or None. The key cannot go stale: the row was found
     by it. ``ages`` remembers each row's age within one check. The sweep judges the entity rows
-    of free-text evidence with it too."""
+    of free-text evidence with it too. An updated_at more than ``ALLOWED_SKEW`` ahead of
+    ``now`` is no age at all: stale, said so."""
     budget = field.fresh_seconds or entity.fresh_seconds
     if not budget or not entity.fresh_via or field.name == entity.key:
         return None
@@ -649,16 +659,22 @@ def staleness(entity: Entity, field: Field, row: Mapping, now: dt.datetime,
         age = ages[memo_key]
     else:
         stored = row.get(entity.fresh_via)
-        updated = dates.stored_instant(stored, "UTC")
+        via = entity.field(entity.fresh_via)
+        updated = dates.stored_instant(stored, getattr(via and via.type, "naive_zone", "UTC"))
         if updated is None:     # a date column: the day began at midnight (UTC)
             day = dates.stored_day(stored, "UTC", "UTC")
             updated = None if day is None else dt.datetime(day.year, day.month, day.day,
                                                            tzinfo=dt.timezone.utc)
+            if updated is not None and 0 < (updated - now).total_seconds() <= _DAY_AHEAD:
+                updated = now
         age = None if updated is None else (now - updated).total_seconds()
         if ages is not None:
             ages[memo_key] = age
     if age is None:
         return f"the record has no readable {entity.fresh_via}, so its age is unknown"
+    if age < -ALLOWED_SKEW:
+        return (f"the record's {entity.fresh_via} is {_duration(-age)} ahead of now: a clock or "
+                "time-zone error, so its age is unknown")
     if age > budget:
         return f"the value is {_duration(age)} old; the budget is {_duration(budget)}"
     return None

@@ -99,16 +99,26 @@ def _fold(text: str) -> str:
     return " ".join(text.casefold().split())
 
 
+# Decimal arithmetic rounds to 28 significant digits (the default context): a stored number
+# with more, or of 10**28 or more, would be compared, converted to minor units and shown rounded.
+DIGITS = 28
+_TOO_BIG = 10 ** DIGITS
+
+
 def _decimal(value: Any) -> Decimal:
     """A stored number as a finite Decimal. A NUMERIC or REAL column can hold NaN and
     Infinity (PostgreSQL, SQLite), which are no amount, count or measure at all: unreadable,
-    said as such, never compared (NaN cannot be ordered) or shown."""
+    said as such, never compared (NaN cannot be ordered) or shown. So is a number with more than
+    28 significant digits, or of 10**28 or more (a NUMERIC(40, 6), a double 1e300): it is never
+    rounded to fit."""
     if isinstance(value, bool):
         raise Unreadable(f"{value!r} is not a number")
     if isinstance(value, Decimal):
         number = value
     elif isinstance(value, int):
-        return Decimal(value)
+        if -_TOO_BIG < value < _TOO_BIG:
+            return Decimal(value)
+        raise Unreadable(_too_precise(value))
     elif isinstance(value, float):
         number = Decimal(str(value))
     elif isinstance(value, str):
@@ -120,12 +130,22 @@ def _decimal(value: Any) -> Decimal:
         raise Unreadable(f"{value!r} is not a number")
     if not number.is_finite():
         raise Unreadable(f"{value!r} is not a finite number")
+    if number.adjusted() >= DIGITS or len(number.as_tuple().digits) > DIGITS:
+        raise Unreadable(_too_precise(value))
     return number
+
+
+def _too_precise(value: Any) -> str:
+    shown = f"'{value}'" if isinstance(value, Decimal) else repr(value)
+    return (f"{shown} has more than {DIGITS} significant digits or is 10^{DIGITS} or more: "
+            "rulekit compares numbers exactly to 28 digits and never rounds a stored value")
 
 
 def _claimed_number(value: Any, locale: str) -> numbers.ParsedNumber:
     if isinstance(value, bool):
         raise Unreadable(f"{value!r} is not a number")
+    if len(text := str(value)) > DIGITS and sum(c.isdigit() for c in text) > DIGITS:
+        raise Unreadable(f"{value!r} has more than {DIGITS} digits, which rulekit would round")
     parsed = numbers.parse_number(value, locale)
     if parsed is None:
         raise Unreadable(f"{value!r} is not a number")
@@ -180,9 +200,15 @@ class Date(Comparator):
     form = "a date as YYYY-MM-DD"
 
     def read_actual(self, spec, value, claim_type):
+        if isinstance(value, (int, float, Decimal)) and not isinstance(value, bool):
+            # 20261201 (YYYYMMDD) read as Unix seconds is 23 August 1970, and a SQLite julianday
+            # is a day in January 1970: a number is no calendar day, whatever it might encode.
+            raise Unreadable(f"{value!r} is a number, and a date field holds a date or ISO text "
+                             "(YYYY-MM-DD); a number is read neither as YYYYMMDD nor as Unix "
+                             "seconds")
         day = dates.stored_day(value, spec.zone, "UTC")
         if day is None:
-            raise Unreadable(f"{value!r} is not a date")
+            raise Unreadable(f"{value!r} is not a date{_no_day(value)}")
         return day
 
     def read_claimed(self, spec, value, claim_type, locale):
@@ -197,6 +223,16 @@ class Date(Comparator):
         return value.isoformat()
 
 
+def _no_day(value: Any) -> str:
+    """Why a database's date text is no day, for the ones rulekit passes on as text
+    (PostgreSQL's infinity, BC and year-10000 dates; MariaDB's zero date)."""
+    if isinstance(value, str) and ("infinity" in value or value.endswith(" BC")
+                                   or value[:5].isdigit() or value.startswith("0000-00-00")):
+        return (": infinity, a date BC or after the year 9999 and a zero date are no day "
+                "rulekit can read or show")
+    return ""
+
+
 class Timestamp(Comparator):
     """Claimed as a date: the day in the field's zone (23:40 UTC on the 29th is the 30th in
     Berlin). Claimed as a timestamp: the same instant at the claim's precision."""
@@ -207,7 +243,11 @@ class Timestamp(Comparator):
     def read_actual(self, spec, value, claim_type):
         instant = dates.stored_instant(value, spec.naive_zone)
         if instant is None:
-            raise Unreadable(f"{value!r} is not a timestamp")
+            if isinstance(value, (int, float, Decimal)) and not isinstance(value, bool):
+                raise Unreadable(f"{value!r} is not a timestamp: a number is read as Unix "
+                                 "seconds, and only as an instant from 1990 to 2099 (a number "
+                                 "outside is milliseconds, a YYYYMMDD day or a Julian day)")
+            raise Unreadable(f"{value!r} is not a timestamp{_no_day(value)}")
         return instant
 
     def read_claimed(self, spec, value, claim_type, locale):

@@ -631,7 +631,8 @@ def _stored(value: object, naive_zone: str) -> dt.date | dt.datetime | None:
 def _written(value: object, naive_zone: str) -> dt.date | dt.datetime | None:
     """A stored date or timestamp as a ``date`` or an aware ``datetime`` in the offset it was
     written with ("2026-07-05T22:00:00-06:00" stays at -06:00; a naive time takes
-    ``naive_zone``'s offset at that moment; a Unix time is in UTC)."""
+    ``naive_zone``'s offset at that moment; a Unix time is in UTC, and a number is one only
+    between 1990 and 2100: ``_from_epoch``)."""
     if isinstance(value, dt.datetime):
         if value.tzinfo is None or value.utcoffset() is None:
             return _attach(value.replace(tzinfo=None, fold=0), naive_zone)
@@ -688,10 +689,16 @@ def _iso_fast(value: str, naive_zone: str) -> dt.date | dt.datetime | None:
 
 _EPOCH = dt.datetime(1970, 1, 1, tzinfo=UTC)
 _MICROSECOND = Decimal("0.000001")
+# The instants a number is believed to be in Unix seconds: 1990-01-01 up to 2100-01-01. Outside,
+# a number is most likely something else read as seconds: 20261201 (a YYYYMMDD day) is August
+# 1970, a SQLite julianday January 1970, milliseconds tens of thousands of years ahead.
+EPOCH_FIRST, EPOCH_END = 631152000, 4102444800
 
 
 def _from_epoch(seconds: int | float | Decimal) -> dt.datetime | None:
     try:
+        if not EPOCH_FIRST <= seconds < EPOCH_END:      # False for NaN
+            return None
         if isinstance(seconds, float):
             if not math.isfinite(seconds):
                 return None
@@ -706,7 +713,7 @@ def stored_instant(value: object, naive_zone: str) -> dt.datetime | None:
     """What a database or JSON row holds for a timestamp column, as a ``datetime`` in UTC: an
     aware ``datetime``, a naive one (read in ``naive_zone``), an ISO or SQLite string
     (``2026-07-29 23:40:00``, ``...+00``, ``...Z``; naive ones read in ``naive_zone``), Unix
-    epoch seconds (int, float, Decimal). None for anything else, including a plain date, which
+    epoch seconds (int, float, Decimal) from 1990 to 2099. None for anything else, including a plain date, which
     is a day and not an instant, and a naive wall time ``naive_zone`` skips."""
     found = _stored(value, naive_zone)
     return found if isinstance(found, dt.datetime) else None

@@ -164,7 +164,8 @@ def jsonable(value: Any) -> Any:
             return str(value)
         if value == value.to_integral_value():
             return int(value)
-        digits = format(value.normalize(), "f")
+        # Not normalize(), which rounds to 28 significant digits.
+        digits = format(value, "f").rstrip("0").rstrip(".")
         return float(digits) if repr(float(digits)) == digits else digits
     if isinstance(value, bytes):
         return value.decode("utf-8", "replace")
