@@ -13,6 +13,13 @@
 - **Native types** come back as psycopg reads them (int, Decimal for NUMERIC, date, aware
   datetime for TIMESTAMPTZ, naive for TIMESTAMP): comparing by type is the checker's job, and a
   naive timestamp is read in the field's ``naive`` zone (UTC unless the rules say otherwise).
+- **A date no Python type holds is text.** PostgreSQL's ``infinity`` and ``-infinity`` (a
+  ``valid_until DEFAULT 'infinity'``), BC dates and years after 9999 in a DATE, TIMESTAMP or
+  TIMESTAMPTZ column make psycopg raise for the whole row; rulekit reads such a value as the
+  text PostgreSQL sent (``'infinity'``), which no date field can read: a claim on that field is
+  not_checkable, and the row's other fields still verify. (MariaDB's zero dates come back from
+  PyMySQL as text the same way.) A ``money`` column is text in the server's ``lc_monetary``
+  format (``'$100.50'``) and is not read as a number: select it as ``numeric``.
 - **One round trip per lookup** on an owned connection: autocommit, so the SELECT is the whole
   transaction.
 """
@@ -33,6 +40,40 @@ def _psycopg():
         raise SourceError("PostgreSQL sources need psycopg 3: pip install 'rulekit[postgres]'") \
             from None
     return psycopg
+
+
+# The types psycopg reads into date and datetime, which have no infinity and only years 1-9999.
+_DATE_TYPES = ("date", "timestamp", "timestamptz")
+
+
+def _read_dates_leniently(adapters) -> None:
+    """Register on ``adapters`` (a connection's or a cursor's) loaders for the date types that
+    return the value's text where the loader they wrap raises: one bad date blocks one field,
+    not every claim on its row."""
+    psycopg = _psycopg()
+    from psycopg.adapt import Loader
+
+    for name in _DATE_TYPES:
+        oid = adapters.types[name].oid
+        base = adapters.get_loader(oid, psycopg.pq.Format.TEXT)
+        if base is None or getattr(base, "lenient", False):
+            continue
+
+        class Lenient(Loader):
+            lenient = True
+            wrapped = base
+
+            def __init__(self, oid, context=None):
+                super().__init__(oid, context)
+                self.reader = self.wrapped(oid, context)
+
+            def load(self, data):
+                try:
+                    return self.reader.load(data)
+                except psycopg.DataError:   # infinity, BC, year 10000 and after
+                    return bytes(data).decode("utf-8", "replace")
+
+        adapters.register_loader(oid, Lenient)
 
 
 class PostgresResolver(SqlResolver):
@@ -68,8 +109,11 @@ class PostgresResolver(SqlResolver):
         given = conninfo_to_dict(self.url).get("options") or ""
         options = (f"{given} -c default_transaction_read_only=on "
                    f"-c statement_timeout={milliseconds} -c TimeZone=UTC").strip()
-        return psycopg.connect(self.url, autocommit=True, application_name="rulekit",
-                               connect_timeout=max(1, math.ceil(self.timeout)), options=options)
+        connection = psycopg.connect(self.url, autocommit=True, application_name="rulekit",
+                                     connect_timeout=max(1, math.ceil(self.timeout)),
+                                     options=options)
+        _read_dates_leniently(connection.adapters)
+        return connection
 
     def _run(self, connection, sql: str, params: Sequence, budget: float) -> list[tuple]:
         milliseconds = max(1, int(budget * 1000))
@@ -90,6 +134,7 @@ class PostgresResolver(SqlResolver):
         # so the caller's session keeps its own zone and timeout.
         with connection.transaction(force_rollback=True):
             with connection.cursor() as cursor:
+                _read_dates_leniently(cursor.adapters)     # the cursor's, not the caller's
                 cursor.execute(f"SET TRANSACTION READ ONLY; "
                                f"SET LOCAL statement_timeout = {milliseconds}; "
                                "SET LOCAL TimeZone = 'UTC'")
