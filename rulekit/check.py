@@ -533,14 +533,18 @@ def _weekdays_said(policy: Policy, template, planned: list[_Planned], rows: dict
     failures = []
     for words, slots in prose_rules.sentences(template.pieces):
         said = {names[m.group(0)] for m in pattern.finditer(words.lower())}
-        days = [_stored_day(dated[slot], rows) for slot in slots if slot in dated]
+        days = [(slot, _stored_day(dated[slot], rows)) for slot in slots if slot in dated]
         if not said or not days:
             continue
-        held = {day.weekday() for day in days if day is not None}
+        held = {day.weekday() for _, day in days if day is not None}
+        # The true weekday of each date slot, for the reason and the model's feedback (the
+        # dates themselves are confirmed facts of the reply).
+        true = ", ".join(f"{{{slot}}} falls on a {calendar.day_name[day.weekday()]}"
+                         for slot, day in days if day is not None)
         for weekday in sorted(said - held):
             failures.append(Failure("contradicted", Reason(
                 "contradicted", f"the template says {calendar.day_name[weekday]} beside a date "
-                "that is not one", path)))
+                "that is not one" + (f": {true}" if true else ""), path)))
     return failures
 
 
@@ -1402,13 +1406,23 @@ def _feedback(policy: Policy, results: list[ClaimResult], failures: list[Failure
             except Unreadable:
                 pass
         lines.append(line)
+    # Every failure that no claim's line above names gets its own line, whatever its outcome:
+    # a weekday or a stock word of the template's own words contradicted by the record is a
+    # `contradicted` failure with no claim behind it, and a feedback that listed only some
+    # outcomes said "Fix these items" and named none.
     unread = {result.path for result in results if result.reason_code == "malformed_reply"}
+    named = {_failure(result).reason for result in results if result.outcome != "confirmed"}
     for failure in failures:
-        if failure.reason.path in unread:
+        if failure.reason.path in unread or failure.reason in named:
             continue        # named above, with what the model wrote
-        if failure.outcome in ("malformed_reply", "stray_figure", "unapproved_shape"):
-            where = f" (at {failure.reason.path})" if failure.reason.path else ""
-            lines.append(f"- {failure.reason.message}{where}")
+        where = f" (at {failure.reason.path})" if failure.reason.path else ""
+        # A true value the rule does not give the model stays in the reason, for the developer.
+        said = failure.reason.message if action.with_values or failure.feedback is None \
+            else failure.feedback
+        lines.append(f"- {said}{where}")
+    if not lines:   # never "Fix these items" with none: say what failed, by its reasons
+        lines = [f"- {failure.reason.message}" for failure in failures] or [
+            "- the reply could not be verified"]
     shown = lines[: action.naming or 8]
     more = len(lines) - len(shown)
     return ("Your last reply cannot be shown. Fix these items and use only the facts given:\n"

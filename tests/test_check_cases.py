@@ -67,7 +67,8 @@ SQLite run is skipped for sources that are not rows (failing, slow, broken).
 
 Invariants checked on every run, whatever the case wants: text only for answer and fallback,
 a non-empty message only for refuse, ask and handoff; an answer has every claim confirmed, no
-reasons and one citation per claim; anything else has a reason; a claim judged against a row
+reasons and one citation per claim; anything else has a reason; a regenerate's feedback names
+at least one item ("- ..." after its first line); a claim judged against a row
 cites ``entity:id#field`` (the id in any case under a casefold key); a failing or slow source that was asked anything is never answered
 and says lookup_failed; the twin is never answered;
 ``decision.to_dict()`` is plain JSON (it is what the decision log stores).
@@ -430,6 +431,10 @@ def check_invariants(run: Run, decision: Decision, where: str, asked: bool = Fal
         assert decision.reasons, f"{where}: {kind} without a reason"
     if kind == "regenerate":
         assert decision.feedback and decision.next_action == "regenerate", where
+        # Every retry names at least one item: "Fix these items" followed by none leaves the
+        # model nothing to fix (a weekday contradicted in the template's words once did).
+        items = [line for line in decision.feedback.splitlines()[1:] if line.startswith("- ")]
+        assert items, f"{where}: regenerate feedback names no item: {decision.feedback!r}"
     for claim in decision.claims:
         assert claim.outcome in OUTCOMES, where
         if claim.outcome in ("confirmed", "contradicted", "stale"):
