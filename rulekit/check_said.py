@@ -496,8 +496,6 @@ def _judge_asked(said: Said, policy, cited, rows, path, question: str) -> list[F
     names = {word for p in cited for v in (_row_of(p, rows) or {}).values()
              if isinstance(v, str) for word in _NAME_WORDS.findall(v.casefold())}
     seen_rows = {}
-    states_held: set[str] = set()
-    unplaced: list[_Asked] = []
     for p in cited:
         seen_rows.setdefault((p.entity.name, str(p.claim.entity_id)), p)
     for asked in said.asked:
@@ -538,11 +536,11 @@ def _judge_asked(said: Said, policy, cited, rows, path, question: str) -> list[F
             if held:
                 break
         if held:
-            states_held.add(asked.text.casefold())
             continue
         if not compared:
             if asked.kind == "state":
-                unplaced.append(asked)      # judged below, once every state is read
+                # No cited row has the field: the state is said of nothing the reply names
+                # ("Did you send us the invoice?": "us" is an alias of a market), not judged.
                 continue
             message = (f"'{said.agreeing}' agrees with '{asked.text}' in the question, which no "
                        "value of the rows the claims cite holds; confirm a figure only through "
@@ -554,15 +552,4 @@ def _judge_asked(said: Said, policy, cited, rows, path, question: str) -> list[F
         hint = (f"'{said.agreeing}' agrees with '{asked.text}' in the question, which the "
                 "record does not hold; do not confirm it, state the value through a slot")
         out.append(Failure("contradicted", Reason("contradicted", message, path), feedback=hint))
-        if asked.kind == "state":
-            states_held.add(asked.text.casefold())      # judged, against a row it names
-    # A state of the question ("delivered") that no cited row has a field for: the assent
-    # says it of a row no claim cites.
-    for word in dict.fromkeys(a.text for a in unplaced):
-        if word.casefold() in states_held:
-            continue
-        states_held.add(word.casefold())
-        message = (f"'{said.agreeing}' agrees with '{word}' in the question, and no claim cites "
-                   "a row that holds it; confirm a state only through a slot")
-        out.append(Failure("stray_figure", Reason("stray_figure", message, path)))
     return out
