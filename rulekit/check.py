@@ -28,7 +28,7 @@ import unicodedata
 from decimal import Decimal, InvalidOperation
 from typing import Any, Mapping, NamedTuple, Sequence
 
-from rulekit import dates, prose as prose_rules
+from rulekit import check_said, dates, prose as prose_rules
 from rulekit.compare import Unreadable, compare, folds_case, key_matches
 from rulekit.decision import ClaimResult, Decision, Fact, Failure, Reason, choose, claim_result
 from rulekit.log import Stages, record_decision
@@ -72,7 +72,8 @@ class _Planned(NamedTuple):
 def check(policy: Policy, reply: Any, source: Resolver | str | Mapping, *,
           now: dt.datetime | None = None, attempt: int = 1,
           inputs: Mapping[str, str] | None = None, timeout: float = DEFAULT_TIMEOUT,
-          tenant: str | None = None, log: Any = None) -> Decision:
+          tenant: str | None = None, log: Any = None,
+          question: str | None = None) -> Decision:
     """Check one model reply. ``now`` (an aware datetime, or ISO 8601 text with its offset; a
     naive datetime is UTC) makes freshness deterministic in tests; ``attempt`` is
     1 for the first reply and counts regenerations; ``inputs`` are what the user has given
@@ -80,18 +81,26 @@ def check(policy: Policy, reply: Any, source: Resolver | str | Mapping, *,
     login, for a tenant-scoped ruleset: every lookup runs with it, and without it every lookup
     fails closed. It never comes from the model or the question.
 
+    ``question`` is the user's words the reply answers. With it, a reply that agrees with the
+    question ("Yes, it is." to "Is the OLED TV still $899?", "Correct.", "Yes, your order
+    {order_id} will." to "Will it arrive by Friday?") is held to the cited rows' stored values
+    of each figure, day and state the question says (docs/claims.md); without it, nothing is
+    known of what an assent agrees with.
+
     ``log`` (a ``rulekit.log.DecisionLog``, a path or a callable) records the decision as one
     JSON line, with the time each stage took. It is written after the decision is made and
     never changes or delays it by more than the write: a log that fails is counted, not
     raised. Without a log, nothing is timed."""
     if log is None:
         try:
-            return _check(policy, reply, source, now, attempt, inputs, timeout, tenant)
+            return _check(policy, reply, source, now, attempt, inputs, timeout, tenant,
+                          question=question)
         except Exception as exc:  # a bug or an input nobody foresaw: fail closed, never raise
             return _internal_error(policy, attempt, exc)
     trace = Stages()
     try:
-        decision = _check(policy, reply, source, now, attempt, inputs, timeout, tenant, trace)
+        decision = _check(policy, reply, source, now, attempt, inputs, timeout, tenant, trace,
+                          question)
     except Exception as exc:
         decision = _internal_error(policy, attempt, exc)
     trace.mark("decide")    # every path ends in deciding: the time since the last stage
@@ -120,11 +129,11 @@ def _surrogates(parsed: Reply) -> list[Problem]:
 
 def _check(policy: Policy, reply: Any, source: Any, now: dt.datetime | None, attempt: int,
            inputs: Mapping[str, str] | None, timeout: float, tenant: str | None = None,
-           trace: Stages | None = None) -> Decision:
+           trace: Stages | None = None, question: str | None = None) -> Decision:
     """``trace``, for a logged check only, is told where each stage ends: parse (reading the
     reply, planning the lookups), lookup (opening the source, fetching), judge (comparing each
     claim, checking the prose); the rest is deciding and rendering."""
-    problem = _options_problem(timeout, tenant) or check_inputs(policy, inputs)
+    problem = _options_problem(timeout, tenant, question) or check_inputs(policy, inputs)
     if problem is None:
         try:
             now = dates.moment(now) if now is not None else dt.datetime.now(dt.timezone.utc)
@@ -160,10 +169,15 @@ def _check(policy: Policy, reply: Any, source: Any, now: dt.datetime | None, att
     missing: dict[str, list[str]] = {}     # the inputs each entity lacks, worked out once
     planned = [_plan(derived, index, claim, parsed.form, inputs or {}, missing)
                for index, claim in enumerate(claims)]
+    # What the template's own words state of the cited rows (an enum label) and what it
+    # agrees with in the question: None for most replies, after a substring test or two.
+    said = check_said.read(policy, parsed.template.pieces, question, now)
+    extra = said.fields(list({p.entity.name: p.entity for p in planned
+                              if p.blocked is None}.values())) if said is not None else None
     if trace is not None:
         trace.mark("parse")
     rows, lookup_errors, sources = _fetch(derived, planned, resolver, timeout, tenant,
-                                          inputs or {})
+                                          inputs or {}, extra)
     if trace is not None:
         trace.mark("lookup")
     # What one check learns about each row, for the next claim on the same row: its age, and
@@ -179,14 +193,21 @@ def _check(policy: Policy, reply: Any, source: Any, now: dt.datetime | None, att
         results = _misattributed(derived, parsed, planned, results, linked)
         sources += more
     failures = [_failure(r) for r in results if r.outcome != "confirmed"]
-    failures += _prose_failures(policy, parsed, planned, rows)
+    # The prose is swept against what the claims alone read: a field fetched only for the
+    # readings of ``said`` licenses nothing there.
+    failures += _prose_failures(policy, parsed, planned,
+                                _claimed_rows(derived, planned, rows, extra) if extra else rows)
+    if said is not None:
+        failures += check_said.failures(
+            said, policy, planned, rows,
+            "$.answer_template" if parsed.form == "claims" else "$.template", question)
     if trace is not None:
         trace.mark("judge")
     return _decide(policy, results, failures, parsed, attempt, rows, now, planned, sources,
                    inputs or {})
 
 
-def _options_problem(timeout: Any, tenant: Any) -> str | None:
+def _options_problem(timeout: Any, tenant: Any, question: Any = None) -> str | None:
     """What is wrong with the caller's ``timeout`` or ``tenant``, or None. Said as an input
     error naming the option, before anything is looked up: a timeout of 0 or NaN would fail
     every lookup as if the source were down, and a tenant id that is not text (42) as if none
@@ -197,6 +218,8 @@ def _options_problem(timeout: Any, tenant: Any) -> str | None:
     if tenant is not None and not isinstance(tenant, str):
         return (f"tenant must be a string, the verified user's id from the login (give "
                 f"str(...) of a number), not {type(tenant).__name__}")
+    if question is not None and not isinstance(question, str):
+        return f"question must be a string, the user's words, not {type(question).__name__}"
     return None
 
 
@@ -256,7 +279,8 @@ def _not_checkable(claim: Claim, path: str, reason_code: str, reason: str) -> Cl
 
 
 def _fetch(derived: _Derived, planned: list[_Planned], resolver: Resolver, timeout: float,
-           tenant: str | None = None, inputs: Mapping = {}
+           tenant: str | None = None, inputs: Mapping = {},
+           extra: Mapping[str, set[str]] | None = None
            ) -> tuple[dict[str, Mapping], dict[str, str], tuple[dict, ...]]:
     """One lookup per entity for all its ids, with every field any claim, freshness rule,
     placeholder flag or fallback of that entity needs. Returns rows by entity and id, the error
@@ -265,13 +289,20 @@ def _fetch(derived: _Derived, planned: list[_Planned], resolver: Resolver, timeo
 
     A row that does not go with an input its entity ``requires ... matching`` is dropped here,
     as if the source had none: nothing after this (the claims' reasons, the panel's counts, a
-    fallback) can tell whoever holds an order number that the order exists."""
+    fallback) can tell whoever holds an order number that the order exists.
+
+    ``extra`` names more readable fields by entity: those the template's words or the
+    question need (``check_said.Said.fields``)."""
     wanted: dict[str, tuple[Entity, dict[str, None], set[str]]] = {}
     for item in planned:
         if item.blocked is None:
             _, ids, fields = wanted.setdefault(item.entity.name, (item.entity, {}, set()))
             ids[str(item.claim.entity_id)] = None   # a dict: distinct, in order of first claim
             fields.add(item.field.name)
+    if extra:
+        for name, more in extra.items():
+            if name in wanted:
+                wanted[name][2].update(more)
     policy = derived.policy
     rows: dict[str, Mapping] = {}
     errors: dict[str, str] = {}
@@ -298,6 +329,27 @@ def _fetch(derived: _Derived, planned: list[_Planned], resolver: Resolver, timeo
                       "ids": len(ids), "rows": count, "empty": count == 0 and name not in errors,
                       "error": errors.get(name)})
     return rows, errors, tuple(panel)
+
+
+def _claimed_rows(derived: _Derived, planned: list[_Planned], rows: dict,
+                  extra: Mapping[str, set[str]]) -> dict:
+    """``rows`` without the ``extra`` fields that the claims' own lookups would not have read
+    (``_lookup_fields``)."""
+    claimed: dict[str, set[str]] = {}
+    for item in planned:
+        if item.blocked is None:
+            claimed.setdefault(item.entity.name, set()).add(item.field.name)
+    kept = dict(rows)
+    for name, more in extra.items():
+        found = rows.get(name)
+        if name not in claimed or not isinstance(found, Mapping):
+            continue
+        dropped = set(more) - set(derived.lookup_fields(name, frozenset(claimed[name])))
+        if dropped:
+            kept[name] = {row_id: {k: v for k, v in row.items() if k not in dropped}
+                          if isinstance(row, Mapping) else row
+                          for row_id, row in found.items()}
+    return kept
 
 
 def _lookup(resolver: Resolver, request: LookupRequest, timeout: float,
@@ -533,14 +585,18 @@ def _weekdays_said(policy: Policy, template, planned: list[_Planned], rows: dict
     failures = []
     for words, slots in prose_rules.sentences(template.pieces):
         said = {names[m.group(0)] for m in pattern.finditer(words.lower())}
-        days = [_stored_day(dated[slot], rows) for slot in slots if slot in dated]
+        days = [(slot, _stored_day(dated[slot], rows)) for slot in slots if slot in dated]
         if not said or not days:
             continue
-        held = {day.weekday() for day in days if day is not None}
+        held = {day.weekday() for _, day in days if day is not None}
+        # The true weekday of each date slot, for the reason and the model's feedback (the
+        # dates themselves are confirmed facts of the reply).
+        true = ", ".join(f"{{{slot}}} falls on a {calendar.day_name[day.weekday()]}"
+                         for slot, day in days if day is not None)
         for weekday in sorted(said - held):
             failures.append(Failure("contradicted", Reason(
                 "contradicted", f"the template says {calendar.day_name[weekday]} beside a date "
-                "that is not one", path)))
+                "that is not one" + (f": {true}" if true else ""), path)))
     return failures
 
 
@@ -1418,13 +1474,23 @@ def _feedback(policy: Policy, results: list[ClaimResult], failures: list[Failure
             except Unreadable:
                 pass
         lines.append(line)
+    # Every failure that no claim's line above names gets its own line, whatever its outcome:
+    # a weekday or a stock word of the template's own words contradicted by the record is a
+    # `contradicted` failure with no claim behind it, and a feedback that listed only some
+    # outcomes said "Fix these items" and named none.
     unread = {result.path for result in results if result.reason_code == "malformed_reply"}
+    named = {_failure(result).reason for result in results if result.outcome != "confirmed"}
     for failure in failures:
-        if failure.reason.path in unread:
+        if failure.reason.path in unread or failure.reason in named:
             continue        # named above, with what the model wrote
-        if failure.outcome in ("malformed_reply", "stray_figure", "unapproved_shape"):
-            where = f" (at {failure.reason.path})" if failure.reason.path else ""
-            lines.append(f"- {failure.reason.message}{where}")
+        where = f" (at {failure.reason.path})" if failure.reason.path else ""
+        # A true value the rule does not give the model stays in the reason, for the developer.
+        said = failure.reason.message if action.with_values or failure.feedback is None \
+            else failure.feedback
+        lines.append(f"- {said}{where}")
+    if not lines:   # never "Fix these items" with none: say what failed, by its reasons
+        lines = [f"- {failure.reason.message}" for failure in failures] or [
+            "- the reply could not be verified"]
     shown = lines[: action.naming or 8]
     more = len(lines) - len(shown)
     return ("Your last reply cannot be shown. Fix these items and use only the facts given:\n"

@@ -183,7 +183,7 @@ def cmd_check(args: argparse.Namespace) -> int:
         return EXIT_ERRORS
     _check_declared(policy, inputs)
     decision = check(policy, reply, source, now=now, attempt=args.attempt, inputs=inputs,
-                     tenant=args.tenant)
+                     tenant=args.tenant, question=args.question)
     if args.format == "json":
         print(json.dumps(decision.to_dict(), indent=2, ensure_ascii=False, default=str))
     else:
@@ -769,6 +769,9 @@ def build_parser() -> argparse.ArgumentParser:
                        help="something the user has given, e.g. postcode=10115 (repeatable)")
     check.add_argument("--attempt", type=int, default=1, metavar="N",
                        help="which attempt this reply is: 1, then 2 after a regenerate")
+    check.add_argument("--question", metavar="TEXT",
+                       help="the user's question: a reply that agrees with it is held to the "
+                       "cited rows' values of its figures, days and states")
     check.add_argument("--format", choices=("text", "json"), default="text")
     check.set_defaults(run=cmd_check)
 

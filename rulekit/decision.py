@@ -131,6 +131,9 @@ class Failure:
     outcome: str
     reason: Reason
     missing_input: str | None = None
+    # What the model is told instead of the reason's message when the rule does not give it
+    # true values (no `with values`): the reason, for the developer, names the true value.
+    feedback: str | None = None
 
 
 def resolve(action: Action, attempt: int) -> Action:

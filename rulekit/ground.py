@@ -662,7 +662,7 @@ class _Loop:
                 else max(min(self.timeout, left), _LEAST_TIMEOUT)
             decision = check(self.rules, text, self.source, now=self.now, attempt=number,
                              inputs=self.inputs, timeout=timeout, tenant=self.tenant,
-                             log=log)
+                             log=log, question=self.question)
         elif len(text) > MAX_REPLY_CHARS:
             # A claims reply has this cap (``rulekit.reply``), and so has the CLI's text. Past it
             # the sweep alone could outlast any deadline, and no chat answer is that long.

@@ -626,6 +626,14 @@ def test_a_tenant_that_is_not_a_string_is_an_input_error_that_says_so(policy, te
     assert "no verified tenant id was given" not in message
 
 
+@pytest.mark.parametrize("question", [42, b"Is it $899?", ["Is it $899?"]])
+def test_a_question_that_is_not_a_string_is_an_input_error_that_says_so(question):
+    decision = check(POLICY, STALE_PRICE, ROWS, now=NOW, question=question)
+    assert decision.decision == "refuse"
+    assert [r.code for r in decision.reasons] == ["input_error"]
+    assert decision.reasons[0].message.startswith("question must be a string")
+
+
 @pytest.mark.parametrize("timeout", [0, -1, 0.0, float("nan"), float("inf"), "2", True, None])
 def test_a_timeout_that_is_no_positive_finite_number_is_an_input_error_that_names_it(timeout):
     for source in (ROWS, "sqlite:///nowhere.db"):

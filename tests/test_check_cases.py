@@ -23,6 +23,8 @@ Input keys of a case (all optional but one of reply / reply_text):
     patch           {entity: {key value: {column: value}}}: changes cells of existing rows
                     (null stores a NULL)
     inputs          what the user has given: {postcode: "10115"}
+    question        the user's words the reply answers, given to check(question=...); the
+                    twin is asked the same question
     attempt         1 for a first reply (default), 2 after one regeneration...
     now             overrides the file's `now`
     source          memory (default) | failing (fetch raises) | slow (fetch sleeps past a
@@ -67,7 +69,8 @@ SQLite run is skipped for sources that are not rows (failing, slow, broken).
 
 Invariants checked on every run, whatever the case wants: text only for answer and fallback,
 a non-empty message only for refuse, ask and handoff; an answer has every claim confirmed, no
-reasons and one citation per claim; anything else has a reason; a claim judged against a row
+reasons and one citation per claim; anything else has a reason; a regenerate's feedback names
+at least one item ("- ..." after its first line); a claim judged against a row
 cites ``entity:id#field`` (the id in any case under a casefold key); a failing or slow source that was asked anything is never answered
 and says lookup_failed; the twin is never answered;
 ``decision.to_dict()`` is plain JSON (it is what the decision log stores).
@@ -103,7 +106,7 @@ CASES = Path(__file__).parent / "cases" / "claims"
 
 FILE_KEYS = {"ruleset", "now", "rows", "cases"}
 INPUT_KEYS = {"note", "ruleset", "reply", "reply_text", "rows", "add_rows", "drop_tables",
-              "patch", "inputs", "attempt", "now", "source", "xfail", "twin"}
+              "patch", "inputs", "attempt", "now", "source", "xfail", "twin", "question"}
 WANT_KEYS = {"want_decision", "want_claims", "want_text", "want_message", "want_message_contains",
              "want_reasons", "want_reason_paths", "want_reasons_contain", "want_next_action",
              "want_citations",
@@ -256,6 +259,8 @@ def check_case(case: Any, where: str) -> None:
         raise ValueError(f"{where}: a case has exactly one of reply and reply_text")
     if "reply_text" in case and not isinstance(case["reply_text"], str):
         raise ValueError(f"{where}: reply_text is a string")
+    if "question" in case and not isinstance(case["question"], str):
+        raise ValueError(f"{where}: question is a string")
     if case.get("source", "memory") not in SOURCES:
         raise ValueError(f"{where}: source is one of {sorted(SOURCES)}")
     if "xfail" in case and not (isinstance(case["xfail"], str) and case["xfail"].strip()):
@@ -305,6 +310,7 @@ class Run:
     wants: dict
     is_twin: bool
     has_twin: bool = False
+    question: str | None = None
 
 
 def apply_patch(rows: dict, patch: dict, ruleset: str, where: str) -> None:
@@ -359,7 +365,8 @@ def load_runs() -> list:
             reply = case["reply_text"] if is_text else case["reply"]
             wants = {k: v for k, v in case.items() if k in WANT_KEYS}
             common = dict(ruleset=ruleset, now=now, inputs=case.get("inputs"),
-                          attempt=case.get("attempt", 1), source=case.get("source", "memory"))
+                          attempt=case.get("attempt", 1), source=case.get("source", "memory"),
+                          question=case.get("question"))
             marks = ([pytest.mark.xfail(reason=case["xfail"], strict=True)]
                      if "xfail" in case else [])
             params.append(pytest.param(Run(case_id, rows=rows, reply=reply, is_text=is_text,
@@ -395,7 +402,7 @@ RUNS = load_runs()
 def run_check(run: Run, source: Any, reply: Any) -> Decision:
     timeout = SLOW_TIMEOUT if run.source == "slow" else 2.0
     return check(policy(run.ruleset), reply, source, now=run.now, attempt=run.attempt,
-                 inputs=run.inputs, timeout=timeout)
+                 inputs=run.inputs, timeout=timeout, question=run.question)
 
 
 def summary(decision: Decision) -> dict:
@@ -430,6 +437,10 @@ def check_invariants(run: Run, decision: Decision, where: str, asked: bool = Fal
         assert decision.reasons, f"{where}: {kind} without a reason"
     if kind == "regenerate":
         assert decision.feedback and decision.next_action == "regenerate", where
+        # Every retry names at least one item: "Fix these items" followed by none leaves the
+        # model nothing to fix (a weekday contradicted in the template's words once did).
+        items = [line for line in decision.feedback.splitlines()[1:] if line.startswith("- ")]
+        assert items, f"{where}: regenerate feedback names no item: {decision.feedback!r}"
     for claim in decision.claims:
         assert claim.outcome in OUTCOMES, where
         if claim.outcome in ("confirmed", "contradicted", "stale"):

@@ -354,3 +354,24 @@ def test_python_dash_m_rulekit_runs_the_command(tmp_path):
                             cwd=ROOT, capture_output=True, text=True, timeout=120,
                             env={**os.environ, "PYTHONPATH": str(ROOT)})
     assert result.returncode == 2 and "no .rules files under" in result.stderr
+
+
+def test_check_question_holds_an_assent_to_the_record(tmp_path, capsys):
+    """--question is check(question=...): "Yes, the {name} is." to "Is the OLED TV still
+    $899?" agrees with a price the record does not hold; to "$1,299?" it is answered."""
+    rows = tmp_path / "rows.json"
+    rows.write_text(json.dumps({"product": [
+        {"sku": "TV-55", "name": "OLED TV", "price": 129900, "warranty_years": 2,
+         "ship_days": 5, "updated_at": "2026-12-01T20:55:00Z"}]}))
+    reply = tmp_path / "reply.json"
+    reply.write_text(json.dumps({"answer_template": "Yes, the {name} is.", "claims": [
+        {"key": "name", "type": "text", "entity": "product", "entity_id": "TV-55",
+         "field": "name", "value": "OLED TV"}]}))
+    args = ["check", str(ROOT / "tests/cases/claims/said.rules"), "--reply", str(reply),
+            "--rows", str(rows), "--now", "2026-12-01T21:00:00Z", "--format", "json"]
+    assert main(args + ["--question", "Is the OLED TV still $899?"]) == 0
+    decision = json.loads(capsys.readouterr().out)
+    assert decision["decision"] == "regenerate"
+    assert "agrees with '$899' in the question" in decision["reasons"][0]["message"]
+    assert main(args + ["--question", "Is the OLED TV still $1,299?"]) == 0
+    assert json.loads(capsys.readouterr().out)["decision"] == "answer"

@@ -677,3 +677,61 @@ def test_inputs_audit_would_refuse_are_refused_before_the_model_is_called(inputs
     assert result.decision.decision != "answer"
     assert [r.code for r in result.decision.reasons] == ["input_error"]
     assert said in result.decision.reasons[0].message
+
+
+# --- the question reaches the checker -----------------------------------------------------------
+
+SAID = ROOT / "tests/cases/claims/said.rules"
+SAID_NOW = dt.datetime(2026, 12, 1, 21, 0, tzinfo=dt.timezone.utc)
+SAID_ROWS = {"order": [{"id": "A1001", "status": "shipped", "estimated_delivery": "2026-12-07",
+                        "total": 129900, "updated_at": "2026-12-01T20:55:00Z"}],
+             "product": [{"sku": "TV-55", "name": "OLED TV", "price": 129900, "warranty_years": 2,
+                          "ship_days": 5, "updated_at": "2026-12-01T20:55:00Z"}]}
+
+
+def said_reply(template: str, *claims: tuple[str, str, str, str, str]) -> str:
+    return json.dumps({"answer_template": template, "claims": [
+        {"key": key, "type": kind, "entity": entity, "entity_id": ident, "field": field,
+         "value": ident if field in ("id", "sku") else value}
+        for key, kind, entity, ident, field, value in
+        ((c[0], c[1], c[2], c[3], c[4], c[5] if len(c) > 5 else None) for c in claims)]})
+
+
+def test_an_assent_to_a_false_figure_of_the_question_is_regenerated():
+    """ground gives check the user's question: "Yes, it is." to "Is the OLED TV still $899?"
+    agrees with a price the record does not hold, and the retry is told which figure."""
+    policy = rulekit.load(SAID)
+    name = ("name", "text", "product", "TV-55", "name", "OLED TV")
+    price = ("price", "money", "product", "TV-55", "price", "$1,299.00")
+    script = Script(said_reply("Yes, it is. The {name} is still at that price.", name),
+                    said_reply("The {name} is {price} now.", name, price))
+    result = ground(script, policy, source=SAID_ROWS, now=SAID_NOW,
+                    question="Is the OLED TV still $899?")
+    assert result.decision.decision == "answer"
+    assert result.decision.text == "The OLED TV is $1,299.00 now."
+    first = result.attempts[0].decision
+    assert first.decision == "regenerate"
+    assert "'Yes' agrees with '$899' in the question" in script.requests[1].feedback
+
+
+@pytest.mark.parametrize("question, template", [
+    ("Is the OLED TV still $899?", "Correct. The {name} price is unchanged."),
+    ("When does my order arrive?", "Your order {order_id} should arrive on {eta}, so by Friday."),
+    ("Is my order A1001 delivered?", "Yes, your order {order_id} is."),
+    ("Status?", "Your order {order_id} has been delivered."),
+])
+def test_no_regenerate_decision_has_empty_feedback_items(question, template):
+    """Every retry's feedback names at least one item, whatever failed: a failure of the
+    template's own words (a weekday, a label, an assent) has no claim line to name it."""
+    policy = rulekit.load(SAID)
+    claims = [("name", "text", "product", "TV-55", "name", "OLED TV"),
+              ("order_id", "identifier", "order", "A1001", "id"),
+              ("eta", "date", "order", "A1001", "estimated_delivery", "2026-12-07")]
+    used = [c for c in claims if "{" + c[0] + "}" in template]
+    script = Script(said_reply(template, *used), said_reply(template, *used))
+    result = ground(script, policy, source=SAID_ROWS, now=SAID_NOW, question=question)
+    regenerated = [a.decision for a in result.attempts if a.decision.decision == "regenerate"]
+    assert regenerated, [a.decision.reasons for a in result.attempts]
+    for decision in regenerated:
+        items = [line for line in decision.feedback.splitlines()[1:] if line.startswith("- ")]
+        assert items and all(len(line) > 4 for line in items), decision.feedback
