@@ -517,6 +517,13 @@ class _TenantProof:
             source = self._source(node, ctes)
             if isinstance(source, SqlProblem):
                 return source
+            if any(s.alias == source.alias for s, _ in sources):
+                # a column of either would be taken for the other's
+                return SqlProblem("RK506", f"the query is not scoped to the tenant as far as the "
+                                  f"compiler can prove: two tables of a SELECT are named "
+                                  f"{source.alias}", source.start, source.end,
+                                  "give each table its own alias: `FROM invoices i JOIN "
+                                  "invoices j ON j.id = i.parent_id`")
             sources.append((source, join))
         names = {s.alias for s, _ in sources}
         anchors = anchors - names                       # an inner name hides an outer one

@@ -159,3 +159,12 @@ on otherwise''')
     result = compile_source(joined)
     assert [d.code for d in result.diagnostics] == ["RK506"]
     assert "reads invoices" in result.diagnostics[0].message
+
+
+def test_two_tables_under_one_name_are_refused():
+    """``invoices.user_id`` could be either one's column: nothing is proven of the other."""
+    query = ("SELECT invoices.id, invoices.amount FROM invoices, archive.invoices "
+             "WHERE invoices.user_id = :user_id")
+    problems = _analyse(query).problems
+    assert [p.code for p in problems] == ["RK506"]
+    assert "two tables of a SELECT are named invoices" in problems[0].message
