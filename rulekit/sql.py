@@ -385,32 +385,326 @@ def _conjuncts(condition: exp.Expression) -> Iterable[exp.Expression]:
 
 
 def _tenant_predicate(tree: exp.Expression, tenant: str, sql: str) -> tuple[str | None, list]:
-    """Every SELECT branch at the top must have ``column = :tenant`` as a top-level conjunct of
-    its WHERE clause: under an OR or a NOT, it would scope nothing."""
-    branches = []
-    stack = [tree]
-    while stack:
-        node = stack.pop()
-        if isinstance(node, exp.SetOperation):
-            stack += [node.right, node.left]
-        elif isinstance(node, exp.Subquery):
-            stack.append(node.this)
-        else:
-            branches.append(node)
-    column = None
-    for branch in branches:
-        where = branch.args.get("where") if isinstance(branch, exp.Select) else None
+    """Prove that every row the query returns is the tenant's (``_TenantProof``), and name the
+    column its tenant condition compares (the lookup of rows held in memory filters on it)."""
+    problem = _TenantProof(tenant, sql, tree).query(tree, {}, frozenset(), top=True)
+    if problem is not None:
+        return None, [problem]
+    return _tenant_column(tree, tenant), []
+
+
+def _tenant_column(tree: exp.Expression, tenant: str, ctes: dict | None = None,
+                   depth: int = 0) -> str | None:
+    """The column compared with the tenant at the top of the first SELECT: in its WHERE clause,
+    else in a join's ON, else in the subquery or CTE it reads first."""
+    select = tree
+    ctes = dict(ctes or {})
+    while isinstance(select, (exp.SetOperation, exp.Subquery)):
+        with_ = select.args.get("with_") or select.args.get("with")
+        if isinstance(with_, exp.With):
+            ctes.update((c.alias_or_name.lower(), c.this) for c in with_.expressions)
+        select = select.left if isinstance(select, exp.SetOperation) else select.this
+    if not isinstance(select, exp.Select) or depth > 8:
+        return None
+    with_ = select.args.get("with_") or select.args.get("with")
+    if isinstance(with_, exp.With):
+        ctes.update((c.alias_or_name.lower(), c.this) for c in with_.expressions)
+    where = select.args.get("where")
+    conditions = [where.this] if where else []
+    conditions += [j.args["on"] for j in select.args.get("joins") or () if j.args.get("on")]
+    for condition in conditions:
         found = None
-        for term in _conjuncts(where.this) if where else ():
+        for term in _conjuncts(condition):
             if isinstance(term, exp.EQ):
-                sides = (term.left, term.right)
-                for one, other in (sides, sides[::-1]):
+                for one, other in ((term.left, term.right), (term.right, term.left)):
                     if isinstance(one, exp.Column) and _is_param(other, tenant):
                         found = one.name
-        if found is None:
-            return None, [_unscoped(tree, branch, where, tenant, sql)]
-        column = column or found
-    return column, []
+        if found is not None:
+            return found
+    from_ = select.args.get("from_") or select.args.get("from")
+    first = from_.this if from_ is not None else None
+    if isinstance(first, exp.Subquery):
+        return _tenant_column(first.this, tenant, ctes, depth + 1)
+    if isinstance(first, exp.Table) and not first.db and first.name.lower() in ctes:
+        return _tenant_column(ctes[first.name.lower()], tenant, ctes, depth + 1)
+    return None
+
+
+_TENANT = ("", "")      # the tenant parameter, as a term of the equalities
+_QUERY = (exp.Select, exp.SetOperation, exp.Subquery)
+
+
+@dataclasses.dataclass(slots=True)
+class _Source:
+    """One table or subquery in a SELECT's FROM clause and its joins."""
+    alias: str                      # lower-cased: how the query's columns name it
+    shown: str                      # as the message names it
+    start: int
+    end: int
+    table: bool                     # a table of the database (not a subquery or a CTE)
+    body: exp.Expression | None = None  # a subquery's or CTE's own query
+    ctes: dict | None = None            # the CTEs its query sees
+    cte: str | None = None              # the CTE it reads, by name
+
+
+class _TenantProof:
+    """The compiler's proof that a query returns only the tenant's rows.
+
+    Every table (or subquery) a SELECT reads must be restricted to the tenant:
+
+    - a table is, when one of its columns equals the tenant parameter, or equals a column of a
+      table that is (transitively): ``i.user_id = :user_id``, or ``u.id = :user_id`` with
+      ``i.user_id = u.id``. Only ``=`` between plain columns and the parameter counts, and only
+      as a term joined with AND at the top of the WHERE clause or of an inner join's ON; a LEFT
+      JOIN's ON restricts only the table it joins; a RIGHT or FULL join's ON restricts nothing.
+      An unqualified column counts only in a SELECT that reads one table;
+    - a subquery in FROM, or a CTE, is when its own SELECTs are (a condition outside on its
+      columns proves nothing: a column may be the parameter itself), and it restricts no other
+      table through a join;
+    - a subquery in the SELECT list supplies a column, so it must be restricted too: the outer
+      SELECT's restricted tables count for its correlation (``l.invoice_id = i.id``).
+
+    What it cannot follow is refused: LATERAL, WITH RECURSIVE, table functions, VALUES and
+    parenthesised joins in FROM. It cannot see the schema: that the columns of a join are a
+    key (that the joined row belongs to the restricted one) is the author's part.
+    Subqueries in WHERE, ON or HAVING only filter the rows the proof already holds to the
+    tenant, and are not judged.
+    """
+
+    def __init__(self, tenant: str, sql: str, root: exp.Expression) -> None:
+        self.tenant, self.sql, self.root = tenant, sql, root
+
+    def query(self, node: exp.Expression, ctes: dict, anchors: frozenset[str], *,
+              top: bool = False) -> SqlProblem | None:
+        ctes, problem = self._with(node, ctes)
+        if problem is not None:
+            return problem
+        if isinstance(node, exp.Subquery):
+            return self.query(node.this, ctes, anchors, top=top)
+        if isinstance(node, exp.SetOperation):
+            return (self.query(node.left, ctes, anchors, top=top)
+                    or self.query(node.right, ctes, anchors, top=top))
+        if isinstance(node, exp.Select):
+            return self.select(node, ctes, anchors, top=top)
+        return self._cannot(node, type(node).__name__.upper(), "a SELECT")
+
+    def _with(self, node: exp.Expression, ctes: dict) -> tuple[dict, SqlProblem | None]:
+        with_ = node.args.get("with_") or node.args.get("with")
+        if not isinstance(with_, exp.With):
+            return ctes, None
+        if with_.args.get("recursive"):
+            return ctes, self._cannot(with_, "RECURSIVE", "WITH RECURSIVE")
+        ctes = dict(ctes)
+        for cte in with_.expressions:
+            # a CTE sees the ones before it; it is proven when the query reads it
+            ctes[cte.alias_or_name.lower()] = [cte.this, dict(ctes), None, False]
+        return ctes, None
+
+    def select(self, select: exp.Select, ctes: dict, anchors: frozenset[str], *,
+               top: bool) -> SqlProblem | None:
+        ctes, problem = self._with(select, ctes)
+        if problem is not None:
+            return problem
+        from_ = select.args.get("from_") or select.args.get("from")
+        where = select.args.get("where")
+        if from_ is None:
+            # a SELECT of a subquery that reads no table holds nobody's rows (and a subquery
+            # restricts no other table); the query itself must read one
+            return _unscoped(self.root, select, where, self.tenant, self.sql) if top else None
+        items = [(from_.this, None)] + [(j.this, j) for j in select.args.get("joins") or ()]
+        sources: list[tuple[_Source, exp.Join | None]] = []
+        for node, join in items:
+            source = self._source(node, ctes)
+            if isinstance(source, SqlProblem):
+                return source
+            if any(s.alias == source.alias for s, _ in sources):
+                # a column of either would be taken for the other's
+                return SqlProblem("RK506", f"the query is not scoped to the tenant as far as the "
+                                  f"compiler can prove: two tables of a SELECT are named "
+                                  f"{source.alias}", source.start, source.end,
+                                  "give each table its own alias: `FROM invoices i JOIN "
+                                  "invoices j ON j.id = i.parent_id`")
+            sources.append((source, join))
+        names = {s.alias for s, _ in sources}
+        anchors = anchors - names                       # an inner name hides an outer one
+        tables = {s.alias for s, _ in sources if s.table}
+        single = sources[0][0].alias if len(sources) == 1 else None
+        unqualified: list[exp.Column] = []
+
+        def term(node: exp.Expression):
+            if _is_param(node, self.tenant):
+                return _TENANT
+            if isinstance(node, exp.Column) and isinstance(node.this, exp.Identifier):
+                if node.table:
+                    return (node.table.lower(), node.name.lower())
+                if single is not None:
+                    return (single, node.name.lower())
+            return None
+
+        def equalities(condition) -> list[tuple]:
+            pairs = []
+            for part in _conjuncts(condition) if condition is not None else ():
+                if isinstance(part, exp.EQ):
+                    left, right = term(part.left), term(part.right)
+                    if left is not None and right is not None:
+                        pairs.append((left, right))
+                    elif _TENANT in (left, right):
+                        other = part.right if left == _TENANT else part.left
+                        if isinstance(other, exp.Column) and not other.table:
+                            unqualified.append(other)
+            return pairs
+
+        shared_eqs = equalities(where.this if where else None)
+        local: dict[str, list] = {}                     # a LEFT JOIN's ON: its own table only
+        for index, (source, join) in enumerate(sources):
+            if join is None:
+                continue
+            side = str(join.args.get("side") or "").upper()
+            pairs = equalities(join.args.get("on"))
+            before = [s for s, _ in sources[:index]]
+            if len(before) == 1:
+                pairs += [((before[0].alias, u.name.lower()), (source.alias, u.name.lower()))
+                          for u in join.args.get("using") or () if isinstance(u, exp.Identifier)]
+            if side == "LEFT":
+                local[source.alias] = pairs
+            elif side not in ("RIGHT", "FULL"):
+                shared_eqs += pairs
+        proven = self._closure(shared_eqs, anchors, tables)
+        grew = True
+        while grew:
+            grew = False
+            for alias, pairs in local.items():
+                if alias not in proven and alias in self._closure(shared_eqs + pairs, proven,
+                                                                  tables):
+                    proven = self._closure(shared_eqs, proven | {alias}, tables)
+                    grew = True
+        for source, _ in sources:
+            if source.table and source.alias in proven:
+                continue
+            if not source.table:
+                body = self._body(source)
+                if body is None:
+                    continue
+                return body
+            if unqualified and len(sources) > 1:
+                column = unqualified[0]
+                start, end = _identifier_span(column.this, self.sql, column.name)
+                return SqlProblem(
+                    "RK506", f"the query is not scoped to the tenant: {column.name} = "
+                    f":{self.tenant} does not say whose column it is, and the query reads "
+                    f"{len(sources)} tables", start, end,
+                    f"qualify it with its table's name or alias: `{sources[0][0].alias}."
+                    f"{column.name} = :{self.tenant}`; the compiler proves each table is the "
+                    "user's")
+            compared = any(_TENANT in pair for pair in shared_eqs) or \
+                any(_TENANT in pair for pairs in local.values() for pair in pairs)
+            if top and not compared and not anchors and all(s.table for s, _ in sources):
+                return _unscoped(self.root, select, where, self.tenant, self.sql)
+            return self._unrestricted(source, [s for s, _ in sources if s.alias in proven],
+                                      any(not s.table for s, _ in sources))
+        # a subquery in the SELECT list supplies a column: it must be the tenant's too
+        inner = anchors | {a for a in proven if a in tables}
+        for projection in select.expressions:
+            for node in projection.walk(prune=lambda n: isinstance(n, _QUERY)):
+                if isinstance(node, _QUERY):
+                    problem = self.query(node, ctes, frozenset(inner))
+                    if problem is not None:
+                        return problem
+        return None
+
+    def _closure(self, pairs: list[tuple], proven, tables: set[str]) -> set[str]:
+        """The tables of ``tables`` restricted by ``pairs`` (equal terms), given the ones
+        ``proven`` already (which may include an outer query's)."""
+        parent: dict[tuple, tuple] = {}
+
+        def find(t):
+            parent.setdefault(t, t)
+            while parent[t] != t:
+                parent[t] = parent[parent[t]]
+                t = parent[t]
+            return t
+
+        for left, right in pairs:
+            parent[find(left)] = find(right)
+        classes: dict[tuple, set[str]] = {}
+        for t in list(parent):
+            classes.setdefault(find(t), set()).add(t[0])
+        result = set(proven)
+        grew = True
+        while grew:
+            grew = False
+            for members in classes.values():
+                if "" in members or members & result:
+                    fresh = (members & tables) - result
+                    if fresh:
+                        result |= fresh
+                        grew = True
+        return result
+
+    def _source(self, node: exp.Expression, ctes: dict) -> "_Source | SqlProblem":
+        if isinstance(node, exp.Table) and isinstance(node.this, exp.Identifier) and \
+                not node.args.get("joins"):
+            name = node.name
+            start, end = _identifier_span(node.this, self.sql, name)
+            alias = node.alias_or_name
+            shown = name if alias == name else f"{name} ({alias})"
+            if not node.db and name.lower() in ctes:
+                return _Source(alias.lower(), f"the CTE {shown}", start, end, False,
+                               cte=name.lower(), ctes=ctes)
+            return _Source(alias.lower(), shown, start, end, True)
+        if isinstance(node, exp.Subquery) and isinstance(node.this, (exp.Select,
+                                                                     exp.SetOperation)):
+            alias = node.alias_or_name
+            ident = node.args["alias"].this if node.args.get("alias") else None
+            start, end = _identifier_span(ident, self.sql, alias or "SELECT")
+            return _Source(alias.lower(), f"the subquery {alias}".rstrip(), start, end, False,
+                           body=node.this, ctes=ctes)
+        if isinstance(node, exp.Lateral):
+            return self._cannot(node, "LATERAL", "LATERAL")
+        if isinstance(node, (exp.Table, exp.Subquery)) and (
+                node.args.get("joins") or isinstance(node.this, exp.Table)):
+            return self._cannot(node, "(", "a join in parentheses")
+        word = {exp.Values: "VALUES", exp.Unnest: "UNNEST"}.get(type(node), "")
+        return self._cannot(node, word, word or "a table function")
+
+    def _body(self, source: _Source) -> SqlProblem | None:
+        """Why a subquery's or CTE's rows are not proven the tenant's; None when they are."""
+        if source.cte is None:
+            return self.query(source.body, source.ctes or {}, frozenset())
+        entry = (source.ctes or {})[source.cte]         # [query, its CTEs, problem, proven?]
+        if not entry[3]:
+            entry[3] = True
+            entry[2] = self.query(entry[0], entry[1], frozenset())
+        return entry[2]
+
+    def _unrestricted(self, source: _Source, proven: list[_Source],
+                      subqueries: bool = False) -> SqlProblem:
+        join = (f", or join it by key to {proven[0].alias}: `ON {source.alias}.<key column> = "
+                f"{proven[0].alias}.<column>`" if proven else "")
+        return SqlProblem(
+            "RK506", f"the query is not scoped to the tenant: the rows of {source.shown} are "
+            f"every user's: no column of it is compared with :{self.tenant}, and it is not "
+            "joined by `=` to a table that is",
+            source.start, source.end,
+            f"scope it with `{source.alias}.<tenant column> = :{self.tenant}` in the WHERE "
+            f"clause{join}; a condition under OR or NOT, with a function around the column, or "
+            "other than `=` proves nothing" + ("; a join to a subquery or a CTE restricts "
+                                               "nothing" if subqueries else ""))
+
+    def _cannot(self, node: exp.Expression, word: str, what: str) -> SqlProblem:
+        start, end = _locate(node, self.sql, word) if word else (0, min(len(self.sql), 1))
+        return SqlProblem(
+            "RK506", f"the query is not scoped to the tenant as far as the compiler can prove: "
+            f"it cannot follow {what}", start, end,
+            f"read the tables directly, each scoped with `<alias>.<tenant column> = "
+            f":{self.tenant}` or joined by key to one that is")
+
+
+def _identifier_span(ident: exp.Expression | None, sql: str, word: str) -> tuple[int, int]:
+    meta = ident.meta if ident is not None else {}
+    if "start" in meta and "end" in meta:
+        return meta["start"], meta["end"] + 1
+    return _locate(ident if ident is not None else exp.Literal(), sql, word)
 
 
 def _unscoped(tree: exp.Expression, branch: exp.Expression, where: exp.Where | None,
