@@ -555,6 +555,76 @@ def _says_weekday(locale: str, prose: str) -> bool:
 
 
 
+# A delivery speed or a span of days in a template's words: when a delivery comes, said without
+# a date ("next-day delivery", "Expect it overnight", "free express shipping", "within a
+# business day"). Literal-first; looked for only behind the substring tests of ``_may_say_day``.
+_SPEED_WORDS = re.compile(
+    r"(?<![\w-])(?:(?:next|same)[- ](?:business[- ]|working[- ])?day|overnight"
+    r"|(?:express|expedited|priority)[- ](?:shipping|delivery|post|postage|courier|dispatch)"
+    r"|(?:within|in) (?:a|one|a few|a couple of) (?:business |working )?days?"
+    r"|(?:by|before|over) the weekend|(?:this|next) week(?:end)?"
+    r"|(?:in time for|before|by) (?:christmas|xmas|the holidays|new year(?:'s)?|thanksgiving"
+    r"|easter))(?![\w-])", re.IGNORECASE)
+_DAY_SUBSTRINGS = ("day", "overnight", "express", "expedited", "priority", "week", "christmas",
+                   "xmas", "new year", "thanksgiving", "easter")
+_DAY_FIELD = re.compile(r"(?:^|_)(?:days?|eta|lead_time|transit)(?:_|$)", re.IGNORECASE)
+_NO_DAYS = NamedTuple("_NoDays", [("days", frozenset)])(frozenset())
+
+
+@functools.lru_cache(maxsize=1024)
+def _days_in_words(locale: str, pieces: tuple[str, ...]) -> tuple[tuple[str, bool, int], ...]:
+    """The days a template's own words say, cached as models reuse their templates: (the
+    words, whether they are a weekday said as the day of something, the sentence they stand
+    in). A weekday is read as the sweep reads one in free text (``sweep_days._lone_weekdays``:
+    after on, by, this, arrives...; not in a range, a plural, "every", opening hours, a habit
+    or a supposition); a speed or a span by ``_SPEED_WORDS``."""
+    from rulekit.sweep_days import _lone_weekdays
+
+    found = []
+    for index, (words, _) in enumerate(prose_rules.sentences(pieces)):
+        low = words.lower()
+        if not any(part in low for part in _DAY_SUBSTRINGS) and (
+                locale[:2] == "en" or not _says_weekday(locale, words)):
+            continue
+        found += [(m.group(0), False, index) for m in _SPEED_WORDS.finditer(words)]
+        found += [(f.text, True, index) for f in _lone_weekdays(words, low, (), _NO_DAYS, locale)]
+    return tuple(found)
+
+
+def _days_outside_slots(policy: Policy, template, planned: list[_Planned],
+                        path: str) -> list[Failure]:
+    """A day in the template's own words is a fact that did not travel through a slot: a
+    weekday said as the day of something (in every prose mode, as a date written out is: the
+    sweep), and under ``prose guarded`` a delivery speed or a span of days. A weekday passes
+    beside a date slot of its sentence, which ``_weekdays_said`` holds it to."""
+    said = _days_in_words(policy.locale, tuple(template.pieces))
+    if not said:
+        return []
+    sentences = prose_rules.sentences(template.pieces)
+    dated = {p.claim.key for p in planned
+             if p.field is not None and p.field.type.kind in ("date", "timestamp")}
+    stray = [words for words, weekday, at in said
+             if (not weekday and policy.prose == "guarded")
+             or (weekday and dated.isdisjoint(sentences[at][1]))]
+    return [Failure("stray_figure", Reason("stray_figure", f"{words!r} written outside the "
+                                           f"slots: {_put_day_in_slot(planned)}", path))
+            for words in dict.fromkeys(stray)]
+
+
+def _put_day_in_slot(planned: list[_Planned]) -> str:
+    """What a reason says of a day written outside the slots: where the day should come from,
+    naming the cited entities' fields that hold a day (dates, and counts of days)."""
+    fields = []
+    entities = {p.entity.name: p.entity for p in planned if p.entity is not None}
+    for entity in entities.values():
+        fields += [f"{entity.name}.{field.name}" for field in entity.readable_fields
+                   if (field.type.kind in ("date", "timestamp")
+                        or (field.type.kind == "integer" and _DAY_FIELD.search(field.name)))]
+    where = f" ({', '.join(fields[:6])})" if fields else ""
+    return ("a day is a fact, and facts travel only through slots: put the date in a slot of "
+            f"the field that holds it{where}, or leave the day out")
+
+
 def _stored_day(item: _Planned, rows: dict) -> dt.date | None:
     row = (rows.get(item.entity.name) or {}).get(str(item.claim.entity_id)) or {}
     field_type = item.field.type
@@ -1202,8 +1272,11 @@ def _prose_failures(policy: Policy, reply: Reply, planned: list[_Planned],
     # outside the slots to sweep.
     for finding in () if approved else _swept_prose(policy, template, rows):
         failures.append(Failure("stray_figure", Reason(
-            "stray_figure", f"{finding.text!r} written outside the slots: {finding.message}; "
-            "every figure must come from a claim", path)))
+            "stray_figure", f"{finding.text!r} written outside the slots: " + (
+                _put_day_in_slot(planned) if finding.kind == "date" else
+                f"{finding.message}; every figure must come from a claim"), path)))
+    if not approved:
+        failures += _days_outside_slots(policy, template, planned, path)
     # A template worded as approved shapes is held to the fields they bind in every prose
     # mode: "Your subscription renews on {renews_on}." citing the trial's end renders a wrong
     # renewal date in the product team's own words.
