@@ -409,6 +409,18 @@ class _Derived:
         self.cited_time = functools.lru_cache(maxsize=4096, typed=True)(
             functools.partial(_cited_time_of, policy))
 
+    @functools.cached_property
+    def third_party(self) -> frozenset[tuple[str, str]]:
+        """The readable text fields whose values a third party wrote (a review's body), as the
+        sweep and the evidence block judge them: the ruleset's ``untrusted`` targets, then the
+        default names (``rulekit.prompt._untrusted_judge``). Worked out on first use."""
+        from rulekit.prompt import _untrusted_judge
+
+        judge = _untrusted_judge(self.policy)
+        return frozenset((entity.name, field.name) for entity, field in self.readable.values()
+                         if field.type.kind == "text" and judge(
+                             f"$.{entity.name}[0].{field.name}", (entity.name, field.name), True))
+
 
 # A process holds one policy, or a few; a reloaded policy pushes out the oldest.
 @functools.lru_cache(maxsize=8)
@@ -623,6 +635,44 @@ def _put_day_in_slot(planned: list[_Planned]) -> str:
     where = f" ({', '.join(fields[:6])})" if fields else ""
     return ("a day is a fact, and facts travel only through slots: put the date in a slot of "
             f"the field that holds it{where}, or leave the day out")
+
+
+# Quote marks that may open and close a quote around a slot ('wrote: "{body}"', « {body} »).
+_OPEN_QUOTES = "\"'“‘„«‹「『"
+_CLOSE_QUOTES = "\"'”’“»›」』"
+
+
+def _unquoted_third_party(policy: Policy, template, planned: list[_Planned],
+                          path: str) -> list[Failure]:
+    """A slot of a field a third party wrote (``_Derived.third_party``: a review's body) stands
+    only inside quote marks in the template ('One reviewer wrote: "{body}"'). Anywhere else the
+    template renders the review as the shop's own words: "Warranty for the {name}: {body}"
+    says the reviewer's "5-year warranty" in the shop's voice."""
+    third_party = _derived(Identity(policy)).third_party
+    if not third_party:
+        return []
+    fields = {p.claim.key: f"{p.entity.name}.{p.field.name}" for p in planned
+              if p.field is not None and (p.entity.name, p.field.name) in third_party}
+    if not fields:
+        return []
+    pieces = template.pieces
+    bare = []
+    for index in range(1, len(pieces), 2):
+        slot = pieces[index]
+        if slot not in fields:
+            continue
+        before = pieces[index - 1].rstrip(" \u00a0")
+        after = pieces[index + 1].lstrip(" \u00a0") if index + 1 < len(pieces) else ""
+        if after[:1] in ".,!?…" and after[1:2] in _CLOSE_QUOTES and after[1:2]:
+            after = after[1:]           # "{body}." with the stop inside the quote
+        if not (before[-1:] in _OPEN_QUOTES and before[-1:]
+                and after[:1] in _CLOSE_QUOTES and after[:1]):
+            bare.append(slot)
+    return [Failure("unapproved_shape", Reason(
+        "unapproved_shape", f"{{{slot}}} holds {fields[slot]}, text a third party wrote, outside "
+        "quote marks, so the answer says it in the shop's own words: quote it and say whose it "
+        f"is (One reviewer wrote: \"{{{slot}}}\"), or leave it out", path))
+        for slot in dict.fromkeys(bare)]
 
 
 def _stored_day(item: _Planned, rows: dict) -> dt.date | None:
@@ -1277,6 +1327,7 @@ def _prose_failures(policy: Policy, reply: Reply, planned: list[_Planned],
                 f"{finding.message}; every figure must come from a claim"), path)))
     if not approved:
         failures += _days_outside_slots(policy, template, planned, path)
+        failures += _unquoted_third_party(policy, template, planned, path)
     # A template worded as approved shapes is held to the fields they bind in every prose
     # mode: "Your subscription renews on {renews_on}." citing the trial's end renders a wrong
     # renewal date in the product team's own words.
