@@ -1331,14 +1331,16 @@ def _prose_failures(policy: Policy, reply: Reply, planned: list[_Planned],
     # A template worded as approved shapes is held to the fields they bind in every prose
     # mode: "Your subscription renews on {renews_on}." citing the trial's end renders a wrong
     # renewal date in the product team's own words.
-    rebound = None if approved or not policy.shapes else _rebound(policy, template, slot_fields)
+    rebound, misbound = (None, ()) if approved or not policy.shapes \
+        else _rebound(policy, template, slot_fields) or (None, ())
     if policy.prose == "shapes" and not approved:
         names = ", ".join(s.name for s in policy.shapes)
         failures.append(Failure("unapproved_shape", Reason(
             "unapproved_shape", f"the template is not made of approved shapes ({names})"
-            + (f": {rebound}" if rebound else ""), path)))
+            + (f": {rebound}" if rebound else ""), path), misbound=misbound))
     elif rebound:
-        failures.append(Failure("unapproved_shape", Reason("unapproved_shape", rebound, path)))
+        failures.append(Failure("unapproved_shape", Reason("unapproved_shape", rebound, path),
+                                misbound=misbound))
     if policy.prose == "guarded":
         phrases = prose_rules.guarded_phrases(template.prose, policy.forbidden_pattern)
         if phrases:
@@ -1354,7 +1356,8 @@ def _prose_failures(policy: Policy, reply: Reply, planned: list[_Planned],
         if said:
             failures.append(Failure("unapproved_shape", Reason(
                 "unapproved_shape", "stock words beside a slot that is not a stock level: "
-                + ", ".join(f"'{p}'" for p in dict.fromkeys(said)), path)))
+                + ", ".join(f"'{p}'" for p in dict.fromkeys(said)), path),
+                misbound=tuple(key for key in counts if any(f"{{{key}}}" in p for p in said))))
     stated = []
     if prose_rules.says_stock(template.prose):
         from rulekit.evidence import _number_or_none   # (evidence is the audit's: imported late)
@@ -1402,25 +1405,28 @@ def _prose_failures(policy: Policy, reply: Reply, planned: list[_Planned],
     return failures
 
 
-def _rebound(policy: Policy, template, slot_fields: Mapping[str, str]) -> str | None:
+def _rebound(policy: Policy, template, slot_fields: Mapping[str, str]
+             ) -> tuple[str, tuple[str, ...]] | None:
     """Why a template that is worded as approved shapes (``prose.worded_as``: the same words,
-    whatever its slots are named) but not made of them holds other fields than they bind, or
-    None when its words are not the shapes'. The shapes' slots apply by position: the n-th slot
-    of the template holds what the n-th slot of its shapes binds."""
+    whatever its slots are named) but not made of them holds other fields than they bind, with
+    the slots that do, or None when its words are not the shapes'. The shapes' slots apply by
+    position: the n-th slot of the template holds what the n-th slot of its shapes binds."""
     worded = prose_rules.worded_as(template, policy.shape_wordings)
     if worded is None:
         return None
     shapes = [policy.shapes[index] for index in worded]
     bound = [f"{slot.entity}.{slot.field}" for shape in shapes
              for name in shape.pieces[1::2] for slot in shape.slots if slot.name == name]
-    wrong = [f"{{{name}}} holds {slot_fields.get(name, 'no claim')} where the shape binds {want}"
-             for name, want in zip(template.pieces[1::2], bound)
+    slots = [(name, want) for name, want in zip(template.pieces[1::2], bound)
              if slot_fields.get(name) != want]
-    if not wrong:
+    if not slots:
         return None
+    wrong = [f"{{{name}}} holds {slot_fields.get(name, 'no claim')} where the shape binds {want}"
+             for name, want in slots]
     names = ", ".join(f"'{name}'" for name in dict.fromkeys(shape.name for shape in shapes))
     return (f"the template is worded as the approved shape{'s' if len(shapes) > 1 else ''} "
-            f"{names}, but {'; '.join(wrong)}: cite the field the shape binds in each slot")
+            f"{names}, but {'; '.join(wrong)}: cite the field the shape binds in each slot",
+            tuple(dict.fromkeys(name for name, _ in slots)))
 
 
 # --- deciding ---------------------------------------------------------------------------------
@@ -1439,7 +1445,8 @@ def _decide(policy: Policy, results: list[ClaimResult], failures: list[Failure],
     action, _ = choose(policy, failures, attempt)
     reasons = tuple(f.reason for f in failures)
     facts = _facts(policy, results, rows, with_true_values=action.kind == "regenerate" and action.with_values,
-                   narrow=action.kind == "regenerate" and action.narrow)
+                   narrow=action.kind == "regenerate" and action.narrow,
+                   misbound={key for f in failures for key in f.misbound})
     common.update(reasons=reasons, facts=facts)
     if action.kind == "regenerate":
         return Decision("regenerate", feedback=_feedback(policy, results, failures, action),
@@ -1489,15 +1496,17 @@ def _answer(policy: Policy, results: list[ClaimResult], reply: Reply, rows: dict
 
 
 def _facts(policy: Policy, results: list[ClaimResult], rows: dict, *, with_true_values: bool,
-           narrow: bool) -> tuple[Fact, ...]:
+           narrow: bool, misbound: set[str] | frozenset[str] = frozenset()) -> tuple[Fact, ...]:
     """Verified values for a regeneration prompt: confirmed ones always; the true value of a
-    contradicted claim only when the rules allow showing it, and never with `narrow`."""
+    contradicted claim only when the rules allow showing it, and never with `narrow`. A slot
+    whose value was stated as another field (``misbound``) gives none: keyed by its slot, the
+    fact would have the model say it for that field again."""
     derived = _derived(Identity(policy))
     facts = []
     for result in results:
         allowed = result.outcome == "confirmed" or (
             result.outcome == "contradicted" and with_true_values and not narrow)
-        if not allowed:
+        if not allowed or result.key in misbound:
             continue
         entity = policy.entity(result.entity)
         field = entity.field(result.field)

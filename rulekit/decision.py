@@ -131,6 +131,9 @@ class Failure:
     outcome: str
     reason: Reason
     missing_input: str | None = None
+    # Slots whose value is true but stated as another field ("{years}-year warranty" holding a
+    # review's rating): their facts are not handed to a regeneration to use again.
+    misbound: tuple[str, ...] = ()
 
 
 def resolve(action: Action, attempt: int) -> Action:
