@@ -640,12 +640,46 @@ def _put_day_in_slot(planned: list[_Planned]) -> str:
 # Quote marks that may open and close a quote around a slot ('wrote: "{body}"', « {body} »).
 _OPEN_QUOTES = "\"'“‘„«‹「『"
 _CLOSE_QUOTES = "\"'”’“»›」』"
+# Words that say whose the text after them is ("Review {id} says: {body}").
+_SAYING = re.compile(r"(?i)\b(?:says?|said|wrote|writes?|comment(?:s|ed)?|posts?|posted|"
+                     r"repl(?:y|ies|ied)|reviews?|reviewed|asked|shared|reported|tweeted|"
+                     r"according to)\b")
+
+
+def _attributed(pieces: Sequence[str], index: int, entity: str, own: set[str]) -> bool:
+    """Whether the slot at ``pieces[index]`` stands as someone's words: inside quote marks
+    ('wrote: "{body}"'), as a Markdown quote ("> {body}"), or after a colon or a verb of saying
+    in a sentence that says whose ("Review {review} of {sku} says: {body}", "Comment {id} by
+    {author}: {body}": a verb of saying, the entity's name, or another slot of the same row)."""
+    before = pieces[index - 1].rstrip(" \u00a0")
+    after = pieces[index + 1].lstrip(" \u00a0") if index + 1 < len(pieces) else ""
+    if after[:1] in ".,!?…" and after[1:2] and after[1:2] in _CLOSE_QUOTES:
+        after = after[1:]               # "{body}." with the stop inside the quote
+    if before[-1:] and before[-1:] in _OPEN_QUOTES and after[:1] and after[:1] in _CLOSE_QUOTES:
+        return True
+    if before.endswith(">") and before[:-1].rstrip(" \t")[-1:] in ("", "\n"):
+        return True                     # a Markdown quote
+    head = []
+    for at in range(index - 1, -1, -1):
+        if at % 2:
+            head.append("{" + pieces[at] + "}")
+            continue
+        ends = list(prose_rules.SENTENCE_END.finditer(pieces[at]))
+        head.append(pieces[at][ends[-1].end():] if ends else pieces[at])
+        if ends:
+            break
+    sentence = "".join(reversed(head)).rstrip(" \u00a0")
+    if not (sentence.endswith(":") or _SAYING.search(sentence[-12:])):
+        return False
+    return _SAYING.search(sentence) is not None \
+        or re.search(rf"(?i)\b{re.escape(entity)}", sentence) is not None \
+        or any(f"{{{key}}}" in sentence for key in own)
 
 
 def _unquoted_third_party(policy: Policy, template, planned: list[_Planned],
                           path: str) -> list[Failure]:
     """A slot of a field a third party wrote (``_Derived.third_party``: a review's body) stands
-    only inside quote marks in the template ('One reviewer wrote: "{body}"'). Anywhere else the
+    only as someone's words (``_attributed``): 'One reviewer wrote: "{body}"'. Anywhere else the
     template renders the review as the shop's own words: "Warranty for the {name}: {body}"
     says the reviewer's "5-year warranty" in the shop's voice."""
     third_party = _derived(Identity(policy)).third_party
@@ -656,22 +690,20 @@ def _unquoted_third_party(policy: Policy, template, planned: list[_Planned],
     if not fields:
         return []
     pieces = template.pieces
+    rows = {p.claim.key: (p.entity.name, str(p.claim.entity_id)) for p in planned
+            if p.entity is not None}
     bare = []
     for index in range(1, len(pieces), 2):
         slot = pieces[index]
         if slot not in fields:
             continue
-        before = pieces[index - 1].rstrip(" \u00a0")
-        after = pieces[index + 1].lstrip(" \u00a0") if index + 1 < len(pieces) else ""
-        if after[:1] in ".,!?…" and after[1:2] in _CLOSE_QUOTES and after[1:2]:
-            after = after[1:]           # "{body}." with the stop inside the quote
-        if not (before[-1:] in _OPEN_QUOTES and before[-1:]
-                and after[:1] in _CLOSE_QUOTES and after[:1]):
+        own = {key for key, row in rows.items() if row == rows[slot] and key != slot}
+        if not _attributed(pieces, index, rows[slot][0], own):
             bare.append(slot)
     return [Failure("unapproved_shape", Reason(
-        "unapproved_shape", f"{{{slot}}} holds {fields[slot]}, text a third party wrote, outside "
-        "quote marks, so the answer says it in the shop's own words: quote it and say whose it "
-        f"is (One reviewer wrote: \"{{{slot}}}\"), or leave it out", path))
+        "unapproved_shape", f"{{{slot}}} holds {fields[slot]}, text a third party wrote, but "
+        "the template says it in the shop's own words: quote it and say whose it is (One "
+        f"reviewer wrote: \"{{{slot}}}\"), or leave it out", path))
         for slot in dict.fromkeys(bare)]
 
 
