@@ -221,13 +221,19 @@ def _parses_as_locale(name: Any) -> bool:
 
 
 def names_only_evidence(rows: dict, locale: str) -> Evidence:
-    """Evidence from looked-up rows that licenses names and codes, never a number: the prose
-    of a claims reply may say "Model 3" but not "3 days"."""
+    """Evidence from looked-up rows that licenses names and codes, never a number nor a day:
+    the prose of a claims reply may say "Model 3" but not "3 days", nor "December 7" (a date
+    a source returns as a string, as SQLite does, is a fact like any other: it travels through
+    a slot, as a date a source returns as a date does)."""
     text_only = {entity: [{k: v for k, v in row.items() if isinstance(v, str)}
                           for row in found.values()] for entity, found in rows.items()}
     index = Evidence.build(text_only, locale=locale)
     return dataclasses.replace(index, figures=(), values=frozenset(), percents=frozenset(),
-                               counts=frozenset(), largest_count=0, multiples=frozenset())
+                               counts=frozenset(), largest_count=0, multiples=frozenset(),
+                               days=frozenset(), stated_days=frozenset(), withheld_days={},
+                               months=frozenset(), years=frozenset(), clock=frozenset(),
+                               utc_clock=frozenset(), offset_clock=frozenset(),
+                               zoned_clock=frozenset())
 
 
 # The outcome (and so the ruleset's action) of a finding: a figure of the wrong entity or field,

@@ -461,6 +461,18 @@ class _Derived:
         self.cited_time = functools.lru_cache(maxsize=4096, typed=True)(
             functools.partial(_cited_time_of, policy))
 
+    @functools.cached_property
+    def third_party(self) -> frozenset[tuple[str, str]]:
+        """The readable text fields whose values a third party wrote (a review's body), as the
+        sweep and the evidence block judge them: the ruleset's ``untrusted`` targets, then the
+        default names (``rulekit.prompt._untrusted_judge``). Worked out on first use."""
+        from rulekit.prompt import _untrusted_judge
+
+        judge = _untrusted_judge(self.policy)
+        return frozenset((entity.name, field.name) for entity, field in self.readable.values()
+                         if field.type.kind == "text" and judge(
+                             f"$.{entity.name}[0].{field.name}", (entity.name, field.name), True))
+
 
 # A process holds one policy, or a few; a reloaded policy pushes out the oldest.
 @functools.lru_cache(maxsize=8)
@@ -609,6 +621,146 @@ def _says_weekday(locale: str, prose: str) -> bool:
     return pattern is not None and pattern.search(prose.lower()) is not None
 
 
+
+
+# A delivery speed or a span of days in a template's words: when a delivery comes, said without
+# a date ("next-day delivery", "Expect it overnight", "free express shipping", "within a
+# business day"). Literal-first; looked for only behind the substring tests of ``_may_say_day``.
+_SPEED_WORDS = re.compile(
+    r"(?<![\w-])(?:(?:next|same)[- ](?:business[- ]|working[- ])?day|overnight"
+    r"|(?:express|expedited|priority)[- ](?:shipping|delivery|post|postage|courier|dispatch)"
+    r"|(?:within|in) (?:a|one|a few|a couple of) (?:business |working )?days?"
+    r"|(?:by|before|over) the weekend|(?:this|next) week(?:end)?"
+    r"|(?:in time for|before|by) (?:christmas|xmas|the holidays|new year(?:'s)?|thanksgiving"
+    r"|easter))(?![\w-])", re.IGNORECASE)
+_DAY_SUBSTRINGS = ("day", "overnight", "express", "expedited", "priority", "week", "christmas",
+                   "xmas", "new year", "thanksgiving", "easter")
+_DAY_FIELD = re.compile(r"(?:^|_)(?:days?|eta|lead_time|transit)(?:_|$)", re.IGNORECASE)
+_NO_DAYS = NamedTuple("_NoDays", [("days", frozenset)])(frozenset())
+
+
+@functools.lru_cache(maxsize=1024)
+def _days_in_words(locale: str, pieces: tuple[str, ...]) -> tuple[tuple[str, bool, int], ...]:
+    """The days a template's own words say, cached as models reuse their templates: (the
+    words, whether they are a weekday said as the day of something, the sentence they stand
+    in). A weekday is read as the sweep reads one in free text (``sweep_days._lone_weekdays``:
+    after on, by, this, arrives...; not in a range, a plural, "every", opening hours, a habit
+    or a supposition); a speed or a span by ``_SPEED_WORDS``."""
+    from rulekit.sweep_days import _lone_weekdays
+
+    found = []
+    for index, (words, _) in enumerate(prose_rules.sentences(pieces)):
+        low = words.lower()
+        if not any(part in low for part in _DAY_SUBSTRINGS) and (
+                locale[:2] == "en" or not _says_weekday(locale, words)):
+            continue
+        found += [(m.group(0), False, index) for m in _SPEED_WORDS.finditer(words)]
+        found += [(f.text, True, index) for f in _lone_weekdays(words, low, (), _NO_DAYS, locale)]
+    return tuple(found)
+
+
+def _days_outside_slots(policy: Policy, template, planned: list[_Planned],
+                        path: str) -> list[Failure]:
+    """A day in the template's own words is a fact that did not travel through a slot: a
+    weekday said as the day of something (in every prose mode, as a date written out is: the
+    sweep), and under ``prose guarded`` a delivery speed or a span of days. A weekday passes
+    beside a date slot of its sentence, which ``_weekdays_said`` holds it to."""
+    said = _days_in_words(policy.locale, tuple(template.pieces))
+    if not said:
+        return []
+    sentences = prose_rules.sentences(template.pieces)
+    dated = {p.claim.key for p in planned
+             if p.field is not None and p.field.type.kind in ("date", "timestamp")}
+    stray = [words for words, weekday, at in said
+             if (not weekday and policy.prose == "guarded")
+             or (weekday and dated.isdisjoint(sentences[at][1]))]
+    return [Failure("stray_figure", Reason("stray_figure", f"{words!r} written outside the "
+                                           f"slots: {_put_day_in_slot(planned)}", path))
+            for words in dict.fromkeys(stray)]
+
+
+def _put_day_in_slot(planned: list[_Planned]) -> str:
+    """What a reason says of a day written outside the slots: where the day should come from,
+    naming the cited entities' fields that hold a day (dates, and counts of days)."""
+    fields = []
+    entities = {p.entity.name: p.entity for p in planned if p.entity is not None}
+    for entity in entities.values():
+        fields += [f"{entity.name}.{field.name}" for field in entity.readable_fields
+                   if (field.type.kind in ("date", "timestamp")
+                        or (field.type.kind == "integer" and _DAY_FIELD.search(field.name)))]
+    where = f" ({', '.join(fields[:6])})" if fields else ""
+    return ("a day is a fact, and facts travel only through slots: put the date in a slot of "
+            f"the field that holds it{where}, or leave the day out")
+
+
+# Quote marks that may open and close a quote around a slot ('wrote: "{body}"', « {body} »).
+_OPEN_QUOTES = "\"'“‘„«‹「『"
+_CLOSE_QUOTES = "\"'”’“»›」』"
+# Words that say whose the text after them is ("Review {id} says: {body}").
+_SAYING = re.compile(r"(?i)\b(?:says?|said|wrote|writes?|comment(?:s|ed)?|posts?|posted|"
+                     r"repl(?:y|ies|ied)|reviews?|reviewed|asked|shared|reported|tweeted|"
+                     r"according to)\b")
+
+
+def _attributed(pieces: Sequence[str], index: int, entity: str, own: set[str]) -> bool:
+    """Whether the slot at ``pieces[index]`` stands as someone's words: inside quote marks
+    ('wrote: "{body}"'), as a Markdown quote ("> {body}"), or after a colon or a verb of saying
+    in a sentence that says whose ("Review {review} of {sku} says: {body}", "Comment {id} by
+    {author}: {body}": a verb of saying, the entity's name, or another slot of the same row)."""
+    before = pieces[index - 1].rstrip(" \u00a0")
+    after = pieces[index + 1].lstrip(" \u00a0") if index + 1 < len(pieces) else ""
+    if after[:1] in ".,!?…" and after[1:2] and after[1:2] in _CLOSE_QUOTES:
+        after = after[1:]               # "{body}." with the stop inside the quote
+    if before[-1:] and before[-1:] in _OPEN_QUOTES and after[:1] and after[:1] in _CLOSE_QUOTES:
+        return True
+    if before.endswith(">") and before[:-1].rstrip(" \t")[-1:] in ("", "\n"):
+        return True                     # a Markdown quote
+    head = []
+    for at in range(index - 1, -1, -1):
+        if at % 2:
+            head.append("{" + pieces[at] + "}")
+            continue
+        ends = list(prose_rules.SENTENCE_END.finditer(pieces[at]))
+        head.append(pieces[at][ends[-1].end():] if ends else pieces[at])
+        if ends:
+            break
+    sentence = "".join(reversed(head)).rstrip(" \u00a0")
+    if not (sentence.endswith(":") or _SAYING.search(sentence[-12:])):
+        return False
+    return _SAYING.search(sentence) is not None \
+        or re.search(rf"(?i)\b{re.escape(entity)}", sentence) is not None \
+        or any(f"{{{key}}}" in sentence for key in own)
+
+
+def _unquoted_third_party(policy: Policy, template, planned: list[_Planned],
+                          path: str) -> list[Failure]:
+    """A slot of a field a third party wrote (``_Derived.third_party``: a review's body) stands
+    only as someone's words (``_attributed``): 'One reviewer wrote: "{body}"'. Anywhere else the
+    template renders the review as the shop's own words: "Warranty for the {name}: {body}"
+    says the reviewer's "5-year warranty" in the shop's voice."""
+    third_party = _derived(Identity(policy)).third_party
+    if not third_party:
+        return []
+    fields = {p.claim.key: f"{p.entity.name}.{p.field.name}" for p in planned
+              if p.field is not None and (p.entity.name, p.field.name) in third_party}
+    if not fields:
+        return []
+    pieces = template.pieces
+    rows = {p.claim.key: (p.entity.name, str(p.claim.entity_id)) for p in planned
+            if p.entity is not None}
+    bare = []
+    for index in range(1, len(pieces), 2):
+        slot = pieces[index]
+        if slot not in fields:
+            continue
+        own = {key for key, row in rows.items() if row == rows[slot] and key != slot}
+        if not _attributed(pieces, index, rows[slot][0], own):
+            bare.append(slot)
+    return [Failure("unapproved_shape", Reason(
+        "unapproved_shape", f"{{{slot}}} holds {fields[slot]}, text a third party wrote, but "
+        "the template says it in the shop's own words: quote it and say whose it is (One "
+        f"reviewer wrote: \"{{{slot}}}\"), or leave it out", path))
+        for slot in dict.fromkeys(bare)]
 
 
 def _stored_day(item: _Planned, rows: dict) -> dt.date | None:
@@ -1274,19 +1426,25 @@ def _prose_failures(policy: Policy, reply: Reply, planned: list[_Planned],
     # outside the slots to sweep.
     for finding in () if approved else _swept_prose(policy, template, rows):
         failures.append(Failure("stray_figure", Reason(
-            "stray_figure", f"{finding.text!r} written outside the slots: {finding.message}; "
-            "every figure must come from a claim", path)))
+            "stray_figure", f"{finding.text!r} written outside the slots: " + (
+                _put_day_in_slot(planned) if finding.kind == "date" else
+                f"{finding.message}; every figure must come from a claim"), path)))
+    if not approved:
+        failures += _days_outside_slots(policy, template, planned, path)
+        failures += _unquoted_third_party(policy, template, planned, path)
     # A template worded as approved shapes is held to the fields they bind in every prose
     # mode: "Your subscription renews on {renews_on}." citing the trial's end renders a wrong
     # renewal date in the product team's own words.
-    rebound = None if approved or not policy.shapes else _rebound(policy, template, slot_fields)
+    rebound, misbound = (None, ()) if approved or not policy.shapes \
+        else _rebound(policy, template, slot_fields) or (None, ())
     if policy.prose == "shapes" and not approved:
         names = ", ".join(s.name for s in policy.shapes)
         failures.append(Failure("unapproved_shape", Reason(
             "unapproved_shape", f"the template is not made of approved shapes ({names})"
-            + (f": {rebound}" if rebound else ""), path)))
+            + (f": {rebound}" if rebound else ""), path), misbound=misbound))
     elif rebound:
-        failures.append(Failure("unapproved_shape", Reason("unapproved_shape", rebound, path)))
+        failures.append(Failure("unapproved_shape", Reason("unapproved_shape", rebound, path),
+                                misbound=misbound))
     if policy.prose == "guarded":
         phrases = prose_rules.guarded_phrases(template.prose, policy.forbidden_pattern)
         if phrases:
@@ -1302,7 +1460,8 @@ def _prose_failures(policy: Policy, reply: Reply, planned: list[_Planned],
         if said:
             failures.append(Failure("unapproved_shape", Reason(
                 "unapproved_shape", "stock words beside a slot that is not a stock level: "
-                + ", ".join(f"'{p}'" for p in dict.fromkeys(said)), path)))
+                + ", ".join(f"'{p}'" for p in dict.fromkeys(said)), path),
+                misbound=tuple(key for key in counts if any(f"{{{key}}}" in p for p in said))))
     stated = []
     if prose_rules.says_stock(template.prose):
         from rulekit.evidence import _number_or_none   # (evidence is the audit's: imported late)
@@ -1350,25 +1509,28 @@ def _prose_failures(policy: Policy, reply: Reply, planned: list[_Planned],
     return failures
 
 
-def _rebound(policy: Policy, template, slot_fields: Mapping[str, str]) -> str | None:
+def _rebound(policy: Policy, template, slot_fields: Mapping[str, str]
+             ) -> tuple[str, tuple[str, ...]] | None:
     """Why a template that is worded as approved shapes (``prose.worded_as``: the same words,
-    whatever its slots are named) but not made of them holds other fields than they bind, or
-    None when its words are not the shapes'. The shapes' slots apply by position: the n-th slot
-    of the template holds what the n-th slot of its shapes binds."""
+    whatever its slots are named) but not made of them holds other fields than they bind, with
+    the slots that do, or None when its words are not the shapes'. The shapes' slots apply by
+    position: the n-th slot of the template holds what the n-th slot of its shapes binds."""
     worded = prose_rules.worded_as(template, policy.shape_wordings)
     if worded is None:
         return None
     shapes = [policy.shapes[index] for index in worded]
     bound = [f"{slot.entity}.{slot.field}" for shape in shapes
              for name in shape.pieces[1::2] for slot in shape.slots if slot.name == name]
-    wrong = [f"{{{name}}} holds {slot_fields.get(name, 'no claim')} where the shape binds {want}"
-             for name, want in zip(template.pieces[1::2], bound)
+    slots = [(name, want) for name, want in zip(template.pieces[1::2], bound)
              if slot_fields.get(name) != want]
-    if not wrong:
+    if not slots:
         return None
+    wrong = [f"{{{name}}} holds {slot_fields.get(name, 'no claim')} where the shape binds {want}"
+             for name, want in slots]
     names = ", ".join(f"'{name}'" for name in dict.fromkeys(shape.name for shape in shapes))
     return (f"the template is worded as the approved shape{'s' if len(shapes) > 1 else ''} "
-            f"{names}, but {'; '.join(wrong)}: cite the field the shape binds in each slot")
+            f"{names}, but {'; '.join(wrong)}: cite the field the shape binds in each slot",
+            tuple(dict.fromkeys(name for name, _ in slots)))
 
 
 # --- deciding ---------------------------------------------------------------------------------
@@ -1387,7 +1549,8 @@ def _decide(policy: Policy, results: list[ClaimResult], failures: list[Failure],
     action, _ = choose(policy, failures, attempt)
     reasons = tuple(f.reason for f in failures)
     facts = _facts(policy, results, rows, with_true_values=action.kind == "regenerate" and action.with_values,
-                   narrow=action.kind == "regenerate" and action.narrow)
+                   narrow=action.kind == "regenerate" and action.narrow,
+                   misbound={key for f in failures for key in f.misbound})
     common.update(reasons=reasons, facts=facts)
     if action.kind == "regenerate":
         return Decision("regenerate", feedback=_feedback(policy, results, failures, action),
@@ -1437,15 +1600,17 @@ def _answer(policy: Policy, results: list[ClaimResult], reply: Reply, rows: dict
 
 
 def _facts(policy: Policy, results: list[ClaimResult], rows: dict, *, with_true_values: bool,
-           narrow: bool) -> tuple[Fact, ...]:
+           narrow: bool, misbound: set[str] | frozenset[str] = frozenset()) -> tuple[Fact, ...]:
     """Verified values for a regeneration prompt: confirmed ones always; the true value of a
-    contradicted claim only when the rules allow showing it, and never with `narrow`."""
+    contradicted claim only when the rules allow showing it, and never with `narrow`. A slot
+    whose value was stated as another field (``misbound``) gives none: keyed by its slot, the
+    fact would have the model say it for that field again."""
     derived = _derived(Identity(policy))
     facts = []
     for result in results:
         allowed = result.outcome == "confirmed" or (
             result.outcome == "contradicted" and with_true_values and not narrow)
-        if not allowed:
+        if not allowed or result.key in misbound:
             continue
         entity = policy.entity(result.entity)
         field = entity.field(result.field)

@@ -134,6 +134,9 @@ class Failure:
     # What the model is told instead of the reason's message when the rule does not give it
     # true values (no `with values`): the reason, for the developer, names the true value.
     feedback: str | None = None
+    # Slots whose value is true but stated as another field ("{years}-year warranty" holding a
+    # review's rating): their facts are not handed to a regeneration to use again.
+    misbound: tuple[str, ...] = ()
 
 
 def resolve(action: Action, attempt: int) -> Action:
