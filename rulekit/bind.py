@@ -62,6 +62,7 @@ from rulekit.evidence import PLACEHOLDER_TEXTS, Evidence, RowRule, locate
 from rulekit.numbers import plain_decimal
 from rulekit.policy import Binding, BoundEntity, Formula, Policy, Rank
 from rulekit.scan import Mention, scan
+from rulekit.scan.base import _CJK_CHARS, _is_cjk
 from rulekit.sweep import Finding
 
 # Number words a compound form or an implicit figure may hold ("three-of-four", "a steal").
@@ -286,6 +287,9 @@ class _Vocabulary:
     days_ordered: tuple[str, ...] = ()
     day_owners: Mapping[str, tuple[tuple[str, str], ...]] = dataclasses.field(
         default_factory=dict)
+    # Those of them in Chinese, Japanese or Korean, which follow the date they name (12月3日送达,
+    # 12月3日(木)にお届け, 12월 3일 도착), matched right after it: group ``d<i>`` as in ``days``.
+    days_after: re.Pattern | None = None
 
 
 def _word_pattern(word: str) -> str:
@@ -397,10 +401,19 @@ def _compiled_vocabulary(binding: Binding, dated: frozenset[tuple[str, str]] = f
     days_ordered = sorted(day_owners, key=len, reverse=True)
     days = re.compile("(?:" + "|".join(f"(?P<d{i}>{_word_pattern(w)})" for i, w in enumerate(
         days_ordered)) + r")[\s:]*$", re.IGNORECASE) if days_ordered else None
+    after = [f"(?P<d{i}>{_word_pattern(w)})" for i, w in enumerate(days_ordered)
+             if _is_cjk(w.strip()[:1])]
+    days_after = re.compile(_DAY_WORD_GAP + "(?:" + "|".join(after) + ")") if after else None
     return _Vocabulary(words, {w: tuple(o) for w, o in owners.items()}, tuple(ordered), before,
                        tuple(forms),
                        pronouns, {k: frozenset(v) for k, v in pronoun_entities.items()},
-                       days, tuple(days_ordered), {w: tuple(o) for w, o in day_owners.items()})
+                       days, tuple(days_ordered), {w: tuple(o) for w, o in day_owners.items()},
+                       days_after)
+
+
+# Between a date and a CJK word after it: its weekday in brackets ("(木)", "（周四）") and a
+# particle ("に", "에").
+_DAY_WORD_GAP = r"[ \t\u00a0]*(?:[(（][^()（）\n]{1,6}[)）])?[ \t\u00a0]*(?:に|에)?[ \t\u00a0]*"
 
 
 def _owners_of(vocabulary: _Vocabulary, match: re.Match) -> tuple[tuple[str, str], ...]:
@@ -445,10 +458,27 @@ class _Rows:
         single = [n for n in names if " " not in n]
         multi = [n for n in names if " " in n]
         alternation = lambda items: "|".join(re.escape(n) for n in sorted(items, key=len, reverse=True))  # noqa: E731
-        self.single = re.compile(rf"(?<![\w-])(?:{alternation(single)})(?![\w-])") if single else None
-        self.multi = re.compile(rf"(?<![\w-])(?:{alternation(multi)})(?![\w-])",
+        self._single = alternation(single) if single else None
+        self._multi = alternation(multi) if multi else None
+        self.single = re.compile(rf"(?<![\w-])(?:{self._single})(?![\w-])") if single else None
+        self.multi = re.compile(rf"(?<![\w-])(?:{self._multi})(?![\w-])",
                                 re.IGNORECASE) if multi else None
         self.folded = {n.casefold(): n for n in multi}
+
+    def _patterns(self, text: str) -> tuple[tuple[re.Pattern | None, bool], ...]:
+        """The name patterns for ``text``. Chinese, Japanese and Korean write no spaces: a name
+        there is followed by a particle or glued to the next word (トートバッグは, 保温杯售价,
+        텀블러는, "ワイヤレスイヤホン X1の"), so in a text that is not ASCII a CJK character on
+        either side is an edge of a name too. An ASCII text keeps the strict patterns."""
+        if text.isascii():
+            return (self.multi, True), (self.single, False)
+        edge_before = rf"(?:(?<![\w-])|(?<=[{_CJK_CHARS}]))"
+        edge_after = rf"(?:(?![\w-])|(?=[{_CJK_CHARS}]))"
+        single = re.compile(rf"{edge_before}(?:{self._single}){edge_after}") \
+            if self._single else None
+        multi = re.compile(rf"{edge_before}(?:{self._multi}){edge_after}", re.IGNORECASE) \
+            if self._multi else None
+        return (multi, True), (single, False)
 
     @staticmethod
     def _label(entity: BoundEntity, row: Mapping) -> str:
@@ -459,7 +489,7 @@ class _Rows:
 
     def find(self, text: str) -> list[_Named]:
         hits: list[tuple[int, int, str]] = []
-        for regex, fold in ((self.multi, True), (self.single, False)):
+        for regex, fold in self._patterns(text):
             if regex is None:
                 continue
             for match in regex.finditer(text):
@@ -706,7 +736,12 @@ def _days(text: str, mentions: Sequence[Mention], vocabulary: _Vocabulary, rows:
             continue        # "A and B are due on X and Y respectively": each in its order
         before = text[max(0, mention.start - _WINDOW):mention.start]
         hit = vocabulary.days.search(before)
-        if hit is None or (hit.start() and before[hit.start() - 1].isalnum()):
+        if hit is not None and hit.start() and before[hit.start() - 1].isalnum() \
+                and not _is_cjk(before[hit.start()]):
+            hit = None
+        if hit is None and vocabulary.days_after is not None and not text.isascii():
+            hit = vocabulary.days_after.match(text, mention.end)
+        if hit is None:
             continue
         owners = vocabulary.day_owners[vocabulary.days_ordered[int(hit.lastgroup[1:])]]
         probe = _Figure(mention.start, mention.end, mention.text, Decimal(0), owners,
@@ -813,19 +848,38 @@ def _field_words(text: str, mention: Mention, vocabulary: _Vocabulary):
     gap = _FILLERS.match(window).end()
     probe = prefix + window[gap:]
     match = vocabulary.words.match(probe)
-    if match and (match.end() == len(probe) or not probe[match.end()].isalnum()):
+    # A word of Chinese, Japanese or Korean ends at its last character: the next word is glued
+    # to it (3点です, 3件。), and so is the word before one (は残り3点, 保温杯售价199元).
+    if match and (match.end() == len(probe) or not probe[match.end()].isalnum()
+                  or _is_cjk(probe[match.end() - 1])):
         end = after_start + gap + match.end() - len(prefix)
         return _owners_of(vocabulary, match), (after_start, max(end, after_start))
+    if mention.currency:
+        # A currency written after the figure is part of it (1,980円, 19,900원, "49,99 €"): a
+        # field word as much as "$" before one.
+        tail = _CURRENCY_TAIL.search(mention.text)
+        hit = vocabulary.before.search(tail.group(0)) if tail is not None else None
+        if hit is not None:
+            return _owners_named(vocabulary, hit.group(0)), None
     before = text[max(0, mention.start - _WINDOW):mention.start]
     if mention.currency and mention.text[:1] in "$€£¥":
         before += mention.text[:1]
     hit = vocabulary.before.search(before)
-    if hit and (hit.start() == 0 or not before[hit.start() - 1].isalnum()):
-        word = _fold(hit.group(0).rstrip(" :"))
-        owners = next((o for w, o in vocabulary.owners.items()
-                       if re.fullmatch(_word_pattern(w), word, re.IGNORECASE)), ())
-        return owners, None
+    if hit and (hit.start() == 0 or not before[hit.start() - 1].isalnum()
+                or _is_cjk(before[hit.start()])):
+        return _owners_named(vocabulary, hit.group(0)), None
     return (), None
+
+
+# After a figure's last digit, the currency written after it (" €", "円", "万円").
+_CURRENCY_TAIL = re.compile(r"(?<=\d)[^\d]+$")
+
+
+def _owners_named(vocabulary: _Vocabulary, said: str) -> tuple[tuple[str, str], ...]:
+    """The (entity, field) pairs of the field word ``said`` (as ``vocabulary.before`` found it)."""
+    word = _fold(said.rstrip(" :"))
+    return next((o for w, o in vocabulary.owners.items()
+                 if re.fullmatch(_word_pattern(w), word, re.IGNORECASE)), ())
 
 
 # The letters a case-insensitive pattern reads as ASCII ones: "İ" and "ı" as "i", "ſ" as "s",
