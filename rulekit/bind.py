@@ -91,9 +91,11 @@ _OBJECT_BEFORE = re.compile(
     r"\b(?:for|against|over|to|past|of|with|on|at|in|led|paced|beat|defeated|topped|"
     r"versus|vs\.?)\s+(?:the\s+)?$", re.IGNORECASE)
 # The first mark comes before the look-behinds ("not after an initial, St, Mr..."), which then
-# include it: they are tried only where a sentence can end, not at every character.
+# include it: they are tried only where a sentence can end, not at every character. Chinese and
+# Japanese end a sentence at 。！？ with no space after it.
 _SENTENCE_END = re.compile(r"[.!?](?<!\b[A-Z].)(?<!\bSt.)(?<!\bMr.)(?<!\bJr.)(?<!\bSr.)"
-                           r"(?<!\bvs.)[.!?]*[\"”’)]*\s+(?=[\"“(]?[A-Z0-9])|\n\s*\n")
+                           r"(?<!\bvs.)[.!?]*[\"”’)]*\s+(?=[\"“(]?[A-Z0-9])|\n\s*\n"
+                           r"|[。！？][」』）)]*\s*")
 # Between two figures of one list: "18 points, six rebounds and a steal".
 # A figure, then "... that also included" a figure: "a 10-point double-double that also included
 # an assist".
