@@ -343,6 +343,9 @@ _RESPECTIVELY = re.compile(r"[^.!?\n]{0,160}?\brespectively\b", re.IGNORECASE)
 def _respectively_after(text: str, end: int) -> bool:
     """Whether "respectively" follows ``end`` within its sentence (160 characters at most)."""
     return "espectively" in text and _RESPECTIVELY.match(text, end) is not None
+# Between a field word and the figure after it, a particle of Japanese, Korean or Chinese:
+# 価格は1,980円, 가격은 19,900원, 售价为199元.
+_PARTICLE = "(?:は|が|の|も|은|는|이|가|의|도|为|為|是)?"
 # Fields whose words name a day: a date after them is bound (``_days``), never a number.
 _DATED = ("date", "timestamp")
 
@@ -377,8 +380,8 @@ def _compiled_vocabulary(binding: Binding, dated: frozenset[tuple[str, str]] = f
     ordered = sorted(owners, key=len, reverse=True)
     words = re.compile("|".join(f"(?P<w{i}>{_word_pattern(w)})" for i, w in enumerate(ordered)),
                        re.IGNORECASE) if ordered else None
-    before = re.compile("(?:" + "|".join(_word_pattern(w) for w in ordered) + r")[\s:]*$",
-                        re.IGNORECASE) if ordered else None
+    before = re.compile("(?P<word>" + "|".join(_word_pattern(w) for w in ordered) + ")"
+                        + _PARTICLE + r"[\s:]*$", re.IGNORECASE) if ordered else None
     forms = []
     for entity in binding.entities:
         for form in entity.forms:
@@ -549,6 +552,7 @@ class _Figure:
     implicit: bool = False      # "a steal": no figure written, only an article
     subject: bool = False       # "12 of their own": the sentence's subject's figure
     rank: Rank | None = None    # a place ("second on the team"), not a cell
+    sign: bool = False          # bound by its currency sign alone ("$49", "1,980円")
 
 
 def bind(text: str, evidence: Any, policy: Policy | None, *, locale: str = "en_US",
@@ -616,14 +620,14 @@ def bind(text: str, evidence: Any, policy: Policy | None, *, locale: str = "en_U
         if claimed.covers(mention.start, mention.end):
             settled.add((mention.start, mention.end))
             continue
-        fields, span = _field_words(text, mention, vocabulary)
+        fields, span, sign = _field_words(text, mention, vocabulary)
         if not fields:
             continue
         if span is not None:
             claimed.add(*span)
         figures.append(_Figure(mention.start, mention.end, mention.text, mention.value, fields,
                                mention.decimals, mention.scale,
-                               reach=span[1] if span is not None else mention.end))
+                               reach=span[1] if span is not None else mention.end, sign=sign))
     figures = _in_lists(text, figures + _implicit(text, vocabulary, claimed, scanned))
     figures += _own(text, scanned, figures, claimed, sentences)
     # Words inside a field word ("three" of "percent from three") are not figures.
@@ -638,8 +642,12 @@ def bind(text: str, evidence: Any, policy: Policy | None, *, locale: str = "en_U
             names_at.add(n.start, n.end)
     figures = [f for f in figures if not names_at.covers(f.start, f.end)]
     bound: list[Bound] = []
-    for figure in sorted(figures, key=lambda f: f.start):
-        result = _judge(figure, rows, derived, lookup, sentences, text, policy, withheld)
+    judged = [(f, _judge(f, rows, derived, lookup, sentences, text, policy, withheld))
+              for f in sorted(figures, key=lambda f: f.start)]
+    for figure, result in judged:
+        if result is not None and result.verdict == _OTHER_AMOUNT:
+            result = None if _price_beside(result, judged, sentences) \
+                else dataclasses.replace(result, verdict="misattributed")
         if result is None:
             settled.discard((figure.start, figure.end))
             continue
@@ -841,9 +849,9 @@ def _read(raw: str) -> Decimal | None:
 
 def _field_words(text: str, mention: Mention, vocabulary: _Vocabulary):
     """The (entity, field) pairs a field word right after (or right before) the figure names,
-    and the span of that word."""
+    the span of that word, and whether the word is only the figure's currency sign."""
     if vocabulary.words is None:
-        return (), None
+        return (), None, False
     after_start = mention.end
     window = text[after_start:after_start + _WINDOW]
     prefix = "percent " if mention.percent else ""
@@ -855,22 +863,23 @@ def _field_words(text: str, mention: Mention, vocabulary: _Vocabulary):
     if match and (match.end() == len(probe) or not probe[match.end()].isalnum()
                   or _is_cjk(probe[match.end() - 1])):
         end = after_start + gap + match.end() - len(prefix)
-        return _owners_of(vocabulary, match), (after_start, max(end, after_start))
+        return _owners_of(vocabulary, match), (after_start, max(end, after_start)), False
+    before = text[max(0, mention.start - _WINDOW):mention.start]
+    signed = mention.currency and mention.text[:1] in "$€£¥"
+    if signed:
+        before += mention.text[:1]
+    hit = vocabulary.before.search(before)
+    if hit and (hit.start() == 0 or not before[hit.start() - 1].isalnum()):
+        return (_owners_named(vocabulary, hit.group("word")), None,
+                bool(signed) and hit.start() == len(before) - 1)
     if mention.currency:
         # A currency written after the figure is part of it (1,980円, 19,900원, "49,99 €"): a
         # field word as much as "$" before one.
         tail = _CURRENCY_TAIL.search(mention.text)
         hit = vocabulary.before.search(tail.group(0)) if tail is not None else None
         if hit is not None:
-            return _owners_named(vocabulary, hit.group(0)), None
-    before = text[max(0, mention.start - _WINDOW):mention.start]
-    if mention.currency and mention.text[:1] in "$€£¥":
-        before += mention.text[:1]
-    hit = vocabulary.before.search(before)
-    if hit and (hit.start() == 0 or not before[hit.start() - 1].isalnum()
-                or _is_cjk(before[hit.start()])):
-        return _owners_named(vocabulary, hit.group(0)), None
-    return (), None
+            return _owners_named(vocabulary, hit.group("word")), None, True
+    return (), None, False
 
 
 # After a figure's last digit, the currency written after it (" €", "円", "万円").
@@ -1170,7 +1179,43 @@ def _judge(figure: _Figure, rows: _Rows, derived: Mapping[str, Decimal], lookup:
     raw = rows.cell(target.entity, target.row, field)
     if _number(raw) is None:
         return None     # a placeholder ("N/A": did not play) backs nothing: the sweep judges
-    return _verdict(figure, target.entity, target.label, field, raw, policy)
+    verdict = _verdict(figure, target.entity, target.label, field, raw, policy)
+    if verdict.verdict == "misattributed" and figure.sign and _another_amount(
+            figure, rows.rows[target.entity][target.row], target.entity, field, policy):
+        # "kostet 1.299,00 € statt 1.529,00 €": a sign says money, not which (``bind``)
+        return dataclasses.replace(verdict, verdict=_OTHER_AMOUNT)
+    return verdict
+
+
+# A verdict of ``_judge``: a figure bound by its currency sign alone is another money field of
+# its row, not the one bound. ``bind`` leaves it to the sweep when the row's own amount of that
+# field is stated in the same sentence (a was-price beside the price: "kostet 1.299,00 € statt
+# 1.529,00 €", "1,980円（通常価格2,830円）"), else it is misattributed ("X1は2,830円です").
+_OTHER_AMOUNT = "other_amount"
+
+
+def _price_beside(result: Bound, judged: list, sentences: list[int]) -> bool:
+    """Whether a figure of ``judged`` in the sentence of ``result`` is its row's own value of
+    its field."""
+    sentence = bisect.bisect_right(sentences, result.start) - 1
+    return any(other is not None and other.verdict == "ok" and other.entity == result.entity
+               and other.row == result.row and other.field == result.field
+               and bisect.bisect_right(sentences, other.start) - 1 == sentence
+               for _, other in judged)
+
+
+def _another_amount(figure: _Figure, row: Mapping, entity: str, field: str,
+                    policy: Policy) -> bool:
+    """Whether ``figure``, bound to ``field`` by its currency sign alone, is the amount of
+    another money field of the same row."""
+    spec = policy.entity(entity)
+    for other, raw in row.items():
+        decl = spec.field(other) if spec is not None and other != field else None
+        if decl is None or decl.type.kind != "money" or (truth := _number(raw)) is None:
+            continue
+        if any(figure.value == v for v in _shown_forms(policy, entity, other, truth)):
+            return True
+    return False
 
 
 def _nearest(figure: _Figure, lookup: _Lookup, sentences: list[int], wanted: frozenset[str],
