@@ -92,10 +92,11 @@ _OBJECT_BEFORE = re.compile(
     r"versus|vs\.?)\s+(?:the\s+)?$", re.IGNORECASE)
 # The first mark comes before the look-behinds ("not after an initial, St, Mr..."), which then
 # include it: they are tried only where a sentence can end, not at every character. Chinese and
-# Japanese end a sentence at 。！？ with no space after it.
+# Japanese end a sentence at 。！？ with no space after it; a sentence of a script without case
+# (Korean: "품절입니다. 배송비는") starts with a letter of that script.
 _SENTENCE_END = re.compile(r"[.!?](?<!\b[A-Z].)(?<!\bSt.)(?<!\bMr.)(?<!\bJr.)(?<!\bSr.)"
-                           r"(?<!\bvs.)[.!?]*[\"”’)]*\s+(?=[\"“(]?[A-Z0-9])|\n\s*\n"
-                           r"|[。！？][」』）)]*\s*")
+                           r"(?<!\bvs.)[.!?]*[\"”’)]*\s+(?=[\"“(]?[A-Z0-9" + _CJK_CHARS + "])"
+                           r"|\n\s*\n|[。！？][」』）)]*\s*")
 # Between two figures of one list: "18 points, six rebounds and a steal".
 # A figure, then "... that also included" a figure: "a 10-point double-double that also included
 # an assist".
