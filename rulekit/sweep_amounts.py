@@ -944,13 +944,16 @@ _CJK_STOCK_BEFORE = ("剩", "剩下", "剩余", "库存", "库存有", "库存�
 _CJK_STOCK_AFTER = re.compile(r"[件个個双雙台点點本套份支瓶盒]|[。，！,.!]|\Z")
 # After a number, a Korean counter and "left" (남았습니다, 남아 있습니다, 남음, 남은, 밖에 남지
 # 않았습니다): 20개 남았습니다 is a stock level; 20일 남았습니다 (days) is not.
-_KO_STOCK_AFTER = re.compile(r"[ \t\u00a0]?(?:개|점|벌|켤레|장|권|병|대|세트)[ \t\u00a0]?"
-                             r"(?:밖에[ \t\u00a0]?)?남(?:았|아|음|은|지)")
+_KO_COUNTER = r"[ \t\u00a0]?(?:개|점|벌|켤레|장|권|병|대|세트)"
+_KO_STOCK_AFTER = re.compile(_KO_COUNTER + r"[ \t\u00a0]?(?:밖에[ \t\u00a0]?)?남(?:았|아|음|은|지)")
+# Before a number, the Korean word for stock ("재고 3개", "재고는 3개"), with a counter after it.
+_KO_STOCK_BEFORE = re.compile(r"재고(?:는|가|도)?[ \t\u00a0]*\Z")
+_KO_COUNTED = re.compile(_KO_COUNTER)
 # Before a number, French and Portuguese "there remain(s)": "il (ne) reste (plus que)", "il n'en
-# reste que", "restam (apenas)", "resta (só)"; with a counter or the end of the clause after
+# reste que", "plus que", "restam (apenas)", "resta (só)"; with a counter or the end of the clause after
 # the number (``_LEFT_COUNTED``): "il reste 15 jours" and "restam 10 dias" count time.
 _LEFT_BEFORE = re.compile(r"(?<![\w'’])(?:il[ \t\u00a0]+(?:ne[ \t\u00a0]+|n['’])?(?:en[ \t\u00a0]+)?"
-                          r"reste(?:nt)?|restam?)(?:[ \t\u00a0]+(?:plus|encore|seulement|que|"
+                          r"reste(?:nt)?|restam?|plus[ \t\u00a0]+que)(?:[ \t\u00a0]+(?:plus|encore|seulement|que|"
                           r"apenas|só|somente|ainda|mais))*[ \t\u00a0]+\Z")
 _LEFT_COUNTED = re.compile(r"[ \t\u00a0]*(?:[.!,;:)\n]|\Z)|[ \t\u00a0]+(?:unités?|exemplaires?|"
                            r"articles?|pièces?|produits?|unidades?|exemplares?|peças?|itens|"
@@ -964,8 +967,8 @@ def _stock_levels(low: str, mentions: Sequence[Mention], evidence: Evidence) -> 
     text lower-cased, index for index."""
     findings = []
     cjk = "剩" in low or "库存" in low or "在庫" in low or "残り" in low
-    korean = "남" in low
-    left = "reste" in low or "restam" in low or "resta " in low
+    korean = "남" in low or "재고" in low
+    left = "reste" in low or "restam" in low or "resta " in low or "plus que" in low
     memo: dict[int, tuple[set[Decimal], str]] = {}     # by the id of the amounts judged
     names = None
     for mention in mentions:
@@ -975,7 +978,9 @@ def _stock_levels(low: str, mentions: Sequence[Mention], evidence: Evidence) -> 
         if not _STOCK_LEVEL.match(low, mention.end) and not (
                 cjk and low.endswith(_CJK_STOCK_BEFORE, 0, mention.start)
                 and _CJK_STOCK_AFTER.match(low, mention.end)) and not (
-                korean and _KO_STOCK_AFTER.match(low, mention.end)) and not (
+                korean and (_KO_STOCK_AFTER.match(low, mention.end) or (
+                    _KO_STOCK_BEFORE.search(low, max(0, mention.start - 8), mention.start)
+                    and _KO_COUNTED.match(low, mention.end)))) and not (
                 left and _LEFT_BEFORE.search(low, max(0, mention.start - 40), mention.start)
                 and _LEFT_COUNTED.match(low, mention.end)):
             continue
