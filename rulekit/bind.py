@@ -62,6 +62,7 @@ from rulekit.evidence import PLACEHOLDER_TEXTS, Evidence, RowRule, locate
 from rulekit.numbers import plain_decimal
 from rulekit.policy import Binding, BoundEntity, Formula, Policy, Rank
 from rulekit.scan import Mention, scan
+from rulekit.scan.base import _CJK_CHARS, _is_cjk
 from rulekit.sweep import Finding
 
 # Number words a compound form or an implicit figure may hold ("three-of-four", "a steal").
@@ -90,9 +91,12 @@ _OBJECT_BEFORE = re.compile(
     r"\b(?:for|against|over|to|past|of|with|on|at|in|led|paced|beat|defeated|topped|"
     r"versus|vs\.?)\s+(?:the\s+)?$", re.IGNORECASE)
 # The first mark comes before the look-behinds ("not after an initial, St, Mr..."), which then
-# include it: they are tried only where a sentence can end, not at every character.
+# include it: they are tried only where a sentence can end, not at every character. Chinese and
+# Japanese end a sentence at 。！？ with no space after it; a sentence of a script without case
+# (Korean: "품절입니다. 배송비는") starts with a letter of that script.
 _SENTENCE_END = re.compile(r"[.!?](?<!\b[A-Z].)(?<!\bSt.)(?<!\bMr.)(?<!\bJr.)(?<!\bSr.)"
-                           r"(?<!\bvs.)[.!?]*[\"”’)]*\s+(?=[\"“(]?[A-Z0-9])|\n\s*\n")
+                           r"(?<!\bvs.)[.!?]*[\"”’)]*\s+(?=[\"“(]?[A-Z0-9" + _CJK_CHARS + "])"
+                           r"|\n\s*\n|[。！？][」』）)]*\s*")
 # Between two figures of one list: "18 points, six rebounds and a steal".
 # A figure, then "... that also included" a figure: "a 10-point double-double that also included
 # an assist".
@@ -286,6 +290,9 @@ class _Vocabulary:
     days_ordered: tuple[str, ...] = ()
     day_owners: Mapping[str, tuple[tuple[str, str], ...]] = dataclasses.field(
         default_factory=dict)
+    # Those of them in Chinese, Japanese or Korean, which follow the date they name (12月3日送达,
+    # 12月3日(木)にお届け, 12월 3일 도착), matched right after it: group ``d<i>`` as in ``days``.
+    days_after: re.Pattern | None = None
 
 
 def _word_pattern(word: str) -> str:
@@ -337,6 +344,9 @@ _RESPECTIVELY = re.compile(r"[^.!?\n]{0,160}?\brespectively\b", re.IGNORECASE)
 def _respectively_after(text: str, end: int) -> bool:
     """Whether "respectively" follows ``end`` within its sentence (160 characters at most)."""
     return "espectively" in text and _RESPECTIVELY.match(text, end) is not None
+# Between a field word and the figure after it, a particle of Japanese, Korean or Chinese:
+# 価格は1,980円, 가격은 19,900원, 售价为199元.
+_PARTICLE = "(?:は|が|の|も|은|는|이|가|의|도|为|為|是)?"
 # Fields whose words name a day: a date after them is bound (``_days``), never a number.
 _DATED = ("date", "timestamp")
 
@@ -371,8 +381,8 @@ def _compiled_vocabulary(binding: Binding, dated: frozenset[tuple[str, str]] = f
     ordered = sorted(owners, key=len, reverse=True)
     words = re.compile("|".join(f"(?P<w{i}>{_word_pattern(w)})" for i, w in enumerate(ordered)),
                        re.IGNORECASE) if ordered else None
-    before = re.compile("(?:" + "|".join(_word_pattern(w) for w in ordered) + r")[\s:]*$",
-                        re.IGNORECASE) if ordered else None
+    before = re.compile("(?P<word>" + "|".join(_word_pattern(w) for w in ordered) + ")"
+                        + _PARTICLE + r"[\s:]*$", re.IGNORECASE) if ordered else None
     forms = []
     for entity in binding.entities:
         for form in entity.forms:
@@ -397,10 +407,19 @@ def _compiled_vocabulary(binding: Binding, dated: frozenset[tuple[str, str]] = f
     days_ordered = sorted(day_owners, key=len, reverse=True)
     days = re.compile("(?:" + "|".join(f"(?P<d{i}>{_word_pattern(w)})" for i, w in enumerate(
         days_ordered)) + r")[\s:]*$", re.IGNORECASE) if days_ordered else None
+    after = [f"(?P<d{i}>{_word_pattern(w)})" for i, w in enumerate(days_ordered)
+             if _is_cjk(w.strip()[:1])]
+    days_after = re.compile(_DAY_WORD_GAP + "(?:" + "|".join(after) + ")") if after else None
     return _Vocabulary(words, {w: tuple(o) for w, o in owners.items()}, tuple(ordered), before,
                        tuple(forms),
                        pronouns, {k: frozenset(v) for k, v in pronoun_entities.items()},
-                       days, tuple(days_ordered), {w: tuple(o) for w, o in day_owners.items()})
+                       days, tuple(days_ordered), {w: tuple(o) for w, o in day_owners.items()},
+                       days_after)
+
+
+# Between a date and a CJK word after it: its weekday in brackets ("(木)", "（周四）") and a
+# particle ("に", "에").
+_DAY_WORD_GAP = r"[ \t\u00a0]*(?:[(（][^()（）\n]{1,6}[)）])?[ \t\u00a0]*(?:に|에)?[ \t\u00a0]*"
 
 
 def _owners_of(vocabulary: _Vocabulary, match: re.Match) -> tuple[tuple[str, str], ...]:
@@ -445,10 +464,27 @@ class _Rows:
         single = [n for n in names if " " not in n]
         multi = [n for n in names if " " in n]
         alternation = lambda items: "|".join(re.escape(n) for n in sorted(items, key=len, reverse=True))  # noqa: E731
-        self.single = re.compile(rf"(?<![\w-])(?:{alternation(single)})(?![\w-])") if single else None
-        self.multi = re.compile(rf"(?<![\w-])(?:{alternation(multi)})(?![\w-])",
+        self._single = alternation(single) if single else None
+        self._multi = alternation(multi) if multi else None
+        self.single = re.compile(rf"(?<![\w-])(?:{self._single})(?![\w-])") if single else None
+        self.multi = re.compile(rf"(?<![\w-])(?:{self._multi})(?![\w-])",
                                 re.IGNORECASE) if multi else None
         self.folded = {n.casefold(): n for n in multi}
+
+    def _patterns(self, text: str) -> tuple[tuple[re.Pattern | None, bool], ...]:
+        """The name patterns for ``text``. Chinese, Japanese and Korean write no spaces: a name
+        there is followed by a particle or glued to the next word (トートバッグは, 保温杯售价,
+        텀블러는, "ワイヤレスイヤホン X1の"), so in a text that is not ASCII a CJK character on
+        either side is an edge of a name too. An ASCII text keeps the strict patterns."""
+        if text.isascii():
+            return (self.multi, True), (self.single, False)
+        edge_before = rf"(?:(?<![\w-])|(?<=[{_CJK_CHARS}]))"
+        edge_after = rf"(?:(?![\w-])|(?=[{_CJK_CHARS}]))"
+        single = re.compile(rf"{edge_before}(?:{self._single}){edge_after}") \
+            if self._single else None
+        multi = re.compile(rf"{edge_before}(?:{self._multi}){edge_after}", re.IGNORECASE) \
+            if self._multi else None
+        return (multi, True), (single, False)
 
     @staticmethod
     def _label(entity: BoundEntity, row: Mapping) -> str:
@@ -459,7 +495,7 @@ class _Rows:
 
     def find(self, text: str) -> list[_Named]:
         hits: list[tuple[int, int, str]] = []
-        for regex, fold in ((self.multi, True), (self.single, False)):
+        for regex, fold in self._patterns(text):
             if regex is None:
                 continue
             for match in regex.finditer(text):
@@ -517,6 +553,7 @@ class _Figure:
     implicit: bool = False      # "a steal": no figure written, only an article
     subject: bool = False       # "12 of their own": the sentence's subject's figure
     rank: Rank | None = None    # a place ("second on the team"), not a cell
+    sign: bool = False          # bound by its currency sign alone ("$49", "1,980円")
 
 
 def bind(text: str, evidence: Any, policy: Policy | None, *, locale: str = "en_US",
@@ -584,14 +621,14 @@ def bind(text: str, evidence: Any, policy: Policy | None, *, locale: str = "en_U
         if claimed.covers(mention.start, mention.end):
             settled.add((mention.start, mention.end))
             continue
-        fields, span = _field_words(text, mention, vocabulary)
+        fields, span, sign = _field_words(text, mention, vocabulary)
         if not fields:
             continue
         if span is not None:
             claimed.add(*span)
         figures.append(_Figure(mention.start, mention.end, mention.text, mention.value, fields,
                                mention.decimals, mention.scale,
-                               reach=span[1] if span is not None else mention.end))
+                               reach=span[1] if span is not None else mention.end, sign=sign))
     figures = _in_lists(text, figures + _implicit(text, vocabulary, claimed, scanned))
     figures += _own(text, scanned, figures, claimed, sentences)
     # Words inside a field word ("three" of "percent from three") are not figures.
@@ -606,8 +643,12 @@ def bind(text: str, evidence: Any, policy: Policy | None, *, locale: str = "en_U
             names_at.add(n.start, n.end)
     figures = [f for f in figures if not names_at.covers(f.start, f.end)]
     bound: list[Bound] = []
-    for figure in sorted(figures, key=lambda f: f.start):
-        result = _judge(figure, rows, derived, lookup, sentences, text, policy, withheld)
+    judged = [(f, _judge(f, rows, derived, lookup, sentences, text, policy, withheld))
+              for f in sorted(figures, key=lambda f: f.start)]
+    for figure, result in judged:
+        if result is not None and result.verdict == _OTHER_AMOUNT:
+            result = None if _price_beside(result, judged, sentences) \
+                else dataclasses.replace(result, verdict="misattributed")
         if result is None:
             settled.discard((figure.start, figure.end))
             continue
@@ -706,7 +747,12 @@ def _days(text: str, mentions: Sequence[Mention], vocabulary: _Vocabulary, rows:
             continue        # "A and B are due on X and Y respectively": each in its order
         before = text[max(0, mention.start - _WINDOW):mention.start]
         hit = vocabulary.days.search(before)
-        if hit is None or (hit.start() and before[hit.start() - 1].isalnum()):
+        if hit is not None and hit.start() and before[hit.start() - 1].isalnum() \
+                and not _is_cjk(before[hit.start()]):
+            hit = None
+        if hit is None and vocabulary.days_after is not None and not text.isascii():
+            hit = vocabulary.days_after.match(text, mention.end)
+        if hit is None:
             continue
         owners = vocabulary.day_owners[vocabulary.days_ordered[int(hit.lastgroup[1:])]]
         probe = _Figure(mention.start, mention.end, mention.text, Decimal(0), owners,
@@ -804,28 +850,48 @@ def _read(raw: str) -> Decimal | None:
 
 def _field_words(text: str, mention: Mention, vocabulary: _Vocabulary):
     """The (entity, field) pairs a field word right after (or right before) the figure names,
-    and the span of that word."""
+    the span of that word, and whether the word is only the figure's currency sign."""
     if vocabulary.words is None:
-        return (), None
+        return (), None, False
     after_start = mention.end
     window = text[after_start:after_start + _WINDOW]
     prefix = "percent " if mention.percent else ""
     gap = _FILLERS.match(window).end()
     probe = prefix + window[gap:]
     match = vocabulary.words.match(probe)
-    if match and (match.end() == len(probe) or not probe[match.end()].isalnum()):
+    # A word of Chinese, Japanese or Korean ends at its last character: the next word is glued
+    # to it (3点です, 3件。), and so is the word before one (は残り3点, 保温杯售价199元).
+    if match and (match.end() == len(probe) or not probe[match.end()].isalnum()
+                  or _is_cjk(probe[match.end() - 1])):
         end = after_start + gap + match.end() - len(prefix)
-        return _owners_of(vocabulary, match), (after_start, max(end, after_start))
+        return _owners_of(vocabulary, match), (after_start, max(end, after_start)), False
     before = text[max(0, mention.start - _WINDOW):mention.start]
-    if mention.currency and mention.text[:1] in "$€£¥":
+    signed = mention.currency and mention.text[:1] in "$€£¥"
+    if signed:
         before += mention.text[:1]
     hit = vocabulary.before.search(before)
     if hit and (hit.start() == 0 or not before[hit.start() - 1].isalnum()):
-        word = _fold(hit.group(0).rstrip(" :"))
-        owners = next((o for w, o in vocabulary.owners.items()
-                       if re.fullmatch(_word_pattern(w), word, re.IGNORECASE)), ())
-        return owners, None
-    return (), None
+        return (_owners_named(vocabulary, hit.group("word")), None,
+                bool(signed) and hit.start() == len(before) - 1)
+    if mention.currency:
+        # A currency written after the figure is part of it (1,980円, 19,900원, "49,99 €"): a
+        # field word as much as "$" before one.
+        tail = _CURRENCY_TAIL.search(mention.text)
+        hit = vocabulary.before.search(tail.group(0)) if tail is not None else None
+        if hit is not None:
+            return _owners_named(vocabulary, hit.group("word")), None, True
+    return (), None, False
+
+
+# After a figure's last digit, the currency written after it (" €", "円", "万円").
+_CURRENCY_TAIL = re.compile(r"(?<=\d)[^\d]+$")
+
+
+def _owners_named(vocabulary: _Vocabulary, said: str) -> tuple[tuple[str, str], ...]:
+    """The (entity, field) pairs of the field word ``said`` (as ``vocabulary.before`` found it)."""
+    word = _fold(said.rstrip(" :"))
+    return next((o for w, o in vocabulary.owners.items()
+                 if re.fullmatch(_word_pattern(w), word, re.IGNORECASE)), ())
 
 
 # The letters a case-insensitive pattern reads as ASCII ones: "İ" and "ı" as "i", "ſ" as "s",
@@ -1114,7 +1180,43 @@ def _judge(figure: _Figure, rows: _Rows, derived: Mapping[str, Decimal], lookup:
     raw = rows.cell(target.entity, target.row, field)
     if _number(raw) is None:
         return None     # a placeholder ("N/A": did not play) backs nothing: the sweep judges
-    return _verdict(figure, target.entity, target.label, field, raw, policy)
+    verdict = _verdict(figure, target.entity, target.label, field, raw, policy)
+    if verdict.verdict == "misattributed" and figure.sign and _another_amount(
+            figure, rows.rows[target.entity][target.row], target.entity, field, policy):
+        # "kostet 1.299,00 € statt 1.529,00 €": a sign says money, not which (``bind``)
+        return dataclasses.replace(verdict, verdict=_OTHER_AMOUNT)
+    return verdict
+
+
+# A verdict of ``_judge``: a figure bound by its currency sign alone is another money field of
+# its row, not the one bound. ``bind`` leaves it to the sweep when the row's own amount of that
+# field is stated in the same sentence (a was-price beside the price: "kostet 1.299,00 € statt
+# 1.529,00 €", "1,980円（通常価格2,830円）"), else it is misattributed ("X1は2,830円です").
+_OTHER_AMOUNT = "other_amount"
+
+
+def _price_beside(result: Bound, judged: list, sentences: list[int]) -> bool:
+    """Whether a figure of ``judged`` in the sentence of ``result`` is its row's own value of
+    its field."""
+    sentence = bisect.bisect_right(sentences, result.start) - 1
+    return any(other is not None and other.verdict == "ok" and other.entity == result.entity
+               and other.row == result.row and other.field == result.field
+               and bisect.bisect_right(sentences, other.start) - 1 == sentence
+               for _, other in judged)
+
+
+def _another_amount(figure: _Figure, row: Mapping, entity: str, field: str,
+                    policy: Policy) -> bool:
+    """Whether ``figure``, bound to ``field`` by its currency sign alone, is the amount of
+    another money field of the same row."""
+    spec = policy.entity(entity)
+    for other, raw in row.items():
+        decl = spec.field(other) if spec is not None and other != field else None
+        if decl is None or decl.type.kind != "money" or (truth := _number(raw)) is None:
+            continue
+        if any(figure.value == v for v in _shown_forms(policy, entity, other, truth)):
+            return True
+    return False
 
 
 def _nearest(figure: _Figure, lookup: _Lookup, sentences: list[int], wanted: frozenset[str],

@@ -584,7 +584,8 @@ class StreamGate:
         binding all of it is settled. Binding reads a whole sentence: a figure is attributed to
         a row named later in its sentence ("- 2,380 views" to the post named on the line after
         the list), and its sentence ends only where ``rulekit.bind`` says so (a stop, white space
-        and a capital; a blank line), not at a line break before a list item, nor at "。". So
+        and a capital or a CJK letter; a blank line; 。！？), not at a line break before a list
+        item. So
         when the binding sentence that holds ``boundary`` began before it and its text so far
         holds anything binding could bind, only the text before that sentence is settled."""
         if not self._binds:

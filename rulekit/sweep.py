@@ -484,7 +484,9 @@ def sweep(text: str, evidence: Evidence, settings: SweepSettings = SweepSettings
     if "left" in low or "stock" in low or "remain" in low or "available" in low \
             or "lager" in low or "剩" in low or "库存" in low or "在庫" in low \
             or "estoque" in low or "voorraad" in low or "existencia" in low \
-            or "magazzino" in low or "vorrät" in low:
+            or "magazzino" in low or "vorrät" in low or "残り" in low or "남" in low \
+            or "reste" in low or "restam" in low or "resta " in low or "재고" in low \
+            or "plus que" in low:
         amounts += _stock_levels(low if len(low) == len(text) else _ascii_lower(text),
                                  mentions, evidence)
     if question:

@@ -246,6 +246,14 @@ _FOREIGN_NOT_AFTER = re.compile(r"(?:では|じゃ)(?:ありません|ない|な
 # ("品切れの商品は返金されます", "품절 상품은 환불됩니다"), not a claim about this one.
 _CJK_GENERIC_AFTER = re.compile(r"の(?:商品|製品|品物|アイテム|ご注文)(?:は|も|について)"
                                 r"|[ ]?(?:상품|제품|품목|주문)(?:은|는|의 경우)")
+# Before "disponible", "disponibile" or "verfügbar" after the name of a row that holds stock,
+# the verb "to be" and a few adverbs: "Le Sac à dos Urban n'est plus disponible"
+# (``_NameOrSize.named_subject``).
+_NAMED_IS = re.compile(r"[ \t\u00a0]+(?:n['’])?(?:est|sont|está|están|è|sono|ist|sind)"
+                       r"(?:[ \t\u00a0]+(?:plus|pas|toujours|encore|déjà|actuellement|bien|"
+                       r"ancora|già|ora|più|subito|attualmente|todavía|ya|actualmente|sofort|"
+                       r"derzeit|aktuell|momentan|noch|jetzt|leider|auch|nicht|mehr|nur|"
+                       r"gerade)){0,3}[ \t\u00a0]+\Z")
 # Italian "disponibile" is a stock claim only said of the thing itself, with nothing after it
 # in its clause: "Sì, è disponibile.", "Il prodotto non è più disponibile.", "La giacca (blu) è
 # disponibile": a noun after a definite article is the thing, unless it names a service, a
@@ -329,8 +337,19 @@ class _NameOrSize:
     size word (``_SIZE_WORDS``: "Größe 42 auf Lager"). ``low`` is the text lower-cased, index
     for index."""
 
-    def __init__(self, low: str, names: frozenset[str]) -> None:
-        self.low, self.names = low, names
+    def __init__(self, low: str, names: frozenset[str], evidence: Evidence | None = None) -> None:
+        self.low, self.names, self.evidence = low, names, evidence
+
+    def named_subject(self, start: int) -> bool:
+        """Whether the stock word at ``start`` follows the name of a row that holds stock and a
+        verb "to be" (``_NAMED_IS``): "Le Sac à dos Urban est disponible", "Das Notebook Aero
+        14 ist verfügbar", whose nouns ``_DISPONIBILE_BEFORE`` does not reach past."""
+        verb = _NAMED_IS.search(self.low, max(0, start - 48), start)
+        if verb is None or self.evidence is None:
+            return False
+        at, low = verb.start(), self.low
+        return any(low.endswith(name, 0, at) and _whole_word(low, at - len(name), at)
+                   for name, _ in self.evidence.stock_rows)
 
     def __call__(self, s: int, e: int, stock: int | None) -> bool:
         """[s, e): the digits; ``stock``: where the stock word after them starts, None for a
@@ -565,7 +584,8 @@ def _foreign_stock(low: str, names: _NameOrSize) -> list[tuple[int, int, str, No
             if word in ("disponibil", "disponible", "verfügbar"):
                 said = (_VERFUEGBAR_BEFORE if word == "verfügbar" else _DISPONIBILE_BEFORE
                         ).search(low, max(0, start - 40), start)
-                if said is None or said.group("noun") in _NOT_STOCK_IT \
+                if (said.group("noun") in _NOT_STOCK_IT if said is not None
+                        else not names.named_subject(start)) \
                         or not _CLAUSE_END.match(low, end):
                     continue            # "Il rimborso è disponibile online"
             negated = _FOREIGN_NOT.search(low, max(0, start - 24), start)
@@ -613,7 +633,11 @@ def _row_stock(low: str, start: int, end: int, evidence: Evidence) -> Sequence[A
 
 
 def _whole_word(low: str, start: int, end: int) -> bool:
-    return not (start and low[start - 1].isalnum()) and not low[end:end + 1].isalnum()
+    """Whether [start, end) is not part of a longer word. Chinese, Japanese and Korean write no
+    spaces: a CJK character next to a name is its edge (トートバッグは, 保温杯有货, 텀블러는)."""
+    before, after = low[start - 1:start], low[end:end + 1]
+    return not (before.isalnum() and not _is_cjk(before)) \
+        and not (after.isalnum() and not _is_cjk(after))
 
 
 def _amount_words(text: str, low: str, evidence: Evidence) -> list[Finding]:
@@ -632,7 +656,7 @@ def _amount_words(text: str, low: str, evidence: Evidence) -> list[Finding]:
     findings = []
     supposing = _SUPPOSING.search(low) is not None     # once: most texts suppose nothing
     counted: dict[tuple[str, str | None], tuple[Sequence[Amount], int]] = {}
-    names = _NameOrSize(low, evidence.names)
+    names = _NameOrSize(low, evidence.names, evidence)
     phrases = _amount_phrases(low, names)
     if evidence.stock_nouns and ("left" in low or "remaining" in low or "available" in low):
         # "there are still rooms left", "The Navy raincoat is still available": not inside a
@@ -918,6 +942,22 @@ _STOCK_LEVEL = re.compile(r"[ \t\u00a0]+(?:(?:units?|items?|pieces?|pcs|pairs?|m
 # with a counter or the end of the clause after it (剩余2天 is two days left).
 _CJK_STOCK_BEFORE = ("剩", "剩下", "剩余", "库存", "库存有", "库存还有", "残り", "在庫")
 _CJK_STOCK_AFTER = re.compile(r"[件个個双雙台点點本套份支瓶盒]|[。，！,.!]|\Z")
+# After a number, a Korean counter and "left" (남았습니다, 남아 있습니다, 남음, 남은, 밖에 남지
+# 않았습니다): 20개 남았습니다 is a stock level; 20일 남았습니다 (days) is not.
+_KO_COUNTER = r"[ \t\u00a0]?(?:개|점|벌|켤레|장|권|병|대|세트)"
+_KO_STOCK_AFTER = re.compile(_KO_COUNTER + r"[ \t\u00a0]?(?:밖에[ \t\u00a0]?)?남(?:았|아|음|은|지)")
+# Before a number, the Korean word for stock ("재고 3개", "재고는 3개"), with a counter after it.
+_KO_STOCK_BEFORE = re.compile(r"재고(?:는|가|도)?[ \t\u00a0]*\Z")
+_KO_COUNTED = re.compile(_KO_COUNTER)
+# Before a number, French and Portuguese "there remain(s)": "il (ne) reste (plus que)", "il n'en
+# reste que", "plus que", "restam (apenas)", "resta (só)"; with a counter or the end of the clause after
+# the number (``_LEFT_COUNTED``): "il reste 15 jours" and "restam 10 dias" count time.
+_LEFT_BEFORE = re.compile(r"(?<![\w'’])(?:il[ \t\u00a0]+(?:ne[ \t\u00a0]+|n['’])?(?:en[ \t\u00a0]+)?"
+                          r"reste(?:nt)?|restam?|plus[ \t\u00a0]+que)(?:[ \t\u00a0]+(?:plus|encore|seulement|que|"
+                          r"apenas|só|somente|ainda|mais))*[ \t\u00a0]+\Z")
+_LEFT_COUNTED = re.compile(r"[ \t\u00a0]*(?:[.!,;:)\n]|\Z)|[ \t\u00a0]+(?:unités?|exemplaires?|"
+                           r"articles?|pièces?|produits?|unidades?|exemplares?|peças?|itens|"
+                           r"item|produtos?|artigos?|en stock|em estoque)(?![\w-])")
 
 
 def _stock_levels(low: str, mentions: Sequence[Mention], evidence: Evidence) -> list[Finding]:
@@ -926,7 +966,9 @@ def _stock_levels(low: str, mentions: Sequence[Mention], evidence: Evidence) -> 
     of a name or a size are no level ("Größe 42 auf Lager", ``_NameOrSize``). ``low`` is the
     text lower-cased, index for index."""
     findings = []
-    cjk = "剩" in low or "库存" in low or "在庫" in low
+    cjk = "剩" in low or "库存" in low or "在庫" in low or "残り" in low
+    korean = "남" in low or "재고" in low
+    left = "reste" in low or "restam" in low or "resta " in low or "plus que" in low
     memo: dict[int, tuple[set[Decimal], str]] = {}     # by the id of the amounts judged
     names = None
     for mention in mentions:
@@ -935,7 +977,12 @@ def _stock_levels(low: str, mentions: Sequence[Mention], evidence: Evidence) -> 
             continue
         if not _STOCK_LEVEL.match(low, mention.end) and not (
                 cjk and low.endswith(_CJK_STOCK_BEFORE, 0, mention.start)
-                and _CJK_STOCK_AFTER.match(low, mention.end)):
+                and _CJK_STOCK_AFTER.match(low, mention.end)) and not (
+                korean and (_KO_STOCK_AFTER.match(low, mention.end) or (
+                    _KO_STOCK_BEFORE.search(low, max(0, mention.start - 8), mention.start)
+                    and _KO_COUNTED.match(low, mention.end)))) and not (
+                left and _LEFT_BEFORE.search(low, max(0, mention.start - 40), mention.start)
+                and _LEFT_COUNTED.match(low, mention.end)):
             continue
         names = names or _NameOrSize(low, evidence.names)
         if names(mention.start, mention.end, None):

@@ -304,8 +304,10 @@ class _Cjk:
         for match in _CJK_RUN.finditer(text):
             s, e = match.span()
             if not self.free(s, e) or (s and text[s - 1].isdigit()) \
-                    or (s > 1 and text[s - 1] in " \u00a0" and text[s - 2].isdigit()):
+                    or (s > 1 and text[s - 1] in " \u00a0" and text[s - 2].isdigit()
+                        and (text[s] in _CJK_SMALL or text[s] in _CJK_BIG)):
                 continue                    # 3千万, 1.2 萬: the digits' scale
+            # ("蓝牙耳机 X1 一百八十九元": a numeral spaced from digits is a number of its own)
             self.cjk_run(s, e, match.group())
 
     def korean(self) -> None:

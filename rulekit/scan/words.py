@@ -597,6 +597,8 @@ class _Words:
                     found = _DE_TIMES.match(self.low, e)        # dreimal so hoch
                     if found:
                         self.claim(_Hit("multiple", s, e, Decimal(_de_value(word[:-3]))))
+                    elif _DE_TIMES_STOCK.match(self.low, e):    # noch fünfmal vorrätig: 5
+                        self.claim(_Hit("word_number", s, e, Decimal(_de_value(word[:-3]))))
                     continue
                 else:
                     continue
@@ -1113,6 +1115,9 @@ _ROLE_TIMES = {
           r"sneller|beter)(?![\w]))",
     "de": r"mal" + _DE_COMPARATIVE}
 _DE_TIMES = re.compile(_DE_COMPARATIVE)
+# After "fünfmal", a stock word: "noch fünfmal vorrätig" counts five of the thing in stock.
+_DE_TIMES_STOCK = re.compile(r"[ \u00a0]+(?:(?:noch|nur|derzeit|aktuell)[ \u00a0]+)?"
+                             r"(?:vorrätig|auf[ \u00a0]+lager|verfügbar|lieferbar|da)(?![\w-])")
 _ROLE_AFTER = {language: re.compile(
     rf"[ \u00a0]+(?:(?P<pct>{_ROLE_PERCENT[language]})(?![\w])|(?P<times>{_ROLE_TIMES[language]}))")
     for language in _ROLE_PERCENT}
