@@ -577,6 +577,33 @@ _DEDUCTION_LABEL = re.compile(r"(?i)discount|coupon|promo|rebate|voucher|savings
                               r"avoir|remboursement|reembolso|rimborso|reembolso|korting|"
                               r"折扣|优惠|割引|할인|退款|返金|환불")
 
+# Brazilian instalments: "3x" is a number of payments, not a multiple, before "sem juros",
+# "com juros", "de R$", "no cartão", "iguais", "mensais", "parcelas", or after "em até", or
+# after "em" unless a verb of change stands before it ("cresceu em 3x" is a multiple).
+_INSTALMENT_AFTER = re.compile(r"[ \u00a0]+(?:(?:sem|com)[ \u00a0]+juros|de[ \u00a0]+R\$|"
+                               r"no[ \u00a0]+cart[ãa]o|iguais|mensais|parcelas)(?![^\W\d_])"
+                               r"|[ \u00a0]*(?:[.,;:!?)]|\Z)", re.IGNORECASE)
+_INSTALMENT_BEFORE = re.compile(r"(?i)(?<![^\W\d_])(?:(?P<w>[^\W\d_]+)[ \u00a0]+)?em"
+                                r"(?P<upto>[ \u00a0]+at[ée])?[ \u00a0]+\Z")
+_CHANGE_STEMS = ("aument", "cresc", "cresceu", "multiplic", "reduz", "diminu", "ca", "subi",
+                 "elev", "expand", "dobr", "tripl", "vend", "melhor", "aceler", "ganh")
+
+
+def _instalments(text: str, mention: Mention) -> bool:
+    """Whether "3x" (``mention``, in Portuguese) counts the instalments a price is paid in:
+    "3x sem juros", "3x de R$ 433,00", "em até 10x", "em 3x no cartão" (``_INSTALMENT_AFTER``,
+    ``_INSTALMENT_BEFORE``); not "cresceu em 3x", a multiple."""
+    before = _INSTALMENT_BEFORE.search(text, max(0, mention.start - 40), mention.start)
+    after = _INSTALMENT_AFTER.match(text, mention.end)
+    if after is not None and after.group().strip(" \u00a0")[:1].isalpha():
+        return True                         # "3x sem juros", "3x de R$"
+    if before is None:
+        return False
+    if before.group("upto"):
+        return True                         # "em até 10x"
+    word = (before.group("w") or "").casefold()
+    return after is not None and not word.startswith(_CHANGE_STEMS)
+
 
 # A direction written after a number: "3 under par", "3-under 69", "5 below zero", "2 over."
 _DIRECTION = re.compile(r"[ \u00a0\-\u2010](under|over|below|above)"
@@ -2197,10 +2224,26 @@ class _Judge:
     # --- the other kinds ----------------------------------------------------------------------
 
     def _multiple(self, index: int, mention: Mention) -> Finding | None:
+        if self.locale[:2] == "pt" and mention.text[-1:] in ("x", "X") \
+                and mention.value is not None and _instalments(self.text, mention):
+            return self._instalment_count(mention)
         if mention.value is not None and mention.value in self.evidence.multiples:
             return None
         return self._finding(mention, "computed_multiple", f"'{mention.text}' is a multiple or "
                              "ratio the evidence does not hold; code computes, the model copies")
+
+    def _instalment_count(self, mention: Mention) -> Finding | None:
+        """"3x sem juros": a number of instalments, held to the fields named for one
+        (``Evidence.instalments``), whatever other field holds the same number."""
+        value, held = mention.value, self.evidence.instalments
+        if value in held:
+            return None
+        said = ", ".join(map(plain_decimal, sorted(held))) if held else "none"
+        small = value == value.to_integral_value() \
+            and 0 <= value <= self.settings.small_integer_limit
+        return self._finding(mention, "small_integer" if small else "unsupported_number",
+                             f"{mention.text.strip()} is a number of instalments; the numbers "
+                             f"of instalments the evidence holds are {said}", absent=not held)
 
     def _date(self, index: int, mention: Mention) -> Finding | None:
         # to the minute here; the seconds of "1:38:05" in ``_unheld_seconds``
