@@ -998,6 +998,19 @@ def _may_trend(low: str) -> bool:
     return any(mark in low for mark in _TREND_MARKS) or _TREND_MARKS_OTHER.search(low) is not None
 
 
+def _change_words_beside(text: str, mention: Mention) -> bool:
+    """Whether a word of a change (``_TREND_MARKS``, ``_TREND_MARKS_OTHER``) stands among the
+    three words before ``mention`` in its clause or the two after it: "Sales fell -15%" says
+    a change, "Jetzt -15 % auf das Notebook" a discount."""
+    head = _CLAUSE_BREAK.split(text[max(0, mention.start - 40):mention.start])[-1]
+    words = head.lower().split()[-3:] + text[mention.end:mention.end + 32].lower().split()[:2]
+    return any(word.startswith(_TREND_MARKS) or _TREND_MARKS_OTHER.match(word) is not None
+               for word in words)
+
+
+_CLAUSE_BREAK = re.compile(r"[.:;!?\n]")
+
+
 def _trend(text: str, mention: Mention) -> int:
     """-1 or 1 when a direction word or arrow stands just before or after an unsigned figure
     ("fell 12.5%", "120 more views", "▲2.3%"), else 0. The words before are read from a
@@ -2196,6 +2209,10 @@ class _Judge:
                     self.text, max(0, self.text.rfind("\n", 0, mention.start) + 1,
                                    mention.start - 120), mention.start):
                 return None     # "Discount: -$4.32": a deduction written with its minus
+            if value < 0 and mention.percent and -value in evidence.discount_percents \
+                    and (-value, True) not in evidence.changes \
+                    and not _change_words_beside(self.text, mention):
+                return None     # "-15 %" for "discount_pct": 15, retail's way to write it
             return self._finding(mention, "unsupported_number", f"{shown} has the wrong sign: "
                                  f"the evidence holds {-value}")
         if self._rounds_to(mention, evidence.near(value)) is not None:
