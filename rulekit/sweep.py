@@ -103,6 +103,11 @@ _RATED_OUT_OF = re.compile(
     r"(?<![\d.,])(\d{1,3}(?:[.,]\d{1,2})?)[ \u00a0]?(?:(?:stars?|points?|sterne|étoiles|"
     r"estrellas|stelle|estrelas|sterren|punkte|points|puntos|punti|pontos|punten)[ \u00a0])?"
     r"(?:out of|sur|von|de|su|em|van|uit|op)[ \u00a0]\Z", re.IGNORECASE)
+# The scale of a rating in Chinese, Japanese and Korean: 5点満点, 满分5分, 5점 만점 ("a perfect
+# score of 5"): after the scale, or 满分 before it (``_Judge._rating_cjk``).
+_CJK_SCALE_AFTER = re.compile(r"点満点|點満点|分满分|分滿分|[ \u00a0]?점[ \u00a0]?만점")
+_CJK_SCALE_FIRST = frozenset("点點分점 \u00a0")
+_CJK_SCALE_BEFORE = ("满分", "滿分", "满分为", "滿分為", "满分是", "滿分是")
 _RATED_SLASH = re.compile(r"(?<![\d.,/])(\d{1,2}(?:[.,]\d{1,2})?)[ \u00a0]?/[ \u00a0]?\Z")
 # Words before a number (or before the "#" or "number" before it) that state a rank of what
 # the sentence is about: "ranked #1", "finished 2nd", "is number 3"; not "top" ("your top 3" is
@@ -2047,7 +2052,8 @@ class _Judge:
                 and mention.ordinal:
             return True
         if "rating_scale" in contexts and (self._rating_out_of(mention)
-                                           or self._rating_after_slash(mention)):
+                                           or self._rating_after_slash(mention)
+                                           or self._rating_cjk(mention)):
             # a scale the evidence stores, when it stores any (``Evidence.rating_scales``)
             scales = self.evidence.rating_scales
             return not scales or value in scales
@@ -2112,6 +2118,17 @@ class _Judge:
             return False
         found = _RATED_OUT_OF.search(self.text, max(0, mention.start - 32), mention.start)
         return found is not None and Decimal(found.group(1).replace(",", ".")) <= mention.value
+
+    def _rating_cjk(self, mention: Mention) -> bool:
+        """5点満点 ("5点満点中4.5"), 满分5分 ("4.8分（满分5分）"), 5점 만점 ("5점 만점에 4.7점"): the
+        scale of a rating, as "out of 5" is (``_CJK_SCALE_AFTER``, ``_CJK_SCALE_BEFORE``)."""
+        text, end = self.text, mention.end
+        if text[end:end + 1] not in _CJK_SCALE_FIRST or mention.kind != "number":
+            return False
+        if _CJK_SCALE_AFTER.match(text, end) is not None:
+            return True
+        return text[end] == "分" and text.endswith(_CJK_SCALE_BEFORE, max(0, mention.start - 3),
+                                                  mention.start)
 
     def _rating_above(self, mention: Mention) -> str | None:
         """The rating said before "out of" and ``mention``, its scale, when it is above the
