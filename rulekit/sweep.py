@@ -421,7 +421,10 @@ def sweep(text: str, evidence: Evidence, settings: SweepSettings = SweepSettings
         or " no " in low or low.startswith("no "))
     # whether any of the readings below may hold a figure back from the fast path: most
     # answers need none, and then each figure pays none of their tests
-    guarded = directed or ranking or changes or measured or stating or other_changes or taxed
+    # "70%オフ" for ``price_ratio: 0.7``: a share paid said as a discount (``_said_as_discount``)
+    paid = evidence.paid_shares
+    guarded = directed or ranking or changes or measured or stating or other_changes or taxed \
+        or paid
     judge_mention = judge.mention
     findings = []
     for index, mention in enumerate(mentions):
@@ -446,7 +449,9 @@ def sweep(text: str, evidence: Evidence, settings: SweepSettings = SweepSettings
                         and change_word_before(text, mention.start) in _STATED_CHANGE
                         and _stated_change(text, mention))
                     or (other_changes and mention.sign is None and abs(value) not in magnitudes
-                        and _stated_change_other(text, mention, other_changes)[0]))):
+                        and _stated_change_other(text, mention, other_changes)[0])
+                    or (paid and mention.percent and value in paid
+                        and _said_as_discount(text, mention)))):
             continue    # an ordinal may be a day with its weekday ("Tuesday the 3rd")
         if kind == "url" and not mention.text.startswith("/") and _url(mention.text) in urls:
             continue
@@ -608,6 +613,26 @@ def _instalments(text: str, mention: Mention) -> bool:
         return True                         # "em até 10x"
     word = (before.group("w") or "").casefold()
     return after is not None and not word.startswith(_CHANGE_STEMS)
+
+
+# Words that make a percentage the part taken off a price: after it ("70% off", 70%オフ,
+# 80% 할인, "15 % Rabatt", "15 % de remise"), or before it (优惠80%, 折扣80%, 할인율 80%,
+# "save 80%"); 7割引 holds its own.
+_DISCOUNT_AFTER = re.compile(r"(?i)[ \u00a0]?(?:off\b|オフ|引き|할인|割引|折扣|优惠|優惠|rabatt|"
+                             r"nachlass|de (?:remise|réduction|desconto|descuento)|di sconto|"
+                             r"korting|sconto|desconto|descuento)")
+_DISCOUNT_BEFORE = ("优惠", "優惠", "折扣", "立减", "할인", "할인율", "割引", "save", "saving",
+                    "discount", "discount of", "rabatt", "remise de", "réduction de",
+                    "desconto de", "descuento del", "descuento de", "sconto del")
+
+
+def _said_as_discount(text: str, mention: Mention) -> bool:
+    """Whether the percentage ``mention`` is said as the part taken off a price (7割引, "70%
+    off", 优惠80%, "80% 할인"), not as the share paid (7割の値段, 原价的80%)."""
+    if mention.text.endswith("引") or _DISCOUNT_AFTER.match(text, mention.end) is not None:
+        return True
+    head = text[max(0, mention.start - 16):mention.start].rstrip(" \u00a0:：").casefold()
+    return head.endswith(_DISCOUNT_BEFORE)
 
 
 # A direction written after a number: "3 under par", "3-under 69", "5 below zero", "2 over."
@@ -1726,6 +1751,11 @@ class _Judge:
             weekday = self._weekday_before(mention)
             if weekday is not None:     # "Tuesday the 3rd": a day, judged as one
                 return self._weekday_day(mention, weekday)
+        if mention.percent and value in self.evidence.paid_shares \
+                and _said_as_discount(self.text, mention):
+            return self._finding(mention, "unsupported_number", f"{mention.text.strip()} is said "
+                                 f"as a discount; the evidence holds {plain_decimal(value)}% only "
+                                 "as the share of the price that is paid")
         # Every test below licenses; the set lookups come first so that a backed figure, the
         # common case, is settled without the words around it (read lazily, see Mention).
         if self._matches(mention):
