@@ -635,6 +635,14 @@ def _said_as_discount(text: str, mention: Mention) -> bool:
     return head.endswith(_DISCOUNT_BEFORE)
 
 
+# A counter or a word of items after a whole number: it counts things ("残り5点", "5个", "다섯 개",
+# "5 Stück", "cinq exemplaires", "5-mal"), and is never a rounding of a figure with decimals.
+_ITEMS_AFTER = re.compile(r"(?i)[ \u00a0]?(?:[点個个件台枚只套盒瓶箱名人]|개|명|건|대|장|병|벌|켤레|"
+                          r"-?mal\b|st(?:ü|ue)ck|exemplai|exemplar|articles?\b|artikel|"
+                          r"pi[eè]ces?\b|unit|unid|unità|peças?\b|itens\b|items?\b|pcs\b|"
+                          r"pezzi|stuks)")
+
+
 # A direction written after a number: "3 under par", "3-under 69", "5 below zero", "2 over."
 _DIRECTION = re.compile(r"[ \u00a0\-\u2010](under|over|below|above)"
                         r"(?:[ \u00a0]+(?:par|zero)(?![\w-])"
@@ -2262,7 +2270,13 @@ class _Judge:
                 return None     # "-15 %" for "discount_pct": 15, retail's way to write it
             return self._finding(mention, "unsupported_number", f"{shown} has the wrong sign: "
                                  f"the evidence holds {-value}")
-        if self._rounds_to(mention, evidence.near(value)) is not None:
+        rounded = self._rounds_to(mention, evidence.near(value))
+        if rounded is not None and not (
+                rounded.value != rounded.value.to_integral_value() and integral
+                and mention.decimals == 0 and not mention.scaled and mention.currency is None
+                and _ITEMS_AFTER.match(self.text, mention.end) is not None):
+            # (a count of items, "残り5点", "cinq exemplaires", is no rounding of a rating of
+            # 4.5: it is a count the evidence does not hold)
             return self._finding(mention, "rounded", f"{shown} is a rounded figure; the "
                                  "evidence holds the exact value and rounding is not allowed here")
         # (a number in words is no digits of a name: "One customer" is not the "1" of "r1")
