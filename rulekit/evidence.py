@@ -288,9 +288,17 @@ _DEDUCTION_NAME = re.compile(r"discount|rebate|coupon|voucher|promo|deduction|ma
                              re.IGNORECASE)
 # A field that holds how many instalments a price is split into ("installments": 3,
 # "max_installments", "parcelas", "cuotas"), not the amount of one ("installment_price").
-_INSTALMENTS_NAME = re.compile(r"(?:instal+ments?|parcelas?|cuotas?)(?:_?(?:count|max|number|"
-                               r"qty|num|n))?$|^(?:max|num|number|n|qty)_?(?:of_)?"
-                               r"(?:instal+ments|parcelas|cuotas)$", re.IGNORECASE)
+_INSTALMENTS_NAME = re.compile(r"^(?:(?:max|maximum|num|number|n|qty|total)_?(?:of_)?)?"
+                               r"(?:instal+ments?|parcelas?|cuotas?)"
+                               r"(?:_?(?:count|max|number|qty|num|n))?$", re.IGNORECASE)
+
+
+def _may_count_instalments(name: str) -> bool:
+    """The substring tests before ``_INSTALMENTS_NAME``: most fields name no instalments."""
+    low = name.lower()
+    return "nst" in low or "arcel" in low or "uota" in low
+
+
 # A ratio field that holds the share of a price that is paid ("price_ratio": 0.7 is 70 % of
 # the list price, a 30 % discount): it backs that share, never "70% off".
 _PAID_SHARE_NAME = re.compile(r"(?:price|paid|pay|sale)_?(?:ratio|share|factor|multiplier)$|"
@@ -1550,8 +1558,8 @@ class _Builder:
             self.deductions.add(value)      # "Discount: -$4.32" (``Evidence.deductions``)
         if keys and _MULTIPLE_NAME.search(keys[-1]):
             self.multiples.add(value)
-        if keys and 0 < value < 100 and value == value.to_integral_value() \
-                and _INSTALMENTS_NAME.search(keys[-1]):
+        if keys and 0 < value < 100 and _may_count_instalments(keys[-1]) \
+                and value == value.to_integral_value() and _INSTALMENTS_NAME.search(keys[-1]):
             self.instalments.add(value)     # "installments": 3 backs "3x sem juros"
         shown = None
         reading = self._percent_reading(keys)
