@@ -736,9 +736,11 @@ class _When:
         else:
             word = _word_before(low, s)
             if word not in _SHORT_DATE_CUES and word.rstrip(",") not in _WEEKDAY_WORDS and (
-                    word.isascii() and self.info.language == "en"
+                    len(word) < 5 or word.isascii() and self.info.language == "en"
                     or _date_word(word.rstrip(","), self.info.locale) != "weekday"):
-                return None             # a weekday of the locale too: "vendredi 03/12"
+                # a weekday of the locale too, its whole name: "vendredi 03/12" (not "jeu",
+                # "mer", "so", "sex": words of their own)
+                return None
             if word == "by" and _changed_by(low, low.rfind("by", 0, s)):
                 return None             # "cut (prices) by 1/3": a share
         first, second = int(found.group(1)), int(found.group(2))
