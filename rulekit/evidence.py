@@ -286,6 +286,24 @@ _MONEY_WORDS = frozenset("""price prices total totals subtotal subtotals amount 
 _DEDUCTION_NAME = re.compile(r"discount|rebate|coupon|voucher|promo|deduction|markdown|savings?$|"
                              r"credit|refund|proration|write_?off|allowance",
                              re.IGNORECASE)
+# A field that holds how many instalments a price is split into ("installments": 3,
+# "max_installments", "parcelas", "cuotas"), not the amount of one ("installment_price").
+_INSTALMENTS_NAME = re.compile(r"^(?:(?:max|maximum|num|number|n|qty|total)_?(?:of_)?)?"
+                               r"(?:instal+ments?|parcelas?|cuotas?)"
+                               r"(?:_?(?:count|max|number|qty|num|n))?$", re.IGNORECASE)
+
+
+def _may_count_instalments(name: str) -> bool:
+    """The substring tests before ``_INSTALMENTS_NAME``: most fields name no instalments."""
+    low = name.lower()
+    return "nst" in low or "arcel" in low or "uota" in low
+
+
+# A ratio field that holds the share of a price that is paid ("price_ratio": 0.7 is 70 % of
+# the list price, a 30 % discount): it backs that share, never "70% off".
+_PAID_SHARE_NAME = re.compile(r"(?:price|paid|pay|sale)_?(?:ratio|share|factor|multiplier)$|"
+                              r"^(?:ratio|share)_?(?:of_)?(?:list_?)?(?:price|paid)$",
+                              re.IGNORECASE)
 _CHANGE_NAME = re.compile(r"(?:delta|change|diff|difference|to_?par|net|trend|growth)"
                           r"(?:_?(?:pct|percent|perc|rate|ratio|points|pts))?$", re.IGNORECASE)
 # A scale in a field's name: "viewers_millions": 123.7 is 123,700,000 viewers.
@@ -629,6 +647,15 @@ class Evidence:
     # "$.tariff.unit_rate_p_per_kwh") for ``unit_rate_p_per_kwh: 24.5``): held in that unit,
     # not in the field's currency, and per what the field is per (``units``)
     minor_amounts: frozenset[tuple[Decimal, str, str]] = frozenset()
+    # whole numbers of fields named for a number of instalments ("installments": 3,
+    # "parcelas"): "3x sem juros" is held to these only (``rulekit.sweep``)
+    instalments: frozenset[Decimal] = frozenset()
+    # percentages of fields named like a discount ("discount_pct": 15): retail writes them
+    # with a minus ("-15 %"), which is no change of the opposite sign
+    discount_percents: frozenset[Decimal] = frozenset()
+    # percentages held only as the share of a price paid ("price_ratio": 0.7 is 70 %): they
+    # back "7割の値段", "原价的80%", never a discount said with them ("70%オフ", "优惠80%")
+    paid_shares: frozenset[Decimal] = frozenset()
     # (hour, minute, IANA zone) of every clock time the evidence writes without a day (opening
     # hours, "09:00-18:00") in an object that names its zone, or inside one that does, in a
     # field called like a zone (``timezone``, ``time_zone``, ``tz``, ``store_timezone``:
@@ -1216,6 +1243,9 @@ class _Builder:
         self.days: set[dt.date] = set()
         self.stated_days: set[dt.date] = set()
         self.deductions: set[Decimal] = set()
+        self.instalments: set[Decimal] = set()
+        self.discount_percents: set[Decimal] = set()
+        self.paid_share_paths: set[str] = set()
         self.months: set[str] = set()
         # the months written as ISO does ("2026-11") in a trusted string, and their other
         # written forms ("11/2026"): names whose digits back them as written (``_month``)
@@ -1528,6 +1558,9 @@ class _Builder:
             self.deductions.add(value)      # "Discount: -$4.32" (``Evidence.deductions``)
         if keys and _MULTIPLE_NAME.search(keys[-1]):
             self.multiples.add(value)
+        if keys and 0 < value < 100 and _may_count_instalments(keys[-1]) \
+                and value == value.to_integral_value() and _INSTALMENTS_NAME.search(keys[-1]):
+            self.instalments.add(value)     # "installments": 3 backs "3x sem juros"
         shown = None
         reading = self._percent_reading(keys)
         if reading in ("points", "ratio"):
@@ -1542,6 +1575,10 @@ class _Builder:
         if shown is not None:
             self.figures.append(Figure(shown, path, _decimals(shown), percent=True))
             self._discount_size(shown, path, keys)
+            if shown > 0 and _DEDUCTION_NAME.search(keys[-1]):
+                self.discount_percents.add(shown)   # "discount_pct": 15 backs "-15 %"
+            if reading == "ratio" and _PAID_SHARE_NAME.search(keys[-1]):
+                self.paid_share_paths.add(path)     # "price_ratio": 0.7, 70 % paid
         scaled = _SCALE_NAME.search(keys[-1]) if keys else None
         if scaled is not None:
             scale = _NAME_SCALES[(scaled.group(1) or scaled.group(2)).lower()]
@@ -1815,6 +1852,9 @@ class _Builder:
         values = {f.value for f in self.figures if not f.percent}
         values |= {abs(value) for value in values}
         percents = {f.value for f in self.figures if f.percent}
+        paid = self.paid_share_paths
+        paid_shares = {f.value for f in self.figures if f.percent and f.path in paid} - {
+            f.value for f in self.figures if f.percent and f.path not in paid} if paid else ()
         return Evidence(
             figures=tuple(self.figures), values=frozenset(values), percents=frozenset(percents),
             counts=frozenset(self.counts),
@@ -1844,7 +1884,10 @@ class _Builder:
             zoned_clock=frozenset(self.zoned_clock),
             withheld={v: why for v, why in self.withheld.items() if v not in values},
             withheld_days={d: why for d, why in self.withheld_days.items() if d not in self.days},
-            row_rules=self.rows, raw=raw, changes=frozenset(self.changes))
+            row_rules=self.rows, raw=raw, changes=frozenset(self.changes),
+            instalments=frozenset(self.instalments),
+            discount_percents=frozenset(self.discount_percents),
+            paid_shares=frozenset(paid_shares))
 
     def _years(self) -> frozenset[Decimal]:
         """The year of every day and every month the evidence holds (``Evidence.years``)."""

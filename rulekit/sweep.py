@@ -103,6 +103,11 @@ _RATED_OUT_OF = re.compile(
     r"(?<![\d.,])(\d{1,3}(?:[.,]\d{1,2})?)[ \u00a0]?(?:(?:stars?|points?|sterne|étoiles|"
     r"estrellas|stelle|estrelas|sterren|punkte|points|puntos|punti|pontos|punten)[ \u00a0])?"
     r"(?:out of|sur|von|de|su|em|van|uit|op)[ \u00a0]\Z", re.IGNORECASE)
+# The scale of a rating in Chinese, Japanese and Korean: 5点満点, 满分5分, 5점 만점 ("a perfect
+# score of 5"): after the scale, or 满分 before it (``_Judge._rating_cjk``).
+_CJK_SCALE_AFTER = re.compile(r"点満点|點満点|分满分|分滿分|[ \u00a0]?점[ \u00a0]?만점")
+_CJK_SCALE_FIRST = frozenset("点點分점 \u00a0")
+_CJK_SCALE_BEFORE = ("满分", "滿分", "满分为", "滿分為", "满分是", "滿分是")
 _RATED_SLASH = re.compile(r"(?<![\d.,/])(\d{1,2}(?:[.,]\d{1,2})?)[ \u00a0]?/[ \u00a0]?\Z")
 # Words before a number (or before the "#" or "number" before it) that state a rank of what
 # the sentence is about: "ranked #1", "finished 2nd", "is number 3"; not "top" ("your top 3" is
@@ -416,7 +421,10 @@ def sweep(text: str, evidence: Evidence, settings: SweepSettings = SweepSettings
         or " no " in low or low.startswith("no "))
     # whether any of the readings below may hold a figure back from the fast path: most
     # answers need none, and then each figure pays none of their tests
-    guarded = directed or ranking or changes or measured or stating or other_changes or taxed
+    # "70%オフ" for ``price_ratio: 0.7``: a share paid said as a discount (``_said_as_discount``)
+    paid = evidence.paid_shares
+    guarded = directed or ranking or changes or measured or stating or other_changes or taxed \
+        or paid
     judge_mention = judge.mention
     findings = []
     for index, mention in enumerate(mentions):
@@ -441,7 +449,9 @@ def sweep(text: str, evidence: Evidence, settings: SweepSettings = SweepSettings
                         and change_word_before(text, mention.start) in _STATED_CHANGE
                         and _stated_change(text, mention))
                     or (other_changes and mention.sign is None and abs(value) not in magnitudes
-                        and _stated_change_other(text, mention, other_changes)[0]))):
+                        and _stated_change_other(text, mention, other_changes)[0])
+                    or (paid and mention.percent and value in paid
+                        and _said_as_discount(text, mention)))):
             continue    # an ordinal may be a day with its weekday ("Tuesday the 3rd")
         if kind == "url" and not mention.text.startswith("/") and _url(mention.text) in urls:
             continue
@@ -578,6 +588,61 @@ _DEDUCTION_LABEL = re.compile(r"(?i)discount|coupon|promo|rebate|voucher|savings
                               r"rabatt|remise|descuento|sconto|desconto|gutschrift|erstattung|"
                               r"avoir|remboursement|reembolso|rimborso|reembolso|korting|"
                               r"折扣|优惠|割引|할인|退款|返金|환불")
+
+# Brazilian instalments: "3x" is a number of payments, not a multiple, before "sem juros",
+# "com juros", "de R$", "no cartão", "iguais", "mensais", "parcelas", or after "em até", or
+# after "em" unless a verb of change stands before it ("cresceu em 3x" is a multiple).
+_INSTALMENT_AFTER = re.compile(r"[ \u00a0]+(?:(?:sem|com)[ \u00a0]+juros|de[ \u00a0]+R\$|"
+                               r"no[ \u00a0]+cart[ãa]o|iguais|mensais|parcelas)(?![^\W\d_])"
+                               r"|[ \u00a0]*(?:[.,;:!?)]|\Z)", re.IGNORECASE)
+_INSTALMENT_BEFORE = re.compile(r"(?i)(?<![^\W\d_])(?:(?P<w>[^\W\d_]+)[ \u00a0]+)?em"
+                                r"(?P<upto>[ \u00a0]+at[ée])?[ \u00a0]+\Z")
+_CHANGE_STEMS = ("aument", "cresc", "cresceu", "multiplic", "reduz", "diminu", "ca", "subi",
+                 "elev", "expand", "dobr", "tripl", "vend", "melhor", "aceler", "ganh")
+
+
+def _instalments(text: str, mention: Mention) -> bool:
+    """Whether "3x" (``mention``, in Portuguese) counts the instalments a price is paid in:
+    "3x sem juros", "3x de R$ 433,00", "em até 10x", "em 3x no cartão" (``_INSTALMENT_AFTER``,
+    ``_INSTALMENT_BEFORE``); not "cresceu em 3x", a multiple."""
+    before = _INSTALMENT_BEFORE.search(text, max(0, mention.start - 40), mention.start)
+    after = _INSTALMENT_AFTER.match(text, mention.end)
+    if after is not None and after.group().strip(" \u00a0")[:1].isalpha():
+        return True                         # "3x sem juros", "3x de R$"
+    if before is None:
+        return False
+    if before.group("upto"):
+        return True                         # "em até 10x"
+    word = (before.group("w") or "").casefold()
+    return after is not None and not word.startswith(_CHANGE_STEMS)
+
+
+# Words that make a percentage the part taken off a price: after it ("70% off", 70%オフ,
+# 80% 할인, "15 % Rabatt", "15 % de remise"), or before it (优惠80%, 折扣80%, 할인율 80%,
+# "save 80%"); 7割引 holds its own.
+_DISCOUNT_AFTER = re.compile(r"(?i)[ \u00a0]?(?:off\b|オフ|引き|할인|割引|折扣|优惠|優惠|rabatt|"
+                             r"nachlass|de (?:remise|réduction|desconto|descuento)|di sconto|"
+                             r"korting|sconto|desconto|descuento)")
+_DISCOUNT_BEFORE = ("优惠", "優惠", "折扣", "立减", "할인", "할인율", "割引", "save", "saving",
+                    "discount", "discount of", "rabatt", "remise de", "réduction de",
+                    "desconto de", "descuento del", "descuento de", "sconto del")
+
+
+def _said_as_discount(text: str, mention: Mention) -> bool:
+    """Whether the percentage ``mention`` is said as the part taken off a price (7割引, "70%
+    off", 优惠80%, "80% 할인"), not as the share paid (7割の値段, 原价的80%)."""
+    if mention.text.endswith("引") or _DISCOUNT_AFTER.match(text, mention.end) is not None:
+        return True
+    head = text[max(0, mention.start - 16):mention.start].rstrip(" \u00a0:：").casefold()
+    return head.endswith(_DISCOUNT_BEFORE)
+
+
+# A counter or a word of items after a whole number: it counts things ("残り5点", "5个", "다섯 개",
+# "5 Stück", "cinq exemplaires", "5-mal"), and is never a rounding of a figure with decimals.
+_ITEMS_AFTER = re.compile(r"(?i)[ \u00a0]?(?:[点個个件台枚只套盒瓶箱名人]|개|명|건|대|장|병|벌|켤레|"
+                          r"-?mal\b|st(?:ü|ue)ck|exemplai|exemplar|articles?\b|artikel|"
+                          r"pi[eè]ces?\b|unit|unid|unità|peças?\b|itens\b|items?\b|pcs\b|"
+                          r"pezzi|stuks)")
 
 
 # A direction written after a number: "3 under par", "3-under 69", "5 below zero", "2 over."
@@ -971,6 +1036,19 @@ _TREND_MARKS_OTHER = re.compile(
 def _may_trend(low: str) -> bool:
     """Whether the lower-cased text holds a word or an arrow ``_trend`` reads."""
     return any(mark in low for mark in _TREND_MARKS) or _TREND_MARKS_OTHER.search(low) is not None
+
+
+def _change_words_beside(text: str, mention: Mention) -> bool:
+    """Whether a word of a change (``_TREND_MARKS``, ``_TREND_MARKS_OTHER``) stands among the
+    three words before ``mention`` in its clause or the two after it: "Sales fell -15%" says
+    a change, "Jetzt -15 % auf das Notebook" a discount."""
+    head = _CLAUSE_BREAK.split(text[max(0, mention.start - 40):mention.start])[-1]
+    words = head.lower().split()[-3:] + text[mention.end:mention.end + 32].lower().split()[:2]
+    return any(word.startswith(_TREND_MARKS) or _TREND_MARKS_OTHER.match(word) is not None
+               for word in words)
+
+
+_CLAUSE_BREAK = re.compile(r"[.:;!?\n]")
 
 
 def _trend(text: str, mention: Mention) -> int:
@@ -1683,6 +1761,11 @@ class _Judge:
             weekday = self._weekday_before(mention)
             if weekday is not None:     # "Tuesday the 3rd": a day, judged as one
                 return self._weekday_day(mention, weekday)
+        if mention.percent and value in self.evidence.paid_shares \
+                and _said_as_discount(self.text, mention):
+            return self._finding(mention, "unsupported_number", f"{mention.text.strip()} is said "
+                                 f"as a discount; the evidence holds {plain_decimal(value)}% only "
+                                 "as the share of the price that is paid")
         # Every test below licenses; the set lookups come first so that a backed figure, the
         # common case, is settled without the words around it (read lazily, see Mention).
         if self._matches(mention):
@@ -2009,7 +2092,8 @@ class _Judge:
                 and mention.ordinal:
             return True
         if "rating_scale" in contexts and (self._rating_out_of(mention)
-                                           or self._rating_after_slash(mention)):
+                                           or self._rating_after_slash(mention)
+                                           or self._rating_cjk(mention)):
             # a scale the evidence stores, when it stores any (``Evidence.rating_scales``)
             scales = self.evidence.rating_scales
             return not scales or value in scales
@@ -2074,6 +2158,17 @@ class _Judge:
             return False
         found = _RATED_OUT_OF.search(self.text, max(0, mention.start - 32), mention.start)
         return found is not None and Decimal(found.group(1).replace(",", ".")) <= mention.value
+
+    def _rating_cjk(self, mention: Mention) -> bool:
+        """5点満点 ("5点満点中4.5"), 满分5分 ("4.8分（满分5分）"), 5점 만점 ("5점 만점에 4.7점"): the
+        scale of a rating, as "out of 5" is (``_CJK_SCALE_AFTER``, ``_CJK_SCALE_BEFORE``)."""
+        text, end = self.text, mention.end
+        if text[end:end + 1] not in _CJK_SCALE_FIRST or mention.kind != "number":
+            return False
+        if _CJK_SCALE_AFTER.match(text, end) is not None:
+            return True
+        return text[end] == "分" and text.endswith(_CJK_SCALE_BEFORE, max(0, mention.start - 3),
+                                                  mention.start)
 
     def _rating_above(self, mention: Mention) -> str | None:
         """The rating said before "out of" and ``mention``, its scale, when it is above the
@@ -2171,9 +2266,19 @@ class _Judge:
                     self.text, max(0, self.text.rfind("\n", 0, mention.start) + 1,
                                    mention.start - 120), mention.start):
                 return None     # "Discount: -$4.32": a deduction written with its minus
+            if value < 0 and mention.percent and -value in evidence.discount_percents \
+                    and (-value, True) not in evidence.changes \
+                    and not _change_words_beside(self.text, mention):
+                return None     # "-15 %" for "discount_pct": 15, retail's way to write it
             return self._finding(mention, "unsupported_number", f"{shown} has the wrong sign: "
                                  f"the evidence holds {-value}")
-        if self._rounds_to(mention, evidence.near(value)) is not None:
+        rounded = self._rounds_to(mention, evidence.near(value))
+        if rounded is not None and not (
+                rounded.value != rounded.value.to_integral_value() and integral
+                and mention.decimals == 0 and not mention.scaled and mention.currency is None
+                and _ITEMS_AFTER.match(self.text, mention.end) is not None):
+            # (a count of items, "残り5点", "cinq exemplaires", is no rounding of a rating of
+            # 4.5: it is a count the evidence does not hold)
             return self._finding(mention, "rounded", f"{shown} is a rounded figure; the "
                                  "evidence holds the exact value and rounding is not allowed here")
         # (a number in words is no digits of a name: "One customer" is not the "1" of "r1")
@@ -2199,10 +2304,26 @@ class _Judge:
     # --- the other kinds ----------------------------------------------------------------------
 
     def _multiple(self, index: int, mention: Mention) -> Finding | None:
+        if self.locale[:2] == "pt" and mention.text[-1:] in ("x", "X") \
+                and mention.value is not None and _instalments(self.text, mention):
+            return self._instalment_count(mention)
         if mention.value is not None and mention.value in self.evidence.multiples:
             return None
         return self._finding(mention, "computed_multiple", f"'{mention.text}' is a multiple or "
                              "ratio the evidence does not hold; code computes, the model copies")
+
+    def _instalment_count(self, mention: Mention) -> Finding | None:
+        """"3x sem juros": a number of instalments, held to the fields named for one
+        (``Evidence.instalments``), whatever other field holds the same number."""
+        value, held = mention.value, self.evidence.instalments
+        if value in held:
+            return None
+        said = ", ".join(map(plain_decimal, sorted(held))) if held else "none"
+        small = value == value.to_integral_value() \
+            and 0 <= value <= self.settings.small_integer_limit
+        return self._finding(mention, "small_integer" if small else "unsupported_number",
+                             f"{mention.text.strip()} is a number of instalments; the numbers "
+                             f"of instalments the evidence holds are {said}", absent=not held)
 
     def _date(self, index: int, mention: Mention) -> Finding | None:
         # to the minute here; the seconds of "1:38:05" in ``_unheld_seconds``

@@ -917,6 +917,8 @@ def _stated_weekday(text: str, mention: Mention, locale: str) -> tuple[int, str]
     name = found.group("w") if found else None
     if name is None:
         found = (spaced_after if mention.text.isascii() else after).match(text, mention.end)
+        if found is None and text[mention.end:mention.end + 2].lstrip(" ")[:1] in ("(", "（"):
+            found = after.match(text, mention.end)  # 12/3(木): a CJK weekday in brackets
         name = found and (found.group("w1") or found.group("w2"))
     if not name:
         return None

@@ -31,7 +31,7 @@ tests/cases/sweep/cjk_words.yaml):
 - After digits, a scale is 万 亿 千 百 十 or Korean 만 억 천 백, and what follows is read the
   same way: 3百 300, 2千3百8十 2380, 3万5 35000 (one digit after a unit is its tenth, as in
   三万五), 1万2800 12800 (more digits are exact), 3万亿 3 × 10^12, 3만원 30000 KRW, 1만 2800원,
-  1억 2천만 원 (after a space, the next digits join only when a unit or 원 follows them, and
+  1만 9,900원 (the rest grouped with a comma), 1억 2천만 원 (after a space, the next digits join only when a unit or 원 follows them, and
   "3만 원" is in won). Korean 만 is a scale only right after digits: 사과만 ("only apples"),
   만약 ("if"), 3개만 ("only 3") are not scales, nor 3만큼 ("as much as 3"); 3 백 or 3 만,
   with a space between the digits and the scale, are not read as one amount.
@@ -141,7 +141,8 @@ _UNIT_AT = re.compile(r"十(?![分字])|百(?![分货貨度姓科])|千(?![米�
 _UNIT = {"十": 10, "百": 100, "千": 1000, "万": 10**4, "萬": 10**4, "亿": 10**8, "億": 10**8,
          "백": 100, "천": 1000, "만": 10**4, "억": 10**8}
 _CJK_SCALE = re.compile(rf"[ \u00a0]?({_UNIT_AT.pattern})")
-_TAIL = re.compile(r"([ \u00a0]?)([0-9]+(?:\.[0-9]+)?)")
+# The digits after a scale: 1万2800, 1만 2800원, and grouped with a comma, 1만 9,900원.
+_TAIL = re.compile(r"([ \u00a0]?)([0-9],[0-9]{3}(?![0-9])|[0-9]+(?:\.[0-9]+)?)")
 _TAIL_FIRST = frozenset("0123456789 \u00a0")
 _TAIL_CURRENCY = frozenset("원元円")
 _ASCII_DIGITS = frozenset("0123456789")
@@ -622,7 +623,7 @@ def _digits_and_units(text: str, mask: bytearray, first: Decimal,
         tail = _TAIL.match(text, i)
         if tail is None:
             break
-        spaced, digits = tail.group(1), tail.group(2)
+        spaced, digits = tail.group(1), tail.group(2).replace(",", "")
         after = tail.end()
         if mask.count(0, i, after) != after - i:
             break                           # digits already read (a date, a link)

@@ -246,6 +246,10 @@ _SHORT_DATE_CUES = frozenset(
     "ships ship shipped shipping delivered delivery deliver expires expire expired expiring "
     "starts start started ends end ended opens opened closes closed effective by "
     "le du au el del il dal al am vom ab bis dia".split())
+# After a month and a day with a slash, a weekday of Japanese, Chinese or Korean in brackets
+# makes them a date, month first as those languages write it: 12/3(木), 12/3（周四）, 12/3(목).
+_SHORT_DATE_CJK_WEEKDAY = re.compile(r" ?[(（](?:[月火水木金土日](?:曜日)?|(?:星期|周)[一二三四五六日]|"
+                                     r"[월화수목금토일](?:요일)?)[)）]")
 _SHORT_DATE_NOT_AFTER = re.compile(
     r"[ \t\u00a0]*(?:of|stars?|points?|ratings?|scores?|votes?|de|des|du|del|della|di|von|der)"
     r"(?![^\W\d_])", re.IGNORECASE)
@@ -716,21 +720,31 @@ class _When:
 
     def short_date(self, s: int) -> int | None:
         """A month and a day with a slash and no year at s, in the locale's order ("on 7/10" in
-        en_US, "le 14/7" in fr_FR), after a word of ``_SHORT_DATE_CUES`` or a weekday; its end,
-        or None, having claimed nothing."""
+        en_US, "le 14/7" in fr_FR), after a word of ``_SHORT_DATE_CUES`` or a weekday (of
+        English or the locale: "vendredi 03/12"), or month first before a CJK weekday in
+        brackets (12/3(木), ``_SHORT_DATE_CJK_WEEKDAY``); its end, or None, having claimed
+        nothing."""
         text, low = self.text, self.low
         found = _SHORT_DATE.match(text, s)
         if found is None or _SHORT_DATE_NOT_AFTER.match(text, found.end()) \
                 or text.startswith("24/7", s) or _counted_noun(_word_after(low, found.end())):
             return None                 # "9/10 devices": a share; "24/7": open all day
-        word = _word_before(low, s)
-        if word not in _SHORT_DATE_CUES and word.rstrip(",") not in _WEEKDAY_WORDS:
-            return None
-        if word == "by" and _changed_by(low, low.rfind("by", 0, s)):
-            return None                 # "cut (prices) by 1/3": a share
+        month_first = _locale_dates(self.info.locale).month_first
+        if text[found.end():found.end() + 2].lstrip(" ")[:1] in ("(", "（") \
+                and _SHORT_DATE_CJK_WEEKDAY.match(text, found.end()) is not None:
+            month_first = True          # 12/3(木): the weekday makes it a date
+        else:
+            word = _word_before(low, s)
+            if word not in _SHORT_DATE_CUES and word.rstrip(",") not in _WEEKDAY_WORDS and (
+                    len(word) < 5 or word.isascii() and self.info.language == "en"
+                    or _date_word(word.rstrip(","), self.info.locale) != "weekday"):
+                # a weekday of the locale too, its whole name: "vendredi 03/12" (not "jeu",
+                # "mer", "so", "sex": words of their own)
+                return None
+            if word == "by" and _changed_by(low, low.rfind("by", 0, s)):
+                return None             # "cut (prices) by 1/3": a share
         first, second = int(found.group(1)), int(found.group(2))
-        month, day = (first, second) if _locale_dates(self.info.locale).month_first \
-            else (second, first)
+        month, day = (first, second) if month_first else (second, first)
         if not 1 <= month <= 12 or not _valid_day(month, day) or not self.free(s, found.end()):
             return None
         return self.day_of(s, found.end(), month, day, None)
