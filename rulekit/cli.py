@@ -4,7 +4,7 @@ Exit codes (a public contract, documented in docs/cli.md):
   0  success
   1  a rules file has errors (compile), or would be reformatted (fmt --check)
   2  usage error: unknown flag, missing argument, unreadable --out folder or input file, a
-     folder without .rules files
+     folder without .rules files; or standard output cannot be written (a full disk)
   3  internal error: a bug in rulekit; the message says what to report
 """
 
@@ -578,9 +578,13 @@ def _audit_line(line: bytes | str, number: int, policy, locale, audit, refused, 
         now = moment
     if problems:
         return bad(case_id, *problems)
-    return case_id, audit(text, case["evidence"], policy=policy, question=case.get("question"),
-                          history=case.get("history"), locale=case.get("locale", locale),
-                          attempt=attempt, now=now, inputs=case.get("inputs", inputs))
+    result = audit(text, case["evidence"], policy=policy, question=case.get("question"),
+                   history=case.get("history"), locale=case.get("locale", locale),
+                   attempt=attempt, now=now, inputs=case.get("inputs", inputs))
+    findings = result.findings
+    if len(findings) == 1 and findings[0].kind == "input" and findings[0].code == "input_error":
+        return bad(case_id, findings[0].message)    # audit refused an input: name the line
+    return case_id, result
 
 
 def _id_of(case: Any):
@@ -591,9 +595,16 @@ def _id_of(case: Any):
 
 
 def _loose(line: str) -> Any:
-    """A line ``read_json`` refused, read as Python's json reads it, for its id alone."""
+    """A line ``read_json`` refused, read as Python's json reads it, for its id alone. An
+    ``id`` given twice is no valid id (which one counts would be a guess): null."""
+    def pairs(items: list) -> dict:
+        held = dict(items)
+        if len(held) < len(items) and sum(1 for key, _ in items if key == "id") > 1:
+            held["id"] = None
+        return held
+
     try:
-        return json.loads(line)
+        return json.loads(line, object_pairs_hook=pairs)
     except ValueError:
         return None
 
@@ -816,22 +827,77 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+class OutputError(Exception):
+    """Standard output could not be written (a full disk, a quota, an I/O error)."""
+
+    def __init__(self, cause: OSError):
+        super().__init__(cause.strerror or str(cause))
+
+
+class _Output:
+    """``sys.stdout`` while a command runs: a failed write or flush is an ``OutputError``, so
+    that a full disk is told apart from a bug. A closed pipe stays a BrokenPipeError."""
+
+    def __init__(self, stream):
+        self._stream = stream
+
+    def write(self, text: str) -> int:
+        try:
+            return self._stream.write(text)
+        except BrokenPipeError:
+            raise
+        except OSError as exc:
+            raise OutputError(exc) from exc
+
+    def flush(self) -> None:
+        try:
+            self._stream.flush()
+        except BrokenPipeError:
+            raise
+        except OSError as exc:
+            raise OutputError(exc) from exc
+
+    def __getattr__(self, name: str):
+        return getattr(self._stream, name)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
+    stdout = sys.stdout
+    sys.stdout = _Output(stdout)
     try:
-        return args.run(args)
+        code = args.run(args)
+        sys.stdout.flush()      # a full disk is found here, not at exit where none can say so
+        return code
     except SystemExit as exit_:
         return int(exit_.code or 0)
     except KeyboardInterrupt:
         return 130
     except BrokenPipeError:
         return EXIT_OK
+    except OutputError as exc:
+        _drop_output(stdout)
+        print(f"rulekit {args.command}: cannot write standard output: {exc}", file=sys.stderr)
+        return EXIT_USAGE
     except Exception as exc:  # a bug: say so plainly instead of dumping a traceback on users
         print(f"rulekit {args.command}: internal error: {exc.__class__.__name__}: {exc}\n"
               "This is a bug in rulekit; please report it with the input that caused it.",
               file=sys.stderr)
         return EXIT_INTERNAL
+    finally:
+        sys.stdout = stdout
+
+
+def _drop_output(stream) -> None:
+    """Point standard output at the null device: what could not be written is dropped, and
+    Python's own flush at exit does not fail again with a message of its own."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, stream.fileno())
+        os.close(devnull)
+    except (OSError, ValueError, AttributeError):   # a replaced stdout (a test's capture)
+        pass
 
 
 if __name__ == "__main__":  # pragma: no cover
