@@ -322,6 +322,16 @@ def _read_capped(flag: str, path: str, name: str, max_bytes: int) -> str:
     return data.decode("utf-8-sig")
 
 
+def _positive_mib(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        value = 0.0
+    if not 0 < value < 1024 * 1024:     # also refuses nan and inf
+        raise argparse.ArgumentTypeError(f"must be a positive number of MiB, not {text!r}")
+    return value
+
+
 def _mib(size: int) -> str:
     return f"{size / 1024 / 1024:g} MiB"
 
@@ -472,10 +482,17 @@ def cmd_audit(args: argparse.Namespace) -> int:
                       else open(args.jsonl, "rb"))
         except OSError as exc:
             return _usage(f"cannot read --jsonl {args.jsonl}: {exc.strerror}")
+        cap = int(args.max_line_mib * 1024 * 1024)
         try:
-            for number, line in enumerate(stream, 1):
-                case_id, result = _audit_line(line, number, policy, args.locale, audit,
-                                              refused, now, inputs or None)
+            for number, line in enumerate(_capped_lines(stream, cap), 1):
+                if line is None:    # longer than the cap: refused unread, the batch goes on
+                    case_id, result = None, refused(policy, (
+                        f"line {number}: the line is longer than {args.max_line_mib:g} MiB, the cap on a "
+                        "--jsonl line; split its evidence, or raise the cap with "
+                        "--max-line-mib"))
+                else:
+                    case_id, result = _audit_line(line, number, policy, args.locale, audit,
+                                                  refused, now, inputs or None)
                 print(json.dumps({"id": case_id, "line": number,
                                   "decision": result.decision.decision,
                                   "issues": [f.to_dict() for f in result.findings]},
@@ -508,6 +525,29 @@ def cmd_audit(args: argparse.Namespace) -> int:
     if decision.feedback:
         print(f"feedback for the model: {decision.feedback}")
     return EXIT_OK
+
+
+# The longest --jsonl line read by default, in MiB (--max-line-mib): parsing and indexing cost
+# grows with it (one 21 MB line took 2 minutes and 2.6 GB), and the evidence caps
+# (rulekit.evidence.MAX_VALUES, MAX_CHARS) refuse most of what a longer line could hold.
+MAX_LINE_MIB = 8
+
+
+def _capped_lines(stream, cap: int):
+    """The lines of ``stream`` (bytes), each whole, or None for one longer than ``cap`` bytes:
+    that line's bytes are skipped in pieces, never held at once."""
+    while True:
+        line = stream.readline(cap + 1)
+        if not line:
+            return
+        if len(line) <= cap or line.endswith(b"\n"):   # the newline may be the one over
+            yield line
+            continue
+        while not line.endswith(b"\n"):     # skip the rest of the long line
+            line = stream.readline(1024 * 1024)
+            if not line:
+                break
+        yield None
 
 
 # The keys of a --jsonl case: the required ones, then the optional ones.
@@ -794,6 +834,10 @@ def build_parser() -> argparse.ArgumentParser:
     audit.add_argument("--jsonl", metavar="FILE", help='a batch, one case per line: {"id", '
                        '"evidence", "text", "question"?, "history"?, "locale"?, "inputs"?}; - '
                        'for stdin')
+    audit.add_argument("--max-line-mib", metavar="MIB", type=_positive_mib,
+                       default=MAX_LINE_MIB, help=f"the longest --jsonl line read, in MiB "
+                       f"(default {MAX_LINE_MIB}); a longer line is refused and the batch "
+                       "goes on")
     audit.add_argument("--now", metavar="ISO", help="the time the evidence's rows are judged "
                        "against their freshness budgets (default: now), and whose day relative "
                        "words (\"tomorrow\") mean when the evidence names no today")

@@ -103,3 +103,29 @@ def test_ground_refuses_evidence_over_the_cap_without_asking_the_model(monkeypat
     assert grounded.decision.decision == "refuse"
     assert any("100 values" in r.message for r in grounded.decision.reasons)
     assert asked == []
+
+
+def test_a_jsonl_line_over_the_byte_cap_is_refused_unread_and_the_batch_goes_on(tmp_path,
+                                                                                 capsys):
+    batch = tmp_path / "cases.jsonl"
+    small = json.dumps({"id": "a", "evidence": {"views": 4}, "text": "It had 4 views."})
+    huge = json.dumps({"id": "huge", "evidence": {"pad": "x" * 5000}, "text": "x"})
+    batch.write_bytes(("\n".join([small, huge, small, huge]) + "\n").encode())
+    assert main(["audit", "--jsonl", str(batch), "--max-line-mib", "0.001"]) == 0  # 1,048 B
+    results = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert [(r["id"], r["line"], r["decision"]) for r in results] == [
+        ("a", 1, "answer"), (None, 2, "refuse"), ("a", 3, "answer"), (None, 4, "refuse")]
+    message = results[1]["issues"][0]["message"]
+    assert message.startswith("line 2: ") and "0.001 MiB" in message
+    assert "--max-line-mib" in message
+    assert main(["audit", "--jsonl", str(batch)]) == 0     # the default, 8 MiB, holds it
+    assert [json.loads(line)["id"] for line in capsys.readouterr().out.splitlines()] \
+        == ["a", "huge", "a", "huge"]
+
+
+@pytest.mark.parametrize("value", ["0", "-1", "nan", "inf", "x"])
+def test_a_bad_line_cap_is_a_usage_error(tmp_path, capsys, value):
+    with pytest.raises(SystemExit) as exited:
+        main(["audit", "--jsonl", "-", "--max-line-mib", value])
+    assert exited.value.code == 2
+    assert "--max-line-mib" in capsys.readouterr().err
