@@ -101,10 +101,33 @@ class Watchdog:
 WATCHDOG = Watchdog()
 
 
-def _shut_down(connection, fired: list) -> None:
+class _Guard:
+    """One lookup's watch: ``fire`` shuts its connection down unless the lookup is ``over``;
+    the lock makes the two exclusive, so a lookup that ended is never cut afterwards."""
+
+    __slots__ = ("connection", "lock", "over", "fired")
+
+    def __init__(self, connection):
+        self.connection, self.lock, self.over, self.fired = connection, threading.Lock(), \
+            False, False
+
+    def fire(self) -> None:
+        with self.lock:
+            if self.over:
+                return
+            self.fired = True
+            _shut_down(self.connection)
+
+    def end(self) -> bool:
+        """Mark the lookup over; whether the watchdog had already cut it."""
+        with self.lock:
+            self.over = True
+            return self.fired
+
+
+def _shut_down(connection) -> None:
     """Wake a thread blocked reading ``connection``: shut its socket down (a dup of the
     descriptor, so the connection still owns and closes its own)."""
-    fired.append(True)
     try:
         descriptor = os.dup(connection.fileno())
     except Exception:   # already closed
@@ -164,17 +187,22 @@ class PostgresResolver(SqlResolver):
     def _run(self, connection, sql: str, params: Sequence, budget: float) -> list[tuple]:
         # The server's statement_timeout cannot fire for a query that never reached it, or
         # whose answer never comes back: past the budget and its grace, shut the socket.
-        fired: list = []
-        entry = WATCHDOG.arm(budget + GRACE, lambda: _shut_down(connection, fired))
+        # An answer that came as the watchdog fired is not used: it is late, and the
+        # connection is cut (the failure closes it, and the next lookup opens a new one).
+        guard = _Guard(connection)
+        entry = WATCHDOG.arm(budget + GRACE, guard.fire)
         try:
-            return self._statement_on(connection, sql, params, budget)
+            rows = self._statement_on(connection, sql, params, budget)
         except Exception as exc:
-            if fired:
+            WATCHDOG.disarm(entry)
+            if guard.end():
                 raise ClientTimeout(f"no answer within {budget:g} s; rulekit closed the "
                                     "connection") from exc
             raise
-        finally:
-            WATCHDOG.disarm(entry)
+        WATCHDOG.disarm(entry)
+        if guard.end():
+            raise ClientTimeout(f"no answer within {budget:g} s; rulekit closed the connection")
+        return rows
 
     def _statement_on(self, connection, sql: str, params: Sequence,
                       budget: float) -> list[tuple]:
