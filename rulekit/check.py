@@ -75,7 +75,7 @@ def check(policy: Policy, reply: Any, source: Resolver | str | Mapping, *,
           tenant: str | None = None, log: Any = None,
           question: str | None = None) -> Decision:
     """Check one model reply. ``now`` (an aware datetime, or ISO 8601 text with its offset; a
-    naive datetime is UTC) makes freshness deterministic in tests; ``attempt`` is
+    naive datetime is refused) makes freshness deterministic in tests; ``attempt`` is
     1 for the first reply and counts regenerations; ``inputs`` are what the user has given
     (a postcode...), which entities can require. ``tenant`` is the verified user's id from the
     login, for a tenant-scoped ruleset: every lookup runs with it, and without it every lookup

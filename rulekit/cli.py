@@ -4,7 +4,7 @@ Exit codes (a public contract, documented in docs/cli.md):
   0  success
   1  a rules file has errors (compile), or would be reformatted (fmt --check)
   2  usage error: unknown flag, missing argument, unreadable --out folder or input file, a
-     folder without .rules files
+     folder without .rules files; or standard output cannot be written (a full disk)
   3  internal error: a bug in rulekit; the message says what to report
 """
 
@@ -322,6 +322,16 @@ def _read_capped(flag: str, path: str, name: str, max_bytes: int) -> str:
     return data.decode("utf-8-sig")
 
 
+def _positive_mib(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        value = 0.0
+    if not 0 < value < 1024 * 1024:     # also refuses nan and inf
+        raise argparse.ArgumentTypeError(f"must be a positive number of MiB, not {text!r}")
+    return value
+
+
 def _mib(size: int) -> str:
     return f"{size / 1024 / 1024:g} MiB"
 
@@ -472,10 +482,17 @@ def cmd_audit(args: argparse.Namespace) -> int:
                       else open(args.jsonl, "rb"))
         except OSError as exc:
             return _usage(f"cannot read --jsonl {args.jsonl}: {exc.strerror}")
+        cap = int(args.max_line_mib * 1024 * 1024)
         try:
-            for number, line in enumerate(stream, 1):
-                case_id, result = _audit_line(line, number, policy, args.locale, audit,
-                                              refused, now, inputs or None)
+            for number, line in enumerate(_capped_lines(stream, cap), 1):
+                if line is None:    # longer than the cap: refused unread, the batch goes on
+                    case_id, result = None, refused(policy, (
+                        f"line {number}: the line is longer than {args.max_line_mib:g} MiB, the cap on a "
+                        "--jsonl line; split its evidence, or raise the cap with "
+                        "--max-line-mib"))
+                else:
+                    case_id, result = _audit_line(line, number, policy, args.locale, audit,
+                                                  refused, now, inputs or None)
                 print(json.dumps({"id": case_id, "line": number,
                                   "decision": result.decision.decision,
                                   "issues": [f.to_dict() for f in result.findings]},
@@ -508,6 +525,29 @@ def cmd_audit(args: argparse.Namespace) -> int:
     if decision.feedback:
         print(f"feedback for the model: {decision.feedback}")
     return EXIT_OK
+
+
+# The longest --jsonl line read by default, in MiB (--max-line-mib): parsing and indexing cost
+# grows with it (one 21 MB line took 2 minutes and 2.6 GB), and the evidence caps
+# (rulekit.evidence.MAX_VALUES, MAX_CHARS) refuse most of what a longer line could hold.
+MAX_LINE_MIB = 8
+
+
+def _capped_lines(stream, cap: int):
+    """The lines of ``stream`` (bytes), each whole, or None for one longer than ``cap`` bytes:
+    that line's bytes are skipped in pieces, never held at once."""
+    while True:
+        line = stream.readline(cap + 1)
+        if not line:
+            return
+        if len(line) <= cap or line.endswith(b"\n"):   # the newline may be the one over
+            yield line
+            continue
+        while not line.endswith(b"\n"):     # skip the rest of the long line
+            line = stream.readline(1024 * 1024)
+            if not line:
+                break
+        yield None
 
 
 # The keys of a --jsonl case: the required ones, then the optional ones.
@@ -578,9 +618,13 @@ def _audit_line(line: bytes | str, number: int, policy, locale, audit, refused, 
         now = moment
     if problems:
         return bad(case_id, *problems)
-    return case_id, audit(text, case["evidence"], policy=policy, question=case.get("question"),
-                          history=case.get("history"), locale=case.get("locale", locale),
-                          attempt=attempt, now=now, inputs=case.get("inputs", inputs))
+    result = audit(text, case["evidence"], policy=policy, question=case.get("question"),
+                   history=case.get("history"), locale=case.get("locale", locale),
+                   attempt=attempt, now=now, inputs=case.get("inputs", inputs))
+    findings = result.findings
+    if len(findings) == 1 and findings[0].kind == "input" and findings[0].code == "input_error":
+        return bad(case_id, findings[0].message)    # audit refused an input: name the line
+    return case_id, result
 
 
 def _id_of(case: Any):
@@ -591,9 +635,16 @@ def _id_of(case: Any):
 
 
 def _loose(line: str) -> Any:
-    """A line ``read_json`` refused, read as Python's json reads it, for its id alone."""
+    """A line ``read_json`` refused, read as Python's json reads it, for its id alone. An
+    ``id`` given twice is no valid id (which one counts would be a guess): null."""
+    def pairs(items: list) -> dict:
+        held = dict(items)
+        if len(held) < len(items) and sum(1 for key, _ in items if key == "id") > 1:
+            held["id"] = None
+        return held
+
     try:
-        return json.loads(line)
+        return json.loads(line, object_pairs_hook=pairs)
     except ValueError:
         return None
 
@@ -786,6 +837,10 @@ def build_parser() -> argparse.ArgumentParser:
     audit.add_argument("--jsonl", metavar="FILE", help='a batch, one case per line: {"id", '
                        '"evidence", "text", "question"?, "history"?, "locale"?, "inputs"?}; - '
                        'for stdin')
+    audit.add_argument("--max-line-mib", metavar="MIB", type=_positive_mib,
+                       default=MAX_LINE_MIB, help=f"the longest --jsonl line read, in MiB "
+                       f"(default {MAX_LINE_MIB}); a longer line is refused and the batch "
+                       "goes on")
     audit.add_argument("--now", metavar="ISO", help="the time the evidence's rows are judged "
                        "against their freshness budgets (default: now), and whose day relative "
                        "words (\"tomorrow\") mean when the evidence names no today")
@@ -819,22 +874,77 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+class OutputError(Exception):
+    """Standard output could not be written (a full disk, a quota, an I/O error)."""
+
+    def __init__(self, cause: OSError):
+        super().__init__(cause.strerror or str(cause))
+
+
+class _Output:
+    """``sys.stdout`` while a command runs: a failed write or flush is an ``OutputError``, so
+    that a full disk is told apart from a bug. A closed pipe stays a BrokenPipeError."""
+
+    def __init__(self, stream):
+        self._stream = stream
+
+    def write(self, text: str) -> int:
+        try:
+            return self._stream.write(text)
+        except BrokenPipeError:
+            raise
+        except OSError as exc:
+            raise OutputError(exc) from exc
+
+    def flush(self) -> None:
+        try:
+            self._stream.flush()
+        except BrokenPipeError:
+            raise
+        except OSError as exc:
+            raise OutputError(exc) from exc
+
+    def __getattr__(self, name: str):
+        return getattr(self._stream, name)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
+    stdout = sys.stdout
+    sys.stdout = _Output(stdout)
     try:
-        return args.run(args)
+        code = args.run(args)
+        sys.stdout.flush()      # a full disk is found here, not at exit where none can say so
+        return code
     except SystemExit as exit_:
         return int(exit_.code or 0)
     except KeyboardInterrupt:
         return 130
     except BrokenPipeError:
         return EXIT_OK
+    except OutputError as exc:
+        _drop_output(stdout)
+        print(f"rulekit {args.command}: cannot write standard output: {exc}", file=sys.stderr)
+        return EXIT_USAGE
     except Exception as exc:  # a bug: say so plainly instead of dumping a traceback on users
         print(f"rulekit {args.command}: internal error: {exc.__class__.__name__}: {exc}\n"
               "This is a bug in rulekit; please report it with the input that caused it.",
               file=sys.stderr)
         return EXIT_INTERNAL
+    finally:
+        sys.stdout = stdout
+
+
+def _drop_output(stream) -> None:
+    """Point standard output at the null device: what could not be written is dropped, and
+    Python's own flush at exit does not fail again with a message of its own."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, stream.fileno())
+        os.close(devnull)
+    except (OSError, ValueError, AttributeError):   # a replaced stdout (a test's capture)
+        pass
 
 
 if __name__ == "__main__":  # pragma: no cover

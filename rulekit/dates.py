@@ -225,11 +225,17 @@ class Readings(dt.tzinfo):
 
 @functools.lru_cache(maxsize=64)
 def moment(value: dt.datetime | str) -> dt.datetime:
-    """A ``now`` as the API takes it: an aware datetime (a naive one is read as UTC), or ISO 8601
-    text with its offset ("2026-11-30T12:05:00Z", "2026-11-30T13:05:00+01:00"). Raises
-    ``TypeError`` or ``ValueError`` saying what to pass instead."""
+    """A ``now`` as the API takes it: an aware datetime, or ISO 8601 text with its offset
+    ("2026-11-30T12:05:00Z", "2026-11-30T13:05:00+01:00"). Raises ``TypeError`` or
+    ``ValueError`` saying what to pass instead. A naive datetime is refused, as naive text is:
+    ``datetime.now()`` is the server's wall clock, and read as UTC on a server west of UTC it
+    would make every row look younger than it is."""
     if isinstance(value, dt.datetime):
-        return value if value.tzinfo else value.replace(tzinfo=UTC)
+        if value.tzinfo is None or value.utcoffset() is None:
+            raise ValueError(f"now {value.isoformat()} is a naive datetime: it names no "
+                             "instant; pass an aware one, such as "
+                             "datetime.now(timezone.utc)")
+        return value
     if not isinstance(value, str):
         raise TypeError(f"now must be a datetime or ISO 8601 text, not {type(value).__name__}")
     try:

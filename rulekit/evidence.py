@@ -1229,6 +1229,7 @@ class _Builder:
     def __init__(self, locale: str, untrusted: set[str], authoritative: set[str],
                  placeholders: set[str], percent_fields: set[str]):
         self.locale = locale
+        self.values_left, self.chars_left = MAX_VALUES, MAX_CHARS    # the caps, counted down
         self.untrusted = untrusted
         self.authoritative = authoritative
         self.placeholders = placeholders | PLACEHOLDER_TEXTS
@@ -1344,6 +1345,9 @@ class _Builder:
     def walk(self, node: Any, path: str, keys: tuple[str, ...], trusted: bool,
              siblings: Mapping | None = None) -> None:
         if isinstance(node, Mapping):
+            self.values_left -= len(node)
+            if self.values_left < 0:
+                self._over("values", MAX_VALUES, "MAX_VALUES", path)
             outer = self.declared
             self.declared = self._declared(node)
             self.objects.append(node)
@@ -1354,6 +1358,9 @@ class _Builder:
                 self.declared = outer
             return
         if isinstance(node, (list, tuple)):
+            self.values_left -= len(node)
+            if self.values_left < 0:
+                self._over("values", MAX_VALUES, "MAX_VALUES", path)
             for counted in list_nouns(keys[-1]) if keys else ("",):
                 self.counts.add((len(node), counted))
             if len(keys) >= 2 and keys[-1].casefold() in _WRAPPER_NAMES \
@@ -1672,8 +1679,16 @@ class _Builder:
             return False
         return _untracked(name, value, siblings)
 
+    def _over(self, what: str, cap: int, name: str, path: str) -> None:
+        raise EvidenceError(f"the evidence holds more than {cap:,} {what} (at {path}), the "
+                            f"cap (rulekit.evidence.{name}): send only the rows the answer "
+                            "needs, or raise the cap")
+
     def text(self, text: str, path: str, trusted: bool, *, author: str | None = None,
              keys: tuple[str, ...] = ()) -> None:
+        self.chars_left -= len(text)
+        if self.chars_left < 0:
+            self._over("characters of text", MAX_CHARS, "MAX_CHARS", path)
         stripped = text.strip()
         if stripped.casefold() in self.placeholders:
             return
@@ -2172,6 +2187,16 @@ def _keys_in(node: Any) -> Iterable[str]:
     elif isinstance(node, (list, tuple)):
         for child in node:
             yield from _keys_in(child)
+
+
+# What one piece of evidence may hold: values (the fields of its objects and the items of its
+# lists, counted as they are indexed) and characters of text. Indexing costs tens of
+# microseconds a value: past the caps the evidence is refused (``EvidenceError``, an
+# ``input_error`` naming the cap) rather than tie up a worker for minutes and gigabytes.
+# Read at each build, so a deployment that needs more sets them once at start-up:
+# ``rulekit.evidence.MAX_VALUES = 200_000``.
+MAX_VALUES = 50_000
+MAX_CHARS = 5_000_000
 
 
 class EvidenceError(ValueError):

@@ -489,6 +489,17 @@ def _policy_from_json(data: bytes | str, where: str) -> Policy:
     if not isinstance(raw, dict) or "format_version" not in raw:
         raise ArtifactError(f"{where}: not a compiled policy: no `format_version` at $; "
                             "recompile with `rulekit compile --out`")
+    version = raw["format_version"]
+    if isinstance(version, int) and not isinstance(version, bool) and version > FORMAT_VERSION:
+        from rulekit import __version__
+
+        built = raw.get("compiled_by")
+        built = built if isinstance(built, str) and len(built) <= 80 else "a newer rulekit"
+        raise ArtifactError(
+            f"{where}: $.format_version is {version}, this rulekit reads {FORMAT_VERSION}: the "
+            f"artifact was built by a newer rulekit ({built}) than this one (rulekit "
+            f"{__version__}); upgrade rulekit, or rebuild the artifact with this one "
+            "(`rulekit compile --out`)")
     if raw["format_version"] != FORMAT_VERSION:
         raise ArtifactError(
             f"{where}: $.format_version is {raw['format_version']!r}, this rulekit reads "

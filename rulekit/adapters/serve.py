@@ -22,7 +22,7 @@ model. This one is the standard library's ``http.server`` in a thread, wrapping 
 - ``GET /v1/models``: the one model it serves.
 
 It answers with the OpenAI shape (``choices[0].message.content``, ``usage``), a 400 for a
-request it cannot read, and a 500 when generation fails, with the error named in the body.
+request it cannot read (a body nested too deeply, a ``temperature`` of NaN or 1e999 too), and a 500 when generation fails, with the error named in the body.
 
 It binds to loopback addresses only (``127.0.0.0/8`` or ``::1``): it has no authentication and
 no rate limit, so another host must never reach it. Asking for any other address raises.
@@ -34,6 +34,7 @@ from __future__ import annotations
 import argparse
 import ipaddress
 import json
+import math
 import socket
 import sys
 import threading
@@ -164,6 +165,8 @@ def _handler(server: LocalServer) -> type[BaseHTTPRequestHandler]:
                 raise _BadRequest(f"the body must be a JSON object of 1 to {_MAX_BODY} bytes")
             try:
                 body = json.loads(self.rfile.read(length))
+            except RecursionError:
+                raise _BadRequest("the body is nested too deeply to read") from None
             except (ValueError, UnicodeDecodeError) as exc:
                 raise _BadRequest(f"the body is not JSON: {exc}") from None
             if not isinstance(body, Mapping):
@@ -205,8 +208,9 @@ def _options(body: Mapping[str, Any]) -> dict[str, Any]:
         value = body.get(name)
         if value is None:
             continue
-        if isinstance(value, bool) or not isinstance(value, kinds) or value < 0:
-            raise _BadRequest(f"{name} must be a non-negative number, not {value!r}")
+        if isinstance(value, bool) or not isinstance(value, kinds) or value < 0 or \
+                (isinstance(value, float) and not math.isfinite(value)):
+            raise _BadRequest(f"{name} must be a finite non-negative number, not {value!r}")
         options[name] = value
     fmt = body.get("response_format")
     if fmt is None:

@@ -6,7 +6,12 @@
   write. A connection handed over by the caller (a factory or a pool) is not ours to
   reconfigure: each fetch runs in an explicit ``BEGIN READ ONLY`` ... ``ROLLBACK`` on it.
 - **A deadline** on the server (``statement_timeout``) and on connecting
-  (``connect_timeout``), so a slow query or a dead host fails within the budget.
+  (``connect_timeout``), so a slow query or a dead host fails within the budget; and one on
+  the client (``Watchdog``): a lookup still waiting for its answer ``GRACE`` seconds past its
+  budget (a stalled network path, a hung proxy, a frozen server: the query may never have
+  reached it, and its own timeout cannot fire) has its socket shut down, and fails as
+  "timed out". Connections rulekit opens also set TCP keepalives and ``tcp_user_timeout``, so
+  the kernel gives up on a peer that vanished (unless the URL sets them itself).
 - **Times in UTC.** The session's ``TimeZone`` is UTC (``SET LOCAL`` on a caller's
   connection), so a view or a source's SELECT that turns a TIMESTAMPTZ into a day or a text
   does it in UTC, whatever zone the URL or the caller's session set.
@@ -26,7 +31,13 @@
 
 from __future__ import annotations
 
+import heapq
+import itertools
 import math
+import os
+import socket
+import threading
+import time
 from collections.abc import Callable, Sequence
 
 from rulekit.sources import SourceError, redact_url
@@ -76,6 +87,99 @@ def _read_dates_leniently(adapters) -> None:
         adapters.register_loader(oid, Lenient)
 
 
+# Seconds past a lookup's budget before the client gives up on an answer: the server's own
+# statement_timeout fires at the budget, and its error needs a moment to arrive.
+GRACE = 0.5
+
+
+class ClientTimeout(Exception):
+    """No answer within the budget and its grace: the watchdog shut the connection down."""
+
+
+class Watchdog:
+    """One daemon thread that calls each armed callback at its deadline, unless disarmed
+    first. Arming costs a heap push, not a thread per lookup."""
+
+    def __init__(self) -> None:
+        self._heap: list[list] = []
+        self._order = itertools.count()
+        self._condition = threading.Condition()
+        self._thread: threading.Thread | None = None
+
+    def arm(self, seconds: float, callback: Callable[[], None]) -> list:
+        entry = [time.monotonic() + seconds, next(self._order), callback]
+        with self._condition:
+            heapq.heappush(self._heap, entry)
+            if self._thread is None or not self._thread.is_alive():
+                self._thread = threading.Thread(target=self._loop, name="rulekit-pg-watchdog",
+                                                daemon=True)
+                self._thread.start()
+            elif self._heap[0] is entry:
+                self._condition.notify()
+        return entry
+
+    @staticmethod
+    def disarm(entry: list) -> None:
+        entry[2] = None   # left in the heap; popped and skipped at its deadline
+
+    def _loop(self) -> None:
+        while True:
+            with self._condition:
+                while not self._heap:
+                    self._condition.wait()
+                wait = self._heap[0][0] - time.monotonic()
+                if wait > 0:
+                    self._condition.wait(wait)
+                    continue
+                callback = heapq.heappop(self._heap)[2]
+            if callback is not None:
+                try:
+                    callback()
+                except Exception:   # a watchdog must outlive whatever it interrupts
+                    pass
+
+
+WATCHDOG = Watchdog()
+
+
+class _Guard:
+    """One lookup's watch: ``fire`` shuts its connection down unless the lookup is ``over``;
+    the lock makes the two exclusive, so a lookup that ended is never cut afterwards."""
+
+    __slots__ = ("connection", "lock", "over", "fired")
+
+    def __init__(self, connection):
+        self.connection, self.lock, self.over, self.fired = connection, threading.Lock(), \
+            False, False
+
+    def fire(self) -> None:
+        with self.lock:
+            if self.over:
+                return
+            self.fired = True
+            _shut_down(self.connection)
+
+    def end(self) -> bool:
+        """Mark the lookup over; whether the watchdog had already cut it."""
+        with self.lock:
+            self.over = True
+            return self.fired
+
+
+def _shut_down(connection) -> None:
+    """Wake a thread blocked reading ``connection``: shut its socket down (a dup of the
+    descriptor, so the connection still owns and closes its own)."""
+    try:
+        descriptor = os.dup(connection.fileno())
+    except Exception:   # already closed
+        return
+    with socket.socket(fileno=descriptor) as duplicate:
+        try:
+            duplicate.shutdown(socket.SHUT_RDWR)
+        except OSError:
+            pass
+
+
 class PostgresResolver(SqlResolver):
     """Answer lookups from PostgreSQL. Give a ``postgresql://`` URL, or ``connect``: a
     zero-argument callable that returns a new psycopg connection (from your pool, say)."""
@@ -109,13 +213,42 @@ class PostgresResolver(SqlResolver):
         given = conninfo_to_dict(self.url).get("options") or ""
         options = (f"{given} -c default_transaction_read_only=on "
                    f"-c statement_timeout={milliseconds} -c TimeZone=UTC").strip()
+        # A peer that vanished: TCP keepalives on an idle connection, and a bound on how long
+        # sent data may stay unacknowledged; unless the URL chose its own.
+        network = {"keepalives": 1, "keepalives_idle": 30, "keepalives_interval": 5,
+                   "keepalives_count": 3,
+                   "tcp_user_timeout": int((self.timeout + GRACE) * 1000) + 1000}
+        for name in list(network):
+            if name in conninfo_to_dict(self.url):
+                del network[name]
         connection = psycopg.connect(self.url, autocommit=True, application_name="rulekit",
                                      connect_timeout=max(1, math.ceil(self.timeout)),
-                                     options=options)
+                                     options=options, **network)
         _read_dates_leniently(connection.adapters)
         return connection
 
     def _run(self, connection, sql: str, params: Sequence, budget: float) -> list[tuple]:
+        # The server's statement_timeout cannot fire for a query that never reached it, or
+        # whose answer never comes back: past the budget and its grace, shut the socket.
+        # An answer that came as the watchdog fired is not used: it is late, and the
+        # connection is cut (the failure closes it, and the next lookup opens a new one).
+        guard = _Guard(connection)
+        entry = WATCHDOG.arm(budget + GRACE, guard.fire)
+        try:
+            rows = self._statement_on(connection, sql, params, budget)
+        except Exception as exc:
+            WATCHDOG.disarm(entry)
+            if guard.end():
+                raise ClientTimeout(f"no answer within {budget:g} s; rulekit closed the "
+                                    "connection") from exc
+            raise
+        WATCHDOG.disarm(entry)
+        if guard.end():
+            raise ClientTimeout(f"no answer within {budget:g} s; rulekit closed the connection")
+        return rows
+
+    def _statement_on(self, connection, sql: str, params: Sequence,
+                      budget: float) -> list[tuple]:
         milliseconds = max(1, int(budget * 1000))
         if self.factory is None:
             with connection.cursor() as cursor:
@@ -150,6 +283,8 @@ class PostgresResolver(SqlResolver):
     def _explain(self, exc: Exception, budget: float) -> str:
         psycopg = _psycopg()
         text = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+        if isinstance(exc, ClientTimeout):
+            return f"timed out after {budget:g} s ({text})"
         if isinstance(exc, psycopg.errors.QueryCanceled):
             return f"timed out after {budget:g} s ({text})"
         if isinstance(exc, psycopg.errors.UndefinedTable):
