@@ -168,6 +168,8 @@ _HAVE_VERBS = frozenset("has have had having offers offer offered includes inclu
                         "features feature provides provide comes come".split())
 _HAVE_FILLERS = frozenset("a an the free its their your our own on-site onsite complimentary "
                           "fast high-speed with access to".split())
+_NOT_BEING = frozenset("isn't aren't wasn't weren't".split())
+_NOT_HAVING = frozenset("hasn't haven't hadn't".split())
 _PRONOUNS = frozenset("it it's this that they these those which both each".split())
 _OWNERS = frozenset("your our my".split())
 _GAP = 3        # at most this many words between two words of a name
@@ -305,6 +307,9 @@ def _of_a_row(before: list[re.Match], item: Reading) -> bool:
     tokens = [t.group() for t in before]
     while tokens and (tokens[-1].casefold() in _BETWEEN or _negation(tokens[-1])
                       or item.single == "thing" and tokens[-1].casefold() in _HAVE_FILLERS):
+        low = tokens[-1].casefold().replace("\u2019", "'")
+        if low in _NOT_BEING if item.single == "quality" else low in _NOT_HAVING:
+            return True     # "isn't paid", "hasn't got WiFi"
         tokens.pop()
     if not tokens:
         return False
@@ -379,35 +384,70 @@ def _word(value: bool) -> str:
 
 # --- a claims reply's template ---------------------------------------------------------------
 
-def template_contradictions(prose: str, cited: Iterable[tuple[str, str, Any, Any]]
-                            ) -> list[str]:
-    """Why the template's own words ``prose`` (its slots left as "#") contradict a boolean
-    field of a row its claims cite: ``cited`` holds (entity, field, stored value, why the
-    value cannot be judged or None) of every readable boolean field of every cited row. A
-    value a cited row holds passes; values that are not booleans (a NULL) back nothing."""
-    holders: dict[Reading, list[tuple[str, bool]]] = {}
-    for entity, field, stored, _ in cited:
+def boolean_fields(entity: Any) -> tuple[str, ...]:
+    """The readable boolean fields of ``entity`` whose names say a claim in words: a claims
+    check looks them up with every row it fetches (``rulekit.check._lookup_fields``), so the
+    template's words can be held to them."""
+    return tuple(f.name for f in entity.fields
+                 if f.type.kind == "boolean" and f.readable and reading(f.name) is not None)
+
+
+def template_failures(template: Any, planned: Sequence[Any], rows: Mapping,
+                      path: str) -> list:
+    """A ``contradicted`` failure for each boolean field of a row the reply cites that the
+    template's own words (its slots left out) state otherwise than the row holds
+    (``template_contradictions``). ``planned`` are the check's claims (``entity``, ``claim``),
+    ``rows`` its fetched rows by entity and id."""
+    cited: list[tuple[str, str, Any]] = []
+    seen = set()
+    for item in planned:
+        entity = item.entity
+        if entity is None or (entity.name, str(item.claim.entity_id)) in seen:
+            continue
+        seen.add((entity.name, str(item.claim.entity_id)))
+        names = boolean_fields(entity)
+        row = (rows.get(entity.name) or {}).get(str(item.claim.entity_id)) if names else None
+        if isinstance(row, Mapping):
+            cited.extend((entity.name, name, row.get(name)) for name in names)
+    if not cited:
+        return []
+    from rulekit.decision import Failure, Reason
+
+    prose = "#".join(template.pieces[0::2])
+    return [Failure("contradicted", Reason("contradicted", why, path))
+            for why in template_contradictions(prose, cited)]
+
+
+def template_contradictions(prose: str, cited: Iterable[tuple[str, str, Any]]) -> list[str]:
+    """Why the words ``prose`` contradict a boolean field of a cited row: ``cited`` holds
+    (entity, field, stored value) of every such field of every cited row. A value a cited row
+    holds passes; a stored value that is no boolean (a NULL) backs nothing and denies
+    nothing. A name of one word must be said of a row (a pronoun, your..., a capitalised name,
+    or the entity's name: "the hotel has WiFi")."""
+    holders: dict[Reading, list[tuple[str, str, bool]]] = {}
+    for entity, field, stored in cited:
         item = reading(field)
         value = _boolean(stored)
         if item is not None and value is not None:
-            holders.setdefault(item, []).append((f"{entity}.{field}", value))
+            holders.setdefault(item, []).append((entity, field, value))
     if not holders:
         return []
     out = []
     for item in said_flags(prose, holders):
         held = holders[item.reading]
+        # a slot before it in its clause names a row ("{name} has WiFi")
         if item.reading.single is not None and not _subject_named(prose, item) \
-                and not _of_holder(prose, _clause(prose, item.start, item.end)[0], item.start,
-                                   frozenset(w for name, _ in held
-                                             for w in holder_words(name.split("."))
-                                             ) | {name.split(".")[0] for name, _ in held}):
+                and "#" not in prose[_clause(prose, item.start, item.end)[0]:item.start] and not \
+                _of_holder(prose, _clause(prose, item.start, item.end)[0], item.start,
+                           frozenset(w for entity, _, _ in held
+                                     for w in holder_words((entity, "")))):
             continue
-        if any(value == item.value for _, value in held):
+        if any(value == item.value for _, _, value in held):
             continue
-        names = " and ".join(dict.fromkeys(name for name, _ in held))
+        names = " and ".join(dict.fromkeys(f"{entity}.{field}" for entity, field, _ in held))
         said = prose[item.start:item.end]
         out.append(f"'{said}' says {names} is {_word(item.value)}; the record holds "
-                   f"{_word(not item.value)}")
+                   f"{names}: {_word(not item.value)}")
     return out
 
 
