@@ -147,6 +147,7 @@ def holder_words(keys: Sequence[str]) -> frozenset[str]:
 # A clause ends at punctuation or at and, but, or, so, then (a colon is a copula, as in rule 13).
 _CLAUSE_END = re.compile(r"[,;.!?\n()\u2014\u2013]|\b(?:and|but|or|so|then|while|whereas)\b",
                          re.IGNORECASE)
+_COLON = re.compile(r":(?!//)")
 _NEGATIONS = frozenset(
     "not no never neither nor without cannot none nothing non excluded excludes excluding "
     "unavailable lacks lack".split())
@@ -237,11 +238,23 @@ def _said(text: str, item: Reading, covered: Sequence[tuple[int, int]]) -> Itera
 
 
 def _clause(text: str, start: int, end: int) -> tuple[int, int]:
+    """The clause around ``text[start:end]``. A colon ends one too ("Nothing to pay: returns
+    are free"), unless one or two words follow it to the clause's end: then they are its value
+    ("Free returns: no", "Breakfast included: yes")."""
     begin = max(0, start - _REACH)
     for cut in _CLAUSE_END.finditer(text, begin, start):
         begin = cut.end()
     after = _CLAUSE_END.search(text, end, end + _REACH)
-    return begin, after.start() if after is not None else min(len(text), end + _REACH)
+    finish = after.start() if after is not None else min(len(text), end + _REACH)
+    for colon in _COLON.finditer(text, begin, finish):
+        if len(_TOKEN.findall(text, colon.end(), finish)) <= 2:
+            break           # "Free returns: no", "Returns: free": a value after its label
+        if colon.end() <= start:
+            begin = colon.end()
+        elif colon.start() >= end:
+            finish = colon.start()
+            break
+    return begin, finish
 
 
 def _nearest(text: str, pattern: re.Pattern, begin: int, finish: int,
