@@ -400,9 +400,20 @@ def _word(value: bool) -> str:
 def boolean_fields(entity: Any) -> tuple[str, ...]:
     """The readable boolean fields of ``entity`` whose names say a claim in words: a claims
     check looks them up with every row it fetches (``rulekit.check._lookup_fields``), so the
-    template's words can be held to them."""
-    return tuple(f.name for f in entity.fields
-                 if f.type.kind == "boolean" and f.readable and reading(f.name) is not None)
+    template's words can be held to them. Worked out once per entity object (kept alive by
+    the cache, so its id is never reused while cached)."""
+    known = _BOOLEAN_FIELDS.get(id(entity))
+    if known is not None and known[0] is entity:
+        return known[1]
+    found = tuple(f.name for f in entity.fields
+                  if f.type.kind == "boolean" and f.readable and reading(f.name) is not None)
+    if len(_BOOLEAN_FIELDS) >= 1024:
+        _BOOLEAN_FIELDS.clear()
+    _BOOLEAN_FIELDS[id(entity)] = (entity, found)
+    return found
+
+
+_BOOLEAN_FIELDS: dict[int, tuple[Any, tuple[str, ...]]] = {}
 
 
 def template_failures(template: Any, planned: Sequence[Any], rows: Mapping,
@@ -415,11 +426,11 @@ def template_failures(template: Any, planned: Sequence[Any], rows: Mapping,
     seen = set()
     for item in planned:
         entity = item.entity
-        if entity is None or (entity.name, str(item.claim.entity_id)) in seen:
-            continue
+        names = boolean_fields(entity) if entity is not None else ()
+        if not names or (entity.name, str(item.claim.entity_id)) in seen:
+            continue        # the common case: an entity with no boolean field said in words
         seen.add((entity.name, str(item.claim.entity_id)))
-        names = boolean_fields(entity)
-        row = (rows.get(entity.name) or {}).get(str(item.claim.entity_id)) if names else None
+        row = (rows.get(entity.name) or {}).get(str(item.claim.entity_id))
         if isinstance(row, Mapping):
             cited.extend((entity.name, name, row.get(name)) for name in names)
     if not cited:
