@@ -45,7 +45,9 @@ class Reading(NamedTuple):
     words: tuple[str, ...]              # the name's words of the claim, as written in the name
     needles: tuple[str, ...]            # each word's stem, casefolded: the substring prefilter
     patterns: tuple[re.Pattern, ...]    # each word's forms as a word of a text
-    single: str | None                  # one word: "quality" (after a copula) or "thing" (had)
+    # read only as a row's state: "quality" (one word, after a copula) or "thing" (nouns
+    # alone, after a verb of having); None: the name holds its own predicate (free_returns)
+    single: str | None
 
 
 class Flag(NamedTuple):
@@ -71,8 +73,11 @@ _IGNORED = frozenset(
     "sold out archived hidden visible enabled disabled flag flagged read seen new".split())
 # A one-word name read as a quality (after a copula) rather than a thing had.
 _QUALITY_ENDINGS = ("able", "ible", "ed", "ive", "ful", "less", "al")
-_QUALITIES = frozenset("free open closed active paid due late final public private available "
-                       "online express".split())
+_QUALITIES = frozenset("free full open closed active paid due late final public private "
+                       "available online express".split())
+# Verbs a name may open with: the claim's predicate ("covers_accidental_damage").
+_VERBS = frozenset("cover covers include includes allow allows accept accepts require requires "
+                   "support supports offer offers provide provides ship ships".split())
 # Written forms of a word beyond its inflections.
 _SPELLINGS = {"wifi": r"wi-?\s?fi", "email": r"e-?mail", "checkin": r"check-?\s?in",
               "checkout": r"check-?\s?out"}
@@ -110,7 +115,10 @@ def reading(name: str) -> Reading | None:
     if any(not w.isascii() or not w.isalpha() for w in words):
         return None
     single = None
-    if len(words) == 1:
+    if len(words) > 1 and not any(w in _QUALITIES or w.endswith(_QUALITY_ENDINGS)
+                                  or w in _VERBS for w in words):
+        single = "thing"    # nouns alone (gift_card, gift_wrap): a thing had, not a mention
+    elif len(words) == 1:
         word = words[0]
         quality = not having and (word in _QUALITIES or word.endswith(_QUALITY_ENDINGS)
                                   or name.casefold().startswith(("is", "are")))
