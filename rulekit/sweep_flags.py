@@ -72,7 +72,7 @@ _IGNORED = frozenset(
     "valid draft sandbox debug object data page pages results result stock instock inventory "
     "sold out archived hidden visible enabled disabled flag flagged read seen new".split())
 # A one-word name read as a quality (after a copula) rather than a thing had.
-_QUALITY_ENDINGS = ("able", "ible", "ed", "ive", "ful", "less", "al")
+_QUALITY_ENDINGS = ("able", "ible", "ed", "ive", "ful", "less")
 _QUALITIES = frozenset("free full open closed active paid due late final public private "
                        "available online express".split())
 # Verbs a name may open with: the claim's predicate ("covers_accidental_damage").
@@ -105,6 +105,7 @@ def reading(name: str) -> Reading | None:
     from rulekit.evidence import key_words
 
     words = [w for w in key_words(name) if w not in _STOP]
+    copula = words[:1] in (["is"], ["are"])
     having = False
     if words and words[0] in _HAVING:
         having, words = True, words[1:]
@@ -121,7 +122,7 @@ def reading(name: str) -> Reading | None:
     elif len(words) == 1:
         word = words[0]
         quality = not having and (word in _QUALITIES or word.endswith(_QUALITY_ENDINGS)
-                                  or name.casefold().startswith(("is", "are")))
+                                  or copula)
         single = "quality" if quality else "thing"
     needles, patterns = [], []
     for word in words:
