@@ -447,12 +447,14 @@ def template_failures(template: Any, planned: Sequence[Any], rows: Mapping,
     from rulekit.decision import Failure, Reason
 
     prose = "#".join(template.pieces[0::2])
-    return [Failure("contradicted", Reason("contradicted", why, path))
-            for why in template_contradictions(prose, cited)]
+    return [Failure("contradicted", Reason("contradicted", why, path), feedback=told)
+            for why, told in template_contradictions(prose, cited)]
 
 
-def template_contradictions(prose: str, cited: Iterable[tuple[str, str, Any]]) -> list[str]:
-    """Why the words ``prose`` contradict a boolean field of a cited row: ``cited`` holds
+def template_contradictions(prose: str, cited: Iterable[tuple[str, str, Any]]
+                            ) -> list[tuple[str, str]]:
+    """Why the words ``prose`` contradict a boolean field of a cited row, and what the model
+    is told when the rule gives it no true values (the value held left out): ``cited`` holds
     (entity, field, stored value) of every such field of every cited row. A value a cited row
     holds passes; a stored value that is no boolean (a NULL) backs nothing and denies
     nothing. A name of one word must be said of a row (a pronoun, your..., a capitalised name,
@@ -479,8 +481,9 @@ def template_contradictions(prose: str, cited: Iterable[tuple[str, str, Any]]) -
             continue
         names = " and ".join(dict.fromkeys(f"{entity}.{field}" for entity, field, _ in held))
         said = prose[item.start:item.end]
-        out.append(f"'{said}' says {names} is {_word(item.value)}; the record holds "
-                   f"{names}: {_word(not item.value)}")
+        claim = f"'{said}' says {names} is {_word(item.value)}"
+        out.append((f"{claim}; the record holds {names}: {_word(not item.value)}",
+                    f"{claim}, which the record does not back"))
     return out
 
 
