@@ -35,6 +35,7 @@ from rulekit.bind import bind
 from rulekit.scan import scan
 from rulekit.scan.reader import surrogate_problem
 from rulekit.sweep import IN_TEXT_ORDER, Finding, SweepSettings, sweep
+from rulekit.sweep_flags import flag_findings
 from rulekit.sweep_labels import label_findings
 
 DEFAULT_REFUSAL = ("I couldn't find that number. Try asking another way, or open the full "
@@ -155,6 +156,10 @@ def _audit(text: Any, evidence: Any, policy: Policy | None, question: Any, local
             labelled = label_findings(text, policy, index, mentions, findings)
             if labelled:
                 findings = tuple(sorted(findings + tuple(labelled), key=IN_TEXT_ORDER))
+        if index.flags:     # rule 14: booleans said in words (rulekit.sweep_flags)
+            flagged = flag_findings(text, index.flags, mentions, findings)
+            if flagged:
+                findings = tuple(sorted(findings + tuple(flagged), key=IN_TEXT_ORDER))
         if rules.prose == "guarded":    # what `prose guarded` forbids (rulekit.prose)
             findings = with_guarded(text, findings, mentions, index, question, slot_values,
                                     rules.forbidden_pattern)
@@ -241,7 +246,7 @@ def names_only_evidence(rows: dict, locale: str) -> Evidence:
 # a phrase `prose guarded` forbids; any other unsupported figure is a stray one.
 _OUTCOME_OF_CODE = {"misattributed": "misattributed", "stale": "stale",
                     "hidden_field": "not_checkable", "missing_input": "missing_input",
-                    "unapproved_shape": "unapproved_shape"}
+                    "unapproved_shape": "unapproved_shape", "contradicted": "contradicted"}
 
 
 def decide(policy: Policy, text: str, findings: Sequence[Finding], attempt: int,

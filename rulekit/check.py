@@ -38,6 +38,7 @@ from rulekit.render import fill, fill_message, format_value, join_words, jsonabl
 from rulekit.reply import Claim, Problem, Reply, read_reply
 from rulekit.scan.reader import surrogate_problem
 from rulekit.sources import LookupRequest, Resolver, open_source
+from rulekit.sweep_flags import boolean_fields, template_failures
 from rulekit.template import parse_template
 
 DEFAULT_TIMEOUT = 2.0
@@ -564,6 +565,7 @@ def _lookup_fields(policy: Policy, naming: Mapping[str, frozenset[str]],
     fields = set(claimed) | (naming[entity_name] - {entity.key})
     fields.update(field for field, _ in links[entity_name])
     fields.update(field for _, field in entity.matching)
+    fields.update(boolean_fields(entity))     # rule 14: what the template says of its flags
     for fallback in policy.fallbacks:
         fields.update(slot.field for slot in fallback.slots if slot.entity == entity_name)
     for field in list(fields):
@@ -1481,6 +1483,8 @@ def _prose_failures(policy: Policy, reply: Reply, planned: list[_Planned],
                 f"the {item.field.label} is {level if level is not None else 'not recorded'}",
                 path)))
     failures += _weekdays_said(policy, template, planned, rows, path)
+    if not approved:    # rule 14 (rulekit.sweep_flags): "returns are free" of free_returns false
+        failures += template_failures(template, planned, rows, path)
     periods = {key: held for key, field in fields.items()
                if field.type.kind == "money"
                and (held := prose_rules.field_periods(field.name, field.label))}

@@ -662,6 +662,10 @@ class Evidence:
     # "Europe/London"): "18:00 UK time" is that wall time in that zone. A zone another object
     # names (a customer's) is not the zone of the store's hours.
     zoned_clock: frozenset[tuple[int, int, str]] = frozenset()
+    # Every trusted JSON true/false under a key whose name says a claim in words
+    # (``free_returns``, ``has_wifi``), with its reading, read once here: rule 14
+    # (``rulekit.sweep_flags``) holds free text to them.
+    flags: tuple = ()
 
     @functools.cached_property
     def author_words(self) -> frozenset[str]:
@@ -1279,6 +1283,7 @@ class _Builder:
         self.withheld_days: dict[dt.date, Withheld] = {}
         self.withholding: Withheld | None = None   # set while walking a stale field
         self.changes: set[tuple[Decimal, bool]] = set()
+        self.flags: list = []       # rule 14's booleans (``_flag``)
         # While walking an object: the fields beside which a sibling says "percentage"
         # ({"value": "15.0", "value_type": "percentage"}), whose numbers are points.
         self.percent_siblings: frozenset[str] = frozenset()
@@ -1403,6 +1408,11 @@ class _Builder:
             key = str(key)
             child_path = f"{path}.{key}"
             why = rule.withheld.get(key) if rule is not None else None
+            if isinstance(child, bool):     # a flag (rule 14): no figure, only its words
+                self._flag(key, child, why or self.withholding, keys + (key,),
+                           trusted and not self._is_untrusted(child_path, keys + (key,), False,
+                                                              item))
+                continue
             if why is not None:
                 self._withhold(child, child_path, keys + (key,), trusted, node, why)
                 continue
@@ -1436,6 +1446,18 @@ class _Builder:
             self.walk(child, child_path, child_keys, child_trusted, node)
             if own:
                 self.own = outer
+
+    def _flag(self, key: str, value: bool, why: Withheld | None, keys: tuple[str, ...],
+              trusted: bool) -> None:
+        """A JSON true/false whose name a text may say in words (``rulekit.sweep_flags``);
+        a hidden or third-party one is none."""
+        if not trusted or why is not None and why.code == "hidden_field":
+            return
+        from rulekit.sweep_flags import Flag, holder_words, reading
+
+        said = reading(key)
+        if said is not None:
+            self.flags.append(Flag(key, said, value, why, holder_words(keys)))
 
     def _add_day(self, day: dt.date, keys: tuple[str, ...]) -> None:
         """A day the evidence holds; a day stated by a field other than today/as_of... also
@@ -1902,7 +1924,8 @@ class _Builder:
             row_rules=self.rows, raw=raw, changes=frozenset(self.changes),
             instalments=frozenset(self.instalments),
             discount_percents=frozenset(self.discount_percents),
-            paid_shares=frozenset(paid_shares))
+            paid_shares=frozenset(paid_shares),
+            flags=tuple(self.flags))
 
     def _years(self) -> frozenset[Decimal]:
         """The year of every day and every month the evidence holds (``Evidence.years``)."""

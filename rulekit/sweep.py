@@ -37,6 +37,9 @@ The rules, with their defaults (a rules file changes them in its ``sweep`` block
     that row's stock only.
 13. With a ruleset, an enum value's label said in free text ("breakfast included") must be the
     label of a value a row of its entity holds (``rulekit.sweep_labels``; run by ``audit``).
+14. A boolean of the evidence said in words ("returns are free" for ``free_returns``) must
+    agree with the value some holder of it holds (``rulekit.sweep_flags``; run by ``audit``,
+    and by ``rulekit.check`` on a claims reply's template).
 
 This module holds the settings, the judge of each kind of mention and ``sweep`` itself. Rule
 10's days in words (relative days, weekdays said alone) are in ``rulekit.sweep_days``, rule 12

@@ -19,7 +19,7 @@ CODES = ("unsupported_number", "rounded", "placeholder", "untrusted_source", "na
          "small_integer", "count_out_of_range", "computed_multiple", "unsupported_date",
          "relative_date", "unsupported_quote", "unsupported_handle", "unsupported_email",
          "unsupported_url", "stale", "hidden_field", "misattributed", "missing_input",
-         "unsupported_label")
+         "unsupported_label", "contradicted")
 # Words that once decided the feedback, each put where it would mislead a reading of them.
 SAYS_ABSENT = "3,100 is not in the evidence"
 SAYS_WHY = "3,100 is said including tax; the evidence holds 3100 before tax"

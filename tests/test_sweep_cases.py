@@ -93,7 +93,8 @@ CODES = {"unsupported_number", "rounded", "placeholder", "untrusted_source", "na
          "small_integer", "count_out_of_range", "computed_multiple", "unsupported_date",
          "relative_date", "unsupported_quote", "unsupported_handle", "unsupported_email",
          "unsupported_url", "input_error", "stale", "hidden_field", "misattributed",
-         "missing_input", "unapproved_shape", "direction_control", "unsupported_label"}
+         "missing_input", "unapproved_shape", "direction_control", "unsupported_label",
+         "contradicted"}
 EXPECTED_FILES = {"rule01_same_value.yaml", "rule02_arithmetic.yaml",
                   "rule03_small_integers.yaml", "rule04_name_digits.yaml", "rule05_counts.yaml",
                   "rule06_placeholders.yaml", "rule07_quotes.yaml", "rule08_handles.yaml",
@@ -104,7 +105,8 @@ EXPECTED_FILES = {"rule01_same_value.yaml", "rule02_arithmetic.yaml",
                   "european_words.yaml", "zones_and_ranges.yaml", "words_more.yaml",
                   "figures_more.yaml", "dates_more.yaml", "stock_and_quotes.yaml",
                    "table_units.yaml", "scan_gaps.yaml", "inputs.yaml", "prose_guarded.yaml",
-                   "two_inputs.yaml", "feedback.yaml", "labels.yaml"}
+                   "two_inputs.yaml", "feedback.yaml", "labels.yaml",
+                   "booleans.yaml"}
 
 
 # --- loading -----------------------------------------------------------------------------------
