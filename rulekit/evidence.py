@@ -2093,7 +2093,7 @@ def _clock(stored: str) -> dict[str, Any]:
     utc = instant.astimezone(dt.timezone.utc)
     return {"clock": (written,), "utc": (utc.date(), utc.hour, utc.minute),
             "offset": instant.utcoffset()}
-_NAME_PAIR = re.compile(r"[^\W\d_]+ \d+(?:[.,]\d+)?")
+_NAME_PAIR = re.compile(r"(?<![^\W\d_])[^\W\d_]+ \d+(?:[.,]\d+)?")     # from a word's start: linear
 _NUMBER_WORD_PAIR = re.compile(r"(?<![\w.,])\d+(?:[.,]\d+)? [^\W\d_]+")
 _DIGIT_RUN = re.compile(r"\d+")
 
