@@ -600,20 +600,6 @@ def _event_recorded(evidence: Any, phrase: str) -> bool:
         elif isinstance(node, str) and len(node) <= 40 and node.strip().lower() in states:
             return True
     return False
-    todo = [getattr(evidence, "raw", evidence)]
-    while todo:
-        node = todo.pop()
-        if isinstance(node, dict):
-            for key, value in node.items():
-                if isinstance(key, str) and any(word in key.casefold() for word in words):
-                    return True
-                todo.append(value)
-        elif isinstance(node, (list, tuple)):
-            todo.extend(node)
-        elif isinstance(node, str) and len(node) <= 40 and any(
-                word in node.casefold() for word in words):
-            return True
-    return False
 
 
 def _habitual(low: str, chain: str, participle: str, end: int) -> bool:
