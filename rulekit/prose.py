@@ -952,12 +952,15 @@ _WORDY_FIGURE = re.compile(r"(?i)\b(one|two|three|four|five|six|seven|eight|nine
                           # relative days: the sweep judges them against the evidence's dates
                           r"yesterday|today|tonight|tomorrow|last night)\b|"
                           r"[零〇一二三四五六七八九十百千万萬亿億两兩倍成]|昨天|今天|明天|前天|後天|后天|"
-                          r"@|https?:|www\.|[\"“”«「『]")
+                          r"@|https?:|www\.|[\"“”«「『]|"
+                          # a host without a scheme: a dot right before two letters of any
+                          # script ("evil.example/reset", "пример.рф/reset", "refunds.help")
+                          r"\.[^\W\d_]{2}")
 
 
 def may_hold_figures(prose: str) -> bool:
     """A cheap first look, cached per template: could this prose hold a digit, a number word,
-    a multiple, a handle, a link or a quote? Only then is it worth a full sweep."""
+    a multiple, a handle, an e-mail address, a link (a host without a scheme too) or a quote? Only then is it worth a full sweep."""
     if len(prose) <= CACHED_LENGTH:
         return _may_hold_figures_cached(prose)
     return _may_hold_figures(prose)

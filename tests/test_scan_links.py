@@ -22,3 +22,27 @@ def test_the_built_in_root_zone_covers_hypothesis_snapshot() -> None:
              if line.strip() and not line.startswith("#")}
     assert {name for name in names if name.isascii() and name.isalpha()} <= ROOT_ZONE
     assert _TLDS >= ROOT_ZONE - _FILE_DOMAINS
+
+
+# Links, addresses and handles of the cases in tests/cases/scan/links.yaml (ASCII), each read
+# the same whether the text around them is ASCII or not: the reading for text that is not all
+# ASCII (letters of any script) is a superset of the ASCII one for ASCII links.
+_ASCII_LINKS = [
+    "Write to Support@Example.com today.", "mail shop42@store9.example.com.",
+    "Try example.org now", "Order at shop.example.com/p/1 today", "Visit www.Example.com/Sale.",
+    "Thanks to @lin.writes.", "A comment (from @LIN.WRITES) came in.", "see refunds.help now",
+    "Edit README.md and app.py, e.g. Node.js", "config.json/settings", "a@b.c1 and x@y.co",
+    "See https://shop.example.com/p/1299?ref=12 for details.", "evil.zzz/x", "@a @_ @12",
+]
+
+
+def _links(text: str) -> list[tuple[str, str, str | None]]:
+    from rulekit.scan import scan
+
+    return [(m.kind, m.text, m.normalized) for m in scan(text, "en_US")
+            if m.kind in ("handle", "email", "url")]
+
+
+def test_ascii_links_read_alike_in_text_that_is_not_ascii() -> None:
+    for text in _ASCII_LINKS:
+        assert _links("Привет. " + text) == _links("Hello. " + text), text

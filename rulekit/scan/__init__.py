@@ -194,7 +194,12 @@ Decisions on ambiguous text, each pinned by a case in ``tests/cases/scan/``:
   answer's aside, "Price: **$79**" its label, "I'd say *yes*" stress: not quotes.
 - Handles: ``@`` plus [A-Za-z0-9_.] with at least one letter or underscore, not preceded by a
   character of an e-mail address. A name longer than 30 characters is still a handle (emitted
-  whole, so that its digits are never loose numbers).
+  whole, so that its digits are never loose numbers). In text that is not all ASCII, handles,
+  e-mail addresses and hosts without a scheme are read with letters of any script
+  (``@José_García``, ``поддержка@пример.рф``, ``пример.рф/reset``, a lookalike ``@ѕhop``),
+  case-folded, except scripts written without spaces (Han, kana, Hangul, Thai...), which end
+  them (``请发邮件至help@shop.example。`` holds ``help@shop.example``; ``例えば@マーク`` no
+  handle).
 - An amount and its cents written apart ("forty-nine dollars and ninety-nine cents", "$12 and
   5 cents") are one mention, 49.99 and 12.05, with the amount's currency; cents alone ("99
   cents", "50 pence") are 0.99 and 0.50. A currency after a CJK scale is the amount's (1.2万元).

@@ -38,6 +38,35 @@ _DOMAIN = re.compile(r"[A-Za-z0-9][A-Za-z0-9-]*(?:\.[A-Za-z0-9-]+)+")
 _EMAIL_AT = re.compile(r"@(?<=[A-Za-z0-9._%+\-]@)(?=[A-Za-z0-9][A-Za-z0-9-]*\.[A-Za-z0-9])")
 _HANDLE = re.compile(r"@(?<![A-Za-z0-9._%+\-@/:]@)([A-Za-z0-9_.]+)")
 _URL_TRAILING = ".,;:!?'\"*_~"
+# The same for text that is not all ASCII (``_Scanner.ascii`` false; the patterns above serve
+# ASCII text alone): e-mail addresses, handles and hosts whose letters are any letters
+# (internationalised domains and local parts, a handle in another script, a lookalike that
+# mixes scripts: "support@еvil.example" with a Cyrillic е). Scripts written without spaces
+# between words (Han, kana, Hangul, Thai, Lao, Myanmar, Khmer, Yi; ``_UNSPACED``) are no part
+# of one, so an address glued to a Chinese sentence ends where the sentence goes on
+# ("请发邮件至help@shop.example。"), and "例えば@マーク" holds no handle. Combining marks are
+# part of a letter (``_MARKS``: vowel signs of Indic scripts, Hebrew and Arabic points, the
+# diacritics NFKC leaves apart), though ``\w`` holds none.
+_UNSPACED = ("\u0e00-\u0eff\u1000-\u109f\u1100-\u11ff\u1780-\u17ff\u2e80-\u2fdf\u3000-\u33ff"
+             "\u3400-\u4dbf\u4e00-\u9fff\ua000-\ua4cf\ua960-\ua97f\uac00-\ud7ff\uf900-\ufaff"
+             "\uff00-\uffef\U00020000-\U0003ffff")
+_MARKS = ("\u0300-\u036f\u0483-\u0489\u0591-\u05bd\u05bf\u05c1\u05c2\u05c4\u05c5\u05c7"
+          "\u0610-\u061a\u064b-\u065f\u0670\u06d6-\u06dc\u06df-\u06e4\u06e7\u06e8\u06ea-\u06ed"
+          "\u0900-\u0963\u0966-\u0dff\u1ab0-\u1aff\u1dc0-\u1dff\u20d0-\u20ff\ufe20-\ufe2f")
+_U_LETTER = rf"(?:[^\W\d_{_UNSPACED}]|[{_MARKS}])"               # a letter of a spaced script
+_U_PART = rf"(?:[^\W_{_UNSPACED}]|[{_MARKS}])"                   # ... or a digit
+_U_LABEL = rf"(?:[^\W_{_UNSPACED}]|[{_MARKS}-])"                 # ... or a hyphen
+_U_JOINS = re.compile(_U_PART)
+_U_LETTERS = re.compile(rf"{_U_LETTER}{{2,}}")
+_U_WWW_URL = re.compile(rf"www\.{_U_LABEL}+(?:\.{_U_LABEL}+)+(?::[0-9]{{1,5}})?"
+                        rf"(?:[/?#]{_URL_CHARS}*)?")
+_U_TLD_HIT = re.compile(rf"\.(?:(?:{_trie(_TLDS)})(?!{_U_LABEL}|\.{_U_PART})"
+                        rf"|({_U_LETTER}{{2,63}})(?=/[^\s/]))")
+_U_HOST_REVERSED = re.compile(rf"{_U_LABEL}+(?:\.{_U_LABEL}+)*")
+_U_LOCAL_REVERSED = re.compile(rf"(?:{_U_PART}|[._%+\-]){{1,64}}")
+_U_DOMAIN = re.compile(rf"{_U_PART}{_U_LABEL}*(?:\.{_U_LABEL}+)+")
+_U_EMAIL_AT = re.compile(rf"@(?<=(?:{_U_PART}|[._%+\-])@)(?={_U_PART}{_U_LABEL}*\.{_U_PART})")
+_U_HANDLE = re.compile(rf"@(?<!(?:{_U_PART}|[._%+\-@/:])@)((?:{_U_PART}|[_.])+)")
 # Link destinations: a Markdown link's "](", a reference definition's "]:", an autolink
 # "<scheme:...>", and an HTML attribute that holds a URL (matched in the lower-cased text).
 _MD_TARGET = re.compile(r"\]\([ \t]*\n?[ \t]*")
@@ -103,14 +132,15 @@ class _Links:
                 # a claimed span. Tested on what lies outside them, joined by spaces.
                 rest = " ".join([low[a:b] for a, b in zip((0, *(e for _, e in spans)),
                                                             (*(s for s, _ in spans), len(low)))])
+        ascii_text = self.ascii
         if "www." in rest:
-            for match in _WWW_URL.finditer(low):
+            for match in (_WWW_URL if ascii_text else _U_WWW_URL).finditer(low):
                 s = match.start()
-                if not s or text[s - 1] not in ".@/-" and not text[s - 1].isalnum():
+                if not s or text[s - 1] not in ".@/-" and not _joins(text[s - 1]):
                     self.add_link("url", s, match.end(), "", trim=True)
         if "@" in rest:
             self.at_signs()
-        if "." in rest and _TLD_HIT.search(rest) is not None:
+        if "." in rest and (_TLD_HIT if ascii_text else _U_TLD_HIT).search(rest) is not None:
             self.hosts()        # (tested outside the URLs: "threads.example/@..." is one)
         if "/" in rest:
             for match in _RELATIVE.finditer(text):
@@ -121,16 +151,18 @@ class _Links:
         """Hosts without a scheme (``_TLD_HIT``), with their port and path. A dot inside a
         link already claimed ("threads.example/@mindthread") is passed over first."""
         text, low, mask = self.text, self.low, self.mask
-        for match in _TLD_HIT.finditer(low):
+        hits, reversed_host = (_TLD_HIT, _HOST_REVERSED) if self.ascii else (_U_TLD_HIT,
+                                                                             _U_HOST_REVERSED)
+        for match in hits.finditer(low):
             dot, e = match.span()
             if mask[dot] or match.group(1) in _FILE_ENDINGS:
                 continue
             window = low[max(0, dot - 253):dot][::-1]
-            host = _HOST_REVERSED.match(window)
+            host = reversed_host.match(window)
             if host is None:
                 continue
             s = dot - host.end()
-            if s and (text[s - 1] in ".@/:-_" or text[s - 1].isalnum()):
+            if s and (text[s - 1] in ".@/:-_" or _joins(text[s - 1])):
                 continue
             if any(not label or label[0] == "-" or label[-1] == "-"
                    for label in low[s:e].split(".")) or not self.free(s, e):
@@ -223,35 +255,53 @@ class _Links:
 
     def at_signs(self) -> None:
         """E-mail addresses, then @handles, at each '@'."""
-        text = self.text
-        for match in _EMAIL_AT.finditer(text):
+        text, ascii_text = self.text, self.ascii
+        email_at, local_reversed, domain_at, handle_at = (
+            (_EMAIL_AT, _LOCAL_REVERSED, _DOMAIN, _HANDLE) if ascii_text else
+            (_U_EMAIL_AT, _U_LOCAL_REVERSED, _U_DOMAIN, _U_HANDLE))
+        for match in email_at.finditer(text):
             at = match.start()
             if not self.mask[at]:
-                local = _LOCAL_REVERSED.match(text[max(0, at - 64):at][::-1])
-                domain = _DOMAIN.match(text, at + 1)
+                local = local_reversed.match(text[max(0, at - 64):at][::-1])
+                domain = domain_at.match(text, at + 1)
                 if local and domain:
                     self.email(at - local.end(), at, domain)
-        for match in _HANDLE.finditer(text):
+        for match in handle_at.finditer(text):
             name = match.group(1).rstrip(".")
             if len(name) < 2 or not any(c.isalpha() or c == "_" for c in name):
                 continue
             s, e = match.start(), match.start(1) + len(name)
-            self.add_link("handle", s, e, "@" + name.lower())
+            # case-folded beyond ASCII ("@STRAẞE" is "@strasse"), as the sweep compares them
+            self.add_link("handle", s, e, "@" + (name.lower() if ascii_text else name.casefold()))
 
     def email(self, s: int, at: int, domain: re.Match) -> bool:
         text = self.text
-        if s > 0 and (text[s - 1].isalnum() or text[s - 1] in "._%+-"):
+        if s > 0 and (_joins(text[s - 1]) or text[s - 1] in "._%+-"):
             return False                    # the local part is longer than 64 characters
         while s < at and not text[s].isalnum():
             s += 1
         labels = domain.group().split(".")
-        while len(labels) > 1 and not (labels[-1].isalpha() and len(labels[-1]) >= 2):
+        while len(labels) > 1 and not _is_ending(labels[-1]):
             labels.pop()
         if s >= at or len(labels) < 2 or not all(labels) or text[at - 1] == ".":
             return False
         e = at + 1 + len(".".join(labels))
-        self.add_link("email", s, e, text[s:e].lower())
+        address = text[s:e]
+        self.add_link("email", s, e, address.lower() if address.isascii() else address.casefold())
         return True
+
+
+def _joins(char: str) -> bool:
+    """Whether ``char`` before an address, a handle or a host makes it part of a longer word: a
+    letter or a digit, not of a script written without spaces (``_UNSPACED``)."""
+    return char.isalnum() if char.isascii() else _U_JOINS.match(char) is not None
+
+
+def _is_ending(label: str) -> bool:
+    """Whether ``label`` can end a domain: two letters or more (marks with their letters)."""
+    if label.isascii():
+        return label.isalpha() and len(label) >= 2
+    return _U_LETTERS.fullmatch(label) is not None
 
 
 def _resolve(target: str, markdown: bool) -> str:
