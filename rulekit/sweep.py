@@ -2590,14 +2590,15 @@ class _Judge:
                      if h.startswith(handle) or handle.startswith(h)), None)
         extra = f"; {near} is another account" if near else ""
         return self._finding(mention, "unsupported_handle", f"{mention.text} is not in the "
-                             f"evidence{extra}", value=handle, absent=True)
+                             f"evidence{extra}{_mixed_scripts(handle)}", value=handle,
+                             absent=True)
 
     def _email(self, index: int, mention: Mention) -> Finding | None:
         email = (mention.normalized or mention.text).casefold()
         if email in self.evidence.emails:
             return None
         return self._finding(mention, "unsupported_email", f"{mention.text} is not in the "
-                             "evidence", value=email, absent=True)
+                             f"evidence{_mixed_scripts(email)}", value=email, absent=True)
 
     def _url(self, index: int, mention: Mention) -> Finding | None:
         link = mention.text
@@ -2611,7 +2612,25 @@ class _Judge:
             return None
         return self._finding(mention, "unsupported_url", f"{link} is not a link in the evidence "
                              "(a different or truncated path, an added query or another host is "
-                             "another page)", value=normal, absent=True)
+                             f"another page){_mixed_scripts(normal)}", value=normal, absent=True)
+
+
+def _mixed_scripts(name: str) -> str:
+    """For a message: ", which mixes Cyrillic and Latin letters" when the letters of one word
+    of a handle, an address or a link (a label of a host, a local part) that is not all ASCII
+    come from several scripts: a lookalike of an account or a host ("@ѕhop" with a Cyrillic ѕ;
+    not "https://пример.рф"); else "". Only on a finding's way."""
+    if name.isascii():
+        return ""
+    for word in _NAME_PIECES.split(name):
+        scripts = sorted({unicodedata.name(c, "").split(" ", 1)[0].title()
+                          for c in word if c.isalpha()} - {""})
+        if len(scripts) > 1:
+            return f", which mixes {', '.join(scripts[:-1])} and {scripts[-1]} letters"
+    return ""
+
+
+_NAME_PIECES = re.compile(r"[^\w-]+")
 
 
 _KIND = operator.attrgetter("kind")

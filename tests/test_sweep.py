@@ -523,3 +523,17 @@ def test_a_number_json_cannot_hold_refuses_the_audit_naming_its_path(number, sho
     assert f"holds {shown} at $.posts[1].views" in finding.message
     with pytest.raises(EvidenceError, match=r"\$\.posts\[1\]\.views"):
         SweepSettings().index({"posts": [{"views": 1}, {"views": number}]}, "en_US")
+
+
+def test_a_lookalike_in_mixed_scripts_is_named_so_in_the_message() -> None:
+    """A handle, an address or a host whose one word mixes scripts (a Cyrillic ѕ in "@ѕhop")
+    is flagged like any other, its message saying which scripts it mixes; a name all in one
+    script per word ("пример.рф/reset", "@José_García") says nothing of scripts."""
+    from rulekit.audit import audit
+
+    found = audit("Ask @ѕhop, hеlp@shop.example, www.раypal.com/x, @José_García or "
+                  "пример.рф/reset.", {"shop": {"handle": "@shop"}}).findings
+    assert [f.code for f in found] == ["unsupported_handle", "unsupported_email",
+                                       "unsupported_url", "unsupported_handle", "unsupported_url"]
+    assert ["mixes Cyrillic and Latin letters" in f.message for f in found] == [
+        True, True, True, False, False]
