@@ -16,7 +16,10 @@ While indexing, each value is judged once:
   never the same digits as a quantity. A code is a token that glues digits to letters; a
   **name field** (``name``, ``title``, ``model``, ``product_name``, ...: ``NAME_FIELDS``) holds a
   name whole, so "Model 3" or "iPhone 15" there licenses the name, read with the word before
-  or after its digits, and never 3 or 15 as a quantity;
+  or after its digits, and never 3 or 15 as a quantity; likewise a place in a list ("3." opening
+  a line, "Step 2", "Option 4"), a key of a shortcut ("Ctrl+Alt+3"), the tail of a code
+  (CE-108255-1) and the groups of a phone number ("+44 20 7946 0958") license that use only
+  (``_Builder._no_quantities``, ``rulekit.sweep_codes``);
 - a stored ratio in a field named like a rate, ratio or share (0.046 in ``engagement_rate``,
   ``ctr_28d``, ``bounce_rate.this_week``: ``_ratio_reading``) licenses 4.6 %, never 0.046 %
   nor a plain 4.6 ("4.6 stars"); a growth below 1 in size (``follower_growth``: 0.021,

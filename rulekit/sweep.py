@@ -437,10 +437,11 @@ def sweep(text: str, evidence: Evidence, settings: SweepSettings = SweepSettings
     unheld: list[Finding] = []
     # a code, a phone number, a version or an option the evidence numbers: one value each,
     # matched whole before any of its digits is matched alone (``_whole_values``)
-    settled = _whole_values(text, low, mentions, evidence)
+    whole = _whole_values(text, low, mentions, evidence,
+                          "\x00".join(map(str, slot_values)).casefold() if slot_values else "")
     for index, mention in enumerate(mentions):
-        if settled and index in settled:
-            found = settled[index]
+        if whole and index in whole:
+            found = whole[index]
             if isinstance(found, tuple):
                 # a code the evidence does not hold: each digit is judged as before (BT-4 is
                 # flagged on its 4), and a code none of whose digits is flagged, on the whole
@@ -547,8 +548,10 @@ def _inline_marker(text: str, mention: Mention) -> bool:
     Press ..."): a list run into a line, read only for a place the evidence numbers."""
     if not _INLINE_MARKER.match(text, mention.end):
         return False
-    before = text[:mention.start].rstrip()
-    return not before or before[-1] in ".:;!?"
+    at = mention.start
+    while at and text[at - 1] in " \t\u00a0":
+        at -= 1
+    return not at or text[at - 1] in ".:;!?\n"
 
 
 _VERSION = re.compile(r"[vV]([0-9]+(?:\.[0-9]+)*)")
@@ -568,8 +571,8 @@ _HELD_BEFORE = re.compile(r"(?i)(?<![^\W\d_])(option|version)[ \u00a0]\Z")
 _CODE_TAIL = frozenset("-_")
 
 
-def _whole_values(text: str, low: str, mentions: Sequence[Mention],
-                  evidence: Evidence) -> dict[int, Finding | None]:
+def _whole_values(text: str, low: str, mentions: Sequence[Mention], evidence: Evidence,
+                  slots: str = "") -> dict[int, Finding | None]:
     """The number mentions of the answer that are part of one value the evidence must hold
     whole, by index, each with its finding or None (backed), so that none of its digits is
     matched alone: a phone number ("+44 (0)20 7946 0958", matched by its digits with or
@@ -578,7 +581,8 @@ def _whole_values(text: str, low: str, mentions: Sequence[Mention],
     names), a version ("version 4") and an option the evidence numbers ("Option 4" when it
     says "Option 5"). Each reading runs only when a cheap test says it may: a "+" or a bracket
     in the answer, or a phone number in the evidence; digits glued to a letter or after a
-    hyphen; the word "version" or "option"."""
+    hyphen; the word "version" or "option". A value code put into a slot (``slots``, the slot
+    values case-folded) is licensed whole."""
     settled: dict[int, Finding | None] = {}
     if "+" in text or "(" in text or evidence.phones:
         for match in PHONE.finditer(text):
@@ -586,7 +590,8 @@ def _whole_values(text: str, low: str, mentions: Sequence[Mention],
             digits = phone_digits(written)
             if not 9 <= len(digits) - digits.startswith("+") <= 15:
                 continue
-            held = any(same_phone(digits, phone) for phone in evidence.phones)
+            held = any(same_phone(digits, phone) for phone in evidence.phones) or (
+                bool(slots) and written.casefold() in slots)
             if not held and not (digits.startswith("+") or "(" in written
                                  or (written.count("-") >= 2 and " " not in written)):
                 continue    # spaced groups the evidence does not hold as a phone: figures
@@ -611,7 +616,8 @@ def _whole_values(text: str, low: str, mentions: Sequence[Mention],
         if not code_like(run, glued_digits=mention.glued):
             continue
         if any(form in evidence.codes or form in evidence.names for form in code_forms(run)) \
-                or run.casefold() in evidence.period_keys or _held_version(run, evidence):
+                or run.casefold() in evidence.period_keys or _held_version(run, evidence) \
+                or (slots and run.casefold() in slots):
             settled[index] = None
             continue
         # judged in the loop, after the code's other digits (``sweep``)
@@ -626,7 +632,8 @@ def _whole_values(text: str, low: str, mentions: Sequence[Mention],
             keys = shortcut(text, mention.start, mention.end)
             if keys is None:
                 continue
-            settled[index] = None if keys[1] in evidence.names else _new_finding(
+            settled[index] = None if keys[1] in evidence.names or (
+                slots and text[keys[0]:mention.end].casefold() in slots) else _new_finding(
                 "number", mention.text, _digits(mention.value), mention.start, mention.end,
                 "unsupported_number", f"the shortcut {text[keys[0]:mention.end]} is not in the "
                 "evidence", None, True)
@@ -644,6 +651,8 @@ def _whole_values(text: str, low: str, mentions: Sequence[Mention],
                     evidence.position_words:
                 continue
             number = mention.text.casefold()
+            if slots and text[word.start():mention.end].casefold() in slots:
+                continue    # code put it there
             if said == "version" and (number in evidence.names or f"v{number}" in evidence.codes
                                       or f"v{number}" in evidence.names):
                 continue

@@ -80,7 +80,6 @@ def shortcut(text: str, start: int, end: int) -> tuple[int, str] | None:
 _JOINING = frozenset({"in", "to", "of", "by", "per", "and", "or", "x", "top", "for", "up", "on",
                       "a", "the", "over", "under", "than", "no", "nr", "vs"})
 _RUN_LIMIT = 48
-_EVIDENCE_RUN = re.compile(r"[A-Za-z0-9]+(?:[-_.][A-Za-z0-9]+)*")
 _SEPARATORS = re.compile(r"[-_.]")
 _LETTER_DIGIT = re.compile(r"[A-Za-z][0-9]")
 _COUNT_X = re.compile(r"[xX][0-9]+")
@@ -130,14 +129,6 @@ def code_like(run: str, glued_digits: bool = False) -> bool:
                 and parts[at + 1][:1].isdigit() and run[len("-".join(parts[:at + 1]))] in "-_":
             return True
     return False
-
-
-def evidence_codes(text: str) -> Iterable[str]:
-    """Every code written in ``text`` (``code_like``), case-folded."""
-    for found in _EVIDENCE_RUN.finditer(text):
-        run = found.group()
-        if code_like(run, glued_digits=True):
-            yield run.casefold()
 
 
 def code_forms(run: str) -> Iterable[str]:
