@@ -16,7 +16,10 @@ While indexing, each value is judged once:
   never the same digits as a quantity. A code is a token that glues digits to letters; a
   **name field** (``name``, ``title``, ``model``, ``product_name``, ...: ``NAME_FIELDS``) holds a
   name whole, so "Model 3" or "iPhone 15" there licenses the name, read with the word before
-  or after its digits, and never 3 or 15 as a quantity;
+  or after its digits, and never 3 or 15 as a quantity; likewise a place in a list ("3." opening
+  a line, "Step 2", "Option 4"), a key of a shortcut ("Ctrl+Alt+3"), the tail of a code
+  (CE-108255-1) and the groups of a phone number ("+44 20 7946 0958") license that use only
+  (``_Builder._no_quantities``, ``rulekit.sweep_codes``);
 - a stored ratio in a field named like a rate, ratio or share (0.046 in ``engagement_rate``,
   ``ctr_28d``, ``bounce_rate.this_week``: ``_ratio_reading``) licenses 4.6 %, never 0.046 %
   nor a plain 4.6 ("4.6 stars"); a growth below 1 in size (``follower_growth``: 0.021,
@@ -68,6 +71,8 @@ from rulekit.compare import normalise_url
 from rulekit.numbers import plain_decimal
 from rulekit.scan import Mention, scan, squash
 from rulekit.scan.figures import FALL_BEFORE, RISE_BEFORE, change_word_before, currency_codes
+from rulekit.sweep_codes import (POSITION_WORDS, code_like, code_run, list_marker, phone_digits,
+                                 phone_field, phones_in, shortcut)
 from rulekit.units import EXCLUDED, INCLUDED, UNIT_OF, named_tax_basis, named_units, names_tax
 
 # Field names whose text is written by third parties, unless the rules say otherwise, as the
@@ -666,6 +671,18 @@ class Evidence:
     # (``free_returns``, ``has_wifi``), with its reading, read once here: rule 14
     # (``rulekit.sweep_flags``) holds free text to them.
     flags: tuple = ()
+    # Numbers the evidence writes as no quantity (``_Builder._no_quantities``): a place in a
+    # list ("3." opening a line, "Step 2", "Option 4"), which backs the same place only; the
+    # (word, number) of each said after a word ("option", 4): an answer's "Option N" is held to
+    # these when there are any; every code, case-folded ("ce-108255-1", "23h2", "v2.3.1"),
+    # which an answer's code must match whole; every phone number's digits ("+442079460958",
+    # ``rulekit.sweep_codes.phone_digits``); and which digits are inside which of them, for
+    # the finding's message ("3" -> "the position '3.'").
+    positions: frozenset[Decimal] = frozenset()
+    position_words: frozenset[tuple[str, Decimal]] = frozenset()
+    codes: frozenset[str] = frozenset()
+    phones: frozenset[str] = frozenset()
+    no_quantities: Mapping[str, str] = dataclasses.field(default_factory=dict)
 
     @functools.cached_property
     def author_words(self) -> frozenset[str]:
@@ -1269,6 +1286,13 @@ class _Builder:
         self.relative: set[str] = set()
         self.names: set[str] = set()
         self.pairs: set[str] = set()
+        # numbers written as no quantity (``_no_quantities``): positions ("3.", "Step 2"), codes
+        # and phone numbers, and what each digit run is inside of, for a finding's message
+        self.positions: set[Decimal] = set()
+        self.position_words: set[tuple[str, Decimal]] = set()
+        self.codes: set[str] = set()
+        self.phones: set[str] = set()
+        self.no_quantities: dict[str, str] = {}
         self.stated_counts: set[tuple[str, Decimal]] = set()
         self.untrusted_values: set[Decimal] = set()
         self.placeholder_values: set[Decimal] = set()
@@ -1730,6 +1754,8 @@ class _Builder:
                     self.withheld_days.setdefault(mention.day, self.withholding)
                 elif mention.kind in ("handle", "email", "url") or mention.glued:
                     self._mention(mention, path, keys, whole=leaf.plain_number)
+            if mentions and not leaf.plain_number:
+                self._no_quantities(text, mentions, keys)
             self.pairs.update(leaf.pairs)
             return
         compact = _compact_day(stripped, keys) if leaf.day is None and keys else None
@@ -1759,9 +1785,13 @@ class _Builder:
         if keys and not leaf.plain_number and NAME_FIELDS.search(keys[-1]):
             self._name(text, mentions, path, keys)
             return
-        for mention in mentions:
+        skip = self._no_quantities(text, mentions, keys) \
+            if mentions and not leaf.plain_number else ()
+        for at, mention in enumerate(mentions):
             if zones is not None and mention.kind == "date":
                 continue        # the stored value, read in its field's zone above
+            if at in skip and not mention.glued:
+                continue        # "3." of a list, "Step 2", a code's tail, a phone number
             self._mention(mention, path, keys, whole=leaf.plain_number)
             if mention.kind in ("number", "word_number") and mention.value is not None \
                     and not mention.glued:
@@ -1774,6 +1804,68 @@ class _Builder:
                 after = WORD_AFTER.match(text, mention.end)    # "last 30 days, 10 posts"
                 if after is not None:
                     self.stated_counts.add((noun(after[1]), mention.value))
+
+    def _no_quantities(self, text: str, mentions: Sequence[Mention],
+                       keys: tuple[str, ...]) -> frozenset[int]:
+        """The indices of the number mentions of a trusted string that are no quantities, each
+        recorded as what it is: a place in a list ("3." opening a line, "Step 2", "Option 4":
+        ``positions``, which back the same place only), a key of a shortcut ("Ctrl+Alt+3": a
+        name), a code (CE-108255-1, 23H2: ``codes``; the tail "1" is no figure), a phone number
+        ("+44 20 7946 0958": ``phones``; its groups are no figures). Rule 4: they license
+        that use, never a quantity. Each test is a character beside the digits first."""
+        skip = set()
+        named = bool(keys) and phone_field(keys[-1])
+        if named or "+" in text or "(" in text:
+            for start, end, digits in phones_in(text, named):
+                self.phones.add(digits)
+                shown = " ".join(text[start:end].split())
+                for at, mention in enumerate(mentions):
+                    if start <= mention.start and mention.end <= end:
+                        skip.add(at)
+                        if not mention.glued:       # (a glued token is a name as well)
+                            self._not_quantity(mention, f"the phone number '{shown}'")
+        for at, mention in enumerate(mentions):
+            if mention.kind != "number" or mention.value is None or (
+                    at in skip and not mention.glued):
+                continue
+            start, end = mention.start, mention.end
+            before = text[start - 1:start]
+            if mention.glued or (before in "-_" and start >= 2 and text[start - 2].isascii()
+                                 and text[start - 2].isalnum()):
+                left, right = code_run(text, start, end)
+                run = text[left:right]
+                if code_like(run, glued_digits=mention.glued):
+                    self.codes.add(run.casefold())
+                    if run.count("-") >= 2 and run.replace("-", "").isdigit() \
+                            and 9 <= len(run.replace("-", "")) <= 15:
+                        self.phones.add(phone_digits(run))     # 1-800-555-0199
+                    if not mention.glued:
+                        skip.add(at)                            # the "1" of CE-108255-1
+                        self._not_quantity(mention, f"the code '{run}'")
+                continue
+            keys_of = shortcut(text, start, end) if not mention.currency else None
+            if keys_of is not None:
+                self.names.add(keys_of[1])      # "ctrl+alt+3": a name
+                skip.add(at)
+                continue
+            if mention.percent or mention.currency or mention.scaled or mention.sign:
+                continue
+            word = _POSITION_BEFORE.search(text, max(0, start - 12), start) \
+                if before in (" ", "\u00a0") and start >= 2 \
+                and text[start - 2].lower() in _POSITION_LAST \
+                else None
+            if word is not None or list_marker(text, start, end):
+                shown = f"{word[1]} {mention.text}" if word else text[start:end + 1]
+                self.positions.add(mention.value)
+                if word is not None:
+                    self.position_words.add((word[1].casefold(), mention.value))
+                skip.add(at)
+                self._not_quantity(mention, f"the position '{shown}'")
+        return frozenset(skip)
+
+    def _not_quantity(self, mention: Mention, what: str) -> None:
+        if mention.value is not None and mention.value == mention.value.to_integral_value():
+            self.no_quantities.setdefault(str(int(mention.value)), what)
 
     def _in_zones(self, stored: str, zones: tuple[tuple[str, str], ...],
                   keys: tuple[str, ...]) -> None:
@@ -1815,6 +1907,7 @@ class _Builder:
         writes the name with its digits is licensed, the digits alone are not. Its links,
         handles, dates and codes count as anywhere else."""
         named = False
+        self._no_quantities(text, mentions, keys)   # its codes ("BT-3-2") are codes too
         for mention in mentions:
             if mention.kind in ("number", "word_number") and not mention.glued:
                 named = True
@@ -1925,7 +2018,12 @@ class _Builder:
             instalments=frozenset(self.instalments),
             discount_percents=frozenset(self.discount_percents),
             paid_shares=frozenset(paid_shares),
-            flags=tuple(self.flags))
+            flags=tuple(self.flags),
+            positions=frozenset(self.positions - values),
+            position_words=frozenset(self.position_words), codes=frozenset(self.codes),
+            phones=frozenset(self.phones),
+            no_quantities={digits: what for digits, what in self.no_quantities.items()
+                           if Decimal(digits) not in values})
 
     def _years(self) -> frozenset[Decimal]:
         """The year of every day and every month the evidence holds (``Evidence.years``)."""
@@ -2093,6 +2191,10 @@ def _clock(stored: str) -> dict[str, Any]:
     utc = instant.astimezone(dt.timezone.utc)
     return {"clock": (written,), "utc": (utc.date(), utc.hour, utc.minute),
             "offset": instant.utcoffset()}
+# A word of ``POSITION_WORDS`` right before a number: "Step 2", "option 4" (``_no_quantities``).
+_POSITION_BEFORE = re.compile(r"(?i)(?<![^\W\d_])(" + "|".join(sorted(POSITION_WORDS)) +
+                              r")[ \u00a0]\Z")
+_POSITION_LAST = frozenset(word[-1] for word in POSITION_WORDS)     # the cheap test first
 _NAME_PAIR = re.compile(r"(?<![^\W\d_])[^\W\d_]+ \d+(?:[.,]\d+)?")     # from a word's start: linear
 _NUMBER_WORD_PAIR = re.compile(r"(?<![\w.,])\d+(?:[.,]\d+)? [^\W\d_]+")
 _DIGIT_RUN = re.compile(r"\d+")

@@ -76,6 +76,9 @@ from rulekit.units import BASIS_WORDS, general_basis_at, general_bases, may_stat
     unit_after, unit_word
 from rulekit.sweep_amounts import (_NUMBER_THEN_WORD, _amount_words, _cjk_magnitude_spans,
                                     _count_levels, _magnitudes, _stock_levels)
+from rulekit.sweep_codes import (FREE_POSITION_WORDS, PHONE, POSITION_WORDS, code_forms,
+                                 code_like, code_run, list_marker, phone_digits, same_phone,
+                                 shortcut)
 from rulekit.sweep_days import (_DENYING, _WEEKDAYS, _lone_weekdays, _may_be_relative,
                                 _may_name_month, _relative_days, _relative_months,
                                 _stated_weekday, _unheld_seconds, _wall_time_in_named_zone,
@@ -139,9 +142,9 @@ _PLACE_NOT_COUNTED = frozenset({"in", "on", "at", "out", "overall", "of", "and",
 # A word of ranking just before a number ("#3", "No. 3", "number 3", "ranked 3", "position
 # 3"): only then is a number read as a stated rank before its value is looked up.
 _RANK_CUE = re.compile(r"(?i)(?:#|\bno\.?|\bnumber|\brank(?:ed|ing)?|\bposition)[ \u00a0]*\Z")
-_LIST_WORDS = frozenset({"step", "item", "point", "option", "tip", "part", "chapter", "page",
-                         "section", "slide", "question", "round", "hole", "game", "week",
-                         "episode", "level", "stage", "phase", "version"})
+# "step 3", "option 2": a place in the answer's own list ("version 3" is a fact: it is not one;
+# an option the evidence numbers is held to its numbers, ``_whole_values``)
+_LIST_WORDS = FREE_POSITION_WORDS
 _MONTH_WORDS = frozenset({"month", "months"})
 # "on the 6th": an ordinal after these and "the", with no noun after it, is a day of a month.
 _DAY_PREPOSITIONS = frozenset({"on", "by", "until", "till", "since", "from", "before", "after",
@@ -430,7 +433,26 @@ def sweep(text: str, evidence: Evidence, settings: SweepSettings = SweepSettings
         or paid
     judge_mention = judge.mention
     findings = []
+    reported: set[tuple[int, int]] = set()
+    unheld: list[Finding] = []
+    # a code, a phone number, a version or an option the evidence numbers: one value each,
+    # matched whole before any of its digits is matched alone (``_whole_values``)
+    whole = _whole_values(text, low, mentions, evidence,
+                          "\x00".join(map(str, slot_values)).casefold() if slot_values else "")
     for index, mention in enumerate(mentions):
+        if whole and index in whole:
+            found = whole[index]
+            if isinstance(found, tuple):
+                # a code the evidence does not hold: each digit is judged as before (BT-4 is
+                # flagged on its 4), and a code none of whose digits is flagged, on the whole
+                code, found = found[0], judge_mention(index, mention)
+                if found is not None:
+                    reported.add((code.start, code.end))
+                else:
+                    unheld.append(code)
+            if found is not None:
+                findings.append(found)
+            continue
         # A figure the evidence holds as written is backed whatever else ``_number`` would
         # look at (the first tests of ``_matches``, and every test before them licenses), and so
         # are an absolute link the evidence holds (``_url``) and a code it holds: the common
@@ -465,6 +487,10 @@ def sweep(text: str, evidence: Evidence, settings: SweepSettings = SweepSettings
         found = judge_mention(index, mention)
         if found is not None:
             findings.append(found)
+    for code in unheld:
+        if (code.start, code.end) not in reported:
+            reported.add((code.start, code.end))
+            findings.append(code)
     counted = evidence.counted
     if counted:
         # "It has 3 reviews": a count, which the rating 3 does not back (``_count_levels``); read
@@ -514,13 +540,137 @@ def sweep(text: str, evidence: Evidence, settings: SweepSettings = SweepSettings
     return sorted(findings, key=IN_TEXT_ORDER)
 
 
+_INLINE_MARKER = re.compile(r"[.)] [A-Z]")
+
+
+def _inline_marker(text: str, mention: Mention) -> bool:
+    """"3. Press" after a colon or a sentence's end on one line ("To restart: 1. Press ... 2.
+    Press ..."): a list run into a line, read only for a place the evidence numbers."""
+    if not _INLINE_MARKER.match(text, mention.end):
+        return False
+    at = mention.start
+    while at and text[at - 1] in " \t\u00a0":
+        at -= 1
+    return not at or text[at - 1] in ".:;!?\n"
+
+
+_VERSION = re.compile(r"[vV]([0-9]+(?:\.[0-9]+)*)")
+
+
+def _held_version(run: str, evidence: Evidence) -> bool:
+    """"v1.2" for a version the evidence writes "1.2" (a name "1.2.0", or a field's number)."""
+    found = _VERSION.fullmatch(run)
+    if found is None:
+        return False
+    number = found[1]
+    return number in evidence.names or number in evidence.codes or (
+        number.count(".") <= 1 and Decimal(number) in evidence.values)
+
+
+_HELD_BEFORE = re.compile(r"(?i)(?<![^\W\d_])(option|version)[ \u00a0]\Z")
+_CODE_TAIL = frozenset("-_")
+
+
+def _whole_values(text: str, low: str, mentions: Sequence[Mention], evidence: Evidence,
+                  slots: str = "") -> dict[int, Finding | None]:
+    """The number mentions of the answer that are part of one value the evidence must hold
+    whole, by index, each with its finding or None (backed), so that none of its digits is
+    matched alone: a phone number ("+44 (0)20 7946 0958", matched by its digits with or
+    without the country code and the trunk prefix, ``same_phone``), a code ("CE-108255-2",
+    "24H2", "9.4.7": ``code_like``, matched case-folded against the evidence's codes and
+    names), a version ("version 4") and an option the evidence numbers ("Option 4" when it
+    says "Option 5"). Each reading runs only when a cheap test says it may: a "+" or a bracket
+    in the answer, or a phone number in the evidence; digits glued to a letter or after a
+    hyphen; the word "version" or "option". A value code put into a slot (``slots``, the slot
+    values case-folded) is licensed whole."""
+    settled: dict[int, Finding | None] = {}
+    if "+" in text or "(" in text or evidence.phones:
+        for match in PHONE.finditer(text):
+            written = match.group()
+            digits = phone_digits(written)
+            if not 9 <= len(digits) - digits.startswith("+") <= 15:
+                continue
+            held = any(same_phone(digits, phone) for phone in evidence.phones) or (
+                bool(slots) and written.casefold() in slots)
+            if not held and not (digits.startswith("+") or "(" in written
+                                 or (written.count("-") >= 2 and " " not in written)):
+                continue    # spaced groups the evidence does not hold as a phone: figures
+            start, end = match.span()
+            inside = [index for index, mention in enumerate(mentions)
+                      if start <= mention.start and mention.end <= end]
+            for index in inside:
+                settled[index] = None
+            if not held and inside:
+                settled[inside[0]] = _new_finding(
+                    "number", written, digits, start, end, "unsupported_number",
+                    f"the phone number {written} is not in the evidence", None, True)
+    for index, mention in enumerate(mentions):
+        if mention.kind != "number" or mention.value is None or index in settled:
+            continue
+        start = mention.start
+        if not (mention.glued or (text[start - 1:start] in _CODE_TAIL and start >= 2
+                                  and text[start - 2].isascii() and text[start - 2].isalnum())):
+            continue
+        left, right = code_run(text, start, mention.end)
+        run = text[left:right]
+        if not code_like(run, glued_digits=mention.glued):
+            continue
+        if any(form in evidence.codes or form in evidence.names for form in code_forms(run)) \
+                or run.casefold() in evidence.period_keys or _held_version(run, evidence) \
+                or (slots and run.casefold() in slots):
+            settled[index] = None
+            continue
+        # judged in the loop, after the code's other digits (``sweep``)
+        settled[index] = (_new_finding("number", run, run.casefold(), left, right,
+                                       "unsupported_number", f"{run} is not in the evidence; a "
+                                       "code is matched whole, not digit by digit", None, True),)
+    if "+" in text:
+        # "Ctrl+Alt+1": a shortcut is a name, the one the evidence writes
+        for index, mention in enumerate(mentions):
+            if mention.kind != "number" or mention.value is None or index in settled:
+                continue
+            keys = shortcut(text, mention.start, mention.end)
+            if keys is None:
+                continue
+            settled[index] = None if keys[1] in evidence.names or (
+                slots and text[keys[0]:mention.end].casefold() in slots) else _new_finding(
+                "number", mention.text, _digits(mention.value), mention.start, mention.end,
+                "unsupported_number", f"the shortcut {text[keys[0]:mention.end]} is not in the "
+                "evidence", None, True)
+    options = "option" in low and any(word == "option" for word, _ in evidence.position_words)
+    if "version" in low or options:
+        for index, mention in enumerate(mentions):
+            if mention.kind != "number" or mention.value is None or index in settled \
+                    or mention.percent or mention.currency:
+                continue
+            word = _HELD_BEFORE.search(text, max(0, mention.start - 9), mention.start)
+            if word is None:
+                continue
+            said = word[1].casefold()
+            if said == "option" and not options or (said, mention.value) in \
+                    evidence.position_words:
+                continue
+            number = mention.text.casefold()
+            if slots and text[word.start():mention.end].casefold() in slots:
+                continue    # code put it there
+            if said == "version" and (number in evidence.names or f"v{number}" in evidence.codes
+                                      or f"v{number}" in evidence.names):
+                continue
+            shown = text[word.start():mention.end]
+            held = sorted(str(number) for word_, number in evidence.position_words
+                          if word_ == said)
+            settled[index] = _new_finding(
+                "number", mention.text, _digits(mention.value), mention.start, mention.end,
+                "unsupported_number", f"{shown} is not in the evidence" + (
+                    f", which numbers the {said}s {', '.join(held)}" if held else
+                    "; a version is a fact, not a place in a list"), None, not held)
+    return settled
+
+
 # Characters that change the order a reader sees: the right-to-left and Arabic letter marks
 # (RLM, ALM: "\u200f-12" is shown "12-"), the embeddings and overrides (U+202A-U+202E) and the
 # isolates (U+2066-U+2069). The left-to-right mark is not one: in a left-to-right answer it
 # moves nothing.
-# The numbers drawn in a circle, a bracket or with a full stop, as list markers write them:
-# ① ⑴ ⒈ ⓵ ❶ ➀ ➊ (U+2460-U+24FF, U+2776-U+2793).
-_ENCLOSED_NUMBER = re.compile("[\u2460-\u24ff\u2776-\u2793]")
 _DIRECTION_CONTROL = re.compile("[\u061c\u200f\u202a-\u202e\u2066-\u2069]")
 
 
@@ -1775,6 +1925,10 @@ class _Judge:
             return self._level_as_change(mention)
         if self._name_digits(mention):
             return None
+        if value in self.evidence.positions and (
+                mention.before.rsplit(" ", 1)[-1] in POSITION_WORDS
+                or self._starts_list_item(mention) or _inline_marker(self.text, mention)):
+            return None     # "13. Press Reset.", "step 15" as the evidence numbers its steps
         # the year of a day or a month of the evidence said as a year: "noviembre de 2026"
         if value in self.evidence.years and said_as_year(self.text, mention, self.locale):
             return None
@@ -2229,26 +2383,8 @@ class _Judge:
         return not after or after[0] in _AFTER_DAY
 
     def _starts_list_item(self, mention: Mention) -> bool:
-        """"3." or "3)" with only white space before it on its line, or an enclosed number
-        ("①", "➊", "⑶") before a space: a marker of a list. The cheap test on the character
-        after comes first, and the look back walks only over the blanks before the mention, a
-        window at a time: an rfind for the line start from the mention made a text of many
-        numbers quadratic."""
-        text = self.text
-        if text[mention.end:mention.end + 1] not in (".", ")") and not (
-                mention.end - mention.start == 1 and text[mention.end:mention.end + 1] == " "
-                and _ENCLOSED_NUMBER.match(text, mention.start)):
-            return False
-        pos = mention.start
-        while pos > 0:
-            window = text[max(0, pos - 64):pos]
-            kept = window.rstrip()
-            if "\n" in window[len(kept):]:
-                return True                 # only blanks between the line break and the number
-            if kept:
-                return False
-            pos -= len(window)
-        return True
+        """A marker of a list: "3." or "3)" opening a line, "①" (``list_marker``)."""
+        return list_marker(self.text, mention.start, mention.end)
 
     def _unsupported(self, mention: Mention, integral: bool) -> Finding:
         value, evidence = mention.value, self.evidence
@@ -2297,6 +2433,10 @@ class _Judge:
         if inside:
             return self._finding(mention, "name_digits", f"{shown} appears in the evidence only "
                                  f"inside the name '{inside}', which licenses that name, not a quantity")
+        use = evidence.no_quantities.get(_digits(value)) if integral else None
+        if use:
+            return self._finding(mention, "name_digits", f"{shown} appears in the evidence only "
+                                 f"as {use}, which licenses that use, not a quantity")
         if integral and 0 <= value <= self.settings.small_integer_limit:
             return self._finding(mention, "small_integer", f"{shown} is not in the evidence; a "
                                  "small integer passes only as an ordinal, rank, list position, "

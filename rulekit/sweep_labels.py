@@ -45,7 +45,7 @@ _SUPPOSED = re.compile(r"\b(?:if|once|when|whenever|unless|until|whether|case|we
 _TOKEN = re.compile(r"[\w'\u2019-]+|[:|]")
 # Between a copula and a one-word label: "INV-1 is now marked as paid", "it has been paid".
 _BETWEEN = frozenset("now already still fully currently also all both marked shown listed as "
-                     "being".split())
+                     .split())
 _COPULA = frozenset("is are was were been remains remain stays stay : |".split())
 _PRONOUNS = frozenset("it this that they which both each".split())
 
@@ -132,7 +132,8 @@ def _stated(text: str, start: int, end: int, item: _Label, policy: Policy) -> bo
     "paid", "void") is read, besides, only right after a copula or a colon (a table's bar)
     whose subject in its clause names a row: its entity or field ("your invoice is", "status:"),
     a pronoun ("it has been"), a word with a digit ("INV-1 is") or a capitalised word after the
-    clause's first ("The Trail Runner was"). So "Once paid", "Paid invoices show a badge",
+    clause's first ("The Trail Runner was"). A label right after "being" is a state on its way
+    ("Your order is being delivered"), not one held now. So "Once paid", "Paid invoices show a badge",
     "I've paid attention", "void a payment" and "our support line is open" are not read."""
     after = _SENTENCE_END.search(text, end, end + _REACH * 2)    # bounded: linear in labels
     if after is not None and after.group() == "?":
@@ -146,6 +147,9 @@ def _stated(text: str, start: int, end: int, item: _Label, policy: Policy) -> bo
         return False
     if _SUPPOSED.search(text, begin, start):
         return False
+    near = _TOKEN.findall(text, max(begin, start - 16), start)
+    if near and near[-1].casefold() == "being":
+        return False        # "is being delivered": on its way to the state, not in it
     if not re.fullmatch(r"[^\W\d_]+", item.label):
         return True
     tokens = _TOKEN.findall(text, begin, start)

@@ -216,6 +216,9 @@ _CLOSING_WORDS = frozenset("close closes closing closed shut shuts".split())
 # the sweep backs only with evidence that says so. "within 24 hours" is a duration.
 _ALL_DAY = re.compile(r"/7(?![0-9/])|[ \u00a0](?:hours|hrs)(?:[ \u00a0]a[ \u00a0]day)?(?![\w])")
 _ALL_DAY_BEFORE = frozenset("open opens staffed available".split())
+# "24 hours a day, 7 days a week": the week said after the day is the same all-day mention.
+_ALL_WEEK_AFTER = re.compile(r",?(?:[ \u00a0]and)?[ \u00a0]7[ \u00a0]days[ \u00a0](?:a|per)"
+                             r"[ \u00a0]week(?![\w])")
 _TIME_AFTER = re.compile(r"(?i)(?:,?\s(?:at\s|um\s|à\s|om\s|kl\.?\s)?|T)(?=[0-9])")
 # A date and its clock time in one phrase, one mention (``_When.join_times``): the date, then
 # a space, a comma, "at", "um", "à"..., then the time ("July 10 at 8 pm", "10. Juli um 20 Uhr",
@@ -511,7 +514,9 @@ class _When:
                 found = _ALL_DAY.match(text, e)
                 if found and (found.group().endswith("day")
                               or _word_before(text, s) in _ALL_DAY_BEFORE):
-                    return self.all_day(s, found.end())
+                    week = _ALL_WEEK_AFTER.match(text, found.end()) \
+                        if found.group().endswith("day") else None
+                    return self.all_day(s, week.end() if week else found.end())
         if after == "/" and text.startswith("24/7", s):
             found = _ALL_DAY.match(text, e)
             if found:

@@ -1,0 +1,205 @@
+"""Numbers that are no quantities, read the same way in the evidence and in an answer: a place in
+a list ("3." opening a line, "Step 2", "Option 4"), a key of a shortcut ("Ctrl+Alt+3"), a code
+(CE-108255-1, 23H2, KB-8110, v2.3.1) and a phone number ("+44 20 7946 0958", "1 (800)
+555-0199").
+
+In the evidence such digits license only the same use (``rulekit.evidence``); in an answer a
+code and a phone number are one value each, matched whole (``rulekit.sweep``). Every reader
+here is a cheap test first (a character beside the digits, a substring) and a linear pattern
+after it.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+
+# Words before a number that make it a place in a sequence, not a quantity. In the evidence
+# each makes its number a position ("Step 2", "Option 4", "version 2"): it licenses that
+# position only. In an answer, the words of ``FREE_POSITION_WORDS`` let a small integer pass as
+# a position of the answer's own list; the others name a thing a product has (a menu's option,
+# a release), a fact the evidence must hold.
+POSITION_WORDS = frozenset({"step", "item", "point", "option", "tip", "part", "chapter", "page",
+                            "section", "slide", "question", "round", "hole", "game", "week",
+                            "episode", "level", "stage", "phase", "version"})
+FREE_POSITION_WORDS = POSITION_WORDS - {"option", "version"}
+# "Option 4" names a menu item: when the evidence numbers options, the answer's must be one of
+# them. A version is always a fact.
+HELD_POSITION_WORDS = frozenset({"option", "version"})
+
+# A key of a shortcut before the digit: "Ctrl+Alt+3", "Cmd + 2", "⌘3". Searched in a short
+# window ending at the digit only.
+_SHORTCUT_BEFORE = re.compile(
+    r"(?i)(?:(?<![a-z])(?:ctrl|control|alt|altgr|shift|cmd|command|opt|option|win|windows|fn"
+    r"|super|meta)[ ]?\+[ ]?|[⌘⌥⇧⌃][ ]?\+?[ ]?)+\Z")
+_SHORTCUT_WINDOW = 40
+
+
+# The numbers drawn in a circle, a bracket or with a full stop, as list markers write them:
+# ① ⑴ ⒈ ⓵ ❶ ➀ ➊ (U+2460-U+24FF, U+2776-U+2793).
+ENCLOSED_NUMBER = re.compile("[\u2460-\u24ff\u2776-\u2793]")
+
+
+def list_marker(text: str, start: int, end: int) -> bool:
+    """"3." or "3)" with only white space before it on its line, or an enclosed number ("①", "➊") before a space: a marker of a list. The character
+    after comes first, and the look back walks only over the blanks before the digits, a window
+    at a time (an rfind for the line start made a text of many numbers quadratic)."""
+    if text[end:end + 1] not in (".", ")") and not (
+            end - start == 1 and text[end:end + 1] == " " and ENCLOSED_NUMBER.match(text, start)):
+        return False
+    pos = start
+    while pos > 0:
+        window = text[max(0, pos - 64):pos]
+        kept = window.rstrip()
+        if "\n" in window[len(kept):]:
+            return True                     # only blanks between the line break and the number
+        if kept:
+            return False
+        pos -= len(window)
+    return True
+
+
+def shortcut(text: str, start: int, end: int) -> tuple[int, str] | None:
+    """Where the shortcut that ends with the digits at [start, end) ("Ctrl+Alt+3") starts, and
+    the shortcut without spaces and case-folded, or None."""
+    if not start or text[start - 1] not in "+ ⌘⌥⇧⌃":
+        return None
+    found = _SHORTCUT_BEFORE.search(text, max(0, start - _SHORTCUT_WINDOW), start)
+    if found is None or found.start() == found.end():
+        return None
+    after = text[end:end + 1]
+    if after and (after.isalnum() or after == "+"):
+        return None
+    return found.start(), "".join(text[found.start():end].split()).casefold()
+
+
+# --- codes ---------------------------------------------------------------------------------------
+
+# Words that join a number to another inside a hyphenated word ("3-in-1", "up-to-5", "top-3"):
+# not the letters of a code.
+_JOINING = frozenset({"in", "to", "of", "by", "per", "and", "or", "x", "top", "for", "up", "on",
+                      "a", "the", "over", "under", "than", "no", "nr", "vs"})
+_RUN_LIMIT = 48
+_SEPARATORS = re.compile(r"[-_.]")
+_LETTER_DIGIT = re.compile(r"[A-Za-z][0-9]")
+_COUNT_X = re.compile(r"[xX][0-9]+")
+
+
+def _ascii_alnum(char: str) -> bool:
+    return char.isascii() and char.isalnum()
+
+
+def code_run(text: str, start: int, end: int) -> tuple[int, int]:
+    """The run of ASCII letters and digits joined by single hyphens, underscores or dots around
+    [start, end) ("CE-108255-2", "24H2", "v2.3.1"), at most ``_RUN_LIMIT`` characters each side:
+    a dot or hyphen is inside the run only between two letters or digits."""
+    left, limit = start, max(0, start - _RUN_LIMIT)
+    while left > limit:
+        char = text[left - 1]
+        if _ascii_alnum(char) or (char in "-_." and left >= 2 and _ascii_alnum(text[left - 2])):
+            left -= 1
+        else:
+            break
+    if not _ascii_alnum(text[left:left + 1]):
+        left += 1
+    right, limit = end, min(len(text), end + _RUN_LIMIT)
+    while right < limit:
+        char = text[right]
+        if _ascii_alnum(char) or (char in "-_." and right + 1 < len(text)
+                                  and _ascii_alnum(text[right + 1])):
+            right += 1
+        else:
+            break
+    return left, right
+
+
+def code_like(run: str, glued_digits: bool = False) -> bool:
+    """Whether ``run`` (``code_run``) is a code, a value in one piece: letters before digits
+    ("PS5", "24H2", "v2", "0x800f0922"), or a word of letters joined to digits after it
+    ("CE-108255", "KB-8110", "A-1001"); with ``glued_digits``, digits joined by dots or hyphens
+    the scanner reads as one token ("9.4.7", "192.168.0.1"). Not a quantity with its unit
+    ("500ml", "3-year", "24h"), nor "3-in-1", "x2" (a count of items), "top-3"."""
+    parts = _SEPARATORS.split(run)
+    if glued_digits and len(parts) > 2 and all(part.isdigit() for part in parts):
+        return True
+    for at, part in enumerate(parts):
+        if _LETTER_DIGIT.search(part) and not _COUNT_X.fullmatch(part):
+            return True
+        if part.isalpha() and part.casefold() not in _JOINING and at + 1 < len(parts) \
+                and parts[at + 1][:1].isdigit() and run[len("-".join(parts[:at + 1]))] in "-_":
+            return True
+    return False
+
+
+def code_forms(run: str) -> Iterable[str]:
+    """``run`` case-folded, then without the words of letters after it ("BT-3-compatible" is
+    "bt-3"): the forms an answer's code may match the evidence's in."""
+    form = run.casefold()
+    yield form
+    while True:
+        cut = max(form.rfind("-"), form.rfind("_"))
+        if cut <= 0 or not form[cut + 1:].isalpha():
+            return
+        form = form[:cut]
+        yield form
+
+
+# --- phone numbers -------------------------------------------------------------------------------
+
+# A phone number as people write one: an optional "+" and country code, an optional "(0)",
+# an optional area code in brackets, then groups of digits joined by single spaces, hyphens or
+# dots. Every group is delimited, so the pattern is linear.
+PHONE = re.compile(r"(?<![\w+.,/])(?:\+\d{1,3}[ \u00a0.-]?)?(?:\d{1,4}[ \u00a0.-](?=\())?"
+                   r"(?:\(0\)[ \u00a0]?)?(?:\(\d{1,5}\)[ \u00a0.-]?)?\d{1,5}"
+                   r"(?:[ \u00a0.-]\d{1,5}){1,5}(?![\w]|[.,]\d)")
+_PHONE_NAME = re.compile(r"(?i)phone|(?:^|_)tel(?:$|_)|mobile|fax|hotline|whatsapp|telefon"
+                         r"|telephone|contact_number")
+
+
+def phone_digits(written: str) -> str:
+    """The digits of a phone number as written, "+" first for an international one; "(0)" (a
+    trunk prefix written beside the country code) left out."""
+    digits = "".join(char for char in written.replace("(0)", "") if char.isdigit())
+    return "+" + digits if written.lstrip().startswith("+") else digits
+
+
+def phones_in(text: str, named: bool = False) -> list[tuple[int, int, str]]:
+    """(start, end, digits) of every phone number in ``text``: 9 to 15 digits, written with a
+    "+", an area code in brackets, or, in a field named for one (``named``: ``phone_uk``),
+    alone; or three groups joined by hyphens as North America writes them ("1-800-555-0199")."""
+    found = []
+    for match in PHONE.finditer(text):
+        written = match.group()
+        digits = phone_digits(written)
+        count = len(digits) - digits.startswith("+")
+        if not 9 <= count <= 15:
+            continue
+        if digits.startswith("+") or "(" in written or named or (
+                written.count("-") >= 2 and " " not in written):
+            found.append((match.start(), match.end(), digits))
+    return found
+
+
+def phone_field(name: str) -> bool:
+    return _PHONE_NAME.search(name) is not None
+
+
+def same_phone(said: str, held: str) -> bool:
+    """Whether two phone numbers (``phone_digits``) are one: the same digits, or one with its
+    country code and the other without it, with or without the national trunk prefix 0 ("+44 20
+    7946 0958" is "020 7946 0958"; "1-800-555-0199" is "(800) 555-0199")."""
+    if said == held:
+        return True
+    for one, other in ((said, held), (held, said)):
+        international = other.lstrip("+")
+        if not (other.startswith("+") or len(international) == 11
+                and international.startswith("1")):
+            continue
+        national = one.lstrip("+")
+        if one.startswith("+"):
+            continue                         # both international and not equal
+        for candidate in (national, national[1:] if national.startswith("0") else None):
+            if candidate and len(candidate) >= 6 and international.endswith(candidate) \
+                    and 1 <= len(international) - len(candidate) <= 3:
+                return True
+    return False
