@@ -30,6 +30,7 @@ from decimal import Decimal
 from typing import Any, Mapping, NamedTuple, Sequence
 
 from rulekit import dates
+from rulekit.assent import agreement
 from rulekit.compare import Unreadable, _alias_table, _decimal, _fold
 from rulekit.decision import Failure, Reason
 from rulekit.policy import Identity
@@ -51,12 +52,6 @@ _BOUND_WORDS = re.compile(r"(?:(?<![\w'’])(no more than|less than|fewer than|m
 _WORD = re.compile(r"[^\W\d_]+")
 _NAME_WORDS = re.compile(r"\w+")
 
-# Words that confirm what the question says without an assent opening the reply: "The {name}
-# price is unchanged.", "It is still at that price.", "as you said".
-_CONFIRMING = re.compile(r"(?<![\w'’])(?:unchanged|still the same|(?:at |is |for )?that (?:price|"
-                         r"amount|date|day|time)|the same (?:price|amount|date|day)|as you "
-                         r"(?:said|say|mentioned|noted|wrote|thought|expected))(?![\w'’])",
-                         re.IGNORECASE)
 _NEGATED = re.compile(r"(?<![\w'’])(?:not|no|never|isn't|aren't|wasn't|won't|didn't|doesn't|"
                       r"hasn't|haven't)(?![\w'’])|n[’']t(?![\w])", re.IGNORECASE)
 
@@ -185,22 +180,11 @@ def _carried(text: str, start: int, end: int, item, policy) -> bool:
 # --- agreeing with the question ---------------------------------------------------------------
 
 def _agreeing(prose: str) -> str | None:
-    """The words that agree with the question: an assent opening the reply ("Yes, it is.",
-    "Correct."), or confirming words in it ("unchanged", "that price"), not qualified."""
-    from rulekit.sweep import _opening_assent
-
-    found = _opening_assent(prose)
-    if found is not None:
-        return found.group().strip(" \t\n*_\"'“‘(")
-    confirming = _CONFIRMING.search(prose)
-    if confirming is None:
-        return None
-    sentence = max(prose.rfind(mark, 0, confirming.start()) for mark in ".!?\n") + 1
-    stop = min((at for at in (prose.find(mark, confirming.end()) for mark in ".!?\n")
-                if at >= 0), default=len(prose))
-    if _NEGATED.search(prose, sentence, stop):
-        return None
-    return confirming.group()
+    """The words that agree with the question (``rulekit.assent.agreement``, the sweep's
+    reader too): an assent opening the reply ("Yes, it is.", "✅ Correct.", "Hi Maria, yes,
+    it is."), or confirming words in it ("unchanged", "that price"), not qualified."""
+    found = agreement(prose)
+    return None if found is None else prose[found[0]:found[1]]
 
 
 def _may_ask(policy, question: str) -> bool:

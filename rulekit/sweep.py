@@ -60,6 +60,7 @@ from decimal import ROUND_HALF_EVEN, ROUND_HALF_UP, Decimal
 from typing import Any, Collection, Iterable, Iterator, Sequence
 
 from rulekit import dates
+from rulekit.assent import agreement, assents, endorsed, sentences
 from rulekit.evidence import (_WORD, Evidence, RowRule, Withheld, _relative, _url, locate,
                               month_part, name_words, noun, said_as_year)
 from rulekit.findings import _FIGURE_KINDS, Finding, _new_finding
@@ -1303,22 +1304,6 @@ def _asserted_question_quotes(text: str, mentions: Sequence[Mention], evidence: 
     return found
 
 
-# An answer's assent to the user's question: a sentence that opens with yes, sure, absolutely,
-# of course, that's right, you're right, it did... ("Yes, it did.", "Absolutely!", "It did."),
-# not with an offer ("Sure, I can check", "Yes, let me look") nor "right now" or "true to size".
-_ASSENT = re.compile(
-    r"[\s*_\"'“‘(]*(?:(?:yes|yeah|yep|yup|yea|absolutely|sure|definitely|certainly|indeed|"
-    r"exactly|correct|affirmative|confirmed|of course|that(?:'s|’s| is) (?:right|correct|true|"
-    r"it)|you(?:'re|’re| are) (?:right|correct)|right(?=[,.!])|true(?=[,.!]))(?![\w'’])"
-    r"(?![,!.]?[ \t]+(?:i|i'll|i’ll|i'd|i’d|let|here|happy|glad|we|we'll|we’ll)(?![\w'’]))"
-    r"|(?:it|they|he|she|that|this) (?:did|does|do|is|was|were|are|will|has|had|have|can)"
-    r"(?=[ \t]*[.!,]|[ \t]*$))", re.IGNORECASE)
-# In the sentence of an assent, what makes it partial: "Yes and no", "yes, but...", "not".
-_QUALIFIED = re.compile(r"(?<![\w'’])(?:but|however|although|though|except|actually|not|no|"
-                        r"nope|partly|partially)(?![\w'’])|n[’']t(?![\w])", re.IGNORECASE)
-# A greeting or thanks that may open an answer before its assent ("Hi Maria! Yes, it did.").
-_GREETING = re.compile(r"[\s*_]*(?:hi|hello|hey|dear|thanks|thank you|great question|good "
-                       r"question|good news|happy to help)(?![\w'’])", re.IGNORECASE)
 # A yes-or-no question about a state of things ("Is it $30?", "Did my post get 9,999 views?",
 # "Will it arrive on July 10?"), whose figures an assent states; not a request for permission
 # or advice ("Can I return my $200 jacket?", "Should I...").
@@ -1332,37 +1317,6 @@ _BOUND_BEFORE = frozenset("under over below above beyond within by before after 
                           "least most than upto".split())
 
 
-def _sentences(text: str) -> list[tuple[int, int]]:
-    """The spans of the sentences of ``text`` (``_SENTENCE_END``), empty ones left out."""
-    spans, at = [], 0
-    for end in _SENTENCE_END.finditer(text):
-        if text[at:end.end()].strip():
-            spans.append((at, end.end()))
-        at = end.end()
-    if text[at:].strip():
-        spans.append((at, len(text)))
-    return spans
-
-
-def _assent(text: str, span: tuple[int, int]) -> re.Match | None:
-    """The assent that opens the sentence at ``span``, when nothing in it qualifies it."""
-    found = _ASSENT.match(text, span[0], span[1])
-    if found is None or _QUALIFIED.search(text, found.end(), span[1]):
-        return None
-    return found
-
-
-def _opening_assent(text: str) -> re.Match | None:
-    """The assent that opens the answer, maybe after a greeting sentence."""
-    spans = _sentences(text)[:2]
-    if not spans:
-        return None
-    found = _assent(text, spans[0])
-    if found is None and len(spans) > 1 and _GREETING.match(text, spans[0][0], spans[0][1]):
-        found = _assent(text, spans[1])
-    return found
-
-
 def _agreed_figures(text: str, question: str, evidence: Evidence, locale: str,
                     mentions: Sequence[Mention]) -> list[Finding]:
     """An answer that opens with an assent ("Yes, it did.", "Absolutely!", "It did.", after a
@@ -1373,9 +1327,10 @@ def _agreed_figures(text: str, question: str, evidence: Evidence, locale: str,
     is a finding on the assent. Not judged: a figure after a bound ("under $50", "by July 10"),
     a question that asks leave ("Can I return my $200 jacket?"), and a figure the answer writes
     itself (judged where it stands)."""
-    found_assent = _opening_assent(text)
+    found_assent = agreement(text)
     if found_assent is None or not _STATE_QUESTION.match(question):
         return []
+    said = text[found_assent[0]:found_assent[1]]
     written = {m.value for m in mentions if m.value is not None} | {
         m.day for m in mentions if m.day is not None} | {
         m.normalized for m in mentions if m.kind == "date" and m.normalized}
@@ -1408,10 +1363,8 @@ def _agreed_figures(text: str, question: str, evidence: Evidence, locale: str,
             continue
         if not held:
             found.append(_new_finding(
-                "number", found_assent.group().strip(" \t\n*_\"'“‘("), shown,
-                found_assent.start() + len(found_assent.group()) -
-                len(found_assent.group().lstrip(" \t\n*_\"'“‘(")), found_assent.end(),
-                "unsupported_number", f"agrees with {mention.text.strip()!r} in the question, "
+                "number", said, shown, found_assent[0], found_assent[1], "unsupported_number",
+                f"agrees with {mention.text.strip()!r} in the question, "
                 "which the evidence does not hold"))
     return found
 
@@ -1421,7 +1374,7 @@ def _agreed(text: str, quote: Mention) -> bool:
     one before or the one after opens with an assent (``_ASSENT``) that nothing qualifies
     ('Yes. As you put it, "..."'; 'You asked "...?" Yes, it is true.'), not "I can confirm it
     got 3,100" nor "No, it had 2,380". A quote ending in "?" ends its sentence there."""
-    spans = _sentences(text)
+    spans = sentences(text)
     at = next((i for i, (s, e) in enumerate(spans) if s <= quote.start < e), None)
     if at is None:
         return False
@@ -1430,7 +1383,7 @@ def _agreed(text: str, quote: Mention) -> bool:
         # a quote that ends with its own stop ends a sentence: what follows it opens one
         end = next((e for s, e in spans if s <= quote.end <= e), len(text))
         near.append((quote.end, end))
-    return any(_assent(text, span) for span in near)
+    return any(assents(text, span) for span in near) or endorsed(text, quote.start, quote.end)
 
 
 # The marks of words left out of a quote: "...", "…" (squashed, NFKC makes it "..."), "[...]",
