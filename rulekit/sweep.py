@@ -504,7 +504,7 @@ def sweep(text: str, evidence: Evidence, settings: SweepSettings = SweepSettings
         amounts += _stock_levels(low if len(low) == len(text) else _ascii_lower(text),
                                  mentions, evidence)
     if question:
-        findings.extend(_agreed_figures(text, question, evidence, locale, scanned))
+        findings.extend(_agreed_figures(text, question, evidence, locale, scanned, settings))
     if not text.isascii():
         findings.extend(direction_controls(text))
     if amounts:
@@ -1318,7 +1318,8 @@ _BOUND_BEFORE = frozenset("under over below above beyond within by before after 
 
 
 def _agreed_figures(text: str, question: str, evidence: Evidence, locale: str,
-                    mentions: Sequence[Mention]) -> list[Finding]:
+                    mentions: Sequence[Mention],
+                    settings: SweepSettings = SweepSettings()) -> list[Finding]:
     """An answer that opens with an assent ("Yes, it did.", "Absolutely!", "It did.", after a
     greeting too) to a yes-or-no question about a state of things ("Did my post get 9,999
     views?", "Is it $30?", "Will it arrive on July 10?") states the question's figures: each
@@ -1366,6 +1367,58 @@ def _agreed_figures(text: str, question: str, evidence: Evidence, locale: str,
                 "number", said, shown, found_assent[0], found_assent[1], "unsupported_number",
                 f"agrees with {mention.text.strip()!r} in the question, "
                 "which the evidence does not hold"))
+    if "@" in question or "://" in question or "www." in question \
+            or sum(c.isdigit() for c in question) >= 7:
+        found += _agreed_contacts(text, question, evidence, locale, settings, found_assent)
+    return found
+
+
+# A phone number of the question: seven digits or more, with a "+" or separators.
+_PHONE_RUN = re.compile(r"\+?\(?\d[\d().\- \t]{5,}\d")
+
+
+def _phone_runs(question: str) -> list[tuple[int, int]]:
+    """The spans of the phone numbers in ``question`` ("+1 (555) 010-0199", "555-010-0199")."""
+    return [found.span() for found in _PHONE_RUN.finditer(question)
+            if sum(c.isdigit() for c in found.group()) >= 7
+            and (found.group()[0] == "+" or not found.group().isdigit())]
+
+
+def _agreed_contacts(text: str, question: str, evidence: Evidence, locale: str,
+                     settings: SweepSettings, span: tuple[int, int]) -> list[Finding]:
+    """An assent states every checkable mention of the question, not only its figures: each
+    link, e-mail address and handle, and each phone number, that the evidence does not hold
+    ("Yes, it is." to "Is refunds@shop-help.example your support address?") is a finding on
+    the assent, judged as the sweep judges it in the answer; one the answer writes itself is
+    judged where it stands."""
+    runs = _phone_runs(question)
+    items: list[tuple[int, int]] = []
+    chosen = []
+    for mention in scan(question, locale):
+        if mention.kind in _JUDGED_IN_QUOTES:
+            items.append((mention.start, mention.end))
+            chosen.append(mention)
+        elif mention.kind == "number" and any(a <= mention.start and mention.end <= b
+                                              for a, b in runs):
+            chosen.append(mention)
+    items += runs
+    if not chosen:
+        return []
+    folded = text.casefold()
+    said, found, done = text[span[0]:span[1]], [], set()
+    for finding in sweep(question, evidence, settings, locale=locale, mentions=chosen):
+        item = next(((a, b) for a, b in items if a <= finding.start and finding.end <= b), None)
+        if item is None or item in done:
+            continue
+        done.add(item)
+        shown = question[item[0]:item[1]]
+        if shown.casefold() in folded:
+            continue        # written in the answer too: judged there
+        kind = finding.kind if item not in runs else "number"
+        value = finding.value if item not in runs else "".join(c for c in shown if c.isdigit())
+        found.append(_new_finding(kind, said, value, span[0], span[1], finding.code,
+                                  f"agrees with {shown!r} in the question, which the evidence "
+                                  "does not hold"))
     return found
 
 
