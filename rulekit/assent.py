@@ -113,6 +113,20 @@ def assents(text: str, span: tuple[int, int]) -> tuple[int, int] | None:
     return None
 
 
+def assent_near(text: str, start: int, end: int) -> bool:
+    """Whether the sentence holding [start, end), the one before it or the one after it opens
+    with an assent (``assents``); when the words at [start, end) end with their own stop (a
+    quote "...?"), what follows them in their sentence opens one too."""
+    spans = sentences(text)
+    at = next((i for i, (s, e) in enumerate(spans) if s <= start < e), None)
+    if at is None:
+        return False
+    near = spans[max(0, at - 1):at + 2]
+    if text[start:end].rstrip("\"'”’»」 ").endswith(("?", ".", "!")):
+        near.append((end, next((e for s, e in spans if s <= end <= e), len(text))))
+    return any(assents(text, span) for span in near)
+
+
 def _filler(text: str, span: tuple[int, int]) -> bool:
     """Whether the sentence at ``span`` says nothing an assent after it could depend on: a
     greeting, a short exclamation or label ("Great news!", "Answer:"), a heading, a line of

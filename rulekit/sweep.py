@@ -60,7 +60,7 @@ from decimal import ROUND_HALF_EVEN, ROUND_HALF_UP, Decimal
 from typing import Any, Collection, Iterable, Iterator, Sequence
 
 from rulekit import dates
-from rulekit.assent import agreement, assents, endorsed, sentences
+from rulekit.assent import agreement, assent_near, endorsed
 from rulekit.evidence import (_WORD, Evidence, RowRule, Withheld, _relative, _url, locate,
                               month_part, name_words, noun, said_as_year)
 from rulekit.findings import _FIGURE_KINDS, Finding, _new_finding
@@ -375,11 +375,15 @@ def sweep(text: str, evidence: Evidence, settings: SweepSettings = SweepSettings
         scanned = _outside_quotes(scanned, _asserted_question_quotes(text, scanned, evidence,
                                                                      question))
     mentions = _outside(_exempt_spans(text, settings.exempt), scanned)
+    low = text.lower()
+    if question and "you" in low and ("whether" in low or "if " in low):
+        echoed = _asked_whether(text, question, locale, mentions)
+        if echoed:
+            mentions = [m for m in mentions if (m.start, m.end) not in echoed]
     if "数" in text or "几" in text or "數" in text or "幾" in text:
         # 数百, 几千: a band judged with rule 12 (``_magnitudes``), not the number 百
         mentions = _outside([span[:2] for span in _cjk_magnitude_spans(text)], mentions)
     # Relative days first: the count of "3 days ago" is judged with the day it resolves to.
-    low = text.lower()
     relative_days = _relative_days(text, evidence, locale) if _may_be_relative(text, low, locale) \
         else None
     if relative_days and relative_days[1]:
@@ -1271,6 +1275,36 @@ _USERS_WORDS = re.compile(r"\byou(?:'ve|'re| have| are| were)?(?:[ \t\u00a0]+\w+
                           r"|\byour (?:question|message|words|request)\b", re.IGNORECASE)
 
 
+# An indirect question that gives the user's words back: "You asked whether it is $49 a month;
+# it is $29." Its clause runs up to a stop, a semicolon, a comma or a dash.
+_ASKED_WHETHER = re.compile(r"\byou(?:[ \t]+\w+)?[ \t]+(?:asked|ask|wondered|wonder|wanted to "
+                            r"know|want to know|were asking|are asking)[ \t]+(?:me[ \t]+|us[ \t]+)?"
+                            r"(?:whether|if)(?![\w'’])", re.IGNORECASE)
+_WHETHER_END = re.compile(r"[;.!?\n](?!\d)|,[ \t]|[ \t][\u2013\u2014-][ \t]")
+
+
+def _asked_whether(text: str, question: str, locale: str,
+                   mentions: Sequence[Mention]) -> set[tuple[int, int]]:
+    """The spans of the figures an indirect question gives back to the user ("You asked
+    whether it is $49 a month; it is $29."): those of its clause that the question says, as in
+    a quoted echo. None when the answer agrees with the question (``agreement``) or endorses
+    the clause ('You asked whether it is $49, and you are right'): then they are its own."""
+    found = list(_ASKED_WHETHER.finditer(text))
+    if not found or agreement(text) is not None:
+        return set()
+    asked = {m.value for m in scan(question, locale) if m.value is not None}
+    echoed = set()
+    for clause in found:
+        end = _WHETHER_END.search(text, clause.end())
+        stop = end.start() if end else len(text)
+        if endorsed(text, clause.end(), stop) or assent_near(text, clause.start(), stop):
+            continue
+        echoed |= {(m.start, m.end) for m in mentions
+                   if clause.end() <= m.start and m.end <= stop and m.kind in _FIGURE_KINDS
+                   and m.value is not None and m.value in asked}
+    return echoed
+
+
 # Words right after a quote that deny it: '"It had 3,100 views" is not right'.
 _DENIED = re.compile(r"[ \t\u00a0]*(?:is|was|are|were)(?:n't|[ \t\u00a0]+not\b|[ \t\u00a0]+"
                      r"(?:wrong|incorrect|false|inaccurate|untrue|mistaken)\b)", re.IGNORECASE)
@@ -1424,19 +1458,11 @@ def _agreed_contacts(text: str, question: str, evidence: Evidence, locale: str,
 
 def _agreed(text: str, quote: Mention) -> bool:
     """Whether the answer assents to a quote of the question: the sentence that holds it, the
-    one before or the one after opens with an assent (``_ASSENT``) that nothing qualifies
-    ('Yes. As you put it, "..."'; 'You asked "...?" Yes, it is true.'), not "I can confirm it
-    got 3,100" nor "No, it had 2,380". A quote ending in "?" ends its sentence there."""
-    spans = sentences(text)
-    at = next((i for i, (s, e) in enumerate(spans) if s <= quote.start < e), None)
-    if at is None:
-        return False
-    near = spans[max(0, at - 1):at + 2]
-    if quote.text.rstrip("\"'”’»」 ").endswith(("?", ".", "!")):
-        # a quote that ends with its own stop ends a sentence: what follows it opens one
-        end = next((e for s, e in spans if s <= quote.end <= e), len(text))
-        near.append((quote.end, end))
-    return any(assents(text, span) for span in near) or endorsed(text, quote.start, quote.end)
+    one before or the one after opens with an assent that nothing qualifies
+    (``rulekit.assent.assent_near``: 'Yes. As you put it, "..."'; 'You asked "...?" Yes, it is
+    true.'), not "I can confirm it got 3,100" nor "No, it had 2,380"; or the words around it
+    endorse it (``rulekit.assent.endorsed``: 'You wrote "...", and you are right')."""
+    return assent_near(text, quote.start, quote.end) or endorsed(text, quote.start, quote.end)
 
 
 # The marks of words left out of a quote: "...", "…" (squashed, NFKC makes it "..."), "[...]",
