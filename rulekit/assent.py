@@ -170,20 +170,20 @@ def _confirming(text: str, start: int, end: int, lo: int = 0, hi: int | None = N
 
 def agreement(text: str) -> tuple[int, int] | None:
     """The span of the words that agree with the question: an assent opening the answer, or
-    confirming words in a sentence that states no figure of its own ("The price is unchanged
-    at $29" answers with its figure, judged where it stands)."""
+    confirming words in an answer that writes no figure of its own ("The price is unchanged
+    at $29", "It is $29. That is the current price." answer with their figure, judged where
+    it stands)."""
     found = opening_assent(text)
-    if found is not None:
+    if found is not None or any(c.isdigit() for c in text):
         return found
     found = _CONFIRMING.search(text)
     while found is not None:
         lo = max(text.rfind(mark, 0, found.start()) for mark in ".!?\n") + 1
         ends = [at for at in (text.find(mark, found.end()) for mark in ".!?\n") if at >= 0]
         hi = min(ends) if ends else len(text)
-        if not any(c.isdigit() for c in text[lo:hi]):
-            span = _confirming(text, found.start(), found.end(), lo, hi)
-            if span is not None:
-                return span
+        span = _confirming(text, found.start(), found.end(), lo, hi)
+        if span is not None:
+            return span
         found = _CONFIRMING.search(text, hi)
     return None
 
