@@ -30,6 +30,7 @@ from decimal import Decimal
 from typing import Any, Mapping, NamedTuple, Sequence
 
 from rulekit import dates
+from rulekit.assent import agreement
 from rulekit.compare import Unreadable, _alias_table, _decimal, _fold
 from rulekit.decision import Failure, Reason
 from rulekit.policy import Identity
@@ -37,7 +38,12 @@ from rulekit.render import format_value
 
 # What a figure kind of the question is held to: the kinds of field that can hold it.
 _KINDS = {"money": ("money",), "count": ("integer", "decimal"), "percent": ("decimal", "integer"),
-          "day": ("date", "timestamp")}
+          "day": ("date", "timestamp"), "contact": ("text", "identifier", "url")}
+# What marks a field as the one a contact of the question would be held to, by the kind of the
+# contact: the field whose value differs then makes the assent ``contradicted``.
+_CONTACT_FIELDS = {"email": ("mail",), "handle": ("handle", "account", "twitter", "instagram",
+                                                   "social"),
+                   "phone": ("phone", "tel", "mobile", "fax", "hotline"), "url": ()}
 
 # Words before a figure or day of the question that make it a bound ("by Friday", "under
 # $50", "within 2 days", "at least 10"): the comparison the stored value must pass.
@@ -51,12 +57,6 @@ _BOUND_WORDS = re.compile(r"(?:(?<![\w'’])(no more than|less than|fewer than|m
 _WORD = re.compile(r"[^\W\d_]+")
 _NAME_WORDS = re.compile(r"\w+")
 
-# Words that confirm what the question says without an assent opening the reply: "The {name}
-# price is unchanged.", "It is still at that price.", "as you said".
-_CONFIRMING = re.compile(r"(?<![\w'’])(?:unchanged|still the same|(?:at |is |for )?that (?:price|"
-                         r"amount|date|day|time)|the same (?:price|amount|date|day)|as you "
-                         r"(?:said|say|mentioned|noted|wrote|thought|expected))(?![\w'’])",
-                         re.IGNORECASE)
 _NEGATED = re.compile(r"(?<![\w'’])(?:not|no|never|isn't|aren't|wasn't|won't|didn't|doesn't|"
                       r"hasn't|haven't)(?![\w'’])|n[’']t(?![\w])", re.IGNORECASE)
 
@@ -185,28 +185,17 @@ def _carried(text: str, start: int, end: int, item, policy) -> bool:
 # --- agreeing with the question ---------------------------------------------------------------
 
 def _agreeing(prose: str) -> str | None:
-    """The words that agree with the question: an assent opening the reply ("Yes, it is.",
-    "Correct."), or confirming words in it ("unchanged", "that price"), not qualified."""
-    from rulekit.sweep import _opening_assent
-
-    found = _opening_assent(prose)
-    if found is not None:
-        return found.group().strip(" \t\n*_\"'“‘(")
-    confirming = _CONFIRMING.search(prose)
-    if confirming is None:
-        return None
-    sentence = max(prose.rfind(mark, 0, confirming.start()) for mark in ".!?\n") + 1
-    stop = min((at for at in (prose.find(mark, confirming.end()) for mark in ".!?\n")
-                if at >= 0), default=len(prose))
-    if _NEGATED.search(prose, sentence, stop):
-        return None
-    return confirming.group()
+    """The words that agree with the question (``rulekit.assent.agreement``, the sweep's
+    reader too): an assent opening the reply ("Yes, it is.", "✅ Correct.", "Hi Maria, yes,
+    it is."), or confirming words in it ("unchanged", "that price"), not qualified."""
+    found = agreement(prose)
+    return None if found is None else prose[found[0]:found[1]]
 
 
 def _may_ask(policy, question: str) -> bool:
     """The first look at a question: whether it holds a digit, a weekday's name or a word of
     an enum value's alias (a figure, a day or a state it may ask about)."""
-    if any(c.isdigit() for c in question):
+    if any(c.isdigit() for c in question) or _has_contact(question):
         return True
     low = question.casefold()
     words = _state_words(Identity(policy))
@@ -259,11 +248,22 @@ def _asked(policy, question: str, now: dt.datetime) -> list[_Asked]:
     if begin is None:
         return []
     asked: list[_Asked] = []
-    if any(c.isdigit() for c in question):
+    if any(c.isdigit() for c in question) or _has_contact(question):
         from rulekit.scan import scan
+        from rulekit.sweep import _phone_runs
 
+        runs = _phone_runs(question)
+        for a, b in runs:
+            if a >= begin:
+                asked.append(_Asked("contact", question[a:b], "==", _digits(question[a:b]),
+                                    words=frozenset({"phone"})))
         for mention in scan(question, policy.locale):
-            if mention.start < begin:
+            if mention.start < begin or any(a <= mention.start < b for a, b in runs):
+                continue
+            if mention.kind in ("url", "email", "handle"):
+                asked.append(_Asked("contact", mention.text, "==",
+                                    _contact(mention.kind, mention.normalized or mention.text),
+                                    words=frozenset({mention.kind})))
                 continue
             before = question[mention.start - 1:mention.start] if mention.start else ""
             after = question[mention.end:mention.end + 1]
@@ -336,6 +336,34 @@ def _asked_states(policy, question: str, begin: int) -> list[_Asked]:
                     found.append(_Asked("state", match.group(0), "==", value,
                                         field=(entity.name, field.name)))
     return found
+
+
+def _has_contact(question: str) -> bool:
+    """The first look for a link, an e-mail address or a handle in the question."""
+    return "@" in question or "://" in question or "www." in question
+
+
+def _digits(text: str) -> str:
+    return "".join(c for c in text if c.isdigit())
+
+
+def _contact(kind: str, text: str) -> str:
+    """A link, e-mail address, handle or phone number as it is compared."""
+    if kind == "url":
+        from rulekit.evidence import _url
+
+        return _url(text)
+    if kind == "phone":
+        return _digits(text)
+    return text.strip().casefold().lstrip("@") if kind == "handle" else text.strip().casefold()
+
+
+def _same_contact(kind: str, stored: str, asked: str) -> bool:
+    said = _contact(kind, stored)
+    if kind == "phone":         # "+1 555 010 0100" and "555-010-0100" are one number
+        short, long = sorted((said, asked), key=len)
+        return len(short) >= 7 and long.endswith(short)
+    return said == asked
 
 
 def _stem(word: str) -> str:
@@ -501,6 +529,9 @@ def _judge_asked(said: Said, policy, cited, rows, path, question: str) -> list[F
     for asked in said.asked:
         if asked.kind == "count" and asked.text.split(" ")[0].casefold() in names:
             continue        # the number of a name the reply cites ("Model 3")
+        if asked.kind == "contact":
+            out += _judge_contact(said, asked, seen_rows, rows, path, policy)
+            continue
         trues, held, compared = [], False, False
         for (entity_name, row_id), item in seen_rows.items():
             row = _row_of(item, rows)
@@ -553,3 +584,38 @@ def _judge_asked(said: Said, policy, cited, rows, path, question: str) -> list[F
                 "record does not hold; do not confirm it, state the value through a slot")
         out.append(Failure("contradicted", Reason("contradicted", message, path), feedback=hint))
     return out
+
+
+def _judge_contact(said: Said, asked: _Asked, seen_rows, rows, path, policy) -> list[Failure]:
+    """A link, e-mail address, handle or phone number of the question an assent agrees with:
+    held when a readable text, identifier or url field of a cited row holds it; otherwise
+    ``contradicted`` when a cited row has a field of its kind (a url field, a field whose name
+    or label says mail, phone, handle...), naming its value, else ``stray_figure``."""
+    (kind,) = asked.words
+    marks = _CONTACT_FIELDS[kind]
+    trues = []
+    for (entity_name, row_id), item in seen_rows.items():
+        row = _row_of(item, rows)
+        if row is None:
+            continue
+        for field in item.entity.readable_fields:
+            stored = row.get(field.name)
+            if field.type.kind not in _KINDS["contact"] or not isinstance(stored, str):
+                continue
+            if _same_contact(kind, stored, asked.value):
+                return []
+            words = f"{field.name} {field.label}".casefold()
+            if (field.type.kind == "url") == (kind == "url") and (
+                    not marks or any(mark in words for mark in marks)):
+                trues.append(f"the {field.label} of {entity_name} {row_id} is "
+                             f"{_shown(field, stored, policy.locale)}")
+    if not trues:
+        message = (f"'{said.agreeing}' agrees with '{asked.text}' in the question, which no "
+                   "value of the rows the claims cite holds; confirm a link, an address or a "
+                   "number only through a slot")
+        return [Failure("stray_figure", Reason("stray_figure", message, path))]
+    message = (f"'{said.agreeing}' agrees with '{asked.text}' in the question, but "
+               + "; ".join(dict.fromkeys(trues[:3])))
+    hint = (f"'{said.agreeing}' agrees with '{asked.text}' in the question, which the record "
+            "does not hold; do not confirm it, state the value through a slot")
+    return [Failure("contradicted", Reason("contradicted", message, path), feedback=hint)]

@@ -60,6 +60,7 @@ from decimal import ROUND_HALF_EVEN, ROUND_HALF_UP, Decimal
 from typing import Any, Collection, Iterable, Iterator, Sequence
 
 from rulekit import dates
+from rulekit.assent import agreement, assent_near, endorsed
 from rulekit.evidence import (_WORD, Evidence, RowRule, Withheld, _relative, _url, locate,
                               month_part, name_words, noun, said_as_year)
 from rulekit.findings import _FIGURE_KINDS, Finding, _new_finding
@@ -377,11 +378,15 @@ def sweep(text: str, evidence: Evidence, settings: SweepSettings = SweepSettings
         scanned = _outside_quotes(scanned, _asserted_question_quotes(text, scanned, evidence,
                                                                      question))
     mentions = _outside(_exempt_spans(text, settings.exempt), scanned)
+    low = text.lower()
+    if question and "you" in low and ("whether" in low or "if " in low):
+        echoed = _asked_whether(text, question, locale, mentions)
+        if echoed:
+            mentions = [m for m in mentions if (m.start, m.end) not in echoed]
     if "数" in text or "几" in text or "數" in text or "幾" in text:
         # 数百, 几千: a band judged with rule 12 (``_magnitudes``), not the number 百
         mentions = _outside([span[:2] for span in _cjk_magnitude_spans(text)], mentions)
     # Relative days first: the count of "3 days ago" is judged with the day it resolves to.
-    low = text.lower()
     relative_days = _relative_days(text, evidence, locale) if _may_be_relative(text, low, locale) \
         else None
     if relative_days and relative_days[1]:
@@ -529,7 +534,7 @@ def sweep(text: str, evidence: Evidence, settings: SweepSettings = SweepSettings
         amounts += _stock_levels(low if len(low) == len(text) else _ascii_lower(text),
                                  mentions, evidence)
     if question:
-        findings.extend(_agreed_figures(text, question, evidence, locale, scanned))
+        findings.extend(_agreed_figures(text, question, evidence, locale, scanned, settings))
     if not text.isascii():
         findings.extend(direction_controls(text))
     if amounts:
@@ -1420,6 +1425,36 @@ _USERS_WORDS = re.compile(r"\byou(?:'ve|'re| have| are| were)?(?:[ \t\u00a0]+\w+
                           r"|\byour (?:question|message|words|request)\b", re.IGNORECASE)
 
 
+# An indirect question that gives the user's words back: "You asked whether it is $49 a month;
+# it is $29." Its clause runs up to a stop, a semicolon, a comma or a dash.
+_ASKED_WHETHER = re.compile(r"\byou(?:[ \t]+\w+)?[ \t]+(?:asked|ask|wondered|wonder|wanted to "
+                            r"know|want to know|were asking|are asking)[ \t]+(?:me[ \t]+|us[ \t]+)?"
+                            r"(?:whether|if)(?![\w'’])", re.IGNORECASE)
+_WHETHER_END = re.compile(r"[;.!?\n](?!\d)|,[ \t]|[ \t][\u2013\u2014-][ \t]")
+
+
+def _asked_whether(text: str, question: str, locale: str,
+                   mentions: Sequence[Mention]) -> set[tuple[int, int]]:
+    """The spans of the figures an indirect question gives back to the user ("You asked
+    whether it is $49 a month; it is $29."): those of its clause that the question says, as in
+    a quoted echo. None when the answer agrees with the question (``agreement``) or endorses
+    the clause ('You asked whether it is $49, and you are right'): then they are its own."""
+    found = list(_ASKED_WHETHER.finditer(text))
+    if not found or agreement(text) is not None:
+        return set()
+    asked = {m.value for m in scan(question, locale) if m.value is not None}
+    echoed = set()
+    for clause in found:
+        end = _WHETHER_END.search(text, clause.end())
+        stop = end.start() if end else len(text)
+        if endorsed(text, clause.end(), stop) or assent_near(text, clause.start(), stop):
+            continue
+        echoed |= {(m.start, m.end) for m in mentions
+                   if clause.end() <= m.start and m.end <= stop and m.kind in _FIGURE_KINDS
+                   and m.value is not None and m.value in asked}
+    return echoed
+
+
 # Words right after a quote that deny it: '"It had 3,100 views" is not right'.
 _DENIED = re.compile(r"[ \t\u00a0]*(?:is|was|are|were)(?:n't|[ \t\u00a0]+not\b|[ \t\u00a0]+"
                      r"(?:wrong|incorrect|false|inaccurate|untrue|mistaken)\b)", re.IGNORECASE)
@@ -1453,22 +1488,6 @@ def _asserted_question_quotes(text: str, mentions: Sequence[Mention], evidence: 
     return found
 
 
-# An answer's assent to the user's question: a sentence that opens with yes, sure, absolutely,
-# of course, that's right, you're right, it did... ("Yes, it did.", "Absolutely!", "It did."),
-# not with an offer ("Sure, I can check", "Yes, let me look") nor "right now" or "true to size".
-_ASSENT = re.compile(
-    r"[\s*_\"'“‘(]*(?:(?:yes|yeah|yep|yup|yea|absolutely|sure|definitely|certainly|indeed|"
-    r"exactly|correct|affirmative|confirmed|of course|that(?:'s|’s| is) (?:right|correct|true|"
-    r"it)|you(?:'re|’re| are) (?:right|correct)|right(?=[,.!])|true(?=[,.!]))(?![\w'’])"
-    r"(?![,!.]?[ \t]+(?:i|i'll|i’ll|i'd|i’d|let|here|happy|glad|we|we'll|we’ll)(?![\w'’]))"
-    r"|(?:it|they|he|she|that|this) (?:did|does|do|is|was|were|are|will|has|had|have|can)"
-    r"(?=[ \t]*[.!,]|[ \t]*$))", re.IGNORECASE)
-# In the sentence of an assent, what makes it partial: "Yes and no", "yes, but...", "not".
-_QUALIFIED = re.compile(r"(?<![\w'’])(?:but|however|although|though|except|actually|not|no|"
-                        r"nope|partly|partially)(?![\w'’])|n[’']t(?![\w])", re.IGNORECASE)
-# A greeting or thanks that may open an answer before its assent ("Hi Maria! Yes, it did.").
-_GREETING = re.compile(r"[\s*_]*(?:hi|hello|hey|dear|thanks|thank you|great question|good "
-                       r"question|good news|happy to help)(?![\w'’])", re.IGNORECASE)
 # A yes-or-no question about a state of things ("Is it $30?", "Did my post get 9,999 views?",
 # "Will it arrive on July 10?"), whose figures an assent states; not a request for permission
 # or advice ("Can I return my $200 jacket?", "Should I...").
@@ -1482,39 +1501,9 @@ _BOUND_BEFORE = frozenset("under over below above beyond within by before after 
                           "least most than upto".split())
 
 
-def _sentences(text: str) -> list[tuple[int, int]]:
-    """The spans of the sentences of ``text`` (``_SENTENCE_END``), empty ones left out."""
-    spans, at = [], 0
-    for end in _SENTENCE_END.finditer(text):
-        if text[at:end.end()].strip():
-            spans.append((at, end.end()))
-        at = end.end()
-    if text[at:].strip():
-        spans.append((at, len(text)))
-    return spans
-
-
-def _assent(text: str, span: tuple[int, int]) -> re.Match | None:
-    """The assent that opens the sentence at ``span``, when nothing in it qualifies it."""
-    found = _ASSENT.match(text, span[0], span[1])
-    if found is None or _QUALIFIED.search(text, found.end(), span[1]):
-        return None
-    return found
-
-
-def _opening_assent(text: str) -> re.Match | None:
-    """The assent that opens the answer, maybe after a greeting sentence."""
-    spans = _sentences(text)[:2]
-    if not spans:
-        return None
-    found = _assent(text, spans[0])
-    if found is None and len(spans) > 1 and _GREETING.match(text, spans[0][0], spans[0][1]):
-        found = _assent(text, spans[1])
-    return found
-
-
 def _agreed_figures(text: str, question: str, evidence: Evidence, locale: str,
-                    mentions: Sequence[Mention]) -> list[Finding]:
+                    mentions: Sequence[Mention],
+                    settings: SweepSettings = SweepSettings()) -> list[Finding]:
     """An answer that opens with an assent ("Yes, it did.", "Absolutely!", "It did.", after a
     greeting too) to a yes-or-no question about a state of things ("Did my post get 9,999
     views?", "Is it $30?", "Will it arrive on July 10?") states the question's figures: each
@@ -1523,9 +1512,10 @@ def _agreed_figures(text: str, question: str, evidence: Evidence, locale: str,
     is a finding on the assent. Not judged: a figure after a bound ("under $50", "by July 10"),
     a question that asks leave ("Can I return my $200 jacket?"), and a figure the answer writes
     itself (judged where it stands)."""
-    found_assent = _opening_assent(text)
+    found_assent = agreement(text)
     if found_assent is None or not _STATE_QUESTION.match(question):
         return []
+    said = text[found_assent[0]:found_assent[1]]
     written = {m.value for m in mentions if m.value is not None} | {
         m.day for m in mentions if m.day is not None} | {
         m.normalized for m in mentions if m.kind == "date" and m.normalized}
@@ -1558,29 +1548,71 @@ def _agreed_figures(text: str, question: str, evidence: Evidence, locale: str,
             continue
         if not held:
             found.append(_new_finding(
-                "number", found_assent.group().strip(" \t\n*_\"'“‘("), shown,
-                found_assent.start() + len(found_assent.group()) -
-                len(found_assent.group().lstrip(" \t\n*_\"'“‘(")), found_assent.end(),
-                "unsupported_number", f"agrees with {mention.text.strip()!r} in the question, "
+                "number", said, shown, found_assent[0], found_assent[1], "unsupported_number",
+                f"agrees with {mention.text.strip()!r} in the question, "
                 "which the evidence does not hold"))
+    if "@" in question or "://" in question or "www." in question \
+            or sum(c.isdigit() for c in question) >= 7:
+        found += _agreed_contacts(text, question, evidence, locale, settings, found_assent)
+    return found
+
+
+# A phone number of the question: seven digits or more, with a "+" or separators.
+_PHONE_RUN = re.compile(r"\+?\(?\d[\d().\- \t]{5,}\d")
+
+
+def _phone_runs(question: str) -> list[tuple[int, int]]:
+    """The spans of the phone numbers in ``question`` ("+1 (555) 010-0199", "555-010-0199")."""
+    return [found.span() for found in _PHONE_RUN.finditer(question)
+            if sum(c.isdigit() for c in found.group()) >= 7
+            and (found.group()[0] == "+" or not found.group().isdigit())]
+
+
+def _agreed_contacts(text: str, question: str, evidence: Evidence, locale: str,
+                     settings: SweepSettings, span: tuple[int, int]) -> list[Finding]:
+    """An assent states every checkable mention of the question, not only its figures: each
+    link, e-mail address and handle, and each phone number, that the evidence does not hold
+    ("Yes, it is." to "Is refunds@shop-help.example your support address?") is a finding on
+    the assent, judged as the sweep judges it in the answer; one the answer writes itself is
+    judged where it stands."""
+    runs = _phone_runs(question)
+    items: list[tuple[int, int]] = []
+    chosen = []
+    for mention in scan(question, locale):
+        if mention.kind in _JUDGED_IN_QUOTES:
+            items.append((mention.start, mention.end))
+            chosen.append(mention)
+        elif mention.kind == "number" and any(a <= mention.start and mention.end <= b
+                                              for a, b in runs):
+            chosen.append(mention)
+    items += runs
+    if not chosen:
+        return []
+    folded = text.casefold()
+    said, found, done = text[span[0]:span[1]], [], set()
+    for finding in sweep(question, evidence, settings, locale=locale, mentions=chosen):
+        item = next(((a, b) for a, b in items if a <= finding.start and finding.end <= b), None)
+        if item is None or item in done:
+            continue
+        done.add(item)
+        shown = question[item[0]:item[1]]
+        if shown.casefold() in folded:
+            continue        # written in the answer too: judged there
+        kind = finding.kind if item not in runs else "number"
+        value = finding.value if item not in runs else "".join(c for c in shown if c.isdigit())
+        found.append(_new_finding(kind, said, value, span[0], span[1], finding.code,
+                                  f"agrees with {shown!r} in the question, which the evidence "
+                                  "does not hold"))
     return found
 
 
 def _agreed(text: str, quote: Mention) -> bool:
     """Whether the answer assents to a quote of the question: the sentence that holds it, the
-    one before or the one after opens with an assent (``_ASSENT``) that nothing qualifies
-    ('Yes. As you put it, "..."'; 'You asked "...?" Yes, it is true.'), not "I can confirm it
-    got 3,100" nor "No, it had 2,380". A quote ending in "?" ends its sentence there."""
-    spans = _sentences(text)
-    at = next((i for i, (s, e) in enumerate(spans) if s <= quote.start < e), None)
-    if at is None:
-        return False
-    near = spans[max(0, at - 1):at + 2]
-    if quote.text.rstrip("\"'”’»」 ").endswith(("?", ".", "!")):
-        # a quote that ends with its own stop ends a sentence: what follows it opens one
-        end = next((e for s, e in spans if s <= quote.end <= e), len(text))
-        near.append((quote.end, end))
-    return any(_assent(text, span) for span in near)
+    one before or the one after opens with an assent that nothing qualifies
+    (``rulekit.assent.assent_near``: 'Yes. As you put it, "..."'; 'You asked "...?" Yes, it is
+    true.'), not "I can confirm it got 3,100" nor "No, it had 2,380"; or the words around it
+    endorse it (``rulekit.assent.endorsed``: 'You wrote "...", and you are right')."""
+    return assent_near(text, quote.start, quote.end) or endorsed(text, quote.start, quote.end)
 
 
 # The marks of words left out of a quote: "...", "…" (squashed, NFKC makes it "..."), "[...]",
