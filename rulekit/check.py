@@ -365,8 +365,13 @@ def _lookup(resolver: Resolver, request: LookupRequest, timeout: float,
         found = resolver.fetch(request)
     except Exception as exc:  # any failure of the source fails closed
         return None, f"{exc.__class__.__name__}: {exc}" if str(exc) else exc.__class__.__name__
-    if time.monotonic() - started > timeout:
-        return None, f"the lookup took longer than {timeout:g} s"
+    elapsed = time.monotonic() - started
+    if elapsed > timeout:
+        # Opening a connection has its own limit (a SQL resolver's connect_timeout), apart
+        # from the lookup's budget: the seconds it took do not make the answer late.
+        connecting = getattr(resolver, "connect_seconds", None)
+        if connecting is None or elapsed - connecting() > timeout:
+            return None, f"the lookup took longer than {timeout:g} s"
     if not _rows_by_id(found):
         return None, f"the source returned {type(found).__name__}, not rows by id"
     wrong = _misfiled(found, request, key_field, locale)

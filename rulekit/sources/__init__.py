@@ -164,14 +164,22 @@ _POSTGRES = ("postgres", "postgresql", "postgresql+psycopg", "postgres+psycopg")
 _MYSQL = ("mysql", "mariadb", "mysql+pymysql", "mariadb+pymysql")
 
 
-def open_source(spec: str | os.PathLike | Mapping | Resolver, *, timeout: float = 2.0) -> Resolver:
+def open_source(spec: str | os.PathLike | Mapping | Resolver, *, timeout: float = 2.0,
+                connect_timeout: float | None = None) -> Resolver:
     """Build a resolver from what a configuration file or a caller hands over.
 
     - ``"sqlite:///shop.db"`` (relative to the working directory) or ``"sqlite:////srv/shop.db"``
       (absolute): a ``SqliteResolver`` with ``timeout``;
     - a path ending in ``.json``: ``MemoryResolver.from_json``;
     - a mapping ``{"order": [{...}, ...], ...}``: a ``MemoryResolver``;
-    - a resolver (anything with ``fetch``): returned as it is.
+    - a resolver (anything with ``fetch``): returned as it is;
+    - a ``postgresql://`` or ``mysql://`` URL: a resolver with ``timeout`` (each lookup's
+      budget) and ``connect_timeout`` (opening a connection, apart from that budget; five
+      seconds unless given, or, on PostgreSQL, the URL's own ``connect_timeout``).
+
+    Each call builds a new resolver, with connections of its own: a service calls this once
+    and shares the resolver between its checks and threads (``check`` given a URL string
+    opens one for that check alone, and closes it after).
 
     Anything else is a ``ValueError`` (or ``TypeError`` for a value of the wrong type) that lists
     the accepted forms.
@@ -192,9 +200,9 @@ def open_source(spec: str | os.PathLike | Mapping | Resolver, *, timeout: float 
         name = scheme.group(1).lower()
         if name in _POSTGRES:
             url = spec if "+" not in name else "postgresql" + spec[len(name):]
-            return PostgresResolver(url, timeout=timeout)
+            return PostgresResolver(url, timeout=timeout, connect_timeout=connect_timeout)
         if name in _MYSQL:
-            return MysqlResolver(spec, timeout=timeout)
+            return MysqlResolver(spec, timeout=timeout, connect_timeout=connect_timeout)
         raise ValueError(f"unknown source scheme {name!r} in {redact_url(spec)!r}; "
                          f"accepted: {ACCEPTED_FORMS}")
     if spec.lower().endswith(".json"):

@@ -1,0 +1,78 @@
+"""Getting a connection: its own bounded time, apart from the lookup's budget.
+
+Opening a connection (TCP, a TLS handshake, authentication) happens once per thread, and on a
+loaded host it can take longer than a lookup is allowed. It has its own limit,
+``connect_timeout`` (five seconds by default): a connect that is slow but works does not throw
+the answer away, and a server that does not answer still fails closed within the limit. The
+relay of ``test_sql_hangs`` holds the bytes back while frozen; thawed after a while, it stands
+for a slow handshake. Timings are generous: these tests check outcomes, not speed.
+"""
+
+from __future__ import annotations
+
+import threading
+
+import dbs
+import pytest
+from test_sql_hangs import relayed_store
+from test_sql_sources import NOW, reply
+
+import rulekit
+from rulekit.check import check
+from rulekit.sources import MysqlResolver, PostgresResolver, open_source
+
+SQL = ("postgres", "mysql")
+RESOLVERS = {"postgres": PostgresResolver, "mysql": MysqlResolver}
+BODY = reply(("money", "order", "1042", "total", "$1,299.00"))
+
+
+@pytest.fixture(scope="module")
+def policy():
+    from test_sql_sources import RULES
+    return rulekit.load(RULES)
+
+
+@pytest.fixture(params=SQL)
+def relayed(request, tmp_path):
+    with relayed_store(request.param, tmp_path) as made:
+        yield made
+
+
+def test_a_slow_connect_does_not_spend_the_lookup_budget(policy, relayed):
+    store, relay, worker = relayed
+    resolver = RESOLVERS[store.backend](relay.url(store.scratch.url), timeout=1.0)
+    relay.frozen.set()   # the handshake waits 1.3 s: longer than the lookup's budget
+    threading.Timer(1.3, relay.frozen.clear).start()
+    decision = worker(lambda: check(policy, BODY, resolver, now=NOW, tenant="alice",
+                                    timeout=1.0))
+    assert decision.decision == "answer", decision.reasons
+    # The pass twin: the connection is kept, and the next check needs no handshake.
+    assert worker(lambda: check(policy, BODY, resolver, now=NOW, tenant="alice",
+                                timeout=1.0)).decision == "answer"
+    worker(resolver.close)
+
+
+def test_a_server_that_never_answers_the_connect_fails_closed_at_the_connect_timeout(
+        policy, relayed):
+    store, relay, worker = relayed
+    resolver = RESOLVERS[store.backend](relay.url(store.scratch.url), timeout=1.0,
+                                        connect_timeout=2)
+    relay.frozen.set()
+    decision = worker(lambda: check(policy, BODY, resolver, now=NOW, tenant="alice",
+                                    timeout=1.0))
+    assert decision.decision != "answer" and decision.text is None
+    assert [r.code for r in decision.reasons] == ["lookup_failed"]
+    assert "could not connect within 2 s (connect_timeout)" in decision.reasons[0].message, \
+        decision.reasons
+    relay.frozen.clear()
+
+
+@pytest.mark.parametrize("backend", SQL)
+def test_connect_timeout_is_given_to_open_source_and_checked(backend):
+    dbs.require(backend)
+    url = dbs.POSTGRES_URL if backend == "postgres" else dbs.MYSQL_URL
+    resolver = open_source(url, timeout=1.5, connect_timeout=7)
+    assert (resolver.timeout, resolver.connect_timeout) == (1.5, 7.0)
+    assert open_source(url).connect_timeout == 5.0
+    with pytest.raises(ValueError, match="connect_timeout must be positive"):
+        RESOLVERS[backend](url, connect_timeout=0)
