@@ -149,6 +149,14 @@ def _check(policy: Policy, reply: Any, source: Any, now: dt.datetime | None, att
     except Exception as exc:  # a bad source spec fails closed like a failed lookup
         return _decide(policy, [], [Failure("lookup_failed", Reason(
             "lookup_failed", f"the source could not be opened: {exc}"))], None, attempt, {}, now)
+    if resolver is not source and callable(getattr(resolver, "close", None)):
+        # Opened from a URL or a path for this check alone: its connection is closed after
+        # it. A service opens its source once (``open_source``) and shares it instead.
+        try:
+            return _check(policy, reply, resolver, now, attempt, inputs, timeout, tenant,
+                          trace, question)
+        finally:
+            resolver.close()
     if trace is not None:
         trace.mark("lookup")
     parsed, problems = read_reply(reply)

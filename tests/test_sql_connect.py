@@ -10,12 +10,14 @@ for a slow handshake. Timings are generous: these tests check outcomes, not spee
 
 from __future__ import annotations
 
+import gc
 import threading
+import warnings
 
 import dbs
 import pytest
 from test_sql_hangs import relayed_store
-from test_sql_sources import NOW, reply
+from test_sql_sources import NOW, Store, reply
 
 import rulekit
 from rulekit.check import check
@@ -76,3 +78,35 @@ def test_connect_timeout_is_given_to_open_source_and_checked(backend):
     assert open_source(url).connect_timeout == 5.0
     with pytest.raises(ValueError, match="connect_timeout must be positive"):
         RESOLVERS[backend](url, connect_timeout=0)
+
+
+# --- a URL string handed to check: one check's own resolver, closed after it ---------------
+
+@pytest.mark.parametrize("backend", SQL)
+def test_a_url_string_given_to_check_is_opened_for_that_check_and_closed(policy, backend,
+                                                                          tmp_path):
+    store = Store(backend, tmp_path)
+    try:
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always", ResourceWarning)
+            decision = check(policy, BODY, store.scratch.url, now=NOW, tenant="alice")
+            gc.collect()
+        assert decision.decision == "answer", decision.reasons
+        assert [str(w.message) for w in caught if issubclass(w.category, ResourceWarning)] == []
+    finally:
+        store.close()
+
+
+@pytest.mark.parametrize("backend", SQL)
+def test_a_shared_resolver_is_not_closed_by_check(policy, backend, tmp_path):
+    """The pass twin: a resolver the caller opened keeps its connection between checks."""
+    store = Store(backend, tmp_path)
+    try:
+        resolver = open_source(store.scratch.url)
+        assert check(policy, BODY, resolver, now=NOW, tenant="alice").decision == "answer"
+        kept = resolver.connection()
+        assert check(policy, BODY, resolver, now=NOW, tenant="alice").decision == "answer"
+        assert resolver.connection() is kept
+        resolver.close()
+    finally:
+        store.close()
