@@ -10,7 +10,9 @@ for a slow handshake. Timings are generous: these tests check outcomes, not spee
 
 from __future__ import annotations
 
+import concurrent.futures
 import gc
+import queue
 import threading
 import warnings
 
@@ -110,3 +112,93 @@ def test_a_shared_resolver_is_not_closed_by_check(policy, backend, tmp_path):
         resolver.close()
     finally:
         store.close()
+
+
+# --- a pool: connect= lends a connection for one lookup, release= takes it back ---------------
+
+class Pool:
+    """A fixed set of real connections, lent one at a time as psycopg_pool's ``getconn`` and
+    ``putconn`` do: ``getconn`` waits up to ``wait`` seconds for a free one, and a connection
+    given back closed is replaced by a new one."""
+
+    def __init__(self, backend: str, url: str, size: int, wait: float = 6.0):
+        self.backend, self.url, self.wait = backend, url, wait
+        self.free: queue.Queue = queue.Queue()
+        self.opened = []
+        for _ in range(size):
+            self.free.put(self._new())
+
+    def _new(self):
+        if self.backend == "postgres":
+            import psycopg
+            made = psycopg.connect(self.url)
+        else:
+            import pymysql
+            from rulekit.sources.mysql import connection_arguments
+            made = pymysql.connect(**connection_arguments(self.url))
+        self.opened.append(made)
+        return made
+
+    def getconn(self):
+        return self.free.get(timeout=self.wait)
+
+    def putconn(self, connection) -> None:
+        open_ = (not connection.closed) if self.backend == "postgres" else connection.open
+        self.free.put(connection if open_ else self._new())
+
+    def close(self) -> None:
+        for connection in self.opened:
+            if (not connection.closed) if self.backend == "postgres" else connection.open:
+                connection.close()
+
+
+@pytest.fixture(params=SQL)
+def pooled(request, tmp_path):
+    store = Store(request.param, tmp_path)
+    pool = Pool(request.param, store.scratch.url, size=2)
+    yield store, pool
+    pool.close()
+    store.close()
+
+
+def test_a_pool_gets_its_connection_back_after_every_lookup(policy, pooled):
+    store, pool = pooled
+    resolver = RESOLVERS[store.backend](connect=pool.getconn, release=pool.putconn,
+                                        timeout=2.0)
+    with concurrent.futures.ThreadPoolExecutor(6) as workers:
+        decisions = list(workers.map(
+            lambda _: check(policy, BODY, resolver, now=NOW, tenant="alice"), range(12)))
+    assert {d.decision for d in decisions} == {"answer"}, [d.reasons for d in decisions]
+    assert pool.free.qsize() == 2 and len(pool.opened) == 2   # all back, none replaced
+
+
+def test_waiting_for_a_pooled_connection_counts_within_the_budget(policy, pooled):
+    store, pool = pooled
+    resolver = RESOLVERS[store.backend](connect=pool.getconn, release=pool.putconn,
+                                        timeout=1.0)
+    held = [pool.getconn(), pool.getconn()]   # the pool is busy for 1.6 s
+    threading.Timer(1.6, lambda: [pool.putconn(c) for c in held]).start()
+    decision = check(policy, BODY, resolver, now=NOW, tenant="alice", timeout=1.0)
+    assert [r.code for r in decision.reasons] == ["lookup_failed"]
+    assert "timed out after 1 s" in decision.reasons[0].message, decision.reasons
+    assert pool.free.qsize() == 2                       # the late connection was given back
+    # The pass twin: with the pool free, the same resolver answers.
+    assert check(policy, BODY, resolver, now=NOW, tenant="alice").decision == "answer"
+
+
+def test_a_failed_lookup_closes_the_borrowed_connection_and_gives_it_back(policy, pooled):
+    store, pool = pooled
+    resolver = RESOLVERS[store.backend](connect=pool.getconn, release=pool.putconn)
+    store.execute("ALTER TABLE orders RENAME TO orders_gone")
+    try:
+        decision = check(policy, BODY, resolver, now=NOW, tenant="alice")
+    finally:
+        store.execute("ALTER TABLE orders_gone RENAME TO orders")
+    assert [r.code for r in decision.reasons] == ["lookup_failed"]
+    assert pool.free.qsize() == 2 and len(pool.opened) == 3   # closed, given back, replaced
+    assert check(policy, BODY, resolver, now=NOW, tenant="alice").decision == "answer"
+
+
+def test_release_needs_a_connect_factory():
+    with pytest.raises(ValueError, match="release= gives back what a connect= factory lent"):
+        PostgresResolver(dbs.POSTGRES_URL, release=lambda connection: None)

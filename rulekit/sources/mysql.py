@@ -159,16 +159,22 @@ def _tls_context(tls: dict, shown: str) -> ssl.SSLContext:
 
 class MysqlResolver(SqlResolver):
     """Answer lookups from MySQL or MariaDB. Give a ``mysql://`` URL, or ``connect``: a
-    zero-argument callable that returns a new PyMySQL connection."""
+    zero-argument callable that returns a new PyMySQL connection, kept by the thread
+    that got it; with ``release``, a pool: a connection is borrowed for each lookup and given
+    back to ``release`` at its end (docs/sources.md)."""
 
     dialect = "mysql"
 
     def __init__(self, url: str | None = None, *, connect: Callable[[], object] | None = None,
                  timeout: float = 2.0, on_query: QueryHook | None = None,
-                 connect_timeout: float | None = None):
+                 connect_timeout: float | None = None,
+                 release: Callable[[object], object] | None = None):
         super().__init__(timeout=timeout, on_query=on_query, connect_timeout=connect_timeout)
         if (url is None) == (connect is None):
             raise ValueError("give a mysql:// URL or a connect= factory, not both or neither")
+        if release is not None and connect is None:
+            raise ValueError("release= gives back what a connect= factory lent; give both")
+        self.release = release
         self.arguments = connection_arguments(url) if url is not None else None
         self.url = url
         self.factory = connect

@@ -183,13 +183,16 @@ def _shut_down(connection) -> None:
 
 class PostgresResolver(SqlResolver):
     """Answer lookups from PostgreSQL. Give a ``postgresql://`` URL, or ``connect``: a
-    zero-argument callable that returns a new psycopg connection (from your pool, say)."""
+    zero-argument callable that returns a new psycopg connection, kept by the thread
+    that got it; with ``release``, a pool: a connection is borrowed for each lookup and given
+    back to ``release`` at its end (docs/sources.md)."""
 
     dialect = "postgres"
 
     def __init__(self, url: str | None = None, *, connect: Callable[[], object] | None = None,
                  timeout: float = 2.0, on_query: QueryHook | None = None,
-                 connect_timeout: float | None = None):
+                 connect_timeout: float | None = None,
+                 release: Callable[[object], object] | None = None):
         if connect_timeout is None and url is not None and "connect_timeout" in url:
             # The URL's own connect_timeout (libpq's), when the caller did not give one.
             from psycopg.conninfo import conninfo_to_dict
@@ -199,6 +202,9 @@ class PostgresResolver(SqlResolver):
         super().__init__(timeout=timeout, on_query=on_query, connect_timeout=connect_timeout)
         if (url is None) == (connect is None):
             raise ValueError("give a postgresql:// URL or a connect= factory, not both or neither")
+        if release is not None and connect is None:
+            raise ValueError("release= gives back what a connect= factory lent; give both")
+        self.release = release
         self.url = url
         self.factory = connect
 

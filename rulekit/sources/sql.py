@@ -28,7 +28,10 @@ helps nobody; a server that does not answer still fails the lookup closed within
 The seconds it took are kept (``connect_seconds``) so the checker, which times every fetch,
 does not count them against the lookup either. A failed fetch is not retried here (the one exception: a backend's ``_stale`` error,
 PostgreSQL's plan cached before a column changed type, is run again once on a new
-connection): the check fails closed (``lookup_failed``) and the next check reconnects. A caller may hand over a connection factory instead of a URL.
+connection): the check fails closed (``lookup_failed``) and the next check reconnects. A caller may hand over a connection factory instead of a URL (``connect=``: a new connection,
+kept by the thread), or a pool (``connect=`` and ``release=``): then a connection is
+borrowed for each lookup, within its budget, and given back at its end, closed first after a
+failure.
 """
 
 from __future__ import annotations
@@ -69,6 +72,8 @@ class SqlResolver:
 
     dialect: ClassVar[str]
     name: ClassVar[str]
+
+    release: Callable[[Any], object] | None = None
 
     def __init__(self, *, timeout: float = 2.0, on_query: QueryHook | None = None,
                  connect_timeout: float | None = None):
@@ -125,12 +130,22 @@ class SqlResolver:
             raise
         except Exception as exc:
             elapsed = time.monotonic() - started
+            why = (f"the connect= factory failed: {type(exc).__name__}: {exc}"
+                   if self.release is not None else self._explain_connect(exc, elapsed))
             raise SourceError(f"{self._describe()}: lookup of {what!r}"
-                              f"{f' in table {table!r}' if table else ''} failed: "
-                              f"{self._explain_connect(exc, elapsed)}", entity=what,
-                              table=table) from exc
+                              f"{f' in table {table!r}' if table else ''} failed: {why}",
+                              entity=what, table=table) from exc
         finally:
-            local.connecting = time.monotonic() - started
+            # A connection borrowed for this lookup alone (``release``) is waited for within
+            # the lookup's budget: it is not opening one.
+            local.connecting = time.monotonic() - started if self.release is None else 0.0
+
+    def _give_back(self) -> None:
+        """Hand the calling thread's borrowed connection back to ``release``."""
+        connection = getattr(self._local, "connection", None)
+        self._local.connection = None
+        if connection is not None:
+            self.release(connection)
 
     def _explain_connect(self, exc: Exception, elapsed: float) -> str:
         text = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
@@ -141,7 +156,9 @@ class SqlResolver:
         return self._explain(exc, self.connect_timeout)
 
     def close(self) -> None:
-        """Close the calling thread's connection; the next fetch opens a new one."""
+        """Close the calling thread's connection; the next fetch opens a new one. A borrowed
+        connection (``release``) is closed, then given back, so that a pool that checks the
+        connections it gets back drops it."""
         connection = getattr(self._local, "connection", None)
         self._local.connection = None
         if connection is not None:
@@ -149,6 +166,11 @@ class SqlResolver:
                 connection.close()
             except Exception:   # closing a broken connection may fail; it is gone either way
                 pass
+            if self.release is not None:
+                try:
+                    self.release(connection)
+                except Exception:   # the pool's business: the lookup has failed already
+                    pass
 
     # --- lookups -------------------------------------------------------------------------
 
@@ -165,24 +187,30 @@ class SqlResolver:
         budget = min(self.timeout, request.timeout)
         table = request.table if request.lookup is None else \
             (request.lookup.table or request.entity)
-        self._ready(request.entity, table)
         deadline = time.monotonic() + budget
-        columns = request.lookup.columns if request.lookup is not None else request.columns
-        filer = KeyFiler(request, self._describe(), f"entity {request.entity!r}")
-        for start in range(0, len(bound), CHUNK):
-            chunk = bound[start:start + CHUNK]
-            sql, params = statement.render(values, chunk)
-            rows = self._guarded(sql, params, deadline - time.monotonic(), budget,
-                                 request.entity, table)
-            for row in rows:
-                if len(row) != len(columns):
-                    raise SourceError(f"{self._describe()}: the lookup of entity "
-                                      f"{request.entity!r} returned {len(row)} columns, not "
-                                      f"{len(columns)}", entity=request.entity)
-                idents = filer.ids_for(row[0])
-                if idents:
-                    filer.file(idents, row[0], dict(zip(columns, row)))
-        return filer.found
+        self._ready(request.entity, table)
+        if self.release is None:   # a connection of the thread's own: the budget starts now
+            deadline = time.monotonic() + budget
+        try:
+            columns = request.lookup.columns if request.lookup is not None else request.columns
+            filer = KeyFiler(request, self._describe(), f"entity {request.entity!r}")
+            for start in range(0, len(bound), CHUNK):
+                chunk = bound[start:start + CHUNK]
+                sql, params = statement.render(values, chunk)
+                rows = self._guarded(sql, params, deadline - time.monotonic(), budget,
+                                     request.entity, table)
+                for row in rows:
+                    if len(row) != len(columns):
+                        raise SourceError(f"{self._describe()}: the lookup of entity "
+                                          f"{request.entity!r} returned {len(row)} columns, "
+                                          f"not {len(columns)}", entity=request.entity)
+                    idents = filer.ids_for(row[0])
+                    if idents:
+                        filer.file(idents, row[0], dict(zip(columns, row)))
+            return filer.found
+        finally:
+            if self.release is not None:
+                self._give_back()
 
     def query(self, source: DataSource, values: Mapping[str, Any],
               timeout: float | None = None) -> list[dict[str, object]]:
@@ -204,8 +232,14 @@ class SqlResolver:
             statement = self._bind(statement, tenant)
         budget = min(self.timeout, timeout or self.timeout)
         sql, params = statement.render(values)
+        started = time.monotonic()
         self._ready(source.name, None)
-        rows = self._guarded(sql, params, budget, budget, source.name, None)
+        try:
+            left = budget - (time.monotonic() - started) if self.release is not None else budget
+            rows = self._guarded(sql, params, left, budget, source.name, None)
+        finally:
+            if self.release is not None:
+                self._give_back()
         return [dict(zip(source.columns, row)) for row in rows]
 
     def _statement(self, request: LookupRequest) -> Statement:
