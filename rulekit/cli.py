@@ -3,9 +3,12 @@
 Exit codes (a public contract, documented in docs/cli.md):
   0  success
   1  a rules file has errors (compile), or would be reformatted (fmt --check)
-  2  usage error: unknown flag, missing argument, unreadable --out folder or input file, a
-     folder without .rules files; or standard output cannot be written (a full disk)
+  2  usage error: unknown flag, missing argument, an --out folder that cannot be made or
+     written to, an unreadable input file, a folder without .rules files; or standard
+     output cannot be written (a full disk)
   3  internal error: a bug in rulekit; the message says what to report
+130  interrupted (Ctrl-C, SIGINT)
+A closed standard output (``| head``) ends the command quietly with 0: see main().
 """
 
 from __future__ import annotations
@@ -70,7 +73,13 @@ def cmd_compile(args: argparse.Namespace) -> int:
                                 "diagnostics": [], "artifact": None, "error": message})
                 continue
             artifact = os.path.join(args.out, f"{name}.policy.json")
-            Path(artifact).write_text(result.policy.to_json(), encoding="utf-8")
+            try:
+                Path(artifact).write_text(result.policy.to_json(), encoding="utf-8")
+            except OSError as exc:   # a read-only or immutable folder, /sys, /proc, a full disk
+                print(f"rulekit compile: cannot write the artifact '{artifact}' into --out "
+                      f"folder '{args.out}': {exc.strerror or exc}; give an --out folder you "
+                      "can write to", file=sys.stderr)
+                return EXIT_USAGE
             written[name] = path
         failed = failed or not result.ok
         reports.append({"path": path, "ok": result.ok, "library": result.is_library,
