@@ -194,7 +194,8 @@ def open_source(spec: str | os.PathLike | Mapping | Resolver, *, timeout: float 
         raise TypeError(f"cannot open a source from a {type(spec).__name__}; "
                         f"expected {ACCEPTED_FORMS}")
     if spec.startswith("sqlite:"):
-        return SqliteResolver(_sqlite_path(spec), timeout=timeout)
+        path, immutable = _sqlite_path(spec)
+        return SqliteResolver(path, timeout=timeout, immutable=immutable)
     scheme = _SCHEME.match(spec)
     if scheme and len(scheme.group(1)) > 1:  # one letter is a Windows drive, not a scheme
         name = scheme.group(1).lower()
@@ -239,22 +240,26 @@ def redact_url(url: str) -> str:
     return head + hash_ + fragment
 
 
-def _sqlite_path(url: str) -> str:
-    """``sqlite:///rel/x.db`` -> ``rel/x.db``; ``sqlite:////abs/x.db`` -> ``/abs/x.db``.
+def _sqlite_path(url: str) -> tuple[str, bool]:
+    """``sqlite:///rel/x.db`` -> ``rel/x.db``; ``sqlite:////abs/x.db`` -> ``/abs/x.db``; and
+    whether the URL ends in ``?immutable=1`` (a snapshot that never changes while open).
 
     The SQLAlchemy convention, so the same URL works in both. No host part, no in-memory
-    database (a read-only empty database can answer nothing), no query string.
+    database (a read-only empty database can answer nothing), no other query string.
     """
     if not url.startswith("sqlite:///"):
         raise ValueError(f"a SQLite URL is sqlite:/// followed by the file's path, not {url!r} "
                          "(sqlite:///rel/path.db, or sqlite:////abs/path.db)")
     path = url[len("sqlite:///"):]
+    immutable = path.endswith("?immutable=1")
+    if immutable:
+        path = path[:-len("?immutable=1")]
     if not path or path == ":memory:":
         raise ValueError(f"{url!r} names no database file; give sqlite:///path/to/file.db")
     if "?" in path:
-        raise ValueError(f"{url!r}: query parameters are not supported; the database is always "
-                         "opened read-only, and the timeout is passed as timeout=")
-    return path
+        raise ValueError(f"{url!r}: the only query parameter is immutable=1; the database is "
+                         "always opened read-only, and the timeout is passed as timeout=")
+    return path, immutable
 
 
 # Imported last: both modules import the names defined above.
