@@ -502,10 +502,13 @@ def cmd_audit(args: argparse.Namespace) -> int:
                 else:
                     case_id, result = _audit_line(line, number, policy, args.locale, audit,
                                                   refused, now, inputs or None)
-                print(json.dumps({"id": case_id, "line": number,
-                                  "decision": result.decision.decision,
-                                  "issues": [f.to_dict() for f in result.findings]},
-                                 ensure_ascii=False), flush=True)
+                # One write of the whole line, then a flush: a Ctrl-C (exit 130) or a closed
+                # pipe between two results leaves only whole lines behind.
+                sys.stdout.write(json.dumps({"id": case_id, "line": number,
+                                             "decision": result.decision.decision,
+                                             "issues": [f.to_dict() for f in result.findings]},
+                                            ensure_ascii=False) + "\n")
+                sys.stdout.flush()
         finally:
             if args.jsonl != "-":
                 stream.close()
@@ -928,9 +931,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         return code
     except SystemExit as exit_:
         return int(exit_.code or 0)
-    except KeyboardInterrupt:
+    except KeyboardInterrupt:   # Ctrl-C: the shell's convention, 128 + SIGINT
         return 130
     except BrokenPipeError:
+        # The reader went away (``| head -1``): it has what it wanted, and a pipeline under
+        # ``set -o pipefail`` must not fail for that; nothing more can be written anyway.
         return EXIT_OK
     except OutputError as exc:
         _drop_output(stdout)

@@ -128,3 +128,47 @@ def test_on_linux_an_unwritable_out_folder_is_always_tested():
     """Under CI the /proc case must run: the skip above is for other systems only."""
     if sys.platform.startswith("linux"):
         assert "/proc/self" in _unwritable_folders()
+
+
+# --- interrupted, or read by a consumer that stops early -------------------------------------
+
+CASE = b'{"id": "a", "evidence": {"views": 4}, "text": "4 views."}\n'
+
+
+def _batch_from_stdin() -> subprocess.Popen:
+    rulekit = Path(sys.executable).with_name("rulekit")
+    return subprocess.Popen([str(rulekit), "audit", "--jsonl", "-"], stdin=subprocess.PIPE,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=ROOT)
+
+
+def test_ctrl_c_in_a_batch_is_exit_130_and_every_line_written_is_whole():
+    import signal
+
+    batch = _batch_from_stdin()
+    batch.stdin.write(CASE * 3)
+    batch.stdin.flush()
+    first = [batch.stdout.readline() for _ in range(3)]   # then it waits for more input
+    batch.send_signal(signal.SIGINT)
+    rest, stderr = batch.communicate(timeout=60)
+    assert batch.returncode == 130, stderr
+    lines = b"".join(first) + rest
+    assert lines.endswith(b"\n")
+    assert [json.loads(line)["id"] for line in lines.splitlines()] == ["a", "a", "a"]
+    assert b"Traceback" not in stderr
+
+
+def test_a_consumer_that_stops_reading_ends_the_batch_quietly_with_0():
+    """``rulekit audit --jsonl cases.jsonl | head -1``: not an error of the batch's."""
+    batch = _batch_from_stdin()
+    batch.stdin.write(CASE)
+    batch.stdin.flush()
+    assert json.loads(batch.stdout.readline())["id"] == "a"
+    batch.stdout.close()                                   # the reader went away
+    try:
+        batch.stdin.write(CASE * 2000)
+        batch.stdin.close()
+    except BrokenPipeError:   # it may have ended already
+        pass
+    assert batch.wait(timeout=60) == 0
+    stderr = batch.stderr.read()
+    assert b"Traceback" not in stderr and b"Broken pipe" not in stderr, stderr
