@@ -8,10 +8,10 @@ field all become a fail-closed ``Decision`` with reasons, and text is present on
 fact in it verified (``answer``) or was built by code from verified facts (``fallback``).
 
 Speed (docs/performance.md): a check does no I/O but its one lookup per entity, and the pure
-steps are memoised in bounded ``lru_cache``s, immutable values only: what is derived from a
-policy (``_Derived``: its readable fields, a validated lookup request per set of fields),
-comparisons, renderings and cited update times of short values, and, in their own modules,
-readings of numbers, dates and templates. A cache never keys on long text, and a result that
+steps are memoised, immutable values only: what is derived from a policy (``_Derived``: its
+readable fields, a validated lookup request per set of fields), held by the policy itself; and
+in bounded ``lru_cache``s, comparisons, renderings and cited update times of short values,
+and, in their own modules, readings of numbers, dates and templates. A cache never keys on long text, and a result that
 holds a dict is copied before a caller sees it. Nothing else is kept between checks.
 """
 
@@ -33,7 +33,7 @@ from rulekit.compare import Unreadable, compare, folds_case, key_matches
 from rulekit.decision import ClaimResult, Decision, Fact, Failure, Reason, choose, claim_result
 from rulekit.log import Stages, record_decision
 from rulekit.entity_rows import check_inputs
-from rulekit.policy import Action, BoundEntity, Entity, Field, Identity, Policy
+from rulekit.policy import DERIVED, Action, BoundEntity, Entity, Field, Policy
 from rulekit.render import fill, fill_message, format_value, join_words, jsonable
 from rulekit.reply import Claim, Problem, Reply, read_reply
 from rulekit.scan.reader import surrogate_problem
@@ -149,6 +149,14 @@ def _check(policy: Policy, reply: Any, source: Any, now: dt.datetime | None, att
     except Exception as exc:  # a bad source spec fails closed like a failed lookup
         return _decide(policy, [], [Failure("lookup_failed", Reason(
             "lookup_failed", f"the source could not be opened: {exc}"))], None, attempt, {}, now)
+    if resolver is not source and callable(getattr(resolver, "close", None)):
+        # Opened from a URL or a path for this check alone: its connection is closed after
+        # it. A service opens its source once (``open_source``) and shares it instead.
+        try:
+            return _check(policy, reply, resolver, now, attempt, inputs, timeout, tenant,
+                          trace, question)
+        finally:
+            resolver.close()
     if trace is not None:
         trace.mark("lookup")
     parsed, problems = read_reply(reply)
@@ -166,7 +174,7 @@ def _check(policy: Policy, reply: Any, source: Any, now: dt.datetime | None, att
             "not_grounded", "the model said it could not ground its answer", "$.grounded"))],
             parsed, attempt, {}, now)
     claims = parsed.claims if parsed.form == "claims" else _slot_claims(parsed)
-    derived = _derived(Identity(policy))
+    derived = _derived(policy)
     missing: dict[str, list[str]] = {}     # the inputs each entity lacks, worked out once
     planned = [_plan(derived, index, claim, parsed.form, inputs or {}, missing)
                for index, claim in enumerate(claims)]
@@ -365,8 +373,13 @@ def _lookup(resolver: Resolver, request: LookupRequest, timeout: float,
         found = resolver.fetch(request)
     except Exception as exc:  # any failure of the source fails closed
         return None, f"{exc.__class__.__name__}: {exc}" if str(exc) else exc.__class__.__name__
-    if time.monotonic() - started > timeout:
-        return None, f"the lookup took longer than {timeout:g} s"
+    elapsed = time.monotonic() - started
+    if elapsed > timeout:
+        # Opening a connection has its own limit (a SQL resolver's connect_timeout), apart
+        # from the lookup's budget: the seconds it took do not make the answer late.
+        connecting = getattr(resolver, "connect_seconds", None)
+        if connecting is None or elapsed - connecting() > timeout:
+            return None, f"the lookup took longer than {timeout:g} s"
     if not _rows_by_id(found):
         return None, f"the source returned {type(found).__name__}, not rows by id"
     wrong = _misfiled(found, request, key_field, locale)
@@ -415,9 +428,10 @@ def _rows_by_id(found: Any) -> bool:
 
 # --- what the checker derives from a policy, once ---------------------------------------------
 #
-# These would be ``cached_property``s of the frozen ``Policy``; policy.py is outside the checker,
-# so the checker keeps them in a bounded cache of its own, keyed by the policy's identity
-# (``policy.Identity``: ``model_copy`` would carry a cached property over to a changed copy).
+# Held by the policy itself (``policy.DERIVED``, an entry of its ``__dict__`` that is no field:
+# not compared, hashed, dumped or pickled), so a process with any number of policies derives
+# each once; nothing is kept process-wide. ``model_copy`` carries the entry over to a changed
+# copy, so it is tagged with the identity of the policy it was derived from (``_derived``).
 
 class _Derived:
     """Per-policy data the checker would otherwise recompute on every check. Immutable apart
@@ -475,10 +489,15 @@ class _Derived:
                              f"$.{entity.name}[0].{field.name}", (entity.name, field.name), True))
 
 
-# A process holds one policy, or a few; a reloaded policy pushes out the oldest.
-@functools.lru_cache(maxsize=8)
-def _derived(policy: Identity) -> _Derived:
-    return _Derived(policy.policy)
+def _derived(policy: Policy) -> _Derived:
+    """What the checker derives from ``policy``: worked out on its first check and held by the
+    policy for the next. Two threads deriving it at once each get a correct one; one is kept."""
+    held = policy.__dict__.get(DERIVED)
+    if held is not None and held[0] == id(policy):
+        return held[1]
+    derived = _Derived(policy)
+    object.__setattr__(policy, DERIVED, (id(policy), derived))   # frozen: no field changes
+    return derived
 
 
 # Longest text kept in a cache key: a claimed value is the model's, and only short ones repeat.
@@ -740,7 +759,7 @@ def _unquoted_third_party(policy: Policy, template, planned: list[_Planned],
     only as someone's words (``_attributed``): 'One reviewer wrote: "{body}"'. Anywhere else the
     template renders the review as the shop's own words: "Warranty for the {name}: {body}"
     says the reviewer's "5-year warranty" in the shop's voice."""
-    third_party = _derived(Identity(policy)).third_party
+    third_party = _derived(policy).third_party
     if not third_party:
         return []
     fields = {p.claim.key: f"{p.entity.name}.{p.field.name}" for p in planned
@@ -1586,7 +1605,7 @@ def _decide(policy: Policy, results: list[ClaimResult], failures: list[Failure],
 def _answer(policy: Policy, results: list[ClaimResult], reply: Reply, rows: dict,
             common: dict, planned: list[_Planned]) -> Decision:
     """Every claim confirmed: fill each slot from the stored value, formatted by code."""
-    derived = _derived(Identity(policy))
+    derived = _derived(policy)
     values, citations = {}, []
     for result, item in zip(results, planned, strict=True):
         entity, field = item.entity, item.field     # confirmed, so both are the policy's
@@ -1609,7 +1628,7 @@ def _facts(policy: Policy, results: list[ClaimResult], rows: dict, *, with_true_
     contradicted claim only when the rules allow showing it, and never with `narrow`. A slot
     whose value was stated as another field (``misbound``) gives none: keyed by its slot, the
     fact would have the model say it for that field again."""
-    derived = _derived(Identity(policy))
+    derived = _derived(policy)
     facts = []
     for result in results:
         allowed = result.outcome == "confirmed" or (

@@ -3,9 +3,12 @@
 Exit codes (a public contract, documented in docs/cli.md):
   0  success
   1  a rules file has errors (compile), or would be reformatted (fmt --check)
-  2  usage error: unknown flag, missing argument, unreadable --out folder or input file, a
-     folder without .rules files; or standard output cannot be written (a full disk)
+  2  usage error: unknown flag, missing argument, an --out folder that cannot be made or
+     written to, an unreadable input file, a folder without .rules files; or standard
+     output cannot be written (a full disk)
   3  internal error: a bug in rulekit; the message says what to report
+130  interrupted (Ctrl-C, SIGINT)
+A closed standard output (``| head``) ends the command quietly with 0: see main().
 """
 
 from __future__ import annotations
@@ -70,7 +73,13 @@ def cmd_compile(args: argparse.Namespace) -> int:
                                 "diagnostics": [], "artifact": None, "error": message})
                 continue
             artifact = os.path.join(args.out, f"{name}.policy.json")
-            Path(artifact).write_text(result.policy.to_json(), encoding="utf-8")
+            try:
+                Path(artifact).write_text(result.policy.to_json(), encoding="utf-8")
+            except OSError as exc:   # a read-only or immutable folder, /sys, /proc, a full disk
+                print(f"rulekit compile: cannot write the artifact '{artifact}' into --out "
+                      f"folder '{args.out}': {exc.strerror or exc}; give an --out folder you "
+                      "can write to", file=sys.stderr)
+                return EXIT_USAGE
             written[name] = path
         failed = failed or not result.ok
         reports.append({"path": path, "ok": result.ok, "library": result.is_library,
@@ -493,10 +502,13 @@ def cmd_audit(args: argparse.Namespace) -> int:
                 else:
                     case_id, result = _audit_line(line, number, policy, args.locale, audit,
                                                   refused, now, inputs or None)
-                print(json.dumps({"id": case_id, "line": number,
-                                  "decision": result.decision.decision,
-                                  "issues": [f.to_dict() for f in result.findings]},
-                                 ensure_ascii=False), flush=True)
+                # One write of the whole line, then a flush: a Ctrl-C (exit 130) or a closed
+                # pipe between two results leaves only whole lines behind.
+                sys.stdout.write(json.dumps({"id": case_id, "line": number,
+                                             "decision": result.decision.decision,
+                                             "issues": [f.to_dict() for f in result.findings]},
+                                            ensure_ascii=False) + "\n")
+                sys.stdout.flush()
         finally:
             if args.jsonl != "-":
                 stream.close()
@@ -919,9 +931,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         return code
     except SystemExit as exit_:
         return int(exit_.code or 0)
-    except KeyboardInterrupt:
+    except KeyboardInterrupt:   # Ctrl-C: the shell's convention, 128 + SIGINT
         return 130
     except BrokenPipeError:
+        # The reader went away (``| head -1``): it has what it wanted, and a pipeline under
+        # ``set -o pipefail`` must not fail for that; nothing more can be written anyway.
         return EXIT_OK
     except OutputError as exc:
         _drop_output(stdout)

@@ -314,6 +314,11 @@ class Identity:
         return isinstance(other, Identity) and other.policy is self.policy
 
 
+# The key under which the checker keeps what it derives from a policy (``check._derived``), in
+# the policy's ``__dict__``: no field, so never compared, hashed, dumped, or pickled.
+DERIVED = "_rulekit_derived"
+
+
 class Policy(Frozen):
     format_version: int = FORMAT_VERSION
     # Which rulekit compiled it ("rulekit 0.1.0"), for whoever reads an artifact; None for a
@@ -422,6 +427,15 @@ class Policy(Frozen):
     def ruleset(self) -> dict[str, str]:
         """What every decision records about the rules that made it."""
         return {"name": self.name, "version": self.version, "hash": self.sources_sha256}
+
+    def __getstate__(self) -> dict:
+        # What the checker derived (``DERIVED``) holds caches that do not pickle, and is
+        # derived again on the copy's first check.
+        state = super().__getstate__()
+        if DERIVED in state.get("__dict__", ()):
+            state = {**state, "__dict__": {name: value for name, value
+                                           in state["__dict__"].items() if name != DERIVED}}
+        return state
 
     def to_json(self) -> str:
         """The artifact: the policy as JSON, with the digest of its content after its format

@@ -21,7 +21,7 @@ import pytest
 import rulekit
 from rulekit import check as check_module, dates, numbers, prose, template
 from rulekit.check import check
-from rulekit.policy import Identity
+from rulekit.policy import DERIVED
 
 CASES = Path(__file__).parent / "cases" / "claims"
 POLICY = rulekit.load(CASES / "types.rules")
@@ -106,10 +106,10 @@ def test_a_long_claim_is_not_memoised_but_still_read():
 
 
 def test_every_cache_is_bounded():
-    derived = check_module._derived(Identity(POLICY))
+    derived = check_module._derived(POLICY)
     caches = [numbers._parse_text_cached, dates._parse_claimed_cached,
               dates._stored_text_cached, template._parse_cached, prose._matches_cached,
-              prose._may_hold_figures_cached, check_module._derived, derived.lookup_fields,
+              prose._may_hold_figures_cached, derived.lookup_fields,
               derived.comparison, derived.rendering]
     for cache in caches:
         assert cache.cache_parameters()["maxsize"] is not None, cache
@@ -134,7 +134,7 @@ def test_threads_decide_as_a_single_thread_does():
     alone = [check(POLICY, text, ROWS, now=NOW).to_dict() for text in replies]
     for cache in (numbers._parse_text_cached, dates._parse_claimed_cached):
         cache.cache_clear()
-    check_module._derived.cache_clear()
+    POLICY.__dict__.pop(DERIVED, None)   # derived again, by whichever thread comes first
     with concurrent.futures.ThreadPoolExecutor(8) as pool:
         shared = list(pool.map(lambda text: check(POLICY, text, ROWS, now=NOW).to_dict(),
                                replies * 8))
@@ -165,3 +165,30 @@ def test_what_a_check_derives_from_a_policy_walks_its_entities_a_fixed_number_of
         walks.append(_CountedWalks.walks)
         assert set(derived.links) == {f"product{i}" for i in range(count)}
     assert walks[0] == walks[1], walks
+
+
+def test_what_is_derived_from_a_policy_is_kept_with_it_however_many_policies_run():
+    """A process that serves many rulesets (a tenant each, one per product line) must not
+    derive each policy's data again on every check: it is held by the policy, not by a
+    process-wide cache of eight."""
+    policies = [rulekit.load(CASES / "types.rules") for _ in range(12)]
+    first = [check_module._derived(policy) for policy in policies]
+    for _ in range(2):
+        for policy in policies:
+            assert check(policy, reply(PRICE), ROWS, now=NOW).decision == "answer"
+    assert all(check_module._derived(policy) is held for policy, held in zip(policies, first))
+
+
+def test_a_changed_copy_of_a_policy_derives_its_own_data():
+    """The pass twin: ``model_copy`` carries the held data over to the copy, which must not
+    use it; and a policy still pickles with its data held (it is left out and derived again)."""
+    import pickle
+
+    held = check_module._derived(POLICY)
+    changed = POLICY.model_copy(update={"version": "changed"})
+    assert check_module._derived(changed) is not held
+    assert check_module._derived(changed).policy is changed
+    assert check_module._derived(POLICY) is held
+    again = pickle.loads(pickle.dumps(POLICY))
+    assert again == POLICY and check_module._derived(again).policy is again
+    assert check(again, reply(PRICE), ROWS, now=NOW).decision == "answer"

@@ -84,3 +84,91 @@ def test_a_duplicate_id_is_no_valid_id_and_a_surrogate_names_its_line(tmp_path, 
     assert results[0]["issues"][0]["message"].startswith("line 1: duplicate key `id`")
     assert results[1]["issues"][0]["message"].startswith("line 2: the text holds a lone "
                                                          "surrogate")
+
+
+# --- an --out folder that exists and cannot be written: a usage error (exit 2), not a bug ----
+
+def _unwritable_folders() -> list[str]:
+    """Existing folders nobody can write an artifact into, root included (so the test runs,
+    not skips, under CI as root): /proc/self (no new files) and /sys/kernel (sysfs)."""
+    return [folder for folder in ("/proc/self", "/sys/kernel") if os.path.isdir(folder)]
+
+
+@pytest.mark.parametrize("folder", ["/proc/self", "/sys/kernel"])
+def test_compile_out_into_an_existing_unwritable_folder_is_exit_2_naming_it(tmp_path, capsys,
+                                                                             folder):
+    if folder not in _unwritable_folders():
+        pytest.skip(f"no {folder} on this system")
+    rules = tmp_path / "tiny.rules"
+    rules.write_text(GOOD)
+    assert main(["compile", str(rules), "--out", folder]) == 2
+    stderr = capsys.readouterr().err
+    assert f"cannot write the artifact '{folder}/tiny.policy.json' into --out folder " \
+           f"'{folder}'" in stderr, stderr
+    assert "give an --out folder you can write to" in stderr
+    assert "internal error" not in stderr and "bug" not in stderr
+
+
+def test_compile_out_into_a_read_only_folder_is_exit_2(tmp_path, capsys):
+    if os.geteuid() == 0:
+        pytest.skip("root writes into a chmod 500 folder; the /proc and /sys cases cover this")
+    rules = tmp_path / "tiny.rules"
+    rules.write_text(GOOD)
+    folder = tmp_path / "ro"
+    folder.mkdir()
+    folder.chmod(0o500)
+    try:
+        assert main(["compile", str(rules), "--out", str(folder)]) == 2
+    finally:
+        folder.chmod(0o700)
+    assert "Permission denied; give an --out folder you can write to" in capsys.readouterr().err
+
+
+def test_on_linux_an_unwritable_out_folder_is_always_tested():
+    """Under CI the /proc case must run: the skip above is for other systems only."""
+    if sys.platform.startswith("linux"):
+        assert "/proc/self" in _unwritable_folders()
+
+
+# --- interrupted, or read by a consumer that stops early -------------------------------------
+
+CASE = b'{"id": "a", "evidence": {"views": 4}, "text": "4 views."}\n'
+
+
+def _batch_from_stdin() -> subprocess.Popen:
+    rulekit = Path(sys.executable).with_name("rulekit")
+    return subprocess.Popen([str(rulekit), "audit", "--jsonl", "-"], stdin=subprocess.PIPE,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=ROOT)
+
+
+def test_ctrl_c_in_a_batch_is_exit_130_and_every_line_written_is_whole():
+    import signal
+
+    batch = _batch_from_stdin()
+    batch.stdin.write(CASE * 3)
+    batch.stdin.flush()
+    first = [batch.stdout.readline() for _ in range(3)]   # then it waits for more input
+    batch.send_signal(signal.SIGINT)
+    rest, stderr = batch.communicate(timeout=60)
+    assert batch.returncode == 130, stderr
+    lines = b"".join(first) + rest
+    assert lines.endswith(b"\n")
+    assert [json.loads(line)["id"] for line in lines.splitlines()] == ["a", "a", "a"]
+    assert b"Traceback" not in stderr
+
+
+def test_a_consumer_that_stops_reading_ends_the_batch_quietly_with_0():
+    """``rulekit audit --jsonl cases.jsonl | head -1``: not an error of the batch's."""
+    batch = _batch_from_stdin()
+    batch.stdin.write(CASE)
+    batch.stdin.flush()
+    assert json.loads(batch.stdout.readline())["id"] == "a"
+    batch.stdout.close()                                   # the reader went away
+    try:
+        batch.stdin.write(CASE * 2000)
+        batch.stdin.close()
+    except BrokenPipeError:   # it may have ended already
+        pass
+    assert batch.wait(timeout=60) == 0
+    stderr = batch.stderr.read()
+    assert b"Traceback" not in stderr and b"Broken pipe" not in stderr, stderr

@@ -564,7 +564,7 @@ def test_a_mysql_url_must_name_its_database():
     ("sqlite://host/shop.db", "sqlite:/// followed by the file's path"),
     ("sqlite:///", "names no database file"),
     ("sqlite:///:memory:", "names no database file"),
-    ("sqlite:///shop.db?mode=rw", "query parameters are not supported"),
+    ("sqlite:///shop.db?mode=rw", "the only query parameter is immutable=1"),
 ])
 def test_open_source_rejects_unknown_forms_naming_the_accepted_ones(spec, message):
     with pytest.raises(ValueError, match=message) as caught:

@@ -476,3 +476,68 @@ def test_a_sqlite_tenant_column_declared_nocase_still_compares_exactly(policy, t
                       now=NOW).evidence["recent_orders"] == []
     finally:
         store.close()
+
+
+# --- a WAL database in a folder the reader cannot write ---------------------------------------
+
+@contextlib.contextmanager
+def _read_only_folder(folder):
+    """``folder`` made read-only for this process, root included: chmod for a user, the
+    immutable attribute (chattr +i, undone after) for root, whom chmod does not stop."""
+    import shutil
+    import subprocess
+
+    if os.geteuid() != 0:
+        folder.chmod(0o555)
+        try:
+            yield
+        finally:
+            folder.chmod(0o755)
+        return
+    chattr = shutil.which("chattr")
+    made = chattr and subprocess.run([chattr, "+i", str(folder)], capture_output=True).returncode == 0
+    if not made:
+        reason = "running as root, and chattr +i is not available here"
+        if dbs.ON_CI:
+            pytest.fail(f"CI=true and {reason}: the read-only WAL case must run")
+        pytest.skip(reason)
+    try:
+        yield
+    finally:
+        subprocess.run([chattr, "-i", str(folder)], check=True)
+
+
+def _wal_database(folder):
+    folder.mkdir()
+    path = folder / "stock.db"
+    with contextlib.closing(sqlite3.connect(path)) as connection:
+        connection.execute("PRAGMA journal_mode=WAL")
+        connection.execute("CREATE TABLE item (id TEXT PRIMARY KEY, stock INTEGER)")
+        connection.execute("INSERT INTO item VALUES ('a', 3)")
+        connection.commit()
+    assert not (folder / "stock.db-shm").exists()   # removed by the last connection's close
+    return path
+
+
+REQUEST = LookupRequest("item", "id", ("a",), ("stock",))
+
+
+def test_a_wal_database_in_a_read_only_folder_says_why_and_what_to_do(tmp_path):
+    path = _wal_database(tmp_path / "ro")
+    with _read_only_folder(tmp_path / "ro"):
+        with pytest.raises(SourceError) as failed:
+            SqliteResolver(path).fetch(REQUEST)
+        message = str(failed.value)
+        assert "unable to open database file" in message
+        assert "in WAL mode" in message and f"{path}-shm" in message, message
+        assert "immutable=True" in message and "writable" in message, message
+        # The fix it names works: read as an immutable snapshot.
+        assert SqliteResolver(path, immutable=True).fetch(REQUEST) == {"a": {"id": "a",
+                                                                             "stock": 3}}
+        assert open_source(f"sqlite:///{path}?immutable=1").fetch(REQUEST)["a"]["stock"] == 3
+
+
+def test_a_wal_database_in_a_writable_folder_is_read(tmp_path):
+    """The pass twin: the same database where SQLite may make its -shm file."""
+    path = _wal_database(tmp_path / "rw")
+    assert SqliteResolver(path).fetch(REQUEST) == {"a": {"id": "a", "stock": 3}}

@@ -10,6 +10,7 @@ generous: this is a hang test, not a speed test.
 from __future__ import annotations
 
 import concurrent.futures
+import contextlib
 import socket
 import threading
 import time
@@ -103,17 +104,27 @@ class Worker:
             pytest.fail(f"still waiting after {seconds} s: the client has no deadline of its own")
 
 
+@contextlib.contextmanager
+def relayed_store(backend: str, tmp_path):
+    """The tables on ``backend``, a relay to its server, and a worker thread."""
+    made = Store(backend, tmp_path)
+    parts = urlsplit(made.scratch.url)
+    relay = Relay((parts.hostname or "127.0.0.1",
+                   parts.port or (5432 if backend == "postgres" else 3306)))
+    worker = Worker(relay)
+    try:
+        yield made, relay, worker
+    finally:
+        worker.pool.shutdown(wait=False)
+        relay.frozen.clear()
+        relay.close()
+        made.close()
+
+
 @pytest.fixture
 def pg_store(tmp_path):
-    made = Store("postgres", tmp_path)
-    parts = urlsplit(made.scratch.url)
-    relay = Relay((parts.hostname or "127.0.0.1", parts.port or 5432))
-    worker = Worker(relay)
-    yield made, relay, worker
-    worker.pool.shutdown(wait=False)
-    relay.frozen.clear()
-    relay.close()
-    made.close()
+    with relayed_store("postgres", tmp_path) as made:
+        yield made
 
 
 def test_a_postgres_lookup_through_a_frozen_path_stops_at_its_budget(pg_store):

@@ -164,14 +164,22 @@ _POSTGRES = ("postgres", "postgresql", "postgresql+psycopg", "postgres+psycopg")
 _MYSQL = ("mysql", "mariadb", "mysql+pymysql", "mariadb+pymysql")
 
 
-def open_source(spec: str | os.PathLike | Mapping | Resolver, *, timeout: float = 2.0) -> Resolver:
+def open_source(spec: str | os.PathLike | Mapping | Resolver, *, timeout: float = 2.0,
+                connect_timeout: float | None = None) -> Resolver:
     """Build a resolver from what a configuration file or a caller hands over.
 
     - ``"sqlite:///shop.db"`` (relative to the working directory) or ``"sqlite:////srv/shop.db"``
       (absolute): a ``SqliteResolver`` with ``timeout``;
     - a path ending in ``.json``: ``MemoryResolver.from_json``;
     - a mapping ``{"order": [{...}, ...], ...}``: a ``MemoryResolver``;
-    - a resolver (anything with ``fetch``): returned as it is.
+    - a resolver (anything with ``fetch``): returned as it is;
+    - a ``postgresql://`` or ``mysql://`` URL: a resolver with ``timeout`` (each lookup's
+      budget) and ``connect_timeout`` (opening a connection, apart from that budget; five
+      seconds unless given, or, on PostgreSQL, the URL's own ``connect_timeout``).
+
+    Each call builds a new resolver, with connections of its own: a service calls this once
+    and shares the resolver between its checks and threads (``check`` given a URL string
+    opens one for that check alone, and closes it after).
 
     Anything else is a ``ValueError`` (or ``TypeError`` for a value of the wrong type) that lists
     the accepted forms.
@@ -186,15 +194,16 @@ def open_source(spec: str | os.PathLike | Mapping | Resolver, *, timeout: float 
         raise TypeError(f"cannot open a source from a {type(spec).__name__}; "
                         f"expected {ACCEPTED_FORMS}")
     if spec.startswith("sqlite:"):
-        return SqliteResolver(_sqlite_path(spec), timeout=timeout)
+        path, immutable = _sqlite_path(spec)
+        return SqliteResolver(path, timeout=timeout, immutable=immutable)
     scheme = _SCHEME.match(spec)
     if scheme and len(scheme.group(1)) > 1:  # one letter is a Windows drive, not a scheme
         name = scheme.group(1).lower()
         if name in _POSTGRES:
             url = spec if "+" not in name else "postgresql" + spec[len(name):]
-            return PostgresResolver(url, timeout=timeout)
+            return PostgresResolver(url, timeout=timeout, connect_timeout=connect_timeout)
         if name in _MYSQL:
-            return MysqlResolver(spec, timeout=timeout)
+            return MysqlResolver(spec, timeout=timeout, connect_timeout=connect_timeout)
         raise ValueError(f"unknown source scheme {name!r} in {redact_url(spec)!r}; "
                          f"accepted: {ACCEPTED_FORMS}")
     if spec.lower().endswith(".json"):
@@ -231,22 +240,26 @@ def redact_url(url: str) -> str:
     return head + hash_ + fragment
 
 
-def _sqlite_path(url: str) -> str:
-    """``sqlite:///rel/x.db`` -> ``rel/x.db``; ``sqlite:////abs/x.db`` -> ``/abs/x.db``.
+def _sqlite_path(url: str) -> tuple[str, bool]:
+    """``sqlite:///rel/x.db`` -> ``rel/x.db``; ``sqlite:////abs/x.db`` -> ``/abs/x.db``; and
+    whether the URL ends in ``?immutable=1`` (a snapshot that never changes while open).
 
     The SQLAlchemy convention, so the same URL works in both. No host part, no in-memory
-    database (a read-only empty database can answer nothing), no query string.
+    database (a read-only empty database can answer nothing), no other query string.
     """
     if not url.startswith("sqlite:///"):
         raise ValueError(f"a SQLite URL is sqlite:/// followed by the file's path, not {url!r} "
                          "(sqlite:///rel/path.db, or sqlite:////abs/path.db)")
     path = url[len("sqlite:///"):]
+    immutable = path.endswith("?immutable=1")
+    if immutable:
+        path = path[:-len("?immutable=1")]
     if not path or path == ":memory:":
         raise ValueError(f"{url!r} names no database file; give sqlite:///path/to/file.db")
     if "?" in path:
-        raise ValueError(f"{url!r}: query parameters are not supported; the database is always "
-                         "opened read-only, and the timeout is passed as timeout=")
-    return path
+        raise ValueError(f"{url!r}: the only query parameter is immutable=1; the database is "
+                         "always opened read-only, and the timeout is passed as timeout=")
+    return path, immutable
 
 
 # Imported last: both modules import the names defined above.

@@ -9,7 +9,8 @@
   (a ``ground`` deadline shorter than the resolver's timeout wins), which also stops a wait
   for a table lock, on our connections and a caller's alike. MySQL has no ``SET STATEMENT``:
   its session ``max_execution_time`` and ``lock_wait_timeout`` are set before each lookup.
-  Connections we open also have ``connect_timeout`` and socket read and write timeouts.
+  Connections we open also have socket read and write timeouts, and opening one has
+  ``connect_timeout`` in all (apart from the lookup's budget: see ``sources.sql``).
 - **Times in UTC**, per statement on MariaDB (per session on MySQL), so TIMESTAMP columns
   come back as UTC wall-clock even on a caller's connection set to another zone; DATETIME
   columns are naive and read in the field's ``naive`` zone (UTC unless the rules say
@@ -31,8 +32,8 @@ from urllib.parse import parse_qsl, unquote, urlsplit
 from rulekit.policy import Statement
 
 from rulekit.sources import SourceError
-from rulekit.sources.postgres import _without_password
-from rulekit.sources.sql import QueryHook, SqlResolver, exact_tenant
+from rulekit.sources.postgres import WATCHDOG, _Guard, _without_password
+from rulekit.sources.sql import ConnectTimeout, QueryHook, SqlResolver, exact_tenant
 
 SCHEMES = ("mysql", "mariadb", "mysql+pymysql", "mariadb+pymysql")
 
@@ -158,15 +159,22 @@ def _tls_context(tls: dict, shown: str) -> ssl.SSLContext:
 
 class MysqlResolver(SqlResolver):
     """Answer lookups from MySQL or MariaDB. Give a ``mysql://`` URL, or ``connect``: a
-    zero-argument callable that returns a new PyMySQL connection."""
+    zero-argument callable that returns a new PyMySQL connection, kept by the thread
+    that got it; with ``release``, a pool: a connection is borrowed for each lookup and given
+    back to ``release`` at its end (docs/sources.md)."""
 
     dialect = "mysql"
 
     def __init__(self, url: str | None = None, *, connect: Callable[[], object] | None = None,
-                 timeout: float = 2.0, on_query: QueryHook | None = None):
-        super().__init__(timeout=timeout, on_query=on_query)
+                 timeout: float = 2.0, on_query: QueryHook | None = None,
+                 connect_timeout: float | None = None,
+                 release: Callable[[object], object] | None = None):
+        super().__init__(timeout=timeout, on_query=on_query, connect_timeout=connect_timeout)
         if (url is None) == (connect is None):
             raise ValueError("give a mysql:// URL or a connect= factory, not both or neither")
+        if release is not None and connect is None:
+            raise ValueError("release= gives back what a connect= factory lent; give both")
+        self.release = release
         self.arguments = connection_arguments(url) if url is not None else None
         self.url = url
         self.factory = connect
@@ -190,17 +198,36 @@ class MysqlResolver(SqlResolver):
                     cursor.execute("SET time_zone = '+00:00'")
             return connection
         pymysql = _pymysql()
-        connection = pymysql.connect(
-            **self.arguments, charset="utf8mb4", autocommit=True,
-            connect_timeout=max(1, math.ceil(self.timeout)),
-            read_timeout=self.timeout + 0.5, write_timeout=self.timeout + 0.5)
+        # Connecting (TCP, the greeting, TLS, authentication, the session's settings) has
+        # connect_timeout in all: each read and write may take that long, and the watchdog
+        # shuts the socket down once the whole has. Then the lookups' own read timeouts.
+        limit = self.connect_timeout
+        connection = pymysql.Connection(
+            **self.arguments, charset="utf8mb4", autocommit=True, defer_connect=True,
+            connect_timeout=limit, read_timeout=limit, write_timeout=limit)
+        guard = _Guard(_SocketOf(connection))
+        entry = WATCHDOG.arm(limit, guard.fire)
         try:
+            connection.connect()
             with connection.cursor() as cursor:
                 cursor.execute("SET SESSION TRANSACTION READ ONLY")
                 cursor.execute("SET time_zone = '+00:00'")
-        except Exception:
-            connection.close()
+        except Exception as exc:
+            WATCHDOG.disarm(entry)
+            try:
+                connection.close()
+            except Exception:   # never opened, or already closed by PyMySQL
+                pass
+            if guard.end():
+                raise ConnectTimeout(f"no connection within {limit:g} s; rulekit closed the "
+                                     "socket") from exc
             raise
+        WATCHDOG.disarm(entry)
+        if guard.end():
+            connection.close()
+            raise ConnectTimeout(f"no connection within {limit:g} s; rulekit closed the socket")
+        # PyMySQL applies these before each read and write (2.x keeps them here).
+        connection._read_timeout = connection._write_timeout = self.timeout + 0.5
         return connection
 
     def _bind(self, statement: Statement, tenant_params) -> Statement:
@@ -244,6 +271,19 @@ class MysqlResolver(SqlResolver):
         if isinstance(exc, pymysql.err.OperationalError) or code in (2003, 2006, 2013):
             return f"cannot reach the database: {text}"
         return f"{type(exc).__name__}: {text}"
+
+
+class _SocketOf:
+    """A PyMySQL connection's socket, for the watchdog's ``_shut_down`` (none before the TCP
+    connect, which its own timeout bounds)."""
+
+    __slots__ = ("connection",)
+
+    def __init__(self, connection):
+        self.connection = connection
+
+    def fileno(self) -> int:
+        return self.connection._sock.fileno()
 
 
 def _is_mariadb(connection) -> bool:

@@ -5,8 +5,9 @@
   session, so every statement runs in a READ ONLY transaction and PostgreSQL itself refuses a
   write. A connection handed over by the caller (a factory or a pool) is not ours to
   reconfigure: each fetch runs in an explicit ``BEGIN READ ONLY`` ... ``ROLLBACK`` on it.
-- **A deadline** on the server (``statement_timeout``) and on connecting
-  (``connect_timeout``), so a slow query or a dead host fails within the budget; and one on
+- **A deadline** on the server (``statement_timeout``), so a slow query fails within the
+  budget; one on connecting (``connect_timeout``, apart from the budget: ``sources.sql``), so
+  a dead host fails within that; and one on
   the client (``Watchdog``): a lookup still waiting for its answer ``GRACE`` seconds past its
   budget (a stalled network path, a hung proxy, a frozen server: the query may never have
   reached it, and its own timeout cannot fire) has its socket shut down, and fails as
@@ -182,15 +183,28 @@ def _shut_down(connection) -> None:
 
 class PostgresResolver(SqlResolver):
     """Answer lookups from PostgreSQL. Give a ``postgresql://`` URL, or ``connect``: a
-    zero-argument callable that returns a new psycopg connection (from your pool, say)."""
+    zero-argument callable that returns a new psycopg connection, kept by the thread
+    that got it; with ``release``, a pool: a connection is borrowed for each lookup and given
+    back to ``release`` at its end (docs/sources.md)."""
 
     dialect = "postgres"
 
     def __init__(self, url: str | None = None, *, connect: Callable[[], object] | None = None,
-                 timeout: float = 2.0, on_query: QueryHook | None = None):
-        super().__init__(timeout=timeout, on_query=on_query)
+                 timeout: float = 2.0, on_query: QueryHook | None = None,
+                 connect_timeout: float | None = None,
+                 release: Callable[[object], object] | None = None):
+        if connect_timeout is None and url is not None and "connect_timeout" in url:
+            # The URL's own connect_timeout (libpq's), when the caller did not give one.
+            from psycopg.conninfo import conninfo_to_dict
+            given = conninfo_to_dict(url).get("connect_timeout")
+            if given is not None and float(given) > 0:
+                connect_timeout = float(given)
+        super().__init__(timeout=timeout, on_query=on_query, connect_timeout=connect_timeout)
         if (url is None) == (connect is None):
             raise ValueError("give a postgresql:// URL or a connect= factory, not both or neither")
+        if release is not None and connect is None:
+            raise ValueError("release= gives back what a connect= factory lent; give both")
+        self.release = release
         self.url = url
         self.factory = connect
 
@@ -222,7 +236,8 @@ class PostgresResolver(SqlResolver):
             if name in conninfo_to_dict(self.url):
                 del network[name]
         connection = psycopg.connect(self.url, autocommit=True, application_name="rulekit",
-                                     connect_timeout=max(1, math.ceil(self.timeout)),
+                                     # whole seconds, at least 2 (libpq's rule)
+                                     connect_timeout=max(2, math.ceil(self.connect_timeout)),
                                      options=options, **network)
         _read_dates_leniently(connection.adapters)
         return connection

@@ -21,9 +21,17 @@ Why the ids are filtered before and after the query:
 
 Connections: one per thread, opened on first use and reused (opening one costs more than the
 query); any error closes the calling thread's connection, so the next fetch starts afresh on a
-new one. A failed fetch is not retried here (the one exception: a backend's ``_stale`` error,
+new one. Opening one is not part of a lookup's budget: it has its own limit,
+``connect_timeout`` (``CONNECT_TIMEOUT``, five seconds, by default), because a TLS handshake on
+a loaded host can take longer than a lookup may, once, and throwing the answer away for it
+helps nobody; a server that does not answer still fails the lookup closed within that limit.
+The seconds it took are kept (``connect_seconds``) so the checker, which times every fetch,
+does not count them against the lookup either. A failed fetch is not retried here (the one exception: a backend's ``_stale`` error,
 PostgreSQL's plan cached before a column changed type, is run again once on a new
-connection): the check fails closed (``lookup_failed``) and the next check reconnects. A caller may hand over a connection factory instead of a URL.
+connection): the check fails closed (``lookup_failed``) and the next check reconnects. A caller may hand over a connection factory instead of a URL (``connect=``: a new connection,
+kept by the thread), or a pool (``connect=`` and ``release=``): then a connection is
+borrowed for each lookup, within its budget, and given back at its end, closed first after a
+failure.
 """
 
 from __future__ import annotations
@@ -49,6 +57,14 @@ _INTEGER = re.compile(r"-?(?:0|[1-9][0-9]{0,18})")
 _INT64 = (-(2 ** 63), 2 ** 63 - 1)
 IDENTIFIER_QUOTES = {"sqlite": '"', "postgres": '"', "mysql": "`", "duckdb": '"'}
 
+# Seconds allowed for opening a connection (TCP, TLS, authentication, the session's settings),
+# apart from the lookup's budget: see the module's docstring.
+CONNECT_TIMEOUT = 5.0
+
+
+class ConnectTimeout(Exception):
+    """Opening a connection took longer than ``connect_timeout``: rulekit gave up on it."""
+
 
 class SqlResolver:
     """Base of the SQL resolvers. Subclasses set ``dialect`` and implement ``_open`` (a new
@@ -57,10 +73,20 @@ class SqlResolver:
     dialect: ClassVar[str]
     name: ClassVar[str]
 
-    def __init__(self, *, timeout: float = 2.0, on_query: QueryHook | None = None):
+    release: Callable[[Any], object] | None = None
+
+    def __init__(self, *, timeout: float = 2.0, on_query: QueryHook | None = None,
+                 connect_timeout: float | None = None):
         if not timeout > 0:
             raise ValueError(f"timeout must be positive, not {timeout!r}")
+        if connect_timeout is None:
+            connect_timeout = CONNECT_TIMEOUT
+        if isinstance(connect_timeout, bool) or not isinstance(connect_timeout, (int, float)) \
+                or not 0 < connect_timeout < math.inf:
+            raise ValueError("connect_timeout must be positive, a finite number of seconds, "
+                             f"not {connect_timeout!r}")
         self.timeout = float(timeout)
+        self.connect_timeout = float(connect_timeout)
         self.on_query = on_query
         self._local = threading.local()
 
@@ -83,8 +109,56 @@ class SqlResolver:
             connection = self._local.connection = self._open()
         return connection
 
+    def connect_seconds(self) -> float:
+        """The seconds the calling thread's last lookup spent opening its connection (0 when
+        it reused one): not part of the lookup's budget, so the checker does not count them
+        as the lookup being late."""
+        return getattr(self._local, "connecting", 0.0)
+
+    def _ready(self, what: str, table: str | None) -> None:
+        """Open the calling thread's connection if it has none, before the lookup's budget
+        starts: opening one is bounded by ``connect_timeout`` instead (see the module's
+        docstring). A failure is a SourceError naming the lookup, as a failed query is."""
+        local = self._local
+        local.connecting = 0.0
+        if getattr(local, "connection", None) is not None:
+            return
+        started = time.monotonic()
+        try:
+            local.connection = self._open()
+        except SourceError:
+            raise
+        except Exception as exc:
+            elapsed = time.monotonic() - started
+            why = (f"the connect= factory failed: {type(exc).__name__}: {exc}"
+                   if self.release is not None else self._explain_connect(exc, elapsed))
+            raise SourceError(f"{self._describe()}: lookup of {what!r}"
+                              f"{f' in table {table!r}' if table else ''} failed: {why}",
+                              entity=what, table=table) from exc
+        finally:
+            # A connection borrowed for this lookup alone (``release``) is waited for within
+            # the lookup's budget: it is not opening one.
+            local.connecting = time.monotonic() - started if self.release is None else 0.0
+
+    def _give_back(self) -> None:
+        """Hand the calling thread's borrowed connection back to ``release``."""
+        connection = getattr(self._local, "connection", None)
+        self._local.connection = None
+        if connection is not None:
+            self.release(connection)
+
+    def _explain_connect(self, exc: Exception, elapsed: float) -> str:
+        text = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+        if isinstance(exc, ConnectTimeout) or elapsed >= self.connect_timeout - 0.05 \
+                or "timed out" in text.lower() or "timeout expired" in text.lower():
+            return (f"could not connect within {self.connect_timeout:g} s (connect_timeout): "
+                    f"{text}")
+        return self._explain(exc, self.connect_timeout)
+
     def close(self) -> None:
-        """Close the calling thread's connection; the next fetch opens a new one."""
+        """Close the calling thread's connection; the next fetch opens a new one. A borrowed
+        connection (``release``) is closed, then given back, so that a pool that checks the
+        connections it gets back drops it."""
         connection = getattr(self._local, "connection", None)
         self._local.connection = None
         if connection is not None:
@@ -92,6 +166,11 @@ class SqlResolver:
                 connection.close()
             except Exception:   # closing a broken connection may fail; it is gone either way
                 pass
+            if self.release is not None:
+                try:
+                    self.release(connection)
+                except Exception:   # the pool's business: the lookup has failed already
+                    pass
 
     # --- lookups -------------------------------------------------------------------------
 
@@ -106,24 +185,32 @@ class SqlResolver:
         if values:
             statement = self._bind(statement, values)
         budget = min(self.timeout, request.timeout)
+        table = request.table if request.lookup is None else \
+            (request.lookup.table or request.entity)
         deadline = time.monotonic() + budget
-        columns = request.lookup.columns if request.lookup is not None else request.columns
-        filer = KeyFiler(request, self._describe(), f"entity {request.entity!r}")
-        for start in range(0, len(bound), CHUNK):
-            chunk = bound[start:start + CHUNK]
-            sql, params = statement.render(values, chunk)
-            rows = self._guarded(sql, params, deadline - time.monotonic(), budget,
-                                 request.entity, request.table if request.lookup is None else
-                                 (request.lookup.table or request.entity))
-            for row in rows:
-                if len(row) != len(columns):
-                    raise SourceError(f"{self._describe()}: the lookup of entity "
-                                      f"{request.entity!r} returned {len(row)} columns, not "
-                                      f"{len(columns)}", entity=request.entity)
-                idents = filer.ids_for(row[0])
-                if idents:
-                    filer.file(idents, row[0], dict(zip(columns, row)))
-        return filer.found
+        self._ready(request.entity, table)
+        if self.release is None:   # a connection of the thread's own: the budget starts now
+            deadline = time.monotonic() + budget
+        try:
+            columns = request.lookup.columns if request.lookup is not None else request.columns
+            filer = KeyFiler(request, self._describe(), f"entity {request.entity!r}")
+            for start in range(0, len(bound), CHUNK):
+                chunk = bound[start:start + CHUNK]
+                sql, params = statement.render(values, chunk)
+                rows = self._guarded(sql, params, deadline - time.monotonic(), budget,
+                                     request.entity, table)
+                for row in rows:
+                    if len(row) != len(columns):
+                        raise SourceError(f"{self._describe()}: the lookup of entity "
+                                          f"{request.entity!r} returned {len(row)} columns, "
+                                          f"not {len(columns)}", entity=request.entity)
+                    idents = filer.ids_for(row[0])
+                    if idents:
+                        filer.file(idents, row[0], dict(zip(columns, row)))
+            return filer.found
+        finally:
+            if self.release is not None:
+                self._give_back()
 
     def query(self, source: DataSource, values: Mapping[str, Any],
               timeout: float | None = None) -> list[dict[str, object]]:
@@ -145,7 +232,14 @@ class SqlResolver:
             statement = self._bind(statement, tenant)
         budget = min(self.timeout, timeout or self.timeout)
         sql, params = statement.render(values)
-        rows = self._guarded(sql, params, budget, budget, source.name, None)
+        started = time.monotonic()
+        self._ready(source.name, None)
+        try:
+            left = budget - (time.monotonic() - started) if self.release is not None else budget
+            rows = self._guarded(sql, params, left, budget, source.name, None)
+        finally:
+            if self.release is not None:
+                self._give_back()
         return [dict(zip(source.columns, row)) for row in rows]
 
     def _statement(self, request: LookupRequest) -> Statement:

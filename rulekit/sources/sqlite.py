@@ -63,10 +63,10 @@ class SqliteResolver:
     One instance can be shared by any number of threads: each thread gets its own connection.
     """
 
-    __slots__ = ("path", "timeout", "on_query", "_uri", "_local", "_exact")
+    __slots__ = ("path", "timeout", "on_query", "immutable", "_uri", "_local", "_exact")
 
     def __init__(self, path: str | os.PathLike, *, timeout: float = 2.0,
-                 on_query: QueryHook | None = None):
+                 on_query: QueryHook | None = None, immutable: bool = False):
         if not timeout > 0:
             raise ValueError(f"timeout must be positive, not {timeout!r}")
         # Made absolute once, so a later chdir cannot point the resolver at another file.
@@ -76,6 +76,11 @@ class SqliteResolver:
         # as_uri() percent-encodes '?', '#' and '%' in the path, which would otherwise be read
         # as parts of the URI.
         self._uri = Path(self.path).as_uri() + "?mode=ro"
+        # An immutable snapshot: SQLite takes no locks and makes no -shm file, so a WAL
+        # database in a read-only folder can be read; it must then never change while open.
+        self.immutable = bool(immutable)
+        if self.immutable:
+            self._uri += "&immutable=1"
         self._local = threading.local()
         self._exact: dict = {}
 
@@ -228,7 +233,8 @@ class SqliteResolver:
             self.close()
             late = time.monotonic() > deadline
             raise SourceError(f"sqlite {self.path}: source {source.name!r} failed: " +
-                              (f"timed out after {budget:g} s" if late else str(exc))) from exc
+                              (f"timed out after {budget:g} s" if late else
+                               str(exc) + self._wal_hint(str(exc)))) from exc
         finally:
             if getattr(self._local, "connection", None) is connection:
                 connection.set_progress_handler(None, 0)
@@ -238,6 +244,33 @@ class SqliteResolver:
         # A tenant column declared COLLATE NOCASE (or RTRIM) would match "ALICE" to alice;
         # an explicit COLLATE on the bound value wins over the column's.
         return exact_tenant(statement, tenant_params, "", " COLLATE BINARY", self._exact)
+
+    def _wal_hint(self, cause: str) -> str:
+        """Why SQLite could not open a database in WAL mode, and what to do, or "". Reading
+        one needs its ``-shm`` file (and ``-wal``) beside it, which SQLite creates when
+        missing: in a folder this process cannot write, it cannot, and says only "unable to
+        open database file". Read on this failure path only: the header's bytes 18 and 19
+        are 2 in WAL mode."""
+        if "unable to open" not in cause or self.immutable:
+            return ""
+        try:
+            with open(self.path, "rb") as file:
+                header = file.read(20)
+        except OSError:
+            return ""
+        if len(header) < 20 or header[18:20] != b"\x02\x02":
+            return ""
+        folder = os.path.dirname(self.path)
+        missing = [f"{self.path}{end}" for end in ("-shm", "-wal")
+                   if not os.path.exists(self.path + end)]
+        return (f": the database is in WAL mode, and reading it needs its -shm and -wal files "
+                f"beside it ({', '.join(missing) or 'present, but not writable'} "
+                f"{'missing, and' if missing else ''} not to be made in {folder}, which this "
+                "process cannot write); make the folder writable for it, or, for a file that "
+                "does not change while rulekit reads it (a published snapshot), open it "
+                "immutable: SqliteResolver(path, immutable=True), or "
+                "sqlite:///path.db?immutable=1; or switch the database out of WAL "
+                "(PRAGMA journal_mode=DELETE where it is written)")
 
     def _failure(self, request: LookupRequest, exc: sqlite3.Error, timed_out: bool,
                  budget: float, table: str) -> SourceError:
@@ -255,6 +288,8 @@ class SqliteResolver:
             cause = f"{cause}: the table has no column for {role}"
         elif cause.startswith("no such table"):
             cause = f"{cause}: the database has no table for entity {request.entity!r}"
+        else:
+            cause += self._wal_hint(cause)
         return SourceError(f"{where}: {cause}", entity=request.entity, table=table)
 
 
