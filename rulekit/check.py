@@ -765,6 +765,53 @@ def _unquoted_third_party(policy: Policy, template, planned: list[_Planned],
         for slot in dict.fromkeys(bare)]
 
 
+# What a link, a handle or an e-mail address needs (a cheap test before the sweep runs).
+_MAY_LINK = re.compile(r"[@/]|\.[A-Za-z]")
+_LINK_KINDS = {"url": "link", "handle": "handle", "email": "e-mail address"}
+
+
+def _third_party_links(policy: Policy, planned: list[_Planned], rows: dict,
+                       path: str) -> list[Failure]:
+    """A slot of a field a third party wrote is shown as its author's words, but a link, a
+    handle or an e-mail address in it takes the customer somewhere: as in free text (sweep
+    rule 7: `Lin wrote: "my deal: https://spam.example/deal"` is flagged), each must be one the
+    rows' own fields hold, not only the third party's text. A stray figure, named with the slot
+    and the field."""
+    third_party = _derived(Identity(policy)).third_party
+    if not third_party:
+        return []
+    slots = []
+    for item in planned:
+        if item.field is None or (item.entity.name, item.field.name) not in third_party:
+            continue
+        row = (rows.get(item.entity.name) or {}).get(str(item.claim.entity_id)) or {}
+        value = row.get(item.field.name)
+        if isinstance(value, str) and _MAY_LINK.search(value):
+            slots.append((item, value))
+    if not slots:
+        return []
+    from rulekit.audit import names_only_evidence
+    from rulekit.sweep import SweepSettings, sweep
+
+    own = {entity: {key: {name: value for name, value in row.items()
+                          if (entity, name) not in third_party}
+                    for key, row in found.items()} for entity, found in rows.items()}
+    evidence = names_only_evidence(own, policy.locale)
+    settings = SweepSettings.from_policy(policy)
+    failures = []
+    for item, value in slots:
+        for finding in sweep(value, evidence, settings, locale=policy.locale):
+            if finding.kind in ("url", "handle", "email"):
+                failures.append(Failure("stray_figure", Reason(
+                    "stray_figure", f"{finding.text!r} in {{{item.claim.key}}} "
+                    f"({item.entity.name}.{item.field.name}): a third party's "
+                    f"{_LINK_KINDS[finding.kind]} "
+                    "that no other field holds; a quote shows its author's words, not their "
+                    "links, handles or e-mail addresses: quote a review without them, or leave "
+                    "it out", path)))
+    return failures
+
+
 def _stored_day(item: _Planned, rows: dict) -> dt.date | None:
     row = (rows.get(item.entity.name) or {}).get(str(item.claim.entity_id)) or {}
     field_type = item.field.type
@@ -1434,6 +1481,7 @@ def _prose_failures(policy: Policy, reply: Reply, planned: list[_Planned],
     if not approved:
         failures += _days_outside_slots(policy, template, planned, path)
         failures += _unquoted_third_party(policy, template, planned, path)
+    failures += _third_party_links(policy, planned, rows, path)
     # A template worded as approved shapes is held to the fields they bind in every prose
     # mode: "Your subscription renews on {renews_on}." citing the trial's end renders a wrong
     # renewal date in the product team's own words.
