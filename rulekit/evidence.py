@@ -320,6 +320,12 @@ _FALL_WORDS = frozenset("drop dropped decline declined decrease decreased loss l
 _RISE_WORDS = frozenset("gain gains gained increase increased rise".split())
 
 
+def fold_name(name: str) -> str:
+    """A key as it is compared with a name the rules give: without case, ``_`` or ``-``
+    (``sellerBlurb``, ``Seller-Blurb`` and ``seller_blurb`` name one field)."""
+    return name.casefold().replace("_", "").replace("-", "")
+
+
 @functools.lru_cache(maxsize=4096)
 def key_words(name: str) -> tuple[str, ...]:
     """The words of a field's name, case-folded: split at what is not a letter and, in ASCII,
@@ -1234,8 +1240,10 @@ class _Builder:
                  placeholders: set[str], percent_fields: set[str]):
         self.locale = locale
         self.values_left, self.chars_left = MAX_VALUES, MAX_CHARS    # the caps, counted down
-        self.untrusted = untrusted
-        self.authoritative = authoritative
+        # the ruleset's targets as ``_is_untrusted`` compares them, whatever a row's case,
+        # ``_`` or ``-`` (``fold_name``)
+        self.untrusted = {fold_name(target) for target in untrusted}
+        self.authoritative = {fold_name(target) for target in authoritative}
         self.placeholders = placeholders | PLACEHOLDER_TEXTS
         self.numeric_placeholders = {_number_or_none(p) for p in placeholders} - {None}
         self.field_placeholders: dict[str, list[tuple[str, str | None]]] = {}
@@ -1311,7 +1319,8 @@ class _Builder:
         generic = re.sub(r"\[\d+\]", "[*]", path)
         dotted = ".".join(keys[-2:]) if len(keys) >= 2 else ""
         singular = f"{keys[-2].rstrip('s')}.{keys[-1]}" if len(keys) >= 2 else ""
-        marks = {path, generic, dotted, singular, keys[-1] if keys else ""}
+        marks = {fold_name(mark) for mark in (path, generic, dotted, singular,
+                                              keys[-1] if keys else "")}
         if marks & self.authoritative:
             return False
         if marks & self.untrusted:
@@ -1404,9 +1413,13 @@ class _Builder:
         # an item in a list (or an object of one: Reddit's children[].data) that holds a
         # review's, a comment's or a post's text
         item = "[" in path and _review_item(tuple(node))
+        outer_trusted = trusted
         for key, child in node.items():
             key = str(key)
             child_path = f"{path}.{key}"
+            # {"untrusted": ...}, as the evidence block labels a third party's value
+            # (``rulekit.prompt.UNTRUSTED_KEY``): marked so, it is one wherever it stands
+            trusted = outer_trusted and key.casefold() != "untrusted"
             why = rule.withheld.get(key) if rule is not None else None
             if isinstance(child, bool):     # a flag (rule 14): no figure, only its words
                 self._flag(key, child, why or self.withholding, keys + (key,),
