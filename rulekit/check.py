@@ -1673,6 +1673,16 @@ def _facts(policy: Policy, results: list[ClaimResult], rows: dict, *, with_true_
     return tuple(facts)
 
 
+def _written_by_others(policy: Policy, entity: str, field: Field) -> bool:
+    """Whether a field's value is a third party's words: a field the sweep reads as
+    third-party (``_Derived.third_party``), or a text field that says who wrote its row (a
+    review's ``author``, which its reviewer chose)."""
+    from rulekit.evidence import _author_key
+
+    return (entity, field.name) in _derived(Identity(policy)).third_party \
+        or field.type.kind == "text" and _author_key(field.name)
+
+
 def _feedback(policy: Policy, results: list[ClaimResult], failures: list[Failure],
               action: Action) -> str:
     lines = []
@@ -1687,9 +1697,17 @@ def _feedback(policy: Policy, results: list[ClaimResult], failures: list[Failure
         if result.outcome == "contradicted" and action.with_values:
             field = policy.entity(result.entity).field(result.field)
             try:
-                line += f"; the record says {format_value(field, result.actual, policy.locale, result.type)}"
+                shown = format_value(field, result.actual, policy.locale, result.type)
             except Unreadable:
-                pass
+                shown = None
+            if shown is not None and _written_by_others(policy, result.entity, field):
+                # a review's text or a reviewer's chosen name: labelled, never bare words
+                from rulekit.prompt import labelled_untrusted
+
+                line += ("; the record holds what a third party wrote: "
+                         f"{labelled_untrusted(shown)}")
+            elif shown is not None:
+                line += f"; the record says {shown}"
         lines.append(line)
     # Every failure that no claim's line above names gets its own line, whatever its outcome:
     # a weekday or a stock word of the template's own words contradicted by the record is a

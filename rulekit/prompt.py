@@ -89,6 +89,14 @@ def fence_safe_json(data: Any) -> str:
     return _SUSPECT.sub(_fence_safe_char, text)
 
 
+def labelled_untrusted(value: Any) -> str:
+    """A third party's value as a feedback line may show it: on one line, labelled as the
+    evidence block labels it (``{"untrusted": "..."}``) and escaped as it escapes it, so that
+    the model reads it as someone's words and never as an instruction of ours."""
+    text = json.dumps({UNTRUSTED_KEY: value}, ensure_ascii=False, allow_nan=False, default=str)
+    return _SUSPECT.sub(_fence_safe_char, text)
+
+
 # --- which values are third-party -------------------------------------------------------------
 
 def _untrusted_judge(policy: Policy) -> Callable[[str, tuple[str, ...], bool], bool]:
