@@ -126,6 +126,10 @@ _PLATFORM_WORDS = frozenset("""id ids uuid guid url uri urls link links href per
     photos picture thumbnail source platform channel helpful votes upvotes likes count
     percent percentage pct rate ratio average avg mean total number num stats statistics
     aggregate breakdown distribution auteur autor autore verfasser datum fecha""".split())
+# A review's rating in other languages ("avis": [{"note": 5}]): the platform's, as "rating" is.
+_RATING_NAMES = frozenset("""note notes nota notas sterne stern étoiles etoiles estrellas stelle
+    estrelas punteggio puntuación puntuacion valoración valoracion pontuação pontuacao voto
+    cijfer sterren""".split())
 PLACEHOLDER_TEXTS = frozenset({"n/a", "na", "none", "null", "-", "—", "not recorded", "unknown",
                                "tbd", ""})
 _FLAG_NAMES = ("{}_tracked", "{}_recorded", "has_{}", "{}_known", "track_{}")
@@ -1333,6 +1337,24 @@ class _Builder:
         is the author's: a name the platform did not write, in no container of the merchant's."""
         return _PLATFORM_WORDS.isdisjoint(key_words(keys[-1])) and not self.own
 
+    def _in_item(self, keys: tuple[str, ...], item: bool) -> bool:
+        """Whether the field at ``keys`` is one of a third party's item (a review in
+        "reviews", a comment, an item holding a review's text: ``item``), on no way the
+        platform wrote ("author.name", "stats"): what the field's own name says aside."""
+        if item and not self.own:
+            return True
+        return third_party(keys[:-1] + ("",), self.own)
+
+    def _third_party_figure(self, path: str, keys: tuple[str, ...], item: bool) -> bool:
+        """Whether a number at ``keys`` is a third party's: what the rules mark untrusted
+        (``_is_untrusted``), and a field of a third party's item that no word of the platform
+        names (``_PLATFORM_WORDS``: its "rating", "helpful_votes" and ids stay the platform's;
+        a review's "price_paid" or "hours_used" is what its author says)."""
+        if self._is_untrusted(path, keys, False, item):
+            return True
+        return bool(keys) and _PLATFORM_WORDS.isdisjoint(key_words(keys[-1])) \
+            and _RATING_NAMES.isdisjoint(key_words(keys[-1])) and self._in_item(keys, item)
+
     def _is_percent_field(self, keys: tuple[str, ...]) -> bool:
         return self._percent_reading(keys) in ("points", "ratio")
 
@@ -1445,7 +1467,16 @@ class _Builder:
                     self.walk(_number_or_none(child), child_path, child_keys, child_trusted,
                               node)
                 else:
-                    self.text(child, child_path, child_trusted, author=author, keys=child_keys)
+                    # a third party's item names its author as the author chose: the name
+                    # backs the attribution (a quote's author, its handle), not what it holds
+                    named = child_trusted and _author_key(key) and self._in_item(child_keys, item)
+                    self.text(child, child_path, child_trusted, author=author, keys=child_keys,
+                              name_only=named)
+                continue
+            if isinstance(child, (int, float, Decimal)):
+                self.walk(child, child_path, child_keys,
+                          trusted and not self._third_party_figure(child_path, child_keys, item),
+                          node)
                 continue
             own = not isinstance(child, (int, float)) and _authored_list(key) \
                 and isinstance(child, (Mapping, list, tuple)) and not _authored(child)
@@ -1720,7 +1751,7 @@ class _Builder:
                             "needs, or raise the cap")
 
     def text(self, text: str, path: str, trusted: bool, *, author: str | None = None,
-             keys: tuple[str, ...] = ()) -> None:
+             keys: tuple[str, ...] = (), name_only: bool = False) -> None:
         self.chars_left -= len(text)
         if self.chars_left < 0:
             self._over("characters of text", MAX_CHARS, "MAX_CHARS", path)
@@ -1731,6 +1762,8 @@ class _Builder:
         self.quotes.append((leaf.squashed, author))
         if keys and keys[-1].casefold() in _AUTHOR_NAMES and trusted and stripped:
             self.handles.add(("@" + stripped.lstrip("@")).casefold())
+        if name_only:
+            trusted = False     # "author": "Paid $20", "https://evil.example/deal"
         mentions = _outside_months(leaf) if leaf.written_months else leaf.mentions
         if self.withholding is not None:
             if leaf.day is not None:
