@@ -1155,11 +1155,25 @@ def _compact_day(text: str, keys: tuple[str, ...]) -> dt.date | None:
 def _untracked(name: str, value: Decimal, siblings: Mapping) -> bool:
     """Whether a -1 or a 0 in field ``name`` means "not recorded": a sibling flag
     (``putts_tracked``, ``has_putts``) is false, or it is a -1 in a field that is not a change."""
-    for pattern in _FLAG_NAMES:
-        flag = siblings.get(pattern.format(name))
-        if flag is not None and flag in (False, 0, "false", "no", "0"):
-            return True
+    if siblings:
+        flags = {fold_name(pattern.format(name)) for pattern in _FLAG_NAMES}
+        for key, flag in siblings.items():
+            # any spelling of the flag's name ("puttsTracked", "Putts-Tracked") and of false
+            # ("False", "No", "n", "off")
+            if flag is not None and not isinstance(flag, (Mapping, list, tuple)) \
+                    and _says_false(flag) and fold_name(str(key)) in flags:
+                return True
     return value == -1 and not _CHANGE_NAME.search(name)
+
+
+_FALSE_WORDS = frozenset({"false", "no", "n", "0", "off", "f"})
+
+
+def _says_false(flag: Any) -> bool:
+    """Whether a sibling flag's value says no: false, 0, or a text of it in any case."""
+    if isinstance(flag, str):
+        return flag.strip().casefold() in _FALSE_WORDS
+    return flag is False or type(flag) in (int, float) and flag == 0
 
 
 class _Declared(NamedTuple):
@@ -1170,6 +1184,13 @@ class _Declared(NamedTuple):
 
 
 _NO_CURRENCY = _Declared(None, {})
+
+
+def _flag_unset(siblings: Mapping, name: str) -> bool:
+    """Whether the sibling flag ``name`` (any spelling) is absent, null or says no."""
+    folded = fold_name(name)
+    flag = next((v for k, v in siblings.items() if fold_name(str(k)) == folded), None)
+    return flag is None or _says_false(flag)
 
 
 def _declared_currencies(node: Mapping) -> _Declared:
@@ -1738,8 +1759,8 @@ class _Builder:
             return True
         name = keys[-1] if keys else ""
         for text, unless in self.field_placeholders.get(name, ()):
-            if _number_or_none(text) == value and (unless is None or siblings.get(unless) in (
-                    False, 0, None, "false", "False", "no", "0")):
+            if _number_or_none(text) == value and (unless is None or _flag_unset(siblings,
+                                                                              unless)):
                 return True
         if value not in (0, -1) or not keys:
             return False
