@@ -882,6 +882,24 @@ def _is_placeholder(field: Field, value: Any, row: Mapping) -> bool:
     return False
 
 
+def _placeholder_in_prose(policy: Policy, field: Field, value: Any, row: Mapping) -> bool:
+    """Whether free text would read a stored value as "not recorded" (sweep rule 6), though
+    the field declares no placeholder: a -1 in a field not named like a change, a -1 or 0
+    beside a sibling flag that says no (``putts_tracked``), "N/A" and the sweep's placeholders.
+    A fallback built by code must not show what the audit of free text would flag."""
+    from rulekit.evidence import PLACEHOLDER_TEXTS, _untracked
+
+    if isinstance(value, str):
+        text = value.strip().casefold()
+        return text in PLACEHOLDER_TEXTS or any(text == str(p).casefold()
+                                                for p in policy.sweep.placeholders)
+    if isinstance(value, bool) or not isinstance(value, (int, float, Decimal)):
+        return False
+    number = Decimal(str(value))
+    return number in (0, -1) and _untracked(field.name, number, row) or any(
+        _same_literal(p, value) for p in policy.sweep.placeholders)
+
+
 def _same_literal(expected: str | int | float, value: Any) -> bool:
     if isinstance(value, bool):
         return False
@@ -1618,7 +1636,10 @@ def _decide(policy: Policy, results: list[ClaimResult], failures: list[Failure],
             "fallback_unavailable", f"the fallback '{action.fallback}' needs {rendered.why}, so "
             "rulekit refused instead" + (f", with the `on {rendered.outcome}` message"
                                          if refusal else ""),),)
-        return Decision("refuse", message=_message(policy, refusal or DEFAULT_REFUSAL, failed,
+        # "{fields}" is what the fallback met (its stock that is out of date), not the claim
+        # that failed before it (a wrong price)
+        named = [rendered.named] if rendered.named is not None else failed
+        return Decision("refuse", message=_message(policy, refusal or DEFAULT_REFUSAL, named,
                                                    rows, inputs), **common)
     # An ask for what the user has not given names it: "{fields}" is the input's label.
     asked = [f.missing_input for f in failures if f.missing_input] if action.kind == "ask" else []
@@ -1796,9 +1817,18 @@ def _shown_ids(policy: Policy, failed: list[ClaimResult], rows: Mapping,
 
 
 class _Unfilled(NamedTuple):
-    """Why a fallback cannot be filled: the outcome its slot met, and in words."""
+    """Why a fallback cannot be filled: the outcome its slot met, and in words; and the slot's
+    field, when it is one field's value (stale, not recorded), which the refusal names."""
     outcome: str        # not_found, stale or not_checkable
     why: str
+    named: "_FieldNamed | None" = None
+
+
+class _FieldNamed(NamedTuple):
+    """A field of a row, as a refusal's message names it (``_message`` reads these three)."""
+    entity: str
+    field: str
+    entity_id: str
 
 
 def _refusal_for(policy: Policy, outcome: str) -> str | None:
@@ -1839,17 +1869,19 @@ def _render_fallback(policy: Policy, action: Action, results: list[ClaimResult],
         if row is None:
             return _Unfilled("not_found", f"the row of {slot.entity} {entity_id}, which was not "
                              "found")
-        if value is None or _is_placeholder(field, value, row):
+        named = _FieldNamed(slot.entity, slot.field, entity_id)
+        if value is None or _is_placeholder(field, value, row) \
+                or _placeholder_in_prose(policy, field, value, row):
             return _Unfilled("not_found", f"the {field.label} of {slot.entity} {entity_id}, "
-                             "which is not recorded")
+                             "which is not recorded", named)
         if staleness(entity, field, row, now):
             return _Unfilled("stale", f"the {field.label} of {slot.entity} {entity_id}, which "
-                             "is out of date")
+                             "is out of date", named)
         try:
             values[slot.name] = format_value(field, value, policy.locale)
         except Unreadable:
             return _Unfilled("not_checkable", f"the {field.label} of {slot.entity} "
-                             f"{entity_id}, which cannot be shown")
+                             f"{entity_id}, which cannot be shown", named)
         citations.append({"slot": slot.name,
                           "ref": f"{slot.entity}:{_row_id(entity, row, entity_id)}#{slot.field}",
                           "updated_at": _updated_text(row.get(entity.fresh_via), entity)
