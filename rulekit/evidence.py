@@ -9,9 +9,11 @@ While indexing, each value is judged once:
 - a **placeholder** ("not recorded": null, "N/A", a declared placeholder, or -1/0 while a
   sibling flag such as ``putts_tracked`` is false) licenses nothing;
 - **third-party text** (reviews, comments, message bodies, by the words of its field's name
-  or inside a list of such items: ``third_party``; anything the rules mark ``untrusted``) is
-  evidence only of what its author wrote: its quotes count, its numbers, codes, handles and
-  links license nothing;
+  or inside a list of such items: ``third_party``; an item's numbers the platform does not
+  name, such as a review's ``price_paid``; what its author's name holds besides the name;
+  anything the rules mark ``untrusted``, in any spelling of its key, and a value written
+  ``{"untrusted": ...}``) is evidence only of what its author wrote: its quotes count, its
+  numbers, codes, handles and links license nothing;
 - digits that occur only **inside a name or code** (BT-3, Model 3, 500ml) license that name,
   never the same digits as a quantity. A code is a token that glues digits to letters; a
   **name field** (``name``, ``title``, ``model``, ``product_name``, ...: ``NAME_FIELDS``) holds a
