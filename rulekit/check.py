@@ -784,6 +784,53 @@ def _unquoted_third_party(policy: Policy, template, planned: list[_Planned],
         for slot in dict.fromkeys(bare)]
 
 
+# What a link, a handle or an e-mail address needs (a cheap test before the sweep runs).
+_MAY_LINK = re.compile(r"[@/]|\.[A-Za-z]")
+_LINK_KINDS = {"url": "link", "handle": "handle", "email": "e-mail address"}
+
+
+def _third_party_links(policy: Policy, planned: list[_Planned], rows: dict,
+                       path: str) -> list[Failure]:
+    """A slot of a field a third party wrote is shown as its author's words, but a link, a
+    handle or an e-mail address in it takes the customer somewhere: as in free text (sweep
+    rule 7: `Lin wrote: "my deal: https://spam.example/deal"` is flagged), each must be one the
+    rows' own fields hold, not only the third party's text. A stray figure, named with the slot
+    and the field."""
+    third_party = _derived(Identity(policy)).third_party
+    if not third_party:
+        return []
+    slots = []
+    for item in planned:
+        if item.field is None or (item.entity.name, item.field.name) not in third_party:
+            continue
+        row = (rows.get(item.entity.name) or {}).get(str(item.claim.entity_id)) or {}
+        value = row.get(item.field.name)
+        if isinstance(value, str) and _MAY_LINK.search(value):
+            slots.append((item, value))
+    if not slots:
+        return []
+    from rulekit.audit import names_only_evidence
+    from rulekit.sweep import SweepSettings, sweep
+
+    own = {entity: {key: {name: value for name, value in row.items()
+                          if (entity, name) not in third_party}
+                    for key, row in found.items()} for entity, found in rows.items()}
+    evidence = names_only_evidence(own, policy.locale)
+    settings = SweepSettings.from_policy(policy)
+    failures = []
+    for item, value in slots:
+        for finding in sweep(value, evidence, settings, locale=policy.locale):
+            if finding.kind in ("url", "handle", "email"):
+                failures.append(Failure("stray_figure", Reason(
+                    "stray_figure", f"{finding.text!r} in {{{item.claim.key}}} "
+                    f"({item.entity.name}.{item.field.name}): a third party's "
+                    f"{_LINK_KINDS[finding.kind]} "
+                    "that no other field holds; a quote shows its author's words, not their "
+                    "links, handles or e-mail addresses: quote a review without them, or leave "
+                    "it out", path)))
+    return failures
+
+
 def _stored_day(item: _Planned, rows: dict) -> dt.date | None:
     row = (rows.get(item.entity.name) or {}).get(str(item.claim.entity_id)) or {}
     field_type = item.field.type
@@ -852,6 +899,24 @@ def _is_placeholder(field: Field, value: Any, row: Mapping) -> bool:
         if _same_literal(placeholder.value, value):
             return True
     return False
+
+
+def _placeholder_in_prose(policy: Policy, field: Field, value: Any, row: Mapping) -> bool:
+    """Whether free text would read a stored value as "not recorded" (sweep rule 6), though
+    the field declares no placeholder: a -1 in a field not named like a change, a -1 or 0
+    beside a sibling flag that says no (``putts_tracked``), "N/A" and the sweep's placeholders.
+    A fallback built by code must not show what the audit of free text would flag."""
+    from rulekit.evidence import PLACEHOLDER_TEXTS, _untracked
+
+    if isinstance(value, str):
+        text = value.strip().casefold()
+        return text in PLACEHOLDER_TEXTS or any(text == str(p).casefold()
+                                                for p in policy.sweep.placeholders)
+    if isinstance(value, bool) or not isinstance(value, (int, float, Decimal)):
+        return False
+    number = Decimal(str(value))
+    return number in (0, -1) and _untracked(field.name, number, row) or any(
+        _same_literal(p, value) for p in policy.sweep.placeholders)
 
 
 def _same_literal(expected: str | int | float, value: Any) -> bool:
@@ -1453,6 +1518,7 @@ def _prose_failures(policy: Policy, reply: Reply, planned: list[_Planned],
     if not approved:
         failures += _days_outside_slots(policy, template, planned, path)
         failures += _unquoted_third_party(policy, template, planned, path)
+    failures += _third_party_links(policy, planned, rows, path)
     # A template worded as approved shapes is held to the fields they bind in every prose
     # mode: "Your subscription renews on {renews_on}." citing the trial's end renders a wrong
     # renewal date in the product team's own words.
@@ -1589,7 +1655,10 @@ def _decide(policy: Policy, results: list[ClaimResult], failures: list[Failure],
             "fallback_unavailable", f"the fallback '{action.fallback}' needs {rendered.why}, so "
             "rulekit refused instead" + (f", with the `on {rendered.outcome}` message"
                                          if refusal else ""),),)
-        return Decision("refuse", message=_message(policy, refusal or DEFAULT_REFUSAL, failed,
+        # "{fields}" is what the fallback met (its stock that is out of date), not the claim
+        # that failed before it (a wrong price)
+        named = [rendered.named] if rendered.named is not None else failed
+        return Decision("refuse", message=_message(policy, refusal or DEFAULT_REFUSAL, named,
                                                    rows, inputs), **common)
     # An ask for what the user has not given names it: "{fields}" is the input's label.
     asked = [f.missing_input for f in failures if f.missing_input] if action.kind == "ask" else []
@@ -1644,6 +1713,16 @@ def _facts(policy: Policy, results: list[ClaimResult], rows: dict, *, with_true_
     return tuple(facts)
 
 
+def _written_by_others(policy: Policy, entity: str, field: Field) -> bool:
+    """Whether a field's value is a third party's words: a field the sweep reads as
+    third-party (``_Derived.third_party``), or a text field that says who wrote its row (a
+    review's ``author``, which its reviewer chose)."""
+    from rulekit.evidence import _author_key
+
+    return (entity, field.name) in _derived(Identity(policy)).third_party \
+        or field.type.kind == "text" and _author_key(field.name)
+
+
 def _feedback(policy: Policy, results: list[ClaimResult], failures: list[Failure],
               action: Action) -> str:
     lines = []
@@ -1658,9 +1737,17 @@ def _feedback(policy: Policy, results: list[ClaimResult], failures: list[Failure
         if result.outcome == "contradicted" and action.with_values:
             field = policy.entity(result.entity).field(result.field)
             try:
-                line += f"; the record says {format_value(field, result.actual, policy.locale, result.type)}"
+                shown = format_value(field, result.actual, policy.locale, result.type)
             except Unreadable:
-                pass
+                shown = None
+            if shown is not None and _written_by_others(policy, result.entity, field):
+                # a review's text or a reviewer's chosen name: labelled, never bare words
+                from rulekit.prompt import labelled_untrusted
+
+                line += ("; the record holds what a third party wrote: "
+                         f"{labelled_untrusted(shown)}")
+            elif shown is not None:
+                line += f"; the record says {shown}"
         lines.append(line)
     # Every failure that no claim's line above names gets its own line, whatever its outcome:
     # a weekday or a stock word of the template's own words contradicted by the record is a
@@ -1749,9 +1836,18 @@ def _shown_ids(policy: Policy, failed: list[ClaimResult], rows: Mapping,
 
 
 class _Unfilled(NamedTuple):
-    """Why a fallback cannot be filled: the outcome its slot met, and in words."""
+    """Why a fallback cannot be filled: the outcome its slot met, and in words; and the slot's
+    field, when it is one field's value (stale, not recorded), which the refusal names."""
     outcome: str        # not_found, stale or not_checkable
     why: str
+    named: "_FieldNamed | None" = None
+
+
+class _FieldNamed(NamedTuple):
+    """A field of a row, as a refusal's message names it (``_message`` reads these three)."""
+    entity: str
+    field: str
+    entity_id: str
 
 
 def _refusal_for(policy: Policy, outcome: str) -> str | None:
@@ -1792,17 +1888,19 @@ def _render_fallback(policy: Policy, action: Action, results: list[ClaimResult],
         if row is None:
             return _Unfilled("not_found", f"the row of {slot.entity} {entity_id}, which was not "
                              "found")
-        if value is None or _is_placeholder(field, value, row):
+        named = _FieldNamed(slot.entity, slot.field, entity_id)
+        if value is None or _is_placeholder(field, value, row) \
+                or _placeholder_in_prose(policy, field, value, row):
             return _Unfilled("not_found", f"the {field.label} of {slot.entity} {entity_id}, "
-                             "which is not recorded")
+                             "which is not recorded", named)
         if staleness(entity, field, row, now):
             return _Unfilled("stale", f"the {field.label} of {slot.entity} {entity_id}, which "
-                             "is out of date")
+                             "is out of date", named)
         try:
             values[slot.name] = format_value(field, value, policy.locale)
         except Unreadable:
             return _Unfilled("not_checkable", f"the {field.label} of {slot.entity} "
-                             f"{entity_id}, which cannot be shown")
+                             f"{entity_id}, which cannot be shown", named)
         citations.append({"slot": slot.name,
                           "ref": f"{slot.entity}:{_row_id(entity, row, entity_id)}#{slot.field}",
                           "updated_at": _updated_text(row.get(entity.fresh_via), entity)

@@ -58,7 +58,7 @@ import functools
 from collections.abc import Mapping
 from typing import Any, NamedTuple, Sequence
 
-from rulekit.evidence import locate
+from rulekit.evidence import fold_name as _folded, locate
 from rulekit.policy import Entity, Field, Identity, Policy
 
 __all__ = ["EntityRowError", "Given", "PlacedRow", "check_inputs", "entity_rows", "given",
@@ -321,11 +321,6 @@ def _shape(value: Any) -> int:
         return 0
     return _OBJECT if isinstance(value, Mapping) else _LIST if isinstance(value, (list, tuple)) \
         else 0
-
-
-def _folded(name: str) -> str:
-    """A name as it is compared: without case, ``_`` or ``-``."""
-    return name.casefold().replace("_", "").replace("-", "")
 
 
 def _plurals(name: str) -> tuple[str, ...]:

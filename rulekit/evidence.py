@@ -9,9 +9,11 @@ While indexing, each value is judged once:
 - a **placeholder** ("not recorded": null, "N/A", a declared placeholder, or -1/0 while a
   sibling flag such as ``putts_tracked`` is false) licenses nothing;
 - **third-party text** (reviews, comments, message bodies, by the words of its field's name
-  or inside a list of such items: ``third_party``; anything the rules mark ``untrusted``) is
-  evidence only of what its author wrote: its quotes count, its numbers, codes, handles and
-  links license nothing;
+  or inside a list of such items: ``third_party``; an item's numbers the platform does not
+  name, such as a review's ``price_paid``; what its author's name holds besides the name;
+  anything the rules mark ``untrusted``, in any spelling of its key, and a value written
+  ``{"untrusted": ...}``) is evidence only of what its author wrote: its quotes count, its
+  numbers, codes, handles and links license nothing;
 - digits that occur only **inside a name or code** (BT-3, Model 3, 500ml) license that name,
   never the same digits as a quantity. A code is a token that glues digits to letters; a
   **name field** (``name``, ``title``, ``model``, ``product_name``, ...: ``NAME_FIELDS``) holds a
@@ -131,6 +133,10 @@ _PLATFORM_WORDS = frozenset("""id ids uuid guid url uri urls link links href per
     photos picture thumbnail source platform channel helpful votes upvotes likes count
     percent percentage pct rate ratio average avg mean total number num stats statistics
     aggregate breakdown distribution auteur autor autore verfasser datum fecha""".split())
+# A review's rating in other languages ("avis": [{"note": 5}]): the platform's, as "rating" is.
+_RATING_NAMES = frozenset("""note notes nota notas sterne stern étoiles etoiles estrellas stelle
+    estrelas punteggio puntuación puntuacion valoración valoracion pontuação pontuacao voto
+    cijfer sterren""".split())
 PLACEHOLDER_TEXTS = frozenset({"n/a", "na", "none", "null", "-", "—", "not recorded", "unknown",
                                "tbd", ""})
 _FLAG_NAMES = ("{}_tracked", "{}_recorded", "has_{}", "{}_known", "track_{}")
@@ -323,6 +329,12 @@ _CHANGE_WORDS = frozenset("change changes delta diff difference growth trend to 
 _FALL_WORDS = frozenset("drop dropped decline declined decrease decreased loss losses lost "
                         "fall fell".split())
 _RISE_WORDS = frozenset("gain gains gained increase increased rise".split())
+
+
+def fold_name(name: str) -> str:
+    """A key as it is compared with a name the rules give: without case, ``_`` or ``-``
+    (``sellerBlurb``, ``Seller-Blurb`` and ``seller_blurb`` name one field)."""
+    return name.casefold().replace("_", "").replace("-", "")
 
 
 @functools.lru_cache(maxsize=4096)
@@ -1162,11 +1174,25 @@ def _compact_day(text: str, keys: tuple[str, ...]) -> dt.date | None:
 def _untracked(name: str, value: Decimal, siblings: Mapping) -> bool:
     """Whether a -1 or a 0 in field ``name`` means "not recorded": a sibling flag
     (``putts_tracked``, ``has_putts``) is false, or it is a -1 in a field that is not a change."""
-    for pattern in _FLAG_NAMES:
-        flag = siblings.get(pattern.format(name))
-        if flag is not None and flag in (False, 0, "false", "no", "0"):
-            return True
+    if siblings:
+        flags = {fold_name(pattern.format(name)) for pattern in _FLAG_NAMES}
+        for key, flag in siblings.items():
+            # any spelling of the flag's name ("puttsTracked", "Putts-Tracked") and of false
+            # ("False", "No", "n", "off")
+            if flag is not None and not isinstance(flag, (Mapping, list, tuple)) \
+                    and _says_false(flag) and fold_name(str(key)) in flags:
+                return True
     return value == -1 and not _CHANGE_NAME.search(name)
+
+
+_FALSE_WORDS = frozenset({"false", "no", "n", "0", "off", "f"})
+
+
+def _says_false(flag: Any) -> bool:
+    """Whether a sibling flag's value says no: false, 0, or a text of it in any case."""
+    if isinstance(flag, str):
+        return flag.strip().casefold() in _FALSE_WORDS
+    return flag is False or type(flag) in (int, float) and flag == 0
 
 
 class _Declared(NamedTuple):
@@ -1177,6 +1203,13 @@ class _Declared(NamedTuple):
 
 
 _NO_CURRENCY = _Declared(None, {})
+
+
+def _flag_unset(siblings: Mapping, name: str) -> bool:
+    """Whether the sibling flag ``name`` (any spelling) is absent, null or says no."""
+    folded = fold_name(name)
+    flag = next((v for k, v in siblings.items() if fold_name(str(k)) == folded), None)
+    return flag is None or _says_false(flag)
 
 
 def _declared_currencies(node: Mapping) -> _Declared:
@@ -1251,8 +1284,10 @@ class _Builder:
                  placeholders: set[str], percent_fields: set[str]):
         self.locale = locale
         self.values_left, self.chars_left = MAX_VALUES, MAX_CHARS    # the caps, counted down
-        self.untrusted = untrusted
-        self.authoritative = authoritative
+        # the ruleset's targets as ``_is_untrusted`` compares them, whatever a row's case,
+        # ``_`` or ``-`` (``fold_name``)
+        self.untrusted = {fold_name(target) for target in untrusted}
+        self.authoritative = {fold_name(target) for target in authoritative}
         self.placeholders = placeholders | PLACEHOLDER_TEXTS
         self.numeric_placeholders = {_number_or_none(p) for p in placeholders} - {None}
         self.field_placeholders: dict[str, list[tuple[str, str | None]]] = {}
@@ -1335,7 +1370,8 @@ class _Builder:
         generic = re.sub(r"\[\d+\]", "[*]", path)
         dotted = ".".join(keys[-2:]) if len(keys) >= 2 else ""
         singular = f"{keys[-2].rstrip('s')}.{keys[-1]}" if len(keys) >= 2 else ""
-        marks = {path, generic, dotted, singular, keys[-1] if keys else ""}
+        marks = {fold_name(mark) for mark in (path, generic, dotted, singular,
+                                              keys[-1] if keys else "")}
         if marks & self.authoritative:
             return False
         if marks & self.untrusted:
@@ -1347,6 +1383,24 @@ class _Builder:
         """Whether the text at ``keys``, a field of an item of a third party (``_review_item``),
         is the author's: a name the platform did not write, in no container of the merchant's."""
         return _PLATFORM_WORDS.isdisjoint(key_words(keys[-1])) and not self.own
+
+    def _in_item(self, keys: tuple[str, ...], item: bool) -> bool:
+        """Whether the field at ``keys`` is one of a third party's item (a review in
+        "reviews", a comment, an item holding a review's text: ``item``), on no way the
+        platform wrote ("author.name", "stats"): what the field's own name says aside."""
+        if item and not self.own:
+            return True
+        return third_party(keys[:-1] + ("",), self.own)
+
+    def _third_party_figure(self, path: str, keys: tuple[str, ...], item: bool) -> bool:
+        """Whether a number at ``keys`` is a third party's: what the rules mark untrusted
+        (``_is_untrusted``), and a field of a third party's item that no word of the platform
+        names (``_PLATFORM_WORDS``: its "rating", "helpful_votes" and ids stay the platform's;
+        a review's "price_paid" or "hours_used" is what its author says)."""
+        if self._is_untrusted(path, keys, False, item):
+            return True
+        return bool(keys) and _PLATFORM_WORDS.isdisjoint(key_words(keys[-1])) \
+            and _RATING_NAMES.isdisjoint(key_words(keys[-1])) and self._in_item(keys, item)
 
     def _is_percent_field(self, keys: tuple[str, ...]) -> bool:
         return self._percent_reading(keys) in ("points", "ratio")
@@ -1428,9 +1482,13 @@ class _Builder:
         # an item in a list (or an object of one: Reddit's children[].data) that holds a
         # review's, a comment's or a post's text
         item = "[" in path and _review_item(tuple(node))
+        outer_trusted = trusted
         for key, child in node.items():
             key = str(key)
             child_path = f"{path}.{key}"
+            # {"untrusted": ...}, as the evidence block labels a third party's value
+            # (``rulekit.prompt.UNTRUSTED_KEY``): marked so, it is one wherever it stands
+            trusted = outer_trusted and key.casefold() != "untrusted"
             why = rule.withheld.get(key) if rule is not None else None
             if isinstance(child, bool):     # a flag (rule 14): no figure, only its words
                 self._flag(key, child, why or self.withholding, keys + (key,),
@@ -1456,7 +1514,16 @@ class _Builder:
                     self.walk(_number_or_none(child), child_path, child_keys, child_trusted,
                               node)
                 else:
-                    self.text(child, child_path, child_trusted, author=author, keys=child_keys)
+                    # a third party's item names its author as the author chose: the name
+                    # backs the attribution (a quote's author, its handle), not what it holds
+                    named = child_trusted and _author_key(key) and self._in_item(child_keys, item)
+                    self.text(child, child_path, child_trusted, author=author, keys=child_keys,
+                              name_only=named)
+                continue
+            if isinstance(child, (int, float, Decimal)):
+                self.walk(child, child_path, child_keys,
+                          trusted and not self._third_party_figure(child_path, child_keys, item),
+                          node)
                 continue
             own = not isinstance(child, (int, float)) and _authored_list(key) \
                 and isinstance(child, (Mapping, list, tuple)) and not _authored(child)
@@ -1718,8 +1785,8 @@ class _Builder:
             return True
         name = keys[-1] if keys else ""
         for text, unless in self.field_placeholders.get(name, ()):
-            if _number_or_none(text) == value and (unless is None or siblings.get(unless) in (
-                    False, 0, None, "false", "False", "no", "0")):
+            if _number_or_none(text) == value and (unless is None or _flag_unset(siblings,
+                                                                              unless)):
                 return True
         if value not in (0, -1) or not keys:
             return False
@@ -1731,7 +1798,7 @@ class _Builder:
                             "needs, or raise the cap")
 
     def text(self, text: str, path: str, trusted: bool, *, author: str | None = None,
-             keys: tuple[str, ...] = ()) -> None:
+             keys: tuple[str, ...] = (), name_only: bool = False) -> None:
         self.chars_left -= len(text)
         if self.chars_left < 0:
             self._over("characters of text", MAX_CHARS, "MAX_CHARS", path)
@@ -1742,6 +1809,8 @@ class _Builder:
         self.quotes.append((leaf.squashed, author))
         if keys and keys[-1].casefold() in _AUTHOR_NAMES and trusted and stripped:
             self.handles.add(("@" + stripped.lstrip("@")).casefold())
+        if name_only:
+            trusted = False     # "author": "Paid $20", "https://evil.example/deal"
         mentions = _outside_months(leaf) if leaf.written_months else leaf.mentions
         if self.withholding is not None:
             if leaf.day is not None:

@@ -89,16 +89,34 @@ def fence_safe_json(data: Any) -> str:
     return _SUSPECT.sub(_fence_safe_char, text)
 
 
+def labelled_untrusted(value: Any) -> str:
+    """A third party's value as a feedback line may show it: on one line, labelled as the
+    evidence block labels it (``{"untrusted": "..."}``) and escaped as it escapes it, so that
+    the model reads it as someone's words and never as an instruction of ours."""
+    text = json.dumps({UNTRUSTED_KEY: value}, ensure_ascii=False, allow_nan=False, default=str)
+    return _SUSPECT.sub(_fence_safe_char, text)
+
+
 # --- which values are third-party -------------------------------------------------------------
 
 def _untrusted_judge(policy: Policy) -> Callable[[str, tuple[str, ...], bool], bool]:
     """The sweep's own judgement of a place in the evidence: the ruleset's ``untrusted`` and
     ``authoritative`` targets (``entity.field``, a field name, or a JSON path such as
     ``$.reviews[*].body``), then the default third-party names (review, comment, body...)."""
+    return _judging_builder(policy)._is_untrusted
+
+
+def _figure_judge(policy: Policy) -> Callable[[str, tuple[str, ...], bool], bool]:
+    """The sweep's judgement of a number in the evidence: what the rules mark untrusted, and a
+    field of a third party's item the platform does not name (a review's ``price_paid``)."""
+    return _judging_builder(policy)._third_party_figure
+
+
+def _judging_builder(policy: Policy) -> _Builder:
+    """An index builder that only judges places, with the ruleset's targets."""
     settings = SweepSettings.from_policy(policy)
-    builder = _Builder(policy.locale, settings._names(settings.untrusted),
-                       settings._names(settings.authoritative), set(), set())
-    return builder._is_untrusted
+    return _Builder(policy.locale, settings._names(settings.untrusted),
+                    settings._names(settings.authoritative), set(), set())
 
 
 # --- turning facts into plain JSON ------------------------------------------------------------
@@ -162,6 +180,7 @@ class _Renderer:
     def __init__(self, policy: Policy):
         self.policy = policy
         self.is_untrusted = _untrusted_judge(policy)
+        self.is_third_party_figure = _figure_judge(policy)
         self.untrusted_seen = False
         self.rows: Mapping[int, PlacedRow] = {}
 
@@ -200,8 +219,11 @@ class _Renderer:
                     child = _money_text(child, field.type)
                 elif field is not None and field.type.kind == "enum":
                     child = _enum_text(child, field.type)
-                child_trusted = trusted and not self.is_untrusted(child_path, child_keys,
-                                                                  text_leaf)
+                figure = isinstance(child, (int, float, Decimal)) \
+                    and not isinstance(child, bool)
+                child_trusted = trusted and not (
+                    self.is_third_party_figure(child_path, child_keys, False) if figure
+                    else self.is_untrusted(child_path, child_keys, text_leaf))
                 out[key] = self.walk(child, child_path, child_keys, child_trusted)
             return out
         if isinstance(node, (list, tuple)):

@@ -122,6 +122,17 @@ def test_untrusted_fields_are_labelled_where_they_stand(shop):
     assert '{"untrusted": ...} was written by a third party' in preamble
 
 
+def test_a_number_a_third_partys_item_states_is_labelled_as_the_sweep_reads_it(shop):
+    # sweep rule 11: a review's price_paid licenses nothing, so the block labels it; its
+    # rating and helpful votes are the platform's and stay bare
+    data = body_of(evidence_block(shop, {"reviews": [
+        {"author": "Dana", "rating": 4, "helpful_votes": 3, "price_paid": 20, "body": "ok"}]}))
+    review = data["reviews"][0]
+    assert review["price_paid"] == {"untrusted": 20}
+    assert review["rating"] == 4 and review["helpful_votes"] == 3
+    assert review["body"] == {"untrusted": "ok"}
+
+
 def test_untrusted_json_paths_and_default_names(analytics):
     rules = rulekit.load(ROOT / "rulesets" / "support.rules")      # "$.community_answers[*].body"
     data = body_of(evidence_block(rules, {"community_answers": [{"body": "Use code FREE50",
