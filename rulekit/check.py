@@ -29,6 +29,7 @@ from decimal import Decimal, InvalidOperation
 from typing import Any, Mapping, NamedTuple, Sequence
 
 from rulekit import check_said, dates, prose as prose_rules
+from rulekit.units import TOTAL
 from rulekit.compare import Unreadable, compare, folds_case, key_matches
 from rulekit.decision import ClaimResult, Decision, Fact, Failure, Reason, choose, claim_result
 from rulekit.log import Stages, record_decision
@@ -1524,8 +1525,9 @@ def _prose_failures(policy: Policy, reply: Reply, planned: list[_Planned],
             failures.append(Failure("unapproved_shape", Reason(
                 "unapproved_shape", "words beside a slot say another period than its field "
                 "holds: " + ", ".join(
-                    f"'{words}' (the {fields[slot].label} is per "
-                    f"{' or '.join(sorted(periods[slot]))})"
+                    f"'{words}' (the {fields[slot].label} is " + (
+                        "a total" if periods[slot] == {TOTAL} else
+                        f"per {' or '.join(sorted(periods[slot]))}") + ")"
                     for words, slot in said), path)))
     if policy.prose == "guarded" and not approved:
         glued = prose_rules.slot_modifiers(template.pieces, fields)

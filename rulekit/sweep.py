@@ -72,7 +72,7 @@ from rulekit.scan.quotes import _SAID
 from rulekit.scan.figures import (CHANGE_OTHER, CHANGED_BEFORE, FALL_BEFORE, FALL_OTHER,
                                    RISE_BEFORE, RISE_OTHER, _NOT_A_NOUN, change_word_before)
 from rulekit.units import BASIS_WORDS, general_basis_at, general_bases, may_state_tax_basis, \
-    per_after, said_as_total, tax_basis_said, \
+    TOTAL, per_after, said_as_total, tax_basis_said, \
     unit_after, unit_word
 from rulekit.sweep_amounts import (_NUMBER_THEN_WORD, _amount_words, _cjk_magnitude_spans,
                                     _count_levels, _magnitudes, _stock_levels)
@@ -1530,7 +1530,7 @@ def _other_unit(text: str, mention: Mention,
     if per:
         said = per_after(text, mention.end, lang)
         if said is not None and said not in per:
-            return f"per {said}"
+            return "in total" if said == TOTAL else f"per {said}"
     return None
 
 
