@@ -483,8 +483,9 @@ def sweep(text: str, evidence: Evidence, settings: SweepSettings = SweepSettings
     days = relative_days[0] if relative_days else []
     if evidence.today is not None and _may_name_month(text, low):
         days = days + _relative_months(text, low, evidence, locale)
-    if evidence.days and ("day" in low or locale[:2] != "en" or "曜" in text or "周" in text
-                          or "週" in text or "星期" in text or "拜" in text):
+    if (evidence.days or evidence.withheld_days) and (
+            "day" in low or locale[:2] != "en" or "曜" in text or "周" in text
+            or "週" in text or "星期" in text or "拜" in text):
         days = days + _lone_weekdays(text, low, mentions, evidence, locale)
     if days:
         # "today" in a quote the evidence holds is its author's day, not the answer's
