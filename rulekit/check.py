@@ -667,7 +667,8 @@ _SPEED_WORDS = re.compile(
 _DAY_SUBSTRINGS = ("day", "overnight", "express", "expedited", "priority", "week", "christmas",
                    "xmas", "new year", "thanksgiving", "easter")
 _DAY_FIELD = re.compile(r"(?:^|_)(?:days?|eta|lead_time|transit)(?:_|$)", re.IGNORECASE)
-_NO_DAYS = NamedTuple("_NoDays", [("days", frozenset)])(frozenset())
+_NO_DAYS = NamedTuple("_NoDays", [("days", frozenset), ("withheld_days", dict)])(frozenset(),
+                                                                                  {})
 
 
 @functools.lru_cache(maxsize=1024)
