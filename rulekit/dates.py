@@ -326,8 +326,8 @@ def _ascii_digit(char: str) -> str:
 _WITH_TIME = re.compile(r"""
     (?P<date>.+?)
     (?:t|\s?,\s?|\s)(?:(?:at|um|à|a\ las|om|kl\.?|le)\s)?
-    (?P<hour>\d{1,2})(?::(?P<minute>\d{2})
-    (?::(?P<second>\d{2})(?:[.,](?P<fraction>\d{1,9}))?)?)?
+    (?P<hour>\d{1,2}):(?P<minute>\d{2})
+    (?::(?P<second>\d{2})(?:[.,](?P<fraction>\d{1,9}))?)?
     (?:\s?(?P<meridiem>[ap])\.?\s?m\.?)?
     (?:\s?uhr)?
     (?:\s?(?P<zone>z|utc|gmt|
@@ -336,7 +336,7 @@ _WITH_TIME = re.compile(r"""
 
 
 def _time_of(match: re.Match[str]) -> tuple[dt.time, Precision] | None:
-    hour, minute = int(match["hour"]), int(match["minute"] or 0)     # "6 pm": no minutes
+    hour, minute = int(match["hour"]), int(match["minute"])
     meridiem = match["meridiem"]
     if meridiem is not None:
         if not 1 <= hour <= 12:
@@ -580,9 +580,7 @@ def _any_date(text: str, info: _LocaleDates | None) -> dt.date | None:
 
 def _read(text: str, info: _LocaleDates | None, naive_zone: str) -> ClaimedDate | None:
     """The cleaned ``text`` as a day or an instant."""
-    timed = _WITH_TIME.fullmatch(text) if ":" in text or "m" in text else None
-    if timed is not None and timed["minute"] is None and timed["meridiem"] is None:
-        timed = None            # an hour needs its minutes or am/pm ("5 March 27" is a day)
+    timed = _WITH_TIME.fullmatch(text) if ":" in text else None
     if timed is not None:
         day = _any_date(timed["date"], info)
         if day is not None:
