@@ -29,6 +29,7 @@ from decimal import Decimal, InvalidOperation
 from typing import Any, Mapping, NamedTuple, Sequence
 
 from rulekit import check_said, dates, prose as prose_rules
+from rulekit.units import TOTAL
 from rulekit.compare import Unreadable, compare, folds_case, key_matches
 from rulekit.decision import ClaimResult, Decision, Fact, Failure, Reason, choose, claim_result
 from rulekit.log import Stages, record_decision
@@ -616,21 +617,49 @@ def _weekdays_said(policy: Policy, template, planned: list[_Planned], rows: dict
         return []
     pattern, names, _ = _lone_weekday_names(policy.locale)
     failures = []
-    for words, slots in prose_rules.sentences(template.pieces):
-        said = {names[m.group(0)] for m in pattern.finditer(words.lower())}
-        days = [(slot, _stored_day(dated[slot], rows)) for slot in slots if slot in dated]
-        if not said or not days:
+    for words, spans in _sentences_with_spans(tuple(template.pieces)):
+        days = {slot: _stored_day(dated[slot], rows) for _, _, slot in spans if slot in dated}
+        if not days:
             continue
-        held = {day.weekday() for _, day in days if day is not None}
-        # The true weekday of each date slot, for the reason and the model's feedback (the
-        # dates themselves are confirmed facts of the reply).
-        true = ", ".join(f"{{{slot}}} falls on a {calendar.day_name[day.weekday()]}"
-                         for slot, day in days if day is not None)
-        for weekday in sorted(said - held):
+        dated_spans = [span for span in spans if span[2] in days]
+        for match in pattern.finditer(words.lower()):
+            # The weekday goes with the date slot nearest to it in its sentence ("on Monday,
+            # {check_in}, and check out on {check_out}" is Monday for check_in alone): a
+            # weekday that is the day of another date slot of the sentence is no excuse.
+            slot = _nearest_slot(dated_spans, *match.span())
+            day, weekday = days[slot], names[match.group(0)]
+            if day is None or day.weekday() == weekday:
+                continue
             failures.append(Failure("contradicted", Reason(
                 "contradicted", f"the template says {calendar.day_name[weekday]} beside a date "
-                "that is not one" + (f": {true}" if true else ""), path)))
+                f"that is not one: {{{slot}}} falls on a {calendar.day_name[day.weekday()]}",
+                path)))
     return failures
+
+
+@functools.lru_cache(maxsize=1024)
+def _sentences_with_spans(pieces: tuple[str, ...]) -> tuple[tuple[str, tuple], ...]:
+    """A template cut into sentences as ``prose.sentences`` cuts it, each with the place of
+    its slots: (the sentence's text with each slot as one U+FFFC, ((start, end, slot), ...))."""
+    out: list[tuple[str, list]] = [("", [])]
+    for index, piece in enumerate(pieces):
+        if index % 2:
+            text, spans = out[-1]
+            spans.append((len(text), len(text) + 1, piece))
+            out[-1] = (text + "\ufffc", spans)
+            continue
+        at = 0
+        for end in prose_rules.SENTENCE_END.finditer(piece):
+            out[-1] = (out[-1][0] + piece[at:end.start()], out[-1][1])
+            out.append(("", []))
+            at = end.end()
+        out[-1] = (out[-1][0] + piece[at:], out[-1][1])
+    return tuple((text, tuple(spans)) for text, spans in out if spans or text.strip())
+
+
+def _nearest_slot(spans, start: int, end: int) -> str:
+    """The slot of ``spans`` ((start, end, slot), in order) nearest the words at start:end."""
+    return min(spans, key=lambda span: max(span[0] - end, start - span[1]))[2]
 
 
 @functools.lru_cache(maxsize=1024)
@@ -657,7 +686,8 @@ _SPEED_WORDS = re.compile(
 _DAY_SUBSTRINGS = ("day", "overnight", "express", "expedited", "priority", "week", "christmas",
                    "xmas", "new year", "thanksgiving", "easter")
 _DAY_FIELD = re.compile(r"(?:^|_)(?:days?|eta|lead_time|transit)(?:_|$)", re.IGNORECASE)
-_NO_DAYS = NamedTuple("_NoDays", [("days", frozenset)])(frozenset())
+_NO_DAYS = NamedTuple("_NoDays", [("days", frozenset), ("withheld_days", dict)])(frozenset(),
+                                                                                  {})
 
 
 @functools.lru_cache(maxsize=1024)
@@ -1581,8 +1611,9 @@ def _prose_failures(policy: Policy, reply: Reply, planned: list[_Planned],
             failures.append(Failure("unapproved_shape", Reason(
                 "unapproved_shape", "words beside a slot say another period than its field "
                 "holds: " + ", ".join(
-                    f"'{words}' (the {fields[slot].label} is per "
-                    f"{' or '.join(sorted(periods[slot]))})"
+                    f"'{words}' (the {fields[slot].label} is " + (
+                        "a total" if periods[slot] == {TOTAL} else
+                        f"per {' or '.join(sorted(periods[slot]))}") + ")"
                     for words, slot in said), path)))
     if policy.prose == "guarded" and not approved:
         glued = prose_rules.slot_modifiers(template.pieces, fields)

@@ -274,9 +274,10 @@ def _asked(policy, question: str, now: dt.datetime) -> list[_Asked]:
             shown = (bound + mention.text).strip()
             if mention.kind == "date":
                 if mention.day is not None:
-                    asked.append(_Asked("day", shown, op, mention.day))
+                    asked.append(_Asked("day", shown, op, _with_time(mention)))
                 elif (mention.normalized or "").startswith("--"):
-                    asked.append(_Asked("day", shown, op, mention.normalized))
+                    asked.append(_Asked("day", shown, op, _of_year(mention.normalized, op,
+                                                                   policy, now)))
             elif mention.value is not None:
                 if mention.percent:
                     asked.append(_Asked("percent", shown, op, Decimal(mention.value)))
@@ -291,6 +292,32 @@ def _asked(policy, question: str, now: dt.datetime) -> list[_Asked]:
     asked += _asked_days(policy, question, begin, now)
     asked += _asked_states(policy, question, begin)
     return asked
+
+
+def _with_time(mention) -> dt.date | dt.datetime:
+    """The day a question asks of, with the clock time said beside it ("7 am on 10 March
+    2027"): a naive wall time, or an aware instant when a zone was written."""
+    time = mention.time
+    if time is None or isinstance(time.tzinfo, dates.Readings):
+        return mention.day
+    return dt.datetime.combine(mention.day, time)
+
+
+def _of_year(normal: str, op: str, policy, now: dt.datetime) -> str | dt.date:
+    """A day of no year ("--03-05") a question bounds ("by March 5"): that day in the year
+    that puts it nearest today in the ruleset's zone, as a bound needs a year; asked as the
+    day itself it stays a day of any year."""
+    if op == "==":
+        return normal
+    today = now.astimezone(dates.zone(policy.timezone)).date()
+    month, day = int(normal[2:4]), int(normal[5:7])
+    found = []
+    for year in (today.year - 1, today.year, today.year + 1):
+        try:
+            found.append(dt.date(year, month, day))
+        except ValueError:
+            continue                    # 29 February
+    return min(found, key=lambda d: abs(d - today)) if found else normal
 
 
 def _asked_days(policy, question: str, begin: int, now: dt.datetime) -> list[_Asked]:
@@ -469,6 +496,8 @@ def _holds(kind: str, field, stored, asked: _Asked) -> bool | None:
                 return None
             if isinstance(asked.value, str):        # "--12-07": a day of no year
                 return asked.op == "==" and f"--{day.month:02d}-{day.day:02d}" == asked.value
+            if isinstance(asked.value, dt.datetime):  # "7 am on 10 March 2027"
+                return _time_holds(spec, stored, asked)
             return _passes(day, asked.op, asked.value)
         if stored is None or isinstance(stored, bool):
             return None
@@ -486,6 +515,24 @@ def _holds(kind: str, field, stored, asked: _Asked) -> bool | None:
         return _passes(_decimal(stored), asked.op, asked.value)
     except (Unreadable, ValueError, TypeError, ArithmeticError):
         return None
+
+
+def _time_holds(spec, stored, asked: _Asked) -> bool | None:
+    """Whether the timestamp ``stored`` passes a question's day and time: the wall time in the
+    field's zone against a time said without one, the instant against one said with a zone;
+    a date field is held to the day alone."""
+    if spec.kind != "timestamp":
+        day = dates.stored_day(stored, None, getattr(spec, "naive_zone", "UTC"))
+        return None if day is None else _passes(day, asked.op, asked.value.date())
+    instant = dates.stored_instant(stored, getattr(spec, "naive_zone", "UTC"))
+    if instant is None:
+        return None
+    wanted = asked.value
+    if wanted.tzinfo is None:
+        zone = getattr(spec, "zone", None)
+        instant = (instant.astimezone(dates.zone(zone)) if zone else instant).replace(
+            tzinfo=None)
+    return _passes(instant.replace(second=0, microsecond=0), asked.op, wanted)
 
 
 def _passes(stored, op: str, value) -> bool:

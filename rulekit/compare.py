@@ -18,6 +18,7 @@ A side that cannot be read makes the claim ``not_checkable``: never confirmed.
 from __future__ import annotations
 
 import dataclasses
+import datetime as dt
 import functools
 import re
 import unicodedata
@@ -233,6 +234,23 @@ def _no_day(value: Any) -> str:
     return ""
 
 
+_NAIVE_WALL_TIME = re.compile(r"\s*([0-9]{4}-[0-9]{2}-[0-9]{2})[T ]([0-9]{2}:[0-9]{2})"
+                              r"(?::[0-9]{2})?\s*")
+
+
+def _skipped_wall_time(text: str, zone: str | None) -> str | None:
+    """The wall time of an ISO time with no offset that ``zone`` skips as its clocks go
+    forward ("2027-03-28 02:30" in Europe/Berlin), as HH:MM; None for any other text."""
+    found = _NAIVE_WALL_TIME.fullmatch(text)
+    if found is None or not zone:
+        return None
+    try:
+        naive = dt.datetime.fromisoformat(f"{found.group(1)}T{found.group(2)}")
+    except ValueError:
+        return None
+    return found.group(2) if dates._attach(naive, zone) is None else None
+
+
 class Timestamp(Comparator):
     """Claimed as a date: the day in the field's zone (23:40 UTC on the 29th is the 30th in
     Berlin). Claimed as a timestamp: the same instant at the claim's precision."""
@@ -253,6 +271,10 @@ class Timestamp(Comparator):
     def read_claimed(self, spec, value, claim_type, locale):
         claimed = dates.parse_claimed_date(_text(value), locale, naive_zone=spec.zone)
         if claimed is None:
+            skipped = _skipped_wall_time(_text(value), spec.zone)
+            if skipped is not None:
+                raise Unreadable(f"{value!r} is a time that does not exist in {spec.zone}: "
+                                 f"its clocks go forward over {skipped} on that day")
             raise Unreadable(f"{value!r} is not a date or time")
         return claimed
 

@@ -291,7 +291,8 @@ _AFTER_SLOT = re.compile(
     r"AEDT|[kKM]|bn|hundred|grand|thousand|million|billion|percent|per ?cent|points?|pts|"
     r"(?i:dollars?|bucks|euros?|pounds sterling|quid|yen|yuan|francs?|rupees?|"
     r"eur|usd|gbp|jpy|cny|chf|aud|nzd|inr|sek|nok|dkk|pln|brl|mxn|krw)|"
-    rf"(?i:{UNIT_WORDS})|New York time|London time|local time)"
+    rf"[A-Z][a-z]+(?:[ \u00a0][A-Z][a-z]+)?[ \u00a0]time|"
+    rf"(?i:{UNIT_WORDS})|local time)"
     r"(?(paren)\)|)(?![\w])|(?P<word2>%)")
 _BEFORE_SLOT = re.compile(r"(?<![\w])[A-Za-z]{1,3}\Z|[$€£¥]\Z")
 # Words right before a slot that make its number a price ("{name} costs {stock}", "priced at
@@ -743,6 +744,10 @@ def slot_modifiers(pieces: Sequence[str], fields: Mapping[str, Any]) -> list[str
     for index in range(1, len(pieces), 2):
         field = fields.get(pieces[index])
         after = _AFTER_SLOT.match(pieces[index + 1]) if index + 1 < len(pieces) else None
+        if after is not None and (after.group("word") or "").endswith("time") and \
+                after.group("word") != "local time" and \
+                zone_city(after.group("word")[:-5]) is None:
+            after = None                        # "{date} Check-in time": no city's time
         if after is not None and field is not None and not _says_its_own_unit(
                 after.group("word") or after.group("word2"), field):
             found.append(f"{{{pieces[index]}}}{after.group(0)}")
@@ -833,6 +838,11 @@ def _says_its_own_unit(word: str, field: Any) -> bool:
     if word in _ZONES:
         return kind in ("timestamp", "date") and getattr(field.type, "zone", None) in ("UTC",
                                                                                        "Etc/UTC")
+    if word.endswith(" time") and word != "local time":
+        # "Tokyo time" beside a field kept in Europe/Berlin: another zone's wall time
+        zone = getattr(field.type, "zone", None) or ""
+        return kind in ("timestamp", "date") and zone_city(word[:-5]) is not None \
+            and zone_city(word[:-5]) == zone_city(zone.rsplit("/", 1)[-1])
     said = {w.lower().rstrip("s") for w in re.split(r"[\W_]+", f"{field.name} {field.label}") if w}
     if word in ("%", "percent", "per cent", "percent"):
         return bool(said & {"rate", "pct", "percent", "percentage", "share", "ratio"})
@@ -840,6 +850,22 @@ def _says_its_own_unit(word: str, field: Any) -> bool:
     unit = UNIT_OF.get(word.lower())
     return word.lower().rstrip("s") in said or (
         unit is not None and unit in {UNIT_OF.get(w) for w in said})
+
+
+@functools.lru_cache(maxsize=256)
+def zone_city(name: str) -> str | None:
+    """The IANA zone city ``name`` is ("Tokyo", "Los Angeles", "los_angeles"), lower-cased
+    with spaces; None when no zone is named after it."""
+    key = name.replace("_", " ").replace("\u00a0", " ").strip().lower()
+    return key if key in _zone_cities() else None
+
+
+@functools.cache
+def _zone_cities() -> frozenset[str]:
+    import zoneinfo
+
+    return frozenset(zone.rsplit("/", 1)[-1].replace("_", " ").lower()
+                     for zone in zoneinfo.available_timezones() if "/" in zone)
 
 
 def sentences(pieces: Sequence[str]) -> list[tuple[str, list[str]]]:

@@ -73,7 +73,7 @@ from rulekit.scan.quotes import _SAID
 from rulekit.scan.figures import (CHANGE_OTHER, CHANGED_BEFORE, FALL_BEFORE, FALL_OTHER,
                                    RISE_BEFORE, RISE_OTHER, _NOT_A_NOUN, change_word_before)
 from rulekit.units import BASIS_WORDS, general_basis_at, general_bases, may_state_tax_basis, \
-    per_after, said_as_total, tax_basis_said, \
+    TOTAL, per_after, said_as_total, tax_basis_said, \
     unit_after, unit_word
 from rulekit.sweep_amounts import (_NUMBER_THEN_WORD, _amount_words, _cjk_magnitude_spans,
                                     _count_levels, _magnitudes, _stock_levels)
@@ -514,8 +514,9 @@ def sweep(text: str, evidence: Evidence, settings: SweepSettings = SweepSettings
     days = relative_days[0] if relative_days else []
     if evidence.today is not None and _may_name_month(text, low):
         days = days + _relative_months(text, low, evidence, locale)
-    if evidence.days and ("day" in low or locale[:2] != "en" or "曜" in text or "周" in text
-                          or "週" in text or "星期" in text or "拜" in text):
+    if (evidence.days or evidence.withheld_days) and (
+            "day" in low or locale[:2] != "en" or "曜" in text or "周" in text
+            or "週" in text or "星期" in text or "拜" in text):
         days = days + _lone_weekdays(text, low, mentions, evidence, locale)
     if days:
         # "today" in a quote the evidence holds is its author's day, not the answer's
@@ -1712,7 +1713,7 @@ def _other_unit(text: str, mention: Mention,
     if per:
         said = per_after(text, mention.end, lang)
         if said is not None and said not in per:
-            return f"per {said}"
+            return "in total" if said == TOTAL else f"per {said}"
     return None
 
 

@@ -1010,7 +1010,9 @@ def _stock_levels(low: str, mentions: Sequence[Mention], evidence: Evidence) -> 
 # adversarial text took 134 s. It sits after the first digit so that the pattern starts with a
 # digit, which lets ``re`` skip every other position: a text without digits is searched 4 times
 # faster.)
-_NUMBER_THEN_WORD = re.compile(r"(\d(?<![\d,.]\d)[\d,.]*)[ \u00a0]([A-Za-z]+)(?![\w-])")
+_NUMBER_THEN_WORD = re.compile(r"(\d(?<![\d,.]\d)[\d,.]*)[ \u00a0-]([A-Za-z]+)(?![\w-])")
+# A count glued to its thing by a hyphen: "a 4-night stay".
+_HYPHEN_WORD = re.compile(r"-([A-Za-z]+)(?![\w-])")
 # Words before a count that make it a part of the rows, or a scale, not all of them: "your
 # last 5 rounds", "your top 3 posts", "out of 5 stars".
 _COUNT_SUBSET = frozenset({"of", "last", "past", "first", "latest", "recent", "previous", "final",
@@ -1033,9 +1035,11 @@ def _count_levels(text: str, mentions: Sequence[Mention], evidence: Evidence,
         value = mention.value
         if mention.kind not in _FIGURE_KINDS or value is None or mention.ordinal \
                 or mention.decimals or mention.scaled or mention.percent or mention.currency \
-                or mention.glued or (mention.start, mention.end) in done:
+                or (mention.start, mention.end) in done:
             continue
-        after = WORD_AFTER.match(text, mention.end)
+        # glued to a word by a hyphen only ("a 4-night stay"), not "A4", "4x"
+        after = _HYPHEN_WORD.match(text, mention.end) if mention.glued else WORD_AFTER.match(
+            text, mention.end)
         if after is None or after[1] not in counted:
             continue
         counts = counted[after[1]][0]
@@ -1043,13 +1047,28 @@ def _count_levels(text: str, mentions: Sequence[Mention], evidence: Evidence,
             # "0 likes" says there are none: rule 12's (``_amount_words``)
             continue
         before = mention.before.split()
-        if before and before[-1].casefold() in _COUNT_SUBSET or count_pair(index):
+        if before and before[-1].casefold() in _COUNT_SUBSET and not _whole_of(before) \
+                or count_pair(index):
             continue
         held = ", ".join(plain_decimal(count) for count in sorted(counts)[:3]) or "none"
         flagged.append(_new_finding(
             mention.kind, mention.text, plain_decimal(value), mention.start, mention.end,
             "unsupported_number", f"'{mention.text.strip()} {after[1]}' is a count, and the "
             f"evidence's counts of {after[1].casefold()} are {held}"))
+
+
+def _whole_of(before: list[str]) -> bool:
+    """Whether "of" ending ``before`` (the words before a count) names the whole, not a part:
+    "your stay of 4 nights", "a total of 5 reviews"; not "2 out of 5", "one of 3 reviews",
+    "most of 4 posts"."""
+    return before[-1].casefold() == "of" and len(before) > 1 and \
+        before[-2].casefold().strip(",.:;") in _WHOLE_BEFORE_OF
+
+
+# The words before "of" that make the count after it the whole of something: "stay of 4
+# nights", "a total of 5 reviews", "a booking of 3 rooms".
+_WHOLE_BEFORE_OF = frozenset("stay stays total booking reservation visit trip holiday vacation "
+                             "break tour period run streak series".split())
 
 
 def _counted(evidence: Evidence, first: str, second: str | None) -> tuple[list, int]:

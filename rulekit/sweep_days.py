@@ -18,12 +18,12 @@ import datetime as dt
 import functools
 import re
 from decimal import Decimal
-from typing import Sequence
+from typing import Callable, Sequence
 
 from babel.dates import get_day_names
 
 from rulekit import dates
-from rulekit.evidence import Evidence
+from rulekit.evidence import Evidence, Withheld
 from rulekit.findings import Finding, _new_finding
 from rulekit.scan import Mention, squash
 from rulekit.scan.base import _ascii_lower, _is_cjk, _word_after
@@ -275,6 +275,14 @@ def _relative_days(text: str, evidence: Evidence, locale: str
                 _ascii_lower(text), *match.span()):
             continue        # "Yes, we're open tomorrow": the store's hours, no day of the data
         meant = day.isoformat() if day is not None else "no calendar day"
+        withheld = _withheld_on(evidence, lambda held: held == day)
+        if withheld is not None:
+            # only a stale or hidden row holds the day: its action applies (a stale row's
+            # refusal), as it does to the day written out
+            findings.append(_new_finding("date", said, meant, match.start(), match.end(),
+                                         withheld.code, f"'{said}' is {meant}, which "
+                                         f"{withheld.why}", input=withheld.input))
+            continue
         findings.append(_new_finding("date", said, meant, match.start(), match.end(),
                                      "unsupported_date", f"'{said}' is {meant} (the evidence's "
                                      f"today is {today.isoformat()}), and no date in the "
@@ -637,6 +645,12 @@ def _lone_weekdays(text: str, low: str, mentions: Sequence[Mention], evidence: E
         if time is None:
             if weekday in held:
                 continue
+            withheld = _withheld_on(evidence, lambda day: day.weekday() == weekday)
+            if withheld is not None:
+                findings.append(_new_finding("date", text[s:e], name, s, e, withheld.code,
+                                             f"'{text[s:e]}' is a {name}, which "
+                                             f"{withheld.why}", input=withheld.input))
+                continue
             message = f"'{text[s:e]}': no date in the evidence is a {name}"
         else:
             if _weekday_at(evidence, weekday, time):
@@ -646,6 +660,12 @@ def _lone_weekdays(text: str, low: str, mentions: Sequence[Mention], evidence: E
         findings.append(_new_finding("date", text[s:end], name, s, end, "unsupported_date",
                                      message))
     return findings
+
+
+def _withheld_on(evidence: Evidence, fits: Callable[[dt.date], bool]) -> Withheld | None:
+    """The ``Withheld`` reason of the first day only a stale or hidden row holds
+    (``Evidence.withheld_days``) that ``fits``; None when there is none."""
+    return next((why for day, why in evidence.withheld_days.items() if fits(day)), None)
 
 
 def _clock_alone(mention: Mention) -> bool:

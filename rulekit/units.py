@@ -21,6 +21,8 @@ _WORDS = {
     "minute": "minute minutes min mins",
     "hour": "hour hours hr hrs h",
     "day": "day days",
+    # a night's stay: a hotel's price per night, a stay of 3 nights
+    "night": "night nights",
     "week": "week weeks wk wks",
     "month": "month months mo mos",
     "year": "year years yr yrs",
@@ -100,7 +102,23 @@ def named_units(name: str) -> tuple[frozenset[str], frozenset[str]]:
                 index == len(words) - 1 and (word not in _SHORT_FOR_TIME or index and
                                              words[index - 1].lower() in _DURATION_WORDS))):
             counted.add(UNIT_OF[word])
+    if not per and "total" in (lowered := {word.lower() for word in words}) and (
+            len(lowered) == 1 or not _TOTAL_OF.isdisjoint(lowered)):
+        per.add(TOTAL)              # ``total_price``: the whole amount, per no period
     return frozenset(counted), frozenset(per)
+
+
+# What a field's name says is per nothing, being the whole amount (``total_price``,
+# ``grand_total``, ``order_total``, ``total``): "per night" or "a month" beside it says another
+# amount, as "in total" beside a price per night does (``per_after`` reads it as ``TOTAL``).
+TOTAL = "total"
+_TOTAL_OF = frozenset("price cost costs amount fare fares charge charges due paid payable grand "
+                      "order booking stay trip".split())
+# "€540 in total", "insgesamt 540 €" is read before the amount by ``per_before``'s words.
+_TOTAL_AFTER = re.compile(r"[ \u00a0]*\(?(?:in total|in all|all in|all-in|altogether|"
+                          r"for the (?:whole|entire) (?:stay|trip|booking)|insgesamt|"
+                          r"au total|en total|in totale|no total|in totaal)(?![^\W_])",
+                          re.IGNORECASE)
 
 
 def _alternation(words) -> str:
@@ -121,10 +139,10 @@ _UNIT_AFTER = re.compile(rf"[ \u00a0-]?(?:(?:{_alternation(_FILLERS.split())})[ 
 _PER_AFTER = re.compile(rf"(?:\*{{1,2}}|_{{1,2}})?(?:[ \u00a0-]+[a-z]+){{0,2}}?[ \u00a0]*\(?"
                         rf"(?:(?:(?:per|an?|each|every)"
                         rf"[ \u00a0]+|/[ \u00a0]?)({UNIT_WORDS}|s|annum)|[ \u00a0,]*(?P<adverb>"
-                        rf"annually|yearly|monthly|weekly|daily|hourly|p\.a\.?))(?![a-z0-9])",
+                        rf"annually|yearly|monthly|weekly|daily|nightly|hourly|p\.a\.?))(?![a-z0-9])",
                         re.IGNORECASE | re.ASCII)
 _PER_ADVERBS = {"annually": "year", "yearly": "year", "monthly": "month", "weekly": "week",
-                "daily": "day", "hourly": "hour", "annum": "year", "p.a.": "year", "p.a": "year"}
+                "daily": "day", "nightly": "night", "hourly": "hour", "annum": "year", "p.a.": "year", "p.a": "year"}
 
 
 # The words of other languages, by the locale's language: for each unit, its words (read after
@@ -143,6 +161,7 @@ _OTHER = {
         "day": "tag tage tagen tages tägige tägigen tägiger werktag werktage werktagen "
                "arbeitstag arbeitstage arbeitstagen kalendertag kalendertage kalendertagen "
                "geschäftstag geschäftstage geschäftstagen",
+        "night": "nacht nächte nächten",
         "week": "woche wochen wöchige wöchigen wöchiger",
         "month": "monat monate monaten monats monatige monatigen monatiger",
         "year": "jahr jahre jahren jahres jährige jährigen jähriger",
@@ -154,7 +173,7 @@ _OTHER = {
          "stündlich": "hour"}),
     "fr": ({
         "millisecond": "milliseconde millisecondes", "second": "seconde secondes",
-        "hour": "heure heures", "day": "jour jours", "week": "semaine semaines",
+        "hour": "heure heures", "day": "jour jours", "night": "nuit nuits", "week": "semaine semaines",
         "month": "mois", "year": "an ans année années", "kilogram": "kilo kilos",
         "pound": "livre livres", "ounce": "once onces", "kilometre": "kilomètre kilomètres",
         "metre": "mètre mètres", "centimetre": "centimètre centimètres",
@@ -167,7 +186,7 @@ _OTHER = {
     "es": ({
         "millisecond": "milisegundo milisegundos", "second": "segundos seg segs",
         "minute": "minuto minutos", "hour": "hora horas", "day": "día días dia dias",
-        "week": "semana semanas", "month": "mes meses", "year": "año años",
+        "night": "noche noches", "week": "semana semanas", "month": "mes meses", "year": "año años",
         "kilogram": "kilogramo kilogramos kilo kilos", "gram": "gramo gramos",
         "pound": "libra libras", "ounce": "onza onzas", "tonne": "tonelada toneladas",
         "kilometre": "kilómetro kilómetros", "metre": "metro metros",
@@ -181,7 +200,7 @@ _OTHER = {
     "it": ({
         "millisecond": "millisecondo millisecondi", "second": "secondi sec",
         "minute": "minuto minuti", "hour": "ora ore", "day": "giorno giorni gg",
-        "week": "settimana settimane", "month": "mese mesi", "year": "anno anni",
+        "night": "notte notti", "week": "settimana settimane", "month": "mese mesi", "year": "anno anni",
         "kilogram": "chilogrammo chilogrammi chilo chili", "gram": "grammo grammi",
         "pound": "libbra libbre", "ounce": "oncia once", "tonne": "tonnellata tonnellate",
         "kilometre": "chilometro chilometri", "metre": "metro metri",
@@ -195,7 +214,7 @@ _OTHER = {
     "pt": ({
         "millisecond": "milissegundo milissegundos", "second": "segundos seg",
         "minute": "minuto minutos", "hour": "hora horas", "day": "dia dias",
-        "week": "semana semanas", "month": "mês meses", "year": "ano anos",
+        "night": "noite noites", "week": "semana semanas", "month": "mês meses", "year": "ano anos",
         "kilogram": "quilograma quilogramas quilo quilos", "gram": "grama gramas",
         "pound": "libra libras", "ounce": "onça onças", "tonne": "tonelada toneladas",
         "kilometre": "quilômetro quilômetros quilómetro quilómetros", "metre": "metro metros",
@@ -209,7 +228,7 @@ _OTHER = {
     "nl": ({
         "millisecond": "milliseconde milliseconden", "second": "seconde seconden",
         "minute": "minuut minuten", "hour": "uur uren", "day": "dag dagen werkdag werkdagen",
-        "week": "weken", "month": "maand maanden", "year": "jaar jaren",
+        "night": "nacht nachten", "week": "weken", "month": "maand maanden", "year": "jaar jaren",
         "kilogram": "kilo kilo's", "pound": "pond", "mile": "mijl mijlen", "foot": "voet",
         "inch": "duim"},
         "volle hele", "elke iedere", "",
@@ -303,11 +322,12 @@ def unit_after(text: str, end: int, lang: str = "en") -> str | None:
 def per_after(text: str, end: int, lang: str = "en") -> str | None:
     """The unit a number that ends at ``end`` is said to be per ("second" for "600 requests per
     second" and "600 req/s", "month" for "$9.99 a month", "year" for "$99 annually" and "per
-    annum"; in French "9,99 € par an", in Spanish "al mes"), or None."""
+    annum"; in French "9,99 € par an", in Spanish "al mes"); ``TOTAL`` for an amount said to be
+    the whole ("€540 in total", "altogether"); or None."""
     other = _OTHER_READERS.get(lang)
     found = (_PER_AFTER if other is None else other.per).match(text, end)
     if found is None:
-        return None
+        return TOTAL if _TOTAL_AFTER.match(text, end) else None
     word = next(group for group in found.groups() if group).lower()
     units = UNIT_OF if other is None else other.units
     return units.get(word) or _PER_ONLY.get(word) or _PER_ADVERBS.get(word) \

@@ -125,6 +125,23 @@ _HALF_AFTER = re.compile(r"(?i)(?:[ \u00a0]o['\u2019]?clock)?[ \u00a0]{1,3}"
 # "7.30pm", "7.30 p.m.": hours and minutes with a dot, read as a time only with am or pm.
 _DOT_AMPM = re.compile(r"(1[0-2]|0?[1-9])\.([0-5][0-9])[ \u00a0]?(?:([AaPp])\.[ \u00a0]?[Mm]\."
                        r"|([AaPp])[Mm](?![A-Za-z]))")
+# British English writes a time with a dot, "18.00", "6.30" (``_When.dot_time``): read as a
+# time in these locales only beside a word of time, before it (until, at...) or after it ("on 3
+# March", "on Friday", "hrs", "today", a zone).
+_DOT_TIME_LOCALES = frozenset({"en_GB", "en_IE"})
+_DOT_TIME = re.compile(r"([01]?[0-9]|2[0-3])\.([0-5][0-9])(?![0-9]|[.,][0-9])")
+_DOT_TIME_BEFORE = frozenset("until till til by before after from at around".split())
+_DOT_TIME_AFTER = re.compile(
+    r"[ \u00a0]+(?:(?i:on[ \u00a0]+(?:[0-9]|(?:mon|tue|wed|thu|fri|sat|sun|jan|feb|mar|apr|"
+    r"may|jun|jul|aug|sep|oct|nov|dec)[a-z]*(?![\w]))|hrs|hours(?![ \u00a0]+(?:of|a|per|each))"
+    r"|today|tonight|tomorrow|(?:uk|london|local|hotel)[ \u00a0]time)|GMT|BST|UTC|CET|CEST)"
+    r"(?![\w])")
+_DOT_TIME_NOT_AFTER = frozenset("£$€¥+-\u2212#")
+_DOT_MONEY_AFTER = re.compile(r"[ \u00a0]?(?:[A-Z]{3}(?![\w])|(?i:pounds?|euros?|dollars?|pence|"
+                              r"p(?![\w])))")
+# The verbs of a price before "at": "priced at 18.00" is an amount.
+_PRICED_AT = frozenset("priced sold sells selling trades traded trading valued rated charged "
+                       "billed costs cost listed offered available capped fixed set".split())
 # "at 8 this evening", "by 9 tonight": a bare hour with the half of the day after it
 # (``_HALF_AFTER``) is a time after these words.
 _BARE_HOUR_BEFORE = frozenset("at by around until till before after from".split())
@@ -544,6 +561,10 @@ class _When:
             if found:
                 return self.add_time(s, found.end(), int(found.group(1)), int(found.group(2)),
                                      None, found.group(3) or found.group(4))
+        if after == "." and self.info.locale in _DOT_TIME_LOCALES:
+            found = self.dot_time(s)
+            if found is not None:
+                return found
         if after in " \u00a0" and 1 <= int(text[s:e]) <= 12 and text[e + 1:e + 2] in "tiot" \
                 and _word_before(text, s) in _BARE_HOUR_BEFORE:
             found = _HALF_AFTER.match(text, e)
@@ -567,6 +588,26 @@ class _When:
                 after in " \u00a0" and text[e + 1:e + 2] in _HOUR_MARKS)):
             return self.cjk_clock(s)
         return None
+
+    def dot_time(self, s: int) -> int | None:
+        """A time written with a dot, as British English writes it ("until 18.00", "at 6.30",
+        "18.00 on 3 March", "18.00 hrs"): only next to a word of time (``_DOT_TIME_BEFORE``,
+        ``_DOT_TIME_AFTER``), as the same digits are as often an amount ("£19.00", "19.00 GBP",
+        "priced at 18.00") or a figure ("rated 4.50")."""
+        text = self.text
+        found = _DOT_TIME.match(text, s)
+        if found is None or (s and text[s - 1] in _DOT_TIME_NOT_AFTER):
+            return None
+        before = _word_before(text, s)
+        if before in _DOT_TIME_BEFORE:
+            if before == "at" and _word_before(text, s - 3) in _PRICED_AT:
+                return None                                 # "priced at 18.00"
+        elif not _DOT_TIME_AFTER.match(text, found.end()):
+            return None
+        if _DOT_MONEY_AFTER.match(text, found.end()):
+            return None                                     # "until 19.00 GBP"
+        return self.add_time(s, found.end(), int(found.group(1)), int(found.group(2)), None,
+                             None)
 
     def half_after(self, e: int, hour: int) -> int:
         """``hour`` moved to the half of the day a word after e says ("this evening"), or as
