@@ -826,7 +826,7 @@ def _third_party_links(policy: Policy, planned: list[_Planned], rows: dict,
     rule 7: `Lin wrote: "my deal: https://spam.example/deal"` is flagged), each must be one the
     rows' own fields hold, not only the third party's text. A stray figure, named with the slot
     and the field."""
-    third_party = _derived(Identity(policy)).third_party
+    third_party = _derived(policy).third_party
     if not third_party:
         return []
     slots = []
@@ -1750,7 +1750,7 @@ def _written_by_others(policy: Policy, entity: str, field: Field) -> bool:
     review's ``author``, which its reviewer chose)."""
     from rulekit.evidence import _author_key
 
-    return (entity, field.name) in _derived(Identity(policy)).third_party \
+    return (entity, field.name) in _derived(policy).third_party \
         or field.type.kind == "text" and _author_key(field.name)
 
 

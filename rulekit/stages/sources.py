@@ -286,7 +286,7 @@ def _shared_tables_are_shared(c: Compilation, reads) -> None:
             c.error("RK506", f"{what} is `shared` but reads {both[0]}, which "
                     f"{scoped[both[0]]} reads scoped to the tenant: its rows are each user's, "
                     "and a shared source would show them to every user", shared,
-                    hint=f"drop `shared`, or read a table or view of rows every user may see")
+                    hint="drop `shared`, or read a table or view of rows every user may see")
 
 
 def _shared_problems(problems, sql: str, tenant: str | None) -> list:
