@@ -279,6 +279,14 @@ def check_entities(c: Compilation) -> None:
                         "does not say where a row's age is read", age.name.span,
                         hint="add `fresh within 1d via updated_at` to the entity; `max_age` "
                         "then tightens the budget for this field")
+            elif age is not None and isinstance(age.value, ast.Duration) and \
+                    age.value.seconds > fresh[0].budget.seconds > 0:
+                budget = fresh[0].budget.text
+                c.error("RK310", f"field '{decl.name.value}' has `max_age {age.value.text}`, longer "
+                        f"than the budget of entity '{name}', `fresh within {budget}`", age.value.span,
+                        hint=f"`max_age` can only tighten the budget: write at most "
+                        f"`max_age {budget}`, or lengthen the entity's `fresh within` if this "
+                        "value may be older")
         for requires in (s for s in entity.statements if isinstance(s, ast.RequiresDecl)):
             for item in requires.inputs:
                 if item.value not in c.inputs:
