@@ -207,6 +207,8 @@ def _check_option_value(c: Compilation, name: str, value: ast.Value | None) -> N
         _check_currency(c, value.value, value.span)
     elif name == "max_age" and value.seconds <= 0:
         c.error("RK310", "a freshness budget must be longer than zero", value.span)
+    elif name == "label":
+        _bad_label(c, value)
     elif name == "format" and not value.value.strip():
         c.error("RK304", "an empty format", value.span, hint="use short, medium, long or full")
 
@@ -333,10 +335,7 @@ def _check_alias(c: Compilation, owner: dict[str, tuple[str, Span]], value: str,
     if not key:
         c.error("RK304", f"{what} cannot be empty", alias.span)
         return
-    if what == "a label" and ("{" in alias.value or "}" in alias.value):
-        c.error("RK304", "a label is shown to customers as written, so it cannot hold { or }",
-                alias.span, hint="write the words a customer reads; a label is plain text, "
-                "not a template with slots")
+    if what == "a label" and _bad_label(c, alias):
         return
     first = owner.get(key)
     if first is None:
@@ -346,6 +345,21 @@ def _check_alias(c: Compilation, owner: dict[str, tuple[str, Span]], value: str,
                 f"'{value}'", alias.span,
                 hint=f"it already maps to '{first[0]}' at {first[1].at()}; "
                 f"{what} must mean one value")
+
+
+def _bad_label(c: Compilation, label: ast.String) -> bool:
+    """RK304 for a label that cannot be shown to customers as written: blank, or with { or }
+    (a literal "{date}" would reach them). True when one was reported."""
+    if not label.value.strip():
+        c.error("RK304", "a label cannot be empty", label.span,
+                hint="write the words a customer reads, as in `label \"delivery date\"`")
+        return True
+    if "{" in label.value or "}" in label.value:
+        c.error("RK304", "a label is shown to customers as written, so it cannot hold { or }",
+                label.span, hint="write the words a customer reads; a label is plain text, "
+                "not a template with slots")
+        return True
+    return False
 
 
 def _check_labels_declared(c: Compilation) -> None:
