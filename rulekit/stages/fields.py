@@ -209,6 +209,10 @@ def _check_option_value(c: Compilation, name: str, value: ast.Value | None) -> N
         c.error("RK310", "a freshness budget must be longer than zero", value.span)
     elif name == "label":
         _bad_label(c, value)
+    elif name == "column" and not value.value.strip():
+        c.error("RK304", "a column name cannot be empty", value.span,
+                hint="name the stored column the field is read from, as in "
+                "`column \"price_pence\"`, or drop `column` to read the field's own name")
     elif name == "format" and not value.value.strip():
         c.error("RK304", "an empty format", value.span, hint="use short, medium, long or full")
 
