@@ -195,6 +195,9 @@ def _syntax_diagnostic(exc: UnexpectedInput, text: str, path: str) -> Diagnostic
         hint = (f"`{open_block[1]}` opened at line {open_block[0]} is never closed; add `}}`"
                 if open_block and "RBRACE" in exc.expected else f"expected {wanted}")
         return Diagnostic("RK103", "unexpected end of file", span, hint=hint)
+    incomplete = _incomplete_line(token, text, path)
+    if incomplete is not None:
+        return incomplete
     span = Span(path, token.line, token.column, token.end_line, token.end_column,
                 token.start_pos, token.end_pos)
     hint = f"expected {wanted}"
@@ -231,6 +234,38 @@ def _syntax_diagnostic(exc: UnexpectedInput, text: str, path: str) -> Diagnostic
         hint = ('expected `{`: settings go inside the braces, as in '
                 '`ruleset orders { version "2026.11" }`')
     return Diagnostic("RK101", f"unexpected {_describe_token(token)}", span, hint=hint)
+
+
+def _incomplete_line(token: Token, text: str, path: str) -> Diagnostic | None:
+    """RK101 at the end of an earlier line whose statement stops before it is complete
+    (`refuse` with no message, `regenerate max 1` with no `then`, `name = name`), when the
+    parser only noticed on the next line: at its first word, or at its second when the first
+    (`on`) was taken as the earlier statement's last name (`then fallback` with no name). None
+    when the text before this line ends a statement."""
+    line_start = text.rfind("\n", 0, token.start_pos) + 1
+    before = text[line_start:token.start_pos].split()
+    if line_start == 0 or len(before) > 1 or (before and before[0] not in _TOP_LEVEL_WORDS):
+        return None
+    prefix = text[:line_start]     # with one word before the token, the text before that word
+    try:
+        state = _parser().parse_interactive(prefix)
+        last = None
+        for last in state.iter_parse():
+            pass
+        accepted = set(state.accepts())
+    except UnexpectedInput:
+        return None
+    if last is None or "$END" in accepted or "RBRACE" in accepted or not accepted:
+        return None
+    if not before and token.type == "NAME" and difflib.get_close_matches(
+            str(token), [keywords()[t] for t in accepted if t in keywords()], n=1, cutoff=0.75):
+        return None     # a misspelt keyword that continues the statement: said at the word
+    expected = sorted(accepted, key=_expected_order)
+    wanted = ", ".join(describe_terminal(t) for t in expected)
+    span = Span(path, last.end_line, last.end_column, last.end_line, last.end_column + 1,
+                last.end_pos, last.end_pos + 1)
+    return Diagnostic("RK101", f"line {last.end_line} ends before its statement is complete",
+                      span, hint=f"expected {wanted} after {_describe_token(last)}")
 
 
 # An inline enum's or an alias table's braces still open at the end of the text: where a quoted
