@@ -195,6 +195,18 @@ def _syntax_diagnostic(exc: UnexpectedInput, text: str, path: str) -> Diagnostic
         hint = (f"`{open_block[1]}` opened at line {open_block[0]} is never closed; add `}}`"
                 if open_block and "RBRACE" in exc.expected else f"expected {wanted}")
         return Diagnostic("RK103", "unexpected end of file", span, hint=hint)
+    line_end = text.find("\n", token.end_pos)
+    if token.start_pos > 0 and text[token.start_pos - 1] == '"' and \
+            '"' in text[token.end_pos:line_end if line_end >= 0 else len(text)]:
+        span = Span(path, token.line, token.column, token.end_line, token.end_column,
+                    token.start_pos, token.end_pos)
+        sql = re.search(r"\bsql\s*\"", text[text.rfind("\n", 0, token.start_pos) + 1:
+                                           token.start_pos])
+        return Diagnostic("RK101", f"unexpected {_describe_token(token)} right after a `\"`: a "
+                          "`\"` inside a string ends it", span,
+                          hint="write \\\" for a quote inside a string" + (
+                              "; in SQL, quote text with single quotes (status = 'active'), "
+                              "or write the query in triple quotes \"\"\"...\"\"\"" if sql else ""))
     incomplete = _incomplete_line(token, text, path)
     if incomplete is not None:
         return incomplete
