@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 
 import dataclasses
+import functools
 import difflib
 from typing import Iterable
 
@@ -188,6 +189,10 @@ def _first_seen(span: Span) -> str:
 def _check_locale(c: Compilation, value: str, span: Span) -> None:
     from babel import Locale, UnknownLocaleError, localedata
 
+    if value.split(".")[0].upper() in ("C", "POSIX"):
+        c.error("RK305", f"locale '{value}' is the POSIX default, not a language", span,
+                hint="name the language and country customers read, such as en_US or en_GB")
+        return
     try:
         Locale.parse(value)
     except (UnknownLocaleError, ValueError, TypeError):
@@ -206,6 +211,28 @@ def _check_currency(c: Compilation, value: str, span: Span) -> None:
     if not is_currency(value):
         c.error("RK306", f"unknown currency '{value}'", span,
                 hint=suggest(value.upper(), list_currencies()) or "use an ISO 4217 code such as EUR")
+    elif value not in _COMMON_CURRENCIES and value not in _currencies_in_use():
+        c.warn("RK306", f"currency '{value}' is no country's money today", span,
+               hint="XXX means no currency, XAU and the other X codes metals or funds, and codes "
+               "such as DEM were withdrawn; use the currency the amounts are in, such as EUR")
+
+
+_COMMON_CURRENCIES = frozenset("EUR USD GBP JPY CHF CAD AUD NZD SEK NOK DKK PLN CZK HUF CNY INR "
+                               "BRL MXN ZAR SGD HKD KRW TRY".split())
+
+
+@functools.lru_cache(maxsize=1)
+def _currencies_in_use() -> frozenset[str]:
+    """Every territory's legal tender today, from babel's data (some 0.2 s: read only for a
+    code outside the common ones)."""
+    import datetime as dt
+
+    from babel.core import get_global
+    from babel.numbers import get_territory_currencies
+
+    today = dt.date.today()
+    return frozenset(code for territory in get_global("territory_currencies")
+                     for code in get_territory_currencies(territory, today))
 
 
 # A UTC offset written as a zone: "GMT+1", "UTC-5", "CET+1", "+05:30".
