@@ -207,6 +207,20 @@ def _syntax_diagnostic(exc: UnexpectedInput, text: str, path: str) -> Diagnostic
                           hint="write \\\" for a quote inside a string" + (
                               "; in SQL, quote text with single quotes (status = 'active'), "
                               "or write the query in triple quotes \"\"\"...\"\"\"" if sql else ""))
+    if str(token) == "/":
+        span = Span(path, token.line, token.column, token.end_line, token.end_column,
+                    token.start_pos, token.end_pos)
+        line_start = text.rfind("\n", 0, token.start_pos) + 1
+        if text.startswith("//", token.start_pos):
+            end = text.find("\n", token.start_pos)
+            said = text[token.start_pos + 2:end if end >= 0 else len(text)].strip()[:40]
+            return Diagnostic("RK101", "unexpected `//`", span,
+                              hint=f"a comment starts with #: `# {said}`")
+        zone = _UNQUOTED_ZONE.match(text, line_start)
+        if zone is not None:
+            return Diagnostic("RK101", "unexpected `/`: a time zone is a string", span,
+                              hint=f'put it in double quotes: `{zone.group(1)} '
+                              f'"{zone.group(2)}"`')
     incomplete = _incomplete_line(token, text, path)
     if incomplete is not None:
         return incomplete
@@ -246,6 +260,11 @@ def _syntax_diagnostic(exc: UnexpectedInput, text: str, path: str) -> Diagnostic
         hint = ('expected `{`: settings go inside the braces, as in '
                 '`ruleset orders { version "2026.11" }`')
     return Diagnostic("RK101", f"unexpected {_describe_token(token)}", span, hint=hint)
+
+
+# `timezone America/New_York` (or a field's `zone` / `naive`), unquoted, up to the line's end.
+_UNQUOTED_ZONE = re.compile(r"[^\S\n]*(?:field[^\n]*?)?\b(timezone|zone|naive)[^\S\n]+"
+                            r"([A-Za-z_]+/[A-Za-z_/+-]+)")
 
 
 def _incomplete_line(token: Token, text: str, path: str) -> Diagnostic | None:
