@@ -136,6 +136,10 @@ def _check(policy: Policy, reply: Any, source: Any, now: dt.datetime | None, att
     reply, planning the lookups), lookup (opening the source, fetching), judge (comparing each
     claim, checking the prose); the rest is deciding and rendering."""
     problem = _options_problem(timeout, tenant, question) or check_inputs(policy, inputs)
+    if policy.tenant is None:
+        # A ruleset with no `tenant` scopes no lookup: its id is unused, by the SQL resolvers
+        # (no query binds it) and by rows in memory alike (which dropped every row for it).
+        tenant = None
     if problem is None:
         try:
             now = dates.moment(now) if now is not None else dt.datetime.now(dt.timezone.utc)

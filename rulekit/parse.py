@@ -195,6 +195,35 @@ def _syntax_diagnostic(exc: UnexpectedInput, text: str, path: str) -> Diagnostic
         hint = (f"`{open_block[1]}` opened at line {open_block[0]} is never closed; add `}}`"
                 if open_block and "RBRACE" in exc.expected else f"expected {wanted}")
         return Diagnostic("RK103", "unexpected end of file", span, hint=hint)
+    line_end = text.find("\n", token.end_pos)
+    if token.start_pos > 0 and text[token.start_pos - 1] == '"' and \
+            '"' in text[token.end_pos:line_end if line_end >= 0 else len(text)]:
+        span = Span(path, token.line, token.column, token.end_line, token.end_column,
+                    token.start_pos, token.end_pos)
+        sql = re.search(r"\bsql\s*\"", text[text.rfind("\n", 0, token.start_pos) + 1:
+                                           token.start_pos])
+        return Diagnostic("RK101", f"unexpected {_describe_token(token)} right after a `\"`: a "
+                          "`\"` inside a string ends it", span,
+                          hint="write \\\" for a quote inside a string" + (
+                              "; in SQL, quote text with single quotes (status = 'active'), "
+                              "or write the query in triple quotes \"\"\"...\"\"\"" if sql else ""))
+    if str(token) == "/":
+        span = Span(path, token.line, token.column, token.end_line, token.end_column,
+                    token.start_pos, token.end_pos)
+        line_start = text.rfind("\n", 0, token.start_pos) + 1
+        if text.startswith("//", token.start_pos):
+            end = text.find("\n", token.start_pos)
+            said = text[token.start_pos + 2:end if end >= 0 else len(text)].strip()[:40]
+            return Diagnostic("RK101", "unexpected `//`", span,
+                              hint=f"a comment starts with #: `# {said}`")
+        zone = _UNQUOTED_ZONE.match(text, line_start)
+        if zone is not None:
+            return Diagnostic("RK101", "unexpected `/`: a time zone is a string", span,
+                              hint=f'put it in double quotes: `{zone.group(1)} '
+                              f'"{zone.group(2)}"`')
+    incomplete = _incomplete_line(token, text, path)
+    if incomplete is not None:
+        return incomplete
     span = Span(path, token.line, token.column, token.end_line, token.end_column,
                 token.start_pos, token.end_pos)
     hint = f"expected {wanted}"
@@ -231,6 +260,43 @@ def _syntax_diagnostic(exc: UnexpectedInput, text: str, path: str) -> Diagnostic
         hint = ('expected `{`: settings go inside the braces, as in '
                 '`ruleset orders { version "2026.11" }`')
     return Diagnostic("RK101", f"unexpected {_describe_token(token)}", span, hint=hint)
+
+
+# `timezone America/New_York` (or a field's `zone` / `naive`), unquoted, up to the line's end.
+_UNQUOTED_ZONE = re.compile(r"[^\S\n]*(?:field[^\n]*?)?\b(timezone|zone|naive)[^\S\n]+"
+                            r"([A-Za-z_]+/[A-Za-z_/+-]+)")
+
+
+def _incomplete_line(token: Token, text: str, path: str) -> Diagnostic | None:
+    """RK101 at the end of an earlier line whose statement stops before it is complete
+    (`refuse` with no message, `regenerate max 1` with no `then`, `name = name`), when the
+    parser only noticed on the next line: at its first word, or at its second when the first
+    (`on`) was taken as the earlier statement's last name (`then fallback` with no name). None
+    when the text before this line ends a statement."""
+    line_start = text.rfind("\n", 0, token.start_pos) + 1
+    before = text[line_start:token.start_pos].split()
+    if line_start == 0 or len(before) > 1 or (before and before[0] not in _TOP_LEVEL_WORDS):
+        return None
+    prefix = text[:line_start]     # with one word before the token, the text before that word
+    try:
+        state = _parser().parse_interactive(prefix)
+        last = None
+        for last in state.iter_parse():
+            pass
+        accepted = set(state.accepts())
+    except UnexpectedInput:
+        return None
+    if last is None or "$END" in accepted or "RBRACE" in accepted or not accepted:
+        return None
+    if not before and token.type == "NAME" and difflib.get_close_matches(
+            str(token), [keywords()[t] for t in accepted if t in keywords()], n=1, cutoff=0.75):
+        return None     # a misspelt keyword that continues the statement: said at the word
+    expected = sorted(accepted, key=_expected_order)
+    wanted = ", ".join(describe_terminal(t) for t in expected)
+    span = Span(path, last.end_line, last.end_column, last.end_line, last.end_column + 1,
+                last.end_pos, last.end_pos + 1)
+    return Diagnostic("RK101", f"line {last.end_line} ends before its statement is complete",
+                      span, hint=f"expected {wanted} after {_describe_token(last)}")
 
 
 # An inline enum's or an alias table's braces still open at the end of the text: where a quoted

@@ -203,11 +203,31 @@ def _token_problem(sql: str, exc: TokenError, dialect: str | None) -> SqlProblem
                       at + len(opener), f"close it with {closer}; " + _read_as(dialect))
 
 
+# sqlglot's message for a node that lacks a part: "Required keyword: 'expression' missing for
+# <class 'sqlglot.expressions.core.And'>", said in SQL words instead.
+_MISSING_PART = re.compile(r"Required keyword: '(\w+)' missing for <class '[\w.]*?(\w+)'>")
+_SQL_WORDS = {"And": "AND", "Or": "OR", "Not": "NOT", "EQ": "=", "NEQ": "<>", "GT": ">",
+              "GTE": ">=", "LT": "<", "LTE": "<=", "Like": "LIKE", "In": "IN", "Is": "IS",
+              "Add": "+", "Sub": "-", "Mul": "*", "Div": "/", "Between": "BETWEEN"}
+
+
+def _plain_description(description: str) -> str:
+    missing = _MISSING_PART.search(description)
+    if missing is None:
+        return description
+    part, node = missing.groups()
+    word = _SQL_WORDS.get(node)
+    what = f"`{word}`" if word else f"a {node.upper()}"
+    side = {"expression": "nothing after it", "this": "nothing before it"}.get(
+        part, f"no {part}")
+    return f"{what} has {side}"
+
+
 def _parse_problem(sql: str, exc: ParseError, dialect: str | None = None) -> SqlProblem:
     error = exc.errors[0] if exc.errors else {}
     line, column = error.get("line"), error.get("col")
     highlight = error.get("highlight") or ""
-    description = error.get("description") or str(exc)
+    description = _plain_description(error.get("description") or str(exc))
     if line is None or column is None:
         return SqlProblem("RK501", f"the SQL does not parse: {description}", 0, min(len(sql), 1),
                           _read_as(dialect))

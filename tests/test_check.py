@@ -213,6 +213,18 @@ def test_one_sql_statement_per_entity(tmp_path):
     assert sorted(params for _, params in statements) == [("RC-500", "RC-700"), ("ord_88431",)]
 
 
+def test_a_tenant_given_to_an_unscoped_ruleset_is_ignored_in_memory_as_in_sqlite(tmp_path):
+    """A ruleset with no `tenant` scopes no query, so the SQL resolvers bind no tenant id; the
+    memory resolver dropped every row for it ("no product RC-500") of a product right there."""
+    rows = {"product": [RAINCOAT]}
+    message = reply("It is {p}.", claim("p", "money", "product", "RC-500", "price", "$1,299.00"))
+    database = build_sqlite(tmp_path / "records.db", rows)
+    for source in (MemoryResolver(rows), SqliteResolver(database)):
+        with_tenant, without = run(message, source, tenant="u1"), run(message, source)
+        assert with_tenant.decision == "answer", with_tenant.reasons
+        assert summary(with_tenant) == summary(without)
+
+
 def test_a_missing_column_is_decided_alike_in_memory_and_in_sqlite(tmp_path):
     """The memory resolver promises to answer "exactly as the SQL resolvers do"."""
     rows = {"product": [{k: v for k, v in ROWS["product"][0].items() if k != "colour"}]}

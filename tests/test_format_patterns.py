@@ -81,10 +81,20 @@ def test_every_cldr_date_pattern_is_a_good_date_format(pattern: str):
     assert _codes(date_format=pattern.replace('"', '\\"')) == []
 
 
-@pytest.mark.parametrize("pattern", sorted(_cldr_patterns("timestamp")))
+# de_DE's GyMMMMEd skeleton writes the era's year as 'Y', the week-based year: on 29 December
+# 2024 it shows 2025. RK312 refuses 'Y' without 'w' in an author's pattern, this one included.
+WEEK_YEAR_BY_MISTAKE = {"d MMMM Y G, E"}
+
+
+@pytest.mark.parametrize("pattern", sorted(_cldr_patterns("timestamp") - WEEK_YEAR_BY_MISTAKE))
 def test_every_cldr_date_time_pattern_is_a_good_timestamp_format(pattern: str):
     codes = _codes(timestamp_format=pattern.replace('"', '\\"'))
     assert [c for c in codes if c[1] == "error"] == []
+
+
+@pytest.mark.parametrize("pattern", sorted(WEEK_YEAR_BY_MISTAKE))
+def test_a_cldr_pattern_with_the_week_year_by_mistake_is_refused(pattern: str):
+    assert ("RK312", "error") in _codes(timestamp_format=pattern)
 
 
 @pytest.mark.parametrize("name", ["short", "medium", "long", "full"])

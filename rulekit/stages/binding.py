@@ -45,6 +45,27 @@ def _rows_key(name: str) -> str:
     return es if name.lower().endswith(("s", "x", "z", "ch", "sh")) else s
 
 
+def _said_as_misfits(c: Compilation, entity: ast.Entity) -> set[int]:
+    """RK603 for each `said as` on a field that is no figure; the ids of those options."""
+    name, misfits = entity.name.value, set()
+    for decl in entity.fields:
+        for option in (o for o in decl.options if isinstance(o, ast.SaidAs)):
+            kind = c.fields.get((name, decl.name.value))
+            if kind is not None and kind.kind is not None and kind.kind not in DATED and \
+                    not T.TYPES[kind.kind].NUMERIC:
+                article = "an" if kind.kind[0] in "aeio" else "a"     # "a url"
+                c.error("RK603", f"`said as` names the words for a figure; '{decl.name.value}' "
+                        f"is {article} {kind.kind} field", option.span, hint=_RK603_HINT + (
+                            "; remove `said as` here. To name a row in text by this field, list "
+                            "it in `mentioned as`" if kind.kind in ("text", "identifier") else
+                            ", and a link against the row its sentence names with no words "
+                            "needed; remove `said as` here" if kind.kind == "url" else
+                            f"; remove `said as` here ({article} {kind.kind} value of another "
+                            "row is a known gap: docs/binding.md)"))
+                misfits.add(id(option))
+    return misfits
+
+
 def _entity(c: Compilation, entity: ast.Entity) -> P.BoundEntity | None:
     name = entity.name.value
     for path in entity.evidence:
@@ -52,9 +73,11 @@ def _entity(c: Compilation, entity: ast.Entity) -> P.BoundEntity | None:
             c.error("RK601", f"'{path.value}' is not a JSON path binding can read", path.span,
                     hint='write `$`, then `.name`, `[*]` (every item) or `[0]` steps, as in '
                     '"$.players[*]" or "$.home"')
+    misfits = _said_as_misfits(c, entity)   # first: with no evidence path, the fix is removal
     declarations = [s for s in entity.statements
                     if isinstance(s, (ast.Mentioned, ast.Pronouns, ast.Forms, ast.Ranks))]
-    declarations += [o for f in entity.fields for o in f.options if isinstance(o, ast.SaidAs)]
+    declarations += [o for f in entity.fields for o in f.options
+                     if isinstance(o, ast.SaidAs) and id(o) not in misfits]
     if not entity.evidence:
         if declarations:    # once, at the first: each further `said as` says the same
             more = len(declarations) - 1
@@ -95,18 +118,7 @@ def _entity(c: Compilation, entity: ast.Entity) -> P.BoundEntity | None:
     words: dict[str, tuple[str, ast.String]] = {}
     for decl in entity.fields:
         for option in (o for o in decl.options if isinstance(o, ast.SaidAs)):
-            kind = c.fields.get((name, decl.name.value))
-            if kind is not None and kind.kind is not None and kind.kind not in DATED and \
-                    not T.TYPES[kind.kind].NUMERIC:
-                article = "an" if kind.kind[0] in "aeio" else "a"     # "a url"
-                c.error("RK603", f"`said as` names the words for a figure; '{decl.name.value}' "
-                        f"is {article} {kind.kind} field", option.span, hint=_RK603_HINT + (
-                            "; remove `said as` here. To name a row in text by this field, list "
-                            "it in `mentioned as`" if kind.kind in ("text", "identifier") else
-                            ", and a link against the row its sentence names with no words "
-                            "needed; remove `said as` here" if kind.kind == "url" else
-                            f"; remove `said as` here ({article} {kind.kind} value of another "
-                            "row is a known gap: docs/binding.md)"))
+            if id(option) in misfits:
                 continue
             for word in option.words:
                 if _word_problem(c, word, "a field word"):

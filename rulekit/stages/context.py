@@ -4,7 +4,10 @@ of a value, locale, currency and time-zone checks, folding of enum values)."""
 
 from __future__ import annotations
 
+import re
+
 import dataclasses
+import functools
 import difflib
 from typing import Iterable
 
@@ -186,6 +189,10 @@ def _first_seen(span: Span) -> str:
 def _check_locale(c: Compilation, value: str, span: Span) -> None:
     from babel import Locale, UnknownLocaleError, localedata
 
+    if value.split(".")[0].upper() in ("C", "POSIX"):
+        c.error("RK305", f"locale '{value}' is the POSIX default, not a language", span,
+                hint="name the language and country customers read, such as en_US or en_GB")
+        return
     try:
         Locale.parse(value)
     except (UnknownLocaleError, ValueError, TypeError):
@@ -204,17 +211,73 @@ def _check_currency(c: Compilation, value: str, span: Span) -> None:
     if not is_currency(value):
         c.error("RK306", f"unknown currency '{value}'", span,
                 hint=suggest(value.upper(), list_currencies()) or "use an ISO 4217 code such as EUR")
+    elif value not in _COMMON_CURRENCIES and value not in _currencies_in_use():
+        c.warn("RK306", f"currency '{value}' is no country's money today", span,
+               hint="XXX means no currency, XAU and the other X codes metals or funds, and codes "
+               "such as DEM were withdrawn; use the currency the amounts are in, such as EUR")
+
+
+_COMMON_CURRENCIES = frozenset("EUR USD GBP JPY CHF CAD AUD NZD SEK NOK DKK PLN CZK HUF CNY INR "
+                               "BRL MXN ZAR SGD HKD KRW TRY".split())
+
+
+@functools.lru_cache(maxsize=1)
+def _currencies_in_use() -> frozenset[str]:
+    """Every territory's legal tender today, from babel's data (some 0.2 s: read only for a
+    code outside the common ones)."""
+    import datetime as dt
+
+    from babel.core import get_global
+    from babel.numbers import get_territory_currencies
+
+    today = dt.date.today()
+    return frozenset(code for territory in get_global("territory_currencies")
+                     for code in get_territory_currencies(territory, today))
+
+
+# A UTC offset written as a zone: "GMT+1", "UTC-5", "CET+1", "+05:30".
+_OFFSET = re.compile(r"(?:[A-Za-z]{1,5} ?)?([+-])(\d{1,2})(?::?(\d{2}))?")
+
+# Abbreviations that tzdata keeps as fixed offsets with no summer time, and the zone of the
+# places that mostly mean them (and keep summer time).
+_FIXED_ABBREVIATIONS = {"EST": ("-5", "America/New_York", "the US East Coast"),
+                        "MST": ("-7", "America/Denver", "the US Mountain states")}
 
 
 def _check_zone(c: Compilation, value: str, span: Span) -> None:
     import zoneinfo
 
+    fixed = _FIXED_ABBREVIATIONS.get(value)
+    if fixed is not None:
+        hours, place, where = fixed
+        c.error("RK307", f"time zone '{value}' is a fixed UTC{hours} all year, with no summer time",
+                span, hint=f'for {where} write "{place}", which follows its summer time; for a '
+                f'fixed UTC{hours} all year write "Etc/GMT{"+" if hours[0] == "-" else "-"}'
+                f'{hours[1:]}"')
+        return
     try:
         zoneinfo.ZoneInfo(value)
     except (zoneinfo.ZoneInfoNotFoundError, ValueError):
+        offset = _OFFSET.fullmatch(value.strip())
+        if offset is not None:
+            c.error("RK307", f"unknown time zone '{value}': an offset is not a time zone", span,
+                    hint=_offset_hint(*offset.groups()))
+            return
         c.error("RK307", f"unknown time zone '{value}'", span,
                 hint=suggest(value, zoneinfo.available_timezones()) or
                 'use an IANA name such as "Europe/Berlin" or "UTC"')
+
+
+def _offset_hint(sign: str, hours: str, minutes: str | None) -> str:
+    """Name a place (whose summer time rulekit then follows), or the Etc/GMT name of a whole
+    hour's fixed offset, whose sign POSIX inverts; never another offset."""
+    hint = 'name a place, as in "Europe/Paris" or "America/New_York": its zone follows its summer time'
+    if int(minutes or 0) == 0 and int(hours) <= (14 if sign == "+" else 12):
+        etc = f'Etc/GMT{"-" if sign == "+" else "+"}{int(hours)}' if int(hours) else "UTC"
+        hint += (f'; for a fixed UTC{sign}{int(hours)} all year write "{etc}"' + (
+            f" (Etc/GMT names invert the sign: {etc} is UTC{sign}{int(hours)})"
+            if int(hours) else ""))
+    return hint
 
 
 def _value_is(value: ast.Value | None, kind: str | None) -> bool:

@@ -207,6 +207,12 @@ def _check_option_value(c: Compilation, name: str, value: ast.Value | None) -> N
         _check_currency(c, value.value, value.span)
     elif name == "max_age" and value.seconds <= 0:
         c.error("RK310", "a freshness budget must be longer than zero", value.span)
+    elif name == "label":
+        _bad_label(c, value)
+    elif name == "column" and not value.value.strip():
+        c.error("RK304", "a column name cannot be empty", value.span,
+                hint="name the stored column the field is read from, as in "
+                "`column \"price_pence\"`, or drop `column` to read the field's own name")
     elif name == "format" and not value.value.strip():
         c.error("RK304", "an empty format", value.span, hint="use short, medium, long or full")
 
@@ -279,6 +285,14 @@ def check_entities(c: Compilation) -> None:
                         "does not say where a row's age is read", age.name.span,
                         hint="add `fresh within 1d via updated_at` to the entity; `max_age` "
                         "then tightens the budget for this field")
+            elif age is not None and isinstance(age.value, ast.Duration) and \
+                    age.value.seconds > fresh[0].budget.seconds > 0:
+                budget = fresh[0].budget.text
+                c.error("RK310", f"field '{decl.name.value}' has `max_age {age.value.text}`, longer "
+                        f"than the budget of entity '{name}', `fresh within {budget}`", age.value.span,
+                        hint=f"`max_age` can only tighten the budget: write at most "
+                        f"`max_age {budget}`, or lengthen the entity's `fresh within` if this "
+                        "value may be older")
         for requires in (s for s in entity.statements if isinstance(s, ast.RequiresDecl)):
             for item in requires.inputs:
                 if item.value not in c.inputs:
@@ -325,10 +339,7 @@ def _check_alias(c: Compilation, owner: dict[str, tuple[str, Span]], value: str,
     if not key:
         c.error("RK304", f"{what} cannot be empty", alias.span)
         return
-    if what == "a label" and ("{" in alias.value or "}" in alias.value):
-        c.error("RK304", "a label is shown to customers as written, so it cannot hold { or }",
-                alias.span, hint="write the words a customer reads; a label is plain text, "
-                "not a template with slots")
+    if what == "a label" and _bad_label(c, alias):
         return
     first = owner.get(key)
     if first is None:
@@ -338,6 +349,21 @@ def _check_alias(c: Compilation, owner: dict[str, tuple[str, Span]], value: str,
                 f"'{value}'", alias.span,
                 hint=f"it already maps to '{first[0]}' at {first[1].at()}; "
                 f"{what} must mean one value")
+
+
+def _bad_label(c: Compilation, label: ast.String) -> bool:
+    """RK304 for a label that cannot be shown to customers as written: blank, or with { or }
+    (a literal "{date}" would reach them). True when one was reported."""
+    if not label.value.strip():
+        c.error("RK304", "a label cannot be empty", label.span,
+                hint="write the words a customer reads, as in `label \"delivery date\"`")
+        return True
+    if "{" in label.value or "}" in label.value:
+        c.error("RK304", "a label is shown to customers as written, so it cannot hold { or }",
+                label.span, hint="write the words a customer reads; a label is plain text, "
+                "not a template with slots")
+        return True
+    return False
 
 
 def _check_labels_declared(c: Compilation) -> None:

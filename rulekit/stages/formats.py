@@ -63,6 +63,12 @@ def check_format(c: Compilation, kind: str, decl: ast.FieldDecl, value: ast.Stri
                     f"written {_counts(lengths)}", _inner(c, value, offset, length),
                     hint=_widths(kind, letter, lengths))
             return
+    misread = _misread(kind, runs)
+    if misread:
+        (letter, length, offset), what, hint = misread
+        c.error("RK312", f"{shown} uses '{letter * length}', {what}", _inner(c, value, offset, length),
+                hint=hint)
+        return
     timed = [run for run in runs if run[0] in _TIME_LETTERS or run[0] in _ZONE_LETTERS]
     if timed:
         letters = ", ".join(dict.fromkeys(letter * length for letter, length, _ in timed))
@@ -84,6 +90,27 @@ def check_format(c: Compilation, kind: str, decl: ast.FieldDecl, value: ast.Stri
     if problem:
         c.error("RK312", f"babel cannot apply {shown}: {problem}", value.span,
                 hint="use short, medium, long or full, or a CLDR pattern such as \"d MMMM yyyy\"")
+
+
+def _misread(kind: str, runs: list[tuple[str, int, int]]):
+    """The first letter that babel renders without complaint but that shows another date or
+    time than the one its neighbours mean, with what it shows and the letter to write instead;
+    or None. 'Y' beside no week number is the week-based year, 'D' beside a month the day of
+    the year, 'h' or 'K' beside no day period a 12-hour clock with no AM or PM."""
+    letters = {letter for letter, _, _ in runs}
+    for run in runs:
+        letter, length, _ = run
+        if letter == "Y" and "w" not in letters:
+            return run, ("the week-based year: 29 December 2024 falls in week 1 of 2025 and "
+                         "shows as 2025"), f"write '{'y' * length}' for the calendar year"
+        if letter == "D" and letters & {"M", "L"}:
+            return run, ("the day of the year: 5 February shows as 36"), \
+                f"write '{'d' * min(length, 2)}' for the day of the month"
+        if kind == "timestamp" and letter in "hK" and not letters & {"a", "b", "B"}:
+            return run, ("a 12-hour clock with no AM or PM: 19:30 shows as "
+                         f"{'07' if length == 2 else '7'}:30"), \
+                f"write '{'H' * length}' for the 24-hour clock, or add 'a' for AM or PM"
+    return None
 
 
 def _babel_problem(kind: str, pattern: str) -> str | None:

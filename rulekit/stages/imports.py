@@ -159,7 +159,10 @@ def check_header(c: Compilation) -> None:
                     setting.value.span, hint=f"for example `{name} {example}`")
             continue
         value = _plain(setting.value)
-        if name == "locale":
+        if name == "version" and not value.strip():
+            c.error("RK304", "a version cannot be empty", setting.value.span,
+                    hint='every decision traces to the version: write one, such as `version "2026.11"`')
+        elif name == "locale":
             _check_locale(c, value, setting.value.span)
         elif name == "currency":
             _check_currency(c, value, setting.value.span)

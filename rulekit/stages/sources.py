@@ -177,6 +177,14 @@ def _sql_lookup(c: Compilation, entity: ast.Entity, source: ast.SqlSource, key: 
     returned = set(analysis.columns)
     missing = [(column, field) for column, field in columns if column not in returned]
     if missing:
+        glued = _glued_alias(source.sql.value, analysis.tree, {column for column, _ in missing})
+        if glued is not None:
+            column, alias, start, end = glued
+            c.error("RK505", f"the query of entity '{entity.name.value}' does not return "
+                    f"{column}: `{column} {alias}` reads as `{column} AS {alias}`",
+                    _sql_span(c, source.sql, start, end),
+                    hint=f"a comma is missing: write `{column}, {alias}`")
+            return None
         names = ", ".join(column if column == field else f"{column} (for {field})"
                           for column, field in missing)
         c.error("RK505", f"the query of entity '{entity.name.value}' does not return {names}",
@@ -190,6 +198,23 @@ def _sql_lookup(c: Compilation, entity: ast.Entity, source: ast.SqlSource, key: 
     return P.Lookup(kind="sql", sql=source.sql.value, columns=tuple(f for _, f in columns),
                     tenant_column=analysis.tenant_column, shared=shared_from is not None,
                     statements=statements)
+
+
+def _glued_alias(sql: str, tree, missing: set[str]) -> tuple[str, str, int, int] | None:
+    """A selected column the query was to return, renamed by the next word with no `AS` or
+    comma between (`name price`: a comma left out): the column, the alias and the alias's
+    offsets in ``sql``; or None."""
+    from sqlglot import exp
+
+    for node in getattr(tree, "expressions", ()) if isinstance(tree, exp.Select) else ():
+        if isinstance(node, exp.Alias) and isinstance(node.this, exp.Column) and \
+                node.this.name in missing:
+            column, alias = node.this.name, node.alias
+            glued = re.search(rf"\b{re.escape(column)}\s+({re.escape(alias)})\b", sql,
+                              re.IGNORECASE)
+            if glued is not None:
+                return column, alias, glued.start(1), glued.end(1)
+    return None
 
 
 def _valid_table_name(table: str) -> bool:
