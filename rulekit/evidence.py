@@ -694,6 +694,8 @@ class Evidence:
     position_words: frozenset[tuple[str, Decimal]] = frozenset()
     codes: frozenset[str] = frozenset()
     phones: frozenset[str] = frozenset()
+    # the phone numbers only hidden fields hold, with why: said whole, one is that field's
+    withheld_phones: Mapping[str, Withheld] = dataclasses.field(default_factory=dict)
     no_quantities: Mapping[str, str] = dataclasses.field(default_factory=dict)
 
     @functools.cached_property
@@ -1327,6 +1329,7 @@ class _Builder:
         self.position_words: set[tuple[str, Decimal]] = set()
         self.codes: set[str] = set()
         self.phones: set[str] = set()
+        self.withheld_phones: dict[str, Withheld] = {}
         self.no_quantities: dict[str, str] = {}
         self.stated_counts: set[tuple[str, Decimal]] = set()
         self.untrusted_values: set[Decimal] = set()
@@ -1618,6 +1621,10 @@ class _Builder:
         if why.code == "hidden_field":
             for value in _numbers_in(node, self.locale):
                 self.withheld.setdefault(value, why)
+            named = bool(keys) and phone_field(keys[-1])
+            if isinstance(node, str) and (named or "+" in node or "(" in node):
+                for _, _, digits in phones_in(node, named):
+                    self.withheld_phones.setdefault(digits, why)
             return
         outer, self.withholding = self.withholding, why
         try:
@@ -2090,7 +2097,7 @@ class _Builder:
             flags=tuple(self.flags),
             positions=frozenset(self.positions - values),
             position_words=frozenset(self.position_words), codes=frozenset(self.codes),
-            phones=frozenset(self.phones),
+            phones=frozenset(self.phones), withheld_phones=dict(self.withheld_phones),
             no_quantities={digits: what for digits, what in self.no_quantities.items()
                            if Decimal(digits) not in values})
 

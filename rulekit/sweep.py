@@ -590,7 +590,7 @@ def _whole_values(text: str, low: str, mentions: Sequence[Mention], evidence: Ev
     hyphen; the word "version" or "option". A value code put into a slot (``slots``, the slot
     values case-folded) is licensed whole."""
     settled: dict[int, Finding | None] = {}
-    if "+" in text or "(" in text or evidence.phones:
+    if "+" in text or "(" in text or evidence.phones or evidence.withheld_phones:
         for match in PHONE.finditer(text):
             written = match.group()
             digits = phone_digits(written)
@@ -607,9 +607,13 @@ def _whole_values(text: str, low: str, mentions: Sequence[Mention], evidence: Ev
             for index in inside:
                 settled[index] = None
             if not held and inside:
-                settled[inside[0]] = _new_finding(
-                    "number", written, digits, start, end, "unsupported_number",
-                    f"the phone number {written} is not in the evidence", None, True)
+                why = next((why for phone, why in evidence.withheld_phones.items()
+                            if same_phone(digits, phone)), None)
+                code, message = (why.code, f"the phone number {written} {why.why}") if why \
+                    else ("unsupported_number", f"the phone number {written} is not in the "
+                          "evidence")
+                settled[inside[0]] = _new_finding("number", written, digits, start, end, code,
+                                                  message, None, True)
     for index, mention in enumerate(mentions):
         if mention.kind != "number" or mention.value is None or index in settled:
             continue

@@ -542,16 +542,35 @@ def test_the_model_is_never_told_a_hidden_value():
     assert "ada@example.com" not in json.dumps(result.decision.to_dict())
 
 
-def test_every_piece_of_a_hidden_sensitive_value_found_by_the_sweep_is_masked():
-    """The sweep finds "+44 20 7946 0958" as four figures; each appears only in the hidden
-    sensitive phone, so even "+44" and "20" are masked, with the field named in `masked`."""
+def _logged_with_hidden_phone(answer: str) -> dict:
+    """The log line of auditing ``answer`` with the customer's phone hidden and sensitive."""
     policy = compile_source(PEOPLE_SOURCE.replace("field phone   text sensitive",
                                                   "field phone   text hidden sensitive"),
                             "people.rules").policy
     lines: list = []
-    audit("We will call you on +44 20 7946 0958.", {"customer": PEOPLE_ROWS["customer"]},
-          policy=policy, log=DecisionLog(lines.append))
+    audit(answer, {"customer": PEOPLE_ROWS["customer"]}, policy=policy,
+          log=DecisionLog(lines.append))
     (line,) = lines
+    return line
+
+
+def test_a_hidden_sensitive_phone_number_found_by_the_sweep_is_masked_whole():
+    """The sweep reads "+44 20 7946 0958" as one phone number, which appears only in the hidden
+    sensitive phone: its finding says so, and the number is masked in the text and the message,
+    with the field named in `masked`."""
+    line = _logged_with_hidden_phone("We will call you on +44 20 7946 0958.")
+    (hidden,) = line["findings"]
+    assert hidden["code"] == "hidden_field" and hidden["text"] == MASK
+    assert hidden["message"].startswith(
+        f"the phone number {MASK} appears in the evidence only as customer.phone")
+    assert "7946" not in json.dumps(line)
+    assert line["masked"] == ["customer.phone"]
+
+
+def test_every_piece_of_a_hidden_sensitive_value_found_by_the_sweep_is_masked():
+    """Spaced groups with no "+" or brackets are figures, each found alone; each appears only
+    in the hidden sensitive phone, so even "44" and "20" are masked."""
+    line = _logged_with_hidden_phone("We will call you on 44 20 7946 0958.")
     hidden = [f for f in line["findings"] if f["code"] == "hidden_field"]
     assert len(hidden) == 4 and {f["text"] for f in hidden} == {MASK}
     assert all(f["message"].startswith(f"{MASK} appears in the evidence only as customer.phone")
