@@ -34,7 +34,7 @@ from rulekit.compare import Unreadable, compare, folds_case, key_matches
 from rulekit.decision import ClaimResult, Decision, Fact, Failure, Reason, choose, claim_result
 from rulekit.log import Stages, record_decision
 from rulekit.entity_rows import check_inputs
-from rulekit.policy import DERIVED, Action, BoundEntity, Entity, Field, Policy
+from rulekit.policy import Action, BoundEntity, Entity, Field, Policy, derived
 from rulekit.render import fill, fill_message, format_value, join_words, jsonable
 from rulekit.reply import Claim, Problem, Reply, read_reply
 from rulekit.scan.reader import surrogate_problem
@@ -433,10 +433,8 @@ def _rows_by_id(found: Any) -> bool:
 
 # --- what the checker derives from a policy, once ---------------------------------------------
 #
-# Held by the policy itself (``policy.DERIVED``, an entry of its ``__dict__`` that is no field:
-# not compared, hashed, dumped or pickled), so a process with any number of policies derives
-# each once; nothing is kept process-wide. ``model_copy`` carries the entry over to a changed
-# copy, so it is tagged with the identity of the policy it was derived from (``_derived``).
+# Held by the policy itself (``policy.derived``: not compared, hashed, dumped or pickled), so a
+# process with any number of policies derives each once; nothing is kept process-wide.
 
 class _Derived:
     """Per-policy data the checker would otherwise recompute on every check. Immutable apart
@@ -496,13 +494,8 @@ class _Derived:
 
 def _derived(policy: Policy) -> _Derived:
     """What the checker derives from ``policy``: worked out on its first check and held by the
-    policy for the next. Two threads deriving it at once each get a correct one; one is kept."""
-    held = policy.__dict__.get(DERIVED)
-    if held is not None and held[0] == id(policy):
-        return held[1]
-    derived = _Derived(policy)
-    object.__setattr__(policy, DERIVED, (id(policy), derived))   # frozen: no field changes
-    return derived
+    policy for the next (``policy.derived``)."""
+    return derived(policy, "check", _Derived)
 
 
 # Longest text kept in a cache key: a claimed value is the model's, and only short ones repeat.

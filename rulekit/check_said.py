@@ -24,7 +24,6 @@ value) or ``stray_figure`` (no cited row holds a value of that kind to hold it t
 from __future__ import annotations
 
 import datetime as dt
-import functools
 import re
 from decimal import Decimal
 from typing import Any, Mapping, NamedTuple, Sequence
@@ -33,7 +32,7 @@ from rulekit import dates
 from rulekit.assent import agreement
 from rulekit.compare import Unreadable, _alias_table, _decimal, _fold
 from rulekit.decision import Failure, Reason
-from rulekit.policy import Identity
+from rulekit.policy import Policy, derived
 from rulekit.render import format_value
 
 # What a figure kind of the question is held to: the kinds of field that can hold it.
@@ -198,19 +197,17 @@ def _may_ask(policy, question: str) -> bool:
     if any(c.isdigit() for c in question) or _has_contact(question):
         return True
     low = question.casefold()
-    words = _state_words(Identity(policy))
+    words = derived(policy, "said.state_words", _state_words)
     if any(word in low for word in words[1]):
         return True
     return words[0] is not None and words[0].search(low) is not None
 
 
-@functools.lru_cache(maxsize=8)
-def _state_words(policy: Identity) -> tuple[re.Pattern | None, tuple[str, ...]]:
+def _state_words(rules: Policy) -> tuple[re.Pattern | None, tuple[str, ...]]:
     """The weekday names of the policy's locale (a pattern over lower-cased text) and the
-    aliases of its readable enum fields, casefolded; once per policy."""
+    aliases of its readable enum fields, casefolded; once per policy (``policy.derived``)."""
     from rulekit.sweep_days import _lone_weekday_names
 
-    rules = policy.policy
     aliases = {word for entity in rules.entities for field in entity.readable_fields
                if field.type.kind == "enum" for word, _ in field.type.aliases if word}
     return _lone_weekday_names(rules.locale)[0], tuple(sorted(aliases))

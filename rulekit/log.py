@@ -54,6 +54,8 @@ import warnings
 from collections.abc import Callable, Mapping
 from typing import Any, NamedTuple
 
+from rulekit.policy import Policy, derived
+
 __all__ = ["DecisionLog", "FORMAT_VERSION", "MASK", "Stages", "as_log", "record_decision",
            "template_info"]
 
@@ -429,11 +431,16 @@ class _Identity:
         return isinstance(other, _Identity) and other.policy is self.policy
 
 
-# A process holds a policy or a few; the cache keeps each alive, so an id is never reused.
-@functools.lru_cache(maxsize=8)
-def _sensitive_of(key: _Identity) -> _Sensitive:
+def _sensitive_of(policy: Any) -> _Sensitive:
+    """The sensitive fields of ``policy``, once per policy (``policy.derived``)."""
+    if isinstance(policy, Policy):
+        return derived(policy, "log.sensitive", _sensitive_fields)
+    return _sensitive_fields(policy)
+
+
+def _sensitive_fields(policy: Any) -> _Sensitive:
     pairs, keys = set(), {}
-    for entity in getattr(key.policy, "entities", ()):
+    for entity in getattr(policy, "entities", ()):
         for field in entity.fields:
             if field.sensitive:
                 pairs.add((entity.name, field.name))
@@ -458,7 +465,7 @@ class _Masker:
 
     def __init__(self, policy: Any, claims: Any, data: Any = None) -> None:
         self.policy = policy
-        self.rules = _NOTHING_SENSITIVE if policy is None else _sensitive_of(_Identity(policy))
+        self.rules = _NOTHING_SENSITIVE if policy is None else _sensitive_of(policy)
         self.used: set[str] = set()
         self.by_path: dict[str, Any] = {}
         self._pattern = None
@@ -608,7 +615,7 @@ def _values_in(policy: Any, data: Any) -> list[tuple[str, str]]:
     from rulekit.evidence import locate
 
     found: list[tuple[str, str]] = []
-    for entity, fields, paths in _sensitive_rows(_Identity(policy)):
+    for entity, fields, paths in _sensitive_rows(policy):
         seen: set[int] = set()
         for path in paths:
             for row in locate(data, path):
@@ -625,10 +632,15 @@ def _values_in(policy: Any, data: Any) -> list[tuple[str, str]]:
     return found
 
 
-@functools.lru_cache(maxsize=8)
-def _sensitive_rows(key: _Identity) -> tuple[tuple[str, tuple, tuple[str, ...]], ...]:
-    """Each entity with a sensitive field: its name, those fields, and the paths of its rows."""
-    policy = key.policy
+def _sensitive_rows(policy: Any) -> tuple[tuple[str, tuple, tuple[str, ...]], ...]:
+    """Each entity with a sensitive field: its name, those fields, and the paths of its rows;
+    once per policy (``policy.derived``)."""
+    if isinstance(policy, Policy):
+        return derived(policy, "log.sensitive_rows", _sensitive_rows_of)
+    return _sensitive_rows_of(policy)
+
+
+def _sensitive_rows_of(policy: Any) -> tuple[tuple[str, tuple, tuple[str, ...]], ...]:
     declared = {e.name: e.paths for e in getattr(getattr(policy, "binding", None), "entities", ())}
     found = []
     for entity in getattr(policy, "entities", ()):

@@ -13,12 +13,14 @@ import json
 import re
 from pathlib import Path
 from collections.abc import Mapping, Sequence
-from typing import Any, Literal
+from typing import Any, Callable, Literal, TypeVar
 
 from pydantic import ValidationError
 
 from rulekit.errors import ArtifactError
 from rulekit.types import AnyType, Frozen
+
+T = TypeVar("T")
 
 # 2: entities carry their lookup statements; tenant; routed sources. 3: `artifact_sha256`.
 # 4: `compiled_by`; enums and alias tables carry display labels (an older rulekit would show the
@@ -314,9 +316,28 @@ class Identity:
         return isinstance(other, Identity) and other.policy is self.policy
 
 
-# The key under which the checker keeps what it derives from a policy (``check._derived``), in
-# the policy's ``__dict__``: no field, so never compared, hashed, dumped, or pickled.
+# The key under which what is derived from a policy (``derived``) is kept, in the policy's
+# ``__dict__``: no field, so never compared, hashed, dumped, or pickled.
 DERIVED = "_rulekit_derived"
+
+
+def derived(policy: "Policy", name: str, build: Callable[["Policy"], T]) -> T:
+    """What ``build`` derives from ``policy`` (the checker's readable fields, the log's
+    sensitive fields...), worked out on first use and held by the policy itself under ``name``,
+    so a process with any number of policies derives each once and nothing is kept
+    process-wide (a bounded cache keyed by policy re-derived everything on every check once a
+    process held more policies than its size). The entry names the very policy it belongs to:
+    ``model_copy`` carries it over to a changed copy, which derives its own. Two threads
+    deriving at once each get a correct value; one is kept."""
+    held = policy.__dict__.get(DERIVED)
+    if held is None or held[0] is not policy:
+        held = (policy, {})
+        object.__setattr__(policy, DERIVED, held)       # frozen: no field changes
+    table = held[1]
+    value = table.get(name)
+    if value is None:
+        value = table[name] = build(policy)
+    return value
 
 
 class Policy(Frozen):
@@ -429,8 +450,8 @@ class Policy(Frozen):
         return {"name": self.name, "version": self.version, "hash": self.sources_sha256}
 
     def __getstate__(self) -> dict:
-        # What the checker derived (``DERIVED``) holds caches that do not pickle, and is
-        # derived again on the copy's first check.
+        # What was derived from the policy (``DERIVED``) holds caches that do not pickle, and
+        # is derived again on the copy's first use.
         state = super().__getstate__()
         if DERIVED in state.get("__dict__", ()):
             state = {**state, "__dict__": {name: value for name, value

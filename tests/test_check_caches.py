@@ -192,3 +192,32 @@ def test_a_changed_copy_of_a_policy_derives_its_own_data():
     again = pickle.loads(pickle.dumps(POLICY))
     assert again == POLICY and check_module._derived(again).policy is again
     assert check(again, reply(PRICE), ROWS, now=NOW).decision == "answer"
+
+
+def test_the_log_and_the_assent_reader_keep_their_data_with_each_policy_too():
+    """The decision log's sensitive fields and the assent reader's state words were bounded
+    caches of eight policies, re-derived on every check in a process that held more."""
+    from rulekit import check_said, log
+    from rulekit.policy import derived
+
+    policies = [rulekit.load(CASES / "types.rules") for _ in range(12)]
+    held = [(log._sensitive_of(p), log._sensitive_rows(p),
+             derived(p, "said.state_words", check_said._state_words)) for p in policies]
+    for policy, (sensitive, rows, words) in zip(policies, held):
+        assert log._sensitive_of(policy) is sensitive
+        assert log._sensitive_rows(policy) is rows
+        assert derived(policy, "said.state_words", check_said._state_words) is words
+
+
+def test_a_copy_of_a_copy_never_takes_data_derived_for_another_policy():
+    """The held data names its policy by reference, not by ``id``: a copy made after the
+    original is gone, which may get the original's id, still derives its own."""
+    from rulekit.policy import derived
+
+    original = rulekit.load(CASES / "types.rules")
+    derived(original, "test.version", lambda p: p.version)
+    copy = original.model_copy(update={"version": "second"})
+    del original
+    again = copy.model_copy(update={"version": "third"})
+    assert derived(copy, "test.version", lambda p: p.version) == "second"
+    assert derived(again, "test.version", lambda p: p.version) == "third"
