@@ -217,8 +217,9 @@ class SweepSettings:
     @classmethod
     def _derive(cls, policy: Policy) -> "SweepSettings":
         spec = policy.sweep
-        percent_fields = tuple(f"{e.name}.{f.name}" for e in policy.entities for f in e.fields
-                               if f.type.kind == "decimal" and f.type.percent)
+        percent_fields = tuple(_field_targets(policy, e, f.name) for e in policy.entities
+                               for f in e.fields if f.type.kind == "decimal" and f.type.percent)
+        percent_fields = tuple(t for targets in percent_fields for t in targets)
         from babel.numbers import get_currency_precision
 
         fields = [f for e in policy.entities for f in e.fields]
@@ -284,6 +285,15 @@ IN_TEXT_ORDER = operator.attrgetter("start", "end", "code")
 @functools.lru_cache(maxsize=16)
 def _settings_of(key: Identity) -> SweepSettings:
     return SweepSettings._derive(key.policy)
+
+
+def _field_targets(policy: Policy, entity: Entity, field: str) -> tuple[str, ...]:
+    """Where the values of ``entity.field`` are in JSON evidence: the field under each of the
+    entity's ``from evidence`` paths ("$.posts[*].engagement_rate"), so that a key of that
+    name elsewhere ("weekly": {"engagement_rate": 0.061}) is read by its own name; an entity
+    without one is found by name ("post.engagement_rate", and "engagement_rate" alone)."""
+    paths = next((b.paths for b in policy.binding.entities if b.name == entity.name), ())
+    return tuple(f"{path}.{field}" for path in paths) or (f"{entity.name}.{field}",)
 
 
 def _row_entities(policy: Policy) -> tuple[tuple[Entity, tuple[str, ...]], ...]:
