@@ -93,10 +93,18 @@ _OBJECT_BEFORE = re.compile(
 # The first mark comes before the look-behinds ("not after an initial, St, Mr..."), which then
 # include it: they are tried only where a sentence can end, not at every character. Chinese and
 # Japanese end a sentence at 。！？ with no space after it; a sentence of a script without case
-# (Korean: "품절입니다. 배송비는") starts with a letter of that script.
+# (Korean: "품절입니다. 배송비는") starts with a letter of that script. In Markdown a heading and a
+# table row start a sentence, and so does a list item ("- ", "* ", "+ ", "1. ", "1) ") after a
+# line that ended one: "- The gnocchi collab got 301,771 views." is not about the post of the
+# bullet above it. Items of bare figures ("- 2,380 views" with no full stop) stay one sentence
+# with the row the line after them names ("Those are for ...").
 _SENTENCE_END = re.compile(r"[.!?](?<!\b[A-Z].)(?<!\bSt.)(?<!\bMr.)(?<!\bJr.)(?<!\bSr.)"
                            r"(?<!\bvs.)[.!?]*[\"”’)]*\s+(?=[\"“(]?[A-Z0-9" + _CJK_CHARS + "])"
-                           r"|\n\s*\n|[。！？][」』）)]*\s*")
+                           r"|\n\s*\n|[。！？][」』）)]*\s*"
+                           # a list item after a line that ended a sentence
+                           r"|[.!?][.!?\"”’)*_]*[ \t]*\n[ \t]*(?=(?:[-*+]|\d{1,3}[.)])[ \t])"
+                           # a heading or a table row, and the line after a heading
+                           r"|\n[ \t]*(?=#{1,6}[ \t]|\|)|(?m:^#{1,6}[ \t][^\n]*\n)")
 # Between two figures of one list: "18 points, six rebounds and a steal".
 # A figure, then "... that also included" a figure: "a 10-point double-double that also included
 # an assist".
