@@ -1963,8 +1963,9 @@ class _Judge:
 
     def _name_digits(self, mention: Mention) -> bool:
         """Digits that keep the company they keep in the evidence: a name or code."""
-        if "name_digits" not in self.settings.small_integer_contexts and not mention.glued:
-            return False
+        if "name_digits" not in self.settings.small_integer_contexts and not mention.glued \
+                and (mention.value is None or mention.value <= self.settings.small_integer_limit):
+            return False    # `small integers ... as` governs integers up to its limit only
         token = mention.token.casefold() if mention.glued and mention.token else None
         if token and (token in self.evidence.names or token in self.evidence.period_keys):
             return True     # BT-3; "Q2" for a key q2
