@@ -81,6 +81,8 @@ _ORDINAL = (r"(\d{1,2}(?:st|nd|rd|th)|" + "|".join(sorted(_ORDINAL_VALUES, key=l
 # longer phrases come first, so "a pair of" is not read as "a" before "pair".
 _IMPLICIT = re.compile(r"\b(?:a\s+pair\s+of|a\s+trio\s+of|an?|one)\s+", re.IGNORECASE)
 _IMPLICIT_VALUES = {"a": 1, "an": 1, "one": 1, "a pair of": 2, "a trio of": 3}
+# After "a"/"an" and a field word, a figure for it: "an engagement rate of 1.5%", "a rating: 4".
+_FIGURE_AFTER = re.compile(r"[ \t\u00a0]*(?:(?:of|at|was|is|=|:)[ \t\u00a0]*)?[-+$€£¥]?\d")
 # Words that may stand between a figure and its field word: "12 total rebounds",
 # "38 season-high points". Not "of": "12 of his 20 points" is a part, not the points.
 _FILLERS = re.compile(r"^(?:[\s\-–]*(?:total|combined|more|straight|[a-z]+-high|[a-z]+-best))*"
@@ -929,8 +931,9 @@ def _implicit(text: str, vocabulary: _Vocabulary, claimed: _Spans, scanned) -> l
     for match in _IMPLICIT.finditer(text):
         rest = text[match.end():match.end() + _WINDOW]
         word = vocabulary.words.match(rest)
-        if not word or not _word_ends(rest, word.end()):
-            continue
+        if not word or not _word_ends(rest, word.end()) \
+                or _FIGURE_AFTER.match(rest, word.end()):
+            continue    # "an engagement rate of 1.5%": the figure after it is the field's
         start, end = match.start(), match.end() + word.end()
         if claimed.overlaps(start, end):
             continue
