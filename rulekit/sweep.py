@@ -60,8 +60,8 @@ from decimal import ROUND_HALF_EVEN, ROUND_HALF_UP, Decimal
 from typing import Any, Collection, Iterable, Iterator, Sequence
 
 from rulekit import dates
-from rulekit.evidence import (_WORD, Evidence, RowRule, Withheld, _relative, _url, locate,
-                              month_part, name_words, noun, said_as_year)
+from rulekit.evidence import (_ANY_INDEX, _WORD, Evidence, RowRule, Withheld, _relative, _url,
+                              locate, month_part, name_words, noun, said_as_year)
 from rulekit.findings import _FIGURE_KINDS, Finding, _new_finding
 from rulekit.numbers import plain_decimal
 from rulekit.policy import Binding, Entity, Identity, Policy
@@ -227,7 +227,8 @@ class SweepSettings:
         minor = tuple((f.name, get_currency_precision(f.type.currency)) for f in fields
                       if f.type.kind == "money" and f.type.storage == "minor")
         return cls(spec.small_integer_limit, frozenset(spec.small_integer_contexts),
-                   frozenset(spec.rounding), frozenset(spec.exempt), spec.placeholders,
+                   frozenset(_rounding_targets(policy, spec.rounding)), frozenset(spec.exempt),
+                   spec.placeholders,
                    spec.untrusted, spec.authoritative, percent_fields, placeholders, minor,
                    _row_entities(policy), policy.binding,
                    money_currencies=_money_currencies(fields, policy.currency),
@@ -294,6 +295,20 @@ def _field_targets(policy: Policy, entity: Entity, field: str) -> tuple[str, ...
     without one is found by name ("post.engagement_rate", and "engagement_rate" alone)."""
     paths = next((b.paths for b in policy.binding.entities if b.name == entity.name), ())
     return tuple(f"{path}.{field}" for path in paths) or (f"{entity.name}.{field}",)
+
+
+def _rounding_targets(policy: Policy, rounding: Iterable[str]) -> list[str]:
+    """`rounding allowed for` as written, and each `entity.field` also at its entity's
+    ``from evidence`` paths: "week.views" for a week found at "$.summary" is
+    "$.summary.views"."""
+    entities = {e.name: e for e in policy.entities}
+    targets = list(rounding)
+    for target in rounding:
+        name, _, field = target.partition(".")
+        if field and name in entities:
+            targets += [t for t in _field_targets(policy, entities[name], field)
+                        if t.startswith("$")]
+    return targets
 
 
 def _row_entities(policy: Policy) -> tuple[tuple[Entity, tuple[str, ...]], ...]:
@@ -1958,7 +1973,8 @@ class _Judge:
         allowed = self.settings.rounding
         if not allowed:
             return False
-        figures = [f for f in self.evidence.near(mention.value) if _field_of(f.path) & allowed]
+        figures = [f for f in self.evidence.near(mention.value) if _field_of(f.path) & allowed
+                   or _ANY_INDEX.sub("[*]", f.path) in allowed]
         return self._rounds_to(mention, figures) is not None
 
     def _name_digits(self, mention: Mention) -> bool:
