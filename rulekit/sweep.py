@@ -2302,7 +2302,10 @@ class _Judge:
                 return None     # "-15 %" for "discount_pct": 15, retail's way to write it
             return self._finding(mention, "unsupported_number", f"{shown} has the wrong sign: "
                                  f"the evidence holds {-value}")
-        rounded = self._rounds_to(mention, evidence.near(value))
+        # (an integer said in words, "Three of your posts", is no rounding: it is not held)
+        rounded = None if mention.kind == "word_number" and integral and not mention.scaled \
+            and mention.currency is None and not mention.percent \
+            else self._rounds_to(mention, evidence.near(value))
         if rounded is not None and not (
                 rounded.value != rounded.value.to_integral_value() and integral
                 and mention.decimals == 0 and not mention.scaled and mention.currency is None
