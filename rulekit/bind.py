@@ -81,6 +81,8 @@ _ORDINAL = (r"(\d{1,2}(?:st|nd|rd|th)|" + "|".join(sorted(_ORDINAL_VALUES, key=l
 # longer phrases come first, so "a pair of" is not read as "a" before "pair".
 _IMPLICIT = re.compile(r"\b(?:a\s+pair\s+of|a\s+trio\s+of|an?|one)\s+", re.IGNORECASE)
 _IMPLICIT_VALUES = {"a": 1, "an": 1, "one": 1, "a pair of": 2, "a trio of": 3}
+# After "a"/"an" and a field word, a figure for it: "an engagement rate of 1.5%", "a rating: 4".
+_FIGURE_AFTER = re.compile(r"[ \t\u00a0]*(?:(?:of|at|was|is|=|:)[ \t\u00a0]*)?[-+$€£¥]?\d")
 # Words that may stand between a figure and its field word: "12 total rebounds",
 # "38 season-high points". Not "of": "12 of his 20 points" is a part, not the points.
 _FILLERS = re.compile(r"^(?:[\s\-–]*(?:total|combined|more|straight|[a-z]+-high|[a-z]+-best))*"
@@ -93,10 +95,18 @@ _OBJECT_BEFORE = re.compile(
 # The first mark comes before the look-behinds ("not after an initial, St, Mr..."), which then
 # include it: they are tried only where a sentence can end, not at every character. Chinese and
 # Japanese end a sentence at 。！？ with no space after it; a sentence of a script without case
-# (Korean: "품절입니다. 배송비는") starts with a letter of that script.
+# (Korean: "품절입니다. 배송비는") starts with a letter of that script. In Markdown a heading and a
+# table row start a sentence, and so does a list item ("- ", "* ", "+ ", "1. ", "1) ") after a
+# line that ended one: "- The gnocchi collab got 301,771 views." is not about the post of the
+# bullet above it. Items of bare figures ("- 2,380 views" with no full stop) stay one sentence
+# with the row the line after them names ("Those are for ...").
 _SENTENCE_END = re.compile(r"[.!?](?<!\b[A-Z].)(?<!\bSt.)(?<!\bMr.)(?<!\bJr.)(?<!\bSr.)"
                            r"(?<!\bvs.)[.!?]*[\"”’)]*\s+(?=[\"“(]?[A-Z0-9" + _CJK_CHARS + "])"
-                           r"|\n\s*\n|[。！？][」』）)]*\s*")
+                           r"|\n\s*\n|[。！？][」』）)]*\s*"
+                           # a list item after a line that ended a sentence
+                           r"|[.!?][.!?\"”’)*_]*[ \t]*\n[ \t]*(?=(?:[-*+]|\d{1,3}[.)])[ \t])"
+                           # a heading or a table row, and the line after a heading
+                           r"|\n[ \t]*(?=#{1,6}[ \t]|\|)|(?m:^#{1,6}[ \t][^\n]*\n)")
 # Between two figures of one list: "18 points, six rebounds and a steal".
 # A figure, then "... that also included" a figure: "a 10-point double-double that also included
 # an assist".
@@ -921,8 +931,9 @@ def _implicit(text: str, vocabulary: _Vocabulary, claimed: _Spans, scanned) -> l
     for match in _IMPLICIT.finditer(text):
         rest = text[match.end():match.end() + _WINDOW]
         word = vocabulary.words.match(rest)
-        if not word or not _word_ends(rest, word.end()):
-            continue
+        if not word or not _word_ends(rest, word.end()) \
+                or _FIGURE_AFTER.match(rest, word.end()):
+            continue    # "an engagement rate of 1.5%": the figure after it is the field's
         start, end = match.start(), match.end() + word.end()
         if claimed.overlaps(start, end):
             continue

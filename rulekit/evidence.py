@@ -1296,7 +1296,13 @@ class _Builder:
         self.minor_units: dict[str, int] = {}
         self.field_currencies: dict[str, str] = {}
         self.zones: dict[str, tuple[tuple[str, str], ...]] = {}
-        self.percent_fields = percent_fields
+        # A ruleset's percent fields: those of an entity found at a `from evidence` path are
+        # that path's (``$.posts[*].engagement_rate``: a "weekly" key of that name is not one),
+        # the others are named (``post.engagement_rate`` or ``engagement_rate``).
+        self.percent_fields = {f for f in percent_fields if not f.startswith("$")}
+        self.percent_paths = frozenset(_ANY_INDEX.sub("[*]", f) for f in percent_fields
+                                       if f.startswith("$"))
+        self.percent_names = frozenset(f.rsplit(".", 1)[-1] for f in self.percent_paths)
         self.figures: list[Figure] = []
         self.counts: set[tuple[int, str]] = set()
         self.days: set[dt.date] = set()
@@ -1405,17 +1411,17 @@ class _Builder:
         return bool(keys) and _PLATFORM_WORDS.isdisjoint(key_words(keys[-1])) \
             and _RATING_NAMES.isdisjoint(key_words(keys[-1])) and self._in_item(keys, item)
 
-    def _is_percent_field(self, keys: tuple[str, ...]) -> bool:
-        return self._percent_reading(keys) in ("points", "ratio")
+    def _is_percent_field(self, keys: tuple[str, ...], path: str) -> bool:
+        return self._percent_reading(keys, path) in ("points", "ratio")
 
-    def _percent_reading(self, keys: tuple[str, ...]) -> str | None:
+    def _percent_reading(self, keys: tuple[str, ...], path: str) -> str | None:
         """``_ratio_reading`` of the number at ``keys``: "points" for a field the ruleset or a
         sibling declares a percentage (``_points_field``); the name of a field that says only
         a period is read in its parent's ({"bounce_rate": {"this_week": 0.412}} is a ratio),
         and a polarity in a sentiment's ({"sentiment": {"positive": 0.62}})."""
         if not keys:
             return None
-        if self._points_field(keys):
+        if self._points_field(keys, path):
             return "points"
         reading = _ratio_reading(keys[-1])
         if reading is None and len(keys) >= 2:
@@ -1679,7 +1685,7 @@ class _Builder:
         # a percentage in points ("percent_off": 15, {"type": "percentage", "value": 15}) backs
         # "15" and "15%", never "$15": it is held "in %", which no currency sign may stand for
         self.figures.append(Figure(value, path, decimals,
-                                   currency="%" if self._points_field(keys) else currency,
+                                   currency="%" if self._points_field(keys, path) else currency,
                                    whole=True))
         if value > 0 and keys and _DEDUCTION_NAME.search(keys[-1]):
             self.deductions.add(value)      # "Discount: -$4.32" (``Evidence.deductions``)
@@ -1689,7 +1695,7 @@ class _Builder:
                 and value == value.to_integral_value() and _INSTALMENTS_NAME.search(keys[-1]):
             self.instalments.add(value)     # "installments": 3 backs "3x sem juros"
         shown = None
-        reading = self._percent_reading(keys)
+        reading = self._percent_reading(keys, path)
         if reading in ("points", "ratio"):
             shown = value if reading == "points" or abs(value) > 1 \
                 else (value * 100).normalize()  # "engagement_rate": 0.046 is 4.6 %
@@ -1732,13 +1738,16 @@ class _Builder:
         for number in written | {number.replace(".", ",") for number in written}:
             self.minor_forms.update(spelling.format(number).casefold() for spelling in spellings)
 
-    def _points_field(self, keys: tuple[str, ...]) -> bool:
-        """Whether the number at ``keys`` is a percentage in points: a ruleset's ``percent``
-        field, a field a sibling says is one ({"type": "percentage", "value": 15}), a field
-        named like ``_pct``, ``_percent``, ``percent_off``."""
+    def _points_field(self, keys: tuple[str, ...], path: str) -> bool:
+        """Whether the number at ``path`` (its keys ``keys``) is a percentage in points: a
+        ruleset's ``percent`` field (at its entity's rows' path when it has one), a field a
+        sibling says is one ({"type": "percentage", "value": 15}), a field named like
+        ``_pct``, ``_percent``, ``percent_off``."""
         if not keys:
             return False
         return keys[-1] in self.percent_fields or ".".join(keys[-2:]) in self.percent_fields \
+            or bool(self.percent_paths) and keys[-1] in self.percent_names \
+            and _ANY_INDEX.sub("[*]", path) in self.percent_paths \
             or keys[-1] in self.percent_siblings or _ratio_reading(keys[-1]) == "points"
 
     def _discount_size(self, shown: Decimal, path: str, keys: tuple[str, ...]) -> None:
@@ -2002,10 +2011,10 @@ class _Builder:
             value = mention.value
             if value is None:
                 return
-            percent = mention.percent or self._is_percent_field(keys)
+            percent = mention.percent or self._is_percent_field(keys, path)
             # a number written alone ("59.90") is an amount in the currency around it, or a
             # percentage in points ("value": "-15.0" beside "value_type": "percentage")
-            currency = mention.currency or (("%" if self._points_field(keys) else
+            currency = mention.currency or (("%" if self._points_field(keys, path) else
                                              self._currency(keys)) if whole else None)
             self.figures.append(Figure(value, path, mention.decimals, percent=percent,
                                        currency=currency, whole=whole))
@@ -2463,6 +2472,9 @@ def locate(evidence: Any, path: str) -> list[Mapping]:
         nodes = found
     return [n for n in nodes if isinstance(n, Mapping)]
 
+
+# An index step of a path: ``$.posts[3].views`` is a row of ``$.posts[*]``.
+_ANY_INDEX = re.compile(r"\[\d+\]")
 
 _PATH_STEP = re.compile(r"\.[A-Za-z_][A-Za-z0-9_]*|\[\*\]|\[\d+\]")
 

@@ -61,8 +61,8 @@ from typing import Any, Collection, Iterable, Iterator, Sequence
 
 from rulekit import dates
 from rulekit.assent import agreement, assent_near, endorsed
-from rulekit.evidence import (_WORD, Evidence, RowRule, Withheld, _relative, _url, locate,
-                              month_part, name_words, noun, said_as_year)
+from rulekit.evidence import (_ANY_INDEX, _WORD, Evidence, RowRule, Withheld, _relative, _url,
+                              locate, month_part, name_words, noun, said_as_year)
 from rulekit.findings import _FIGURE_KINDS, Finding, _new_finding
 from rulekit.numbers import plain_decimal
 from rulekit.policy import Binding, Entity, Identity, Policy
@@ -221,8 +221,9 @@ class SweepSettings:
     @classmethod
     def _derive(cls, policy: Policy) -> "SweepSettings":
         spec = policy.sweep
-        percent_fields = tuple(f"{e.name}.{f.name}" for e in policy.entities for f in e.fields
-                               if f.type.kind == "decimal" and f.type.percent)
+        percent_fields = tuple(_field_targets(policy, e, f.name) for e in policy.entities
+                               for f in e.fields if f.type.kind == "decimal" and f.type.percent)
+        percent_fields = tuple(t for targets in percent_fields for t in targets)
         from babel.numbers import get_currency_precision
 
         fields = [f for e in policy.entities for f in e.fields]
@@ -230,7 +231,8 @@ class SweepSettings:
         minor = tuple((f.name, get_currency_precision(f.type.currency)) for f in fields
                       if f.type.kind == "money" and f.type.storage == "minor")
         return cls(spec.small_integer_limit, frozenset(spec.small_integer_contexts),
-                   frozenset(spec.rounding), frozenset(spec.exempt), spec.placeholders,
+                   frozenset(_rounding_targets(policy, spec.rounding)), frozenset(spec.exempt),
+                   spec.placeholders,
                    spec.untrusted, spec.authoritative, percent_fields, placeholders, minor,
                    _row_entities(policy), policy.binding,
                    money_currencies=_money_currencies(fields, policy.currency),
@@ -288,6 +290,29 @@ IN_TEXT_ORDER = operator.attrgetter("start", "end", "code")
 @functools.lru_cache(maxsize=16)
 def _settings_of(key: Identity) -> SweepSettings:
     return SweepSettings._derive(key.policy)
+
+
+def _field_targets(policy: Policy, entity: Entity, field: str) -> tuple[str, ...]:
+    """Where the values of ``entity.field`` are in JSON evidence: the field under each of the
+    entity's ``from evidence`` paths ("$.posts[*].engagement_rate"), so that a key of that
+    name elsewhere ("weekly": {"engagement_rate": 0.061}) is read by its own name; an entity
+    without one is found by name ("post.engagement_rate", and "engagement_rate" alone)."""
+    paths = next((b.paths for b in policy.binding.entities if b.name == entity.name), ())
+    return tuple(f"{path}.{field}" for path in paths) or (f"{entity.name}.{field}",)
+
+
+def _rounding_targets(policy: Policy, rounding: Iterable[str]) -> list[str]:
+    """`rounding allowed for` as written, and each `entity.field` also at its entity's
+    ``from evidence`` paths: "week.views" for a week found at "$.summary" is
+    "$.summary.views"."""
+    entities = {e.name: e for e in policy.entities}
+    targets = list(rounding)
+    for target in rounding:
+        name, _, field = target.partition(".")
+        if field and name in entities:
+            targets += [t for t in _field_targets(policy, entities[name], field)
+                        if t.startswith("$")]
+    return targets
 
 
 def _row_entities(policy: Policy) -> tuple[tuple[Entity, tuple[str, ...]], ...]:
@@ -2139,13 +2164,15 @@ class _Judge:
         allowed = self.settings.rounding
         if not allowed:
             return False
-        figures = [f for f in self.evidence.near(mention.value) if _field_of(f.path) & allowed]
+        figures = [f for f in self.evidence.near(mention.value) if _field_of(f.path) & allowed
+                   or _ANY_INDEX.sub("[*]", f.path) in allowed]
         return self._rounds_to(mention, figures) is not None
 
     def _name_digits(self, mention: Mention) -> bool:
         """Digits that keep the company they keep in the evidence: a name or code."""
-        if "name_digits" not in self.settings.small_integer_contexts and not mention.glued:
-            return False
+        if "name_digits" not in self.settings.small_integer_contexts and not mention.glued \
+                and (mention.value is None or mention.value <= self.settings.small_integer_limit):
+            return False    # `small integers ... as` governs integers up to its limit only
         token = mention.token.casefold() if mention.glued and mention.token else None
         if token and (token in self.evidence.names or token in self.evidence.period_keys):
             return True     # BT-3; "Q2" for a key q2
@@ -2448,7 +2475,10 @@ class _Judge:
                 return None     # "-15 %" for "discount_pct": 15, retail's way to write it
             return self._finding(mention, "unsupported_number", f"{shown} has the wrong sign: "
                                  f"the evidence holds {-value}")
-        rounded = self._rounds_to(mention, evidence.near(value))
+        # (an integer said in words, "Three of your posts", is no rounding: it is not held)
+        rounded = None if mention.kind == "word_number" and integral and not mention.scaled \
+            and mention.currency is None and not mention.percent \
+            else self._rounds_to(mention, evidence.near(value))
         if rounded is not None and not (
                 rounded.value != rounded.value.to_integral_value() and integral
                 and mention.decimals == 0 and not mention.scaled and mention.currency is None

@@ -29,6 +29,11 @@ MAX_DIGITS = 200
 
 _COMPARATIVES = ("more|less|fewer|higher|lower|larger|smaller|bigger|greater|faster|slower|"
                  "better|worse|longer|shorter|cheaper|as|the|what|that|over")
+# What makes "N times" a multiple: a comparative ("3 times more"), or a possessive, maybe after a
+# determiner or two ("3 times last week's views", "1.5 times October's"); "3 times last week" is
+# a count of occasions.
+_TIMES_WHAT = (rf"(?:{_COMPARATIVES})\b|(?:(?:last|this|previous|prior|your|their|its|our|my|"
+               r"his|her)[ \u00a0]+){0,2}[a-z]+['\u2019]s\b")
 
 
 # ISO codes that are also English words, never read as a currency.
@@ -229,7 +234,7 @@ _SUFFIX = re.compile(
     r"libras?(?:[ \u00a0]esterlinas?)?|reais|real)|دولار|रुपये|रुपए)(?![\w]))?"
     r"(?P<mult>[ \u00a0]?[x×X](?![A-Za-z0-9\-])(?![ \u00a0]?[0-9])|[ \u00a0]?倍"
     r"|(?i:[-\u2010]?fold)(?![\w])"
-    rf"|[ \u00a0]+(?i:times)(?=[ \u00a0]+(?i:{_COMPARATIVES})\b))?")
+    rf"|[ \u00a0]+(?i:times)(?=[ \u00a0]+(?i:{_TIMES_WHAT})))?")
 # The characters a suffix can start with (after at most one space).
 _SUFFIX_FIRST = frozenset("kKMBTbmtlLcCpPdDeEyYrRxX×%hHgGaijn\u066a\u2030-\u2010fF倍元円块塊원zZqus"
                           "米美欧歐日英人港韩韓ドユウ달유위엔\u062f\u0930"

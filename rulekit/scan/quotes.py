@@ -243,11 +243,10 @@ class _Quotes:
                 block_quoted = bool(self.introduced_block(s))
                 # or an attribution after it: "> It leaks. — Dana", a last line "— Dana"
                 block_quoted = block_quoted or _attributed_block(text, s)
-                head = 0
-                if not block_quoted:
-                    # or a name that opens it: "> Dana: ...", "> Dana wrote: ..."
-                    head = _head(text[match.end():line_end])
-                    block_quoted = head > 0
+                # or a name that opens it: "> Dana: ...", "> Dana wrote: ..." (not the quote's
+                # words, also in a block introduced as quotes: "### Comments", "Comments:")
+                head = _head(text[match.end():line_end])
+                block_quoted = block_quoted or head > 0
             else:
                 head = 0
             block_end = line_end
@@ -255,6 +254,8 @@ class _Quotes:
             attribution = _ATTRIBUTION.search(content) if block_quoted else None
             if attribution is not None:
                 content = content[:attribution.start()].rstrip()    # "... — Dana" is not Dana's
+            if head and content[:1] in _OPENING_MARKS and content[-1:] in _CLOSING_MARKS:
+                continue    # "> Dana wrote: "..."": the quote in its marks is read as one
             if block_quoted and content:
                 self.quote_hit(text.index(">", s), match.end() + head + len(content),
                                _squash_clean(content))
@@ -307,6 +308,10 @@ class _Quotes:
         return _SAID_BEFORE.search(low, max(0, s - 40), s) is not None \
             or _SAID_AFTER.match(low, e) is not None
 
+
+# The marks a quote opens and closes with, on a blockquote's line after its author's name.
+_OPENING_MARKS = frozenset('"\u201c\u201e\u00ab\u300c')
+_CLOSING_MARKS = frozenset('"\u201d\u00bb\u300d')
 
 # An attribution that ends a blockquote: "— Dana", "-- Dana K., verified buyer", "~ @sam".
 _ATTRIBUTION = re.compile(r"(?:^|[ \t])(?:[\u2014\u2013]|--|~)[ \t]*(?:@[\w.]{1,30}|"

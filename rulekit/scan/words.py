@@ -15,7 +15,7 @@ from decimal import Decimal
 from rulekit.scan.base import (_CLAIMED, _CONTEXT_STRIP, _IDIOM, _Hit, _trie, _word_after,
                                _word_before)
 from rulekit.scan.figures import (_CENTS_AFTER, _COMPARATIVES, _CURRENCY_WORDS, _SCALES,
-                                  _currency_for)
+                                  _TIMES_WHAT, _currency_for)
 
 _WORD_GUARD = r"[\w\u2010-]"
 _EN_UNITS = {"zero": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6,
@@ -109,7 +109,7 @@ _HALF_AS = re.compile(r"[ \t\u00a0]+as[ \t\u00a0]+(?:many|much|often|long|large|
 _WORD_SUFFIX = re.compile(
     r"(?P<pct>[ \u00a0]?%|(?:[ \u00a0]+|[-\u2010])(?i:percent(?!age)|per[ \u00a0]?cent|prozent)"
     r"(?![\w]))"
-    rf"|(?P<times>[ \u00a0]+(?i:times)(?=[ \u00a0]+(?i:{_COMPARATIVES})\b))"
+    rf"|(?P<times>[ \u00a0]+(?i:times)(?=[ \u00a0]+(?i:{_TIMES_WHAT})))"
     r"|(?:[ \u00a0]+|[-\u2010])(?P<curw>(?i:dollars?|euros?|yen|yuan|rupees?|pounds?|quid|"
     r"bucks|reais))(?![\w])")
 
