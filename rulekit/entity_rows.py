@@ -59,7 +59,7 @@ from collections.abc import Mapping
 from typing import Any, NamedTuple, Sequence
 
 from rulekit.evidence import fold_name as _folded, locate
-from rulekit.policy import Entity, Field, Identity, Policy
+from rulekit.policy import Entity, Field, Identity, Policy, derived
 
 __all__ = ["EntityRowError", "Given", "PlacedRow", "check_inputs", "entity_rows", "given",
            "index_given", "keeps_rules", "row_places", "undeclared_input"]
@@ -84,12 +84,10 @@ class PlacedRow(NamedTuple):
 def row_places(policy: Policy) -> tuple[tuple[Entity, tuple[str, ...]], ...]:
     """Every entity of ``policy``, with the paths binding declares for its rows. The same
     tuple for the same policy object, so what is derived from it is derived once."""
-    return _places_of(Identity(policy))
+    return derived(policy, "rows.places", _places_of)
 
 
-@functools.lru_cache(maxsize=16)
-def _places_of(key: Identity) -> tuple[tuple[Entity, tuple[str, ...]], ...]:
-    policy = key.policy
+def _places_of(policy: Policy) -> tuple[tuple[Entity, tuple[str, ...]], ...]:
     declared = {e.name: e.paths for e in policy.binding.entities}
     return tuple((entity, tuple(declared.get(entity.name, ()))) for entity in policy.entities)
 

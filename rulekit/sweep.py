@@ -65,7 +65,7 @@ from rulekit.evidence import (_ANY_INDEX, _WORD, Evidence, RowRule, Withheld, _r
                               locate, month_part, name_words, noun, said_as_year)
 from rulekit.findings import _FIGURE_KINDS, Finding, _new_finding
 from rulekit.numbers import plain_decimal
-from rulekit.policy import Binding, Entity, Identity, Policy
+from rulekit.policy import Binding, Entity, Policy, derived
 from rulekit.scan import Mention, scan, squash
 from rulekit.scan.base import (_CONTEXT_STRIP, _ascii_lower, _is_cjk, _trie, _word_after,
                                _word_before, inside_written_name)
@@ -216,7 +216,7 @@ class SweepSettings:
         object: a policy is immutable, and every audit needs them."""
         if policy is None:
             return _DEFAULT_SETTINGS
-        return _settings_of(Identity(policy))
+        return derived(policy, "sweep.settings", SweepSettings._derive)
 
     @classmethod
     def _derive(cls, policy: Policy) -> "SweepSettings":
@@ -284,12 +284,6 @@ _DEFAULT_SETTINGS = SweepSettings()
 
 # How findings are ordered: by span, then code. A C-level key: a text can hold many findings.
 IN_TEXT_ORDER = operator.attrgetter("start", "end", "code")
-
-
-# A process holds one policy, or a few; a reloaded policy pushes out the oldest.
-@functools.lru_cache(maxsize=16)
-def _settings_of(key: Identity) -> SweepSettings:
-    return SweepSettings._derive(key.policy)
 
 
 def _field_targets(policy: Policy, entity: Entity, field: str) -> tuple[str, ...]:

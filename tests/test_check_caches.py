@@ -221,3 +221,16 @@ def test_a_copy_of_a_copy_never_takes_data_derived_for_another_policy():
     again = copy.model_copy(update={"version": "third"})
     assert derived(copy, "test.version", lambda p: p.version) == "second"
     assert derived(again, "test.version", lambda p: p.version) == "third"
+
+
+def test_the_sweep_settings_and_row_places_of_each_policy_are_derived_once():
+    """An audit derives its settings and where each entity's rows are from the policy: held by
+    the policy however many run in the process (they were bounded caches of 16)."""
+    from rulekit.entity_rows import row_places
+    from rulekit.sweep import SweepSettings
+
+    policies = [rulekit.load(CASES / "types.rules") for _ in range(20)]
+    held = [(SweepSettings.from_policy(p), row_places(p)) for p in policies]
+    for policy, (settings, places) in zip(policies, held):
+        assert SweepSettings.from_policy(policy) is settings
+        assert row_places(policy) is places
