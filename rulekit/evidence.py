@@ -694,6 +694,9 @@ class Evidence:
     position_words: frozenset[tuple[str, Decimal]] = frozenset()
     codes: frozenset[str] = frozenset()
     phones: frozenset[str] = frozenset()
+    # the links of URL fields the rules compare without their query (``url drop_query``), each
+    # without it: a share link's tracking query ("?utm_source=...") is the same page there
+    queryless_urls: frozenset[str] = frozenset()
     # the phone numbers only hidden fields hold, with why: said whole, one is that field's
     withheld_phones: Mapping[str, Withheld] = dataclasses.field(default_factory=dict)
     no_quantities: Mapping[str, str] = dataclasses.field(default_factory=dict)
@@ -1084,6 +1087,7 @@ class Evidence:
     def build(cls, evidence: Any, *, locale: str = "en_US", untrusted: Iterable[str] = (),
               authoritative: Iterable[str] = (), placeholders: Iterable[str] = (),
               percent_fields: Iterable[str] = (),
+              query_dropped: Iterable[str] = (),
               field_placeholders: Iterable[tuple[str, str, str | None]] = (),
               minor_units: Mapping[str, int] | None = None,
               rows: Mapping[int, RowRule] | None = None,
@@ -1095,9 +1099,11 @@ class Evidence:
         ``minor_units`` maps money fields stored in minor units to their currency's digits and
         ``currencies`` money fields to their currency; ``zones`` holds (field, zone, naive
         zone) of the date and timestamp fields a ruleset declares (``_Builder._in_zones``).
-        ``rows`` maps the ``id()`` of each entity row inside ``evidence`` to its rule."""
+        ``rows`` maps the ``id()`` of each entity row inside ``evidence`` to its rule;
+        ``query_dropped`` names the URL fields compared without their query."""
         builder = _Builder(locale, set(untrusted), set(authoritative),
                            {p.casefold() for p in placeholders}, set(percent_fields))
+        builder.query_dropped = _FieldTargets(query_dropped)
         for field, value, unless in field_placeholders:
             builder.field_placeholders.setdefault(field, []).append((value, unless))
         builder.minor_units = dict(minor_units or {})
@@ -1335,6 +1341,8 @@ class _Builder:
         self.position_words: set[tuple[str, Decimal]] = set()
         self.codes: set[str] = set()
         self.phones: set[str] = set()
+        self.query_dropped = _FieldTargets(())
+        self.queryless: set[str] = set()
         self.withheld_phones: dict[str, Withheld] = {}
         self.no_quantities: dict[str, str] = {}
         self.stated_counts: set[tuple[str, Decimal]] = set()
@@ -2060,6 +2068,8 @@ class _Builder:
                 self.relative.add(_relative(link))
             else:
                 self.urls.add(_url(link))
+                if self.query_dropped and self.query_dropped.holds(keys, path):
+                    self.queryless.add(queryless_url(link))
 
     def done(self, raw: Any) -> Evidence:
         # A percentage licenses a percentage only: 4.6 % (0.046 in ``engagement_rate``) is never
@@ -2106,7 +2116,8 @@ class _Builder:
             flags=tuple(self.flags),
             positions=frozenset(self.positions - values),
             position_words=frozenset(self.position_words), codes=frozenset(self.codes),
-            phones=frozenset(self.phones), withheld_phones=dict(self.withheld_phones),
+            phones=frozenset(self.phones), queryless_urls=frozenset(self.queryless),
+            withheld_phones=dict(self.withheld_phones),
             no_quantities={digits: what for digits, what in self.no_quantities.items()
                            if Decimal(digits) not in values})
 
@@ -2790,6 +2801,35 @@ def _plain_number(text: str, locale: str) -> bool:
     from rulekit.numbers import parse_number
 
     return len(text) <= 40 and parse_number(text, locale) is not None
+
+
+def queryless_url(text: str) -> str:
+    """``text`` as ``_url`` stores it, without its query (``Evidence.queryless_urls``)."""
+    try:
+        return _url(normalise_url(text, query="drop"))
+    except ValueError:          # an unreadable port: no link of the evidence
+        return ""
+
+
+class _FieldTargets:
+    """Fields a ruleset names, as the sweep's settings give them: an entity's field at its
+    ``from evidence`` path ("$.posts[*].url": a key of that name elsewhere is not one), or by
+    name ("post.url", "url")."""
+
+    def __init__(self, targets: Iterable[str]):
+        self.names = {t for t in targets if not t.startswith("$")}
+        self.paths = frozenset(_ANY_INDEX.sub("[*]", t) for t in targets if t.startswith("$"))
+        self.path_names = frozenset(t.rsplit(".", 1)[-1] for t in self.paths)
+
+    def __bool__(self) -> bool:
+        return bool(self.names or self.paths)
+
+    def holds(self, keys: tuple[str, ...], path: str) -> bool:
+        """Whether the value at ``path`` (its keys ``keys``) is one of these fields'."""
+        if not keys:
+            return False
+        return keys[-1] in self.names or ".".join(keys[-2:]) in self.names or (
+            keys[-1] in self.path_names and _ANY_INDEX.sub("[*]", path) in self.paths)
 
 
 def _url(text: str) -> str:

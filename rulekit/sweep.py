@@ -62,7 +62,8 @@ from typing import Any, Collection, Iterable, Iterator, Sequence
 from rulekit import dates
 from rulekit.assent import agreement, assent_near, endorsed
 from rulekit.evidence import (_ANY_INDEX, _WORD, Evidence, RowRule, Withheld, _relative, _url,
-                              locate, month_part, name_words, noun, said_as_year)
+                              locate, month_part, name_words, noun, queryless_url,
+                              said_as_year)
 from rulekit.findings import _FIGURE_KINDS, Finding, _new_finding
 from rulekit.numbers import plain_decimal
 from rulekit.policy import Binding, Entity, Policy, derived
@@ -209,6 +210,8 @@ class SweepSettings:
     # The ruleset's time zone: the day of an explicit ``now`` there is the evidence's today
     # when the evidence names none (``index``).
     timezone: str = "UTC"
+    # The URL fields compared without their query (``url drop_query``), as ``percent_fields``.
+    query_dropped: tuple[str, ...] = ()
 
     @classmethod
     def from_policy(cls, policy: Policy | None) -> "SweepSettings":
@@ -238,7 +241,11 @@ class SweepSettings:
                    money_currencies=_money_currencies(fields, policy.currency),
                    field_zones=tuple((f.name, f.type.zone, getattr(f.type, "naive_zone", "UTC"))
                                      for f in fields if f.type.kind in ("date", "timestamp")),
-                   timezone=policy.timezone or "UTC")
+                   timezone=policy.timezone or "UTC",
+                   query_dropped=tuple(
+                       target for e in policy.entities for f in e.fields
+                       if f.type.kind == "url" and f.type.query == "drop"
+                       for target in _field_targets(policy, e, f.name)))
 
     def index(self, evidence: Any, locale: str, *, now: dt.datetime | None = None) -> Evidence:
         """Index ``evidence`` once for any number of audits. ``now`` is when its rows' ages
@@ -258,6 +265,7 @@ class SweepSettings:
                                authoritative=self._names(self.authoritative),
                                placeholders=self.placeholders,
                                percent_fields=self._names(self.percent_fields),
+                               query_dropped=self._names(self.query_dropped),
                                field_placeholders=self.field_placeholders,
                                minor_units=dict(self.minor_units), rows=rows,
                                currencies=dict(self.money_currencies), zones=self.field_zones)
@@ -2809,8 +2817,9 @@ class _Judge:
             return self._finding(mention, "unsupported_url", f"the relative link {link} does not "
                                  "appear in the evidence", value=_relative(link), absent=True)
         normal = _url(link)
-        if normal in self.evidence.urls:
-            return None
+        if normal in self.evidence.urls or self.evidence.queryless_urls and \
+                queryless_url(link) in self.evidence.queryless_urls:
+            return None     # (a field compared without its query: "?utm_source=..." added)
         return self._finding(mention, "unsupported_url", f"{link} is not a link in the evidence "
                              "(a different or truncated path, an added query or another host is "
                              f"another page){_mixed_scripts(normal)}", value=normal, absent=True)
