@@ -2718,7 +2718,12 @@ def _collect_counted(node: Any, name: str | None, row_rules: Mapping[int, RowRul
                 _collect_counted(child, None, row_rules, backing, named)
     elif name is not None and isinstance(node, (int, float, Decimal)) \
             and not isinstance(node, bool) and node >= 0:
-        words = field_words(name)
+        parts = _NAME_WORDS.findall(name)
+        lowered = [part.casefold() for part in parts]
+        # ``avg_views_per_post`` counts views (of a post), never posts: what follows "per" is
+        # what the number is divided by
+        words = field_words("_".join(parts[:lowered.index("per")])) if "per" in lowered \
+            else field_words(name)
         if len(words) == 1 and _AGGREGATE_WORDS.isdisjoint(
                 word.casefold() for word in _NAME_WORDS.findall(name)):
             named.update(words)

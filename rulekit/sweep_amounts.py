@@ -1047,9 +1047,11 @@ def _count_levels(text: str, mentions: Sequence[Mention], evidence: Evidence,
             # "0 likes" says there are none: rule 12's (``_amount_words``)
             continue
         before = mention.before.split()
-        if before and before[-1].casefold() in _COUNT_SUBSET and not _whole_of(before) \
-                or count_pair(index):
-            continue
+        subset = before[-1].casefold() if before else ""
+        if subset in _COUNT_SUBSET and not _whole_of(before) or count_pair(index):
+            if subset == "of" or not counts or value <= max(counts):
+                continue
+            # "your top 8 posts" of 7: a part of the rows no larger than them (rule 5)
         held = ", ".join(plain_decimal(count) for count in sorted(counts)[:3]) or "none"
         flagged.append(_new_finding(
             mention.kind, mention.text, plain_decimal(value), mention.start, mention.end,
