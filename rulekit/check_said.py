@@ -45,8 +45,11 @@ _CONTACT_FIELDS = {"email": ("mail",), "handle": ("handle", "account", "twitter"
                    "phone": ("phone", "tel", "mobile", "fax", "hotline"), "url": ()}
 
 # Words before a figure or day of the question that make it a bound ("by Friday", "under
-# $50", "within 2 days", "at least 10"): the comparison the stored value must pass.
-_BOUNDS = {"by": "<=", "until": "<=", "till": "<=", "within": "<=", "before": "<",
+# $50", "within 2 days", "at least 10"): the comparison the stored value must pass. "until"
+# bounds an event from one side ("Will it ship until Friday?") and a deadline from the other
+# ("Can I cancel until 7 pm?": a deadline of 18:00 is no yes), so a yes to it must be the
+# stored value itself: no reading of it then confirms what the row does not hold.
+_BOUNDS = {"by": "<=", "until": "==", "till": "==", "within": "<=", "before": "<",
            "under": "<", "below": "<", "after": ">", "over": ">", "above": ">",
            "beyond": ">", "less than": "<", "fewer than": "<", "more than": ">",
            "at least": ">=", "at most": "<=", "up to": "<=", "no more than": "<="}
