@@ -602,6 +602,20 @@ def _held_version(run: str, evidence: Evidence) -> bool:
 
 _HELD_BEFORE = re.compile(r"(?i)(?<![^\W\d_])(option|version)[ \u00a0]\Z")
 _CODE_TAIL = frozenset("-_")
+# What joins a glued token to more of a code (``code_run``), and what may open a phone number
+# that is no held one (``_may_write_phone``): "+44", "(0)20", "(800)", "1-800-555-0199".
+_CODE_JOINS = ("-", "_", ".")
+_PLUS_DIGIT, _BRACKET_DIGIT = re.compile(r"\+\d"), re.compile(r"\(\d")
+_HYPHEN_GROUP = re.compile(r"-\d{1,5}-")
+
+
+def _may_write_phone(text: str) -> bool:
+    """Whether ``text`` may write a phone number the evidence need not hold to be read as one:
+    a digit after "+" or "(", or a group of digits between hyphens. Literal-first searches,
+    each behind a substring test: most answers have a bracket and no phone."""
+    return ("+" in text and _PLUS_DIGIT.search(text) is not None) \
+        or ("(" in text and _BRACKET_DIGIT.search(text) is not None) \
+        or ("-" in text and _HYPHEN_GROUP.search(text) is not None)
 
 
 def _whole_values(text: str, low: str, mentions: Sequence[Mention], evidence: Evidence,
@@ -617,7 +631,7 @@ def _whole_values(text: str, low: str, mentions: Sequence[Mention], evidence: Ev
     hyphen; the word "version" or "option". A value code put into a slot (``slots``, the slot
     values case-folded) is licensed whole."""
     settled: dict[int, Finding | None] = {}
-    if "+" in text or "(" in text or evidence.phones or evidence.withheld_phones:
+    if slots or evidence.phones or evidence.withheld_phones or _may_write_phone(text):
         for match in PHONE.finditer(text):
             written = match.group()
             digits = phone_digits(written)
@@ -641,9 +655,16 @@ def _whole_values(text: str, low: str, mentions: Sequence[Mention], evidence: Ev
                           "evidence")
                 settled[inside[0]] = _new_finding("number", written, digits, start, end, code,
                                                   message, None, True)
+    names, codes = evidence.names, evidence.codes
     for index, mention in enumerate(mentions):
         if mention.kind != "number" or mention.value is None or index in settled:
             continue
+        if mention.glued and mention.token_span is not None:
+            left, right = mention.token_span
+            if text[left - 1:left] not in _CODE_JOINS and text[right:right + 1] not in _CODE_JOINS \
+                    and ((token := mention.token.casefold()) in names or token in codes):
+                settled[index] = None   # "p0" of the evidence, joined to nothing: the whole code
+                continue
         start = mention.start
         if not (mention.glued or (text[start - 1:start] in _CODE_TAIL and start >= 2
                                   and text[start - 2].isascii() and text[start - 2].isalnum())):
