@@ -14,6 +14,7 @@ from decimal import Decimal
 
 import dbs
 import pytest
+from folders import read_only_folder
 from test_sql_sources import DDL, NOW, RULES, Store, reply, run
 
 import rulekit
@@ -480,33 +481,6 @@ def test_a_sqlite_tenant_column_declared_nocase_still_compares_exactly(policy, t
 
 # --- a WAL database in a folder the reader cannot write ---------------------------------------
 
-@contextlib.contextmanager
-def _read_only_folder(folder):
-    """``folder`` made read-only for this process, root included: chmod for a user, the
-    immutable attribute (chattr +i, undone after) for root, whom chmod does not stop."""
-    import shutil
-    import subprocess
-
-    if os.geteuid() != 0:
-        folder.chmod(0o555)
-        try:
-            yield
-        finally:
-            folder.chmod(0o755)
-        return
-    chattr = shutil.which("chattr")
-    made = chattr and subprocess.run([chattr, "+i", str(folder)], capture_output=True).returncode == 0
-    if not made:
-        reason = "running as root, and chattr +i is not available here"
-        if dbs.ON_CI:
-            pytest.fail(f"CI=true and {reason}: the read-only WAL case must run")
-        pytest.skip(reason)
-    try:
-        yield
-    finally:
-        subprocess.run([chattr, "-i", str(folder)], check=True)
-
-
 def _wal_database(folder):
     folder.mkdir()
     path = folder / "stock.db"
@@ -524,7 +498,7 @@ REQUEST = LookupRequest("item", "id", ("a",), ("stock",))
 
 def test_a_wal_database_in_a_read_only_folder_says_why_and_what_to_do(tmp_path):
     path = _wal_database(tmp_path / "ro")
-    with _read_only_folder(tmp_path / "ro"):
+    with read_only_folder(tmp_path / "ro"):
         with pytest.raises(SourceError) as failed:
             SqliteResolver(path).fetch(REQUEST)
         message = str(failed.value)
