@@ -62,7 +62,7 @@ from typing import Any, Collection, Iterable, Iterator, Sequence
 from rulekit import dates
 from rulekit.assent import agreement, assent_near, endorsed
 from rulekit.evidence import (_ANY_INDEX, _WORD, Evidence, RowRule, Withheld, _relative, _url,
-                              locate, month_part, name_words, noun, queryless_url,
+                              month_part, name_words, noun, queryless_url,
                               said_as_year)
 from rulekit.findings import _FIGURE_KINDS, Finding, _new_finding
 from rulekit.numbers import plain_decimal
