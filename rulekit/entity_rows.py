@@ -25,7 +25,9 @@ A row of entity E is found
    freshness budget: ``keeps_rules``) that is an ``EntityRowError`` naming the place, so the
    block and the audit fail closed rather than show or license rows they cannot see; declare
    the path instead (``entity order from evidence "$.orders.edges[*].node"``). For any other
-   entity it is passed over: it has nothing to withhold.
+   entity it is passed over: it has nothing to withhold. The same holds for such an object
+   found at a declared path (``{"node": row}`` at ``"$.products[*]"``): the error names the
+   path that reaches the rows.
 
 Within a row, a key names a field when it equals the field's name without case, ``_`` or
 ``-`` (``Updated_At``, ``updatedAt`` and ``updated-at`` are ``updated_at``), so a hidden
@@ -55,10 +57,11 @@ input is missing.
 from __future__ import annotations
 
 import functools
+import re
 from collections.abc import Mapping
 from typing import Any, NamedTuple, Sequence
 
-from rulekit.evidence import fold_name as _folded, locate
+from rulekit.evidence import _PATH_STEP, fold_name as _folded, locate
 from rulekit.policy import Entity, Field, Identity, Policy, derived
 
 __all__ = ["EntityRowError", "Given", "PlacedRow", "check_inputs", "entity_rows", "given",
@@ -284,7 +287,10 @@ def entity_rows(places: Places, evidence: Any) -> dict[int, PlacedRow]:
         for path in paths:
             for row in locate(evidence, path):
                 if id(row) not in placed:
-                    placed[id(row)] = PlacedRow(entity, row, path, finder.fields(entity, row, path))
+                    fields = finder.fields(entity, row, path)
+                    if not fields and any(_shape(v) for v in row.values()):
+                        finder.wrapped(entity, evidence, path, row)
+                    placed[id(row)] = PlacedRow(entity, row, path, fields)
     stack: list[tuple[Any, str]] = [(evidence, "$")]
     while stack:    # not recursive: evidence may be nested deeper than Python's stack
         node, path = stack.pop()
@@ -396,6 +402,25 @@ class _Finder:
             self.unplaced(entity, path, "an object that names none of its fields and holds "
                           "objects or lists (rows keyed by id? a wrapper?)")
 
+    def wrapped(self, entity: Entity, evidence: Any, declared: str, node: Mapping) -> None:
+        """An object at a path ``entity`` declares that names none of its fields and holds
+        objects or lists: a wrapper (``{"node": row}``, ``{"edges": [...]}``) or rows keyed by
+        id, refused as under the entity's name, with the path that reaches the rows."""
+        if not self.strict[entity.name]:
+            return
+        inner = [(str(k), v) for k, v in node.items() if _shape(v)]
+        fix = "give the rows as a list at that path"
+        if len(inner) == 1 and _PATH_NAME.fullmatch(inner[0][0]):
+            key, value = inner[0]
+            to_rows = f"{declared}.{key}" + ("[*]" if _shape(value) == _LIST else "")
+            fix = (f"declare the path to the rows themselves: entity {entity.name} from evidence "
+                   f"\"{to_rows}\"; or {fix}")
+        raise EntityRowError(
+            f"{_place_of(evidence, declared, node)}: at {declared!r}, a path entity "
+            f"'{entity.name}' declares (`from evidence`), is an object that names none of its "
+            "fields and holds objects or lists (a wrapper? rows keyed by id?), not one of its "
+            f"rows, so its hidden and dated fields cannot be told apart; {fix}")
+
     def unplaced(self, entity: Entity, path: str, what: str) -> None:
         if self.strict[entity.name]:
             raise EntityRowError(
@@ -403,3 +428,25 @@ class _Finder:
                 f"rows nor a list of them, so its hidden and dated fields cannot be told "
                 f"apart; give the rows as a list, or declare where they are: "
                 f"entity {entity.name} from evidence \"$.path.to.rows[*]\"")
+
+
+# A step ``.name`` of a declared path (``rulekit.evidence.locate``).
+_PATH_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+
+
+def _place_of(evidence: Any, path: str, node: Mapping) -> str:
+    """Where ``node``, one of the objects at the declared ``path``, is: ``$.products[0]`` for
+    ``$.products[*]``. Only for an error's message, so it walks again rather than have
+    ``locate`` keep every place."""
+    steps = [(evidence, "$")]
+    for step in _PATH_STEP.findall(path):
+        found = []
+        for value, where in steps:
+            if step.startswith("[") and _shape(value) == _LIST:
+                indexes = range(len(value)) if step == "[*]" else [int(step[1:-1])]
+                found.extend((value[i], f"{where}[{i}]") for i in indexes if i < len(value))
+            elif not step.startswith("[") and _shape(value) == _OBJECT and step[1:] in value:
+                found.append((value[step[1:]], where + step))
+        steps = found
+    return next((where for value, where in steps if value is node), path)
+

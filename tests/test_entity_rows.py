@@ -98,6 +98,41 @@ def test_a_row_naming_a_field_twice_cannot_be_placed():
         entity_rows(row_places(ORDERS), {"order": [row]})
 
 
+SHOP = rulekit.load(ROOT / "rulesets" / "shop.rules")   # product from evidence "$.products[*]", "$.product", ...
+STALE = {"sku": "RC-500", "name": "Navy raincoat", "price": 129900, "stock": 4,
+         "updated_at": "2026-01-01T00:00:00Z"}
+
+
+@pytest.mark.parametrize("evidence, place, fix", [
+    ({"products": [{"node": STALE}]}, r"\$\.products\[0\]", r'"\$\.products\[\*\]\.node"'),
+    ({"rows": {"product": [{"node": STALE}]}}, r"\$\.rows\.product\[0\]",
+     r'"\$\.rows\.product\[\*\]\.node"'),
+    ({"product": {"edges": [STALE]}}, r"\$\.product", r'"\$\.product\.edges\[\*\]"'),
+    ({"product": {"RC-500": STALE}}, r"\$\.product", "give the rows as a list"),
+])
+def test_a_wrapper_at_a_declared_path_is_refused_as_under_the_entitys_name(evidence, place, fix):
+    """An object found at a path the entity declares that names none of its fields but holds
+    objects or lists (a GraphQL ``node``, rows keyed by id) is no row: taken as one with no
+    fields, the stale row inside it answered and the block showed its hidden updated_at."""
+    with pytest.raises(EntityRowError, match=place + r": .*entity 'product'.*" + fix):
+        entity_rows(row_places(SHOP), evidence)
+    with pytest.raises(ValueError):
+        evidence_block(SHOP, evidence)
+    result = audit("The Navy raincoat costs $1,299.00.", evidence, policy=SHOP, now=NOW)
+    assert result.decision.decision == "refuse"
+    assert [f.code for f in result.findings] == ["input_error"]
+
+
+@pytest.mark.parametrize("evidence", [{"products": [STALE]}, {"product": STALE},
+                                      {"rows": {"product": [STALE]}}])
+def test_rows_at_a_declared_path_keep_their_rules(evidence):
+    """The pass twin: the same row given as the paths say is judged (stale) and shown
+    without its hidden field."""
+    result = audit("The Navy raincoat costs $1,299.00.", evidence, policy=SHOP, now=NOW)
+    assert [f.code for f in result.findings] == ["stale"]
+    assert "updated_at" not in evidence_block(SHOP, evidence)
+
+
 # --- rows given only with an input --------------------------------------------------------------
 
 def test_without_the_input_the_audit_licenses_nothing_of_the_row_and_asks_for_it():
