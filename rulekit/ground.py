@@ -499,12 +499,20 @@ class _Loop:
         given at all, the prose channel returns the ruleset's ``missing`` action (ask for it)
         without calling the model, as ``check`` does for a claim that needs it. Inputs that are
         not a mapping of strings, or that name an input the ruleset does not declare, refuse as
-        ``audit`` and ``check`` do (``input_error``), before anything else."""
+        ``audit`` and ``check`` do (``input_error``), before anything else; so does a ``now``
+        that names no instant (a naive datetime, text without an offset)."""
         from rulekit.entity_rows import check_inputs
 
         problem = check_inputs(self.policy, self.inputs)
         if problem is not None:
             return self.without_reply(Reason("input_error", problem))
+        if self.now is not None:    # as check and audit read it: an instant, or refused
+            from rulekit import dates
+
+            try:
+                self.now = dates.moment(self.now)
+            except (TypeError, ValueError) as exc:
+                return self.without_reply(Reason("input_error", str(exc)))
         try:
             if self.evidence is not None and self.policy is not None:
                 from rulekit.entity_rows import given

@@ -41,6 +41,7 @@ import re
 from collections.abc import Callable, Mapping
 from typing import Any, Iterable, Iterator, Sequence
 
+from rulekit import dates
 from rulekit.audit import (AuditResult, _inputs_problem, _settings_for, audit, decide,
                            decision_for, default_policy, refused)
 from rulekit.bind import may_bind, sentence_starts
@@ -367,14 +368,17 @@ class StreamGate:
         self._findings: tuple[Finding, ...] = ()
         self.tail = ""                          # what close() released
         self._inputs = None     # inputs still to apply: only when indexing failed
+        self._now = None        # a `now` still to judge: only when indexing failed
         try:
             problem = None if inputs is None else _inputs_problem(policy, inputs, evidence)
             if problem:
                 raise ValueError(problem)
+            if now is not None:     # a naive one is refused, as audit refuses it
+                now = dates.moment(now)
             settings, opened = _settings_for(policy, evidence, inputs)
             self._evidence = settings.index(opened, self._locale, now=now)
         except Exception:   # fail closed: the probe below lets audit say why
-            self._evidence, self._inputs = evidence, inputs
+            self._evidence, self._inputs, self._now = evidence, inputs, now
         # Whether binding (``rulekit.bind``) judges this text: it reads a whole sentence of its
         # own, further than the context window (``_settled_end``).
         self._binds = policy is not None and policy.binding.active and \
@@ -601,7 +605,7 @@ class StreamGate:
     def _audit(self, text: str) -> AuditResult:
         return audit(text, self._evidence, policy=self._policy, question=self._question,
                      locale=self._locale, slot_values=self._slot_values, attempt=self._attempt,
-                     inputs=self._inputs)
+                     inputs=self._inputs, now=self._now)
 
     def _decided(self, boundary: int, flagged: tuple[Finding, ...]) -> Decision:
         return decide(self._policy or default_policy(), self._text[:boundary], flagged,
