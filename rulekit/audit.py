@@ -284,10 +284,13 @@ def decision_for(policy: Policy, failures: Sequence[Failure], attempt: int, *,
 
     - regenerate: with ``feedback`` for the model (``feedback(action)`` when it is callable);
     - ask and handoff: with the action's message, made by ``named`` when given;
-    - fallback: refused with ``refusal(None)`` and a ``fallback_unavailable`` reason saying
-      ``no_fallback``, as a fallback is built from verified facts;
-    - refuse: with ``refusal(action.message)``; by default the message (or
-      ``DEFAULT_REFUSAL``) with its placeholders read as free text's: "figures", "data".
+    - fallback: refused, as a fallback is built from verified facts, with a
+      ``fallback_unavailable`` reason saying ``no_fallback`` and ``refusal`` of the ruleset's
+      own words for a reply that cites no row, its ``on not_found`` refusal (None without
+      one), as the claims channel refuses a fallback it cannot build;
+    - refuse: with ``refusal(action.message)``; by default ``free_text_refusal``: the
+      message (or the built-in sentence) with its placeholders read as free text's:
+      "figures", "data".
 
     The decision is recorded at ``recorded`` when given (a final action chosen past every
     attempt, for a reply that came earlier), and carries ``fields`` as given
@@ -295,7 +298,7 @@ def decision_for(policy: Policy, failures: Sequence[Failure], attempt: int, *,
     action, _ = choose(policy, failures, attempt)
     common: dict[str, Any] = dict(ruleset=policy.ruleset, reasons=tuple(f.reason for f in failures),
                                   attempt=attempt if recorded is None else recorded, **fields)
-    refusal = refusal or _refusal
+    refusal = refusal or functools.partial(free_text_refusal, policy)
     named = named or free_text_message
     if action.kind == "regenerate":
         return Decision("regenerate", feedback=feedback(action) if callable(feedback)
@@ -305,13 +308,33 @@ def decision_for(policy: Policy, failures: Sequence[Failure], attempt: int, *,
                         next_action=action.hint if action.kind == "ask" else "handoff",
                         **common)
     if action.kind == "fallback":
-        common["reasons"] += (Reason("fallback_unavailable", no_fallback),)
-        return Decision("refuse", message=refusal(None), **common)
+        # Refused in the ruleset's own words for a fallback with no row to build it from, as
+        # the claims channel refuses one whose reply cites none: its `on not_found` refusal.
+        from rulekit.check import _refusal_for
+
+        words = _refusal_for(policy, "not_found")
+        common["reasons"] += (Reason("fallback_unavailable", no_fallback + (
+            ", with the `on not_found` message" if words else "")),)
+        return Decision("refuse", message=refusal(words), **common)
     return Decision("refuse", message=refusal(action.message), **common)
 
 
-def _refusal(message: str | None) -> str:
-    return free_text_message(message or DEFAULT_REFUSAL)
+def free_text_refusal(policy: Policy, message: str | None) -> str | None:
+    """A refusal with nothing verified to name: ``message`` (the ruleset's) read as free
+    text's (``free_text_message``); without one, the built-in rules' ``DEFAULT_REFUSAL`` under
+    them, and under a ruleset rulekit's neutral sentence (``rulekit.check.DEFAULT_REFUSAL``,
+    the claims channel's), which promises no report the product may not have."""
+    if message is None:
+        from rulekit.check import DEFAULT_REFUSAL as NEUTRAL
+
+        message = DEFAULT_REFUSAL if _built_in(policy) else NEUTRAL
+    return free_text_message(message)
+
+
+def _built_in(policy: Policy) -> bool:
+    """Whether ``policy`` is the built-in rules (``default_policy``), its actions changed or
+    not."""
+    return policy.sources_sha256 == _DEFAULT.sources_sha256 and policy.name == _DEFAULT.name
 
 
 # Free text verifies nothing a message could name: its fields are "figures", its entity "data",
@@ -357,7 +380,7 @@ def _explains(finding: Finding) -> bool:
 
 def _refused(policy: Policy, code: str, message: str) -> AuditResult:
     """Input that cannot be audited is refused, with an input-error issue: it fails closed."""
-    decision = Decision("refuse", ruleset=policy.ruleset, message=DEFAULT_REFUSAL,
+    decision = Decision("refuse", ruleset=policy.ruleset, message=free_text_refusal(policy, None),
                         reasons=(Reason(code, message, None),))
     return AuditResult((Finding("input", "", None, 0, 0, code, message),), decision)
 

@@ -784,8 +784,8 @@ class _Loop:
     def message(self, template: str | None) -> str | None:
         """A refuse, ask or handoff message with nothing verified to name."""
         if self.channel != "claims":
-            from rulekit.audit import DEFAULT_REFUSAL, free_text_message
-            return free_text_message(template or DEFAULT_REFUSAL)
+            from rulekit.audit import free_text_refusal
+            return free_text_refusal(self.rules, template)
         from rulekit.check import DEFAULT_REFUSAL, _message
 
         return _message(self.rules, template or DEFAULT_REFUSAL, [])   # nothing failed to name
