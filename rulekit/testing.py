@@ -1232,24 +1232,35 @@ class Report:
 
 def find_tests(paths: Sequence[str]) -> tuple[list[str], list[Problem]]:
     """The tests files a list of paths stands for: a ``.tests.yaml`` file as given, a
-    ``.rules`` file its sibling tests file, a folder the tests files directly inside it."""
+    ``.rules`` file its sibling tests file, a folder the tests files directly inside it. A
+    ``.rules`` file without its sibling tests file is a problem, named or in a folder: left
+    out silently, a ruleset would escape the run, its coverage and its threshold."""
     found, problems = [], []
     for path in paths:
         target = Path(path)
         if target.is_dir():
             files = sorted(str(p) for p in target.glob(f"*{TESTS_SUFFIX}"))
-            if not files:
+            rules = sorted(str(p) for p in target.glob("*.rules"))
+            if not files and not rules:
                 problems.append(Problem(path, f"no *{TESTS_SUFFIX} files in this folder"))
             found.extend(files)
+            for ruleset in rules:
+                _sibling_tests(ruleset, found, problems)
         elif path.endswith(".rules"):
-            sibling = target.with_name(target.name[: -len(".rules")] + TESTS_SUFFIX)
-            if sibling.is_file():
-                found.append(str(sibling))
-            else:
-                problems.append(Problem(path, f"no tests file beside it: write {sibling}"))
+            _sibling_tests(path, found, problems)
         else:
             found.append(path)
     return list(dict.fromkeys(found)), problems
+
+
+def _sibling_tests(path: str, found: list[str], problems: list[Problem]) -> None:
+    """The tests file beside the rules file ``path`` into ``found``, else a problem."""
+    target = Path(path)
+    sibling = target.with_name(target.name[: -len(".rules")] + TESTS_SUFFIX)
+    if sibling.is_file():
+        found.append(str(sibling))
+    else:
+        problems.append(Problem(path, f"no tests file beside it: write {sibling}"))
 
 
 def load_policy(path: str):

@@ -293,7 +293,8 @@ def rulekit_load(path: str):
 def test_test_on_a_folder_of_rulesets_without_tests_fails_but_is_no_usage_error(tmp_path, capsys):
     (tmp_path / "good.rules").write_text(GOOD)
     assert main(["test", str(tmp_path)]) == 1
-    assert "no *.tests.yaml files in this folder" in capsys.readouterr().out
+    assert f"no tests file beside it: write {tmp_path / 'good.tests.yaml'}" in \
+        capsys.readouterr().out     # each ruleset's missing tests file is a problem
 
 
 # --- check: inputs and rows are never silently coerced ------------------------------------------

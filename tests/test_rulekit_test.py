@@ -280,6 +280,22 @@ def test_the_command_exit_codes(tmp_path, capsys):
     assert main(["test", str(good), "--coverage", "--threshold", "101"]) == 2
 
 
+def test_a_folder_reports_each_ruleset_without_a_tests_file(tmp_path, capsys):
+    """docs/cli.md: each ruleset's missing tests file is a problem, in a folder too; skipped,
+    it was left out of the run, of --coverage and of --threshold, and CI passed."""
+    write(tmp_path, GOOD)
+    (tmp_path / "nba.rules").write_text((ROOT / "rulesets" / "nba.rules").read_text("utf-8"),
+                                        "utf-8")
+    assert main(["test", str(tmp_path)]) == 1
+    out = capsys.readouterr().out
+    assert f"{tmp_path / 'nba.rules'}: error: no tests file beside it: write " \
+           f"{tmp_path / 'nba.tests.yaml'}" in out
+    assert f"{tmp_path / 'shop.tests.yaml'}: 1 of 1 cases passed" in out    # still run
+    (tmp_path / "nba.tests.yaml").write_text(
+        "ruleset: shop.rules\n" + ROWS + "cases:\n" + GOOD, "utf-8")   # the twin: given one
+    assert main(["test", str(tmp_path)]) == 0
+
+
 def test_the_command_prints_json(tmp_path, capsys):
     assert main(["test", str(write(tmp_path, GOOD)), "--coverage", "--mutate",
                  "--format", "json"]) == 0
@@ -298,7 +314,7 @@ def test_the_shipped_rulesets_pass_with_full_coverage_and_no_surviving_mutant(ca
     status = main(["test", "rulesets/", "--coverage", "--threshold", "90", "--mutate"])
     out = capsys.readouterr().out
     assert status == 0, out
-    for name in ("analytics", "golf", "orders", "shop", "support"):
+    for name in ("analytics", "golf", "nba", "orders", "shop", "support"):
         assert f"rulesets/{name}.tests.yaml: " in out
 
 
