@@ -181,6 +181,32 @@ def test_the_readme_check_example_prints_what_it_shows(tmp_path, monkeypatch, ca
     assert capsys.readouterr().out == printed
 
 
+def _tests_file_examples() -> list[Example]:
+    """authoring.md's ``yaml`` blocks: tests files for shop.rules, as the page says."""
+    page = ROOT / "docs" / "authoring.md"
+    lines = page.read_text(encoding="utf-8").split("\n")
+    found = []
+    for number, line in enumerate(lines):
+        if line.strip() == "```yaml":
+            end = lines.index("```", number + 1)
+            found.append(Example(page, number + 1, "yaml", "\n".join(lines[number + 1:end])))
+    return found
+
+
+@pytest.mark.parametrize("example", _tests_file_examples(), ids=lambda e: e.id)
+def test_the_tests_file_examples_of_authoring_md_pass(example: Example, tmp_path) -> None:
+    """Copied beside shop.rules as shop.tests.yaml, every case of the example passes: the first
+    one once wanted a fallback its rows could not build (no stock) in words that are not
+    shop.rules' fallback."""
+    from rulekit.testing import run
+
+    (tmp_path / "shop.rules").write_text((ROOT / "rulesets" / "shop.rules").read_text("utf-8"),
+                                         encoding="utf-8")
+    (tmp_path / "shop.tests.yaml").write_text(example.text, encoding="utf-8")
+    report = run([str(tmp_path / "shop.rules")])
+    assert report.ok and report.files[0].results, report.render()
+
+
 def test_quoted_rk302_hints_are_the_compilers(tmp_path) -> None:
     """README and docs/cli.md quote the hint for a tolerance on a money field."""
     rules = tmp_path / "t.rules"
