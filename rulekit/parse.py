@@ -228,9 +228,12 @@ def _syntax_diagnostic(exc: UnexpectedInput, text: str, path: str) -> Diagnostic
                 token.start_pos, token.end_pos)
     hint = f"expected {wanted}"
     if token.type == "NAME":
-        keyword_texts = [keywords().get(t) for t in expected if t in keywords()]
-        close = difflib.get_close_matches(str(token), [k for k in keyword_texts if k], n=1,
-                                          cutoff=0.75)
+        keyword_texts = [k for k in (keywords().get(t) for t in expected if t in keywords()) if k]
+        word = str(token)
+        close = difflib.get_close_matches(word, keyword_texts, n=1, cutoff=0.75) or [
+            # one letter mistyped in a short keyword ('kee' for `key`), below the ratio
+            k for k in keyword_texts
+            if len(k) == len(word) >= 3 and sum(a != b for a, b in zip(k, word)) == 1][:1]
         if close:
             hint = f"did you mean `{close[0]}`? " + hint
     elif token.type in keywords() and "NAME" in exc.expected:

@@ -207,6 +207,61 @@ def test_the_tests_file_examples_of_authoring_md_pass(example: Example, tmp_path
     assert report.ok and report.files[0].results, report.render()
 
 
+# A wrong example of errors.md and the message it shows, as for a file rulesets/orders.rules.
+SHOWN_MESSAGE = re.compile(r"```rules-error (RK\d{3})\n(.*?)```\n\nThe message:\n\n```\n(.*?)```",
+                           re.S)
+
+
+def shown_messages(page: str) -> list[tuple[str, str, str]]:
+    return SHOWN_MESSAGE.findall(page)
+
+
+def real_message(code: str, source: str, folder: Path) -> str:
+    """What the compiler prints for ``source`` saved as ``rulesets/orders.rules`` in ``folder``
+    (beside a ``glossary.rules``, the file errors.md's imports name): the first diagnostic of
+    ``code``, without the count line."""
+    import os
+
+    here = os.getcwd()
+    os.chdir(folder)
+    try:
+        result = compile_source(source, path="rulesets/orders.rules", require_header=False)
+    finally:
+        os.chdir(here)
+    found = [d for d in result.diagnostics if d.code == code][:1]
+    return render_all(found, result.sources).split("\n\n")[0].strip() if found else "(none)"
+
+
+def test_errors_md_shows_the_messages_the_compiler_prints(tmp_path) -> None:
+    """Each wrong example's message block is the compiler's own text: the RK408 block had
+    listed missing_input, which needs an action only in a ruleset that declares an input."""
+    (tmp_path / "rulesets").mkdir()
+    (tmp_path / "rulesets" / "glossary.rules").write_text(
+        (ROOT / "rulesets" / "shared" / "glossary.rules").read_text("utf-8"), encoding="utf-8")
+    page = (ROOT / "docs" / "errors.md").read_text(encoding="utf-8")
+    shown = shown_messages(page)
+    assert len(shown) > 40
+    drifted = [(code, message.strip(), real_message(code, source, tmp_path))
+               for code, source, message in shown
+               if message.strip() != real_message(code, source, tmp_path)]
+    assert not drifted, "\n\n".join(f"{c}\n--- docs/errors.md\n{d}\n--- rulekit\n{r}"
+                                      for c, d, r in drifted)
+
+
+def test_the_readme_rk302_example_is_what_the_compiler_prints(monkeypatch) -> None:
+    """README: a tolerance added to the money field of rulesets/orders.rules, and the message."""
+    page = (ROOT / "README.md").read_text(encoding="utf-8")
+    shown = _block_after(page, "`rulekit compile` says:").split("\n\n")[0].strip()
+    source = (ROOT / "rulesets" / "orders.rules").read_text("utf-8")
+    line = next(l for l in source.split("\n") if "field total_minor" in l)
+    changed = source.replace(line, line.replace("minor label", "minor tolerance 0.5 label"), 1)
+    assert changed != source
+    monkeypatch.chdir(ROOT)
+    result = compile_source(changed, path="rulesets/orders.rules")
+    found = [d for d in result.diagnostics if d.code == "RK302"]
+    assert render_all(found, result.sources).split("\n\n")[0].strip() == shown
+
+
 def test_quoted_rk302_hints_are_the_compilers(tmp_path) -> None:
     """README and docs/cli.md quote the hint for a tolerance on a money field."""
     rules = tmp_path / "t.rules"
