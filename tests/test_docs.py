@@ -262,6 +262,28 @@ def test_the_readme_rk302_example_is_what_the_compiler_prints(monkeypatch) -> No
     assert render_all(found, result.sources).split("\n\n")[0].strip() == shown
 
 
+def test_errors_md_lists_every_warning_the_compiler_gives() -> None:
+    """The intro's list of warnings is every code the compile stages pass to ``warn``."""
+    stages = "\n".join(p.read_text("utf-8") for p in (ROOT / "rulekit").rglob("*.py"))
+    warned = set(re.findall(r"\.warn\(\s*\"(RK\d{3})\"", stages))
+    page = (ROOT / "docs" / "errors.md").read_text(encoding="utf-8")
+    listed = re.search(r"Warnings \(([^)]*)\) do not stop", page)
+    assert listed and set(re.findall(r"RK\d{3}", listed.group(1))) == warned, warned
+
+
+def test_cli_md_exit_codes_say_what_a_missing_rules_file_is(tmp_path, monkeypatch, capsys):
+    """The exit-code table quotes `rulekit compile missing.rules` under 1 (RK108), not 2."""
+    from rulekit.cli import main
+
+    monkeypatch.chdir(tmp_path)
+    assert main(["compile", "missing.rules"]) == 1
+    printed = capsys.readouterr()
+    first = (printed.out + printed.err).split("\n")[0]
+    page = (ROOT / "docs" / "cli.md").read_text(encoding="utf-8")
+    row = next(line for line in page.split("\n") if line.startswith("| 1 |"))
+    assert f"`{first}`" in row, (first, row)
+
+
 def test_quoted_rk302_hints_are_the_compilers(tmp_path) -> None:
     """README and docs/cli.md quote the hint for a tolerance on a money field."""
     rules = tmp_path / "t.rules"
