@@ -262,6 +262,47 @@ def test_the_readme_rk302_example_is_what_the_compiler_prints(monkeypatch) -> No
     assert render_all(found, result.sources).split("\n\n")[0].strip() == shown
 
 
+def test_errors_md_rk105_and_rk208_show_the_real_messages(tmp_path, monkeypatch) -> None:
+    """The two examples errors.md cannot give as a checked block: a file over 1 MiB (300,000
+    lines of a comment: 1,200,000 bytes) and an import cycle between two files."""
+    from rulekit.compile import compile_file
+
+    page = (ROOT / "docs" / "errors.md").read_text(encoding="utf-8")
+    too_large = page[page.index("## RK105"):]
+    cycle = page[page.index("## RK208"):]
+    (tmp_path / "rulesets").mkdir()
+    monkeypatch.chdir(tmp_path)
+    for name in ("orders", "glossary"):
+        (tmp_path / "rulesets" / f"{name}.rules").write_text(
+            _block_after(cycle, f"`rulesets/{name}.rules`:"), encoding="utf-8")
+    (tmp_path / "big").mkdir()
+    (tmp_path / "big" / "rulesets").mkdir()
+    (tmp_path / "big" / "rulesets" / "orders.rules").write_text("# x\n" * 300_000, "utf-8")
+    for section, folder, code in ((too_large, tmp_path / "big", "RK105"),
+                                  (cycle, tmp_path, "RK208")):
+        monkeypatch.chdir(folder)
+        result = compile_file("rulesets/orders.rules")
+        found = [d for d in result.diagnostics if d.code == code]
+        assert [d.code for d in result.diagnostics if d.severity == "error"] == [code]
+        shown = _block_after(section, "The message:").strip()
+        assert render_all(found, result.sources).split("\n\n")[0].strip() == shown
+
+
+def test_the_first_example_of_sweep_md_runs_as_shown(monkeypatch) -> None:
+    """Copied as written (it once lacked `import rulekit` and showed a list), it runs, and the
+    findings are the tuple it shows."""
+    page = (ROOT / "docs" / "sweep.md").read_text(encoding="utf-8")
+    code = _block_after(page, "Anything the evidence does not back is a finding.")
+    monkeypatch.chdir(ROOT)
+    names: dict = {}
+    exec(compile(code, "docs/sweep.md", "exec"), names)     # noqa: S102 (our own page)
+    shown = re.search(r"result\.findings\s+# (.*?)\nresult", code, re.S).group(1)
+    shown = re.sub(r"\s*\n\s*#\s*", " ", shown)     # its comment lines, joined
+    start = shown.split(", message=")[0]
+    assert repr(names["result"].findings).startswith(start)
+    assert shown.rstrip().endswith(",)") and names["result"].decision.decision == "regenerate"
+
+
 def test_errors_md_lists_every_warning_the_compiler_gives() -> None:
     """The intro's list of warnings is every code the compile stages pass to ``warn``."""
     stages = "\n".join(p.read_text("utf-8") for p in (ROOT / "rulekit").rglob("*.py"))
