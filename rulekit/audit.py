@@ -24,7 +24,7 @@ from collections.abc import Callable, Mapping
 from typing import Any, Sequence
 
 from rulekit import dates
-from rulekit.decision import Decision, Failure, Reason, choose
+from rulekit.decision import Decision, Failure, Reason, attempt_problem, choose
 from rulekit.evidence import Evidence, EvidenceError
 from rulekit.log import Stages, record_decision
 from rulekit.policy import OUTCOMES, Action, OutcomeAction, Policy
@@ -120,6 +120,8 @@ def _audit(text: Any, evidence: Any, policy: Policy | None, question: Any, local
     where = locale or rules.locale
     if not isinstance(text, str):
         return _refused(rules, "input_error", f"the text must be a string, not {type(text).__name__}")
+    if type(attempt) is not int or attempt < 1:     # an int counting from 1 pays one test
+        return _refused(rules, "input_error", attempt_problem(attempt))
     if not text.isascii():      # the one test an ASCII answer pays
         problem = surrogate_problem(text, "text")
         if problem is not None:

@@ -31,7 +31,8 @@ from typing import Any, Mapping, NamedTuple, Sequence
 from rulekit import check_said, dates, prose as prose_rules
 from rulekit.units import TOTAL
 from rulekit.compare import Unreadable, compare, folds_case, key_matches
-from rulekit.decision import ClaimResult, Decision, Fact, Failure, Reason, choose, claim_result
+from rulekit.decision import (ClaimResult, Decision, Fact, Failure, Reason, attempt_problem, choose,
+                              claim_result)
 from rulekit.log import Stages, record_decision
 from rulekit.entity_rows import check_inputs
 from rulekit.policy import Action, BoundEntity, Entity, Field, Policy, derived
@@ -135,7 +136,10 @@ def _check(policy: Policy, reply: Any, source: Any, now: dt.datetime | None, att
     """``trace``, for a logged check only, is told where each stage ends: parse (reading the
     reply, planning the lookups), lookup (opening the source, fetching), judge (comparing each
     claim, checking the prose); the rest is deciding and rendering."""
-    problem = _options_problem(timeout, tenant, question) or check_inputs(policy, inputs)
+    problem = attempt_problem(attempt) or _options_problem(timeout, tenant, question) or \
+        check_inputs(policy, inputs)
+    if problem is not None and type(attempt) is not int:
+        attempt = 1     # the refusal below is recorded at a whole attempt
     if policy.tenant is None:
         # A ruleset with no `tenant` scopes no lookup: its id is unused, by the SQL resolvers
         # (no query binds it) and by rows in memory alike (which dropped every row for it).

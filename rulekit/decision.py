@@ -146,6 +146,18 @@ def resolve(action: Action, attempt: int) -> Action:
     return action
 
 
+def attempt_problem(attempt: Any) -> str | None:
+    """What is wrong with an ``attempt`` a caller passed (``check``, ``audit``, ``StreamGate``),
+    naming it, as ``rulekit check --attempt 0`` is refused; None when it counts from 1."""
+    if isinstance(attempt, bool) or not isinstance(attempt, int):
+        return (f"attempt must be a whole number counting from 1, not "
+                f"{type(attempt).__name__} {attempt!r}")
+    if attempt < 1:
+        return (f"attempt {attempt}: attempts count from 1 (the first reply), 2 for the reply "
+                "after a regenerate")
+    return None
+
+
 def choose(policy: Policy, failures: list[Failure], attempt: int) -> tuple[Action, Failure]:
     """The strictest action among the failures' actions; the first failure wins a tie."""
     best: tuple[Action, Failure] | None = None

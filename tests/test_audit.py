@@ -10,10 +10,11 @@ from pathlib import Path
 import pytest
 
 import rulekit
-from rulekit.audit import decide, feedback
+from rulekit.audit import audit, decide, feedback
 from rulekit.findings import Finding
 
 CASES = Path(__file__).parent / "cases" / "sweep"
+ROOT = Path(__file__).resolve().parent.parent
 # Every code a finding of free text can carry (the sweep's, binding's, `prose guarded`'s).
 CODES = ("unsupported_number", "rounded", "placeholder", "untrusted_source", "name_digits",
          "small_integer", "count_out_of_range", "computed_multiple", "unsupported_date",
@@ -56,3 +57,33 @@ def test_a_finding_built_without_the_new_fields_names_no_input_and_is_explained(
     finding = Finding("number", "3,100", "3100", 8, 13, "unsupported_number", SAYS_WHY)
     assert finding.input is None and finding.absent is False
     assert finding.to_dict()["input"] is None and "absent" not in finding.to_dict()
+
+
+@pytest.mark.parametrize("attempt, named", [(0, "attempt 0: attempts count from 1"),
+                                            (-1, "attempt -1: attempts count from 1"),
+                                            ("2", "attempt must be a whole number"),
+                                            (True, "attempt must be a whole number"),
+                                            (1.5, "attempt must be a whole number")])
+def test_an_attempt_that_does_not_count_from_1_is_an_input_error(attempt, named):
+    """As `rulekit audit --attempt 0` and a JSONL line's `attempt: 0` are refused: an attempt 0
+    chose no action the ruleset wrote (``regenerate max 1`` then decided on attempt 0)."""
+    from rulekit.stream import StreamGate
+
+    result = audit("It had 4 views.", {"views": 5}, attempt=attempt)
+    assert result.decision.decision == "refuse" and not result.decision.delivered
+    assert [f.code for f in result.findings] == ["input_error"]
+    assert named in result.findings[0].message
+    gate = StreamGate(None, {"views": 5}, attempt=attempt)
+    assert gate.stopped and gate.feed("It had 5 views.") == "" and gate.released == ""
+    assert [f.code for f in gate.findings] == ["input_error"] and named in gate.findings[0].message
+    decision = rulekit.check(rulekit.load(ROOT / "rulesets" / "shop.rules"),
+                             {"answer_template": "Hello.", "claims": []}, {"product": []},
+                             attempt=attempt)
+    assert decision.decision == "refuse" and [r.code for r in decision.reasons] == ["input_error"]
+    assert named in decision.reasons[0].message
+
+
+@pytest.mark.parametrize("attempt", [1, 2, 3])
+def test_an_attempt_counting_from_1_is_taken(attempt):
+    result = audit("It had 5 views.", {"views": 5}, attempt=attempt)
+    assert result.decision.decision == "answer" and result.decision.attempt == attempt
