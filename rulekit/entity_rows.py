@@ -61,7 +61,7 @@ import re
 from collections.abc import Mapping
 from typing import Any, NamedTuple, Sequence
 
-from rulekit.evidence import _PATH_STEP, fold_name as _folded, locate
+from rulekit.evidence import _PATH_STEP, EvidenceError, fold_name as _folded, locate
 from rulekit.policy import Entity, Field, Identity, Policy, derived
 
 __all__ = ["EntityRowError", "Given", "PlacedRow", "check_inputs", "entity_rows", "given",
@@ -71,8 +71,10 @@ __all__ = ["EntityRowError", "Given", "PlacedRow", "check_inputs", "entity_rows"
 Places = Sequence[tuple[Entity, tuple[str, ...]]]
 
 
-class EntityRowError(ValueError):
-    """An object under an entity's name that is none of its rows, nor a list of them."""
+class EntityRowError(EvidenceError):
+    """An object under an entity's name, or at a path it declares, that is none of its rows,
+    nor a list of them: evidence that cannot be indexed, whose message (shown whole, as an
+    ``EvidenceError``'s) names the place and the fix."""
 
 
 class PlacedRow(NamedTuple):
@@ -413,13 +415,11 @@ class _Finder:
         if len(inner) == 1 and _PATH_NAME.fullmatch(inner[0][0]):
             key, value = inner[0]
             to_rows = f"{declared}.{key}" + ("[*]" if _shape(value) == _LIST else "")
-            fix = (f"declare the path to the rows themselves: entity {entity.name} from evidence "
-                   f"\"{to_rows}\"; or {fix}")
+            fix = f"declare the rows' path: entity {entity.name} from evidence \"{to_rows}\"; or {fix}"
         raise EntityRowError(
-            f"{_place_of(evidence, declared, node)}: at {declared!r}, a path entity "
-            f"'{entity.name}' declares (`from evidence`), is an object that names none of its "
-            "fields and holds objects or lists (a wrapper? rows keyed by id?), not one of its "
-            f"rows, so its hidden and dated fields cannot be told apart; {fix}")
+            f"{_place_of(evidence, declared, node)}: at entity '{entity.name}''s path "
+            f"{declared!r}, an object naming none of its fields that holds objects or lists (a "
+            f"wrapper? rows keyed by id?): its hidden and dated fields cannot be told apart; {fix}")
 
     def unplaced(self, entity: Entity, path: str, what: str) -> None:
         if self.strict[entity.name]:

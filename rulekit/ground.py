@@ -524,8 +524,12 @@ class _Loop:
             self.evidence_block = None if self.evidence is None else self.block(self.evidence,
                                                                                 "data")
         except Exception as exc:    # a value the model cannot be shown: fail closed
+            from rulekit.evidence import EvidenceError
+
+            # An EvidenceError names the place and the fix: shown whole, not cut short.
+            why = str(exc) if isinstance(exc, EvidenceError) else _describe(exc)
             return self.without_reply(Reason("input_error", "the evidence cannot be shown to "
-                                             f"the model: {_describe(exc)}"))
+                                             f"the model: {why}"))
         if self.channel == "claims":
             from rulekit.check import check
             from rulekit.sources import open_source

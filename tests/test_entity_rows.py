@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import datetime as dt
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -121,6 +122,7 @@ def test_a_wrapper_at_a_declared_path_is_refused_as_under_the_entitys_name(evide
     result = audit("The Navy raincoat costs $1,299.00.", evidence, policy=SHOP, now=NOW)
     assert result.decision.decision == "refuse"
     assert [f.code for f in result.findings] == ["input_error"]
+    assert re.search(fix, result.findings[0].message)     # whole, not cut before the fix
 
 
 @pytest.mark.parametrize("evidence", [{"products": [STALE]}, {"product": STALE},
