@@ -51,6 +51,20 @@ _RELATIVE_WORDS: dict[str, dict[str, int]] = {
 _SIGN_OFF_BEFORE = ("see you ", "talk to you ", "speak to you ", "talk ", "à ", "a ", "hasta ",
                     "bis ", "até ", "tot ", "じゃあ", "また")
 _SIGN_OFF_AFTER = re.compile(r"[ \t\u00a0]*(?:[!.,;。！]|$)")
+
+
+def _ends_with_sign_off(before: str) -> bool:
+    """Whether the text before a later day ends with a whole sign-off word: "hasta ", "à ",
+    "a " after a space or the start, not the last letter of "llega " or "arriva " (the
+    Japanese ones, written without spaces, need no boundary)."""
+    for word in _SIGN_OFF_BEFORE:
+        if before.endswith(word):
+            cut = len(before) - len(word)
+            if not word.endswith(" ") or cut == 0 or not (
+                    before[cut - 1].isalnum() or before[cut - 1] in "'’_"):
+                return True
+    return False
+
 # Before "N days ago", words that make it no one day ("about a week ago").
 _HEDGES = ("about ", "around ", "roughly ", "approximately ", "almost ", "nearly ", "over ",
            "more than ", "less than ", "under ", "at least ", "some ", "circa ", "~")
@@ -211,7 +225,7 @@ def _relative_days(text: str, evidence: Evidence, locale: str
             continue                                # "por la mañana", "heute morgen": a morning
         if offset == 0 and _in_question(text, match.end()):
             continue                                # "How can I help you today?"
-        if offset is not None and offset > 0 and before.endswith(_SIGN_OFF_BEFORE) \
+        if offset is not None and offset > 0 and _ends_with_sign_off(before) \
                 and _SIGN_OFF_AFTER.match(text, match.end()):
             continue                                # "See you tomorrow!", "À demain !"
         if said[-1] in "前전" and _before_event(text, match.start()):
