@@ -450,20 +450,24 @@ _LONE_BEFORE = {
     "en": frozenset("on by this next last until till before after since arrives arrive arriving "
                     "arrived delivered deliver delivers delivery ships ship shipped shipping "
                     "dispatched dispatch dispatches expected scheduled due lands comes coming "
-                    "ready booked".split()),
+                    "ready booked renews renew renewing charged billed debited expires expire "
+                    "expiring ends ending renewal: renews: expires: expiry: due:".split()),
     "fr": frozenset("ce d'ici jusqu'à jusqu’à avant après dès depuis pour arrive arrivera arrivé "
                     "arrivée livré livrée livrés livraison expédié expédiée prévu prévue "
-                    "prévus".split()),
+                    "prévus renouvelle renouvellera renouvelé renouvelée débité débitée "
+                    "prélevé prélevée facturé facturée expire expirera".split()),
     "de": frozenset("am bis ab seit vor nach diesen nächsten kommenden kommt kommen geliefert "
                     "lieferung versandt zugestellt".split()),
     "es": frozenset("el este próximo hasta desde antes después llega llegará llegó entregado "
-                    "entrega enviado enviará".split()),
+                    "entrega enviado enviará renueva renovará cobrará cobrado vence vencerá "
+                    "caduca expira".split()),
     "it": frozenset("il questo prossimo entro fino arriva arriverà arrivato consegnato "
-                    "consegna spedito".split()),
+                    "consegna spedito rinnova rinnoverà addebitato addebitata scade "
+                    "scadrà".split()),
     "pt": frozenset("na no nesta neste próxima próximo até chega chegará chegou entregue "
-                    "entrega enviado".split()),
+                    "entrega enviado renova renovará cobrado cobrada vence expira".split()),
     "nl": frozenset("op tot aanstaande komende deze volgende bezorgd geleverd verzonden "
-                    "komt".split()),
+                    "komt verlengd verloopt afgeschreven".split()),
 }
 # Words a few words before the weekday that make it opening hours or a habit.
 _LONE_NOT_BEFORE = frozenset("open opens opened closed close closes hours staffed available "
