@@ -84,7 +84,7 @@ from rulekit.sweep_codes import (FREE_POSITION_WORDS, PHONE, POSITION_WORDS, cod
 from rulekit.sweep_days import (_DENYING, _WEEKDAYS, _lone_weekdays, _may_be_relative,
                                 _may_name_month, _relative_days, _relative_months,
                                 _stated_weekday, _unheld_seconds, _wall_time_in_named_zone,
-                                _weekday_patterns)
+                                _weekday_patterns, today_only_event)
 
 DEFAULT_SMALL_LIMIT = 12
 DEFAULT_CONTEXTS = ("ordinal", "rank", "list_position", "month", "weekday", "rating_scale",
@@ -2587,6 +2587,9 @@ class _Judge:
                 return self._finding(mention, "unsupported_date", f"{mention.day.isoformat()} "
                                      f"is a {_WEEKDAYS[mention.day.weekday()]}, not a "
                                      f"{weekday[1]}", value=mention.day.isoformat())
+            if self._today_only(mention, [mention.day]):
+                return self._withheld_day(mention, mention.day.isoformat()) \
+                    or self._today_finding(mention, mention.day.isoformat())
             if time is None or self._time_on(mention.day, time, mention):
                 return None
             return self._time_finding(mention, time)
@@ -2639,6 +2642,10 @@ class _Judge:
                     if (weekday is None or local.weekday() == weekday[0]) \
                             and self._zoned(local, time):
                         return None
+            if self._today_only(mention, [d for d in days if f"--{d.month:02d}-{d.day:02d}"
+                                          == normal]):
+                return self._withheld_day(mention, normal) \
+                    or self._today_finding(mention, normal)
             if any(f"--{d.month:02d}-{d.day:02d}" == normal and (
                     weekday is None or d.weekday() == weekday[0]) for d in days):
                 if time is None or any(f"--{d.month:02d}-{d.day:02d}" == normal and (
@@ -2662,6 +2669,18 @@ class _Judge:
         # An impossible date (31 February) or a weekday that does not fit: fail closed.
         return self._finding(mention, "unsupported_date", f"{mention.text} is not a real calendar "
                              "day (an impossible date, or the weekday does not match)")
+
+    def _today_only(self, mention: Mention, days: list[dt.date]) -> bool:
+        """Whether the evidence days a date may be are held only by its today/as_of field and
+        the text says the date as an event's day ("due on December 2"): rule 10's today backs
+        "today" as the present only (``today_only_event``)."""
+        return today_only_event(self.text, mention.start, mention.end, days, self.evidence,
+                                self.locale)
+
+    def _today_finding(self, mention: Mention, normal: str) -> Finding:
+        return self._finding(mention, "unsupported_date", f"{mention.text.strip()} is said as "
+                             "the day of an event, and only the evidence's today is that day: "
+                             "its today backs the present, not an event's day", value=normal)
 
     def _time_on(self, day: dt.date, time: dt.time, mention: Mention) -> bool:
         """Whether the evidence holds the clock time ``time`` on ``day``: a zoned time an

@@ -2,7 +2,7 @@
 
 A relative day ("yesterday", "3 days ago", gestern, 昨天) is resolved against the evidence's
 today (``_relative_days``); "today" as the day of an event needs a day of the data
-(``_event_today``); "last month", "this month" as the time of an event need a date of the
+(``_event_day``); "last month", "this month" as the time of an event need a date of the
 evidence in that month (``_relative_months``). A weekday said alone as the day of something ("It arrives Friday") must be
 the weekday of some date of the evidence (``_lone_weekdays``), unless its clause is about
 opening hours, supposes or denies (``_lone_statement``). The weekday written with a date
@@ -279,7 +279,7 @@ def _relative_days(text: str, evidence: Evidence, locale: str
         except OverflowError:
             day = None
         if day is not None and (day in evidence.stated_days or (
-                offset == 0 and day in evidence.days and not _event_today(text, *match.span(),
+                offset == 0 and day in evidence.days and not _event_day(text, *match.span(),
                                                                            language))):
             # The today field backs "today" as the present ("as of today", "your order is on
             # its way today"), not as the day of an event ("it arrives today"): that needs a
@@ -367,7 +367,7 @@ def _relative_months(text: str, low: str, evidence: Evidence, locale: str) -> li
     for match in _MONTH_PHRASE.finditer(low):
         s, e = match.span()
         language, offset = _MONTH_PHRASES[match.group()]
-        if not _event_today(text, s, e, locale.split("_")[0].lower() if language == "cjk"
+        if not _event_day(text, s, e, locale.split("_")[0].lower() if language == "cjk"
                             else language):
             continue                                # "views this month": a period
         _, clause, before = _clause_of(low, s, e)
@@ -416,13 +416,18 @@ def _said_in_evidence(word: str, evidence: Evidence) -> bool:
 # ("on Sundays", "freitags"), a range ("Monday to Friday", "Mon–Fri", 周一至周五), a weekday
 # in opening hours ("open on Saturday", "closed Sunday"), after "every", or beside a date,
 # which ``rulekit.sweep``'s ``_Judge._date`` judges with its weekday.
-def _event_today(text: str, start: int, end: int, language: str) -> bool:
-    """Whether "today" at [start, end) is the day of an event its clause states ("it arrives
-    today", "shipped today", "today your order arrives"): a word of ``_LONE_BEFORE`` that is no
+def _event_day(text: str, start: int, end: int, language: str) -> bool:
+    """Whether the day at [start, end) ("today", "December 2", "Wednesday") is the day of an
+    event its clause states ("it arrives today", "shipped today", "today your order arrives",
+    "your appointment is today", "due on December 2"): a word of ``_LONE_BEFORE`` that is no
     preposition, or of ``_EVENT_WORDS``, among the four words before it or the three after it
-    in its clause."""
+    in its clause, unless "as of" stands just before it (a present: "your total as of
+    today")."""
     before = re.split(r"[.,;:!?()\n]", text[max(0, start - 48):start])[-1]
     after = re.split(r"[.,;:!?()\n]", text[end:end + 40])[0]
+    low_before = before.lower().rstrip()
+    if low_before.endswith(_PRESENT_BEFORE) or low_before in ("as of", "as at", "stand"):
+        return False
     words = before.lower().split()[-4:] + after.lower().split()[:3]
     events = _LONE_BEFORE.get(language, frozenset()) - _NOT_EVENTS
     if any(word in events or word in _EVENT_WORDS for word in words):
@@ -430,6 +435,17 @@ def _event_today(text: str, start: int, end: int, language: str) -> bool:
     # CJK text has no spaces: an arrival or shipping word anywhere near ("今天已送达", "本日到着")
     window = before[-12:] + after[:12]
     return any(word in window for word in _EVENT_CJK)
+
+
+def today_only_event(text: str, start: int, end: int, days: Sequence[dt.date],
+                     evidence: Evidence, locale: str) -> bool:
+    """Whether the days a date at [start, end) may be (``days``, each held by the evidence)
+    are held only by the evidence's today/as_of field, and the text says the date as the day
+    of an event (``_event_day``): "Your invoice is due on December 2" on the evidence's
+    today, whose invoice is due another day. The today field backs its day as the present
+    ("As of December 2, you have 3 seats", "Today is Wednesday"), not as an event's day."""
+    return bool(days) and all(day not in evidence.stated_days for day in days) \
+        and _event_day(text, start, end, locale.split("_")[0].lower())
 
 
 _NOT_EVENTS = frozenset("on by this next last until till before after since ce d'ici jusqu'à "
@@ -442,7 +458,15 @@ _EVENT_WORDS = frozenset("posted published went goes launched sent processed pla
                          "llegado entregado enviado recibido envió llegó arrivé arrivée livré "
                          "livrée expédié "
                          "arrivato arrivata consegnato spedito chegou entregue enviado "
-                         "aangekomen bezorgd geleverd verzonden".split())
+                         "aangekomen bezorgd geleverd verzonden "
+                         # the nouns of a booked or billed event ("Your appointment is today")
+                         "appointment renewal payment meeting booking reservation deadline "
+                         "visit installation pickup collection departure flight rendez-vous "
+                         "renouvellement paiement échéance termin verlängerung zahlung fällig "
+                         "cita renovación pago vencimiento appuntamento rinnovo pagamento "
+                         "scadenza consulta renovação afspraak verlenging betaling".split())
+# Just before a day, words that make it the present, not the day of an event ("as of today").
+_PRESENT_BEFORE = (" as of", " as at", " stand")
 _EVENT_CJK = ("送达", "送達", "到达", "到達", "发货", "發貨", "发出", "签收", "到着", "配達", "発送",
               "お届け", "도착", "배송", "발송")
 
@@ -661,7 +685,10 @@ def _lone_weekdays(text: str, low: str, mentions: Sequence[Mention], evidence: E
             time, s = before.time, before.start
         name = _WEEKDAYS[weekday]
         if time is None:
-            if weekday in held:
+            only_today = weekday in held and today_only_event(
+                text, s, e, [day for day in evidence.days if day.weekday() == weekday],
+                evidence, locale)
+            if weekday in held and not only_today:
                 continue
             withheld = _withheld_on(evidence, lambda day: day.weekday() == weekday)
             if withheld is not None:
@@ -669,7 +696,9 @@ def _lone_weekdays(text: str, low: str, mentions: Sequence[Mention], evidence: E
                                              f"'{text[s:e]}' is a {name}, which "
                                              f"{withheld.why}", input=withheld.input))
                 continue
-            message = f"'{text[s:e]}': no date in the evidence is a {name}"
+            message = f"'{text[s:e]}': no date in the evidence is a {name}" if not only_today \
+                else (f"'{text[s:e]}' is said as the day of an event, and only the evidence's "
+                      f"today is a {name}: its today backs the present, not an event's day")
         else:
             if _weekday_at(evidence, weekday, time):
                 continue
