@@ -646,7 +646,7 @@ def _lone_weekdays(text: str, low: str, mentions: Sequence[Mention], evidence: E
             join = _WEEKDAY_RANGE_JOIN.match(low, e)
             if join and join.end() > e and _weekday_patterns(locale)[0].match(text, join.end()):
                 continue
-            found.append((s, e, names[match.group()]))
+            found.append((s, e, names[match.group()], _week_said(words)))
     if "曜" in text or "星期" in text or "周" in text or "週" in text or "拜" in text:
         for match in _LONE_CJK.finditer(text):
             s, e = match.span()
@@ -656,13 +656,13 @@ def _lone_weekdays(text: str, low: str, mentions: Sequence[Mention], evidence: E
                                                                         "〜", "-"):
                 continue                            # 周一至周五, 每周五: a range, a habit
             if text[s - 1:s] in _LONE_CJK_BEFORE or text.startswith(_LONE_CJK_AFTER, e):
-                found.append((s, e, _LONE_CJK_DAYS[match.group(1) or match.group(2)]))
+                found.append((s, e, _LONE_CJK_DAYS[match.group(1) or match.group(2)], None))
     if not found:
         return []
     held = {day.weekday() for day in evidence.days}
     starts = [m.start for m in mentions]            # in order (``scan``)
     findings = []
-    for s, e, weekday in found:
+    for s, e, weekday, week in found:
         at = bisect.bisect_left(starts, e)
         after = mentions[at] if at < len(mentions) else None
         near = mentions[max(0, at - 3):at]          # those before, nearest last
@@ -684,6 +684,11 @@ def _lone_weekdays(text: str, low: str, mentions: Sequence[Mention], evidence: E
                 text, before.end, s):
             time, s = before.time, before.start
         name = _WEEKDAYS[weekday]
+        if time is None and week is not None and evidence.today is not None:
+            finding = _this_or_next(text, s, e, weekday, week, evidence, locale)
+            if finding is not None:
+                findings.append(finding)
+            continue
         if time is None:
             only_today = weekday in held and today_only_event(
                 text, s, e, [day for day in evidence.days if day.weekday() == weekday],
@@ -707,6 +712,53 @@ def _lone_weekdays(text: str, low: str, mentions: Sequence[Mention], evidence: E
         findings.append(_new_finding("date", text[s:end], name, s, end, "unsupported_date",
                                      message))
     return findings
+
+
+# Before a weekday, the words that place it in a week from the evidence's today: "this Friday"
+# is the coming one (today included); "next Friday" is read both ways people read it, the
+# coming one or the one in the calendar week (Monday to Sunday) after today's, and either
+# backs it. "this coming Friday" is "this".
+_THIS_WEEK_WORDS = frozenset("this ce diesen kommenden este esta questo questa neste nesta deze "
+                             "aanstaande komende".split())
+_NEXT_WEEK_WORDS = frozenset("next nächsten próximo próxima prossimo prossima volgende".split())
+
+
+def _week_said(words: list[str]) -> str | None:
+    """"this" or "next" when the words before a lone weekday place it in a week
+    (``_THIS_WEEK_WORDS``, ``_NEXT_WEEK_WORDS``), else None."""
+    last = words[-1] if words else ""
+    if last in _THIS_WEEK_WORDS or (last == "coming" and words[-2:-1] == ["this"]):
+        return "this"
+    return "next" if last in _NEXT_WEEK_WORDS else None
+
+
+def _this_or_next(text: str, s: int, e: int, weekday: int, week: str, evidence: Evidence,
+                  locale: str) -> Finding | None:
+    """A weekday said as "this Friday" or "next Friday" is a day from the evidence's today
+    (``_week_said``), not any Friday: the evidence must hold it (its today only as the
+    present). The finding, or None when it does."""
+    today = evidence.today
+    coming = today + dt.timedelta(days=(weekday - today.weekday()) % 7)
+    meant = [coming]
+    if week == "next":      # the coming one (not today), or the one in the week after today's
+        meant = sorted({coming + dt.timedelta(days=7 if coming == today else 0),
+                        today + dt.timedelta(days=7 - today.weekday() + weekday)})
+    low = _ascii_lower(text)
+    start = low.rfind(" ", 0, max(0, s - 1)) + 1          # "this Friday", not "Friday"
+    if low[start:s].strip() == "coming":
+        start = low.rfind(" ", 0, max(0, start - 1)) + 1
+    said = text[start:e]
+    if any(day in evidence.days and not today_only_event(text, s, e, [day], evidence, locale)
+           for day in meant):
+        return None
+    withheld = _withheld_on(evidence, lambda held: held in meant)
+    shown = " or ".join(day.isoformat() for day in meant)
+    if withheld is not None:
+        return _new_finding("date", said, meant[0].isoformat(), start, e, withheld.code,
+                            f"'{said}' is {shown}, which {withheld.why}", input=withheld.input)
+    return _new_finding("date", said, meant[0].isoformat(), start, e, "unsupported_date",
+                        f"'{said}' is {shown} (the evidence's today is {today.isoformat()}), "
+                        "and no date in the evidence is that day")
 
 
 def _withheld_on(evidence: Evidence, fits: Callable[[dt.date], bool]) -> Withheld | None:
