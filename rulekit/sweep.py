@@ -159,6 +159,10 @@ _DAY_LEADS = frozenset({"than", "around", "about", "approximately", "circa", "th
                         "arrives", "arrive", "arriving", "arrived", "delivered", "ships", "ship",
                         "shipped", "due", "expected", "scheduled", "dispatched", "lands", "til"})
 _DAY_JOINS = frozenset({"and", "or", "to", "through", "thru", "until", "till"})
+# After the first ordinal of "between the 5th and (the) 7th": the second, and the word after it
+# (none, or one of ``_AFTER_DAY``: a day; a noun, "the 5th place": ranks).
+_SECOND_DAY = re.compile(r"(?i)\s*(?:and|to|-|\u2013)\s+(?:the\s+)?(?:[1-9]|[12][0-9]|3[01])"
+                         r"(?:st|nd|rd|th)(?![\w])[ \t\u00a0]*([A-Za-z]*)")
 _ORDINAL_DAY = re.compile(r"(?:[1-9]|[12][0-9]|3[01])(?:st|nd|rd|th)")
 _AFTER_DAY = frozenset({"of", "at", "and", "or", "to", "until", "till", "through", "but", "so",
                         "when", "in", "around", "between", "for"})
@@ -2448,9 +2452,20 @@ class _Judge:
         later than the 5th", "around the 5th", "It arrives the 5th", and the second day of
         "between the 3rd and the 5th", "from the 3rd to the 5th" (no noun after it)."""
         before = mention.before.split()
+        if len(before) >= 3 and before[-1] in _DAY_JOINS and _ORDINAL_DAY.fullmatch(before[-2]) \
+                and before[-3] == "the":
+            # the 7th of "between the 5th and 7th", "from the 5th to 7th"
+            lead = self.text[max(0, mention.start - 48):mention.start].lower().split()[-4:-3]
+            return bool(lead) and (lead[0] in _DAY_PREPOSITIONS or lead[0] in _DAY_LEADS
+                                   or lead[0] == "between") and self._ends_phrase(mention)
         if len(before) < 2 or before[-1] != "the":
             return False
         lead = before[-2]
+        if lead == "between":
+            # the 5th of "between the 5th and (the) 7th": a day when the second is one
+            second = _SECOND_DAY.match(self.text, mention.end)
+            return second is not None and (not second.group(1)
+                                           or second.group(1).lower() in _AFTER_DAY)
         if not (lead in _DAY_PREPOSITIONS or lead in _DAY_LEADS or (
                 lead in _DAY_JOINS and len(before) >= 3 and _ORDINAL_DAY.fullmatch(before[-3]))):
             return False
@@ -2486,6 +2501,14 @@ class _Judge:
         if value in evidence.untrusted_values:
             return self._finding(mention, "untrusted_source", f"{shown} appears only in "
                                  "third-party text, which is evidence only of what its author wrote")
+        if integral and mention.ordinal and 1 <= value <= 31 and self._on_the(mention):
+            # "on the 1st", "between the 5th and 7th": a day of a month (rule 10), whatever
+            # small integer or name holds its digits
+            held = ", ".join(map(str, sorted(self.days_of_month))) or "none"
+            return self._finding(mention, "unsupported_date", f"{shown} is said as a day of a "
+                                 "month, and no date in the evidence is on that day (the days "
+                                 f"of the month it holds: {held})", value=str(int(value)),
+                                 absent=True)
         if mention.sign is not None and value and -value in (
                 evidence.percents if mention.percent else evidence.signed_values):
             if value < 0 and -value in evidence.deductions and _DEDUCTION_LABEL.search(
