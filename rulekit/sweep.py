@@ -82,7 +82,8 @@ from rulekit.sweep_codes import (FREE_POSITION_WORDS, PHONE, POSITION_WORDS, cod
                                  code_like, code_run, list_marker, phone_digits, same_phone,
                                  shortcut)
 from rulekit.sweep_days import (_DENYING, _WEEKDAYS, _lone_weekdays, _may_be_relative,
-                                _may_name_month, _relative_days, _relative_months,
+                                _lone_months, _may_name_month, _relative_days,
+                                _relative_months,
                                 _stated_weekday, _unheld_seconds, _wall_time_in_named_zone,
                                 _weekday_patterns, today_only_event)
 
@@ -545,6 +546,8 @@ def sweep(text: str, evidence: Evidence, settings: SweepSettings = SweepSettings
     days = relative_days[0] if relative_days else []
     if evidence.today is not None and _may_name_month(text, low):
         days = days + _relative_months(text, low, evidence, locale)
+    if evidence.days or evidence.withheld_days:
+        days = days + _lone_months(text, low, mentions, evidence, locale)   # "in January"
     if (evidence.days or evidence.withheld_days) and (
             "day" in low or locale[:2] != "en" or "曜" in text or "周" in text
             or "週" in text or "星期" in text or "拜" in text):
@@ -2508,6 +2511,14 @@ class _Judge:
             return self._finding(mention, "unsupported_date", f"{shown} is said as a day of a "
                                  "month, and no date in the evidence is on that day (the days "
                                  f"of the month it holds: {held})", value=str(int(value)),
+                                 absent=True)
+        if integral and 1 <= value <= 12 and self.text.startswith(("月", "월"), mention.end) \
+                and not self.text.startswith(("月間", "月间"), mention.end):
+            # 1月, 1월: January, a month of the year (rule 10), not a quantity
+            held = ", ".join(map(str, sorted(self.months))) or "none"
+            return self._finding(mention, "unsupported_date", f"{shown}{self.text[mention.end]}"
+                                 " is a month, and no date in the evidence falls in it (the "
+                                 f"months it holds: {held})", value=f"--{int(value):02d}",
                                  absent=True)
         if mention.sign is not None and value and -value in (
                 evidence.percents if mention.percent else evidence.signed_values):

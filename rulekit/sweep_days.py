@@ -20,7 +20,7 @@ import re
 from decimal import Decimal
 from typing import Callable, Sequence
 
-from babel.dates import get_day_names
+from babel.dates import get_day_names, get_month_names
 
 from rulekit import dates
 from rulekit.evidence import Evidence, Withheld
@@ -384,6 +384,82 @@ def _relative_months(text: str, low: str, evidence: Evidence, locale: str) -> li
     return findings
 
 
+# Rule 10, a month named without a day or a year as the time of an event ("Your subscription
+# renews in January", "in early January", "mid-January", "im Januar", "en janvier"): some date
+# of the evidence other than its today must fall in that month (of any year). Read only after a
+# word that makes it a time (``_MONTH_LEADS``), with an event word in its clause
+# (``_event_day``), and not in a supposition, a habit or a question; a month written with a day
+# or a year is a date the scanner found, judged with it.
+_MONTH_LEADS = frozenset("in by until till since before after early mid late "
+                         "im bis ab seit vor nach anfang mitte ende "
+                         "en jusqu'en d'ici début fin depuis avant après "
+                         "hasta desde antes a entro fino da inizio metà "
+                         "em até início meados tot vanaf begin medio eind".split())
+# "the end of January", "a principios de enero", "all'inizio di gennaio", "no início de janeiro"
+_MONTH_PART_WORDS = frozenset("end beginning start middle principios mediados finales inizio "
+                              "fine metà início meados final fim".split())
+_MONTH_PART_JOINS = frozenset("of de di do da del dell'".split())
+
+
+@functools.lru_cache(maxsize=64)
+def _month_names(locale: str) -> tuple[re.Pattern | None, dict[str, int], tuple[str, ...]]:
+    """The wide month names of English and of ``locale`` (Latin script) as a pattern over
+    lower-cased text, the month of each, and their first three letters (the prefilter)."""
+    names: dict[str, int] = {}
+    for source in ("en", locale):
+        for context in ("format", "stand-alone"):
+            for number, name in get_month_names("wide", context, source).items():
+                if name[:1].isascii() and name[:1].isalpha():
+                    names.setdefault(name.lower(), number)
+    if not names:
+        return None, names, ()
+    pattern = re.compile(r"(?<![\w'’])(?:" + "|".join(map(re.escape, sorted(
+        names, key=len, reverse=True))) + r")(?![\w'’-])")
+    return pattern, names, tuple(sorted({name[:3] for name in names}))
+
+
+def _lone_months(text: str, low: str, mentions: Sequence[Mention], evidence: Evidence,
+                 locale: str) -> list[Finding]:
+    """The months named alone as the time of an event that no date of the evidence (other than
+    its today) falls in; ``low`` is ``text`` lower-cased."""
+    pattern, names, stems = _month_names(locale)
+    if pattern is None or not any(stem in low for stem in stems):
+        return []
+    if len(low) != len(text):
+        low = _ascii_lower(text)                    # the offsets must be the text's
+    held = {day.month for day in evidence.stated_days}
+    held.update(int(m[5:7]) for m in evidence.months if m[5:7].isdigit())
+    language = locale.split("_")[0].lower()
+    findings = []
+    for match in pattern.finditer(low):
+        s, e = match.span()
+        month = names[match.group()]
+        if month in held or any(m.start < e + 1 and m.end > s - 1 and m.kind == "date"
+                                for m in mentions):
+            continue                                # held, or a date the scanner judges
+        words = low[max(0, s - 40):s].split()
+        lead = low.endswith(("mid-", "mi-"), 0, s) or (words and (
+            words[-1] in _MONTH_LEADS or words[-1] in _MONTH_PART_JOINS
+            and words[-2:-1] and words[-2] in _MONTH_PART_WORDS))
+        if not lead or not _event_day(text, s, e, language) or _in_question(text, e):
+            continue
+        _, clause, before = _clause_of(low, s, e)
+        if _LONE_SUPPOSED.search(before) or not _MONTH_NOT_CLAUSE.isdisjoint(clause.split()) \
+                or not _LONE_NOT_CLAUSE.isdisjoint(clause.split()):
+            continue
+        said, meant = text[s:e], f"--{month:02d}"
+        withheld = _withheld_on(evidence, lambda day: day.month == month)
+        if withheld is not None:
+            findings.append(_new_finding("date", said, meant, s, e, withheld.code,
+                                         f"'{said}' is a month whose dates {withheld.why}",
+                                         input=withheld.input))
+            continue
+        findings.append(_new_finding("date", said, meant, s, e, "unsupported_date",
+                                     f"'{said}': no date in the evidence (other than its "
+                                     "today) falls in that month"))
+    return findings
+
+
 # A denial in a squashed evidence text ("notarrivingtoday", "willnotarrivetomorrow", "won't"),
 # which has no spaces left to find words by: "not" inside "note" counts too (fail closed).
 _DENYING = re.compile(r"not|never|n't|n’t|nicht|pas|不|没|未|ない")
@@ -458,7 +534,8 @@ _EVENT_WORDS = frozenset("posted published went goes launched sent processed pla
                          "llegado entregado enviado recibido envió llegó arrivé arrivée livré "
                          "livrée expédié "
                          "arrivato arrivata consegnato spedito chegou entregue enviado "
-                         "aangekomen bezorgd geleverd verzonden "
+                         "aangekomen bezorgd geleverd verzonden verlängert abgebucht belastet "
+                         "endet beginnt "
                          # the nouns of a booked or billed event ("Your appointment is today")
                          "appointment renewal payment meeting booking reservation deadline "
                          "visit installation pickup collection departure flight rendez-vous "
