@@ -418,12 +418,33 @@ def _month_names(locale: str) -> tuple[re.Pattern | None, dict[str, int], tuple[
     return pattern, names, tuple(sorted({name[:3] for name in names}))
 
 
-def _lone_months(text: str, low: str, mentions: Sequence[Mention], evidence: Evidence,
-                 locale: str) -> list[Finding]:
-    """The months named alone as the time of an event that no date of the evidence (other than
-    its today) falls in; ``low`` is ``text`` lower-cased."""
+def months_said_alone(text: str, low: str, locale: str) -> list[tuple[int, int, int]]:
+    """(start, end, month) of each month name of ``text`` said alone after a word that makes it
+    a time (``_MONTH_LEADS``: "in January", "in early January", "mid-January", "the end of
+    January", "im Januar"); ``low`` is ``text`` lower-cased. A month written with a day or a
+    year is among them too: the caller leaves those to the date the scanner found."""
     pattern, names, stems = _month_names(locale)
     if pattern is None or not any(stem in low for stem in stems):
+        return []
+    if len(low) != len(text):
+        low = _ascii_lower(text)                    # the offsets must be the text's
+    found = []
+    for match in pattern.finditer(low):
+        s, e = match.span()
+        words = low[max(0, s - 40):s].split()
+        if low.endswith(("mid-", "mi-"), 0, s) or (words and (
+                words[-1] in _MONTH_LEADS or words[-1] in _MONTH_PART_JOINS
+                and words[-2:-1] and words[-2] in _MONTH_PART_WORDS)):
+            found.append((s, e, names[match.group()]))
+    return found
+
+
+def _lone_months(text: str, low: str, mentions: Sequence[Mention], evidence: Evidence,
+                 locale: str) -> list[Finding]:
+    """The months named alone as the time of an event (``months_said_alone``) that no date of
+    the evidence (other than its today) falls in; ``low`` is ``text`` lower-cased."""
+    said_alone = months_said_alone(text, low, locale)
+    if not said_alone:
         return []
     if len(low) != len(text):
         low = _ascii_lower(text)                    # the offsets must be the text's
@@ -431,17 +452,11 @@ def _lone_months(text: str, low: str, mentions: Sequence[Mention], evidence: Evi
     held.update(int(m[5:7]) for m in evidence.months if m[5:7].isdigit())
     language = locale.split("_")[0].lower()
     findings = []
-    for match in pattern.finditer(low):
-        s, e = match.span()
-        month = names[match.group()]
+    for s, e, month in said_alone:
         if month in held or any(m.start < e + 1 and m.end > s - 1 and m.kind == "date"
                                 for m in mentions):
             continue                                # held, or a date the scanner judges
-        words = low[max(0, s - 40):s].split()
-        lead = low.endswith(("mid-", "mi-"), 0, s) or (words and (
-            words[-1] in _MONTH_LEADS or words[-1] in _MONTH_PART_JOINS
-            and words[-2:-1] and words[-2] in _MONTH_PART_WORDS))
-        if not lead or not _event_day(text, s, e, language) or _in_question(text, e):
+        if not _event_day(text, s, e, language) or _in_question(text, e):
             continue
         _, clause, before = _clause_of(low, s, e)
         if _LONE_SUPPOSED.search(before) or not _MONTH_NOT_CLAUSE.isdisjoint(clause.split()) \
