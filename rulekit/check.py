@@ -687,8 +687,11 @@ _SPEED_WORDS = re.compile(
 _DAY_SUBSTRINGS = ("day", "overnight", "express", "expedited", "priority", "week", "christmas",
                    "xmas", "new year", "thanksgiving", "easter")
 _DAY_FIELD = re.compile(r"(?:^|_)(?:days?|eta|lead_time|transit)(?:_|$)", re.IGNORECASE)
-_NO_DAYS = NamedTuple("_NoDays", [("days", frozenset), ("withheld_days", dict)])(frozenset(),
-                                                                                  {})
+# The evidence ``_lone_weekdays`` reads a template's words against: no day, no today (so "this
+# Friday" is found as a weekday, not resolved).
+_NO_DAYS = NamedTuple("_NoDays", [("days", frozenset), ("withheld_days", dict),
+                                  ("stated_days", frozenset), ("today", type(None))])(
+    frozenset(), {}, frozenset(), None)
 
 
 @functools.lru_cache(maxsize=1024)
@@ -697,12 +700,15 @@ def _days_in_words(locale: str, pieces: tuple[str, ...]) -> tuple[tuple[str, boo
     words, whether they are a weekday said as the day of something, the sentence they stand
     in). A weekday is read as the sweep reads one in free text (``sweep_days._lone_weekdays``:
     after on, by, this, arrives...; not in a range, a plural, "every", opening hours, a habit
-    or a supposition); a speed or a span by ``_SPEED_WORDS``."""
-    from rulekit.sweep_days import _lone_weekdays
+    or a supposition); a speed or a span by ``_SPEED_WORDS``; a month named alone after "in",
+    "early", "by"... by ``sweep_days.months_said_alone``."""
+    from rulekit.sweep_days import _lone_weekdays, months_said_alone
 
     found = []
     for index, (words, _) in enumerate(prose_rules.sentences(pieces)):
         low = words.lower()
+        # "in early January": a month said alone is a day no slot carries, as a speed is
+        found += [(words[s:e], False, index) for s, e, _ in months_said_alone(words, low, locale)]
         if not any(part in low for part in _DAY_SUBSTRINGS) and (
                 locale[:2] == "en" or not _says_weekday(locale, words)):
             continue

@@ -82,9 +82,10 @@ from rulekit.sweep_codes import (FREE_POSITION_WORDS, PHONE, POSITION_WORDS, cod
                                  code_like, code_run, list_marker, phone_digits, same_phone,
                                  shortcut)
 from rulekit.sweep_days import (_DENYING, _WEEKDAYS, _lone_weekdays, _may_be_relative,
-                                _may_name_month, _relative_days, _relative_months,
+                                _lone_months, _may_name_month, _relative_days,
+                                _relative_months,
                                 _stated_weekday, _unheld_seconds, _wall_time_in_named_zone,
-                                _weekday_patterns)
+                                _weekday_patterns, today_only_event)
 
 DEFAULT_SMALL_LIMIT = 12
 DEFAULT_CONTEXTS = ("ordinal", "rank", "list_position", "month", "weekday", "rating_scale",
@@ -159,6 +160,10 @@ _DAY_LEADS = frozenset({"than", "around", "about", "approximately", "circa", "th
                         "arrives", "arrive", "arriving", "arrived", "delivered", "ships", "ship",
                         "shipped", "due", "expected", "scheduled", "dispatched", "lands", "til"})
 _DAY_JOINS = frozenset({"and", "or", "to", "through", "thru", "until", "till"})
+# After the first ordinal of "between the 5th and (the) 7th": the second, and the word after it
+# (none, or one of ``_AFTER_DAY``: a day; a noun, "the 5th place": ranks).
+_SECOND_DAY = re.compile(r"(?i)\s*(?:and|to|-|\u2013)\s+(?:the\s+)?(?:[1-9]|[12][0-9]|3[01])"
+                         r"(?:st|nd|rd|th)(?![\w])[ \t\u00a0]*([A-Za-z]*)")
 _ORDINAL_DAY = re.compile(r"(?:[1-9]|[12][0-9]|3[01])(?:st|nd|rd|th)")
 _AFTER_DAY = frozenset({"of", "at", "and", "or", "to", "until", "till", "through", "but", "so",
                         "when", "in", "around", "between", "for"})
@@ -541,6 +546,8 @@ def sweep(text: str, evidence: Evidence, settings: SweepSettings = SweepSettings
     days = relative_days[0] if relative_days else []
     if evidence.today is not None and _may_name_month(text, low):
         days = days + _relative_months(text, low, evidence, locale)
+    if evidence.days or evidence.withheld_days:
+        days = days + _lone_months(text, low, mentions, evidence, locale)   # "in January"
     if (evidence.days or evidence.withheld_days) and (
             "day" in low or locale[:2] != "en" or "曜" in text or "周" in text
             or "週" in text or "星期" in text or "拜" in text):
@@ -2448,9 +2455,20 @@ class _Judge:
         later than the 5th", "around the 5th", "It arrives the 5th", and the second day of
         "between the 3rd and the 5th", "from the 3rd to the 5th" (no noun after it)."""
         before = mention.before.split()
+        if len(before) >= 3 and before[-1] in _DAY_JOINS and _ORDINAL_DAY.fullmatch(before[-2]) \
+                and before[-3] == "the":
+            # the 7th of "between the 5th and 7th", "from the 5th to 7th"
+            lead = self.text[max(0, mention.start - 48):mention.start].lower().split()[-4:-3]
+            return bool(lead) and (lead[0] in _DAY_PREPOSITIONS or lead[0] in _DAY_LEADS
+                                   or lead[0] == "between") and self._ends_phrase(mention)
         if len(before) < 2 or before[-1] != "the":
             return False
         lead = before[-2]
+        if lead == "between":
+            # the 5th of "between the 5th and (the) 7th": a day when the second is one
+            second = _SECOND_DAY.match(self.text, mention.end)
+            return second is not None and (not second.group(1)
+                                           or second.group(1).lower() in _AFTER_DAY)
         if not (lead in _DAY_PREPOSITIONS or lead in _DAY_LEADS or (
                 lead in _DAY_JOINS and len(before) >= 3 and _ORDINAL_DAY.fullmatch(before[-3]))):
             return False
@@ -2486,6 +2504,22 @@ class _Judge:
         if value in evidence.untrusted_values:
             return self._finding(mention, "untrusted_source", f"{shown} appears only in "
                                  "third-party text, which is evidence only of what its author wrote")
+        if integral and mention.ordinal and 1 <= value <= 31 and self._on_the(mention):
+            # "on the 1st", "between the 5th and 7th": a day of a month (rule 10), whatever
+            # small integer or name holds its digits
+            held = ", ".join(map(str, sorted(self.days_of_month))) or "none"
+            return self._finding(mention, "unsupported_date", f"{shown} is said as a day of a "
+                                 "month, and no date in the evidence is on that day (the days "
+                                 f"of the month it holds: {held})", value=str(int(value)),
+                                 absent=True)
+        if integral and 1 <= value <= 12 and self.text.startswith(("月", "월"), mention.end) \
+                and not self.text.startswith(("月間", "月间"), mention.end):
+            # 1月, 1월: January, a month of the year (rule 10), not a quantity
+            held = ", ".join(map(str, sorted(self.months))) or "none"
+            return self._finding(mention, "unsupported_date", f"{shown}{self.text[mention.end]}"
+                                 " is a month, and no date in the evidence falls in it (the "
+                                 f"months it holds: {held})", value=f"--{int(value):02d}",
+                                 absent=True)
         if mention.sign is not None and value and -value in (
                 evidence.percents if mention.percent else evidence.signed_values):
             if value < 0 and -value in evidence.deductions and _DEDUCTION_LABEL.search(
@@ -2587,6 +2621,9 @@ class _Judge:
                 return self._finding(mention, "unsupported_date", f"{mention.day.isoformat()} "
                                      f"is a {_WEEKDAYS[mention.day.weekday()]}, not a "
                                      f"{weekday[1]}", value=mention.day.isoformat())
+            if self._today_only(mention, [mention.day]):
+                return self._withheld_day(mention, mention.day.isoformat()) \
+                    or self._today_finding(mention, mention.day.isoformat())
             if time is None or self._time_on(mention.day, time, mention):
                 return None
             return self._time_finding(mention, time)
@@ -2639,6 +2676,10 @@ class _Judge:
                     if (weekday is None or local.weekday() == weekday[0]) \
                             and self._zoned(local, time):
                         return None
+            if self._today_only(mention, [d for d in days if f"--{d.month:02d}-{d.day:02d}"
+                                          == normal]):
+                return self._withheld_day(mention, normal) \
+                    or self._today_finding(mention, normal)
             if any(f"--{d.month:02d}-{d.day:02d}" == normal and (
                     weekday is None or d.weekday() == weekday[0]) for d in days):
                 if time is None or any(f"--{d.month:02d}-{d.day:02d}" == normal and (
@@ -2662,6 +2703,18 @@ class _Judge:
         # An impossible date (31 February) or a weekday that does not fit: fail closed.
         return self._finding(mention, "unsupported_date", f"{mention.text} is not a real calendar "
                              "day (an impossible date, or the weekday does not match)")
+
+    def _today_only(self, mention: Mention, days: list[dt.date]) -> bool:
+        """Whether the evidence days a date may be are held only by its today/as_of field and
+        the text says the date as an event's day ("due on December 2"): rule 10's today backs
+        "today" as the present only (``today_only_event``)."""
+        return today_only_event(self.text, mention.start, mention.end, days, self.evidence,
+                                self.locale)
+
+    def _today_finding(self, mention: Mention, normal: str) -> Finding:
+        return self._finding(mention, "unsupported_date", f"{mention.text.strip()} is said as "
+                             "the day of an event, and only the evidence's today is that day: "
+                             "its today backs the present, not an event's day", value=normal)
 
     def _time_on(self, day: dt.date, time: dt.time, mention: Mention) -> bool:
         """Whether the evidence holds the clock time ``time`` on ``day``: a zoned time an

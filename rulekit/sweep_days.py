@@ -2,7 +2,7 @@
 
 A relative day ("yesterday", "3 days ago", gestern, 昨天) is resolved against the evidence's
 today (``_relative_days``); "today" as the day of an event needs a day of the data
-(``_event_today``); "last month", "this month" as the time of an event need a date of the
+(``_event_day``); "last month", "this month" as the time of an event need a date of the
 evidence in that month (``_relative_months``). A weekday said alone as the day of something ("It arrives Friday") must be
 the weekday of some date of the evidence (``_lone_weekdays``), unless its clause is about
 opening hours, supposes or denies (``_lone_statement``). The weekday written with a date
@@ -20,7 +20,7 @@ import re
 from decimal import Decimal
 from typing import Callable, Sequence
 
-from babel.dates import get_day_names
+from babel.dates import get_day_names, get_month_names
 
 from rulekit import dates
 from rulekit.evidence import Evidence, Withheld
@@ -51,6 +51,20 @@ _RELATIVE_WORDS: dict[str, dict[str, int]] = {
 _SIGN_OFF_BEFORE = ("see you ", "talk to you ", "speak to you ", "talk ", "à ", "a ", "hasta ",
                     "bis ", "até ", "tot ", "じゃあ", "また")
 _SIGN_OFF_AFTER = re.compile(r"[ \t\u00a0]*(?:[!.,;。！]|$)")
+
+
+def _ends_with_sign_off(before: str) -> bool:
+    """Whether the text before a later day ends with a whole sign-off word: "hasta ", "à ",
+    "a " after a space or the start, not the last letter of "llega " or "arriva " (the
+    Japanese ones, written without spaces, need no boundary)."""
+    for word in _SIGN_OFF_BEFORE:
+        if before.endswith(word):
+            cut = len(before) - len(word)
+            if not word.endswith(" ") or cut == 0 or not (
+                    before[cut - 1].isalnum() or before[cut - 1] in "'’_"):
+                return True
+    return False
+
 # Before "N days ago", words that make it no one day ("about a week ago").
 _HEDGES = ("about ", "around ", "roughly ", "approximately ", "almost ", "nearly ", "over ",
            "more than ", "less than ", "under ", "at least ", "some ", "circa ", "~")
@@ -211,7 +225,7 @@ def _relative_days(text: str, evidence: Evidence, locale: str
             continue                                # "por la mañana", "heute morgen": a morning
         if offset == 0 and _in_question(text, match.end()):
             continue                                # "How can I help you today?"
-        if offset is not None and offset > 0 and before.endswith(_SIGN_OFF_BEFORE) \
+        if offset is not None and offset > 0 and _ends_with_sign_off(before) \
                 and _SIGN_OFF_AFTER.match(text, match.end()):
             continue                                # "See you tomorrow!", "À demain !"
         if said[-1] in "前전" and _before_event(text, match.start()):
@@ -265,7 +279,7 @@ def _relative_days(text: str, evidence: Evidence, locale: str
         except OverflowError:
             day = None
         if day is not None and (day in evidence.stated_days or (
-                offset == 0 and day in evidence.days and not _event_today(text, *match.span(),
+                offset == 0 and day in evidence.days and not _event_day(text, *match.span(),
                                                                            language))):
             # The today field backs "today" as the present ("as of today", "your order is on
             # its way today"), not as the day of an event ("it arrives today"): that needs a
@@ -353,7 +367,7 @@ def _relative_months(text: str, low: str, evidence: Evidence, locale: str) -> li
     for match in _MONTH_PHRASE.finditer(low):
         s, e = match.span()
         language, offset = _MONTH_PHRASES[match.group()]
-        if not _event_today(text, s, e, locale.split("_")[0].lower() if language == "cjk"
+        if not _event_day(text, s, e, locale.split("_")[0].lower() if language == "cjk"
                             else language):
             continue                                # "views this month": a period
         _, clause, before = _clause_of(low, s, e)
@@ -367,6 +381,97 @@ def _relative_months(text: str, low: str, evidence: Evidence, locale: str) -> li
             "date", text[s:e], meant, s, e, "unsupported_date",
             f"'{text[s:e]}' is {meant} (the evidence's today is {today.isoformat()}), and no "
             "date in the evidence falls in that month"))
+    return findings
+
+
+# Rule 10, a month named without a day or a year as the time of an event ("Your subscription
+# renews in January", "in early January", "mid-January", "im Januar", "en janvier"): some date
+# of the evidence other than its today must fall in that month (of any year). Read only after a
+# word that makes it a time (``_MONTH_LEADS``), with an event word in its clause
+# (``_event_day``), and not in a supposition, a habit or a question; a month written with a day
+# or a year is a date the scanner found, judged with it.
+_MONTH_LEADS = frozenset("in by until till since before after early mid late "
+                         "im bis ab seit vor nach anfang mitte ende "
+                         "en jusqu'en d'ici début fin depuis avant après "
+                         "hasta desde antes a entro fino da inizio metà "
+                         "em até início meados tot vanaf begin medio eind".split())
+# "the end of January", "a principios de enero", "all'inizio di gennaio", "no início de janeiro"
+_MONTH_PART_WORDS = frozenset("end beginning start middle principios mediados finales inizio "
+                              "fine metà início meados final fim".split())
+_MONTH_PART_JOINS = frozenset("of de di do da del dell'".split())
+
+
+@functools.lru_cache(maxsize=64)
+def _month_names(locale: str) -> tuple[re.Pattern | None, dict[str, int], tuple[str, ...]]:
+    """The wide month names of English and of ``locale`` (Latin script) as a pattern over
+    lower-cased text, the month of each, and their first three letters (the prefilter)."""
+    names: dict[str, int] = {}
+    for source in ("en", locale):
+        for context in ("format", "stand-alone"):
+            for number, name in get_month_names("wide", context, source).items():
+                if name[:1].isascii() and name[:1].isalpha():
+                    names.setdefault(name.lower(), number)
+    if not names:
+        return None, names, ()
+    pattern = re.compile(r"(?<![\w'’])(?:" + "|".join(map(re.escape, sorted(
+        names, key=len, reverse=True))) + r")(?![\w'’-])")
+    return pattern, names, tuple(sorted({name[:3] for name in names}))
+
+
+def months_said_alone(text: str, low: str, locale: str) -> list[tuple[int, int, int]]:
+    """(start, end, month) of each month name of ``text`` said alone after a word that makes it
+    a time (``_MONTH_LEADS``: "in January", "in early January", "mid-January", "the end of
+    January", "im Januar"); ``low`` is ``text`` lower-cased. A month written with a day or a
+    year is among them too: the caller leaves those to the date the scanner found."""
+    pattern, names, stems = _month_names(locale)
+    if pattern is None or not any(stem in low for stem in stems):
+        return []
+    if len(low) != len(text):
+        low = _ascii_lower(text)                    # the offsets must be the text's
+    found = []
+    for match in pattern.finditer(low):
+        s, e = match.span()
+        words = low[max(0, s - 40):s].split()
+        if low.endswith(("mid-", "mi-"), 0, s) or (words and (
+                words[-1] in _MONTH_LEADS or words[-1] in _MONTH_PART_JOINS
+                and words[-2:-1] and words[-2] in _MONTH_PART_WORDS)):
+            found.append((s, e, names[match.group()]))
+    return found
+
+
+def _lone_months(text: str, low: str, mentions: Sequence[Mention], evidence: Evidence,
+                 locale: str) -> list[Finding]:
+    """The months named alone as the time of an event (``months_said_alone``) that no date of
+    the evidence (other than its today) falls in; ``low`` is ``text`` lower-cased."""
+    said_alone = months_said_alone(text, low, locale)
+    if not said_alone:
+        return []
+    if len(low) != len(text):
+        low = _ascii_lower(text)                    # the offsets must be the text's
+    held = {day.month for day in evidence.stated_days}
+    held.update(int(m[5:7]) for m in evidence.months if m[5:7].isdigit())
+    language = locale.split("_")[0].lower()
+    findings = []
+    for s, e, month in said_alone:
+        if month in held or any(m.start < e + 1 and m.end > s - 1 and m.kind == "date"
+                                for m in mentions):
+            continue                                # held, or a date the scanner judges
+        if not _event_day(text, s, e, language) or _in_question(text, e):
+            continue
+        _, clause, before = _clause_of(low, s, e)
+        if _LONE_SUPPOSED.search(before) or not _MONTH_NOT_CLAUSE.isdisjoint(clause.split()) \
+                or not _LONE_NOT_CLAUSE.isdisjoint(clause.split()):
+            continue
+        said, meant = text[s:e], f"--{month:02d}"
+        withheld = _withheld_on(evidence, lambda day: day.month == month)
+        if withheld is not None:
+            findings.append(_new_finding("date", said, meant, s, e, withheld.code,
+                                         f"'{said}' is a month whose dates {withheld.why}",
+                                         input=withheld.input))
+            continue
+        findings.append(_new_finding("date", said, meant, s, e, "unsupported_date",
+                                     f"'{said}': no date in the evidence (other than its "
+                                     "today) falls in that month"))
     return findings
 
 
@@ -402,13 +507,18 @@ def _said_in_evidence(word: str, evidence: Evidence) -> bool:
 # ("on Sundays", "freitags"), a range ("Monday to Friday", "Mon–Fri", 周一至周五), a weekday
 # in opening hours ("open on Saturday", "closed Sunday"), after "every", or beside a date,
 # which ``rulekit.sweep``'s ``_Judge._date`` judges with its weekday.
-def _event_today(text: str, start: int, end: int, language: str) -> bool:
-    """Whether "today" at [start, end) is the day of an event its clause states ("it arrives
-    today", "shipped today", "today your order arrives"): a word of ``_LONE_BEFORE`` that is no
+def _event_day(text: str, start: int, end: int, language: str) -> bool:
+    """Whether the day at [start, end) ("today", "December 2", "Wednesday") is the day of an
+    event its clause states ("it arrives today", "shipped today", "today your order arrives",
+    "your appointment is today", "due on December 2"): a word of ``_LONE_BEFORE`` that is no
     preposition, or of ``_EVENT_WORDS``, among the four words before it or the three after it
-    in its clause."""
+    in its clause, unless "as of" stands just before it (a present: "your total as of
+    today")."""
     before = re.split(r"[.,;:!?()\n]", text[max(0, start - 48):start])[-1]
     after = re.split(r"[.,;:!?()\n]", text[end:end + 40])[0]
+    low_before = before.lower().rstrip()
+    if low_before.endswith(_PRESENT_BEFORE) or low_before in ("as of", "as at", "stand"):
+        return False
     words = before.lower().split()[-4:] + after.lower().split()[:3]
     events = _LONE_BEFORE.get(language, frozenset()) - _NOT_EVENTS
     if any(word in events or word in _EVENT_WORDS for word in words):
@@ -416,6 +526,17 @@ def _event_today(text: str, start: int, end: int, language: str) -> bool:
     # CJK text has no spaces: an arrival or shipping word anywhere near ("今天已送达", "本日到着")
     window = before[-12:] + after[:12]
     return any(word in window for word in _EVENT_CJK)
+
+
+def today_only_event(text: str, start: int, end: int, days: Sequence[dt.date],
+                     evidence: Evidence, locale: str) -> bool:
+    """Whether the days a date at [start, end) may be (``days``, each held by the evidence)
+    are held only by the evidence's today/as_of field, and the text says the date as the day
+    of an event (``_event_day``): "Your invoice is due on December 2" on the evidence's
+    today, whose invoice is due another day. The today field backs its day as the present
+    ("As of December 2, you have 3 seats", "Today is Wednesday"), not as an event's day."""
+    return bool(days) and all(day not in evidence.stated_days for day in days) \
+        and _event_day(text, start, end, locale.split("_")[0].lower())
 
 
 _NOT_EVENTS = frozenset("on by this next last until till before after since ce d'ici jusqu'à "
@@ -428,7 +549,16 @@ _EVENT_WORDS = frozenset("posted published went goes launched sent processed pla
                          "llegado entregado enviado recibido envió llegó arrivé arrivée livré "
                          "livrée expédié "
                          "arrivato arrivata consegnato spedito chegou entregue enviado "
-                         "aangekomen bezorgd geleverd verzonden".split())
+                         "aangekomen bezorgd geleverd verzonden verlängert abgebucht belastet "
+                         "endet beginnt "
+                         # the nouns of a booked or billed event ("Your appointment is today")
+                         "appointment renewal payment meeting booking reservation deadline "
+                         "visit installation pickup collection departure flight rendez-vous "
+                         "renouvellement paiement échéance termin verlängerung zahlung fällig "
+                         "cita renovación pago vencimiento appuntamento rinnovo pagamento "
+                         "scadenza consulta renovação afspraak verlenging betaling".split())
+# Just before a day, words that make it the present, not the day of an event ("as of today").
+_PRESENT_BEFORE = (" as of", " as at", " stand")
 _EVENT_CJK = ("送达", "送達", "到达", "到達", "发货", "發貨", "发出", "签收", "到着", "配達", "発送",
               "お届け", "도착", "배송", "발송")
 
@@ -436,20 +566,24 @@ _LONE_BEFORE = {
     "en": frozenset("on by this next last until till before after since arrives arrive arriving "
                     "arrived delivered deliver delivers delivery ships ship shipped shipping "
                     "dispatched dispatch dispatches expected scheduled due lands comes coming "
-                    "ready booked".split()),
+                    "ready booked renews renew renewing charged billed debited expires expire "
+                    "expiring ends ending renewal: renews: expires: expiry: due:".split()),
     "fr": frozenset("ce d'ici jusqu'à jusqu’à avant après dès depuis pour arrive arrivera arrivé "
                     "arrivée livré livrée livrés livraison expédié expédiée prévu prévue "
-                    "prévus".split()),
+                    "prévus renouvelle renouvellera renouvelé renouvelée débité débitée "
+                    "prélevé prélevée facturé facturée expire expirera".split()),
     "de": frozenset("am bis ab seit vor nach diesen nächsten kommenden kommt kommen geliefert "
                     "lieferung versandt zugestellt".split()),
     "es": frozenset("el este próximo hasta desde antes después llega llegará llegó entregado "
-                    "entrega enviado enviará".split()),
+                    "entrega enviado enviará renueva renovará cobrará cobrado vence vencerá "
+                    "caduca expira".split()),
     "it": frozenset("il questo prossimo entro fino arriva arriverà arrivato consegnato "
-                    "consegna spedito".split()),
+                    "consegna spedito rinnova rinnoverà addebitato addebitata scade "
+                    "scadrà".split()),
     "pt": frozenset("na no nesta neste próxima próximo até chega chegará chegou entregue "
-                    "entrega enviado".split()),
+                    "entrega enviado renova renovará cobrado cobrada vence expira".split()),
     "nl": frozenset("op tot aanstaande komende deze volgende bezorgd geleverd verzonden "
-                    "komt".split()),
+                    "komt verlengd verloopt afgeschreven".split()),
 }
 # Words a few words before the weekday that make it opening hours or a habit.
 _LONE_NOT_BEFORE = frozenset("open opens opened closed close closes hours staffed available "
@@ -604,7 +738,7 @@ def _lone_weekdays(text: str, low: str, mentions: Sequence[Mention], evidence: E
             join = _WEEKDAY_RANGE_JOIN.match(low, e)
             if join and join.end() > e and _weekday_patterns(locale)[0].match(text, join.end()):
                 continue
-            found.append((s, e, names[match.group()]))
+            found.append((s, e, names[match.group()], _week_said(words)))
     if "曜" in text or "星期" in text or "周" in text or "週" in text or "拜" in text:
         for match in _LONE_CJK.finditer(text):
             s, e = match.span()
@@ -614,13 +748,13 @@ def _lone_weekdays(text: str, low: str, mentions: Sequence[Mention], evidence: E
                                                                         "〜", "-"):
                 continue                            # 周一至周五, 每周五: a range, a habit
             if text[s - 1:s] in _LONE_CJK_BEFORE or text.startswith(_LONE_CJK_AFTER, e):
-                found.append((s, e, _LONE_CJK_DAYS[match.group(1) or match.group(2)]))
+                found.append((s, e, _LONE_CJK_DAYS[match.group(1) or match.group(2)], None))
     if not found:
         return []
     held = {day.weekday() for day in evidence.days}
     starts = [m.start for m in mentions]            # in order (``scan``)
     findings = []
-    for s, e, weekday in found:
+    for s, e, weekday, week in found:
         at = bisect.bisect_left(starts, e)
         after = mentions[at] if at < len(mentions) else None
         near = mentions[max(0, at - 3):at]          # those before, nearest last
@@ -642,8 +776,16 @@ def _lone_weekdays(text: str, low: str, mentions: Sequence[Mention], evidence: E
                 text, before.end, s):
             time, s = before.time, before.start
         name = _WEEKDAYS[weekday]
+        if time is None and week is not None and evidence.today is not None:
+            finding = _this_or_next(text, s, e, weekday, week, evidence, locale)
+            if finding is not None:
+                findings.append(finding)
+            continue
         if time is None:
-            if weekday in held:
+            only_today = weekday in held and today_only_event(
+                text, s, e, [day for day in evidence.days if day.weekday() == weekday],
+                evidence, locale)
+            if weekday in held and not only_today:
                 continue
             withheld = _withheld_on(evidence, lambda day: day.weekday() == weekday)
             if withheld is not None:
@@ -651,7 +793,9 @@ def _lone_weekdays(text: str, low: str, mentions: Sequence[Mention], evidence: E
                                              f"'{text[s:e]}' is a {name}, which "
                                              f"{withheld.why}", input=withheld.input))
                 continue
-            message = f"'{text[s:e]}': no date in the evidence is a {name}"
+            message = f"'{text[s:e]}': no date in the evidence is a {name}" if not only_today \
+                else (f"'{text[s:e]}' is said as the day of an event, and only the evidence's "
+                      f"today is a {name}: its today backs the present, not an event's day")
         else:
             if _weekday_at(evidence, weekday, time):
                 continue
@@ -660,6 +804,53 @@ def _lone_weekdays(text: str, low: str, mentions: Sequence[Mention], evidence: E
         findings.append(_new_finding("date", text[s:end], name, s, end, "unsupported_date",
                                      message))
     return findings
+
+
+# Before a weekday, the words that place it in a week from the evidence's today: "this Friday"
+# is the coming one (today included); "next Friday" is read both ways people read it, the
+# coming one or the one in the calendar week (Monday to Sunday) after today's, and either
+# backs it. "this coming Friday" is "this".
+_THIS_WEEK_WORDS = frozenset("this ce diesen kommenden este esta questo questa neste nesta deze "
+                             "aanstaande komende".split())
+_NEXT_WEEK_WORDS = frozenset("next nächsten próximo próxima prossimo prossima volgende".split())
+
+
+def _week_said(words: list[str]) -> str | None:
+    """"this" or "next" when the words before a lone weekday place it in a week
+    (``_THIS_WEEK_WORDS``, ``_NEXT_WEEK_WORDS``), else None."""
+    last = words[-1] if words else ""
+    if last in _THIS_WEEK_WORDS or (last == "coming" and words[-2:-1] == ["this"]):
+        return "this"
+    return "next" if last in _NEXT_WEEK_WORDS else None
+
+
+def _this_or_next(text: str, s: int, e: int, weekday: int, week: str, evidence: Evidence,
+                  locale: str) -> Finding | None:
+    """A weekday said as "this Friday" or "next Friday" is a day from the evidence's today
+    (``_week_said``), not any Friday: the evidence must hold it (its today only as the
+    present). The finding, or None when it does."""
+    today = evidence.today
+    coming = today + dt.timedelta(days=(weekday - today.weekday()) % 7)
+    meant = [coming]
+    if week == "next":      # the coming one (not today), or the one in the week after today's
+        meant = sorted({coming + dt.timedelta(days=7 if coming == today else 0),
+                        today + dt.timedelta(days=7 - today.weekday() + weekday)})
+    low = _ascii_lower(text)
+    start = low.rfind(" ", 0, max(0, s - 1)) + 1          # "this Friday", not "Friday"
+    if low[start:s].strip() == "coming":
+        start = low.rfind(" ", 0, max(0, start - 1)) + 1
+    said = text[start:e]
+    if any(day in evidence.days and not today_only_event(text, s, e, [day], evidence, locale)
+           for day in meant):
+        return None
+    withheld = _withheld_on(evidence, lambda held: held in meant)
+    shown = " or ".join(day.isoformat() for day in meant)
+    if withheld is not None:
+        return _new_finding("date", said, meant[0].isoformat(), start, e, withheld.code,
+                            f"'{said}' is {shown}, which {withheld.why}", input=withheld.input)
+    return _new_finding("date", said, meant[0].isoformat(), start, e, "unsupported_date",
+                        f"'{said}' is {shown} (the evidence's today is {today.isoformat()}), "
+                        "and no date in the evidence is that day")
 
 
 def _withheld_on(evidence: Evidence, fits: Callable[[dt.date], bool]) -> Withheld | None:
