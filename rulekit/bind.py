@@ -34,7 +34,8 @@ How a figure is bound, in order:
    shown as a percentage, a decimal's tolerance; a date the row's day in the field's zone). When it differs it is a ``misattributed``
    finding that names the true value, even if the value appears elsewhere in the evidence.
    A figure that is the cell rounded to its shown precision is left to the sweep, whose
-   rounding rules judge it. A cell holding a placeholder ("N/A") backs no figure.
+   rounding rules judge it. A cell holding a placeholder ("N/A") or a null backs no figure:
+   a figure bound to it is ``misattributed``, whatever other cell holds its value.
 
 A figure that cannot be bound (no field word, no compatible mention, an ambiguous name) is left
 to the value-only rules of the sweep. ``bind`` returns the spans it settled so the sweep skips
@@ -1190,13 +1191,25 @@ def _judge(figure: _Figure, rows: _Rows, derived: Mapping[str, Decimal], lookup:
         return None     # a hidden or stale cell backs nothing: the sweep's finding says why
     raw = rows.cell(target.entity, target.row, field)
     if _number(raw) is None:
-        return None     # a placeholder ("N/A": did not play) backs nothing: the sweep judges
+        # A placeholder ("N/A": did not play) or a null backs nothing: a figure stated for it
+        # is wrong wherever else its value appears (issue rule 6). A cell the row lacks, or
+        # one that is not a number, is left to the sweep.
+        return _verdict(figure, target.entity, target.label, field, None, policy) \
+            if _not_recorded(rows.rows[target.entity][target.row], field) else None
     verdict = _verdict(figure, target.entity, target.label, field, raw, policy)
     if verdict.verdict == "misattributed" and figure.sign and _another_amount(
             figure, rows.rows[target.entity][target.row], target.entity, field, policy):
         # "kostet 1.299,00 € statt 1.529,00 €": a sign says money, not which (``bind``)
         return dataclasses.replace(verdict, verdict=_OTHER_AMOUNT)
     return verdict
+
+
+def _not_recorded(row: Mapping, field: str) -> bool:
+    """Whether ``row`` holds ``field`` as a placeholder ("N/A", "-") or a null."""
+    if field not in row:
+        return False
+    raw = row[field]
+    return raw is None or (isinstance(raw, str) and raw.strip().casefold() in PLACEHOLDER_TEXTS)
 
 
 # A verdict of ``_judge``: a figure bound by its currency sign alone is another money field of
