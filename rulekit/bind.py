@@ -59,6 +59,7 @@ from collections.abc import Mapping
 from decimal import ROUND_HALF_EVEN, ROUND_HALF_UP, Decimal, InvalidOperation
 from typing import Any, Sequence
 
+from rulekit.bind_results import Score, winners
 from rulekit.evidence import PLACEHOLDER_TEXTS, Evidence, RowRule, locate
 from rulekit.numbers import plain_decimal
 from rulekit.policy import Binding, BoundEntity, Formula, Policy, Rank
@@ -607,6 +608,7 @@ def bind(text: str, evidence: Any, policy: Policy | None, *, locale: str = "en_U
     # not all in the text, lower-cased as the patterns read it, cannot match, and is skipped
     # for a few substring tests.
     lowered = _lowered(text)
+    scores: list[Score] = []        # pairs of derived figures a form stated ("102-98")
     for form in vocabulary.forms:
         if lowered is not None and not all(word in lowered for word in form.literals):
             continue
@@ -618,6 +620,10 @@ def bind(text: str, evidence: Any, policy: Policy | None, *, locale: str = "en_U
             if claimed.overlaps(lo, hi):
                 continue
             claimed.add(match.start(), match.end())
+            if form.entity is None and len(form.slots) > 1:
+                scores += [Score(match.start(i), match.end(i + 1), high, low)
+                           for i, (high, low) in enumerate(zip(form.slots, form.slots[1:]),
+                                                           start=1)]
             for group, slot in enumerate(form.slots, start=1):
                 raw = match.group(group)
                 value = _read(raw) if form.rank is None else _place(raw)
@@ -670,11 +676,51 @@ def bind(text: str, evidence: Any, policy: Policy | None, *, locale: str = "en_U
         if result.verdict != "rounded":
             settled.add((figure.start, figure.end))
     findings = [_finding(b) for b in bound if b.verdict == "misattributed"]
+    # Who won is asked only of a score whose figures are right: a wrong one is named already.
+    right = [b for b in bound if b.verdict == "ok" and b.entity is None]
+    starts, ends = {b.start for b in right}, {b.end for b in right}
+    scores = [s for s in scores if s.start in starts and s.end in ends]
+    findings += winners(text, scores, binding, derived, sentences,
+                        functools.partial(_subject_of, lookup, rows, text), _row_value)
     findings += _links(every, rows, lookup, sentences, len(text), policy, withheld, settled)
     if vocabulary.days is not None:
         findings += _days(text, every, vocabulary, rows, lookup, sentences, policy, withheld,
                           settled, claimed, index)
     return BindResult(tuple(bound), tuple(findings), frozenset(settled))
+
+
+def _subject_of(lookup: "_Lookup", rows: "_Rows", text: str, entity: str, lo: int, at: int,
+                verb_end: int, score: int) -> tuple[str, Mapping] | None:
+    """The row of ``entity`` named as the subject of a verb at ``at`` in the sentence that
+    starts at ``lo``: the nearest mention before it, or, when that one is the object of a
+    preposition or verb ("against LA, won"), the nearest subject before it. None when none is
+    named, the name fits several rows, or a subject of another clause stands between the verb
+    and the score at ``score`` ("the Lakers outscored ..., but the Celtics snapped a losing
+    streak with a 113-107 win"): only an object ("beat the Celtics", "beaten by Boston") may."""
+    items, starts, subject, _ = lookup.of(frozenset((entity,)))
+    first = bisect.bisect_left(starts, lo)
+    for between in items[bisect.bisect_left(starts, verb_end):bisect.bisect_left(starts, score)]:
+        if not between.object and not _BY_BEFORE.search(text, max(0, between.start - 8),
+                                                          between.start) \
+                and not _JUST_AFTER.fullmatch(text, verb_end, between.start):
+            return None     # the subject of another clause, not the verb's object
+    last = bisect.bisect_left(starts, at) - 1
+    while last >= first and items[last].end > at:
+        last -= 1
+    if last < first:
+        return None
+    if items[last].object and subject[last] >= first:
+        last = subject[last]
+    choice = items[last]
+    return None if choice.row is None else (choice.label, rows.rows[entity][choice.row])
+
+
+_BY_BEFORE = re.compile(r"\bby\s+(?:the\s+)?$", re.IGNORECASE)
+_JUST_AFTER = re.compile(r"\s+(?:the\s+)?", re.IGNORECASE)     # "outscored the Lakers"
+
+
+def _row_value(row: Mapping, field: str, more: tuple[str, ...]) -> Decimal | None:
+    return _row_sum(row, (field, *more)) if more else _number(row.get(field))
 
 
 # --- links ------------------------------------------------------------------------------------
