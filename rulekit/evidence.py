@@ -72,6 +72,7 @@ from rulekit import dates
 from rulekit.compare import normalise_url
 from rulekit.numbers import plain_decimal
 from rulekit.scan import Mention, scan, squash
+from rulekit.scan.words import number_word_compound
 from rulekit.scan.figures import FALL_BEFORE, RISE_BEFORE, change_word_before, currency_codes
 from rulekit.sweep_codes import (POSITION_WORDS, code_like, code_run, list_marker, phone_digits,
                                  phone_field, phones_in, shortcut)
@@ -1885,6 +1886,10 @@ class _Builder:
                 continue        # the stored value, read in its field's zone above
             if at in skip and not mention.glued:
                 continue        # "3." of a list, "Step 2", a code's tail, a phone number
+            compound = number_word_compound(text, mention)
+            if compound:
+                self.names.update(compound)     # "three-putts" names a thing, not 3 of them
+                continue
             self._mention(mention, path, keys, whole=leaf.plain_number)
             if mention.kind in ("number", "word_number") and mention.value is not None \
                     and not mention.glued:

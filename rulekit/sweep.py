@@ -71,6 +71,7 @@ from rulekit.scan import Mention, scan, squash
 from rulekit.scan.base import (_CONTEXT_STRIP, _ascii_lower, _is_cjk, _trie, _word_after,
                                _word_before, inside_written_name)
 from rulekit.scan.quotes import _SAID
+from rulekit.scan.words import number_word_compound
 from rulekit.scan.figures import (CHANGE_OTHER, CHANGED_BEFORE, FALL_BEFORE, FALL_OTHER,
                                    RISE_BEFORE, RISE_OTHER, _NOT_A_NOUN, change_word_before)
 from rulekit.units import BASIS_WORDS, general_basis_at, general_bases, may_state_tax_basis, \
@@ -516,6 +517,9 @@ def sweep(text: str, evidence: Evidence, settings: SweepSettings = SweepSettings
                 and mention.token.casefold() in names \
                 and not (directed and _direction(text, mention)):
             continue    # a code the evidence holds (p3, BT-3): the first test of _name_digits
+        if kind == "word_number" and names and any(
+                c in names for c in number_word_compound(text, mention)):
+            continue    # "three-putts" as the evidence names it: no quantity of 3
         found = judge_mention(index, mention)
         if found is not None:
             findings.append(found)
