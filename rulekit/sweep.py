@@ -2193,7 +2193,8 @@ class _Judge:
             return False
         figures = [f for f in self.evidence.near(mention.value) if _field_of(f.path) & allowed
                    or _ANY_INDEX.sub("[*]", f.path) in allowed]
-        return self._rounds_to(mention, figures) is not None
+        figure = self._rounds_to(mention, figures)
+        return figure is not None and (mention.percent or _counts_its_field(mention, figure.path))
 
     def _name_digits(self, mention: Mention) -> bool:
         """Digits that keep the company they keep in the evidence: a name or code."""
@@ -2897,6 +2898,27 @@ def _shown_precision(scale: int, decimals: int) -> tuple[Decimal, int]:
     to the hundred thousand, "4.62" to the hundredth. Few (scale, decimals) pairs occur."""
     quantum = Decimal(scale).scaleb(-decimals).normalize()
     return quantum, quantum.as_tuple().exponent
+
+
+# Words after a rounded figure that name no other thing it counts: "1.8 per hole", "2 on
+# average", "about 2 a hole".
+_NOT_COUNTED = frozenset("per a an each every on over across in for and or but with at from to "
+                         "than is was were this that".split())
+
+
+def _counts_its_field(mention: Mention, path: str) -> bool:
+    """Whether a figure that rounds a field allowed rounding counts what that field does: the
+    word after it is a word of the field's name ("2 putts" for `putts_per_hole`), or names
+    nothing counted ("1.8 per hole", the end of a sentence). "You made 2 birdies" is no rounded
+    1.83 putts per hole."""
+    words = mention.after.split()
+    word = words[0].casefold().strip(".,;:!?)\"'") if words else ""
+    if not word.isalpha() or word in _NOT_COUNTED:
+        return True
+    keys = [k for k in re.split(r"\.|\[\d+\]|\[\*\]", path) if k and k != "$"]
+    named = {w.casefold() for w in re.split(r"_|(?<=[a-z])(?=[A-Z])", keys[-1]) if w} \
+        if keys else set()
+    return word in named or word.rstrip("s") in named or word + "s" in named
 
 
 def _field_of(path: str) -> set[str]:
