@@ -325,9 +325,12 @@ _NAME_SCALES = {"thousand": 10**3, "thousands": 10**3, "million": 10**6, "millio
                 "mln": 10**6, "mn": 10**6, "billion": 10**9, "billions": 10**9, "bn": 10**9}
 # Words of a field's name that make its number a change ("views_change_pct", "toPar", "yoy"),
 # and those that also say its direction: a positive "views_drop_pct" is a fall.
-_CHANGE_WORDS = frozenset("change changes delta diff difference growth trend to par wow mom "
+# "to" and "par" only together ("to_par"): a basketball box score's "TO" counts turnovers and a
+# course's "par" is a level. "losses" counts games lost (a record's "LOSSES"); "weight_loss" and
+# "followers_lost" are changes.
+_CHANGE_WORDS = frozenset("change changes delta diff difference growth trend wow mom "
                           "yoy qoq dod".split()) | _FOREIGN_CHANGE_WORDS
-_FALL_WORDS = frozenset("drop dropped decline declined decrease decreased loss losses lost "
+_FALL_WORDS = frozenset("drop dropped decline declined decrease decreased loss lost "
                         "fall fell".split())
 _RISE_WORDS = frozenset("gain gains gained increase increased rise".split())
 
@@ -548,7 +551,8 @@ def _trend_name(name: str) -> int | None:
     falls, rises = not words.isdisjoint(_FALL_WORDS), not words.isdisjoint(_RISE_WORDS)
     if falls != rises:
         return -1 if falls else 1
-    if falls or not words.isdisjoint(_CHANGE_WORDS) or "topar" in words:
+    if falls or not words.isdisjoint(_CHANGE_WORDS) or "topar" in words \
+            or {"to", "par"} <= words:
         return 0
     return None
 

@@ -1043,12 +1043,18 @@ _STATED_CHANGE_WORD = re.compile(_trie(sorted(_STATED_CHANGE), guard="[a-z]") + 
 _BE_WORDS = frozenset("is are was were been be 's it's they're".split())
 
 
+# After a whole number, a second one joined by a hyphen or a dash: "102-98", a score.
+_SCORE_AFTER = re.compile(r"[-–]\d{1,3}(?!\d|[.,]\d|[ \u00a0]?%|[-–]\d)")
+
+
 def _stated_change(text: str, mention: Mention) -> str:
     """The rise or fall word of ``_STATED_CHANGE`` that makes ``mention`` the size of a change
     (``change_word_before``), or "" when there is none."""
     word = change_word_before(text, mention.start)
     if word not in _STATED_CHANGE:
         return ""
+    if not mention.percent and _SCORE_AFTER.match(text, mention.end):
+        return ""       # "fell 102-98", "dropped 3-2": a score or a record, no change
     if word in ("up", "down") and not mention.percent:
         words = text[max(0, mention.start - 40):mention.start].split()
         at = len(words) - (2 if words and words[-1].lower() == "by" else 1)
