@@ -918,6 +918,9 @@ def _field_words(text: str, mention: Mention, vocabulary: _Vocabulary):
     match = vocabulary.words.match(probe)
     # A word of Chinese, Japanese or Korean ends at its last character: the next word is glued
     # to it (3点です, 3件。), and so is the word before one (は残り3点, 保温杯售价199元).
+    if match and mention.kind == "word_number" and "-" in window[:gap] \
+            and _NOUN_AFTER.match(probe, match.end()):
+        return (), None, False      # "three-point range", "a four-point lead": a kind, no count
     if match and (match.end() == len(probe) or not probe[match.end()].isalnum()
                   or _is_cjk(probe[match.end() - 1])):
         end = after_start + gap + match.end() - len(prefix)
@@ -940,6 +943,8 @@ def _field_words(text: str, mention: Mention, vocabulary: _Vocabulary):
     return (), None, False
 
 
+# After a field word, a noun it is the adjective of: "three-point *range*".
+_NOUN_AFTER = re.compile(r"[ \t\u00a0]+[^\W\d_]")
 # After a figure's last digit, the currency written after it (" €", "円", "万円").
 _CURRENCY_TAIL = re.compile(r"(?<=\d)[^\d]+$")
 
