@@ -59,7 +59,7 @@ from collections.abc import Mapping
 from decimal import ROUND_HALF_EVEN, ROUND_HALF_UP, Decimal, InvalidOperation
 from typing import Any, Sequence
 
-from rulekit.bind_results import Score, winners
+from rulekit.bind_results import Led, Score, leader_scope, leaders, winners
 from rulekit.evidence import PLACEHOLDER_TEXTS, Evidence, RowRule, locate
 from rulekit.numbers import plain_decimal
 from rulekit.policy import Binding, BoundEntity, Formula, Policy, Rank
@@ -676,6 +676,8 @@ def bind(text: str, evidence: Any, policy: Policy | None, *, locale: str = "en_U
         if result.verdict != "rounded":
             settled.add((figure.start, figure.end))
     findings = [_finding(b) for b in bound if b.verdict == "misattributed"]
+    if "high" in text:
+        findings += leaders(_led(text, bound, rows))
     # Who won is asked only of a score whose figures are right: a wrong one is named already.
     right = [b for b in bound if b.verdict == "ok" and b.entity is None]
     starts, ends = {b.start for b in right}, {b.end for b in right}
@@ -687,6 +689,38 @@ def bind(text: str, evidence: Any, policy: Policy | None, *, locale: str = "en_U
         findings += _days(text, every, vocabulary, rows, lookup, sentences, policy, withheld,
                           settled, claimed, index)
     return BindResult(tuple(bound), tuple(findings), frozenset(settled))
+
+
+def _led(text: str, bound: Sequence[Bound], rows: "_Rows") -> list[Led]:
+    """The right figures of rows said as their team's or game's highest ("a team-high 6
+    rebounds"), with the rows they must top: those sharing the row's value of the field its
+    ``ranks`` groups by, or, for "game-high", every row of its entity. A field with no ``ranks``
+    says no team; a row named by a label that fits several rows, or one that is no number,
+    is not read."""
+    led = []
+    for item in bound:
+        if item.entity is None or item.verdict != "ok":
+            continue
+        scope = leader_scope(text, item.start)
+        if scope is None:
+            continue
+        entity, table = rows.entities[item.entity], rows.rows[item.entity]
+        where = [i for i, _ in enumerate(table) if rows.labels.get((item.entity, i)) == item.row]
+        if len(where) != 1:
+            continue
+        row = table[where[0]]
+        if scope == "team":
+            rank = next((r for r in entity.ranks if r.field == item.field), None)
+            if rank is None or _not_recorded(row, rank.within) or rank.within not in row:
+                continue
+            group = [(i, r) for i, r in enumerate(table) if r.get(rank.within) == row[rank.within]]
+        else:
+            group = list(enumerate(table))
+        peers = tuple((rows.labels[(item.entity, i)], n) for i, r in group
+                      if i != where[0] and (n := _number(r.get(item.field))) is not None)
+        led.append(Led(item.start, item.end, item.text, item.row, item.field, scope,
+                       item.value, peers))
+    return led
 
 
 def _subject_of(lookup: "_Lookup", rows: "_Rows", text: str, entity: str, lo: int, at: int,

@@ -126,3 +126,47 @@ def winners(text: str, scores: Sequence[Score], binding: Binding,
 
 def _what(field: str, more: tuple[str, ...]) -> str:
     return " + ".join((field, *more))
+
+
+# Before a figure, a word that makes it the highest of its field: "a team-high 6 rebounds" among
+# the rows of the row's group (its field's ``ranks ... within``), "a game-high 18 points" among
+# every located row of its entity. "season-high" and "career-high" speak of games the evidence
+# does not hold, and are not read.
+_LEADER = re.compile(r"\b(team|game)[\s\-–]high[\s\-–]+$", re.IGNORECASE)
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Led:
+    """A figure bound to a row's field that "team-high" or "game-high" stands right before."""
+    start: int
+    end: int
+    text: str
+    label: str              # the row, as a finding names it
+    field: str
+    scope: str              # "team" or "game"
+    own: Decimal
+    peers: tuple[tuple[str, Decimal], ...]      # (label, value) of the rows it must top
+
+
+def leader_scope(text: str, start: int) -> str | None:
+    """"team" or "game" when "team-high" or "game-high" stands right before ``start``."""
+    if "high" not in text[max(0, start - 12):start].lower():
+        return None
+    found = _LEADER.search(text, max(0, start - 16), start)
+    return found.group(1).lower() if found else None
+
+
+def leaders(led: Sequence[Led]) -> list[Finding]:
+    """A finding for each figure said as its team's or its game's highest that another row
+    tops."""
+    findings = []
+    for item in led:
+        best = max(led_value for _, led_value in item.peers) if item.peers else item.own
+        if item.own >= best:
+            continue
+        top = next(label for label, value in item.peers if value == best)
+        findings.append(Finding(
+            "number", item.text, item.text, item.start, item.end, "misattributed",
+            f"{item.text} is stated as {item.label}'s {item.scope}-high {item.field}, but "
+            f"{top} has {plain_decimal(best)} in the evidence"))
+    return findings
