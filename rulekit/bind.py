@@ -199,6 +199,7 @@ class Bound:
     truth: Decimal | None
     verdict: str            # "ok", "misattributed", "rounded" (left to the sweep)
     shown: str = ""         # the true value as text shows it: money in major units
+    named: tuple[int, int] | None = None    # a placeholder cell: where its row is named
 
 
 @dataclasses.dataclass(frozen=True)
@@ -675,7 +676,10 @@ def bind(text: str, evidence: Any, policy: Policy | None, *, locale: str = "en_U
         bound.append(result)
         if result.verdict != "rounded":
             settled.add((figure.start, figure.end))
-    findings = [_finding(b) for b in bound if b.verdict == "misattributed"]
+    findings = [_finding(b) for b in bound if b.verdict == "misattributed"
+                and not _did_not_play(b, rows)]
+    findings += _not_played(text, [b for b in bound if b.verdict == "misattributed"
+                                   and _did_not_play(b, rows)])
     if "high" in text:
         findings += leaders(_led(text, bound, rows))
     # Who won is asked only of a score whose figures are right: a wrong one is named already.
@@ -691,6 +695,34 @@ def bind(text: str, evidence: Any, policy: Policy | None, *, locale: str = "en_U
     return BindResult(tuple(bound), tuple(findings), frozenset(settled))
 
 
+def _did_not_play(bound: Bound, rows: "_Rows") -> bool:
+    """Whether ``bound`` is a figure stated for a row none of whose numeric fields holds a
+    number ("N/A" in every cell: a player who did not play)."""
+    if bound.named is None or bound.truth is not None or bound.entity is None:
+        return False
+    table = rows.rows[bound.entity]
+    where = [i for i, _ in enumerate(table) if rows.labels.get((bound.entity, i)) == bound.row]
+    return len(where) == 1 and all(_number(v) is None for v in table[where[0]].values())
+
+
+def _not_played(text: str, bound: list[Bound]) -> list[Finding]:
+    """One finding per mention of a row that holds no figure at all, naming the figures stated
+    for it: "Tarik Black had 22 points and 10 rebounds" when Black did not play is one wrong
+    fact, the name or the line, not two wrong numbers."""
+    by_name: dict[tuple[int, int], list[Bound]] = {}
+    for item in bound:
+        by_name.setdefault(item.named, []).append(item)
+    findings = []
+    for (start, end), items in sorted(by_name.items()):
+        stated = ", ".join(f"{b.text} {b.field}" for b in items)
+        label = items[0].row
+        findings.append(Finding(
+            "number", text[start:end], None, start, end, "misattributed",
+            f"{text[start:end]} is stated with {stated}, but the evidence records no figure "
+            f"for {label} (a placeholder such as N/A in every field: did not play)"))
+    return findings
+
+
 def _led(text: str, bound: Sequence[Bound], rows: "_Rows") -> list[Led]:
     """The right figures of rows said as their team's or game's highest ("a team-high 6
     rebounds"), with the rows they must top: those sharing the row's value of the field its
@@ -701,9 +733,10 @@ def _led(text: str, bound: Sequence[Bound], rows: "_Rows") -> list[Led]:
     for item in bound:
         if item.entity is None or item.verdict != "ok":
             continue
-        scope = leader_scope(text, item.start)
-        if scope is None:
+        said = leader_scope(text, item.start)
+        if said is None:
             continue
+        scope, start, end = said
         entity, table = rows.entities[item.entity], rows.rows[item.entity]
         where = [i for i, _ in enumerate(table) if rows.labels.get((item.entity, i)) == item.row]
         if len(where) != 1:
@@ -718,7 +751,7 @@ def _led(text: str, bound: Sequence[Bound], rows: "_Rows") -> list[Led]:
             group = list(enumerate(table))
         peers = tuple((rows.labels[(item.entity, i)], n) for i, r in group
                       if i != where[0] and (n := _number(r.get(item.field))) is not None)
-        led.append(Led(item.start, item.end, item.text, item.row, item.field, scope,
+        led.append(Led(start, end, text[start:end], item.text, item.row, item.field, scope,
                        item.value, peers))
     return led
 
@@ -1279,8 +1312,11 @@ def _judge(figure: _Figure, rows: _Rows, derived: Mapping[str, Decimal], lookup:
         # A placeholder ("N/A": did not play) or a null backs nothing: a figure stated for it
         # is wrong wherever else its value appears (issue rule 6). A cell the row lacks, or
         # one that is not a number, is left to the sweep.
-        return _verdict(figure, target.entity, target.label, field, None, policy) \
-            if _not_recorded(rows.rows[target.entity][target.row], field) else None
+        if not _not_recorded(rows.rows[target.entity][target.row], field):
+            return None
+        return dataclasses.replace(
+            _verdict(figure, target.entity, target.label, field, None, policy),
+            named=(target.start, target.end))
     verdict = _verdict(figure, target.entity, target.label, field, raw, policy)
     if verdict.verdict == "misattributed" and figure.sign and _another_amount(
             figure, rows.rows[target.entity][target.row], target.entity, field, policy):

@@ -137,10 +137,12 @@ _LEADER = re.compile(r"\b(team|game)[\s\-–]high[\s\-–]+$", re.IGNORECASE)
 
 @dataclasses.dataclass(frozen=True, slots=True)
 class Led:
-    """A figure bound to a row's field that "team-high" or "game-high" stands right before."""
+    """A figure bound to a row's field that "team-high" or "game-high" stands right before:
+    ``start``..``end`` is that word, which the finding names (the figure is the row's own)."""
     start: int
     end: int
     text: str
+    figure: str
     label: str              # the row, as a finding names it
     field: str
     scope: str              # "team" or "game"
@@ -148,12 +150,16 @@ class Led:
     peers: tuple[tuple[str, Decimal], ...]      # (label, value) of the rows it must top
 
 
-def leader_scope(text: str, start: int) -> str | None:
-    """"team" or "game" when "team-high" or "game-high" stands right before ``start``."""
+def leader_scope(text: str, start: int) -> tuple[str, int, int] | None:
+    """("team" or "game", the word's span) when "team-high" or "game-high" stands right before
+    ``start``."""
     if "high" not in text[max(0, start - 12):start].lower():
         return None
     found = _LEADER.search(text, max(0, start - 16), start)
-    return found.group(1).lower() if found else None
+    if found is None:
+        return None
+    word = found.group(0).rstrip(" \t\n-–")
+    return found.group(1).lower(), found.start(), found.start() + len(word)
 
 
 def leaders(led: Sequence[Led]) -> list[Finding]:
@@ -167,6 +173,6 @@ def leaders(led: Sequence[Led]) -> list[Finding]:
         top = next(label for label, value in item.peers if value == best)
         findings.append(Finding(
             "number", item.text, item.text, item.start, item.end, "misattributed",
-            f"{item.text} is stated as {item.label}'s {item.scope}-high {item.field}, but "
-            f"{top} has {plain_decimal(best)} in the evidence"))
+            f"{item.text} is said of {item.label}'s {item.figure} {item.field}, but {top} has "
+            f"{plain_decimal(best)} in the evidence"))
     return findings
