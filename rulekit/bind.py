@@ -34,7 +34,8 @@ How a figure is bound, in order:
    shown as a percentage, a decimal's tolerance; a date the row's day in the field's zone). When it differs it is a ``misattributed``
    finding that names the true value, even if the value appears elsewhere in the evidence.
    A figure that is the cell rounded to its shown precision is left to the sweep, whose
-   rounding rules judge it. A cell holding a placeholder ("N/A") backs no figure.
+   rounding rules judge it. A cell holding a placeholder ("N/A") or a null backs no figure:
+   a figure bound to it is ``misattributed``, whatever other cell holds its value.
 
 A figure that cannot be bound (no field word, no compatible mention, an ambiguous name) is left
 to the value-only rules of the sweep. ``bind`` returns the spans it settled so the sweep skips
@@ -58,6 +59,7 @@ from collections.abc import Mapping
 from decimal import ROUND_HALF_EVEN, ROUND_HALF_UP, Decimal, InvalidOperation
 from typing import Any, Sequence
 
+from rulekit.bind_results import Led, Score, leader_scope, leaders, winners
 from rulekit.evidence import PLACEHOLDER_TEXTS, Evidence, RowRule, locate
 from rulekit.numbers import plain_decimal
 from rulekit.policy import Binding, BoundEntity, Formula, Policy, Rank
@@ -197,6 +199,7 @@ class Bound:
     truth: Decimal | None
     verdict: str            # "ok", "misattributed", "rounded" (left to the sweep)
     shown: str = ""         # the true value as text shows it: money in major units
+    named: tuple[int, int] | None = None    # a placeholder cell: where its row is named
 
 
 @dataclasses.dataclass(frozen=True)
@@ -606,6 +609,7 @@ def bind(text: str, evidence: Any, policy: Policy | None, *, locale: str = "en_U
     # not all in the text, lower-cased as the patterns read it, cannot match, and is skipped
     # for a few substring tests.
     lowered = _lowered(text)
+    scores: list[Score] = []        # pairs of derived figures a form stated ("102-98")
     for form in vocabulary.forms:
         if lowered is not None and not all(word in lowered for word in form.literals):
             continue
@@ -617,6 +621,10 @@ def bind(text: str, evidence: Any, policy: Policy | None, *, locale: str = "en_U
             if claimed.overlaps(lo, hi):
                 continue
             claimed.add(match.start(), match.end())
+            if form.entity is None and len(form.slots) > 1:
+                scores += [Score(match.start(i), match.end(i + 1), high, low)
+                           for i, (high, low) in enumerate(zip(form.slots, form.slots[1:]),
+                                                           start=1)]
             for group, slot in enumerate(form.slots, start=1):
                 raw = match.group(group)
                 value = _read(raw) if form.rank is None else _place(raw)
@@ -668,12 +676,118 @@ def bind(text: str, evidence: Any, policy: Policy | None, *, locale: str = "en_U
         bound.append(result)
         if result.verdict != "rounded":
             settled.add((figure.start, figure.end))
-    findings = [_finding(b) for b in bound if b.verdict == "misattributed"]
+    findings = [_finding(b) for b in bound if b.verdict == "misattributed"
+                and not _did_not_play(b, rows)]
+    findings += _not_played(text, [b for b in bound if b.verdict == "misattributed"
+                                   and _did_not_play(b, rows)])
+    if "high" in text:
+        findings += leaders(_led(text, bound, rows))
+    # Who won is asked only of a score whose figures are right: a wrong one is named already.
+    right = [b for b in bound if b.verdict == "ok" and b.entity is None]
+    starts, ends = {b.start for b in right}, {b.end for b in right}
+    scores = [s for s in scores if s.start in starts and s.end in ends]
+    findings += winners(text, scores, binding, derived, sentences,
+                        functools.partial(_subject_of, lookup, rows, text), _row_value)
     findings += _links(every, rows, lookup, sentences, len(text), policy, withheld, settled)
     if vocabulary.days is not None:
         findings += _days(text, every, vocabulary, rows, lookup, sentences, policy, withheld,
                           settled, claimed, index)
     return BindResult(tuple(bound), tuple(findings), frozenset(settled))
+
+
+def _did_not_play(bound: Bound, rows: "_Rows") -> bool:
+    """Whether ``bound`` is a figure stated for a row none of whose numeric fields holds a
+    number ("N/A" in every cell: a player who did not play)."""
+    if bound.named is None or bound.truth is not None or bound.entity is None:
+        return False
+    table = rows.rows[bound.entity]
+    where = [i for i, _ in enumerate(table) if rows.labels.get((bound.entity, i)) == bound.row]
+    return len(where) == 1 and all(_number(v) is None for v in table[where[0]].values())
+
+
+def _not_played(text: str, bound: list[Bound]) -> list[Finding]:
+    """One finding per mention of a row that holds no figure at all, naming the figures stated
+    for it: "Tarik Black had 22 points and 10 rebounds" when Black did not play is one wrong
+    fact, the name or the line, not two wrong numbers."""
+    by_name: dict[tuple[int, int], list[Bound]] = {}
+    for item in bound:
+        by_name.setdefault(item.named, []).append(item)
+    findings = []
+    for (start, end), items in sorted(by_name.items()):
+        stated = ", ".join(f"{b.text} {b.field}" for b in items)
+        label = items[0].row
+        findings.append(Finding(
+            "number", text[start:end], None, start, end, "misattributed",
+            f"{text[start:end]} is stated with {stated}, but the evidence records no figure "
+            f"for {label} (a placeholder such as N/A in every field: did not play)"))
+    return findings
+
+
+def _led(text: str, bound: Sequence[Bound], rows: "_Rows") -> list[Led]:
+    """The right figures of rows said as their team's or game's highest ("a team-high 6
+    rebounds"), with the rows they must top: those sharing the row's value of the field its
+    ``ranks`` groups by, or, for "game-high", every row of its entity. A field with no ``ranks``
+    says no team; a row named by a label that fits several rows, or one that is no number,
+    is not read."""
+    led = []
+    for item in bound:
+        if item.entity is None or item.verdict != "ok":
+            continue
+        said = leader_scope(text, item.start)
+        if said is None:
+            continue
+        scope, start, end = said
+        entity, table = rows.entities[item.entity], rows.rows[item.entity]
+        where = [i for i, _ in enumerate(table) if rows.labels.get((item.entity, i)) == item.row]
+        if len(where) != 1:
+            continue
+        row = table[where[0]]
+        if scope == "team":
+            rank = next((r for r in entity.ranks if r.field == item.field), None)
+            if rank is None or _not_recorded(row, rank.within) or rank.within not in row:
+                continue
+            group = [(i, r) for i, r in enumerate(table) if r.get(rank.within) == row[rank.within]]
+        else:
+            group = list(enumerate(table))
+        peers = tuple((rows.labels[(item.entity, i)], n) for i, r in group
+                      if i != where[0] and (n := _number(r.get(item.field))) is not None)
+        led.append(Led(start, end, text[start:end], item.text, item.row, item.field, scope,
+                       item.value, peers))
+    return led
+
+
+def _subject_of(lookup: "_Lookup", rows: "_Rows", text: str, entity: str, lo: int, at: int,
+                verb_end: int, score: int) -> tuple[str, Mapping] | None:
+    """The row of ``entity`` named as the subject of a verb at ``at`` in the sentence that
+    starts at ``lo``: the nearest mention before it, or, when that one is the object of a
+    preposition or verb ("against LA, won"), the nearest subject before it. None when none is
+    named, the name fits several rows, or a subject of another clause stands between the verb
+    and the score at ``score`` ("the Lakers outscored ..., but the Celtics snapped a losing
+    streak with a 113-107 win"): only an object ("beat the Celtics", "beaten by Boston") may."""
+    items, starts, subject, _ = lookup.of(frozenset((entity,)))
+    first = bisect.bisect_left(starts, lo)
+    for between in items[bisect.bisect_left(starts, verb_end):bisect.bisect_left(starts, score)]:
+        if not between.object and not _BY_BEFORE.search(text, max(0, between.start - 8),
+                                                          between.start) \
+                and not _JUST_AFTER.fullmatch(text, verb_end, between.start):
+            return None     # the subject of another clause, not the verb's object
+    last = bisect.bisect_left(starts, at) - 1
+    while last >= first and items[last].end > at:
+        last -= 1
+    if last < first:
+        return None
+    if items[last].object and subject[last] >= first:
+        last = subject[last]
+    choice = items[last]
+    return None if choice.row is None else (choice.label, rows.rows[entity][choice.row])
+
+
+_BY_BEFORE = re.compile(r"\bby\s+(?:the\s+)?$", re.IGNORECASE)
+_JUST_AFTER = re.compile(r"\s+(?:the\s+)?", re.IGNORECASE)     # "outscored the Lakers"
+
+
+def _row_value(row: Mapping, field: str, more: tuple[str, ...]) -> Decimal | None:
+    return _row_sum(row, (field, *more)) if more else _number(row.get(field))
 
 
 # --- links ------------------------------------------------------------------------------------
@@ -871,6 +985,9 @@ def _field_words(text: str, mention: Mention, vocabulary: _Vocabulary):
     match = vocabulary.words.match(probe)
     # A word of Chinese, Japanese or Korean ends at its last character: the next word is glued
     # to it (3点です, 3件。), and so is the word before one (は残り3点, 保温杯售价199元).
+    if match and mention.kind == "word_number" and "-" in window[:gap] \
+            and _NOUN_AFTER.match(probe, match.end()):
+        return (), None, False      # "three-point range", "a four-point lead": a kind, no count
     if match and (match.end() == len(probe) or not probe[match.end()].isalnum()
                   or _is_cjk(probe[match.end() - 1])):
         end = after_start + gap + match.end() - len(prefix)
@@ -893,6 +1010,8 @@ def _field_words(text: str, mention: Mention, vocabulary: _Vocabulary):
     return (), None, False
 
 
+# After a field word, a noun it is the adjective of: "three-point *range*".
+_NOUN_AFTER = re.compile(r"[ \t\u00a0]+[^\W\d_]")
 # After a figure's last digit, the currency written after it (" €", "円", "万円").
 _CURRENCY_TAIL = re.compile(r"(?<=\d)[^\d]+$")
 
@@ -1190,13 +1309,28 @@ def _judge(figure: _Figure, rows: _Rows, derived: Mapping[str, Decimal], lookup:
         return None     # a hidden or stale cell backs nothing: the sweep's finding says why
     raw = rows.cell(target.entity, target.row, field)
     if _number(raw) is None:
-        return None     # a placeholder ("N/A": did not play) backs nothing: the sweep judges
+        # A placeholder ("N/A": did not play) or a null backs nothing: a figure stated for it
+        # is wrong wherever else its value appears (issue rule 6). A cell the row lacks, or
+        # one that is not a number, is left to the sweep.
+        if not _not_recorded(rows.rows[target.entity][target.row], field):
+            return None
+        return dataclasses.replace(
+            _verdict(figure, target.entity, target.label, field, None, policy),
+            named=(target.start, target.end))
     verdict = _verdict(figure, target.entity, target.label, field, raw, policy)
     if verdict.verdict == "misattributed" and figure.sign and _another_amount(
             figure, rows.rows[target.entity][target.row], target.entity, field, policy):
         # "kostet 1.299,00 € statt 1.529,00 €": a sign says money, not which (``bind``)
         return dataclasses.replace(verdict, verdict=_OTHER_AMOUNT)
     return verdict
+
+
+def _not_recorded(row: Mapping, field: str) -> bool:
+    """Whether ``row`` holds ``field`` as a placeholder ("N/A", "-") or a null."""
+    if field not in row:
+        return False
+    raw = row[field]
+    return raw is None or (isinstance(raw, str) and raw.strip().casefold() in PLACEHOLDER_TEXTS)
 
 
 # A verdict of ``_judge``: a figure bound by its currency sign alone is another money field of

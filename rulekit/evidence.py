@@ -72,6 +72,7 @@ from rulekit import dates
 from rulekit.compare import normalise_url
 from rulekit.numbers import plain_decimal
 from rulekit.scan import Mention, scan, squash
+from rulekit.scan.words import number_word_compound
 from rulekit.scan.figures import FALL_BEFORE, RISE_BEFORE, change_word_before, currency_codes
 from rulekit.sweep_codes import (POSITION_WORDS, code_like, code_run, list_marker, phone_digits,
                                  phone_field, phones_in, shortcut)
@@ -324,9 +325,12 @@ _NAME_SCALES = {"thousand": 10**3, "thousands": 10**3, "million": 10**6, "millio
                 "mln": 10**6, "mn": 10**6, "billion": 10**9, "billions": 10**9, "bn": 10**9}
 # Words of a field's name that make its number a change ("views_change_pct", "toPar", "yoy"),
 # and those that also say its direction: a positive "views_drop_pct" is a fall.
-_CHANGE_WORDS = frozenset("change changes delta diff difference growth trend to par wow mom "
+# "to" and "par" only together ("to_par"): a basketball box score's "TO" counts turnovers and a
+# course's "par" is a level. "losses" counts games lost (a record's "LOSSES"); "weight_loss" and
+# "followers_lost" are changes.
+_CHANGE_WORDS = frozenset("change changes delta diff difference growth trend wow mom "
                           "yoy qoq dod".split()) | _FOREIGN_CHANGE_WORDS
-_FALL_WORDS = frozenset("drop dropped decline declined decrease decreased loss losses lost "
+_FALL_WORDS = frozenset("drop dropped decline declined decrease decreased loss lost "
                         "fall fell".split())
 _RISE_WORDS = frozenset("gain gains gained increase increased rise".split())
 
@@ -547,7 +551,8 @@ def _trend_name(name: str) -> int | None:
     falls, rises = not words.isdisjoint(_FALL_WORDS), not words.isdisjoint(_RISE_WORDS)
     if falls != rises:
         return -1 if falls else 1
-    if falls or not words.isdisjoint(_CHANGE_WORDS) or "topar" in words:
+    if falls or not words.isdisjoint(_CHANGE_WORDS) or "topar" in words \
+            or {"to", "par"} <= words:
         return 0
     return None
 
@@ -1885,6 +1890,10 @@ class _Builder:
                 continue        # the stored value, read in its field's zone above
             if at in skip and not mention.glued:
                 continue        # "3." of a list, "Step 2", a code's tail, a phone number
+            compound = number_word_compound(text, mention)
+            if compound:
+                self.names.update(compound)     # "three-putts" names a thing, not 3 of them
+                continue
             self._mention(mention, path, keys, whole=leaf.plain_number)
             if mention.kind in ("number", "word_number") and mention.value is not None \
                     and not mention.glued:

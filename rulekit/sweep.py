@@ -71,6 +71,7 @@ from rulekit.scan import Mention, scan, squash
 from rulekit.scan.base import (_CONTEXT_STRIP, _ascii_lower, _is_cjk, _trie, _word_after,
                                _word_before, inside_written_name)
 from rulekit.scan.quotes import _SAID
+from rulekit.scan.words import number_word_compound
 from rulekit.scan.figures import (CHANGE_OTHER, CHANGED_BEFORE, FALL_BEFORE, FALL_OTHER,
                                    RISE_BEFORE, RISE_OTHER, _NOT_A_NOUN, change_word_before)
 from rulekit.units import BASIS_WORDS, general_basis_at, general_bases, may_state_tax_basis, \
@@ -521,6 +522,9 @@ def sweep(text: str, evidence: Evidence, settings: SweepSettings = SweepSettings
                 and mention.token.casefold() in names \
                 and not (directed and _direction(text, mention)):
             continue    # a code the evidence holds (p3, BT-3): the first test of _name_digits
+        if kind == "word_number" and names and any(
+                c in names for c in number_word_compound(text, mention)):
+            continue    # "three-putts" as the evidence names it: no quantity of 3
         found = judge_mention(index, mention)
         if found is not None:
             findings.append(found)
@@ -1046,12 +1050,18 @@ _STATED_CHANGE_WORD = re.compile(_trie(sorted(_STATED_CHANGE), guard="[a-z]") + 
 _BE_WORDS = frozenset("is are was were been be 's it's they're".split())
 
 
+# After a whole number, a second one joined by a hyphen or a dash: "102-98", a score.
+_SCORE_AFTER = re.compile(r"[-–]\d{1,3}(?!\d|[.,]\d|[ \u00a0]?%|[-–]\d)")
+
+
 def _stated_change(text: str, mention: Mention) -> str:
     """The rise or fall word of ``_STATED_CHANGE`` that makes ``mention`` the size of a change
     (``change_word_before``), or "" when there is none."""
     word = change_word_before(text, mention.start)
     if word not in _STATED_CHANGE:
         return ""
+    if not mention.percent and _SCORE_AFTER.match(text, mention.end):
+        return ""       # "fell 102-98", "dropped 3-2": a score or a record, no change
     if word in ("up", "down") and not mention.percent:
         words = text[max(0, mention.start - 40):mention.start].split()
         at = len(words) - (2 if words and words[-1].lower() == "by" else 1)
@@ -2196,7 +2206,8 @@ class _Judge:
             return False
         figures = [f for f in self.evidence.near(mention.value) if _field_of(f.path) & allowed
                    or _ANY_INDEX.sub("[*]", f.path) in allowed]
-        return self._rounds_to(mention, figures) is not None
+        figure = self._rounds_to(mention, figures)
+        return figure is not None and (mention.percent or _counts_its_field(mention, figure.path))
 
     def _name_digits(self, mention: Mention) -> bool:
         """Digits that keep the company they keep in the evidence: a name or code."""
@@ -2946,6 +2957,27 @@ def _shown_precision(scale: int, decimals: int) -> tuple[Decimal, int]:
     to the hundred thousand, "4.62" to the hundredth. Few (scale, decimals) pairs occur."""
     quantum = Decimal(scale).scaleb(-decimals).normalize()
     return quantum, quantum.as_tuple().exponent
+
+
+# Words after a rounded figure that name no other thing it counts: "1.8 per hole", "2 on
+# average", "about 2 a hole".
+_NOT_COUNTED = frozenset("per a an each every on over across in for and or but with at from to "
+                         "than is was were this that".split())
+
+
+def _counts_its_field(mention: Mention, path: str) -> bool:
+    """Whether a figure that rounds a field allowed rounding counts what that field does: the
+    word after it is a word of the field's name ("2 putts" for `putts_per_hole`), or names
+    nothing counted ("1.8 per hole", the end of a sentence). "You made 2 birdies" is no rounded
+    1.83 putts per hole."""
+    words = mention.after.split()
+    word = words[0].casefold().strip(".,;:!?)\"'") if words else ""
+    if not word.isalpha() or word in _NOT_COUNTED:
+        return True
+    keys = [k for k in re.split(r"\.|\[\d+\]|\[\*\]", path) if k and k != "$"]
+    named = {w.casefold() for w in re.split(r"_|(?<=[a-z])(?=[A-Z])", keys[-1]) if w} \
+        if keys else set()
+    return word in named or word.rstrip("s") in named or word + "s" in named
 
 
 def _field_of(path: str) -> set[str]:

@@ -12,8 +12,8 @@ from __future__ import annotations
 import re
 from decimal import Decimal
 
-from rulekit.scan.base import (_CLAIMED, _CONTEXT_STRIP, _IDIOM, _Hit, _trie, _word_after,
-                               _word_before)
+from rulekit.scan.base import (_CLAIMED, _CONTEXT_STRIP, _IDIOM, Mention, _Hit, _trie,
+                               _word_after, _word_before)
 from rulekit.scan.figures import (_CENTS_AFTER, _COMPARATIVES, _CURRENCY_WORDS, _SCALES,
                                   _TIMES_WHAT, _currency_for)
 
@@ -1317,3 +1317,24 @@ _FR_IDIOM = re.compile(r"(?<![\w-])cent[ \u00a0]+pour[ \u00a0]?cent(?![\w-])"
 _NL_TEN = re.compile(r"(?<![\w-])ten(?=[ \u00a0]+(?:minste|slotte|eerste|tweede|derde|laatste|"
                      r"behoeve|opzichte|aanzien|gevolge|koste|tijde|einde|onrechte|hoogste|"
                      r"spoedigste|dele|zuiden|noorden|oosten|westen)(?![\w]))")
+
+
+# After a number in words, the rest of a hyphenated compound it opens: "three-putts",
+# "five-figure", "two-way".
+_COMPOUND_TAIL = re.compile(r"[-\u2010\u2011]([^\W\d_]+(?:[-\u2010\u2011][^\W\d_]+)*)")
+
+
+def number_word_compound(text: str, mention: Mention) -> tuple[str, ...]:
+    """A number in words that opens a hyphenated compound ("three-putts", "five-figure") names
+    that compound, not a quantity: the compound lower-cased as written and with the number in
+    digits ("three-putts", "3-putts"), as a name's digits are its own (issue rule 4); () for any
+    other mention."""
+    if mention.kind != "word_number" or mention.value is None or " " in mention.text \
+            or text[mention.start:mention.end] != mention.text:
+        return ()
+    tail = _COMPOUND_TAIL.match(text, mention.end)
+    if tail is None:
+        return ()
+    rest, value = tail[1].casefold(), mention.value
+    digits = str(int(value)) if value == value.to_integral_value() else str(value)
+    return (f"{mention.text.casefold()}-{rest}", f"{digits}-{rest}")
