@@ -30,6 +30,7 @@ from rulekit.log import Stages, record_decision
 from rulekit.policy import OUTCOMES, Action, OutcomeAction, Policy
 from rulekit.prose import GUARDED_ADVICE, with_guarded
 from rulekit.render import fill_message
+from rulekit.route import Gathered, sources_of
 from rulekit.template import parse_template
 from rulekit.bind import bind
 from rulekit.scan import scan
@@ -80,6 +81,10 @@ def audit(text: str, evidence: Any, *, policy: Policy | None = None, question: s
     built once with ``SweepSettings.index``) and decide. Never raises on bad input: anything
     that cannot be audited is refused.
 
+    ``evidence`` may be what ``rulekit.route.gather`` returned (the ``Gathered`` result, or
+    its ``evidence``): its Sources panel then comes with it, so a routed source that failed
+    fails the answer closed even when ``sources`` is not given.
+
     ``sources`` is the Sources panel of the evidence (``rulekit.route.gather(...).report()``):
     it is carried on the decision, and a source that failed fails the answer closed.
 
@@ -97,6 +102,10 @@ def audit(text: str, evidence: Any, *, policy: Policy | None = None, question: s
     already built was judged with the inputs it was built with (``index_given``), so inputs
     given beside it are refused too, rather than silently ignored; empty inputs are none."""
     stages = None if log is None else Stages()
+    if sources is None:     # gathered evidence carries its panel, failures and all
+        sources = sources_of(evidence)
+    if isinstance(evidence, Gathered):
+        evidence = evidence.evidence
     result = _audit(text, evidence, policy, question, locale, slot_values, attempt, sources or (),
                     stages, now, inputs)
     if sources:

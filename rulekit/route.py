@@ -10,8 +10,10 @@ window. Nothing in the question can name another query or widen a window.
 What ``gather`` returns is the evidence for the sweep (one list of rows per source) and a
 ``sources`` report for a "Sources" panel under the answer: which sources ran, over which
 window, how many rows each returned, which came back empty, and which failed. A failed source
-makes the evidence incomplete; ``Gathered.failed`` lets the caller fail closed with
-``lookup_failed``.
+makes the evidence incomplete, and the evidence says so: ``Gathered.evidence`` is a
+``GatheredRows``, a plain dict of rows that also carries the report, so ``audit(text,
+gathered)`` and ``audit(text, gathered.evidence)`` both fail closed with ``lookup_failed``
+when a source failed, without the caller having to pass ``sources=``.
 """
 
 from __future__ import annotations
@@ -27,7 +29,8 @@ from typing import Any
 
 from rulekit.policy import DataSource, Policy
 
-__all__ = ["DEFAULT_MAX_ROWS", "Gathered", "SourceRun", "gather", "route"]
+__all__ = ["DEFAULT_MAX_ROWS", "Gathered", "GatheredRows", "SourceRun", "gather", "route",
+           "sources_of"]
 
 
 def _normal(text: str) -> str:
@@ -64,9 +67,22 @@ class SourceRun:
         return dataclasses.asdict(self) | {"matched": list(self.matched)}
 
 
+class GatheredRows(dict):
+    """The rows of each source that answered, by source name: a plain dict (JSON, the sweep,
+    the prompt read it as one) that also keeps the Sources panel it was gathered with, so a
+    failed source travels with the evidence and ``audit`` cannot miss it. A copy made with
+    ``dict(...)`` or ``json`` is plain rows again, and carries no failure."""
+    __slots__ = ("sources",)
+
+    def __init__(self, rows: Mapping[str, list[dict[str, Any]]] | None = None,
+                 sources: tuple[dict, ...] = ()) -> None:
+        super().__init__(rows or {})
+        self.sources = tuple(sources)
+
+
 @dataclasses.dataclass(frozen=True, slots=True)
 class Gathered:
-    evidence: dict[str, list[dict[str, Any]]]
+    evidence: GatheredRows
     sources: tuple[SourceRun, ...]
 
     @property
@@ -75,6 +91,18 @@ class Gathered:
 
     def report(self) -> list[dict]:
         return [s.to_dict() for s in self.sources]
+
+
+def sources_of(evidence: Any) -> list[dict] | None:
+    """The Sources panel that came with ``evidence`` from ``gather``: a ``Gathered``, its
+    ``GatheredRows``, or an index built from them (``Evidence.raw``); None for other
+    evidence."""
+    if isinstance(evidence, Gathered):
+        return evidence.report()
+    raw = getattr(evidence, "raw", evidence)     # an Evidence index keeps what it indexed
+    if isinstance(raw, GatheredRows):
+        return [dict(s) for s in raw.sources]
+    return None
 
 
 # Rows one routed source may return (``gather(max_rows=...)``). A source over its cap fails
@@ -141,7 +169,7 @@ def gather(policy: Policy, question: str | None, resolver: Any, *, tenant: str |
             evidence[source.name] = rows
         runs.append(SourceRun(source.name, *window, rows=len(rows), empty=not rows and not error,
                               matched=matched, error=error))
-    return Gathered(evidence, tuple(runs))
+    return Gathered(GatheredRows(evidence, tuple(r.to_dict() for r in runs)), tuple(runs))
 
 
 _LARGEST = Decimal("1e308")

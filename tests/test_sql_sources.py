@@ -505,6 +505,33 @@ def test_an_audit_carries_the_sources_panel_and_a_failed_source_fails_it_closed(
     assert "lookup_failed" in {r.code for r in failed.decision.reasons}
 
 
+def test_an_audit_of_gathered_evidence_fails_closed_without_being_passed_the_panel(policy,
+                                                                                 store):
+    """The database gone in the free-text path: ``audit(text, gathered)``, and the obvious
+    ``audit(text, gathered.evidence)`` (or an index built from it), refuse with lookup_failed
+    rather than deliver an answer with no figure in it ("Your order has shipped"): the
+    evidence carries the failure of its sources."""
+    from rulekit.audit import audit
+    from rulekit.sweep import SweepSettings
+
+    text = "Good news: your order has shipped and is on its way to you!"
+    healthy = gather(policy, "my recent orders", store.resolver(), tenant="alice", now=NOW)
+    for evidence in (healthy, healthy.evidence):
+        passed = audit(text, evidence, policy=policy)
+        assert passed.decision.decision == "answer", passed.findings
+        assert passed.decision.to_dict()["sources"][0]["name"] == "recent_orders"
+
+    store.execute("DROP TABLE orders")
+    broken = gather(policy, "my recent orders", store.resolver(), tenant="alice", now=NOW)
+    assert broken.failed and broken.evidence == {}
+    index = SweepSettings.from_policy(policy).index(broken.evidence, "en_US", now=NOW)
+    for evidence in (broken, broken.evidence, index):
+        failed = audit(text, evidence, policy=policy)
+        assert failed.decision.decision != "answer", type(evidence)
+        assert "lookup_failed" in {r.code for r in failed.decision.reasons}
+        assert failed.decision.to_dict()["sources"][0]["error"]
+
+
 # --- requires ... matching ---------------------------------------------------------------------
 
 def test_an_input_is_matched_against_a_hidden_column_it_never_shows(store):
