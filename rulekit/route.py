@@ -27,6 +27,7 @@ from collections.abc import Mapping
 from decimal import Decimal
 from typing import Any
 
+from rulekit.compare import SinglePrecision
 from rulekit.policy import DataSource, Policy
 
 __all__ = ["DEFAULT_MAX_ROWS", "Gathered", "GatheredRows", "SourceRun", "gather", "route",
@@ -179,7 +180,8 @@ def _plain(value: Any) -> Any:
     """A database value as evidence: a whole Decimal as an int, any other Decimal kept as it is
     (a float would round NUMERIC 1234567890123.456789 to ...123.4568, and the rounded figure
     would be the one licensed; the evidence reader takes Decimals exactly), times as ISO 8601.
-    NaN, an infinity or a number past 10^308 becomes None: that one value licenses nothing,
+    NaN, an infinity, a number past 10^308 or one from a single-precision column (FLOAT, REAL:
+    the driver may have rounded it) becomes None: that one value licenses nothing,
     while the row's other figures still do (the evidence reader refuses the whole evidence
     for a number JSON cannot hold)."""
     if isinstance(value, Decimal):
@@ -188,6 +190,8 @@ def _plain(value: Any) -> Any:
         return int(value) if value == value.to_integral_value() else value
     if isinstance(value, float):
         return value if math.isfinite(value) else None
+    if isinstance(value, SinglePrecision):     # maybe rounded by the driver: backs nothing
+        return None
     if isinstance(value, (dt.datetime, dt.date, dt.time)):
         return value.isoformat()
     if isinstance(value, bytes):

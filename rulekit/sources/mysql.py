@@ -29,6 +29,7 @@ import ssl
 from collections.abc import Callable, Sequence
 from urllib.parse import parse_qsl, unquote, urlsplit
 
+from rulekit.compare import SinglePrecision
 from rulekit.policy import Statement
 
 from rulekit.sources import SourceError
@@ -247,12 +248,12 @@ class MysqlResolver(SqlResolver):
                                f"lock_wait_timeout = {max(1, math.ceil(budget))}")
             if self.factory is None:
                 cursor.execute(sql, tuple(params))
-                return list(cursor.fetchall())
+                return _as_typed(cursor.description, cursor.fetchall())
             # Someone else's connection: an explicit read-only transaction, rolled back.
             cursor.execute("START TRANSACTION READ ONLY")
             try:
                 cursor.execute(sql, tuple(params))
-                return list(cursor.fetchall())
+                return _as_typed(cursor.description, cursor.fetchall())
             finally:
                 connection.rollback()
 
@@ -284,6 +285,28 @@ class _SocketOf:
 
     def fileno(self) -> int:
         return self.connection._sock.fileno()
+
+
+# PyMySQL's codes for the column types whose values need their type said
+# (``pymysql.constants.FIELD_TYPE``; the column's type is the second item of a description).
+_FLOAT = 4
+
+
+def _as_typed(description, rows) -> list:
+    """``rows`` as the checker reads them: a FLOAT column's numbers, which MariaDB sends with
+    6 significant digits (12345.67 as 12345.7), as ``SinglePrecision``, which no comparison
+    reads as a number (``rulekit.compare``)."""
+    floats = [at for at, column in enumerate(description or ()) if column[1] == _FLOAT]
+    if not floats:
+        return list(rows)
+    typed = []
+    for row in rows:
+        row = list(row)
+        for at in floats:
+            if isinstance(row[at], float):
+                row[at] = SinglePrecision(row[at], "FLOAT")
+        typed.append(tuple(row))
+    return typed
 
 
 def _is_mariadb(connection) -> bool:
