@@ -27,6 +27,7 @@ from collections.abc import Mapping
 from decimal import Decimal
 from typing import Any
 
+from rulekit import dates
 from rulekit.compare import SinglePrecision
 from rulekit.policy import DataSource, Policy
 
@@ -133,6 +134,7 @@ def gather(policy: Policy, question: str | None, resolver: Any, *, tenant: str |
     if now.tzinfo is None:
         raise ValueError("now must be timezone-aware")
     text = _normal(question) if isinstance(question, str) else ""
+    zone = dates.zone(policy.timezone)     # the instants of the rows are the shop's days
     evidence: dict[str, list[dict[str, Any]]] = {}
     runs = []
     for source in route(policy, question):
@@ -163,7 +165,7 @@ def gather(policy: Policy, question: str | None, resolver: Any, *, tenant: str |
                              f"{cap:,} rows, its cap (max_rows): narrow its sql or window, or "
                              f"raise the cap, gather(..., max_rows={{{source.name!r}: N}})")
                 else:
-                    rows = [{k: _plain(v) for k, v in row.items()} for row in found]
+                    rows = [{k: _plain(v, zone) for k, v in row.items()} for row in found]
             except Exception as exc:    # any failure is reported, and fails the answer closed
                 error = str(exc) or type(exc).__name__
         if error is None:
@@ -176,10 +178,14 @@ def gather(policy: Policy, question: str | None, resolver: Any, *, tenant: str |
 _LARGEST = Decimal("1e308")
 
 
-def _plain(value: Any) -> Any:
+def _plain(value: Any, zone: dt.tzinfo | None = None) -> Any:
     """A database value as evidence: a whole Decimal as an int, any other Decimal kept as it is
     (a float would round NUMERIC 1234567890123.456789 to ...123.4568, and the rounded figure
     would be the one licensed; the evidence reader takes Decimals exactly), times as ISO 8601.
+    An instant (an aware datetime, or ISO text with its offset) is written in ``zone``, the
+    ruleset's: the sweep reads an instant's day and clock in the offset it is written with, so
+    a TIMESTAMPTZ of 23:40 UTC on 29 November backs the 30th for a Berlin shop, not the 29th.
+    A naive time stays as written.
     NaN, an infinity, a number past 10^308 or one from a single-precision column (FLOAT, REAL:
     the driver may have rounded it) becomes None: that one value licenses nothing,
     while the row's other figures still do (the evidence reader refuses the whole evidence
@@ -192,8 +198,17 @@ def _plain(value: Any) -> Any:
         return value if math.isfinite(value) else None
     if isinstance(value, SinglePrecision):     # maybe rounded by the driver: backs nothing
         return None
+    if isinstance(value, dt.datetime) and zone is not None and value.utcoffset() is not None:
+        return value.astimezone(zone).isoformat()
     if isinstance(value, (dt.datetime, dt.date, dt.time)):
         return value.isoformat()
+    if isinstance(value, str) and zone is not None and len(value) >= 20 \
+            and value[4:5] == "-" and value[10:11] in ("T", " "):    # ISO text with an offset?
+        try:
+            moment = dt.datetime.fromisoformat(value)
+        except ValueError:
+            return value
+        return moment.astimezone(zone).isoformat() if moment.utcoffset() is not None else value
     if isinstance(value, bytes):
         return value.decode("utf-8", "replace")
     return value

@@ -344,3 +344,52 @@ def test_a_naive_midnight_in_a_date_field_is_its_day_on_every_backend(tables, tm
     assert (said.decision, outcome(said)[0]) == ("answer", "confirmed"), said.reasons
     before = run(days, tables, claim("due", "date", "2026-12-02", "D-1", "delivery"))
     assert outcome(before)[0] == "contradicted"
+
+
+# --- 8. a MariaDB TIMESTAMP is an instant --------------------------------------------------------
+
+SHIPPED_RULES = """
+ruleset sv_shipped {
+  version "1"
+  currency EUR
+  timezone "Europe/Berlin"
+}
+
+tenant user_id
+
+entity parcel {
+  key id
+  source table "sv_parcel" scoped by owner_id
+
+  field id         identifier
+  field shipped_at timestamp naive "Europe/Berlin"
+  field packed_at  timestamp naive "Europe/Berlin"
+}
+
+on otherwise refuse "Sorry, I could not check that."
+"""
+
+
+@pytest.mark.parametrize("tables", ["mysql"], indirect=True)
+def test_a_mariadb_timestamp_is_an_instant_whatever_the_fields_naive_zone(tables, tmp_path):
+    """A MariaDB TIMESTAMP holds an instant, which the lookup reads at time_zone '+00:00' as a
+    UTC wall time: the field's `naive "Europe/Berlin"` (for its DATETIME columns) must not move
+    it an hour. 23:40 UTC on 29 November is 30 November in Berlin. The twin: a DATETIME of the
+    same field is Berlin wall time, as the rules say."""
+    path = tmp_path / "shipped.rules"
+    path.write_text(SHIPPED_RULES, encoding="utf-8")
+    shipped = rulekit.load(path)
+    tables.execute("CREATE TABLE sv_parcel (id VARCHAR(20), owner_id VARCHAR(20), "
+                   "shipped_at TIMESTAMP NULL, packed_at DATETIME)")
+    tables.execute("SET time_zone = '+01:00'")      # the shop's session writes Berlin time
+    tables.execute("INSERT INTO sv_parcel VALUES ('P-1', 'alice', '2026-11-30 00:40:00', "
+                   "'2026-11-30 00:40:00')")
+    tables.execute("SET time_zone = SYSTEM")
+    for field in ("shipped_at", "packed_at"):
+        day = run(shipped, tables, claim(field, "date", "2026-11-30", "P-1", "parcel"))
+        assert (day.decision, outcome(day)[0]) == ("answer", "confirmed"), (field, day.reasons)
+        before = run(shipped, tables, claim(field, "date", "2026-11-29", "P-1", "parcel"))
+        assert outcome(before)[0] == "contradicted", field
+        at = run(shipped, tables, claim(field, "timestamp", "2026-11-29T23:40Z", "P-1",
+                                        "parcel"))
+        assert outcome(at)[0] == "confirmed", (field, at.reasons)
