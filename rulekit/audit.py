@@ -30,11 +30,13 @@ from rulekit.log import Stages, record_decision
 from rulekit.policy import OUTCOMES, Action, OutcomeAction, Policy
 from rulekit.prose import GUARDED_ADVICE, with_guarded
 from rulekit.render import fill_message
+from rulekit.route import Gathered, sources_of
 from rulekit.template import parse_template
 from rulekit.bind import bind
 from rulekit.scan import scan
 from rulekit.scan.reader import surrogate_problem
 from rulekit.sweep import IN_TEXT_ORDER, Finding, SweepSettings, sweep
+from rulekit.sweep_codes import with_code_hyphens
 from rulekit.sweep_flags import flag_findings
 from rulekit.sweep_labels import label_findings
 
@@ -80,6 +82,10 @@ def audit(text: str, evidence: Any, *, policy: Policy | None = None, question: s
     built once with ``SweepSettings.index``) and decide. Never raises on bad input: anything
     that cannot be audited is refused.
 
+    ``evidence`` may be what ``rulekit.route.gather`` returned (the ``Gathered`` result, or
+    its ``evidence``): its Sources panel then comes with it, so a routed source that failed
+    fails the answer closed even when ``sources`` is not given.
+
     ``sources`` is the Sources panel of the evidence (``rulekit.route.gather(...).report()``):
     it is carried on the decision, and a source that failed fails the answer closed.
 
@@ -97,6 +103,10 @@ def audit(text: str, evidence: Any, *, policy: Policy | None = None, question: s
     already built was judged with the inputs it was built with (``index_given``), so inputs
     given beside it are refused too, rather than silently ignored; empty inputs are none."""
     stages = None if log is None else Stages()
+    if sources is None:     # gathered evidence carries its panel, failures and all
+        sources = sources_of(evidence)
+    if isinstance(evidence, Gathered):
+        evidence = evidence.evidence
     result = _audit(text, evidence, policy, question, locale, slot_values, attempt, sources or (),
                     stages, now, inputs)
     if sources:
@@ -146,24 +156,26 @@ def _audit(text: Any, evidence: Any, policy: Policy | None, question: Any, local
     try:
         settings, evidence = _settings_for(policy, evidence, inputs)
         index = settings.index(evidence, where, now=now)
-        mentions = scan(text, where)    # read once, judged by binding and then by the sweep
-        bound = bind(text, index.raw, policy, locale=where, index=index, mentions=mentions)
+        # a code's typographic dash read as "-" ("ORD\u20110012"): same length, same spans
+        read = text if text.isascii() else with_code_hyphens(text)
+        mentions = scan(read, where)    # read once, judged by binding and then by the sweep
+        bound = bind(read, index.raw, policy, locale=where, index=index, mentions=mentions)
         if stages is not None:
             stages.mark("index")
-        swept = sweep(text, index, settings, locale=where, question=question,
+        swept = sweep(read, index, settings, locale=where, question=question,
                       slot_values=slot_values, settled=bound.settled, mentions=mentions)
         findings = tuple(sorted(bound.findings + tuple(swept), key=IN_TEXT_ORDER)
                          ) if bound.findings else tuple(swept)    # the sweep's are in order
         if policy is not None and policy.enum_labels:   # rule 13 (rulekit.sweep_labels)
-            labelled = label_findings(text, policy, index, mentions, findings)
+            labelled = label_findings(read, policy, index, mentions, findings)
             if labelled:
                 findings = tuple(sorted(findings + tuple(labelled), key=IN_TEXT_ORDER))
         if index.flags:     # rule 14: booleans said in words (rulekit.sweep_flags)
-            flagged = flag_findings(text, index.flags, mentions, findings)
+            flagged = flag_findings(read, index.flags, mentions, findings)
             if flagged:
                 findings = tuple(sorted(findings + tuple(flagged), key=IN_TEXT_ORDER))
         if rules.prose == "guarded":    # what `prose guarded` forbids (rulekit.prose)
-            findings = with_guarded(text, findings, mentions, index, question, slot_values,
+            findings = with_guarded(read, findings, mentions, index, question, slot_values,
                                     rules.forbidden_pattern)
         if stages is not None:
             stages.mark("sweep")

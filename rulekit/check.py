@@ -28,7 +28,7 @@ import unicodedata
 from decimal import Decimal, InvalidOperation
 from typing import Any, Mapping, NamedTuple, Sequence
 
-from rulekit import check_said, dates, prose as prose_rules
+from rulekit import check_asked, check_said, dates, prose as prose_rules
 from rulekit.units import TOTAL
 from rulekit.compare import Unreadable, compare, folds_case, key_matches
 from rulekit.decision import (ClaimResult, Decision, Fact, Failure, Reason, attempt_problem, choose,
@@ -210,6 +210,15 @@ def _check(policy: Policy, reply: Any, source: Any, now: dt.datetime | None, att
                                   inputs or {})
         results = _misattributed(derived, parsed, planned, results, linked)
         sources += more
+    if question and parsed.form == "claims":
+        asked = check_asked.asked_keys(question, planned)
+        if asked:   # keys of the question no claim cites: which are rows of the entity
+            found, more = _key_rows(derived, asked, resolver, timeout, tenant, inputs or {})
+            named = {name: tuple(ids) for name, ids in found.items() if ids}
+            if named:
+                results = check_asked.misattributed_to_question(planned, results, question,
+                                                                named)
+            sources += more
     failures = [_failure(r) for r in results if r.outcome != "confirmed"]
     # The prose is swept against what the claims alone read: a field fetched only for the
     # readings of ``said`` licenses nothing there.
@@ -1200,6 +1209,20 @@ def _link_rows(derived: _Derived, planned: list[_Planned], rows: dict, resolver:
                     wanted.setdefault(between, {})[str(value)] = None
     if not wanted:
         return rows, ()
+    found, panel = _key_rows(derived, wanted, resolver, timeout, tenant, inputs)
+    merged = dict(rows)
+    for name, more in found.items():
+        merged[name] = {**more, **(rows.get(name) or {})}
+    return merged, panel
+
+
+def _key_rows(derived: _Derived, wanted: Mapping[str, Sequence[str]], resolver: Resolver,
+              timeout: float, tenant: str | None, inputs: Mapping
+              ) -> tuple[dict[str, Mapping], tuple[dict, ...]]:
+    """The rows of the ``wanted`` ids of each entity that no claim cites, by one lookup of the
+    key per entity (listed in the sources panel): rows that only show how cited rows relate,
+    never rendered. An entity that needs an input the user has not given is not looked up, and
+    a lookup that fails finds nothing; either way, nothing is learnt."""
     policy = derived.policy
     extra = []
     for name, ids in wanted.items():
@@ -1211,10 +1234,7 @@ def _link_rows(derived: _Derived, planned: list[_Planned], rows: dict, resolver:
                                                      field=key.name, value=None),
                            "", entity, key, None) for row_id in ids]
     found, _, panel = _fetch(derived, extra, resolver, timeout, tenant, inputs)
-    merged = dict(rows)
-    for name, more in found.items():
-        merged[name] = {**more, **(rows.get(name) or {})}
-    return merged, panel
+    return found, panel
 
 
 def _misattributed(derived: _Derived, reply: Reply, planned: list[_Planned],

@@ -46,6 +46,24 @@ class Unreadable(ValueError):
     """A value that cannot be read as the field's type; the message says why."""
 
 
+@dataclasses.dataclass(frozen=True, slots=True)
+class SinglePrecision:
+    """A number from a single-precision column (MariaDB/MySQL FLOAT, PostgreSQL REAL), as the
+    SQL resolvers hand it over: such a column keeps about 7 significant digits, and the driver
+    reads the server's text, which MariaDB writes with 6 (12345.67 comes back as 12345.7) and
+    PostgreSQL with the fewest that round-trip (1234567.89 as 1234567.9). A rounded figure
+    would be confirmed, so no comparison reads it as a number: it is unreadable, with the fix."""
+    value: float
+    column_type: str        # as the database names it: FLOAT, REAL
+
+    def problem(self) -> str:
+        return (f"{self.value!r} comes from a {self.column_type} column, which holds a number "
+                "in single precision (about 7 significant digits) and which the driver may "
+                "hand over rounded (MariaDB sends 6: 12345.67 as 12345.7), so it is not "
+                "compared; store it as DECIMAL(p, s) (NUMERIC on PostgreSQL), or cast it in "
+                "the entity's source sql (CAST(amount AS DECIMAL(12, 2)))")
+
+
 class Comparator:
     kind: ClassVar[str]
     # The claim `type` values a model may use for a field of this kind.
@@ -116,6 +134,8 @@ def _decimal(value: Any) -> Decimal:
         raise Unreadable(f"{value!r} is not a number")
     if isinstance(value, Decimal):
         number = value
+    elif isinstance(value, SinglePrecision):
+        raise Unreadable(value.problem())
     elif isinstance(value, int):
         if -_TOO_BIG < value < _TOO_BIG:
             return Decimal(value)
@@ -207,7 +227,7 @@ class Date(Comparator):
             raise Unreadable(f"{value!r} is a number, and a date field holds a date or ISO text "
                              "(YYYY-MM-DD); a number is read neither as YYYYMMDD nor as Unix "
                              "seconds")
-        day = dates.stored_day(value, spec.zone, "UTC")
+        day = dates.stored_day(value, spec.zone, None)    # a naive time: its day as written
         if day is None:
             raise Unreadable(f"{value!r} is not a date{_no_day(value)}")
         return day

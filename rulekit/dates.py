@@ -715,29 +715,42 @@ def _from_epoch(seconds: int | float | Decimal) -> dt.datetime | None:
         return None
 
 
-def stored_instant(value: object, naive_zone: str) -> dt.datetime | None:
+def stored_instant(value: object, naive_zone: str | None) -> dt.datetime | None:
     """What a database or JSON row holds for a timestamp column, as a ``datetime`` in UTC: an
     aware ``datetime``, a naive one (read in ``naive_zone``), an ISO or SQLite string
     (``2026-07-29 23:40:00``, ``...+00``, ``...Z``; naive ones read in ``naive_zone``), Unix
     epoch seconds (int, float, Decimal) from 1990 to 2099. None for anything else, including a plain date, which
-    is a day and not an instant, and a naive wall time ``naive_zone`` skips."""
-    found = _stored(value, naive_zone)
+    is a day and not an instant, and a naive wall time ``naive_zone`` skips. A ``naive_zone``
+    of None (a date field's: ``stored_day``) reads a naive time in UTC."""
+    found = _stored(value, naive_zone or "UTC")
     return found if isinstance(found, dt.datetime) else None
 
 
-def stored_day(value: object, zone: str | None, naive_zone: str) -> dt.date | None:
+def stored_day(value: object, zone: str | None, naive_zone: str | None) -> dt.date | None:
     """What a row holds for a date or timestamp column, as the calendar day it is in ``zone``:
     a ``date`` (or ``YYYY-MM-DD`` string) stays that day; an instant is converted, so a shipment
     at 2026-07-29T23:40Z is 2026-07-30 in Europe/Berlin. With ``zone`` None, an instant's day
     is the day in the offset it was written with, as its reader sees it:
     2026-07-05T22:00:00-06:00 is 5 July (a Unix time's day is in UTC). A naive timestamp is in
-    ``naive_zone``. Also takes a ``ClaimedDate``."""
+    ``naive_zone``; with ``naive_zone`` None (a date field's), it is the day as written: a
+    DATETIME or SQLite midnight, ``2026-12-03 00:00:00``, is 3 December in New York too, not
+    the evening before. Also takes a ``ClaimedDate``."""
     if isinstance(value, ClaimedDate):
         value = value.day if value.kind == "date" else value.instant
-    found = _written(value, naive_zone)
+    found = _written(value, naive_zone or "UTC")
     if isinstance(found, dt.datetime):
-        return (found if zone is None else found.astimezone(_zone(zone))).date()
+        if zone is None or naive_zone is None and _naive(value):
+            return found.date()     # as written: a naive time read in UTC keeps its wall date
+        return found.astimezone(_zone(zone)).date()
     return found
+
+
+def _naive(value: object) -> bool:
+    """Whether a stored time that reads as an instant was written without a zone: a naive
+    ``datetime``, or text whose reading depends on the zone it is read in."""
+    if isinstance(value, dt.datetime):
+        return value.tzinfo is None or value.utcoffset() is None
+    return isinstance(value, str) and _written(value, "UTC") != _written(value, "Etc/GMT-14")
 
 
 def same_instant(claimed: ClaimedDate, actual: dt.datetime) -> bool:

@@ -1475,6 +1475,8 @@ class _Builder:
                 for counted in list_nouns(keys[-2]):
                     self.counts.add((len(node), counted))
             for index, child in enumerate(node):
+                if isinstance(child, (dt.date, dt.time)):
+                    child = child.isoformat()   # as in JSON
                 if isinstance(child, str):
                     self.text(child, f"{path}[{index}]", trusted, keys=keys)
                 else:
@@ -1508,6 +1510,9 @@ class _Builder:
         for key, child in node.items():
             key = str(key)
             child_path = f"{path}.{key}"
+            if isinstance(child, (dt.date, dt.time)):
+                # a row as psycopg or PyMySQL return it: read as its ISO text, as in JSON
+                child = child.isoformat()
             # {"untrusted": ...}, as the evidence block labels a third party's value
             # (``rulekit.prompt.UNTRUSTED_KEY``): marked so, it is one wherever it stands
             trusted = outer_trusted and key.casefold() != "untrusted"

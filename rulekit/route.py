@@ -10,8 +10,10 @@ window. Nothing in the question can name another query or widen a window.
 What ``gather`` returns is the evidence for the sweep (one list of rows per source) and a
 ``sources`` report for a "Sources" panel under the answer: which sources ran, over which
 window, how many rows each returned, which came back empty, and which failed. A failed source
-makes the evidence incomplete; ``Gathered.failed`` lets the caller fail closed with
-``lookup_failed``.
+makes the evidence incomplete, and the evidence says so: ``Gathered.evidence`` is a
+``GatheredRows``, a plain dict of rows that also carries the report, so ``audit(text,
+gathered)`` and ``audit(text, gathered.evidence)`` both fail closed with ``lookup_failed``
+when a source failed, without the caller having to pass ``sources=``.
 """
 
 from __future__ import annotations
@@ -25,9 +27,12 @@ from collections.abc import Mapping
 from decimal import Decimal
 from typing import Any
 
+from rulekit import dates
+from rulekit.compare import SinglePrecision
 from rulekit.policy import DataSource, Policy
 
-__all__ = ["DEFAULT_MAX_ROWS", "Gathered", "SourceRun", "gather", "route"]
+__all__ = ["DEFAULT_MAX_ROWS", "Gathered", "GatheredRows", "SourceRun", "gather", "route",
+           "sources_of"]
 
 
 def _normal(text: str) -> str:
@@ -64,9 +69,22 @@ class SourceRun:
         return dataclasses.asdict(self) | {"matched": list(self.matched)}
 
 
+class GatheredRows(dict):
+    """The rows of each source that answered, by source name: a plain dict (JSON, the sweep,
+    the prompt read it as one) that also keeps the Sources panel it was gathered with, so a
+    failed source travels with the evidence and ``audit`` cannot miss it. A copy made with
+    ``dict(...)`` or ``json`` is plain rows again, and carries no failure."""
+    __slots__ = ("sources",)
+
+    def __init__(self, rows: Mapping[str, list[dict[str, Any]]] | None = None,
+                 sources: tuple[dict, ...] = ()) -> None:
+        super().__init__(rows or {})
+        self.sources = tuple(sources)
+
+
 @dataclasses.dataclass(frozen=True, slots=True)
 class Gathered:
-    evidence: dict[str, list[dict[str, Any]]]
+    evidence: GatheredRows
     sources: tuple[SourceRun, ...]
 
     @property
@@ -75,6 +93,18 @@ class Gathered:
 
     def report(self) -> list[dict]:
         return [s.to_dict() for s in self.sources]
+
+
+def sources_of(evidence: Any) -> list[dict] | None:
+    """The Sources panel that came with ``evidence`` from ``gather``: a ``Gathered``, its
+    ``GatheredRows``, or an index built from them (``Evidence.raw``); None for other
+    evidence."""
+    if isinstance(evidence, Gathered):
+        return evidence.report()
+    raw = getattr(evidence, "raw", evidence)     # an Evidence index keeps what it indexed
+    if isinstance(raw, GatheredRows):
+        return [dict(s) for s in raw.sources]
+    return None
 
 
 # Rows one routed source may return (``gather(max_rows=...)``). A source over its cap fails
@@ -104,6 +134,7 @@ def gather(policy: Policy, question: str | None, resolver: Any, *, tenant: str |
     if now.tzinfo is None:
         raise ValueError("now must be timezone-aware")
     text = _normal(question) if isinstance(question, str) else ""
+    zone = dates.zone(policy.timezone)     # the instants of the rows are the shop's days
     evidence: dict[str, list[dict[str, Any]]] = {}
     runs = []
     for source in route(policy, question):
@@ -134,24 +165,29 @@ def gather(policy: Policy, question: str | None, resolver: Any, *, tenant: str |
                              f"{cap:,} rows, its cap (max_rows): narrow its sql or window, or "
                              f"raise the cap, gather(..., max_rows={{{source.name!r}: N}})")
                 else:
-                    rows = [{k: _plain(v) for k, v in row.items()} for row in found]
+                    rows = [{k: _plain(v, zone) for k, v in row.items()} for row in found]
             except Exception as exc:    # any failure is reported, and fails the answer closed
                 error = str(exc) or type(exc).__name__
         if error is None:
             evidence[source.name] = rows
         runs.append(SourceRun(source.name, *window, rows=len(rows), empty=not rows and not error,
                               matched=matched, error=error))
-    return Gathered(evidence, tuple(runs))
+    return Gathered(GatheredRows(evidence, tuple(r.to_dict() for r in runs)), tuple(runs))
 
 
 _LARGEST = Decimal("1e308")
 
 
-def _plain(value: Any) -> Any:
+def _plain(value: Any, zone: dt.tzinfo | None = None) -> Any:
     """A database value as evidence: a whole Decimal as an int, any other Decimal kept as it is
     (a float would round NUMERIC 1234567890123.456789 to ...123.4568, and the rounded figure
     would be the one licensed; the evidence reader takes Decimals exactly), times as ISO 8601.
-    NaN, an infinity or a number past 10^308 becomes None: that one value licenses nothing,
+    An instant (an aware datetime, or ISO text with its offset) is written in ``zone``, the
+    ruleset's: the sweep reads an instant's day and clock in the offset it is written with, so
+    a TIMESTAMPTZ of 23:40 UTC on 29 November backs the 30th for a Berlin shop, not the 29th.
+    A naive time stays as written.
+    NaN, an infinity, a number past 10^308 or one from a single-precision column (FLOAT, REAL:
+    the driver may have rounded it) becomes None: that one value licenses nothing,
     while the row's other figures still do (the evidence reader refuses the whole evidence
     for a number JSON cannot hold)."""
     if isinstance(value, Decimal):
@@ -160,8 +196,19 @@ def _plain(value: Any) -> Any:
         return int(value) if value == value.to_integral_value() else value
     if isinstance(value, float):
         return value if math.isfinite(value) else None
+    if isinstance(value, SinglePrecision):     # maybe rounded by the driver: backs nothing
+        return None
+    if isinstance(value, dt.datetime) and zone is not None and value.utcoffset() is not None:
+        return value.astimezone(zone).isoformat()
     if isinstance(value, (dt.datetime, dt.date, dt.time)):
         return value.isoformat()
+    if isinstance(value, str) and zone is not None and len(value) >= 20 \
+            and value[4:5] == "-" and value[10:11] in ("T", " "):    # ISO text with an offset?
+        try:
+            moment = dt.datetime.fromisoformat(value)
+        except ValueError:
+            return value
+        return moment.astimezone(zone).isoformat() if moment.utcoffset() is not None else value
     if isinstance(value, bytes):
         return value.decode("utf-8", "replace")
     return value

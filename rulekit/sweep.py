@@ -265,7 +265,7 @@ class SweepSettings:
 
             derived = derived_values(self.binding, evidence)
             if derived:
-                evidence = {**evidence, DERIVED_KEY: derived}
+                evidence = _with_key(evidence, DERIVED_KEY, derived)
         rows = _row_rules(self.row_entities, evidence, now) if self.row_entities else None
         built = Evidence.build(evidence, locale=locale, untrusted=self._names(self.untrusted),
                                authoritative=self._names(self.authoritative),
@@ -298,6 +298,18 @@ _DEFAULT_SETTINGS = SweepSettings()
 
 # How findings are ordered: by span, then code. A C-level key: a text can hold many findings.
 IN_TEXT_ORDER = operator.attrgetter("start", "end", "code")
+
+
+def _with_key(evidence: Mapping, key: str, value: Any) -> Mapping:
+    """``evidence`` with ``key`` added, keeping what gathered rows carry (their Sources panel,
+    so that a failed routed source still fails the audit of this index closed)."""
+    widened = {**evidence, key: value}
+    sources = getattr(evidence, "sources", None)
+    if sources is None:
+        return widened
+    from rulekit.route import GatheredRows
+
+    return GatheredRows(widened, sources) if isinstance(evidence, GatheredRows) else widened
 
 
 def _field_targets(policy: Policy, entity: Entity, field: str) -> tuple[str, ...]:

@@ -113,6 +113,32 @@ def code_run(text: str, start: int, end: int) -> tuple[int, int]:
     return left, right
 
 
+# Dashes a chat model writes for a code's hyphen: U+2010 hyphen, U+2011 non-breaking hyphen,
+# U+2013 en dash, U+2212 minus sign.
+_TYPOGRAPHIC_DASHES = "\u2010\u2011\u2013\u2212"
+# A code written with them: ASCII letters or digits joined by hyphens or those dashes.
+_DASHED_RUN = re.compile(rf"[A-Za-z0-9]+(?:[-{_TYPOGRAPHIC_DASHES}][A-Za-z0-9]+)+")
+_TO_HYPHEN = str.maketrans(dict.fromkeys(_TYPOGRAPHIC_DASHES, "-"))
+
+
+def with_code_hyphens(text: str) -> str:
+    """``text`` with a typographic dash inside a code read as "-" ("ORD\u20110012" is
+    "ORD-0012"), so that the code is matched as the evidence writes it; a run with no letter
+    ("5\u20137", a range of days) keeps its dash. One character for one: every position stays
+    where it is, so a finding's span is the answer's."""
+    if not any(dash in text for dash in _TYPOGRAPHIC_DASHES):   # the common case
+        return text
+    out = None
+    for match in _DASHED_RUN.finditer(text):
+        run = match.group()
+        if run.isascii() or not any(c.isalpha() for c in run):
+            continue
+        if out is None:
+            out = list(text)
+        out[match.start():match.end()] = run.translate(_TO_HYPHEN)
+    return text if out is None else "".join(out)
+
+
 def code_like(run: str, glued_digits: bool = False) -> bool:
     """Whether ``run`` (``code_run``) is a code, a value in one piece: letters before digits
     ("PS5", "24H2", "v2", "0x800f0922"), or a word of letters joined to digits after it

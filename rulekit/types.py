@@ -64,10 +64,12 @@ class MoneyType(TypeSpec):
 
 
 class DateType(TypeSpec):
-    """A calendar day. A stored timestamp is read as a day in ``zone``."""
+    """A calendar day. A stored instant is read as a day in ``zone``; a stored timestamp with
+    no zone (a DATETIME midnight) is the day as written (``naive_zone`` None)."""
     kind: Literal["date"] = "date"
     zone: str
     format: str = "medium"
+    naive_zone: ClassVar[None] = None
 
     OPTIONS = (
         OptionSpec(name="zone", takes="string", help="IANA time zone; defaults to the header's"),

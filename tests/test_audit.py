@@ -5,6 +5,8 @@ per way each is made, are in tests/cases/sweep/feedback.yaml and two_inputs.yaml
 
 from __future__ import annotations
 
+import datetime as dt
+import json
 from pathlib import Path
 
 import pytest
@@ -87,3 +89,23 @@ def test_an_attempt_that_does_not_count_from_1_is_an_input_error(attempt, named)
 def test_an_attempt_counting_from_1_is_taken(attempt):
     result = audit("It had 5 views.", {"views": 5}, attempt=attempt)
     assert result.decision.decision == "answer" and result.decision.attempt == attempt
+
+
+# --- rows as database drivers return them ------------------------------------------------------
+
+@pytest.mark.parametrize("stored", [
+    dt.datetime(2026, 11, 30, 10, 0, tzinfo=dt.timezone.utc),   # psycopg TIMESTAMPTZ
+    dt.datetime(2026, 11, 30, 10, 0),                           # PyMySQL DATETIME
+    dt.date(2026, 11, 30),                                      # DATE
+])
+def test_a_date_or_datetime_object_in_the_rows_backs_its_day_as_its_iso_text_does(stored):
+    """Rows handed to audit as PostgreSQL and MariaDB drivers return them hold datetime and
+    date objects: each is read as its ISO text is (the claims channel reads them too), so it
+    backs its day and nothing else."""
+    rows = {"orders": [{"id": "ORD-0012", "shipped_at": stored}]}
+    as_json = json.loads(json.dumps(rows, default=lambda value: value.isoformat()))
+    for evidence in (rows, as_json):
+        said = rulekit.audit("Your order ORD-0012 shipped on 30 November 2026.", evidence)
+        assert said.decision.decision == "answer", said.findings
+        other = rulekit.audit("Your order ORD-0012 shipped on 29 November 2026.", evidence)
+        assert other.decision.decision != "answer"

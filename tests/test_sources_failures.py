@@ -81,7 +81,9 @@ def test_a_mysql_factory_connection_in_another_zone_reads_timestamps_in_utc():
         resolver = MysqlResolver(connect=factory)
         request = LookupRequest("stamp", "id", ("1",), ("at",), table="stamps",
                                 key_kind="integer")
-        assert resolver.fetch(request)["1"]["at"] == dt.datetime(2026, 7, 29, 23, 40)
+        # a TIMESTAMP is an instant: read in UTC, and handed over as such
+        assert resolver.fetch(request)["1"]["at"] == dt.datetime(2026, 7, 29, 23, 40,
+                                                                 tzinfo=dt.timezone.utc)
         days = LookupRequest("stamp", "id", ("1",), ("day",), table="stamp_days",
                              key_kind="integer")
         assert resolver.fetch(days)["1"]["day"] == dt.date(2026, 7, 29)

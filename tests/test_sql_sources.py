@@ -505,6 +505,78 @@ def test_an_audit_carries_the_sources_panel_and_a_failed_source_fails_it_closed(
     assert "lookup_failed" in {r.code for r in failed.decision.reasons}
 
 
+def test_an_audit_of_gathered_evidence_fails_closed_without_being_passed_the_panel(policy,
+                                                                                 store):
+    """The database gone in the free-text path: ``audit(text, gathered)``, and the obvious
+    ``audit(text, gathered.evidence)`` (or an index built from it), refuse with lookup_failed
+    rather than deliver an answer with no figure in it ("Your order has shipped"): the
+    evidence carries the failure of its sources."""
+    from rulekit.audit import audit
+    from rulekit.sweep import SweepSettings
+
+    text = "Good news: your order has shipped and is on its way to you!"
+    healthy = gather(policy, "my recent orders", store.resolver(), tenant="alice", now=NOW)
+    for evidence in (healthy, healthy.evidence):
+        passed = audit(text, evidence, policy=policy)
+        assert passed.decision.decision == "answer", passed.findings
+        assert passed.decision.to_dict()["sources"][0]["name"] == "recent_orders"
+
+    store.execute("DROP TABLE orders")
+    broken = gather(policy, "my recent orders", store.resolver(), tenant="alice", now=NOW)
+    assert broken.failed and broken.evidence == {}
+    index = SweepSettings.from_policy(policy).index(broken.evidence, "en_US", now=NOW)
+    for evidence in (broken, broken.evidence, index):
+        failed = audit(text, evidence, policy=policy)
+        assert failed.decision.decision != "answer", type(evidence)
+        assert "lookup_failed" in {r.code for r in failed.decision.reasons}
+        assert failed.decision.to_dict()["sources"][0]["error"]
+
+
+ZONED_RULES = """
+ruleset zoned {
+  version "1"
+  locale en_GB
+  currency EUR
+  timezone "Europe/Berlin"
+}
+
+tenant user_id
+
+source shipments {
+  sql "SELECT id, shipped_at FROM zoned_orders WHERE owner_id = :user_id"
+  default
+}
+
+on otherwise refuse "I couldn't find that."
+"""
+
+
+def test_a_routed_sources_instants_are_read_in_the_rulesets_zone(store, tmp_path):
+    """A routed source's instant (a TIMESTAMPTZ, a MariaDB TIMESTAMP, SQLite text with an
+    offset) is evidence in the ruleset's zone: 23:40 UTC on 29 November is 30 November for a
+    Berlin shop, and the UTC day backs nothing."""
+    from rulekit.audit import audit
+
+    column = {"postgres": "TIMESTAMPTZ", "mysql": "TIMESTAMP NULL", "sqlite": "TEXT"}
+    store.execute(f"CREATE TABLE zoned_orders (id VARCHAR(20), owner_id VARCHAR(20), "
+                  f"shipped_at {column[store.backend]})")
+    if store.backend == "mysql":
+        store.execute("SET time_zone = '+00:00'")
+    store.execute("INSERT INTO zoned_orders VALUES ('A-1', 'alice', '2026-11-29 23:40:00+00:00')"
+                  if store.backend != "mysql" else
+                  "INSERT INTO zoned_orders VALUES ('A-1', 'alice', '2026-11-29 23:40:00')")
+    rules = tmp_path / "zoned.rules"
+    rules.write_text(ZONED_RULES, encoding="utf-8")
+    zoned = rulekit.load(rules)
+    gathered = gather(zoned, "when did it ship?", store.resolver(), tenant="alice", now=NOW)
+    assert gathered.failed == ()
+    said = audit("Your order A-1 shipped on 30 November 2026.", gathered, policy=zoned, now=NOW)
+    assert said.decision.decision == "answer", said.findings
+    utc_day = audit("Your order A-1 shipped on 29 November 2026.", gathered, policy=zoned,
+                    now=NOW)
+    assert utc_day.decision.decision != "answer"
+
+
 # --- requires ... matching ---------------------------------------------------------------------
 
 def test_an_input_is_matched_against_a_hidden_column_it_never_shows(store):

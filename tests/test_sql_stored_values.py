@@ -271,3 +271,125 @@ def test_a_postgres_money_column_is_not_read_as_a_number(policy, tables):
     assert decision.decision == "refuse"
     assert outcome(decision)[0] == "not_checkable"
     assert run(policy, tables, claim("due", "date", "2026-12-01")).decision == "answer"
+
+
+# --- 6. single-precision floats ------------------------------------------------------------------
+
+@pytest.mark.parametrize("tables", dbs.BACKENDS, indirect=True)
+def test_a_money_field_in_a_single_precision_column_never_confirms_a_rounded_value(policy,
+                                                                                   tables):
+    """MariaDB sends a FLOAT with 6 significant digits (12345.67 comes back as 12345.7), and
+    PostgreSQL a REAL with about 7 (1234567.89 as 1234567.9): a claim of the rounded value
+    would be confirmed. A number read from a single-precision column is not compared: the
+    claim is not_checkable, the reason naming the column type and the fix. A DOUBLE keeps
+    15 digits and is read as before (the twin), as is SQLite's REAL, an 8-byte double."""
+    single = {"postgres": "REAL", "mysql": "FLOAT", "sqlite": "REAL"}[tables.backend]
+    invoices(tables, amount=single)
+    tables.execute("INSERT INTO sv_invoice VALUES ('I-1', 'alice', 12345.67, 12345.67, "
+                   "'2026-12-01', '2027-01-01', '2026-12-01 12:00:00')")
+    tables.execute("INSERT INTO sv_invoice VALUES ('I-2', 'alice', 1234567.89, 1234567.89, "
+                   "'2026-12-01', '2027-01-01', '2026-12-01 12:00:00')")
+    for ident, rounded, exact in (("I-1", "$12,345.70", "$12,345.67"),
+                                  ("I-2", "$1,234,567.90", "$1,234,567.89")):
+        for said in (rounded, exact):
+            decision = run(policy, tables, claim("amount", "money", said, ident))
+            found, reason = outcome(decision)
+            if tables.backend == "sqlite":  # an 8-byte double: nothing lost
+                assert found == ("confirmed" if said == exact else "contradicted"), reason
+                continue
+            assert decision.decision == "refuse", decision
+            assert found == "not_checkable", (said, reason)
+            assert single in reason and "single precision" in reason and "DECIMAL" in reason
+            assert any("invoice.amount" in r.message for r in decision.reasons)
+        # the twin: the same figure in a DOUBLE PRECISION column verifies
+        assert run(policy, tables, claim("ratio", "decimal", exact.strip("$").replace(",", ""),
+                                         ident)).decision == "answer"
+
+
+# --- 7. a day stored as a naive midnight ---------------------------------------------------------
+
+DAYS_RULES = """
+ruleset sv_days {
+  version "1"
+  currency USD
+  timezone "America/New_York"
+}
+
+tenant user_id
+
+entity delivery {
+  key id
+  source table "sv_delivery" scoped by owner_id
+
+  field id   identifier
+  field due  date
+}
+
+on otherwise refuse "Sorry, I could not check that."
+"""
+
+
+@pytest.mark.parametrize("tables", dbs.BACKENDS, indirect=True)
+def test_a_naive_midnight_in_a_date_field_is_its_day_on_every_backend(tables, tmp_path):
+    """A DATETIME (MariaDB), TIMESTAMP WITHOUT TIME ZONE (PostgreSQL) or text (SQLite) holding
+    midnight is the day as written in a New York shop, not the evening before."""
+    path = tmp_path / "days.rules"
+    path.write_text(DAYS_RULES, encoding="utf-8")
+    days = rulekit.load(path)
+    column = {"postgres": "TIMESTAMP", "mysql": "DATETIME", "sqlite": "TEXT"}[tables.backend]
+    tables.execute(f"CREATE TABLE sv_delivery (id VARCHAR(20), owner_id VARCHAR(20), "
+                   f"due {column})")
+    tables.execute("INSERT INTO sv_delivery VALUES ('D-1', 'alice', '2026-12-03 00:00:00')")
+    said = run(days, tables, claim("due", "date", "2026-12-03", "D-1", "delivery"))
+    assert (said.decision, outcome(said)[0]) == ("answer", "confirmed"), said.reasons
+    before = run(days, tables, claim("due", "date", "2026-12-02", "D-1", "delivery"))
+    assert outcome(before)[0] == "contradicted"
+
+
+# --- 8. a MariaDB TIMESTAMP is an instant --------------------------------------------------------
+
+SHIPPED_RULES = """
+ruleset sv_shipped {
+  version "1"
+  currency EUR
+  timezone "Europe/Berlin"
+}
+
+tenant user_id
+
+entity parcel {
+  key id
+  source table "sv_parcel" scoped by owner_id
+
+  field id         identifier
+  field shipped_at timestamp naive "Europe/Berlin"
+  field packed_at  timestamp naive "Europe/Berlin"
+}
+
+on otherwise refuse "Sorry, I could not check that."
+"""
+
+
+@pytest.mark.parametrize("tables", ["mysql"], indirect=True)
+def test_a_mariadb_timestamp_is_an_instant_whatever_the_fields_naive_zone(tables, tmp_path):
+    """A MariaDB TIMESTAMP holds an instant, which the lookup reads at time_zone '+00:00' as a
+    UTC wall time: the field's `naive "Europe/Berlin"` (for its DATETIME columns) must not move
+    it an hour. 23:40 UTC on 29 November is 30 November in Berlin. The twin: a DATETIME of the
+    same field is Berlin wall time, as the rules say."""
+    path = tmp_path / "shipped.rules"
+    path.write_text(SHIPPED_RULES, encoding="utf-8")
+    shipped = rulekit.load(path)
+    tables.execute("CREATE TABLE sv_parcel (id VARCHAR(20), owner_id VARCHAR(20), "
+                   "shipped_at TIMESTAMP NULL, packed_at DATETIME)")
+    tables.execute("SET time_zone = '+01:00'")      # the shop's session writes Berlin time
+    tables.execute("INSERT INTO sv_parcel VALUES ('P-1', 'alice', '2026-11-30 00:40:00', "
+                   "'2026-11-30 00:40:00')")
+    tables.execute("SET time_zone = SYSTEM")
+    for field in ("shipped_at", "packed_at"):
+        day = run(shipped, tables, claim(field, "date", "2026-11-30", "P-1", "parcel"))
+        assert (day.decision, outcome(day)[0]) == ("answer", "confirmed"), (field, day.reasons)
+        before = run(shipped, tables, claim(field, "date", "2026-11-29", "P-1", "parcel"))
+        assert outcome(before)[0] == "contradicted", field
+        at = run(shipped, tables, claim(field, "timestamp", "2026-11-29T23:40Z", "P-1",
+                                        "parcel"))
+        assert outcome(at)[0] == "confirmed", (field, at.reasons)

@@ -12,9 +12,10 @@
   Connections we open also have socket read and write timeouts, and opening one has
   ``connect_timeout`` in all (apart from the lookup's budget: see ``sources.sql``).
 - **Times in UTC**, per statement on MariaDB (per session on MySQL), so TIMESTAMP columns
-  come back as UTC wall-clock even on a caller's connection set to another zone; DATETIME
+  come back as UTC wall-clock even on a caller's connection set to another zone, and are
+  handed over as aware UTC datetimes (``_as_typed``, by the column's type); DATETIME
   columns are naive and read in the field's ``naive`` zone (UTC unless the rules say
-  otherwise). DECIMAL comes back as Decimal, DATE as date.
+  otherwise). DECIMAL comes back as Decimal, DATE as date, FLOAT as ``SinglePrecision``.
 - **Collations.** MySQL compares strings without regard to case or trailing spaces under its
   default collations: the shared post-filter keeps only exact key matches (see
   ``sources.sql``), and the tenant is sent as ``BINARY %s`` so it matches byte for byte.
@@ -24,11 +25,13 @@
 
 from __future__ import annotations
 
+import datetime as dt
 import math
 import ssl
 from collections.abc import Callable, Sequence
 from urllib.parse import parse_qsl, unquote, urlsplit
 
+from rulekit.compare import SinglePrecision
 from rulekit.policy import Statement
 
 from rulekit.sources import SourceError
@@ -247,12 +250,12 @@ class MysqlResolver(SqlResolver):
                                f"lock_wait_timeout = {max(1, math.ceil(budget))}")
             if self.factory is None:
                 cursor.execute(sql, tuple(params))
-                return list(cursor.fetchall())
+                return _as_typed(cursor.description, cursor.fetchall())
             # Someone else's connection: an explicit read-only transaction, rolled back.
             cursor.execute("START TRANSACTION READ ONLY")
             try:
                 cursor.execute(sql, tuple(params))
-                return list(cursor.fetchall())
+                return _as_typed(cursor.description, cursor.fetchall())
             finally:
                 connection.rollback()
 
@@ -284,6 +287,35 @@ class _SocketOf:
 
     def fileno(self) -> int:
         return self.connection._sock.fileno()
+
+
+# PyMySQL's codes for the column types whose values need their type said
+# (``pymysql.constants.FIELD_TYPE``; the column's type is the second item of a description).
+_FLOAT, _TIMESTAMP = 4, 7
+
+
+def _as_typed(description, rows) -> list:
+    """``rows`` as the checker reads them. A FLOAT column's numbers, which MariaDB sends with
+    6 significant digits (12345.67 as 12345.7), become ``SinglePrecision``, which no comparison
+    reads as a number (``rulekit.compare``). A TIMESTAMP column holds an instant, which the
+    lookup reads at time_zone '+00:00' as a naive UTC wall time: it becomes an aware UTC
+    datetime, so a field's ``naive`` zone (meant for its DATETIME columns) does not move it.
+    DATETIME stays naive."""
+    typed_at = [(at, column[1]) for at, column in enumerate(description or ())
+                if column[1] in (_FLOAT, _TIMESTAMP)]
+    if not typed_at:
+        return list(rows)
+    typed = []
+    for row in rows:
+        row = list(row)
+        for at, kind in typed_at:
+            value = row[at]
+            if kind == _FLOAT and isinstance(value, float):
+                row[at] = SinglePrecision(value, "FLOAT")
+            elif kind == _TIMESTAMP and isinstance(value, dt.datetime) and value.tzinfo is None:
+                row[at] = value.replace(tzinfo=dt.timezone.utc)
+        typed.append(tuple(row))
+    return typed
 
 
 def _is_mariadb(connection) -> bool:

@@ -25,13 +25,17 @@
   text PostgreSQL sent (``'infinity'``), which no date field can read: a claim on that field is
   not_checkable, and the row's other fields still verify. (MariaDB's zero dates come back from
   PyMySQL as text the same way.) A ``money`` column is text in the server's ``lc_monetary``
-  format (``'$100.50'``) and is not read as a number: select it as ``numeric``.
+  format (``'$100.50'``) and is not read as a number: select it as ``numeric``. A ``real``
+  (float4) is read as ``SinglePrecision``, which no comparison takes for a number: PostgreSQL
+  sends it with the fewest digits that round-trip in single precision (1234567.89 as
+  1234567.9). A ``double precision`` keeps 15 digits and is read as a float.
 - **One round trip per lookup** on an owned connection: autocommit, so the SELECT is the whole
   transaction.
 """
 
 from __future__ import annotations
 
+import functools
 import heapq
 import itertools
 import math
@@ -41,6 +45,7 @@ import threading
 import time
 from collections.abc import Callable, Sequence
 
+from rulekit.compare import SinglePrecision
 from rulekit.sources import SourceError, redact_url
 from rulekit.sources.sql import QueryHook, SqlResolver
 
@@ -86,6 +91,25 @@ def _read_dates_leniently(adapters) -> None:
                     return bytes(data).decode("utf-8", "replace")
 
         adapters.register_loader(oid, Lenient)
+
+
+def _read_reals_as_single_precision(adapters) -> None:
+    """Register on ``adapters`` a loader that reads a REAL (float4) as ``SinglePrecision``:
+    PostgreSQL sends the fewest digits that round-trip in single precision (1234567.89 as
+    1234567.9), and a rounded figure must not be confirmed (``rulekit.compare``)."""
+    adapters.register_loader(adapters.types["float4"].oid, _single_precision_loader())
+
+
+@functools.cache
+def _single_precision_loader() -> type:
+    _psycopg()
+    from psycopg.adapt import Loader
+
+    class SinglePrecisionLoader(Loader):
+        def load(self, data):
+            return SinglePrecision(float(bytes(data)), "REAL")
+
+    return SinglePrecisionLoader
 
 
 # Seconds past a lookup's budget before the client gives up on an answer: the server's own
@@ -240,6 +264,7 @@ class PostgresResolver(SqlResolver):
                                      connect_timeout=max(2, math.ceil(self.connect_timeout)),
                                      options=options, **network)
         _read_dates_leniently(connection.adapters)
+        _read_reals_as_single_precision(connection.adapters)
         return connection
 
     def _run(self, connection, sql: str, params: Sequence, budget: float) -> list[tuple]:
@@ -283,6 +308,7 @@ class PostgresResolver(SqlResolver):
         with connection.transaction(force_rollback=True):
             with connection.cursor() as cursor:
                 _read_dates_leniently(cursor.adapters)     # the cursor's, not the caller's
+                _read_reals_as_single_precision(cursor.adapters)
                 cursor.execute(f"SET TRANSACTION READ ONLY; "
                                f"SET LOCAL statement_timeout = {milliseconds}; "
                                "SET LOCAL TimeZone = 'UTC'")
