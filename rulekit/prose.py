@@ -737,13 +737,21 @@ def _in_a_name(text: str, start: int, end: int, evidence: Any) -> bool:
         if a is not None and b is not None)
 
 
-def slot_modifiers(pieces: Sequence[str], fields: Mapping[str, Any]) -> list[str]:
+def slot_modifiers(pieces: Sequence[str], fields: Mapping[str, Any],
+                   locale: str = "en_US") -> list[str]:
     """Words the template glues to a slot that change what its value says, as "{slot} word" or
-    "word{slot}", in order (see ``_AFTER_SLOT``). ``fields`` maps a slot to its ``Field``."""
+    "word{slot}", in order (see ``_AFTER_SLOT``). ``fields`` maps a slot to its ``Field``; a
+    currency said after a money slot is read as the sweep reads one after an amount in
+    ``locale`` (``_currency_after``)."""
     found = []
     for index in range(1, len(pieces), 2):
         field = fields.get(pieces[index])
         after = _AFTER_SLOT.match(pieces[index + 1]) if index + 1 < len(pieces) else None
+        if after is None and field is not None and field.type.kind == "money" \
+                and index + 1 < len(pieces):
+            said = _currency_after(pieces[index + 1], field.type.currency, locale)
+            if said is not None:
+                found.append(f"{{{pieces[index]}}}{said}")
         if after is not None and (after.group("word") or "").endswith("time") and \
                 after.group("word") != "local time" and \
                 zone_city(after.group("word")[:-5]) is None:
@@ -768,6 +776,31 @@ def slot_modifiers(pieces: Sequence[str], fields: Mapping[str, Any]) -> list[str
                 found.append(f"{{{pieces[index]}}}{words}" if said[1] > at
                              else f"{words}{{{pieces[index]}}}")
     return found
+
+
+# Before a currency said after a money slot: "{price} in Canadian dollars", "{price} €".
+_IN_CURRENCY = re.compile(r"([ \t\u00a0]*)((?i:in)[ \t\u00a0]+(?:(?i:the)[ \t\u00a0]+)?)?")
+
+
+def _currency_after(after: str, currency: str | None, locale: str) -> str | None:
+    """The words right after a money slot that say a currency other than ``currency`` (the
+    field's), read by the scanner as after an amount ("{price} €", "{price}円", "{price} in
+    Canadian dollars", "{price} in euros"); None when they say none, or the field's."""
+    from rulekit.scan import scan
+    from rulekit.scan.figures import currency_codes
+
+    gap = _IN_CURRENCY.match(after)
+    rest = after[gap.end():gap.end() + 48]
+    if not rest or rest[0] in ".,;:!?)" or rest[0].isdigit():
+        return None
+    spacing = " " if gap.group(2) else gap.group(1)
+    probe = "1" + spacing + rest
+    first = next(iter(scan(probe, locale)), None)
+    if first is None or first.start != 0 or first.currency is None or first.end <= 1 + len(spacing):
+        return None
+    if currency is not None and currency in currency_codes(first.currency):
+        return None
+    return after[:gap.end()] + probe[1 + len(spacing):first.end]
 
 
 @functools.lru_cache(maxsize=4096)
