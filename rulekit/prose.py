@@ -300,6 +300,17 @@ _BEFORE_SLOT = re.compile(r"(?<![\w])[A-Za-z]{1,3}\Z|[$€£¥]\Z")
 _PRICED_BEFORE = re.compile(r"(?<![\w])(?:costs?|costing|priced at|sells? for|selling for|"
                             r"price(?: is|:)|charged?|pay)[ \t\u00a0]+\Z", re.IGNORECASE)
 _COUNTED_KINDS = frozenset({"integer", "decimal"})
+# Words beside a money slot that say it is taken off a price ("Save {price}", "{price} off",
+# "{price} discount", "{price} back"), allowed only beside a field whose name or label says it
+# is one (a discount, a saving, a refund, a credit...: ``_DEDUCTION_FIELD``).
+_DISCOUNT_AFTER = re.compile(r"[ \t\u00a0]*(?:off|discount|rebate|cash[ -]?back|savings?|saved|"
+                             r"back(?![ \t\u00a0]+in[ \t\u00a0]+stock))(?![\w-])", re.IGNORECASE)
+_DISCOUNT_BEFORE = re.compile(r"(?<![\w-])(?:save|saves|saving|savings of|a saving of|"
+                              r"discount(?:ed)? (?:of|by)|reduced by)"
+                              r"[ \t\u00a0]+(?:up[ \t\u00a0]+to[ \t\u00a0]+)?\Z",
+                              re.IGNORECASE)
+_DEDUCTION_FIELD = re.compile(r"discount|rebate|coupon|voucher|promo|deduction|markdown|saving|"
+                              r"credit|refund|cash[ _-]?back|reduction|off\b", re.IGNORECASE)
 _SCALES = frozenset("k K M bn hundred grand thousand million billion".split())
 # Currency words after a slot, and the currencies each may name: "{price} euros" repeats a
 # price in EUR, and says another currency of one in USD.
@@ -752,6 +763,15 @@ def slot_modifiers(pieces: Sequence[str], fields: Mapping[str, Any],
             said = _currency_after(pieces[index + 1], field.type.currency, locale)
             if said is not None:
                 found.append(f"{{{pieces[index]}}}{said}")
+        if field is not None and field.type.kind == "money" \
+                and not _DEDUCTION_FIELD.search(f"{field.name} {field.label}"):
+            # "Save {price}", "{price} off": a price said as a discount nothing verified
+            taken = _DISCOUNT_AFTER.match(pieces[index + 1]) if index + 1 < len(pieces) else None
+            if taken is not None:
+                found.append(f"{{{pieces[index]}}}{taken.group(0)}")
+            taken = _DISCOUNT_BEFORE.search(pieces[index - 1])
+            if taken is not None:
+                found.append(f"{taken.group(0)}{{{pieces[index]}}}")
         if after is not None and (after.group("word") or "").endswith("time") and \
                 after.group("word") != "local time" and \
                 zone_city(after.group("word")[:-5]) is None:
