@@ -37,7 +37,8 @@ from rulekit.scan import scan
 from rulekit.scan.reader import surrogate_problem
 from rulekit.sweep import IN_TEXT_ORDER, Finding, SweepSettings, sweep
 from rulekit.sweep_codes import with_code_hyphens
-from rulekit.sweep_flags import flag_findings
+from rulekit.sweep_flags import flag_findings, said_flags
+from rulekit.sweep_free import free_findings, may_say_free
 from rulekit.sweep_labels import label_findings
 
 DEFAULT_REFUSAL = ("I couldn't find that number. Try asking another way, or open the full "
@@ -174,6 +175,10 @@ def _audit(text: Any, evidence: Any, policy: Policy | None, question: Any, local
             flagged = flag_findings(read, index.flags, mentions, findings)
             if flagged:
                 findings = tuple(sorted(findings + tuple(flagged), key=IN_TEXT_ORDER))
+        if may_say_free(text.casefold()):  # rule 15: "free" of a price (rulekit.sweep_free)
+            freed = free_findings(read, index, _free_covered(read, index, mentions, findings))
+            if freed:
+                findings = tuple(sorted(findings + tuple(freed), key=IN_TEXT_ORDER))
         if rules.prose == "guarded":    # what `prose guarded` forbids (rulekit.prose)
             findings = with_guarded(read, findings, mentions, index, question, slot_values,
                                     rules.forbidden_pattern)
@@ -390,6 +395,16 @@ def _explains(finding: Finding) -> bool:
     (``Finding.absent``): a figure the data holds, said on another tax basis, in another unit
     or on another scale, or withheld by a rule."""
     return not finding.absent and finding.kind != "phrase"
+
+
+def _free_covered(text: str, index, mentions, findings) -> list[tuple[int, int]]:
+    """What rule 15 leaves alone: the words of a finding, a quote or a link, and the words
+    of a boolean field said in the text ("free returns" is rule 14's)."""
+    covered = [(f.start, f.end) for f in findings] + [
+        (m.start, m.end) for m in mentions if m.kind in ("quote", "url", "email", "handle")]
+    if index.flags:
+        covered += [(s.start, s.end) for s in said_flags(text, (f.reading for f in index.flags))]
+    return covered
 
 
 def _refused(policy: Policy, code: str, message: str) -> AuditResult:

@@ -41,6 +41,7 @@ from rulekit.reply import Claim, Problem, Reply, read_reply
 from rulekit.scan.reader import surrogate_problem
 from rulekit.sources import LookupRequest, Resolver, open_source
 from rulekit.sweep_flags import boolean_fields, template_failures
+from rulekit.sweep_free import may_say_free, template_failures as free_failures
 from rulekit.template import parse_template
 
 DEFAULT_TIMEOUT = 2.0
@@ -1627,6 +1628,9 @@ def _prose_failures(policy: Policy, reply: Reply, planned: list[_Planned],
     failures += _weekdays_said(policy, template, planned, rows, path)
     if not approved:    # rule 14 (rulekit.sweep_flags): "returns are free" of free_returns false
         failures += template_failures(template, planned, rows, path)
+    if not approved and may_say_free(template.prose.casefold()):
+        # rule 15 (rulekit.sweep_free): "{name} is free." of a price of $20.00
+        failures += free_failures(policy, template, planned, rows, path)
     periods = {key: held for key, field in fields.items()
                if field.type.kind == "money"
                and (held := prose_rules.field_periods(field.name, field.label))}
@@ -1643,7 +1647,7 @@ def _prose_failures(policy: Policy, reply: Reply, planned: list[_Planned],
                         f"per {' or '.join(sorted(periods[slot]))}") + ")"
                     for words, slot in said), path)))
     if policy.prose == "guarded" and not approved:
-        glued = prose_rules.slot_modifiers(template.pieces, fields)
+        glued = prose_rules.slot_modifiers(template.pieces, fields, policy.locale)
         if glued:
             failures.append(Failure("unapproved_shape", Reason(
                 "unapproved_shape", "words beside a slot change what it says: "

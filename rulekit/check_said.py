@@ -34,6 +34,7 @@ from rulekit.compare import Unreadable, _alias_table, _decimal, _fold
 from rulekit.decision import Failure, Reason
 from rulekit.policy import Policy, derived
 from rulekit.render import format_value
+from rulekit.sweep_free import asked_free
 
 # What a figure kind of the question is held to: the kinds of field that can hold it.
 _KINDS = {"money": ("money",), "count": ("integer", "decimal"), "percent": ("decimal", "integer"),
@@ -57,6 +58,8 @@ _BOUND_WORDS = re.compile(r"(?:(?<![\w'’])(no more than|less than|fewer than|m
                           r"at most|up to|by|until|till|within|before|under|below|after|over|"
                           r"above|beyond)[ \t]+(?:the[ \t]+|a[ \t]+)?)$", re.IGNORECASE)
 _WORD = re.compile(r"[^\W\d_]+")
+# The fields "free" in a question is held to when it names none: a price, not a deposit.
+_PRICE_WORDS = frozenset("price cost fee total amount fare charge".split())
 _NAME_WORDS = re.compile(r"\w+")
 
 _NEGATED = re.compile(r"(?<![\w'’])(?:not|no|never|isn't|aren't|wasn't|won't|didn't|doesn't|"
@@ -197,7 +200,8 @@ def _agreeing(prose: str) -> str | None:
 def _may_ask(policy, question: str) -> bool:
     """The first look at a question: whether it holds a digit, a weekday's name or a word of
     an enum value's alias (a figure, a day or a state it may ask about)."""
-    if any(c.isdigit() for c in question) or _has_contact(question):
+    if any(c.isdigit() for c in question) or _has_contact(question) \
+            or asked_free(question) is not None:
         return True
     low = question.casefold()
     words = derived(policy, "said.state_words", _state_words)
@@ -289,6 +293,9 @@ def _asked(policy, question: str, now: dt.datetime) -> list[_Asked]:
                     asked.append(_Asked("count", (shown + " " + " ".join(words)).strip(), op,
                                         Decimal(mention.value),
                                         words=frozenset(_stem(w) for w in words)))
+    free = asked_free(question[begin:])
+    if free is not None:        # "Is the Widget free?" asks whether its price is 0
+        asked.append(_Asked("money", free, "==", Decimal(0), words=_PRICE_WORDS))
     asked += _asked_days(policy, question, begin, now)
     asked += _asked_states(policy, question, begin)
     return asked
@@ -555,6 +562,8 @@ def _candidates(entity, kind: str, asked: _Asked, question_words: frozenset[str]
         # says days, never to a warranty in years that happens to be 2.
         return [f for f in fields if asked.words & _field_words(f)] if asked.words else fields
     named = [f for f in fields if question_words & _field_words(f)]
+    if not named and asked.words:   # "free": held to a price, not to a deposit
+        named = [f for f in fields if asked.words & _field_words(f)]
     return named or fields
 
 

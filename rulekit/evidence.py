@@ -1245,9 +1245,15 @@ def _declared_currencies(node: Mapping) -> _Declared:
             currency = currency or code.upper()
             continue
         found = _FIELD_CURRENCY.fullmatch(key)
-        if found is not None and found.group("field") in node:
-            by_field = by_field or {}
-            by_field[found.group("field")] = code.upper()
+        if found is None:
+            continue
+        field = found.group("field")
+        # money-rails names the amount for its minor unit: price_cents beside price_currency
+        for name in (field, *(str(other) for other in node if str(other).startswith(field + "_")
+                              and _minor_word(str(other)))):
+            if name in node:
+                by_field = by_field or {}
+                by_field[name] = code.upper()
     return _Declared(currency, by_field or {}) if currency or by_field else _NO_CURRENCY
 
 
@@ -1684,7 +1690,8 @@ class _Builder:
                 return
         currency = self._currency(keys)
         digits = self._minor_digits(keys[-1], currency) if keys else None
-        unit = _minor_word(keys[-1]) if digits else None
+        # "1299 cents" of yen is no unit of its own: read in the currency's, it is ¥1,299
+        unit = _minor_word(keys[-1]) if digits == 2 else None
         if digits and (unit or value == value.to_integral_value()
                        or keys[-1].endswith("_decimal")):
             # Money stored in minor units is shown in major ones: 129900 licenses 1299.00, and
@@ -1782,13 +1789,13 @@ class _Builder:
         declared = self.minor_units.get(name)
         if declared is not None:
             return declared
-        if _minor_word(name):
-            return 2        # "price_cents", "unit_rate_p_per_kwh": a hundredth of the currency
-        if _MINOR_NAME.search(name) or _STRIPE_AMOUNT_NAME.match(name) \
+        if _minor_word(name) or _MINOR_NAME.search(name) or _STRIPE_AMOUNT_NAME.match(name) \
                 and self._in_stripe_object():
-            code = currency
+            # "price_cents", "unit_rate_p_per_kwh": a hundredth of the currency, or its own
+            # minor unit where it has no hundredths (money-rails keeps ¥1,299 as
+            # price_cents 1299 and KWD 12.345 as 12345)
             try:
-                return get_currency_precision(code) if code else 2
+                return get_currency_precision(currency) if currency else 2
             except Exception:               # not a currency babel knows: cents, as most are
                 return 2
         return None

@@ -300,6 +300,17 @@ _BEFORE_SLOT = re.compile(r"(?<![\w])[A-Za-z]{1,3}\Z|[$€£¥]\Z")
 _PRICED_BEFORE = re.compile(r"(?<![\w])(?:costs?|costing|priced at|sells? for|selling for|"
                             r"price(?: is|:)|charged?|pay)[ \t\u00a0]+\Z", re.IGNORECASE)
 _COUNTED_KINDS = frozenset({"integer", "decimal"})
+# Words beside a money slot that say it is taken off a price ("Save {price}", "{price} off",
+# "{price} discount", "{price} back"), allowed only beside a field whose name or label says it
+# is one (a discount, a saving, a refund, a credit...: ``_DEDUCTION_FIELD``).
+_DISCOUNT_AFTER = re.compile(r"[ \t\u00a0]*(?:off|discount|rebate|cash[ -]?back|savings?|saved|"
+                             r"back(?![ \t\u00a0]+in[ \t\u00a0]+stock))(?![\w-])", re.IGNORECASE)
+_DISCOUNT_BEFORE = re.compile(r"(?<![\w-])(?:save|saves|saving|savings of|a saving of|"
+                              r"discount(?:ed)? (?:of|by)|reduced by)"
+                              r"[ \t\u00a0]+(?:up[ \t\u00a0]+to[ \t\u00a0]+)?\Z",
+                              re.IGNORECASE)
+_DEDUCTION_FIELD = re.compile(r"discount|rebate|coupon|voucher|promo|deduction|markdown|saving|"
+                              r"credit|refund|cash[ _-]?back|reduction|off\b", re.IGNORECASE)
 _SCALES = frozenset("k K M bn hundred grand thousand million billion".split())
 # Currency words after a slot, and the currencies each may name: "{price} euros" repeats a
 # price in EUR, and says another currency of one in USD.
@@ -737,13 +748,30 @@ def _in_a_name(text: str, start: int, end: int, evidence: Any) -> bool:
         if a is not None and b is not None)
 
 
-def slot_modifiers(pieces: Sequence[str], fields: Mapping[str, Any]) -> list[str]:
+def slot_modifiers(pieces: Sequence[str], fields: Mapping[str, Any],
+                   locale: str = "en_US") -> list[str]:
     """Words the template glues to a slot that change what its value says, as "{slot} word" or
-    "word{slot}", in order (see ``_AFTER_SLOT``). ``fields`` maps a slot to its ``Field``."""
+    "word{slot}", in order (see ``_AFTER_SLOT``). ``fields`` maps a slot to its ``Field``; a
+    currency said after a money slot is read as the sweep reads one after an amount in
+    ``locale`` (``_currency_after``)."""
     found = []
     for index in range(1, len(pieces), 2):
         field = fields.get(pieces[index])
         after = _AFTER_SLOT.match(pieces[index + 1]) if index + 1 < len(pieces) else None
+        if after is None and field is not None and field.type.kind == "money" \
+                and index + 1 < len(pieces):
+            said = _currency_after(pieces[index + 1], field.type.currency, locale)
+            if said is not None:
+                found.append(f"{{{pieces[index]}}}{said}")
+        if field is not None and field.type.kind == "money" \
+                and not _DEDUCTION_FIELD.search(f"{field.name} {field.label}"):
+            # "Save {price}", "{price} off": a price said as a discount nothing verified
+            taken = _DISCOUNT_AFTER.match(pieces[index + 1]) if index + 1 < len(pieces) else None
+            if taken is not None:
+                found.append(f"{{{pieces[index]}}}{taken.group(0)}")
+            taken = _DISCOUNT_BEFORE.search(pieces[index - 1])
+            if taken is not None:
+                found.append(f"{taken.group(0)}{{{pieces[index]}}}")
         if after is not None and (after.group("word") or "").endswith("time") and \
                 after.group("word") != "local time" and \
                 zone_city(after.group("word")[:-5]) is None:
@@ -768,6 +796,31 @@ def slot_modifiers(pieces: Sequence[str], fields: Mapping[str, Any]) -> list[str
                 found.append(f"{{{pieces[index]}}}{words}" if said[1] > at
                              else f"{words}{{{pieces[index]}}}")
     return found
+
+
+# Before a currency said after a money slot: "{price} in Canadian dollars", "{price} €".
+_IN_CURRENCY = re.compile(r"([ \t\u00a0]*)((?i:in)[ \t\u00a0]+(?:(?i:the)[ \t\u00a0]+)?)?")
+
+
+def _currency_after(after: str, currency: str | None, locale: str) -> str | None:
+    """The words right after a money slot that say a currency other than ``currency`` (the
+    field's), read by the scanner as after an amount ("{price} €", "{price}円", "{price} in
+    Canadian dollars", "{price} in euros"); None when they say none, or the field's."""
+    from rulekit.scan import scan
+    from rulekit.scan.figures import currency_codes
+
+    gap = _IN_CURRENCY.match(after)
+    rest = after[gap.end():gap.end() + 48]
+    if not rest or rest[0] in ".,;:!?)" or rest[0].isdigit():
+        return None
+    spacing = " " if gap.group(2) else gap.group(1)
+    probe = "1" + spacing + rest
+    first = next(iter(scan(probe, locale)), None)
+    if first is None or first.start != 0 or first.currency is None or first.end <= 1 + len(spacing):
+        return None
+    if currency is not None and currency in currency_codes(first.currency):
+        return None
+    return after[:gap.end()] + probe[1 + len(spacing):first.end]
 
 
 @functools.lru_cache(maxsize=4096)

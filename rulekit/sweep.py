@@ -61,6 +61,7 @@ from typing import Any, Collection, Iterable, Iterator, Sequence
 
 from rulekit import dates
 from rulekit.assent import agreement, assent_near, endorsed
+from rulekit.sweep_free import asked_free_held, may_say_free
 from rulekit.evidence import (_ANY_INDEX, _WORD, Evidence, RowRule, Withheld, _relative, _url,
                               month_part, name_words, noun, queryless_url,
                               said_as_year)
@@ -1620,7 +1621,11 @@ def _agreed_figures(text: str, question: str, evidence: Evidence, locale: str,
         elif mention.kind in _FIGURE_KINDS and value is not None and value not in written:
             if mention.percent:
                 held = value in evidence.percents
-            elif mention.currency is not None or _word_after(question, mention.end) in counted \
+            elif mention.currency is not None:
+                # "Is it €60?" against $60.00: the amount in another currency is not held
+                held = value in evidence.values \
+                    and not evidence.other_currencies(value, mention.currency)
+            elif _word_after(question, mention.end) in counted \
                     or unit_after(question, mention.end) is not None:
                 held = value in evidence.values
             else:
@@ -1633,6 +1638,12 @@ def _agreed_figures(text: str, question: str, evidence: Evidence, locale: str,
                 "number", said, shown, found_assent[0], found_assent[1], "unsupported_number",
                 f"agrees with {mention.text.strip()!r} in the question, "
                 "which the evidence does not hold"))
+    if may_say_free(question.casefold()):
+        free = asked_free_held(question, evidence)     # "Is the Widget free?" (rule 15)
+        if free is not None:
+            found.append(_new_finding(
+                "number", said, "0", found_assent[0], found_assent[1], "unsupported_number",
+                f"agrees with {free[0]!r} in the question; the evidence holds {free[1]}"))
     if "@" in question or "://" in question or "www." in question \
             or sum(c.isdigit() for c in question) >= 7:
         found += _agreed_contacts(text, question, evidence, locale, settings, found_assent)

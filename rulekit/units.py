@@ -59,7 +59,10 @@ UNIT_OF = {word: unit for unit, words in _WORDS.items() for word in words.split(
 # of time) or after "per" (``requests_per_min``, ``calls_per_h``), and so is "s" after "per"
 # (``req_per_s``).
 _NAME_AMBIGUOUS = frozenset({"min", "mins", "sec", "secs", "mo", "mos", "h", "g"})
-_PER_ONLY = {"s": "second"}
+# Periods read only after a word of per or in a field's name after "per" (never as a count:
+# "2 quarters", "Q3"): "$120 per quarter", "a fortnight", "per semester".
+_PER_ONLY = {"s": "second", "quarter": "quarter", "qtr": "quarter", "fortnight": "fortnight",
+             "semester": "half-year", "halfyear": "half-year"}
 # "min" and "sec" at the end of a name are minutes and seconds only after a word for a length
 # of time (``response_min``, ``watch_time_sec``): ``age_min`` and ``price_min`` are minimums.
 _SHORT_FOR_TIME = frozenset({"min", "mins", "sec", "secs"})
@@ -138,11 +141,16 @@ _UNIT_AFTER = re.compile(rf"[ \u00a0-]?(?:(?:{_alternation(_FILLERS.split())})[ 
 # per year.)
 _PER_AFTER = re.compile(rf"(?:\*{{1,2}}|_{{1,2}})?(?:[ \u00a0-]+[a-z]+){{0,2}}?[ \u00a0]*\(?"
                         rf"(?:(?:(?:per|an?|each|every)"
-                        rf"[ \u00a0]+|/[ \u00a0]?)({UNIT_WORDS}|s|annum)|[ \u00a0,]*(?P<adverb>"
-                        rf"annually|yearly|monthly|weekly|daily|nightly|hourly|p\.a\.?))(?![a-z0-9])",
+                        rf"[ \u00a0]+|/[ \u00a0]?)({UNIT_WORDS}|s|annum|quarter|qtr|fortnight|"
+                        rf"semester)|[ \u00a0,]*(?P<adverb>"
+                        rf"annually|yearly|monthly|weekly|daily|nightly|hourly|quarterly|"
+                        rf"fortnightly|(?:bi|semi)-?annually|half-yearly|p\.a\.?))(?![a-z0-9])",
                         re.IGNORECASE | re.ASCII)
 _PER_ADVERBS = {"annually": "year", "yearly": "year", "monthly": "month", "weekly": "week",
-                "daily": "day", "nightly": "night", "hourly": "hour", "annum": "year", "p.a.": "year", "p.a": "year"}
+                "daily": "day", "nightly": "night", "hourly": "hour", "annum": "year", "p.a.": "year", "p.a": "year",
+                "quarterly": "quarter", "fortnightly": "fortnight", "biannually": "half-year",
+                "bi-annually": "half-year", "semiannually": "half-year",
+                "semi-annually": "half-year", "half-yearly": "half-year"}
 
 
 # The words of other languages, by the locale's language: for each unit, its words (read after

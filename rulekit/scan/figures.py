@@ -184,6 +184,54 @@ _CURRENCY_WORDS = {"dollar": "dollars", "dollars": "dollars", "bucks": "dollars"
                    "libra esterlina": "GBP", "libras esterlinas": "GBP", "엔": "JPY",
                    "위안": "CNY", "韩元": "KRW", "韓元": "KRW", "ウォン": "KRW", "人民元": "CNY",
                    "reais": "BRL", "real": "BRL"}
+# A currency said with its country ("19.99 Canadian dollars", "500 Swedish kronor"): the
+# country's adjective and the currency's word, to its ISO code; and the Nordic crowns alone.
+_COUNTRY_CURRENCIES = {
+    "dollars": {"us": "USD", "u.s.": "USD", "american": "USD", "canadian": "CAD",
+                "australian": "AUD", "new zealand": "NZD", "hong kong": "HKD",
+                "singapore": "SGD", "singaporean": "SGD", "taiwan": "TWD", "new taiwan": "TWD",
+                "jamaican": "JMD", "bahamian": "BSD", "barbadian": "BBD", "fijian": "FJD",
+                "namibian": "NAD", "brunei": "BND", "trinidad and tobago": "TTD",
+                "east caribbean": "XCD", "liberian": "LRD", "belize": "BZD"},
+    "pesos": {"mexican": "MXN", "chilean": "CLP", "colombian": "COP", "argentine": "ARS",
+              "argentinian": "ARS", "philippine": "PHP", "uruguayan": "UYU", "cuban": "CUP",
+              "dominican": "DOP"},
+    "kronor": {"swedish": "SEK"}, "krona": {"swedish": "SEK", "icelandic": "ISK"},
+    "kroner": {"norwegian": "NOK", "danish": "DKK"}, "krone": {"norwegian": "NOK", "danish": "DKK"},
+    "kronur": {"icelandic": "ISK"},
+    "francs": {"swiss": "CHF", "cfa": "XOF", "west african cfa": "XOF",
+               "central african cfa": "XAF", "congolese": "CDF", "rwandan": "RWF"},
+    "yen": {"japanese": "JPY"}, "yuan": {"chinese": "CNY"}, "renminbi": {"chinese": "CNY"},
+    "rupees": {"indian": "INR", "pakistani": "PKR", "sri lankan": "LKR", "nepalese": "NPR",
+               "nepali": "NPR", "mauritian": "MUR", "seychellois": "SCR"},
+    "pounds": {"british": "GBP", "egyptian": "EGP", "lebanese": "LBP", "sudanese": "SDG"},
+    "rand": {"south african": "ZAR"}, "reais": {"brazilian": "BRL"}, "real": {"brazilian": "BRL"},
+    "won": {"korean": "KRW", "south korean": "KRW"}, "ruble": {"russian": "RUB"},
+    "rubles": {"russian": "RUB"}, "roubles": {"russian": "RUB"}, "lira": {"turkish": "TRY"},
+    "zloty": {"polish": "PLN"}, "forint": {"hungarian": "HUF"}, "shekels": {"israeli": "ILS"},
+    "dirhams": {"uae": "AED", "emirati": "AED", "moroccan": "MAD"},
+    "riyals": {"saudi": "SAR", "qatari": "QAR", "omani": "OMR"},
+    "dinars": {"kuwaiti": "KWD", "bahraini": "BHD", "jordanian": "JOD", "tunisian": "TND"},
+    "ringgit": {"malaysian": "MYR"}, "baht": {"thai": "THB"}, "dong": {"vietnamese": "VND"},
+    "rupiah": {"indonesian": "IDR"}, "naira": {"nigerian": "NGN"},
+    "shillings": {"kenyan": "KES", "ugandan": "UGX", "tanzanian": "TZS"}}
+_COUNTRY_WORDS = {f"{country} {currency}": code
+                  for currency, countries in _COUNTRY_CURRENCIES.items()
+                  for country, code in countries.items()}
+_COUNTRY_WORDS.update({f"{country} {currency[:-1]}": code for currency, countries
+                       in _COUNTRY_CURRENCIES.items() if currency in ("dollars", "pesos",
+                                                                      "francs", "rupees",
+                                                                      "pounds")
+                       for country, code in countries.items()})     # "1 Canadian dollar"
+_COUNTRY_WORDS.update({"kronor": "kronor or kroner", "kroner": "kronor or kroner",
+                       "krona": "kronor or kroner", "krone": "kronor or kroner"})
+# The same, for the scanner's pattern: the adjectives, longest first, then the words.
+_COUNTRY_PATTERN = (
+    "(?:" + "|".join(sorted({re.escape(c).replace(r"\ ", r"[  ]") for cs in
+                             _COUNTRY_CURRENCIES.values() for c in cs}, key=len, reverse=True))
+    + r")[  ]+(?:" + "|".join(sorted({w for w in _COUNTRY_CURRENCIES} | {
+        "dollar", "peso", "franc", "rupee", "pound"}, key=len, reverse=True)) + ")"
+    + "|kronor|kroner|krona|krone")
 # CJK currency words written right after the digits or a CJK scale (1299美元, 1.2万円).
 _CJK_CURRENCY_WORDS = ("米ドル|美元|欧元|歐元|日元|英镑|英鎊|人民币|人民幣|人民元|港币|港幣|港元|韩元|韓元|"
                        "ドル|ユーロ|ウォン|달러|유로|위안|엔")
@@ -228,7 +276,7 @@ _SUFFIX = re.compile(
     rf"|[ \u00a0]?(?P<cur>(?:US|CA|AU|NZ|HK|NT|SG|MX|R|A|C|S)\$|[{_CURRENCY_SIGNS}]"
     rf"|(?P<iso>[A-Z]{{3}})(?![A-Za-z])|(?P<code>(?i:{_LOWER_CODES}|xbt|ltc|xrp|xmr|bnb|doge))(?![A-Za-z0-9])"
     rf"|(?:kr|zł|Kč|Ft|lei)\.?(?![A-Za-z])|{_CJK_CURRENCY_WORDS}|[元円块塊원])"
-    r"|[ \u00a0]+(?P<curw>(?i:us-dollars?|dollars?|euros?|yen|yuan|rupees?|pounds?|quid|bucks|"
+    rf"|[ \u00a0]+(?P<curw>(?i:{_COUNTRY_PATTERN}|us-dollars?|dollars?|euros?|yen|yuan|rupees?|pounds?|quid|bucks|"
     r"dólar(?:es)?|dolares|franken|pesos?|pfund|livres?(?:[ \u00a0]sterling)?|sterlin[ae]|"
     r"francs?(?:[ \u00a0]suisses?)?|franchi(?:[ \u00a0]svizzeri)?|pond(?:en)?|"
     r"libras?(?:[ \u00a0]esterlinas?)?|reais|real)|دولار|रुपये|रुपए)(?![\w]))?"
@@ -670,7 +718,8 @@ class _Figures:
                 and text[e + 1:e + 2] in _CENTS_DASHES and hit.decimals == 0:
             end, currency_text = self.dash_cents(hit, e, currency_text)
         if currency_text is not None:
-            symbol = _CURRENCY_WORDS.get(" ".join(currency_text.lower().split()), currency_text)
+            said = " ".join(currency_text.lower().split())
+            symbol = _CURRENCY_WORDS.get(said) or _COUNTRY_WORDS.get(said, currency_text)
             hit.currency = _currency_for(symbol, self.info.locale)
             if text[end:end + 1] in _CODE_FIRST:
                 # "$59.99 AUD", "59,99 € EUR": a code after the sign settles the currency

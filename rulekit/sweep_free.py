@@ -1,0 +1,375 @@
+"""Rule 15 of the sweep: "free" said of an amount must be backed by an amount of zero.
+
+"The Widget is free", "Shipping is free of charge", "it costs nothing", "at no cost" say that a
+price is 0, though no figure is written: against a price of $20.00 they are a wrong fact.
+``said_free`` finds such words (``free``, ``free of charge``, ``for free``, ``complimentary``,
+``at no cost``, ``no charge``, ``costs nothing``), not where "free" says something else: an
+idiom ("feel free to", "free to cancel", "free from", "free up", "free time"), a compound
+("sugar-free", "hands-free", "gluten free": a word before it that is not a copula, an article,
+an adverb or a verb of giving), a question, or a clause that supposes, hedges or qualifies
+(``sweep_flags._UNREAD``: "free over $50", "free for members", "usually free").
+
+Free text (``free_findings``): the words are held to the money the clause names: the amounts
+of a row whose ``name`` or ``title`` it says ("The Widget is free": the Widget's price, or
+its amounts named like a price when it has several), else the amounts of a field a word of
+whose name it says other than the generic price words ("Shipping is free": ``shipping_cost``).
+Any of them at zero backs the words; all above zero contradict them. Words no amount is named
+for ("It's free") are not judged, and words a boolean field reads ("free returns",
+``sweep_flags``) are rule 14's.
+
+A claims template (``template_free``): the words are held to a money slot of their sentence
+(its verified value must be zero, unless a threshold word stands before the slot: "free over
+{threshold}"); with none, they are a claim no slot backs (``prose guarded``). A yes to "Is the
+Widget free?" asks whether a price is 0 (``asked_free``).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from decimal import Decimal
+from typing import Any, NamedTuple
+
+from rulekit.findings import Finding, _new_finding
+from rulekit.sweep_flags import _TOKEN, _UNREAD, _clause, _negation
+
+# The cheap first look, over the case-folded text.
+_CUES = ("free", "no charge", "no cost", "nothing", "complimentary")
+_FREE = re.compile(
+    r"(?<![\w-])(?:(?:for[ \t\u00a0]+)?free(?:[ \t\u00a0-]+of[ \t\u00a0-]+charge)?"
+    r"|complimentary|(?:at[ \t\u00a0]+)?no[ \t\u00a0]+(?:extra[ \t\u00a0]+)?(?:cost|charge)"
+    r"|costs?[ \t\u00a0]+(?:you[ \t\u00a0]+)?nothing)(?![\w-])", re.IGNORECASE)
+# Words after "free" that make it no price: "free to cancel", "free from defects".
+_NOT_PRICE_AFTER = frozenset("to from up of time will speech agent form hand rein range flow "
+                             "throw kick fall spirit trade market software".split())
+# A word right before "free" that leaves it a price ("is free", "ships free", "a free"); any
+# other word makes a compound ("sugar free", "gluten free") or an idiom ("feel free").
+_PRICE_BEFORE = frozenset(
+    "is are was were be been being it's that's they're you're we're remains remain stays stay "
+    "a an the its their your our this these those for with and also now still completely "
+    "totally entirely absolutely 100% always just all both get gets got getting comes come "
+    "ships ship shipped shipping delivered delivery offer offers offered include includes "
+    "included provide provides enjoy receive receives give gives make makes available".split())
+# Words that make "free" no price right before it in a question ("Is it gluten free?").
+_COMPOUNDS = frozenset("feel feels sugar gluten fat lactose dairy nut cruelty bpa tax duty "
+                       "interest hands toll scent fragrance alcohol caffeine error risk "
+                       "worry hassle stress".split())
+# Words of a field's name that say only that it is money: "shipping" names shipping_cost,
+# "price" names no field of its own ("The price is free" is too vague to judge).
+_GENERIC = frozenset("price prices cost costs amount amounts total totals fee fees charge "
+                     "charges value cents cent minor units unit pence usd eur gbp in per the "
+                     "of a".split())
+# What supposes or hedges: a template's words are left unread there only.
+_SUPPOSING = frozenset("if unless when whenever once until whether case provided providing "
+                       "would could might maybe perhaps possibly probably".split())
+# Words before "free" in its clause that leave the subject to the sentence: "{name} is
+# {price}, i.e. free", "{name} is {price}, which is free".
+_LINKING = _PRICE_BEFORE | frozenset("i.e ie e.g so which meaning basically effectively "
+                                     "practically thus".split())
+_ABBREVIATION = re.compile(r"(?<![\w.])(?:i\.e|e\.g|incl|approx|vs)\.", re.IGNORECASE)
+# A threshold before a money slot: "free over {threshold}", "free from {minimum}".
+_THRESHOLD = re.compile(r"(?<![\w-])(?:over|above|from|at least|or more|spend|spending|"
+                        r"exceeding|beyond|minimum)[ \t\u00a0]*(?:of[ \t\u00a0]*)?\Z",
+                        re.IGNORECASE)
+
+
+class FreeSaid(NamedTuple):
+    start: int
+    end: int
+    begin: int      # the clause around it
+    finish: int
+    thing: str | None   # the word "free" is said of when it stands before one ("free shipping")
+
+
+# Words after "free" that are no thing it is said of: "free for you", "free now".
+_NO_THING = frozenset("for with on to and or but now today too also again as in at of this "
+                      "that of it is are you".split())
+
+
+def may_say_free(low: str) -> bool:
+    """The first look: whether the case-folded text could hold any of the words."""
+    return any(cue in low for cue in _CUES)
+
+
+def said_free(text: str, covered: Sequence[tuple[int, int]] = (),
+              qualified: bool = False) -> list[FreeSaid]:
+    """Where ``text`` says that an amount is nothing (see the module), in text order; none
+    inside a span of ``covered`` (quotes, links, words another rule reads). ``qualified``:
+    read them in a clause that qualifies ("free for members") too, as a template's words
+    are (only what supposes or hedges is left unread there)."""
+    if not may_say_free(text.casefold()):
+        return []
+    found = []
+    for match in _FREE.finditer(text):
+        start, end = match.span()
+        if any(s < end and start < e for s, e in covered):
+            continue
+        begin, finish = _clause(text, start, end)
+        if _not_a_price(text, match, begin, finish, _SUPPOSING if qualified else _UNREAD):
+            continue
+        found.append(FreeSaid(start, end, begin, finish, _thing(text, match.group(), end, finish)))
+    return found
+
+
+def _thing(text: str, said: str, end: int, finish: int) -> str | None:
+    """The word "free" (``said``, ending at ``end``) is said of, reduced ("free shipping":
+    "shipping"), or None when a word that names no thing follows, or none."""
+    after = _TOKEN.search(text, end, finish)
+    if after is None or not said.casefold().endswith("free") \
+            or after.group().casefold() in _NO_THING:
+        return None
+    return _reduced(after.group())
+
+
+def _not_a_price(text: str, match: re.Match, begin: int, finish: int,
+                 unread: frozenset[str]) -> bool:
+    said = match.group().casefold()
+    start, end = match.span()
+    before = [t.group().casefold().replace("\u2019", "'")
+              for t in _TOKEN.finditer(text, begin, start)]
+    after = [t.group().casefold() for t in _TOKEN.finditer(text, end, finish)]
+    if said.startswith("free") and not said.endswith("charge"):
+        if after and after[0] in _NOT_PRICE_AFTER:
+            return True
+        if before and before[-1] not in _PRICE_BEFORE and not before[-1].endswith("'s"):
+            return True         # "gluten free", "feel free", "set free"
+    sentence_end = re.compile(r"[.!?\n]").search(text, end)
+    if sentence_end is not None and sentence_end.group() == "?":
+        return True
+    opening = max(0, text.rfind(".", 0, start) + 1, text.rfind("\n", 0, start) + 1)
+    closing = sentence_end.start() if sentence_end is not None else len(text)
+    words = [t.group().casefold().replace("\u2019", "'")
+             for t in _TOKEN.finditer(text, opening, closing)]
+    if any(w in unread for w in words) or "as long as" in text[opening:closing].casefold():
+        return True         # supposed, hedged or qualified: "free over $50", "for members"
+    return any(_negation(w) for w in before + after)    # "isn't free": not read
+
+
+# --- free text (audit) -----------------------------------------------------------------------
+
+class _Money(NamedTuple):
+    value: Decimal
+    path: str
+    words: frozenset[str]   # the field name's words, generic ones left out
+
+
+def free_findings(text: str, evidence: Any, covered: Sequence[tuple[int, int]]
+                  ) -> list[Finding]:
+    """A ``contradicted`` finding for each place ``text`` says free of an amount the evidence
+    holds above zero (see the module)."""
+    said = said_free(text, covered)
+    if not said:
+        return []
+    money = _money(evidence)
+    if not money:
+        return []
+    rows = _rows(evidence)
+    low = text.casefold()
+    out = []
+    for item in said:
+        held = _named(low, item, money, rows)
+        if not held or any(m.value == 0 for m in held):
+            continue
+        words = text[item.start:item.end]
+        names = " and ".join(dict.fromkeys(m.path.removeprefix("$.") for m in held[:3]))
+        shown = ", ".join(dict.fromkeys(str(m.value) for m in held[:3]))
+        out.append(_new_finding(
+            "number", words, "0", item.start, item.end, "contradicted",
+            f"'{words}' says {names} is 0; the evidence holds {shown}"))
+    return out
+
+
+def _named(low: str, item: FreeSaid, money: Sequence[_Money],
+           rows: Sequence[tuple[str, str]]) -> list[_Money]:
+    """The amounts the clause of ``item`` names: a field's words, then a row's name."""
+    clause = {_reduced(t.group()) for t in _TOKEN.finditer(low, item.begin, item.finish)}
+    by_field = [m for m in money if m.words and m.words <= clause]
+    if item.thing is not None:      # "free shipping": the shipping's amounts, or none
+        by_field = [m for m in money if item.thing in m.words]
+    sentence = (max(0, low.rfind(".", 0, item.start) + 1), item.finish)
+    for path, name in rows:
+        at = low.find(name, *sentence)
+        if at < 0 or low[at - 1:at].isalnum() or low[at + len(name):at + len(name) + 1].isalnum():
+            continue
+        own = [m for m in money if m.path.startswith(path)
+               and m.path[len(path):len(path) + 1] in ".["]
+        if not own:
+            continue
+        named = [m for m in own if m in by_field]
+        if named or item.thing is not None:
+            return named or by_field
+        priced = [m for m in own if not m.words]
+        return priced or own
+    return by_field
+
+
+def _reduced(word: str) -> str:
+    word = word.casefold().strip("'\u2019")
+    return word[:-1] if word.endswith("s") and not word.endswith("ss") else word
+
+
+def _money(evidence: Any) -> list[_Money]:
+    from rulekit.evidence import _money_name, key_words
+
+    found = []
+    for figure in evidence.figures:
+        if figure.percent or not figure.whole or figure.currency == "%":
+            continue
+        key = re.split(r"[.\[\]]", figure.path.rstrip("]"))[-1]
+        if figure.currency is None and not _money_name(key):
+            continue
+        words = frozenset(_reduced(w) for w in key_words(key)) - _GENERIC
+        found.append(_Money(figure.value, figure.path, words))
+    return found
+
+
+def _rows(evidence: Any) -> list[tuple[str, str]]:
+    """(path, name case-folded) of every row of the evidence named by a ``name`` or ``title``,
+    the longest names first (a name inside another is that other's)."""
+    from rulekit.evidence import _named_rows
+
+    if isinstance(evidence.raw, str) or evidence.raw is None:
+        return []
+    named: list[tuple[str, str]] = []
+    _named_rows(evidence.raw, "$", named)
+    cleaned = [(path, " ".join(name.split()).casefold()) for path, name in named]
+    return sorted((r for r in cleaned if r[1]), key=lambda r: -len(r[1]))
+
+
+# --- a claims template -----------------------------------------------------------------------
+
+def template_free(pieces: Sequence[str], money_slots: Mapping[str, frozenset[str]],
+                  covered: Sequence[tuple[int, int]] = ()) -> list[tuple[str, str | None]]:
+    """(words, slot) of each place a template (``pieces``: prose and slot names in turn) says
+    free, qualified or not: ``slot`` the money slot of its sentence it is held to (of those
+    in ``money_slots``, each with the words of its field's name and label: "free shipping"
+    is held to a slot whose words say shipping), or None when it has none. A sentence with a
+    slot after a threshold word ("free over {threshold}") is not read."""
+    prose = "".join(p if i % 2 == 0 else "#" * (len(p) + 2) for i, p in enumerate(pieces))
+    said = said_free(prose, covered, qualified=True)
+    if not said:
+        return []
+    spans, at = [], 0
+    for index, piece in enumerate(pieces):
+        width = len(piece) if index % 2 == 0 else len(piece) + 2
+        if index % 2 and piece in money_slots:
+            spans.append((at, at + width, piece,
+                          bool(_THRESHOLD.search(prose[max(0, at - 24):at]))))
+        at += width
+    out = []
+    marks = _ABBREVIATION.sub(lambda m: "_" * len(m.group()), prose)   # "i.e." ends nothing
+    for item in said:
+        begin = max(marks.rfind(mark, 0, item.start) for mark in (".", "!", "?", "\n")) + 1
+        ends = [e for e in (marks.find(mark, item.end) for mark in (".", "!", "?", "\n"))
+                if e >= 0]
+        finish = min(ends) if ends else len(prose)
+        if any(t.group().casefold() not in _LINKING
+               for t in _TOKEN.finditer(prose, item.begin, item.start)):
+            begin, finish = item.begin, item.finish     # "returns are free": its own subject
+        inside = [(name, threshold) for s, e, name, threshold in spans
+                  if begin <= s and e <= finish]
+        if any(threshold for _, threshold in inside):
+            continue
+        slot = next((name for name, _ in inside
+                     if item.thing is None or item.thing in money_slots[name]), None)
+        if slot is None and item.thing is not None:
+            continue    # "free express shipping", "your free trial": a thing no slot prices
+        out.append((prose[item.start:item.end], slot))
+    return out
+
+
+def asked_free(question: str) -> str | None:
+    """The words of a yes-or-no question that ask whether something costs nothing ("Is the
+    Widget free?", "Is shipping free of charge?"), or None."""
+    low = question.casefold()
+    if not may_say_free(low) or "?" not in question:
+        return None
+    sentence = question[:question.find("?") + 1]
+    if any(t.group().casefold() in _UNREAD for t in _TOKEN.finditer(sentence)):
+        return None         # "Is cancellation free until 7 pm?", "free over $50?"
+    for match in _FREE.finditer(question):
+        begin, finish = _clause(question, match.start(), match.end())
+        before = [t.group().casefold() for t in _TOKEN.finditer(question, begin, match.start())]
+        after = [t.group().casefold() for t in _TOKEN.finditer(question, match.end(), finish)]
+        said = match.group().casefold()
+        # the subject stands before "free" in a question ("Is the Widget free?"): only an
+        # idiom or a compound's word there makes it no price
+        if said.startswith("free") and (after and after[0] in _NOT_PRICE_AFTER
+                                        or before and before[-1] in _COMPOUNDS
+                                        or after and after[0] not in _NO_THING):
+            continue        # an idiom, a compound, or a thing called free ("free trial")
+        return match.group()
+    return None
+
+
+def template_failures(policy: Any, template: Any, planned: Sequence[Any], rows: Any,
+                      path: str) -> list:
+    """The failures of a claims template's words that say free (``template_free``): held to
+    the money slot of their sentence, whose stored value must be zero (``contradicted``
+    otherwise); with none, under ``prose guarded``, a claim no slot backs
+    (``unapproved_shape``). Words a boolean field of a cited row reads ("free returns") are
+    rule 14's (``sweep_flags.template_failures``)."""
+    from rulekit.compare import COMPARATORS, Unreadable
+    from rulekit.decision import Failure, Reason
+    from rulekit.sweep_flags import boolean_fields, reading, said_flags
+
+    money = {p.claim.key: p for p in planned
+             if p.field is not None and p.field.type.kind == "money"}
+    words = {key: frozenset(_reduced(w) for w in re.findall(
+        r"[^\W\d_]+", f"{p.field.name.replace('_', ' ')} {p.field.label}")) for key, p in money.items()}
+    readings = {reading(name) for p in planned if p.entity is not None
+                for name in boolean_fields(p.entity)}
+    prose = "".join(piece if i % 2 == 0 else "#" * (len(piece) + 2)
+                    for i, piece in enumerate(template.pieces))
+    covered = [(s.start, s.end) for s in said_flags(prose, readings - {None})] \
+        if readings - {None} else []
+    out, unbacked = [], []
+    for said, slot in template_free(template.pieces, words, covered):
+        if slot is None:
+            unbacked.append(said)
+            continue
+        item = money[slot]
+        row = (rows.get(item.entity.name) or {}).get(str(item.claim.entity_id)) or {}
+        try:
+            stored = COMPARATORS["money"].read_actual(item.field.type, row.get(item.field.name),
+                                                      "money")
+        except (Unreadable, ValueError, TypeError, ArithmeticError):
+            stored = None
+        if stored == 0:
+            continue
+        out.append(Failure("contradicted", Reason(
+            "contradicted", f"'{said}' beside {{{slot}}} says it costs nothing; the "
+            f"{item.field.label} is " + ("not recorded" if stored is None else "not 0"), path),
+            feedback=f"'{said}' says {{{slot}}} is 0, which the record does not hold"))
+    if unbacked and policy.prose == "guarded":
+        from rulekit.prose import guarded_phrases
+
+        flagged = {p.casefold() for p in guarded_phrases(template.prose,
+                                                         policy.forbidden_pattern)}
+        unbacked = [w for w in unbacked if w.casefold() not in flagged]
+    if unbacked and policy.prose == "guarded":
+        out.append(Failure("unapproved_shape", Reason(
+            "unapproved_shape", "the prose makes claims no slot backs: "
+            + ", ".join(f"'{w}'" for w in dict.fromkeys(unbacked)), path)))
+    return out
+
+
+def asked_free_held(question: str, evidence: Any) -> tuple[str, str] | None:
+    """(the question's words, the amounts the evidence holds) when a yes-or-no question asks
+    whether something costs nothing ("Is the Widget free?") that the evidence holds above zero
+    (the amounts its clause names, as ``free_findings`` reads them); None otherwise."""
+    words = asked_free(question)
+    if words is None:
+        return None
+    money = _money(evidence)
+    if not money:
+        return None
+    at = question.find(words)
+    begin, finish = _clause(question, at, at + len(words))
+    item = FreeSaid(at, at + len(words), begin, finish,
+                    _thing(question, words, at + len(words), finish))
+    held = _named(question.casefold(), item, money, _rows(evidence))
+    if not held or any(m.value == 0 for m in held):
+        return None
+    names = " and ".join(dict.fromkeys(m.path.removeprefix("$.") for m in held[:3]))
+    return words, f"{names}: " + ", ".join(dict.fromkeys(str(m.value) for m in held[:3]))
