@@ -161,7 +161,11 @@ Decisions on ambiguous text, each pinned by a case in ``tests/cases/scan/``:
   weekday): "bei 4.5." is a decimal, "Abschnitt 3.1." a section. A month and its day split by
   emphasis or an inline HTML tag are one date ("_July_ 2", "July *2*", "**July** 2",
   "<i>July</i> 2", "<em>July 2</em>"), day first too ("*2* July", "_2_ July", "<b>2</b> July";
-  the mention's text keeps the marks between them, "July** 2"). Dates without a year ("July 29")
+  the mention's text keeps the marks between them, "July** 2"). A month is read before its day
+  whatever stands before the month: a line break, a colon, an HTML tag ("ships on:\nDecember
+  3", "<td>November 3, 2026", "Ships:**December 3**"). "1. December 3, 2026" is a list number,
+  then a date, not the 1st of December (where dates are written day.month., de_DE, only with a
+  year after the second day: "am 1. Dezember 3 Pakete" is the 1st). Dates without a year ("July 29")
   have ``day`` None and ``normalized`` "--07-29"; a month and a year ("July 2026") "2026-07". A
   date that cannot exist (31 February 2026, a wrong weekday) is still a ``date`` mention, with
   ``day`` and ``normalized`` None.
