@@ -13,7 +13,7 @@ digits in any locale; a plain space groups only in locales that group with a spa
 any script read as ASCII digits, other number characters read by their Unicode value (``➎⓿⓿``
 500, ``Ⅻ`` 12, ``፭`` 5; not 〇 nor CJK numerals, read by the CJK reader), Markdown emphasis inside
 a number dropped (``**1**,299``, ``1,**299**``), markup between digits dropped (inline HTML tags
-and comments, paired emphasis, code and strikethrough marks, a backslash: ``$5<b>00</b>``,
+in any case and comments, the empty "<!-->" too, paired emphasis, code and strikethrough marks, a backslash: ``$5<b>00</b>``,
 ``$5*00*``, ``5`00```, ``5\\00`` are 500; not a cell or a line break, nor a single ``*``), underscore emphasis around words read as asterisks (``_July 2_``, ``__9 pm__``:
 an underscore is a word character and would hide the date; snake_case stays) and a capital O
 between digits read as a zero (``1O0``, ``2O26``). ``clean``

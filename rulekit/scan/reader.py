@@ -60,10 +60,12 @@ _SIGN_EMPHASIS = re.compile(r"[+\-\u2212$\u00a3\u00a5\u20ac\u20b9]([*_]{1,3})(?=
 # after a digit or a currency sign and before a digit (or a separator and a digit). Inline tags
 # only: a cell, a line break or a paragraph ends the number ("5</td><td>0", "5<br>0"). Tags on
 # both sides of one decimal separator join too ("$<span>49</span>.<span>99</span>",
-# "$49.<span>99</span>" are 49.99): the second branch, the separator kept.
-_INLINE_TAG = (r"<(?:/?(?:a|abbr|b|bdi|big|cite|code|data|dfn|em|font|i|ins|kbd|mark|q|samp|small|"
-               r"span|strong|sub|sup|time|tt|u|var|wbr)(?![\w-])[^<>]{0,200}"
-               r"|!--[^>]{0,200}?--)>")
+# "$49.<span>99</span>" are 49.99): the second branch, the separator kept. Tag names in any
+# case, as HTML reads them ("<B>", "<Span>", "<WBR>"), and the empty comments "<!-->",
+# "<!--->" (a browser ends a comment there).
+_INLINE_TAG = (r"<(?:/?(?i:a|abbr|b|bdi|big|cite|code|data|dfn|em|font|i|ins|kbd|mark|q|samp|"
+               r"small|span|strong|sub|sup|time|tt|u|var|wbr)(?![\w-])[^<>]{0,200}"
+               r"|!--(?:-?|[^>]{0,200}?--))>")
 _JOINED = re.compile(rf"[0-9$\u00a3\u00a5\u20ac\u20b9]((?:{_INLINE_TAG}|\\(?=[.,]?[0-9])|~~~~)+)"
                      rf"(?=[.,]?[0-9])|[0-9]((?:{_INLINE_TAG})*)[.,]((?:{_INLINE_TAG})+)(?=[0-9])")
 # A pair of emphasis, code or strikethrough marks around digits glued to more digits ("5*00*",
