@@ -8,7 +8,9 @@ their work.
 
 What the reader sees (``clean``): HTML character references decoded (``&nbsp;``, ``&#8239;``),
 NFKC (fullwidth forms), format characters dropped (zero-width spaces and joiners, BOM, bidi
-marks, soft hyphens), every no-break or thin space made U+00A0 (the one space that may group
+marks, soft hyphens) and the other characters that show nothing (variation selectors, the
+combining grapheme joiner, Mongolian free variation selectors, Hangul fillers: "12\ufe0f96" is
+1296), an accent on a digit dropped, every no-break or thin space made U+00A0 (the one space that may group
 digits in any locale; a plain space groups only in locales that group with a space), digits of
 any script read as ASCII digits, other number characters read by their Unicode value (``➎⓿⓿``
 500, ``Ⅻ`` 12, ``፭`` 5; not 〇 nor CJK numerals, read by the CJK reader), Markdown emphasis inside
