@@ -88,7 +88,8 @@ Decisions on ambiguous text, each pinned by a case in ``tests/cases/scan/``:
   "cent fois", "grazie mille", "mil gracias", "tausend Dank", "duizend keer"); French "neuf"
   meaning new ("état neuf", "est neuf.", "quoi de neuf") and Italian "sei" meaning "you are"
   ("sei sicuro?") are not 9 and 6; Dutch "ten minste", "ten slotte" are not 10; "un cent" (fr)
-  is a coin. Per cent words (pour cent, por ciento, per cento, por cento, procent) make a
+  is a coin. A number word right after digits is read ("96 quarante" holds 40; "96-thirteen" 13),
+  except a hundred, a thousand or a scale, which are the digits' ("5 mil", "99 cents"). Per cent words (pour cent, por ciento, per cento, por cento, procent) make a
   percentage. A scale word after digits scales them ("5 mil euros" 5000 EUR, "3 milioni").
 - Multiples in these languages: "N fois plus", "N veces más", "N volte più", "N vezes mais", "N
   keer zo(veel)", "N-mal so", "dreimal so", "4배" (digits or words before a comparative; "deux
