@@ -98,13 +98,10 @@ URL_PIECES = ["http", "https", "ftp", "HTTP", "hTTpS", "FTP", "httpſ", "://", "
 
 
 def _absolute_spans(text: str) -> tuple[list[tuple[int, int]], list[tuple[int, int]]]:
-    """(what ``absolute_links`` returns, the spans of the pattern's matches that do not follow
-    a letter or digit), on the cleaned text."""
+    """(what ``absolute_links`` returns, the spans of the pattern's matches, whatever stands
+    before them: "Visithttps://..." is a link), on the cleaned text."""
     scanner = _Scanner(_prepare(text), _locale_info("en_US"))
-    cleaned = scanner.text
-    return scanner.absolute_links(), [
-        m.span() for m in _ABSOLUTE_URL.finditer(cleaned)
-        if not m.start() or not cleaned[m.start() - 1].isalnum()]
+    return scanner.absolute_links(), [m.span() for m in _ABSOLUTE_URL.finditer(scanner.text)]
 
 
 @settings(max_examples=500, deadline=None)

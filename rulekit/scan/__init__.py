@@ -8,12 +8,14 @@ their work.
 
 What the reader sees (``clean``): HTML character references decoded (``&nbsp;``, ``&#8239;``),
 NFKC (fullwidth forms), format characters dropped (zero-width spaces and joiners, BOM, bidi
-marks, soft hyphens), every no-break or thin space made U+00A0 (the one space that may group
+marks, soft hyphens) and the other characters that show nothing (variation selectors, the
+combining grapheme joiner, Mongolian free variation selectors, Hangul fillers: "12\ufe0f96" is
+1296), an accent on a digit dropped, every no-break or thin space made U+00A0 (the one space that may group
 digits in any locale; a plain space groups only in locales that group with a space), digits of
 any script read as ASCII digits, other number characters read by their Unicode value (``➎⓿⓿``
 500, ``Ⅻ`` 12, ``፭`` 5; not 〇 nor CJK numerals, read by the CJK reader), Markdown emphasis inside
 a number dropped (``**1**,299``, ``1,**299**``), markup between digits dropped (inline HTML tags
-and comments, paired emphasis, code and strikethrough marks, a backslash: ``$5<b>00</b>``,
+in any case and comments, the empty "<!-->" too, paired emphasis, code and strikethrough marks, a backslash: ``$5<b>00</b>``,
 ``$5*00*``, ``5`00```, ``5\\00`` are 500; not a cell or a line break, nor a single ``*``), underscore emphasis around words read as asterisks (``_July 2_``, ``__9 pm__``:
 an underscore is a word character and would hide the date; snake_case stays) and a capital O
 between digits read as a zero (``1O0``, ``2O26``). ``clean``
@@ -86,7 +88,8 @@ Decisions on ambiguous text, each pinned by a case in ``tests/cases/scan/``:
   "cent fois", "grazie mille", "mil gracias", "tausend Dank", "duizend keer"); French "neuf"
   meaning new ("état neuf", "est neuf.", "quoi de neuf") and Italian "sei" meaning "you are"
   ("sei sicuro?") are not 9 and 6; Dutch "ten minste", "ten slotte" are not 10; "un cent" (fr)
-  is a coin. Per cent words (pour cent, por ciento, per cento, por cento, procent) make a
+  is a coin. A number word right after digits is read ("96 quarante" holds 40; "96-thirteen" 13),
+  except a hundred, a thousand or a scale, which are the digits' ("5 mil", "99 cents"). Per cent words (pour cent, por ciento, per cento, por cento, procent) make a
   percentage. A scale word after digits scales them ("5 mil euros" 5000 EUR, "3 milioni").
 - Multiples in these languages: "N fois plus", "N veces más", "N volte più", "N vezes mais", "N
   keer zo(veel)", "N-mal so", "dreimal so", "4배" (digits or words before a comparative; "deux
@@ -161,7 +164,11 @@ Decisions on ambiguous text, each pinned by a case in ``tests/cases/scan/``:
   weekday): "bei 4.5." is a decimal, "Abschnitt 3.1." a section. A month and its day split by
   emphasis or an inline HTML tag are one date ("_July_ 2", "July *2*", "**July** 2",
   "<i>July</i> 2", "<em>July 2</em>"), day first too ("*2* July", "_2_ July", "<b>2</b> July";
-  the mention's text keeps the marks between them, "July** 2"). Dates without a year ("July 29")
+  the mention's text keeps the marks between them, "July** 2"). A month is read before its day
+  whatever stands before the month: a line break, a colon, an HTML tag ("ships on:\nDecember
+  3", "<td>November 3, 2026", "Ships:**December 3**"). "1. December 3, 2026" is a list number,
+  then a date, not the 1st of December (where dates are written day.month., de_DE, only with a
+  year after the second day: "am 1. Dezember 3 Pakete" is the 1st). Dates without a year ("July 29")
   have ``day`` None and ``normalized`` "--07-29"; a month and a year ("July 2026") "2026-07". A
   date that cannot exist (31 February 2026, a wrong weekday) is still a ``date`` mention, with
   ``day`` and ``normalized`` None.

@@ -74,11 +74,13 @@ class Mention(_Lazy):
         return before if name == "before" else after
 
 
-def _trie(words: Iterable[str], guard: str | None = None) -> str:
-    """A regex alternation of literal words built as a trie. With ``guard`` (a character class),
-    each word must not follow a character of it, checked by a look-behind placed after the
-    first letter: the pattern then starts with a set of literals, which lets ``re`` skip every
-    position whose character cannot start a word."""
+def _trie(words: Iterable[str], guard: str | tuple[str, ...] | None = None) -> str:
+    """A regex alternation of literal words built as a trie. With ``guard`` (a character class,
+    or a tuple of fixed-width patterns), each word must not follow a match of it (of any of
+    them), checked by a look-behind placed after the first letter: the pattern then starts
+    with a set of literals, which lets ``re`` skip every position whose character cannot start
+    a word."""
+    guards = (guard,) if isinstance(guard, str) else guard or ()
     root: dict = {}
     for word in words:
         node = root
@@ -91,8 +93,8 @@ def _trie(words: Iterable[str], guard: str | None = None) -> str:
         for char, child in sorted(node.items()):
             if char:
                 head = re.escape(char)
-                if top and guard:
-                    head += f"(?<!{guard}{re.escape(char)})"
+                if top:
+                    head += "".join(f"(?<!{one}{re.escape(char)})" for one in guards)
                 branches.append(head + build(child, False))
         if not branches:
             return ""

@@ -232,7 +232,9 @@ class _Links:
 
     def absolute_links(self) -> list[tuple[int, int]]:
         """URLs with a scheme (https, http, ftp), claimed; their spans as matched. A match is
-        tried only where a scheme can end before a "://": 5, 4 or 3 characters before it.
+        tried only where a scheme can end before a "://": 5, 4 or 3 characters before it. The
+        link is read from its scheme whatever stands before it: a browser or a chat client
+        links "https://..." glued to a word ("请访问https://...", "Visithttps://...").
         (The case-insensitive alternation at the start of ``_ABSOLUTE_URL`` defeats ``re``'s
         prefix search: ``finditer`` would try every position.)"""
         text, spans = self.text, []
@@ -245,9 +247,8 @@ class _Links:
                         match = _ABSOLUTE_URL.match(text, start)
                         if match:
                             end = match.end()
-                            if not start or not text[start - 1].isalnum():
-                                spans.append((start, end))
-                                self.add_link("url", start, end, "", trim=True)
+                            spans.append((start, end))
+                            self.add_link("url", start, end, "", trim=True)
                             break
             # the next match starts at ``end`` or later, so its "://" is at least 3 further
             at = text.find("://", max(at, end + 2) + 1)

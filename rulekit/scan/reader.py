@@ -1,4 +1,5 @@
-"""What the reader sees: ``clean`` (HTML references decoded, NFKC, format characters dropped,
+"""What the reader sees: ``clean`` (HTML references decoded, NFKC, format characters and other
+characters that show nothing dropped,
 group spaces unified, digits of any script as ASCII, other number characters by their value
 (➎ 5, Ⅻ 12), emphasis inside numbers dropped, markup between digits dropped (inline HTML tags
 and comments, paired emphasis and code marks, a backslash), O between digits read as 0,
@@ -39,6 +40,12 @@ _NUMBER_CHARS = ("\u00b2\u00b3\u00b9\u00bc-\u00be\u09f4-\u09f9\u0b72-\u0b77\u0bf
                  "\U0001d2e0-\U0001d2f3\U0001d360-\U0001d378\U0001e8c7-\U0001e8cf\U0001ec71-\U0001ecab"
                  "\U0001ecad-\U0001ecaf\U0001ecb1-\U0001ecb4\U0001ed01-\U0001ed2d\U0001ed2f-\U0001ed3d"
                  "\U0001f100-\U0001f10c")
+# The default-ignorable characters that are not Cf (Unicode's Default_Ignorable_Code_Point,
+# assigned, minus Cf): variation selectors, the combining grapheme joiner, Mongolian free
+# variation selectors, Khmer inherent vowels, Hangul fillers. A renderer shows nothing for them,
+# so "12<U+FE0F>96" is 1296 (probe fuzz f3); they are dropped like the format characters.
+_IGNORABLE_CHARS = ("\u034f\u115f\u1160\u17b4\u17b5\u180b-\u180d\u180f\u3164\ufe00-\ufe0f"
+                    "\uffa0\U000e0100-\U000e01ef")
 _GROUP_SPACES = "\u00a0\u2007\u2008\u2009\u200a\u202f"
 _NBSP = "\u00a0"
 _SEPARATORS = ".,'\u00a0\u2019\u02bc\u066b\u066c"
@@ -48,7 +55,8 @@ _SIGNS = "+-\u2212"
 # starts with a combining mark takes the character before it along).
 _REFERENCE = re.compile(r"&(?:#[0-9]{1,7};?|#[xX][0-9a-fA-F]{1,6};?|[A-Za-z][A-Za-z0-9]{1,31};)")
 _NON_ASCII = re.compile(r"[^\x00-\x7f]+")
-_NEEDS_WORK = re.compile(rf"[\d{_FORMAT_CHARS}{_GROUP_SPACES}{_NUMBER_CHARS}]")
+_NEEDS_WORK = re.compile(rf"[\d{_FORMAT_CHARS}{_IGNORABLE_CHARS}{_GROUP_SPACES}{_NUMBER_CHARS}]")
+_IGNORABLE = re.compile(f"[{_IGNORABLE_CHARS}]")
 # Pass 2, on digits already ASCII: Markdown emphasis next to a separator, a sign or a currency
 # sign inside a number (**1**,299, 1,**299**, -**5**), and a capital O between digits.
 _EMPHASIS = re.compile(rf"[0-9](?:([*_]{{1,3}})[{_SEPARATORS}]([*_]{{0,3}})"
@@ -60,10 +68,12 @@ _SIGN_EMPHASIS = re.compile(r"[+\-\u2212$\u00a3\u00a5\u20ac\u20b9]([*_]{1,3})(?=
 # after a digit or a currency sign and before a digit (or a separator and a digit). Inline tags
 # only: a cell, a line break or a paragraph ends the number ("5</td><td>0", "5<br>0"). Tags on
 # both sides of one decimal separator join too ("$<span>49</span>.<span>99</span>",
-# "$49.<span>99</span>" are 49.99): the second branch, the separator kept.
-_INLINE_TAG = (r"<(?:/?(?:a|abbr|b|bdi|big|cite|code|data|dfn|em|font|i|ins|kbd|mark|q|samp|small|"
-               r"span|strong|sub|sup|time|tt|u|var|wbr)(?![\w-])[^<>]{0,200}"
-               r"|!--[^>]{0,200}?--)>")
+# "$49.<span>99</span>" are 49.99): the second branch, the separator kept. Tag names in any
+# case, as HTML reads them ("<B>", "<Span>", "<WBR>"), and the empty comments "<!-->",
+# "<!--->" (a browser ends a comment there).
+_INLINE_TAG = (r"<(?:/?(?i:a|abbr|b|bdi|big|cite|code|data|dfn|em|font|i|ins|kbd|mark|q|samp|"
+               r"small|span|strong|sub|sup|time|tt|u|var|wbr)(?![\w-])[^<>]{0,200}"
+               r"|!--(?:-?|[^>]{0,200}?--))>")
 _JOINED = re.compile(rf"[0-9$\u00a3\u00a5\u20ac\u20b9]((?:{_INLINE_TAG}|\\(?=[.,]?[0-9])|~~~~)+)"
                      rf"(?=[.,]?[0-9])|[0-9]((?:{_INLINE_TAG})*)[.,]((?:{_INLINE_TAG})+)(?=[0-9])")
 # A pair of emphasis, code or strikethrough marks around digits glued to more digits ("5*00*",
@@ -91,6 +101,8 @@ def _char(char: str) -> str:
     if out is None:
         if len(char) > 1:
             out = "".join(_one_char(c) for c in unicodedata.normalize("NFKC", char))
+            if out[:1].isdigit() and out[:1].isascii():
+                out = out[0]                # an accent on a digit ("12\u0301 96") is no gap
         else:
             out = _one_char(char)
         if len(_CHAR_CACHE) < 65536:
@@ -102,7 +114,7 @@ def _one_char(char: str) -> str:
     if char in _GROUP_SPACES:
         return _NBSP
     category = unicodedata.category(char)
-    if category == "Cf":
+    if category == "Cf" or _IGNORABLE.match(char):
         return ""
     digit = unicodedata.decimal(char, None)
     if digit is not None:

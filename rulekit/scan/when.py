@@ -300,6 +300,7 @@ _WEEKDAY_WORDS = frozenset(
 _MARK_LAST = frozenset("*>")
 _MARK_FIRST = frozenset("*<")
 _MARKUP = re.compile(r"\*{1,3}|</?[A-Za-z]{1,10}>")
+_LETTERS = re.compile(r"[^\W\d_]+")
 _DAY_NEXT = frozenset(" \t\u00a0.sntre")        # what may follow the day of "29 July"
 _AMPM_NEXT = frozenset("aApP")
 # What a date's first digit may not follow: an ASCII letter (``_is_glue`` for ASCII) or these.
@@ -1076,6 +1077,8 @@ class _When:
                     return None             # "may", "march": verbs unless capitalised
                 if found.group("y"):
                     return self.add_date(start, found.end())
+                if text[e:e + 1] == "." and self.list_item_then_date(found.end()):
+                    return None             # "1. December 3, 2026": a list item, then a date
                 return self.yearless(start, found.end(), found.group("m"),
                                      int(_DIGITS.match(text, s).group()), None)
         # the space before the day, after an emphasis or a tag that opens there ("July *2*")
@@ -1103,24 +1106,32 @@ class _When:
                     return self.yearless(start, found.end(), name, int(found.group("d")), None)
         return None
 
-    def month_word_before(self, s: int) -> bool:
-        """Whether the word before the space at s - 1 is a month name. A window of 24
-        characters holds any month name. When the window has no space the word is longer than
-        that (or starts the text): rfind must stay inside the window, as a slice from 0 would
-        make the scan quadratic."""
-        window_start = max(0, s - 24)
-        word_start = self.low.rfind(" ", window_start, s - 1) + 1
-        if not word_start and window_start:
+    def list_item_then_date(self, e: int) -> bool:
+        """Whether the month read as "1. December" (ending at ``e``) has its own day after it,
+        so that "1." numbers a list item: "1. December 3, 2026". Where dates are written
+        day.month. (de_DE) only with a year after that day: "am 1. Dezember 3 Pakete" is the
+        1st of December."""
+        if not self.text[e:e + 1] or self.text[e] not in " \t\u00a0":
             return False
-        word = self.low[word_start:s - 1]
-        if ">" in word:
-            # an HTML tag may close after the month and open before it: "<b>July</b> 2"
-            if word[-1] == ">":
-                word = word[:word.rfind("<")]
-            word = word.rpartition(">")[2]
-        # an opening bracket, quote, emphasis or code mark may stand before the month: "(Dec 3)",
-        # "[Dec 3]", "_Dec 3_", "`Dec 3`", and an emphasis after it: "**Dec** 3"
-        return word.rstrip(".*").lstrip("([{\"'“‘«*_`") in self.info.month_keys
+        day = _DAY_AFTER_MONTH.match(self.text, e + 1)
+        return bool(day and day.group("d") and (day.group("y") or not self.info.day_dot_month))
+
+    def month_word_before(self, s: int) -> bool:
+        """Whether the word before the space at s - 1 is a month name: the run of letters that
+        ends there, whatever stands before it (a space, a line break, a colon, an HTML tag that
+        closes a cell or opens a paragraph: "ships on:\nDecember 3", "<td>November 3",
+        "**December 3"). A window of 25 characters holds any month name; a run of letters that
+        fills the window is a longer word (the window keeps the scan linear)."""
+        window_start = max(0, s - 25)
+        window = self.low[window_start:s - 1].rstrip(".*")
+        if window[-1:] == ">" and "<" in window:
+            # an HTML tag may close after the month: "<b>July</b> 2"
+            window = window[:window.rfind("<")].rstrip(".*")
+        # an emphasis, a bracket or a quote may stand around it: "**Dec** 3", "(Dec 3)", "_Dec 3_"
+        word = _LETTERS.match(window[::-1])
+        if word is None or (window_start and word.end() == len(window)):
+            return False
+        return word.group()[::-1] in self.info.month_keys
 
     def yearless(self, s: int, e: int, name: str, day: int | None, year: str | None) -> int | None:
         if not self.free(s, e):

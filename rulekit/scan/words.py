@@ -18,6 +18,9 @@ from rulekit.scan.figures import (_CENTS_AFTER, _COMPARATIVES, _CURRENCY_WORDS, 
                                   _TIMES_WHAT, _currency_for)
 
 _WORD_GUARD = r"[\w\u2010-]"
+# The same, but a hyphen after digits lets a number word start: "96-thirteen" holds 13, which
+# the reader sees (probe fuzz f1); "well-one", "x-nine" stay parts of a word.
+_NUMBER_WORD_GUARD = (r"\w", r"(?<![0-9])[\u2010-]")
 _EN_UNITS = {"zero": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6,
              "seven": 7, "eight": 8, "nine": 9}
 _EN_TEENS = {"ten": 10, "eleven": 11, "twelve": 12, "thirteen": 13, "fourteen": 14,
@@ -114,7 +117,7 @@ _WORD_SUFFIX = re.compile(
     r"bucks|reais))(?![\w])")
 
 # Words, matched in the ASCII-lower-cased text.
-_EN_NUM = _trie(sorted(_EN_NUMBER_WORDS), _WORD_GUARD)
+_EN_NUM = _trie(sorted(_EN_NUMBER_WORDS), _NUMBER_WORD_GUARD)
 # Number words joined by spaces or by hyphens ("one-and-a-half", "fifty-nine-ninety-nine"); the
 # span ends at a space or punctuation, or before a hyphen and a word ("a fifty-dollar gift card",
 # "a two-year warranty": the number is read, the word after the hyphen is only context).
@@ -155,7 +158,7 @@ assert all(any(stem in word for stem in _MULTIPLE_STEMS) for word in _EN_MULTIPL
 _ARTICLE_BEFORE = re.compile(r"[ \t\u00a0]+(?:a|na)(?:[ \t\u00a0]+flah)?(?![\w-])")
 _DE_WORD = re.compile(_trie(["ein", "zwei", "drei", "vier", "fünf", "sech", "sieb", "acht",
                              "neun", "zehn", "elf", "zwölf", "zwanzig", "dreißig", "hundert",
-                             "tausend"], _WORD_GUARD) + r"[a-zäöüß]{0,57}(?![\w-])")
+                             "tausend"], _NUMBER_WORD_GUARD) + r"[a-zäöüß]{0,57}(?![\w-])")
 _DE_SCALE = re.compile(r"(?i)[ \u00a0]+(millionen|million|milliarden|milliarde|mio|mrd|dutzend)"
                        r"\.?(?![\w])")
 # "eine Million", "ein Dutzend": the article is 1 before a scale or a dozen, and nowhere else.
@@ -307,8 +310,7 @@ class _Words:
         # ASCII text none of whose tokens is such a word holds neither: splitting in C is
         # cheaper than trying the tries at every letter.
         if self.ascii and _WORD_BYTES.isdisjoint(self.ascii_tokens()) and (
-                "-" not in low or _WORD_BYTES.isdisjoint(
-                    token.partition(b"-")[0] for token in self.tokens if b"-" in token)) \
+                "-" not in low or _WORD_BYTES.isdisjoint(_hyphen_heads(self.tokens))) \
                 and b"score" not in self.tokens:
             return
         # Every multiple word holds one of _MULTIPLE_STEMS: a few substring tests (C, no regex)
@@ -676,9 +678,10 @@ class _Words:
                 gap = first[2]
                 while gap and low[gap - 1] in " \u00a0":
                     gap -= 1
-                if gap < first[2] and low[gap - 1:gap].isdigit():
-                    # after digits the word is theirs: "99 cents" (cents, read by ``cents``),
-                    # "5 mil", "3 milioni" (a scale)
+                if gap < first[2] and low[gap - 1:gap].isdigit() and first[1] != "n":
+                    # after digits a hundred, a thousand or a scale is theirs: "99 cents"
+                    # (cents, read by ``cents``), "5 mil", "3 milioni" (a scale); a unit or a
+                    # ten is a number of its own ("96 quarante": probe fuzz f1)
                     if first[1] in ("k", "m") and first[5] and first[6]:
                         if numbers is None:     # the plain numbers by their end, built once
                             numbers = {hit.e: hit for hit in self.hits if hit.kind == "number"}
@@ -851,6 +854,17 @@ def _share_off(hit: _Hit) -> _Hit:
     hit.value = value.quantize(Decimal(1)) if value == value.to_integral_value() else value
     hit.percent = True
     return hit
+
+
+def _hyphen_heads(tokens: frozenset[bytes]):
+    """The first part of each hyphenated token, and the second after digits ("96-thirteen"):
+    where a span of number words may start in it."""
+    for token in tokens:
+        if b"-" in token:
+            head, _, rest = token.partition(b"-")
+            yield head
+            if head.isdigit():
+                yield rest.partition(b"-")[0]
 
 
 def _not_after_hyphen(word: str) -> bool:
