@@ -33,8 +33,6 @@ from typing import Any, NamedTuple
 from rulekit.findings import Finding, _new_finding
 from rulekit.sweep_flags import _TOKEN, _UNREAD, _clause, _negation
 
-# The cheap first look, over the case-folded text.
-_CUES = ("free", "no charge", "no cost", "nothing", "complimentary")
 _FREE = re.compile(
     r"(?<![\w-])(?:(?:for[ \t\u00a0]+)?free(?:[ \t\u00a0-]+of[ \t\u00a0-]+charge)?"
     r"|complimentary|(?:at[ \t\u00a0]+)?no[ \t\u00a0]+(?:extra[ \t\u00a0]+)?(?:cost|charge)"
@@ -88,7 +86,8 @@ _NO_THING = frozenset("for with on to and or but now today too also again as in 
 
 def may_say_free(low: str) -> bool:
     """The first look: whether the case-folded text could hold any of the words."""
-    return any(cue in low for cue in _CUES)
+    # (chained tests, not a generator over _CUES: this runs on every audit)
+    return "free" in low or "no c" in low or "nothing" in low or "complimentary" in low
 
 
 def said_free(text: str, covered: Sequence[tuple[int, int]] = (),
