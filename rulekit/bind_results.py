@@ -1,4 +1,6 @@
-"""Who won: a score stated with a win or loss verb, held to the side the verb names.
+"""Who won and who led: a score stated with a win or loss verb, held to the side the verb
+names (``winners``), and a figure said as a "team-high" or "game-high", held to that place
+(``leaders``).
 
 Binding checks a final score such as "102-98" as a pair of derived figures (``max(team.PTS)``,
 ``min(team.PTS)``, docs/binding.md): both numbers must be the box score's, but the pair alone
@@ -12,8 +14,12 @@ higher one for a win ("won", "beat", "defeated", "outscored", ...) and the lower
 A sentence with no such verb before its score, a subject that is not named (or is ambiguous),
 a tie, or a row whose value is a placeholder states no winner this module can check.
 
+"team-high" and "game-high" right before a right figure of a row state that no row of its
+group (its field's ``ranks ... within``; for "game-high", its entity) holds more.
+
 Linear: one verb pattern is searched backwards from each score within its sentence (a bounded
-window), and the subject is found with ``bind``'s mention lookup.
+window), and the subject is found with ``bind``'s mention lookup; a leader word is looked for
+in the few characters before each bound figure.
 """
 
 from __future__ import annotations
