@@ -684,7 +684,7 @@ def bind(text: str, evidence: Any, policy: Policy | None, *, locale: str = "en_U
                 and not _did_not_play(b, rows)]
     findings += _not_played(text, [b for b in bound if b.verdict == "misattributed"
                                    and _did_not_play(b, rows)])
-    if "high" in text:
+    if "high" in text or "led " in text or "paced " in text:
         findings += leaders(_led(text, bound, rows))
     # Who won is asked only of a score whose figures are right: a wrong one is named already.
     right = [b for b in bound if b.verdict == "ok" and b.entity is None]

@@ -156,16 +156,31 @@ class Led:
     peers: tuple[tuple[str, Decimal], ...]      # (label, value) of the rows it must top
 
 
+# "led all scorers with 14 points" (the game), "led the team with", "paced the Celtics with 29
+# points" (the row's team): the figure right after "with" is the highest of its group. "led the
+# bench", "led the reserves" name no team.
+_LED = re.compile(r"\b(?:led|paced)\s+(?:(?P<all>all\s+[a-z]+)|(?:the|his|her|their)\s+team"
+                  r"|the\s+(?!bench\b|reserves\b|second\b|starters\b)(?:[A-Z][\w.'’-]*\s+){1,3})"
+                  r"\s*(?:in\s+[a-z]+\s+)?with\s+(?:an?\s+)?$")
+
+
 def leader_scope(text: str, start: int) -> tuple[str, int, int] | None:
-    """("team" or "game", the word's span) when "team-high" or "game-high" stands right before
-    ``start``."""
-    if "high" not in text[max(0, start - 12):start].lower():
+    """("team" or "game", the span of the words that say so) when "team-high" or "game-high"
+    stands right before ``start``, or "led all scorers with", "led the team with", "paced the
+    Celtics with"."""
+    before = text[max(0, start - 16):start].lower()
+    if "high" in before:
+        found = _LEADER.search(text, max(0, start - 16), start)
+        if found is not None:
+            word = found.group(0).rstrip(" \t\n-–")
+            return found.group(1).lower(), found.start(), found.start() + len(word)
+    if "with" not in before:
         return None
-    found = _LEADER.search(text, max(0, start - 16), start)
+    found = _LED.search(text, max(0, start - 60), start)
     if found is None:
         return None
-    word = found.group(0).rstrip(" \t\n-–")
-    return found.group(1).lower(), found.start(), found.start() + len(word)
+    verb = found.group(0).split()[0]
+    return ("game" if found.group("all") else "team"), found.start(), found.start() + len(verb)
 
 
 def leaders(led: Sequence[Led]) -> list[Finding]:
