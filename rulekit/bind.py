@@ -35,7 +35,11 @@ How a figure is bound, in order:
    finding that names the true value, even if the value appears elsewhere in the evidence.
    A figure that is the cell rounded to its shown precision is left to the sweep, whose
    rounding rules judge it. A cell holding a placeholder ("N/A") or a null backs no figure:
-   a figure bound to it is ``misattributed``, whatever other cell holds its value.
+   a figure bound to it is ``misattributed``, whatever other cell holds its value (for a row
+   with no number at all, one finding on its name: ``_not_played``).
+5. A score a derived form states as a pair (``max``/``min`` of one expression) after a win or
+   loss verb is held to who won (``rulekit.bind_results.winners``), and a right figure after
+   "team-high" or "game-high" to its place among its group (``leaders``).
 
 A figure that cannot be bound (no field word, no compatible mention, an ambiguous name) is left
 to the value-only rules of the sweep. ``bind`` returns the spans it settled so the sweep skips
@@ -680,7 +684,7 @@ def bind(text: str, evidence: Any, policy: Policy | None, *, locale: str = "en_U
                 and not _did_not_play(b, rows)]
     findings += _not_played(text, [b for b in bound if b.verdict == "misattributed"
                                    and _did_not_play(b, rows)])
-    if "high" in text:
+    if "high" in text or "led " in text or "paced " in text:
         findings += leaders(_led(text, bound, rows))
     # Who won is asked only of a score whose figures are right: a wrong one is named already.
     right = [b for b in bound if b.verdict == "ok" and b.entity is None]

@@ -1,4 +1,6 @@
-"""Who won: a score stated with a win or loss verb, held to the side the verb names.
+"""Who won and who led: a score stated with a win or loss verb, held to the side the verb
+names (``winners``), and a figure said as a "team-high" or "game-high", held to that place
+(``leaders``).
 
 Binding checks a final score such as "102-98" as a pair of derived figures (``max(team.PTS)``,
 ``min(team.PTS)``, docs/binding.md): both numbers must be the box score's, but the pair alone
@@ -12,8 +14,12 @@ higher one for a win ("won", "beat", "defeated", "outscored", ...) and the lower
 A sentence with no such verb before its score, a subject that is not named (or is ambiguous),
 a tie, or a row whose value is a placeholder states no winner this module can check.
 
+"team-high" and "game-high" right before a right figure of a row state that no row of its
+group (its field's ``ranks ... within``; for "game-high", its entity) holds more.
+
 Linear: one verb pattern is searched backwards from each score within its sentence (a bounded
-window), and the subject is found with ``bind``'s mention lookup.
+window), and the subject is found with ``bind``'s mention lookup; a leader word is looked for
+in the few characters before each bound figure.
 """
 
 from __future__ import annotations
@@ -150,16 +156,31 @@ class Led:
     peers: tuple[tuple[str, Decimal], ...]      # (label, value) of the rows it must top
 
 
+# "led all scorers with 14 points" (the game), "led the team with", "paced the Celtics with 29
+# points" (the row's team): the figure right after "with" is the highest of its group. "led the
+# bench", "led the reserves" name no team.
+_LED = re.compile(r"\b(?:led|paced)\s+(?:(?P<all>all\s+[a-z]+)|(?:the|his|her|their)\s+team"
+                  r"|the\s+(?!bench\b|reserves\b|second\b|starters\b)(?:[A-Z][\w.'’-]*\s+){1,3})"
+                  r"\s*(?:in\s+[a-z]+\s+)?with\s+(?:an?\s+)?$")
+
+
 def leader_scope(text: str, start: int) -> tuple[str, int, int] | None:
-    """("team" or "game", the word's span) when "team-high" or "game-high" stands right before
-    ``start``."""
-    if "high" not in text[max(0, start - 12):start].lower():
+    """("team" or "game", the span of the words that say so) when "team-high" or "game-high"
+    stands right before ``start``, or "led all scorers with", "led the team with", "paced the
+    Celtics with"."""
+    before = text[max(0, start - 16):start].lower()
+    if "high" in before:
+        found = _LEADER.search(text, max(0, start - 16), start)
+        if found is not None:
+            word = found.group(0).rstrip(" \t\n-–")
+            return found.group(1).lower(), found.start(), found.start() + len(word)
+    if "with" not in before:
         return None
-    found = _LEADER.search(text, max(0, start - 16), start)
+    found = _LED.search(text, max(0, start - 60), start)
     if found is None:
         return None
-    word = found.group(0).rstrip(" \t\n-–")
-    return found.group(1).lower(), found.start(), found.start() + len(word)
+    verb = found.group(0).split()[0]
+    return ("game" if found.group("all") else "team"), found.start(), found.start() + len(verb)
 
 
 def leaders(led: Sequence[Led]) -> list[Finding]:
