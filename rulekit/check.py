@@ -1534,6 +1534,10 @@ def _swept_prose(policy: Policy, template, rows: dict) -> list:
         return [] if prose.isascii() else direction_controls(prose)
 
     settings = SweepSettings.from_policy(policy)
+    if not prose.isascii():     # "RC\u2011500": a code's typographic dash read as "-"
+        from rulekit.sweep_codes import with_code_hyphens
+
+        prose = with_code_hyphens(prose)
     return sweep(prose, names_only_evidence(rows, policy.locale), settings, locale=policy.locale)
 
 
