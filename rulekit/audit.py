@@ -182,6 +182,8 @@ def _audit(text: Any, evidence: Any, policy: Policy | None, question: Any, local
         if rules.prose == "guarded":    # what `prose guarded` forbids (rulekit.prose)
             findings = with_guarded(read, findings, mentions, index, question, slot_values,
                                     rules.forbidden_pattern)
+        if read is not text:
+            findings = as_written(findings, read, text)
         if stages is not None:
             stages.mark("sweep")
     except RecursionError:
@@ -193,6 +195,14 @@ def _audit(text: Any, evidence: Any, policy: Policy | None, question: Any, local
                         f"{exc.__class__.__name__}: {str(exc)[:200]}")
     failed = [s for s in sources if isinstance(s, Mapping) and s.get("error")]
     return AuditResult(findings, decide(rules, text, findings, attempt, failed))
+
+
+def as_written(findings: Sequence[Finding], read: str, text: str) -> tuple[Finding, ...]:
+    """``findings`` of ``read``, ``text`` with its codes' dashes as "-" (``with_code_hyphens``:
+    the same length), each that quotes its span quoting it as ``text`` writes it."""
+    return tuple(dataclasses.replace(f, text=text[f.start:f.end])
+                 if read[f.start:f.end] == f.text != text[f.start:f.end] else f
+                 for f in findings)
 
 
 def _inputs_problem(policy: Policy | None, inputs: Any, evidence: Any) -> str | None:

@@ -1537,7 +1537,7 @@ def _swept_prose(policy: Policy, template, rows: dict) -> list:
     through: small integers as ordinals and the like, and digits that keep the company they
     keep in the rows' names and codes (the "3" of "Model 3"), never "ships in 3 days"."""
     prose = " ".join(template.pieces[0::2])
-    from rulekit.audit import names_only_evidence
+    from rulekit.audit import as_written, names_only_evidence
     from rulekit.sweep import SweepSettings, direction_controls, sweep
 
     if not prose_rules.may_hold_figures(prose):
@@ -1545,7 +1545,13 @@ def _swept_prose(policy: Policy, template, rows: dict) -> list:
         return [] if prose.isascii() else direction_controls(prose)
 
     settings = SweepSettings.from_policy(policy)
-    return sweep(prose, names_only_evidence(rows, policy.locale), settings, locale=policy.locale)
+    read = prose
+    if not prose.isascii():     # "RC\u2011500": a code's typographic dash read as "-"
+        from rulekit.sweep_codes import with_code_hyphens
+
+        read = with_code_hyphens(prose)
+    found = sweep(read, names_only_evidence(rows, policy.locale), settings, locale=policy.locale)
+    return found if read is prose else list(as_written(found, read, prose))
 
 
 def _shown(normal: Any) -> str:

@@ -432,6 +432,11 @@ class _Loop:
         self.schema_name: str | None = None
         self.evidence_block: str | None = None
         self.given: Any = None      # ``rulekit.entity_rows.Given``: what the inputs open
+        # The Sources panel gathered evidence carries (``rulekit.route.sources_of``), kept
+        # apart: the inputs narrow the evidence into a plain copy, and a failed source must
+        # still fail the answer closed.
+        from rulekit.route import sources_of
+        self.sources = sources_of(self.evidence)
 
     # -- the loop itself --
 
@@ -692,7 +697,8 @@ class _Loop:
             from rulekit.audit import audit
 
             result = audit(text, self.evidence_index, policy=self.policy, question=self.question,
-                           history=self.history, locale=self.locale, attempt=number, log=log)
+                           history=self.history, locale=self.locale, attempt=number, log=log,
+                           sources=self.sources)
             decision, findings = result.decision, result.findings
         return decision, findings, time.monotonic() - started
 

@@ -47,6 +47,7 @@ from rulekit.audit import (AuditResult, _inputs_problem, _settings_for, audit, d
 from rulekit.bind import may_bind, sentence_starts
 from rulekit.decision import Decision, Failure, Reason
 from rulekit.policy import Policy
+from rulekit.route import sources_of
 from rulekit.scan import scan
 from rulekit.scan.reader import surrogate_problem
 from rulekit.sweep import Finding
@@ -369,6 +370,9 @@ class StreamGate:
         self.tail = ""                          # what close() released
         self._inputs = None     # inputs still to apply: only when indexing failed
         self._now = None        # a `now` still to judge: only when indexing failed
+        # gathered evidence's Sources panel (``rulekit.route.sources_of``), kept apart from
+        # the index: inputs narrow the evidence into a plain copy
+        self._sources = sources_of(evidence)
         try:
             problem = None if inputs is None else _inputs_problem(policy, inputs, evidence)
             if problem:
@@ -605,7 +609,7 @@ class StreamGate:
     def _audit(self, text: str) -> AuditResult:
         return audit(text, self._evidence, policy=self._policy, question=self._question,
                      locale=self._locale, slot_values=self._slot_values, attempt=self._attempt,
-                     inputs=self._inputs, now=self._now)
+                     inputs=self._inputs, now=self._now, sources=self._sources)
 
     def _decided(self, boundary: int, flagged: tuple[Finding, ...]) -> Decision:
         return decide(self._policy or default_policy(), self._text[:boundary], flagged,

@@ -119,19 +119,21 @@ _TYPOGRAPHIC_DASHES = "\u2010\u2011\u2013\u2212"
 # A code written with them: ASCII letters or digits joined by hyphens or those dashes.
 _DASHED_RUN = re.compile(rf"[A-Za-z0-9]+(?:[-{_TYPOGRAPHIC_DASHES}][A-Za-z0-9]+)+")
 _TO_HYPHEN = str.maketrans(dict.fromkeys(_TYPOGRAPHIC_DASHES, "-"))
+_ISO_DAY = re.compile(rf"[0-9]{{4}}[{_TYPOGRAPHIC_DASHES}][0-9]{{2}}[{_TYPOGRAPHIC_DASHES}][0-9]{{2}}")
 
 
 def with_code_hyphens(text: str) -> str:
     """``text`` with a typographic dash inside a code read as "-" ("ORD\u20110012" is
-    "ORD-0012"), so that the code is matched as the evidence writes it; a run with no letter
-    ("5\u20137", a range of days) keeps its dash. One character for one: every position stays
+    "ORD-0012"), so that the code is matched as the evidence writes it, and so inside an ISO
+    day ("2026\u201112\u201103"); any other run with no letter ("5\u20137", a range of days)
+    keeps its dash. One character for one: every position stays
     where it is, so a finding's span is the answer's."""
     if not any(dash in text for dash in _TYPOGRAPHIC_DASHES):   # the common case
         return text
     out = None
     for match in _DASHED_RUN.finditer(text):
         run = match.group()
-        if run.isascii() or not any(c.isalpha() for c in run):
+        if run.isascii() or not (any(c.isalpha() for c in run) or _ISO_DAY.fullmatch(run)):
             continue
         if out is None:
             out = list(text)

@@ -530,6 +530,15 @@ def test_an_audit_of_gathered_evidence_fails_closed_without_being_passed_the_pan
         assert failed.decision.decision != "answer", type(evidence)
         assert "lookup_failed" in {r.code for r in failed.decision.reasons}
         assert failed.decision.to_dict()["sources"][0]["error"]
+    # the grounding loop and a stream over it fail closed the same way
+    from rulekit.ground import ground
+    from rulekit.stream import StreamGate
+
+    grounded = ground(lambda request: text, policy, evidence=broken.evidence, now=NOW)
+    assert grounded.decision.decision != "answer"
+    assert "lookup_failed" in {r.code for r in grounded.decision.reasons}
+    gate = StreamGate(policy, broken.evidence)
+    assert gate.feed(text) == "" and gate.close().decision != "answer"
 
 
 ZONED_RULES = """
