@@ -185,10 +185,13 @@ def _named(low: str, item: FreeSaid, money: Sequence[_Money],
     clause = {_reduced(t.group()) for t in _TOKEN.finditer(low, item.begin, item.finish)}
     by_field = [m for m in money if m.words and m.words <= clause]
     if item.thing is not None:      # "free shipping": the shipping's amounts, or none
-        by_field = [m for m in money if item.thing in m.words]
-    sentence = (max(0, low.rfind(".", 0, item.start) + 1), item.finish)
+        by_field = [m for m in money if item.thing in m.words
+                    and m.words <= clause | {item.thing}]
+    if by_field:                    # the most words said: "express shipping" is not "shipping"
+        most = max(len(m.words) for m in by_field)
+        by_field = [m for m in by_field if len(m.words) == most]
     for path, name in rows:
-        at = low.find(name, *sentence)
+        at = low.find(name, item.begin, item.finish)
         if at < 0 or low[at - 1:at].isalnum() or low[at + len(name):at + len(name) + 1].isalnum():
             continue
         own = [m for m in money if m.path.startswith(path)
