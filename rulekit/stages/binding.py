@@ -71,8 +71,7 @@ def _other_currency(c: Compilation, entity: str, decl: ast.FieldDecl, word: ast.
     "euros") that cannot be the field's currency: the amount after it is bound by its value,
     so "$1,299.00" would pass against a price in euros."""
     info = c.fields.get((entity, decl.name.value))
-    if info is None or info.kind != "money" or not any(ch.isalpha() or not ch.isalnum()
-                                                        for ch in word.value):
+    if info is None or info.kind != "money":
         return
     own = getattr(info.options.get("currency") or c.header_setting("currency"), "value", None)
     locale = getattr(c.header_setting("locale"), "value", None) or "en_US"
