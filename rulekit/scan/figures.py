@@ -837,9 +837,10 @@ class _Figures:
             after, currency_text = self.suffix(hit, found, after, None)
             if currency_text is None:
                 return end, None, None
-        rest = text[after:after + 3].lstrip(" \u00a0")
+        rest, nxt = text[after:after + 3].lstrip(" \u00a0"), text[after:after + 1]
         if rest[:1].isdigit() or rest[:1] and _CURRENCY_SIGN.match(rest[:1]) \
-                or not self.free(end, after):
+                or nxt and (nxt.isalnum() or nxt in "-\u2010") \
+                or not self.free(end, after):       # "10 €-Gutschein", "10-€-Gutschein"
             return end, currency_text if after == end + 1 else None, None
         return after, currency_text, "-"
 
