@@ -31,6 +31,7 @@ from decimal import Decimal
 from typing import Any, NamedTuple
 
 from rulekit.findings import Finding, _new_finding
+from rulekit.scan.base import _ascii_lower
 from rulekit.sweep_flags import _TOKEN, _UNREAD, _clause, _negation
 
 # The cheap first look, over the case-folded text.
@@ -39,6 +40,7 @@ _FREE = re.compile(
     r"(?<![\w-])(?:(?:for[ \t\u00a0]+)?free(?:[ \t\u00a0-]+of[ \t\u00a0-]+charge)?"
     r"|complimentary|(?:at[ \t\u00a0]+)?no[ \t\u00a0]+(?:extra[ \t\u00a0]+)?(?:cost|charge)"
     r"|costs?[ \t\u00a0]+(?:you[ \t\u00a0]+)?nothing)(?![\w-])", re.IGNORECASE)
+_SENTENCE_STOP = re.compile(r"[.!?\n]")
 # Words after "free" that make it no price: "free to cancel", "free from defects".
 _NOT_PRICE_AFTER = frozenset("to from up of time will speech agent form hand rein range flow "
                              "throw kick fall spirit trade market software".split())
@@ -133,7 +135,7 @@ def _not_a_price(text: str, match: re.Match, begin: int, finish: int,
             return True
         if before and before[-1] not in _PRICE_BEFORE and not before[-1].endswith("'s"):
             return True         # "gluten free", "feel free", "set free"
-    sentence_end = re.compile(r"[.!?\n]").search(text, end)
+    sentence_end = _SENTENCE_STOP.search(text, end)
     if sentence_end is not None and sentence_end.group() == "?":
         return True
     opening = max(0, text.rfind(".", 0, start) + 1, text.rfind("\n", 0, start) + 1)
@@ -164,7 +166,7 @@ def free_findings(text: str, evidence: Any, covered: Sequence[tuple[int, int]]
     if not money:
         return []
     rows = _rows(evidence)
-    low = text.casefold()
+    low = _same_length_lower(text)
     out = []
     for item in said:
         held = _named(low, item, money, rows)
@@ -204,6 +206,13 @@ def _named(low: str, item: FreeSaid, money: Sequence[_Money],
         priced = [m for m in own if not m.words]
         return priced or own
     return by_field
+
+
+def _same_length_lower(text: str) -> str:
+    """``text`` case-folded where that keeps every offset ("ß" becomes "ss"), else with its
+    ASCII letters lowered: offsets found in ``text`` are read in it."""
+    low = text.casefold()
+    return low if len(low) == len(text) else _ascii_lower(text)
 
 
 def _reduced(word: str) -> str:
@@ -371,7 +380,7 @@ def asked_free_held(question: str, evidence: Any) -> tuple[str, str] | None:
     begin, finish = _clause(question, at, at + len(words))
     item = FreeSaid(at, at + len(words), begin, finish,
                     _thing(question, words, at + len(words), finish))
-    held = _named(question.casefold(), item, money, _rows(evidence))
+    held = _named(_same_length_lower(question), item, money, _rows(evidence))
     if not held or any(m.value == 0 for m in held):
         return None
     names = " and ".join(dict.fromkeys(m.path.removeprefix("$.") for m in held[:3]))
