@@ -1652,6 +1652,14 @@ def _prose_failures(policy: Policy, reply: Reply, planned: list[_Planned],
                         "a total" if periods[slot] == {TOTAL} else
                         f"per {' or '.join(sorted(periods[slot]))}") + ")"
                     for words, slot in said), path)))
+    if policy.prose != "guarded" and not approved:
+        # In every prose mode (under `guarded`, ``slot_modifiers`` below reads them too): "{price}
+        # in euros" states a price in another currency than the one verified
+        said = prose_rules.slot_currencies(template.pieces, fields, policy.locale)
+        if said:
+            failures.append(Failure("unapproved_shape", Reason(
+                "unapproved_shape", "words beside a slot say another currency than its field "
+                "holds: " + ", ".join(f"'{p}'" for p in dict.fromkeys(said)), path)))
     if policy.prose == "guarded" and not approved:
         glued = prose_rules.slot_modifiers(template.pieces, fields, policy.locale)
         if glued:

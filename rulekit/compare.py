@@ -173,6 +173,27 @@ def _claimed_number(value: Any, locale: str) -> numbers.ParsedNumber:
     return parsed
 
 
+def _scanned_amount(value: Any, locale: str) -> numbers.ParsedNumber | None:
+    """A claimed amount as the sweep reads it in free text (``rulekit.scan``), for notations
+    babel does not read or reads otherwise: one amount with its currency that is the whole
+    text ("Rs. 1,29,900" and "Rs 1,29,900" in en_IN, "C$20", "1.299 kr" in da_DK, "1.299,– €"),
+    its currency an ISO code (a family such as "dollars" is left to babel); else None."""
+    if not isinstance(value, str) or len(value) > 64:
+        return None
+    from rulekit.scan import scan
+
+    text = value.strip()
+    found = scan(text, locale)
+    if len(found) != 1:
+        return None
+    item = found[0]
+    if item.kind != "number" or item.value is None or item.percent or item.start != 0 \
+            or item.end != len(text) or item.currency is None or len(item.currency) != 3 \
+            or not item.currency.isupper():
+        return None
+    return numbers.ParsedNumber(item.value, currency=item.currency, decimals=item.decimals)
+
+
 class Money(Comparator):
     kind = "money"
     claim_types = frozenset({"money"})
@@ -191,11 +212,22 @@ class Money(Comparator):
         return minor
 
     def read_claimed(self, spec, value, claim_type, locale):
-        parsed = _claimed_number(value, locale)
+        try:
+            parsed = _claimed_number(value, locale)
+        except Unreadable:
+            scanned = _scanned_amount(value, locale)    # "Rs. 1,29,900", "C$20", "1.299,– €"
+            if scanned is None:
+                raise
+            parsed = scanned
         if parsed.percent:
             raise Unreadable(f"{value!r} is a percentage, not an amount")
         if parsed.currency is not None and parsed.currency != spec.currency:
-            return _OtherCurrency(parsed.currency)
+            # babel reads some signs as another country's ("Rs" is SCR): the sweep's reading
+            # in the locale ("Rs" is INR in en_IN) settles it
+            scanned = _scanned_amount(value, locale)
+            if scanned is None or scanned.currency != spec.currency:
+                return _OtherCurrency(parsed.currency)
+            parsed = scanned
         if parsed.currency is None and parsed.currency_text:
             if spec.currency not in numbers.currencies_for_symbol(parsed.currency_text, locale):
                 return _OtherCurrency(parsed.currency_text)

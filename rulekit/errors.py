@@ -118,6 +118,7 @@ CODES: dict[str, str] = {
     "RK606": "unknown slot in a form",
     "RK607": "unknown or misused function",
     "RK608": "unknown derived figure",
+    "RK609": "field word names another currency",
 }
 
 

@@ -758,11 +758,8 @@ def slot_modifiers(pieces: Sequence[str], fields: Mapping[str, Any],
     for index in range(1, len(pieces), 2):
         field = fields.get(pieces[index])
         after = _AFTER_SLOT.match(pieces[index + 1]) if index + 1 < len(pieces) else None
-        if after is None and field is not None and field.type.kind == "money" \
-                and index + 1 < len(pieces):
-            said = _currency_after(pieces[index + 1], field.type.currency, locale)
-            if said is not None:
-                found.append(f"{{{pieces[index]}}}{said}")
+        if after is None:
+            found += slot_currencies(pieces[index:index + 2], fields, locale)
         if field is not None and field.type.kind == "money" \
                 and not _DEDUCTION_FIELD.search(f"{field.name} {field.label}"):
             # "Save {price}", "{price} off": a price said as a discount nothing verified
@@ -795,6 +792,22 @@ def slot_modifiers(pieces: Sequence[str], fields: Mapping[str, Any],
                 words = text[said[1]:said[2]] if said[1] > at else text[said[1]:at]
                 found.append(f"{{{pieces[index]}}}{words}" if said[1] > at
                              else f"{words}{{{pieces[index]}}}")
+    return found
+
+
+def slot_currencies(pieces: Sequence[str], fields: Mapping[str, Any],
+                    locale: str = "en_US") -> list[str]:
+    """Each money slot of the template (``pieces``, from a slot name on: slot names at odd
+    positions of the template) with the words after it that say another currency than its
+    field's, as "{slot} words", in order (``_currency_after``)."""
+    found = []
+    start = 1 if len(pieces) % 2 else 0     # a whole template, or a slot and the piece after it
+    for index in range(start, len(pieces) - 1, 2):
+        field = fields.get(pieces[index])
+        if field is not None and field.type.kind == "money":
+            said = _currency_after(pieces[index + 1], field.type.currency, locale)
+            if said is not None:
+                found.append(f"{{{pieces[index]}}}{said}")
     return found
 
 

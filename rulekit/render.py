@@ -62,10 +62,16 @@ def format_value(field: Field, stored: Any, locale: str, claim_type: str | None 
 # babel formatting is pure but not cheap (tens of microseconds); the same prices and dates are
 # shown again and again, so each formatter keeps a bounded cache of its results.
 
+# Marks babel writes around Arabic amounts (ar_KW: "\u200f12.345\xa0د.ك.\u200f"): the sweep
+# refuses any character that reorders what is shown (direction_control), so rendered text holds
+# none; the amount reads the same without them.
+_DIRECTION_MARKS = str.maketrans("", "", "\u200e\u200f\u061c")
+
+
 @functools.lru_cache(maxsize=4096)
 def _money(locale: str, currency: str, minor_units: int) -> str:
     amount = Decimal(minor_units).scaleb(-get_currency_precision(currency))
-    return format_currency(amount, currency, locale=locale_of(locale))
+    return format_currency(amount, currency, locale=locale_of(locale)).translate(_DIRECTION_MARKS)
 
 
 @functools.lru_cache(maxsize=4096)
@@ -108,10 +114,23 @@ def _decimal(locale: str, text: str, percent: bool) -> str:
 
 
 def fill(pieces: Sequence[str], values: Mapping[str, str]) -> str:
-    """Literal text at even positions of ``pieces``, slot names at odd ones."""
+    """Literal text at even positions of ``pieces``, slot names at odd ones. A value that ends
+    with a full stop ("1.299,00 kr.") takes the place of a full stop right after its slot, and
+    a yen or won sign gives way to the currency's word written after the slot ("{price}円" is
+    "1,299円", never "￥1,299円")."""
     text = list(pieces)
     text[1::2] = [values[name] for name in pieces[1::2]]
+    for index in range(1, len(text) - 1, 2):
+        value, after = text[index], text[index + 1]
+        if value.endswith(".") and after.startswith(".") and not after.startswith(".."):
+            text[index + 1] = after[1:]
+        elif value[:1] in _SIGN_BEFORE_WORD and after[:1] == _SIGN_BEFORE_WORD[value[0]]:
+            text[index] = value[1:].lstrip("\xa0 ")
     return "".join(text)
+
+
+# A currency's sign and the word written after its amounts in its own script.
+_SIGN_BEFORE_WORD = {"￥": "円", "¥": "円", "₩": "원", "￦": "원"}
 
 
 # What may follow a left-out value without the space before it.

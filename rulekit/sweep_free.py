@@ -31,12 +31,14 @@ from decimal import Decimal
 from typing import Any, NamedTuple
 
 from rulekit.findings import Finding, _new_finding
+from rulekit.scan.base import _ascii_lower
 from rulekit.sweep_flags import _TOKEN, _UNREAD, _clause, _negation
 
 _FREE = re.compile(
     r"(?<![\w-])(?:(?:for[ \t\u00a0]+)?free(?:[ \t\u00a0-]+of[ \t\u00a0-]+charge)?"
     r"|complimentary|(?:at[ \t\u00a0]+)?no[ \t\u00a0]+(?:extra[ \t\u00a0]+)?(?:cost|charge)"
     r"|costs?[ \t\u00a0]+(?:you[ \t\u00a0]+)?nothing)(?![\w-])", re.IGNORECASE)
+_SENTENCE_STOP = re.compile(r"[.!?\n]")
 # Words after "free" that make it no price: "free to cancel", "free from defects".
 _NOT_PRICE_AFTER = frozenset("to from up of time will speech agent form hand rein range flow "
                              "throw kick fall spirit trade market software".split())
@@ -86,7 +88,7 @@ _NO_THING = frozenset("for with on to and or but now today too also again as in 
 
 def may_say_free(low: str) -> bool:
     """The first look: whether the case-folded text could hold any of the words."""
-    # (chained tests, not a generator over _CUES: this runs on every audit)
+    # (chained substring tests, not a generator over a tuple of words: this runs on every audit)
     return "free" in low or "no c" in low or "nothing" in low or "complimentary" in low
 
 
@@ -132,7 +134,7 @@ def _not_a_price(text: str, match: re.Match, begin: int, finish: int,
             return True
         if before and before[-1] not in _PRICE_BEFORE and not before[-1].endswith("'s"):
             return True         # "gluten free", "feel free", "set free"
-    sentence_end = re.compile(r"[.!?\n]").search(text, end)
+    sentence_end = _SENTENCE_STOP.search(text, end)
     if sentence_end is not None and sentence_end.group() == "?":
         return True
     opening = max(0, text.rfind(".", 0, start) + 1, text.rfind("\n", 0, start) + 1)
@@ -163,7 +165,7 @@ def free_findings(text: str, evidence: Any, covered: Sequence[tuple[int, int]]
     if not money:
         return []
     rows = _rows(evidence)
-    low = text.casefold()
+    low = _same_length_lower(text)
     out = []
     for item in said:
         held = _named(low, item, money, rows)
@@ -184,10 +186,13 @@ def _named(low: str, item: FreeSaid, money: Sequence[_Money],
     clause = {_reduced(t.group()) for t in _TOKEN.finditer(low, item.begin, item.finish)}
     by_field = [m for m in money if m.words and m.words <= clause]
     if item.thing is not None:      # "free shipping": the shipping's amounts, or none
-        by_field = [m for m in money if item.thing in m.words]
-    sentence = (max(0, low.rfind(".", 0, item.start) + 1), item.finish)
+        by_field = [m for m in money if item.thing in m.words
+                    and m.words <= clause | {item.thing}]
+    if by_field:                    # the most words said: "express shipping" is not "shipping"
+        most = max(len(m.words) for m in by_field)
+        by_field = [m for m in by_field if len(m.words) == most]
     for path, name in rows:
-        at = low.find(name, *sentence)
+        at = low.find(name, item.begin, item.finish)
         if at < 0 or low[at - 1:at].isalnum() or low[at + len(name):at + len(name) + 1].isalnum():
             continue
         own = [m for m in money if m.path.startswith(path)
@@ -200,6 +205,13 @@ def _named(low: str, item: FreeSaid, money: Sequence[_Money],
         priced = [m for m in own if not m.words]
         return priced or own
     return by_field
+
+
+def _same_length_lower(text: str) -> str:
+    """``text`` case-folded where that keeps every offset ("ß" becomes "ss"), else with its
+    ASCII letters lowered: offsets found in ``text`` are read in it."""
+    low = text.casefold()
+    return low if len(low) == len(text) else _ascii_lower(text)
 
 
 def _reduced(word: str) -> str:
@@ -367,7 +379,7 @@ def asked_free_held(question: str, evidence: Any) -> tuple[str, str] | None:
     begin, finish = _clause(question, at, at + len(words))
     item = FreeSaid(at, at + len(words), begin, finish,
                     _thing(question, words, at + len(words), finish))
-    held = _named(question.casefold(), item, money, _rows(evidence))
+    held = _named(_same_length_lower(question), item, money, _rows(evidence))
     if not held or any(m.value == 0 for m in held):
         return None
     names = " and ".join(dict.fromkeys(m.path.removeprefix("$.") for m in held[:3]))

@@ -732,3 +732,46 @@ def test_inputs_the_ruleset_does_not_declare_are_an_input_error(inputs, said):
     assert decision.decision == "refuse" and not decision.claims
     assert [r.code for r in decision.reasons] == ["input_error"]
     assert said in decision.reasons[0].message
+
+
+_LOCAL_SHOP = """ruleset shop {{
+  version "1"
+  locale {locale}
+  currency {currency}
+  timezone "UTC"
+}}
+entity product {{
+  key sku
+  field sku identifier
+  field name text
+  field price money
+}}
+prose guarded
+on otherwise refuse "refused"
+"""
+
+
+@pytest.mark.parametrize("locale, currency, stored, claimed, outcome", [
+    # read as the sweep reads them (probe money f8): "Rs" is INR in en_IN, not SCR
+    ("en_IN", "INR", 12990000, "Rs 1,29,900", "confirmed"),
+    ("en_IN", "INR", 12990000, "Rs. 1,29,900", "confirmed"),
+    ("en_IN", "INR", 12990000, "Rs. 1,29,901", "contradicted"),
+    ("en_CA", "CAD", 2000, "C$20", "confirmed"),
+    ("en_CA", "CAD", 2000, "C$21", "contradicted"),
+    ("en_CA", "CAD", 2000, "US$20", "contradicted"),
+    ("da_DK", "DKK", 129900, "1.299 kr", "confirmed"),
+    ("da_DK", "DKK", 129900, "1.300 kr", "contradicted"),
+    ("de_DE", "EUR", 129900, "1.299,– €", "confirmed"),
+    ("de_DE", "EUR", 129900, "1.298,– €", "contradicted"),
+])
+def test_a_claimed_amount_is_read_as_the_sweep_reads_it(tmp_path, locale, currency, stored,
+                                                        claimed, outcome):
+    path = tmp_path / "shop.rules"
+    path.write_text(_LOCAL_SHOP.format(locale=locale, currency=currency))
+    decision = check(rulekit.load(path), {"answer_template": "{name} is {price}.", "claims": [
+        {"key": "name", "type": "text", "entity": "product", "entity_id": "X1", "field": "name",
+         "value": "W"},
+        {"key": "price", "type": "money", "entity": "product", "entity_id": "X1",
+         "field": "price", "value": claimed}]},
+        {"product": [{"sku": "X1", "name": "W", "price": stored}]}, now=NOW)
+    assert decision.claims[1].outcome == outcome, decision.claims[1]

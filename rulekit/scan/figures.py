@@ -232,6 +232,10 @@ _COUNTRY_PATTERN = (
     + r")[  ]+(?:" + "|".join(sorted({w for w in _COUNTRY_CURRENCIES} | {
         "dollar", "peso", "franc", "rupee", "pound"}, key=len, reverse=True)) + ")"
     + "|kronor|kroner|krona|krone")
+# A minus written after an amount ("5,00- €"), and the words before an amount in brackets
+# that make the brackets accounting's minus ("Your balance is ($5.00)", "Total: ($5.00)").
+_TRAILING_MINUS = frozenset("-\u2212")
+_ACCOUNTING_BEFORE = re.compile(r"(?:(?<![\w'])(?:is|are|was|were|of)|[:|=]|^|\n)[ \t\u00a0*]*\Z")
 # CJK currency words written right after the digits or a CJK scale (1299美元, 1.2万円).
 _CJK_CURRENCY_WORDS = ("米ドル|美元|欧元|歐元|日元|英镑|英鎊|人民币|人民幣|人民元|港币|港幣|港元|韩元|韓元|"
                        "ドル|ユーロ|ウォン|달러|유로|위안|엔")
@@ -464,8 +468,8 @@ class _Figures:
             # a plain "$" (not US$, -$, No $): what _CURRENCY_BEFORE finds, and no ordinal mark
             dollar = s < 2 or text[s - 2] in _LEFT_QUIET or (
                 text[s - 2] in _NBSP_SPACE and (s < 3 or text[s - 3] not in _ORDINAL_END))
-            if not dollar:
-                return None
+            if not dollar or s >= 2 and text[s - 2] == "(":
+                return None                     # "($5.00)" may be accounting's minus
         elif before not in _LEFT_QUIET:
             return None
         if not glued:
@@ -717,6 +721,16 @@ class _Figures:
         elif value is not None and not glued_left and end == e and nxt == self.info.decimal \
                 and text[e + 1:e + 2] in _CENTS_DASHES and hit.decimals == 0:
             end, currency_text = self.dash_cents(hit, e, currency_text)
+        if value is not None and sign is None and not glued_left and end < len(text) \
+                and text[end] in _TRAILING_MINUS and not hit.percent \
+                and self.info.language != "en":
+            # "5,00- €", "5,00 €-": a trailing minus, as German and Nordic statements write it
+            end, currency_text, sign = self.trailing_minus(hit, end, currency_text)
+        elif value is not None and sign is None and currency_text is not None and start \
+                and text[start - 1] == "(" and text[end:end + 1] == ")" \
+                and _ACCOUNTING_BEFORE.search(text, max(0, start - 24), start - 1):
+            # "Your balance is ($5.00).", "Balance: ($5.00)": accounting's minus, brackets kept
+            sign, start, end = "-", start - 1, end + 1
         if currency_text is not None:
             said = " ".join(currency_text.lower().split())
             symbol = _CURRENCY_WORDS.get(said) or _COUNTRY_WORDS.get(said, currency_text)
@@ -806,6 +820,29 @@ class _Figures:
             if not (mult.strip(" \u00a0") in _TIMES_SIGNS and self.quantity(hit, end)):
                 hit.kind = "multiple"
         return end, currency_text
+
+    def trailing_minus(self, hit: _Hit, end: int, currency_text: str | None):
+        """(end, currency, sign) of an amount whose minus is written after it ("5,00- €",
+        "5,00 €-", "EUR 5,00-"): read only with a currency, before or after the minus, and not
+        where a range goes on after it ("5-6 €", "€5-€10"); else as it was."""
+        text = self.text
+        after = end + 1
+        if currency_text is None:
+            found = _SUFFIX.match(text, after) if text[after:after + 1] in _SUFFIX_FIRST \
+                or text[after:after + 1] in " \u00a0" and text[after + 1:after + 2] in _SUFFIX_FIRST \
+                else None
+            if found is None or not (found.group("cur") or found.group("curw")) \
+                    or not self.free(end, found.end()):
+                return end, currency_text, None
+            after, currency_text = self.suffix(hit, found, after, None)
+            if currency_text is None:
+                return end, None, None
+        rest, nxt = text[after:after + 3].lstrip(" \u00a0"), text[after:after + 1]
+        if rest[:1].isdigit() or rest[:1] and _CURRENCY_SIGN.match(rest[:1]) \
+                or nxt and (nxt.isalnum() or nxt in "-\u2010") \
+                or not self.free(end, after):       # "10 €-Gutschein", "10-€-Gutschein"
+            return end, currency_text if after == end + 1 else None, None
+        return after, currency_text, "-"
 
     def dash_cents(self, hit: _Hit, e: int, currency_text: str | None):
         """"1.299,– €", "49,- EUR", "€ 49,–": a price whose cents are a dash after the decimal

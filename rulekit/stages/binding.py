@@ -66,6 +66,38 @@ def _said_as_misfits(c: Compilation, entity: ast.Entity) -> set[int]:
     return misfits
 
 
+def _other_currency(c: Compilation, entity: str, decl: ast.FieldDecl, word: ast.String) -> None:
+    """RK609 when a `said as` word of a money field is a currency's sign or name ("$", "US$",
+    "euros") that cannot be the field's currency: the amount after it is bound by its value,
+    so "$1,299.00" would pass against a price in euros."""
+    info = c.fields.get((entity, decl.name.value))
+    if info is None or info.kind != "money":
+        return
+    own = getattr(info.options.get("currency") or c.header_setting("currency"), "value", None)
+    locale = getattr(c.header_setting("locale"), "value", None) or "en_US"
+    if not isinstance(own, str):
+        return
+    from rulekit.scan import scan
+    from rulekit.scan.figures import currency_codes
+
+    said = None
+    for probe, at in ((f"{word.value}1", len(word.value)), (f"1 {word.value}", 0)):
+        try:
+            found = next(iter(scan(probe, str(locale))), None)
+        except Exception:       # a locale the header already reported
+            return
+        if found is not None and found.currency is not None and found.end - found.start > 1:
+            said = found.currency
+            break
+    if said is None or own.upper() in currency_codes(said):
+        return
+    c.warn("RK609", f"\"{word.value}\" names {said} money, but '{decl.name.value}' of entity "
+           f"'{entity}' is in {own.upper()}", word.span,
+           hint=f"an amount after it is bound to the field by its value alone, so an amount in "
+           f"{own.upper()} would pass written in {said}; use the field's own sign or a word "
+           "that names no currency (\"costs\", \"price\")")
+
+
 def _entity(c: Compilation, entity: ast.Entity) -> P.BoundEntity | None:
     name = entity.name.value
     for path in entity.evidence:
@@ -132,6 +164,7 @@ def _entity(c: Compilation, entity: ast.Entity) -> P.BoundEntity | None:
                             "word must name one field of an entity")
                     continue
                 words.setdefault(key, (decl.name.value, word))
+                _other_currency(c, name, decl, word)
     ordered = tuple(sorted(((w, f) for w, (f, _) in words.items()), key=lambda p: -len(p[0])))
     return P.BoundEntity(name=name, paths=tuple(p.value for p in entity.evidence),
                          mentions=tuple(mentions), aliases=tuple(aliases),
