@@ -23,3 +23,105 @@ from rulekit.template import parse_template
 def test_an_empty_value_is_left_out_with_the_space_or_brackets_around_it(template, id_, want):
     pieces = parse_template(template).pieces
     assert fill_message(pieces, {"entity": "order", "id": id_}) == want
+
+
+# --- money a fallback builds: shown in the locale's pattern, and kept sweepable ------------
+
+import datetime as dt      # noqa: E402
+
+from rulekit.audit import audit    # noqa: E402
+from rulekit.check import check    # noqa: E402
+from rulekit.compile import compile_source    # noqa: E402
+
+_NOW = dt.datetime(2026, 11, 30, 12, tzinfo=dt.timezone.utc)
+
+
+def _shop(locale: str, currency: str, template: str):
+    source = f'''ruleset shop {{
+  version "1"
+  locale {locale}
+  currency {currency}
+  timezone "UTC"
+}}
+entity product {{
+  key sku
+  field sku identifier
+  field name text
+  field price money
+}}
+fallback facts "{template}" {{
+  name = product.name
+  price = product.price
+}}
+prose guarded
+on contradicted fallback facts
+on otherwise refuse "refused"
+'''
+    result = compile_source(source, "shop.rules")
+    assert result.ok, result.diagnostics
+    return result.policy
+
+
+def _fallback(locale: str, currency: str, template: str, stored: int, wrong: str):
+    """The fallback text of a reply whose price is wrong, and the sweep of that text."""
+    policy = _shop(locale, currency, template)
+    rows = {"product": [{"sku": "X1", "name": "W", "price": stored}]}
+    decision = check(policy, {"answer_template": "{name} is {price}.", "claims": [
+        {"key": "name", "type": "text", "entity": "product", "entity_id": "X1",
+         "field": "name", "value": "W"},
+        {"key": "price", "type": "money", "entity": "product", "entity_id": "X1",
+         "field": "price", "value": wrong}]}, rows, now=_NOW)
+    assert decision.decision == "fallback", decision
+    return decision.text, audit(decision.text, rows, policy=policy, now=_NOW)
+
+
+@pytest.mark.parametrize("locale, currency, stored, wrong", [
+    ("ar_KW", "KWD", 12345, "12.000"),
+    ("ar_BH", "BHD", 1500, "2.000"),
+    ("he_IL", "ILS", 129900, "1000"),
+])
+def test_fallback_money_has_no_direction_control_the_sweep_would_refuse(locale, currency,
+                                                                       stored, wrong):
+    text, swept = _fallback(locale, currency, "{name} is {price}.", stored, wrong)
+    assert "\u200f" not in text
+    assert [f.code for f in swept.findings] == [], text
+    assert swept.decision.decision == "answer"
+
+
+def test_a_price_ending_in_an_abbreviation_point_ends_the_sentence_once():
+    text, _ = _fallback("da_DK", "DKK", "{name} is {price}.", 129900, "1.000,00")
+    assert text == "W is 1.299,00\xa0kr."
+
+
+def test_a_price_inside_a_sentence_keeps_its_abbreviation_point():
+    text, _ = _fallback("da_DK", "DKK", "{name} costs {price} now.", 129900, "1.000,00")
+    assert text == "W costs 1.299,00\xa0kr. now."
+
+
+@pytest.mark.parametrize("locale, currency, template, stored, want", [
+    ("ja_JP", "JPY", "{name}は{price}円です。", 1299, "Wは1,299円です。"),
+    ("en_US", "USD", "{name} is {price} USD.", 129900, "W is 1,299.00 USD."),
+    ("en_US", "USD", "{name} is {price} dollars.", 129900, "W is 1,299.00 dollars."),
+    ("en_US", "USD", "{name} is ${price}.", 129900, "W is $1,299.00."),
+    ("sv_SE", "SEK", "{name} kostar {price} kr.", 129900, "W kostar 1\xa0299,00 kr."),
+    ("zh_CN", "CNY", "{name}售价{price}元。", 129900, "W售价1,299.00元。"),
+    # the pass twins: no currency written beside the slot, so the symbol stays
+    ("ja_JP", "JPY", "{name}は{price}です。", 1299, "Wは￥1,299です。"),
+    ("en_US", "USD", "{name} is {price}, paid in USD.", 129900, "W is $1,299.00, paid in USD."),
+])
+def test_a_template_that_writes_the_currency_beside_a_slot_gets_the_amount_without_its_symbol(
+        locale, currency, template, stored, want):
+    text, swept = _fallback(locale, currency, template, stored, "1")
+    assert text == want
+    assert swept.decision.decision == "answer", [f.code for f in swept.findings]
+
+
+def test_an_answer_template_that_writes_the_currency_gets_the_amount_without_its_symbol():
+    policy = _shop("ja_JP", "JPY", "{name} is {price}.")
+    rows = {"product": [{"sku": "X1", "name": "W", "price": 1299}]}
+    decision = check(policy, {"answer_template": "{name}は{price}円です。", "claims": [
+        {"key": "name", "type": "text", "entity": "product", "entity_id": "X1",
+         "field": "name", "value": "W"},
+        {"key": "price", "type": "money", "entity": "product", "entity_id": "X1",
+         "field": "price", "value": "1299"}]}, rows, now=_NOW)
+    assert (decision.decision, decision.text) == ("answer", "Wは1,299円です。")
