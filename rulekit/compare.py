@@ -191,10 +191,16 @@ class Money(Comparator):
         return minor
 
     def read_claimed(self, spec, value, claim_type, locale):
-        parsed = _claimed_number(value, locale)
+        try:
+            parsed = _claimed_number(value, locale)
+        except Unreadable:
+            parsed = _written_sign(value, spec.currency, locale)
+            if parsed is None:
+                raise
         if parsed.percent:
             raise Unreadable(f"{value!r} is a percentage, not an amount")
-        if parsed.currency is not None and parsed.currency != spec.currency:
+        if parsed.currency is not None and parsed.currency != spec.currency and \
+                _sign_currency(parsed.currency_text, spec.currency, locale) != spec.currency:
             return _OtherCurrency(parsed.currency)
         if parsed.currency is None and parsed.currency_text:
             if spec.currency not in numbers.currencies_for_symbol(parsed.currency_text, locale):
@@ -213,6 +219,56 @@ class Money(Comparator):
 @dataclasses.dataclass(frozen=True)
 class _OtherCurrency:
     currency: str
+
+
+def _sign_currency(sign: str | None, currency: str, locale: str) -> str | None:
+    """The currency a currency sign names, for a field in ``currency``, as the free-text sweep
+    reads the sign (``scan.figures``): the locale's country settles a family first ("Rs" is
+    INR in en_IN, "kr" DKK in da_DK, "$" CAD in en_CA), a prefixed dollar is its own ("C$"
+    CAD); a family the locale does not settle ("Rs" in en_US) names ``currency`` when it is
+    one of its members. None for a sign that names no currency."""
+    if not sign:
+        return None
+    from rulekit.scan.figures import _currency_for, currency_codes
+
+    named = _currency_for(sign.strip(), locale)
+    if named is None:
+        return None
+    if named == currency or currency in currency_codes(named):
+        return currency
+    return named if len(named) == 3 and named.isupper() else None
+
+
+# An amount as a customer writes it that babel's patterns do not: the currency written with a
+# sign babel does not give it in the locale ("Rs. 1,29,900", "C$20", "1.299 kr" in da_DK,
+# whose krone babel writes "kr."), or no cents as a dash after the decimal mark ("1.299,– €",
+# "49,- EUR"). Sign, currency before, digits, the dash, currency after.
+_WRITTEN_AMOUNT = re.compile(r"(?P<sign>[+-]?)\s*(?P<pre>[^\d\s+-][^\d]*?)?\s*"
+                             r"(?P<core>\d(?:[\d.,' \u00a0\u202f]*\d)?)(?P<dash>[.,][-\u2013\u2014])?"
+                             r"\s*(?P<post>[^\d\s][^\d]*?)?\s*")
+
+
+def _written_sign(value: Any, currency: str, locale: str) -> numbers.ParsedNumber | None:
+    """``value``, which ``numbers.parse_number`` cannot read, read with its currency sign as
+    the sweep reads it (``_sign_currency``) and a dash for no cents as ",00"; None when it is not
+    such an amount. The sign is replaced by the ISO code it names, or by ``currency`` when it
+    is a sign of ``currency``'s family that the locale does not settle ("Rs" in en_US for an
+    INR field), so a sign of another currency still reads as that one."""
+    if not isinstance(value, str) or len(value) > numbers.CACHED_LENGTH:
+        return None
+    found = _WRITTEN_AMOUNT.fullmatch(value.strip())
+    if found is None or (found["pre"] and found["post"]):
+        return None
+    sign = (found["pre"] or found["post"] or "").strip()
+    core = found["core"] + (found["dash"][0] + "00" if found["dash"] else "")
+    code = _sign_currency(sign, currency, locale)
+    if sign and code is None:
+        return None     # a sign of no currency
+    if not sign and not found["dash"]:
+        return None     # nothing to read otherwise than parse_number did
+    text = f"{found['sign']}{code} {core}" if code else f"{found['sign']}{core}"
+    parsed = numbers.parse_number(text, locale)
+    return None if parsed is None else dataclasses.replace(parsed, currency_text=sign or None)
 
 
 class Date(Comparator):
