@@ -242,10 +242,11 @@ def _sign_currency(sign: str | None, currency: str, locale: str) -> str | None:
 # An amount as a customer writes it that babel's patterns do not: the currency written with a
 # sign babel does not give it in the locale ("Rs. 1,29,900", "C$20", "1.299 kr" in da_DK,
 # whose krone babel writes "kr."), or no cents as a dash after the decimal mark ("1.299,– €",
-# "49,- EUR"). Sign, currency before, digits, the dash, currency after.
+# "49,- EUR") or as India's "/-" ("Rs. 1,29,900/-"). Sign, currency before, digits, the
+# dash, currency after.
 _WRITTEN_AMOUNT = re.compile(r"(?P<sign>[+-]?)\s*(?P<pre>[^\d\s+-][^\d]*?)?\s*"
-                             r"(?P<core>\d(?:[\d.,' \u00a0\u202f]*\d)?)(?P<dash>[.,][-\u2013\u2014])?"
-                             r"\s*(?P<post>[^\d\s][^\d]*?)?\s*")
+                             r"(?P<core>\d(?:[\d.,' \u00a0\u202f]*\d)?)"
+                             r"(?P<dash>[.,][-\u2013\u2014]|/-)?\s*(?P<post>[^\d\s][^\d]*?)?\s*")
 
 
 def _written_sign(value: Any, currency: str, locale: str) -> numbers.ParsedNumber | None:
@@ -260,7 +261,8 @@ def _written_sign(value: Any, currency: str, locale: str) -> numbers.ParsedNumbe
     if found is None or (found["pre"] and found["post"]):
         return None
     sign = (found["pre"] or found["post"] or "").strip()
-    core = found["core"] + (found["dash"][0] + "00" if found["dash"] else "")
+    dash = found["dash"] or ""
+    core = found["core"] + (dash[0] + "00" if dash[:1] in (".", ",") else "")
     code = _sign_currency(sign, currency, locale)
     if sign and code is None:
         return None     # a sign of no currency

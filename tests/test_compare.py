@@ -13,6 +13,7 @@ from rulekit.types import MoneyType
     ("en_IN", "INR", "Rs 1,29,900", 12990000),
     ("en_IN", "INR", "Rs. 1,29,900", 12990000),
     ("en_IN", "INR", "₹1,29,900", 12990000),
+    ("en_IN", "INR", "Rs. 1,29,900/-", 12990000),
     ("en_US", "INR", "Rs 1,299", 129900),            # a ruleset whose currency is INR
     ("en_CA", "CAD", "C$20", 2000),
     ("en_US", "CAD", "C$20", 2000),
@@ -32,6 +33,7 @@ def test_a_local_notation_of_the_fields_currency_is_confirmed(locale, currency, 
 @pytest.mark.parametrize("locale, currency, claimed, stored", [
     ("en_IN", "INR", "Rs 1,29,901", 12990000),       # the wrong amount
     ("en_IN", "INR", "Rs. 1,29,901", 12990000),
+    ("en_IN", "INR", "Rs. 1,29,901/-", 12990000),
     ("da_DK", "DKK", "1.300 kr", 129900),
     ("de_DE", "EUR", "1.300,– €", 129900),
     ("en_US", "USD", "C$20", 2000),                  # Canadian dollars against US ones
