@@ -294,9 +294,8 @@ class Date(Comparator):
         claimed = dates.parse_claimed_date(_text(value), locale, naive_zone=spec.zone)
         if claimed is None:
             raise Unreadable(f"{value!r} is not a date")
-        if claimed.kind == "date":
-            return claimed.day
-        return claimed.instant.astimezone(dates.zone(spec.zone)).date()
+        # read as a stored value is: an exact UTC midnight copied from the record is its day
+        return dates.stored_day(claimed, spec.zone, None)
 
     def show(self, spec, value):
         return value.isoformat()
