@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from rulekit.render import fill_message
+from rulekit.render import fill, fill_message
 from rulekit.template import parse_template
 
 
@@ -79,6 +79,7 @@ def _fallback(locale: str, currency: str, template: str, stored: int, wrong: str
     ("ar_KW", "KWD", 12345, "12.000"),
     ("ar_BH", "BHD", 1500, "2.000"),
     ("he_IL", "ILS", 129900, "1000"),
+    ("ar_EG", "EGP", 129900, "1000"),
 ])
 def test_fallback_money_has_no_direction_control_the_sweep_would_refuse(locale, currency,
                                                                        stored, wrong):
@@ -125,3 +126,19 @@ def test_an_answer_template_that_writes_the_currency_gets_the_amount_without_its
         {"key": "price", "type": "money", "entity": "product", "entity_id": "X1",
          "field": "price", "value": "1299"}]}, rows, now=_NOW)
     assert (decision.decision, decision.text) == ("answer", "Wは1,299円です。")
+
+
+# --- fill() alone: the stop and the currency word after a slot ------------------------------
+
+@pytest.mark.parametrize("pieces, value, currencies, locale, want", [
+    (("W is ", "price", "."), "1.299,00\xa0kr.", {"price": "DKK"}, "da_DK", "W is 1.299,00\xa0kr."),
+    (("W is ", "price", "..."), "1.299,00\xa0kr.", {"price": "DKK"}, "da_DK",
+     "W is 1.299,00\xa0kr...."),                                   # an ellipsis stays
+    (("W is ", "price", "."), "$1,299.00", {"price": "USD"}, "en_US", "W is $1,299.00."),
+    (("Wは", "price", "円です。"), "￥1,299", {"price": "JPY"}, "ja_JP", "Wは1,299円です。"),
+    (("Wは", "price", "です。"), "￥1,299", {"price": "JPY"}, "ja_JP", "Wは￥1,299です。"),
+    (("Wは", "price", "円です。"), "￥1,299", None, "ja_JP", "Wは￥1,299円です。"),  # not money
+])
+def test_fill_gives_way_to_the_stop_or_currency_word_after_a_slot(pieces, value, currencies,
+                                                                  locale, want):
+    assert fill(pieces, {"price": value}, currencies, locale) == want
