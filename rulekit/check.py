@@ -1763,8 +1763,11 @@ def _answer(policy: Policy, results: list[ClaimResult], reply: Reply, rows: dict
             return Decision("refuse", message=_message(policy, DEFAULT_REFUSAL, [result], rows),
                             reasons=(reason,), **common)
         citations.append({"slot": result.key, "ref": result.citation, "updated_at": result.updated_at})
-    return Decision("answer", text=fill(reply.template.pieces, values), citations=tuple(citations),
-                    **common)
+    currencies = {result.key: item.field.type.currency
+                  for result, item in zip(results, planned, strict=True)
+                  if item.field.type.kind == "money"}
+    return Decision("answer", text=fill(reply.template.pieces, values, currencies, policy.locale),
+                    citations=tuple(citations), **common)
 
 
 def _facts(policy: Policy, results: list[ClaimResult], rows: dict, *, with_true_values: bool,
@@ -1948,7 +1951,7 @@ def _render_fallback(policy: Policy, action: Action, results: list[ClaimResult],
     for result in results:
         if result.reason_code not in ("lookup_failed", "unknown_entity", "missing_input"):
             ids_by_entity.setdefault(result.entity, set()).add(result.entity_id)
-    values, citations = {}, []
+    values, citations, currencies = {}, [], {}
     for slot in template.slots:
         ids = ids_by_entity.get(slot.entity, set())
         if len(ids) > 1:
@@ -1974,6 +1977,8 @@ def _render_fallback(policy: Policy, action: Action, results: list[ClaimResult],
                              "is out of date", named)
         try:
             values[slot.name] = format_value(field, value, policy.locale)
+            if field.type.kind == "money":
+                currencies[slot.name] = field.type.currency
         except Unreadable:
             return _Unfilled("not_checkable", f"the {field.label} of {slot.entity} "
                              f"{entity_id}, which cannot be shown", named)
@@ -1981,7 +1986,7 @@ def _render_fallback(policy: Policy, action: Action, results: list[ClaimResult],
                           "ref": f"{slot.entity}:{_row_id(entity, row, entity_id)}#{slot.field}",
                           "updated_at": _updated_text(row.get(entity.fresh_via), entity)
                           if entity.fresh_via else None})
-    return fill(template.pieces, values), tuple(citations)
+    return fill(template.pieces, values, currencies, policy.locale), tuple(citations)
 
 
 # ``rulekit.check(...)`` works even after this module was imported as ``rulekit.check``.

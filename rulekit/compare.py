@@ -173,27 +173,6 @@ def _claimed_number(value: Any, locale: str) -> numbers.ParsedNumber:
     return parsed
 
 
-def _scanned_amount(value: Any, locale: str) -> numbers.ParsedNumber | None:
-    """A claimed amount as the sweep reads it in free text (``rulekit.scan``), for notations
-    babel does not read or reads otherwise: one amount with its currency that is the whole
-    text ("Rs. 1,29,900" and "Rs 1,29,900" in en_IN, "C$20", "1.299 kr" in da_DK, "1.299,– €"),
-    its currency an ISO code (a family such as "dollars" is left to babel); else None."""
-    if not isinstance(value, str) or len(value) > 64:
-        return None
-    from rulekit.scan import scan
-
-    text = value.strip()
-    found = scan(text, locale)
-    if len(found) != 1:
-        return None
-    item = found[0]
-    if item.kind != "number" or item.value is None or item.percent or item.start != 0 \
-            or item.end != len(text) or item.currency is None or len(item.currency) != 3 \
-            or not item.currency.isupper():
-        return None
-    return numbers.ParsedNumber(item.value, currency=item.currency, decimals=item.decimals)
-
-
 class Money(Comparator):
     kind = "money"
     claim_types = frozenset({"money"})
@@ -215,19 +194,14 @@ class Money(Comparator):
         try:
             parsed = _claimed_number(value, locale)
         except Unreadable:
-            scanned = _scanned_amount(value, locale)    # "Rs. 1,29,900", "C$20", "1.299,– €"
-            if scanned is None:
+            parsed = _written_sign(value, spec.currency, locale)
+            if parsed is None:
                 raise
-            parsed = scanned
         if parsed.percent:
             raise Unreadable(f"{value!r} is a percentage, not an amount")
-        if parsed.currency is not None and parsed.currency != spec.currency:
-            # babel reads some signs as another country's ("Rs" is SCR): the sweep's reading
-            # in the locale ("Rs" is INR in en_IN) settles it
-            scanned = _scanned_amount(value, locale)
-            if scanned is None or scanned.currency != spec.currency:
-                return _OtherCurrency(parsed.currency)
-            parsed = scanned
+        if parsed.currency is not None and parsed.currency != spec.currency and \
+                _sign_currency(parsed.currency_text, spec.currency, locale) != spec.currency:
+            return _OtherCurrency(parsed.currency)
         if parsed.currency is None and parsed.currency_text:
             if spec.currency not in numbers.currencies_for_symbol(parsed.currency_text, locale):
                 return _OtherCurrency(parsed.currency_text)
@@ -245,6 +219,58 @@ class Money(Comparator):
 @dataclasses.dataclass(frozen=True)
 class _OtherCurrency:
     currency: str
+
+
+def _sign_currency(sign: str | None, currency: str, locale: str) -> str | None:
+    """The currency a currency sign names, for a field in ``currency``, as the free-text sweep
+    reads the sign (``scan.figures``): the locale's country settles a family first ("Rs" is
+    INR in en_IN, "kr" DKK in da_DK, "$" CAD in en_CA), a prefixed dollar is its own ("C$"
+    CAD); a family the locale does not settle ("Rs" in en_US) names ``currency`` when it is
+    one of its members. None for a sign that names no currency."""
+    if not sign:
+        return None
+    from rulekit.scan.figures import _currency_for, currency_codes
+
+    named = _currency_for(sign.strip(), locale)
+    if named is None:
+        return None
+    if named == currency or currency in currency_codes(named):
+        return currency
+    return named if len(named) == 3 and named.isupper() else None
+
+
+# An amount as a customer writes it that babel's patterns do not: the currency written with a
+# sign babel does not give it in the locale ("Rs. 1,29,900", "C$20", "1.299 kr" in da_DK,
+# whose krone babel writes "kr."), or no cents as a dash after the decimal mark ("1.299,– €",
+# "49,- EUR") or as India's "/-" ("Rs. 1,29,900/-"). Sign, currency before, digits, the
+# dash, currency after.
+_WRITTEN_AMOUNT = re.compile(r"(?P<sign>[+-]?)\s*(?P<pre>[^\d\s+-][^\d]*?)?\s*"
+                             r"(?P<core>\d(?:[\d.,' \u00a0\u202f]*\d)?)"
+                             r"(?P<dash>[.,][-\u2013\u2014]|/-)?\s*(?P<post>[^\d\s][^\d]*?)?\s*")
+
+
+def _written_sign(value: Any, currency: str, locale: str) -> numbers.ParsedNumber | None:
+    """``value``, which ``numbers.parse_number`` cannot read, read with its currency sign as
+    the sweep reads it (``_sign_currency``) and a dash for no cents as ",00"; None when it is not
+    such an amount. The sign is replaced by the ISO code it names, or by ``currency`` when it
+    is a sign of ``currency``'s family that the locale does not settle ("Rs" in en_US for an
+    INR field), so a sign of another currency still reads as that one."""
+    if not isinstance(value, str) or len(value) > numbers.CACHED_LENGTH:
+        return None
+    found = _WRITTEN_AMOUNT.fullmatch(value.strip())
+    if found is None or (found["pre"] and found["post"]):
+        return None
+    sign = (found["pre"] or found["post"] or "").strip()
+    dash = found["dash"] or ""
+    core = found["core"] + (dash[0] + "00" if dash[:1] in (".", ",") else "")
+    code = _sign_currency(sign, currency, locale)
+    if sign and code is None:
+        return None     # a sign of no currency
+    if not sign and not found["dash"]:
+        return None     # nothing to read otherwise than parse_number did
+    text = f"{found['sign']}{code} {core}" if code else f"{found['sign']}{core}"
+    parsed = numbers.parse_number(text, locale)
+    return None if parsed is None else dataclasses.replace(parsed, currency_text=sign or None)
 
 
 class Date(Comparator):
@@ -268,9 +294,8 @@ class Date(Comparator):
         claimed = dates.parse_claimed_date(_text(value), locale, naive_zone=spec.zone)
         if claimed is None:
             raise Unreadable(f"{value!r} is not a date")
-        if claimed.kind == "date":
-            return claimed.day
-        return claimed.instant.astimezone(dates.zone(spec.zone)).date()
+        # read as a stored value is: an exact UTC midnight copied from the record is its day
+        return dates.stored_day(claimed, spec.zone, None)
 
     def show(self, spec, value):
         return value.isoformat()

@@ -734,15 +734,27 @@ def stored_day(value: object, zone: str | None, naive_zone: str | None) -> dt.da
     2026-07-05T22:00:00-06:00 is 5 July (a Unix time's day is in UTC). A naive timestamp is in
     ``naive_zone``; with ``naive_zone`` None (a date field's), it is the day as written: a
     DATETIME or SQLite midnight, ``2026-12-03 00:00:00``, is 3 December in New York too, not
-    the evening before. Also takes a ``ClaimedDate``."""
+    the evening before, and so is an exact UTC midnight, ``2026-12-03T00:00:00Z`` (how JS
+    ``Date`` and many APIs write a day): ``_day_as_written``. Also takes a ``ClaimedDate``."""
     if isinstance(value, ClaimedDate):
         value = value.day if value.kind == "date" else value.instant
     found = _written(value, naive_zone or "UTC")
     if isinstance(found, dt.datetime):
-        if zone is None or naive_zone is None and _naive(value):
+        if zone is None or naive_zone is None and _day_as_written(value, found):
             return found.date()     # as written: a naive time read in UTC keeps its wall date
         return found.astimezone(_zone(zone)).date()
     return found
+
+
+def _day_as_written(value: object, found: dt.datetime) -> bool:
+    """Whether a date field's stored time (``found``, as ``_written`` reads ``value``) stands
+    for the calendar day it is written on rather than an instant to move into the field's
+    zone: one written without a zone, or exactly midnight at UTC (``...T00:00:00Z``,
+    ``+00:00``), the way a day leaves JS ``Date``, many ORMs and JSON APIs. Only a date
+    field asks this; a timestamp's UTC midnight is an instant like any other."""
+    if found.utcoffset() == dt.timedelta(0) and found.time() == dt.time(0):
+        return True
+    return _naive(value)
 
 
 def _naive(value: object) -> bool:

@@ -15,7 +15,7 @@ from babel import Locale
 from babel.dates import format_date, format_datetime
 from babel.lists import format_list
 from babel.numbers import (format_currency, format_decimal, format_percent,
-                           get_currency_precision)
+                           get_currency_name, get_currency_precision)
 
 from rulekit import dates
 from rulekit.compare import COMPARATORS, Unreadable
@@ -62,27 +62,33 @@ def format_value(field: Field, stored: Any, locale: str, claim_type: str | None 
 # babel formatting is pure but not cheap (tens of microseconds); the same prices and dates are
 # shown again and again, so each formatter keeps a bounded cache of its results.
 
-# Marks babel writes around Arabic amounts (ar_KW: "\u200f12.345\xa0د.ك.\u200f"): the sweep
-# refuses any character that reorders what is shown (direction_control), so rendered text holds
-# none; the amount reads the same without them.
-_DIRECTION_MARKS = str.maketrans("", "", "\u200e\u200f\u061c")
+# The characters that reorder what a reader sees, which the sweep refuses in an answer
+# (sweep.direction_controls): CLDR puts a right-to-left mark around money in Arabic and Hebrew
+# locales ("\u200f12.345 د.ك.\u200f") and inside Arabic dates, and an app that sweeps the
+# text rulekit built would block it. Code-built text carries none; a reader's bidi algorithm
+# places a number and its symbol without them.
+_NO_DIRECTION_CONTROLS = dict.fromkeys(map(ord, "\u061c\u200f\u202a\u202b\u202c\u202d\u202e"
+                                                "\u2066\u2067\u2068\u2069"), None)
 
 
 @functools.lru_cache(maxsize=4096)
 def _money(locale: str, currency: str, minor_units: int) -> str:
     amount = Decimal(minor_units).scaleb(-get_currency_precision(currency))
-    return format_currency(amount, currency, locale=locale_of(locale)).translate(_DIRECTION_MARKS)
+    return format_currency(amount, currency, locale=locale_of(locale)).translate(
+        _NO_DIRECTION_CONTROLS)
 
 
 @functools.lru_cache(maxsize=4096)
 def _day(locale: str, pattern: str, day: dt.date) -> str:
-    return format_date(day, format=pattern, locale=locale_of(locale))
+    return format_date(day, format=pattern, locale=locale_of(locale)).translate(
+        _NO_DIRECTION_CONTROLS)
 
 
 @functools.lru_cache(maxsize=4096)
 def _instant(locale: str, pattern: str, zone: str, moment: dt.datetime) -> str:
     where, tz = locale_of(locale), dates.zone(zone)
-    shown = format_datetime(moment, format=pattern, tzinfo=tz, locale=where)
+    shown = format_datetime(moment, format=pattern, tzinfo=tz, locale=where).translate(
+        _NO_DIRECTION_CONTROLS)
     if _repeated_wall_time(moment, tz) and not _shows_zone(where, pattern):
         # "1 November 2026 at 01:30" in New York names two instants an hour apart (the clock
         # goes back at 02:00): the zone's name for this one is added ("01:30 EDT")
@@ -113,24 +119,77 @@ def _decimal(locale: str, text: str, percent: bool) -> str:
     return format_decimal(value, locale=where, decimal_quantization=False)
 
 
-def fill(pieces: Sequence[str], values: Mapping[str, str]) -> str:
+def fill(pieces: Sequence[str], values: Mapping[str, str],
+         currencies: Mapping[str, str] | None = None, locale: str = "en") -> str:
     """Literal text at even positions of ``pieces``, slot names at odd ones. A value that ends
-    with a full stop ("1.299,00 kr.") takes the place of a full stop right after its slot, and
-    a yen or won sign gives way to the currency's word written after the slot ("{price}円" is
-    "1,299円", never "￥1,299円")."""
+    with a full stop (da_DK "1.299,00 kr.") at the end of a sentence ends it once, not "kr..".
+    ``currencies`` maps each money slot to its currency: when the text right beside the slot
+    writes that currency itself ("{price}円", "{price} USD", "${price}"), the slot shows the
+    amount without the locale's symbol ("1,299円", not "￥1,299円")."""
     text = list(pieces)
-    text[1::2] = [values[name] for name in pieces[1::2]]
-    for index in range(1, len(text) - 1, 2):
-        value, after = text[index], text[index + 1]
-        if value.endswith(".") and after.startswith(".") and not after.startswith(".."):
-            text[index + 1] = after[1:]
-        elif value[:1] in _SIGN_BEFORE_WORD and after[:1] == _SIGN_BEFORE_WORD[value[0]]:
-            text[index] = value[1:].lstrip("\xa0 ")
+    for at in range(1, len(text), 2):
+        value, right = values[text[at]], text[at + 1]
+        currency = currencies.get(text[at]) if currencies else None
+        if currency and _writes_currency(text[at - 1], right, currency, locale):
+            value = _without_symbol(value, currency, locale)
+        if value.endswith(".") and right.startswith(".") and not right.startswith(".."):
+            text[at + 1] = right[1:]
+        text[at] = value
     return "".join(text)
 
 
-# A currency's sign and the word written after its amounts in its own script.
-_SIGN_BEFORE_WORD = {"￥": "円", "¥": "円", "₩": "원", "￦": "원"}
+_SPACES = " \xa0\u202f"
+# A currency's everyday word that CLDR does not list as its symbol or name in that language.
+_CURRENCY_WORDS = {"JPY": ("円",), "CNY": ("元",), "KRW": ("원",)}
+
+
+@functools.lru_cache(maxsize=256)
+def _currency_words(currency: str, locale: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """What writes ``currency`` beside an amount in ``locale``: its symbols (the locale's and
+    the English one: "￥" and "¥"; matched exactly) and its code, names and their last words
+    ("US dollars", "dollars"; matched in any case)."""
+    where = locale_of(locale)
+    symbols = {where.currency_symbols.get(currency, currency),
+               locale_of("en").currency_symbols.get(currency, currency),
+               *_CURRENCY_WORDS.get(currency, ())}
+    names = {currency}
+    for count in (None, 1, 2, 5, 1.5):     # the plural forms a language has
+        name = get_currency_name(currency, count=count, locale=where)
+        names.update((name, name.split()[-1]))
+    return tuple(symbols), tuple({name.casefold() for name in names if name})
+
+
+def _writes_currency(left: str, right: str, currency: str, locale: str) -> bool:
+    """Whether the template text right before or after a money slot names its currency."""
+    symbols, names = _currency_words(currency, locale)
+    before, after = left.rstrip(_SPACES), right.lstrip(_SPACES)
+    if any(after.startswith(s) and _ends_word(after, len(s)) for s in symbols) or \
+            any(before.endswith(s) and _starts_word(before, len(before) - len(s))
+                for s in symbols):
+        return True
+    before, after = before.casefold(), after.casefold()
+    return any(after.startswith(n) and _ends_word(after, len(n)) for n in names) or \
+        any(before.endswith(n) and _starts_word(before, len(before) - len(n)) for n in names)
+
+
+def _ends_word(text: str, at: int) -> bool:
+    """Whether a word of Latin letters ending at ``at`` is whole ("kr" in "kr." but not in
+    "kronor"); a CJK or Hangul word needs no space after it ("円です")."""
+    return at >= len(text) or not (text[at].isalpha() and text[at - 1].isalpha()
+                                   and text[at - 1] < "\u2e80")
+
+
+def _starts_word(text: str, at: int) -> bool:
+    return at <= 0 or not (text[at - 1].isalpha() and text[at].isalpha() and text[at] < "\u2e80")
+
+
+def _without_symbol(shown: str, currency: str, locale: str) -> str:
+    """An amount ``_money`` formatted, without the currency symbol babel put in it."""
+    symbol = locale_of(locale).currency_symbols.get(currency, currency)
+    head, found, tail = shown.partition(symbol)
+    if not found:
+        return shown
+    return (head.rstrip(_SPACES) + tail.lstrip(_SPACES)).strip(_SPACES)
 
 
 # What may follow a left-out value without the space before it.

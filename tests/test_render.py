@@ -1,14 +1,10 @@
-"""rulekit.render: filling a message whose placeholder has nothing to show; money as the
-locales write it, without marks the sweep refuses or a stop or sign said twice."""
+"""rulekit.render: filling a message whose placeholder has nothing to show."""
 
 from __future__ import annotations
 
 import pytest
 
-from rulekit.audit import audit
-from rulekit.policy import Field
-from rulekit.render import fill, fill_message, format_value
-from rulekit.types import MoneyType
+from rulekit.render import fill, fill_message
 from rulekit.template import parse_template
 
 
@@ -29,34 +25,120 @@ def test_an_empty_value_is_left_out_with_the_space_or_brackets_around_it(templat
     assert fill_message(pieces, {"entity": "order", "id": id_}) == want
 
 
-# --- money in the locales whose notation babel writes with marks or stops (probe money f9) ------
+# --- money a fallback builds: shown in the locale's pattern, and kept sweepable ------------
+
+import datetime as dt      # noqa: E402
+
+from rulekit.audit import audit    # noqa: E402
+from rulekit.check import check    # noqa: E402
+from rulekit.compile import compile_source    # noqa: E402
+
+_NOW = dt.datetime(2026, 11, 30, 12, tzinfo=dt.timezone.utc)
 
 
-def _price(currency: str) -> Field:
-    return Field(name="price", type=MoneyType(kind="money", currency=currency, storage="minor"),
-                 readable=True, sensitive=False, label="price", placeholders=(),
-                 fresh_seconds=None)
+def _shop(locale: str, currency: str, template: str):
+    source = f'''ruleset shop {{
+  version "1"
+  locale {locale}
+  currency {currency}
+  timezone "UTC"
+}}
+entity product {{
+  key sku
+  field sku identifier
+  field name text
+  field price money
+}}
+fallback facts "{template}" {{
+  name = product.name
+  price = product.price
+}}
+prose guarded
+on contradicted fallback facts
+on otherwise refuse "refused"
+'''
+    result = compile_source(source, "shop.rules")
+    assert result.ok, result.diagnostics
+    return result.policy
 
 
-@pytest.mark.parametrize("locale, currency, minor", [("ar_KW", "KWD", 12345),
-                                                     ("ar_BH", "BHD", 1500),
-                                                     ("ar_EG", "EGP", 129900)])
-def test_money_rendered_in_arabic_holds_no_direction_mark_the_sweep_refuses(locale, currency,
-                                                                            minor):
-    shown = format_value(_price(currency), minor, locale)
-    assert not set(shown) & {"\u200e", "\u200f", "\u061c"}, repr(shown)
-    result = audit(fill(("W is ", "price", "."), {"price": shown}),
-                   {"product": {"name": "W", "price_minor": minor, "currency": currency}},
-                   locale=locale)
-    assert "direction_control" not in {f.code for f in result.findings}, result.findings
+def _fallback(locale: str, currency: str, template: str, stored: int, wrong: str):
+    """The fallback text of a reply whose price is wrong, and the sweep of that text."""
+    policy = _shop(locale, currency, template)
+    rows = {"product": [{"sku": "X1", "name": "W", "price": stored}]}
+    decision = check(policy, {"answer_template": "{name} is {price}.", "claims": [
+        {"key": "name", "type": "text", "entity": "product", "entity_id": "X1",
+         "field": "name", "value": "W"},
+        {"key": "price", "type": "money", "entity": "product", "entity_id": "X1",
+         "field": "price", "value": wrong}]}, rows, now=_NOW)
+    assert decision.decision == "fallback", decision
+    return decision.text, audit(decision.text, rows, policy=policy, now=_NOW)
 
 
-@pytest.mark.parametrize("pieces, value, want", [
-    (("W is ", "price", "."), "1.299,00\xa0kr.", "W is 1.299,00\xa0kr."),      # da_DK
-    (("W is ", "price", "..."), "1.299,00\xa0kr.", "W is 1.299,00\xa0kr...."),  # an ellipsis stays
-    (("W is ", "price", "."), "$1,299.00", "W is $1,299.00."),
-    (("Wは", "price", "円です。"), "￥1,299", "Wは1,299円です。"),               # ja_JP
-    (("Wは", "price", "です。"), "￥1,299", "Wは￥1,299です。"),
+@pytest.mark.parametrize("locale, currency, stored, wrong", [
+    ("ar_KW", "KWD", 12345, "12.000"),
+    ("ar_BH", "BHD", 1500, "2.000"),
+    ("he_IL", "ILS", 129900, "1000"),
+    ("ar_EG", "EGP", 129900, "1000"),
 ])
-def test_a_value_gives_way_to_the_stop_or_currency_word_after_its_slot(pieces, value, want):
-    assert fill(pieces, {"price": value}) == want
+def test_fallback_money_has_no_direction_control_the_sweep_would_refuse(locale, currency,
+                                                                       stored, wrong):
+    text, swept = _fallback(locale, currency, "{name} is {price}.", stored, wrong)
+    assert "\u200f" not in text
+    assert [f.code for f in swept.findings] == [], text
+    assert swept.decision.decision == "answer"
+
+
+def test_a_price_ending_in_an_abbreviation_point_ends_the_sentence_once():
+    text, _ = _fallback("da_DK", "DKK", "{name} is {price}.", 129900, "1.000,00")
+    assert text == "W is 1.299,00\xa0kr."
+
+
+def test_a_price_inside_a_sentence_keeps_its_abbreviation_point():
+    text, _ = _fallback("da_DK", "DKK", "{name} costs {price} now.", 129900, "1.000,00")
+    assert text == "W costs 1.299,00\xa0kr. now."
+
+
+@pytest.mark.parametrize("locale, currency, template, stored, want", [
+    ("ja_JP", "JPY", "{name}は{price}円です。", 1299, "Wは1,299円です。"),
+    ("en_US", "USD", "{name} is {price} USD.", 129900, "W is 1,299.00 USD."),
+    ("en_US", "USD", "{name} is {price} dollars.", 129900, "W is 1,299.00 dollars."),
+    ("en_US", "USD", "{name} is ${price}.", 129900, "W is $1,299.00."),
+    ("sv_SE", "SEK", "{name} kostar {price} kr.", 129900, "W kostar 1\xa0299,00 kr."),
+    ("zh_CN", "CNY", "{name}售价{price}元。", 129900, "W售价1,299.00元。"),
+    # the pass twins: no currency written beside the slot, so the symbol stays
+    ("ja_JP", "JPY", "{name}は{price}です。", 1299, "Wは￥1,299です。"),
+    ("en_US", "USD", "{name} is {price}, paid in USD.", 129900, "W is $1,299.00, paid in USD."),
+])
+def test_a_template_that_writes_the_currency_beside_a_slot_gets_the_amount_without_its_symbol(
+        locale, currency, template, stored, want):
+    text, swept = _fallback(locale, currency, template, stored, "1")
+    assert text == want
+    assert swept.decision.decision == "answer", [f.code for f in swept.findings]
+
+
+def test_an_answer_template_that_writes_the_currency_gets_the_amount_without_its_symbol():
+    policy = _shop("ja_JP", "JPY", "{name} is {price}.")
+    rows = {"product": [{"sku": "X1", "name": "W", "price": 1299}]}
+    decision = check(policy, {"answer_template": "{name}は{price}円です。", "claims": [
+        {"key": "name", "type": "text", "entity": "product", "entity_id": "X1",
+         "field": "name", "value": "W"},
+        {"key": "price", "type": "money", "entity": "product", "entity_id": "X1",
+         "field": "price", "value": "1299"}]}, rows, now=_NOW)
+    assert (decision.decision, decision.text) == ("answer", "Wは1,299円です。")
+
+
+# --- fill() alone: the stop and the currency word after a slot ------------------------------
+
+@pytest.mark.parametrize("pieces, value, currencies, locale, want", [
+    (("W is ", "price", "."), "1.299,00\xa0kr.", {"price": "DKK"}, "da_DK", "W is 1.299,00\xa0kr."),
+    (("W is ", "price", "..."), "1.299,00\xa0kr.", {"price": "DKK"}, "da_DK",
+     "W is 1.299,00\xa0kr...."),                                   # an ellipsis stays
+    (("W is ", "price", "."), "$1,299.00", {"price": "USD"}, "en_US", "W is $1,299.00."),
+    (("Wは", "price", "円です。"), "￥1,299", {"price": "JPY"}, "ja_JP", "Wは1,299円です。"),
+    (("Wは", "price", "です。"), "￥1,299", {"price": "JPY"}, "ja_JP", "Wは￥1,299です。"),
+    (("Wは", "price", "円です。"), "￥1,299", None, "ja_JP", "Wは￥1,299円です。"),  # not money
+])
+def test_fill_gives_way_to_the_stop_or_currency_word_after_a_slot(pieces, value, currencies,
+                                                                  locale, want):
+    assert fill(pieces, {"price": value}, currencies, locale) == want

@@ -346,6 +346,32 @@ def test_a_naive_midnight_in_a_date_field_is_its_day_on_every_backend(tables, tm
     assert outcome(before)[0] == "contradicted"
 
 
+@pytest.mark.parametrize("tables", dbs.BACKENDS, indirect=True)
+def test_a_utc_midnight_in_a_date_field_is_its_day_on_every_backend(tables, tmp_path):
+    """A TIMESTAMPTZ (PostgreSQL), TIMESTAMP (MariaDB, an instant in UTC) or ISO text with a Z
+    (SQLite) holding a day as midnight UTC is that day in a New York shop, not the evening
+    before; one hour later it is an instant, the evening before in New York."""
+    path = tmp_path / "days.rules"
+    path.write_text(DAYS_RULES, encoding="utf-8")
+    days = rulekit.load(path)
+    column = {"postgres": "TIMESTAMPTZ", "mysql": "TIMESTAMP NULL",
+              "sqlite": "TEXT"}[tables.backend]
+    written = {"postgres": "{} 00:00:00+00", "mysql": "{} 00:00:00",
+               "sqlite": "{}T00:00:00Z"}[tables.backend]
+    tables.execute(f"CREATE TABLE sv_delivery (id VARCHAR(20), owner_id VARCHAR(20), "
+                   f"due {column})")
+    midnight = written.format("2026-12-03")
+    tables.execute(f"INSERT INTO sv_delivery VALUES ('D-1', 'alice', '{midnight}')")
+    tables.execute(f"INSERT INTO sv_delivery VALUES ('D-2', 'alice', "
+                   f"'{midnight.replace('00:00:00', '01:00:00')}')")
+    said = run(days, tables, claim("due", "date", "2026-12-03", "D-1", "delivery"))
+    assert (said.decision, outcome(said)[0]) == ("answer", "confirmed"), said.reasons
+    before = run(days, tables, claim("due", "date", "2026-12-02", "D-1", "delivery"))
+    assert outcome(before)[0] == "contradicted"
+    later = run(days, tables, claim("due", "date", "2026-12-02", "D-2", "delivery"))
+    assert outcome(later)[0] == "confirmed", later.reasons
+
+
 # --- 8. a MariaDB TIMESTAMP is an instant --------------------------------------------------------
 
 SHIPPED_RULES = """
