@@ -15,7 +15,7 @@ from babel import Locale
 from babel.numbers import get_currency_symbol, get_territory_currencies, list_currencies
 
 from rulekit.numbers import parse_number
-from rulekit.scan.base import (_CLAIMED, _CONTEXT_STRIP, _DIGITS, _Hit, _is_glue, _word_after,
+from rulekit.scan.base import (_CLAIMED, _IDIOM, _CONTEXT_STRIP, _DIGITS, _Hit, _is_glue, _word_after,
                                _word_before)
 from rulekit.scan.cjk import _CJK_SCALE, _YUAN_SIGNS, _yuan_tail
 from rulekit.scan.locales import _CORE
@@ -376,11 +376,19 @@ def _sign_ok(text: str, at: int) -> bool:
     return not (char.isalnum() or char in "-+.,_)]%\u2030'’/\u2013\u2014")
 
 
+# An HTML heading tag's level, in the ASCII-lower-cased text: not a figure of the answer.
+_HEADING_TAG = re.compile(r"</?h[1-6](?=[\s/>])")
+
+
 class _Figures:
     """Numbers at each run of digits, and ranges; a part of ``_Scanner``."""
 
     def digits(self) -> None:
         mask = self.mask
+        if "<" in self.text:
+            # the level of an HTML heading tag ("<h2>", "</H3>", "<h1 class=...>") is markup
+            for match in _HEADING_TAG.finditer(self.low):
+                mask[match.end() - 1] = _IDIOM
         end = 0
         for match in _DIGITS.finditer(self.text):
             s, e = match.span()

@@ -46,6 +46,9 @@ _NUMBER_CHARS = ("\u00b2\u00b3\u00b9\u00bc-\u00be\u09f4-\u09f9\u0b72-\u0b77\u0bf
 # so "12<U+FE0F>96" is 1296 (probe fuzz f3); they are dropped like the format characters.
 _IGNORABLE_CHARS = ("\u034f\u115f\u1160\u17b4\u17b5\u180b-\u180d\u180f\u3164\ufe00-\ufe0f"
                     "\uffa0\U000e0100-\U000e01ef")
+# The keycap that encloses a digit ("1️⃣" is 1, U+FE0F, U+20E3) shows the digit: dropped too, so
+# "1️⃣2️⃣" is 12 (a keycap alone before a line's text is a list marker: ``sweep_codes.list_marker``).
+_KEYCAP = "\u20e3"
 _GROUP_SPACES = "\u00a0\u2007\u2008\u2009\u200a\u202f"
 _NBSP = "\u00a0"
 _SEPARATORS = ".,'\u00a0\u2019\u02bc\u066b\u066c"
@@ -55,8 +58,9 @@ _SIGNS = "+-\u2212"
 # starts with a combining mark takes the character before it along).
 _REFERENCE = re.compile(r"&(?:#[0-9]{1,7};?|#[xX][0-9a-fA-F]{1,6};?|[A-Za-z][A-Za-z0-9]{1,31};)")
 _NON_ASCII = re.compile(r"[^\x00-\x7f]+")
-_NEEDS_WORK = re.compile(rf"[\d{_FORMAT_CHARS}{_IGNORABLE_CHARS}{_GROUP_SPACES}{_NUMBER_CHARS}]")
-_IGNORABLE = re.compile(f"[{_IGNORABLE_CHARS}]")
+_NEEDS_WORK = re.compile(rf"[\d{_FORMAT_CHARS}{_IGNORABLE_CHARS}{_KEYCAP}{_GROUP_SPACES}"
+                         rf"{_NUMBER_CHARS}]")
+_IGNORABLE = re.compile(f"[{_IGNORABLE_CHARS}{_KEYCAP}]")
 # Pass 2, on digits already ASCII: Markdown emphasis next to a separator, a sign or a currency
 # sign inside a number (**1**,299, 1,**299**, -**5**), and a capital O between digits.
 _EMPHASIS = re.compile(rf"[0-9](?:([*_]{{1,3}})[{_SEPARATORS}]([*_]{{0,3}})"
