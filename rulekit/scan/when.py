@@ -58,11 +58,11 @@ _UHR = re.compile(r"([01]?[0-9]|2[0-3])(?:(?:\.([0-5][0-9]))?\s?Uhr(?![\w])"
 # "21h", "à 10h": an hour alone before "h" is a clock time only after a word that puts a time
 # there (``_HOUR_AT``), or as an end of a range of such hours ("9h-17h", "de 9h à 17h"); "en
 # 2h", "sous 48h", "une pause de 2h", "24h/24" are durations.
-_HOUR_H = re.compile(r"([01]?[0-9]|2[0-3])h(?![\w])")
+_HOUR_H = re.compile(r"([01]?[0-9]|2[0-3])[ \u00a0]?h(?![\w])")     # "à 21h", "à 21 h" (fr)
 _HOUR_AT = frozenset("à a às as vers dès des jusqu'à jusqu’à avant après entre et á "
                      "las alle ore um gegen bis ab até".split())
 _HOUR_TO = re.compile(r"[ \u00a0]*(?:[-\u2013~]|(?:à|a|às|as|et|bis|alle|hasta)[ \u00a0])"
-                      r"[ \u00a0]*[0-9]{1,2}h")        # 9h-17h, de 9h à 17h
+                      r"[ \u00a0]*[0-9]{1,2}[ \u00a0]?h(?![\w])")   # 9h-17h, de 9 h à 17 h
 # Zones spelled out, in any case (``rulekit.dates.written_zone`` has each): "Pacific Standard
 # Time", "Central European Summer Time", "India Standard Time", "UK time", "Paris time".
 _SPELLED_ZONES = (
@@ -577,7 +577,8 @@ class _When:
             if found:
                 return self.add_time(s, found.end(), int(found.group(1)),
                                      int(found.group(2) or found.group(3) or 0), None, None)
-        if after == "h" and self.info.language != "en":
+        if (after == "h" or after in " \u00a0" and text[e + 1:e + 2] == "h") \
+                and self.info.language != "en":
             return self.hour_h(s)
         if after == " " and text.startswith("12", s):
             found = _TWELVE_WORD.match(text, e)
