@@ -158,7 +158,8 @@ Decisions on ambiguous text, each pinned by a case in ``tests/cases/scan/``:
   are not times (三点五 is 3.5); in Japanese 点 counts items and is never an hour. An hour up
   to 12 without a half of the day is read as written (3点 is 03:00).
 - Dates: "28 de agosto de 2026" where the locale's long date pattern says 'de' (es, pt, gl);
-  numerals 七月二十九日 (--07-29), 二〇二六年七月二十九日; Korean "2026. 7. 29." (the last dot optional only in
+  numerals 七月二十九日 (--07-29), 二〇二六年七月二十九日; a year first with a day of one digit,
+  "2026/11/3", "2026-11-3" (and "2026.11.3" in zh, ja, ko only: elsewhere a version); Korean "2026. 7. 29." (the last dot optional only in
   ko); "29.7." (--07-29) where dates are written day.month. and the decimal mark is a comma
   (de_DE, de_AT), only after a word that puts a date there (am, bis, vom, zum, seit, den, a
   weekday): "bei 4.5." is a decimal, "Abschnitt 3.1." a section. A month and its day split by

@@ -34,7 +34,12 @@ _ISO_DATE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}"
                        r"(?:[T ][0-9]{2}:[0-9]{2}(?::[0-9]{2}(?:[.,][0-9]{1,9})?)?"
                        r"(Z|([+-])([0-9]{2})(?::?([0-9]{2}))?)?)?(?![0-9A-Za-z])")
 _ISO_UTC = ("Z", "z", "+00:00", "-00:00", "+0000", "-0000", "+00", "-00")
-_NUMERIC_DATE = re.compile(r"[0-9]{1,4}([./-])[0-9]{1,2}\1[0-9]{2,4}(?![0-9A-Za-z]|[.,/-][0-9])")
+# A year first may have a day of one digit: "2026/11/3" (group 2), with dots in Chinese,
+# Japanese and Korean only ("2026.11.3"; ``_YEAR_FIRST_DOTS``), where it is a common way to
+# write a day; elsewhere such dots are a version.
+_NUMERIC_DATE = re.compile(r"(?:[0-9]{1,4}([./-])[0-9]{1,2}\1[0-9]{2,4}|[0-9]{4}([./-])[0-9]{1,2}\2[0-9])"
+                           r"(?![0-9A-Za-z]|[.,/-][0-9])")
+_YEAR_FIRST_DOTS = frozenset(("zh", "ja", "ko"))
 # Korean "2026. 7. 29.": a four-digit year first, a space after each dot; the last dot may be
 # left out in Korean text only (``_SPACED_DATE_END``).
 _SPACED_DATE = re.compile(r"[0-9]{4}\.[ \u00a0][0-9]{1,2}\.[ \u00a0][0-9]{1,2}(?![0-9])")
@@ -398,7 +403,8 @@ class _When:
                 return self.add_date(s, _iso_end(found))
         if after and after in "./-" and length <= 4:
             found = _NUMERIC_DATE.match(text, s)
-            if found and _claimed(found.group(), info.locale) is not None:
+            if found and (found.group(2) != "." or info.language in _YEAR_FIRST_DOTS) \
+                    and _claimed(found.group(), info.locale) is not None:
                 return self.add_date(s, found.end())
             if after == ".":
                 found = self.dotted_date(s, e)
