@@ -242,7 +242,10 @@ Decisions on ambiguous text, each pinned by a case in ``tests/cases/scan/``:
   two decimals or that dash ("1 299,– €" 1299, "12 345,50 €"; "Seite 1 299" is 1 and 299).
 - Lakh and crore abbreviations ("1.2L", "2 Cr", "₹2 Cr.") are scales only in South Asian
   locales (territory IN, PK, BD, NP, LK); elsewhere "1.5L" is a glued token (litres). "lac(s)"
-  is a lakh, and "mn" is a million after a space too ("2.5 mn").
+  is a lakh, and "mn" is a million after a space too ("2.5 mn"). A lower-case "m" glued to an
+  amount is a million after a currency only ("£1.2m"; "5m" is a glued token, metres). Before
+  the euro a spaced "k", "M" or "T" is a scale ("57,2 M€", "45 k€"; "45 T€", "45 TEUR" are
+  thousands, German Tausend).
 - Units written once for many numbers (``rulekit.scan.tables``): a Markdown table column
   headed "Views (k)", "Revenue ($M)" or "CTR (%)" (a header row, then a delimiter row) reads
   the plain numbers of its cells in that unit (12.3 is 12300 with ``scale`` 1000, 3.1 is

@@ -197,6 +197,11 @@ _SCALES = {"k": 10**3, "K": 10**3, "M": 10**6, "MM": 10**6, "mn": 10**6, "Mio": 
            "billionen": 10**12, "lakh": 10**5, "lakhs": 10**5, "lac": 10**5, "lacs": 10**5,
            "crore": 10**7, "crores": 10**7, "L": 10**5, "Cr": 10**7, "hundred": 10**2,
            "grand": 10**3, "thou": 10**3}
+# A scale after a space, before the euro ("57,2 M€", "45 k€", "45 T€", "45 TEUR": T is German
+# Tausend there, not a trillion): the scale it writes.
+_EURO_SCALES = {"k": "k", "M": "M", "T": "k"}
+# A lower-case "m" glued to an amount is a million only after a currency ("£1.2m"); "5m" is
+# five metres.
 # Scales read only where lakh and crore are how amounts are written (1.2L, 2 Cr): elsewhere
 # 1.5L is litres, a glued token.
 _LAKH_SCALES = frozenset(("L", "Cr"))
@@ -218,8 +223,9 @@ _CODE_AFTER = re.compile(r"[ \u00a0]?([A-Z]{3})(?![A-Za-z])")
 _CODE_FIRST = frozenset(" \u00a0ABCDEFGHIJKLMNOPQRSTUVWXYZ")
 _ORDINAL_BEFORE = re.compile(r"(?:#|(?<![A-Za-z])(?:No\.?|NO\.?|no\.|[Nn]r\.?|[Nn]°)[ \u00a0]?|第)\Z")
 _SUFFIX = re.compile(
-    r"(?:(?P<sx>k|K|MM|M|bn|mn|tn|B|T|L)(?![A-Za-z0-9])"
+    r"(?:(?P<sx>k|K|MM|M|bn|mn|m|tn|B|T|L)(?![A-Za-z0-9])"
     r"|[ \u00a0]?(?P<sx2>bn|tn|mn|Mio|Mrd|Md|Cr)\.?(?![A-Za-z0-9])"
+    r"|[ \u00a0](?P<sx3>k|M|T)(?=[ \u00a0]?(?:\u20ac|EUR(?![A-Za-z])))"
     r"|(?:[ \u00a0]+|[-\u2010](?=(?i:hundred|thousand)))"
     r"(?i:(?P<sw>thousand|million|billion|trillion|lakhs?|lacs?|crores?|tausend|"
     r"millionen|milliarden?|billionen|millions|milliards?|mille|hundred|grand|thou|k|mil))(?![\w-]))?"
@@ -724,6 +730,12 @@ class _Figures:
         sx, sx2, sw, pct, cur, iso, curw, mult, code = found.group(
             "sx", "sx2", "sw", "pct", "cur", "iso", "curw", "mult", "code")
         scale_text = sx or sx2 or sw
+        if scale_text is None and found.group("sx3"):
+            scale_text = _EURO_SCALES[found.group("sx3")]
+        elif scale_text == "m":
+            if currency_text is None:
+                return e, currency_text                    # 5m: metres, glued
+            scale_text = "M"                               # £1.2m
         if scale_text:
             single_k = scale_text == "K" and hit.core_e - hit.core_s == 1 and currency_text is None
             if single_k or (scale_text in ("B", "T") and currency_text is None):
@@ -980,7 +992,7 @@ def _right_quiet(text: str, at: int) -> bool:
 
 
 def _scale_end(found: re.Match) -> int:
-    for group in ("sx", "sx2", "sw"):
+    for group in ("sx", "sx2", "sx3", "sw"):
         if found.group(group):
             end = found.end(group)
             if group == "sx2" and found.string[end:end + 1] == ".":
