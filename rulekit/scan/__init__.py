@@ -50,7 +50,8 @@ Decisions on ambiguous text, each pinned by a case in ``tests/cases/scan/``:
   number one", "the number one reason"); "third" and up are ordinals, except after "a"/"one" (a
   fraction), and before a hyphen only before such a word ("fourth-best", "fifth-ranked"; not
   "third-party"). A fraction before "of" is a share, a ``word_number`` with the fraction's value
-  ("a quarter of" 0.25, "two-thirds of" 2/3, "a third of" 1/3); without "of" ("a third time",
+  ("a quarter of" 0.25, "two-thirds of" 2/3, "a third of" 1/3); after "by" it is a change, the
+  percentage ("up by a third" 33.3...%, "rose by a quarter" 25%); otherwise ("a third time",
   "the third quarter") it is not read.
 - A number word before "-word" is read, the word being context: "a fifty-dollar gift card" (50
   USD), "a two-year warranty", "twenty-four-hour"; number words joined by hyphens are one number
@@ -107,7 +108,9 @@ Decisions on ambiguous text, each pinned by a case in ``tests/cases/scan/``:
   "两万"), or a classifier after a single digit other than 一 ("三个", "两天"), or 〇/零 in a
   digit-by-digit number ("二〇二六"). Idioms are not numbers: 千万, 万一, 万万, 一定, 一直, 一些,
   一样, 一起, 十分 (but 十分钟), 百分百, 十万火急, weekdays (星期三, 周一) and others in
-  ``CJK_IDIOMS``. 一半 is 0.5 (a computed share); 半 alone (半小时) is not read.
+  ``CJK_IDIOMS``. 一半 is 0.5 (a computed share); 半 alone (半小时) is not read. 倍増, 倍增,
+  倍になった are the multiple 2 and 半減, 半减, 减半 the multiple 0.5, like "doubled", "halved"
+  (not after a number, 3倍になった, which the digits' reader takes, nor after 数, 何, 幾).
 - CJK discounts, shares and scales: X折 (七折, 7.5折, 七五折, 五到七折) is the ratio paid (0.7),
   like 九成 and 3成 (0.3); 割 (ja) is a percentage (3割 30 %, 4割引 40 % off, 三割五分 35 %);
   半价, 半額, 반값, 打对折 are 50 %. 点 is a decimal point in numerals (三点五 3.5, 四点六万

@@ -293,9 +293,10 @@ class _Words:
                 else _FRACTION_WORD.search(low)):
             for match in _FRACTION.finditer(low):
                 s, e = match.span(1)
+                before = _word_before(low, s)
                 if not match.group("of") and not match.group("off") \
-                        and _word_before(low, s) not in _SAVE_PREV:
-                    continue
+                        and before not in _SAVE_PREV and before != "by":
+                    continue    # "by a third" ("up by a third"): a share, as "by half" is
                 if self.free(s, e):
                     numerator = _FRACTION_NUMERATORS[match.group(2)]
                     denominator = _FRACTION_DENOMINATORS[match.group(3)]
