@@ -18,7 +18,9 @@ a number dropped (``**1**,299``, ``1,**299**``), markup between digits dropped (
 in any case and comments, the empty "<!-->" too, paired emphasis, code and strikethrough marks, a backslash: ``$5<b>00</b>``,
 ``$5*00*``, ``5`00```, ``5\\00`` are 500; not a cell or a line break, nor a single ``*``), underscore emphasis around words read as asterisks (``_July 2_``, ``__9 pm__``:
 an underscore is a word character and would hide the date; snake_case stays) and a capital O
-between digits read as a zero (``1O0``, ``2O26``). ``clean``
+between digits read as a zero (``1O0``, ``2O26``), and so are capital Os ending a number no
+letter touches (``$299O``, ``2OOO``; not ``B52O``), and a lower-case l or capital I right after a
+currency sign is a one (``$l,299``, ``$I,299``). ``clean``
 returns that text with a map back to the original; every mention's ``start``/``end`` are
 original offsets, and ``mention.text == text[start:end]``.
 

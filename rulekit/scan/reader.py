@@ -85,6 +85,13 @@ _JOINED = re.compile(rf"[0-9$\u00a3\u00a5\u20ac\u20b9]((?:{_INLINE_TAG}|\\(?=[.,
 _PAIRED = re.compile(r"[0-9](\*{1,3}|~~|`{1,2})[0-9][0-9.,]{0,60}(\1)"
                      r"|(\*{1,3}|~~|`{1,2})[0-9][0-9.,]{0,60}?(\3)(?=[0-9])")
 _DIGIT_O = re.compile(r"[0-9](O+)(?=[0-9])")
+# Capital Os ending a number that no letter or digit touches, after two digits or more or two
+# or more of them ("$299O", "1,29O", "2OOO"): the zeros they look like. "B52O", "A10O" (a word
+# before) and "5O" stay as written.
+_TRAILING_O = re.compile(r"(?<![\w.,])[0-9](?:[0-9.,]*[0-9](O+)|(OO+))(?![\w])")
+# A lower-case l or a capital I right after a currency sign, before digits ("$l,299", "$I,299",
+# "€l.5"): the one it looks like.
+_CURRENCY_ONE = re.compile("[$\u00a3\u20ac\u00a5]([lI])(?=[.,]?[0-9])")
 # Markdown emphasis with underscores around words ("_July 2_", "__9 pm__") reads as if written
 # with asterisks: an underscore is a word character, so "_July 2_" would hide the date from
 # every pattern that wants a word to end. An opener follows the start, a space, an opening
@@ -178,6 +185,11 @@ def _prepare(text: str) -> _Text:
     if "O" in cleaned:
         edits.extend((m.start(1), m.end(1), "0" * len(m.group(1)))
                      for m in _DIGIT_O.finditer(cleaned))
+        for match in _TRAILING_O.finditer(cleaned):
+            group = 1 if match.group(1) else 2
+            edits.append((match.start(group), match.end(group), "0" * len(match.group(group))))
+    if "$l" in cleaned or "$I" in cleaned or not cleaned.isascii():
+        edits.extend((m.start(1), m.end(1), "1") for m in _CURRENCY_ONE.finditer(cleaned))
     if edits:
         edits.sort()
         cleaned, starts, ends = _apply(cleaned, starts, ends, edits)
