@@ -53,7 +53,8 @@ Decisions on ambiguous text, each pinned by a case in ``tests/cases/scan/``:
   fraction), and before a hyphen only before such a word ("fourth-best", "fifth-ranked"; not
   "third-party"). A fraction before "of" is a share, a ``word_number`` with the fraction's value
   ("a quarter of" 0.25, "two-thirds of" 2/3, "a third of" 1/3); after "by" it is a change, the
-  percentage ("up by a third" 33.3...%, "rose by a quarter" 25%); otherwise ("a third time",
+  percentage ("up by a third" 33.3...%, "rose by a quarter" 25%; and "um ein Drittel", "d'un
+  tiers", "en un tercio", "di un terzo", "em um terço", "met een derde"); otherwise ("a third time",
   "the third quarter") it is not read.
 - A number word before "-word" is read, the word being context: "a fifty-dollar gift card" (50
   USD), "a two-year warranty", "twenty-four-hour"; number words joined by hyphens are one number
