@@ -40,12 +40,20 @@ _SHORTCUT_WINDOW = 40
 ENCLOSED_NUMBER = re.compile("[\u2460-\u24ff\u2776-\u2793]")
 
 
+# A keycap after a digit, with or without the emoji variation selector: "1️⃣", "1⃣".
+_KEYCAP_AFTER = re.compile("\ufe0f?\u20e3")
+_KEYCAP_NEXT = frozenset("\ufe0f\u20e3")
+
+
 def list_marker(text: str, start: int, end: int) -> bool:
-    """"3." or "3)" with only white space before it on its line, or an enclosed number ("①", "➊") before a space: a marker of a list. The character
-    after comes first, and the look back walks only over the blanks before the digits, a window
-    at a time (an rfind for the line start made a text of many numbers quadratic)."""
-    if text[end:end + 1] not in (".", ")") and not (
-            end - start == 1 and text[end:end + 1] == " " and ENCLOSED_NUMBER.match(text, start)):
+    """"3." or "3)" with only white space before it on its line, an enclosed number ("①",
+    "➊") before a space or a keycap digit ("1️⃣"): a marker of a list. The character after
+    comes first, and the look back walks only over the blanks before the digits, a window at a
+    time (an rfind for the line start made a text of many numbers quadratic)."""
+    after = text[end:end + 1]
+    if after not in (".", ")") and not (end - start == 1 and (
+            after == " " and ENCLOSED_NUMBER.match(text, start)
+            or after in _KEYCAP_NEXT and _KEYCAP_AFTER.match(text, end))):
         return False
     pos = start
     while pos > 0:

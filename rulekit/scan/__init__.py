@@ -18,7 +18,9 @@ a number dropped (``**1**,299``, ``1,**299**``), markup between digits dropped (
 in any case and comments, the empty "<!-->" too, paired emphasis, code and strikethrough marks, a backslash: ``$5<b>00</b>``,
 ``$5*00*``, ``5`00```, ``5\\00`` are 500; not a cell or a line break, nor a single ``*``), underscore emphasis around words read as asterisks (``_July 2_``, ``__9 pm__``:
 an underscore is a word character and would hide the date; snake_case stays) and a capital O
-between digits read as a zero (``1O0``, ``2O26``). ``clean``
+between digits read as a zero (``1O0``, ``2O26``), and so are capital Os ending a number no
+letter touches (``$299O``, ``2OOO``; not ``B52O``), and a lower-case l or capital I right after a
+currency sign is a one (``$l,299``, ``$I,299``). ``clean``
 returns that text with a map back to the original; every mention's ``start``/``end`` are
 original offsets, and ``mention.text == text[start:end]``.
 
@@ -50,7 +52,9 @@ Decisions on ambiguous text, each pinned by a case in ``tests/cases/scan/``:
   number one", "the number one reason"); "third" and up are ordinals, except after "a"/"one" (a
   fraction), and before a hyphen only before such a word ("fourth-best", "fifth-ranked"; not
   "third-party"). A fraction before "of" is a share, a ``word_number`` with the fraction's value
-  ("a quarter of" 0.25, "two-thirds of" 2/3, "a third of" 1/3); without "of" ("a third time",
+  ("a quarter of" 0.25, "two-thirds of" 2/3, "a third of" 1/3); after "by" it is a change, the
+  percentage ("up by a third" 33.3...%, "rose by a quarter" 25%; and "um ein Drittel", "d'un
+  tiers", "en un tercio", "di un terzo", "em um terço", "met een derde"); otherwise ("a third time",
   "the third quarter") it is not read.
 - A number word before "-word" is read, the word being context: "a fifty-dollar gift card" (50
   USD), "a two-year warranty", "twenty-four-hour"; number words joined by hyphens are one number
@@ -107,7 +111,9 @@ Decisions on ambiguous text, each pinned by a case in ``tests/cases/scan/``:
   "两万"), or a classifier after a single digit other than 一 ("三个", "两天"), or 〇/零 in a
   digit-by-digit number ("二〇二六"). Idioms are not numbers: 千万, 万一, 万万, 一定, 一直, 一些,
   一样, 一起, 十分 (but 十分钟), 百分百, 十万火急, weekdays (星期三, 周一) and others in
-  ``CJK_IDIOMS``. 一半 is 0.5 (a computed share); 半 alone (半小时) is not read.
+  ``CJK_IDIOMS``. 一半 is 0.5 (a computed share); 半 alone (半小时) is not read. 倍増, 倍增,
+  倍になった are the multiple 2 and 半減, 半减, 减半 the multiple 0.5, like "doubled", "halved"
+  (not after a number, 3倍になった, which the digits' reader takes, nor after 数, 何, 幾).
 - CJK discounts, shares and scales: X折 (七折, 7.5折, 七五折, 五到七折) is the ratio paid (0.7),
   like 九成 and 3成 (0.3); 割 (ja) is a percentage (3割 30 %, 4割引 40 % off, 三割五分 35 %);
   半价, 半額, 반값, 打对折 are 50 %. 点 is a decimal point in numerals (三点五 3.5, 四点六万
@@ -121,7 +127,7 @@ Decisions on ambiguous text, each pinned by a case in ``tests/cases/scan/``:
   ``date`` mention with both, and so is a time, "on" and a date ("8 pm ET on July 4"), except a
   date without a year that starts with its weekday ("08:01 on Thursday 17 April" is two
   mentions: the sweep checks the weekday at the start of the date's mention). "24:00" is 00:00.
-  Both ends of "09:00-17:00", "9am-5pm", "9h-17h" are times. An hour alone before "h" ("à 21h",
+  Both ends of "09:00-17:00", "9am-5pm", "9h-17h" are times. An hour alone before "h", maybe after a space ("à 21h", "à 21 h",
   "às 15h", "de 9h à 17h") is a time after a word that puts one there (à, vers, às, um, alle...)
   or as an end of a range of such hours, never in English: "en 2h", "sous 48h", "24h/24" are
   durations. A zone after a time alone ("9 pm (UTC+8)", "21:00 UTC", "13:00 GMT-5") is part of
@@ -158,7 +164,8 @@ Decisions on ambiguous text, each pinned by a case in ``tests/cases/scan/``:
   are not times (三点五 is 3.5); in Japanese 点 counts items and is never an hour. An hour up
   to 12 without a half of the day is read as written (3点 is 03:00).
 - Dates: "28 de agosto de 2026" where the locale's long date pattern says 'de' (es, pt, gl);
-  numerals 七月二十九日 (--07-29), 二〇二六年七月二十九日; Korean "2026. 7. 29." (the last dot optional only in
+  numerals 七月二十九日 (--07-29), 二〇二六年七月二十九日; a year first with a day of one digit,
+  "2026/11/3", "2026-11-3" (and "2026.11.3" in zh, ja, ko only: elsewhere a version); Korean "2026. 7. 29." (the last dot optional only in
   ko); "29.7." (--07-29) where dates are written day.month. and the decimal mark is a comma
   (de_DE, de_AT), only after a word that puts a date there (am, bis, vom, zum, seit, den, a
   weekday): "bei 4.5." is a decimal, "Abschnitt 3.1." a section. A month and its day split by
@@ -241,7 +248,10 @@ Decisions on ambiguous text, each pinned by a case in ``tests/cases/scan/``:
   two decimals or that dash ("1 299,– €" 1299, "12 345,50 €"; "Seite 1 299" is 1 and 299).
 - Lakh and crore abbreviations ("1.2L", "2 Cr", "₹2 Cr.") are scales only in South Asian
   locales (territory IN, PK, BD, NP, LK); elsewhere "1.5L" is a glued token (litres). "lac(s)"
-  is a lakh, and "mn" is a million after a space too ("2.5 mn").
+  is a lakh, and "mn" is a million after a space too ("2.5 mn"). A lower-case "m" glued to an
+  amount is a million after a currency only ("£1.2m"; "5m" is a glued token, metres). Before
+  the euro a spaced "k", "M" or "T" is a scale ("57,2 M€", "45 k€"; "45 T€", "45 TEUR" are
+  thousands, German Tausend).
 - Units written once for many numbers (``rulekit.scan.tables``): a Markdown table column
   headed "Views (k)", "Revenue ($M)" or "CTR (%)" (a header row, then a delimiter row) reads
   the plain numbers of its cells in that unit (12.3 is 12300 with ``scale`` 1000, 3.1 is

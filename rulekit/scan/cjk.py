@@ -98,10 +98,15 @@ _CJK_IDIOM = re.compile(
     rf"|(?<=[{_CJK_NUMERALS}])一[点點]|一[点點](?![{_PLAIN_DIGITS}](?![点點]))"
     r"|十分(?![钟鐘])|(?:星期|礼拜|禮拜|周|週)[一二三四五六日天]")
 # Whether the pass has anything to look at: a numeral, or a mark of a share or a discount.
-_CJK_ANY = re.compile(rf"[{_CJK_NUMERALS}翻折割成半반]")
+_CJK_ANY = re.compile(rf"[{_CJK_NUMERALS}翻折割成半반倍]")
 _CJK_RUN = re.compile(rf"[{_CJK_NUMERALS}]+")
 _CJK_PERCENT = re.compile(rf"百分之([{_CJK_NUMERALS}]+)(?:[点點]([{_PLAIN_DIGITS}]{{1,12}}))?")
 _CJK_DOUBLING = re.compile(r"翻了?([一二两兩三四])番|翻倍|加倍|翻番")
+# Doubled and halved without a number (probe fuzz f12): 倍増 (ja), 倍增 (zh), 倍になった (ja:
+# "became double"), and 半減, 半减, 减半, 減半 (the multiple 0.5, like "halved"). Not after a
+# number or a word of quantity, whose multiple the digits' reader takes ("3倍になった", 数倍).
+_CJK_DOUBLED_HALVED = re.compile(r"倍(?:[増增]|にな[っりる])|(半[減减]|[减減]半)")
+_CJK_NOT_BEFORE_BAI = frozenset(f"{_CJK_NUMERALS}0123456789数數何幾几")
 _CJK_HALF = re.compile(r"一半")
 # Half price: the percentage 50 (see the module docstring).
 _HALF_PRICE = re.compile(r"半(?:价|價|額|额|値)|반(?:값|액)|打[对對]折")
@@ -286,6 +291,13 @@ class _Cjk:
                 times = match.group(1)
                 self.claim(_Hit("multiple", *match.span(),
                                 Decimal(2 ** _CJK_DIGIT[times] if times else 2)))
+        if "倍" in text or "半" in text:
+            for match in _CJK_DOUBLED_HALVED.finditer(text):
+                s = match.start()
+                if (match.group(1) or not s or text[s - 1] not in _CJK_NOT_BEFORE_BAI) \
+                        and self.free(*match.span()):
+                    self.claim(_Hit("multiple", *match.span(),
+                                    Decimal("0.5") if match.group(1) else Decimal(2)))
         if "一半" in text:
             for match in _CJK_HALF.finditer(text):
                 s = match.start()

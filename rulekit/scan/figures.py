@@ -15,7 +15,7 @@ from babel import Locale
 from babel.numbers import get_currency_symbol, get_territory_currencies, list_currencies
 
 from rulekit.numbers import parse_number
-from rulekit.scan.base import (_CLAIMED, _CONTEXT_STRIP, _DIGITS, _Hit, _is_glue, _word_after,
+from rulekit.scan.base import (_CLAIMED, _IDIOM, _CONTEXT_STRIP, _DIGITS, _Hit, _is_glue, _word_after,
                                _word_before)
 from rulekit.scan.cjk import _CJK_SCALE, _YUAN_SIGNS, _yuan_tail
 from rulekit.scan.locales import _CORE
@@ -249,6 +249,11 @@ _SCALES = {"k": 10**3, "K": 10**3, "M": 10**6, "MM": 10**6, "mn": 10**6, "Mio": 
            "billionen": 10**12, "lakh": 10**5, "lakhs": 10**5, "lac": 10**5, "lacs": 10**5,
            "crore": 10**7, "crores": 10**7, "L": 10**5, "Cr": 10**7, "hundred": 10**2,
            "grand": 10**3, "thou": 10**3}
+# A scale after a space, before the euro ("57,2 M€", "45 k€", "45 T€", "45 TEUR": T is German
+# Tausend there, not a trillion): the scale it writes.
+_EURO_SCALES = {"k": "k", "M": "M", "T": "k"}
+# A lower-case "m" glued to an amount is a million only after a currency ("£1.2m"); "5m" is
+# five metres.
 # Scales read only where lakh and crore are how amounts are written (1.2L, 2 Cr): elsewhere
 # 1.5L is litres, a glued token.
 _LAKH_SCALES = frozenset(("L", "Cr"))
@@ -270,8 +275,9 @@ _CODE_AFTER = re.compile(r"[ \u00a0]?([A-Z]{3})(?![A-Za-z])")
 _CODE_FIRST = frozenset(" \u00a0ABCDEFGHIJKLMNOPQRSTUVWXYZ")
 _ORDINAL_BEFORE = re.compile(r"(?:#|(?<![A-Za-z])(?:No\.?|NO\.?|no\.|[Nn]r\.?|[Nn]°)[ \u00a0]?|第)\Z")
 _SUFFIX = re.compile(
-    r"(?:(?P<sx>k|K|MM|M|bn|mn|tn|B|T|L)(?![A-Za-z0-9])"
+    r"(?:(?P<sx>k|K|MM|M|bn|mn|m|tn|B|T|L)(?![A-Za-z0-9])"
     r"|[ \u00a0]?(?P<sx2>bn|tn|mn|Mio|Mrd|Md|Cr)\.?(?![A-Za-z0-9])"
+    r"|[ \u00a0](?P<sx3>k|M|T)(?=[ \u00a0]?(?:\u20ac|EUR(?![A-Za-z])))"
     r"|(?:[ \u00a0]+|[-\u2010](?=(?i:hundred|thousand)))"
     r"(?i:(?P<sw>thousand|million|billion|trillion|lakhs?|lacs?|crores?|tausend|"
     r"millionen|milliarden?|billionen|millions|milliards?|mille|hundred|grand|thou|k|mil))(?![\w-]))?"
@@ -428,11 +434,19 @@ def _sign_ok(text: str, at: int) -> bool:
     return not (char.isalnum() or char in "-+.,_)]%\u2030'’/\u2013\u2014")
 
 
+# An HTML heading tag's level, in the ASCII-lower-cased text: not a figure of the answer.
+_HEADING_TAG = re.compile(r"</?h[1-6](?=[\s/>])")
+
+
 class _Figures:
     """Numbers at each run of digits, and ranges; a part of ``_Scanner``."""
 
     def digits(self) -> None:
         mask = self.mask
+        if "<" in self.text:
+            # the level of an HTML heading tag ("<h2>", "</H3>", "<h1 class=...>") is markup
+            for match in _HEADING_TAG.finditer(self.low):
+                mask[match.end() - 1] = _IDIOM
         end = 0
         for match in _DIGITS.finditer(self.text):
             s, e = match.span()
@@ -779,6 +793,12 @@ class _Figures:
         sx, sx2, sw, pct, cur, iso, curw, mult, code = found.group(
             "sx", "sx2", "sw", "pct", "cur", "iso", "curw", "mult", "code")
         scale_text = sx or sx2 or sw
+        if scale_text is None and found.group("sx3"):
+            scale_text = _EURO_SCALES[found.group("sx3")]
+        elif scale_text == "m":
+            if currency_text is None:
+                return e, currency_text                    # 5m: metres, glued
+            scale_text = "M"                               # £1.2m
         if scale_text:
             single_k = scale_text == "K" and hit.core_e - hit.core_s == 1 and currency_text is None
             if single_k or (scale_text in ("B", "T") and currency_text is None):
@@ -1058,7 +1078,7 @@ def _right_quiet(text: str, at: int) -> bool:
 
 
 def _scale_end(found: re.Match) -> int:
-    for group in ("sx", "sx2", "sw"):
+    for group in ("sx", "sx2", "sx3", "sw"):
         if found.group(group):
             end = found.end(group)
             if group == "sx2" and found.string[end:end + 1] == ".":

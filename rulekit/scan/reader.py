@@ -46,6 +46,9 @@ _NUMBER_CHARS = ("\u00b2\u00b3\u00b9\u00bc-\u00be\u09f4-\u09f9\u0b72-\u0b77\u0bf
 # so "12<U+FE0F>96" is 1296 (probe fuzz f3); they are dropped like the format characters.
 _IGNORABLE_CHARS = ("\u034f\u115f\u1160\u17b4\u17b5\u180b-\u180d\u180f\u3164\ufe00-\ufe0f"
                     "\uffa0\U000e0100-\U000e01ef")
+# The keycap that encloses a digit ("1️⃣" is 1, U+FE0F, U+20E3) shows the digit: dropped too, so
+# "1️⃣2️⃣" is 12 (a keycap alone before a line's text is a list marker: ``sweep_codes.list_marker``).
+_KEYCAP = "\u20e3"
 _GROUP_SPACES = "\u00a0\u2007\u2008\u2009\u200a\u202f"
 _NBSP = "\u00a0"
 _SEPARATORS = ".,'\u00a0\u2019\u02bc\u066b\u066c"
@@ -55,8 +58,9 @@ _SIGNS = "+-\u2212"
 # starts with a combining mark takes the character before it along).
 _REFERENCE = re.compile(r"&(?:#[0-9]{1,7};?|#[xX][0-9a-fA-F]{1,6};?|[A-Za-z][A-Za-z0-9]{1,31};)")
 _NON_ASCII = re.compile(r"[^\x00-\x7f]+")
-_NEEDS_WORK = re.compile(rf"[\d{_FORMAT_CHARS}{_IGNORABLE_CHARS}{_GROUP_SPACES}{_NUMBER_CHARS}]")
-_IGNORABLE = re.compile(f"[{_IGNORABLE_CHARS}]")
+_NEEDS_WORK = re.compile(rf"[\d{_FORMAT_CHARS}{_IGNORABLE_CHARS}{_KEYCAP}{_GROUP_SPACES}"
+                         rf"{_NUMBER_CHARS}]")
+_IGNORABLE = re.compile(f"[{_IGNORABLE_CHARS}{_KEYCAP}]")
 # Pass 2, on digits already ASCII: Markdown emphasis next to a separator, a sign or a currency
 # sign inside a number (**1**,299, 1,**299**, -**5**), and a capital O between digits.
 _EMPHASIS = re.compile(rf"[0-9](?:([*_]{{1,3}})[{_SEPARATORS}]([*_]{{0,3}})"
@@ -81,6 +85,13 @@ _JOINED = re.compile(rf"[0-9$\u00a3\u00a5\u20ac\u20b9]((?:{_INLINE_TAG}|\\(?=[.,
 _PAIRED = re.compile(r"[0-9](\*{1,3}|~~|`{1,2})[0-9][0-9.,]{0,60}(\1)"
                      r"|(\*{1,3}|~~|`{1,2})[0-9][0-9.,]{0,60}?(\3)(?=[0-9])")
 _DIGIT_O = re.compile(r"[0-9](O+)(?=[0-9])")
+# Capital Os ending a number that no letter or digit touches, after two digits or more or two
+# or more of them ("$299O", "1,29O", "2OOO"): the zeros they look like. "B52O", "A10O" (a word
+# before) and "5O" stay as written.
+_TRAILING_O = re.compile(r"(?<![\w.,])[0-9](?:[0-9.,]*[0-9](O+)|(OO+))(?![\w])")
+# A lower-case l or a capital I right after a currency sign, before digits ("$l,299", "$I,299",
+# "€l.5"): the one it looks like.
+_CURRENCY_ONE = re.compile("[$\u00a3\u20ac\u00a5]([lI])(?=[.,]?[0-9])")
 # Markdown emphasis with underscores around words ("_July 2_", "__9 pm__") reads as if written
 # with asterisks: an underscore is a word character, so "_July 2_" would hide the date from
 # every pattern that wants a word to end. An opener follows the start, a space, an opening
@@ -174,6 +185,11 @@ def _prepare(text: str) -> _Text:
     if "O" in cleaned:
         edits.extend((m.start(1), m.end(1), "0" * len(m.group(1)))
                      for m in _DIGIT_O.finditer(cleaned))
+        for match in _TRAILING_O.finditer(cleaned):
+            group = 1 if match.group(1) else 2
+            edits.append((match.start(group), match.end(group), "0" * len(match.group(group))))
+    if "$l" in cleaned or "$I" in cleaned or not cleaned.isascii():
+        edits.extend((m.start(1), m.end(1), "1") for m in _CURRENCY_ONE.finditer(cleaned))
     if edits:
         edits.sort()
         cleaned, starts, ends = _apply(cleaned, starts, ends, edits)

@@ -34,7 +34,12 @@ _ISO_DATE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}"
                        r"(?:[T ][0-9]{2}:[0-9]{2}(?::[0-9]{2}(?:[.,][0-9]{1,9})?)?"
                        r"(Z|([+-])([0-9]{2})(?::?([0-9]{2}))?)?)?(?![0-9A-Za-z])")
 _ISO_UTC = ("Z", "z", "+00:00", "-00:00", "+0000", "-0000", "+00", "-00")
-_NUMERIC_DATE = re.compile(r"[0-9]{1,4}([./-])[0-9]{1,2}\1[0-9]{2,4}(?![0-9A-Za-z]|[.,/-][0-9])")
+# A year first may have a day of one digit: "2026/11/3" (group 2), with dots in Chinese,
+# Japanese and Korean only ("2026.11.3"; ``_YEAR_FIRST_DOTS``), where it is a common way to
+# write a day; elsewhere such dots are a version.
+_NUMERIC_DATE = re.compile(r"(?:[0-9]{1,4}([./-])[0-9]{1,2}\1[0-9]{2,4}|[0-9]{4}([./-])[0-9]{1,2}\2[0-9])"
+                           r"(?![0-9A-Za-z]|[.,/-][0-9])")
+_YEAR_FIRST_DOTS = frozenset(("zh", "ja", "ko"))
 # Korean "2026. 7. 29.": a four-digit year first, a space after each dot; the last dot may be
 # left out in Korean text only (``_SPACED_DATE_END``).
 _SPACED_DATE = re.compile(r"[0-9]{4}\.[ \u00a0][0-9]{1,2}\.[ \u00a0][0-9]{1,2}(?![0-9])")
@@ -58,11 +63,11 @@ _UHR = re.compile(r"([01]?[0-9]|2[0-3])(?:(?:\.([0-5][0-9]))?\s?Uhr(?![\w])"
 # "21h", "à 10h": an hour alone before "h" is a clock time only after a word that puts a time
 # there (``_HOUR_AT``), or as an end of a range of such hours ("9h-17h", "de 9h à 17h"); "en
 # 2h", "sous 48h", "une pause de 2h", "24h/24" are durations.
-_HOUR_H = re.compile(r"([01]?[0-9]|2[0-3])h(?![\w])")
+_HOUR_H = re.compile(r"([01]?[0-9]|2[0-3])[ \u00a0]?h(?![\w])")     # "à 21h", "à 21 h" (fr)
 _HOUR_AT = frozenset("à a às as vers dès des jusqu'à jusqu’à avant après entre et á "
                      "las alle ore um gegen bis ab até".split())
 _HOUR_TO = re.compile(r"[ \u00a0]*(?:[-\u2013~]|(?:à|a|às|as|et|bis|alle|hasta)[ \u00a0])"
-                      r"[ \u00a0]*[0-9]{1,2}h")        # 9h-17h, de 9h à 17h
+                      r"[ \u00a0]*[0-9]{1,2}[ \u00a0]?h(?![\w])")   # 9h-17h, de 9 h à 17 h
 # Zones spelled out, in any case (``rulekit.dates.written_zone`` has each): "Pacific Standard
 # Time", "Central European Summer Time", "India Standard Time", "UK time", "Paris time".
 _SPELLED_ZONES = (
@@ -398,7 +403,8 @@ class _When:
                 return self.add_date(s, _iso_end(found))
         if after and after in "./-" and length <= 4:
             found = _NUMERIC_DATE.match(text, s)
-            if found and _claimed(found.group(), info.locale) is not None:
+            if found and (found.group(2) != "." or info.language in _YEAR_FIRST_DOTS) \
+                    and _claimed(found.group(), info.locale) is not None:
                 return self.add_date(s, found.end())
             if after == ".":
                 found = self.dotted_date(s, e)
@@ -577,7 +583,8 @@ class _When:
             if found:
                 return self.add_time(s, found.end(), int(found.group(1)),
                                      int(found.group(2) or found.group(3) or 0), None, None)
-        if after == "h" and self.info.language != "en":
+        if (after == "h" or after in " \u00a0" and text[e + 1:e + 2] == "h") \
+                and self.info.language != "en":
             return self.hour_h(s)
         if after == " " and text.startswith("12", s):
             found = _TWELVE_WORD.match(text, e)

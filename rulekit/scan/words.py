@@ -293,9 +293,10 @@ class _Words:
                 else _FRACTION_WORD.search(low)):
             for match in _FRACTION.finditer(low):
                 s, e = match.span(1)
+                before = _word_before(low, s)
                 if not match.group("of") and not match.group("off") \
-                        and _word_before(low, s) not in _SAVE_PREV:
-                    continue
+                        and before not in _SAVE_PREV and before != "by":
+                    continue    # "by a third" ("up by a third"): a share, as "by half" is
                 if self.free(s, e):
                     numerator = _FRACTION_NUMERATORS[match.group(2)]
                     denominator = _FRACTION_DENOMINATORS[match.group(3)]
@@ -766,8 +767,16 @@ class _Words:
     def role_multiples(self, language: str) -> None:
         """Multiples written as words ("doublé", "el doble", "verdubbeld", "doppelt so"; a
         share such as "la moitié" is a word_number 0.5), and digits before "fois plus", "-mal
-        so", "veces más", "keer zo", 배: the multiple N, as English "3 times higher"."""
+        so", "veces más", "keer zo", 배: the multiple N, as English "3 times higher"; a change
+        by a fraction ("um ein Drittel", "d'un tiers": ``_ROLE_FRACTION_CHANGE``)."""
         low = self.low
+        fraction = _ROLE_FRACTION_CHANGE.get(language)
+        if fraction is not None and any(word in low for word in fraction[0]):
+            for match in fraction[1].finditer(low):
+                s, e = match.span(1)
+                if self.free(s, e):
+                    self.claim(_share_off(_Hit("word_number", s, e, Decimal(1) / Decimal(
+                        _FRACTION_PARTS[match.group(3)]))))
         if language in _ROLE_MULTIPLE:
             factors = _ROLE_FACTORS[language]
             for match in _ROLE_MULTIPLE[language].finditer(low):
@@ -795,6 +804,31 @@ class _Words:
                 hit.e = found.end()
                 self.mask[hit.s:hit.e] = bytes((_CLAIMED,)) * (hit.e - hit.s)
 
+
+# A change by a fraction in German, French, Spanish, Italian, Portuguese and Dutch, as English
+# "by a third" (probe fuzz f12): "stiegen um ein Drittel", "augmenté d'un tiers", "creció en un
+# tercio", "aumentato di un terzo", "cresceu em um terço", "gestegen met een derde": the
+# percentage (33.3...). Spanish and Portuguese "un cuarto", "um quarto" are also a room: not
+# read. (The words that must occur, then the pattern; group 1 the fraction, 3 its part.)
+_FRACTION_PARTS = {"drittel": 3, "viertel": 4, "fünftel": 5, "zehntel": 10, "tiers": 3,
+                   "quart": 4, "cinquième": 5, "dixième": 10, "tercio": 3, "terzo": 3,
+                   "quarto": 4, "quinto": 5, "terço": 3, "derde": 3, "kwart": 4, "vijfde": 5}
+
+
+def _fraction_change(words: str, before: str, article: str) -> tuple[tuple[str, ...], re.Pattern]:
+    return tuple(words.split("|")), re.compile(
+        rf"(?<![\w]){before}(({article})[ \u00a0]+({words}))(?![\w])"
+        r"(?![ \u00a0]d['\u2019]heure)")            # "moins d'un quart d'heure": a time
+
+
+_ROLE_FRACTION_CHANGE = {
+    "de": _fraction_change("drittel|viertel|fünftel|zehntel", "um[ \u00a0]+", "einen|ein"),
+    "fr": _fraction_change("tiers|quart|cinquième|dixième", "d['\u2019][ \u00a0]?", "un"),
+    "es": _fraction_change("tercio", "en[ \u00a0]+", "un"),
+    "it": _fraction_change("terzo|quarto|quinto", "di[ \u00a0]+", "un"),
+    "pt": _fraction_change("terço", "em[ \u00a0]+", "um"),
+    "nl": _fraction_change("derde|kwart|vijfde", "met[ \u00a0]+", "een"),
+}
 
 _DE_UNITS = {"ein": 1, "eins": 1, "zwei": 2, "drei": 3, "vier": 4, "fünf": 5, "sechs": 6,
              "sieben": 7, "acht": 8, "neun": 9}
