@@ -30,8 +30,10 @@ What the loop owns, and what it leaves to the checker:
   and ``on lookup_failed`` is about the system of record (its messages say "our catalogue is not
   answering"). A failed call is not retried here: the adapter owns transport retries (it alone
   knows which errors are transient), and a failure says nothing feedback could fix. A reply
-  ``generate`` reports as cut off (``Generation.finish_reason`` "length" or "content_filter")
-  is never judged as an answer: it takes the ``on malformed_reply`` action like an empty one.
+  ``generate`` reports as cut off (``Generation.finish_reason`` "length", "content_filter",
+  or another provider's words for them: "max_tokens", "MAX_TOKENS", "SAFETY", ...; or a reason
+  rulekit does not know as the end of a whole reply: ``rulekit.stream.cut_off``) is never
+  judged as an answer: it takes the ``on malformed_reply`` action like an empty one.
 
 Channels. With ``source`` (a resolver, a ``sqlite:///`` URL, a rows dict...) the reply is a
 claims reply checked with ``check``, which also sweeps its prose. With ``evidence`` and no
@@ -169,9 +171,11 @@ class GenerateRequest:
 class Generation:
     """A reply with what it cost, as ``generate`` reports it. ``tokens`` and ``cost`` are
     ``None`` when unknown; a budget on an unknown quantity stops the loop (fail closed).
-    ``finish_reason`` is why the model stopped, as the API says it: "length" (the token limit)
-    or "content_filter" means the reply was cut off, and it is judged as malformed, never
-    answered ("got 2" may be 2,380 cut short)."""
+    ``finish_reason`` is why the model stopped, as the API says it: "stop", "end_turn" and the
+    like say the reply is whole; "length" (the token limit), "content_filter", another
+    provider's words for them ("max_tokens", "MAX_TOKENS", "SAFETY", ...) or a reason rulekit
+    does not know mean it may be cut off, and it is judged as malformed, never answered ("got
+    2" may be 2,380 cut short). ``None`` says nothing and is judged as whole."""
     text: str
     tokens: int | None = None
     cost: float | None = None

@@ -303,15 +303,42 @@ LOOKAHEAD_WORDS = 4
 _WORD = re.compile(r"[ \t\r\n\f\v]*[^ \t\r\n\f\v]+(?=[ \t\r\n\f\v])")
 
 
-# A finish_reason that says the reply did not end where the model meant it to.
-_CUT_OFF = {"length": "the model reached its token limit",
-            "content_filter": "the provider's content filter stopped it"}
+# What providers say when a reply ended where the model meant it to, case-folded: OpenAI and
+# compatible servers "stop" (or a tool call), Anthropic "end_turn", "stop_sequence", "tool_use",
+# Gemini "STOP", Cohere "COMPLETE", the Responses API "completed", TGI "eos_token".
+_WHOLE = frozenset({"stop", "end_turn", "stop_sequence", "tool_calls", "tool_use",
+                    "function_call", "complete", "completed", "eos", "eos_token"})
+_TOKEN_LIMIT = "the model reached its token limit"
+_FILTERED = "the provider's content filter stopped it"
+# ... and what they say when it was cut off, case-folded, with why: OpenAI "length" and
+# "content_filter", Anthropic and Bedrock "max_tokens", "refusal", Gemini "MAX_TOKENS",
+# "SAFETY", "RECITATION", ..., the Responses API "max_output_tokens", Mistral "model_length".
+_CUT_OFF = {"length": _TOKEN_LIMIT, "max_tokens": _TOKEN_LIMIT,
+            "max_output_tokens": _TOKEN_LIMIT, "model_length": _TOKEN_LIMIT,
+            "model_context_window_exceeded": _TOKEN_LIMIT, "content_filter": _FILTERED,
+            "content_filtered": _FILTERED, "guardrail_intervened": _FILTERED,
+            "safety": _FILTERED, "recitation": _FILTERED, "blocklist": _FILTERED,
+            "prohibited_content": _FILTERED, "spii": _FILTERED, "image_safety": _FILTERED,
+            "error_toxic": _FILTERED, "refusal": "the model refused part-way"}
 
 
-def cut_off(finish_reason: str | None) -> str | None:
-    """Why a reply that ended with ``finish_reason`` is incomplete, or None when it is not."""
-    why = _CUT_OFF.get(finish_reason or "") if isinstance(finish_reason, str) else None
-    return None if why is None else f'{why} (finish_reason "{finish_reason}")'
+def cut_off(finish_reason: Any) -> str | None:
+    """Why a reply that ended with ``finish_reason`` is incomplete, or None when it is not.
+
+    None (or "") says nothing, and a reason that says the reply ended as meant ("stop",
+    "end_turn", ...) is whole. Any other reason, in any provider's words and case ("length",
+    "max_tokens", "MAX_TOKENS", "SAFETY"), one rulekit does not know, or one that is not text
+    (an SDK's enum), cannot say the reply is whole: it is incomplete, and fails closed."""
+    if finish_reason is None or finish_reason == "":
+        return None
+    if isinstance(finish_reason, str):
+        if finish_reason.casefold() in _WHOLE:
+            return None
+        why = _CUT_OFF.get(finish_reason.casefold(),
+                           "rulekit does not know it as the end of a whole reply")
+        return f'{why} (finish_reason "{finish_reason}")'
+    return (f"the finish_reason {finish_reason!r} is not text, so it cannot say the reply is "
+            "whole")
 
 
 class StreamGate:
@@ -458,9 +485,9 @@ class StreamGate:
 
     def abort(self, reason: str) -> Decision:
         """The stream ended abnormally: the model's stream raised, or reported that the reply
-        was cut off (``finish_reason`` "length" or "content_filter"). What arrived is not the
-        model's whole reply, so none of what is still held back is released, whether or not it
-        would pass: the decision is the ruleset's ``on malformed_reply`` action at this attempt
+        was cut off (a ``finish_reason`` such as "length" or "content_filter": ``cut_off``).
+        What arrived is not the model's whole reply, so none of what is still held back is
+        released, whether or not it would pass: the decision is the ruleset's ``on malformed_reply`` action at this attempt
         (regenerate, then its final action), with ``reason`` in its reasons. A stream that had
         already failed keeps its first failure; after ``close`` this changes nothing."""
         if self._closed:
@@ -483,23 +510,29 @@ class StreamGate:
 
         ``finish_reason`` is what the provider said about the end of the reply, read once the
         chunks are exhausted (a callable, as it arrives with the last chunk, or the value): a
-        reply cut off at its token limit or by a content filter (``"length"``,
-        ``"content_filter"``) is aborted, not closed, so its held-back text is never released."""
+        reply cut off at its token limit or by a content filter, in any provider's words
+        (``"length"``, ``"max_tokens"``, ``"SAFETY"``, ...: ``cut_off``), a reason rulekit does
+        not know, or a callable that raises, is aborted, not closed, so its held-back text is
+        never released."""
         iterator = iter(chunks)
         try:
             while not self.stopped:
                 try:
                     chunk = next(iterator)
                 except StopIteration:
-                    cut = cut_off(finish_reason() if callable(finish_reason) else finish_reason)
+                    try:
+                        cut = cut_off(finish_reason() if callable(finish_reason)
+                                      else finish_reason)
+                    except Exception as exc:    # the end of the reply is unknown: fail closed
+                        self.abort(f"the model's finish_reason could not be read: "
+                                   f"{_described(exc)}")
+                        return
                     if cut is not None:
                         self.abort(f"the reply was cut off: {cut}")
                         return
                     break
                 except Exception as exc:    # the upstream failed: fail closed, never answer
-                    text = str(exc)
-                    self.abort(f"the model's stream failed: {type(exc).__name__}"
-                               + (f": {text}" if text else ""))
+                    self.abort(f"the model's stream failed: {_described(exc)}")
                     return
                 piece = self.feed(chunk)
                 if piece:
@@ -629,6 +662,12 @@ def _cut_short(policy: Policy | None, reason: str, attempt: int) -> AuditResult:
                                 "using only numbers, quotes, handles and links that appear in "
                                 "the data exactly."))
     return AuditResult((Finding("input", "", None, 0, 0, "malformed_reply", reason),), decision)
+
+
+def _described(exc: BaseException) -> str:
+    """An exception as a reason says it: its type, and its message when it has one."""
+    text = str(exc)
+    return f"{type(exc).__name__}: {text}" if text else type(exc).__name__
 
 
 def _first_non_space(text: str, pos: int) -> int:

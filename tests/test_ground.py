@@ -400,6 +400,21 @@ def test_a_cut_reply_judged_again_when_the_budget_runs_out_is_still_not_answered
     assert codes(result.decision) == ["malformed_reply", "generate_failed"]
 
 
+@pytest.mark.parametrize("finish_reason", ["max_tokens", "MAX_TOKENS", "max_output_tokens",
+                                           "SAFETY", "an_unknown_reason"])
+def test_a_reply_cut_off_in_any_providers_words_is_never_answered(analytics, finish_reason):
+    """Anthropic says "max_tokens", Gemini "MAX_TOKENS": "Your 9 pm post got 2" is cut short
+    whoever says it, and a reason rulekit does not know cannot say the reply is whole."""
+    script = Script(Generation("Your 9 pm post got 2", finish_reason=finish_reason),
+                    Generation(FAITHFUL, finish_reason="end_turn"))
+    result = ground(script, analytics, evidence=ANALYTICS["evidence"],
+                    question=ANALYTICS["question"])
+    first = result.attempts[0].decision
+    assert first.decision == "regenerate" and codes(first) == ["malformed_reply"]
+    assert f'finish_reason "{finish_reason}"' in first.reasons[0].message
+    assert result.decision.decision == "answer" and result.decision.text == FAITHFUL
+
+
 def test_a_finish_reason_must_be_text():
     with pytest.raises(TypeError, match="finish_reason"):
         Generation("ok", finish_reason=3)

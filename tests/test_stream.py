@@ -17,6 +17,7 @@ Markdown, the analytics example answers, and failing closed.
 
 from __future__ import annotations
 
+import enum
 import json
 from pathlib import Path
 
@@ -522,8 +523,19 @@ def test_consume_answers_a_whole_stream_and_stops_at_a_failure():
     assert gate.decision.decision == "regenerate" and closed == [True]
 
 
-@pytest.mark.parametrize("finish_reason", ["length", "content_filter",
-                                           lambda: "length"])
+class _Finish(enum.Enum):     # a provider SDK's finish reason, an enum rather than a str
+    LENGTH = 1
+
+
+# How each provider says a reply was cut off: OpenAI "length" and "content_filter", Anthropic
+# and Bedrock "max_tokens", Gemini "MAX_TOKENS", "SAFETY" and "RECITATION", the Responses API
+# "max_output_tokens", Mistral "model_length", Bedrock "guardrail_intervened", Anthropic
+# "refusal"; in any case; and a reason rulekit does not know, or one that is not text, which
+# cannot say the reply is whole.
+@pytest.mark.parametrize("finish_reason", [
+    "length", "content_filter", lambda: "length", "max_tokens", "MAX_TOKENS", "Length",
+    "max_output_tokens", "model_length", "SAFETY", "RECITATION", "guardrail_intervened",
+    "content_filtered", "refusal", "abort", _Finish.LENGTH, lambda: "max_tokens"])
 def test_consume_aborts_a_reply_the_provider_says_was_cut_off(finish_reason):
     # The stream ended without an error, but the provider's finish_reason says the reply was
     # cut: "It is not" must not reach the customer as the end of an answer.
@@ -535,7 +547,21 @@ def test_consume_aborts_a_reply_the_provider_says_was_cut_off(finish_reason):
     assert "cut off" in gate.decision.reasons[-1].message
 
 
-@pytest.mark.parametrize("finish_reason", [None, "stop", lambda: "stop"])
+def test_consume_aborts_when_the_finish_reason_cannot_be_read():
+    # The provider's last event could not be read: the reply's end is unknown. The error is the
+    # decision, as a stream that raises is, and never escapes consume.
+    def finish_reason():
+        raise KeyError("choices")
+
+    gate = StreamGate(None, RAINCOAT)
+    released = "".join(gate.consume(["The Navy raincoat is $1,2", "99.00. It is not"],
+                                     finish_reason=finish_reason))
+    assert gate.decision.decision != "answer" and "It is not" not in released
+    assert "KeyError" in gate.decision.reasons[-1].message
+
+
+@pytest.mark.parametrize("finish_reason", [None, "stop", lambda: "stop", "end_turn", "STOP",
+                                           "stop_sequence", "tool_calls", "COMPLETE", ""])
 def test_consume_closes_a_reply_that_ended_as_meant(finish_reason):
     gate = StreamGate(None, RAINCOAT)
     released = "".join(gate.consume(["The Navy raincoat is $1,2", "99.00."],
