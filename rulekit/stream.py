@@ -84,8 +84,25 @@ _BLOCK_WINDOW = 9
 # Quote marks: an opener and the closer it waits for. ”…” (Swedish) and »…« (Danish) are
 # pairs too, and “ closes „…“ (German) before it opens anything.
 _QUOTE_CLOSER = {'"': '"', "“": "”", "„": "“", "”": "”", "«": "»", "»": "«", "‹": "›",
-                 "›": "‹", "「": "」", "『": "』", "‘": "’", "‚": "‘"}
+                 "›": "‹", "「": "」", "『": "』", "‘": "’", "‚": "‘", "‟": "”", "⹂": "“"}
 _QUOTE_MARKS = frozenset(_QUOTE_CLOSER) | frozenset(_QUOTE_CLOSER.values())
+# Quote marks the splitter does not track (``_QUOTE_CLOSER`` holds those it does), in the
+# places the scanner lets them open a quote (rulekit/scan/quotes.py): a straight single quote
+# after white space, a bracket, a colon or a dash and before a letter; a single * or _ of
+# emphasis (a quote after "Dana wrote:"); <q>; and the rarer families. Each with the closer that
+# would end it. A boundary after one of them may lie inside a quote that has not closed yet, and
+# its first half alone is no quote to the sweep (``StreamGate._inside_open_quote``).
+_UNTRACKED_OPENING = re.compile(r"(?:^|(?<=[\s(\[:\u2014]))'(?=[^\s'0-9])"
+                                r"|(?<![*_\w])[*_](?=[^\s*_])|<(?:q|blockquote)\b"
+                                r"|[\u2033\uff02\u301d\u3003\u275d\u275b\u276e\u276f\u201b"
+                                r"\u02dd\U0001f676\U0001f678]", re.IGNORECASE)
+_UNTRACKED_MARKS = frozenset("'*_<\u2033\uff02\u301d\u3003\u275d\u275b\u276e\u276f\u201b"
+                             "\u02dd\U0001f676\U0001f678")
+_CLOSING_OF = {"'": "'", "*": "*", "_": "_", "<q": "</q>", "<blockquote": "</blockquote>",
+               "\u2033": "\u2033", "\uff02": "\uff02", "\u301d": "\u301e", "\u3003": "\u3003",
+               "\u275d": "\u275e", "\u275b": "\u275c", "\u276e": "\u276f",
+               "\u276f": "\u276e", "\u201b": "\u2019", "\u02dd": "\u02dd",
+               "\U0001f676": "\U0001f677", "\U0001f678": "\U0001f677"}
 # Characters that need the next one before they can be read: a run of backticks, asterisks or
 # underscores (how long is it?) and "]" (is a link target "(" next?).
 _RUNS = frozenset("`*_")
@@ -589,10 +606,12 @@ class StreamGate:
                     self._stop(judged)          # audit's own refusal
                 else:
                     self._stop(AuditResult(flagged, self._decided(boundary, flagged)))
-            elif settled == boundary and not own.findings:
+            elif settled == boundary and not own.findings and \
+                    not self._inside_open_quote(boundary, window):
                 self._released_end = boundary
-            # else: the next words license it, or the checker's sentence runs on past the
-            # boundary; a later boundary (or close) judges this text again
+            # else: the next words license it, the checker's sentence runs on past the
+            # boundary, or a quote may still be open across it; a later boundary (or close)
+            # judges this text again
         return self._text[start:self._released_end]
 
     def _window_end(self, boundary: int, closing: bool) -> int | None:
@@ -634,6 +653,23 @@ class StreamGate:
             return boundary
         part = text[begun:boundary]
         return begun if may_bind(part, self._policy, scan(part, self._locale)) else boundary
+
+    def _inside_open_quote(self, boundary: int, window: int) -> bool:
+        """Whether ``boundary`` may lie inside a quote opened since the last release with a mark
+        the splitter does not track (``_UNTRACKED_OPENING``: ', ″, *...* after "Dana wrote:",
+        <q>, ...). Until it closes, the scanner sees no quote, so the first half of an invented
+        one would pass alone: the text is read as if the quote closed at the end of the
+        window, and a quote the scanner then finds across the boundary holds it back. Only
+        delays: a mark that never closes is released by a line break (these quotes stay on one
+        line) or by ``close``."""
+        part = self._text[self._released_end:boundary]
+        if _UNTRACKED_MARKS.isdisjoint(part):
+            return False                        # the common case: one pass over the sentence
+        closers = {_CLOSING_OF[match.group().lower()]
+                   for match in _UNTRACKED_OPENING.finditer(part)}
+        text = self._text[:window]
+        return any(mention.kind == "quote" and mention.start < boundary < mention.end
+                   for closer in sorted(closers) for mention in scan(text + closer, self._locale))
 
     def _audit(self, text: str) -> AuditResult:
         return audit(text, self._evidence, policy=self._policy, question=self._question,

@@ -76,6 +76,7 @@ PIECES = PASSING + FAILING + [
     '"', "“", "”", "[", "](", ")", "`", "**", "e.g.", "No. 3", "12", "34", " views", "You played 5. ",
     "Rounds went well.", "Of your last 5 posts, 2 did well.", " 4,120", " 2380", "é", "€", "🙂",
     "。", "! ", "? ", "A. ", "...", "\n\n",
+    "@lin.writes wrote: ", "'", " 'This is so good. ", "″", "*", "_", "<q>", "</q>", "didn't ",
 ]
 
 # Replies whose figures binding attributes to a row named further on: after a list, on the
@@ -354,6 +355,43 @@ def test_a_list_is_held_until_the_row_it_is_attributed_to_has_come(text):
     assert gate.released == "Here are the numbers:"
     assert [(f.text, f.code) for f in gate.findings] == [
         ("2,380", "misattributed"), ("96", "misattributed"), ("14", "misattributed")]
+
+
+# Every family of quote marks the scanner reads (rulekit/scan/quotes.py), beyond the straight
+# and curly ones the sentence splitter tracks itself; and Markdown emphasis or <q> introduced
+# as someone's words.
+QUOTE_MARKS = [("'", "'"), ("″", "″"), ("＂", "＂"), ("〝", "〞"), ("‟", "”"), ("〃", "〃"),
+               ("*", "*"), ("_", "_"), ("<q>", "</q>"), ("❝", "❞"), ("⹂", "“"), ("‛", "’"),
+               ("❛", "❜"), ("❮", "❯"), ("˝", "˝")]
+
+
+@pytest.mark.parametrize("opener, closer", QUOTE_MARKS)
+def test_no_half_of_an_invented_quote_is_released(opener, closer):
+    # Cut at its first full stop, the invented quote's first half passes on its own (an
+    # unclosed mark is no quote): it must wait for the quote to close, and then fail whole.
+    text = (f"@lin.writes wrote: {opener}This is so good. Then I posted every day and it kept "
+            f"growing{closer} on your post. Nice work.")
+    gate, pieces = run(text, list(range(1, len(text))))
+    assert gate.released == "" and gate.decision.decision == "regenerate"
+    assert [f.code for f in gate.findings] == ["unsupported_quote"]
+
+
+@pytest.mark.parametrize("opener, closer", QUOTE_MARKS)
+def test_a_faithful_quote_is_released_once_it_has_closed(opener, closer):
+    quote = f"@lin.writes wrote: {opener}This doubled my reach! 3100 views in a day{closer}."
+    text = f"{quote} Nice work on that post. Your best post had 4,120 views. Keep going."
+    gate = StreamGate(POLICY, EVIDENCE, question=QUESTION)
+    streamed = "".join(gate.feed(char) for char in text)
+    assert streamed.startswith(quote)       # released before the stream ended
+    assert gate.close().decision == "answer" and gate.released == text
+
+
+def test_apostrophes_do_not_hold_a_sentence_back():
+    text = "Your best post didn't stop growing. It's had 4,120 views, the most of 'em all. Nice work."
+    gate = StreamGate(POLICY, EVIDENCE, question=QUESTION)
+    streamed = "".join(gate.feed(char) for char in text)
+    assert streamed == "Your best post didn't stop growing."
+    assert gate.close().decision == "answer" and gate.released == text
 
 
 def test_a_list_closed_by_a_blank_line_is_released_before_the_row_after_it():
