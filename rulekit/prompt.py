@@ -233,7 +233,10 @@ class _Renderer:
 
     def facts(self, facts: Sequence[Fact]) -> list[dict]:
         """Verified facts from a decision, in their order. A fact's citation
-        (``entity:id#field``) places it as ``$.entity[*].field`` for the untrusted rules."""
+        (``entity:id#field``) places it as ``$.entity[*].field`` for the untrusted rules. Its
+        value is shown as a row's would be (money in major units with its currency, an enum
+        by its label), and its ``updated_at`` only when the row's freshness field (``fresh
+        within ... via``) is readable: it is that field's value, usually a hidden one."""
         shown = []
         for index, fact in enumerate(facts):
             where = f"$[{index}]"
@@ -246,12 +249,18 @@ class _Renderer:
             keys = (entity_name, field_name)
             trusted = not self.is_untrusted(f"$.{entity_name}[0].{field_name}", keys,
                                             isinstance(fact.value, str))
-            shown.append({
-                "key": fact.key, "cites": fact.citation,
-                "value": self.leaf(fact.value, f"{where}.value", trusted),
-                "text": self.leaf(fact.text, f"{where}.text", trusted),
-                "updated_at": _plain(fact.updated_at, f"{where}.updated_at"),
-            })
+            value = fact.value
+            if field.type.kind == "money":
+                value = _money_text(value, field.type)
+            elif field.type.kind == "enum":
+                value = _enum_text(value, field.type)
+            item = {"key": fact.key, "cites": fact.citation,
+                    "value": self.leaf(value, f"{where}.value", trusted),
+                    "text": self.leaf(fact.text, f"{where}.text", trusted)}
+            freshness = entity.field(entity.fresh_via) if entity.fresh_via else None
+            if freshness is not None and freshness.readable:
+                item["updated_at"] = _plain(fact.updated_at, f"{where}.updated_at")
+            shown.append(item)
         return shown
 
 
