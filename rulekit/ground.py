@@ -121,7 +121,9 @@ class GenerateRequest:
     - ``question``: the user's words. ``history``: earlier turns, as ``{"role", "content"}``
       mappings or plain strings (user turns). Context only: never evidence.
     - ``evidence``: the data the model may use, as the caller gave it (a JSON-able object or a
-      text) less the rows the user's inputs do not open; ``None`` when narrowed or not given. ``evidence_block``: the same, as the fenced
+      text) less the rows the user's inputs do not open; ``None`` when narrowed or not given.
+      It is code's view (hidden fields, money in minor units, third-party text unlabelled):
+      never put it in a prompt as it is. ``evidence_block``: the same, as the fenced
       data block ``rulekit.prompt.evidence_block`` builds (hidden fields dropped, money in
       major units, third-party text labelled, nothing inside able to close the block): what an
       adapter should put in the prompt.
