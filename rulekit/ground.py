@@ -53,8 +53,8 @@ all gets the ruleset's ``on missing postcode`` action (ask for it) before any mo
 ``history`` (earlier turns) is handed to the model as context and is never evidence: a number
 that appears only in an earlier turn is not licensed by it.
 
-The model sees the evidence as ``rulekit.prompt.evidence_block`` renders it (hidden fields
-dropped, money in major units, third-party text labelled, a fenced block nothing inside can
+The model sees the evidence as ``rulekit.prompt.evidence_block`` renders it (hidden fields,
+and a row's figures past their freshness budget at ``now``, dropped, money in major units, third-party text labelled, a fenced block nothing inside can
 close), rendered once per call; evidence it cannot render fails closed before any model call.
 
 ``narrow``. In the claims channel, when the regenerate rule says ``narrow``, the next request
@@ -527,8 +527,8 @@ class _Loop:
                 if self.given.missing and self.channel == "prose":
                     return self.asked(self.given.missing)
                 self.evidence = self.given.evidence
-            self.evidence_block = None if self.evidence is None else self.block(self.evidence,
-                                                                                "data")
+            self.evidence_block = None if self.evidence is None else self.block(
+                self.evidence, "data", now=self.now or dt.datetime.now(dt.timezone.utc))
         except Exception as exc:    # a value the model cannot be shown: fail closed
             from rulekit.evidence import EvidenceError
 
@@ -568,10 +568,11 @@ class _Loop:
             return self.stamped(refused, 0)
         return None
 
-    def block(self, data: Any, label: str) -> str | None:
+    def block(self, data: Any, label: str, now: dt.datetime | None = None) -> str | None:
         """``data`` as a fenced block for the prompt (``rulekit.prompt``), or None when that
         module is not installed (the adapter then shows the data as JSON). A text document is
-        shown as ``{"document": ...}``."""
+        shown as ``{"document": ...}``. With ``now``, a row's fields past their freshness
+        budget are left out: they license nothing, and a model shown them states them."""
         try:
             from rulekit.prompt import evidence_block
         except ModuleNotFoundError as exc:
@@ -579,7 +580,7 @@ class _Loop:
                 return None
             raise
         return evidence_block(self.rules, {"document": data} if isinstance(data, str) else data,
-                              label=label)
+                              label=label, now=now)
 
     def facts_block(self, facts: tuple[Fact, ...]) -> str | None:
         """The verified facts as a ``<facts>`` block. They only help the model: if they cannot

@@ -307,7 +307,8 @@ def test_values_json_cannot_hold_are_named_by_path(orders):
 
 
 def test_earlier_turns_cannot_be_passed():
-    assert list(inspect.signature(evidence_block).parameters) == ["policy", "facts", "label"]
+    assert list(inspect.signature(evidence_block).parameters) == ["policy", "facts", "label",
+                                                                  "now"]
 
 
 def test_the_block_is_the_last_thing_and_the_preamble_names_no_marker(shop):
