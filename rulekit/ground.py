@@ -54,8 +54,9 @@ all gets the ruleset's ``on missing postcode`` action (ask for it) before any mo
 that appears only in an earlier turn is not licensed by it.
 
 The model sees the evidence as ``rulekit.prompt.evidence_block`` renders it (hidden fields,
-and a row's figures past their freshness budget at ``now``, dropped, money in major units, third-party text labelled, a fenced block nothing inside can
-close), rendered once per call; evidence it cannot render fails closed before any model call.
+and a row's figures past their freshness budget at ``now``, dropped, money in major units,
+third-party text labelled, a fenced block nothing inside can close), rendered once per call;
+evidence it cannot render fails closed before any model call.
 
 ``narrow``. In the claims channel, when the regenerate rule says ``narrow``, the next request
 carries only the facts that verified, and no ``evidence``. In the prose channel the evidence is
