@@ -30,8 +30,10 @@ What the loop owns, and what it leaves to the checker:
   and ``on lookup_failed`` is about the system of record (its messages say "our catalogue is not
   answering"). A failed call is not retried here: the adapter owns transport retries (it alone
   knows which errors are transient), and a failure says nothing feedback could fix. A reply
-  ``generate`` reports as cut off (``Generation.finish_reason`` "length" or "content_filter")
-  is never judged as an answer: it takes the ``on malformed_reply`` action like an empty one.
+  ``generate`` reports as cut off (``Generation.finish_reason`` "length", "content_filter",
+  or another provider's words for them: "max_tokens", "MAX_TOKENS", "SAFETY", ...; or a reason
+  rulekit does not know as the end of a whole reply: ``rulekit.stream.cut_off``) is never
+  judged as an answer: it takes the ``on malformed_reply`` action like an empty one.
 
 Channels. With ``source`` (a resolver, a ``sqlite:///`` URL, a rows dict...) the reply is a
 claims reply checked with ``check``, which also sweeps its prose. With ``evidence`` and no
@@ -51,9 +53,10 @@ all gets the ruleset's ``on missing postcode`` action (ask for it) before any mo
 ``history`` (earlier turns) is handed to the model as context and is never evidence: a number
 that appears only in an earlier turn is not licensed by it.
 
-The model sees the evidence as ``rulekit.prompt.evidence_block`` renders it (hidden fields
-dropped, money in major units, third-party text labelled, a fenced block nothing inside can
-close), rendered once per call; evidence it cannot render fails closed before any model call.
+The model sees the evidence as ``rulekit.prompt.evidence_block`` renders it (hidden fields,
+and a row's figures past their freshness budget at ``now``, dropped, money in major units,
+third-party text labelled, a fenced block nothing inside can close), rendered once per call;
+evidence it cannot render fails closed before any model call.
 
 ``narrow``. In the claims channel, when the regenerate rule says ``narrow``, the next request
 carries only the facts that verified, and no ``evidence``. In the prose channel the evidence is
@@ -119,7 +122,9 @@ class GenerateRequest:
     - ``question``: the user's words. ``history``: earlier turns, as ``{"role", "content"}``
       mappings or plain strings (user turns). Context only: never evidence.
     - ``evidence``: the data the model may use, as the caller gave it (a JSON-able object or a
-      text) less the rows the user's inputs do not open; ``None`` when narrowed or not given. ``evidence_block``: the same, as the fenced
+      text) less the rows the user's inputs do not open; ``None`` when narrowed or not given.
+      It is code's view (hidden fields, money in minor units, third-party text unlabelled):
+      never put it in a prompt as it is. ``evidence_block``: the same, as the fenced
       data block ``rulekit.prompt.evidence_block`` builds (hidden fields dropped, money in
       major units, third-party text labelled, nothing inside able to close the block): what an
       adapter should put in the prompt.
@@ -169,9 +174,11 @@ class GenerateRequest:
 class Generation:
     """A reply with what it cost, as ``generate`` reports it. ``tokens`` and ``cost`` are
     ``None`` when unknown; a budget on an unknown quantity stops the loop (fail closed).
-    ``finish_reason`` is why the model stopped, as the API says it: "length" (the token limit)
-    or "content_filter" means the reply was cut off, and it is judged as malformed, never
-    answered ("got 2" may be 2,380 cut short)."""
+    ``finish_reason`` is why the model stopped, as the API says it: "stop", "end_turn" and the
+    like say the reply is whole; "length" (the token limit), "content_filter", another
+    provider's words for them ("max_tokens", "MAX_TOKENS", "SAFETY", ...) or a reason rulekit
+    does not know mean it may be cut off, and it is judged as malformed, never answered ("got
+    2" may be 2,380 cut short). ``None`` says nothing and is judged as whole."""
     text: str
     tokens: int | None = None
     cost: float | None = None
@@ -526,8 +533,8 @@ class _Loop:
                 if self.given.missing and self.channel == "prose":
                     return self.asked(self.given.missing)
                 self.evidence = self.given.evidence
-            self.evidence_block = None if self.evidence is None else self.block(self.evidence,
-                                                                                "data")
+            self.evidence_block = None if self.evidence is None else self.block(
+                self.evidence, "data", now=self.now or dt.datetime.now(dt.timezone.utc))
         except Exception as exc:    # a value the model cannot be shown: fail closed
             from rulekit.evidence import EvidenceError
 
@@ -567,10 +574,11 @@ class _Loop:
             return self.stamped(refused, 0)
         return None
 
-    def block(self, data: Any, label: str) -> str | None:
+    def block(self, data: Any, label: str, now: dt.datetime | None = None) -> str | None:
         """``data`` as a fenced block for the prompt (``rulekit.prompt``), or None when that
         module is not installed (the adapter then shows the data as JSON). A text document is
-        shown as ``{"document": ...}``."""
+        shown as ``{"document": ...}``. With ``now``, a row's fields past their freshness
+        budget are left out: they license nothing, and a model shown them states them."""
         try:
             from rulekit.prompt import evidence_block
         except ModuleNotFoundError as exc:
@@ -578,7 +586,7 @@ class _Loop:
                 return None
             raise
         return evidence_block(self.rules, {"document": data} if isinstance(data, str) else data,
-                              label=label)
+                              label=label, now=now)
 
     def facts_block(self, facts: tuple[Fact, ...]) -> str | None:
         """The verified facts as a ``<facts>`` block. They only help the model: if they cannot

@@ -63,6 +63,8 @@ _INVISIBLE = frozenset({"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"})
 _SUSPECT = re.compile(r"[<>&`\x7f]|[^\x00-\x7f]")
 
 UNTRUSTED_KEY = "untrusted"
+# The kinds of field that name a row rather than state a fact of it: shown even when stale.
+_NAMING_KINDS = frozenset({"text", "identifier", "url"})
 
 
 def _escape(char: str) -> str:
@@ -177,8 +179,9 @@ class _Renderer:
     the policy says and, for JSON rows, where the entities' rows are; a new one is made for
     every block."""
 
-    def __init__(self, policy: Policy):
+    def __init__(self, policy: Policy, now: dt.datetime | None = None):
         self.policy = policy
+        self.now = now
         self.is_untrusted = _untrusted_judge(policy)
         self.is_third_party_figure = _figure_judge(policy)
         self.untrusted_seen = False
@@ -196,6 +199,24 @@ class _Renderer:
         self.untrusted_seen = True
         return {UNTRUSTED_KEY: plain}
 
+    def stale_keys(self, placed: PlacedRow) -> frozenset[str]:
+        """The keys of ``placed``'s fields past their freshness budget at ``now`` (none
+        without ``now``), as the sweep finds them (``rulekit.sweep._row_rules``): judged from
+        the row's own ``via`` field; a row without one states no age. A name, code or link
+        stays: the sweep still reads a stale row's names (a product's name does not expire),
+        only its figures, dates and states license nothing."""
+        entity, row, _, fields = placed
+        if self.now is None or not entity.fresh_via:
+            return frozenset()
+        from rulekit.check import staleness
+
+        values = {field.name: row[key] for key, field in fields.items()}
+        if entity.fresh_via not in values:
+            return frozenset()
+        return frozenset(key for key, field in fields.items()
+                         if field.readable and field.type.kind not in _NAMING_KINDS
+                         and staleness(entity, field, values, self.now))
+
     def walk(self, node: Any, path: str, keys: tuple[str, ...], trusted: bool) -> Any:
         """Mirrors ``rulekit.evidence._Builder.walk``: a place is third-party when the sweep
         would judge it so, and everything under a third-party place is too. In an entity's
@@ -205,12 +226,13 @@ class _Renderer:
         if isinstance(node, Mapping):
             placed = self.rows.get(id(node)) if self.rows else None
             fields = placed.fields if placed is not None else {}
+            stale = self.stale_keys(placed) if placed is not None else ()
             out: dict[str, Any] = {}
             for raw_key, child in node.items():
                 key = str(raw_key)
                 field = fields.get(key)
-                if field is not None and not field.readable:
-                    continue                # hidden: never shown, never claimable
+                if field is not None and not field.readable or key in stale:
+                    continue                # hidden or stale: never shown, never claimable
                 child_path = f"{path}.{key}"
                 child_keys = keys + (key,)
                 text_leaf = isinstance(child, str) or (     # judged on the value as given
@@ -233,7 +255,10 @@ class _Renderer:
 
     def facts(self, facts: Sequence[Fact]) -> list[dict]:
         """Verified facts from a decision, in their order. A fact's citation
-        (``entity:id#field``) places it as ``$.entity[*].field`` for the untrusted rules."""
+        (``entity:id#field``) places it as ``$.entity[*].field`` for the untrusted rules. Its
+        value is shown as a row's would be (money in major units with its currency, an enum
+        by its label), and its ``updated_at`` only when the row's freshness field (``fresh
+        within ... via``) is readable: it is that field's value, usually a hidden one."""
         shown = []
         for index, fact in enumerate(facts):
             where = f"$[{index}]"
@@ -246,12 +271,18 @@ class _Renderer:
             keys = (entity_name, field_name)
             trusted = not self.is_untrusted(f"$.{entity_name}[0].{field_name}", keys,
                                             isinstance(fact.value, str))
-            shown.append({
-                "key": fact.key, "cites": fact.citation,
-                "value": self.leaf(fact.value, f"{where}.value", trusted),
-                "text": self.leaf(fact.text, f"{where}.text", trusted),
-                "updated_at": _plain(fact.updated_at, f"{where}.updated_at"),
-            })
+            value = fact.value
+            if field.type.kind == "money":
+                value = _money_text(value, field.type)
+            elif field.type.kind == "enum":
+                value = _enum_text(value, field.type)
+            item = {"key": fact.key, "cites": fact.citation,
+                    "value": self.leaf(value, f"{where}.value", trusted),
+                    "text": self.leaf(fact.text, f"{where}.text", trusted)}
+            freshness = entity.field(entity.fresh_via) if entity.fresh_via else None
+            if freshness is not None and freshness.readable:
+                item["updated_at"] = _plain(fact.updated_at, f"{where}.updated_at")
+            shown.append(item)
         return shown
 
 
@@ -270,8 +301,14 @@ def _preamble(label: str, untrusted: bool) -> str:
     return "\n".join(lines)
 
 
-def evidence_block(policy: Policy, facts: Any, *, label: str = "facts") -> str:
+def evidence_block(policy: Policy, facts: Any, *, label: str = "facts",
+                   now: dt.datetime | None = None) -> str:
     """The facts the model may use, as a fenced data block for its prompt.
+
+    With ``now`` (an aware datetime), a field of an entity's row that is past its freshness
+    budget at ``now`` (``fresh within ... via``, ``max_age``; judged by
+    ``rulekit.check.staleness``, as the sweep judges it) is dropped as a hidden one is: it
+    licenses nothing, and a model shown it states it. Without ``now`` freshness is not judged.
 
     ``facts`` is a sequence of ``rulekit.decision.Fact`` (``decision.facts`` on a
     regeneration), or JSON rows and figures: a mapping such as ``{"post": [{...}]}`` or a
@@ -287,7 +324,7 @@ def evidence_block(policy: Policy, facts: Any, *, label: str = "facts") -> str:
     if not _LABEL.match(label):
         raise ValueError(f"label {label!r} must be a letter, then up to 39 letters, digits, "
                          "'_' or '-': it becomes the block's boundary marker")
-    renderer = _Renderer(policy)
+    renderer = _Renderer(policy, now)
     if isinstance(facts, (list, tuple)) and facts and all(isinstance(f, Fact) for f in facts):
         data: Any = {"facts": renderer.facts(facts)}
     elif isinstance(facts, (Mapping, list, tuple)):

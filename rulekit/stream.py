@@ -85,8 +85,25 @@ _BLOCK_WINDOW = 9
 # Quote marks: an opener and the closer it waits for. ”…” (Swedish) and »…« (Danish) are
 # pairs too, and “ closes „…“ (German) before it opens anything.
 _QUOTE_CLOSER = {'"': '"', "“": "”", "„": "“", "”": "”", "«": "»", "»": "«", "‹": "›",
-                 "›": "‹", "「": "」", "『": "』", "‘": "’", "‚": "‘"}
+                 "›": "‹", "「": "」", "『": "』", "‘": "’", "‚": "‘", "‟": "”", "⹂": "“"}
 _QUOTE_MARKS = frozenset(_QUOTE_CLOSER) | frozenset(_QUOTE_CLOSER.values())
+# Quote marks the splitter does not track (``_QUOTE_CLOSER`` holds those it does), in the
+# places the scanner lets them open a quote (rulekit/scan/quotes.py): a straight single quote
+# after white space, a bracket, a colon or a dash and before a letter; a single * or _ of
+# emphasis (a quote after "Dana wrote:"); <q>; and the rarer families. Each with the closer that
+# would end it. A boundary after one of them may lie inside a quote that has not closed yet, and
+# its first half alone is no quote to the sweep (``StreamGate._inside_open_quote``).
+_UNTRACKED_OPENING = re.compile(r"(?:^|(?<=[\s(\[:\u2014]))'(?=[^\s'0-9])"
+                                r"|(?<![*_\w])[*_](?=[^\s*_])|<(?:q|blockquote)\b"
+                                r"|[\u2033\uff02\u301d\u3003\u275d\u275b\u276e\u276f\u201b"
+                                r"\u02dd\U0001f676\U0001f678]", re.IGNORECASE)
+_UNTRACKED_MARKS = frozenset("'*_<\u2033\uff02\u301d\u3003\u275d\u275b\u276e\u276f\u201b"
+                             "\u02dd\U0001f676\U0001f678")
+_CLOSING_OF = {"'": "'", "*": "*", "_": "_", "<q": "</q>", "<blockquote": "</blockquote>",
+               "\u2033": "\u2033", "\uff02": "\uff02", "\u301d": "\u301e", "\u3003": "\u3003",
+               "\u275d": "\u275e", "\u275b": "\u275c", "\u276e": "\u276f",
+               "\u276f": "\u276e", "\u201b": "\u2019", "\u02dd": "\u02dd",
+               "\U0001f676": "\U0001f677", "\U0001f678": "\U0001f677"}
 # Characters that need the next one before they can be read: a run of backticks, asterisks or
 # underscores (how long is it?) and "]" (is a link target "(" next?).
 _RUNS = frozenset("`*_")
@@ -304,15 +321,42 @@ LOOKAHEAD_WORDS = 4
 _WORD = re.compile(r"[ \t\r\n\f\v]*[^ \t\r\n\f\v]+(?=[ \t\r\n\f\v])")
 
 
-# A finish_reason that says the reply did not end where the model meant it to.
-_CUT_OFF = {"length": "the model reached its token limit",
-            "content_filter": "the provider's content filter stopped it"}
+# What providers say when a reply ended where the model meant it to, case-folded: OpenAI and
+# compatible servers "stop" (or a tool call), Anthropic "end_turn", "stop_sequence", "tool_use",
+# Gemini "STOP", Cohere "COMPLETE", the Responses API "completed", TGI "eos_token".
+_WHOLE = frozenset({"stop", "end_turn", "stop_sequence", "tool_calls", "tool_use",
+                    "function_call", "complete", "completed", "eos", "eos_token"})
+_TOKEN_LIMIT = "the model reached its token limit"
+_FILTERED = "the provider's content filter stopped it"
+# ... and what they say when it was cut off, case-folded, with why: OpenAI "length" and
+# "content_filter", Anthropic and Bedrock "max_tokens", "refusal", Gemini "MAX_TOKENS",
+# "SAFETY", "RECITATION", ..., the Responses API "max_output_tokens", Mistral "model_length".
+_CUT_OFF = {"length": _TOKEN_LIMIT, "max_tokens": _TOKEN_LIMIT,
+            "max_output_tokens": _TOKEN_LIMIT, "model_length": _TOKEN_LIMIT,
+            "model_context_window_exceeded": _TOKEN_LIMIT, "content_filter": _FILTERED,
+            "content_filtered": _FILTERED, "guardrail_intervened": _FILTERED,
+            "safety": _FILTERED, "recitation": _FILTERED, "blocklist": _FILTERED,
+            "prohibited_content": _FILTERED, "spii": _FILTERED, "image_safety": _FILTERED,
+            "error_toxic": _FILTERED, "refusal": "the model refused part-way"}
 
 
-def cut_off(finish_reason: str | None) -> str | None:
-    """Why a reply that ended with ``finish_reason`` is incomplete, or None when it is not."""
-    why = _CUT_OFF.get(finish_reason or "") if isinstance(finish_reason, str) else None
-    return None if why is None else f'{why} (finish_reason "{finish_reason}")'
+def cut_off(finish_reason: Any) -> str | None:
+    """Why a reply that ended with ``finish_reason`` is incomplete, or None when it is not.
+
+    None (or "") says nothing, and a reason that says the reply ended as meant ("stop",
+    "end_turn", ...) is whole. Any other reason, in any provider's words and case ("length",
+    "max_tokens", "MAX_TOKENS", "SAFETY"), one rulekit does not know, or one that is not text
+    (an SDK's enum), cannot say the reply is whole: it is incomplete, and fails closed."""
+    if finish_reason is None or finish_reason == "":
+        return None
+    if isinstance(finish_reason, str):
+        if finish_reason.casefold() in _WHOLE:
+            return None
+        why = _CUT_OFF.get(finish_reason.casefold(),
+                           "rulekit does not know it as the end of a whole reply")
+        return f'{why} (finish_reason "{finish_reason}")'
+    return (f"the finish_reason {finish_reason!r} is not text, so it cannot say the reply is "
+            "whole")
 
 
 class StreamGate:
@@ -462,9 +506,9 @@ class StreamGate:
 
     def abort(self, reason: str) -> Decision:
         """The stream ended abnormally: the model's stream raised, or reported that the reply
-        was cut off (``finish_reason`` "length" or "content_filter"). What arrived is not the
-        model's whole reply, so none of what is still held back is released, whether or not it
-        would pass: the decision is the ruleset's ``on malformed_reply`` action at this attempt
+        was cut off (a ``finish_reason`` such as "length" or "content_filter": ``cut_off``).
+        What arrived is not the model's whole reply, so none of what is still held back is
+        released, whether or not it would pass: the decision is the ruleset's ``on malformed_reply`` action at this attempt
         (regenerate, then its final action), with ``reason`` in its reasons. A stream that had
         already failed keeps its first failure; after ``close`` this changes nothing."""
         if self._closed:
@@ -487,23 +531,29 @@ class StreamGate:
 
         ``finish_reason`` is what the provider said about the end of the reply, read once the
         chunks are exhausted (a callable, as it arrives with the last chunk, or the value): a
-        reply cut off at its token limit or by a content filter (``"length"``,
-        ``"content_filter"``) is aborted, not closed, so its held-back text is never released."""
+        reply cut off at its token limit or by a content filter, in any provider's words
+        (``"length"``, ``"max_tokens"``, ``"SAFETY"``, ...: ``cut_off``), a reason rulekit does
+        not know, or a callable that raises, is aborted, not closed, so its held-back text is
+        never released."""
         iterator = iter(chunks)
         try:
             while not self.stopped:
                 try:
                     chunk = next(iterator)
                 except StopIteration:
-                    cut = cut_off(finish_reason() if callable(finish_reason) else finish_reason)
+                    try:
+                        cut = cut_off(finish_reason() if callable(finish_reason)
+                                      else finish_reason)
+                    except Exception as exc:    # the end of the reply is unknown: fail closed
+                        self.abort(f"the model's finish_reason could not be read: "
+                                   f"{_described(exc)}")
+                        return
                     if cut is not None:
                         self.abort(f"the reply was cut off: {cut}")
                         return
                     break
                 except Exception as exc:    # the upstream failed: fail closed, never answer
-                    text = str(exc)
-                    self.abort(f"the model's stream failed: {type(exc).__name__}"
-                               + (f": {text}" if text else ""))
+                    self.abort(f"the model's stream failed: {_described(exc)}")
                     return
                 piece = self.feed(chunk)
                 if piece:
@@ -560,10 +610,12 @@ class StreamGate:
                     self._stop(judged)          # audit's own refusal
                 else:
                     self._stop(AuditResult(flagged, self._decided(boundary, flagged)))
-            elif settled == boundary and not own.findings:
+            elif settled == boundary and not own.findings and \
+                    not self._inside_open_quote(boundary, window):
                 self._released_end = boundary
-            # else: the next words license it, or the checker's sentence runs on past the
-            # boundary; a later boundary (or close) judges this text again
+            # else: the next words license it, the checker's sentence runs on past the
+            # boundary, or a quote may still be open across it; a later boundary (or close)
+            # judges this text again
         return self._text[start:self._released_end]
 
     def _window_end(self, boundary: int, closing: bool) -> int | None:
@@ -606,6 +658,23 @@ class StreamGate:
         part = text[begun:boundary]
         return begun if may_bind(part, self._policy, scan(part, self._locale)) else boundary
 
+    def _inside_open_quote(self, boundary: int, window: int) -> bool:
+        """Whether ``boundary`` may lie inside a quote opened since the last release with a mark
+        the splitter does not track (``_UNTRACKED_OPENING``: ', ″, *...* after "Dana wrote:",
+        <q>, ...). Until it closes, the scanner sees no quote, so the first half of an invented
+        one would pass alone: the text is read as if the quote closed at the end of the
+        window, and a quote the scanner then finds across the boundary holds it back. Only
+        delays: a mark that never closes is released by a line break (these quotes stay on one
+        line) or by ``close``."""
+        part = self._text[self._released_end:boundary]
+        if _UNTRACKED_MARKS.isdisjoint(part):
+            return False                        # the common case: one pass over the sentence
+        closers = {_CLOSING_OF[match.group().lower()]
+                   for match in _UNTRACKED_OPENING.finditer(part)}
+        text = self._text[:window]
+        return any(mention.kind == "quote" and mention.start < boundary < mention.end
+                   for closer in sorted(closers) for mention in scan(text + closer, self._locale))
+
     def _audit(self, text: str) -> AuditResult:
         return audit(text, self._evidence, policy=self._policy, question=self._question,
                      locale=self._locale, slot_values=self._slot_values, attempt=self._attempt,
@@ -633,6 +702,12 @@ def _cut_short(policy: Policy | None, reason: str, attempt: int) -> AuditResult:
                                 "using only numbers, quotes, handles and links that appear in "
                                 "the data exactly."))
     return AuditResult((Finding("input", "", None, 0, 0, "malformed_reply", reason),), decision)
+
+
+def _described(exc: BaseException) -> str:
+    """An exception as a reason says it: its type, and its message when it has one."""
+    text = str(exc)
+    return f"{type(exc).__name__}: {text}" if text else type(exc).__name__
 
 
 def _first_non_space(text: str, pos: int) -> int:

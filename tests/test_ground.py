@@ -400,6 +400,21 @@ def test_a_cut_reply_judged_again_when_the_budget_runs_out_is_still_not_answered
     assert codes(result.decision) == ["malformed_reply", "generate_failed"]
 
 
+@pytest.mark.parametrize("finish_reason", ["max_tokens", "MAX_TOKENS", "max_output_tokens",
+                                           "SAFETY", "an_unknown_reason"])
+def test_a_reply_cut_off_in_any_providers_words_is_never_answered(analytics, finish_reason):
+    """Anthropic says "max_tokens", Gemini "MAX_TOKENS": "Your 9 pm post got 2" is cut short
+    whoever says it, and a reason rulekit does not know cannot say the reply is whole."""
+    script = Script(Generation("Your 9 pm post got 2", finish_reason=finish_reason),
+                    Generation(FAITHFUL, finish_reason="end_turn"))
+    result = ground(script, analytics, evidence=ANALYTICS["evidence"],
+                    question=ANALYTICS["question"])
+    first = result.attempts[0].decision
+    assert first.decision == "regenerate" and codes(first) == ["malformed_reply"]
+    assert f'finish_reason "{finish_reason}"' in first.reasons[0].message
+    assert result.decision.decision == "answer" and result.decision.text == FAITHFUL
+
+
 def test_a_finish_reason_must_be_text():
     with pytest.raises(TypeError, match="finish_reason"):
         Generation("ok", finish_reason=3)
@@ -735,3 +750,33 @@ def test_no_regenerate_decision_has_empty_feedback_items(question, template):
     for decision in regenerated:
         items = [line for line in decision.feedback.splitlines()[1:] if line.startswith("- ")]
         assert items and all(len(line) > 4 for line in items), decision.feedback
+
+
+# --- stale rows are not shown to the model ----------------------------------------------------
+
+def _shown_products(request: GenerateRequest) -> list[dict]:
+    body = request.evidence_block.split("```json\n", 1)[1].rsplit("\n```", 1)[0]
+    return json.loads(body)["products"]
+
+
+@pytest.mark.skipif(not HAS_PROMPT, reason="rulekit.prompt is not installed")
+def test_a_stale_rows_values_are_not_shown_to_the_model(shop):
+    """The bottle's row is three hours old (shop.rules: `fresh within 15m`): its price and stock
+    license nothing, and a model shown them states them, which shop.rules refuses with no
+    retry (`on stale refuse`). It is shown by its name and code only; the fresh raincoat whole."""
+    script = Script("The Navy raincoat is $1,299.00. I could not find the bottle's price.")
+    result = ground(script, shop, evidence={"products": SHOP["rows"]["product"]}, now=NOW)
+    assert _shown_products(script.requests[0]) == [
+        {"name": "Navy raincoat", "price": "1299.00 USD", "sku": "RC-500", "stock": 0},
+        {"name": "Bottle BT-3 500ml", "sku": "BT-3"}]
+    assert result.decision.decision == "answer"
+
+
+@pytest.mark.skipif(not HAS_PROMPT, reason="rulekit.prompt is not installed")
+def test_fresh_rows_are_shown_whole(shop):
+    fresh = [dict(row, updated_at="2026-11-30T12:04:00Z") for row in SHOP["rows"]["product"]]
+    script = Script("The Bottle BT-3 500ml is $18.50.")
+    result = ground(script, shop, evidence={"products": fresh}, now=NOW)
+    assert _shown_products(script.requests[0])[1] == {
+        "name": "Bottle BT-3 500ml", "price": "18.50 USD", "sku": "BT-3", "stock": 42}
+    assert result.decision.decision == "answer"

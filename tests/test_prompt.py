@@ -222,11 +222,37 @@ def test_hidden_and_unknown_fields_are_dropped_from_facts(shop):
              Fact("who", "supplier:s1#name", "Acme", "Acme"),
              Fact("said", "review:r1#body", "Runs small", "Runs small")]
     data = body_of(evidence_block(shop, facts))
+    # A fact's updated_at is the value of the row's freshness field, `updated_at timestamp
+    # hidden` in shop.rules: hidden, so not shown beside the fact either.
     assert data == {"facts": [
         {"cites": "product:RC-500#name", "key": "name", "text": "Navy raincoat",
-         "updated_at": "2026-11-30T12:03:00Z", "value": "Navy raincoat"},
+         "value": "Navy raincoat"},
         {"cites": "review:r1#body", "key": "said", "text": {"untrusted": "Runs small"},
-         "updated_at": None, "value": {"untrusted": "Runs small"}}]}
+         "value": {"untrusted": "Runs small"}}]}
+
+
+def test_a_facts_value_is_shown_as_it_is_said(orders, tmp_path):
+    # A retry's facts block shows a money fact in major units with its currency, as the rows
+    # are shown (129900 cents is "1299.00 EUR": shown 129900, a model claims 129900 euros), and
+    # an enum by its label. Its updated_at is shown when the freshness field is readable.
+    facts = [Fact("total", "order:ord_1#total_minor", 129900, "€1,299.00", "2026-11-30T12:00:00Z"),
+             Fact("status", "order:ord_1#status", "shipped", "shipped", "2026-11-30T12:00:00Z")]
+    data = body_of(evidence_block(orders, facts))
+    assert data == {"facts": [
+        {"cites": "order:ord_1#total_minor", "key": "total", "text": "€1,299.00",
+         "value": "1299.00 EUR"},
+        {"cites": "order:ord_1#status", "key": "status", "text": "shipped", "value": "shipped"}]}
+    rules = tmp_path / "board.rules"
+    rules.write_text('ruleset board {\n  locale en_GB\n  currency EUR\n}\n'
+                     'entity stay {\n  key id\n  fresh within 15m via checked_at\n'
+                     '  field id identifier\n  field checked_at timestamp\n'
+                     '  field board enum { room_only label "room only", half_board }\n}\n'
+                     'on malformed_reply, contradicted, misattributed, not_found, not_checkable, '
+                     'stale, stray_figure, unapproved_shape, lookup_failed refuse "No."\n')
+    fact = Fact("board", "stay:s1#board", "room_only", "room only", "2026-11-30T12:00:00Z")
+    assert body_of(evidence_block(rulekit.load(str(rules)), [fact])) == {"facts": [
+        {"cites": "stay:s1#board", "key": "board", "text": "room only", "value": "room only",
+         "updated_at": "2026-11-30T12:00:00Z"}]}
 
 
 def test_facts_and_rows_are_not_mixed(shop):
@@ -281,7 +307,8 @@ def test_values_json_cannot_hold_are_named_by_path(orders):
 
 
 def test_earlier_turns_cannot_be_passed():
-    assert list(inspect.signature(evidence_block).parameters) == ["policy", "facts", "label"]
+    assert list(inspect.signature(evidence_block).parameters) == ["policy", "facts", "label",
+                                                                  "now"]
 
 
 def test_the_block_is_the_last_thing_and_the_preamble_names_no_marker(shop):

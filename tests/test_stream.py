@@ -17,6 +17,7 @@ Markdown, the analytics example answers, and failing closed.
 
 from __future__ import annotations
 
+import enum
 import json
 from pathlib import Path
 
@@ -75,6 +76,7 @@ PIECES = PASSING + FAILING + [
     '"', "“", "”", "[", "](", ")", "`", "**", "e.g.", "No. 3", "12", "34", " views", "You played 5. ",
     "Rounds went well.", "Of your last 5 posts, 2 did well.", " 4,120", " 2380", "é", "€", "🙂",
     "。", "! ", "? ", "A. ", "...", "\n\n",
+    "@lin.writes wrote: ", "'", " 'This is so good. ", "″", "*", "_", "<q>", "</q>", "didn't ",
 ]
 
 # Replies whose figures binding attributes to a row named further on: after a list, on the
@@ -355,6 +357,43 @@ def test_a_list_is_held_until_the_row_it_is_attributed_to_has_come(text):
         ("2,380", "misattributed"), ("96", "misattributed"), ("14", "misattributed")]
 
 
+# Every family of quote marks the scanner reads (rulekit/scan/quotes.py), beyond the straight
+# and curly ones the sentence splitter tracks itself; and Markdown emphasis or <q> introduced
+# as someone's words.
+QUOTE_MARKS = [("'", "'"), ("″", "″"), ("＂", "＂"), ("〝", "〞"), ("‟", "”"), ("〃", "〃"),
+               ("*", "*"), ("_", "_"), ("<q>", "</q>"), ("❝", "❞"), ("⹂", "“"), ("‛", "’"),
+               ("❛", "❜"), ("❮", "❯"), ("˝", "˝")]
+
+
+@pytest.mark.parametrize("opener, closer", QUOTE_MARKS)
+def test_no_half_of_an_invented_quote_is_released(opener, closer):
+    # Cut at its first full stop, the invented quote's first half passes on its own (an
+    # unclosed mark is no quote): it must wait for the quote to close, and then fail whole.
+    text = (f"@lin.writes wrote: {opener}This is so good. Then I posted every day and it kept "
+            f"growing{closer} on your post. Nice work.")
+    gate, pieces = run(text, list(range(1, len(text))))
+    assert gate.released == "" and gate.decision.decision == "regenerate"
+    assert [f.code for f in gate.findings] == ["unsupported_quote"]
+
+
+@pytest.mark.parametrize("opener, closer", QUOTE_MARKS)
+def test_a_faithful_quote_is_released_once_it_has_closed(opener, closer):
+    quote = f"@lin.writes wrote: {opener}This doubled my reach! 3100 views in a day{closer}."
+    text = f"{quote} Nice work on that post. Your best post had 4,120 views. Keep going."
+    gate = StreamGate(POLICY, EVIDENCE, question=QUESTION)
+    streamed = "".join(gate.feed(char) for char in text)
+    assert streamed.startswith(quote)       # released before the stream ended
+    assert gate.close().decision == "answer" and gate.released == text
+
+
+def test_apostrophes_do_not_hold_a_sentence_back():
+    text = "Your best post didn't stop growing. It's had 4,120 views, the most of 'em all. Nice work."
+    gate = StreamGate(POLICY, EVIDENCE, question=QUESTION)
+    streamed = "".join(gate.feed(char) for char in text)
+    assert streamed == "Your best post didn't stop growing."
+    assert gate.close().decision == "answer" and gate.released == text
+
+
 def test_a_list_closed_by_a_blank_line_is_released_before_the_row_after_it():
     text = BOUND_FAITHFUL[2]
     gate = StreamGate(POLICY, ANALYTICS["evidence"])
@@ -522,8 +561,19 @@ def test_consume_answers_a_whole_stream_and_stops_at_a_failure():
     assert gate.decision.decision == "regenerate" and closed == [True]
 
 
-@pytest.mark.parametrize("finish_reason", ["length", "content_filter",
-                                           lambda: "length"])
+class _Finish(enum.Enum):     # a provider SDK's finish reason, an enum rather than a str
+    LENGTH = 1
+
+
+# How each provider says a reply was cut off: OpenAI "length" and "content_filter", Anthropic
+# and Bedrock "max_tokens", Gemini "MAX_TOKENS", "SAFETY" and "RECITATION", the Responses API
+# "max_output_tokens", Mistral "model_length", Bedrock "guardrail_intervened", Anthropic
+# "refusal"; in any case; and a reason rulekit does not know, or one that is not text, which
+# cannot say the reply is whole.
+@pytest.mark.parametrize("finish_reason", [
+    "length", "content_filter", lambda: "length", "max_tokens", "MAX_TOKENS", "Length",
+    "max_output_tokens", "model_length", "SAFETY", "RECITATION", "guardrail_intervened",
+    "content_filtered", "refusal", "abort", _Finish.LENGTH, lambda: "max_tokens"])
 def test_consume_aborts_a_reply_the_provider_says_was_cut_off(finish_reason):
     # The stream ended without an error, but the provider's finish_reason says the reply was
     # cut: "It is not" must not reach the customer as the end of an answer.
@@ -535,7 +585,21 @@ def test_consume_aborts_a_reply_the_provider_says_was_cut_off(finish_reason):
     assert "cut off" in gate.decision.reasons[-1].message
 
 
-@pytest.mark.parametrize("finish_reason", [None, "stop", lambda: "stop"])
+def test_consume_aborts_when_the_finish_reason_cannot_be_read():
+    # The provider's last event could not be read: the reply's end is unknown. The error is the
+    # decision, as a stream that raises is, and never escapes consume.
+    def finish_reason():
+        raise KeyError("choices")
+
+    gate = StreamGate(None, RAINCOAT)
+    released = "".join(gate.consume(["The Navy raincoat is $1,2", "99.00. It is not"],
+                                     finish_reason=finish_reason))
+    assert gate.decision.decision != "answer" and "It is not" not in released
+    assert "KeyError" in gate.decision.reasons[-1].message
+
+
+@pytest.mark.parametrize("finish_reason", [None, "stop", lambda: "stop", "end_turn", "STOP",
+                                           "stop_sequence", "tool_calls", "COMPLETE", ""])
 def test_consume_closes_a_reply_that_ended_as_meant(finish_reason):
     gate = StreamGate(None, RAINCOAT)
     released = "".join(gate.consume(["The Navy raincoat is $1,2", "99.00."],

@@ -19,7 +19,8 @@ prefix, as the OpenAI SDK's does: ``https://api.openai.com/v1``, ``http://localh
   the request itself is wrong, and sending it again cannot help.
 - **Cut-off replies.** The choice's ``finish_reason`` is passed on in the ``Generation``: a
   reply cut off at the token limit ("length") or by the provider's content filter
-  ("content_filter") is judged by ``ground`` as malformed (the ruleset's ``on malformed_reply``
+  ("content_filter"), or one that ended for a reason rulekit does not know as whole ("stop",
+  "tool_calls", ...: ``rulekit.stream.cut_off``), is judged by ``ground`` as malformed (the ruleset's ``on malformed_reply``
   action, with the cause in its reason), never answered: "got 2" may be 2,380 cut short.
 - **Time-outs** are not retried: each call gets ``timeout`` seconds (less when the loop's
   deadline is nearer), and running out raises ``OpenAITimeout``, which ``ground`` turns into a
