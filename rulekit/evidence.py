@@ -698,6 +698,8 @@ class Evidence:
     positions: frozenset[Decimal] = frozenset()
     position_words: frozenset[tuple[str, Decimal]] = frozenset()
     codes: frozenset[str] = frozenset()
+    # each string of ``quotes`` as written, to tell where its words start and end
+    quote_sources: tuple[str, ...] = ()
     phones: frozenset[str] = frozenset()
     # the links of URL fields the rules compare without their query (``url drop_query``), each
     # without it: a share link's tracking query ("?utm_source=...") is the same page there
@@ -1340,6 +1342,7 @@ class _Builder:
         self.minor_shown: set[str] = set()
         self.multiples: set[Decimal] = set()
         self.quotes: list[tuple[str, str | None]] = []
+        self.quote_sources: list[str] = []          # each string of ``quotes`` as written
         self.handles: set[str] = set()
         self.emails: set[str] = set()
         self.urls: set[str] = set()
@@ -1848,6 +1851,7 @@ class _Builder:
             return
         leaf = _read_leaf(text, self.locale)
         self.quotes.append((leaf.squashed, author))
+        self.quote_sources.append(text)
         if keys and keys[-1].casefold() in _AUTHOR_NAMES and trusted and stripped:
             self.handles.add(("@" + stripped.lstrip("@")).casefold())
         if name_only:
@@ -2123,6 +2127,7 @@ class _Builder:
                          **_digits_in_names(self.stored_months), **_digits_in_names(self.names)},
             stated_counts=frozenset(self.stated_counts),
             quote_text="\x00".join(text for text, _ in self.quotes),
+            quote_sources=tuple(self.quote_sources),
             untrusted_values=frozenset(self.untrusted_values - values),
             placeholder_values=frozenset(self.placeholder_values - values),
             has_today=self.has_today, today=self.today, clock=frozenset(self.clock),

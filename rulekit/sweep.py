@@ -72,6 +72,8 @@ from rulekit.scan import Mention, scan, squash
 from rulekit.scan.base import (_CONTEXT_STRIP, _ascii_lower, _is_cjk, _trie, _word_after,
                                _word_before, inside_written_name)
 from rulekit.scan.quotes import _SAID
+from rulekit.scan.links import _joins
+from rulekit.scan.reader import squash_joints
 from rulekit.scan.words import number_word_compound
 from rulekit.scan.figures import (CHANGE_OTHER, CHANGED_BEFORE, FALL_BEFORE, FALL_OTHER,
                                    RISE_BEFORE, RISE_OTHER, _NOT_A_NOUN, change_word_before)
@@ -1774,6 +1776,42 @@ def _found_whole(quoted: str, squashed: str) -> bool:
     return False
 
 
+def _found_in_words(quoted: str, evidence: Evidence) -> bool:
+    """Whether ``quoted`` (squashed) occurs in one string of the evidence, cutting neither a
+    number (``_found_whole``) nor a word: "helpful" is no quote of "The staff were unhelpful",
+    nor "reliable" of "unreliable". A word ends where white space, a quote mark or a hyphen
+    was squashed out of the evidence, or where a letter or digit meets anything else (a mark,
+    a character of a script written without spaces)."""
+    if not _found_whole(quoted, evidence.quote_text):
+        return False
+    if not evidence.quote_sources:      # an index built without its sources
+        return True
+    for (squashed, _), source in zip(evidence.quotes, evidence.quote_sources):
+        at = squashed.find(quoted)
+        joints = _quote_joints(source) if at >= 0 else frozenset()
+        while at >= 0:
+            end = at + len(quoted)
+            if _word_edge(squashed, at, joints) and _word_edge(squashed, end, joints) \
+                    and not (quoted[-1].isdigit() and _digit_at(squashed, end)) \
+                    and not (quoted[0].isdigit() and at and _digit_at_left(squashed, at)):
+                return True
+            at = squashed.find(quoted, at + 1)
+    return False
+
+
+@functools.lru_cache(maxsize=1024)
+def _quote_joints(source: str) -> frozenset[int]:
+    return squash_joints(source)[1]
+
+
+def _word_edge(squashed: str, at: int, joints: frozenset[int]) -> bool:
+    """Whether a quote may start or end at ``at`` of a squashed evidence string: at either end
+    of it, where something was squashed out, or not between two letters or digits of a
+    script written with spaces."""
+    return at == 0 or at >= len(squashed) or at in joints \
+        or not (_joins(squashed[at - 1]) and _joins(squashed[at]))
+
+
 def _digit_at(text: str, at: int) -> bool:
     """Whether a number goes on at ``at``: a digit, or a separator and a digit (",5", ".99")."""
     char = text[at:at + 1]
@@ -2851,12 +2889,12 @@ class _Judge:
         if self.question and _found_whole(quoted, self.question):
             return None     # the user's own words, quoted back
         quote_text = self.evidence.quote_text
-        if _found_whole(quoted, quote_text):
+        if _found_in_words(quoted, self.evidence):
             return self._misattributed(mention, quoted)
         # '"Sizing runs small."', '"Honestly," she wrote': a final mark inside the closing
         # quote mark is the sentence's (US style), not the author's.
         bare = quoted.rstrip(".,!?")
-        if bare != quoted and bare and _found_whole(bare, quote_text):
+        if bare != quoted and bare and _found_in_words(bare, self.evidence):
             return self._misattributed(mention, bare)
         if "..." in quoted and _elided_found(mention.text, quote_text):
             return None     # "Great boots ... the sole never came off" (… and […] too)
