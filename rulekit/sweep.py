@@ -531,8 +531,9 @@ def sweep(text: str, evidence: Evidence, settings: SweepSettings = SweepSettings
                     or (paid and mention.percent and value in paid
                         and _said_as_discount(text, mention)))):
             continue    # an ordinal may be a day with its weekday ("Tuesday the 3rd")
-        if kind == "url" and not mention.text.startswith("/") and _url(mention.text) in urls:
-            continue
+        if kind == "url" and not mention.text.startswith("/") and _url(mention.text) in urls \
+                and not _may_be_link_text(text, mention):
+            continue    # (a link's text is compared with its target: ``_shown_elsewhere``)
         if mention.glued and kind == "number" and mention.currency is None \
                 and mention.token.casefold() in names \
                 and not (directed and _direction(text, mention)):
@@ -2949,6 +2950,9 @@ class _Judge:
                              absent=True)
 
     def _email(self, index: int, mention: Mention) -> Finding | None:
+        shown = self._shown_elsewhere(index, mention)
+        if shown is not None:
+            return shown
         email = (mention.normalized or mention.text).casefold()
         if email in self.evidence.emails:
             return None
@@ -2956,6 +2960,9 @@ class _Judge:
                              f"evidence{_mixed_scripts(email)}", value=email, absent=True)
 
     def _url(self, index: int, mention: Mention) -> Finding | None:
+        shown = self._shown_elsewhere(index, mention)
+        if shown is not None:
+            return shown
         link = mention.text
         if link.startswith("/"):
             if _relative(link) in self.evidence.relative_links:
@@ -2969,6 +2976,70 @@ class _Judge:
         return self._finding(mention, "unsupported_url", f"{link} is not a link in the evidence "
                              "(a different or truncated path, an added query or another host is "
                              f"another page){_mixed_scripts(normal)}", value=normal, absent=True)
+
+
+    def _shown_elsewhere(self, index: int, mention: Mention) -> Finding | None:
+        """A finding when ``mention`` is the text of a link that goes elsewhere: a Markdown
+        link "[https://a.example/x](https://b.example/y)" or an HTML one "<a
+        href="https://b.example/y">https://a.example/x</a>" shows the reader one link (or
+        address, "[help@shop.example](mailto:sales@shop.example)") and takes them to another,
+        even when the evidence holds both. Text that is no link ("[the guide](...)") shows
+        nothing to compare."""
+        target = _link_target(self.text, self.mentions, index)
+        if target is None or target.kind != mention.kind:
+            return None
+        if mention.kind == "email":
+            goes = (target.normalized or target.text).casefold()
+            same = goes == (mention.normalized or mention.text).casefold()
+            held = goes in self.evidence.emails
+        else:
+            goes = _url(target.text)
+            same = goes == _url(mention.text)
+            held = goes in self.evidence.urls or target.text.startswith("/")
+        if same or not held:
+            return None     # (a target the evidence does not hold is flagged itself)
+        code = "unsupported_email" if mention.kind == "email" else "unsupported_url"
+        return self._finding(mention, code, f"this link shows {mention.text} but goes to "
+                             f"{target.text}: a reader follows the target, not the text",
+                             value=(mention.normalized or mention.text).casefold())
+
+
+# The text of a link, just before its target: "[shown](" (maybe "<" and "mailto:" after it),
+# and an HTML "<a href=...>shown</a>" (what stands between the target and the text closes the
+# opening tag).
+_MD_SHOWN_END = re.compile(r"\]\([ \t]*<?(?:mailto:)?", re.IGNORECASE)
+_HTML_SHOWN_END = re.compile(r"[ \t\n]*</a[ \t\n]*>", re.IGNORECASE)
+_HTML_TAG_REST = re.compile(r"[^<>]*>[ \t\n]*\Z")
+
+
+def _may_be_link_text(text: str, mention: Mention) -> bool:
+    """The cheap test before ``_link_target``: "[" before the mention and "](" after it, or
+    "</" a few characters after it."""
+    return mention.start > 0 and (
+        text[mention.start - 1] == "[" and text.startswith("](", mention.end)
+        or "</" in text[mention.end:mention.end + 8])
+
+
+def _link_target(text: str, mentions: Sequence[Mention], index: int) -> Mention | None:
+    """The mention of the target of the link whose whole text is ``mentions[index]``, or None
+    when the mention is no link's text."""
+    mention = mentions[index]
+    if not _may_be_link_text(text, mention):
+        return None
+    if text[mention.start - 1] == "[":
+        after = _MD_SHOWN_END.match(text, mention.end)
+        nxt = mentions[index + 1] if index + 1 < len(mentions) else None
+        if after is not None and nxt is not None and nxt.start == after.end():
+            return nxt
+        return None
+    if _HTML_SHOWN_END.match(text, mention.end) and index:
+        before = mentions[index - 1]
+        opening = text.rfind("<", 0, mention.start)
+        if before.kind in ("url", "email") and opening < before.start and \
+                text[opening:opening + 2].lower() == "<a" and \
+                _HTML_TAG_REST.match(text, before.end, mention.start):
+            return before
+    return None
 
 
 def _mixed_scripts(name: str) -> str:
