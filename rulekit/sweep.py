@@ -934,14 +934,30 @@ def _label_emphasis(text: str, mention: Mention, evidence: Evidence) -> bool:
 # The names before a verb of saying: one, or a list ("Sam and Dana both said", "Sam, Dana and
 # Kim all said"), maybe with an adverb between ("Dana also said").
 _NAME_LIST_GAP = r"(?:,[ \t]+(?:and[ \t]+|&[ \t]+)?|[ \t]+(?:and|&)[ \t]+)"
+# More verbs that give words to a name, beside the scanner's: "Dana noted that", "Kim
+# mentioned", "Sam complained that".
+_SAID_TOO = (r"(?:noted|notes|mentioned|mentions|complained|complains|explained|explains|"
+             r"shared|shares|stated|states|reported|reports|raved|raves|warned|warns|"
+             r"admitted|admits|claimed|claims|remarked|remarks|observed|observes|praised|"
+             r"praises|pointed out|points out|summed it up)")
+_EMPHASIS = r"(?:\*\*|__|\*|_)?"     # "**Dana** wrote:"
 _NAMED_BEFORE = re.compile(
-    rf"(?<![\w@'.-])(?P<name>(?:{_QUOTE_NAME})(?:{_NAME_LIST_GAP}(?:{_QUOTE_NAME}))*)"
-    r",?[ \t\u00a0]+(?:(?:both|all|each|also|too|then|later|once|even)[ \t\u00a0]+)?"
-    rf"(?i:{_SAID})(?:[ \t\u00a0]+(?:it|this|that))?[ \t\u00a0]*[,:]?[ \t\u00a0]*\Z")
+    rf"(?<![\w@'.-]){_EMPHASIS}(?P<name>(?:{_QUOTE_NAME})(?:{_NAME_LIST_GAP}(?:{_QUOTE_NAME}))*)"
+    rf"{_EMPHASIS},?[ \t\u00a0]+(?:(?:both|all|each|also|too|then|later|once|even)[ \t\u00a0]+)?"
+    rf"(?i:{_SAID}|{_SAID_TOO})(?:[ \t\u00a0]+(?:it|this|that))?[ \t\u00a0]*[,:]?[ \t\u00a0]*\Z")
+# Words given to a name without a verb: 'According to Dana, "..."', 'Per Dana: "..."',
+# 'Dana's review: "..."'.
+_NAMED_BY = re.compile(
+    rf"(?:(?<![\w@'.-])(?i:according[ \t\u00a0]+to|per)[ \t\u00a0]+(?P<name>{_QUOTE_NAME})"
+    rf"|(?<![\w@'.-])(?P<owner>{_QUOTE_NAME})['\u2019]s[ \t\u00a0]+(?i:review|comment|reply|"
+    r"post|words|feedback|note|take))[ \t\u00a0]*[,:][ \t\u00a0]*\Z")
 _NAME_LIST_SPLIT = re.compile(_NAME_LIST_GAP)
 _NAMED_AFTER = re.compile(
-    rf"[ \t\u00a0]+(?:(?P<name>{_QUOTE_NAME})[ \t\u00a0]+(?i:{_SAID})"
-    rf"|(?i:{_SAID})[ \t\u00a0]+(?P<later>{_QUOTE_NAME}))(?![\w])")
+    rf"[ \t\u00a0]+(?:(?P<name>{_QUOTE_NAME})[ \t\u00a0]+(?i:{_SAID}|{_SAID_TOO})"
+    rf"|(?i:{_SAID}|{_SAID_TOO}|per)[ \t\u00a0]+(?P<later>{_QUOTE_NAME}))(?![\w])"
+    # signed with a dash at the end of its line or sentence: '"..." — Dana'
+    rf"|[ \t\u00a0]*[\u2014\u2013-][ \t\u00a0]*{_EMPHASIS}(?P<signed>{_QUOTE_NAME}){_EMPHASIS}"
+    r"[ \t\u00a0]*(?:[.)\n]|\Z)")
 
 
 def _either_half(said: str) -> bool:
@@ -2908,14 +2924,14 @@ class _Judge:
         the evidence, and the evidence holds those words only from other authors: the words
         are put in the wrong mouth. A name that is no author of the evidence is not judged."""
         text = self.text
-        found = _NAMED_BEFORE.search(text, max(0, mention.start - 80), mention.start)
+        window = max(0, mention.start - 80)
+        found = _NAMED_BEFORE.search(text, window, mention.start) \
+            or _NAMED_BY.search(text, window, mention.start) \
+            or _NAME_LABEL.fullmatch(text, text.rfind("\n", 0, mention.start) + 1,
+                                     mention.start) \
+            or _NAMED_AFTER.match(text, mention.end)    # "Dana: *Runs small.*", '"...," Dana said'
         if found is None:
-            found = _NAME_LABEL.fullmatch(text, text.rfind("\n", 0, mention.start) + 1,
-                                          mention.start)   # "Dana: *Runs small.*"
-            if found is None:
-                found = _NAMED_AFTER.match(text, mention.end)
-                if found is None:
-                    return None
+            return None
         writers = {author for squashed, author in self.evidence.quotes
                    if author and _found_whole(quoted, squashed)}
         if not writers:
@@ -2923,7 +2939,8 @@ class _Judge:
         # Each name said to have said it that is an author of the evidence must have written
         # it ("Sam and Dana both said"); a name the evidence does not know ("She said", "Alex
         # said") is not judged.
-        for name in _NAME_LIST_SPLIT.split((found.group("name") or found.group("later"))):
+        names = next(group for group in found.groups() if group)    # the one that matched
+        for name in _NAME_LIST_SPLIT.split(names):
             name = name.rstrip(".")
             said = name_words(name)
             if said and not said.isdisjoint(self.evidence.author_words) \
