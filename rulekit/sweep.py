@@ -955,9 +955,21 @@ _NAME_LIST_SPLIT = re.compile(_NAME_LIST_GAP)
 _NAMED_AFTER = re.compile(
     rf"[ \t\u00a0]+(?:(?P<name>{_QUOTE_NAME})[ \t\u00a0]+(?i:{_SAID}|{_SAID_TOO})"
     rf"|(?i:{_SAID}|{_SAID_TOO}|per)[ \t\u00a0]+(?P<later>{_QUOTE_NAME}))(?![\w])"
-    # signed with a dash at the end of its line or sentence: '"..." — Dana'
-    rf"|[ \t\u00a0]*[\u2014\u2013-][ \t\u00a0]*{_EMPHASIS}(?P<signed>{_QUOTE_NAME}){_EMPHASIS}"
+    # signed with a dash at the end of its line or sentence: '"..." — Dana', or a blockquote's
+    # next line: "> ...\n> — Dana"
+    rf"|(?:[ \t\u00a0]*\n[ \t]*(?:>[ \t>]*)?(?=[\u2014\u2013]|--))?"
+    rf"[ \t\u00a0]*(?:[\u2014\u2013-]|--)[ \t\u00a0]*{_EMPHASIS}(?P<signed>{_QUOTE_NAME}){_EMPHASIS}"
     r"[ \t\u00a0]*(?:[.)\n]|\Z)")
+# An HTML blockquote signed inside: "<blockquote>... — Dana</blockquote>".
+_SIGNED_INSIDE = re.compile(rf"(?:[\u2014\u2013]|--)[ \t\u00a0]*(?P<name>{_QUOTE_NAME})"
+                            r"[ \t\u00a0.]*(?:<[^<>]{0,200}>[ \t\n]*)*\Z")
+
+
+def _signed_inside(mention: Mention) -> re.Match | None:
+    """The signature inside an HTML blockquote ("<blockquote>... — Dana</blockquote>")."""
+    if mention.text[:11].lower() != "<blockquote":
+        return None
+    return _SIGNED_INSIDE.search(mention.text, max(0, len(mention.text) - 300))
 
 
 def _either_half(said: str) -> bool:
@@ -2929,7 +2941,8 @@ class _Judge:
             or _NAMED_BY.search(text, window, mention.start) \
             or _NAME_LABEL.fullmatch(text, text.rfind("\n", 0, mention.start) + 1,
                                      mention.start) \
-            or _NAMED_AFTER.match(text, mention.end)    # "Dana: *Runs small.*", '"...," Dana said'
+            or _NAMED_AFTER.match(text, mention.end) \
+            or _signed_inside(mention)      # "Dana: *Runs small.*", '"...," Dana said'
         if found is None:
             return None
         writers = {author for squashed, author in self.evidence.quotes
