@@ -1744,12 +1744,14 @@ def _agreed(text: str, quote: Mention) -> bool:
 _ELISION = re.compile(r"[\[(]?(?:\.\.\.|\u2026)[\])]?")
 
 
-def _elided_found(said: str, quote_text: str) -> bool:
-    """Whether a quote with words left out ("Great boots ... the sole never came off") is
-    backed: each fragment, without the quote marks and final punctuation, found in order in
-    one evidence text. Each fragment must be at least two words (four characters in a script
-    without spaces), so that "Support was ... fast" cannot be stitched from single words; and
-    what is left out may not deny ("It does [...] leak at all" for "It does not leak at all")."""
+def _elided_found(said: str, evidence: Evidence) -> bool:
+    """Whether a quote with words left out ("Great boots ... the sole never came off", "... the
+    sole never came off") is backed: each fragment, without the quote marks and final
+    punctuation, found in order in one evidence text, cutting no word of it (``_word_edge``:
+    "The staff were ... helpful" is not in "The staff were unhelpful"). Each fragment must be
+    at least two words (four characters in a script without spaces), so that "Support was
+    ... fast" cannot be stitched from single words; and what is left out may not deny ("It
+    does [...] leak at all" for "It does not leak at all")."""
     fragments = []
     for part in _ELISION.split(said):
         squashed = squash(part).strip(".,!?;:>*_`")     # and Markdown's quote marks
@@ -1759,14 +1761,16 @@ def _elided_found(said: str, quote_text: str) -> bool:
         if words < 2 and (squashed.isascii() or len(squashed) < 4):
             return False
         fragments.append(squashed)
-    if len(fragments) < 2:
+    if not fragments:
         return False
-    for text in quote_text.split("\x00"):
+    sources = evidence.quote_sources or (None,) * len(evidence.quotes)
+    for (text, _), source in zip(evidence.quotes, sources):
         if fragments[0] not in text:
             continue
+        joints = _quote_joints(source) if source is not None else None
         at = -1
         for fragment in fragments:
-            end = _found_from(fragment, text, max(at, 0))
+            end = _found_from(fragment, text, max(at, 0), joints)
             if end < 0 or (at >= 0 and _DENYING.search(text, at, end - len(fragment))):
                 break       # not there, or what was left out denies: "It does [...] leak"
             at = end
@@ -1775,14 +1779,18 @@ def _elided_found(said: str, quote_text: str) -> bool:
     return False
 
 
-def _found_from(quoted: str, squashed: str, start: int) -> int:
+def _found_from(quoted: str, squashed: str, start: int,
+                joints: frozenset[int] | None = None) -> int:
     """The end of the first occurrence of ``quoted`` in ``squashed`` at or after ``start``
-    that cuts no number (as ``_found_whole``), or -1."""
+    that cuts no number (as ``_found_whole``), nor a word when the places where words of
+    ``squashed`` meet are given (``_word_edge``), or -1."""
     at = squashed.find(quoted, start)
     while at >= 0:
         end = at + len(quoted)
         if not (quoted[-1].isdigit() and _digit_at(squashed, end)) and \
-                not (quoted[0].isdigit() and at and _digit_at_left(squashed, at)):
+                not (quoted[0].isdigit() and at and _digit_at_left(squashed, at)) and \
+                (joints is None or _word_edge(squashed, at, joints)
+                 and _word_edge(squashed, end, joints)):
             return end
         at = squashed.find(quoted, at + 1)
     return -1
@@ -1815,21 +1823,18 @@ def _found_in_words(quoted: str, evidence: Evidence) -> bool:
         return False
     if not evidence.quote_sources:      # an index built without its sources
         return True
-    for (squashed, _), source in zip(evidence.quotes, evidence.quote_sources):
-        at = squashed.find(quoted)
-        joints = _quote_joints(source) if at >= 0 else frozenset()
-        while at >= 0:
-            end = at + len(quoted)
-            if _word_edge(squashed, at, joints) and _word_edge(squashed, end, joints) \
-                    and not (quoted[-1].isdigit() and _digit_at(squashed, end)) \
-                    and not (quoted[0].isdigit() and at and _digit_at_left(squashed, at)):
-                return True
-            at = squashed.find(quoted, at + 1)
-    return False
+    return any(quoted in squashed and _found_from(quoted, squashed, 0, _quote_joints(source)) >= 0
+               for (squashed, _), source in zip(evidence.quotes, evidence.quote_sources))
+
+
+def _quote_joints(source: str) -> frozenset[int]:
+    """Where the words of an evidence string meet in its squashed form (``squash_joints``);
+    a short string (an author's line, a title) through a cache, a long one read each time."""
+    return _short_quote_joints(source) if len(source) <= 256 else squash_joints(source)[1]
 
 
 @functools.lru_cache(maxsize=1024)
-def _quote_joints(source: str) -> frozenset[int]:
+def _short_quote_joints(source: str) -> frozenset[int]:
     return squash_joints(source)[1]
 
 
@@ -2917,7 +2922,6 @@ class _Judge:
                                  "evidence", value=quoted, absent=True)
         if self.question and _found_whole(quoted, self.question):
             return None     # the user's own words, quoted back
-        quote_text = self.evidence.quote_text
         if _found_in_words(quoted, self.evidence):
             return self._misattributed(mention, quoted)
         # '"Sizing runs small."', '"Honestly," she wrote': a final mark inside the closing
@@ -2925,7 +2929,7 @@ class _Judge:
         bare = quoted.rstrip(".,!?")
         if bare != quoted and bare and _found_in_words(bare, self.evidence):
             return self._misattributed(mention, bare)
-        if "..." in quoted and _elided_found(mention.text, quote_text):
+        if "..." in quoted and _elided_found(mention.text, self.evidence):
             return None     # "Great boots ... the sole never came off" (… and […] too)
         return self._finding(mention, "unsupported_quote", "this quote does not appear verbatim "
                              "in the evidence", value=quoted, absent=True)
