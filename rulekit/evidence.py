@@ -62,6 +62,7 @@ import functools
 import math
 import re
 import unicodedata
+import urllib.parse
 from collections.abc import Iterable, Mapping, Sequence
 from decimal import Decimal, InvalidOperation
 from typing import Any, NamedTuple
@@ -707,6 +708,13 @@ class Evidence:
     # the phone numbers only hidden fields hold, with why: said whole, one is that field's
     withheld_phones: Mapping[str, Withheld] = dataclasses.field(default_factory=dict)
     no_quantities: Mapping[str, str] = dataclasses.field(default_factory=dict)
+
+    @functools.cached_property
+    def sites(self) -> frozenset[str]:
+        """The site of every absolute link (``urls``), as a host written alone is normalised
+        ("https://shop.example" for "https://shop.example/help/returns"): "shop.example" in
+        an answer names a site the evidence links to."""
+        return frozenset(filter(None, map(_site, self.urls)))
 
     @functools.cached_property
     def author_words(self) -> frozenset[str]:
@@ -2885,6 +2893,16 @@ def _url_uncached(text: str) -> str:
         return normalise_url(text, default_scheme="https")
     except ValueError:
         return text.casefold()
+
+
+def _site(link: str) -> str:
+    """"https://shop.example" for "https://shop.example/help/returns"; "" for a link without
+    a host or one that cannot be split."""
+    try:
+        part = urllib.parse.urlsplit(link)
+    except ValueError:
+        return ""
+    return f"{part.scheme}://{part.netloc}" if part.scheme and part.netloc else ""
 
 
 def _relative(text: str) -> str:

@@ -3007,6 +3007,8 @@ class _Judge:
         if normal in self.evidence.urls or self.evidence.queryless_urls and \
                 queryless_url(link) in self.evidence.queryless_urls:
             return None     # (a field compared without its query: "?utm_source=..." added)
+        if "/" not in link and ":" not in link and normal in self.evidence.sites:
+            return None     # a host alone names the site of a link the evidence holds
         return self._finding(mention, "unsupported_url", f"{link} is not a link in the evidence "
                              "(a different or truncated path, an added query or another host is "
                              f"another page){_mixed_scripts(normal)}", value=normal, absent=True)
