@@ -439,6 +439,10 @@ def sweep(text: str, evidence: Evidence, settings: SweepSettings = SweepSettings
         else None
     if relative_days and relative_days[1]:
         mentions = [m for m in mentions if (m.start, m.end) not in relative_days[1]]
+    if "]:" in text:    # "[1]" of a reference-style link or a footnote: a label, no figure
+        labels = _reference_labels(text)
+        if labels:
+            mentions = [m for m in mentions if not _reference_label(text, m, labels)]
     licensed_by_slots = _slot_numbers(slot_values, locale)
     # "fell 12.5%": a number the evidence holds as a change is judged with the direction
     # written around it (``_trend``), so it may not take the fast path either.
@@ -3046,6 +3050,25 @@ class _Judge:
 _MD_SHOWN_END = re.compile(r"\]\([ \t]*<?(?:mailto:)?", re.IGNORECASE)
 _HTML_SHOWN_END = re.compile(r"[ \t\n]*</a[ \t\n]*>", re.IGNORECASE)
 _HTML_TAG_REST = re.compile(r"[^<>]*>[ \t\n]*\Z")
+
+
+# A reference definition or a footnote numbered at the start of its line: "[1]: https://...",
+# "[^2]: ...".
+_REFERENCE_DEFINITION = re.compile(r"(?m)^[ \t]{0,3}\[\^?([0-9]{1,3})\]:")
+
+
+def _reference_labels(text: str) -> frozenset[str]:
+    """The numbers the text defines as labels of its links and footnotes."""
+    return frozenset(found.group(1) for found in _REFERENCE_DEFINITION.finditer(text))
+
+
+def _reference_label(text: str, mention: Mention, labels: frozenset[str]) -> bool:
+    """Whether ``mention`` is a number in brackets that a reference definition of the text
+    numbers ("[1]", "[^1]", "[1]:"): it points to a link, and is no figure."""
+    start = mention.start
+    return mention.kind == "number" and mention.text in labels \
+        and (text[start - 1:start] == "[" or text[start - 2:start] == "[^") \
+        and text.startswith("]", mention.end)
 
 
 def _may_be_link_text(text: str, mention: Mention) -> bool:
