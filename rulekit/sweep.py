@@ -62,8 +62,8 @@ from typing import Any, Collection, Iterable, Iterator, Sequence
 from rulekit import dates
 from rulekit.assent import agreement, assent_near, endorsed
 from rulekit.sweep_free import asked_free_held, may_say_free
-from rulekit.evidence import (_ANY_INDEX, _WORD, Evidence, RowRule, Withheld, _relative, _url,
-                              month_part, name_words, noun, queryless_url,
+from rulekit.evidence import (_ANY_INDEX, _WORD, Evidence, RowRule, Withheld, _relative, _site,
+                              _url, month_part, name_words, noun, queryless_url,
                               said_as_year)
 from rulekit.findings import _FIGURE_KINDS, Finding, _new_finding
 from rulekit.numbers import plain_decimal
@@ -3033,8 +3033,10 @@ class _Judge:
             same = goes == (mention.normalized or mention.text).casefold()
             held = goes in self.evidence.emails
         else:
-            goes = _url(target.text)
-            same = goes == _url(mention.text)
+            goes, shown = _url(target.text), _url(mention.text)
+            # a host alone names the site of the page ("[shop.example](https://shop.example/x)")
+            same = goes == shown or "/" not in mention.text and ":" not in mention.text \
+                and shown == _site(goes)
             held = goes in self.evidence.urls or target.text.startswith("/")
         if same or not held:
             return None     # (a target the evidence does not hold is flagged itself)
