@@ -62,6 +62,7 @@ import functools
 import math
 import re
 import unicodedata
+import urllib.parse
 from collections.abc import Iterable, Mapping, Sequence
 from decimal import Decimal, InvalidOperation
 from typing import Any, NamedTuple
@@ -698,6 +699,8 @@ class Evidence:
     positions: frozenset[Decimal] = frozenset()
     position_words: frozenset[tuple[str, Decimal]] = frozenset()
     codes: frozenset[str] = frozenset()
+    # each string of ``quotes`` as written, to tell where its words start and end
+    quote_sources: tuple[str, ...] = ()
     phones: frozenset[str] = frozenset()
     # the links of URL fields the rules compare without their query (``url drop_query``), each
     # without it: a share link's tracking query ("?utm_source=...") is the same page there
@@ -705,6 +708,13 @@ class Evidence:
     # the phone numbers only hidden fields hold, with why: said whole, one is that field's
     withheld_phones: Mapping[str, Withheld] = dataclasses.field(default_factory=dict)
     no_quantities: Mapping[str, str] = dataclasses.field(default_factory=dict)
+
+    @functools.cached_property
+    def sites(self) -> frozenset[str]:
+        """The site of every absolute link (``urls``), as a host written alone is normalised
+        ("https://shop.example" for "https://shop.example/help/returns"): "shop.example" in
+        an answer names a site the evidence links to."""
+        return frozenset(filter(None, map(_site, self.urls)))
 
     @functools.cached_property
     def author_words(self) -> frozenset[str]:
@@ -1340,6 +1350,7 @@ class _Builder:
         self.minor_shown: set[str] = set()
         self.multiples: set[Decimal] = set()
         self.quotes: list[tuple[str, str | None]] = []
+        self.quote_sources: list[str] = []          # each string of ``quotes`` as written
         self.handles: set[str] = set()
         self.emails: set[str] = set()
         self.urls: set[str] = set()
@@ -1848,6 +1859,7 @@ class _Builder:
             return
         leaf = _read_leaf(text, self.locale)
         self.quotes.append((leaf.squashed, author))
+        self.quote_sources.append(text)
         if keys and keys[-1].casefold() in _AUTHOR_NAMES and trusted and stripped:
             self.handles.add(("@" + stripped.lstrip("@")).casefold())
         if name_only:
@@ -2123,6 +2135,7 @@ class _Builder:
                          **_digits_in_names(self.stored_months), **_digits_in_names(self.names)},
             stated_counts=frozenset(self.stated_counts),
             quote_text="\x00".join(text for text, _ in self.quotes),
+            quote_sources=tuple(self.quote_sources),
             untrusted_values=frozenset(self.untrusted_values - values),
             placeholder_values=frozenset(self.placeholder_values - values),
             has_today=self.has_today, today=self.today, clock=frozenset(self.clock),
@@ -2880,6 +2893,16 @@ def _url_uncached(text: str) -> str:
         return normalise_url(text, default_scheme="https")
     except ValueError:
         return text.casefold()
+
+
+def _site(link: str) -> str:
+    """"https://shop.example" for "https://shop.example/help/returns"; "" for a link without
+    a host or one that cannot be split."""
+    try:
+        part = urllib.parse.urlsplit(link)
+    except ValueError:
+        return ""
+    return f"{part.scheme}://{part.netloc}" if part.scheme and part.netloc else ""
 
 
 def _relative(text: str) -> str:

@@ -62,8 +62,8 @@ from typing import Any, Collection, Iterable, Iterator, Sequence
 from rulekit import dates
 from rulekit.assent import agreement, assent_near, endorsed
 from rulekit.sweep_free import asked_free_held, may_say_free
-from rulekit.evidence import (_ANY_INDEX, _WORD, Evidence, RowRule, Withheld, _relative, _url,
-                              month_part, name_words, noun, queryless_url,
+from rulekit.evidence import (_ANY_INDEX, _WORD, Evidence, RowRule, Withheld, _relative, _site,
+                              _url, month_part, name_words, noun, queryless_url,
                               said_as_year)
 from rulekit.findings import _FIGURE_KINDS, Finding, _new_finding
 from rulekit.numbers import plain_decimal
@@ -72,6 +72,8 @@ from rulekit.scan import Mention, scan, squash
 from rulekit.scan.base import (_CONTEXT_STRIP, _ascii_lower, _is_cjk, _trie, _word_after,
                                _word_before, inside_written_name)
 from rulekit.scan.quotes import _SAID
+from rulekit.scan.links import _joins
+from rulekit.scan.reader import squash_joints
 from rulekit.scan.words import number_word_compound
 from rulekit.scan.figures import (CHANGE_OTHER, CHANGED_BEFORE, FALL_BEFORE, FALL_OTHER,
                                    RISE_BEFORE, RISE_OTHER, _NOT_A_NOUN, change_word_before)
@@ -437,6 +439,10 @@ def sweep(text: str, evidence: Evidence, settings: SweepSettings = SweepSettings
         else None
     if relative_days and relative_days[1]:
         mentions = [m for m in mentions if (m.start, m.end) not in relative_days[1]]
+    if "]:" in text:    # "[1]" of a reference-style link or a footnote: a label, no figure
+        labels = _reference_labels(text)
+        if labels:
+            mentions = [m for m in mentions if not _reference_label(text, m, labels)]
     licensed_by_slots = _slot_numbers(slot_values, locale)
     # "fell 12.5%": a number the evidence holds as a change is judged with the direction
     # written around it (``_trend``), so it may not take the fast path either.
@@ -529,8 +535,9 @@ def sweep(text: str, evidence: Evidence, settings: SweepSettings = SweepSettings
                     or (paid and mention.percent and value in paid
                         and _said_as_discount(text, mention)))):
             continue    # an ordinal may be a day with its weekday ("Tuesday the 3rd")
-        if kind == "url" and not mention.text.startswith("/") and _url(mention.text) in urls:
-            continue
+        if kind == "url" and not mention.text.startswith("/") and _url(mention.text) in urls \
+                and not _may_be_link_text(text, mention):
+            continue    # (a link's text is compared with its target: ``_shown_elsewhere``)
         if mention.glued and kind == "number" and mention.currency is None \
                 and mention.token.casefold() in names \
                 and not (directed and _direction(text, mention)):
@@ -931,14 +938,42 @@ def _label_emphasis(text: str, mention: Mention, evidence: Evidence) -> bool:
 # The names before a verb of saying: one, or a list ("Sam and Dana both said", "Sam, Dana and
 # Kim all said"), maybe with an adverb between ("Dana also said").
 _NAME_LIST_GAP = r"(?:,[ \t]+(?:and[ \t]+|&[ \t]+)?|[ \t]+(?:and|&)[ \t]+)"
+# More verbs that give words to a name, beside the scanner's: "Dana noted that", "Kim
+# mentioned", "Sam complained that".
+_SAID_TOO = (r"(?:noted|notes|mentioned|mentions|complained|complains|explained|explains|"
+             r"shared|shares|stated|states|reported|reports|raved|raves|warned|warns|"
+             r"admitted|admits|claimed|claims|remarked|remarks|observed|observes|praised|"
+             r"praises|pointed out|points out|summed it up)")
+_EMPHASIS = r"(?:\*\*|__|\*|_)?"     # "**Dana** wrote:"
 _NAMED_BEFORE = re.compile(
-    rf"(?<![\w@'.-])(?P<name>(?:{_QUOTE_NAME})(?:{_NAME_LIST_GAP}(?:{_QUOTE_NAME}))*)"
-    r",?[ \t\u00a0]+(?:(?:both|all|each|also|too|then|later|once|even)[ \t\u00a0]+)?"
-    rf"(?i:{_SAID})(?:[ \t\u00a0]+(?:it|this|that))?[ \t\u00a0]*[,:]?[ \t\u00a0]*\Z")
+    rf"(?<![\w@'.-]){_EMPHASIS}(?P<name>(?:{_QUOTE_NAME})(?:{_NAME_LIST_GAP}(?:{_QUOTE_NAME}))*)"
+    rf"{_EMPHASIS},?[ \t\u00a0]+(?:(?:both|all|each|also|too|then|later|once|even)[ \t\u00a0]+)?"
+    rf"(?i:{_SAID}|{_SAID_TOO})(?:[ \t\u00a0]+(?:it|this|that))?[ \t\u00a0]*[,:]?[ \t\u00a0]*\Z")
+# Words given to a name without a verb: 'According to Dana, "..."', 'Per Dana: "..."',
+# 'Dana's review: "..."'.
+_NAMED_BY = re.compile(
+    rf"(?:(?<![\w@'.-])(?i:according[ \t\u00a0]+to|per)[ \t\u00a0]+(?P<name>{_QUOTE_NAME})"
+    rf"|(?<![\w@'.-])(?P<owner>{_QUOTE_NAME})['\u2019]s[ \t\u00a0]+(?i:review|comment|reply|"
+    r"post|words|feedback|note|take))[ \t\u00a0]*[,:][ \t\u00a0]*\Z")
 _NAME_LIST_SPLIT = re.compile(_NAME_LIST_GAP)
 _NAMED_AFTER = re.compile(
-    rf"[ \t\u00a0]+(?:(?P<name>{_QUOTE_NAME})[ \t\u00a0]+(?i:{_SAID})"
-    rf"|(?i:{_SAID})[ \t\u00a0]+(?P<later>{_QUOTE_NAME}))(?![\w])")
+    rf"[ \t\u00a0]+(?:(?P<name>{_QUOTE_NAME})[ \t\u00a0]+(?i:{_SAID}|{_SAID_TOO})"
+    rf"|(?i:{_SAID}|{_SAID_TOO}|per)[ \t\u00a0]+(?P<later>{_QUOTE_NAME}))(?![\w])"
+    # signed with a dash at the end of its line or sentence: '"..." — Dana', or a blockquote's
+    # next line: "> ...\n> — Dana"
+    rf"|(?:[ \t\u00a0]*\n[ \t]*(?:>[ \t>]*)?(?=[\u2014\u2013]|--))?"
+    rf"[ \t\u00a0]*(?:[\u2014\u2013-]|--)[ \t\u00a0]*{_EMPHASIS}(?P<signed>{_QUOTE_NAME}){_EMPHASIS}"
+    r"[ \t\u00a0]*(?:[.)\n]|\Z)")
+# An HTML blockquote signed inside: "<blockquote>... — Dana</blockquote>".
+_SIGNED_INSIDE = re.compile(rf"(?:[\u2014\u2013]|--)[ \t\u00a0]*(?P<name>{_QUOTE_NAME})"
+                            r"[ \t\u00a0.]*(?:<[^<>]{0,200}>[ \t\n]*)*\Z")
+
+
+def _signed_inside(mention: Mention) -> re.Match | None:
+    """The signature inside an HTML blockquote ("<blockquote>... — Dana</blockquote>")."""
+    if mention.text[:11].lower() != "<blockquote":
+        return None
+    return _SIGNED_INSIDE.search(mention.text, max(0, len(mention.text) - 300))
 
 
 def _either_half(said: str) -> bool:
@@ -1713,12 +1748,14 @@ def _agreed(text: str, quote: Mention) -> bool:
 _ELISION = re.compile(r"[\[(]?(?:\.\.\.|\u2026)[\])]?")
 
 
-def _elided_found(said: str, quote_text: str) -> bool:
-    """Whether a quote with words left out ("Great boots ... the sole never came off") is
-    backed: each fragment, without the quote marks and final punctuation, found in order in
-    one evidence text. Each fragment must be at least two words (four characters in a script
-    without spaces), so that "Support was ... fast" cannot be stitched from single words; and
-    what is left out may not deny ("It does [...] leak at all" for "It does not leak at all")."""
+def _elided_found(said: str, evidence: Evidence) -> bool:
+    """Whether a quote with words left out ("Great boots ... the sole never came off", "... the
+    sole never came off") is backed: each fragment, without the quote marks and final
+    punctuation, found in order in one evidence text, cutting no word of it (``_word_edge``:
+    "The staff were ... helpful" is not in "The staff were unhelpful"). Each fragment must be
+    at least two words (four characters in a script without spaces), so that "Support was
+    ... fast" cannot be stitched from single words; and what is left out may not deny ("It
+    does [...] leak at all" for "It does not leak at all")."""
     fragments = []
     for part in _ELISION.split(said):
         squashed = squash(part).strip(".,!?;:>*_`")     # and Markdown's quote marks
@@ -1728,14 +1765,16 @@ def _elided_found(said: str, quote_text: str) -> bool:
         if words < 2 and (squashed.isascii() or len(squashed) < 4):
             return False
         fragments.append(squashed)
-    if len(fragments) < 2:
+    if not fragments:
         return False
-    for text in quote_text.split("\x00"):
+    sources = evidence.quote_sources or (None,) * len(evidence.quotes)
+    for (text, _), source in zip(evidence.quotes, sources):
         if fragments[0] not in text:
             continue
+        joints = _quote_joints(source) if source is not None else None
         at = -1
         for fragment in fragments:
-            end = _found_from(fragment, text, max(at, 0))
+            end = _found_from(fragment, text, max(at, 0), joints)
             if end < 0 or (at >= 0 and _DENYING.search(text, at, end - len(fragment))):
                 break       # not there, or what was left out denies: "It does [...] leak"
             at = end
@@ -1744,14 +1783,18 @@ def _elided_found(said: str, quote_text: str) -> bool:
     return False
 
 
-def _found_from(quoted: str, squashed: str, start: int) -> int:
+def _found_from(quoted: str, squashed: str, start: int,
+                joints: frozenset[int] | None = None) -> int:
     """The end of the first occurrence of ``quoted`` in ``squashed`` at or after ``start``
-    that cuts no number (as ``_found_whole``), or -1."""
+    that cuts no number (as ``_found_whole``), nor a word when the places where words of
+    ``squashed`` meet are given (``_word_edge``), or -1."""
     at = squashed.find(quoted, start)
     while at >= 0:
         end = at + len(quoted)
         if not (quoted[-1].isdigit() and _digit_at(squashed, end)) and \
-                not (quoted[0].isdigit() and at and _digit_at_left(squashed, at)):
+                not (quoted[0].isdigit() and at and _digit_at_left(squashed, at)) and \
+                (joints is None or _word_edge(squashed, at, joints)
+                 and _word_edge(squashed, end, joints)):
             return end
         at = squashed.find(quoted, at + 1)
     return -1
@@ -1772,6 +1815,39 @@ def _found_whole(quoted: str, squashed: str) -> bool:
             return True
         at = squashed.find(quoted, at + 1)
     return False
+
+
+def _found_in_words(quoted: str, evidence: Evidence) -> bool:
+    """Whether ``quoted`` (squashed) occurs in one string of the evidence, cutting neither a
+    number (``_found_whole``) nor a word: "helpful" is no quote of "The staff were unhelpful",
+    nor "reliable" of "unreliable". A word ends where white space, a quote mark or a hyphen
+    was squashed out of the evidence, or where a letter or digit meets anything else (a mark,
+    a character of a script written without spaces)."""
+    if not _found_whole(quoted, evidence.quote_text):
+        return False
+    if not evidence.quote_sources:      # an index built without its sources
+        return True
+    return any(quoted in squashed and _found_from(quoted, squashed, 0, _quote_joints(source)) >= 0
+               for (squashed, _), source in zip(evidence.quotes, evidence.quote_sources))
+
+
+def _quote_joints(source: str) -> frozenset[int]:
+    """Where the words of an evidence string meet in its squashed form (``squash_joints``);
+    a short string (an author's line, a title) through a cache, a long one read each time."""
+    return _short_quote_joints(source) if len(source) <= 256 else squash_joints(source)[1]
+
+
+@functools.lru_cache(maxsize=1024)
+def _short_quote_joints(source: str) -> frozenset[int]:
+    return squash_joints(source)[1]
+
+
+def _word_edge(squashed: str, at: int, joints: frozenset[int]) -> bool:
+    """Whether a quote may start or end at ``at`` of a squashed evidence string: at either end
+    of it, where something was squashed out, or not between two letters or digits of a
+    script written with spaces."""
+    return at == 0 or at >= len(squashed) or at in joints \
+        or not (_joins(squashed[at - 1]) and _joins(squashed[at]))
 
 
 def _digit_at(text: str, at: int) -> bool:
@@ -2850,15 +2926,14 @@ class _Judge:
                                  "evidence", value=quoted, absent=True)
         if self.question and _found_whole(quoted, self.question):
             return None     # the user's own words, quoted back
-        quote_text = self.evidence.quote_text
-        if _found_whole(quoted, quote_text):
+        if _found_in_words(quoted, self.evidence):
             return self._misattributed(mention, quoted)
         # '"Sizing runs small."', '"Honestly," she wrote': a final mark inside the closing
         # quote mark is the sentence's (US style), not the author's.
         bare = quoted.rstrip(".,!?")
-        if bare != quoted and bare and _found_whole(bare, quote_text):
+        if bare != quoted and bare and _found_in_words(bare, self.evidence):
             return self._misattributed(mention, bare)
-        if "..." in quoted and _elided_found(mention.text, quote_text):
+        if "..." in quoted and _elided_found(mention.text, self.evidence):
             return None     # "Great boots ... the sole never came off" (… and […] too)
         return self._finding(mention, "unsupported_quote", "this quote does not appear verbatim "
                              "in the evidence", value=quoted, absent=True)
@@ -2869,14 +2944,15 @@ class _Judge:
         the evidence, and the evidence holds those words only from other authors: the words
         are put in the wrong mouth. A name that is no author of the evidence is not judged."""
         text = self.text
-        found = _NAMED_BEFORE.search(text, max(0, mention.start - 80), mention.start)
+        window = max(0, mention.start - 80)
+        found = _NAMED_BEFORE.search(text, window, mention.start) \
+            or _NAMED_BY.search(text, window, mention.start) \
+            or _NAME_LABEL.fullmatch(text, text.rfind("\n", 0, mention.start) + 1,
+                                     mention.start) \
+            or _NAMED_AFTER.match(text, mention.end) \
+            or _signed_inside(mention)      # "Dana: *Runs small.*", '"...," Dana said'
         if found is None:
-            found = _NAME_LABEL.fullmatch(text, text.rfind("\n", 0, mention.start) + 1,
-                                          mention.start)   # "Dana: *Runs small.*"
-            if found is None:
-                found = _NAMED_AFTER.match(text, mention.end)
-                if found is None:
-                    return None
+            return None
         writers = {author for squashed, author in self.evidence.quotes
                    if author and _found_whole(quoted, squashed)}
         if not writers:
@@ -2884,7 +2960,8 @@ class _Judge:
         # Each name said to have said it that is an author of the evidence must have written
         # it ("Sam and Dana both said"); a name the evidence does not know ("She said", "Alex
         # said") is not judged.
-        for name in _NAME_LIST_SPLIT.split((found.group("name") or found.group("later"))):
+        names = next(group for group in found.groups() if group)    # the one that matched
+        for name in _NAME_LIST_SPLIT.split(names):
             name = name.rstrip(".")
             said = name_words(name)
             if said and not said.isdisjoint(self.evidence.author_words) \
@@ -2911,6 +2988,9 @@ class _Judge:
                              absent=True)
 
     def _email(self, index: int, mention: Mention) -> Finding | None:
+        shown = self._shown_elsewhere(index, mention)
+        if shown is not None:
+            return shown
         email = (mention.normalized or mention.text).casefold()
         if email in self.evidence.emails:
             return None
@@ -2918,6 +2998,9 @@ class _Judge:
                              f"evidence{_mixed_scripts(email)}", value=email, absent=True)
 
     def _url(self, index: int, mention: Mention) -> Finding | None:
+        shown = self._shown_elsewhere(index, mention)
+        if shown is not None:
+            return shown
         link = mention.text
         if link.startswith("/"):
             if _relative(link) in self.evidence.relative_links:
@@ -2928,9 +3011,96 @@ class _Judge:
         if normal in self.evidence.urls or self.evidence.queryless_urls and \
                 queryless_url(link) in self.evidence.queryless_urls:
             return None     # (a field compared without its query: "?utm_source=..." added)
+        if "/" not in link and ":" not in link and normal in self.evidence.sites:
+            return None     # a host alone names the site of a link the evidence holds
         return self._finding(mention, "unsupported_url", f"{link} is not a link in the evidence "
                              "(a different or truncated path, an added query or another host is "
                              f"another page){_mixed_scripts(normal)}", value=normal, absent=True)
+
+
+    def _shown_elsewhere(self, index: int, mention: Mention) -> Finding | None:
+        """A finding when ``mention`` is the text of a link that goes elsewhere: a Markdown
+        link "[https://a.example/x](https://b.example/y)" or an HTML one "<a
+        href="https://b.example/y">https://a.example/x</a>" shows the reader one link (or
+        address, "[help@shop.example](mailto:sales@shop.example)") and takes them to another,
+        even when the evidence holds both. Text that is no link ("[the guide](...)") shows
+        nothing to compare."""
+        target = _link_target(self.text, self.mentions, index)
+        if target is None or target.kind != mention.kind:
+            return None
+        if mention.kind == "email":
+            goes = (target.normalized or target.text).casefold()
+            same = goes == (mention.normalized or mention.text).casefold()
+            held = goes in self.evidence.emails
+        else:
+            goes, shown = _url(target.text), _url(mention.text)
+            # a host alone names the site of the page ("[shop.example](https://shop.example/x)")
+            same = goes == shown or "/" not in mention.text and ":" not in mention.text \
+                and shown == _site(goes)
+            held = goes in self.evidence.urls or target.text.startswith("/")
+        if same or not held:
+            return None     # (a target the evidence does not hold is flagged itself)
+        code = "unsupported_email" if mention.kind == "email" else "unsupported_url"
+        return self._finding(mention, code, f"this link shows {mention.text} but goes to "
+                             f"{target.text}: a reader follows the target, not the text",
+                             value=(mention.normalized or mention.text).casefold())
+
+
+# The text of a link, just before its target: "[shown](" (maybe "<" and "mailto:" after it),
+# and an HTML "<a href=...>shown</a>" (what stands between the target and the text closes the
+# opening tag).
+_MD_SHOWN_END = re.compile(r"\]\([ \t]*<?(?:mailto:)?", re.IGNORECASE)
+_HTML_SHOWN_END = re.compile(r"[ \t\n]*</a[ \t\n]*>", re.IGNORECASE)
+_HTML_TAG_REST = re.compile(r"[^<>]*>[ \t\n]*\Z")
+
+
+# A reference definition or a footnote numbered at the start of its line: "[1]: https://...",
+# "[^2]: ...".
+_REFERENCE_DEFINITION = re.compile(r"(?m)^[ \t]{0,3}\[\^?([0-9]{1,3})\]:")
+
+
+def _reference_labels(text: str) -> frozenset[str]:
+    """The numbers the text defines as labels of its links and footnotes."""
+    return frozenset(found.group(1) for found in _REFERENCE_DEFINITION.finditer(text))
+
+
+def _reference_label(text: str, mention: Mention, labels: frozenset[str]) -> bool:
+    """Whether ``mention`` is a number in brackets that a reference definition of the text
+    numbers ("[1]", "[^1]", "[1]:"): it points to a link, and is no figure."""
+    start = mention.start
+    return mention.kind == "number" and mention.text in labels \
+        and (text[start - 1:start] == "[" or text[start - 2:start] == "[^") \
+        and text.startswith("]", mention.end)
+
+
+def _may_be_link_text(text: str, mention: Mention) -> bool:
+    """The cheap test before ``_link_target``: "[" before the mention and "](" after it, or
+    "</" a few characters after it."""
+    return mention.start > 0 and (
+        text[mention.start - 1] == "[" and text.startswith("](", mention.end)
+        or "</" in text[mention.end:mention.end + 8])
+
+
+def _link_target(text: str, mentions: Sequence[Mention], index: int) -> Mention | None:
+    """The mention of the target of the link whose whole text is ``mentions[index]``, or None
+    when the mention is no link's text."""
+    mention = mentions[index]
+    if not _may_be_link_text(text, mention):
+        return None
+    if text[mention.start - 1] == "[":
+        after = _MD_SHOWN_END.match(text, mention.end)
+        nxt = mentions[index + 1] if index + 1 < len(mentions) else None
+        if after is not None and nxt is not None and nxt.start == after.end():
+            return nxt
+        return None
+    if _HTML_SHOWN_END.match(text, mention.end) and index:
+        before = mentions[index - 1]
+        opening = text.rfind("<", 0, mention.start)
+        if before.kind in ("url", "email") and opening < before.start and \
+                text[opening:opening + 2].lower() == "<a" and \
+                _HTML_TAG_REST.match(text, before.end, mention.start):
+            return before
+    return None
 
 
 def _mixed_scripts(name: str) -> str:

@@ -392,3 +392,15 @@ def squash(text: str) -> str:
 
 def _squash_clean(cleaned: str) -> str:
     return _SQUASH.sub("", unicodedata.normalize("NFKC", cleaned.casefold()))
+
+
+def squash_joints(text: str) -> tuple[str, frozenset[int]]:
+    """``squash(text)`` and the places in it where something was squashed out (white space, a
+    quote mark, a hyphen between letters): where a word of ``text`` starts or ends, so that a
+    quote found there cuts no word ("helpful" is in "unhelpful" only inside a word)."""
+    parts = _SQUASH.split(unicodedata.normalize("NFKC", _prepare(text).text.casefold()))
+    joints, at = set(), 0
+    for part in parts[:-1]:
+        at += len(part)
+        joints.add(at)
+    return "".join(parts), frozenset(joints)
