@@ -367,17 +367,26 @@ def _built_in(policy: Policy) -> bool:
 
 
 # Free text verifies nothing a message could name: its fields are "figures", its entity "data",
-# and no id may be repeated (the model's would be unverified).
+# and no id may be repeated (the model's would be unverified). In brackets, a placeholder is an
+# aside that names what the words before it say in general ("Some of your figures ({fields})"):
+# free text has nothing to add there, and the aside is left out (``_ASIDE``, filled with "").
 _FREE_TEXT_NAMES = {"fields": "figures", "entity": "data", "id": ""}
+_ASIDE = ""
 
 
 def free_text_message(template: str | None) -> str | None:
     """A ruleset's refuse, ask or handoff message for a reply with nothing verified to name:
     ``{fields}`` says "figures", ``{entity}`` "data", and ``{id}`` is left out with the space or
-    brackets around it ("for data, so"), never filled with the model's words."""
+    brackets around it ("for data, so"), never filled with the model's words. Any of them in
+    brackets is left out with its brackets: "Some of your figures ({fields}) are" reads "Some
+    of your figures are", not "Some of your figures (figures) are"."""
     if template is None:
         return None
-    return fill_message(parse_template(template).pieces, _FREE_TEXT_NAMES)
+    pieces = list(parse_template(template).pieces)
+    for at in range(1, len(pieces), 2):
+        if pieces[at - 1][-1:] in ("(", "[") and pieces[at + 1][:1] in (")", "]"):
+            pieces[at] = _ASIDE
+    return fill_message(pieces, {**_FREE_TEXT_NAMES, _ASIDE: ""})
 
 
 def feedback(findings: Sequence[Finding], naming: int) -> str:

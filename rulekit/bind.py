@@ -571,6 +571,7 @@ class _Figure:
     subject: bool = False       # "12 of their own": the sentence's subject's figure
     rank: Rank | None = None    # a place ("second on the team"), not a cell
     sign: bool = False          # bound by its currency sign alone ("$49", "1,980円")
+    named: "_Named | None" = None   # the row named between it and its word ("42 of X in stock")
 
 
 def bind(text: str, evidence: Any, policy: Policy | None, *, locale: str = "en_US",
@@ -638,19 +639,28 @@ def bind(text: str, evidence: Any, policy: Policy | None, *, locale: str = "en_U
                 figures.append(_Figure(match.start(group), match.end(group), raw, value,
                                        fields, anchor=match.start(), reach=match.end(),
                                        rank=form.rank))
-    # 2. figures with a field word after or before them
+    # 2. figures with a field word after or before them, or after the name of their row
+    names_from: dict[int, _Named] | None = None     # built when a figure needs it
     for mention in scanned:
         if claimed.covers(mention.start, mention.end):
             settled.add((mention.start, mention.end))
             continue
         fields, span, sign = _field_words(text, mention, vocabulary)
+        own_row = None
+        if not fields and vocabulary.words is not None:
+            if names_from is None:
+                names_from = {n.start: n for n in named if not n.pronoun}
+            found = _name_then_word(text, mention, vocabulary, names_from)
+            if found is not None:
+                fields, span, own_row = found
         if not fields:
             continue
         if span is not None:
             claimed.add(*span)
         figures.append(_Figure(mention.start, mention.end, mention.text, mention.value, fields,
                                mention.decimals, mention.scale,
-                               reach=span[1] if span is not None else mention.end, sign=sign))
+                               reach=span[1] if span is not None else mention.end, sign=sign,
+                               named=own_row))
     figures = _in_lists(text, figures + _implicit(text, vocabulary, claimed, scanned))
     figures += _own(text, scanned, figures, claimed, sentences)
     # Words inside a field word ("three" of "percent from three") are not figures.
@@ -976,12 +986,9 @@ def _read(raw: str) -> Decimal | None:
         return None
 
 
-def _field_words(text: str, mention: Mention, vocabulary: _Vocabulary):
-    """The (entity, field) pairs a field word right after (or right before) the figure names,
-    the span of that word, and whether the word is only the figure's currency sign."""
-    if vocabulary.words is None:
-        return (), None, False
-    after_start = mention.end
+def _word_after(text: str, after_start: int, mention: Mention, vocabulary: _Vocabulary):
+    """The (entity, field) pairs of a field word starting at ``after_start`` (past fillers), and
+    its span; ((), None) when none starts there."""
     window = text[after_start:after_start + _WINDOW]
     prefix = "percent " if mention.percent else ""
     gap = _FILLERS.match(window).end()
@@ -991,11 +998,40 @@ def _field_words(text: str, mention: Mention, vocabulary: _Vocabulary):
     # to it (3点です, 3件。), and so is the word before one (は残り3点, 保温杯售价199元).
     if match and mention.kind == "word_number" and "-" in window[:gap] \
             and _NOUN_AFTER.match(probe, match.end()):
-        return (), None, False      # "three-point range", "a four-point lead": a kind, no count
+        return (), None     # "three-point range", "a four-point lead": a kind, no count
     if match and (match.end() == len(probe) or not probe[match.end()].isalnum()
                   or _is_cjk(probe[match.end() - 1])):
         end = after_start + gap + match.end() - len(prefix)
-        return _owners_of(vocabulary, match), (after_start, max(end, after_start)), False
+        return _owners_of(vocabulary, match), (after_start, max(end, after_start))
+    return (), None
+
+
+# Between a figure and a row's name: "42 of Navy raincoat in stock", "42 Navy raincoat left".
+_OF_NAME = re.compile(r"[ \t\u00a0]+(?:of[ \t\u00a0]+)?(?:the[ \t\u00a0]+)?", re.IGNORECASE)
+
+
+def _name_then_word(text: str, mention: Mention, vocabulary: _Vocabulary,
+                    names_from: Mapping[int, "_Named"]):
+    """A row's name right after the figure ("of" and "the" may stand between) with a field word
+    of its entity right after the name: "We have 42 of Navy raincoat in stock" states the
+    raincoat's stock. The (entity, field) pair, the span of the word and the name; else None."""
+    gap = _OF_NAME.match(text, mention.end)
+    name = names_from.get(gap.end()) if gap is not None else None
+    if name is None:
+        return None
+    owners, span = _word_after(text, name.end, mention, vocabulary)
+    owners = tuple(o for o in owners if o[0] == name.entity)
+    return (owners, span, name) if owners else None
+
+
+def _field_words(text: str, mention: Mention, vocabulary: _Vocabulary):
+    """The (entity, field) pairs a field word right after (or right before) the figure names,
+    the span of that word, and whether the word is only the figure's currency sign."""
+    if vocabulary.words is None:
+        return (), None, False
+    owners, span = _word_after(text, mention.end, mention, vocabulary)
+    if owners or span is not None:
+        return owners, span, False
     before = text[max(0, mention.start - _WINDOW):mention.start]
     signed = mention.currency and mention.text[:1] in "$€£¥"
     if signed:
@@ -1298,8 +1334,9 @@ def _judge(figure: _Figure, rows: _Rows, derived: Mapping[str, Decimal], lookup:
             return None
         return _verdict(figure, None, name, name, truth, policy)
     wanted = frozenset(entity for entity, _ in figure.fields)
-    target = _nearest(figure, lookup, sentences, wanted, len(text))
-    if target is None:
+    target = figure.named if figure.named is not None \
+        else _nearest(figure, lookup, sentences, wanted, len(text))
+    if target is None or target.row is None:     # no row, or a name two rows share
         return None
     field = next(f for e, f in figure.fields if e == target.entity)
     if figure.rank is not None:

@@ -1072,6 +1072,19 @@ class Evidence:
         return frozenset(_pair_number(pair) for pair in self.name_pairs if " " in pair)
 
     @functools.cached_property
+    def names_by_word(self) -> Mapping[str, tuple[str, ...]]:
+        """The names of several words by each of their words (case-folded): a number word
+        ("three") is a name's when the text writes that whole name around it ("Three ways to
+        plan a week of posts")."""
+        found: dict[str, list[str]] = {}
+        for name in self.names:
+            words = name.split()
+            if len(words) > 1:
+                for word in set(words):
+                    found.setdefault(word, []).append(name)
+        return {word: tuple(names) for word, names in found.items()}
+
+    @functools.cached_property
     def signed_values(self) -> frozenset[Decimal]:
         """Every licensed number with its sign: "+5" needs a 5, not the magnitude of a -5. A
         percentage is in ``percents``, with its sign."""

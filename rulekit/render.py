@@ -210,7 +210,7 @@ def fill_message(pieces: Sequence[str], values: Mapping[str, str]) -> str:
         left, right = text[at - 1], text[at + 1]
         if left[-1:] in ("(", "[") and right[:1] in (")", "]"):
             left, right = left[:-1].rstrip(), right[1:]
-        elif at == 1 and not left:      # the message starts with it
+        if at == 1 and not left:        # the message starts with it (or its brackets)
             right = right.lstrip()
         if left[-1:].isspace() and (not right or right[0].isspace() or right[0] in _GAP_CLOSERS):
             left = left.rstrip()

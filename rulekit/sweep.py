@@ -2324,6 +2324,10 @@ class _Judge:
                 self.text, mention.start, mention.end,
                 [name for name in self.evidence.names if run[0] in name], not mention.scaled):
             return True     # "小米手环9", "EQ.6", "Seamaster 300M" as the evidence writes the name
+        if mention.kind == "word_number" and (named := self.evidence.names_by_word.get(
+                mention.text.casefold())) and inside_written_name(
+                self.text, mention.start, mention.end, named, False):
+            return True     # "Three ways to plan a week of posts", the whole title
         if mention.value is None or mention.percent or mention.currency:
             return False
         # Only a number of some "word number" or "number word" pair ("model 3", "3 charger")

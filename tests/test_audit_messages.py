@@ -1,7 +1,7 @@
 """The messages a customer reads after an audit of free text: a ruleset's refuse, ask and
 handoff messages have nothing verified to name there, so their placeholders say "figures" and
-"data" and ``{id}`` is left out with the space or brackets around it; the model's words never
-fill them."""
+"data" (left out with their brackets when in brackets) and ``{id}`` is left out with the space
+or brackets around it; the model's words never fill them."""
 
 from __future__ import annotations
 
@@ -35,6 +35,12 @@ on otherwise refuse "I could not verify that."
      "ask", "Which data do you mean?"),
     ('handoff "A colleague will check the {fields} of {entity} {id}."',
      "handoff", "A colleague will check the figures of data."),
+    # An aside naming the fields (analytics.rules' `on stale`) has no field to name in free
+    # text: it is left out with its brackets, never "Some of your figures (figures)".
+    ('refuse "Some of your figures ({fields}) are still being updated. Try again later."',
+     "refuse", "Some of your figures are still being updated. Try again later."),
+    ('refuse "The {fields} [{entity}] may be out of date."',
+     "refuse", "The figures may be out of date."),
 ])
 def test_placeholders_never_hold_the_models_words(tmp_path, action, kind, message):
     path = tmp_path / "messages.rules"
