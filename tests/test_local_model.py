@@ -176,11 +176,18 @@ def _singular(name: str | None) -> str | None:
             "customers": "customer"}.get(name, name)
 
 
+# A list position at the start of a line: a small number, "." or ")", then a space.
+_LIST_MARKER = re.compile(r"(?:[1-9]|1[0-2])[.)] ")
+
+
 def prose_oracle(ruleset: str, evidence, text: str) -> list[str]:
     """The numbers in a delivered prose answer that are not values of the evidence."""
     allowed = _evidence_numbers(ruleset, evidence)
     wrong = []
     for match in NUMBER.finditer(text):
+        if _LIST_MARKER.match(text, match.start()) and (
+                match.start() == 0 or text[:match.start()].endswith("\n")):
+            continue    # "1. no" at a line's start: a list position (issue 4, rule 3)
         try:
             value = Decimal(match.group().replace(",", ""))
         except InvalidOperation:  # pragma: no cover - the pattern only matches numbers
@@ -217,6 +224,9 @@ def test_the_oracle_catches_what_it_must():
     # Minor units are not an amount a customer reads, and a hidden field is no evidence.
     assert prose_oracle("shop", product, "The raincoat is $129,900.") == ["129,900"]
     assert prose_oracle("shop", product, "Updated at 12:03.") == ["12"]
+    # A list's positions are no figures (rule 3); the same digits inside a line are.
+    assert prose_oracle("shop", product, "1. no\n2. no\n\nNo, it is not in stock.") == []
+    assert prose_oracle("shop", product, "We have 2. left, and 13. more soon.") == ["2", "13"]
 
 
 # --- the end-to-end run ---------------------------------------------------------------------
