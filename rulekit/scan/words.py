@@ -14,7 +14,7 @@ from decimal import Decimal
 
 from rulekit.scan.base import (_CLAIMED, _CONTEXT_STRIP, _IDIOM, Mention, _Hit, _trie,
                                _word_after, _word_before)
-from rulekit.scan.figures import (_CENTS_AFTER, _COMPARATIVES, _CURRENCY_WORDS, _SCALES,
+from rulekit.scan.figures import (_CENTS_AFTER, _CURRENCY_WORDS, _SCALES,
                                   _TIMES_WHAT, _currency_for)
 
 _WORD_GUARD = r"[\w\u2010-]"
