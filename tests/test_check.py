@@ -23,6 +23,7 @@ from decimal import Decimal
 from pathlib import Path
 
 import pytest
+from local_shop import local_shop_source
 from babel.dates import format_date
 from babel.numbers import format_currency, format_decimal
 from hypothesis import HealthCheck, assume, given, settings
@@ -734,21 +735,6 @@ def test_inputs_the_ruleset_does_not_declare_are_an_input_error(inputs, said):
     assert said in decision.reasons[0].message
 
 
-_LOCAL_SHOP = """ruleset shop {{
-  version "1"
-  locale {locale}
-  currency {currency}
-  timezone "UTC"
-}}
-entity product {{
-  key sku
-  field sku identifier
-  field name text
-  field price money
-}}
-prose guarded
-on otherwise refuse "refused"
-"""
 
 
 @pytest.mark.parametrize("locale, currency, stored, claimed, outcome", [
@@ -767,7 +753,7 @@ on otherwise refuse "refused"
 def test_a_claimed_amount_is_read_as_the_sweep_reads_it(tmp_path, locale, currency, stored,
                                                         claimed, outcome):
     path = tmp_path / "shop.rules"
-    path.write_text(_LOCAL_SHOP.format(locale=locale, currency=currency))
+    path.write_text(local_shop_source(locale, currency))
     decision = check(rulekit.load(path), {"answer_template": "{name} is {price}.", "claims": [
         {"key": "name", "type": "text", "entity": "product", "entity_id": "X1", "field": "name",
          "value": "W"},

@@ -32,31 +32,15 @@ import datetime as dt      # noqa: E402
 from rulekit.audit import audit    # noqa: E402
 from rulekit.check import check    # noqa: E402
 from rulekit.compile import compile_source    # noqa: E402
+from local_shop import local_shop_source    # noqa: E402
 
 _NOW = dt.datetime(2026, 11, 30, 12, tzinfo=dt.timezone.utc)
 
 
 def _shop(locale: str, currency: str, template: str):
-    source = f'''ruleset shop {{
-  version "1"
-  locale {locale}
-  currency {currency}
-  timezone "UTC"
-}}
-entity product {{
-  key sku
-  field sku identifier
-  field name text
-  field price money
-}}
-fallback facts "{template}" {{
-  name = product.name
-  price = product.price
-}}
-prose guarded
-on contradicted fallback facts
-on otherwise refuse "refused"
-'''
+    source = local_shop_source(locale, currency, actions="on contradicted fallback facts\n",
+                               fallback=f'fallback facts "{template}" {{\n  name = product.name\n'
+                                        '  price = product.price\n}\n')
     result = compile_source(source, "shop.rules")
     assert result.ok, result.diagnostics
     return result.policy
