@@ -1174,18 +1174,20 @@ def _weekday_patterns(locale: str
 
 
 @functools.lru_cache(maxsize=64)
-def _weekday_range_patterns(locale: str) -> tuple[re.Pattern, re.Pattern]:
+def _weekday_range_patterns(locale: str) -> tuple[re.Pattern, re.Pattern, re.Pattern]:
     """Two weekdays joined as a range or a choice before a range of days ("Thu–Fri, 3–4
     December", "Thursday or Friday (Dec 3–4)"): a pattern for the text before the first day,
     and one for the text before the second ("Thu–Fri, 3–"); the first weekday names the first
-    day, the second the second."""
+    day, the second the second. The third finds the first weekday and the join before a date
+    mention that opens with the second ("Thu–" before "Sat, Dec 3–5")."""
     names = "|".join(map(re.escape, sorted(_weekday_patterns(locale)[3], key=len, reverse=True)))
     join = (r"[ \t\u00a0]*(?:[-\u2013\u2014/]|(?:to|through|till|until|or|and|bis|au|à|oder|ou|"
             r"o|y|et|und)(?![\w]))[ \t\u00a0]*")
     pair = rf"(?i)(?<![\w])(?P<w1>{names})\.?{join}(?P<w2>{names})\.?[ \t\u00a0,(]*"
     return (re.compile(pair + r"\Z"),
             re.compile(pair + r"(?:[^\W\d_]{3,9}\.?[ \t\u00a0]+)?[0-9]{1,2}(?:st|nd|rd|th|\.)?"
-                       + join + r"\Z"))
+                       + join + r"\Z"),
+            re.compile(rf"(?i)(?<![\w])(?P<w1>{names})\.?{join}\Z"))
 
 
 def _wall_time_in_named_zone(time: dt.time, evidence: Evidence) -> bool:
@@ -1231,13 +1233,20 @@ def _stated_weekday(text: str, mention: Mention, locale: str) -> tuple[int, str]
     of weekdays names each day its own ("Thu–Fri, 3–4 December": Thursday the 3rd)."""
     head, before, after, numbers, spaced_after = _weekday_patterns(locale)
     window = max(0, mention.start - 48)
-    first, second = _weekday_range_patterns(locale)
+    first, second, opening = _weekday_range_patterns(locale)
     found = first.search(text, window, mention.start) or second.search(
         text, window, mention.start)
     if found:
         name = found.group("w1" if found.re is first else "w2")
         return numbers[name.lower()], name
-    found = head.match(mention.text) or before.search(
+    found = head.match(mention.text)
+    if found and mention.start:
+        # "Thu–Sat, Dec 3–5": the mention opens with the range's second weekday, and the
+        # first, before it, names its day
+        opened = opening.search(text, max(0, mention.start - 16), mention.start)
+        if opened:
+            return numbers[opened.group("w1").lower()], opened.group("w1")
+    found = found or before.search(
         text, max(0, mention.start - 16), mention.start)
     name = found.group("w") if found else None
     if name is None:
@@ -1259,3 +1268,4 @@ def _may_be_relative(text: str, low: str, locale: str) -> bool:
     if not text.isascii() or not locale.startswith("en"):
         return True
     return "day" in low or "night" in low or "tomorrow" in low or "ago" in low
+

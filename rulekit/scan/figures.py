@@ -510,8 +510,9 @@ class _Figures:
                     # not "29 July", "29 of July", "9 pm"
                     nxt = text[e + 1:e + 2]
                     if nxt and (not nxt.isascii() or nxt in info.after_day or (
-                            nxt == "a" and self.low.endswith("between ", 0, s))):
-                        return None             # (and "between 5 and 6 pm": ``_When``)
+                            nxt in "aeuy" and self.between_before(s))):
+                        return None             # (and "between 5 and 6 pm", "entre el 3 y
+                                                # el 5 de diciembre": ``_When``)
                 elif after in _DAY_SUFFIX or after in _AMPM_NEXT:
                     return None                 # 29th, 9pm (29. Juli: no digit after the dot)
         core = info.core.match(text, s)
