@@ -1269,3 +1269,34 @@ def _may_be_relative(text: str, low: str, locale: str) -> bool:
         return True
     return "day" in low or "night" in low or "tomorrow" in low or "ago" in low
 
+
+# "midnight on D" is the end of D after a word of ending ("ends at midnight on December 14",
+# "until midnight on the 14th", "by midnight"), as a customer reads it, and its start after a
+# word of starting ("the sale starts at midnight on December 15", "from midnight"); with
+# neither, either (``midnight_reading``).
+_MIDNIGHT_ENDS = frozenset("end ends ending ended expire expires expiring expired expiry until "
+                           "till til through thru by before close closes closing closed due "
+                           "deadline last lasts runs valid cutoff cut-off endet bis läuft "
+                           "abläuft gilt jusqu'à termine finit expire hasta vence termina "
+                           "finaliza caduca fino entro scade até expira tot verloopt eindigt "
+                           "loopt".split())
+_MIDNIGHT_STARTS = frozenset("start starts starting started begin begins beginning began open "
+                             "opens opening opened from launch launches launched live effective "
+                             "ab beginnt startet dès commence débute desde empieza comienza "
+                             "dalle inizia começa vanaf begint".split())
+
+
+def midnight_reading(text: str, start: int) -> str:
+    """How "midnight on D" at ``start`` of ``text`` is read from the nearest word of its
+    clause before it that says an end or a start (``_MIDNIGHT_ENDS``, ``_MIDNIGHT_STARTS``):
+    "end" (the end of D: 00:00 of the next day, or 23:59 of D), "start" (00:00 of D) or
+    "either"."""
+    low = text.lower()
+    words = _clause_of(low, start, start)[2].replace("’", "'").split()[-6:]
+    for word in reversed(words):
+        word = word.strip("\"“”()*_:")
+        if word in _MIDNIGHT_ENDS:
+            return "end"
+        if word in _MIDNIGHT_STARTS:
+            return "start"
+    return "either"
