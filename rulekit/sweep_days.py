@@ -3,11 +3,13 @@
 A relative day ("yesterday", "3 days ago", gestern, 昨天) is resolved against the evidence's
 today (``_relative_days``); "today" as the day of an event needs a day of the data
 (``_event_day``); "last month", "this month" as the time of an event need a date of the
-evidence in that month (``_relative_months``). A weekday said alone as the day of something ("It arrives Friday") must be
-the weekday of some date of the evidence (``_lone_weekdays``), unless its clause is about
+evidence in that month (``_relative_months``). A weekday said alone as the day of something
+("It arrives Friday") must be a date of the evidence (``_lone_weekdays``): with a today, the
+one day a customer reads it as, by "this", "next", "last" or its tense
+(``_resolved_weekday``); without one, any day of that weekday; unless its clause is about
 opening hours, supposes or denies (``_lone_statement``). The weekday written with a date
-(``_stated_weekday``, ``_weekday_patterns``) is read here too, for ``rulekit.sweep``'s
-``_Judge``.
+(``_stated_weekday``, ``_weekday_patterns``) and how "midnight on D" is read
+(``midnight_reading``) are here too, for ``rulekit.sweep``'s ``_Judge``.
 """
 
 from __future__ import annotations
@@ -501,8 +503,9 @@ def _said_in_evidence(word: str, evidence: Evidence) -> bool:
 
 # Rule 10, a weekday said alone as the day of something ("It arrives Friday.", "on Friday",
 # "this Monday", "il arrive vendredi", "am Freitag", "el viernes", 周五到, 金曜日に): some date of
-# the evidence must be that weekday, and with a clock time beside it ("on Saturday at 8 pm",
-# "8 pm ET on Saturday") some clock time of the evidence must be that time on that weekday.
+# the evidence must be that weekday (with a today, the one such day it means:
+# ``_resolved_weekday``), and with a clock time beside it ("on Saturday at 8 pm", "8 pm ET on
+# Saturday") some clock time of the evidence must be that time on that day.
 # Judged only when the evidence holds a date, and only after a word that makes the weekday a
 # day (``_LONE_BEFORE``), or before one in CJK text (``_LONE_CJK_AFTER``); never a plural
 # ("on Sundays", "freitags"), a range ("Monday to Friday", "Mon–Fri", 周一至周五), a weekday
@@ -857,6 +860,7 @@ _PRESENT_FORMS = frozenset("arrive arrives ship ships deliver delivers dispatch 
                            "comes come lands land renew renews expire expires end ends "
                            "charge charges bill bills debit debits start starts begin begins "
                            "close closes leave leaves goes go run runs".split())
+_MOVED_TO = frozenset("to for until till til".split())
 # Other languages: their present or future forms, and their simple pasts.
 _COMING_WORDS = frozenset("arrive arrivera renouvelle renouvellera expire expirera llega llegará "
                           "enviará renueva renovará cobrará vence vencerá caduca expira arriva "
@@ -877,11 +881,15 @@ def _tense_before(low: str, s: int, e: int, locale: str) -> str:
             if word in _PAST_WORDS:
                 return "past"
         return "either"
+    # a past act that moves a day ("We rescheduled your delivery to Friday", "postponed until
+    # Friday") says nothing of the day's own tense
+    moved = bool(words) and words[-1] in _MOVED_TO
     form = None                         # the verb's own form, nearest the weekday
     for word in reversed(words):
         word = word.strip("\"“”()*_")
         if word in _PAST_AUX or word in _PERFECT_AUX and form is not None:
-            return "past"
+            # "was supposed to arrive on Friday", "was expected Friday": either
+            return "either" if form == "coming" or moved else "past"
         if word in _COMING_AUX or word.endswith(("'ll", "'re")):
             return "either" if form == "past" and word == "'s" else "coming"
         if word.endswith("'s") and len(word) > 2:       # "it's due", "it's been": 's decides
@@ -893,7 +901,7 @@ def _tense_before(low: str, s: int, e: int, locale: str) -> str:
                 form = "past"
             elif word in _PRESENT_FORMS:
                 form = "coming"
-    return form or "either"
+    return "either" if form is None or form == "past" and moved else form
 
 
 def _days_meant(today: dt.date, weekday: int, week: str) -> list[dt.date]:
