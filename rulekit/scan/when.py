@@ -741,8 +741,11 @@ class _When:
         the month (and the year) of the date after it; both are claimed, the second read as
         any date. None, having claimed nothing, when no date follows the join."""
         text, info = self.text, self.info
-        join = _DAY_RANGE_JOIN.match(text, e) or (
-            _DAY_BETWEEN_JOIN.match(text, e) if self.between_before(s) else None)
+        join = _DAY_RANGE_JOIN.match(text, e)
+        if join is None:
+            join = _DAY_BETWEEN_JOIN.match(text, e)
+            if join is not None and not self.between_before(s):
+                return None
         if not join:
             return None
         s2 = join.end()
