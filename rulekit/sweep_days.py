@@ -1181,6 +1181,11 @@ def _weekday_patterns(locale: str
     return head, before, after, {**single, **dotted, **names}, spaced_after
 
 
+# After the first day of a range of days: its join and the second day ("Dec 3–5").
+_DAYS_GO_ON = re.compile(r"[ \t\u00a0]?[-\u2013\u2014][ \t\u00a0]?[0-9]|[ \t\u00a0](?:to|through|"
+                         r"till|until|and|bis|au|al)[ \t\u00a0][0-9]")
+
+
 @functools.lru_cache(maxsize=64)
 def _weekday_range_patterns(locale: str) -> tuple[re.Pattern, re.Pattern, re.Pattern]:
     """Two weekdays joined as a range or a choice before a range of days ("Thu–Fri, 3–4
@@ -1248,9 +1253,9 @@ def _stated_weekday(text: str, mention: Mention, locale: str) -> tuple[int, str]
         name = found.group("w1" if found.re is first else "w2")
         return numbers[name.lower()], name
     found = head.match(mention.text)
-    if found and mention.start:
+    if found and mention.start and _DAYS_GO_ON.match(text, mention.end):
         # "Thu–Sat, Dec 3–5": the mention opens with the range's second weekday, and the
-        # first, before it, names its day
+        # first, before it, names its day (the first of a range of days)
         opened = opening.search(text, max(0, mention.start - 16), mention.start)
         if opened:
             return numbers[opened.group("w1").lower()], opened.group("w1")
