@@ -49,6 +49,7 @@ in ``rulekit.sweep_amounts``, and ``Finding`` in ``rulekit.findings``.
 from __future__ import annotations
 
 import bisect
+import calendar
 import dataclasses
 import datetime as dt
 import functools
@@ -89,7 +90,7 @@ from rulekit.sweep_days import (_DENYING, _WEEKDAYS, _lone_weekdays, _may_be_rel
                                 _lone_months, _may_name_month, _relative_days,
                                 _relative_months,
                                 _stated_weekday, _unheld_seconds, _wall_time_in_named_zone,
-                                _weekday_patterns, today_only_event)
+                                _weekday_patterns, midnight_reading, today_only_event)
 
 DEFAULT_SMALL_LIMIT = 12
 DEFAULT_CONTEXTS = ("ordinal", "rank", "list_position", "month", "weekday", "rating_scale",
@@ -2724,6 +2725,10 @@ class _Judge:
         days, time = self.evidence.days, mention.time
         weekday = _stated_weekday(self.text, mention, self.locale) \
             if mention.day is not None or (mention.normalized or "").startswith("--") else None
+        if time is not None and time.tzinfo is None and (time.hour, time.minute) == (0, 0) \
+                and (mention.day is not None or (mention.normalized or "").startswith("--")) \
+                and _MIDNIGHT.search(mention.text):
+            return self._midnight_on(mention, weekday)
         if mention.day is not None:
             # a day with a zoned time ("July 6 at 04:00 UTC") is the day in that zone
             if mention.day not in days and not (
@@ -2817,6 +2822,53 @@ class _Judge:
         # An impossible date (31 February) or a weekday that does not fit: fail closed.
         return self._finding(mention, "unsupported_date", f"{mention.text} is not a real calendar "
                              "day (an impossible date, or the weekday does not match)")
+
+    def _midnight_on(self, mention: Mention, weekday: tuple[int, str] | None) -> Finding | None:
+        """"midnight on December 14" (rule 10): the end of the 14th after a word of ending
+        ("ends at midnight on December 14", "until midnight on..."), which the evidence holds
+        as 00:00 on the 15th or 23:59 on the 14th; its start after a word of starting ("starts
+        at midnight on December 15"), 00:00 on the 15th or 23:59 on the 14th; with neither,
+        either (``midnight_reading``). A stored 00:00 on the 15th backs "ends at midnight on
+        December 14", and not "ends at midnight on December 15", a day late."""
+        reading = midnight_reading(self.text, mention.start)
+        clock, one = self.evidence.clock, dt.timedelta(days=1)
+        if mention.day is not None:
+            candidates = [mention.day]
+        else:
+            month, day = int(mention.normalized[2:4]), int(mention.normalized[5:7])
+            candidates = []
+            for year in sorted({d.year + step for d in self.evidence.days for step in (-1, 0, 1)}):
+                try:
+                    candidates.append(dt.date(year, month, day))
+                except ValueError:
+                    continue
+        candidates = [d for d in candidates if weekday is None or d.weekday() == weekday[0]]
+        for day in candidates:
+            held = []
+            if reading != "start":
+                held += [(day + one, 0, 0), (day, 23, 59)]
+            if reading != "end":
+                held += [(day, 0, 0), (day - one, 23, 59)]
+            if any(point in clock for point in held) or day in self.evidence.days and (
+                    (None, 0, 0) in clock or (None, 23, 59) in clock):
+                if day in self.evidence.days and self._today_only(mention, [day]):
+                    continue
+                return None
+        said = mention.text.strip()
+        where = mention.day.isoformat() if mention.day is not None else \
+            f"{calendar.month_name[int(mention.normalized[2:4])]} {int(mention.normalized[5:7])}"
+        if reading == "end":
+            return self._finding(mention, "unsupported_date", f"{said} is said as an end: the "
+                                 f"end of {where}, which the evidence holds as 00:00 on the day "
+                                 "after or 23:59 on that day; it holds neither",
+                                 value=mention.normalized)
+        if reading == "start" or any(d in self.evidence.days for d in candidates):
+            return self._finding(mention, "unsupported_date", f"{said}: the evidence holds no "
+                                 f"midnight on {where}", value=mention.normalized)
+        return self._withheld_day(mention, mention.normalized[:7]) or self._finding(
+            mention, "unsupported_date", f"{said} is not a day of any date in the evidence",
+            value=mention.normalized[:7] if mention.day is None else mention.day.isoformat(),
+            absent=True)
 
     def _today_only(self, mention: Mention, days: list[dt.date]) -> bool:
         """Whether the evidence days a date may be are held only by its today/as_of field and

@@ -3,11 +3,13 @@
 A relative day ("yesterday", "3 days ago", gestern, 昨天) is resolved against the evidence's
 today (``_relative_days``); "today" as the day of an event needs a day of the data
 (``_event_day``); "last month", "this month" as the time of an event need a date of the
-evidence in that month (``_relative_months``). A weekday said alone as the day of something ("It arrives Friday") must be
-the weekday of some date of the evidence (``_lone_weekdays``), unless its clause is about
+evidence in that month (``_relative_months``). A weekday said alone as the day of something
+("It arrives Friday") must be a date of the evidence (``_lone_weekdays``): with a today, the
+one day a customer reads it as, by "this", "next", "last" or its tense
+(``_resolved_weekday``); without one, any day of that weekday; unless its clause is about
 opening hours, supposes or denies (``_lone_statement``). The weekday written with a date
-(``_stated_weekday``, ``_weekday_patterns``) is read here too, for ``rulekit.sweep``'s
-``_Judge``.
+(``_stated_weekday``, ``_weekday_patterns``) and how "midnight on D" is read
+(``midnight_reading``) are here too, for ``rulekit.sweep``'s ``_Judge``.
 """
 
 from __future__ import annotations
@@ -501,8 +503,9 @@ def _said_in_evidence(word: str, evidence: Evidence) -> bool:
 
 # Rule 10, a weekday said alone as the day of something ("It arrives Friday.", "on Friday",
 # "this Monday", "il arrive vendredi", "am Freitag", "el viernes", 周五到, 金曜日に): some date of
-# the evidence must be that weekday, and with a clock time beside it ("on Saturday at 8 pm",
-# "8 pm ET on Saturday") some clock time of the evidence must be that time on that weekday.
+# the evidence must be that weekday (with a today, the one such day it means:
+# ``_resolved_weekday``), and with a clock time beside it ("on Saturday at 8 pm", "8 pm ET on
+# Saturday") some clock time of the evidence must be that time on that day.
 # Judged only when the evidence holds a date, and only after a word that makes the weekday a
 # day (``_LONE_BEFORE``), or before one in CJK text (``_LONE_CJK_AFTER``); never a plural
 # ("on Sundays", "freitags"), a range ("Monday to Friday", "Mon–Fri", 周一至周五), a weekday
@@ -739,7 +742,8 @@ def _lone_weekdays(text: str, low: str, mentions: Sequence[Mention], evidence: E
             join = _WEEKDAY_RANGE_JOIN.match(low, e)
             if join and join.end() > e and _weekday_patterns(locale)[0].match(text, join.end()):
                 continue
-            found.append((s, e, names[match.group()], _week_said(words)))
+            found.append((s, e, names[match.group()], _week_said(words)
+                          or _tense_before(low, s, e, locale)))
     if "曜" in text or "星期" in text or "周" in text or "週" in text or "拜" in text:
         for match in _LONE_CJK.finditer(text):
             s, e = match.span()
@@ -749,16 +753,19 @@ def _lone_weekdays(text: str, low: str, mentions: Sequence[Mention], evidence: E
                                                                         "〜", "-"):
                 continue                            # 周一至周五, 每周五: a range, a habit
             if text[s - 1:s] in _LONE_CJK_BEFORE or text.startswith(_LONE_CJK_AFTER, e):
-                found.append((s, e, _LONE_CJK_DAYS[match.group(1) or match.group(2)], None))
+                # 本周五 is this Friday, 下周五 next Friday, 上周五 last Friday
+                found.append((s, e, _LONE_CJK_DAYS[match.group(1) or match.group(2)],
+                              _CJK_WEEK.get(text[s - 1:s], "either")))
     if not found:
         return []
     held = {day.weekday() for day in evidence.days}
     starts = [m.start for m in mentions]            # in order (``scan``)
     findings = []
     for s, e, weekday, week in found:
-        at = bisect.bisect_left(starts, e)
-        after = mentions[at] if at < len(mentions) else None
-        near = mentions[max(0, at - 3):at]          # those before, nearest last
+        at = s                                      # the weekday's own start
+        index = bisect.bisect_left(starts, e)
+        after = mentions[index] if index < len(mentions) else None
+        near = mentions[max(0, index - 3):index]    # those before, nearest last
         if any(m.end > s for m in near):
             continue                                # inside a date: judged with it
         before = near[-1] if near else None
@@ -777,8 +784,10 @@ def _lone_weekdays(text: str, low: str, mentions: Sequence[Mention], evidence: E
                 text, before.end, s):
             time, s = before.time, before.start
         name = _WEEKDAYS[weekday]
-        if time is None and week is not None and evidence.today is not None:
-            finding = _this_or_next(text, s, e, weekday, week, evidence, locale)
+        if evidence.today is not None:
+            # with a today, the weekday is one day (``_days_meant``), and so is its time
+            finding = _resolved_weekday(text, s, at, e, end, weekday, week, time, evidence,
+                                        locale)
             if finding is not None:
                 findings.append(finding)
             continue
@@ -810,48 +819,154 @@ def _lone_weekdays(text: str, low: str, mentions: Sequence[Mention], evidence: E
 # Before a weekday, the words that place it in a week from the evidence's today: "this Friday"
 # is the coming one (today included); "next Friday" is read both ways people read it, the
 # coming one or the one in the calendar week (Monday to Sunday) after today's, and either
-# backs it. "this coming Friday" is "this".
+# backs it; "last Friday" the one before today, or the one in the calendar week before
+# today's. "this coming Friday" is "this".
 _THIS_WEEK_WORDS = frozenset("this ce diesen kommenden este esta questo questa neste nesta deze "
                              "aanstaande komende".split())
 _NEXT_WEEK_WORDS = frozenset("next nächsten próximo próxima prossimo prossima volgende".split())
+_CJK_WEEK = {"本": "this", "这": "this", "這": "this", "下": "next", "上": "last"}
 
 
 def _week_said(words: list[str]) -> str | None:
-    """"this" or "next" when the words before a lone weekday place it in a week
+    """"this", "next" or "last" when the words before a lone weekday place it in a week
     (``_THIS_WEEK_WORDS``, ``_NEXT_WEEK_WORDS``), else None."""
     last = words[-1] if words else ""
     if last in _THIS_WEEK_WORDS or (last == "coming" and words[-2:-1] == ["this"]):
         return "this"
+    if last == "last":
+        return "last"
     return "next" if last in _NEXT_WEEK_WORDS else None
 
 
-def _this_or_next(text: str, s: int, e: int, weekday: int, week: str, evidence: Evidence,
-                  locale: str) -> Finding | None:
-    """A weekday said as "this Friday" or "next Friday" is a day from the evidence's today
-    (``_week_said``), not any Friday: the evidence must hold it (its today only as the
-    present). The finding, or None when it does."""
-    today = evidence.today
+# A weekday said alone ("arrives on Friday", "was delivered on Friday") is read as a customer
+# reads it: the next such day from today, or, in the past tense, the last one. The tense is
+# read from the words of its clause before it, nearest first (``_tense_before``): an auxiliary
+# decides ("was delivered", "will be charged", "has shipped"); without one, a verb's own form
+# does ("arrived", "ships", "expected"); with neither, or in a language whose tenses are not
+# read, either day backs it.
+# (curly apostrophes are read as straight ones)
+_PAST_AUX = frozenset("was were wasn't weren't had hadn't did didn't been since".split())
+_PERFECT_AUX = frozenset("has have 've hasn't haven't".split())
+_COMING_AUX = frozenset("will 'll won't shall is isn't are aren't am 're be being gets get "
+                        "getting going gonna should can could may might must do does don't "
+                        "doesn't 's".split())
+# Participles that speak of what is to come when no auxiliary stands before them ("Delivery
+# expected Friday", "due Friday").
+_COMING_FORMS = frozenset("expected scheduled booked planned set slated due estimated "
+                          "projected".split())
+_PAST_FORMS = frozenset("came went sent paid left got took brought ran put made began "
+                        "rang".split())
+_PRESENT_FORMS = frozenset("arrive arrives ship ships deliver delivers dispatch dispatches "
+                           "comes come lands land renew renews expire expires end ends "
+                           "charge charges bill bills debit debits start starts begin begins "
+                           "close closes leave leaves goes go run runs".split())
+_MOVED_TO = frozenset("to for until till til".split())
+# Other languages: their present or future forms, and their simple pasts.
+_COMING_WORDS = frozenset("arrive arrivera renouvelle renouvellera expire expirera llega llegará "
+                          "enviará renueva renovará cobrará vence vencerá caduca expira arriva "
+                          "arriverà rinnova rinnoverà scade scadrà chega chegará renova renovará "
+                          "kommt kommen komt verloopt sera será sarà".split())
+_PAST_WORDS = frozenset("llegó envió cobró renovó venció chegou enviou cobrou renovou venceu "
+                        "seit depuis desde".split())
+
+
+def _tense_before(low: str, s: int, e: int, locale: str) -> str:
+    """How a lone weekday at [s, e) of ``low`` is read from its clause's words before it:
+    "coming" (the next such day), "past" (the last one) or "either"."""
+    words = _clause_of(low, s, e)[2].replace("’", "'").split()
+    if locale[:2].lower() != "en":
+        for word in reversed(words):
+            if word in _COMING_WORDS:
+                return "coming"
+            if word in _PAST_WORDS:
+                return "past"
+        return "either"
+    # a past act that moves a day ("We rescheduled your delivery to Friday", "postponed until
+    # Friday") says nothing of the day's own tense
+    moved = bool(words) and words[-1] in _MOVED_TO
+    form = None                         # the verb's own form, nearest the weekday
+    for word in reversed(words):
+        word = word.strip("\"“”()*_")
+        if word in _PAST_AUX or word in _PERFECT_AUX and form is not None:
+            # "was supposed to arrive on Friday", "was expected Friday": either
+            return "either" if form == "coming" or moved else "past"
+        if word in _COMING_AUX or word.endswith(("'ll", "'re")):
+            return "either" if form == "past" and word == "'s" else "coming"
+        if word.endswith("'s") and len(word) > 2:       # "it's due", "it's been": 's decides
+            return "either" if form == "past" else "coming"
+        if form is None:
+            if word in _COMING_FORMS:
+                form = "coming"
+            elif word in _PAST_FORMS or (word.endswith("ed") and len(word) > 3):
+                form = "past"
+            elif word in _PRESENT_FORMS:
+                form = "coming"
+    return "either" if form is None or form == "past" and moved else form
+
+
+def _days_meant(today: dt.date, weekday: int, week: str) -> list[dt.date]:
+    """The days a weekday said with ``week`` ("this", "next", "last", or a lone weekday's
+    tense: "coming", "past", "either") may be, from ``today``."""
     coming = today + dt.timedelta(days=(weekday - today.weekday()) % 7)
-    meant = [coming]
+    before = today - dt.timedelta(days=(today.weekday() - weekday) % 7 or 7)
+    if week == "this":
+        return [coming]
     if week == "next":      # the coming one (not today), or the one in the week after today's
-        meant = sorted({coming + dt.timedelta(days=7 if coming == today else 0),
-                        today + dt.timedelta(days=7 - today.weekday() + weekday)})
-    low = _ascii_lower(text)
-    start = low.rfind(" ", 0, max(0, s - 1)) + 1          # "this Friday", not "Friday"
-    if low[start:s].strip() == "coming":
-        start = low.rfind(" ", 0, max(0, start - 1)) + 1
-    said = text[start:e]
-    if any(day in evidence.days and not today_only_event(text, s, e, [day], evidence, locale)
-           for day in meant):
-        return None
-    withheld = _withheld_on(evidence, lambda held: held in meant)
+        return sorted({coming + dt.timedelta(days=7 if coming == today else 0),
+                       today + dt.timedelta(days=7 - today.weekday() + weekday)})
+    if week == "last":      # the one before today, or the one in the week before today's
+        return sorted({before, today - dt.timedelta(days=today.weekday() + 7 - weekday)})
+    meant = set()
+    if week in ("coming", "either"):    # said on a Friday, "on Friday" is today or in a week
+        meant |= {coming, coming + dt.timedelta(days=7)} if coming == today else {coming}
+    if week in ("past", "either"):      # "was delivered on Friday" on a Friday: today, too
+        meant |= {before, today} if coming == today else {before}
+    return sorted(meant)
+
+
+_WEEK_READ = {"this": "the coming {name}", "next": "next {name}", "last": "last {name}",
+              "coming": "the coming {name}", "past": "the last {name} before today",
+              "either": "the last or the coming {name}"}
+
+
+def _resolved_weekday(text: str, s: int, at: int, e: int, end: int, weekday: int, week: str,
+                      time: dt.time | None, evidence: Evidence, locale: str) -> Finding | None:
+    """A weekday said alone, with the evidence's today, is one day (``_days_meant``; a lone
+    one by its tense, ``_tense_before``), not any: the evidence must hold it (its today only
+    as the present), and the clock time said with it ("this Friday at 8 pm") on that day.
+    [s, end) is the weekday with its time ("8 pm on Friday", "Friday at 8 pm"), [at, e) the
+    weekday alone. The finding, or None when the evidence backs it."""
+    today = evidence.today
+    meant = _days_meant(today, weekday, week)
+    start = s
+    if week in ("this", "next", "last") and s == at:
+        low = _ascii_lower(text)
+        start = low.rfind(" ", 0, max(0, s - 1)) + 1          # "this Friday", not "Friday"
+        if low[start:s].strip() == "coming":
+            start = low.rfind(" ", 0, max(0, start - 1)) + 1
+    said = text[start:end]
+    name = _WEEKDAYS[weekday]
     shown = " or ".join(day.isoformat() for day in meant)
-    if withheld is not None:
-        return _new_finding("date", said, meant[0].isoformat(), start, e, withheld.code,
-                            f"'{said}' is {shown}, which {withheld.why}", input=withheld.input)
-    return _new_finding("date", said, meant[0].isoformat(), start, e, "unsupported_date",
-                        f"'{said}' is {shown} (the evidence's today is {today.isoformat()}), "
-                        "and no date in the evidence is that day")
+    read = _WEEK_READ[week].format(name=name)
+    if time is None:
+        if any(day in evidence.days and not today_only_event(text, at, e, [day], evidence, locale)
+               for day in meant):
+            return None
+        withheld = _withheld_on(evidence, lambda held: held in meant)
+        if withheld is not None:
+            return _new_finding("date", said, meant[0].isoformat(), start, end, withheld.code,
+                                f"'{said}' is {shown}, which {withheld.why}",
+                                input=withheld.input)
+        return _new_finding("date", said, meant[0].isoformat(), start, end, "unsupported_date",
+                            f"'{said}' is {read}, {shown} (the evidence's today is "
+                            f"{today.isoformat()}), and no date in the evidence is that day")
+    if _time_on_day(evidence, lambda day: day in meant, time):
+        return None
+    return _new_finding("date", said, meant[0].isoformat(), start, end, "unsupported_date",
+                        f"'{said}': {read} is {shown} (the evidence's today is "
+                        f"{today.isoformat()}), and the evidence holds no "
+                        f"{time.hour:02d}:{time.minute:02d} on that day")
+
 
 
 def _withheld_on(evidence: Evidence, fits: Callable[[dt.date], bool]) -> Withheld | None:
@@ -874,13 +989,19 @@ _UTC_WRITTEN = re.compile(r"(?:UTC|GMT|Z)\)?\Z")
 
 
 def _weekday_at(evidence: Evidence, weekday: int, time: dt.time) -> bool:
-    """Whether the evidence holds the clock time ``time`` on a day that is ``weekday``: as
-    written (in its own offset), or an instant that is that time on that weekday in the time's
-    zone."""
+    """Whether the evidence holds the clock time ``time`` on a day that is ``weekday``
+    (``_time_on_day``)."""
+    return _time_on_day(evidence, lambda day: day.weekday() == weekday, time)
+
+
+def _time_on_day(evidence: Evidence, fits: Callable[[dt.date], bool], time: dt.time) -> bool:
+    """Whether the evidence holds the clock time ``time`` on a day that ``fits``: as written
+    (in its own offset; a time the evidence writes with no day, on a day of the evidence that
+    fits), or an instant that is that time on such a day in the time's zone."""
     zone = time.tzinfo
     if zone is None:
-        return any((held is None and weekday in {d.weekday() for d in evidence.days}
-                    or held is not None and held.weekday() == weekday)
+        return any((held is None and any(fits(day) for day in evidence.days)
+                    or held is not None and fits(held))
                    and (hour, minute) == (time.hour, time.minute)
                    for held, hour, minute in evidence.clock)
     for held, hour, minute in evidence.utc_clock:
@@ -888,12 +1009,12 @@ def _weekday_at(evidence: Evidence, weekday: int, time: dt.time) -> bool:
             continue
         instant = dt.datetime(held.year, held.month, held.day, hour, minute,
                               tzinfo=dt.timezone.utc)
-        if all((local.hour, local.minute, local.weekday()) == (time.hour, time.minute, weekday)
+        if all((local.hour, local.minute) == (time.hour, time.minute) and fits(local.date())
                for local in (instant.astimezone(reading) for reading in (
                    zone.zones if isinstance(zone, dates.Readings) else (zone,)))):
             return True
     # "Friday at 16:05 BST" against 16:05+01:00 on a Friday: the offset says which zone
-    return any(instant.weekday() == weekday for instant in evidence.settled_instants(time))
+    return any(fits(instant.date()) for instant in evidence.settled_instants(time))
 
 
 def _in_question(text: str, at: int) -> bool:
@@ -1060,19 +1181,26 @@ def _weekday_patterns(locale: str
     return head, before, after, {**single, **dotted, **names}, spaced_after
 
 
+# After the first day of a range of days: its join and the second day ("Dec 3–5").
+_DAYS_GO_ON = re.compile(r"[ \t\u00a0]?[-\u2013\u2014][ \t\u00a0]?[0-9]|[ \t\u00a0](?:to|through|"
+                         r"till|until|and|bis|au|al)[ \t\u00a0][0-9]")
+
+
 @functools.lru_cache(maxsize=64)
-def _weekday_range_patterns(locale: str) -> tuple[re.Pattern, re.Pattern]:
+def _weekday_range_patterns(locale: str) -> tuple[re.Pattern, re.Pattern, re.Pattern]:
     """Two weekdays joined as a range or a choice before a range of days ("Thu–Fri, 3–4
     December", "Thursday or Friday (Dec 3–4)"): a pattern for the text before the first day,
     and one for the text before the second ("Thu–Fri, 3–"); the first weekday names the first
-    day, the second the second."""
+    day, the second the second. The third finds the first weekday and the join before a date
+    mention that opens with the second ("Thu–" before "Sat, Dec 3–5")."""
     names = "|".join(map(re.escape, sorted(_weekday_patterns(locale)[3], key=len, reverse=True)))
     join = (r"[ \t\u00a0]*(?:[-\u2013\u2014/]|(?:to|through|till|until|or|and|bis|au|à|oder|ou|"
             r"o|y|et|und)(?![\w]))[ \t\u00a0]*")
     pair = rf"(?i)(?<![\w])(?P<w1>{names})\.?{join}(?P<w2>{names})\.?[ \t\u00a0,(]*"
     return (re.compile(pair + r"\Z"),
             re.compile(pair + r"(?:[^\W\d_]{3,9}\.?[ \t\u00a0]+)?[0-9]{1,2}(?:st|nd|rd|th|\.)?"
-                       + join + r"\Z"))
+                       + join + r"\Z"),
+            re.compile(rf"(?i)(?<![\w])(?P<w1>{names})\.?{join}\Z"))
 
 
 def _wall_time_in_named_zone(time: dt.time, evidence: Evidence) -> bool:
@@ -1118,13 +1246,20 @@ def _stated_weekday(text: str, mention: Mention, locale: str) -> tuple[int, str]
     of weekdays names each day its own ("Thu–Fri, 3–4 December": Thursday the 3rd)."""
     head, before, after, numbers, spaced_after = _weekday_patterns(locale)
     window = max(0, mention.start - 48)
-    first, second = _weekday_range_patterns(locale)
+    first, second, opening = _weekday_range_patterns(locale)
     found = first.search(text, window, mention.start) or second.search(
         text, window, mention.start)
     if found:
         name = found.group("w1" if found.re is first else "w2")
         return numbers[name.lower()], name
-    found = head.match(mention.text) or before.search(
+    found = head.match(mention.text)
+    if found and mention.start and _DAYS_GO_ON.match(text, mention.end):
+        # "Thu–Sat, Dec 3–5": the mention opens with the range's second weekday, and the
+        # first, before it, names its day (the first of a range of days)
+        opened = opening.search(text, max(0, mention.start - 16), mention.start)
+        if opened:
+            return numbers[opened.group("w1").lower()], opened.group("w1")
+    found = found or before.search(
         text, max(0, mention.start - 16), mention.start)
     name = found.group("w") if found else None
     if name is None:
@@ -1146,3 +1281,35 @@ def _may_be_relative(text: str, low: str, locale: str) -> bool:
     if not text.isascii() or not locale.startswith("en"):
         return True
     return "day" in low or "night" in low or "tomorrow" in low or "ago" in low
+
+
+# "midnight on D" is the end of D after a word of ending ("ends at midnight on December 14",
+# "until midnight on the 14th", "by midnight"), as a customer reads it, and its start after a
+# word of starting ("the sale starts at midnight on December 15", "from midnight"); with
+# neither, either (``midnight_reading``).
+_MIDNIGHT_ENDS = frozenset("end ends ending ended expire expires expiring expired expiry until "
+                           "till til through thru by before close closes closing closed due "
+                           "deadline last lasts runs valid cutoff cut-off endet bis läuft "
+                           "abläuft gilt jusqu'à termine finit expire hasta vence termina "
+                           "finaliza caduca fino entro scade até expira tot verloopt eindigt "
+                           "loopt".split())
+_MIDNIGHT_STARTS = frozenset("start starts starting started begin begins beginning began open "
+                             "opens opening opened from launch launches launched live effective "
+                             "ab beginnt startet dès commence débute desde empieza comienza "
+                             "dalle inizia começa vanaf begint".split())
+
+
+def midnight_reading(text: str, start: int) -> str:
+    """How "midnight on D" at ``start`` of ``text`` is read from the nearest word of its
+    clause before it that says an end or a start (``_MIDNIGHT_ENDS``, ``_MIDNIGHT_STARTS``):
+    "end" (the end of D: 00:00 of the next day, or 23:59 of D), "start" (00:00 of D) or
+    "either"."""
+    low = text.lower()
+    words = _clause_of(low, start, start)[2].replace("’", "'").split()[-6:]
+    for word in reversed(words):
+        word = word.strip("\"“”()*_:")
+        if word in _MIDNIGHT_ENDS:
+            return "end"
+        if word in _MIDNIGHT_STARTS:
+            return "start"
+    return "either"

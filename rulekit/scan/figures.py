@@ -434,6 +434,10 @@ def _sign_ok(text: str, at: int) -> bool:
     return not (char.isalnum() or char in "-+.,_)]%\u2030'’/\u2013\u2014")
 
 
+# The words that join two days or hours after "between" (``_When.between_before``).
+_BETWEEN_JOINS = ("and ", "et ", "und ", "y ", "e ", "en ")
+
+
 # An HTML heading tag's level, in the ASCII-lower-cased text: not a figure of the answer.
 _HEADING_TAG = re.compile(r"</?h[1-6](?=[\s/>])")
 
@@ -510,8 +514,10 @@ class _Figures:
                     # not "29 July", "29 of July", "9 pm"
                     nxt = text[e + 1:e + 2]
                     if nxt and (not nxt.isascii() or nxt in info.after_day or (
-                            nxt == "a" and self.low.endswith("between ", 0, s))):
-                        return None             # (and "between 5 and 6 pm": ``_When``)
+                            nxt in "aeuy" and self.low.startswith(_BETWEEN_JOINS, e + 1)
+                            and self.between_before(s))):
+                        return None             # (and "between 5 and 6 pm", "entre el 3 y
+                                                # el 5 de diciembre": ``_When``)
                 elif after in _DAY_SUFFIX or after in _AMPM_NEXT:
                     return None                 # 29th, 9pm (29. Juli: no digit after the dot)
         core = info.core.match(text, s)

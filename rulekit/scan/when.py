@@ -108,6 +108,11 @@ _ZONE_LOWER = re.compile(r"[ \u00a0]?(\()?([a-z]{2,4})(?(1)\))(?![\w+\-\u2010])"
 _DAY_RANGE_JOIN = re.compile(r"(st|nd|rd|th|\.)?(?:[ \u00a0]?[-\u2013\u2014][ \u00a0]?"
                              r"|[ \u00a0](?:to|until|till|through|bis|au|al)[ \u00a0])"
                              r"(?=[0-9]{1,2}(?![0-9]))")
+# After "between" (entre, zwischen, tra, tussen), "and" joins the two ends of such a range too:
+# "between 3 and 5 December", "entre le 3 et le 5 décembre", "zwischen dem 3. und 5. Dezember".
+_DAY_BETWEEN_JOIN = re.compile(r"(st|nd|rd|th|\.)?[ \u00a0](?:and|et|und|y|e|en)[ \u00a0]"
+                               r"(?:(?:the|le|el|il|dem|den)[ \u00a0])?(?=[0-9]{1,2}(?![0-9]))")
+_BETWEEN = frozenset("between entre zwischen tra fra tussen".split())
 _DAY_RANGE_NEXT = frozenset("-\u2013\u2014 \u00a0.snrt")
 _DAY_RANGE_TAIL = re.compile(r"(?:[ \u00a0]?[-\u2013\u2014][ \u00a0]?"
                              r"|[ \u00a0](?:to|until|till|through)[ \u00a0])"
@@ -275,6 +280,10 @@ _SHORT_DATE_CUES = frozenset(
 # makes them a date, month first as those languages write it: 12/3(木), 12/3（周四）, 12/3(목).
 _SHORT_DATE_CJK_WEEKDAY = re.compile(r" ?[(（](?:[月火水木金土日](?:曜日)?|(?:星期|周)[一二三四五六日]|"
                                      r"[월화수목금토일](?:요일)?)[)）]")
+# Between the two ends of a range of such days: "12/3-12/5", "12/3 to 12/5", "between 12/3 and
+# 12/5"; the second end needs no cue of its own.
+_SHORT_DATE_RANGE = re.compile(r"[ \u00a0]?[-\u2013\u2014][ \u00a0]?|[ \u00a0](?:to|until|till|"
+                               r"through|thru|and|au|al|bis)[ \u00a0]")
 _SHORT_DATE_NOT_AFTER = re.compile(
     r"[ \t\u00a0]*(?:of|stars?|points?|ratings?|scores?|votes?|de|des|du|del|della|di|von|der)"
     r"(?![^\W\d_])", re.IGNORECASE)
@@ -733,6 +742,10 @@ class _When:
         any date. None, having claimed nothing, when no date follows the join."""
         text, info = self.text, self.info
         join = _DAY_RANGE_JOIN.match(text, e)
+        if join is None:
+            join = _DAY_BETWEEN_JOIN.match(text, e)
+            if join is not None and not self.between_before(s):
+                return None
         if not join:
             return None
         s2 = join.end()
@@ -750,6 +763,14 @@ class _When:
         if second.group("y"):
             return self.add_date(s2, second.end())
         return self.yearless(s2, second.end(), name, last, None)
+
+    def between_before(self, s: int) -> bool:
+        """Whether "between" (or its word in another language) stands before the day at s,
+        maybe with an article between ("between the 3rd", "entre le 3", "zwischen dem 3.")."""
+        words = self.low[max(0, s - 24):s].split()[-2:]
+        if words and words[-1] in ("the", "le", "el", "il", "dem", "den"):
+            words = words[:-1]
+        return bool(words) and words[-1] in _BETWEEN
 
     def month_day_range(self, s: int, found: re.Match, name: str, tail: re.Match) -> int | None:
         """"December 3-4", "Dec 3 to 4, 2026": both days of the month (see ``_DAY_RANGE_TAIL``);
@@ -783,13 +804,19 @@ class _When:
         if found is None or _SHORT_DATE_NOT_AFTER.match(text, found.end()) \
                 or text.startswith("24/7", s) or _counted_noun(_word_after(low, found.end())):
             return None                 # "9/10 devices": a share; "24/7": open all day
+        join = _SHORT_DATE_RANGE.match(text, found.end())
+        second = _SHORT_DATE.match(text, join.end()) if join else None
+        if second is not None and (_SHORT_DATE_NOT_AFTER.match(text, second.end())
+                                   or _counted_noun(_word_after(low, second.end()))):
+            second = None               # "1/2 to 3/4 of the users": shares
         month_first = _locale_dates(self.info.locale).month_first
         if text[found.end():found.end() + 2].lstrip(" ")[:1] in ("(", "（") \
                 and _SHORT_DATE_CJK_WEEKDAY.match(text, found.end()) is not None:
             month_first = True          # 12/3(木): the weekday makes it a date
         else:
             word = _word_before(low, s)
-            if word not in _SHORT_DATE_CUES and word.rstrip(",") not in _WEEKDAY_WORDS and (
+            if word not in _SHORT_DATE_CUES and word.rstrip(",") not in _WEEKDAY_WORDS and not (
+                    second is not None and word in ("between", "from")) and (
                     len(word) < 5 or word.isascii() and self.info.language == "en"
                     or _date_word(word.rstrip(","), self.info.locale) != "weekday"):
                 # a weekday of the locale too, its whole name: "vendredi 03/12" (not "jeu",
@@ -797,11 +824,19 @@ class _When:
                 return None
             if word == "by" and _changed_by(low, low.rfind("by", 0, s)):
                 return None             # "cut (prices) by 1/3": a share
-        first, second = int(found.group(1)), int(found.group(2))
-        month, day = (first, second) if month_first else (second, first)
+        month, day = _month_day(found, month_first)
         if not 1 <= month <= 12 or not _valid_day(month, day) or not self.free(s, found.end()):
             return None
-        return self.day_of(s, found.end(), month, day, None)
+        end = self.day_of(s, found.end(), month, day, None)
+        if second is not None:
+            # the second end of a range of days, in the same order ("12/3-12/5"), after the
+            # first (or in January after a December: "12/30-1/2")
+            last_month, last_day = _month_day(second, month_first)
+            if 1 <= last_month <= 12 and _valid_day(last_month, last_day) and (
+                    (last_month, last_day) > (month, day) or (month, last_month) == (12, 1)) \
+                    and self.free(second.start(), second.end()):
+                return self.day_of(second.start(), second.end(), last_month, last_day, None)
+        return end
 
     def time_ends_at(self, at: int) -> bool:
         """Whether the last hit is a clock time, alone or after its day ("2026-09-09 14:00"),
@@ -1317,6 +1352,12 @@ def _changed_by(low: str, by: int) -> bool:
         if word[-1:] in ".,;:!?)":
             return False                # the clause ends before "by"
     return False
+
+
+def _month_day(found: re.Match, month_first: bool) -> tuple[int, int]:
+    """The month and the day of a ``_SHORT_DATE`` match, in the locale's order."""
+    first, second = int(found.group(1)), int(found.group(2))
+    return (first, second) if month_first else (second, first)
 
 
 def _valid_day(month: int, day: int) -> bool:
