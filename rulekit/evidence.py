@@ -198,6 +198,9 @@ _AUTHOR_NAMES = ("author", "author_handle", "user", "username", "handle", "by")
 # Fields whose text is a name: its digits license the name, not a quantity (rule 4).
 NAME_FIELDS = re.compile(r"(?:^|_)(?:name|title|headline|model|product|brand|sku)$",
                          re.IGNORECASE)
+# Fields named for a masked account or card number, folded (``fold_name``): "mask",
+# "account_mask", "last4", "last_four", "card_last_4_digits" (``_Builder._code_digits``).
+_MASK_NAME = re.compile(r"(?:mask|last(?:4|four)(?:digits)?)$")
 # Money in minor units by its field's name, for fields no ruleset declares: named like minor
 # units ("total_minor"), by the precision of the amount's currency.
 _MINOR_NAME = re.compile(r"_minor(?:_units)?$", re.IGNORECASE)
@@ -1120,7 +1123,8 @@ class Evidence:
               minor_units: Mapping[str, int] | None = None,
               rows: Mapping[int, RowRule] | None = None,
               currencies: Mapping[str, str] | None = None,
-              zones: Iterable[tuple[str, str, str]] = ()) -> "Evidence":
+              zones: Iterable[tuple[str, str, str]] = (),
+              identifiers: Iterable[str] = ()) -> "Evidence":
         """Index a JSON object or a text document. ``untrusted`` and ``authoritative`` hold
         field names, ``entity.field`` or JSON paths (``$.reviews[*].body``); ``placeholders``
         are extra "not recorded" values; ``percent_fields`` name fields stored as points;
@@ -1128,7 +1132,8 @@ class Evidence:
         ``currencies`` money fields to their currency; ``zones`` holds (field, zone, naive
         zone) of the date and timestamp fields a ruleset declares (``_Builder._in_zones``).
         ``rows`` maps the ``id()`` of each entity row inside ``evidence`` to its rule;
-        ``query_dropped`` names the URL fields compared without their query."""
+        ``query_dropped`` names the URL fields compared without their query; ``identifiers``
+        the fields declared ``identifier``, whose digits are a code, no quantity."""
         builder = _Builder(locale, set(untrusted), set(authoritative),
                            {p.casefold() for p in placeholders}, set(percent_fields))
         builder.query_dropped = _FieldTargets(query_dropped)
@@ -1139,6 +1144,7 @@ class Evidence:
         for field, zone, naive in zones:
             builder.zones[field] = builder.zones.get(field, ()) + ((zone, naive),)
         builder.rows = rows or {}
+        builder.identifiers = frozenset(fold_name(field) for field in identifiers)
         if isinstance(evidence, str):
             builder.text(evidence, "$", trusted=True)
         else:
@@ -1377,6 +1383,7 @@ class _Builder:
         self.codes: set[str] = set()
         self.phones: set[str] = set()
         self.query_dropped = _FieldTargets(())
+        self.identifiers: frozenset[str] = frozenset()     # folded, ``_code_field``
         self.queryless: set[str] = set()
         self.withheld_phones: dict[str, Withheld] = {}
         self.no_quantities: dict[str, str] = {}
@@ -1707,6 +1714,8 @@ class _Builder:
         if not trusted:
             self.untrusted_values.add(value)
             return
+        if self.withholding is None and type(raw) is int and self._code_digits(str(raw), keys):
+            return
         if self.withholding is None and keys and keys[-1].casefold() == "month":
             year = next((siblings[key] for key in siblings if str(key).casefold() == "year"), None)
             if type(raw) is int and 1 <= raw <= 12 and type(year) is int and 1900 <= year < 2200:
@@ -1920,6 +1929,8 @@ class _Builder:
         if keys and not leaf.plain_number and NAME_FIELDS.search(keys[-1]):
             self._name(text, mentions, path, keys)
             return
+        if leaf.plain_number and self._code_digits(stripped, keys):
+            return
         skip = self._no_quantities(text, mentions, keys) \
             if mentions and not leaf.plain_number else ()
         for at, mention in enumerate(mentions):
@@ -2001,6 +2012,20 @@ class _Builder:
                 skip.add(at)
                 self._not_quantity(mention, f"the position '{shown}'")
         return frozenset(skip)
+
+    def _code_digits(self, stored: str, keys: tuple[str, ...]) -> bool:
+        """Whether ``stored``, a run of three digits or more, is a code by its field: one the
+        ruleset declares ``identifier``, or named for a masked account or card number
+        (``mask``, ``last4``, ``last_four``: Plaid's ``"mask": "4821"``). Its digits are then a
+        name the answer may write as it stands ("ending in 4821"), never a quantity: not
+        "$4,821" nor "4,821 points" (rule 4)."""
+        if not keys or len(stored) < 3 or not stored.isascii() or not stored.isdigit():
+            return False
+        name = fold_name(keys[-1])
+        if name not in self.identifiers and not _MASK_NAME.search(name):
+            return False
+        self.names.add(stored)
+        return True
 
     def _not_quantity(self, mention: Mention, what: str) -> None:
         if mention.value is not None and mention.value == mention.value.to_integral_value():

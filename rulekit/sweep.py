@@ -221,6 +221,9 @@ class SweepSettings:
     timezone: str = "UTC"
     # The URL fields compared without their query (``url drop_query``), as ``percent_fields``.
     query_dropped: tuple[str, ...] = ()
+    # The fields declared ``identifier``: digits there are a code (an account's last four), a
+    # name the answer may write, never a quantity (rule 4).
+    identifier_fields: tuple[str, ...] = ()
 
     @classmethod
     def from_policy(cls, policy: Policy | None) -> "SweepSettings":
@@ -254,7 +257,9 @@ class SweepSettings:
                    query_dropped=tuple(
                        target for e in policy.entities for f in e.fields
                        if f.type.kind == "url" and f.type.query == "drop"
-                       for target in _field_targets(policy, e, f.name)))
+                       for target in _field_targets(policy, e, f.name)),
+                   identifier_fields=tuple(sorted({f.name for f in fields
+                                                   if f.type.kind == "identifier"})))
 
     def index(self, evidence: Any, locale: str, *, now: dt.datetime | None = None) -> Evidence:
         """Index ``evidence`` once for any number of audits. ``now`` is when its rows' ages
@@ -277,7 +282,8 @@ class SweepSettings:
                                query_dropped=self._names(self.query_dropped),
                                field_placeholders=self.field_placeholders,
                                minor_units=dict(self.minor_units), rows=rows,
-                               currencies=dict(self.money_currencies), zones=self.field_zones)
+                               currencies=dict(self.money_currencies), zones=self.field_zones,
+                               identifiers=self.identifier_fields)
         if now is not None and built.today is None and not built.has_today:
             # "It ships tomorrow, December 2": the caller's now, in the ruleset's zone, is the
             # day relative words are said on when the evidence names no today of its own
