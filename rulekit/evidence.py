@@ -198,6 +198,9 @@ _AUTHOR_NAMES = ("author", "author_handle", "user", "username", "handle", "by")
 # Fields whose text is a name: its digits license the name, not a quantity (rule 4).
 NAME_FIELDS = re.compile(r"(?:^|_)(?:name|title|headline|model|product|brand|sku)$",
                          re.IGNORECASE)
+# Fields (or, for Plaid's ``balances.available``, their object) named for a balance: a level
+# whose sign is what it says (``Evidence.negative_balances``).
+_BALANCE_NAME = re.compile(r"(?i)balance|available|ledger")
 # Fields named for a masked account or card number, folded (``fold_name``): "mask",
 # "account_mask", "last4", "last_four", "card_last_4_digits" (``_Builder._code_digits``).
 _MASK_NAME = re.compile(r"(?:mask|last(?:4|four)(?:digits)?)$")
@@ -1092,6 +1095,17 @@ class Evidence:
         """Every licensed number with its sign: "+5" needs a 5, not the magnitude of a -5. A
         percentage is in ``percents``, with its sign."""
         return frozenset(f.value for f in self.figures if not f.percent)
+
+    @functools.cached_property
+    def negative_balances(self) -> frozenset[Decimal]:
+        """The sizes of the amounts held only below zero in a field named for a balance
+        (``available_balance: -42.10``, Plaid's ``balances.current``; ``_BALANCE_NAME``):
+        an overdrawn account, which an unsigned amount states only beside a word that says so
+        ("overdrawn by $42.10", "you owe $42.10"; ``rulekit.sweep``, rule 1)."""
+        found = {-f.value for f in self.figures if f.value < 0 and not f.percent
+                 and _BALANCE_NAME.search(".".join(_ANY_INDEX.sub("", f.path).split(".")[-2:]))
+                 and _trend_name(f.path.rsplit(".", 1)[-1]) is None}     # not "balance_change"
+        return frozenset(found - self.signed_values) if found else frozenset()
 
     @functools.cached_property
     def count_lengths(self) -> frozenset[int]:
