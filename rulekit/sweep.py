@@ -1331,6 +1331,10 @@ def _change_words_beside(text: str, mention: Mention) -> bool:
 
 
 _CLAUSE_BREAK = re.compile(r"[.:;!?\n]")
+# After one unit of a currency, what gives its rate in another: "1 USD = 0.9187 EUR", "$1 =
+# €0.9187", "1 USD equals 0.9187 EUR" (the 1 is no figure, ``_Judge._number``).
+_RATE_UNIT = re.compile(r"[ \t\u00a0]*(?:=|≈|equals|is worth|buys)[ \t\u00a0]*"
+                        r"(?:[A-Z]{3}[ \t\u00a0]?|[^\w\s])?[0-9]")
 # Words that say an amount is below zero, a debit or a fall, in the clause of an unsigned amount
 # that a balance below zero backs (``_negative_cue``): "overdrawn by $42.10", "you owe $42.10",
 # "a $78.42 charge". Not "spend" nor "have", which say money there is.
@@ -2078,6 +2082,9 @@ class _Judge:
             return None
         if value in self.from_slots:
             return None     # code put it there
+        if value == 1 and mention.currency is not None and mention.sign is None \
+                and _RATE_UNIT.match(self.text, mention.end):
+            return None     # "1 USD = 0.9187 EUR": the unit a rate is given for, no figure
         if _word_before(self.text, mention.start) == "per" and value in self.evidence.rate_bases:
             return None     # "per 1k calls" for ``cost_per_1k_calls``: the base of a stored rate
         windows = self.evidence.time_windows.get(value) if mention.sign is None else None
