@@ -1138,7 +1138,8 @@ class Evidence:
               rows: Mapping[int, RowRule] | None = None,
               currencies: Mapping[str, str] | None = None,
               zones: Iterable[tuple[str, str, str]] = (),
-              identifiers: Iterable[str] = ()) -> "Evidence":
+              identifiers: Iterable[str] = (),
+              header_zone: str | None = None) -> "Evidence":
         """Index a JSON object or a text document. ``untrusted`` and ``authoritative`` hold
         field names, ``entity.field`` or JSON paths (``$.reviews[*].body``); ``placeholders``
         are extra "not recorded" values; ``percent_fields`` name fields stored as points;
@@ -1147,7 +1148,9 @@ class Evidence:
         zone) of the date and timestamp fields a ruleset declares (``_Builder._in_zones``).
         ``rows`` maps the ``id()`` of each entity row inside ``evidence`` to its rule;
         ``query_dropped`` names the URL fields compared without their query; ``identifiers``
-        the fields declared ``identifier``, whose digits are a code, no quantity."""
+        the fields declared ``identifier``, whose digits are a code, no quantity;
+        ``header_zone`` the ruleset's header ``timezone`` (None for UTC), which an instant
+        with an offset in a field no entity declares is read in."""
         builder = _Builder(locale, set(untrusted), set(authoritative),
                            {p.casefold() for p in placeholders}, set(percent_fields))
         builder.query_dropped = _FieldTargets(query_dropped)
@@ -1159,6 +1162,7 @@ class Evidence:
             builder.zones[field] = builder.zones.get(field, ()) + ((zone, naive),)
         builder.rows = rows or {}
         builder.identifiers = frozenset(fold_name(field) for field in identifiers)
+        builder.header_zones = ((header_zone, None),) if header_zone else ()
         if isinstance(evidence, str):
             builder.text(evidence, "$", trusted=True)
         else:
@@ -1397,7 +1401,10 @@ class _Builder:
         self.codes: set[str] = set()
         self.phones: set[str] = set()
         self.query_dropped = _FieldTargets(())
-        self.identifiers: frozenset[str] = frozenset()     # folded, ``_code_field``
+        self.identifiers: frozenset[str] = frozenset()     # folded, ``_code_digits``
+        # The header's zone, read as a date field's (a UTC midnight or a naive time is the
+        # day as written), for an instant no declared field's zone reads (``text``).
+        self.header_zones: tuple[tuple[str, None], ...] = ()
         self.queryless: set[str] = set()
         self.withheld_phones: dict[str, Withheld] = {}
         self.no_quantities: dict[str, str] = {}
@@ -1920,6 +1927,8 @@ class _Builder:
         if compact is not None:
             self._add_day(compact, keys)    # "date": "20260707", as Google Analytics writes it
         zones = self.zones.get(keys[-1]) if self.zones and keys and leaf.day else None
+        if zones is None and leaf.utc is not None and self.header_zones:
+            zones = self.header_zones   # "2026-03-26T03:59:59Z" is 25 March in New York
         if zones is not None:
             self._in_zones(stripped, zones, keys)
         elif leaf.day is not None:
@@ -2045,7 +2054,7 @@ class _Builder:
         if mention.value is not None and mention.value == mention.value.to_integral_value():
             self.no_quantities.setdefault(str(int(mention.value)), what)
 
-    def _in_zones(self, stored: str, zones: tuple[tuple[str, str], ...],
+    def _in_zones(self, stored: str, zones: tuple[tuple[str, str | None], ...],
                   keys: tuple[str, ...]) -> None:
         """A stored date or timestamp in a field a ruleset declares with a zone (``zone
         "Europe/Berlin"``, ``naive "UTC"``), as the claims channel reads it: an instant's day

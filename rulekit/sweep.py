@@ -283,7 +283,8 @@ class SweepSettings:
                                field_placeholders=self.field_placeholders,
                                minor_units=dict(self.minor_units), rows=rows,
                                currencies=dict(self.money_currencies), zones=self.field_zones,
-                               identifiers=self.identifier_fields)
+                               identifiers=self.identifier_fields,
+                               header_zone=self.timezone if self.timezone != "UTC" else None)
         if now is not None and built.today is None and not built.has_today:
             # "It ships tomorrow, December 2": the caller's now, in the ruleset's zone, is the
             # day relative words are said on when the evidence names no today of its own
