@@ -364,6 +364,9 @@ def _respectively_after(text: str, end: int) -> bool:
 # Between a field word and the figure after it, a particle of Japanese, Korean or Chinese:
 # 価格は1,980円, 가격은 19,900원, 售价为199元.
 _PARTICLE = "(?:は|が|の|も|은|는|이|가|의|도|为|為|是)?"
+# Between a field word and the figure after it, a copula or "of": "an available balance of
+# $1,240.55", "your purchase APR is 19.99%".
+_LINK = r"(?:[ \t\u00a0]+(?:of|is|was|are|were|remains|stands[ \t\u00a0]+at)(?![\w]))?"
 # Fields whose words name a day: a date after them is bound (``_days``), never a number.
 _DATED = ("date", "timestamp")
 
@@ -379,7 +382,12 @@ def _vocabulary(binding: Binding, policy: Policy | None = None) -> _Vocabulary:
                       if policy is not None and (spec := policy.entity(entity.name)) is not None
                       and (decl := spec.field(field)) is not None
                       and decl.type.kind in _DATED)
-    vocabulary = _compiled_vocabulary(binding, dated)      # equal bindings share one
+    percent = frozenset((entity.name, field) for entity in binding.entities
+                        for _, field in entity.words
+                        if policy is not None and (spec := policy.entity(entity.name)) is not None
+                        and (decl := spec.field(field)) is not None
+                        and decl.type.kind == "decimal" and getattr(decl.type, "percent", False))
+    vocabulary = _compiled_vocabulary(binding, dated, percent)  # equal bindings share one
     if len(_BY_IDENTITY) >= 64:
         _BY_IDENTITY.clear()
     _BY_IDENTITY[id(binding)] = (binding, policy, vocabulary)   # holding it: its id stays
@@ -387,19 +395,23 @@ def _vocabulary(binding: Binding, policy: Policy | None = None) -> _Vocabulary:
 
 
 @functools.lru_cache(maxsize=64)
-def _compiled_vocabulary(binding: Binding, dated: frozenset[tuple[str, str]] = frozenset()
-                         ) -> _Vocabulary:
+def _compiled_vocabulary(binding: Binding, dated: frozenset[tuple[str, str]] = frozenset(),
+                         percent: frozenset[tuple[str, str]] = frozenset()) -> _Vocabulary:
     owners: dict[str, list[tuple[str, str]]] = {}
     day_owners: dict[str, list[tuple[str, str]]] = {}
     for entity in binding.entities:
         for word, field in entity.words:
             into = day_owners if (entity.name, field) in dated else owners
             into.setdefault(word, []).append((entity.name, field))
+            if (entity.name, field) in percent and not word.casefold().startswith("percent"):
+                # a percentage reads "29.24 percent APR" (``_word_after``): the word of a
+                # percent field names it after one, as "percent APR"
+                owners.setdefault(f"percent {word}", []).append((entity.name, field))
     ordered = sorted(owners, key=len, reverse=True)
     words = re.compile("|".join(f"(?P<w{i}>{_word_pattern(w)})" for i, w in enumerate(ordered)),
                        re.IGNORECASE) if ordered else None
     before = re.compile("(?P<word>" + "|".join(_word_pattern(w) for w in ordered) + ")"
-                        + _PARTICLE + r"[\s:]*$", re.IGNORECASE) if ordered else None
+                        + _PARTICLE + _LINK + r"[\s:]*$", re.IGNORECASE) if ordered else None
     forms = []
     for entity in binding.entities:
         for form in entity.forms:
@@ -1034,12 +1046,13 @@ def _field_words(text: str, mention: Mention, vocabulary: _Vocabulary):
         return owners, span, False
     before = text[max(0, mention.start - _WINDOW):mention.start]
     signed = mention.currency and mention.text[:1] in "$€£¥"
-    if signed:
-        before += mention.text[:1]
-    hit = vocabulary.before.search(before)
-    if hit and (hit.start() == 0 or not before[hit.start() - 1].isalnum()):
-        return (_owners_named(vocabulary, hit.group("word")), None,
-                bool(signed) and hit.start() == len(before) - 1)
+    # the sign written on the figure is a field word of its own (``said as "$"``), else the
+    # word before it is ("available balance $1,240.55")
+    for probe in ((before + mention.text[:1], before) if signed else (before,)):
+        hit = vocabulary.before.search(probe)
+        if hit and (hit.start() == 0 or not probe[hit.start() - 1].isalnum()):
+            return (_owners_named(vocabulary, hit.group("word")), None,
+                    probe is not before and hit.start() == len(before))
     if mention.currency:
         # A currency written after the figure is part of it (1,980円, 19,900원, "49,99 €"): a
         # field word as much as "$" before one.

@@ -198,6 +198,12 @@ _AUTHOR_NAMES = ("author", "author_handle", "user", "username", "handle", "by")
 # Fields whose text is a name: its digits license the name, not a quantity (rule 4).
 NAME_FIELDS = re.compile(r"(?:^|_)(?:name|title|headline|model|product|brand|sku)$",
                          re.IGNORECASE)
+# Fields (or, for Plaid's ``balances.available``, their object) named for a balance: a level
+# whose sign is what it says (``Evidence.negative_balances``).
+_BALANCE_NAME = re.compile(r"(?i)balance|available|ledger")
+# Fields named for a masked account or card number, folded (``fold_name``): "mask",
+# "account_mask", "last4", "last_four", "card_last_4_digits" (``_Builder._code_digits``).
+_MASK_NAME = re.compile(r"(?:mask|last(?:4|four)(?:digits)?)$")
 # Money in minor units by its field's name, for fields no ruleset declares: named like minor
 # units ("total_minor"), by the precision of the amount's currency.
 _MINOR_NAME = re.compile(r"_minor(?:_units)?$", re.IGNORECASE)
@@ -1091,6 +1097,17 @@ class Evidence:
         return frozenset(f.value for f in self.figures if not f.percent)
 
     @functools.cached_property
+    def negative_balances(self) -> frozenset[Decimal]:
+        """The sizes of the amounts held only below zero in a field named for a balance
+        (``available_balance: -42.10``, Plaid's ``balances.current``; ``_BALANCE_NAME``):
+        an overdrawn account, which an unsigned amount states only beside a word that says so
+        ("overdrawn by $42.10", "you owe $42.10"; ``rulekit.sweep``, rule 1)."""
+        found = {-f.value for f in self.figures if f.value < 0 and not f.percent
+                 and _BALANCE_NAME.search(".".join(_ANY_INDEX.sub("", f.path).split(".")[-2:]))
+                 and _trend_name(f.path.rsplit(".", 1)[-1]) is None}     # not "balance_change"
+        return frozenset(found - self.signed_values) if found else frozenset()
+
+    @functools.cached_property
     def count_lengths(self) -> frozenset[int]:
         """The lengths of the lists: a number is a count only if it is one of them."""
         return frozenset(length for length, _ in self.counts)
@@ -1120,7 +1137,9 @@ class Evidence:
               minor_units: Mapping[str, int] | None = None,
               rows: Mapping[int, RowRule] | None = None,
               currencies: Mapping[str, str] | None = None,
-              zones: Iterable[tuple[str, str, str]] = ()) -> "Evidence":
+              zones: Iterable[tuple[str, str, str]] = (),
+              identifiers: Iterable[str] = (),
+              header_zone: str | None = None) -> "Evidence":
         """Index a JSON object or a text document. ``untrusted`` and ``authoritative`` hold
         field names, ``entity.field`` or JSON paths (``$.reviews[*].body``); ``placeholders``
         are extra "not recorded" values; ``percent_fields`` name fields stored as points;
@@ -1128,7 +1147,10 @@ class Evidence:
         ``currencies`` money fields to their currency; ``zones`` holds (field, zone, naive
         zone) of the date and timestamp fields a ruleset declares (``_Builder._in_zones``).
         ``rows`` maps the ``id()`` of each entity row inside ``evidence`` to its rule;
-        ``query_dropped`` names the URL fields compared without their query."""
+        ``query_dropped`` names the URL fields compared without their query; ``identifiers``
+        the fields declared ``identifier``, whose digits are a code, no quantity;
+        ``header_zone`` the ruleset's header ``timezone`` (None for UTC), which an instant
+        with an offset in a field no entity declares is read in."""
         builder = _Builder(locale, set(untrusted), set(authoritative),
                            {p.casefold() for p in placeholders}, set(percent_fields))
         builder.query_dropped = _FieldTargets(query_dropped)
@@ -1139,6 +1161,8 @@ class Evidence:
         for field, zone, naive in zones:
             builder.zones[field] = builder.zones.get(field, ()) + ((zone, naive),)
         builder.rows = rows or {}
+        builder.identifiers = frozenset(fold_name(field) for field in identifiers)
+        builder.header_zones = ((header_zone, None),) if header_zone else ()
         if isinstance(evidence, str):
             builder.text(evidence, "$", trusted=True)
         else:
@@ -1377,6 +1401,10 @@ class _Builder:
         self.codes: set[str] = set()
         self.phones: set[str] = set()
         self.query_dropped = _FieldTargets(())
+        self.identifiers: frozenset[str] = frozenset()     # folded, ``_code_digits``
+        # The header's zone, read as a date field's (a UTC midnight or a naive time is the
+        # day as written), for an instant no declared field's zone reads (``text``).
+        self.header_zones: tuple[tuple[str, None], ...] = ()
         self.queryless: set[str] = set()
         self.withheld_phones: dict[str, Withheld] = {}
         self.no_quantities: dict[str, str] = {}
@@ -1707,6 +1735,8 @@ class _Builder:
         if not trusted:
             self.untrusted_values.add(value)
             return
+        if self.withholding is None and type(raw) is int and self._code_digits(str(raw), keys):
+            return
         if self.withholding is None and keys and keys[-1].casefold() == "month":
             year = next((siblings[key] for key in siblings if str(key).casefold() == "year"), None)
             if type(raw) is int and 1 <= raw <= 12 and type(year) is int and 1900 <= year < 2200:
@@ -1897,6 +1927,8 @@ class _Builder:
         if compact is not None:
             self._add_day(compact, keys)    # "date": "20260707", as Google Analytics writes it
         zones = self.zones.get(keys[-1]) if self.zones and keys and leaf.day else None
+        if zones is None and leaf.utc is not None and self.header_zones:
+            zones = self.header_zones   # "2026-03-26T03:59:59Z" is 25 March in New York
         if zones is not None:
             self._in_zones(stripped, zones, keys)
         elif leaf.day is not None:
@@ -1919,6 +1951,8 @@ class _Builder:
         self.pairs.update(leaf.pairs)
         if keys and not leaf.plain_number and NAME_FIELDS.search(keys[-1]):
             self._name(text, mentions, path, keys)
+            return
+        if leaf.plain_number and self._code_digits(stripped, keys):
             return
         skip = self._no_quantities(text, mentions, keys) \
             if mentions and not leaf.plain_number else ()
@@ -2002,11 +2036,25 @@ class _Builder:
                 self._not_quantity(mention, f"the position '{shown}'")
         return frozenset(skip)
 
+    def _code_digits(self, stored: str, keys: tuple[str, ...]) -> bool:
+        """Whether ``stored``, a run of three digits or more, is a code by its field: one the
+        ruleset declares ``identifier``, or named for a masked account or card number
+        (``mask``, ``last4``, ``last_four``: Plaid's ``"mask": "4821"``). Its digits are then a
+        name the answer may write as it stands ("ending in 4821"), never a quantity: not
+        "$4,821" nor "4,821 points" (rule 4)."""
+        if not keys or len(stored) < 3 or not stored.isascii() or not stored.isdigit():
+            return False
+        name = fold_name(keys[-1])
+        if name not in self.identifiers and not _MASK_NAME.search(name):
+            return False
+        self.names.add(stored)
+        return True
+
     def _not_quantity(self, mention: Mention, what: str) -> None:
         if mention.value is not None and mention.value == mention.value.to_integral_value():
             self.no_quantities.setdefault(str(int(mention.value)), what)
 
-    def _in_zones(self, stored: str, zones: tuple[tuple[str, str], ...],
+    def _in_zones(self, stored: str, zones: tuple[tuple[str, str | None], ...],
                   keys: tuple[str, ...]) -> None:
         """A stored date or timestamp in a field a ruleset declares with a zone (``zone
         "Europe/Berlin"``, ``naive "UTC"``), as the claims channel reads it: an instant's day

@@ -271,6 +271,12 @@ _GIVER = re.compile(
     rf"put\s+through|get|got|getting)(?:\s+(?:you|it|them))?{_SOME}\s+\Z")
 # Before a subject: a question it is embedded in ("whether we can refund it").
 _EMBEDDED = re.compile(r"(?<![\w'’-])(?:if|whether|unless)\s+\Z")
+# Before a money noun and what happens to it: the "if" of a supposition, a determiner and up
+# to two words ("if your payment arrives", "unless the late fee is waived").
+_EMBEDDED_NOUN = re.compile(r"(?<![\w'’-])(?:if|whether|unless)\s+(?:[\w'’$-]+(?:[.,]\d+)*\s+){0,3}\Z")
+# Money nouns whose "is pending" states a record's state (a card's pending charge), judged like
+# one said as done (``_event_recorded``), not a promise.
+_PENDING_RECORDS = frozenset(("charge", "charges", "payment", "payments"))
 # In a chain: the assistant saying what it cannot do.
 _CANNOT = re.compile(r"can['’]t|cannot|can not|unable|not able|couldn['’]t")
 # After a noun: the noun it qualifies ("refund status", "credit card"), which names a thing.
@@ -540,7 +546,12 @@ def _money_spans(low: str) -> list[tuple[int, int, bool]]:
             after = _NOUN_AFTER.match(low, end)
             if after is not None and not _habitual(low, low[end:after.start("what")],
                                                    after.group("what"), after.end()):
-                spans.append((start, after.end(), _done("past", low[end:after.end()])))
+                if _EMBEDDED_NOUN.search(low, max(0, start - 40), start):
+                    continue    # "If your payment arrives after March 25, ...": a supposition
+                # "a $78.42 charge is pending": the state of a charge, a record like one done
+                pending = after.group("what") == "pending" and word in _PENDING_RECORDS
+                spans.append((start, after.end(),
+                              pending or _done("past", low[end:after.end()])))
                 continue
             if _QUALIFIES.match(low, end):
                 continue

@@ -222,6 +222,9 @@ class SweepSettings:
     timezone: str = "UTC"
     # The URL fields compared without their query (``url drop_query``), as ``percent_fields``.
     query_dropped: tuple[str, ...] = ()
+    # The fields declared ``identifier``: digits there are a code (an account's last four), a
+    # name the answer may write, never a quantity (rule 4).
+    identifier_fields: tuple[str, ...] = ()
 
     @classmethod
     def from_policy(cls, policy: Policy | None) -> "SweepSettings":
@@ -255,7 +258,9 @@ class SweepSettings:
                    query_dropped=tuple(
                        target for e in policy.entities for f in e.fields
                        if f.type.kind == "url" and f.type.query == "drop"
-                       for target in _field_targets(policy, e, f.name)))
+                       for target in _field_targets(policy, e, f.name)),
+                   identifier_fields=tuple(sorted({f.name for f in fields
+                                                   if f.type.kind == "identifier"})))
 
     def index(self, evidence: Any, locale: str, *, now: dt.datetime | None = None) -> Evidence:
         """Index ``evidence`` once for any number of audits. ``now`` is when its rows' ages
@@ -278,7 +283,9 @@ class SweepSettings:
                                query_dropped=self._names(self.query_dropped),
                                field_placeholders=self.field_placeholders,
                                minor_units=dict(self.minor_units), rows=rows,
-                               currencies=dict(self.money_currencies), zones=self.field_zones)
+                               currencies=dict(self.money_currencies), zones=self.field_zones,
+                               identifiers=self.identifier_fields,
+                               header_zone=self.timezone if self.timezone != "UTC" else None)
         if now is not None and built.today is None and not built.has_today:
             # "It ships tomorrow, December 2": the caller's now, in the ruleset's zone, is the
             # day relative words are said on when the evidence names no today of its own
@@ -1326,6 +1333,30 @@ def _change_words_beside(text: str, mention: Mention) -> bool:
 
 
 _CLAUSE_BREAK = re.compile(r"[.:;!?\n]")
+# After one unit of a currency, what gives its rate in another: "1 USD = 0.9187 EUR", "$1 =
+# €0.9187", "1 USD equals 0.9187 EUR" (the 1 is no figure, ``_Judge._number``).
+_RATE_UNIT = re.compile(r"[ \t\u00a0]*(?:=|≈|equals|is worth|buys)[ \t\u00a0]*"
+                        r"(?:[A-Z]{3}[ \t\u00a0]?|[^\w\s])?[0-9]")
+# Words that say an amount is below zero, a debit or a fall, in the clause of an unsigned amount
+# that a balance below zero backs (``_negative_cue``): "overdrawn by $42.10", "you owe $42.10",
+# "a $78.42 charge". Not "spend" nor "have", which say money there is.
+_NEGATIVE_CUE = re.compile(
+    r"(?i)(?<![^\W\d_])(?:overdrawn|overdraft|owe[ds]?|owing|negative|minus|deficit|shortfall|"
+    r"in the red|below zero|debit(?:s|ed)?|charge[sd]?|spent|paid|payments?|purchases?|bought|"
+    r"withdr(?:awals?|ew|awn)|fees?|refund(?:s|ed)?|credit(?:s|ed)?|deduct(?:ed|ions?)?|"
+    r"discount(?:s|ed)?|loss(?:es)?|lost|down|fell|fallen|dropped|decreased|declined|"
+    r"reduced|short|behind|past due|outstanding|costs?)(?![^\W\d_])")
+# Right before an amount, words that state an overdraft: "overdrawn by $42.10", "in the red by".
+_OVERDRAWN_BEFORE = re.compile(r"(?i)(?<![^\W\d_])(overdrawn(?: by)?|in the red by|"
+                               r"overdraft of)[ \t\u00a0]*\Z")
+
+
+def _negative_cue(text: str, mention: Mention) -> bool:
+    """Whether a word of ``_NEGATIVE_CUE`` stands in the clause of ``mention`` (cut at a stop,
+    a colon, a semicolon, a comma, a line break), within 60 characters before it or 40 after."""
+    head = re.split(r"[.:;!?,\n]", text[max(0, mention.start - 60):mention.start])[-1]
+    tail = re.split(r"[.:;!?,\n]", text[mention.end:mention.end + 40])[0]
+    return _NEGATIVE_CUE.search(head) is not None or _NEGATIVE_CUE.search(tail) is not None
 
 
 def _trend(text: str, mention: Mention) -> int:
@@ -2013,6 +2044,12 @@ class _Judge:
         self.general = general
 
     @functools.cached_property
+    def _says_overdrawn(self) -> bool:
+        """Whether the text holds a word ``_OVERDRAWN_BEFORE`` reads (read once)."""
+        low = self.text.lower()
+        return "overdr" in low or "in the red" in low
+
+    @functools.cached_property
     def _changed_marks(self) -> bool:
         """Whether the text holds a word of another language that says a change without its
         direction (``_CHANGED_MARKS``): read once, when a change's size is first judged."""
@@ -2047,6 +2084,9 @@ class _Judge:
             return None
         if value in self.from_slots:
             return None     # code put it there
+        if value == 1 and mention.currency is not None and mention.sign is None \
+                and _RATE_UNIT.match(self.text, mention.end):
+            return None     # "1 USD = 0.9187 EUR": the unit a rate is given for, no figure
         if _word_before(self.text, mention.start) == "per" and value in self.evidence.rate_bases:
             return None     # "per 1k calls" for ``cost_per_1k_calls``: the base of a stored rate
         windows = self.evidence.time_windows.get(value) if mention.sign is None else None
@@ -2121,6 +2161,10 @@ class _Judge:
             return self._finding(mention, "unsupported_number", f"{mention.text.strip()} is said "
                                  f"as a discount; the evidence holds {plain_decimal(value)}% only "
                                  "as the share of the price that is paid")
+        if mention.currency is not None and mention.sign is None and not mention.percent:
+            signed = self._balance_sign(mention)
+            if signed is not None:
+                return signed
         # Every test below licenses; the set lookups come first so that a backed figure, the
         # common case, is settled without the words around it (read lazily, see Mention).
         if self._matches(mention):
@@ -2227,6 +2271,29 @@ class _Judge:
                         for figures in units.values() for value in figures} - held
             return not any(next_to and value in windowed for next_to, value in sentence)
         return False
+
+    def _balance_sign(self, mention: Mention) -> Finding | None:
+        """A finding when an unsigned amount turns a balance's sign around (rule 1): a balance
+        held only below zero (``Evidence.negative_balances``: an overdrawn account) said with
+        no word of its clause that says so ("Your balance is $42.10", "You have $42.10"), or
+        an amount held only above zero said as an overdraft ("overdrawn by $42.10"). A sign,
+        accounting's brackets or a word such as overdrawn, owe, negative, minus, debit, fee
+        or a fall ("fell $42.10") states the negative one."""
+        value, evidence = mention.value, self.evidence
+        if value in evidence.negative_balances:
+            if not _negative_cue(self.text, mention):
+                return self._finding(mention, "unsupported_number", f"{mention.text.strip()} "
+                                     f"is said as a positive amount; the evidence holds "
+                                     f"{-value}, a balance below zero: write its sign or say "
+                                     "it is overdrawn")
+        elif self._says_overdrawn:
+            said = _OVERDRAWN_BEFORE.search(self.text, max(0, mention.start - 40), mention.start)
+            if said is not None and value in evidence.signed_values \
+                    and -value not in evidence.signed_values:
+                return self._finding(mention, "unsupported_number", f"'{said.group(1)} "
+                                     f"{mention.text.strip()}' states a balance of {-value}; "
+                                     f"the evidence holds {value}, above zero")
+        return None
 
     def _level_as_change(self, mention: Mention) -> Finding | None:
         """A finding when a rise or fall word stands just before a figure the evidence holds

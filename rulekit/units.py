@@ -105,12 +105,21 @@ def named_units(name: str) -> tuple[frozenset[str], frozenset[str]]:
                 index == len(words) - 1 and (word not in _SHORT_FOR_TIME or index and
                                              words[index - 1].lower() in _DURATION_WORDS))):
             counted.add(UNIT_OF[word])
+    if not per:
+        # a period said by an adjective: ``monthly_payment``, ``annual_fee``, ``daily_limit``
+        per.update(_PERIOD_ADJECTIVES[word.lower()] for word in words
+                   if word.lower() in _PERIOD_ADJECTIVES)
     if not per and "total" in (lowered := {word.lower() for word in words}) and (
             len(lowered) == 1 or not _TOTAL_OF.isdisjoint(lowered)):
         per.add(TOTAL)              # ``total_price``: the whole amount, per no period
     return frozenset(counted), frozenset(per)
 
 
+# A word of a field's name that says what it is per as an adjective (``monthly_payment``,
+# ``annual_fee``, ``yearly_interest``): "$95.00 a month" for ``annual_fee: 95`` is flagged.
+_PERIOD_ADJECTIVES = {"hourly": "hour", "daily": "day", "nightly": "night", "weekly": "week",
+                      "monthly": "month", "quarterly": "quarter", "annual": "year",
+                      "yearly": "year"}
 # What a field's name says is per nothing, being the whole amount (``total_price``,
 # ``grand_total``, ``order_total``, ``total``): "per night" or "a month" beside it says another
 # amount, as "in total" beside a price per night does (``per_after`` reads it as ``TOTAL``).

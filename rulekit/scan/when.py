@@ -319,9 +319,12 @@ _DAY_NEXT = frozenset(" \t\u00a0.sntre")        # what may follow the day of "29
 _AMPM_NEXT = frozenset("aApP")
 # What a date's first digit may not follow: an ASCII letter (``_is_glue`` for ASCII) or these.
 _NOT_BEFORE = frozenset("./:-_abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ")
+# A decimal or a percentage after the month's abbreviation is a figure, not a day: "APR 19.99%"
+# is a rate, "Mar 5.25%" and "Jun 3.5 kg" are no dates.
 _DAY_AFTER_MONTH = re.compile(r"(?:(?P<d>[0-9]{1,2})(?![0-9])(?:st|nd|rd|th)?"
                               rf"(?:,?{_SPACE}+(?P<y>[0-9]{{4}})(?![0-9]))?"
-                              r"|(?P<y3>[0-9]{4})(?![0-9]))(?![\w])")
+                              r"|(?P<y3>[0-9]{4})(?![0-9]))(?![\w])(?!\.[0-9])"
+                              r"(?![ \u00a0]?[%\uff05\u2030])")
 
 # East Asian clock times: 15点, 3点半, 15時30分, 오후 3시 30분, after a word that says which half
 # of the day (下午, 午後, 오후). 時/时/시 are hours unless a duration (時間, 시간) or a season or
