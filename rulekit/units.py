@@ -52,6 +52,29 @@ _WORDS = {
     "milliamp-hour": "mah",
 }
 UNIT_OF = {word: unit for unit, words in _WORDS.items() for word in words.split()}
+# What each unit measures: a unit written in the evidence's text holds its number in that unit
+# among the units of its kind only (``of_kinds_written``). A night's stay is its own kind.
+_KINDS = {
+    "time": "millisecond second minute hour day week month year",
+    "night": "night",
+    "mass": "kilogram gram pound ounce tonne ton",
+    "length": "kilometre metre centimetre millimetre mile foot inch yard",
+    "volume": "litre millilitre gallon",
+    "data": "kilobyte megabyte gigabyte terabyte",
+    "energy": "kilowatt-hour watt-hour",
+    "charge": "milliamp-hour",
+}
+KIND_OF = {unit: kind for kind, units in _KINDS.items() for unit in units.split()}
+assert set(KIND_OF) == set(_WORDS)
+
+
+@functools.lru_cache(maxsize=1024)
+def of_kinds_written(written: frozenset[str]) -> frozenset[str]:
+    """The units a number the evidence's text writes in ``written`` ("10 MB": {"megabyte"})
+    may be said in: those, and every unit of a kind none of them is ("10 kg" is no other
+    quantity of a text's "10 MB"; "10 GB" is)."""
+    kinds = {KIND_OF[unit] for unit in written}
+    return written | frozenset(unit for unit, kind in KIND_OF.items() if kind not in kinds)
 
 # Words a field's name uses as often for something else: minimum (``min_age``), secondary, a
 # month's number, an "h" or "g" of an abbreviation. They are units only as the name's last word
