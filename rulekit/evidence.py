@@ -78,7 +78,7 @@ from rulekit.scan.figures import FALL_BEFORE, RISE_BEFORE, change_word_before, c
 from rulekit.sweep_codes import (POSITION_WORDS, code_like, code_run, list_marker, phone_digits,
                                  phone_field, phones_in, shortcut)
 from rulekit.units import (EXCLUDED, INCLUDED, UNIT_OF, named_tax_basis, named_units, names_tax,
-                           of_kinds_written, unit_after)
+                           glued_unit, of_kinds_written, unit_after)
 
 # Field names whose text is written by third parties, unless the rules say otherwise, as the
 # whole name: a text, a body, a message of anyone (in the languages the scanner reads).
@@ -1947,6 +1947,12 @@ class _Builder:
             compound = number_word_compound(text, mention)
             if compound:
                 self.names.update(compound)     # "three-putts" names a thing, not 3 of them
+                continue
+            if mention.glued and not leaf.plain_number and mention.value is not None and (
+                    unit := glued_unit(text, mention.start, mention.token)) is not None:
+                # "time out after 30s", "500ms", "10MB": a number in its unit, not a name
+                self.figures.append(Figure(mention.value, path, mention.decimals))
+                self.stated_units.add((abs(mention.value), unit))
                 continue
             self._mention(mention, path, keys, whole=leaf.plain_number)
             if mention.kind in ("number", "word_number") and mention.value is not None \

@@ -147,6 +147,32 @@ _TOTAL_AFTER = re.compile(r"[ \u00a0]*\(?(?:in total|in all|all in|all-in|altoge
                           re.IGNORECASE)
 
 
+# A duration or a size written glued to its number ("30s", "30sec", "500ms", "24h", "10MB"):
+# its unit, by the letters after the digits. Not "m" (metres, minutes or millions), nor
+# another letter alone: "5G", "4K" are names.
+_GLUED_UNITS = {"s": "second", "sec": "second", "secs": "second", "ms": "millisecond",
+                "min": "minute", "mins": "minute", "h": "hour", "hr": "hour", "hrs": "hour",
+                "kb": "kilobyte", "mb": "megabyte", "gb": "gigabyte", "tb": "terabyte"}
+_GLUED_TOKEN = re.compile(r"\d+(?:\.\d+)?([A-Za-z]{1,4})")
+# Before "30s", what makes it a decade or an age: "their 30s", "the 1990s", "mid-30s", "'90s".
+_DECADE_BEFORE = re.compile(r"(?:(?<![^\W\d_])(?:their|his|her|my|your|our|the|early|mid|late)"
+                            r"[ \u00a0-]+|['\u2019])\Z", re.IGNORECASE)
+
+
+def glued_unit(text: str, start: int, token: str) -> str | None:
+    """The unit of a number written glued to it at ``text[start:]`` (``token`` the whole glued
+    token: "30s", "500ms", "10MB"), or None when the token is no such number ("BT3", "5G",
+    "their 30s")."""
+    found = _GLUED_TOKEN.fullmatch(token)
+    if found is None:
+        return None
+    letters = found.group(1).lower()
+    unit = _GLUED_UNITS.get(letters)
+    if unit is None or letters == "s" and _DECADE_BEFORE.search(text, max(0, start - 8), start):
+        return None
+    return unit
+
+
 def _alternation(words) -> str:
     return "|".join(sorted((re.escape(word) for word in words), key=len, reverse=True))
 
