@@ -75,8 +75,8 @@ from rulekit.numbers import plain_decimal
 from rulekit.scan import Mention, scan, squash
 from rulekit.scan.words import number_word_compound
 from rulekit.scan.figures import FALL_BEFORE, RISE_BEFORE, change_word_before, currency_codes
-from rulekit.sweep_codes import (POSITION_WORDS, code_like, code_run, list_marker, phone_digits,
-                                 phone_field, phones_in, shortcut)
+from rulekit.sweep_codes import (POSITION_WORDS, code_like, code_run, hex_id, list_marker,
+                                 phone_digits, phone_field, phones_in, shortcut)
 from rulekit.units import (EXCLUDED, INCLUDED, UNIT_OF, named_tax_basis, named_units, names_tax,
                            glued_unit, of_kinds_written, unit_after)
 
@@ -2571,8 +2571,10 @@ def _pair_number(pair: str) -> str:
 
 
 def _digits_in_names(names: Iterable[str]) -> dict[str, str]:
+    """Each digit run of ``names`` with a name that holds it: a real name before a hexadecimal
+    id ("bt-3" before "3f2b8c1e"), whose digits the sweep's message does not name."""
     found: dict[str, str] = {}
-    for name in sorted(names):
+    for name in sorted(names, key=lambda name: (hex_id(name), name)):
         for run in _DIGIT_RUN.findall(name):
             found.setdefault(str(int(run)), name)
     return found

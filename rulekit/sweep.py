@@ -83,8 +83,8 @@ from rulekit.units import BASIS_WORDS, general_basis_at, general_bases, may_stat
 from rulekit.sweep_amounts import (_NUMBER_THEN_WORD, _amount_words, _cjk_magnitude_spans,
                                     _count_levels, _magnitudes, _stock_levels)
 from rulekit.sweep_codes import (FREE_POSITION_WORDS, PHONE, POSITION_WORDS, code_forms,
-                                 code_like, code_run, list_marker, phone_digits, same_phone,
-                                 shortcut)
+                                 code_like, code_run, hex_id, list_marker, phone_digits,
+                                 same_phone, shortcut)
 from rulekit.sweep_days import (_DENYING, _WEEKDAYS, _lone_weekdays, _may_be_relative,
                                 _lone_months, _may_name_month, _relative_days,
                                 _relative_months,
@@ -2673,7 +2673,7 @@ class _Judge:
         if integral and value in evidence.years:
             return self._finding(mention, "unsupported_number", f"{shown} is the year of a date "
                                  "the evidence holds, a date part, not a quantity")
-        if inside:
+        if inside and not hex_id(inside):   # a UUID's digits are no name's: judged as a number
             return self._finding(mention, "name_digits", f"{shown} appears in the evidence only "
                                  f"inside the name '{inside}', which licenses that name, not a quantity")
         use = evidence.no_quantities.get(_digits(value)) if integral else None
