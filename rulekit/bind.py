@@ -201,7 +201,7 @@ class Bound:
     row: str
     field: str
     truth: Decimal | None
-    verdict: str            # "ok", "misattributed", "rounded" (left to the sweep)
+    verdict: str            # "ok", "misattributed"; "rounded", "currency" (left to the sweep)
     shown: str = ""         # the true value as text shows it: money in major units
     named: tuple[int, int] | None = None    # a placeholder cell: where its row is named
 
@@ -584,6 +584,7 @@ class _Figure:
     rank: Rank | None = None    # a place ("second on the team"), not a cell
     sign: bool = False          # bound by its currency sign alone ("$49", "1,980円")
     named: "_Named | None" = None   # the row named between it and its word ("42 of X in stock")
+    currency: str | None = None     # the currency its sign or code names ("€0.40": EUR)
 
 
 def bind(text: str, evidence: Any, policy: Policy | None, *, locale: str = "en_US",
@@ -672,7 +673,7 @@ def bind(text: str, evidence: Any, policy: Policy | None, *, locale: str = "en_U
         figures.append(_Figure(mention.start, mention.end, mention.text, mention.value, fields,
                                mention.decimals, mention.scale,
                                reach=span[1] if span is not None else mention.end, sign=sign,
-                               named=own_row))
+                               named=own_row, currency=mention.currency))
     figures = _in_lists(text, figures + _implicit(text, vocabulary, claimed, scanned))
     figures += _own(text, scanned, figures, claimed, sentences)
     # Words inside a field word ("three" of "percent from three") are not figures.
@@ -700,7 +701,7 @@ def bind(text: str, evidence: Any, policy: Policy | None, *, locale: str = "en_U
             settled.discard((figure.start, figure.end))
             continue        # not a value of the evidence at all: the sweep's finding says why
         bound.append(result)
-        if result.verdict != "rounded":
+        if result.verdict not in _LEFT:
             settled.add((figure.start, figure.end))
     findings = [_finding(b) for b in bound if b.verdict == "misattributed"
                 and not _did_not_play(b, rows)]
@@ -1464,6 +1465,8 @@ def _verdict(figure: _Figure, entity: str | None, label: str, field: str, raw: A
                              label, field, truth, shown=shown)
     if truth is None:
         return make("misattributed")
+    if figure.currency is not None and _other_money(policy, entity, field, figure.currency):
+        return make("currency")
     if any(figure.value == v for v in _shown_forms(policy, entity, field, truth)):
         return make("ok")
     tolerance = _tolerance(policy, entity, field)
@@ -1473,6 +1476,28 @@ def _verdict(figure: _Figure, entity: str | None, label: str, field: str, raw: A
     if _rounds_to(figure, _shown_forms(policy, entity, field, truth)):
         return make("rounded")
     return make("misattributed")
+
+
+# Verdicts ``bind`` leaves to the sweep, unsettled: a cell rounded to its shown precision, whose
+# rounding rules the sweep judges, and an amount in another currency than its field's ("€0.40
+# per 1,000 calls" for a rate in USD): the field words say which cell, not which money, and the
+# sweep's currency check says what the evidence holds the value in.
+_LEFT = frozenset({"rounded", "currency"})
+
+
+def _other_money(policy: Policy, entity: str | None, field: str, currency: str) -> bool:
+    """Whether ``currency`` (a ``Mention.currency``: a code, or a family a sign names) cannot be
+    the currency of money ``field`` (its own, else the ruleset's). False for a field that is no
+    money or has no currency declared."""
+    spec = policy.entity(entity).field(field) if entity and policy.entity(entity) else None
+    if spec is None or spec.type.kind != "money":
+        return False
+    own = spec.type.currency or policy.currency
+    if not own:
+        return False
+    from rulekit.scan.figures import currency_codes
+
+    return own.upper() not in currency_codes(currency)
 
 
 def _shown_forms(policy: Policy, entity: str | None, field: str, truth: Decimal) -> list[Decimal]:

@@ -75,9 +75,10 @@ from rulekit.numbers import plain_decimal
 from rulekit.scan import Mention, scan, squash
 from rulekit.scan.words import number_word_compound
 from rulekit.scan.figures import FALL_BEFORE, RISE_BEFORE, change_word_before, currency_codes
-from rulekit.sweep_codes import (POSITION_WORDS, code_like, code_run, list_marker, phone_digits,
-                                 phone_field, phones_in, shortcut)
-from rulekit.units import EXCLUDED, INCLUDED, UNIT_OF, named_tax_basis, named_units, names_tax
+from rulekit.sweep_codes import (POSITION_WORDS, code_like, code_run, hex_id, list_marker,
+                                 phone_digits, phone_field, phones_in, shortcut)
+from rulekit.units import (EXCLUDED, INCLUDED, UNIT_OF, named_tax_basis, named_units, names_tax,
+                           glued_unit, of_kinds_written, unit_after)
 
 # Field names whose text is written by third parties, unless the rules say otherwise, as the
 # whole name: a text, a body, a message of anyone (in the languages the scanner reads).
@@ -672,6 +673,9 @@ class Evidence:
     # (thing, number) of every number written before a word in the evidence's own text ("last
     # 30 days, 10 posts" is ("post", 10)): it backs a count of that thing (``counted``).
     stated_counts: frozenset[tuple[str, Decimal]] = frozenset()
+    # (number, unit) of every number written before a unit in the evidence's own text
+    # ("limited to 10 MB" is (10, "megabyte")): it holds the number in that unit (``units``).
+    stated_units: frozenset[tuple[Decimal, str]] = frozenset()
     # (amount, unit, path) of every amount held in a minor unit its field names ((24.5, "pence",
     # "$.tariff.unit_rate_p_per_kwh") for ``unit_rate_p_per_kwh: 24.5``): held in that unit,
     # not in the field's currency, and per what the field is per (``units``)
@@ -759,10 +763,14 @@ class Evidence:
         (``rulekit.units.named_units``): ``warranty_years: 2`` holds 2 in years,
         ``bag_allowance_kg: 23`` 23 in kilograms, ``rate_limit_per_minute: 600`` 600 per
         minute; so "a 2-month warranty", "23 lb" and "600 requests per second" say another
-        quantity. Keyed by value and by its negation (a mention's value is looked up as it
-        is); a side is empty when some field holding the number names no unit there, or holds
-        it inside a text or a date (``Figure.whole``): its name does not say what it counts, so
-        it may be said in any. Numbers no field names a unit for are left out."""
+        quantity. A unit written after the number in the evidence's own text
+        (``stated_units``: "limited to 10 MB") holds it in that unit among the units of its
+        kind (``rulekit.units.of_kinds_written``): "10 GB" is another quantity, "10 kg" is not
+        judged by it; a number a text writes with no unit, or inside a date, adds nothing.
+        Keyed by value and by its negation (a mention's value is looked up as it is); a side
+        is empty when some field holding the number names no unit there: its name does not say
+        what it counts, so it may be said in any. Numbers neither a field nor a text names a
+        unit for are left out."""
         counted: dict[Decimal, set[str] | None] = {}
         per: dict[Decimal, set[str] | None] = {}
         unit_fields: bool | None = None     # whether any field may name a unit: read once
@@ -772,9 +780,11 @@ class Evidence:
         held_figures += [Figure(value, path, 0, whole=True)
                          for value, _, path in self.minor_amounts]
         for figure in held_figures:
+            if not figure.whole:
+                continue        # inside a text: the unit written after it counts (below)
             value = abs(figure.value)
             name = figure.path.rsplit(".", 1)[-1].split("[", 1)[0]
-            named = named_units(name) if figure.whole else (frozenset(), frozenset())
+            named = named_units(name)
             if named[0] and name[-3:].lower() == "min" and (
                     name[:-3] + {"MIN": "MAX", "Min": "Max"}.get(name[-3:], "max")
                     in _holder(self.raw, figure.path)):
@@ -794,6 +804,12 @@ class Evidence:
                     held[value] = None
                 elif held.get(value, ()) is not None:
                     held.setdefault(value, set()).update(found)
+        written: dict[Decimal, set[str]] = {}
+        for value, unit in self.stated_units:
+            written.setdefault(value, set()).add(unit)
+        for value, units in written.items():
+            if counted.get(value, ()) is not None:
+                counted.setdefault(value, set()).update(of_kinds_written(frozenset(units)))
         out = {}
         for value in counted.keys() | per.keys():
             pair = (frozenset(counted.get(value) or ()), frozenset(per.get(value) or ()))
@@ -1409,6 +1425,7 @@ class _Builder:
         self.withheld_phones: dict[str, Withheld] = {}
         self.no_quantities: dict[str, str] = {}
         self.stated_counts: set[tuple[str, Decimal]] = set()
+        self.stated_units: set[tuple[Decimal, str]] = set()
         self.untrusted_values: set[Decimal] = set()
         self.placeholder_values: set[Decimal] = set()
         self.has_today = False
@@ -1965,6 +1982,12 @@ class _Builder:
             if compound:
                 self.names.update(compound)     # "three-putts" names a thing, not 3 of them
                 continue
+            if mention.glued and not leaf.plain_number and mention.value is not None and (
+                    unit := glued_unit(text, mention.start, mention.token)) is not None:
+                # "time out after 30s", "500ms", "10MB": a number in its unit, not a name
+                self.figures.append(Figure(mention.value, path, mention.decimals))
+                self.stated_units.add((abs(mention.value), unit))
+                continue
             self._mention(mention, path, keys, whole=leaf.plain_number)
             if mention.kind in ("number", "word_number") and mention.value is not None \
                     and not mention.glued:
@@ -1977,6 +2000,9 @@ class _Builder:
                 after = WORD_AFTER.match(text, mention.end)    # "last 30 days, 10 posts"
                 if after is not None:
                     self.stated_counts.add((noun(after[1]), mention.value))
+                    unit = unit_after(text, mention.end, self.locale[:2])
+                    if unit is not None:        # "limited to 10 MB", "every 5 minutes"
+                        self.stated_units.add((abs(mention.value), unit))
 
     def _no_quantities(self, text: str, mentions: Sequence[Mention],
                        keys: tuple[str, ...]) -> frozenset[int]:
@@ -2195,6 +2221,7 @@ class _Builder:
                          **_digits_in_names(self.month_forms),
                          **_digits_in_names(self.stored_months), **_digits_in_names(self.names)},
             stated_counts=frozenset(self.stated_counts),
+            stated_units=frozenset(self.stated_units),
             quote_text="\x00".join(text for text, _ in self.quotes),
             quote_sources=tuple(self.quote_sources),
             untrusted_values=frozenset(self.untrusted_values - values),
@@ -2592,8 +2619,10 @@ def _pair_number(pair: str) -> str:
 
 
 def _digits_in_names(names: Iterable[str]) -> dict[str, str]:
+    """Each digit run of ``names`` with a name that holds it: a real name before a hexadecimal
+    id ("bt-3" before "3f2b8c1e"), whose digits the sweep's message does not name."""
     found: dict[str, str] = {}
-    for name in sorted(names):
+    for name in sorted(names, key=lambda name: (hex_id(name), name)):
         for run in _DIGIT_RUN.findall(name):
             found.setdefault(str(int(run)), name)
     return found

@@ -14,6 +14,7 @@ the sweep judges (``with_guarded``).
 
 from __future__ import annotations
 
+import datetime as dt
 import functools
 import re
 from typing import Any, Mapping, Sequence
@@ -22,6 +23,7 @@ from rulekit.findings import Finding, _new_finding
 from rulekit.policy import Template
 from rulekit.scan.base import _ascii_lower, _trie
 from rulekit.scan.reader import clean
+from rulekit.scan.when import zone_after
 from rulekit.template import ParsedTemplate
 from rulekit.units import UNIT_OF, UNIT_WORDS, named_tax_basis, named_units, per_after, \
     per_before, stated_tax_basis, tax_basis_words
@@ -324,6 +326,19 @@ _CURRENCY_WORDS = {"dollar": {"USD", "CAD", "AUD", "NZD", "SGD", "HKD", "MXN"}, 
                    "euro": {"EUR"}, "pound": {"GBP"}, "pounds sterling": {"GBP"}, "quid": {"GBP"},
                    "yen": {"JPY"}, "yuan": {"CNY"}, "franc": {"CHF"}, "rupee": {"INR"}}
 _ZONES = frozenset("UTC GMT".split())
+# Slots whose value is a time: a zone said after one must be its field's (``_its_own_zone``).
+_TIMED_KINDS = frozenset({"timestamp", "date", "time"})
+
+
+def _its_own_zone(zone: Any, field: Any) -> bool:
+    """Whether ``zone`` (``rulekit.dates.written_zone``'s) is the zone ``field`` is kept in: the
+    same IANA zone ("Pacific" for America/Los_Angeles), or UTC for a field kept in UTC."""
+    own = getattr(field.type, "zone", None) or ""
+    key = getattr(zone, "key", None)
+    if key is not None:
+        return key == own
+    return isinstance(zone, dt.timezone) and zone.utcoffset(None) == dt.timedelta(0) \
+        and own in ("UTC", "Etc/UTC")
 
 
 def _skeleton(pieces: Sequence[str], slot_fields: Mapping[str, str]) -> str:
@@ -787,6 +802,13 @@ def slot_modifiers(pieces: Sequence[str], fields: Mapping[str, Any],
         if after is not None and field is not None and not _says_its_own_unit(
                 after.group("word") or after.group("word2"), field):
             found.append(f"{{{pieces[index]}}}{after.group(0)}")
+        elif after is None and field is not None and field.type.kind in _TIMED_KINDS \
+                and index + 1 < len(pieces):
+            # "{start} Eastern", "{start} (Eastern Time)", "{start} Pacific": a zone the sweep
+            # reads after a time, which must be the field's own
+            zoned = zone_after(pieces[index + 1], 0)
+            if zoned is not None and not _its_own_zone(zoned[1], field):
+                found.append(f"{{{pieces[index]}}}{pieces[index + 1][:zoned[0]]}")
         before = _BEFORE_SLOT.search(pieces[index - 1])
         if before is None and field is not None and field.type.kind in _COUNTED_KINDS:
             before = _PRICED_BEFORE.search(pieces[index - 1])  # "costs {stock}": a count as a price

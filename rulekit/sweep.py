@@ -84,8 +84,8 @@ from rulekit.units import BASIS_WORDS, general_basis_at, general_bases, may_stat
 from rulekit.sweep_amounts import (_NUMBER_THEN_WORD, _amount_words, _cjk_magnitude_spans,
                                     _count_levels, _magnitudes, _stock_levels)
 from rulekit.sweep_codes import (FREE_POSITION_WORDS, PHONE, POSITION_WORDS, code_forms,
-                                 code_like, code_run, list_marker, phone_digits, same_phone,
-                                 shortcut)
+                                 code_like, code_run, hex_id, list_marker, phone_digits,
+                                 same_phone, shortcut)
 from rulekit.sweep_days import (_DENYING, _WEEKDAYS, _lone_weekdays, _may_be_relative,
                                 _lone_months, _may_name_month, _relative_days,
                                 _relative_months,
@@ -916,6 +916,11 @@ _BARE_CLOCK = re.compile(r"[1-9]:[0-5][0-9](?![0-9:])")
 # mention ("7:30 this morning", "7:30 in the morning").
 _HALF_NEXT = re.compile(r"(?i)[ \u00a0]{1,3}(?:(?:this|tomorrow|in[ \u00a0]the|every|each)"
                         r"[ \u00a0]{1,3})?(?:morning|evening|afternoon|night|tonight)(?![\w])")
+# After a clock time, words that put it in the reader's zone ("your time", "your local time",
+# "in your time zone") or say it is local ("local time", "(local time)").
+_READER_ZONE = re.compile(r"[ \u00a0]*\(?[ \u00a0]*(?:(?P<your>(?:in[ \u00a0]+)?your(?:[ \u00a0]+own)?"
+                          r"(?:[ \u00a0]+local)?[ \u00a0]+time(?:[ \u00a0]?zone)?)|local[ \u00a0]+time)"
+                          r"(?![\w])", re.IGNORECASE)
 _HALF_SAID = re.compile(r"(?i)[ap]\.?[ \u00a0]?m(?![a-z])|morning|evening|afternoon|night|noon")
 
 
@@ -2736,7 +2741,7 @@ class _Judge:
         if integral and value in evidence.years:
             return self._finding(mention, "unsupported_number", f"{shown} is the year of a date "
                                  "the evidence holds, a date part, not a quantity")
-        if inside:
+        if inside and not hex_id(inside):   # a UUID's digits are no name's: judged as a number
             return self._finding(mention, "name_digits", f"{shown} appears in the evidence only "
                                  f"inside the name '{inside}', which licenses that name, not a quantity")
         use = evidence.no_quantities.get(_digits(value)) if integral else None
@@ -2776,7 +2781,34 @@ class _Judge:
 
     def _date(self, index: int, mention: Mention) -> Finding | None:
         # to the minute here; the seconds of "1:38:05" in ``_unheld_seconds``
+        if mention.time is not None and mention.time.tzinfo is None:
+            said = _READER_ZONE.match(self.text, mention.end)
+            if said is not None:
+                found = self._reader_zone(mention, said)
+                if found is not None:
+                    return found
         return self._date_to_the_minute(mention) or _unheld_seconds(mention, self.evidence)
+
+    def _reader_zone(self, mention: Mention, said: re.Match) -> Finding | None:
+        """A clock time said in the reader's zone ("2:05 PM your time", "in your time zone"),
+        which no evidence knows, or as "local time" when the evidence writes that time only as
+        an instant in UTC ("2026-11-28T14:05:00Z"): the reader takes it as their own wall time.
+        None when "local time" may be the wall time the evidence writes (with its own offset,
+        or with none: opening hours)."""
+        normal = mention.normalized or ""
+        if said.group("your"):
+            return self._finding(mention, "unsupported_date", f"{mention.text} is said in the "
+                                 "reader's time zone, which the evidence does not know; give "
+                                 "the time with the zone the evidence writes it in", value=normal)
+        time, day = mention.time, mention.day
+        offsets = {offset for held, hour, minute, offset in self.evidence.offset_clock
+                   if (hour, minute) == (time.hour, time.minute) and day in (None, held)}
+        if offsets and not any(offsets - {dt.timedelta(0)}) and not any(
+                held is None and (hour, minute) == (time.hour, time.minute)
+                for held, hour, minute in self.evidence.clock):
+            return self._finding(mention, "unsupported_date", f"{mention.text} is said as local "
+                                 "time, but the evidence holds it as a time in UTC", value=normal)
+        return None
 
     def _withheld_day(self, mention: Mention, normal: str) -> Finding | None:
         """A finding with the reason of the row that alone holds the day ``mention`` says (a

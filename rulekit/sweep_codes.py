@@ -188,6 +188,22 @@ def code_forms(run: str) -> Iterable[str]:
 PHONE = re.compile(r"(?<![\w+.,/])(?:\+\d{1,3}[ \u00a0.-]?)?(?:\d{1,4}[ \u00a0.-](?=\())?"
                    r"(?:\(0\)[ \u00a0]?)?(?:\(\d{1,5}\)[ \u00a0.-]?)?\d{1,5}"
                    r"(?:[ \u00a0.-]\d{1,5}){1,5}(?![\w]|[.,]\d)")
+# A hexadecimal id, maybe after a word and an underscore: "3f2b8c1e-5d4a-4e7b-9a61",
+# "0c2d8e4f7b13", "acct_7f3a9c21", a commit's "a1b2c3d" (``hex_id``).
+_HEX_ID = re.compile(r"(?:[a-z]+_)?([0-9a-f]{4,}(?:-[0-9a-f]{4,})*)")
+
+
+def hex_id(name: str) -> bool:
+    """Whether ``name`` (case-folded) is a hexadecimal id of seven hex digits or more, letters
+    and digits mixed: its digit runs are no figures anyone wrote, so a number found only inside
+    it is not named as that name's digits in a finding."""
+    found = _HEX_ID.fullmatch(name)
+    if found is None:
+        return False
+    digits = found.group(1).replace("-", "")
+    return len(digits) >= 7 and not digits.isdigit() and any(c.isdigit() for c in digits)
+
+
 _PHONE_NAME = re.compile(r"(?i)phone|(?:^|_)tel(?:$|_)|mobile|fax|hotline|whatsapp|telefon"
                          r"|telephone|contact_number")
 

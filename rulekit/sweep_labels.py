@@ -43,6 +43,20 @@ _NEGATION = re.compile(r"\b(?:not|no|never|neither|nor|without|cannot|nicht|kein
 _SUPPOSED = re.compile(r"\b(?:if|once|when|whenever|unless|until|whether|case|wenn|falls|sobald|"
                        r"si|se|als|zodra)\b", re.IGNORECASE)
 _TOKEN = re.compile(r"[\w'\u2019-]+|[:|]")
+# Before a label, an offer of it ("Upgrade to the", "you can switch to", "consider our"): a
+# value the answer proposes, not one it states. Only the present and the -ing forms: "You've
+# upgraded to the Enterprise plan" and "We switched you to it" state the value.
+_OFFER_BEFORE = re.compile(
+    r"\b(?:(?:upgrade|upgrading|downgrade|downgrading|switch|switching|move|moving|change|"
+    r"changing|migrate|migrating|go|going|subscribe|subscribing|sign[ \t]+up|signing[ \t]+up)"
+    r"[ \t]+(?:to|for|onto|on)|try|trying|consider|considering|choose|choosing|pick|select|"
+    r"opt[ \t]+for|recommend|suggest)[ \t]+(?:the[ \t]+|an?[ \t]+|our[ \t]+)?\Z", re.IGNORECASE)
+# After a label that opens its clause (with "the", "our", "an" at most before it), a verb that
+# describes what the value is ("The Enterprise plan includes ..."), not which value a row holds.
+_DESCRIBED_AFTER = re.compile(r"[ \t]+(?:includes|offers|comes[ \t]+with|gives[ \t]+you|"
+                              r"provides|supports|allows|costs|adds|unlocks|features)\b",
+                              re.IGNORECASE)
+_ARTICLES = frozenset("the our an a".split())
 # Between a copula and a one-word label: "INV-1 is now marked as paid", "it has been paid".
 _BETWEEN = frozenset("now already still fully currently also all both marked shown listed as "
                      .split())
@@ -133,7 +147,9 @@ def _stated(text: str, start: int, end: int, item: _Label, policy: Policy) -> bo
     whose subject in its clause names a row: its entity or field ("your invoice is", "status:"),
     a pronoun ("it has been"), a word with a digit ("INV-1 is") or a capitalised word after the
     clause's first ("The Trail Runner was"). A label right after "being" is a state on its way
-    ("Your order is being delivered"), not one held now. So "Once paid", "Paid invoices show a badge",
+    ("Your order is being delivered"), not one held now; nor is one offered ("Upgrade to the
+    Enterprise plan", "you can switch to", "consider") or described as the subject of its
+    clause ("The Enterprise plan includes ..."). So "Once paid", "Paid invoices show a badge",
     "I've paid attention", "void a payment" and "our support line is open" are not read."""
     after = _SENTENCE_END.search(text, end, end + _REACH * 2)    # bounded: linear in labels
     if after is not None and after.group() == "?":
@@ -150,6 +166,11 @@ def _stated(text: str, start: int, end: int, item: _Label, policy: Policy) -> bo
     near = _TOKEN.findall(text, max(begin, start - 16), start)
     if near and near[-1].casefold() == "being":
         return False        # "is being delivered": on its way to the state, not in it
+    if _OFFER_BEFORE.search(text, max(begin, start - 40), start):
+        return False        # "Upgrade to the Enterprise plan": an offer of another value
+    if _DESCRIBED_AFTER.match(text, end) and all(
+            token.casefold() in _ARTICLES for token in _TOKEN.findall(text, begin, start)):
+        return False        # "The Enterprise plan includes ...": what the value is
     if not re.fullmatch(r"[^\W\d_]+", item.label):
         return True
     tokens = _TOKEN.findall(text, begin, start)

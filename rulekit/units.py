@@ -52,6 +52,29 @@ _WORDS = {
     "milliamp-hour": "mah",
 }
 UNIT_OF = {word: unit for unit, words in _WORDS.items() for word in words.split()}
+# What each unit measures: a unit written in the evidence's text holds its number in that unit
+# among the units of its kind only (``of_kinds_written``). A night's stay is its own kind.
+_KINDS = {
+    "time": "millisecond second minute hour day week month year",
+    "night": "night",
+    "mass": "kilogram gram pound ounce tonne ton",
+    "length": "kilometre metre centimetre millimetre mile foot inch yard",
+    "volume": "litre millilitre gallon",
+    "data": "kilobyte megabyte gigabyte terabyte",
+    "energy": "kilowatt-hour watt-hour",
+    "charge": "milliamp-hour",
+}
+KIND_OF = {unit: kind for kind, units in _KINDS.items() for unit in units.split()}
+assert set(KIND_OF) == set(_WORDS)
+
+
+@functools.lru_cache(maxsize=1024)
+def of_kinds_written(written: frozenset[str]) -> frozenset[str]:
+    """The units a number the evidence's text writes in ``written`` ("10 MB": {"megabyte"})
+    may be said in: those, and every unit of a kind none of them is ("10 kg" is no other
+    quantity of a text's "10 MB"; "10 GB" is)."""
+    kinds = {KIND_OF[unit] for unit in written}
+    return written | frozenset(unit for unit, kind in KIND_OF.items() if kind not in kinds)
 
 # Words a field's name uses as often for something else: minimum (``min_age``), secondary, a
 # month's number, an "h" or "g" of an abbreviation. They are units only as the name's last word
@@ -131,6 +154,32 @@ _TOTAL_AFTER = re.compile(r"[ \u00a0]*\(?(?:in total|in all|all in|all-in|altoge
                           r"for the (?:whole|entire) (?:stay|trip|booking)|insgesamt|"
                           r"au total|en total|in totale|no total|in totaal)(?![^\W_])",
                           re.IGNORECASE)
+
+
+# A duration or a size written glued to its number ("30s", "30sec", "500ms", "24h", "10MB"):
+# its unit, by the letters after the digits. Not "m" (metres, minutes or millions), nor
+# another letter alone: "5G", "4K" are names.
+_GLUED_UNITS = {"s": "second", "sec": "second", "secs": "second", "ms": "millisecond",
+                "min": "minute", "mins": "minute", "h": "hour", "hr": "hour", "hrs": "hour",
+                "kb": "kilobyte", "mb": "megabyte", "gb": "gigabyte", "tb": "terabyte"}
+_GLUED_TOKEN = re.compile(r"\d+(?:\.\d+)?([A-Za-z]{1,4})")
+# Before "30s", what makes it a decade or an age: "their 30s", "the 1990s", "mid-30s", "'90s".
+_DECADE_BEFORE = re.compile(r"(?:(?<![^\W\d_])(?:their|his|her|my|your|our|the|early|mid|late)"
+                            r"[ \u00a0-]+|['\u2019])\Z", re.IGNORECASE)
+
+
+def glued_unit(text: str, start: int, token: str) -> str | None:
+    """The unit of a number written glued to it at ``text[start:]`` (``token`` the whole glued
+    token: "30s", "500ms", "10MB"), or None when the token is no such number ("BT3", "5G",
+    "their 30s")."""
+    found = _GLUED_TOKEN.fullmatch(token)
+    if found is None:
+        return None
+    letters = found.group(1).lower()
+    unit = _GLUED_UNITS.get(letters)
+    if unit is None or letters == "s" and _DECADE_BEFORE.search(text, max(0, start - 8), start):
+        return None
+    return unit
 
 
 def _alternation(words) -> str:

@@ -206,6 +206,13 @@ Decisions on ambiguous text, each pinned by a case in ``tests/cases/scan/``:
   marks; <blockquote>...</blockquote> when introduced like a Markdown blockquote; their tags
   are not their words. A bare "> ..." line is the
   answer's aside, "Price: **$79**" its label, "I'd say *yes*" stress: not quotes.
+- Code (``rulekit.scan.code``): inside a fenced block or an inline code span a pair of straight
+  quote marks is a string literal, no quote; a decorator (first on its line of a block, or
+  opening a span before a call or a dotted name) and a command's @file argument ("-d
+  @body.json", "file=@photo.jpg") are no handles; a path on a file system's root
+  ("/usr/local/bin/poll") is no relative link. Its numbers, hosts, links and e-mail addresses
+  are read as anywhere. Anywhere, "git@github.com:acme/sdk.git" and "ssh://git@host/x.git" are
+  one ``url`` each, not an e-mail address.
 - Handles: ``@`` plus [A-Za-z0-9_.] with at least one letter or underscore, not preceded by a
   character of an e-mail address. A name longer than 30 characters is still a handle (emitted
   whole, so that its digits are never loose numbers). In text that is not all ASCII, handles,

@@ -8,6 +8,7 @@ import operator
 
 from rulekit.scan.base import _CLAIMED, _DIGITS, Mention, _ascii_lower, _Hit
 from rulekit.scan.cjk import _Cjk
+from rulekit.scan.code import Code
 from rulekit.scan.figures import _Figures
 from rulekit.scan.links import _Links
 from rulekit.scan.locales import _LocaleInfo, _locale_info
@@ -38,6 +39,7 @@ class _Scanner(_Links, _When, _Figures, _Cjk, _Words, _Tables, _Quotes):
         self.quotes: list[_Hit] = []
         self.paired = False                 # whether ``ranges`` linked two hits
         self.tokens: frozenset[bytes] | None = None     # ``ascii_tokens``, once computed
+        self._code: Code | None | bool = False          # ``code``, once computed
 
     def free(self, s: int, e: int) -> bool:
         return self.mask.count(0, s, e) == e - s
@@ -46,6 +48,15 @@ class _Scanner(_Links, _When, _Figures, _Cjk, _Words, _Tables, _Quotes):
         self.mask[hit.s:hit.e] = _FILL[how] * (hit.e - hit.s)
         self.hits.append(hit)
         return hit
+
+    def code(self) -> Code | None:
+        """The code blocks and spans of the text (``rulekit.scan.code``), None when it has
+        none; read once, and only from a pass that found something code may hold."""
+        if self._code is False:
+            text = self.text
+            found = Code(text) if "`" in text or "~~~" in text else None
+            self._code = found if found else None
+        return self._code
 
     def run(self) -> list[Mention]:
         text = self.text

@@ -31,6 +31,10 @@ _TLD_HIT = re.compile(rf"\.(?:(?:{_trie(_TLDS)})(?![a-z0-9-]|\.[a-z0-9])"
                       r"|([a-z]{2,63})(?=/[^\s/]))")
 _HOST_REVERSED = re.compile(r"[a-z0-9-]+(?:\.[a-z0-9-]+)*")
 _URL_TAIL = re.compile(rf"(?::[0-9]{{1,5}})?(?:[/?#]{_URL_CHARS}*)?")
+# After user@host, the path of an scp-style address ("git@github.com:acme/sdk.git"): a colon,
+# then a path with a slash in it and no space. Before user@host, a scheme ("ssh://").
+_REMOTE_PATH = re.compile(rf":(?=[\w~.-]*/)[\w~./-]{_URL_CHARS}*")
+_SCHEME_BEFORE = re.compile(r"(?<![\w+.-])[a-z][a-z0-9+.-]{1,10}://\Z", re.IGNORECASE)
 _RELATIVE = re.compile(rf"/(?<![\w/.:~\-)\]]/)(?:[A-Za-z0-9_~%+.\-]+/)+[A-Za-z0-9_~%+.\-]*"
                        rf"(?:[?#]{_URL_CHARS}*)?")
 _LOCAL_REVERSED = re.compile(r"[A-Za-z0-9._%+\-]{1,64}")
@@ -145,6 +149,9 @@ class _Links:
         if "/" in rest:
             for match in _RELATIVE.finditer(text):
                 if any(c.isalpha() for c in match.group()):
+                    code = self.code()
+                    if code is not None and code.file_path(*match.span()):
+                        continue        # "/usr/local/bin/poll" in code: a file, no link
                     self.add_link("url", *match.span(), "", trim=True)
 
     def hosts(self) -> None:
@@ -272,6 +279,11 @@ class _Links:
             if len(name) < 2 or not any(c.isalpha() or c == "_" for c in name):
                 continue
             s, e = match.start(), match.start(1) + len(name)
+            if self.mask[s]:
+                continue        # inside an ssh address claimed as a link
+            code = self.code()
+            if code is not None and code.code_handle(s, e):
+                continue        # a decorator or a command's @file in code: no handle
             # case-folded beyond ASCII ("@STRAẞE" is "@strasse"), as the sweep compares them
             self.add_link("handle", s, e, "@" + (name.lower() if ascii_text else name.casefold()))
 
@@ -287,6 +299,15 @@ class _Links:
         if s >= at or len(labels) < 2 or not all(labels) or text[at - 1] == ".":
             return False
         e = at + 1 + len(".".join(labels))
+        remote = _REMOTE_PATH.match(text, e)
+        scheme = _SCHEME_BEFORE.search(text, max(0, s - 12), s)
+        if remote is not None or scheme is not None:
+            # "git@github.com:acme/sdk.git", "ssh://git@host/x.git": a repository's address,
+            # judged as a link of the evidence, not as an e-mail address
+            start = scheme.start() if scheme is not None else s
+            end = remote.end() if remote is not None else _URL_TAIL.match(text, e).end()
+            self.add_link("url", start, end, "", trim=True)
+            return True
         address = text[s:e]
         self.add_link("email", s, e, address.lower() if address.isascii() else address.casefold())
         return True

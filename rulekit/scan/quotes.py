@@ -7,6 +7,7 @@ import operator
 import re
 
 from rulekit.scan.base import _Hit
+from rulekit.scan.code import fenced_blocks
 from rulekit.scan.reader import _squash_clean
 
 _START = operator.attrgetter("s")
@@ -107,14 +108,14 @@ _HTML_Q = re.compile(r"<q(?:[ \t\n][^<>]{0,200})?>((?:[^<]|<(?!/?q[\s>]))*)</q>"
 _HTML_BLOCKQUOTE = re.compile(r"<blockquote(?:[ \t\n][^<>]{0,200})?>"
                               r"((?:[^<]|<(?!/?blockquote[\s>]))*)</blockquote>")
 _TAG = re.compile(r"<[^<>\n]{0,200}>")
-# A fence line of a fenced code block: its fence and what follows on the line.
-_FENCE = re.compile(r"(?m)^[ \t]{0,3}(`{3,}|~{3,})([^\n]*)$")
 # A verb of saying right before a code span without a colon ("Dana said `...`"). "calls" and
 # "posts" name what code does ("it calls `save`"): they need an object ("called it `meh`").
 _SAID_CODE = re.compile(rf"(?<![\w-])(?:(?!call|post){_SAID}|(?:called|calls|posted|posts)"
                         rf"(?= (?:it|him|her|them|this|that)\b)){_SAID_OBJECT}"
                         r"[ \t\u00a0]*,?[ \t\u00a0]*\Z")
 
+# The marks of string literals: a pair of them inside code is no quote (``rulekit.scan.code``).
+_CODE_MARKS = frozenset({'"', "'"})
 # Marks that NFKC turns into two characters: ″ into ′′, ˝ into a space and U+030B.
 _MARK_WIDTH = {"\u2032": 2, "\u030b": 2}
 _ANY_MARK = re.compile("[" + "".join(marks for marks, _ in _QUOTE_PATTERNS) + "]")
@@ -149,12 +150,15 @@ class _Quotes:
         for marks, pattern in _QUOTE_PATTERNS:
             if marks[0] not in text and (len(marks) == 1 or marks[1] not in text):
                 continue
+            code = self.code() if marks in _CODE_MARKS else None
             for match in pattern.finditer(text):
                 if "\n" in match.group() and _BLANK_LINE.search(match.group()):
                     continue
                 s = match.start()
                 if "=" in text[max(0, s - 2):s] and text[s] in "\"'":
                     continue            # an HTML attribute's value (href="..."), no quotation
+                if code is not None and code.region(s, match.end()) is not None:
+                    continue            # a string literal in code ("-H \"Accept: ...\"")
                 self.add_quote(*match.span(), marks=_MARK_WIDTH.get(marks, 1))
 
     def add_quote(self, s: int, e: int, marks: int = 1) -> None:
@@ -201,18 +205,12 @@ class _Quotes:
     def fenced_quotes(self) -> None:
         """A fenced code block (```) after a verb of saying is a quote, like a code span: from
         its opening fence to its closing one; its words are the lines between."""
-        opening = None
-        for match in _FENCE.finditer(self.text):
-            fence, rest = match.group(1), match.group(2)
-            if opening is None:
-                if not (fence[0] == "`" and "`" in rest):
-                    opening = match
-            elif fence[0] == opening.group(1)[0] and len(fence) >= len(opening.group(1)) \
-                    and not rest.strip():
-                squashed = _squash_clean(self.text[opening.end():match.start()])
-                if squashed and self.introduced_block(opening.start()) == "said":
-                    self.quote_hit(opening.start(1), match.end(), squashed)
-                opening = None
+        for opening, closing in fenced_blocks(self.text):
+            if closing is None:
+                continue
+            squashed = _squash_clean(self.text[opening.end():closing.start()])
+            if squashed and self.introduced_block(opening.start()) == "said":
+                self.quote_hit(opening.start(1), closing.end(), squashed)
 
     def introduced_block(self, s: int) -> str:
         """``introduced`` for a block starting at s: the text before it on its line, or when

@@ -1448,6 +1448,14 @@ def _zone_after(text: str, e: int, meridiem: bool = False) -> tuple[int, dt.tzin
     return None if zone is None else (named.end(), zone, label)
 
 
+def zone_after(text: str, e: int) -> tuple[int, dt.tzinfo, str] | None:
+    """The zone a reader takes as written after a time ending at ``e``, as the sweep reads it
+    ("Eastern", "(Eastern Time)", "PST", "UTC+8", "Tokyo time", "4 pm Tokyo"): its end, the
+    zone and its name as written; or None. For the claims channel, which reads the words a
+    template writes after a time slot (``rulekit.prose.slot_modifiers``)."""
+    return _zone_after(text, e)
+
+
 def _city_zone(text: str, e: int) -> tuple[int, dt.tzinfo, str] | None:
     """A city named after a time ending at e ("4 pm Tokyo", "16:00 in Tokyo"), read as "<city>
     time" (``_CITY_ZONE``)."""
