@@ -637,6 +637,10 @@ class Evidence:
     # from: binding leaves a figure bound to a withheld cell to the sweep. ``raw`` keeps those
     # rows alive, so an id is never reused while the index lives.
     row_rules: Mapping[int, RowRule] = dataclasses.field(default_factory=dict)
+    # The fields a ruleset names rows by (``mentioned as variant_name, variant_sku``), besides
+    # ``name``, ``title`` and ``*_name``: "The Trailhead 3 Navy M is in stock" is judged
+    # against the stock of the row so named (``stock_rows``).
+    row_names: frozenset[str] = frozenset()
     # What this was built from (a JSON object, or a text document): binding reads its rows.
     raw: Any = None
     # The day of the evidence's first readable today/as_of/generated_at...: what "yesterday"
@@ -956,7 +960,7 @@ class Evidence:
         if not stock or isinstance(self.raw, str):
             return ()
         named: list[tuple[str, str]] = []
-        _named_rows(self.raw, "$", named)
+        _named_rows(self.raw, "$", named, self.row_names)
         rows = []
         for path, name in named:
             held = tuple(a for a in stock if a.path.startswith(path)
@@ -978,7 +982,8 @@ class Evidence:
         found = set(_STOCK_UNITS)
         for amount in stock:
             found.update(word for word in amount.words if word.isalpha())
-        found.update(noun(name.rsplit(" ", 1)[-1]) for name, _ in self.stock_rows)
+        found.update(noun(last) for last in (name.rsplit(" ", 1)[-1] for name, _ in self.stock_rows)
+                     if last.isalpha() and len(last) > 1)     # not "M" of "Trailhead 3 Navy M"
         return frozenset(found - _STOCK_NAME_WORDS)
 
     @functools.cached_property
@@ -1120,7 +1125,8 @@ class Evidence:
               minor_units: Mapping[str, int] | None = None,
               rows: Mapping[int, RowRule] | None = None,
               currencies: Mapping[str, str] | None = None,
-              zones: Iterable[tuple[str, str, str]] = ()) -> "Evidence":
+              zones: Iterable[tuple[str, str, str]] = (),
+              row_names: Iterable[str] = ()) -> "Evidence":
         """Index a JSON object or a text document. ``untrusted`` and ``authoritative`` hold
         field names, ``entity.field`` or JSON paths (``$.reviews[*].body``); ``placeholders``
         are extra "not recorded" values; ``percent_fields`` name fields stored as points;
@@ -1128,7 +1134,8 @@ class Evidence:
         ``currencies`` money fields to their currency; ``zones`` holds (field, zone, naive
         zone) of the date and timestamp fields a ruleset declares (``_Builder._in_zones``).
         ``rows`` maps the ``id()`` of each entity row inside ``evidence`` to its rule;
-        ``query_dropped`` names the URL fields compared without their query."""
+        ``query_dropped`` names the URL fields compared without their query; ``row_names``
+        the fields that name a row (a ruleset's ``mentioned as``)."""
         builder = _Builder(locale, set(untrusted), set(authoritative),
                            {p.casefold() for p in placeholders}, set(percent_fields))
         builder.query_dropped = _FieldTargets(query_dropped)
@@ -1143,7 +1150,9 @@ class Evidence:
             builder.text(evidence, "$", trusted=True)
         else:
             builder.walk(evidence, "$", (), trusted=True)
-        return builder.done(evidence)
+        built = builder.done(evidence)
+        row_names = frozenset(row_names)
+        return dataclasses.replace(built, row_names=row_names) if row_names else built
 
 
 # The words a sibling field uses to say that a number is a percentage, and the fields it
@@ -2662,19 +2671,31 @@ _STOCK_TEXTS = {"in stock": "some", "instock": "some", "available": "some", "yes
                 "unavailable": "zero", "not available": "zero", "no": "zero"}
 
 
-def _named_rows(node: Any, path: str, found: list[tuple[str, str]]) -> None:
-    """(path, name) of every object of ``node`` with a ``name`` or ``title`` string, the paths
-    written as ``_collect_amounts`` writes them."""
+def _names_row(key: str, keys: frozenset[str]) -> bool:
+    """Whether a field ``key`` names its row: ``name``, ``title``, one ending in ``_name`` or
+    ``_title`` (``variant_name``, ``productName``), or one of ``keys`` (a ruleset's
+    ``mentioned as`` fields: ``variant_sku``)."""
+    if key in keys:
+        return True
+    low = key.casefold()
+    return low in ("name", "title") or low.endswith(("_name", "_title", "-name", "-title")) \
+        or key.endswith(("Name", "Title")) and key[:1].islower()
+
+
+def _named_rows(node: Any, path: str, found: list[tuple[str, str]],
+                keys: frozenset[str] = frozenset()) -> None:
+    """(path, name) of every object of ``node`` with a string in a field that names it
+    (``_names_row``: ``name``, ``title``, ``variant_name``, a ruleset's ``mentioned as``
+    field), one for each such field, the paths written as ``_collect_amounts`` writes them."""
     if isinstance(node, Mapping):
-        name = node.get("name", node.get("title"))
-        if isinstance(name, str) and name.strip():
-            found.append((path, name))
+        found += [(path, child) for key, child in node.items() if isinstance(child, str)
+                  and child.strip() and _names_row(str(key), keys)]
         for key, child in node.items():
             if isinstance(child, (Mapping, list, tuple)):
-                _named_rows(child, f"{path}.{key}", found)
+                _named_rows(child, f"{path}.{key}", found, keys)
     elif isinstance(node, (list, tuple)):
         for index, child in enumerate(node):
-            _named_rows(child, f"{path}[{index}]", found)
+            _named_rows(child, f"{path}[{index}]", found, keys)
 
 
 def _collect_amounts(node: Any, path: str, name: str | None, row_rules: Mapping[int, RowRule],

@@ -277,7 +277,8 @@ class SweepSettings:
                                query_dropped=self._names(self.query_dropped),
                                field_placeholders=self.field_placeholders,
                                minor_units=dict(self.minor_units), rows=rows,
-                               currencies=dict(self.money_currencies), zones=self.field_zones)
+                               currencies=dict(self.money_currencies), zones=self.field_zones,
+                               row_names=self.row_names)
         if now is not None and built.today is None and not built.has_today:
             # "It ships tomorrow, December 2": the caller's now, in the ruleset's zone, is the
             # day relative words are said on when the evidence names no today of its own
@@ -285,6 +286,12 @@ class SweepSettings:
             built = dataclasses.replace(
                 built, today=aware.astimezone(dates.zone(self.timezone)).date())
         return built
+
+    @functools.cached_property
+    def row_names(self) -> frozenset[str]:
+        """The fields the ruleset's entities are ``mentioned as`` (``variant_name``,
+        ``variant_sku``): each names its row, as ``name`` does (``Evidence.stock_rows``)."""
+        return frozenset(field for entity in self.binding.entities for field in entity.mentions)
 
     @staticmethod
     def _names(targets: Iterable[str]) -> set[str]:

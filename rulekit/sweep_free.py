@@ -242,7 +242,7 @@ def _rows(evidence: Any) -> list[tuple[str, str]]:
     if isinstance(evidence.raw, str) or evidence.raw is None:
         return []
     named: list[tuple[str, str]] = []
-    _named_rows(evidence.raw, "$", named)
+    _named_rows(evidence.raw, "$", named, evidence.row_names)
     cleaned = [(path, " ".join(name.split()).casefold()) for path, name in named]
     return sorted((r for r in cleaned if r[1]), key=lambda r: -len(r[1]))
 
