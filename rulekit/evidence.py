@@ -558,6 +558,12 @@ def _trend_name(name: str) -> int | None:
     return None
 
 
+# The currency of a figure a ruleset types as a number that is no money (``integer``,
+# ``decimal``: a stock count, a rating) where it declares money fields: no currency sign or word
+# may stand for it ("$24" is not the 24 in stock), as none may for a percentage ("%").
+NO_MONEY = "#"
+
+
 @dataclasses.dataclass(frozen=True, slots=True)
 class Figure:
     """One number the evidence holds, and where."""
@@ -744,7 +750,7 @@ class Evidence:
                 # weight: {"weight_lb": 5, "currency": "USD"} backs "it weighs 5 pounds".
                 # A percentage in points is held "in %" (``_Builder._points_field``).
                 name = figure.path.rsplit(".", 1)[-1]
-                currency = None if figure.currency not in (None, "%") and _MEASURE_NAME.search(
+                currency = None if figure.currency not in (None, "%", NO_MONEY) and _MEASURE_NAME.search(
                     name) else figure.currency
                 found.setdefault(abs(figure.value), set()).add(currency)
         for value, unit, _ in self.minor_amounts:
@@ -1120,7 +1126,7 @@ class Evidence:
     def build(cls, evidence: Any, *, locale: str = "en_US", untrusted: Iterable[str] = (),
               authoritative: Iterable[str] = (), placeholders: Iterable[str] = (),
               percent_fields: Iterable[str] = (),
-              query_dropped: Iterable[str] = (),
+              query_dropped: Iterable[str] = (), no_money: Iterable[str] = (),
               field_placeholders: Iterable[tuple[str, str, str | None]] = (),
               minor_units: Mapping[str, int] | None = None,
               rows: Mapping[int, RowRule] | None = None,
@@ -1134,11 +1140,13 @@ class Evidence:
         ``currencies`` money fields to their currency; ``zones`` holds (field, zone, naive
         zone) of the date and timestamp fields a ruleset declares (``_Builder._in_zones``).
         ``rows`` maps the ``id()`` of each entity row inside ``evidence`` to its rule;
-        ``query_dropped`` names the URL fields compared without their query; ``row_names``
+        ``query_dropped`` names the URL fields compared without their query, ``no_money`` the
+        number fields no currency may stand for (``NO_MONEY``); ``row_names``
         the fields that name a row (a ruleset's ``mentioned as``)."""
         builder = _Builder(locale, set(untrusted), set(authoritative),
                            {p.casefold() for p in placeholders}, set(percent_fields))
         builder.query_dropped = _FieldTargets(query_dropped)
+        builder.no_money = _FieldTargets(no_money)
         for field, value, unless in field_placeholders:
             builder.field_placeholders.setdefault(field, []).append((value, unless))
         builder.minor_units = dict(minor_units or {})
@@ -1386,6 +1394,7 @@ class _Builder:
         self.codes: set[str] = set()
         self.phones: set[str] = set()
         self.query_dropped = _FieldTargets(())
+        self.no_money = _FieldTargets(())
         self.queryless: set[str] = set()
         self.withheld_phones: dict[str, Withheld] = {}
         self.no_quantities: dict[str, str] = {}
@@ -1743,8 +1752,7 @@ class _Builder:
         # a percentage in points ("percent_off": 15, {"type": "percentage", "value": 15}) backs
         # "15" and "15%", never "$15": it is held "in %", which no currency sign may stand for
         self.figures.append(Figure(value, path, decimals,
-                                   currency="%" if self._points_field(keys, path) else currency,
-                                   whole=True))
+                                   currency=self._held_in(keys, path, currency), whole=True))
         if value > 0 and keys and _DEDUCTION_NAME.search(keys[-1]):
             self.deductions.add(value)      # "Discount: -$4.32" (``Evidence.deductions``)
         if keys and _MULTIPLE_NAME.search(keys[-1]):
@@ -1795,6 +1803,17 @@ class _Builder:
         written = {shown, str(value)} if "E" not in str(value) else {shown}   # "24.50": both
         for number in written | {number.replace(".", ",") for number in written}:
             self.minor_forms.update(spelling.format(number).casefold() for spelling in spellings)
+
+    def _held_in(self, keys: tuple[str, ...], path: str, currency: str | None) -> str | None:
+        """The currency of a number stored alone at ``path``: "%" for a percentage in points
+        ("percent_off": 15 backs "15%", never "$15"), ``NO_MONEY`` for a field the ruleset types
+        as a number that is no money (``no_money``: "stock": 24 never backs "$24"), else
+        ``currency``."""
+        if self._points_field(keys, path):
+            return "%"
+        if self.no_money and self.no_money.holds(keys, path):
+            return NO_MONEY
+        return currency
 
     def _points_field(self, keys: tuple[str, ...], path: str) -> bool:
         """Whether the number at ``path`` (its keys ``keys``) is a percentage in points: a
@@ -2077,8 +2096,8 @@ class _Builder:
             percent = mention.percent or self._is_percent_field(keys, path)
             # a number written alone ("59.90") is an amount in the currency around it, or a
             # percentage in points ("value": "-15.0" beside "value_type": "percentage")
-            currency = mention.currency or (("%" if self._points_field(keys, path) else
-                                             self._currency(keys)) if whole else None)
+            currency = mention.currency or (self._held_in(keys, path, self._currency(keys))
+                                            if whole else None)
             self.figures.append(Figure(value, path, mention.decimals, percent=percent,
                                        currency=currency, whole=whole))
             if percent and not mention.percent:

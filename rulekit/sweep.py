@@ -62,9 +62,9 @@ from typing import Any, Collection, Iterable, Iterator, Sequence
 from rulekit import dates
 from rulekit.assent import agreement, assent_near, endorsed
 from rulekit.sweep_free import asked_free_held, may_say_free
-from rulekit.evidence import (_ANY_INDEX, _WORD, Evidence, RowRule, Withheld, _relative, _site,
-                              _url, month_part, name_words, noun, queryless_url,
-                              said_as_year)
+from rulekit.evidence import (_ANY_INDEX, _WORD, NO_MONEY, Evidence, RowRule, Withheld,
+                              _money_name, _relative, _site, _url, month_part, name_words, noun,
+                              queryless_url, said_as_year)
 from rulekit.findings import _FIGURE_KINDS, Finding, _new_finding
 from rulekit.numbers import plain_decimal
 from rulekit.policy import Binding, Entity, Policy, derived
@@ -221,6 +221,10 @@ class SweepSettings:
     timezone: str = "UTC"
     # The URL fields compared without their query (``url drop_query``), as ``percent_fields``.
     query_dropped: tuple[str, ...] = ()
+    # Where the ruleset declares money fields, its other number fields (``integer``, a
+    # ``decimal`` that is no percentage), less those named like money: a currency never stands
+    # for them (``rulekit.evidence.NO_MONEY``), as ``percent_fields``.
+    no_money: tuple[str, ...] = ()
 
     @classmethod
     def from_policy(cls, policy: Policy | None) -> "SweepSettings":
@@ -254,7 +258,8 @@ class SweepSettings:
                    query_dropped=tuple(
                        target for e in policy.entities for f in e.fields
                        if f.type.kind == "url" and f.type.query == "drop"
-                       for target in _field_targets(policy, e, f.name)))
+                       for target in _field_targets(policy, e, f.name)),
+                   no_money=_no_money_fields(policy))
 
     def index(self, evidence: Any, locale: str, *, now: dt.datetime | None = None) -> Evidence:
         """Index ``evidence`` once for any number of audits. ``now`` is when its rows' ages
@@ -275,6 +280,7 @@ class SweepSettings:
                                placeholders=self.placeholders,
                                percent_fields=self._names(self.percent_fields),
                                query_dropped=self._names(self.query_dropped),
+                               no_money=self._names(self.no_money),
                                field_placeholders=self.field_placeholders,
                                minor_units=dict(self.minor_units), rows=rows,
                                currencies=dict(self.money_currencies), zones=self.field_zones,
@@ -329,6 +335,18 @@ def _field_targets(policy: Policy, entity: Entity, field: str) -> tuple[str, ...
     without one is found by name ("post.engagement_rate", and "engagement_rate" alone)."""
     paths = next((b.paths for b in policy.binding.entities if b.name == entity.name), ())
     return tuple(f"{path}.{field}" for path in paths) or (f"{entity.name}.{field}",)
+
+
+def _no_money_fields(policy: Policy) -> tuple[str, ...]:
+    """Where ``policy`` declares a money field, where its number fields that are no money are
+    (``integer``, and ``decimal`` but a percentage, not named like money: ``stock``,
+    ``rating``), as ``_field_targets`` gives them; none in a ruleset with no money field, whose
+    numbers may be amounts."""
+    if not any(f.type.kind == "money" for e in policy.entities for f in e.fields):
+        return ()
+    return tuple(target for e in policy.entities for f in e.fields
+                 if f.type.kind == "integer" or f.type.kind == "decimal" and not f.type.percent
+                 if not _money_name(f.name) for target in _field_targets(policy, e, f.name))
 
 
 def _rounding_targets(policy: Policy, rounding: Iterable[str]) -> list[str]:
@@ -2064,7 +2082,9 @@ class _Judge:
         if mention.currency is not None:
             held = self.evidence.other_currencies(value, mention.currency)
             if held:
-                where = "as a percentage" if held == ("%",) else f"in {', '.join(held)}"
+                where = "as a percentage" if held == ("%",) else \
+                    "as a number that is no amount of money" if held == (NO_MONEY,) else \
+                    f"in {', '.join(c for c in held if c != NO_MONEY)}"
                 return self._finding(mention, "unsupported_number", f"{mention.text.strip()} is "
                                      f"in {mention.currency}; the evidence holds "
                                      f"{plain_decimal(abs(value))} {where}")

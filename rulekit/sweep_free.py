@@ -220,11 +220,11 @@ def _reduced(word: str) -> str:
 
 
 def _money(evidence: Any) -> list[_Money]:
-    from rulekit.evidence import _money_name, key_words
+    from rulekit.evidence import NO_MONEY, _money_name, key_words
 
     found = []
     for figure in evidence.figures:
-        if figure.percent or not figure.whole or figure.currency == "%":
+        if figure.percent or not figure.whole or figure.currency in ("%", NO_MONEY):
             continue
         key = re.split(r"[.\[\]]", figure.path.rstrip("]"))[-1]
         if figure.currency is None and not _money_name(key):
