@@ -77,7 +77,8 @@ from rulekit.scan.words import number_word_compound
 from rulekit.scan.figures import FALL_BEFORE, RISE_BEFORE, change_word_before, currency_codes
 from rulekit.sweep_codes import (POSITION_WORDS, code_like, code_run, list_marker, phone_digits,
                                  phone_field, phones_in, shortcut)
-from rulekit.units import EXCLUDED, INCLUDED, UNIT_OF, named_tax_basis, named_units, names_tax
+from rulekit.units import (EXCLUDED, INCLUDED, UNIT_OF, named_base, named_tax_basis,
+                           named_units, names_tax)
 
 # Field names whose text is written by third parties, unless the rules say otherwise, as the
 # whole name: a text, a body, a message of anyone (in the languages the scanner reads).
@@ -867,17 +868,28 @@ class Evidence:
         ``cost_per_1k_calls``, 90 for ``goals_per_90``, 100000 for ``deathsPer100k``. Said after
         "per", such a number is the unit a figure is counted in, not a figure. Read from the
         keys of ``raw`` on first use."""
-        found = set()
-        for key in _keys_in(self.raw):
-            if "per" not in key.lower():
+        return frozenset(base[0] for key in _keys_in(self.raw) if "per" in key.lower()
+                         and (base := named_base(key)) is not None)
+
+    @functools.cached_property
+    def bases(self) -> Mapping[Decimal, frozenset[tuple[Decimal, str | None]]]:
+        """The bases each amount is held per, for the amounts held only in fields named for
+        an amount per N things (``rulekit.units.named_base``: 0.40 per (1000, "call") for
+        ``price_per_1000_calls``, 3.50 per (100, "gram") for ``unit_price_per_100g``), by
+        magnitude: said per another base ("$0.40 per call", "$3.50 per kg") it is another
+        amount. An amount any other field holds too is left out."""
+        found: dict[Decimal, set[tuple[Decimal, str | None]] | None] = {}
+        for figure in self.figures:
+            if figure.percent or not figure.whole:
                 continue
-            words = [word.lower() for word in _NAME_WORDS.findall(key)]
-            for at, word in enumerate(words[:-1]):
-                # "per" as a word of the name (not "super7", "upper_2"), then its digits
-                if word == "per" and words[at + 1].isdigit() and len(words[at + 1]) <= 7:
-                    scale = words[at + 2] if at + 2 < len(words) else ""
-                    found.add(Decimal(words[at + 1]) * _RATE_BASE_SCALES.get(scale, 1))
-        return frozenset(found)
+            value = abs(figure.value)
+            name = figure.path.rsplit(".", 1)[-1].split("[", 1)[0]
+            base = named_base(name) if "per" in name.lower() else None
+            if base is None:
+                found[value] = None
+            elif found.get(value, ()) is not None:
+                found.setdefault(value, set()).add(base)
+        return {value: frozenset(held) for value, held in found.items() if held}
 
     @functools.cached_property
     def time_windows(self) -> Mapping[Decimal, Mapping[str, frozenset[Decimal]]]:
@@ -2380,8 +2392,6 @@ _WORD = re.compile(r"[^\W_]+")
 _STOCK_UNITS = frozenset({"unit", "item", "piece", "copy", "pair", "one", "article", "product"})
 _STOCK_NAME_WORDS = frozenset({"stock", "in", "left", "remaining", "available", "availability",
                                "is", "has", "level", "on", "hand", "inventory", "qty", "quantity"})
-# The scale after the base of a rate in a field's name: "per_1k", "Per100k", "per_1m".
-_RATE_BASE_SCALES = {"k": 1000, "m": 10**6, "mm": 10**6, "bn": 10**9}
 # A window of time in a field's name: "posts_30d", "requests_last_24h", "views7d", "last7Days",
 # "sessions_28_days". Not a bare "m" (minutes or months) nor "s".
 _WINDOW_NAME = re.compile(r"(?<![0-9])([0-9]{1,4})_?((?i:days?|d|hours?|hrs?|h|weeks?|wks?|w|"

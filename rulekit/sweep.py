@@ -79,7 +79,7 @@ from rulekit.scan.figures import (CHANGE_OTHER, CHANGED_BEFORE, FALL_BEFORE, FAL
                                    RISE_BEFORE, RISE_OTHER, _NOT_A_NOUN, change_word_before)
 from rulekit.units import BASIS_WORDS, general_basis_at, general_bases, may_state_tax_basis, \
     TOTAL, per_after, said_as_total, tax_basis_said, \
-    unit_after, unit_word
+    unit_after, unit_word, base_said, other_base
 from rulekit.sweep_amounts import (_NUMBER_THEN_WORD, _amount_words, _cjk_magnitude_spans,
                                     _count_levels, _magnitudes, _stock_levels)
 from rulekit.sweep_codes import (FREE_POSITION_WORDS, PHONE, POSITION_WORDS, code_forms,
@@ -1887,6 +1887,30 @@ def _digit_at_left(text: str, at: int) -> bool:
     return char.isdigit() or (char in ".,'" and at >= 2 and text[at - 2].isdigit())
 
 
+def _after_per(text: str, start: int) -> bool:
+    """Whether a number at ``start`` is said after "per", or after a slash right after an
+    amount ("$3.50/100g", "$3.50 / 100 g"): the base of a rate."""
+    if _word_before(text, start) == "per":
+        return True
+    at = start
+    while at and text[at - 1] in " \u00a0":
+        at -= 1
+    if not at or text[at - 1] != "/":
+        return False
+    at -= 1
+    while at and text[at - 1] in " \u00a0":
+        at -= 1
+    return at > 0 and text[at - 1].isdigit()
+
+
+def _base_words(base: tuple[Decimal, str | None]) -> str:
+    """A base of a rate as a finding says it: "1000 calls", "100 grams", "call", "90"."""
+    count, thing = base
+    if thing is None:
+        return plain_decimal(count)
+    return thing if count == 1 else f"{plain_decimal(count)} {thing}s"
+
+
 def _other_unit(text: str, mention: Mention,
                 held: tuple[frozenset[str], frozenset[str]], lang: str) -> str | None:
     """What the answer says ``mention`` is counted in or per that is none of the units the
@@ -2071,7 +2095,7 @@ class _Judge:
             return None
         if value in self.from_slots:
             return None     # code put it there
-        if _word_before(self.text, mention.start) == "per" and value in self.evidence.rate_bases:
+        if value in self.evidence.rate_bases and _after_per(self.text, mention.start):
             return None     # "per 1k calls" for ``cost_per_1k_calls``: the base of a stored rate
         windows = self.evidence.time_windows.get(value) if mention.sign is None else None
         if windows and self._window_of_its_word(index, mention, windows):
@@ -2099,6 +2123,14 @@ class _Judge:
             return self._finding(mention, "unsupported_number", f"{mention.text.strip()} "
                                  f"{said} is another quantity: the evidence holds "
                                  f"{plain_decimal(abs(value))} {' and '.join(where)}")
+        bases = self.evidence.bases if mention.currency is not None else None
+        held = bases.get(abs(value)) if bases else None
+        said = base_said(self.text, mention.start, mention.end) if held else None
+        if said is not None and other_base(said, held):
+            return self._finding(mention, "unsupported_number", f"{mention.text.strip()} is "
+                                 f"said per {_base_words(said)}; the evidence holds "
+                                 f"{plain_decimal(abs(value))} per "
+                                 f"{' or '.join(sorted(map(_base_words, held)))}")
         held = self.taxed.get(value) if self.taxed else None
         said = _other_basis(self.text, mention, held, self.general) if held else None
         if said is not None:
