@@ -109,6 +109,12 @@ _STOCK_CUE = re.compile(r"left|remain|stock|availab|on hand|inventor|we(?:['’]
 # Where a template's sentence ends: a stop before white space, or a line break (a list).
 SENTENCE_END = re.compile(r"[.!?\u3002\uff01\uff1f](?=\s|$)|\n")
 _LABEL_REST = re.compile(r"[ \t\u00a0*_]*:?[ \t\u00a0*_]*")
+# Before a stock word, a verb that makes it a statement, not a label: "{name} is in stock:
+# {stock} left", "is still available: {stock} left" say there is some stock, whatever the
+# colon after them.
+_STATED_BEFORE = re.compile(r"(?:(?<![\w'])(?:is|are|was|were|be|been|being)|'s|'re)"
+                            r"(?:[ \t\u00a0]+(?:still|currently|now|also|already|all|not|"
+                            r"no longer|back))*[ \t\u00a0]*\Z", re.IGNORECASE)
 # "as" is a cause before a clause whose subject is a thing or a party and whose verb is a state
 # ("as the warehouse was short-staffed", "as your order A-1001 has shipped"), read after the
 # trie found it: not "as soon as", "as long as", "the same as" (the words before it), nor "as
@@ -998,7 +1004,9 @@ def stock_words(pieces: Sequence[str], stock_slots: Mapping[str, Any]) -> list[t
             close()
             sentence_words, sentence_slot, at = [], None, end.end()
         for match in _STOCK_WORDS.finditer(piece, at):
-            if labels_slot and _LABEL_REST.fullmatch(piece, match.end()):
+            if labels_slot and _LABEL_REST.fullmatch(piece, match.end()) \
+                    and not _STATED_BEFORE.search(piece, max(0, match.start() - 40),
+                                                  match.start()):
                 continue        # "In stock: {stock}": the slot's label
             sentence_words.append(match.group(0).lower())
     close()
