@@ -1562,6 +1562,41 @@ def _shown(normal: Any) -> str:
     return str(normal)
 
 
+def _price_words_failures(policy: Policy, planned: list[_Planned], template: Any,
+                          path: str) -> list[Failure]:
+    """Words right before a money slot that name another price of its row ("{name} was
+    {price}, now {list_price}": the list price shown as the price paid), in every prose mode
+    (``prose.slot_price_words``): `unapproved_shape`, naming the words and the field they
+    name."""
+    words_of = derived(policy, "check.price_words", _entity_price_words)
+    slots = {p.claim.key: (p.field.name, words_of[p.entity.name]) for p in planned
+             if p.field is not None and p.entity is not None and p.field.type.kind == "money"
+             and words_of.get(p.entity.name)}
+    said = prose_rules.slot_price_words(template.pieces, slots) if slots else ()
+    if not said:
+        return []
+    fields = {p.claim.key: p for p in planned if p.claim.key in slots}
+    return [Failure("unapproved_shape", Reason(
+        "unapproved_shape", "words before a slot name another price of its row than the slot "
+        "holds: " + ", ".join(
+            f"'{words}' names the {' or '.join(sorted(named))}, but {{{slot}}} is the "
+            f"{fields[slot].field.label}" for words, slot, named in said), path),
+        misbound=tuple(dict.fromkeys(slot for _, slot, _ in said)))]
+
+
+def _entity_price_words(policy: Policy) -> dict[str, dict[str, frozenset[str]]]:
+    """``prose.price_words`` of each entity of ``policy`` with two money fields or more."""
+    bound = {entity.name: entity.words for entity in policy.binding.entities}
+    out = {}
+    for entity in policy.entities:
+        money = [field.name for field in entity.fields if field.type.kind == "money"]
+        if len(money) > 1:
+            words = prose_rules.price_words(bound.get(entity.name, ()), money)
+            if words:
+                out[entity.name] = words
+    return out
+
+
 def _prose_failures(policy: Policy, reply: Reply, planned: list[_Planned],
                     rows: dict) -> list[Failure]:
     template = reply.template
@@ -1637,6 +1672,9 @@ def _prose_failures(policy: Policy, reply: Reply, planned: list[_Planned],
     if not approved and may_say_free(template.prose.casefold()):
         # rule 15 (rulekit.sweep_free): "{name} is free." of a price of $20.00
         failures += free_failures(policy, template, planned, rows, path)
+    if not approved and any(field.type.kind == "money" for field in fields.values()):
+        # "{name} was {price}, now {list_price}": the words name the other price of the row
+        failures += _price_words_failures(policy, planned, template, path)
     periods = {key: held for key, field in fields.items()
                if field.type.kind == "money"
                and (held := prose_rules.field_periods(field.name, field.label))}

@@ -77,8 +77,8 @@ from rulekit.scan.words import number_word_compound
 from rulekit.scan.figures import FALL_BEFORE, RISE_BEFORE, change_word_before, currency_codes
 from rulekit.sweep_codes import (POSITION_WORDS, code_like, code_run, hex_id, list_marker,
                                  phone_digits, phone_field, phones_in, shortcut)
-from rulekit.units import (EXCLUDED, INCLUDED, UNIT_OF, named_tax_basis, named_units, names_tax,
-                           glued_unit, of_kinds_written, unit_after)
+from rulekit.units import (EXCLUDED, INCLUDED, UNIT_OF, named_base, named_tax_basis, named_units,
+                           names_tax, glued_unit, of_kinds_written, unit_after)
 
 # Field names whose text is written by third parties, unless the rules say otherwise, as the
 # whole name: a text, a body, a message of anyone (in the languages the scanner reads).
@@ -565,6 +565,12 @@ def _trend_name(name: str) -> int | None:
     return None
 
 
+# The currency of a figure a ruleset types as a number that is no money (``integer``,
+# ``decimal``: a stock count, a rating) where it declares money fields: no currency sign or word
+# may stand for it ("$24" is not the 24 in stock), as none may for a percentage ("%").
+NO_MONEY = "#"
+
+
 @dataclasses.dataclass(frozen=True, slots=True)
 class Figure:
     """One number the evidence holds, and where."""
@@ -644,6 +650,10 @@ class Evidence:
     # from: binding leaves a figure bound to a withheld cell to the sweep. ``raw`` keeps those
     # rows alive, so an id is never reused while the index lives.
     row_rules: Mapping[int, RowRule] = dataclasses.field(default_factory=dict)
+    # The fields a ruleset names rows by (``mentioned as variant_name, variant_sku``), besides
+    # ``name``, ``title`` and ``*_name``: "The Trailhead 3 Navy M is in stock" is judged
+    # against the stock of the row so named (``stock_rows``).
+    row_names: frozenset[str] = frozenset()
     # What this was built from (a JSON object, or a text document): binding reads its rows.
     raw: Any = None
     # The day of the evidence's first readable today/as_of/generated_at...: what "yesterday"
@@ -750,7 +760,7 @@ class Evidence:
                 # weight: {"weight_lb": 5, "currency": "USD"} backs "it weighs 5 pounds".
                 # A percentage in points is held "in %" (``_Builder._points_field``).
                 name = figure.path.rsplit(".", 1)[-1]
-                currency = None if figure.currency not in (None, "%") and _MEASURE_NAME.search(
+                currency = None if figure.currency not in (None, "%", NO_MONEY) and _MEASURE_NAME.search(
                     name) else figure.currency
                 found.setdefault(abs(figure.value), set()).add(currency)
         for value, unit, _ in self.minor_amounts:
@@ -879,17 +889,28 @@ class Evidence:
         ``cost_per_1k_calls``, 90 for ``goals_per_90``, 100000 for ``deathsPer100k``. Said after
         "per", such a number is the unit a figure is counted in, not a figure. Read from the
         keys of ``raw`` on first use."""
-        found = set()
-        for key in _keys_in(self.raw):
-            if "per" not in key.lower():
+        return frozenset(base[0] for key in _keys_in(self.raw) if "per" in key.lower()
+                         and (base := named_base(key)) is not None)
+
+    @functools.cached_property
+    def bases(self) -> Mapping[Decimal, frozenset[tuple[Decimal, str | None]]]:
+        """The bases each amount is held per, for the amounts held only in fields named for
+        an amount per N things (``rulekit.units.named_base``: 0.40 per (1000, "call") for
+        ``price_per_1000_calls``, 3.50 per (100, "gram") for ``unit_price_per_100g``), by
+        magnitude: said per another base ("$0.40 per call", "$3.50 per kg") it is another
+        amount. An amount any other field holds too is left out."""
+        found: dict[Decimal, set[tuple[Decimal, str | None]] | None] = {}
+        for figure in self.figures:
+            if figure.percent or not figure.whole:
                 continue
-            words = [word.lower() for word in _NAME_WORDS.findall(key)]
-            for at, word in enumerate(words[:-1]):
-                # "per" as a word of the name (not "super7", "upper_2"), then its digits
-                if word == "per" and words[at + 1].isdigit() and len(words[at + 1]) <= 7:
-                    scale = words[at + 2] if at + 2 < len(words) else ""
-                    found.add(Decimal(words[at + 1]) * _RATE_BASE_SCALES.get(scale, 1))
-        return frozenset(found)
+            value = abs(figure.value)
+            name = figure.path.rsplit(".", 1)[-1].split("[", 1)[0]
+            base = named_base(name) if "per" in name.lower() else None
+            if base is None:
+                found[value] = None
+            elif found.get(value, ()) is not None:
+                found.setdefault(value, set()).add(base)
+        return {value: frozenset(held) for value, held in found.items() if held}
 
     @functools.cached_property
     def time_windows(self) -> Mapping[Decimal, Mapping[str, frozenset[Decimal]]]:
@@ -978,7 +999,7 @@ class Evidence:
         if not stock or isinstance(self.raw, str):
             return ()
         named: list[tuple[str, str]] = []
-        _named_rows(self.raw, "$", named)
+        _named_rows(self.raw, "$", named, self.row_names)
         rows = []
         for path, name in named:
             held = tuple(a for a in stock if a.path.startswith(path)
@@ -1000,7 +1021,8 @@ class Evidence:
         found = set(_STOCK_UNITS)
         for amount in stock:
             found.update(word for word in amount.words if word.isalpha())
-        found.update(noun(name.rsplit(" ", 1)[-1]) for name, _ in self.stock_rows)
+        found.update(noun(last) for last in (name.rsplit(" ", 1)[-1] for name, _ in self.stock_rows)
+                     if last.isalpha() and len(last) > 1)     # not "M" of "Trailhead 3 Navy M"
         return frozenset(found - _STOCK_NAME_WORDS)
 
     @functools.cached_property
@@ -1148,14 +1170,15 @@ class Evidence:
     def build(cls, evidence: Any, *, locale: str = "en_US", untrusted: Iterable[str] = (),
               authoritative: Iterable[str] = (), placeholders: Iterable[str] = (),
               percent_fields: Iterable[str] = (),
-              query_dropped: Iterable[str] = (),
+              query_dropped: Iterable[str] = (), no_money: Iterable[str] = (),
               field_placeholders: Iterable[tuple[str, str, str | None]] = (),
               minor_units: Mapping[str, int] | None = None,
               rows: Mapping[int, RowRule] | None = None,
               currencies: Mapping[str, str] | None = None,
               zones: Iterable[tuple[str, str, str]] = (),
               identifiers: Iterable[str] = (),
-              header_zone: str | None = None) -> "Evidence":
+              header_zone: str | None = None,
+              row_names: Iterable[str] = ()) -> "Evidence":
         """Index a JSON object or a text document. ``untrusted`` and ``authoritative`` hold
         field names, ``entity.field`` or JSON paths (``$.reviews[*].body``); ``placeholders``
         are extra "not recorded" values; ``percent_fields`` name fields stored as points;
@@ -1166,10 +1189,13 @@ class Evidence:
         ``query_dropped`` names the URL fields compared without their query; ``identifiers``
         the fields declared ``identifier``, whose digits are a code, no quantity;
         ``header_zone`` the ruleset's header ``timezone`` (None for UTC), which an instant
-        with an offset in a field no entity declares is read in."""
+        with an offset in a field no entity declares is read in; ``no_money`` the number
+        fields no currency may stand for (``NO_MONEY``); ``row_names`` the fields that name a
+        row (a ruleset's ``mentioned as``)."""
         builder = _Builder(locale, set(untrusted), set(authoritative),
                            {p.casefold() for p in placeholders}, set(percent_fields))
         builder.query_dropped = _FieldTargets(query_dropped)
+        builder.no_money = _FieldTargets(no_money)
         for field, value, unless in field_placeholders:
             builder.field_placeholders.setdefault(field, []).append((value, unless))
         builder.minor_units = dict(minor_units or {})
@@ -1183,7 +1209,9 @@ class Evidence:
             builder.text(evidence, "$", trusted=True)
         else:
             builder.walk(evidence, "$", (), trusted=True)
-        return builder.done(evidence)
+        built = builder.done(evidence)
+        row_names = frozenset(row_names)
+        return dataclasses.replace(built, row_names=row_names) if row_names else built
 
 
 # The words a sibling field uses to say that a number is a percentage, and the fields it
@@ -1421,6 +1449,7 @@ class _Builder:
         # The header's zone, read as a date field's (a UTC midnight or a naive time is the
         # day as written), for an instant no declared field's zone reads (``text``).
         self.header_zones: tuple[tuple[str, None], ...] = ()
+        self.no_money = _FieldTargets(())
         self.queryless: set[str] = set()
         self.withheld_phones: dict[str, Withheld] = {}
         self.no_quantities: dict[str, str] = {}
@@ -1781,8 +1810,7 @@ class _Builder:
         # a percentage in points ("percent_off": 15, {"type": "percentage", "value": 15}) backs
         # "15" and "15%", never "$15": it is held "in %", which no currency sign may stand for
         self.figures.append(Figure(value, path, decimals,
-                                   currency="%" if self._points_field(keys, path) else currency,
-                                   whole=True))
+                                   currency=self._held_in(keys, path, currency), whole=True))
         if value > 0 and keys and _DEDUCTION_NAME.search(keys[-1]):
             self.deductions.add(value)      # "Discount: -$4.32" (``Evidence.deductions``)
         if keys and _MULTIPLE_NAME.search(keys[-1]):
@@ -1833,6 +1861,17 @@ class _Builder:
         written = {shown, str(value)} if "E" not in str(value) else {shown}   # "24.50": both
         for number in written | {number.replace(".", ",") for number in written}:
             self.minor_forms.update(spelling.format(number).casefold() for spelling in spellings)
+
+    def _held_in(self, keys: tuple[str, ...], path: str, currency: str | None) -> str | None:
+        """The currency of a number stored alone at ``path``: "%" for a percentage in points
+        ("percent_off": 15 backs "15%", never "$15"), ``NO_MONEY`` for a field the ruleset types
+        as a number that is no money (``no_money``: "stock": 24 never backs "$24"), else
+        ``currency``."""
+        if self._points_field(keys, path):
+            return "%"
+        if self.no_money and self.no_money.holds(keys, path):
+            return NO_MONEY
+        return currency
 
     def _points_field(self, keys: tuple[str, ...], path: str) -> bool:
         """Whether the number at ``path`` (its keys ``keys``) is a percentage in points: a
@@ -2142,8 +2181,8 @@ class _Builder:
             percent = mention.percent or self._is_percent_field(keys, path)
             # a number written alone ("59.90") is an amount in the currency around it, or a
             # percentage in points ("value": "-15.0" beside "value_type": "percentage")
-            currency = mention.currency or (("%" if self._points_field(keys, path) else
-                                             self._currency(keys)) if whole else None)
+            currency = mention.currency or (self._held_in(keys, path, self._currency(keys))
+                                            if whole else None)
             self.figures.append(Figure(value, path, mention.decimals, percent=percent,
                                        currency=currency, whole=whole))
             if percent and not mention.percent:
@@ -2427,8 +2466,6 @@ _WORD = re.compile(r"[^\W_]+")
 _STOCK_UNITS = frozenset({"unit", "item", "piece", "copy", "pair", "one", "article", "product"})
 _STOCK_NAME_WORDS = frozenset({"stock", "in", "left", "remaining", "available", "availability",
                                "is", "has", "level", "on", "hand", "inventory", "qty", "quantity"})
-# The scale after the base of a rate in a field's name: "per_1k", "Per100k", "per_1m".
-_RATE_BASE_SCALES = {"k": 1000, "m": 10**6, "mm": 10**6, "bn": 10**9}
 # A window of time in a field's name: "posts_30d", "requests_last_24h", "views7d", "last7Days",
 # "sessions_28_days". Not a bare "m" (minutes or months) nor "s".
 _WINDOW_NAME = re.compile(r"(?<![0-9])([0-9]{1,4})_?((?i:days?|d|hours?|hrs?|h|weeks?|wks?|w|"
@@ -2739,19 +2776,31 @@ _STOCK_TEXTS = {"in stock": "some", "instock": "some", "available": "some", "yes
                 "unavailable": "zero", "not available": "zero", "no": "zero"}
 
 
-def _named_rows(node: Any, path: str, found: list[tuple[str, str]]) -> None:
-    """(path, name) of every object of ``node`` with a ``name`` or ``title`` string, the paths
-    written as ``_collect_amounts`` writes them."""
+def _names_row(key: str, keys: frozenset[str]) -> bool:
+    """Whether a field ``key`` names its row: ``name``, ``title``, one ending in ``_name`` or
+    ``_title`` (``variant_name``, ``productName``), or one of ``keys`` (a ruleset's
+    ``mentioned as`` fields: ``variant_sku``)."""
+    if key in keys:
+        return True
+    low = key.casefold()
+    return low in ("name", "title") or low.endswith(("_name", "_title", "-name", "-title")) \
+        or key.endswith(("Name", "Title")) and key[:1].islower()
+
+
+def _named_rows(node: Any, path: str, found: list[tuple[str, str]],
+                keys: frozenset[str] = frozenset()) -> None:
+    """(path, name) of every object of ``node`` with a string in a field that names it
+    (``_names_row``: ``name``, ``title``, ``variant_name``, a ruleset's ``mentioned as``
+    field), one for each such field, the paths written as ``_collect_amounts`` writes them."""
     if isinstance(node, Mapping):
-        name = node.get("name", node.get("title"))
-        if isinstance(name, str) and name.strip():
-            found.append((path, name))
+        found += [(path, child) for key, child in node.items() if isinstance(child, str)
+                  and child.strip() and _names_row(str(key), keys)]
         for key, child in node.items():
             if isinstance(child, (Mapping, list, tuple)):
-                _named_rows(child, f"{path}.{key}", found)
+                _named_rows(child, f"{path}.{key}", found, keys)
     elif isinstance(node, (list, tuple)):
         for index, child in enumerate(node):
-            _named_rows(child, f"{path}[{index}]", found)
+            _named_rows(child, f"{path}[{index}]", found, keys)
 
 
 def _collect_amounts(node: Any, path: str, name: str | None, row_rules: Mapping[int, RowRule],

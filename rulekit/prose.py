@@ -111,6 +111,12 @@ _STOCK_CUE = re.compile(r"left|remain|stock|availab|on hand|inventor|we(?:['’]
 # Where a template's sentence ends: a stop before white space, or a line break (a list).
 SENTENCE_END = re.compile(r"[.!?\u3002\uff01\uff1f](?=\s|$)|\n")
 _LABEL_REST = re.compile(r"[ \t\u00a0*_]*:?[ \t\u00a0*_]*")
+# Before a stock word, a verb that makes it a statement, not a label: "{name} is in stock:
+# {stock} left", "is still available: {stock} left" say there is some stock, whatever the
+# colon after them.
+_STATED_BEFORE = re.compile(r"(?:(?<![\w'])(?:is|are|was|were|be|been|being)|'s|'re)"
+                            r"(?:[ \t\u00a0]+(?:still|currently|now|also|already|all|not|"
+                            r"no longer|back))*[ \t\u00a0]*\Z", re.IGNORECASE)
 # "as" is a cause before a clause whose subject is a thing or a party and whose verb is a state
 # ("as the warehouse was short-staffed", "as your order A-1001 has shipped"), read after the
 # trie found it: not "as soon as", "as long as", "the same as" (the words before it), nor "as
@@ -1031,7 +1037,9 @@ def stock_words(pieces: Sequence[str], stock_slots: Mapping[str, Any]) -> list[t
             close()
             sentence_words, sentence_slot, at = [], None, end.end()
         for match in _STOCK_WORDS.finditer(piece, at):
-            if labels_slot and _LABEL_REST.fullmatch(piece, match.end()):
+            if labels_slot and _LABEL_REST.fullmatch(piece, match.end()) \
+                    and not _STATED_BEFORE.search(piece, max(0, match.start() - 40),
+                                                  match.start()):
                 continue        # "In stock: {stock}": the slot's label
             sentence_words.append(match.group(0).lower())
     close()
@@ -1099,3 +1107,65 @@ _may_hold_figures_cached = functools.lru_cache(maxsize=1024)(_may_hold_figures)
 
 
 _DIGIT = re.compile(r"\d")
+
+
+# --- the words of a price before a money slot ----------------------------------------------------
+# A list price and a sale price of one row, swapped by the words before their slots ("{name} was
+# {price}, now {list_price}"): both claims are confirmed, and the customer reads the list price
+# as the price paid. The words are each field's `said as` words, and those of a list price
+# belong to a field named for one, those of a sale to its other money fields, unless declared
+# (``price_words``).
+_LIST_PRICE_NAME = re.compile(r"(?:^|_)(?:list|regular|original|compare_at|compare|msrp|rrp|"
+                              r"was|retail|reference|strike|strikethrough)(?:_|$)", re.IGNORECASE)
+_LIST_WORDS = ("was", "were", "regularly", "originally", "normally", "usually", "list price",
+               "down from", "reduced from", "compare at", "previously", "regular price",
+               "original price", "rrp", "msrp")
+_SALE_WORDS = ("now", "now only", "now just", "on sale for", "on sale at", "sale price",
+               "reduced to", "down to", "marked down to")
+# What may stand between such words and the slot: "regularly: {p}", "(was {p})", "was at {p}".
+_PRICE_WORDS_TAIL = re.compile(r"[ \t\u00a0(:*_]*\Z")
+
+
+def price_words(entity_words: Sequence[tuple[str, str]], money: Sequence[str]
+                ) -> dict[str, frozenset[str]]:
+    """The words that name each money field of one entity before its amount, word ->
+    the fields it names: its `said as` words (``entity_words``, of the binding), and, where it
+    has a field named for a list price (``regular_price``, ``list_price``, ``compare_at_price``,
+    ``msrp``) and other money fields (``money``), the words of a list price (``_LIST_WORDS``)
+    for the first and of a sale (``_SALE_WORDS``) for the others, unless declared."""
+    found: dict[str, set[str]] = {}
+    for word, field in entity_words:
+        if field in money and any(c.isalpha() for c in word):
+            found.setdefault(word.casefold(), set()).add(field)
+    listed = [field for field in money if _LIST_PRICE_NAME.search(field)]
+    other = [field for field in money if field not in listed]
+    if listed and other:
+        declared = set(found)
+        for words, fields in ((_LIST_WORDS, listed), (_SALE_WORDS, other)):
+            for word in words:
+                if word not in declared:
+                    found.setdefault(word, set()).update(fields)
+    return {word: frozenset(fields) for word, fields in found.items()}
+
+
+def slot_price_words(pieces: Sequence[str], slots: Mapping[str, tuple[str, Mapping[str, frozenset[str]]]]
+                     ) -> list[tuple[str, str, frozenset[str]]]:
+    """The words right before a money slot that name another price of its row, as (the words
+    with the slot, the slot, the fields they name), in order: "was {price}" when "was" names the
+    list price, "now {list_price}", "costs {list_price}". ``slots`` maps each money slot to its
+    field and the words of its entity (``price_words``). The longest words that end right
+    before the slot count, maybe with a bracket, a colon or emphasis between."""
+    found = []
+    for index in range(1, len(pieces), 2):
+        held = slots.get(pieces[index])
+        if held is None:
+            continue
+        field, words = held
+        before = pieces[index - 1]
+        tail = before[:_PRICE_WORDS_TAIL.search(before).start()].casefold()
+        said = max((word for word in words if tail.endswith(word) and not (
+            tail[len(tail) - len(word) - 1:len(tail) - len(word)].isalnum())), key=len,
+            default=None)
+        if said is not None and field not in words[said]:
+            found.append((f"{said} {{{pieces[index]}}}", pieces[index], words[said]))
+    return found

@@ -63,9 +63,9 @@ from typing import Any, Collection, Iterable, Iterator, Sequence
 from rulekit import dates
 from rulekit.assent import agreement, assent_near, endorsed
 from rulekit.sweep_free import asked_free_held, may_say_free
-from rulekit.evidence import (_ANY_INDEX, _WORD, Evidence, RowRule, Withheld, _relative, _site,
-                              _url, month_part, name_words, noun, queryless_url,
-                              said_as_year)
+from rulekit.evidence import (_ANY_INDEX, _WORD, NO_MONEY, Evidence, RowRule, Withheld,
+                              _money_name, _relative, _site, _url, month_part, name_words, noun,
+                              queryless_url, said_as_year)
 from rulekit.findings import _FIGURE_KINDS, Finding, _new_finding
 from rulekit.numbers import plain_decimal
 from rulekit.policy import Binding, Entity, Policy, derived
@@ -80,7 +80,7 @@ from rulekit.scan.figures import (CHANGE_OTHER, CHANGED_BEFORE, FALL_BEFORE, FAL
                                    RISE_BEFORE, RISE_OTHER, _NOT_A_NOUN, change_word_before)
 from rulekit.units import BASIS_WORDS, general_basis_at, general_bases, may_state_tax_basis, \
     TOTAL, per_after, said_as_total, tax_basis_said, \
-    unit_after, unit_word
+    unit_after, unit_word, base_said, other_base
 from rulekit.sweep_amounts import (_NUMBER_THEN_WORD, _amount_words, _cjk_magnitude_spans,
                                     _count_levels, _magnitudes, _stock_levels)
 from rulekit.sweep_codes import (FREE_POSITION_WORDS, PHONE, POSITION_WORDS, code_forms,
@@ -225,6 +225,10 @@ class SweepSettings:
     # The fields declared ``identifier``: digits there are a code (an account's last four), a
     # name the answer may write, never a quantity (rule 4).
     identifier_fields: tuple[str, ...] = ()
+    # Where the ruleset declares money fields, its other number fields (``integer``, a
+    # ``decimal`` that is no percentage), less those named like money: a currency never stands
+    # for them (``rulekit.evidence.NO_MONEY``), as ``percent_fields``.
+    no_money: tuple[str, ...] = ()
 
     @classmethod
     def from_policy(cls, policy: Policy | None) -> "SweepSettings":
@@ -260,7 +264,8 @@ class SweepSettings:
                        if f.type.kind == "url" and f.type.query == "drop"
                        for target in _field_targets(policy, e, f.name)),
                    identifier_fields=tuple(sorted({f.name for f in fields
-                                                   if f.type.kind == "identifier"})))
+                                                   if f.type.kind == "identifier"})),
+                   no_money=_no_money_fields(policy))
 
     def index(self, evidence: Any, locale: str, *, now: dt.datetime | None = None) -> Evidence:
         """Index ``evidence`` once for any number of audits. ``now`` is when its rows' ages
@@ -281,11 +286,13 @@ class SweepSettings:
                                placeholders=self.placeholders,
                                percent_fields=self._names(self.percent_fields),
                                query_dropped=self._names(self.query_dropped),
+                               no_money=self._names(self.no_money),
                                field_placeholders=self.field_placeholders,
                                minor_units=dict(self.minor_units), rows=rows,
                                currencies=dict(self.money_currencies), zones=self.field_zones,
                                identifiers=self.identifier_fields,
-                               header_zone=self.timezone if self.timezone != "UTC" else None)
+                               header_zone=self.timezone if self.timezone != "UTC" else None,
+                               row_names=self.row_names)
         if now is not None and built.today is None and not built.has_today:
             # "It ships tomorrow, December 2": the caller's now, in the ruleset's zone, is the
             # day relative words are said on when the evidence names no today of its own
@@ -293,6 +300,12 @@ class SweepSettings:
             built = dataclasses.replace(
                 built, today=aware.astimezone(dates.zone(self.timezone)).date())
         return built
+
+    @functools.cached_property
+    def row_names(self) -> frozenset[str]:
+        """The fields the ruleset's entities are ``mentioned as`` (``variant_name``,
+        ``variant_sku``): each names its row, as ``name`` does (``Evidence.stock_rows``)."""
+        return frozenset(field for entity in self.binding.entities for field in entity.mentions)
 
     @staticmethod
     def _names(targets: Iterable[str]) -> set[str]:
@@ -330,6 +343,18 @@ def _field_targets(policy: Policy, entity: Entity, field: str) -> tuple[str, ...
     without one is found by name ("post.engagement_rate", and "engagement_rate" alone)."""
     paths = next((b.paths for b in policy.binding.entities if b.name == entity.name), ())
     return tuple(f"{path}.{field}" for path in paths) or (f"{entity.name}.{field}",)
+
+
+def _no_money_fields(policy: Policy) -> tuple[str, ...]:
+    """Where ``policy`` declares a money field, where its number fields that are no money are
+    (``integer``, and ``decimal`` but a percentage, not named like money: ``stock``,
+    ``rating``), as ``_field_targets`` gives them; none in a ruleset with no money field, whose
+    numbers may be amounts."""
+    if not any(f.type.kind == "money" for e in policy.entities for f in e.fields):
+        return ()
+    return tuple(target for e in policy.entities for f in e.fields
+                 if f.type.kind == "integer" or f.type.kind == "decimal" and not f.type.percent
+                 if not _money_name(f.name) for target in _field_targets(policy, e, f.name))
 
 
 def _rounding_targets(policy: Policy, rounding: Iterable[str]) -> list[str]:
@@ -1899,6 +1924,30 @@ def _digit_at_left(text: str, at: int) -> bool:
     return char.isdigit() or (char in ".,'" and at >= 2 and text[at - 2].isdigit())
 
 
+def _after_per(text: str, start: int) -> bool:
+    """Whether a number at ``start`` is said after "per", or after a slash right after an
+    amount ("$3.50/100g", "$3.50 / 100 g"): the base of a rate."""
+    if _word_before(text, start) == "per":
+        return True
+    at = start
+    while at and text[at - 1] in " \u00a0":
+        at -= 1
+    if not at or text[at - 1] != "/":
+        return False
+    at -= 1
+    while at and text[at - 1] in " \u00a0":
+        at -= 1
+    return at > 0 and text[at - 1].isdigit()
+
+
+def _base_words(base: tuple[Decimal, str | None]) -> str:
+    """A base of a rate as a finding says it: "1000 calls", "100 grams", "call", "90"."""
+    count, thing = base
+    if thing is None:
+        return plain_decimal(count)
+    return thing if count == 1 else f"{plain_decimal(count)} {thing}s"
+
+
 def _other_unit(text: str, mention: Mention,
                 held: tuple[frozenset[str], frozenset[str]], lang: str) -> str | None:
     """What the answer says ``mention`` is counted in or per that is none of the units the
@@ -2092,7 +2141,7 @@ class _Judge:
         if value == 1 and mention.currency is not None and mention.sign is None \
                 and _RATE_UNIT.match(self.text, mention.end):
             return None     # "1 USD = 0.9187 EUR": the unit a rate is given for, no figure
-        if _word_before(self.text, mention.start) == "per" and value in self.evidence.rate_bases:
+        if value in self.evidence.rate_bases and _after_per(self.text, mention.start):
             return None     # "per 1k calls" for ``cost_per_1k_calls``: the base of a stored rate
         windows = self.evidence.time_windows.get(value) if mention.sign is None else None
         if windows and self._window_of_its_word(index, mention, windows):
@@ -2103,7 +2152,9 @@ class _Judge:
         if mention.currency is not None:
             held = self.evidence.other_currencies(value, mention.currency)
             if held:
-                where = "as a percentage" if held == ("%",) else f"in {', '.join(held)}"
+                where = "as a percentage" if held == ("%",) else \
+                    "as a number that is no amount of money" if held == (NO_MONEY,) else \
+                    f"in {', '.join(c for c in held if c != NO_MONEY)}"
                 return self._finding(mention, "unsupported_number", f"{mention.text.strip()} is "
                                      f"in {mention.currency}; the evidence holds "
                                      f"{plain_decimal(abs(value))} {where}")
@@ -2118,6 +2169,14 @@ class _Judge:
             return self._finding(mention, "unsupported_number", f"{mention.text.strip()} "
                                  f"{said} is another quantity: the evidence holds "
                                  f"{plain_decimal(abs(value))} {' and '.join(where)}")
+        bases = self.evidence.bases if mention.currency is not None else None
+        held = bases.get(abs(value)) if bases else None
+        said = base_said(self.text, mention.start, mention.end) if held else None
+        if said is not None and other_base(said, held):
+            return self._finding(mention, "unsupported_number", f"{mention.text.strip()} is "
+                                 f"said per {_base_words(said)}; the evidence holds "
+                                 f"{plain_decimal(abs(value))} per "
+                                 f"{' or '.join(sorted(map(_base_words, held)))}")
         held = self.taxed.get(value) if self.taxed else None
         said = _other_basis(self.text, mention, held, self.general) if held else None
         if said is not None:

@@ -79,7 +79,25 @@ _VERB_AFTER = frozenset("were was is are have has had will would can could need 
 _STOCK_ANOTHER_TIME_BEFORE = re.compile(r"\b(?:was|were|had been|will be|would be|should be|"
                                         r"may be|might be|could be|to be|be)[ \t\u00a0]+$")
 _STOCK_ANOTHER_TIME_AFTER = frozenset("last soon again next earlier before yesterday previously "
-                                      "then until by on from in after shortly".split())
+                                      "then until after shortly".split())
+# "in", "on", "by" and "from" after a stock phrase make it another time only before a time:
+# "in stock in two weeks", "on Monday", "by mid-January", "from next week", "in time for
+# Christmas"; "in stock in blue", "in all sizes", "on our website", "from our warehouse" are
+# claims about now.
+_STOCK_TIME_PREPS = frozenset(("in", "on", "by", "from"))
+_MONTHS = (r"jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|"
+           r"sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?")
+_STOCK_PREP_TIME = re.compile(
+    r"[ \t\u00a0]*(?:in|on|by|from)[ \t\u00a0]+(?:(?:the|about|around|roughly|just|"
+    r"approximately|early|late)[ \t\u00a0]+|mid-?[ \t\u00a0]*)?"
+    r"(?:(?:(?:a|an|one|two|three|four|five|six|seven|eight|nine|ten|a few|a couple(?: of)?|"
+    r"few|several|some|\d+(?:[.,]\d+)?)(?:[ \t\u00a0-]+(?:more|business|working|calendar))?"
+    r"[ \t\u00a0-]+)?(?:minute|hour|day|week|month|year|fortnight)s?"
+    r"|next|coming|following|this|end|start|beginning|middle|weekend|tomorrow|today|tonight|"
+    r"time|spring|summer|autumn|fall|winter|christmas|"
+    r"(?:mon|tues?|wed(?:nes)?|thu(?:rs?)?|fri|sat(?:ur)?|sun)(?:day)?|" + _MONTHS +
+    r"|\d{1,4}[/.-]\d{1,2}|\d{1,2}(?:st|nd|rd|th)?[ \t\u00a0]+(?:of[ \t\u00a0]+)?(?:"
+    + _MONTHS + r"))\b")
 # After "left" or "remaining" ("a few left", "none left"), only a word of time makes it another
 # time: "a few left in your size" is now, "a few left next week" is not.
 _LEFT_ANOTHER_TIME_AFTER = frozenset("last soon again next earlier before yesterday previously "
@@ -618,18 +636,36 @@ def _row_stock(low: str, start: int, end: int, evidence: Evidence) -> Sequence[A
         left = found.end()
     right = _CLAUSE_BREAK.search(low, end, end + 120)
     right = right.start() if right is not None else min(len(low), end + 120)
-    before, after = None, None
+    before, after, inside = None, None, None
     for name, held in rows:
+        # a name inside the phrase, maybe plural ("a few Navy raincoats left"), the longest
+        at = low.find(name, start, end)
+        if at >= 0 and _whole_word(low, at, _plural_end(low, at + len(name), end)) \
+                and (inside is None or len(name) > inside[0]):
+            inside = (len(name), held)
+        # the nearest name; of two at one place the longer ("TRL-3-NAVY-M", not "TRL-3")
         at = low.rfind(name, left, start)
         if at >= 0 and _whole_word(low, at, at + len(name)) \
-                and (before is None or at > before[0]):
-            before = (at, held)
+                and (before is None or (at, len(name)) > before[:2]):
+            before = (at, len(name), held)
         at = low.find(name, end, right)
         if at >= 0 and _whole_word(low, at, at + len(name)) \
-                and (after is None or at < after[0]):
-            after = (at, held)
+                and (after is None or (at, -len(name)) < after[:2]):
+            after = (at, -len(name), held)
+    if inside is not None:
+        return inside[1]
     chosen = before or after
-    return chosen[1] if chosen is not None else amounts
+    return chosen[2] if chosen is not None else amounts
+
+
+def _plural_end(low: str, end: int, limit: int) -> int:
+    """The end of a name that ends at ``end``, with its plural ending if it has one before
+    ``limit`` ("raincoats", "boxes")."""
+    for ending in ("s", "es"):
+        if low.startswith(ending, end) and end + len(ending) <= limit \
+                and not low[end + len(ending):end + len(ending) + 1].isalnum():
+            return end + len(ending)
+    return end
 
 
 def _whole_word(low: str, start: int, end: int) -> bool:
@@ -675,6 +711,9 @@ def _amount_words(text: str, low: str, evidence: Evidence) -> list[Finding]:
                 or _word_after(low, end) in (
                     _LEFT_ANOTHER_TIME_AFTER if low.endswith(("left", "remaining"), 0, end)
                     else _STOCK_ANOTHER_TIME_AFTER)
+                or (_word_after(low, end) in _STOCK_TIME_PREPS
+                    and not low.endswith(("left", "remaining"), 0, end)
+                    and _STOCK_PREP_TIME.match(low, end))
                 or (low.startswith("out-of-", start) and _word_after(low, end).isalpha()
                     and _word_after(low, end) not in ("and", "or", "but", "now", "today"))):
             continue        # another time, or "out-of-stock items": not a claim about now

@@ -42,6 +42,9 @@ _SENTENCE_STOP = re.compile(r"[.!?\n]")
 # Words after "free" that make it no price: "free to cancel", "free from defects".
 _NOT_PRICE_AFTER = frozenset("to from up of time will speech agent form hand rein range flow "
                              "throw kick fall spirit trade market software".split())
+# Right before "free", a mark that makes it a label's value ("Arabica Whole Bean 500g: free
+# shipping!", "... - free shipping"; a dash only spaced), not a compound ("gluten-free").
+_LABEL_MARKS = frozenset(":-\u2013\u2014")
 # A word right before "free" that leaves it a price ("is free", "ships free", "a free"); any
 # other word makes a compound ("sugar free", "gluten free") or an idiom ("feel free").
 _PRICE_BEFORE = frozenset(
@@ -49,7 +52,8 @@ _PRICE_BEFORE = frozenset(
     "a an the its their your our this these those for with and also now still completely "
     "totally entirely absolutely 100% always just all both get gets got getting comes come "
     "ships ship shipped shipping delivered delivery offer offers offered include includes "
-    "included provide provides enjoy receive receives give gives make makes available".split())
+    "included provide provides enjoy receive receives give gives make makes available has have "
+    "had".split())
 # Words that make "free" no price right before it in a question ("Is it gluten free?").
 _COMPOUNDS = frozenset("feel feels sugar gluten fat lactose dairy nut cruelty bpa tax duty "
                        "interest hands toll scent fragrance alcohol caffeine error risk "
@@ -128,6 +132,9 @@ def _not_a_price(text: str, match: re.Match, begin: int, finish: int,
     start, end = match.span()
     before = [t.group().casefold().replace("\u2019", "'")
               for t in _TOKEN.finditer(text, begin, start)]
+    if before and before[-1] in _LABEL_MARKS and (before[-1] == ":" or text[start - 1:start]
+                                                   in (" ", "\t", "\u00a0")):
+        before = []             # "Arabica Whole Bean 500g: free shipping!": a label's value
     after = [t.group().casefold() for t in _TOKEN.finditer(text, end, finish)]
     if said.startswith("free") and not said.endswith("charge"):
         if after and after[0] in _NOT_PRICE_AFTER:
@@ -215,16 +222,22 @@ def _same_length_lower(text: str) -> str:
 
 
 def _reduced(word: str) -> str:
+    """A word as a thing is compared: case-folded, without its plural, and "delivery" and
+    "postage" as "shipping" (a ``delivery_fee`` is what "free shipping" says of)."""
     word = word.casefold().strip("'\u2019")
-    return word[:-1] if word.endswith("s") and not word.endswith("ss") else word
+    word = word[:-1] if word.endswith("s") and not word.endswith("ss") else word
+    return _SAME_THING.get(word, word)
+
+
+_SAME_THING = {"delivery": "shipping", "postage": "shipping"}
 
 
 def _money(evidence: Any) -> list[_Money]:
-    from rulekit.evidence import _money_name, key_words
+    from rulekit.evidence import NO_MONEY, _money_name, key_words
 
     found = []
     for figure in evidence.figures:
-        if figure.percent or not figure.whole or figure.currency == "%":
+        if figure.percent or not figure.whole or figure.currency in ("%", NO_MONEY):
             continue
         key = re.split(r"[.\[\]]", figure.path.rstrip("]"))[-1]
         if figure.currency is None and not _money_name(key):
@@ -242,7 +255,7 @@ def _rows(evidence: Any) -> list[tuple[str, str]]:
     if isinstance(evidence.raw, str) or evidence.raw is None:
         return []
     named: list[tuple[str, str]] = []
-    _named_rows(evidence.raw, "$", named)
+    _named_rows(evidence.raw, "$", named, evidence.row_names)
     cleaned = [(path, " ".join(name.split()).casefold()) for path, name in named]
     return sorted((r for r in cleaned if r[1]), key=lambda r: -len(r[1]))
 

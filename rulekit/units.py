@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import functools
 import re
+from decimal import Decimal
 
 # The words for each unit, by its canonical name.
 _WORDS = {
@@ -770,3 +771,110 @@ def general_basis_at(bases: tuple[tuple[int, str], ...], at: int) -> str | None:
             return chosen if chosen is not None else side
         chosen = side
     return chosen
+
+
+# --- the base of a rate -------------------------------------------------------------------------
+# A field named for an amount per N things (``price_per_1000_calls``, ``unit_price_per_100g``,
+# ``cost_per_1k_calls``) holds the amount for N of them: said per another base ("each call costs
+# $0.40", "$0.40 per million calls", "$3.50 per kg", "$3.50 per 100 ml") it is another price.
+
+_BASE_SCALES = {"k": 1000, "thousand": 1000, "m": 10**6, "mm": 10**6, "mn": 10**6,
+                "million": 10**6, "bn": 10**9, "billion": 10**9, "hundred": 100}
+
+
+def _thing(word: str) -> str:
+    """A thing a rate is per, compared as one: a unit by its canonical name ("g" and "grams"
+    are "gram"), another word without its plural ("calls" is "call")."""
+    word = word.lower()
+    unit = UNIT_OF.get(word)
+    if unit is not None:
+        return unit
+    return word[:-1] if word.endswith("s") and not word.endswith("ss") and len(word) > 3 \
+        else word
+
+
+@functools.lru_cache(maxsize=4096)
+def named_base(name: str) -> tuple[Decimal, str | None] | None:
+    """(N, the thing) of a field named for an amount per N things: (1000, "call") for
+    ``price_per_1000_calls`` and ``cost_per_1k_calls``, (100, "gram") for
+    ``unit_price_per_100g``, (90, None) for ``goals_per_90``; None for a name with no number
+    after "per" (``price_per_kg``, read by ``named_units``)."""
+    words = [word.lower() for word in _NAME_WORD.findall(name)]
+    for at, word in enumerate(words[:-1]):
+        # "per" as a word of the name (not "super7", "upper_2"), then its digits
+        if word == "per" and words[at + 1].isdigit() and len(words[at + 1]) <= 7:
+            count, rest = Decimal(words[at + 1]), words[at + 2:]
+            if rest and rest[0] in _BASE_SCALES and rest[0] != "hundred":
+                count, rest = count * _BASE_SCALES[rest[0]], rest[1:]
+            return count, (_thing(rest[0]) if rest else None)
+    return None
+
+
+# After an amount, what it is said to be per, with a number or not: "per 1,000 calls", "per 1k
+# requests", "per million calls", "per thousand", "/100g", "/ 100 g", "per kg", "a call", "for
+# 1,000 calls" (a number after "for"); up to two words may stand before ("billed per call").
+_BASE_AFTER = re.compile(
+    r"(?:\*{1,2}|_{1,2})?(?:(?:[ \u00a0]+(?!(?:and|or|but)\b)[a-z]+){0,2}?[ \u00a0]*\(?"
+    r"(?:per[ \u00a0]+|/[ \u00a0]*)|[ \u00a0]*\(?(?:an?|each|every)[ \u00a0]+|[ \u00a0]+for[ \u00a0]+"
+    r"(?=[0-9]|(?:a|one)[ \u00a0]+(?:hundred|thousand|million|billion)\b))"
+    r"(?:(?P<count>[0-9]{1,3}(?:,[0-9]{3})+|[0-9]+(?:\.[0-9]+)?)"
+    r"(?:[ \u00a0]*(?P<scale>k|mn|bn|thousand|million|billion|hundred)(?![a-z]))?"
+    r"|(?:(?:a|one)[ \u00a0]+)?(?P<word>hundred|thousand|million|billion)\b)?[ \u00a0-]*"
+    r"(?P<thing>[a-z]+)?", re.IGNORECASE)
+# Before an amount, a thing it is said to be for one of: "each call costs $0.40", "every
+# request is $0.40", "per call: $0.40".
+_BASE_BEFORE = re.compile(
+    r"(?<![a-z])(?:(?:each|every|per|a|one|a single)[ \u00a0]+(?P<thing>[a-z]+)[ \u00a0]+"
+    r"(?:costs?|is|will cost|would cost|runs|comes to)[ \u00a0]+(?:you[ \u00a0]+)?"
+    r"(?:only[ \u00a0]+|just[ \u00a0]+)?|per[ \u00a0]+(?P<label>[a-z]+)[ \u00a0]*[:=][ \u00a0]*)\Z",
+    re.IGNORECASE)
+# Words after "per" or "a" that are no base: "a month" is a period (``per_after``), "per cent".
+_NO_BASE_THING = frozenset("cent percent the this that your our their its my his her".split())
+
+
+def base_said(text: str, start: int, end: int) -> tuple[Decimal, str | None] | None:
+    """(N, the thing) an amount at [start, end) is said to be for, in English: (1000, "call")
+    for "$0.40 per 1,000 calls" and "per 1k calls", (1, "call") for "$0.40 per call" and "each
+    call costs $0.40", (1000000, "call") for "per million calls", (100, "gram") for
+    "$3.50/100g", (1, "kilogram") for "per kg"; None when nothing is said."""
+    found = _BASE_AFTER.match(text, end)
+    if found is not None and (found.group("count") or found.group("word")
+                              or found.group("thing")):
+        thing = found.group("thing")
+        if thing is not None and thing.lower() in _NO_BASE_THING \
+                and not (found.group("count") or found.group("word")):
+            return None
+        if found.group("count"):
+            count = Decimal(found.group("count").replace(",", ""))
+            scale = found.group("scale")
+            if scale is not None:
+                count *= _BASE_SCALES[scale.lower()]
+        elif found.group("word"):
+            count = Decimal(_BASE_SCALES[found.group("word").lower()])
+        else:
+            count = Decimal(1)
+        return count, (_thing(thing) if thing else None)
+    found = _BASE_BEFORE.search(text, max(0, start - 48), start)
+    if found is not None:
+        thing = found.group("thing") or found.group("label")
+        if thing.lower() not in _NO_BASE_THING:
+            return Decimal(1), _thing(thing)
+    return None
+
+
+def other_base(said: tuple[Decimal, str | None], held: frozenset[tuple[Decimal, str | None]]
+               ) -> bool:
+    """Whether a base said (``base_said``) is none of the bases the evidence holds an amount
+    per (``named_base``): another number of things, or another unit ("100 ml" for 100 g).
+    Other words for a thing that is no unit ("requests" for calls) are the same thing."""
+    count, thing = said
+    for held_count, held_thing in held:
+        if count != held_count:
+            continue
+        if thing is None or held_thing is None or thing == held_thing \
+                or not (thing in _UNITS and held_thing in _UNITS):
+            return False
+    return True
+
+
+_UNITS = frozenset(UNIT_OF.values())
