@@ -194,6 +194,10 @@ def _relative_pattern(language: str, parts: tuple[bool, bool, bool]
     if parts[0] and language in _COUNTED_DAYS:
         pattern.append(rf"\b(?:{_COUNTED_DAYS[language]})\b")
     if parts[1] and latin:
+        if language == "de":
+            # German capitalises the first word of a sentence: "Heute", "Übermorgen" (not
+            # "Morgen", which is also the noun, the morning)
+            latin += [w.capitalize() for w in latin if w != "morgen"]
         # "Yesterday's post" is yesterday; "yesterday-ish" is not read
         pattern.append(r"(?<![\w-])(?:" + "|".join(map(re.escape, latin)) + r")(?![\w-])")
     if parts[2]:
