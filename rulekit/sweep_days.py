@@ -75,6 +75,11 @@ _MORNING_AFTER = {"mañana": ("la ", "esta ", "una ", "cada ", "media "),
 # CJK words are read in every locale: no other language writes them.
 _CJK_RELATIVE = {"昨天": -1, "今天": 0, "明天": 1, "前天": -2, "后天": 2, "後天": 2, "大前天": -3,
                  "大后天": 3, "一昨日": -2, "明後日": 2, "昨日": -1, "今日": 0, "明日": 1,
+                 # Japanese formal and spoken days, and a morning or a night of one: 本日 is
+                 # today in a shop's Japanese, 明朝 tomorrow morning
+                 "本日": 0, "今朝": 0, "今晩": 0, "今夜": 0, "明朝": 1, "明晩": 1, "昨晩": -1,
+                 "昨夜": -1, "あした": 1, "あさって": 2, "おととい": -2,
+                 "今晚": 0, "明早": 1, "明晚": 1, "昨晚": -1,
                  "그저께": -2, "그제": -2, "어제": -1, "오늘": 0, "내일": 1, "모레": 2,
                  "一周前": -7, "一週前": -7, "一星期前": -7, "一週間前": -7, "两周前": -14,
                  "兩週前": -14, "二週間前": -14, "일주일 전": -7,
@@ -82,6 +87,9 @@ _CJK_RELATIVE = {"昨天": -1, "今天": 0, "明天": 1, "前天": -2, "后天":
                  **{f"{word}{space}전": -days for days, word in (
                      (1, "하루"), (2, "이틀"), (3, "사흘"), (4, "나흘"), (5, "닷새"), (6, "엿새"),
                      (7, "이레"), (10, "열흘")) for space in ("", " ")}}
+# The characters before or after a relative day of ``_CJK_RELATIVE`` that make it part of another
+# word: ああした ("did it like that"), 明朝体 (the Mincho typeface).
+_CJK_RELATIVE_NOT = {"あした": ("あ", ""), "明朝": ("", "体 體")}
 # "3 days ago", "two weeks ago", "vor 3 Tagen", "il y a 3 jours", "hace 3 días", 3天前, 3日前,
 # 3일 전, "a month ago": the count and the unit (a day, a week or a month). "in 3 days" and 3天后
 # are not read: far more often a duration ("ships in 3 days", "doubled in a week") than a day.
@@ -227,6 +235,10 @@ def _relative_days(text: str, evidence: Evidence, locale: str
         if offset is not None and said.lower() in _MORNING_AFTER and before.endswith(
                 _MORNING_AFTER[said.lower()]):
             continue                                # "por la mañana", "heute morgen": a morning
+        if said in _CJK_RELATIVE_NOT and (
+                match.start() and text[match.start() - 1] in _CJK_RELATIVE_NOT[said][0]
+                or text[match.end():match.end() + 1] in _CJK_RELATIVE_NOT[said][1].split()):
+            continue                                # ああした, 明朝体: another word
         if offset == 0 and _in_question(text, match.end()):
             continue                                # "How can I help you today?"
         if offset is not None and offset > 0 and _ends_with_sign_off(before) \
