@@ -141,6 +141,14 @@ def _currency_for(symbol: str, locale: str) -> str | None:
     return None
 
 
+def currency_symbol(said: str) -> str:
+    """A currency as written beside an amount, as ``_currency_for`` reads it: a word of
+    ``_CURRENCY_WORDS`` or ``_COUNTRY_WORDS`` (any case, "Euro", "kronor", "Swiss francs") as
+    the code or family it names, any other sign or code as written."""
+    key = " ".join(said.lower().split())
+    return _CURRENCY_WORDS.get(key) or _COUNTRY_WORDS.get(key, said)
+
+
 def _family_in(family: str, locale: str) -> str:
     """The one currency of ``family`` a reader in ``locale`` means: the currency of the
     locale's country if it is one of them ("$" in en_CA, "Rs" in en_IN), else the one the
@@ -746,8 +754,7 @@ class _Figures:
             # "Your balance is ($5.00).", "Balance: ($5.00)": accounting's minus, brackets kept
             sign, start, end = "-", start - 1, end + 1
         if currency_text is not None:
-            said = " ".join(currency_text.lower().split())
-            symbol = _CURRENCY_WORDS.get(said) or _COUNTRY_WORDS.get(said, currency_text)
+            symbol = currency_symbol(currency_text)
             hit.currency = _currency_for(symbol, self.info.locale)
             if text[end:end + 1] in _CODE_FIRST:
                 # "$59.99 AUD", "59,99 € EUR": a code after the sign settles the currency
