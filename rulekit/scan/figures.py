@@ -20,8 +20,8 @@ from rulekit.scan.base import (_CLAIMED, _IDIOM, _CONTEXT_STRIP, _DIGITS, _Hit, 
 from rulekit.scan.cjk import _CJK_SCALE, _YUAN_SIGNS, _yuan_tail
 from rulekit.scan.locales import _CORE
 from rulekit.scan.reader import _NBSP, _SIGNS
-from rulekit.scan.when import _AMPM_NEXT, _AT_BEFORE, _DAY_NEXT, _DOT_TIME, _DOT_TIME_LOCALES, \
-    _MARK_LAST, _NUMERIC_DATE, _at_before
+from rulekit.scan.when import _AMPM_NEXT, _AT_BEFORE, _DAY_NEXT, _DOT_TIME, _MARK_LAST, \
+    _NUMERIC_DATE, _at_before, reads_dot_times
 
 # A digit run longer than this has no value (see the module docstring).
 MAX_DIGITS = 200
@@ -512,7 +512,8 @@ class _Figures:
                                   in _AT_BEFORE) and _at_before(self.low, s) and (
                         after != "." or text[e + 1:e + 2] not in _ASCII_DIGITS):
                     return None                 # 21 Uhr, 21h30; "at 8", "until 10" (``_When``)
-                if after == "." and info.locale in _DOT_TIME_LOCALES and _DOT_TIME.match(text, s):
+                if after == "." and reads_dot_times(info.locale, info.language) \
+                        and _DOT_TIME.match(text, s):
                     return None                 # en_GB "until 18.00" (``_When.dot_time``)
                 if after in _SPACES:
                     # not "29 July", "29 of July", "9 pm"

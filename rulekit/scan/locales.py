@@ -63,7 +63,10 @@ def _locale_info(locale: str) -> _LocaleInfo:
         parsed = Locale.parse(str(locale).replace("-", "_"))
     except (UnknownLocaleError, ValueError, TypeError) as error:
         raise ValueError(f"unknown locale {locale!r}") from error
-    spaced = unicodedata.normalize("NFKC", get_group_symbol(parsed)).isspace()
+    # French groups thousands with a space, in Switzerland too, where CLDR gives "'" ("1 299
+    # CHF" and "1'299 CHF" are both written there)
+    spaced = unicodedata.normalize("NFKC", get_group_symbol(parsed)).isspace() \
+        or parsed.language == "fr"
     months: dict[str, int] = {}
     weekdays: set[str] = set()
     for source in ("en", parsed):
