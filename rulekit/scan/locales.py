@@ -18,6 +18,12 @@ from babel.numbers import get_decimal_symbol, get_group_symbol
 from rulekit.scan.base import _ascii_lower, _trie
 from rulekit.scan.reader import _SEPARATORS
 
+# The languages whose words the sweep reads: numbers in words, relative days ("today", "gestern",
+# 明日) and stock words ("in stock", "ausverkauft", 在庫あり). In any other locale's language
+# they pass unread; the compiler warns of it (RK313).
+WORDS_READ = frozenset("en de fr es it pt nl zh ja ko".split())
+
+
 @dataclasses.dataclass(frozen=True)
 class _LocaleInfo:
     locale: str

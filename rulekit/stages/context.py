@@ -194,7 +194,7 @@ def _check_locale(c: Compilation, value: str, span: Span) -> None:
                 hint="name the language and country customers read, such as en_US or en_GB")
         return
     try:
-        Locale.parse(value)
+        parsed = Locale.parse(value)
     except (UnknownLocaleError, ValueError, TypeError):
         language = value.replace("-", "_").split("_")[0].lower()
         same = [c_ for c_ in COMMON_LOCALES if c_.split("_")[0] == language] or sorted(
@@ -203,6 +203,24 @@ def _check_locale(c: Compilation, value: str, span: Span) -> None:
         hint = (f"did you mean {' or '.join(repr(x) for x in same[:3])}?" if same else
                 suggest(value, localedata.locale_identifiers()) or "for example en_GB or de_DE")
         c.error("RK305", f"unknown locale '{value}'", span, hint=hint)
+        return
+    _check_words_read(c, value, parsed, span)
+
+
+def _check_words_read(c: Compilation, value: str, parsed, span: Span) -> None:
+    """RK313: the sweep reads no words of the locale's language (``scan.locales.WORDS_READ``),
+    so numbers in words, relative days and stock words in it pass unchecked."""
+    from rulekit.scan.locales import WORDS_READ
+
+    if parsed.language in WORDS_READ:
+        return
+    name = parsed.get_language_name("en") or parsed.language
+    c.warn("RK313", f"rulekit reads no {name} words: in locale '{value}' numbers in words, "
+                    f"relative days and stock words pass unchecked", span,
+           hint=f"digits, dates, amounts and links are still checked; the {name} for 'three "
+                f"hundred', 'tomorrow' or 'sold out' is not. Keep free prose out (`prose "
+                f"shapes`), or answer in a language rulekit reads "
+                f"({', '.join(sorted(WORDS_READ))})")
 
 
 def _check_currency(c: Compilation, value: str, span: Span) -> None:
