@@ -704,6 +704,13 @@ _LONE_CJK_BEFORE = frozenset("本这這下上在于於")
 _LONE_CJK_AFTER = ("到", "送达", "送達", "送到", "发货", "發貨", "前", "之前", "以前", "抵达",
                    "抵達", "に", "まで", "頃", "ごろ", "着", "配達", "お届け", "发出", "發出")
 _LONE_CJK_RANGE = ("至", "到星期", "到周", "到週", "～", "〜", "~", "-", "－", "から")
+# Before a CJK weekday, the calendar week (Monday to Sunday) it is a day of, as days from today's
+# week: 今週の金曜日, 这周五, 本周五 (this week's), 来週の金曜日, 下周五 (the next), 先週の, 上周五.
+_LONE_CJK_WEEK = {**{prefix: 0 for prefix in ("今週の", "今週", "这周", "這週", "本周", "本週",
+                                               "这个", "這個", "这", "這", "本")},
+                  **{prefix: 7 for prefix in ("来週の", "来週", "下个", "下個", "下")},
+                  **{prefix: -7 for prefix in ("先週の", "先週", "上个", "上個", "上")}}
+_LONE_CJK_WEEK_LONGEST = max(map(len, _LONE_CJK_WEEK))
 # Between two weekdays of a range: "Monday to Friday", "Mon–Fri", "lundi au vendredi".
 _WEEKDAY_RANGE_JOIN = re.compile(r"(?i)[ \t\u00a0]*(?:[-\u2013\u2014/~]|(?:to|through|thru|till|"
                                  r"until|bis|au|à|a|al|hasta)(?![\w]))[ \t\u00a0]*")
@@ -764,8 +771,11 @@ def _lone_weekdays(text: str, low: str, mentions: Sequence[Mention], evidence: E
             if text.startswith(_LONE_CJK_RANGE, e) or text[s - 1:s] in ("至", "到", "每", "～",
                                                                         "〜", "-"):
                 continue                            # 周一至周五, 每周五: a range, a habit
-            if text[s - 1:s] in _LONE_CJK_BEFORE or text.startswith(_LONE_CJK_AFTER, e):
-                found.append((s, e, _LONE_CJK_DAYS[match.group(1) or match.group(2)], None))
+            week = _cjk_week(text, s)
+            if week is not None or text[s - 1:s] in _LONE_CJK_BEFORE \
+                    or text.startswith(_LONE_CJK_AFTER, e):
+                weekday = _LONE_CJK_DAYS[match.group(1) or match.group(2)]
+                found.append((s - week[0], e, weekday, week[1]) if week else (s, e, weekday, None))
     if not found:
         return []
     held = {day.weekday() for day in evidence.days}
@@ -832,6 +842,16 @@ _THIS_WEEK_WORDS = frozenset("this ce diesen kommenden este esta questo questa n
 _NEXT_WEEK_WORDS = frozenset("next nächsten próximo próxima prossimo prossima volgende".split())
 
 
+def _cjk_week(text: str, s: int) -> tuple[int, int] | None:
+    """(the length of the words before a CJK weekday at s that say its week, the days from
+    today's calendar week: ``_LONE_CJK_WEEK``), or None; not 再来週 (the week after next)."""
+    for size in range(min(s, _LONE_CJK_WEEK_LONGEST), 0, -1):
+        days = _LONE_CJK_WEEK.get(text[s - size:s])
+        if days is not None:
+            return None if text[s - size - 1:s - size] == "再" else (size, days)
+    return None
+
+
 def _week_said(words: list[str]) -> str | None:
     """"this" or "next" when the words before a lone weekday place it in a week
     (``_THIS_WEEK_WORDS``, ``_NEXT_WEEK_WORDS``), else None."""
@@ -841,7 +861,7 @@ def _week_said(words: list[str]) -> str | None:
     return "next" if last in _NEXT_WEEK_WORDS else None
 
 
-def _this_or_next(text: str, s: int, e: int, weekday: int, week: str, evidence: Evidence,
+def _this_or_next(text: str, s: int, e: int, weekday: int, week: str | int, evidence: Evidence,
                   locale: str) -> Finding | None:
     """A weekday said as "this Friday" or "next Friday" is a day from the evidence's today
     (``_week_said``), not any Friday: the evidence must hold it (its today only as the
@@ -852,9 +872,13 @@ def _this_or_next(text: str, s: int, e: int, weekday: int, week: str, evidence: 
     if week == "next":      # the coming one (not today), or the one in the week after today's
         meant = sorted({coming + dt.timedelta(days=7 if coming == today else 0),
                         today + dt.timedelta(days=7 - today.weekday() + weekday)})
+    elif isinstance(week, int):     # a CJK calendar week (``_cjk_week``), said from s
+        meant = [today + dt.timedelta(days=weekday - today.weekday() + week)]
     low = _ascii_lower(text)
     start = low.rfind(" ", 0, max(0, s - 1)) + 1          # "this Friday", not "Friday"
-    if low[start:s].strip() == "coming":
+    if isinstance(week, int):
+        start = s
+    elif low[start:s].strip() == "coming":
         start = low.rfind(" ", 0, max(0, start - 1)) + 1
     said = text[start:e]
     if any(day in evidence.days and not today_only_event(text, s, e, [day], evidence, locale)
