@@ -540,6 +540,12 @@ def _event_day(text: str, start: int, end: int, language: str) -> bool:
     events = _LONE_BEFORE.get(language, frozenset()) - _NOT_EVENTS
     if any(word in events or word in _EVENT_WORDS for word in words):
         return True
+    if language in _VERB_LAST:
+        # German and Dutch put the participle last: "Heute wird Ihre Bestellung geliefert"
+        clause = _CLAUSE_END.split(text[end:end + 80], 1)
+        last = clause[0].lower().split()[-1:] if len(clause) > 1 else ()
+        if last and last[0] in _EVENT_WORDS:
+            return True
     # CJK text has no spaces: an arrival or shipping word anywhere near ("今天已送达", "本日到着")
     window = before[-12:] + after[:12]
     return any(word in window for word in _EVENT_CJK)
@@ -556,6 +562,8 @@ def today_only_event(text: str, start: int, end: int, days: Sequence[dt.date],
         and _event_day(text, start, end, locale.split("_")[0].lower())
 
 
+_VERB_LAST = frozenset(("de", "nl"))
+_CLAUSE_END = re.compile(r"[.,;:!?()\n]")
 _NOT_EVENTS = frozenset("on by this next last until till before after since ce d'ici jusqu'à "
                         "jusqu’à avant après dès depuis pour am bis ab seit vor nach diesen "
                         "nächsten kommenden el este próximo hasta desde antes después".split())
