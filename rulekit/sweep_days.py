@@ -33,6 +33,8 @@ from rulekit.scan.base import _ascii_lower, _is_cjk, _word_after
 # language's words by how many days from today they are, longest first where one contains
 # another ("the day before yesterday" before "yesterday"); a word that is also an everyday
 # word of another language ("hier" is "here" in German) is read only in its own language.
+_NORWEGIAN = {"i forgårs": -2, "i overmorgen": 2, "i går": -1, "i dag": 0, "i kveld": 0,
+              "i morgen": 1}
 _RELATIVE_WORDS: dict[str, dict[str, int]] = {
     "en": {"the day before yesterday": -2, "the day after tomorrow": 2, "yesterday": -1,
            "today": 0, "tonight": 0, "tomorrow": 1, "last night": -1},
@@ -45,6 +47,16 @@ _RELATIVE_WORDS: dict[str, dict[str, int]] = {
            "domani": 1},
     "pt": {"anteontem": -2, "depois de amanhã": 2, "ontem": -1, "hoje": 0, "amanhã": 1},
     "nl": {"eergisteren": -2, "overmorgen": 2, "gisteren": -1, "vandaag": 0, "morgen": 1},
+    # Swedish, Danish and Norwegian write them as one word or two ("idag", "i dag"); "morgon"
+    # and "morgen" alone are the morning
+    "sv": {"i förrgår": -2, "förrgår": -2, "i övermorgon": 2, "övermorgon": 2, "igår": -1,
+           "i går": -1, "idag": 0, "i dag": 0, "ikväll": 0, "i kväll": 0, "imorgon": 1,
+           "i morgon": 1},
+    "da": {"i forgårs": -2, "i overmorgen": 2, "i går": -1, "i dag": 0, "i aften": 0,
+           "i morgen": 1},
+    "nb": _NORWEGIAN, "no": _NORWEGIAN,
+    "pl": {"przedwczoraj": -2, "pojutrze": 2, "wczoraj": -1, "dzisiaj": 0, "dziś": 0,
+           "jutro": 1},
 }
 # Before a later day, words that make it a farewell when the sentence ends there ("See you
 # tomorrow!", "À demain !", "Hasta mañana.").
@@ -576,6 +588,10 @@ _EVENT_WORDS = frozenset("posted published went goes launched sent processed pla
                          "arrivato arrivata consegnato spedito chegou entregue enviado "
                          "aangekomen bezorgd geleverd verzonden verlängert abgebucht belastet "
                          "endet beginnt "
+                         "levereras levererades levererad skickas skickades skickad anländer "
+                         "anlände leveres levereres leveret levert sendes sendt afsendt "
+                         "ankommer dotrze dotarła dotarło dostarczona dostarczone dostarczymy "
+                         "wysłana wysłane wyślemy wysyłamy "
                          # the nouns of a booked or billed event ("Your appointment is today")
                          "appointment renewal payment meeting booking reservation deadline "
                          "visit installation pickup collection departure flight rendez-vous "

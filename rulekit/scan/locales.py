@@ -18,10 +18,14 @@ from babel.numbers import get_decimal_symbol, get_group_symbol
 from rulekit.scan.base import _ascii_lower, _trie
 from rulekit.scan.reader import _SEPARATORS
 
-# The languages whose words the sweep reads: numbers in words, relative days ("today", "gestern",
-# 明日) and stock words ("in stock", "ausverkauft", 在庫あり). In any other locale's language
+# The languages whose words the sweep reads, by kind of word: numbers in words, relative days
+# ("today", "gestern", "idag", 明日; ``sweep_days._RELATIVE_WORDS``, and the CJK ones in any
+# locale) and stock words ("in stock", "ausverkauft", 在庫あり). In another locale's language
 # they pass unread; the compiler warns of it (RK313).
-WORDS_READ = frozenset("en de fr es it pt nl zh ja ko".split())
+_MOST = "en de fr es it pt nl zh ja ko"
+WORDS_READ = {"numbers in words": frozenset(_MOST.split()),
+              "relative days": frozenset(f"{_MOST} sv da nb no pl".split()),
+              "stock words": frozenset(_MOST.split())}
 
 
 @dataclasses.dataclass(frozen=True)

@@ -208,19 +208,21 @@ def _check_locale(c: Compilation, value: str, span: Span) -> None:
 
 
 def _check_words_read(c: Compilation, value: str, parsed, span: Span) -> None:
-    """RK313: the sweep reads no words of the locale's language (``scan.locales.WORDS_READ``),
-    so numbers in words, relative days and stock words in it pass unchecked."""
+    """RK313: the sweep reads each kind of word in some languages only
+    (``scan.locales.WORDS_READ``); those of the locale's language it does not read pass
+    unchecked."""
     from rulekit.scan.locales import WORDS_READ
 
-    if parsed.language in WORDS_READ:
+    missing = [kind for kind, languages in WORDS_READ.items() if parsed.language not in languages]
+    if not missing:
         return
     name = parsed.get_language_name("en") or parsed.language
-    c.warn("RK313", f"rulekit reads no {name} words: in locale '{value}' numbers in words, "
-                    f"relative days and stock words pass unchecked", span,
-           hint=f"digits, dates, amounts and links are still checked; the {name} for 'three "
-                f"hundred', 'tomorrow' or 'sold out' is not. Keep free prose out (`prose "
-                f"shapes`), or answer in a language rulekit reads "
-                f"({', '.join(sorted(WORDS_READ))})")
+    kinds = " or ".join([", ".join(missing[:-1]), missing[-1]] if len(missing) > 1 else missing)
+    full = sorted(frozenset.intersection(*WORDS_READ.values()))
+    c.warn("RK313", f"rulekit reads no {name} {kinds}: in locale '{value}' they pass unchecked",
+           span, hint="digits, dates, amounts and links are still checked. Keep free prose out "
+                      "(`prose shapes`), or answer in a language whose words rulekit reads "
+                      f"({', '.join(full)})")
 
 
 def _check_currency(c: Compilation, value: str, span: Span) -> None:
