@@ -305,3 +305,4 @@ def test_rk313_names_the_languages_the_sweep_reads_relative_days_in():
 
     assert WORDS_READ["relative days"] == set(_RELATIVE_WORDS) | {"zh", "ja", "ko"}
     assert set(_ROLES) | {"en", "de", "zh", "ja", "ko"} == WORDS_READ["numbers in words"]
+    assert WORDS_READ["stock words"] == WORDS_READ["relative days"]

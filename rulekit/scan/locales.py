@@ -20,12 +20,13 @@ from rulekit.scan.reader import _SEPARATORS
 
 # The languages whose words the sweep reads, by kind of word: numbers in words, relative days
 # ("today", "gestern", "idag", 明日; ``sweep_days._RELATIVE_WORDS``, and the CJK ones in any
-# locale) and stock words ("in stock", "ausverkauft", 在庫あり). In another locale's language
+# locale) and stock words ("in stock", "ausverkauft", "slutsåld", 在庫あり;
+# ``sweep_amounts._FOREIGN_STOCK``). In another locale's language
 # they pass unread; the compiler warns of it (RK313).
 _MOST = "en de fr es it pt nl zh ja ko"
 WORDS_READ = {"numbers in words": frozenset(_MOST.split()),
               "relative days": frozenset(f"{_MOST} sv da nb no pl".split()),
-              "stock words": frozenset(_MOST.split())}
+              "stock words": frozenset(f"{_MOST} sv da nb no pl".split())}
 
 
 @dataclasses.dataclass(frozen=True)
