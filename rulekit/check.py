@@ -620,25 +620,22 @@ def _weekdays_said(policy: Policy, template, planned: list[_Planned], rows: dict
                    path: str) -> list[Failure]:
     """A weekday in the template's words beside a date slot of its sentence must be the
     weekday of that date ("{shipped_at}, a Wednesday" when it shipped on a Thursday)."""
-    from rulekit.sweep_days import _lone_weekday_names
-
     dated = {p.claim.key: p for p in planned
              if p.field is not None and p.field.type.kind in ("date", "timestamp")}
     if not dated or not _says_weekday(policy.locale, template.prose):
         return []
-    pattern, names, _ = _lone_weekday_names(policy.locale)
     failures = []
     for words, spans in _sentences_with_spans(tuple(template.pieces)):
         days = {slot: _stored_day(dated[slot], rows) for _, _, slot in spans if slot in dated}
         if not days:
             continue
         dated_spans = [span for span in spans if span[2] in days]
-        for match in pattern.finditer(words.lower()):
+        for start, end, weekday in _weekdays_in(policy.locale, words):
             # The weekday goes with the date slot nearest to it in its sentence ("on Monday,
             # {check_in}, and check out on {check_out}" is Monday for check_in alone): a
             # weekday that is the day of another date slot of the sentence is no excuse.
-            slot = _nearest_slot(dated_spans, *match.span())
-            day, weekday = days[slot], names[match.group(0)]
+            slot = _nearest_slot(dated_spans, start, end)
+            day = days[slot]
             if day is None or day.weekday() == weekday:
                 continue
             failures.append(Failure("contradicted", Reason(
@@ -679,7 +676,42 @@ def _says_weekday(locale: str, prose: str) -> bool:
     from rulekit.sweep_days import _lone_weekday_names
 
     pattern = _lone_weekday_names(locale)[0]
-    return pattern is not None and pattern.search(prose.lower()) is not None
+    return (pattern is not None and pattern.search(prose.lower()) is not None) or (
+        any(cue in prose for cue in _CJK_WEEKDAY_CUES) and _CJK_WEEKDAY.search(prose) is not None)
+
+
+# A weekday of Japanese, Chinese or Korean in a template's words: in full (金曜日, 金曜, 星期五,
+# 周五, 礼拜五, 금요일), or in brackets as those languages write one after a date ((金), （木曜日）,
+# (周四), (목)), a lone character in brackets only right after a slot (U+FFFC), as "(月)" may be
+# "a month" elsewhere. Looked for behind ``_CJK_WEEKDAY_CUES``.
+_CJK_WEEKDAY = re.compile(
+    r"(?P<slot>\ufffc[ \u3000]?)?[(（](?:(?P<ja>[月火水木金土日])|(?P<ko>[월화수목금토일]))[)）]"
+    r"|(?P<ja_full>[月火水木金土日])曜日?|(?:星期|礼拜|禮拜|周|週)(?P<zh>[一二三四五六日天])"
+    r"|(?P<ko_full>[월화수목금토일])요일")
+_CJK_WEEKDAY_CUES = ("曜", "星期", "拜", "周", "週", "요일", "(", "（")
+_CJK_WEEKDAY_NUMBER = {**{c: i for i, c in enumerate("月火水木金土日")},
+                       **{c: i for i, c in enumerate("一二三四五六日")}, "天": 6,
+                       **{c: i for i, c in enumerate("월화수목금토일")}}
+
+
+def _weekdays_in(locale: str, words: str) -> list[tuple[int, int, int]]:
+    """The weekdays a template's sentence names: (start, end, weekday), in the wide names of
+    English and of ``locale`` (``sweep_days._lone_weekday_names``) and as ``_CJK_WEEKDAY``."""
+    from rulekit.sweep_days import _lone_weekday_names
+
+    pattern, names, _ = _lone_weekday_names(locale)
+    found = [] if pattern is None else [
+        (*match.span(), names[match.group(0)]) for match in pattern.finditer(words.lower())]
+    if any(cue in words for cue in _CJK_WEEKDAY_CUES):
+        for match in _CJK_WEEKDAY.finditer(words):
+            name = next(group for group in match.groups()[1:] if group)
+            if match.group("ja") or match.group("ko"):
+                if not match.group("slot"):
+                    continue
+                found.append((match.end() - 3, match.end(), _CJK_WEEKDAY_NUMBER[name]))
+                continue
+            found.append((*match.span(), _CJK_WEEKDAY_NUMBER[name]))
+    return found
 
 
 

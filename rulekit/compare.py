@@ -229,9 +229,9 @@ def _sign_currency(sign: str | None, currency: str, locale: str) -> str | None:
     one of its members. None for a sign that names no currency."""
     if not sign:
         return None
-    from rulekit.scan.figures import _currency_for, currency_codes
+    from rulekit.scan.figures import _currency_for, currency_codes, currency_symbol
 
-    named = _currency_for(sign.strip(), locale)
+    named = _currency_for(currency_symbol(sign.strip()), locale)
     if named is None:
         return None
     if named == currency or currency in currency_codes(named):
@@ -242,11 +242,11 @@ def _sign_currency(sign: str | None, currency: str, locale: str) -> str | None:
 # An amount as a customer writes it that babel's patterns do not: the currency written with a
 # sign babel does not give it in the locale ("Rs. 1,29,900", "C$20", "1.299 kr" in da_DK,
 # whose krone babel writes "kr."), or no cents as a dash after the decimal mark ("1.299,– €",
-# "49,- EUR") or as India's "/-" ("Rs. 1,29,900/-"). Sign, currency before, digits, the
-# dash, currency after.
+# "49,- EUR") or as India's "/-" ("Rs. 1,29,900/-"), or whole kronor as Swedish writes them
+# ("1299:-", which is "kr"). Sign, currency before, digits, the dash, currency after.
 _WRITTEN_AMOUNT = re.compile(r"(?P<sign>[+-]?)\s*(?P<pre>[^\d\s+-][^\d]*?)?\s*"
                              r"(?P<core>\d(?:[\d.,' \u00a0\u202f]*\d)?)"
-                             r"(?P<dash>[.,][-\u2013\u2014]|/-)?\s*(?P<post>[^\d\s][^\d]*?)?\s*")
+                             r"(?P<dash>[.,:][-\u2013\u2014]|/-)?\s*(?P<post>[^\d\s][^\d]*?)?\s*")
 
 
 def _written_sign(value: Any, currency: str, locale: str) -> numbers.ParsedNumber | None:
@@ -260,8 +260,8 @@ def _written_sign(value: Any, currency: str, locale: str) -> numbers.ParsedNumbe
     found = _WRITTEN_AMOUNT.fullmatch(value.strip())
     if found is None or (found["pre"] and found["post"]):
         return None
-    sign = (found["pre"] or found["post"] or "").strip()
     dash = found["dash"] or ""
+    sign = (found["pre"] or found["post"] or ("kr" if dash[:1] == ":" else "")).strip()
     core = found["core"] + (dash[0] + "00" if dash[:1] in (".", ",") else "")
     code = _sign_currency(sign, currency, locale)
     if sign and code is None:

@@ -85,6 +85,7 @@ CODES: dict[str, str] = {
     "RK310": "invalid freshness",
     "RK311": "placeholder does not fit the field's type",
     "RK312": "invalid format pattern",
+    "RK313": "locale's words not read",
     "RK401": "alias mapped to two values",
     "RK402": "slot without a binding",
     "RK403": "binding without a slot",

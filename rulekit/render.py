@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import datetime as dt
 import functools
+import re
 from decimal import Decimal
 from typing import Any, Mapping, Sequence
 
@@ -15,10 +16,10 @@ from babel import Locale
 from babel.dates import format_date, format_datetime
 from babel.lists import format_list
 from babel.numbers import (format_currency, format_decimal, format_percent,
-                           get_currency_name, get_currency_precision)
+                           get_currency_name, get_currency_precision, get_decimal_symbol)
 
 from rulekit import dates
-from rulekit.compare import COMPARATORS, Unreadable
+from rulekit.compare import COMPARATORS, Unreadable, _sign_currency
 from rulekit.policy import Field
 
 
@@ -132,6 +133,8 @@ def fill(pieces: Sequence[str], values: Mapping[str, str],
         currency = currencies.get(text[at]) if currencies else None
         if currency and _writes_currency(text[at - 1], right, currency, locale):
             value = _without_symbol(value, currency, locale)
+            if right.startswith(_WHOLE_DASHES):
+                value = _whole(value, locale)           # "{price}:-": 1 299:-, not 1 299,00:-
         if value.endswith(".") and right.startswith(".") and not right.startswith(".."):
             text[at + 1] = right[1:]
         text[at] = value
@@ -160,16 +163,44 @@ def _currency_words(currency: str, locale: str) -> tuple[tuple[str, ...], tuple[
 
 
 def _writes_currency(left: str, right: str, currency: str, locale: str) -> bool:
-    """Whether the template text right before or after a money slot names its currency."""
+    """Whether the template text right before or after a money slot names its currency: a
+    symbol, code or name babel gives it, or a word the sweep reads as it ("francs" for CHF in
+    fr_CH, Swedish ":-" for kronor)."""
     symbols, names = _currency_words(currency, locale)
     before, after = left.rstrip(_SPACES), right.lstrip(_SPACES)
     if any(after.startswith(s) and _ends_word(after, len(s)) for s in symbols) or \
             any(before.endswith(s) and _starts_word(before, len(before) - len(s))
                 for s in symbols):
         return True
+    if right.startswith(":-"):
+        return _says_currency("kr", currency, locale)
+    word = _WORDS_AFTER.match(after)
+    if word is not None and any(_says_currency(said, currency, locale)
+                                for said in (word.group(), word.group(1)) if said):
+        return True
     before, after = before.casefold(), after.casefold()
     return any(after.startswith(n) and _ends_word(after, len(n)) for n in names) or \
         any(before.endswith(n) and _starts_word(before, len(before) - len(n)) for n in names)
+
+
+# The words right after a money slot that may name its currency: one ("francs") or two ("Swiss
+# francs", "svenska kronor").
+_WORDS_AFTER = re.compile(r"([^\W\d_]+)(?:[ \u00a0][^\W\d_]+)?")
+# After a money slot, a dash for a whole amount (Swedish "{price}:-", "{price},-"), and the zero
+# minor digits it stands for.
+_WHOLE_DASHES = (":-", ",-", ".-")
+
+
+def _whole(shown: str, locale: str) -> str:
+    """An amount shown without its symbol, without its minor digits when they are zeros."""
+    whole, mark, minor = shown.rpartition(get_decimal_symbol(locale_of(locale)))
+    return whole if mark and minor and not minor.strip("0") else shown
+
+
+@functools.lru_cache(maxsize=256)
+def _says_currency(said: str, currency: str, locale: str) -> bool:
+    """Whether a word beside an amount names ``currency`` as the sweep reads it."""
+    return _sign_currency(said, currency, locale) == currency
 
 
 def _ends_word(text: str, at: int) -> bool:

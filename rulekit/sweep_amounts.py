@@ -143,7 +143,13 @@ _FOREIGN_STOCK = (("ausverkauft", "zero"), ("auf lager", "some"), ("售罄", "ze
                   ("品切れ", "zero"), ("在庫切れ", "zero"), ("売り切れ", "zero"),
                   ("在庫なし", "zero"), ("在庫あり", "some"), ("在庫があり", "some"),
                   ("품절", "zero"), ("재고 없", "zero"), ("재고가 없", "zero"),
-                  ("재고 있", "some"), ("재고가 있", "some"))
+                  ("재고 있", "some"), ("재고가 있", "some"),
+                  # Swedish, Danish, Norwegian and Polish ("wyprzedany": Polish endings
+                  # are not ``_FOREIGN_ENDING``'s)
+                  ("slutsåld", "zero"), ("slutsålt", "zero"), ("i lager", "some"),
+                  ("på lager", "some"), ("udsolgt", "zero"), ("utsolgt", "zero"),
+                  ("wyprzedan", "zero"), ("wyprzedany", "zero"), ("w magazynie", "some"),
+                  ("na stanie", "some"))
 # What the text must hold for a phrase of ``_FOREIGN_FEW`` to be there: the words for few
 # (ASCII, then the others), and the words for again, whose phrases also hold a stock word.
 _FEW_ASCII = ("pocas", "pocos", "pochi", "poche", "poucas", "poucos", "wenige", "quelques",
@@ -157,9 +163,9 @@ _FEW_CUES = _FEW_ASCII + _FEW_OTHER + ("wieder", "nouveau", "nuevo", "nuovo", "n
 # the text holds none of the English phrases' words.
 _FOREIGN_ASCII = ("lager", "ausverkauft", "stock", "rupture", "estoque", "esgotad", "agotad",
                   "existencia", "esaurit", "disponib", "uitverkocht", "voorraad", "leverbaar",
-                  "lieferbar") + _FEW_ASCII
+                  "lieferbar", "solgt", "wyprzedan", "magazyn", "na stanie") + _FEW_ASCII
 _FOREIGN_NEEDS = _FOREIGN_ASCII + ("épuis", "切れ", "품절", "매진", "vorrät",
-                                   "verfügbar") + _FEW_OTHER
+                                   "verfügbar", "slutsål") + _FEW_OTHER
 # A small stock, or a stock back now, said in another language: "Quedan pocas unidades", "Nur
 # noch wenige (Stück)", "Quelques articles restants", "Il en reste quelques-uns", "Ultimi pezzi",
 # "Restam poucas unidades", "Nog maar een paar over", 残りわずか, 在庫わずか, 库存紧张, 仅剩少量,
@@ -227,11 +233,14 @@ _VERFUEGBAR_BEFORE = re.compile(r"(?:(?:^|[.!?,;:\n]|\bja|\b(?:er|sie|es)|\b(?:d
 # a verb or "more" between ("não está esgotado", "n'est plus en stock", "non è più disponibile",
 # "no tenemos en existencia", "niet meer op voorraad").
 _FOREIGN_NOT = re.compile(r"(?<![\w])(?:nicht|kein|keine|pas|plus|jamais|não|nunca|no|non|mai|"
-                          r"niet|geen)(?:[ \t\u00a0]+(?:lo|la|los|las|le|les|ce|cet|cette|ces|"
-                          r"este|esta|ese|esa|questo|questa|dit|dat|deze|het|das|dieses|diesen)"
+                          r"niet|geen|inte|ej|inga|slut|ikke|ingen|nie|brak)(?:[ \t\u00a0]+(?:lo|"
+                          r"la|los|las|le|les|ce|cet|cette|ces|"
+                          r"este|esta|ese|esa|questo|questa|dit|dat|deze|het|das|dieses|diesen|"
+                          r"go|jej|ich|den|det)"
                           r"(?:[ \t\u00a0]+\w+)?)?(?:[ \t\u00a0]+(?:mehr|est|sont|está|estão|"
                           r"están|es|son|è|sono|is|zijn|temos|tenemos|hay|há|abbiamo|hebben|più|"
-                          r"mais|más|meer|encore)){0,2}[ \t\u00a0]+\Z|没\Z"
+                          r"mais|más|meer|encore|längre|finns|är|har|er|findes|fins|længere|"
+                          r"lenger|ma|mamy|jest|są|już|go|jej|ich)){0,2}[ \t\u00a0]+\Z|没\Z"
                           r"|(?<![\w])n['’](?:est|sont)[ \t\u00a0]+\Z")
 # Before a word, another time or a supposition in its clause: "wieder auf Lager", "sera de
 # nouveau en stock", "si l'article est en stock", "estaba agotado", "se estiver esgotado",
@@ -246,7 +255,8 @@ _FOREIGN_OTHERWISE = re.compile(
     r"estava|estavam|estará|estarão|estiver|novamente|de novo|em breve|amanhã|cuando|hasta|"
     r"estaba|estaban|estarán|esté|de nuevo|nuevamente|pronto|mañana|finché|era|erano|sarà|"
     r"saranno|di nuovo|presto|domani|torna|als|wanneer|zodra|tot|was|weer|binnenkort|zal|"
-    r"zullen)\b|如果|若|是否|一旦|即将|快要|曾)[^.!?;\n。！？]{0,24}\Z"
+    r"zullen|när|snart|igen|åter|hvis|når|igjen|jeśli|jeżeli|gdy|kiedy|wkrótce|ponownie"
+    r")\b|如果|若|是否|一旦|即将|快要|曾)[^.!?;\n。！？]{0,24}\Z"
     r"|[0-9][\w.,'’()-]*(?:[ \t\u00a0]+(?!(?:und|oder|aber|ist|sind|et|ou|mais|est|sont|y|o|"
     r"pero|es|está|están|hay|e|mas|estão|ma|è|sono|en|of|maar|is|zijn)\b)"
     r"[\w'’()-]+){0,3}[ \t\u00a0]*\Z")

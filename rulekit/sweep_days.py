@@ -35,6 +35,8 @@ from rulekit.scan.base import _ascii_lower, _is_cjk, _word_after
 # language's words by how many days from today they are, longest first where one contains
 # another ("the day before yesterday" before "yesterday"); a word that is also an everyday
 # word of another language ("hier" is "here" in German) is read only in its own language.
+_NORWEGIAN = {"i forgårs": -2, "i overmorgen": 2, "i går": -1, "i dag": 0, "i kveld": 0,
+              "i morgen": 1}
 _RELATIVE_WORDS: dict[str, dict[str, int]] = {
     "en": {"the day before yesterday": -2, "the day after tomorrow": 2, "yesterday": -1,
            "today": 0, "tonight": 0, "tomorrow": 1, "last night": -1},
@@ -47,6 +49,16 @@ _RELATIVE_WORDS: dict[str, dict[str, int]] = {
            "domani": 1},
     "pt": {"anteontem": -2, "depois de amanhã": 2, "ontem": -1, "hoje": 0, "amanhã": 1},
     "nl": {"eergisteren": -2, "overmorgen": 2, "gisteren": -1, "vandaag": 0, "morgen": 1},
+    # Swedish, Danish and Norwegian write them as one word or two ("idag", "i dag"); "morgon"
+    # and "morgen" alone are the morning
+    "sv": {"i förrgår": -2, "förrgår": -2, "i övermorgon": 2, "övermorgon": 2, "igår": -1,
+           "i går": -1, "idag": 0, "i dag": 0, "ikväll": 0, "i kväll": 0, "imorgon": 1,
+           "i morgon": 1},
+    "da": {"i forgårs": -2, "i overmorgen": 2, "i går": -1, "i dag": 0, "i aften": 0,
+           "i morgen": 1},
+    "nb": _NORWEGIAN, "no": _NORWEGIAN,
+    "pl": {"przedwczoraj": -2, "pojutrze": 2, "wczoraj": -1, "dzisiaj": 0, "dziś": 0,
+           "jutro": 1},
 }
 # Before a later day, words that make it a farewell when the sentence ends there ("See you
 # tomorrow!", "À demain !", "Hasta mañana.").
@@ -77,6 +89,11 @@ _MORNING_AFTER = {"mañana": ("la ", "esta ", "una ", "cada ", "media "),
 # CJK words are read in every locale: no other language writes them.
 _CJK_RELATIVE = {"昨天": -1, "今天": 0, "明天": 1, "前天": -2, "后天": 2, "後天": 2, "大前天": -3,
                  "大后天": 3, "一昨日": -2, "明後日": 2, "昨日": -1, "今日": 0, "明日": 1,
+                 # Japanese formal and spoken days, and a morning or a night of one: 本日 is
+                 # today in a shop's Japanese, 明朝 tomorrow morning
+                 "本日": 0, "今朝": 0, "今晩": 0, "今夜": 0, "明朝": 1, "明晩": 1, "昨晩": -1,
+                 "昨夜": -1, "あした": 1, "あさって": 2, "おととい": -2,
+                 "今晚": 0, "明早": 1, "明晚": 1, "昨晚": -1,
                  "그저께": -2, "그제": -2, "어제": -1, "오늘": 0, "내일": 1, "모레": 2,
                  "一周前": -7, "一週前": -7, "一星期前": -7, "一週間前": -7, "两周前": -14,
                  "兩週前": -14, "二週間前": -14, "일주일 전": -7,
@@ -84,6 +101,9 @@ _CJK_RELATIVE = {"昨天": -1, "今天": 0, "明天": 1, "前天": -2, "后天":
                  **{f"{word}{space}전": -days for days, word in (
                      (1, "하루"), (2, "이틀"), (3, "사흘"), (4, "나흘"), (5, "닷새"), (6, "엿새"),
                      (7, "이레"), (10, "열흘")) for space in ("", " ")}}
+# The characters before or after a relative day of ``_CJK_RELATIVE`` that make it part of another
+# word: ああした ("did it like that"), 明朝体 (the Mincho typeface).
+_CJK_RELATIVE_NOT = {"あした": ("あ", ""), "明朝": ("", "体 體")}
 # "3 days ago", "two weeks ago", "vor 3 Tagen", "il y a 3 jours", "hace 3 días", 3天前, 3日前,
 # 3일 전, "a month ago": the count and the unit (a day, a week or a month). "in 3 days" and 3天后
 # are not read: far more often a duration ("ships in 3 days", "doubled in a week") than a day.
@@ -196,6 +216,10 @@ def _relative_pattern(language: str, parts: tuple[bool, bool, bool]
     if parts[0] and language in _COUNTED_DAYS:
         pattern.append(rf"\b(?:{_COUNTED_DAYS[language]})\b")
     if parts[1] and latin:
+        if language == "de":
+            # German capitalises the first word of a sentence: "Heute", "Übermorgen" (not
+            # "Morgen", which is also the noun, the morning)
+            latin += [w.capitalize() for w in latin if w != "morgen"]
         # "Yesterday's post" is yesterday; "yesterday-ish" is not read
         pattern.append(r"(?<![\w-])(?:" + "|".join(map(re.escape, latin)) + r")(?![\w-])")
     if parts[2]:
@@ -225,6 +249,10 @@ def _relative_days(text: str, evidence: Evidence, locale: str
         if offset is not None and said.lower() in _MORNING_AFTER and before.endswith(
                 _MORNING_AFTER[said.lower()]):
             continue                                # "por la mañana", "heute morgen": a morning
+        if said in _CJK_RELATIVE_NOT and (
+                match.start() and text[match.start() - 1] in _CJK_RELATIVE_NOT[said][0]
+                or text[match.end():match.end() + 1] in _CJK_RELATIVE_NOT[said][1].split()):
+            continue                                # ああした, 明朝体: another word
         if offset == 0 and _in_question(text, match.end()):
             continue                                # "How can I help you today?"
         if offset is not None and offset > 0 and _ends_with_sign_off(before) \
@@ -527,6 +555,12 @@ def _event_day(text: str, start: int, end: int, language: str) -> bool:
     events = _LONE_BEFORE.get(language, frozenset()) - _NOT_EVENTS
     if any(word in events or word in _EVENT_WORDS for word in words):
         return True
+    if language in _VERB_LAST:
+        # German and Dutch put the participle last: "Heute wird Ihre Bestellung geliefert"
+        clause = _CLAUSE_END.split(text[end:end + 80], 1)
+        last = clause[0].lower().split()[-1:] if len(clause) > 1 else ()
+        if last and last[0] in _EVENT_WORDS:
+            return True
     # CJK text has no spaces: an arrival or shipping word anywhere near ("今天已送达", "本日到着")
     window = before[-12:] + after[:12]
     return any(word in window for word in _EVENT_CJK)
@@ -543,6 +577,8 @@ def today_only_event(text: str, start: int, end: int, days: Sequence[dt.date],
         and _event_day(text, start, end, locale.split("_")[0].lower())
 
 
+_VERB_LAST = frozenset(("de", "nl"))
+_CLAUSE_END = re.compile(r"[.,;:!?()\n]")
 _NOT_EVENTS = frozenset("on by this next last until till before after since ce d'ici jusqu'à "
                         "jusqu’à avant après dès depuis pour am bis ab seit vor nach diesen "
                         "nächsten kommenden el este próximo hasta desde antes después".split())
@@ -555,6 +591,10 @@ _EVENT_WORDS = frozenset("posted published went goes launched sent processed pla
                          "arrivato arrivata consegnato spedito chegou entregue enviado "
                          "aangekomen bezorgd geleverd verzonden verlängert abgebucht belastet "
                          "endet beginnt "
+                         "levereras levererades levererad skickas skickades skickad anländer "
+                         "anlände leveres levereres leveret levert sendes sendt afsendt "
+                         "ankommer dotrze dotarła dotarło dostarczona dostarczone dostarczymy "
+                         "wysłana wysłane wyślemy wysyłamy "
                          # the nouns of a booked or billed event ("Your appointment is today")
                          "appointment renewal payment meeting booking reservation deadline "
                          "visit installation pickup collection departure flight rendez-vous "
@@ -691,6 +731,13 @@ _LONE_CJK_BEFORE = frozenset("本这這下上在于於")
 _LONE_CJK_AFTER = ("到", "送达", "送達", "送到", "发货", "發貨", "前", "之前", "以前", "抵达",
                    "抵達", "に", "まで", "頃", "ごろ", "着", "配達", "お届け", "发出", "發出")
 _LONE_CJK_RANGE = ("至", "到星期", "到周", "到週", "～", "〜", "~", "-", "－", "から")
+# Before a CJK weekday, the calendar week (Monday to Sunday) it is a day of, as days from today's
+# week: 今週の金曜日, 这周五, 本周五 (this week's), 来週の金曜日, 下周五 (the next), 先週の, 上周五.
+_LONE_CJK_WEEK = {**{prefix: 0 for prefix in ("今週の", "今週", "这周", "這週", "本周", "本週",
+                                               "这个", "這個", "这", "這", "本")},
+                  **{prefix: 7 for prefix in ("来週の", "来週", "下个", "下個", "下")},
+                  **{prefix: -7 for prefix in ("先週の", "先週", "上个", "上個", "上")}}
+_LONE_CJK_WEEK_LONGEST = max(map(len, _LONE_CJK_WEEK))
 # Between two weekdays of a range: "Monday to Friday", "Mon–Fri", "lundi au vendredi".
 _WEEKDAY_RANGE_JOIN = re.compile(r"(?i)[ \t\u00a0]*(?:[-\u2013\u2014/~]|(?:to|through|thru|till|"
                                  r"until|bis|au|à|a|al|hasta)(?![\w]))[ \t\u00a0]*")
@@ -752,10 +799,14 @@ def _lone_weekdays(text: str, low: str, mentions: Sequence[Mention], evidence: E
             if text.startswith(_LONE_CJK_RANGE, e) or text[s - 1:s] in ("至", "到", "每", "～",
                                                                         "〜", "-"):
                 continue                            # 周一至周五, 每周五: a range, a habit
-            if text[s - 1:s] in _LONE_CJK_BEFORE or text.startswith(_LONE_CJK_AFTER, e):
-                # 本周五 is this Friday, 下周五 next Friday, 上周五 last Friday
-                found.append((s, e, _LONE_CJK_DAYS[match.group(1) or match.group(2)],
-                              _CJK_WEEK.get(text[s - 1:s], "either")))
+            weekday = _LONE_CJK_DAYS[match.group(1) or match.group(2)]
+            week = _cjk_week(text, s)
+            if week is not None:
+                # 来週の金曜日, 下周五: the Friday of the calendar week after today's, said from
+                # the words of its week (``_cjk_week``)
+                found.append((s - week[0], e, weekday, week[1]))
+            elif text[s - 1:s] in _LONE_CJK_BEFORE or text.startswith(_LONE_CJK_AFTER, e):
+                found.append((s, e, weekday, "either"))
     if not found:
         return []
     held = {day.weekday() for day in evidence.days}
@@ -824,7 +875,16 @@ def _lone_weekdays(text: str, low: str, mentions: Sequence[Mention], evidence: E
 _THIS_WEEK_WORDS = frozenset("this ce diesen kommenden este esta questo questa neste nesta deze "
                              "aanstaande komende".split())
 _NEXT_WEEK_WORDS = frozenset("next nächsten próximo próxima prossimo prossima volgende".split())
-_CJK_WEEK = {"本": "this", "这": "this", "這": "this", "下": "next", "上": "last"}
+
+
+def _cjk_week(text: str, s: int) -> tuple[int, int] | None:
+    """(the length of the words before a CJK weekday at s that say its week, the days from
+    today's calendar week: ``_LONE_CJK_WEEK``), or None; not 再来週 (the week after next)."""
+    for size in range(min(s, _LONE_CJK_WEEK_LONGEST), 0, -1):
+        days = _LONE_CJK_WEEK.get(text[s - size:s])
+        if days is not None:
+            return None if text[s - size - 1:s - size] == "再" else (size, days)
+    return None
 
 
 def _week_said(words: list[str]) -> str | None:
@@ -907,6 +967,8 @@ def _tense_before(low: str, s: int, e: int, locale: str) -> str:
 def _days_meant(today: dt.date, weekday: int, week: str) -> list[dt.date]:
     """The days a weekday said with ``week`` ("this", "next", "last", or a lone weekday's
     tense: "coming", "past", "either") may be, from ``today``."""
+    if isinstance(week, int):       # a CJK calendar week, days from today's (``_cjk_week``)
+        return [today + dt.timedelta(days=weekday - today.weekday() + week)]
     coming = today + dt.timedelta(days=(weekday - today.weekday()) % 7)
     before = today - dt.timedelta(days=(today.weekday() - weekday) % 7 or 7)
     if week == "this":
@@ -924,6 +986,8 @@ def _days_meant(today: dt.date, weekday: int, week: str) -> list[dt.date]:
     return sorted(meant)
 
 
+_CJK_WEEK_READ = {0: "the {name} of this week", 7: "the {name} of next week",
+                  -7: "the {name} of last week"}
 _WEEK_READ = {"this": "the coming {name}", "next": "next {name}", "last": "last {name}",
               "coming": "the coming {name}", "past": "the last {name} before today",
               "either": "the last or the coming {name}"}
@@ -947,7 +1011,7 @@ def _resolved_weekday(text: str, s: int, at: int, e: int, end: int, weekday: int
     said = text[start:end]
     name = _WEEKDAYS[weekday]
     shown = " or ".join(day.isoformat() for day in meant)
-    read = _WEEK_READ[week].format(name=name)
+    read = (_WEEK_READ[week] if isinstance(week, str) else _CJK_WEEK_READ[week]).format(name=name)
     if time is None:
         if any(day in evidence.days and not today_only_event(text, at, e, [day], evidence, locale)
                for day in meant):

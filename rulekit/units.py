@@ -41,7 +41,7 @@ _WORDS = {
     "foot": "ft foot feet",
     "inch": "inch inches",
     "yard": "yd yds yard yards",
-    "litre": "litre litres liter liters",
+    "litre": "l litre litres liter liters",
     "millilitre": "ml millilitre millilitres milliliter milliliters",
     "gallon": "gal gallon gallons",
     "kilobyte": "kb kilobyte kilobytes",
@@ -78,11 +78,11 @@ def of_kinds_written(written: frozenset[str]) -> frozenset[str]:
     return written | frozenset(unit for unit, kind in KIND_OF.items() if kind not in kinds)
 
 # Words a field's name uses as often for something else: minimum (``min_age``), secondary, a
-# month's number, an "h" or "g" of an abbreviation. They are units only as the name's last word
-# (``response_min``, ``uptime_h``, ``weight_g``; "min" and "sec" only after a word for a length
-# of time) or after "per" (``requests_per_min``, ``calls_per_h``), and so is "s" after "per"
-# (``req_per_s``).
-_NAME_AMBIGUOUS = frozenset({"min", "mins", "sec", "secs", "mo", "mos", "h", "g"})
+# month's number, an "h", "g" or "l" of an abbreviation. They are units only as the name's last
+# word (``response_min``, ``uptime_h``, ``weight_g``, ``tank_capacity_l``; "min" and "sec" only
+# after a word for a length of time) or after "per" (``requests_per_min``, ``calls_per_h``), and
+# so is "s" after "per" (``req_per_s``).
+_NAME_AMBIGUOUS = frozenset({"min", "mins", "sec", "secs", "mo", "mos", "h", "g", "l"})
 # Periods read only after a word of per or in a field's name after "per" (never as a count:
 # "2 quarters", "Q3"): "$120 per quarter", "a fortnight", "per semester".
 _PER_ONLY = {"s": "second", "quarter": "quarter", "qtr": "quarter", "fortnight": "fortnight",
@@ -189,11 +189,14 @@ def _alternation(words) -> str:
 
 # Every word for a unit, as a regex alternation (longest first).
 UNIT_WORDS = _alternation(UNIT_OF)
+# After a unit word: not "l" elided before a vowel ("5 € l'unité", "5 volte l'anno"), which is
+# the article, not a litre ("2 years' warranty" keeps its unit).
+_NOT_ELIDED = r"(?![\'’](?<=[lL][\'’]))"
 # A unit right after a number: "2 years", "2-year", "23kg", "5 business days", "48 hrs", maybe
 # with one of these words between.
 _FILLERS = "business working calendar full whole more additional extra further"
 _UNIT_AFTER = re.compile(rf"[ \u00a0-]?(?:(?:{_alternation(_FILLERS.split())})[ \u00a0-])?"
-                         rf"({UNIT_WORDS})(?![a-z0-9])", re.IGNORECASE | re.ASCII)
+                         rf"({UNIT_WORDS})(?![a-z0-9]){_NOT_ELIDED}", re.IGNORECASE | re.ASCII)
 # What a number is per, up to two words after it: "600 requests per second", "600/min", "600
 # req/s", "$9.99 a month", "5 times a week".
 # (Emphasis or a bracket may stand between: "**$12** per year", "$12 (per year)"; "p.a." is
@@ -321,8 +324,8 @@ class _Reader:
         self.alone = {**adverbs, **per_only}
         words = _alternation(self.units)
         fill = _alternation((_FILLERS + " " + fillers).split())
-        self.unit = re.compile(rf"[ \u00a0-]?(?:(?:{fill})[ \u00a0-])?({words})(?![^\W_])",
-                               re.IGNORECASE)
+        self.unit = re.compile(rf"[ \u00a0-]?(?:(?:{fill})[ \u00a0-])?({words})(?![^\W_])"
+                               rf"{_NOT_ELIDED}", re.IGNORECASE)
         spaced = _alternation(word.replace("_", " ")
                               for word in ("per a an each every " + bases).split())
         glued = _alternation(word.replace("_", " ") for word in glued.split()) if glued else "/"
@@ -347,7 +350,8 @@ class _CjkReader:
               "day": "天 日間", "week": "周 週 週間 个星期 個星期",
               "month": "个月 個月 ヶ月 か月 カ月 ケ月", "year": "年 年間",
               "kilogram": "公斤 千克 キロ キログラム", "gram": "克 グラム", "pound": "磅 ポンド",
-              "kilometre": "公里 千米 キロメートル", "metre": "米 メートル"}
+              "kilometre": "公里 千米 キロメートル", "metre": "米 メートル",
+              "litre": "升 公升 リットル", "millilitre": "毫升 ミリリットル"}
     _PER = {"秒": "second", "分钟": "minute", "分": "minute", "小时": "hour", "時間": "hour",
             "时": "hour", "時": "hour", "天": "day", "日": "day", "周": "week", "週": "week",
             "月": "month", "年": "year"}
@@ -358,7 +362,7 @@ class _CjkReader:
         self.alone = self._PER
         self.unit = re.compile(
             rf"[ \u00a0-]?(?:(?:{_alternation(_FILLERS.split())})[ \u00a0-])?({UNIT_WORDS})"
-            rf"(?![a-zA-Z0-9])|[ \u00a0]?({_alternation(cjk)})(?![0-9０-９级級生度年])"
+            rf"(?![a-zA-Z0-9]){_NOT_ELIDED}|[ \u00a0]?({_alternation(cjk)})(?![0-9０-９级級生度年])"
             rf"(?<![周週](?=[一二三四五六七日天末]))",
             re.IGNORECASE)
         self.per = re.compile(

@@ -294,3 +294,15 @@ def test_a_duration_is_a_whole_number_and_one_unit(written, seconds):
     assert result.ok, result.diagnostics
     rate = result.policy.entity("rate")
     assert rate.fresh_seconds == seconds and rate.field("price").fresh_seconds == seconds
+
+
+def test_rk313_names_the_languages_the_sweep_reads_relative_days_in():
+    """RK313's table of what the sweep reads (``scan.locales.WORDS_READ``) is built apart from
+    the sweep's own tables, so that compiling needs none of them: they must agree."""
+    from rulekit.scan.locales import WORDS_READ
+    from rulekit.scan.words import _ROLES
+    from rulekit.sweep_days import _RELATIVE_WORDS
+
+    assert WORDS_READ["relative days"] == set(_RELATIVE_WORDS) | {"zh", "ja", "ko"}
+    assert set(_ROLES) | {"en", "de", "zh", "ja", "ko"} == WORDS_READ["numbers in words"]
+    assert WORDS_READ["stock words"] == WORDS_READ["relative days"]

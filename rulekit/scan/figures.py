@@ -20,8 +20,8 @@ from rulekit.scan.base import (_CLAIMED, _IDIOM, _CONTEXT_STRIP, _DIGITS, _Hit, 
 from rulekit.scan.cjk import _CJK_SCALE, _YUAN_SIGNS, _yuan_tail
 from rulekit.scan.locales import _CORE
 from rulekit.scan.reader import _NBSP, _SIGNS
-from rulekit.scan.when import _AMPM_NEXT, _AT_BEFORE, _DAY_NEXT, _DOT_TIME, _DOT_TIME_LOCALES, \
-    _MARK_LAST, _NUMERIC_DATE, _at_before
+from rulekit.scan.when import _AMPM_NEXT, _AT_BEFORE, _DAY_NEXT, _DOT_TIME, _MARK_LAST, \
+    _NUMERIC_DATE, _at_before, reads_dot_times
 
 # A digit run longer than this has no value (see the module docstring).
 MAX_DIGITS = 200
@@ -139,6 +139,14 @@ def _currency_for(symbol: str, locale: str) -> str | None:
     if len(key) == 1 and key != "\u00a2" and unicodedata.category(key) == "Sc":
         return key      # a sign of no currency babel knows: one no evidence holds
     return None
+
+
+def currency_symbol(said: str) -> str:
+    """A currency as written beside an amount, as ``_currency_for`` reads it: a word of
+    ``_CURRENCY_WORDS`` or ``_COUNTRY_WORDS`` (any case, "Euro", "kronor", "Swiss francs") as
+    the code or family it names, any other sign or code as written."""
+    key = " ".join(said.lower().split())
+    return _CURRENCY_WORDS.get(key) or _COUNTRY_WORDS.get(key, said)
 
 
 def _family_in(family: str, locale: str) -> str:
@@ -508,7 +516,8 @@ class _Figures:
                                   in _AT_BEFORE) and _at_before(self.low, s) and (
                         after != "." or text[e + 1:e + 2] not in _ASCII_DIGITS):
                     return None                 # 21 Uhr, 21h30; "at 8", "until 10" (``_When``)
-                if after == "." and info.locale in _DOT_TIME_LOCALES and _DOT_TIME.match(text, s):
+                if after == "." and reads_dot_times(info.locale, info.language) \
+                        and _DOT_TIME.match(text, s):
                     return None                 # en_GB "until 18.00" (``_When.dot_time``)
                 if after in _SPACES:
                     # not "29 July", "29 of July", "9 pm"
@@ -752,8 +761,7 @@ class _Figures:
             # "Your balance is ($5.00).", "Balance: ($5.00)": accounting's minus, brackets kept
             sign, start, end = "-", start - 1, end + 1
         if currency_text is not None:
-            said = " ".join(currency_text.lower().split())
-            symbol = _CURRENCY_WORDS.get(said) or _COUNTRY_WORDS.get(said, currency_text)
+            symbol = currency_symbol(currency_text)
             hit.currency = _currency_for(symbol, self.info.locale)
             if text[end:end + 1] in _CODE_FIRST:
                 # "$59.99 AUD", "59,99 € EUR": a code after the sign settles the currency

@@ -18,6 +18,17 @@ from babel.numbers import get_decimal_symbol, get_group_symbol
 from rulekit.scan.base import _ascii_lower, _trie
 from rulekit.scan.reader import _SEPARATORS
 
+# The languages whose words the sweep reads, by kind of word: numbers in words, relative days
+# ("today", "gestern", "idag", 明日; ``sweep_days._RELATIVE_WORDS``, and the CJK ones in any
+# locale) and stock words ("in stock", "ausverkauft", "slutsåld", 在庫あり;
+# ``sweep_amounts._FOREIGN_STOCK``). In another locale's language
+# they pass unread; the compiler warns of it (RK313).
+_MOST = "en de fr es it pt nl zh ja ko"
+WORDS_READ = {"numbers in words": frozenset(_MOST.split()),
+              "relative days": frozenset(f"{_MOST} sv da nb no pl".split()),
+              "stock words": frozenset(f"{_MOST} sv da nb no pl".split())}
+
+
 @dataclasses.dataclass(frozen=True)
 class _LocaleInfo:
     locale: str
@@ -63,7 +74,10 @@ def _locale_info(locale: str) -> _LocaleInfo:
         parsed = Locale.parse(str(locale).replace("-", "_"))
     except (UnknownLocaleError, ValueError, TypeError) as error:
         raise ValueError(f"unknown locale {locale!r}") from error
-    spaced = unicodedata.normalize("NFKC", get_group_symbol(parsed)).isspace()
+    # French groups thousands with a space, in Switzerland too, where CLDR gives "'" ("1 299
+    # CHF" and "1'299 CHF" are both written there)
+    spaced = unicodedata.normalize("NFKC", get_group_symbol(parsed)).isspace() \
+        or parsed.language == "fr"
     months: dict[str, int] = {}
     weekdays: set[str] = set()
     for source in ("en", parsed):

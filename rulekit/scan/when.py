@@ -139,6 +139,21 @@ _DOT_AMPM = re.compile(r"(1[0-2]|0?[1-9])\.([0-5][0-9])[ \u00a0]?(?:([AaPp])\.[ 
 # time in these locales only beside a word of time, before it (until, at...) or after it ("on 3
 # March", "on Friday", "hrs", "today", a zone).
 _DOT_TIME_LOCALES = frozenset({"en_GB", "en_IE"})
+# The languages that write a time with a dot ("alle 14.30", "om 14.30 uur", "kl. 14.30"): read
+# as a time in them only after their words of time, or before Dutch "uur" (German "14.30 Uhr"
+# is ``_UHR``'s).
+_DOT_TIME_WORDS = {"it": frozenset("alle dalle entro verso le ore".split()),
+                   "nl": frozenset("om vanaf rond".split()),
+                   "sv": frozenset("kl klockan".split()), "da": frozenset("kl klokken".split()),
+                   "nb": frozenset("kl klokken".split()), "no": frozenset("kl klokken".split())}
+_UUR_AFTER = re.compile(r"[ \u00a0]+uur(?![\w])")
+
+
+def reads_dot_times(locale: str, language: str) -> bool:
+    """Whether a time written with a dot ("18.00") may be read in this locale."""
+    return locale in _DOT_TIME_LOCALES or language in _DOT_TIME_WORDS
+
+
 _DOT_TIME = re.compile(r"([01]?[0-9]|2[0-3])\.([0-5][0-9])(?![0-9]|[.,][0-9])")
 _DOT_TIME_BEFORE = frozenset("until till til by before after from at around".split())
 _DOT_TIME_AFTER = re.compile(
@@ -147,8 +162,8 @@ _DOT_TIME_AFTER = re.compile(
     r"|today|tonight|tomorrow|(?:uk|london|local|hotel)[ \u00a0]time)|GMT|BST|UTC|CET|CEST)"
     r"(?![\w])")
 _DOT_TIME_NOT_AFTER = frozenset("£$€¥+-\u2212#")
-_DOT_MONEY_AFTER = re.compile(r"[ \u00a0]?(?:[A-Z]{3}(?![\w])|(?i:pounds?|euros?|dollars?|pence|"
-                              r"p(?![\w])))")
+_DOT_MONEY_AFTER = re.compile(r"[ \u00a0]?(?:[A-Z]{3}(?![\w])|€|:-|(?i:pounds?|euros?|dollars?"
+                              r"|pence|p|kr|kronor|kroner)(?![\w]))")
 # The verbs of a price before "at": "priced at 18.00" is an amount.
 _PRICED_AT = frozenset("priced sold sells selling trades traded trading valued rated charged "
                        "billed costs cost listed offered available capped fixed set".split())
@@ -580,7 +595,7 @@ class _When:
             if found:
                 return self.add_time(s, found.end(), int(found.group(1)), int(found.group(2)),
                                      None, found.group(3) or found.group(4))
-        if after == "." and self.info.locale in _DOT_TIME_LOCALES:
+        if after == "." and reads_dot_times(self.info.locale, self.info.language):
             found = self.dot_time(s)
             if found is not None:
                 return found
@@ -619,7 +634,12 @@ class _When:
         if found is None or (s and text[s - 1] in _DOT_TIME_NOT_AFTER):
             return None
         before = _word_before(text, s)
-        if before in _DOT_TIME_BEFORE:
+        words = _DOT_TIME_WORDS.get(self.info.language)
+        if words is not None:
+            if before not in words and not (self.info.language == "nl"
+                                            and _UUR_AFTER.match(text, found.end())):
+                return None                                 # "alle 14.30", "om 14.30 uur"
+        elif before in _DOT_TIME_BEFORE:
             if before == "at" and _word_before(text, s - 3) in _PRICED_AT:
                 return None                                 # "priced at 18.00"
         elif not _DOT_TIME_AFTER.match(text, found.end()):

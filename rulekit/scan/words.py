@@ -1139,7 +1139,7 @@ _ROLES = {language: _role_table(spec) for language, spec in _ROLE_WORDS.items()}
 # "duemilatrecentoventuno", "tweeduizenddriehonderd"): read as a chain of these parts. "cent"
 # is "cento" elided ("centotto", "centuno").
 _GLUED_PARTS = {"it": {**{w: r for w, r in _ROLES["it"].items() if r[1] in ("n", "h", "hs", "k")},
-                       "cent": (100, "h")},
+                       "cent": (100, "h"), "uno": (1, "a"), "una": (1, "a")},
                 "nl": {w: r for w, r in _ROLES["nl"].items() if r[1] in ("n", "a", "h", "k")}}
 _GLUED_LONGEST = {language: max(map(len, parts)) for language, parts in _GLUED_PARTS.items()}
 # The first three letters of every word and glued part: a cheap test before the look-ups.
@@ -1275,9 +1275,12 @@ def _read_parts(items: list, i: int, language: str):
         value, role = items[k][0], items[k][1]
         if role == "a" and last is not None:
             # 1 after a joiner or a hundred, a thousand ("vingt et un", "vinte e um", "cent
-            # un", "mil uno"); not before a scale ("mille un million"), nor in Dutch, which
-            # glues its units ("honderd een" is a hundred and an article)
-            if dutch or not joined and last == "n" \
+            # un", "mil uno", glued "centuno", "honderdeen"), and after French "quatre-vingt"
+            # ("quatre-vingt-un": 81 takes no "et"); not before a scale ("mille un million"),
+            # nor in Dutch apart ("honderd een" is a hundred and an article)
+            if dutch and items[k][2] != items[k - 1][2] \
+                    or not joined and last == "n" and not (
+                        french and group % 100 == 80 and items[k - 1][4] == "vingt") \
                     or k + 1 < n and items[k + 1][1] in ("m", "dz", "h", "k"):
                 break
             role = "n"

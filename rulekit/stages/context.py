@@ -194,7 +194,7 @@ def _check_locale(c: Compilation, value: str, span: Span) -> None:
                 hint="name the language and country customers read, such as en_US or en_GB")
         return
     try:
-        Locale.parse(value)
+        parsed = Locale.parse(value)
     except (UnknownLocaleError, ValueError, TypeError):
         language = value.replace("-", "_").split("_")[0].lower()
         same = [c_ for c_ in COMMON_LOCALES if c_.split("_")[0] == language] or sorted(
@@ -203,6 +203,26 @@ def _check_locale(c: Compilation, value: str, span: Span) -> None:
         hint = (f"did you mean {' or '.join(repr(x) for x in same[:3])}?" if same else
                 suggest(value, localedata.locale_identifiers()) or "for example en_GB or de_DE")
         c.error("RK305", f"unknown locale '{value}'", span, hint=hint)
+        return
+    _check_words_read(c, value, parsed, span)
+
+
+def _check_words_read(c: Compilation, value: str, parsed, span: Span) -> None:
+    """RK313: the sweep reads each kind of word in some languages only
+    (``scan.locales.WORDS_READ``); those of the locale's language it does not read pass
+    unchecked."""
+    from rulekit.scan.locales import WORDS_READ
+
+    missing = [kind for kind, languages in WORDS_READ.items() if parsed.language not in languages]
+    if not missing:
+        return
+    name = parsed.get_language_name("en") or parsed.language
+    kinds = " or ".join([", ".join(missing[:-1]), missing[-1]] if len(missing) > 1 else missing)
+    full = sorted(frozenset.intersection(*WORDS_READ.values()))
+    c.warn("RK313", f"rulekit reads no {name} {kinds}: in locale '{value}' they pass unchecked",
+           span, hint="digits, dates, amounts and links are still checked. Keep free prose out "
+                      "(`prose shapes`), or answer in a language whose words rulekit reads "
+                      f"({', '.join(full)})")
 
 
 def _check_currency(c: Compilation, value: str, span: Span) -> None:
