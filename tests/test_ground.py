@@ -211,29 +211,35 @@ def test_a_deadline_passed_before_any_reply_fails_closed(shop):
 
 
 class SlowCatalogue:
-    """A catalogue that takes 0.3 s whatever budget its lookup is given (it ignores
-    ``request.timeout``, as a custom resolver may); records those budgets."""
+    """A catalogue that ignores the budget its lookup is given (``request.timeout``, as a
+    custom resolver may): it takes ``seconds``, or, without them, 0.3 s more than its budget,
+    so that it outlasts the deadline however fast or loaded the machine is; records those
+    budgets."""
 
-    def __init__(self) -> None:
+    def __init__(self, seconds: float | None = None) -> None:
         from rulekit.sources import MemoryResolver
 
         self.rows = MemoryResolver(SHOP["rows"])
+        self.seconds = seconds
         self.budgets: list[float] = []
 
     def fetch(self, request):
         self.budgets.append(request.timeout)
-        time.sleep(0.3)
+        time.sleep(request.timeout + 0.3 if self.seconds is None else self.seconds)
         return self.rows.fetch(request)
 
 
 def test_a_lookup_outlasting_the_deadline_fails_closed_and_the_model_is_not_called_again(shop):
     """Each lookup is given no more than the time left (a SQL resolver stops there); one that
     ignores its budget cannot be interrupted, but what it returns past it is not used."""
+    # The deadline leaves the work before the model's call (the evidence block, the
+    # ruleset's first check) ample time on a loaded machine; the lookup outlasts whatever is
+    # left of it.
     catalogue = SlowCatalogue()
     script = Script(OLD_PRICE, GOOD)
-    result = ground(script, shop, source=catalogue, now=NOW, deadline=0.2)
+    result = ground(script, shop, source=catalogue, now=NOW, deadline=2.0)
     assert len(script.requests) == 1
-    assert catalogue.budgets and catalogue.budgets[0] <= 0.2
+    assert catalogue.budgets and catalogue.budgets[0] <= 2.0
     assert result.stopped == "deadline_exceeded"
     assert result.decision.decision == "handoff" and result.decision.text is None
     assert "lookup_failed" in codes(result.decision)
@@ -242,7 +248,7 @@ def test_a_lookup_outlasting_the_deadline_fails_closed_and_the_model_is_not_call
 
 
 def test_a_lookup_within_the_time_left_still_answers(shop):
-    catalogue = SlowCatalogue()
+    catalogue = SlowCatalogue(seconds=0.3)
     result = ground(Script(GOOD), shop, source=catalogue, now=NOW, deadline=5)
     assert result.decision.decision == "answer" and result.stopped is None
     assert 0.3 < catalogue.budgets[0] <= 2.0
