@@ -4,8 +4,8 @@ Exit codes (a public contract, documented in docs/cli.md):
   0  success
   1  a rules file has errors (compile), or would be reformatted (fmt --check)
   2  usage error: unknown flag, missing argument, an --out folder that cannot be made or
-     written to, an unreadable input file, a folder without .rules files; or standard
-     output cannot be written (a full disk)
+     written to, an unreadable input file, a folder without .rules files, a rules file fmt
+     cannot write; or standard output cannot be written (a full disk)
   3  internal error: a bug in rulekit; the message says what to report
 130  interrupted (Ctrl-C, SIGINT)
 A closed standard output (``| head``) ends the command quietly with 0: see main().
@@ -14,6 +14,7 @@ A closed standard output (``| head``) ends the command quietly with 0: see main(
 from __future__ import annotations
 
 import argparse
+import errno
 import json
 import os
 import sys
@@ -123,9 +124,50 @@ def cmd_fmt(args: argparse.Namespace) -> int:
             print(f"{path}: would be reformatted")
             status = EXIT_ERRORS
         else:
-            Path(path).write_text(formatted, encoding="utf-8")
+            try:
+                _replace_file(path, formatted.encode("utf-8"))
+            except OSError as exc:   # a full disk, a read-only file or folder, a quota
+                print(f"rulekit fmt: cannot write '{path}': {exc.strerror or exc}; the file is "
+                      "left unchanged", file=sys.stderr)
+                return EXIT_USAGE
             print(f"{path}: reformatted")
     return status
+
+
+def _replace_file(path: str, data: bytes) -> None:
+    """Write ``data`` over the file at ``path`` all at once or not at all: into a temporary file
+    in the same folder, flushed to disk, then renamed over it, so that a full disk or a crash
+    leaves the old file whole. The file keeps its mode (and, where allowed, its owner); a link
+    is followed, so the file it points to is rewritten. A file its owner made read-only is
+    refused (``PermissionError``), as writing it in place would be. Raises ``OSError``, the
+    temporary file removed."""
+    import stat
+    import tempfile
+
+    target = os.path.realpath(path)
+    if not os.access(target, os.W_OK):
+        raise PermissionError(errno.EACCES, "it is read-only")
+    before = os.stat(target)
+    folder, name = os.path.split(target)
+    fd, temporary = tempfile.mkstemp(prefix=f".{name}.", suffix=".tmp", dir=folder)
+    try:
+        with os.fdopen(fd, "wb") as stream:
+            stream.write(data)
+            stream.flush()
+            os.fsync(stream.fileno())
+        os.chmod(temporary, stat.S_IMODE(before.st_mode))
+        if (before.st_uid, before.st_gid) != (os.getuid(), os.getgid()):
+            try:
+                os.chown(temporary, before.st_uid, before.st_gid)
+            except OSError:     # only root may give a file away: it stays the writer's
+                pass
+        os.replace(temporary, target)
+    except BaseException:
+        try:
+            os.unlink(temporary)
+        except OSError:
+            pass
+        raise
 
 
 def _load_policy(path: str):
