@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import errno
+import io
 import json
 import os
 import sys
@@ -218,13 +219,15 @@ def _usage(message: str) -> int:
 
 def cmd_check(args: argparse.Namespace) -> int:
     from rulekit.check import check
+    from rulekit.reply import MAX_REPLY_CHARS
     from rulekit.sources import SourceError, open_source
 
     now = _parse_now(args.now)
     if args.attempt < 1:
         return _usage(f"--attempt {args.attempt}: attempts count from 1")
     inputs = _inputs_from(args.input)
-    reply = _read_input("--reply", args.reply)
+    # One character over the cap is read, never more: check judges the reply too long.
+    reply = _read_input("--reply", args.reply, MAX_REPLY_CHARS, over="keep")
     try:
         source = _rows_from(args.rows) if args.rows else open_source(args.db)
     except (SourceError, ValueError, TypeError) as exc:
@@ -248,7 +251,7 @@ def _rows_from(path: str):
     problem a ``SourceError`` whose message starts with the path."""
     from rulekit.sources import MemoryResolver, SourceError
 
-    text = _read_input("--rows", path)
+    text = _read_input("--rows", path, max_bytes=MAX_EVIDENCE_BYTES)
     try:
         data = read_json(text)
     except json.JSONDecodeError as exc:
@@ -326,11 +329,13 @@ MAX_EVIDENCE_BYTES = 50 * 1024 * 1024
 
 
 def _read_input(flag: str, path: str, limit: int | None = None,
-                max_bytes: int | None = None) -> str:
+                max_bytes: int | None = None, over: str = "refuse") -> str:
     """The text of the file given to ``flag`` ("-": standard input), a byte order mark dropped.
     A file that cannot be read, one longer than ``limit`` characters or one over ``max_bytes``
-    bytes (of which no more than ``max_bytes`` + 1 are read) is a usage error that names the
-    flag and the path (raised as SystemExit, like a bad --now)."""
+    bytes is a usage error that names the flag and the path (raised as SystemExit, like a bad
+    --now); no more than ``limit`` + 1 characters or ``max_bytes`` + 1 bytes are read. With
+    ``over="keep"`` a text longer than ``limit`` is returned as read, ``limit`` + 1 characters,
+    for the caller to judge."""
     name = "standard input" if path == "-" else path
     try:
         if max_bytes is not None:
@@ -347,7 +352,7 @@ def _read_input(flag: str, path: str, limit: int | None = None,
     except UnicodeDecodeError:
         raise SystemExit(_usage(f"cannot read {flag} {name}: it is not UTF-8 text "
                                 "(a binary file?)"))
-    if limit is not None and len(text) > limit:
+    if limit is not None and len(text) > limit and over != "keep":
         size = "" if path == "-" else f" ({os.path.getsize(path):,} bytes)"
         raise SystemExit(_usage(f"{flag} {name} is more than {limit:,} characters{size}; the "
                                 f"limit is {limit:,}: audit it in parts"))
@@ -357,20 +362,32 @@ def _read_input(flag: str, path: str, limit: int | None = None,
 def _read_capped(flag: str, path: str, name: str, max_bytes: int) -> str:
     """At most ``max_bytes`` of a file or of standard input, decoded; one byte more is a usage
     error naming the size (of a file) and the cap."""
+    from rulekit.files import read_capped, read_stream_capped
+
     if path != "-":
-        with open(path, "rb") as stream:
-            data = stream.read(max_bytes + 1)
-    elif getattr(sys.stdin, "buffer", None) is not None:
-        data = sys.stdin.buffer.read(max_bytes + 1)
-    else:                                           # a text-only stdin (a test's StringIO)
-        data = sys.stdin.read(max_bytes + 1).encode("utf-8")
+        data, size = read_capped(path, max_bytes)
+    else:
+        data, size = read_stream_capped(_binary_stdin(), max_bytes)
     if len(data) > max_bytes:
-        size = (f"is {os.path.getsize(path):,} bytes" if os.path.isfile(path) else
-                f"is more than {max_bytes:,} bytes")                # a pipe has no size
-        raise SystemExit(_usage(f"{flag} {name} {size}; the limit is {max_bytes:,} bytes "
-                                f"({_mib(max_bytes)}): give only the rows the text was written "
-                                "from"))
+        size_text = f"is {size:,} bytes" if size is not None else \
+            f"is more than {max_bytes:,} bytes"                     # a pipe has no size
+        advice = ("give only the rows the reply cites" if flag == "--rows" else
+                  "give only the rows the text was written from")
+        raise SystemExit(_usage(f"{flag} {name} {size_text}; the limit is {max_bytes:,} bytes "
+                                f"({_mib(max_bytes)}): {advice}"))
     return data.decode("utf-8-sig")
+
+
+def _binary_stdin():
+    """Standard input as bytes; a text-only one (a test's StringIO, a BytesIO) as it is, or
+    read into bytes."""
+    stdin = sys.stdin
+    buffer = getattr(stdin, "buffer", None)
+    if buffer is not None:
+        return buffer
+    if isinstance(stdin, io.TextIOBase):
+        return io.BytesIO(stdin.read().encode("utf-8"))
+    return stdin
 
 
 def _positive_mib(text: str) -> float:
@@ -512,6 +529,7 @@ def _evidence_from(path: str, text: str):
 
 def cmd_audit(args: argparse.Namespace) -> int:
     from rulekit.audit import audit, known_locale, refused
+    from rulekit.files import capped_lines
     from rulekit.reply import MAX_REPLY_CHARS      # a text is capped as a reply is
 
     if args.locale is not None and not known_locale(args.locale):
@@ -529,13 +547,12 @@ def cmd_audit(args: argparse.Namespace) -> int:
         if args.evidence or args.text:
             return _usage("--jsonl reads whole cases; do not combine it with --evidence/--text")
         try:
-            stream = (getattr(sys.stdin, "buffer", sys.stdin) if args.jsonl == "-"
-                      else open(args.jsonl, "rb"))
+            stream = _binary_stdin() if args.jsonl == "-" else open(args.jsonl, "rb")
         except OSError as exc:
             return _usage(f"cannot read --jsonl {args.jsonl}: {exc.strerror}")
         cap = int(args.max_line_mib * 1024 * 1024)
         try:
-            for number, line in enumerate(_capped_lines(stream, cap), 1):
+            for number, line in enumerate(capped_lines(stream, cap), 1):
                 if line is None:    # longer than the cap: refused unread, the batch goes on
                     case_id, result = None, refused(policy, (
                         f"line {number}: the line is longer than {args.max_line_mib:g} MiB, the cap on a "
@@ -585,23 +602,6 @@ def cmd_audit(args: argparse.Namespace) -> int:
 # grows with it (one 21 MB line took 2 minutes and 2.6 GB), and the evidence caps
 # (rulekit.evidence.MAX_VALUES, MAX_CHARS) refuse most of what a longer line could hold.
 MAX_LINE_MIB = 8
-
-
-def _capped_lines(stream, cap: int):
-    """The lines of ``stream`` (bytes), each whole, or None for one longer than ``cap`` bytes:
-    that line's bytes are skipped in pieces, never held at once."""
-    while True:
-        line = stream.readline(cap + 1)
-        if not line:
-            return
-        if len(line) <= cap or line.endswith(b"\n"):   # the newline may be the one over
-            yield line
-            continue
-        while not line.endswith(b"\n"):     # skip the rest of the long line
-            line = stream.readline(1024 * 1024)
-            if not line:
-                break
-        yield None
 
 
 # The keys of a --jsonl case: the required ones, then the optional ones.
@@ -782,7 +782,8 @@ def cmd_stats(args: argparse.Namespace) -> int:
     """Read a decision log (rulekit.log) and report each field's outcome rates, the actions,
     the fields whose contradiction rate is rising, and the prose per slot of templates. Exit 0,
     bad lines included (they are reported); 2 for a usage error or a log that cannot be read."""
-    from rulekit.stats import compute, parse_threshold, parse_window, render_html, render_text
+    from rulekit.stats import (compute, parse_threshold, parse_window, read_lines, render_html,
+                               render_text)
 
     try:
         window = parse_window(args.window)
@@ -794,17 +795,16 @@ def cmd_stats(args: argparse.Namespace) -> int:
         return _usage(f"--min-claims {args.min_claims} must be 1 or more")
     name = "standard input" if args.log == "-" else args.log
     try:
-        stream = sys.stdin if args.log == "-" else open(args.log, encoding="utf-8",
-                                                         errors="replace")
+        stream = _binary_stdin() if args.log == "-" else open(args.log, "rb")
     except OSError as exc:
         return _usage(f"cannot read the log {args.log}: {exc.strerror or exc}")
     try:
-        stats = compute(stream, window=window, threshold=threshold,
+        stats = compute(read_lines(stream), window=window, threshold=threshold,
                         min_claims=args.min_claims, prose_threshold=prose_threshold)
     except OSError as exc:
         return _usage(f"cannot read the log {args.log}: {exc.strerror or exc}")
     finally:
-        if stream is not sys.stdin:
+        if args.log != "-":
             stream.close()
     if args.html:
         try:

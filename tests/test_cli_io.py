@@ -6,6 +6,7 @@ standard input."""
 from __future__ import annotations
 
 import errno
+import json
 import os
 import stat
 import subprocess
@@ -93,3 +94,111 @@ def test_fmt_keeps_the_mode_of_the_file_and_follows_a_link(tmp_path, capsys):
     assert stat.S_IMODE(messy.stat().st_mode) == 0o640
     assert messy.read_text().startswith("ruleset tiny {\n")
     assert sorted(p.name for p in tmp_path.iterdir()) == ["link.rules", "tiny.rules"]
+
+
+# --- 2. no input is read whole before its cap ------------------------------------------------
+
+HUGE = 1024 ** 3                # a sparse file: no disk, and more than the process may hold
+MEMORY = 400 * 1024 ** 2        # the address space each command below runs in
+
+
+def _in_little_memory(*args: str) -> subprocess.CompletedProcess:
+    import resource
+
+    def limit() -> None:
+        resource.setrlimit(resource.RLIMIT_AS, (MEMORY, MEMORY))
+
+    rulekit = Path(sys.executable).with_name("rulekit")
+    return subprocess.run([str(rulekit), *args], capture_output=True, timeout=120, cwd=ROOT,
+                          preexec_fn=limit)
+
+
+def _huge(path: Path, tail: bytes = b"") -> Path:
+    with open(path, "wb") as stream:
+        stream.truncate(HUGE)
+        stream.seek(HUGE)
+        stream.write(tail)
+    return path
+
+
+@pytest.mark.parametrize("command", ["compile", "fmt"])
+def test_a_huge_rules_file_is_rk105_unread(tmp_path, command):
+    done = _in_little_memory(command, str(_huge(tmp_path / "big.rules")))
+    err = done.stderr.decode()
+    assert done.returncode == 1, err
+    assert "error[RK105]: file is 1024.0 MiB (1,073,741,824 bytes); a rules file may be at " \
+           "most 1 MiB" in err, err
+    assert "bug" not in err
+
+
+def test_a_rules_file_of_unknown_size_is_rk105_too(tmp_path):
+    done = _in_little_memory("compile", "/dev/zero")
+    err = done.stderr.decode()
+    assert done.returncode == 1, err
+    assert "error[RK105]: file is more than 1 MiB; a rules file may be at most 1 MiB" in err, err
+
+
+def test_a_huge_tests_file_is_a_problem_unread(tmp_path):
+    done = _in_little_memory("test", str(_huge(tmp_path / "big.tests.yaml")))
+    out = done.stdout.decode() + done.stderr.decode()
+    assert done.returncode == 1, out
+    assert "the tests file is 1,073,741,824 bytes; the limit is 10 MiB" in out, out
+    assert "bug" not in out
+
+
+def test_a_huge_log_line_is_one_bad_line_and_the_rest_is_read(tmp_path):
+    good = json.dumps({"v": 1, "time": "2026-11-01T00:00:00Z", "kind": "audit",
+                       "action": "answer", "claims": []}).encode()
+    done = _in_little_memory("stats", str(_huge(tmp_path / "nul.jsonl", b"\n" + good + b"\n")),
+                             "--format", "json")
+    assert done.returncode == 0, done.stderr.decode()
+    report = json.loads(done.stdout)
+    assert report["decisions"] == 1
+    assert report["bad_lines"]["count"] == 1
+    shown = report["bad_lines"]["shown"][0]
+    assert shown["line"] == 1 and "longer than" in shown["error"], shown
+
+
+def test_a_log_of_nuls_without_a_newline_is_read_in_bounded_memory(tmp_path):
+    done = _in_little_memory("stats", str(_huge(tmp_path / "nul.jsonl")))
+    assert done.returncode == 0, done.stderr.decode()
+    assert "1 bad line" in done.stdout.decode()
+
+
+SHOP = str(ROOT / "rulesets" / "shop.rules")
+NOW = "2026-11-30T12:05:00Z"
+ROWS = {"product": [{"sku": "RC-500", "name": "Navy raincoat", "price": 129900, "stock": 0,
+                     "updated_at": "2026-11-30T12:03:00Z"}], "review": []}
+REPLY = {"answer_template": "{name} is {price}.", "claims": [
+    {"key": "name", "type": "text", "entity": "product", "entity_id": "RC-500",
+     "field": "name", "value": "Navy raincoat"},
+    {"key": "price", "type": "money", "entity": "product", "entity_id": "RC-500",
+     "field": "price", "value": "$1,299.00"}]}
+
+
+def _shop_files(tmp_path: Path, reply: dict | None = None) -> tuple[str, str]:
+    rows, answer = tmp_path / "rows.json", tmp_path / "reply.json"
+    rows.write_text(json.dumps(ROWS))
+    answer.write_text(json.dumps(REPLY if reply is None else reply))
+    return str(rows), str(answer)
+
+
+@pytest.mark.parametrize("huge", ["/dev/zero", "sparse"])
+def test_a_huge_reply_is_judged_malformed_unread(tmp_path, huge):
+    rows, _ = _shop_files(tmp_path)
+    reply = "/dev/zero" if huge == "/dev/zero" else str(_huge(tmp_path / "reply.json"))
+    done = _in_little_memory("check", SHOP, "--reply", reply, "--rows", rows, "--now", NOW,
+                             "--format", "json")
+    assert done.returncode == 0, done.stderr.decode()
+    decision = json.loads(done.stdout)
+    assert decision["decision"] != "answer"
+    assert any("more than 1,000,000 characters" in r["message"] for r in decision["reasons"])
+
+
+def test_huge_rows_are_a_usage_error_unread(tmp_path):
+    _, reply = _shop_files(tmp_path)
+    rows = str(_huge(tmp_path / "rows.json"))
+    done = _in_little_memory("check", SHOP, "--reply", reply, "--rows", rows, "--now", NOW)
+    err = done.stderr.decode()
+    assert done.returncode == 2, err
+    assert f"--rows {rows} is 1,073,741,824 bytes; the limit is 52,428,800 bytes" in err, err
