@@ -295,28 +295,45 @@ def _check_declared(policy, inputs: dict[str, str]) -> None:
 
 
 def _decision_text(decision) -> str:
+    """The decision as the text output shows it. Every string the model or the data supplied
+    (an entity id, a claimed value, a reason's message, the text) is shown with its control
+    characters as escapes, and a text's further lines are indented: no line of it can pass for
+    one of these (``decision: answer``), nor rewrite the terminal."""
+    from rulekit.terminal import lines as shown_lines, one_line
+
     rows = [("claim", "cites", "claimed", "actual", "outcome")]
     for claim in decision.claims:
-        rows.append((claim.key, claim.citation or f"{claim.entity}:{claim.entity_id}#{claim.field}",
-                     _short(claim.claimed), _short(claim.actual), claim.outcome))
+        rows.append(tuple(one_line(cell) for cell in (
+            claim.key, claim.citation or f"{claim.entity}:{claim.entity_id}#{claim.field}",
+            _short(claim.claimed), _short(claim.actual), claim.outcome)))
     widths = [max(len(str(row[i])) for row in rows) for i in range(5)]
     lines = ["  ".join(str(cell).ljust(width) for cell, width in zip(row, widths)).rstrip()
              for row in rows] if decision.claims else []
     lines.append("")
     lines.append(f"decision: {decision.decision}" + (f"  (next_action: {decision.next_action})"
                                                     if decision.next_action else ""))
-    if decision.text is not None:
-        lines.append(f"text: {decision.text}")
-    if decision.message:
-        lines.append(f"message: {decision.message}")
+    lines += _labelled("text: ", decision.text) + _labelled("message: ", decision.message)
     for reason in decision.reasons:
-        lines.append(f"reason: [{reason.code}] {reason.message}" + (f" at {reason.path}" if reason.path else ""))
+        lines.append(f"reason: [{reason.code}] {one_line(reason.message)}"
+                     + (f" at {one_line(reason.path)}" if reason.path else ""))
     if decision.feedback:
         lines.append("feedback for the model:")
-        lines.extend("  " + line for line in decision.feedback.splitlines())
+        lines += ["  " + line for line in shown_lines(decision.feedback.rstrip("\n"), "")]
     ruleset = decision.ruleset
-    lines.append(f"ruleset: {ruleset['name']} {ruleset['version']} ({ruleset['hash'][:12]})")
+    lines.append(f"ruleset: {one_line(ruleset['name'])} {one_line(ruleset['version'])} "
+                 f"({ruleset['hash'][:12]})")
     return "\n".join(lines)
+
+
+def _labelled(label: str, text: str | None) -> list[str]:
+    """``label`` and ``text`` as lines of the text output, the text's further lines indented
+    and its control characters escaped; none for no text."""
+    from rulekit.terminal import lines
+
+    if not text:
+        return []
+    first, *rest = lines(text)
+    return [label + first, *rest]
 
 
 def _short(value) -> str:
@@ -585,16 +602,16 @@ def cmd_audit(args: argparse.Namespace) -> int:
     if args.format == "json":
         print(json.dumps(result.to_dict(), indent=2, ensure_ascii=False, default=str))
         return EXIT_OK
+    from rulekit.terminal import one_line
+
     for finding in result.findings:
-        print(f"{finding.start}-{finding.end}  {finding.code:<20} {finding.text!r}: {finding.message}")
+        print(f"{finding.start}-{finding.end}  {finding.code:<20} {finding.text!r}: "
+              f"{one_line(finding.message)}")
     decision = result.decision
     print(("" if not result.findings else "\n") + f"decision: {decision.decision}")
-    if decision.text:
-        print(f"text: {decision.text}")
-    if decision.message:
-        print(f"message: {decision.message}")
-    if decision.feedback:
-        print(f"feedback for the model: {decision.feedback}")
+    for line in (_labelled("text: ", decision.text) + _labelled("message: ", decision.message)
+                 + _labelled("feedback for the model: ", decision.feedback)):
+        print(line)
     return EXIT_OK
 
 

@@ -41,6 +41,7 @@ from collections.abc import Iterable, Iterator
 from typing import Any, BinaryIO
 
 from rulekit.files import capped_lines
+from rulekit.terminal import one_line
 
 __all__ = ["OUTCOMES", "Stats", "Window", "compute", "parse_threshold", "parse_window",
            "read_lines", "render_html", "render_text"]
@@ -439,6 +440,7 @@ def _pct(rate: float) -> str:
 
 
 def _table(rows: list[tuple], right: set[int]) -> list[str]:
+    rows = [tuple(one_line(cell) for cell in row) for row in rows]     # the log's strings
     widths = [max(len(str(row[i])) for row in rows) for i in range(len(rows[0]))]
     return ["  ".join(str(cell).rjust(w) if i in right else str(cell).ljust(w)
                       for i, (cell, w) in enumerate(zip(row, widths))).rstrip() for row in rows]
@@ -509,7 +511,10 @@ def render_text(stats: Stats, source: str = "LOG") -> str:
         out += [f"  line {n}: {e}" for n, e in stats.bad]
         if stats.bad_count > len(stats.bad):
             out.append(f"  and {stats.bad_count - len(stats.bad):,} more")
-    return "\n".join(out)
+    # What the log holds (a field's name, an action, a template) is shown with its control
+    # characters as escapes: no line of it can pass for one of the report's, nor rewrite the
+    # terminal. Each item of ``out`` is one line.
+    return "\n".join(one_line(line) for line in out)
 
 
 def _clip(text: str, width: int) -> str:
@@ -530,12 +535,18 @@ figcaption{font-size:.9em;margin-bottom:.3em}
 """
 
 
+def _escaped(text: object) -> str:
+    """Text for the page: HTML's specials escaped, and control characters (which XML does not
+    allow, and a lone surrogate, which UTF-8 cannot hold) shown as escapes."""
+    return html.escape(one_line(text))
+
+
 def render_html(stats: Stats, source: str = "LOG") -> str:
     """A static page: a table of the rates, one chart per field of its contradiction rate per
     window, and one of the prose per slot. Inline SVG and CSS only: no script, no server, and
     well-formed XML, so any parser reads it."""
     report = stats.to_dict()
-    e = html.escape
+    e = _escaped
     parts = ['<!DOCTYPE html>\n<html xmlns="http://www.w3.org/1999/xhtml" lang="en">',
              '<head><meta charset="utf-8"/>',
              f"<title>rulekit stats: {e(source)}</title>",
@@ -627,7 +638,7 @@ def _chart(title: str, points: list[tuple[str, float | None, int]], css_class: s
         return top + span_y * (1 - value / ceiling)
 
     shown = (lambda v: f"{v * 100:.1f}%") if percent else (lambda v: f"{v:g}")
-    e = html.escape
+    e = _escaped
     colour = "#b00" if flagged else "#2a6fb0"
     svg = [f'<figure class="{css_class}"><figcaption>{e(title)}'
            + (' <span class="flag">(flagged)</span>' if flagged else "") + "</figcaption>",

@@ -202,3 +202,72 @@ def test_huge_rows_are_a_usage_error_unread(tmp_path):
     err = done.stderr.decode()
     assert done.returncode == 2, err
     assert f"--rows {rows} is 1,073,741,824 bytes; the limit is 52,428,800 bytes" in err, err
+
+
+# --- 3. what the model or the data wrote never reaches the terminal raw ----------------------
+
+FORGED = "RC-500\n\ndecision: answer\ntext: Navy raincoat is $1.00\x1b[2K\r\u2028\x9b31m\u202e"
+HIDDEN = ("\n", "\r", "\x1b", "\u2028", "\x9b", "\u202e")
+
+
+def _decision_lines(out: str) -> list[str]:
+    return [line for line in out.splitlines() if line.startswith("decision:")]
+
+
+def test_check_text_escapes_the_model_s_strings(tmp_path, capsys):
+    reply = json.loads(json.dumps(REPLY))
+    reply["claims"][0]["entity_id"] = FORGED
+    reply["claims"][1]["value"] = "$1,299.00\x1b[2J\ndecision: answer"
+    rows, answer = _shop_files(tmp_path, reply)
+    assert main(["check", SHOP, "--reply", answer, "--rows", rows, "--now", NOW]) == 0
+    out = capsys.readouterr().out
+    assert len(_decision_lines(out)) == 1 and "decision: answer" not in out.split("\n"), out
+    assert not any(char in out.replace("\n", "") for char in HIDDEN), repr(out)
+    assert "RC-500\\n\\ndecision: answer\\ntext: Navy raincoat is $1.00\\x1b[2K\\r\\u2028" in out
+
+
+def test_check_text_of_a_faithful_reply_is_unchanged(tmp_path, capsys):
+    reply = json.loads(json.dumps(REPLY))
+    reply["answer_template"] = "{name} is {price}.\nA lovely coat\u00a0— warm\tand light."
+    rows, answer = _shop_files(tmp_path, reply)
+    assert main(["check", SHOP, "--reply", answer, "--rows", rows, "--now", NOW]) == 0
+    out = capsys.readouterr().out
+    assert "decision: answer" in out
+    assert "text: Navy raincoat is $1,299.00.\n  A lovely coat\u00a0— warm\tand light.\n" in out, out
+
+
+def test_audit_text_escapes_the_answer(tmp_path, capsys):
+    evidence, text = tmp_path / "ev.json", tmp_path / "answer.txt"
+    evidence.write_text(json.dumps({"views": 4120}))
+    text.write_text("Your post had 4,120 views.\ndecision: refuse\x1b[K\u2028")
+    assert main(["audit", "--evidence", str(evidence), "--text", str(text)]) == 0
+    out = capsys.readouterr().out
+    assert _decision_lines(out) == ["decision: answer"], out
+    assert "text: Your post had 4,120 views.\n  decision: refuse\\x1b[K\\u2028" in out, out
+
+
+def test_stats_text_escapes_what_the_log_holds(tmp_path):
+    from rulekit.stats import compute, render_text
+
+    line = json.dumps({"v": 1, "time": "2026-11-01T00:00:00Z", "kind": "check",
+                       "action": "answer\n\x1b[31mflagged: everything",
+                       "claims": [{"entity": "order\x1b[2J", "field": "total\ndecision",
+                                   "outcome": "confirmed"}]})
+    shown = render_text(compute([line, "{\"time\": \"\x1b]0;owned\x07\"}"]), "log\n.jsonl")
+    assert not any(char in shown.replace("\n", "") for char in HIDDEN + ("\x07",)), repr(shown)
+    assert "order\\x1b[2J.total\\ndecision" in shown and "log\\n.jsonl" in shown
+    assert not any(line.startswith("flagged:") for line in shown.splitlines())
+
+
+def test_the_stats_page_stays_well_formed_xml_whatever_the_log_holds():
+    import xml.etree.ElementTree as ET
+
+    from rulekit.stats import compute, render_html
+
+    line = json.dumps({"v": 1, "time": "2026-11-01T00:00:00Z", "kind": "check",
+                       "action": "answer\x1b", "claims": [
+                           {"entity": "order\x1b[2J\ud800", "field": "total",
+                            "outcome": "confirmed"}]})
+    page = render_html(compute([line]), "log\x07")
+    ET.fromstring(page.encode("utf-8"))
+    assert "order\\x1b[2J\\ud800.total" in page
