@@ -8,7 +8,9 @@ Exit codes (a public contract, documented in docs/cli.md):
      cannot write; or standard output cannot be written (a full disk)
   3  internal error: a bug in rulekit; the message says what to report
 130  interrupted (Ctrl-C, SIGINT)
-A closed standard output (``| head``) ends the command quietly with 0: see main().
+A closed standard output (``| head``) ends the command quietly with 0, unless it had found a
+failure: compile, fmt, test and demo go on to the end and exit with what they found. See
+main().
 """
 
 from __future__ import annotations
@@ -790,7 +792,7 @@ def _add_test_command(commands) -> None:
     test.add_argument("--mutate", action="store_true", help="change each figure of every "
                       "answered case to a wrong one, and fail if a mutant is still answered")
     test.add_argument("--format", choices=("text", "json"), default="text")
-    test.set_defaults(run=cmd_test)
+    test.set_defaults(run=cmd_test, finish=True)
 
 
 # --- rulekit stats: outcome rates per field from the decision log (docs/cli.md) --------------
@@ -869,13 +871,13 @@ def build_parser() -> argparse.ArgumentParser:
     compile_.add_argument("--out", metavar="DIR",
                           help="write one compiled artifact per ruleset: DIR/NAME.policy.json")
     compile_.add_argument("--format", choices=("text", "json"), default="text")
-    compile_.set_defaults(run=cmd_compile)
+    compile_.set_defaults(run=cmd_compile, finish=True)
 
     fmt = commands.add_parser("fmt", help="rewrite rules files in the canonical layout")
     fmt.add_argument("paths", nargs="+", metavar="PATH")
     fmt.add_argument("--check", action="store_true",
                      help="change nothing; exit 1 if any file would be reformatted")
-    fmt.set_defaults(run=cmd_fmt)
+    fmt.set_defaults(run=cmd_fmt, finish=True)
 
     check = commands.add_parser("check", help="check one model reply against the source of record")
     check.add_argument("rules", metavar="RULES", help="a .rules file, or a compiled .json artifact")
@@ -938,7 +940,7 @@ def build_parser() -> argparse.ArgumentParser:
     demo.add_argument("--model", choices=("scripted", "local"), default="scripted",
                       help="scripted replies (default), or the grounding loop with a real model "
                       "on the CPU (SmolLM2-135M; needs rulekit[local])")
-    demo.set_defaults(run=cmd_demo)
+    demo.set_defaults(run=cmd_demo, finish=True)
 
     _add_test_command(commands)
     _add_stats_command(commands)
@@ -954,26 +956,42 @@ class OutputError(Exception):
 
 class _Output:
     """``sys.stdout`` while a command runs: a failed write or flush is an ``OutputError``, so
-    that a full disk is told apart from a bug. A closed pipe stays a BrokenPipeError."""
+    that a full disk is told apart from a bug. A closed pipe stays a BrokenPipeError, unless
+    the command is one that must ``finish`` (compile, fmt, test, demo: its files and its exit
+    code matter more than its output): then what it writes from there on is dropped, and it goes on
+    to the end."""
 
-    def __init__(self, stream):
+    def __init__(self, stream, finish: bool = False):
         self._stream = stream
+        self._finish = finish
+        self._closed = False
 
     def write(self, text: str) -> int:
+        if self._closed:
+            return len(text)
         try:
             return self._stream.write(text)
         except BrokenPipeError:
-            raise
+            return self._reader_gone(text)
         except OSError as exc:
             raise OutputError(exc) from exc
 
     def flush(self) -> None:
+        if self._closed:
+            return
         try:
             self._stream.flush()
         except BrokenPipeError:
-            raise
+            self._reader_gone("")
         except OSError as exc:
             raise OutputError(exc) from exc
+
+    def _reader_gone(self, text: str) -> int:
+        if not self._finish:
+            raise BrokenPipeError(errno.EPIPE, os.strerror(errno.EPIPE))
+        self._closed = True
+        _drop_output(self._stream)      # Python's own flush at exit must not fail either
+        return len(text)
 
     def __getattr__(self, name: str):
         return getattr(self._stream, name)
@@ -983,7 +1001,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     stdout = sys.stdout
-    sys.stdout = _Output(stdout)
+    sys.stdout = _Output(stdout, finish=getattr(args, "finish", False))
     try:
         code = args.run(args)
         sys.stdout.flush()      # a full disk is found here, not at exit where none can say so
@@ -994,7 +1012,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 130
     except BrokenPipeError:
         # The reader went away (``| head -1``): it has what it wanted, and a pipeline under
-        # ``set -o pipefail`` must not fail for that; nothing more can be written anyway.
+        # ``set -o pipefail`` must not fail for that; nothing more can be written anyway. Only
+        # a command that had found no failure gets here: those that find failures as they go
+        # (compile, fmt, test, demo) finish with their output dropped (_Output), and exit with what
+        # they found; the others find theirs (a usage error, rules that do not compile) before
+        # they write a line.
         return EXIT_OK
     except OutputError as exc:
         _drop_output(stdout)

@@ -271,3 +271,47 @@ def test_the_stats_page_stays_well_formed_xml_whatever_the_log_holds():
     page = render_html(compute([line]), "log\x07")
     ET.fromstring(page.encode("utf-8"))
     assert "order\\x1b[2J\\ud800.total" in page
+
+
+# --- 4. a closed standard output does not hide a failure -------------------------------------
+
+def _to_a_closed_pipe(*args: str) -> subprocess.CompletedProcess:
+    """``rulekit ARGS | head -0`` with unbuffered output: the reader is gone before the first
+    line is written."""
+    rulekit = Path(sys.executable).with_name("rulekit")
+    run = subprocess.Popen([str(rulekit), *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                           cwd=ROOT, env={**os.environ, "PYTHONUNBUFFERED": "1"})
+    run.stdout.close()
+    stderr = run.stderr.read().decode()
+    return subprocess.CompletedProcess(run.args, run.wait(timeout=120), None, stderr)
+
+
+BROKEN = 'ruleset broken {\n  version "1"\n}\n\nentity {\n'
+
+
+def test_compile_to_a_closed_pipe_compiles_every_file_and_fails_for_a_broken_one(tmp_path):
+    rules = tmp_path / "rules"
+    rules.mkdir()
+    (rules / "a.rules").write_text(MESSY)
+    (rules / "b.rules").write_text(BROKEN)
+    (rules / "c.rules").write_text(MESSY.replace("tiny", "other"))
+    out = tmp_path / "out"
+    done = _to_a_closed_pipe("compile", str(rules), "--out", str(out))
+    assert done.returncode == 1, done.stderr
+    assert "b.rules" in done.stderr and "Broken pipe" not in done.stderr
+    assert sorted(p.name for p in out.iterdir()) == ["other.policy.json", "tiny.policy.json"]
+    (rules / "b.rules").unlink()
+    assert _to_a_closed_pipe("compile", str(rules)).returncode == 0     # its pass twin
+
+
+def test_fmt_check_and_test_to_a_closed_pipe_keep_their_failure(tmp_path):
+    messy = tmp_path / "tiny.rules"
+    messy.write_text(MESSY)
+    assert _to_a_closed_pipe("fmt", "--check", str(messy)).returncode == 1
+    done = _to_a_closed_pipe("fmt", str(messy), str(messy))
+    assert done.returncode == 0 and messy.read_text().startswith("ruleset tiny {\n")
+    (tmp_path / "tiny.tests.yaml").write_text(
+        "cases:\n- name: wrong\n  text: Hello.\n  evidence: {}\n  want_decision: refuse\n")
+    done = _to_a_closed_pipe("test", str(messy))
+    assert done.returncode == 1, done.stderr
+    assert "Traceback" not in done.stderr
