@@ -61,22 +61,25 @@ def cmd_compile(args: argparse.Namespace) -> int:
             print(f"rulekit compile: cannot create --out folder '{args.out}': {exc.strerror}",
                   file=sys.stderr)
             return EXIT_USAGE
-    reports, failed, written = [], False, {}
+    reports, failed, named = [], False, {}
     for path in paths:
         result = compile_file(path, require_header=False)
         artifact = None
-        if result.ok and result.policy is not None and args.out:
+        if result.ok and result.policy is not None and not result.is_library:
+            # One name, two rulesets: which one a chatbot loads by name would be a guess (and
+            # one artifact would overwrite the other), with --out or without it.
             name = result.policy.name
-            if name in written:
-                result_ok = False
-                message = (f"{path}: ruleset '{name}' was already written from {written[name]}; "
-                           "give each ruleset its own name")
+            if name in named:
+                message = (f"{path}: ruleset '{name}' is also named in {named[name]}; give "
+                           "each ruleset its own name")
                 print(message, file=sys.stderr)
                 failed = True
-                reports.append({"path": path, "ok": result_ok, "library": False,
+                reports.append({"path": path, "ok": False, "library": False,
                                 "diagnostics": [], "artifact": None, "error": message})
                 continue
-            artifact = os.path.join(args.out, f"{name}.policy.json")
+            named[name] = path
+        if result.ok and result.policy is not None and args.out:
+            artifact = os.path.join(args.out, f"{result.policy.name}.policy.json")
             try:
                 Path(artifact).write_text(result.policy.to_json(), encoding="utf-8")
             except OSError as exc:   # a read-only or immutable folder, /sys, /proc, a full disk
@@ -84,7 +87,6 @@ def cmd_compile(args: argparse.Namespace) -> int:
                       f"folder '{args.out}': {exc.strerror or exc}; give an --out folder you "
                       "can write to", file=sys.stderr)
                 return EXIT_USAGE
-            written[name] = path
         failed = failed or not result.ok
         reports.append({"path": path, "ok": result.ok, "library": result.is_library,
                         "ruleset": result.policy.ruleset if result.policy else None,

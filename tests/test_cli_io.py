@@ -315,3 +315,24 @@ def test_fmt_check_and_test_to_a_closed_pipe_keep_their_failure(tmp_path):
     done = _to_a_closed_pipe("test", str(messy))
     assert done.returncode == 1, done.stderr
     assert "Traceback" not in done.stderr
+
+
+# --- 5. two rulesets of one name are an error with or without --out ---------------------------
+
+@pytest.mark.parametrize("out", [False, True])
+def test_two_rulesets_of_one_name_fail_the_run(tmp_path, capsys, out):
+    first, second = tmp_path / "a", tmp_path / "b"
+    first.mkdir(), second.mkdir()
+    (first / "tiny.rules").write_text(MESSY)
+    (second / "tiny_v2.rules").write_text(MESSY)
+    args = ["compile", str(first), str(second)] + (["--out", str(tmp_path / "out")] if out else [])
+    assert main(args) == 1
+    err = capsys.readouterr().err
+    assert f"{second / 'tiny_v2.rules'}: ruleset 'tiny' is also named in " \
+           f"{first / 'tiny.rules'}" in err, err
+    assert "give each ruleset its own name" in err
+    assert main(["compile", str(first), str(second), "--format", "json"]) == 1
+    report = json.loads(capsys.readouterr().out)
+    assert [f["ok"] for f in report["files"]] == [True, False] and not report["ok"]
+    (second / "tiny_v2.rules").write_text(MESSY.replace("tiny", "tiny_v2"))    # its pass twin
+    assert main(args) == 0
