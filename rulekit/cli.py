@@ -567,16 +567,23 @@ def cmd_audit(args: argparse.Namespace) -> int:
     if args.jsonl:
         if args.evidence or args.text:
             return _usage("--jsonl reads whole cases; do not combine it with --evidence/--text")
+        if args.question is not None:       # ignored, a batch would answer another question
+            return _usage("--question does not apply to --jsonl: put \"question\" in each "
+                          "line of the batch")
+        if args.format == "text":
+            return _usage("--format text does not apply to --jsonl, which writes one JSON line "
+                          "per case; leave --format out")
         try:
             stream = _binary_stdin() if args.jsonl == "-" else open(args.jsonl, "rb")
         except OSError as exc:
             return _usage(f"cannot read --jsonl {args.jsonl}: {exc.strerror}")
-        cap = int(args.max_line_mib * 1024 * 1024)
+        line_mib = args.max_line_mib or MAX_LINE_MIB
+        cap = int(line_mib * 1024 * 1024)
         try:
             for number, line in enumerate(capped_lines(stream, cap), 1):
                 if line is None:    # longer than the cap: refused unread, the batch goes on
                     case_id, result = None, refused(policy, (
-                        f"line {number}: the line is longer than {args.max_line_mib:g} MiB, the cap on a "
+                        f"line {number}: the line is longer than {line_mib:g} MiB, the cap on a "
                         "--jsonl line; split its evidence, or raise the cap with "
                         "--max-line-mib"))
                 else:
@@ -595,6 +602,8 @@ def cmd_audit(args: argparse.Namespace) -> int:
         return EXIT_OK
     if not (args.evidence and args.text):
         return _usage("give --evidence FILE and --text FILE, or --jsonl FILE")
+    if args.max_line_mib is not None:
+        return _usage("--max-line-mib applies to --jsonl only; leave it out with --text")
     try:
         evidence = _evidence_from(args.evidence, _read_input("--evidence", args.evidence,
                                                              max_bytes=MAX_EVIDENCE_BYTES))
@@ -906,14 +915,15 @@ def build_parser() -> argparse.ArgumentParser:
                        "(default: the built-in sweep rules)")
     audit.add_argument("--evidence", metavar="FILE", help="JSON evidence, or a text document")
     audit.add_argument("--text", metavar="FILE", help="the text to audit; - for stdin")
-    audit.add_argument("--question", metavar="TEXT", help="the user's question (never evidence)")
+    audit.add_argument("--question", metavar="TEXT", help="the user's question (never "
+                       "evidence); a --jsonl case gives its own \"question\"")
     audit.add_argument("--locale", metavar="L", help="how to read numbers and dates (default: the "
                        "ruleset's, else en_US)")
     audit.add_argument("--jsonl", metavar="FILE", help='a batch, one case per line: {"id", '
                        '"evidence", "text", "question"?, "history"?, "locale"?, "inputs"?}; - '
                        'for stdin')
     audit.add_argument("--max-line-mib", metavar="MIB", type=_positive_mib,
-                       default=MAX_LINE_MIB, help=f"the longest --jsonl line read, in MiB "
+                       help=f"the longest --jsonl line read, in MiB "
                        f"(default {MAX_LINE_MIB}); a longer line is refused and the batch "
                        "goes on")
     audit.add_argument("--now", metavar="ISO", help="the time the evidence's rows are judged "
@@ -922,7 +932,8 @@ def build_parser() -> argparse.ArgumentParser:
     audit.add_argument("--input", action="append", metavar="NAME=VALUE",
                        help="something the user has given, e.g. postcode=10115 (repeatable; a "
                        "--jsonl case's \"inputs\" replace them)")
-    audit.add_argument("--format", choices=("text", "json"), default="text")
+    audit.add_argument("--format", choices=("text", "json"), help="text (the default) or "
+                       "json; a --jsonl batch is always JSON lines")
     audit.set_defaults(run=cmd_audit)
 
     schema = commands.add_parser("schema", help="print the JSON Schema of the reply a model "

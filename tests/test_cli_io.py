@@ -336,3 +336,36 @@ def test_two_rulesets_of_one_name_fail_the_run(tmp_path, capsys, out):
     assert [f["ok"] for f in report["files"]] == [True, False] and not report["ok"]
     (second / "tiny_v2.rules").write_text(MESSY.replace("tiny", "tiny_v2"))    # its pass twin
     assert main(args) == 0
+
+
+# --- 6. a flag --jsonl cannot use is refused, not ignored -------------------------------------
+
+CASE_LINE = '{"id": "a", "evidence": {"views": 4120}, "text": "4,120 views."}\n'
+
+
+@pytest.mark.parametrize("flag, value, says", [
+    ("--question", "Is it still 9,999?", 'put "question" in each line'),
+    ("--format", "text", "one JSON line per case"),
+])
+def test_a_flag_jsonl_would_ignore_is_a_usage_error(tmp_path, capsys, flag, value, says):
+    batch = tmp_path / "cases.jsonl"
+    batch.write_text(CASE_LINE)
+    assert main(["audit", "--jsonl", str(batch), flag, value]) == 2
+    err = capsys.readouterr().err
+    assert flag in err and says in err, err
+
+
+def test_jsonl_with_format_json_and_a_case_s_own_question_run(tmp_path, capsys):
+    batch = tmp_path / "cases.jsonl"
+    batch.write_text(CASE_LINE.replace('"text"', '"question": "How many views?", "text"'))
+    assert main(["audit", "--jsonl", str(batch), "--format", "json"]) == 0
+    assert json.loads(capsys.readouterr().out)["decision"] == "answer"
+
+
+def test_max_line_mib_without_jsonl_is_a_usage_error(tmp_path, capsys):
+    evidence, text = tmp_path / "ev.json", tmp_path / "answer.txt"
+    evidence.write_text('{"views": 4120}')
+    text.write_text("4,120 views.")
+    assert main(["audit", "--evidence", str(evidence), "--text", str(text),
+                 "--max-line-mib", "2"]) == 2
+    assert "--max-line-mib applies to --jsonl only" in capsys.readouterr().err
