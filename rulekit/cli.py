@@ -361,8 +361,12 @@ def _read_input(flag: str, path: str, limit: int | None = None,
     try:
         if max_bytes is not None:
             text = _read_capped(flag, path, name, max_bytes)
-        elif path == "-":
-            text = sys.stdin.read() if limit is None else sys.stdin.read(limit + 1)
+        elif path == "-":       # decoded as a file is: a byte order mark dropped, strict UTF-8
+            stream = io.TextIOWrapper(_binary_stdin(), encoding="utf-8-sig")
+            try:
+                text = stream.read() if limit is None else stream.read(limit + 1)
+            finally:
+                stream.detach()     # standard input stays open
         else:
             with open(path, encoding="utf-8-sig") as stream:
                 text = stream.read() if limit is None else stream.read(limit + 1)
@@ -602,6 +606,9 @@ def cmd_audit(args: argparse.Namespace) -> int:
         return EXIT_OK
     if not (args.evidence and args.text):
         return _usage("give --evidence FILE and --text FILE, or --jsonl FILE")
+    if args.evidence == args.text == "-":
+        return _usage("--evidence and --text cannot both be standard input; give one of them "
+                      "as a file")
     if args.max_line_mib is not None:
         return _usage("--max-line-mib applies to --jsonl only; leave it out with --text")
     try:
@@ -669,6 +676,8 @@ def _audit_line(line: bytes | str, number: int, policy, locale, audit, refused, 
         return bad(None, "nested too deeply")
     except InputJSONError as exc:
         return bad(_id_of(_loose(line)), str(exc))
+    except json.JSONDecodeError as exc:     # its own "line 1" would contradict "line N"
+        return bad(None, f"not JSON: {exc.msg.removesuffix(' at')} at column {exc.colno}")
     except ValueError as exc:
         return bad(None, f"not JSON: {exc}")
     if not isinstance(case, dict):

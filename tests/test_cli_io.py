@@ -369,3 +369,67 @@ def test_max_line_mib_without_jsonl_is_a_usage_error(tmp_path, capsys):
     assert main(["audit", "--evidence", str(evidence), "--text", str(text),
                  "--max-line-mib", "2"]) == 2
     assert "--max-line-mib applies to --jsonl only" in capsys.readouterr().err
+
+
+# --- 7, 8. standard input is read as a file is -------------------------------------------------
+
+BOM = b"\xef\xbb\xbf"
+
+
+def test_a_byte_order_mark_on_standard_input_is_dropped(tmp_path):
+    rows, answer = _shop_files(tmp_path)
+    done = _rulekit("check", SHOP, "--rows", rows, "--now", NOW, "--reply", "-", "--format",
+                    "json", stdin=BOM + Path(answer).read_bytes())
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["decision"] == "answer"
+    evidence = tmp_path / "ev.json"
+    evidence.write_text('{"views": 4120}')
+    done = _rulekit("audit", "--evidence", str(evidence), "--text", "-", "--format", "json",
+                    stdin=BOM + b"Your post had 4,120 views.")
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["result"]["text"] == "Your post had 4,120 views."
+
+
+def test_invalid_utf_8_on_standard_input_is_the_usage_error_a_file_gets(tmp_path):
+    evidence, text = tmp_path / "ev.json", tmp_path / "answer.txt"
+    evidence.write_text('{"views": 4120}')
+    text.write_bytes(b"Your post had \xff4,120 views.")
+    from_file = _rulekit("audit", "--evidence", str(evidence), "--text", str(text))
+    piped = _rulekit("audit", "--evidence", str(evidence), "--text", "-",
+                     stdin=text.read_bytes(), LC_ALL="C", PYTHONUTF8="0")
+    assert from_file.returncode == piped.returncode == 2, piped.stdout
+    assert piped.stderr.decode() == from_file.stderr.decode().replace(str(text),
+                                                                      "standard input")
+
+
+def test_evidence_and_text_cannot_both_be_standard_input(tmp_path, capsys):
+    assert main(["audit", "--evidence", "-", "--text", "-"]) == 2
+    assert "--evidence and --text cannot both be standard input" in capsys.readouterr().err
+
+
+def test_a_torn_jsonl_line_names_its_column_not_another_line(tmp_path, capsys):
+    batch = tmp_path / "cases.jsonl"
+    batch.write_text(CASE_LINE + CASE_LINE[:50])
+    assert main(["audit", "--jsonl", str(batch)]) == 0
+    first, torn = (json.loads(line) for line in capsys.readouterr().out.splitlines())
+    assert first["decision"] == "answer"
+    assert torn["issues"][0]["message"] == ("line 2: not JSON: Unterminated string starting at "
+                                            "column 50")
+
+
+def test_a_byte_order_mark_before_the_log_is_dropped(tmp_path, capsys):
+    log = tmp_path / "decisions.jsonl"
+    log.write_bytes(BOM + json.dumps({"v": 1, "time": "2026-11-01T00:00:00Z", "kind": "audit",
+                                      "action": "answer", "claims": []}).encode() + b"\n")
+    assert main(["stats", str(log), "--format", "json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert (report["decisions"], report["bad_lines"]["count"]) == (1, 0)
+
+
+def test_an_integer_id_beyond_a_double_is_echoed_digit_for_digit(tmp_path, capsys):
+    batch = tmp_path / "cases.jsonl"
+    batch.write_text(CASE_LINE.replace('"a"', "123456789012345678901234567890"))
+    assert main(["audit", "--jsonl", str(batch)]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith('{"id": 123456789012345678901234567890, "line": 1,')
+    assert json.loads(out)["id"] == 123456789012345678901234567890
