@@ -4,16 +4,20 @@ Exit codes (a public contract, documented in docs/cli.md):
   0  success
   1  a rules file has errors (compile), or would be reformatted (fmt --check)
   2  usage error: unknown flag, missing argument, an --out folder that cannot be made or
-     written to, an unreadable input file, a folder without .rules files; or standard
-     output cannot be written (a full disk)
+     written to, an unreadable input file, a folder without .rules files, a rules file fmt
+     cannot write; or standard output cannot be written (a full disk)
   3  internal error: a bug in rulekit; the message says what to report
 130  interrupted (Ctrl-C, SIGINT)
-A closed standard output (``| head``) ends the command quietly with 0: see main().
+A closed standard output (``| head``) ends the command quietly with 0, unless it had found a
+failure: compile, fmt, test and demo go on to the end and exit with what they found. See
+main().
 """
 
 from __future__ import annotations
 
 import argparse
+import errno
+import io
 import json
 import os
 import sys
@@ -57,22 +61,25 @@ def cmd_compile(args: argparse.Namespace) -> int:
             print(f"rulekit compile: cannot create --out folder '{args.out}': {exc.strerror}",
                   file=sys.stderr)
             return EXIT_USAGE
-    reports, failed, written = [], False, {}
+    reports, failed, named = [], False, {}
     for path in paths:
         result = compile_file(path, require_header=False)
         artifact = None
-        if result.ok and result.policy is not None and args.out:
+        if result.ok and result.policy is not None and not result.is_library:
+            # One name, two rulesets: which one a chatbot loads by name would be a guess (and
+            # one artifact would overwrite the other), with --out or without it.
             name = result.policy.name
-            if name in written:
-                result_ok = False
-                message = (f"{path}: ruleset '{name}' was already written from {written[name]}; "
-                           "give each ruleset its own name")
+            if name in named:
+                message = (f"{path}: ruleset '{name}' is also named in {named[name]}; give "
+                           "each ruleset its own name")
                 print(message, file=sys.stderr)
                 failed = True
-                reports.append({"path": path, "ok": result_ok, "library": False,
+                reports.append({"path": path, "ok": False, "library": False,
                                 "diagnostics": [], "artifact": None, "error": message})
                 continue
-            artifact = os.path.join(args.out, f"{name}.policy.json")
+            named[name] = path
+        if result.ok and result.policy is not None and args.out:
+            artifact = os.path.join(args.out, f"{result.policy.name}.policy.json")
             try:
                 Path(artifact).write_text(result.policy.to_json(), encoding="utf-8")
             except OSError as exc:   # a read-only or immutable folder, /sys, /proc, a full disk
@@ -80,7 +87,6 @@ def cmd_compile(args: argparse.Namespace) -> int:
                       f"folder '{args.out}': {exc.strerror or exc}; give an --out folder you "
                       "can write to", file=sys.stderr)
                 return EXIT_USAGE
-            written[name] = path
         failed = failed or not result.ok
         reports.append({"path": path, "ok": result.ok, "library": result.is_library,
                         "ruleset": result.policy.ruleset if result.policy else None,
@@ -123,9 +129,50 @@ def cmd_fmt(args: argparse.Namespace) -> int:
             print(f"{path}: would be reformatted")
             status = EXIT_ERRORS
         else:
-            Path(path).write_text(formatted, encoding="utf-8")
+            try:
+                _replace_file(path, formatted.encode("utf-8"))
+            except OSError as exc:   # a full disk, a read-only file or folder, a quota
+                print(f"rulekit fmt: cannot write '{path}': {exc.strerror or exc}; the file is "
+                      "left unchanged", file=sys.stderr)
+                return EXIT_USAGE
             print(f"{path}: reformatted")
     return status
+
+
+def _replace_file(path: str, data: bytes) -> None:
+    """Write ``data`` over the file at ``path`` all at once or not at all: into a temporary file
+    in the same folder, flushed to disk, then renamed over it, so that a full disk or a crash
+    leaves the old file whole. The file keeps its mode (and, where allowed, its owner); a link
+    is followed, so the file it points to is rewritten. A file its owner made read-only is
+    refused (``PermissionError``), as writing it in place would be. Raises ``OSError``, the
+    temporary file removed."""
+    import stat
+    import tempfile
+
+    target = os.path.realpath(path)
+    if not os.access(target, os.W_OK):
+        raise PermissionError(errno.EACCES, "it is read-only")
+    before = os.stat(target)
+    folder, name = os.path.split(target)
+    fd, temporary = tempfile.mkstemp(prefix=f".{name}.", suffix=".tmp", dir=folder)
+    try:
+        with os.fdopen(fd, "wb") as stream:
+            stream.write(data)
+            stream.flush()
+            os.fsync(stream.fileno())
+        os.chmod(temporary, stat.S_IMODE(before.st_mode))
+        if (before.st_uid, before.st_gid) != (os.getuid(), os.getgid()):
+            try:
+                os.chown(temporary, before.st_uid, before.st_gid)
+            except OSError:     # only root may give a file away: it stays the writer's
+                pass
+        os.replace(temporary, target)
+    except BaseException:
+        try:
+            os.unlink(temporary)
+        except OSError:
+            pass
+        raise
 
 
 def _load_policy(path: str):
@@ -176,13 +223,15 @@ def _usage(message: str) -> int:
 
 def cmd_check(args: argparse.Namespace) -> int:
     from rulekit.check import check
+    from rulekit.reply import MAX_REPLY_CHARS
     from rulekit.sources import SourceError, open_source
 
     now = _parse_now(args.now)
     if args.attempt < 1:
         return _usage(f"--attempt {args.attempt}: attempts count from 1")
     inputs = _inputs_from(args.input)
-    reply = _read_input("--reply", args.reply)
+    # One character over the cap is read, never more: check judges the reply too long.
+    reply = _read_input("--reply", args.reply, MAX_REPLY_CHARS, over="keep")
     try:
         source = _rows_from(args.rows) if args.rows else open_source(args.db)
     except (SourceError, ValueError, TypeError) as exc:
@@ -206,7 +255,7 @@ def _rows_from(path: str):
     problem a ``SourceError`` whose message starts with the path."""
     from rulekit.sources import MemoryResolver, SourceError
 
-    text = _read_input("--rows", path)
+    text = _read_input("--rows", path, max_bytes=MAX_EVIDENCE_BYTES)
     try:
         data = read_json(text)
     except json.JSONDecodeError as exc:
@@ -250,28 +299,45 @@ def _check_declared(policy, inputs: dict[str, str]) -> None:
 
 
 def _decision_text(decision) -> str:
+    """The decision as the text output shows it. Every string the model or the data supplied
+    (an entity id, a claimed value, a reason's message, the text) is shown with its control
+    characters as escapes, and a text's further lines are indented: no line of it can pass for
+    one of these (``decision: answer``), nor rewrite the terminal."""
+    from rulekit.terminal import lines as shown_lines, one_line
+
     rows = [("claim", "cites", "claimed", "actual", "outcome")]
     for claim in decision.claims:
-        rows.append((claim.key, claim.citation or f"{claim.entity}:{claim.entity_id}#{claim.field}",
-                     _short(claim.claimed), _short(claim.actual), claim.outcome))
+        rows.append(tuple(one_line(cell) for cell in (
+            claim.key, claim.citation or f"{claim.entity}:{claim.entity_id}#{claim.field}",
+            _short(claim.claimed), _short(claim.actual), claim.outcome)))
     widths = [max(len(str(row[i])) for row in rows) for i in range(5)]
     lines = ["  ".join(str(cell).ljust(width) for cell, width in zip(row, widths)).rstrip()
              for row in rows] if decision.claims else []
     lines.append("")
     lines.append(f"decision: {decision.decision}" + (f"  (next_action: {decision.next_action})"
                                                     if decision.next_action else ""))
-    if decision.text is not None:
-        lines.append(f"text: {decision.text}")
-    if decision.message:
-        lines.append(f"message: {decision.message}")
+    lines += _labelled("text: ", decision.text) + _labelled("message: ", decision.message)
     for reason in decision.reasons:
-        lines.append(f"reason: [{reason.code}] {reason.message}" + (f" at {reason.path}" if reason.path else ""))
+        lines.append(f"reason: [{reason.code}] {one_line(reason.message)}"
+                     + (f" at {one_line(reason.path)}" if reason.path else ""))
     if decision.feedback:
         lines.append("feedback for the model:")
-        lines.extend("  " + line for line in decision.feedback.splitlines())
+        lines += ["  " + line for line in shown_lines(decision.feedback.rstrip("\n"), "")]
     ruleset = decision.ruleset
-    lines.append(f"ruleset: {ruleset['name']} {ruleset['version']} ({ruleset['hash'][:12]})")
+    lines.append(f"ruleset: {one_line(ruleset['name'])} {one_line(ruleset['version'])} "
+                 f"({ruleset['hash'][:12]})")
     return "\n".join(lines)
+
+
+def _labelled(label: str, text: str | None) -> list[str]:
+    """``label`` and ``text`` as lines of the text output, the text's further lines indented
+    and its control characters escaped; none for no text."""
+    from rulekit.terminal import lines
+
+    if not text:
+        return []
+    first, *rest = lines(text)
+    return [label + first, *rest]
 
 
 def _short(value) -> str:
@@ -284,17 +350,23 @@ MAX_EVIDENCE_BYTES = 50 * 1024 * 1024
 
 
 def _read_input(flag: str, path: str, limit: int | None = None,
-                max_bytes: int | None = None) -> str:
+                max_bytes: int | None = None, over: str = "refuse") -> str:
     """The text of the file given to ``flag`` ("-": standard input), a byte order mark dropped.
     A file that cannot be read, one longer than ``limit`` characters or one over ``max_bytes``
-    bytes (of which no more than ``max_bytes`` + 1 are read) is a usage error that names the
-    flag and the path (raised as SystemExit, like a bad --now)."""
+    bytes is a usage error that names the flag and the path (raised as SystemExit, like a bad
+    --now); no more than ``limit`` + 1 characters or ``max_bytes`` + 1 bytes are read. With
+    ``over="keep"`` a text longer than ``limit`` is returned as read, ``limit`` + 1 characters,
+    for the caller to judge."""
     name = "standard input" if path == "-" else path
     try:
         if max_bytes is not None:
             text = _read_capped(flag, path, name, max_bytes)
-        elif path == "-":
-            text = sys.stdin.read() if limit is None else sys.stdin.read(limit + 1)
+        elif path == "-":       # decoded as a file is: a byte order mark dropped, strict UTF-8
+            stream = io.TextIOWrapper(_binary_stdin(), encoding="utf-8-sig")
+            try:
+                text = stream.read() if limit is None else stream.read(limit + 1)
+            finally:
+                stream.detach()     # standard input stays open
         else:
             with open(path, encoding="utf-8-sig") as stream:
                 text = stream.read() if limit is None else stream.read(limit + 1)
@@ -305,7 +377,7 @@ def _read_input(flag: str, path: str, limit: int | None = None,
     except UnicodeDecodeError:
         raise SystemExit(_usage(f"cannot read {flag} {name}: it is not UTF-8 text "
                                 "(a binary file?)"))
-    if limit is not None and len(text) > limit:
+    if limit is not None and len(text) > limit and over != "keep":
         size = "" if path == "-" else f" ({os.path.getsize(path):,} bytes)"
         raise SystemExit(_usage(f"{flag} {name} is more than {limit:,} characters{size}; the "
                                 f"limit is {limit:,}: audit it in parts"))
@@ -315,20 +387,32 @@ def _read_input(flag: str, path: str, limit: int | None = None,
 def _read_capped(flag: str, path: str, name: str, max_bytes: int) -> str:
     """At most ``max_bytes`` of a file or of standard input, decoded; one byte more is a usage
     error naming the size (of a file) and the cap."""
+    from rulekit.files import read_capped, read_stream_capped
+
     if path != "-":
-        with open(path, "rb") as stream:
-            data = stream.read(max_bytes + 1)
-    elif getattr(sys.stdin, "buffer", None) is not None:
-        data = sys.stdin.buffer.read(max_bytes + 1)
-    else:                                           # a text-only stdin (a test's StringIO)
-        data = sys.stdin.read(max_bytes + 1).encode("utf-8")
+        data, size = read_capped(path, max_bytes)
+    else:
+        data, size = read_stream_capped(_binary_stdin(), max_bytes)
     if len(data) > max_bytes:
-        size = (f"is {os.path.getsize(path):,} bytes" if os.path.isfile(path) else
-                f"is more than {max_bytes:,} bytes")                # a pipe has no size
-        raise SystemExit(_usage(f"{flag} {name} {size}; the limit is {max_bytes:,} bytes "
-                                f"({_mib(max_bytes)}): give only the rows the text was written "
-                                "from"))
+        size_text = f"is {size:,} bytes" if size is not None else \
+            f"is more than {max_bytes:,} bytes"                     # a pipe has no size
+        advice = ("give only the rows the reply cites" if flag == "--rows" else
+                  "give only the rows the text was written from")
+        raise SystemExit(_usage(f"{flag} {name} {size_text}; the limit is {max_bytes:,} bytes "
+                                f"({_mib(max_bytes)}): {advice}"))
     return data.decode("utf-8-sig")
+
+
+def _binary_stdin():
+    """Standard input as bytes; a text-only one (a test's StringIO, a BytesIO) as it is, or
+    read into bytes."""
+    stdin = sys.stdin
+    buffer = getattr(stdin, "buffer", None)
+    if buffer is not None:
+        return buffer
+    if isinstance(stdin, io.TextIOBase):
+        return io.BytesIO(stdin.read().encode("utf-8"))
+    return stdin
 
 
 def _positive_mib(text: str) -> float:
@@ -470,6 +554,7 @@ def _evidence_from(path: str, text: str):
 
 def cmd_audit(args: argparse.Namespace) -> int:
     from rulekit.audit import audit, known_locale, refused
+    from rulekit.files import capped_lines
     from rulekit.reply import MAX_REPLY_CHARS      # a text is capped as a reply is
 
     if args.locale is not None and not known_locale(args.locale):
@@ -486,17 +571,23 @@ def cmd_audit(args: argparse.Namespace) -> int:
     if args.jsonl:
         if args.evidence or args.text:
             return _usage("--jsonl reads whole cases; do not combine it with --evidence/--text")
+        if args.question is not None:       # ignored, a batch would answer another question
+            return _usage("--question does not apply to --jsonl: put \"question\" in each "
+                          "line of the batch")
+        if args.format == "text":
+            return _usage("--format text does not apply to --jsonl, which writes one JSON line "
+                          "per case; leave --format out")
         try:
-            stream = (getattr(sys.stdin, "buffer", sys.stdin) if args.jsonl == "-"
-                      else open(args.jsonl, "rb"))
+            stream = _binary_stdin() if args.jsonl == "-" else open(args.jsonl, "rb")
         except OSError as exc:
             return _usage(f"cannot read --jsonl {args.jsonl}: {exc.strerror}")
-        cap = int(args.max_line_mib * 1024 * 1024)
+        line_mib = args.max_line_mib or MAX_LINE_MIB
+        cap = int(line_mib * 1024 * 1024)
         try:
-            for number, line in enumerate(_capped_lines(stream, cap), 1):
+            for number, line in enumerate(capped_lines(stream, cap), 1):
                 if line is None:    # longer than the cap: refused unread, the batch goes on
                     case_id, result = None, refused(policy, (
-                        f"line {number}: the line is longer than {args.max_line_mib:g} MiB, the cap on a "
+                        f"line {number}: the line is longer than {line_mib:g} MiB, the cap on a "
                         "--jsonl line; split its evidence, or raise the cap with "
                         "--max-line-mib"))
                 else:
@@ -515,6 +606,11 @@ def cmd_audit(args: argparse.Namespace) -> int:
         return EXIT_OK
     if not (args.evidence and args.text):
         return _usage("give --evidence FILE and --text FILE, or --jsonl FILE")
+    if args.evidence == args.text == "-":
+        return _usage("--evidence and --text cannot both be standard input; give one of them "
+                      "as a file")
+    if args.max_line_mib is not None:
+        return _usage("--max-line-mib applies to --jsonl only; leave it out with --text")
     try:
         evidence = _evidence_from(args.evidence, _read_input("--evidence", args.evidence,
                                                              max_bytes=MAX_EVIDENCE_BYTES))
@@ -526,16 +622,16 @@ def cmd_audit(args: argparse.Namespace) -> int:
     if args.format == "json":
         print(json.dumps(result.to_dict(), indent=2, ensure_ascii=False, default=str))
         return EXIT_OK
+    from rulekit.terminal import one_line
+
     for finding in result.findings:
-        print(f"{finding.start}-{finding.end}  {finding.code:<20} {finding.text!r}: {finding.message}")
+        print(f"{finding.start}-{finding.end}  {finding.code:<20} {finding.text!r}: "
+              f"{one_line(finding.message)}")
     decision = result.decision
     print(("" if not result.findings else "\n") + f"decision: {decision.decision}")
-    if decision.text:
-        print(f"text: {decision.text}")
-    if decision.message:
-        print(f"message: {decision.message}")
-    if decision.feedback:
-        print(f"feedback for the model: {decision.feedback}")
+    for line in (_labelled("text: ", decision.text) + _labelled("message: ", decision.message)
+                 + _labelled("feedback for the model: ", decision.feedback)):
+        print(line)
     return EXIT_OK
 
 
@@ -543,23 +639,6 @@ def cmd_audit(args: argparse.Namespace) -> int:
 # grows with it (one 21 MB line took 2 minutes and 2.6 GB), and the evidence caps
 # (rulekit.evidence.MAX_VALUES, MAX_CHARS) refuse most of what a longer line could hold.
 MAX_LINE_MIB = 8
-
-
-def _capped_lines(stream, cap: int):
-    """The lines of ``stream`` (bytes), each whole, or None for one longer than ``cap`` bytes:
-    that line's bytes are skipped in pieces, never held at once."""
-    while True:
-        line = stream.readline(cap + 1)
-        if not line:
-            return
-        if len(line) <= cap or line.endswith(b"\n"):   # the newline may be the one over
-            yield line
-            continue
-        while not line.endswith(b"\n"):     # skip the rest of the long line
-            line = stream.readline(1024 * 1024)
-            if not line:
-                break
-        yield None
 
 
 # The keys of a --jsonl case: the required ones, then the optional ones.
@@ -597,6 +676,8 @@ def _audit_line(line: bytes | str, number: int, policy, locale, audit, refused, 
         return bad(None, "nested too deeply")
     except InputJSONError as exc:
         return bad(_id_of(_loose(line)), str(exc))
+    except json.JSONDecodeError as exc:     # its own "line 1" would contradict "line N"
+        return bad(None, f"not JSON: {exc.msg.removesuffix(' at')} at column {exc.colno}")
     except ValueError as exc:
         return bad(None, f"not JSON: {exc}")
     if not isinstance(case, dict):
@@ -731,7 +812,7 @@ def _add_test_command(commands) -> None:
     test.add_argument("--mutate", action="store_true", help="change each figure of every "
                       "answered case to a wrong one, and fail if a mutant is still answered")
     test.add_argument("--format", choices=("text", "json"), default="text")
-    test.set_defaults(run=cmd_test)
+    test.set_defaults(run=cmd_test, finish=True)
 
 
 # --- rulekit stats: outcome rates per field from the decision log (docs/cli.md) --------------
@@ -740,7 +821,8 @@ def cmd_stats(args: argparse.Namespace) -> int:
     """Read a decision log (rulekit.log) and report each field's outcome rates, the actions,
     the fields whose contradiction rate is rising, and the prose per slot of templates. Exit 0,
     bad lines included (they are reported); 2 for a usage error or a log that cannot be read."""
-    from rulekit.stats import compute, parse_threshold, parse_window, render_html, render_text
+    from rulekit.stats import (compute, parse_threshold, parse_window, read_lines, render_html,
+                               render_text)
 
     try:
         window = parse_window(args.window)
@@ -752,17 +834,16 @@ def cmd_stats(args: argparse.Namespace) -> int:
         return _usage(f"--min-claims {args.min_claims} must be 1 or more")
     name = "standard input" if args.log == "-" else args.log
     try:
-        stream = sys.stdin if args.log == "-" else open(args.log, encoding="utf-8",
-                                                         errors="replace")
+        stream = _binary_stdin() if args.log == "-" else open(args.log, "rb")
     except OSError as exc:
         return _usage(f"cannot read the log {args.log}: {exc.strerror or exc}")
     try:
-        stats = compute(stream, window=window, threshold=threshold,
+        stats = compute(read_lines(stream), window=window, threshold=threshold,
                         min_claims=args.min_claims, prose_threshold=prose_threshold)
     except OSError as exc:
         return _usage(f"cannot read the log {args.log}: {exc.strerror or exc}")
     finally:
-        if stream is not sys.stdin:
+        if args.log != "-":
             stream.close()
     if args.html:
         try:
@@ -810,13 +891,13 @@ def build_parser() -> argparse.ArgumentParser:
     compile_.add_argument("--out", metavar="DIR",
                           help="write one compiled artifact per ruleset: DIR/NAME.policy.json")
     compile_.add_argument("--format", choices=("text", "json"), default="text")
-    compile_.set_defaults(run=cmd_compile)
+    compile_.set_defaults(run=cmd_compile, finish=True)
 
     fmt = commands.add_parser("fmt", help="rewrite rules files in the canonical layout")
     fmt.add_argument("paths", nargs="+", metavar="PATH")
     fmt.add_argument("--check", action="store_true",
                      help="change nothing; exit 1 if any file would be reformatted")
-    fmt.set_defaults(run=cmd_fmt)
+    fmt.set_defaults(run=cmd_fmt, finish=True)
 
     check = commands.add_parser("check", help="check one model reply against the source of record")
     check.add_argument("rules", metavar="RULES", help="a .rules file, or a compiled .json artifact")
@@ -843,14 +924,15 @@ def build_parser() -> argparse.ArgumentParser:
                        "(default: the built-in sweep rules)")
     audit.add_argument("--evidence", metavar="FILE", help="JSON evidence, or a text document")
     audit.add_argument("--text", metavar="FILE", help="the text to audit; - for stdin")
-    audit.add_argument("--question", metavar="TEXT", help="the user's question (never evidence)")
+    audit.add_argument("--question", metavar="TEXT", help="the user's question (never "
+                       "evidence); a --jsonl case gives its own \"question\"")
     audit.add_argument("--locale", metavar="L", help="how to read numbers and dates (default: the "
                        "ruleset's, else en_US)")
     audit.add_argument("--jsonl", metavar="FILE", help='a batch, one case per line: {"id", '
                        '"evidence", "text", "question"?, "history"?, "locale"?, "inputs"?}; - '
                        'for stdin')
     audit.add_argument("--max-line-mib", metavar="MIB", type=_positive_mib,
-                       default=MAX_LINE_MIB, help=f"the longest --jsonl line read, in MiB "
+                       help=f"the longest --jsonl line read, in MiB "
                        f"(default {MAX_LINE_MIB}); a longer line is refused and the batch "
                        "goes on")
     audit.add_argument("--now", metavar="ISO", help="the time the evidence's rows are judged "
@@ -859,7 +941,8 @@ def build_parser() -> argparse.ArgumentParser:
     audit.add_argument("--input", action="append", metavar="NAME=VALUE",
                        help="something the user has given, e.g. postcode=10115 (repeatable; a "
                        "--jsonl case's \"inputs\" replace them)")
-    audit.add_argument("--format", choices=("text", "json"), default="text")
+    audit.add_argument("--format", choices=("text", "json"), help="text (the default) or "
+                       "json; a --jsonl batch is always JSON lines")
     audit.set_defaults(run=cmd_audit)
 
     schema = commands.add_parser("schema", help="print the JSON Schema of the reply a model "
@@ -879,7 +962,7 @@ def build_parser() -> argparse.ArgumentParser:
     demo.add_argument("--model", choices=("scripted", "local"), default="scripted",
                       help="scripted replies (default), or the grounding loop with a real model "
                       "on the CPU (SmolLM2-135M; needs rulekit[local])")
-    demo.set_defaults(run=cmd_demo)
+    demo.set_defaults(run=cmd_demo, finish=True)
 
     _add_test_command(commands)
     _add_stats_command(commands)
@@ -895,26 +978,42 @@ class OutputError(Exception):
 
 class _Output:
     """``sys.stdout`` while a command runs: a failed write or flush is an ``OutputError``, so
-    that a full disk is told apart from a bug. A closed pipe stays a BrokenPipeError."""
+    that a full disk is told apart from a bug. A closed pipe stays a BrokenPipeError, unless
+    the command is one that must ``finish`` (compile, fmt, test, demo: its files and its exit
+    code matter more than its output): then what it writes from there on is dropped, and it goes on
+    to the end."""
 
-    def __init__(self, stream):
+    def __init__(self, stream, finish: bool = False):
         self._stream = stream
+        self._finish = finish
+        self._closed = False
 
     def write(self, text: str) -> int:
+        if self._closed:
+            return len(text)
         try:
             return self._stream.write(text)
         except BrokenPipeError:
-            raise
+            return self._reader_gone(text)
         except OSError as exc:
             raise OutputError(exc) from exc
 
     def flush(self) -> None:
+        if self._closed:
+            return
         try:
             self._stream.flush()
         except BrokenPipeError:
-            raise
+            self._reader_gone("")
         except OSError as exc:
             raise OutputError(exc) from exc
+
+    def _reader_gone(self, text: str) -> int:
+        if not self._finish:
+            raise BrokenPipeError(errno.EPIPE, os.strerror(errno.EPIPE))
+        self._closed = True
+        _drop_output(self._stream)      # Python's own flush at exit must not fail either
+        return len(text)
 
     def __getattr__(self, name: str):
         return getattr(self._stream, name)
@@ -924,7 +1023,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     stdout = sys.stdout
-    sys.stdout = _Output(stdout)
+    sys.stdout = _Output(stdout, finish=getattr(args, "finish", False))
     try:
         code = args.run(args)
         sys.stdout.flush()      # a full disk is found here, not at exit where none can say so
@@ -935,7 +1034,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 130
     except BrokenPipeError:
         # The reader went away (``| head -1``): it has what it wanted, and a pipeline under
-        # ``set -o pipefail`` must not fail for that; nothing more can be written anyway.
+        # ``set -o pipefail`` must not fail for that; nothing more can be written anyway. Only
+        # a command that had found no failure gets here: those that find failures as they go
+        # (compile, fmt, test, demo) finish with their output dropped (_Output), and exit with what
+        # they found; the others find theirs (a usage error, rules that do not compile) before
+        # they write a line.
         return EXIT_OK
     except OutputError as exc:
         _drop_output(stdout)

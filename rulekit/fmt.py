@@ -9,6 +9,10 @@ each remembering the stretch of source it stands for. Comments are then placed b
   indented like the block's statements; a comment inside a row's source goes before the row);
 - comments after the last row end the file.
 
+An inline enum is one row (``field status enum { placed, shipped }``) unless a comment stands
+inside its braces: then it is laid out one value a row, so that each comment stays by the value
+it was written at.
+
 Blank lines come from the source, squeezed: where the source had one or more blank lines (comment
 lines are not blank) between two printed lines, one is kept, so paragraphs of comments stay
 apart. The layout then adds its rules: no blank line at the top of the file, right after ``{`` or
@@ -117,7 +121,8 @@ def _item_rows(item: ast.Item, comment_lines: frozenset[int]) -> list[_Row]:
             return _block(item, f"ruleset {name.value}", name.span, inner)
         case ast.Entity(name=name, statements=statements, evidence=evidence):
             widths = _field_widths(statements, comment_lines)
-            inner = [_row(s, 1, _entity_statement(s, w)) for s, w in zip(statements, widths)]
+            inner = [row for s, w in zip(statements, widths)
+                     for row in _entity_rows(s, w, comment_lines)]
             head = f"entity {name.value}"
             if evidence:
                 head += f" from evidence {_strings(evidence)}"
@@ -277,6 +282,28 @@ def _expr(expr: ast.Expr, parent: int = 0, right_side: bool = False) -> str:
 
 def _template_head(template: ast.Template) -> str:
     return f"{template.kind} {template.name.value} {_string(template.text)}"
+
+
+def _entity_rows(statement: ast.EntityStatement, width: int,
+                 comment_lines: frozenset[int]) -> list[_Row]:
+    """The rows of an entity statement: one, but for a field whose inline enum has comments
+    inside its braces, which is laid out one value a line so that they stay beside the values
+    they were written at: ``field status enum {``, each value, ``}`` and the field's options."""
+    type_expr = getattr(statement, "type", None)
+    if not (isinstance(type_expr, ast.EnumInline) and any(
+            line in comment_lines for line in range(type_expr.span.line,
+                                                    type_expr.span.end_line))):
+        return [_row(statement, 1, _entity_statement(statement, width))]
+    span, values = statement.span, type_expr.values
+    keyword_end = type_expr.span.start + len("enum")    # the `{` follows, on this line
+    opener = _Row(1, f"field {statement.name.value.ljust(width)} enum {{", span.start,
+                  keyword_end, span.line, type_expr.span.line)
+    inner = [_row(v, 2, _labelled(v.name, v.label) + ("," if i < len(values) - 1 else ""))
+             for i, v in enumerate(values)]
+    inner[0] = dataclasses.replace(inner[0], tight_start=True)
+    closer = _Row(1, " ".join(["}", *map(_option, statement.options)]), type_expr.span.end - 1,
+                  span.end, type_expr.span.end_line, span.end_line, closes=True, tight_end=True)
+    return [opener, *inner, closer]
 
 
 def _entity_statement(statement: ast.EntityStatement, width: int) -> str:

@@ -20,6 +20,7 @@ from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedTok
 
 from rulekit import ast
 from rulekit.errors import Diagnostic, Span
+from rulekit.files import read_capped
 
 MAX_SOURCE_BYTES = 1024 * 1024
 
@@ -86,21 +87,20 @@ def read_source(path: str | Path) -> tuple[str | None, list[Diagnostic]]:
     """Read and decode a rules file; problems come back as diagnostics, never exceptions."""
     shown = str(path)
     try:
-        data = Path(path).read_bytes()
+        data, size = read_capped(path, MAX_SOURCE_BYTES)   # never more than 1 MiB and a byte
     except OSError as exc:
         reason = exc.strerror or exc.__class__.__name__
         return None, [Diagnostic("RK108", f"cannot read '{shown}': {reason.lower()}",
                                  Span(shown, 1, 1, 1, 1),
                                  hint="check the path; rules files are plain UTF-8 text")]
+    if len(data) > MAX_SOURCE_BYTES:
+        return None, [_too_large(shown, size)]
     return decode_source(data, shown)
 
 
 def decode_source(data: bytes, path: str) -> tuple[str | None, list[Diagnostic]]:
     if len(data) > MAX_SOURCE_BYTES:
-        return None, [Diagnostic(
-            "RK105", f"file is {len(data) / 1024 / 1024:.1f} MiB ({len(data):,} bytes); a rules "
-            f"file may be at most 1 MiB ({MAX_SOURCE_BYTES:,} bytes)", Span(path, 1, 1, 1, 2),
-            hint="split it into smaller files joined with `import`")]
+        return None, [_too_large(path, len(data))]
     if data.startswith(b"\xef\xbb\xbf"):
         data = data[3:]
     try:
@@ -114,6 +114,15 @@ def decode_source(data: bytes, path: str) -> tuple[str | None, list[Diagnostic]]
         return text, [Diagnostic(
             "RK104", f"file is not valid UTF-8: byte 0x{data[exc.start]:02x} cannot start or "
             "continue a character", span, hint="save the file as UTF-8")]
+
+
+def _too_large(path: str, size: int | None) -> Diagnostic:
+    """RK105 for a file of ``size`` bytes (None: more than the cap, of no known size, such as
+    a pipe or a device)."""
+    what = "more than 1 MiB" if size is None else f"{size / 1024 / 1024:.1f} MiB ({size:,} bytes)"
+    return Diagnostic("RK105", f"file is {what}; a rules file may be at most 1 MiB "
+                      f"({MAX_SOURCE_BYTES:,} bytes)", Span(path, 1, 1, 1, 2),
+                      hint="split it into smaller files joined with `import`")
 
 
 # --- parsing ----------------------------------------------------------------------------------

@@ -181,8 +181,9 @@ def read_reply(raw: Any) -> tuple[Reply | None, list[Problem]]:
             return None, [Problem(f"the reply is not UTF-8 (byte {exc.start})", "$")]
     if isinstance(raw, str):
         if len(raw) > MAX_REPLY_CHARS:
-            return None, [Problem(f"the reply is {len(raw):,} characters; the limit is "
-                                  f"{MAX_REPLY_CHARS:,}", "$")]
+            # "more than": a reader may stop one character over the cap (rulekit check --reply)
+            return None, [Problem(f"the reply is more than {MAX_REPLY_CHARS:,} characters, the "
+                                  "limit on a reply", "$")]
         try:
             raw, repeated = _loads(raw)
         except RecursionError:

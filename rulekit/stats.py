@@ -37,11 +37,14 @@ import json
 import math
 import re
 from collections import Counter
-from collections.abc import Iterable
-from typing import Any
+from collections.abc import Iterable, Iterator
+from typing import Any, BinaryIO
+
+from rulekit.files import capped_lines
+from rulekit.terminal import one_line
 
 __all__ = ["OUTCOMES", "Stats", "Window", "compute", "parse_threshold", "parse_window",
-           "render_html", "render_text"]
+           "read_lines", "render_html", "render_text"]
 
 # The outcomes the issue asks rates of, then the rest a claim can have.
 RATED = ("confirmed", "contradicted", "not_found", "stale")
@@ -51,6 +54,7 @@ MAX_BAD_SHOWN = 20          # bad lines listed (all are counted)
 MAX_TEMPLATES_SHOWN = 20    # templates listed, the most used first (all are counted)
 MAX_WINDOWS_SHOWN = 60      # windows per chart and per JSON series, the latest ones
 MAX_LINE = 1_000_000        # characters; a longer line is not one the log wrote
+MAX_LINE_BYTES = 4 * MAX_LINE   # the most such a line takes in UTF-8; a longer one is not read
 
 DEFAULT_WINDOW = "1d"
 DEFAULT_THRESHOLD = 0.05
@@ -145,12 +149,14 @@ class Stats:
 
     # -- reading --
 
-    def add_line(self, number: int, text: str) -> None:
-        """One line of the log; a bad one is counted with its line number."""
-        if not text.strip():
+    def add_line(self, number: int, text: str | None) -> None:
+        """One line of the log (None: one too long to read, from ``read_lines``); a bad one is
+        counted with its line number."""
+        if text is not None and not text.strip():
             return
         try:
-            self._add(json.loads(text) if len(text) <= MAX_LINE else _too_long(text))
+            self._add(json.loads(text) if text is not None and len(text) <= MAX_LINE
+                      else _too_long(text))
         except Exception as exc:    # whatever is wrong with a line, the report goes on
             self.bad_count += 1
             if len(self.bad) < MAX_BAD_SHOWN:
@@ -325,9 +331,10 @@ class _Bad(ValueError):
     """A line that parses but is not a log line."""
 
 
-def _too_long(text: str) -> Any:
-    raise _Bad(f"the line is {len(text):,} characters long; the log never writes one over "
-               f"{MAX_LINE:,}")
+def _too_long(text: str | None) -> Any:
+    length = (f"longer than {MAX_LINE_BYTES:,} bytes" if text is None else
+              f"{len(text):,} characters long")
+    raise _Bad(f"the line is {length}; the log never writes one over {MAX_LINE:,} characters")
 
 
 def _describe(exc: Exception) -> str:
@@ -401,16 +408,27 @@ def _short_time(moment: dt.datetime, seconds: int) -> str:
     return moment.strftime("%Y-%m-%d %H:%M:%S")
 
 
-def compute(lines: Iterable[str], *, window: Window | str = DEFAULT_WINDOW,
+def read_lines(stream: BinaryIO) -> Iterator[str | None]:
+    """The lines of a log opened in binary, decoded (a byte that is not UTF-8 replaced), each
+    read no further than ``MAX_LINE_BYTES``: a longer one (a log of NULs without a newline) is
+    None, skipped in pieces and never held whole."""
+    for line in capped_lines(stream, MAX_LINE_BYTES):
+        yield None if line is None else line.decode("utf-8", "replace")
+
+
+def compute(lines: Iterable[str | None], *, window: Window | str = DEFAULT_WINDOW,
             threshold: float = DEFAULT_THRESHOLD, min_claims: int = DEFAULT_MIN_CLAIMS,
             prose_threshold: float = DEFAULT_PROSE_THRESHOLD) -> Stats:
-    """The statistics of a log given as lines (an open file, a list of strings). Never raises
-    on what the lines hold; options are checked by ``parse_window`` and ``parse_threshold``."""
+    """The statistics of a log given as lines (``read_lines`` of a file, a list of strings).
+    Never raises on what the lines hold; options are checked by ``parse_window`` and
+    ``parse_threshold``. A byte order mark before the first line is dropped."""
     if isinstance(window, str):
         window = parse_window(window)
     stats = Stats(window=window, threshold=threshold, min_claims=min_claims,
                   prose_threshold=prose_threshold)
     for number, text in enumerate(lines, 1):
+        if number == 1 and text is not None:
+            text = text.removeprefix("\ufeff")
         stats.add_line(number, text)
     return stats
 
@@ -422,6 +440,7 @@ def _pct(rate: float) -> str:
 
 
 def _table(rows: list[tuple], right: set[int]) -> list[str]:
+    rows = [tuple(one_line(cell) for cell in row) for row in rows]     # the log's strings
     widths = [max(len(str(row[i])) for row in rows) for i in range(len(rows[0]))]
     return ["  ".join(str(cell).rjust(w) if i in right else str(cell).ljust(w)
                       for i, (cell, w) in enumerate(zip(row, widths))).rstrip() for row in rows]
@@ -492,7 +511,10 @@ def render_text(stats: Stats, source: str = "LOG") -> str:
         out += [f"  line {n}: {e}" for n, e in stats.bad]
         if stats.bad_count > len(stats.bad):
             out.append(f"  and {stats.bad_count - len(stats.bad):,} more")
-    return "\n".join(out)
+    # What the log holds (a field's name, an action, a template) is shown with its control
+    # characters as escapes: no line of it can pass for one of the report's, nor rewrite the
+    # terminal. Each item of ``out`` is one line.
+    return "\n".join(one_line(line) for line in out)
 
 
 def _clip(text: str, width: int) -> str:
@@ -513,12 +535,18 @@ figcaption{font-size:.9em;margin-bottom:.3em}
 """
 
 
+def _escaped(text: object) -> str:
+    """Text for the page: HTML's specials escaped, and control characters (which XML does not
+    allow, and a lone surrogate, which UTF-8 cannot hold) shown as escapes."""
+    return html.escape(one_line(text))
+
+
 def render_html(stats: Stats, source: str = "LOG") -> str:
     """A static page: a table of the rates, one chart per field of its contradiction rate per
     window, and one of the prose per slot. Inline SVG and CSS only: no script, no server, and
     well-formed XML, so any parser reads it."""
     report = stats.to_dict()
-    e = html.escape
+    e = _escaped
     parts = ['<!DOCTYPE html>\n<html xmlns="http://www.w3.org/1999/xhtml" lang="en">',
              '<head><meta charset="utf-8"/>',
              f"<title>rulekit stats: {e(source)}</title>",
@@ -610,7 +638,7 @@ def _chart(title: str, points: list[tuple[str, float | None, int]], css_class: s
         return top + span_y * (1 - value / ceiling)
 
     shown = (lambda v: f"{v * 100:.1f}%") if percent else (lambda v: f"{v:g}")
-    e = html.escape
+    e = _escaped
     colour = "#b00" if flagged else "#2a6fb0"
     svg = [f'<figure class="{css_class}"><figcaption>{e(title)}'
            + (' <span class="flag">(flagged)</span>' if flagged else "") + "</figcaption>",

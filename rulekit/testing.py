@@ -50,8 +50,12 @@ from typing import Any, Iterable, Mapping, Sequence
 import yaml
 
 from rulekit import dates
+from rulekit.files import read_capped
 
 TESTS_SUFFIX = ".tests.yaml"
+# The largest tests file read: a few thousand cases. YAML is read at about 1 MB a second, and a
+# larger file is generated, not written.
+MAX_TESTS_BYTES = 10 * 1024 * 1024
 
 DECISIONS = ("answer", "regenerate", "refuse", "ask", "handoff", "fallback")
 CLAIM_OUTCOMES = ("confirmed", "contradicted", "misattributed", "not_found", "not_checkable",
@@ -211,7 +215,15 @@ def load_tests(path: str | Path) -> TestFile:
     the line and the YAML path it is about."""
     path = str(path)
     try:
-        text = Path(path).read_text(encoding="utf-8")
+        data, size = read_capped(path, MAX_TESTS_BYTES)     # never read whole before the cap
+        if len(data) > MAX_TESTS_BYTES:
+            cap = f"{MAX_TESTS_BYTES // 1024 // 1024} MiB ({MAX_TESTS_BYTES:,} bytes)"
+            what = f"{size:,} bytes; the limit is {cap}" if size is not None else \
+                f"more than {cap}, the limit"
+            return TestFile(path, None, problems=(Problem(path, (
+                f"the tests file is {what}: split its cases into several tests files, each "
+                "naming the rules file with `ruleset:`")),))
+        text = data.decode("utf-8")
     except OSError as exc:
         return TestFile(path, None, problems=(Problem(path, f"cannot read the tests file: "
                                                       f"{exc.strerror}"),))
