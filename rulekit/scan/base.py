@@ -174,6 +174,18 @@ def _ascii_lower(text: str) -> str:
     return lowered if len(lowered) == len(text) else text.translate(_ASCII_LOWER)
 
 
+# Every byte but a-z as a space, for ``bytes.translate`` (``az_words``).
+_NOT_A_TO_Z = bytes(code if 97 <= code <= 122 else 32 for code in range(256))
+
+
+def az_words(low: str) -> frozenset[bytes]:
+    """The maximal runs of a-z in ``low`` (a lower-cased text), as ASCII bytes: a word of
+    letters a-z is one of them exactly when a regex of it guarded by ``(?<![a-z])`` and
+    ``(?![a-z])`` finds it. A set test against them costs a fraction of such a search (each
+    character that is not ASCII is one "?", a separator, once encoded)."""
+    return frozenset(low.encode("ascii", "replace").translate(_NOT_A_TO_Z).split())
+
+
 def _word_before(text: str, s: int) -> str:
     if s and text[s - 1].isalnum():
         return ""
