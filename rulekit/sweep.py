@@ -71,7 +71,7 @@ from rulekit.numbers import plain_decimal
 from rulekit.policy import Binding, Entity, Policy, derived
 from rulekit.scan import Mention, scan, squash
 from rulekit.scan.base import (_CONTEXT_STRIP, _ascii_lower, _is_cjk, _trie, _word_after,
-                               _word_before, inside_written_name)
+                               _word_before, az_words, inside_written_name)
 from rulekit.scan.quotes import _SAID
 from rulekit.scan.links import _joins
 from rulekit.scan.reader import squash_joints
@@ -484,7 +484,8 @@ def sweep(text: str, evidence: Evidence, settings: SweepSettings = SweepSettings
     # states a change nobody backs (``_Judge._level_as_change``); the word is read per figure,
     # and only when the text holds one of those words at all (one search, in C)
     magnitudes = evidence.change_magnitudes
-    stating = _STATED_CHANGE_WORD.search(low) is not None
+    words = az_words(low)     # the words of a-z, for the set tests below
+    stating = not _STATED_CHANGE_BYTES.isdisjoint(words)
     # the same in the locale's language when it is one of ``_BY_LINKS`` ("um 48.210 gesunken"),
     # and a fall or rise between two levels ("von 48.210 auf 52.000 gesunken", ``_levels_other``)
     lang = locale[:2]
@@ -604,7 +605,7 @@ def sweep(text: str, evidence: Evidence, settings: SweepSettings = SweepSettings
     if evidence.today is not None and _may_name_month(text, low):
         days = days + _relative_months(text, low, evidence, locale)
     if evidence.days or evidence.withheld_days:
-        days = days + _lone_months(text, low, mentions, evidence, locale)   # "in January"
+        days = days + _lone_months(text, low, mentions, evidence, locale, words)  # "in January"
     if (evidence.days or evidence.withheld_days) and (
             "day" in low or locale[:2] != "en" or "曜" in text or "周" in text
             or "週" in text or "星期" in text or "拜" in text):
@@ -1129,7 +1130,9 @@ _CHANGED_MARKS = re.compile("amélior|dégrad|détérior|empir|changé|varié|é
 _STATED_CHANGE = (FALL_BEFORE | RISE_BEFORE) - {"lost", "loses", "gained", "gains"}
 # As a trie whose first letters are literals, so that ``re`` skips every other position (a
 # plain alternation between word boundaries cost 7 µs on a 300-character answer).
-_STATED_CHANGE_WORD = re.compile(_trie(sorted(_STATED_CHANGE), guard="[a-z]") + "(?![a-z])")
+# Each a word of a-z: whether the text says one is a set test on its words (``az_words``).
+_STATED_CHANGE_BYTES = frozenset(word.encode() for word in _STATED_CHANGE)
+assert all(word.isascii() and word.isalpha() and word.islower() for word in _STATED_CHANGE)
 # Before "up" or "down" and a number that is no percentage, what makes them a change ("is up
 # 3,100", ", down 120"); after a verb they end a phrasal verb ("set up 3 campaigns", "pick up
 # 2 items", "went down 2 floors").
@@ -1176,7 +1179,7 @@ _CHANGE_NOUNS = frozenset(
     "zuwachs zunahme bajada baja caída disminución descenso retroceso subida aumento "
     "crecimiento alza calo diminuzione ribasso flessione crescita rialzo incremento queda "
     "redução recuo baixa alta crescimento daling afname stijging toename".split())
-# As a trie whose first letters are literals (``_STATED_CHANGE_WORD``): whether to read them.
+# As a trie whose first letters are literals: whether to read them.
 _CHANGE_OTHER_WORD = re.compile(_trie(sorted(CHANGE_OTHER), guard=r"[^\W\d_]")
                                 + r"(?![^\W\d_])")
 # After a figure, the word for "to" and another figure: "à 48 210", "auf 48.210", "al 4,6 %".

@@ -28,7 +28,7 @@ from rulekit import dates
 from rulekit.evidence import Evidence, Withheld
 from rulekit.findings import Finding, _new_finding
 from rulekit.scan import Mention, squash
-from rulekit.scan.base import _ascii_lower, _is_cjk, _word_after
+from rulekit.scan.base import _ascii_lower, _is_cjk, _word_after, az_words
 
 # Relative days. "last week" names a period that evidence usually states, so it is not read;
 # "last month" is, only as the time of an event (``_relative_months``). Each
@@ -432,10 +432,12 @@ _MONTH_PART_JOINS = frozenset("of de di do da del dell'".split())
 
 
 @functools.lru_cache(maxsize=64)
-def _month_names(locale: str) -> tuple[re.Pattern | None, dict[str, int], re.Pattern | None]:
+def _month_names(locale: str) -> tuple[re.Pattern | None, dict[str, int],
+                                        tuple[frozenset[bytes], tuple[str, ...]]]:
     """The wide month names of English and of ``locale`` (Latin script) as a pattern over
-    lower-cased text, the month of each, and a pattern of their first three letters (the
-    prefilter: one search in C, where a test per stem cost a Python loop on every audit)."""
+    lower-cased text, the month of each, and the prefilter: the names of letters a-z as bytes,
+    one of which a match of the pattern is a word of (``az_words``: a set test), and the
+    others, one of which it holds (a substring test each; most locales have none)."""
     names: dict[str, int] = {}
     for source in ("en", locale):
         for context in ("format", "stand-alone"):
@@ -443,19 +445,27 @@ def _month_names(locale: str) -> tuple[re.Pattern | None, dict[str, int], re.Pat
                 if name[:1].isascii() and name[:1].isalpha():
                     names.setdefault(name.lower(), number)
     if not names:
-        return None, names, None
+        return None, names, (frozenset(), ())
     pattern = re.compile(r"(?<![\w'’])(?:" + "|".join(map(re.escape, sorted(
         names, key=len, reverse=True))) + r")(?![\w'’-])")
-    return pattern, names, re.compile("|".join(map(re.escape, sorted({name[:3] for name in names}))))
+    plain = [name for name in names if name.isascii() and name.isalpha() and name.islower()]
+    return pattern, names, (frozenset(name.encode() for name in plain),
+                            tuple(sorted(set(names) - set(plain))))
 
 
-def months_said_alone(text: str, low: str, locale: str) -> list[tuple[int, int, int]]:
+def months_said_alone(text: str, low: str, locale: str, tokens: frozenset[bytes] | None = None
+                      ) -> list[tuple[int, int, int]]:
     """(start, end, month) of each month name of ``text`` said alone after a word that makes it
     a time (``_MONTH_LEADS``: "in January", "in early January", "mid-January", "the end of
     January", "im Januar"); ``low`` is ``text`` lower-cased. A month written with a day or a
-    year is among them too: the caller leaves those to the date the scanner found."""
-    pattern, names, stems = _month_names(locale)
-    if pattern is None or not stems.search(low):
+    year is among them too: the caller leaves those to the date the scanner found. ``tokens``
+    is ``az_words(low)`` when the caller has it."""
+    pattern, names, (plain, others) = _month_names(locale)
+    if pattern is None:
+        return []
+    # a name the pattern finds is bounded by no letter: a word of ``low`` when it is of a-z
+    if plain.isdisjoint(az_words(low) if tokens is None else tokens) and not any(
+            name in low for name in others):
         return []
     if len(low) != len(text):
         low = _ascii_lower(text)                    # the offsets must be the text's
@@ -471,10 +481,11 @@ def months_said_alone(text: str, low: str, locale: str) -> list[tuple[int, int, 
 
 
 def _lone_months(text: str, low: str, mentions: Sequence[Mention], evidence: Evidence,
-                 locale: str) -> list[Finding]:
+                 locale: str, words: frozenset[bytes] | None = None) -> list[Finding]:
     """The months named alone as the time of an event (``months_said_alone``) that no date of
-    the evidence (other than its today) falls in; ``low`` is ``text`` lower-cased."""
-    said_alone = months_said_alone(text, low, locale)
+    the evidence (other than its today) falls in; ``low`` is ``text`` lower-cased, ``words``
+    its ``az_words`` when the caller has them."""
+    said_alone = months_said_alone(text, low, locale, words)
     if not said_alone:
         return []
     if len(low) != len(text):

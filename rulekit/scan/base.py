@@ -15,7 +15,7 @@ KINDS = ("number", "word_number", "multiple", "date", "quote", "handle", "email"
 
 class _Lazy:
     """The private slots under ``Mention``: where its context words come from until they are
-    read (see ``Mention.__getattr__``), and what the scanner kept while building it (``_Hit``):
+    read (see ``_ContextWords``), and what the scanner kept while building it (``_Hit``):
     its span in the cleaned text, the other end of a range, the digits' own span and the span
     of the token they are glued into."""
     __slots__ = ("_context", "s", "e", "pair", "core_s", "core_e", "token_span")
@@ -53,25 +53,49 @@ class Mention(_Lazy):
     time: dt.time | None = None     # date mentions with a clock time
     quoted: bool = False            # inside a quote mention
 
-    def __getattr__(self, name: str):
-        # Called only when a slot is empty: ``before``/``after`` of a scanned mention not yet
-        # read. Both are computed together and stored, so this runs at most once per mention;
-        # two threads racing here store the same strings.
-        if name not in ("before", "after"):
-            raise AttributeError(name)
+
+class _ContextWords:
+    """``Mention.before`` and ``Mention.after``: the slot's value, or, for a scanned mention
+    whose slot is still empty, both words read from its ``_context`` and stored, so that this
+    runs at most once per mention (two threads racing here store the same strings). A data
+    descriptor over the slot rather than a ``__getattr__`` on the class: a class with
+    ``__getattr__`` takes the slow path for every attribute read (``mention.kind``,
+    ``mention.value``, ...), and those are read far more often than the context words."""
+    __slots__ = ("slot",)
+
+    def __init__(self, slot):
+        self.slot = slot
+
+    def __get__(self, mention, owner=None):
+        if mention is None:
+            return self.slot
         try:
-            text = object.__getattribute__(self, "_context")
+            return self.slot.__get__(mention, owner)
         except AttributeError:
-            raise AttributeError(name) from None
+            pass
+        try:
+            text = mention._context
+        except AttributeError:
+            text = None
         if text is None:
-            raise AttributeError(name)
+            return self.slot.__get__(mention, owner)     # raises AttributeError
         # around the token the digits are glued into, else around the mention (cleaned text)
-        left, right = self.token_span or (self.s, self.e)
+        left, right = mention.token_span or (mention.s, mention.e)
         before, after = _context_before(text, left), _context_after(text, right)
-        object.__setattr__(self, "before", before)
-        object.__setattr__(self, "after", after)
-        object.__setattr__(self, "_context", None)     # the text is no longer needed
-        return before if name == "before" else after
+        object.__setattr__(mention, "before", before)
+        object.__setattr__(mention, "after", after)
+        object.__setattr__(mention, "_context", None)      # the text is no longer needed
+        return self.slot.__get__(mention, owner)
+
+    def __set__(self, mention, value) -> None:
+        self.slot.__set__(mention, value)
+
+    def __delete__(self, mention) -> None:
+        self.slot.__delete__(mention)
+
+
+Mention.before = _ContextWords(Mention.__dict__["before"])
+Mention.after = _ContextWords(Mention.__dict__["after"])
 
 
 def _trie(words: Iterable[str], guard: str | tuple[str, ...] | None = None) -> str:
@@ -104,7 +128,9 @@ def _trie(words: Iterable[str], guard: str | tuple[str, ...] | None = None) -> s
     return build(root, True)
 
 
-_DIGITS = re.compile(r"[0-9]+")
+# (Not "[0-9]+": a pattern that opens with a repeat gets no first-character prefilter from
+# ``re``, which then tries a match at every position; finditer over an answer cost a third more.)
+_DIGITS = re.compile(r"[0-9][0-9]*")
 _ASCII_LOWER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz")
 _CONTEXT_STRIP = ("\"'“”‘’«»„‚‹›「」『』()[]{}<>.,;:!?*_`~|-\u2010\u2013\u2014/")
 
@@ -148,6 +174,18 @@ def _ascii_lower(text: str) -> str:
     """``text`` lower-cased, index for index (``str.lower`` may lengthen a few characters)."""
     lowered = text.lower()
     return lowered if len(lowered) == len(text) else text.translate(_ASCII_LOWER)
+
+
+# Every byte but a-z as a space, for ``bytes.translate`` (``az_words``).
+_NOT_A_TO_Z = bytes(code if 97 <= code <= 122 else 32 for code in range(256))
+
+
+def az_words(low: str) -> frozenset[bytes]:
+    """The maximal runs of a-z in ``low`` (a lower-cased text), as ASCII bytes: a word of
+    letters a-z is one of them exactly when a regex of it guarded by ``(?<![a-z])`` and
+    ``(?![a-z])`` finds it. A set test against them costs a fraction of such a search (each
+    character that is not ASCII is one "?", a separator, once encoded)."""
+    return frozenset(low.encode("ascii", "replace").translate(_NOT_A_TO_Z).split())
 
 
 def _word_before(text: str, s: int) -> str:
