@@ -769,6 +769,19 @@ class Evidence:
 
     @functools.cached_property
     def units(self) -> Mapping[Decimal, tuple[frozenset[str], frozenset[str]]]:
+        """The units each number is held in and per (``_unit_tables``)."""
+        return self._unit_tables[0]
+
+    @functools.cached_property
+    def units_written(self) -> Mapping[Decimal, frozenset[str]]:
+        """The units a field's name, a sibling or a text names for each number, without the
+        units of other kinds ``units`` adds for a text's (a finding names these: "the evidence
+        holds 8 in hours", not every unit that is no time)."""
+        return self._unit_tables[1]
+
+    @functools.cached_property
+    def _unit_tables(self) -> tuple[Mapping[Decimal, tuple[frozenset[str], frozenset[str]]],
+                                    Mapping[Decimal, frozenset[str]]]:
         """The units each number is held in and per, as the names of the fields holding it say
         (``rulekit.units.named_units``): ``warranty_years: 2`` holds 2 in years,
         ``bag_allowance_kg: 23`` 23 in kilograms, ``rate_limit_per_minute: 600`` 600 per
@@ -817,15 +830,20 @@ class Evidence:
         written: dict[Decimal, set[str]] = {}
         for value, unit in self.stated_units:
             written.setdefault(value, set()).add(unit)
+        named = {value: frozenset(units) for value, units in counted.items() if units}
         for value, units in written.items():
             if counted.get(value, ()) is not None:
+                named[value] = named.get(value, frozenset()) | units
                 counted.setdefault(value, set()).update(of_kinds_written(frozenset(units)))
         out = {}
         for value in counted.keys() | per.keys():
             pair = (frozenset(counted.get(value) or ()), frozenset(per.get(value) or ()))
             if pair[0] or pair[1]:
                 out[value] = out[-value] = pair
-        return out
+        shown = {}
+        for value, units in named.items():
+            shown[value] = shown[-value] = units
+        return out, shown
 
     @functools.cached_property
     def tax_bases(self) -> Mapping[Decimal, frozenset[str | None]]:

@@ -80,7 +80,7 @@ from rulekit.scan.figures import (CHANGE_OTHER, CHANGED_BEFORE, FALL_BEFORE, FAL
                                    RISE_BEFORE, RISE_OTHER, _NOT_A_NOUN, change_word_before)
 from rulekit.units import BASIS_WORDS, general_basis_at, general_bases, may_state_tax_basis, \
     TOTAL, per_after, said_as_total, tax_basis_said, \
-    unit_after, unit_word, base_said, other_base
+    unit_after, unit_word, base_said, other_base, plural
 from rulekit.sweep_amounts import (_NUMBER_THEN_WORD, _amount_words, _cjk_magnitude_spans,
                                     _count_levels, _magnitudes, _stock_levels)
 from rulekit.sweep_codes import (FREE_POSITION_WORDS, PHONE, POSITION_WORDS, code_forms,
@@ -1963,7 +1963,7 @@ def _other_unit(text: str, mention: Mention,
                 return f"in {mention.currency}"
         said = unit_after(text, mention.end, lang)
         if said is not None and said not in counted:
-            return f"in {said}s"
+            return f"in {plural(said)}"
     if per:
         said = per_after(text, mention.end, lang)
         if said is not None and said not in per:
@@ -2163,7 +2163,9 @@ class _Judge:
         if said is not None:
             where = []
             if held[0]:
-                where.append("in " + " or ".join(f"{unit}s" for unit in sorted(held[0])))
+                # the units named for it, not those of the other kinds a text's unit allows
+                shown = self.evidence.units_written.get(value) or held[0]
+                where.append("in " + " or ".join(map(plural, sorted(shown))))
             if held[1]:
                 where.append("per " + " or ".join(sorted(held[1])))
             return self._finding(mention, "unsupported_number", f"{mention.text.strip()} "
