@@ -2730,7 +2730,8 @@ def field_words(name: str) -> frozenset[str]:
 _LEFT_NOT_STOCK = frozenset({"time", "second", "sec", "minute", "min", "hour", "hr", "day", "week",
                              "month", "year", "margin", "padding", "border", "offset", "indent",
                              "turn", "attempt", "try", "retry", "life", "live", "credit", "token",
-                             "quota", "budget", "balance", "move", "guess", "lap", "hole", "round"})
+                             "quota", "budget", "balance", "move", "guess", "lap", "hole", "round",
+                             "refill"})
 
 
 def _counts_what_is_left(words: list[str]) -> bool:
@@ -2915,13 +2916,17 @@ def _collect_counted(node: Any, name: str | None, row_rules: Mapping[int, RowRul
         # what the number is divided by
         words = field_words("_".join(parts[:lowered.index("per")])) if "per" in lowered \
             else field_words(name)
-        if len(words) == 1 and _AGGREGATE_WORDS.isdisjoint(
+        # ``refills_remaining``, ``remaining_refills``, ``rooms_left`` count refills and rooms
+        core = words - _LEFT_WORDS if not _LEFT_WORDS.isdisjoint(words) else words
+        if len(core) == 1 and _AGGREGATE_WORDS.isdisjoint(
                 word.casefold() for word in _NAME_WORDS.findall(name)):
-            named.update(words)
+            named.update(core)
         for word in words:
             backing.setdefault(word, set()).add(Decimal(str(node)))
 
 
+# The words of a name that say the things it counts are what is left ("refills_remaining").
+_LEFT_WORDS = frozenset({"left", "remaining", "stock"})
 # The words of a field that holds only a count ("count", "total_count", "num"), and the words
 # of a summary's name that are not what it counts ("reviews_summary", "follower_stats").
 _COUNT_KEY_WORDS = frozenset({"count", "counts", "cnt", "num", "number", "n", "nr"})
