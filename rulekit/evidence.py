@@ -768,6 +768,14 @@ class Evidence:
         return {value: frozenset(codes) for value, codes in found.items()}
 
     @functools.cached_property
+    def frequencies(self) -> frozenset[tuple[Decimal, str]]:
+        """The frequencies the evidence holds, (count, period): a sig's "twice daily" or "BID",
+        ``times_per_day: 2`` (``rulekit.sweep_freq.held_frequencies``)."""
+        from rulekit.sweep_freq import held_frequencies
+        return held_frequencies(self.raw) if not isinstance(self.raw, str) else \
+            held_frequencies({"text": self.raw})
+
+    @functools.cached_property
     def units(self) -> Mapping[Decimal, tuple[frozenset[str], frozenset[str]]]:
         """The units each number is held in and per (``_unit_tables``)."""
         return self._unit_tables[0]
