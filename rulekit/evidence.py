@@ -768,7 +768,28 @@ class Evidence:
         return {value: frozenset(codes) for value, codes in found.items()}
 
     @functools.cached_property
+    def frequencies(self) -> frozenset[tuple[Decimal, str]]:
+        """The frequencies the evidence holds, (count, period): a sig's "twice daily" or "BID",
+        ``times_per_day: 2`` (``rulekit.sweep_freq.held_frequencies``)."""
+        from rulekit.sweep_freq import held_frequencies
+        return held_frequencies(self.raw) if not isinstance(self.raw, str) else \
+            held_frequencies({"text": self.raw})
+
+    @functools.cached_property
     def units(self) -> Mapping[Decimal, tuple[frozenset[str], frozenset[str]]]:
+        """The units each number is held in and per (``_unit_tables``)."""
+        return self._unit_tables[0]
+
+    @functools.cached_property
+    def units_written(self) -> Mapping[Decimal, frozenset[str]]:
+        """The units a field's name, a sibling or a text names for each number, without the
+        units of other kinds ``units`` adds for a text's (a finding names these: "the evidence
+        holds 8 in hours", not every unit that is no time)."""
+        return self._unit_tables[1]
+
+    @functools.cached_property
+    def _unit_tables(self) -> tuple[Mapping[Decimal, tuple[frozenset[str], frozenset[str]]],
+                                    Mapping[Decimal, frozenset[str]]]:
         """The units each number is held in and per, as the names of the fields holding it say
         (``rulekit.units.named_units``): ``warranty_years: 2`` holds 2 in years,
         ``bag_allowance_kg: 23`` 23 in kilograms, ``rate_limit_per_minute: 600`` 600 per
@@ -817,15 +838,20 @@ class Evidence:
         written: dict[Decimal, set[str]] = {}
         for value, unit in self.stated_units:
             written.setdefault(value, set()).add(unit)
+        named = {value: frozenset(units) for value, units in counted.items() if units}
         for value, units in written.items():
             if counted.get(value, ()) is not None:
+                named[value] = named.get(value, frozenset()) | units
                 counted.setdefault(value, set()).update(of_kinds_written(frozenset(units)))
         out = {}
         for value in counted.keys() | per.keys():
             pair = (frozenset(counted.get(value) or ()), frozenset(per.get(value) or ()))
             if pair[0] or pair[1]:
                 out[value] = out[-value] = pair
-        return out
+        shown = {}
+        for value, units in named.items():
+            shown[value] = shown[-value] = units
+        return out, shown
 
     @functools.cached_property
     def tax_bases(self) -> Mapping[Decimal, frozenset[str | None]]:
@@ -2712,7 +2738,8 @@ def field_words(name: str) -> frozenset[str]:
 _LEFT_NOT_STOCK = frozenset({"time", "second", "sec", "minute", "min", "hour", "hr", "day", "week",
                              "month", "year", "margin", "padding", "border", "offset", "indent",
                              "turn", "attempt", "try", "retry", "life", "live", "credit", "token",
-                             "quota", "budget", "balance", "move", "guess", "lap", "hole", "round"})
+                             "quota", "budget", "balance", "move", "guess", "lap", "hole", "round",
+                             "refill"})
 
 
 def _counts_what_is_left(words: list[str]) -> bool:
@@ -2897,13 +2924,17 @@ def _collect_counted(node: Any, name: str | None, row_rules: Mapping[int, RowRul
         # what the number is divided by
         words = field_words("_".join(parts[:lowered.index("per")])) if "per" in lowered \
             else field_words(name)
-        if len(words) == 1 and _AGGREGATE_WORDS.isdisjoint(
+        # ``refills_remaining``, ``remaining_refills``, ``rooms_left`` count refills and rooms
+        core = words - _LEFT_WORDS if not _LEFT_WORDS.isdisjoint(words) else words
+        if len(core) == 1 and _AGGREGATE_WORDS.isdisjoint(
                 word.casefold() for word in _NAME_WORDS.findall(name)):
-            named.update(words)
+            named.update(core)
         for word in words:
             backing.setdefault(word, set()).add(Decimal(str(node)))
 
 
+# The words of a name that say the things it counts are what is left ("refills_remaining").
+_LEFT_WORDS = frozenset({"left", "remaining", "stock"})
 # The words of a field that holds only a count ("count", "total_count", "num"), and the words
 # of a summary's name that are not what it counts ("reviews_summary", "follower_stats").
 _COUNT_KEY_WORDS = frozenset({"count", "counts", "cnt", "num", "number", "n", "nr"})

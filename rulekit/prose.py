@@ -299,9 +299,11 @@ _QUALIFIES = re.compile(r"\s+(?:status|request|requests|policy|policies|form|pag
 # it, letters or a sign glued to it ("CA{price}" renders "CA$1,299.00"). Code formats each value;
 # a unit word is allowed only when the field's own name or label says it ("{weight_kg} kg",
 # "{return_days} days"), a currency code only when it is the field's, "UTC" only for a field
-# kept in UTC, and a scale never (``slot_modifiers``).
+# kept in UTC, and a scale never (``slot_modifiers``). A unit may be joined by a hyphen
+# ("a {days}-day supply").
 _AFTER_SLOT = re.compile(
-    r"[ \t\u00a0]*(?P<paren>\()?(?P<word>[A-Z]{3}|UTC|GMT|[ECMP][SD]?T|BST|CET|CEST|IST|JST|AEST|"
+    rf"(?:[ \t\u00a0]*|-(?=(?i:{UNIT_WORDS})(?![\w])))"
+    r"(?P<paren>\()?(?P<word>[A-Z]{3}|UTC|GMT|[ECMP][SD]?T|BST|CET|CEST|IST|JST|AEST|"
     r"AEDT|[kKM]|bn|hundred|grand|thousand|million|billion|percent|per ?cent|points?|pts|"
     r"(?i:dollars?|bucks|euros?|pounds sterling|quid|yen|yuan|francs?|rupees?|"
     r"eur|usd|gbp|jpy|cny|chf|aud|nzd|inr|sek|nok|dkk|pln|brl|mxn|krw)|"

@@ -80,7 +80,8 @@ from rulekit.scan.figures import (CHANGE_OTHER, CHANGED_BEFORE, FALL_BEFORE, FAL
                                    RISE_BEFORE, RISE_OTHER, _NOT_A_NOUN, change_word_before)
 from rulekit.units import BASIS_WORDS, general_basis_at, general_bases, may_state_tax_basis, \
     TOTAL, per_after, said_as_total, tax_basis_said, \
-    unit_after, unit_word, base_said, other_base
+    unit_after, unit_word, base_said, other_base, plural
+from rulekit.sweep_freq import may_say_frequency, unheld_frequencies
 from rulekit.sweep_amounts import (_NUMBER_THEN_WORD, _amount_words, _cjk_magnitude_spans,
                                     _count_levels, _magnitudes, _stock_levels)
 from rulekit.sweep_codes import (FREE_POSITION_WORDS, PHONE, POSITION_WORDS, code_forms,
@@ -472,6 +473,11 @@ def sweep(text: str, evidence: Evidence, settings: SweepSettings = SweepSettings
         else None
     if relative_days and relative_days[1]:
         mentions = [m for m in mentions if (m.start, m.end) not in relative_days[1]]
+    frequencies: list[Finding] = []
+    if may_say_frequency(low) and locale[:2] == "en":
+        # "twice daily", "3 times a week": one figure, held to the evidence's frequencies only
+        spans, frequencies = unheld_frequencies(text, evidence.frequencies)
+        mentions = _outside(spans, mentions)
     if "]:" in text:    # "[1]" of a reference-style link or a footnote: a label, no figure
         labels = _reference_labels(text)
         if labels:
@@ -523,7 +529,7 @@ def sweep(text: str, evidence: Evidence, settings: SweepSettings = SweepSettings
     guarded = directed or ranking or changes or measured or stating or other_changes or taxed \
         or paid
     judge_mention = judge.mention
-    findings = []
+    findings = frequencies
     reported: set[tuple[int, int]] = set()
     unheld: list[Finding] = []
     # a code, a phone number, a version or an option the evidence numbers: one value each,
@@ -1966,7 +1972,7 @@ def _other_unit(text: str, mention: Mention,
                 return f"in {mention.currency}"
         said = unit_after(text, mention.end, lang)
         if said is not None and said not in counted:
-            return f"in {said}s"
+            return f"in {plural(said)}"
     if per:
         said = per_after(text, mention.end, lang)
         if said is not None and said not in per:
@@ -2166,7 +2172,9 @@ class _Judge:
         if said is not None:
             where = []
             if held[0]:
-                where.append("in " + " or ".join(f"{unit}s" for unit in sorted(held[0])))
+                # the units named for it, not those of the other kinds a text's unit allows
+                shown = self.evidence.units_written.get(value) or held[0]
+                where.append("in " + " or ".join(map(plural, sorted(shown))))
             if held[1]:
                 where.append("per " + " or ".join(sorted(held[1])))
             return self._finding(mention, "unsupported_number", f"{mention.text.strip()} "

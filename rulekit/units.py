@@ -29,6 +29,9 @@ _WORDS = {
     "year": "year years yr yrs",
     "kilogram": "kg kgs kilo kilos kilogram kilograms kilogramme kilogrammes",
     "gram": "g gram grams gramme grammes",
+    # doses: "0.5 mg", "50 mcg", "50 µg" (the micro sign or the Greek mu), "50 ug"
+    "milligram": "mg mgs milligram milligrams milligramme milligrammes",
+    "microgram": "mcg mcgs \u00b5g \u03bcg ug microgram micrograms microgramme microgrammes",
     "pound": "lb lbs pound pounds",
     "ounce": "oz ounce ounces",
     "tonne": "tonne tonnes",
@@ -43,6 +46,11 @@ _WORDS = {
     "yard": "yd yds yard yards",
     "litre": "l litre litres liter liters",
     "millilitre": "ml millilitre millilitres milliliter milliliters",
+    "decilitre": "dl decilitre decilitres deciliter deciliters",
+    "teaspoon": "tsp tsps teaspoon teaspoons",
+    "tablespoon": "tbsp tbsps tablespoon tablespoons",
+    # a vitamin's or an insulin's dose: "1000 IU", a kind of its own
+    "IU": "iu ius",
     "gallon": "gal gallon gallons",
     "kilobyte": "kb kilobyte kilobytes",
     "megabyte": "mb megabyte megabytes",
@@ -58,9 +66,10 @@ UNIT_OF = {word: unit for unit, words in _WORDS.items() for word in words.split(
 _KINDS = {
     "time": "millisecond second minute hour day week month year",
     "night": "night",
-    "mass": "kilogram gram pound ounce tonne ton",
+    "mass": "kilogram gram milligram microgram pound ounce tonne ton",
     "length": "kilometre metre centimetre millimetre mile foot inch yard",
-    "volume": "litre millilitre gallon",
+    "volume": "litre millilitre decilitre teaspoon tablespoon gallon",
+    "dose": "IU",
     "data": "kilobyte megabyte gigabyte terabyte",
     "energy": "kilowatt-hour watt-hour",
     "charge": "milliamp-hour",
@@ -77,12 +86,22 @@ def of_kinds_written(written: frozenset[str]) -> frozenset[str]:
     kinds = {KIND_OF[unit] for unit in written}
     return written | frozenset(unit for unit, kind in KIND_OF.items() if kind not in kinds)
 
+# The plurals that are no unit's name with an "s": "feet", "inches".
+_PLURALS = {"foot": "feet", "inch": "inches", "IU": "IU", "kilowatt-hour": "kilowatt-hours",
+            "watt-hour": "watt-hours", "milliamp-hour": "milliamp-hours"}
+
+
+def plural(unit: str) -> str:
+    """A unit's canonical name in the plural, as a finding says it: "hours", "feet", "inches"."""
+    return _PLURALS.get(unit) or unit + "s"
+
+
 # Words a field's name uses as often for something else: minimum (``min_age``), secondary, a
 # month's number, an "h", "g" or "l" of an abbreviation. They are units only as the name's last
 # word (``response_min``, ``uptime_h``, ``weight_g``, ``tank_capacity_l``; "min" and "sec" only
 # after a word for a length of time) or after "per" (``requests_per_min``, ``calls_per_h``), and
 # so is "s" after "per" (``req_per_s``).
-_NAME_AMBIGUOUS = frozenset({"min", "mins", "sec", "secs", "mo", "mos", "h", "g", "l"})
+_NAME_AMBIGUOUS = frozenset({"min", "mins", "sec", "secs", "mo", "mos", "h", "g", "l", "dl", "ug"})
 # Periods read only after a word of per or in a field's name after "per" (never as a count:
 # "2 quarters", "Q3"): "$120 per quarter", "a fortnight", "per semester".
 _PER_ONLY = {"s": "second", "quarter": "quarter", "qtr": "quarter", "fortnight": "fortnight",

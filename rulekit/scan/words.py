@@ -62,6 +62,8 @@ ONE_NOUNS = frozenset("""
     star review point round hole shot stroke page product sale purchase return refund
     package parcel box bottle pack size share click visit visitor subscriber reply message
     kilogram kilo gram litre liter metre meter mile kilometre kilometer inch foot
+    refill tablet capsule pill dose tab cap puff drop spray injection patch vial syringe
+    milligram microgram milliliter millilitre teaspoon tablespoon
 """.split())
 # "one-click", "one-piece", "one-size", "one-shot", "one-page": idioms, though the noun alone
 # counts.
