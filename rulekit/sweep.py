@@ -593,7 +593,10 @@ def sweep(text: str, evidence: Evidence, settings: SweepSettings = SweepSettings
         # "It has 3 reviews": a count, which the rating 3 does not back (``_count_levels``); read
         # only when a counted word follows digits that are not one of its counts as written,
         # or a number in words may be one ("three reviews")
-        pairs = set(_NUMBER_THEN_WORD.findall(text)) - evidence.counts_as_written
+        # (a pair's word is a whole word of letters A-Z, not glued to a letter, a digit, "_"
+        # or "-" on either side: lower-cased, one of ``words``; none counted, no pair counts)
+        pairs = set(_NUMBER_THEN_WORD.findall(text)) - evidence.counts_as_written \
+            if not evidence.counted_words.isdisjoint(words) else ()
         if "word_number" in map(_KIND, mentions) or (
                 pairs and not counted.keys().isdisjoint([word for _, word in pairs])):
             _count_levels(text, mentions, evidence, findings, judge._count_pair)
