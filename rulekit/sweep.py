@@ -467,7 +467,7 @@ def sweep(text: str, evidence: Evidence, settings: SweepSettings = SweepSettings
         echoed = _asked_whether(text, question, locale, mentions)
         if echoed:
             mentions = [m for m in mentions if (m.start, m.end) not in echoed]
-    if "数" in text or "几" in text or "數" in text or "幾" in text:
+    if not text.isascii() and ("数" in text or "几" in text or "數" in text or "幾" in text):
         # 数百, 几千: a band judged with rule 12 (``_magnitudes``), not the number 百
         mentions = _outside([span[:2] for span in _cjk_magnitude_spans(text)], mentions)
     # Relative days first: the count of "3 days ago" is judged with the day it resolves to.
@@ -600,7 +600,7 @@ def sweep(text: str, evidence: Evidence, settings: SweepSettings = SweepSettings
         if "word_number" in map(_KIND, mentions) or (
                 pairs and not counted.keys().isdisjoint([word for _, word in pairs])):
             _count_levels(text, mentions, evidence, findings, judge._count_pair)
-    if "from " in low:
+    if "from" in az and "from " in low:
         _levels(text, low, mentions, findings)     # "fell from 45,830 to 52,010"
     if other_changes and lang in _LEVELS_OTHER and _LEVELS_OTHER[lang][0].search(low):
         _levels_other(text, mentions, findings, lang, magnitudes)   # "baissé de X à Y"
