@@ -1085,6 +1085,14 @@ class Evidence:
         return found
 
     @functools.cached_property
+    def counted_words(self) -> frozenset[bytes]:
+        """The words of ``counted`` that are of letters A-Z, lower-cased, as ASCII bytes: a
+        number the sweep reads as a count is followed by one of them as a word of the
+        answer's ``az_words`` (none there: no count to read)."""
+        return frozenset(word.lower().encode() for word in self.counted
+                         if word.isascii() and word.isalpha())
+
+    @functools.cached_property
     def counts_as_written(self) -> frozenset[tuple[str, str]]:
         """Each (digits, word) of ``counted`` an answer may write as it stands ("45", "posts"):
         the pairs of digits and the word after them that the sweep need not read further, taken

@@ -71,7 +71,8 @@ from rulekit.numbers import plain_decimal
 from rulekit.policy import Binding, Entity, Policy, derived
 from rulekit.scan import Mention, scan, squash
 from rulekit.scan.base import (_CONTEXT_STRIP, _ascii_lower, _is_cjk, _trie, _word_after,
-                               _word_before, az_words, inside_written_name)
+                               _word_before, az_text, az_words,
+                               inside_written_name)
 from rulekit.scan.quotes import _SAID
 from rulekit.scan.links import _joins
 from rulekit.scan.reader import squash_joints
@@ -461,15 +462,17 @@ def sweep(text: str, evidence: Evidence, settings: SweepSettings = SweepSettings
                                                                      question))
     mentions = _outside(_exempt_spans(text, settings.exempt), scanned)
     low = text.lower()
+    words = az_words(low)     # the words of a-z, for the set tests below
+    az = az_text(words)       # and for the substring tests of pieces of a-z
     if question and "you" in low and ("whether" in low or "if " in low):
         echoed = _asked_whether(text, question, locale, mentions)
         if echoed:
             mentions = [m for m in mentions if (m.start, m.end) not in echoed]
-    if "数" in text or "几" in text or "數" in text or "幾" in text:
+    if not text.isascii() and ("数" in text or "几" in text or "數" in text or "幾" in text):
         # 数百, 几千: a band judged with rule 12 (``_magnitudes``), not the number 百
         mentions = _outside([span[:2] for span in _cjk_magnitude_spans(text)], mentions)
     # Relative days first: the count of "3 days ago" is judged with the day it resolves to.
-    relative_days = _relative_days(text, evidence, locale) if _may_be_relative(text, low, locale) \
+    relative_days = _relative_days(text, evidence, locale) if _may_be_relative(text, az, locale) \
         else None
     if relative_days and relative_days[1]:
         mentions = [m for m in mentions if (m.start, m.end) not in relative_days[1]]
@@ -490,7 +493,6 @@ def sweep(text: str, evidence: Evidence, settings: SweepSettings = SweepSettings
     # states a change nobody backs (``_Judge._level_as_change``); the word is read per figure,
     # and only when the text holds one of those words at all (one search, in C)
     magnitudes = evidence.change_magnitudes
-    words = az_words(low)     # the words of a-z, for the set tests below
     stating = not _STATED_CHANGE_BYTES.isdisjoint(words)
     # the same in the locale's language when it is one of ``_BY_LINKS`` ("um 48.210 gesunken"),
     # and a fall or rise between two levels ("von 48.210 auf 52.000 gesunken", ``_levels_other``)
@@ -510,7 +512,7 @@ def sweep(text: str, evidence: Evidence, settings: SweepSettings = SweepSettings
     # the basis of each amount that says none of its own (``rulekit.units.general_bases``)
     general = general_bases(text) if taxed is not None else ()
     judge = _Judge(text, evidence, settings, locale, question, licensed_by_slots, mentions,
-                   directed=_may_have_direction(low), changes=changes, measured=measured,
+                   directed=_may_have_direction(az), changes=changes, measured=measured,
                    stating_other=other_changes, taxed=taxed, general=general)
     values, percents, urls, names = evidence.values, evidence.percents, evidence.urls, \
         evidence.names
@@ -597,11 +599,14 @@ def sweep(text: str, evidence: Evidence, settings: SweepSettings = SweepSettings
         # "It has 3 reviews": a count, which the rating 3 does not back (``_count_levels``); read
         # only when a counted word follows digits that are not one of its counts as written,
         # or a number in words may be one ("three reviews")
-        pairs = set(_NUMBER_THEN_WORD.findall(text)) - evidence.counts_as_written
+        # (a pair's word is a whole word of letters A-Z, not glued to a letter, a digit, "_"
+        # or "-" on either side: lower-cased, one of ``words``; none counted, no pair counts)
+        pairs = set(_NUMBER_THEN_WORD.findall(text)) - evidence.counts_as_written \
+            if not evidence.counted_words.isdisjoint(words) else ()
         if "word_number" in map(_KIND, mentions) or (
                 pairs and not counted.keys().isdisjoint([word for _, word in pairs])):
             _count_levels(text, mentions, evidence, findings, judge._count_pair)
-    if "from " in low:
+    if "from" in az and "from " in low:
         _levels(text, low, mentions, findings)     # "fell from 45,830 to 52,010"
     if other_changes and lang in _LEVELS_OTHER and _LEVELS_OTHER[lang][0].search(low):
         _levels_other(text, mentions, findings, lang, magnitudes)   # "baissé de X à Y"
@@ -619,17 +624,24 @@ def sweep(text: str, evidence: Evidence, settings: SweepSettings = SweepSettings
     if days:
         # "today" in a quote the evidence holds is its author's day, not the answer's
         findings.extend(_outside_backed_quotes(days, mentions, findings) if quoting else days)
-    amounts = _amount_words(text, low, evidence)
-    if "s of" in low or "several " in low or "a few " in low or "a couple " in low \
-            or "some hundred" in low or "some thousand" in low or "some million" in low \
-            or "des " in low or "数" in text or "几" in text or "數" in text or "幾" in text:
+    amounts = _amount_words(text, low, evidence, az)
+    # each cue of letters a-z, or its piece of them before a space, tested on ``az`` (a
+    # third of the cost on ``low``, and the same answer), the others only when the text holds
+    # a character that is not ASCII
+    if ("of" in az and "s of" in low) or ("several" in az and "several " in low) \
+            or ("few" in az and "a few " in low) or ("couple" in az and "a couple " in low) \
+            or ("some" in az and ("some hundred" in low or "some thousand" in low
+                                  or "some million" in low)) \
+            or ("des" in az and "des " in low) or not text.isascii() and (
+                "数" in text or "几" in text or "數" in text or "幾" in text):
         amounts += _magnitudes(text, low, evidence)
-    if "left" in low or "stock" in low or "remain" in low or "available" in low \
-            or "lager" in low or "剩" in low or "库存" in low or "在庫" in low \
-            or "estoque" in low or "voorraad" in low or "existencia" in low \
-            or "magazzino" in low or "vorrät" in low or "残り" in low or "남" in low \
-            or "reste" in low or "restam" in low or "resta " in low or "재고" in low \
-            or "plus que" in low:
+    if "left" in az or "stock" in az or "remain" in az or "available" in az \
+            or "lager" in az or "estoque" in az or "voorraad" in az or "existencia" in az \
+            or "magazzino" in az or "reste" in az or "restam" in az \
+            or ("resta" in az and "resta " in low) or ("plus" in az and "plus que" in low) \
+            or not low.isascii() and (
+                "剩" in low or "库存" in low or "在庫" in low or "vorrät" in low or "残り" in low
+                or "남" in low or "재고" in low):
         amounts += _stock_levels(low if len(low) == len(text) else _ascii_lower(text),
                                  mentions, evidence)
     if question:
@@ -1045,7 +1057,8 @@ def _short_quote_word(quoted: str) -> str | None:
 
 
 def _may_have_direction(low: str) -> bool:
-    """Whether the lower-cased text holds a word ``_DIRECTION`` reads."""
+    """Whether the lower-cased text holds a word ``_DIRECTION`` reads; ``low`` may be its
+    ``az_text`` too (each word is of a-z)."""
     return "under" in low or "over" in low or "below" in low or "above" in low
 
 

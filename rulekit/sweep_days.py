@@ -1350,8 +1350,8 @@ def _stated_weekday(text: str, mention: Mention, locale: str) -> tuple[int, str]
 def _may_be_relative(text: str, low: str, locale: str) -> bool:
     """Whether the relative-day pattern can match. In English every word it reads holds "day",
     "night", "tomorrow" or "ago", and in ASCII text, where lower-casing is exactly what the
-    case-insensitive pattern ignores, four substring tests on ``low`` (the text lower-cased)
-    decide: the pattern tries every position of the text, which cost more than judging a short
+    case-insensitive pattern ignores, four substring tests on ``low`` (the text lower-cased, or
+    its ``az_text``: each word tested is of a-z) decide: the pattern tries every position of the text, which cost more than judging a short
     answer. Other text and other languages run the pattern."""
     if not text.isascii() or not locale.startswith("en"):
         return True

@@ -232,6 +232,10 @@ _A_SCORE = re.compile(r"(?<![\w\u2010-])(a[ \t\u00a0]+score)[ \t\u00a0]+of(?![\w
 # ("World War II", "I left", "CD", "Louis XIV"). A lone "I" is never read.
 _ROMAN_AFTER = re.compile(r"[ \u00a0](?:(?P<cur>dollars?|bucks|euros?|pounds)|left|remaining|"
                           r"in[ \u00a0]stock)(?![\w-])")
+# The words ``_ROMAN_AFTER`` ends with, each a whole token where it matches (a space before, no
+# [\w-] after): in an ASCII text one set test on ``ascii_tokens`` tells whether it can match.
+# ("stock" only after "in ": a substring test then)
+_ROMAN_TOKENS = frozenset(b"dollar dollars bucks euro euros pounds left remaining".split())
 _ROMAN = re.compile(r"(?=[MDCLXVI])M{0,3}(?:CM|CD|D?C{0,3})(?:XC|XL|L?X{0,3})(?:IX|IV|V?I{0,3})\Z")
 _ROMAN_VALUES = {"M": 1000, "D": 500, "C": 100, "L": 50, "X": 10, "V": 5, "I": 1}
 
@@ -281,9 +285,11 @@ class _Words:
 
     def words(self) -> None:
         low = self.low
-        if ("left" in low or "dollar" in low or "remaining" in low
+        if (not _ROMAN_TOKENS.isdisjoint(self.ascii_tokens()) or "in stock" in low
+                if self.ascii else (
+                "left" in low or "dollar" in low or "remaining" in low
                 or "in stock" in low or "bucks" in low or "euro" in low
-                or "pounds" in low):    # the words of _ROMAN_AFTER, in C
+                or "pounds" in low)):   # the words of _ROMAN_AFTER, in C
             self.roman()
         if self.info.language in _ROLES:
             self.european()         # fr, es, it, pt, nl: before the English words
