@@ -675,6 +675,9 @@ _HELD_BEFORE = re.compile(r"(?i)(?<![^\W\d_])(option|version)[ \u00a0]\Z")
 _CODE_TAIL = frozenset("-_")
 # What joins a glued token to more of a code (``code_run``), and what may open a phone number
 # that is no held one (``_may_write_phone``): "+44", "(0)20", "(800)", "1-800-555-0199".
+# A code behind the letters that mask its first digits ("x9012", "XXXX9012", "xxxx-9012"): the
+# code as the evidence writes it (a card's ``last4``), not a new one.
+_MASKED = re.compile(r"(?:x+|X+)-?([0-9]{3,})")
 _CODE_JOINS = ("-", "_", ".")
 _PLUS_DIGIT, _BRACKET_DIGIT = re.compile(r"\+\d"), re.compile(r"\(\d")
 _HYPHEN_GROUP = re.compile(r"-\d{1,5}-")
@@ -742,6 +745,9 @@ def _whole_values(text: str, low: str, mentions: Sequence[Mention], evidence: Ev
             continue
         left, right = code_run(text, start, mention.end)
         run = text[left:right]
+        if run[:1] in "xX" and (masked := _MASKED.fullmatch(run)) and masked[1] in names:
+            settled[index] = None   # "x9012", "XXXX-9012": a card's last four behind its mask
+            continue
         if not code_like(run, glued_digits=mention.glued):
             continue
         if any(form in evidence.codes or form in evidence.names for form in code_forms(run)) \
