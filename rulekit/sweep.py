@@ -687,6 +687,9 @@ _HELD_BEFORE = re.compile(r"(?i)(?<![^\W\d_])(option|version)[ \u00a0]\Z")
 _CODE_TAIL = frozenset("-_")
 # What joins a glued token to more of a code (``code_run``), and what may open a phone number
 # that is no held one (``_may_write_phone``): "+44", "(0)20", "(800)", "1-800-555-0199".
+# A code behind the letters that mask its first digits ("x9012", "XXXX9012", "xxxx-9012"): the
+# code as the evidence writes it (a card's ``last4``), not a new one.
+_MASKED = re.compile(r"(?:x+|X+)-?([0-9]{3,})")
 _CODE_JOINS = ("-", "_", ".")
 _PLUS_DIGIT, _BRACKET_DIGIT = re.compile(r"\+\d"), re.compile(r"\(\d")
 _HYPHEN_GROUP = re.compile(r"-\d{1,5}-")
@@ -754,6 +757,9 @@ def _whole_values(text: str, low: str, mentions: Sequence[Mention], evidence: Ev
             continue
         left, right = code_run(text, start, mention.end)
         run = text[left:right]
+        if run[:1] in "xX" and (masked := _MASKED.fullmatch(run)) and masked[1] in names:
+            settled[index] = None   # "x9012", "XXXX-9012": a card's last four behind its mask
+            continue
         if not code_like(run, glued_digits=mention.glued):
             continue
         if any(form in evidence.codes or form in evidence.names for form in code_forms(run)) \
@@ -1389,6 +1395,24 @@ _CLAUSE_BREAK = re.compile(r"[.:;!?\n]")
 # €0.9187", "1 USD equals 0.9187 EUR" (the 1 is no figure, ``_Judge._number``).
 _RATE_UNIT = re.compile(r"[ \t\u00a0]*(?:=|≈|equals|is worth|buys)[ \t\u00a0]*"
                         r"(?:[A-Z]{3}[ \t\u00a0]?|[^\w\s])?[0-9]")
+# An amount that gives an exchange rate (``_exchange_rate``): one unit of a currency before it,
+# with what it is worth ("1 USD = 0.9187 EUR", "$1 = €0.9187", "One US dollar buys 0.9187
+# euros"), or the other currency after it ("0.9187 EUR per USD", "0.92 euros to the dollar").
+_RATE_BEFORE = re.compile(r"(?i)(?<![\w.,])(?:1|one|a|an|each)(?![\w.,])[^=≈\d\n]{0,24}"
+                          r"(?:=|≈|equals|is worth|buys|gets(?: you)?)[ \t\u00a0]*\Z")
+_RATE_AFTER = re.compile(
+    r"[ \t\u00a0]*(?:per|/|for each|for one|for 1|to the|to one|to 1)[ \t\u00a0]*"
+    r"(?:[A-Z]{3}(?![A-Za-z])|[$€£¥₹]|(?:US |U\.S\. )?(?:dollar|euro|yen|franc|peso|rupee|"
+    r"yuan|won|krona|krone|real|rand)s?(?![A-Za-z]))")
+
+
+def _exchange_rate(text: str, mention: Mention) -> bool:
+    """Whether the amount ``mention`` is an exchange rate by the words around it
+    (``_RATE_BEFORE``, ``_RATE_AFTER``): held as a number, not an amount of money."""
+    return _RATE_AFTER.match(text, mention.end) is not None \
+        or _RATE_BEFORE.search(text, max(0, mention.start - 40), mention.start) is not None
+
+
 # Words that say an amount is below zero, a debit or a fall, in the clause of an unsigned amount
 # that a balance below zero backs (``_negative_cue``): "overdrawn by $42.10", "you owe $42.10",
 # "a $78.42 charge". Not "spend" nor "have", which say money there is.
@@ -2173,6 +2197,8 @@ class _Judge:
             return None     # "18 posts in the last 30 days" for ``posts_30d``: 18's window
         if mention.currency is not None:
             held = self.evidence.other_currencies(value, mention.currency)
+            if held == (NO_MONEY,) and _exchange_rate(self.text, mention):
+                held = ()   # "1 USD = 0.9187 EUR" for a decimal ``rate``: judged as a number
             if held:
                 where = "as a percentage" if held == ("%",) else \
                     "as a number that is no amount of money" if held == (NO_MONEY,) else \

@@ -790,7 +790,8 @@ def _lone_weekdays(text: str, low: str, mentions: Sequence[Mention], evidence: E
         for match in pattern.finditer(low):
             s, e = match.span()
             words = low[max(0, s - 40):s].split()
-            if not words or words[-1] not in before_words \
+            week_before = _week_before(low, s)
+            if not words or (words[-1] not in before_words and week_before is None) \
                     or not _LONE_NOT_BEFORE.isdisjoint(words[-4:]) \
                     or _word_after(low, e) in _LONE_NOT_AFTER or _lone_statement(low, s, e):
                 continue
@@ -800,8 +801,14 @@ def _lone_weekdays(text: str, low: str, mentions: Sequence[Mention], evidence: E
             join = _WEEKDAY_RANGE_JOIN.match(low, e)
             if join and join.end() > e and _weekday_patterns(locale)[0].match(text, join.end()):
                 continue
-            found.append((s, e, names[match.group()], _week_said(words)
-                          or _tense_before(low, s, e, locale)))
+            week_after = _week_after(low, e)
+            if week_after is not None:       # "Friday next week", "vendredi prochain"
+                found.append((s, week_after[0], names[match.group()], week_after[1]))
+            elif week_before is not None:    # "next week on Friday", "nächste Woche am Freitag"
+                found.append((week_before[0], e, names[match.group()], week_before[1]))
+            else:
+                found.append((s, e, names[match.group()], _week_said(words)
+                              or _tense_before(low, s, e, locale)))
     if "曜" in text or "星期" in text or "周" in text or "週" in text or "拜" in text:
         for match in _LONE_CJK.finditer(text):
             s, e = match.span()
@@ -886,6 +893,63 @@ def _lone_weekdays(text: str, low: str, mentions: Sequence[Mention], evidence: E
 _THIS_WEEK_WORDS = frozenset("this ce diesen kommenden este esta questo questa neste nesta deze "
                              "aanstaande komende".split())
 _NEXT_WEEK_WORDS = frozenset("next nächsten próximo próxima prossimo prossima volgende".split())
+
+
+# A week said after a weekday or apart from it before it ("Friday next week", "Friday of next
+# week", "next week on Friday", "am Freitag nächster Woche", "nächste Woche am Freitag",
+# "vendredi de la semaine prochaine", "venerdì della prossima settimana", "el viernes de la
+# próxima semana", "volgende week vrijdag") names a calendar week (Monday to Sunday), as 来週の
+# 金曜日 does: the days from today's week (``_days_meant``). A word of the week after the weekday
+# with no week ("vendredi prochain", "venerdì prossimo", "el viernes pasado") is read as "next
+# Friday" and "last Friday" are.
+_WEEK_UNIT_WORDS = frozenset("week woche semaine settimana semana".split())
+_WEEK_DIRECTIONS = {
+    **dict.fromkeys("next following nächste nächster nächsten kommende kommender kommenden "
+                    "prochaine prossima próxima volgende".split(), 7),
+    **dict.fromkeys("this diese dieser cette questa esta deze".split(), 0),
+    **dict.fromkeys("last previous letzte letzter letzten vergangene vergangener vergangenen "
+                    "dernière passée scorsa pasada passada vorige afgelopen".split(), -7)}
+_WS = r"[ \t\u00a0]+"
+_WEEK_AFTER = re.compile(
+    _WS + r"(?:(?:of|in|der|de|della|di|del|da)" + _WS + r")?(?:(?:the|la)" + _WS + r")?"
+    r"(?:(\w+)" + _WS + r"(\w+)(?:" + _WS + r"(viene|vem))?|(prochain|prossimo|próximo|dernier"
+    r"|scorso|pasado))(?![\w'’-])")
+_WEEK_BEFORE = re.compile(r"(?<![\w'’-])(\w+)" + _WS + r"(\w+),?(?:" + _WS
+                          + r"(?:on|am|le|el|il|op|a))?" + _WS + r"\Z")
+_WEEK_AFTER_WORD = {"prochain": "next", "prossimo": "next", "próximo": "next",
+                    "dernier": "last", "scorso": "last", "pasado": "last"}
+
+
+def _week_of(first: str, second: str, third: str | None = None) -> int | None:
+    """The days from today's calendar week of a week said in two words ("next week", "semaine
+    prochaine", "semana que viene"), or None."""
+    if second == "que" and first == "semana":
+        return 7 if third else None
+    if first in _WEEK_UNIT_WORDS:
+        first, second = second, first
+    return _WEEK_DIRECTIONS.get(first) if second in _WEEK_UNIT_WORDS else None
+
+
+def _week_after(low: str, e: int) -> tuple[int, int | str] | None:
+    """(the end of the words after a lone weekday ending at e that place it in a week, the
+    week: days from today's calendar week, or "next"/"last"), or None."""
+    match = _WEEK_AFTER.match(low, e)
+    if match is None:
+        return None
+    if match.group(4):
+        return match.end(), _WEEK_AFTER_WORD[match.group(4)]
+    week = _week_of(match.group(1), match.group(2), match.group(3))
+    return None if week is None else (match.end(), week)
+
+
+def _week_before(low: str, s: int) -> tuple[int, int] | None:
+    """(the start of the week said just before a lone weekday at s: "next week on", the days
+    from today's calendar week), or None."""
+    match = _WEEK_BEFORE.search(low, max(0, s - 40), s)
+    if match is None:
+        return None
+    week = _week_of(match.group(1), match.group(2))
+    return None if week is None else (match.start(), week)
 
 
 def _cjk_week(text: str, s: int) -> tuple[int, int] | None:
@@ -978,8 +1042,10 @@ def _tense_before(low: str, s: int, e: int, locale: str) -> str:
 def _days_meant(today: dt.date, weekday: int, week: str) -> list[dt.date]:
     """The days a weekday said with ``week`` ("this", "next", "last", or a lone weekday's
     tense: "coming", "past", "either") may be, from ``today``."""
-    if isinstance(week, int):       # a CJK calendar week, days from today's (``_cjk_week``)
-        return [today + dt.timedelta(days=weekday - today.weekday() + week)]
+    if isinstance(week, int):       # a calendar week, days from today's (``_cjk_week``)
+        day = today + dt.timedelta(days=weekday - today.weekday() + week)
+        # on a Sunday, a week that starts on Sundays has moved on: either week backs it
+        return [day, day + dt.timedelta(days=7)] if today.weekday() == 6 != weekday else [day]
     coming = today + dt.timedelta(days=(weekday - today.weekday()) % 7)
     before = today - dt.timedelta(days=(today.weekday() - weekday) % 7 or 7)
     if week == "this":
@@ -1019,6 +1085,8 @@ def _resolved_weekday(text: str, s: int, at: int, e: int, end: int, weekday: int
         start = low.rfind(" ", 0, max(0, s - 1)) + 1          # "this Friday", not "Friday"
         if low[start:s].strip() == "coming":
             start = low.rfind(" ", 0, max(0, start - 1)) + 1
+        elif _week_said([low[start:s].strip()]) is None:
+            start = s                                           # "vendredi prochain"
     said = text[start:end]
     name = _WEEKDAYS[weekday]
     shown = " or ".join(day.isoformat() for day in meant)
