@@ -260,7 +260,7 @@ _PARTICIPLES = ("refunded|reimbursed|compensated|waived|credited|charged|cancell
 _NOUN_AFTER = re.compile(
     r"(?:\s+(?:request|requests|amount|note|payment|code))?"
     # what it is of or for: "the charge on INV-1 will be reversed", "the money for it is coming"
-    r"(?:\s+(?:on|for|of)(?:\s+[^\s.,;:!?]+){0,2}?)?"
+    r"(?:\s+(?:on|for|of)(?:\s+[^\s.,;:!?]+){0,3}?)?"
     rf"(?:['’]s|\s+{_AUX})*\s+"
     rf"(?P<what>{_PARTICIPLES}|on\s+(?:its|the)\s+way|underway|under\s+way|in\s+progress|"
     r"pending|coming|complete|done|ready|arrive|arrives|arriving|reach\s+you|land|appear|"
