@@ -1052,6 +1052,22 @@ class Evidence:
         return frozenset(found - _STOCK_NAME_WORDS)
 
     @functools.cached_property
+    def left_amounts(self) -> Mapping[str, tuple[Amount, ...]]:
+        """The fields that count what is left of a thing that is no stock, by that thing
+        reduced like ``noun``: ``refills_remaining``, ``refills_left`` and
+        ``remaining_refills`` under "refill" (``credits_left`` under "credit"; not a side such
+        as ``margin_left``). "no refills left", "out of refills" and "a refill remaining" are
+        judged against them (``rulekit.sweep_amounts``); empty when the evidence holds none."""
+        found: dict[str, list[Amount]] = {}
+        for amount in self.amounts:
+            if "stock" in amount.words or amount.words.isdisjoint(_LEFT_NAME_WORDS):
+                continue
+            core = amount.words - _LEFT_NAME_WORDS
+            if len(core) == 1 and core.isdisjoint(_SIDE_WORDS):
+                found.setdefault(next(iter(core)), []).append(amount)
+        return {thing: tuple(group) for thing, group in found.items()}
+
+    @functools.cached_property
     def counted(self) -> Mapping[str, tuple[frozenset[Decimal], frozenset[str]]]:
         """The words an answer counts things by, as written after a number ("reviews",
         "Reviews", "review"), each with the counts that back a number before it, and
@@ -2741,6 +2757,10 @@ def field_words(name: str) -> frozenset[str]:
     return frozenset(words)
 
 
+# The words of a name that say it counts what is left (``Evidence.left_amounts``), and the
+# sides a name ending with "left" may name instead (`margin_left`).
+_LEFT_NAME_WORDS = frozenset({"left", "remaining"})
+_SIDE_WORDS = frozenset({"margin", "padding", "border", "offset", "indent", "turn"})
 # What a name ending with "left" or "remaining" counts that is no stock: time (`trial_days_left`,
 # `time_remaining`) and sides (`margin_left`).
 _LEFT_NOT_STOCK = frozenset({"time", "second", "sec", "minute", "min", "hour", "hr", "day", "week",

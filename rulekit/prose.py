@@ -260,7 +260,7 @@ _PARTICIPLES = ("refunded|reimbursed|compensated|waived|credited|charged|cancell
 _NOUN_AFTER = re.compile(
     r"(?:\s+(?:request|requests|amount|note|payment|code))?"
     # what it is of or for: "the charge on INV-1 will be reversed", "the money for it is coming"
-    r"(?:\s+(?:on|for|of)(?:\s+[^\s.,;:!?]+){0,2}?)?"
+    r"(?:\s+(?:on|for|of)(?:\s+[^\s.,;:!?]+){0,3}?)?"
     rf"(?:['’]s|\s+{_AUX})*\s+"
     rf"(?P<what>{_PARTICIPLES}|on\s+(?:its|the)\s+way|underway|under\s+way|in\s+progress|"
     r"pending|coming|complete|done|ready|arrive|arrives|arriving|reach\s+you|land|appear|"
@@ -723,7 +723,15 @@ def with_guarded(text: str, findings: tuple[Finding, ...], mentions: Sequence[An
             while at >= 0:
                 others.append((at, at + len(value)))
                 at = text.find(value, at + len(value))
-    found = [f for f in _not_overlapping(found, others) if not (
+    # A listed phrase that overlaps such words is theirs ("half", "a dozen", "by tomorrow");
+    # a frame read around a money word is the answer's own unless it lies within them: "Your
+    # refund for A-1001 will be processed" promises a refund, whatever order it names.
+    framed = [kind in (PROMISE, EVENT) and f.value not in _KIND_OF
+              for f, (_, _, kind) in zip(found, spans)]
+    kept = _not_overlapping([f for f, frame in zip(found, framed) if not frame], others) + [
+        f for f, frame in zip(found, framed)
+        if frame and not any(a <= f.start and f.end <= b for a, b in others)]
+    found = [f for f in kept if not (
         f.text[0].isupper() and _in_a_name(text, f.start, f.end, evidence))]
     return tuple(sorted(findings + tuple(found), key=IN_TEXT_ORDER)) if found else findings
 

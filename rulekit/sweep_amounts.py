@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 from decimal import Decimal
-from typing import Sequence
+from typing import Mapping, Sequence
 
 from rulekit.evidence import WORD_AFTER, Amount, Evidence, noun
 from rulekit.findings import _FIGURE_KINDS, Finding, _new_finding
@@ -52,6 +52,17 @@ _THINGS_DENIED = re.compile(r"n't|n’t|\bnot\b|\bno longer\b|\bnever\b")
 _THINGS_THEIRS = re.compile(r"\b(?:you|you've|you’ve|we've got you)[ \t\u00a0]+(?:\w+[ \t\u00a0]+)?\Z")
 _THINGS_TO_DO = re.compile(r"[ \t\u00a0]+to[ \t\u00a0]+(?!buy|order|purchase|sell|grab)[a-z]")
 _THINGS_CLOSE = re.compile(r"[.!?\n]")
+# What is left of a thing that is no stock (``_left_of``): the words that say it, the thing
+# right before them ("refills", "refill still"), and before the thing the words that make it
+# another phrase: a count (rule 5), "no" or "zero" (``_amount_phrases``), "any" (a question or
+# a negation), "how many".
+_LEFT_SAID = ("left", "remaining", "available")
+_WORD_AT = re.compile(r"[a-z]+(?![\w-])")
+_THING_BEFORE_LEFT = re.compile(r"(?<![\w'’-])(?P<thing>[a-z]+)(?:[ \t\u00a0]+(?:still|now|"
+                                r"currently|left))?[ \t\u00a0]+\Z")
+_NOT_SOME_BEFORE = frozenset("no zero any many one two three four five six seven eight nine ten"
+                             .split())
+_LABEL_AFTER = re.compile(r"[ \t\u00a0*_]*[:=]|[ \t\u00a0]*\d")
 _FEW_STOCK_BEFORE = frozenset("only just are have has still there's theres got".split())
 _NONE_WORDS = ("no ", "zero ", "0 ", "not a single ", "not any ", "without any ")
 _COUNTED_WORDS = re.compile(r"[ \t\u00a0]*([a-z]+)(?:[ \t\u00a0]+([a-z]+))?")
@@ -532,6 +543,41 @@ def _things_left(low: str, nouns: frozenset[str]) -> list[tuple[int, int, str, N
     return found
 
 
+def _left_of(low: str, left: Mapping[str, Sequence[Amount]]
+             ) -> list[tuple[int, int, str, str, None]]:
+    """"you're out of refills" (none) and "a refill remaining", "you still have refills
+    available" (some), for a thing the evidence counts only as what is left of it
+    (``Evidence.left_amounts``: ``refills_remaining``), as (start, end, "left_zero" or
+    "left_some", the thing reduced like ``noun``, None). A count before the thing is rule 5's
+    ("1 refill left", "one refill left"), "no"/"zero" before it ``_amount_phrases``'; not a
+    negation ("you don't have refills left"), a question, a label ("Refills remaining: 3") nor
+    what is left to do."""
+    found = []
+    at = low.find("out of ")
+    while at >= 0:
+        said = _WORD_AT.match(low, at + 7)
+        if said is not None and not (at and low[at - 1].isalnum()) and noun(said.group()) in left:
+            found.append((at, said.end(), "left_zero", noun(said.group()), None))
+        at = low.find("out of ", at + 7)
+    for word in _LEFT_SAID:
+        at = low.find(word)
+        while at >= 0:
+            end = at + len(word)
+            said = _THING_BEFORE_LEFT.search(low, max(0, at - 40), at)
+            if said is not None and noun(said.group("thing")) in left \
+                    and not (low[end:end + 1].isalnum() or low[end:end + 1] == "-") \
+                    and _word_before(low, said.start()) not in _NOT_SOME_BEFORE \
+                    and not _word_before(low, said.start())[-1:].isdigit() \
+                    and not _THINGS_DENIED.search(low, max(0, said.start() - 24), said.start()) \
+                    and not _THINGS_TO_DO.match(low, end) and not _LABEL_AFTER.match(low, end):
+                close = _THINGS_CLOSE.search(low, end)
+                if close is None or close.group() != "?":
+                    found.append((said.start(), end, "left_some", noun(said.group("thing")),
+                                  None))
+            at = low.find(word, end)
+    return found
+
+
 def _named_availability(low: str, rows) -> list[tuple[int, int, str, None, None]]:
     """"The Navy raincoat is (still) available", "the Navy raincoat is unavailable" or "isn't
     available", with nothing after but a time or "to order" (``_CLAIM_AFTER``): a stock claim
@@ -711,6 +757,7 @@ def _amount_words(text: str, low: str, evidence: Evidence, az: str | None = None
             or ("not" in az and "not a" in low) or ("any" in az and "out any" in low)
             or "left" in az or "remaining" in az or "available" in az
             or ("all" in az and "all out" in low) or "lager" in az or "ausverkauft" in az
+            or ("out" in az and "out of " in low and bool(evidence.left_amounts))
             or not low.isascii() and ("货" in low or "售罄" in low)):
         for word in _FOREIGN_AZ:
             if word in az:                  # the stock words of other languages
@@ -743,6 +790,14 @@ def _amount_words(text: str, low: str, evidence: Evidence, az: str | None = None
             more += _named_availability(low, evidence.stock_rows)
         phrases += [phrase for phrase in more
                     if not any(s < phrase[1] and phrase[0] < e for s, e in read)]
+    if ("out of " in low or "left" in low or "remaining" in low or "available" in low) \
+            and evidence.left_amounts:
+        # "you're out of refills", "a refill remaining": what is left of a thing that is no
+        # stock, which no stock phrase read above speaks for ("refills available")
+        more = _left_of(low, evidence.left_amounts)
+        if more:
+            phrases = [phrase for phrase in phrases if not any(
+                s < phrase[1] and phrase[0] < e for s, e, *_ in more)] + more
     for start, end, says, first, second in phrases:
         if supposing and _SUPPOSED.search(low, max(0, start - 64), start):
             continue
@@ -764,7 +819,12 @@ def _amount_words(text: str, low: str, evidence: Evidence, az: str | None = None
                 while start and low[start - 1].isalpha():
                     start -= 1
                 says = "some" if says == "out" else "zero"
-        if says == "in":
+        if says in ("left_zero", "left_some"):
+            amounts = evidence.left_amounts[first]
+            wanted = "zero" if says == "left_zero" else "some"
+            if wanted == "zero":
+                amounts = [a for a in amounts if a.state != "unknown"]
+        elif says == "in":
             if names.count_before(_IN_STOCK_OTHERWISE, start) is not None:
                 continue
             amounts, wanted = _row_stock(low, start, end, evidence), "some"
@@ -1156,12 +1216,19 @@ def _counted(evidence: Evidence, first: str, second: str | None) -> tuple[list, 
     """The fields that count what "no <first> [<second>]" names, and how many words name it:
     "no views yet" is about ``views`` (one word), "no new followers" about ``new_followers``
     (two). A field counts a thing when its name's words are exactly the words said, so "no
-    new followers" is not about ``followers``."""
+    new followers" is not about ``followers``; when none does, a field that counts what is
+    left of it (``Evidence.left_amounts``: "no refills left" is about ``refills_remaining``,
+    with "left", "remaining" or "available" after it one of its words)."""
     by_words = evidence.amounts_by_words
     amounts = by_words.get(frozenset((noun(first),)), ())
-    if amounts or second is None:
+    if amounts:
         return amounts, 1
-    return by_words.get(frozenset((noun(first), noun(second))), ()), 2
+    pair = by_words.get(frozenset((noun(first), noun(second))), ()) if second else ()
+    if pair:
+        return pair, 2
+    # "no refills left", "You have no refills": ``refills_remaining`` counts them
+    left = evidence.left_amounts.get(noun(first), ()) if evidence.left_amounts else ()
+    return left, 2 if left and second in _LEFT_SAID else 1
 
 
 def _amount_finding(said: str, start: int, wanted: str, amounts: list) -> Finding:
