@@ -149,6 +149,36 @@ def test_a_400_is_not_retried_and_the_key_is_redacted(server, chat):
     assert len(server.received) == 1
 
 
+def _leaked_prefix(message: str) -> str:
+    """The longest start of the key (8 characters or more) that ``message`` shows."""
+    return max((KEY[:n] for n in range(8, len(KEY) + 1) if KEY[:n] in message), key=len,
+               default="")
+
+
+@pytest.mark.parametrize("shift", range(-len(KEY), 4))
+def test_a_key_echoed_across_the_cut_of_an_error_body_is_masked(server, chat, shift):
+    """The body is cut to 300 characters for the message: masked before the cut, and a start
+    of the key left at the cut's edge is masked too."""
+    from rulekit.adapters.openai import _BODY_CHARS
+
+    server.script({"status": 400, "body": "x" * (_BODY_CHARS + shift) + f" {KEY} tail"})
+    with pytest.raises(OpenAIError) as caught:
+        chat(request())
+    assert _leaked_prefix(str(caught.value)) == ""
+
+
+@pytest.mark.parametrize("shift", range(-len(KEY) - 4, 4, 3))
+def test_a_key_quoted_across_the_cut_of_a_refusal_is_masked(server, chat, shift):
+    from rulekit.adapters.openai import _BODY_CHARS
+
+    prefix = f"{server.base_url}/chat/completions: the model refused: "
+    refusal = "y" * (_BODY_CHARS + 100 - len(prefix) + shift) + f" {KEY} tail"
+    server.script({"body": completion(None, refusal=refusal)})
+    with pytest.raises(OpenAIError, match="the model refused") as caught:
+        chat(request())
+    assert _leaked_prefix(str(caught.value)) == ""
+
+
 def test_persistent_5xx_gives_up_after_the_retries(server):
     server.script(*[{"status": 503, "body": {"error": "overloaded"}}] * 3)
     with OpenAIChat(server.base_url, "m", KEY, max_retries=2, backoff=0.01) as chat:
