@@ -22,7 +22,10 @@ model. This one is the standard library's ``http.server`` in a thread, wrapping 
 - ``GET /v1/models``: the one model it serves.
 
 It answers with the OpenAI shape (``choices[0].message.content``, ``usage``), a 400 for a
-request it cannot read (a body nested too deeply, a ``temperature`` of NaN or 1e999 too), and a 500 when generation fails, with the error named in the body.
+request it cannot read (a body nested too deeply, a ``temperature`` of NaN or 1e999 too), and a
+500 when generation fails, with the error named in the body. A body refused unread (too large,
+no plain ``Content-Length``, chunked: 411) closes the connection: its bytes are never read as
+the next request.
 
 It binds to loopback addresses only (``127.0.0.0/8`` or ``::1``): it has no authentication and
 no rate limit, so another host must never reach it. Asking for any other address raises.
@@ -35,6 +38,7 @@ import argparse
 import ipaddress
 import json
 import math
+import re
 import socket
 import sys
 import threading
@@ -47,6 +51,8 @@ __all__ = ["LocalServer", "serve"]
 
 # A request body larger than this is refused: a chat request to a 135M model is a few KB.
 _MAX_BODY = 4 * 1024 * 1024
+# A Content-Length as HTTP writes it: ASCII digits only (int() would take "1_0", "+5", "５").
+_DIGITS = re.compile(r"[0-9]{1,12}")
 
 
 class LocalServer:
@@ -99,7 +105,12 @@ class _IPv6Server(ThreadingHTTPServer):
 
 
 class _BadRequest(ValueError):
-    """The request cannot be served as it stands: answered 400 with this message."""
+    """The request cannot be served as it stands: answered ``status`` (400, or 411 for a body
+    without a Content-Length) with this message."""
+
+    def __init__(self, message: str, status: int = 400):
+        super().__init__(message)
+        self.status = status
 
 
 def _require_loopback(host: str) -> None:
@@ -124,6 +135,7 @@ def _handler(server: LocalServer) -> type[BaseHTTPRequestHandler]:
             pass    # quiet: a test or a demo prints what it needs
 
         def do_GET(self) -> None:  # noqa: N802 - http.server's name
+            self._body_read = False
             if self.path.rstrip("/") == "/v1/models":
                 self._send(200, {"object": "list", "data": [
                     {"id": server.model_name, "object": "model", "owned_by": "local"}]})
@@ -131,6 +143,7 @@ def _handler(server: LocalServer) -> type[BaseHTTPRequestHandler]:
                 self._send(404, _error(f"no such path: GET {self.path}", "not_found"))
 
         def do_POST(self) -> None:  # noqa: N802 - http.server's name
+            self._body_read = False
             if self.path.rstrip("/") != "/v1/chat/completions":
                 self._send(404, _error(f"no such path: POST {self.path}", "not_found"))
                 return
@@ -138,7 +151,7 @@ def _handler(server: LocalServer) -> type[BaseHTTPRequestHandler]:
                 body = self._body()
                 options = _options(body)
             except _BadRequest as exc:
-                self._send(400, _error(str(exc), "invalid_request_error"))
+                self._send(exc.status, _error(str(exc), "invalid_request_error"))
                 return
             try:
                 completion = server.model.complete(**options)
@@ -157,14 +170,21 @@ def _handler(server: LocalServer) -> type[BaseHTTPRequestHandler]:
                           + completion.completion_tokens}})
 
         def _body(self) -> Mapping[str, Any]:
-            try:
-                length = int(self.headers.get("Content-Length") or 0)
-            except ValueError:
-                raise _BadRequest("Content-Length is not a number") from None
+            if self.headers.get_all("Transfer-Encoding"):
+                raise _BadRequest("Transfer-Encoding is not supported: send the body with a "
+                                  "Content-Length", status=411)
+            lengths = self.headers.get_all("Content-Length") or []
+            if len(lengths) > 1:
+                raise _BadRequest("Content-Length is given more than once")
+            if not lengths or not _DIGITS.fullmatch(lengths[0]):
+                raise _BadRequest("Content-Length must be the body's length in bytes")
+            length = int(lengths[0])
             if length <= 0 or length > _MAX_BODY:
                 raise _BadRequest(f"the body must be a JSON object of 1 to {_MAX_BODY} bytes")
+            raw = self.rfile.read(length)
+            self._body_read = True
             try:
-                body = json.loads(self.rfile.read(length))
+                body = json.loads(raw)
             except RecursionError:
                 raise _BadRequest("the body is nested too deeply to read") from None
             except (ValueError, UnicodeDecodeError) as exc:
@@ -174,9 +194,19 @@ def _handler(server: LocalServer) -> type[BaseHTTPRequestHandler]:
             return body
 
         def _send(self, status: int, payload: Mapping[str, Any]) -> None:
+            """Answer. When the request came with a body that was not read (refused before
+            reading, or sent to a path that takes none), the connection is closed: its bytes
+            must never be read as the next request."""
             data = json.dumps(payload, ensure_ascii=False).encode("utf-8")
+            unread = not self._body_read and (
+                self.headers.get_all("Transfer-Encoding")
+                or self.headers.get("Content-Length", "0").strip() not in ("", "0"))
+            if unread:
+                self.close_connection = True
             try:
                 self.send_response(status)
+                if unread:
+                    self.send_header("Connection", "close")
                 self.send_header("Content-Type", "application/json")
                 self.send_header("Content-Length", str(len(data)))
                 self.end_headers()
