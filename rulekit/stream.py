@@ -104,6 +104,11 @@ _CLOSING_OF = {"'": "'", "*": "*", "_": "_", "<q": "</q>", "<blockquote": "</blo
                "\u275d": "\u275e", "\u275b": "\u275c", "\u276e": "\u276f",
                "\u276f": "\u276e", "\u201b": "\u2019", "\u02dd": "\u02dd",
                "\U0001f676": "\U0001f677", "\U0001f678": "\U0001f677"}
+# A Markdown blockquote's line, as the scanner reads it (rulekit/scan/quotes.py), and how an
+# attribution after the block begins ("— Dana", "-- Dana", "~ @sam"): the gate holds a block
+# until the line after it shows whether one follows (``StreamGate._open_blockquote``).
+_BLOCKQUOTE_LINE = re.compile(r"(?m)^[ \t]{0,3}>")
+_ATTRIBUTION_MARKS = ("\u2014", "\u2013", "--", "~")
 # Characters that need the next one before they can be read: a run of backticks, asterisks or
 # underscores (how long is it?) and "]" (is a link target "(" next?).
 _RUNS = frozenset("`*_")
@@ -600,6 +605,9 @@ class StreamGate:
                 break                           # its next words have not arrived
             self._queue.pop(0)
             settled = self._settled_end(boundary, window)
+            block = self._open_blockquote(boundary, window)
+            if block is not None:
+                settled = min(settled, block)
             context = self._audit(self._text[:window]) if window > boundary else None
             own = self._audit(self._text[:boundary]) if context is None or \
                 settled == boundary else None
@@ -657,6 +665,51 @@ class StreamGate:
             return boundary
         part = text[begun:boundary]
         return begun if may_bind(part, self._policy, scan(part, self._locale)) else boundary
+
+    def _open_blockquote(self, boundary: int, window: int) -> int | None:
+        """The start of a blockquote begun since the last release, before ``boundary``, whose
+        judgement later text can still change; None when there is none.
+
+        A blockquote (``> ...`` lines, ``<blockquote>``) is someone's words to the sweep when
+        an attribution follows it: "— @lin.writes" on the line after its last one, or at the
+        end of that line, or inside ``</blockquote>``. Until then its lines are the answer's
+        own aside and pass alone, so the first line of an invented quote would be released.
+        A Markdown block is settled once the line after it is there whole, or has begun with
+        two characters that start no attribution (``—``, ``–``, ``--``, ``~``); an HTML one
+        once ``</blockquote>`` has come. Only in the context window, so that the result does
+        not depend on the chunking. It only delays text: ``close`` judges what is left."""
+        part = self._text[self._released_end:boundary]
+        if ">" not in part and "<" not in part:
+            return None                         # the common case: no blockquote
+        text = self._text[:window]
+        since = text.rfind("\n", 0, self._released_end) + 1
+        if "<" in part:
+            low = text.lower()
+            opening = low.find("<blockquote", since, boundary)
+            while opening >= 0:
+                if low.find("</blockquote>", opening, window) < 0:
+                    return opening
+                opening = low.find("<blockquote", opening + 1, boundary)
+        block = last = None
+        for match in _BLOCKQUOTE_LINE.finditer(text, since, boundary):
+            if last is None or text.rfind("\n", 0, match.start()) + 1 != last:
+                block = match.start()           # a new block, not the next line of one
+            last = text.find("\n", match.start()) + 1
+            if not last:
+                return block                    # its line has not ended
+        if block is None:
+            return None
+        while True:                             # to the line after the block
+            end = text.find("\n", last)
+            line = text[last:end if end >= 0 else len(text)].lstrip(" \t")
+            if not line.startswith(">"):
+                break
+            if end < 0:
+                return block
+            last = end + 1
+        if end >= 0 or (len(line) >= 2 and not line.startswith(_ATTRIBUTION_MARKS)):
+            return None
+        return block
 
     def _inside_open_quote(self, boundary: int, window: int) -> bool:
         """Whether ``boundary`` may lie inside a quote opened since the last release with a mark
