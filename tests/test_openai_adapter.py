@@ -20,6 +20,7 @@ from rulekit.adapters.openai import (OpenAIChat, OpenAIConfigError, OpenAIError,
                                      OpenAITimeout)
 from rulekit.decision import Fact  # noqa: E402
 from rulekit.ground import GenerateRequest, GenerateTimeout, Generation, ground  # noqa: E402
+from rulekit.stream import cut_off  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 SHOP = json.loads((ROOT / "rulesets/examples/shop.json").read_text("utf-8"))
@@ -223,6 +224,39 @@ def test_ground_never_answers_a_reply_cut_off_at_the_token_limit(server, chat):
     assert [r.code for r in result.decision.reasons] == ["malformed_reply"]
     assert 'finish_reason "length"' in result.decision.reasons[0].message
     assert "cut off" in server.received[1]["body"]["messages"][-1]["content"]
+
+
+@pytest.mark.parametrize("finish_reason", [{"type": "length"}, ["length"], 1, True,
+                                           {"type": "stop"}, ["stop"]])
+def test_a_finish_reason_that_is_not_text_fails_closed(server, chat, finish_reason):
+    """Dropped to None it would read as "nothing said", and the reply would be answered."""
+    analytics = rulekit.load(ROOT / "rulesets/analytics.rules")
+    evidence = json.loads((ROOT / "rulesets/examples/analytics.json").read_text())["evidence"]
+    reply = completion("Your best post got 4,120 views.", finish_reason=finish_reason)
+    server.script({"body": reply}, {"body": reply}, {"body": reply})
+    generation = chat(request("prose"))
+    assert cut_off(generation.finish_reason) is not None
+    result = ground(chat, analytics, evidence=evidence, question="How did my best post do?")
+    assert result.decision.decision == "refuse" and result.decision.text is None
+    assert [r.code for r in result.decision.reasons] == ["malformed_reply"]
+
+
+def test_content_as_a_list_of_text_parts_is_joined_in_order(server, chat):
+    server.script({"body": completion([{"type": "text", "text": "Your best post "},
+                                       {"type": "text", "text": "got 4,120 views."}])})
+    assert chat(request("prose")).text == "Your best post got 4,120 views."
+
+
+@pytest.mark.parametrize("parts", [
+    [{"type": "text", "text": "Your best post "}, {"type": "image_url", "image_url": {}}],
+    [{"type": "refusal", "refusal": "I can't help with that."}],
+    [{"type": "text", "text": 4120}],
+    [{"type": "text", "text": "Your best post got"}, "4,120 views."],
+])
+def test_content_parts_that_are_not_text_are_refused(server, chat, parts):
+    server.script({"body": completion(parts)})
+    with pytest.raises(OpenAIError, match="content"):
+        chat(request("prose"))
 
 
 def test_missing_settings_name_the_environment_variable(monkeypatch):

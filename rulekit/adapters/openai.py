@@ -21,7 +21,11 @@ prefix, as the OpenAI SDK's does: ``https://api.openai.com/v1``, ``http://localh
   reply cut off at the token limit ("length") or by the provider's content filter
   ("content_filter"), or one that ended for a reason rulekit does not know as whole ("stop",
   "tool_calls", ...: ``rulekit.stream.cut_off``), is judged by ``ground`` as malformed (the ruleset's ``on malformed_reply``
-  action, with the cause in its reason), never answered: "got 2" may be 2,380 cut short.
+  action, with the cause in its reason), never answered: "got 2" may be 2,380 cut short. A
+  ``finish_reason`` that is not text (``{"type": "length"}``, ``1``) is passed on as its JSON,
+  which no whole reply says: it fails closed the same way.
+- **Content as parts.** ``content`` given as a list of parts is the text of its ``text`` parts,
+  joined in order; any other part (an image, a refusal) raises ``OpenAIError``.
 - **Time-outs** are not retried: each call gets ``timeout`` seconds (less when the loop's
   deadline is nearer), and running out raises ``OpenAITimeout``, which ``ground`` turns into a
   fail-closed decision.
@@ -278,6 +282,8 @@ class OpenAIChat:
                               f"{self._snippet(response)}",
                               status=response.status_code, attempts=sent) from None
         content = message.get("content") if isinstance(message, Mapping) else None
+        if isinstance(content, list):
+            content = self._joined_parts(content, response, sent)
         if not isinstance(content, str):
             refusal = message.get("refusal") if isinstance(message, Mapping) else None
             why = f"the model refused: {refusal}" if isinstance(refusal, str) and refusal \
@@ -291,10 +297,31 @@ class OpenAIChat:
         # "length" or "content_filter": the reply was cut off; ``ground`` judges it malformed.
         finish = data["choices"][0].get("finish_reason") \
             if isinstance(data["choices"][0], Mapping) else None
+        if finish is not None and not isinstance(finish, str):
+            # Not text ({"type": "length"}, 1): it cannot say the reply is whole. Passed on as
+            # its JSON, which is no reason rulekit knows as whole, so ``ground`` fails closed.
+            finish = self._cut(json.dumps(finish, ensure_ascii=False, default=str), 100)
         return Generation(content,
                           tokens=tokens if _count(tokens) else None,
                           cost=float(cost) if _amount(cost) else None,
-                          finish_reason=finish if isinstance(finish, str) else None)
+                          finish_reason=finish)
+
+    def _joined_parts(self, parts: list, response: httpx.Response, sent: int) -> str:
+        """Content given as a list of parts: the text of its text parts (``{"type": "text",
+        "text": ...}``), joined in order. Any other part (an image, a refusal, audio) is not
+        an answer rulekit can check, and raises."""
+        texts = []
+        for index, part in enumerate(parts):
+            kind = part.get("type") if isinstance(part, Mapping) else None
+            text = part.get("text") if kind == "text" else None
+            if not isinstance(text, str):
+                what = f"a {kind!r} part" if isinstance(kind, str) else "not a text part"
+                raise OpenAIError(self._cut(f"{self.url}: choices[0].message.content[{index}] "
+                                            f"is {what}: only text parts can be checked",
+                                            _BODY_CHARS + 100),
+                                  status=response.status_code, attempts=sent)
+            texts.append(text)
+        return "".join(texts)
 
     def _redact(self, text: str) -> str:
         return text.replace(self._api_key, "***") if self._api_key else text
