@@ -11,15 +11,24 @@ import types
 
 import pytest
 
+from rulekit.adapters.local import LocalRequestError
 from rulekit.adapters.serve import serve
 
 
 class Model:
+    """Answers "hi"; a last message "raise: request <field>" raises what LocalModel raises for
+    a request it can never serve, "raise: failure" a failure of its own."""
+
     def __init__(self):
         self.seen: list[dict] = []
 
     def complete(self, **options):
         self.seen.append(options)
+        said = options["messages"][-1]["content"]
+        if said.startswith("raise: request "):
+            raise LocalRequestError("it cannot be served", said.split()[-1])
+        if said == "raise: failure":
+            raise RuntimeError("the model broke")
         return types.SimpleNamespace(text="hi", finish_reason="stop", prompt_tokens=1,
                                      completion_tokens=1)
 
@@ -141,3 +150,65 @@ def test_a_good_request_keeps_the_connection_open(endpoint):
             response.read()
     finally:
         connection.close()
+
+
+# --- a client's mistake is a 400 naming the field, never a 500 or a value ignored ---------------
+
+_SAY = [{"role": "user", "content": "x"}]
+
+
+@pytest.mark.parametrize("extra, field", [
+    ({"max_tokens": 0}, "max_tokens"),            # llama.cpp reads 0 as no limit at all
+    ({"max_tokens": -1}, "max_tokens"),
+    ({"seed": 2 ** 64}, "seed"),                  # llama.cpp's seed is 32 bits
+    ({"seed": -1}, "seed"),
+    ({"tools": [{"type": "function", "function": {"name": "price"}}]}, "tools"),
+    ({"tool_choice": "required"}, "tool_choice"),
+    ({"functions": [{"name": "price"}]}, "functions"),
+    ({"n": 3}, "n"),
+    ({"stop": ["hi"]}, "stop"),
+    ({"logprobs": True}, "logprobs"),
+    ({"messages": [{"role": "user", "content": "\ud800 hi"}]}, "messages[0].content"),
+    ({"messages": [{"role": "user", "content": [{"type": "image_url", "image_url": {}}]}]},
+     "messages[0].content"),
+])
+def test_a_request_it_cannot_honour_is_a_400_naming_the_field(endpoint, extra, field):
+    body = {"messages": _SAY, **extra}
+    seen = len(endpoint[2].seen)
+    status, answer = _post(endpoint, json.dumps(body).encode())
+    assert status == 400, answer
+    assert field in answer["error"]["message"]
+    assert len(endpoint[2].seen) == seen        # the model was never asked
+
+
+@pytest.mark.parametrize("extra", [{"max_tokens": 1}, {"seed": 2 ** 32 - 1}, {"n": 1},
+                                   {"stop": None}, {"stop": []}, {"tools": []},
+                                   {"tool_choice": "none"}, {"logprobs": False}])
+def test_what_changes_nothing_is_served(endpoint, extra):
+    status, answer = _post(endpoint, json.dumps({"messages": _SAY, **extra}).encode())
+    assert status == 200, answer
+
+
+def test_content_as_text_parts_is_joined(endpoint):
+    body = {"messages": [{"role": "user", "content": [{"type": "text", "text": "Say "},
+                                                      {"type": "text", "text": "hi."}]}]}
+    status, _ = _post(endpoint, json.dumps(body).encode())
+    assert status == 200
+    assert endpoint[2].seen[-1]["messages"] == [{"role": "user", "content": "Say hi."}]
+
+
+@pytest.mark.parametrize("field, named", [("messages", "messages"),
+                                          ("schema", "response_format.json_schema.schema")])
+def test_a_request_the_model_can_never_serve_is_a_400(endpoint, field, named):
+    """A prompt longer than the context window, a schema llama.cpp cannot compile: the same
+    request can never succeed, so no 5xx (which OpenAIChat would retry)."""
+    body = {"messages": [{"role": "user", "content": f"raise: request {field}"}]}
+    status, answer = _post(endpoint, json.dumps(body).encode())
+    assert status == 400, answer
+    assert named in answer["error"]["message"]
+
+
+def test_a_failure_of_the_model_is_still_a_500(endpoint):
+    body = {"messages": [{"role": "user", "content": "raise: failure"}]}
+    status, answer = _post(endpoint, json.dumps(body).encode())
+    assert status == 500 and "the model broke" in answer["error"]["message"]

@@ -21,9 +21,14 @@ model. This one is the standard library's ``http.server`` in a thread, wrapping 
   ``"stream": true`` is answered 400, not silently ignored.
 - ``GET /v1/models``: the one model it serves.
 
-It answers with the OpenAI shape (``choices[0].message.content``, ``usage``), a 400 for a
-request it cannot read (a body nested too deeply, a ``temperature`` of NaN or 1e999 too), and a
-500 when generation fails, with the error named in the body. A body refused unread (too large,
+It answers with the OpenAI shape (``choices[0].message.content``, ``usage``), a 400 naming the
+field for a request it cannot read or honour (a body nested too deeply; a ``temperature`` of
+NaN or 1e999, a ``seed`` past 32 bits, a ``max_tokens`` below 1, which llama.cpp would read as
+no limit; a lone surrogate in a message; ``tools``, ``tool_choice``, ``stop``, ``n`` > 1 and
+the like, which it does not do; a prompt longer than the context window or a schema that does
+not compile: ``LocalRequestError``), and a 500 when generation fails, with the error named in
+the body. A 400 is never retried by ``OpenAIChat``; a 500 is. A message's content may be text
+or a list of text parts (joined in order). A body refused unread (too large,
 no plain ``Content-Length``, chunked: 411) closes the connection: its bytes are never read as
 the next request.
 
@@ -47,12 +52,24 @@ import uuid
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any, Mapping
 
+from rulekit.adapters.local import LocalRequestError
+
 __all__ = ["LocalServer", "serve"]
 
 # A request body larger than this is refused: a chat request to a 135M model is a few KB.
 _MAX_BODY = 4 * 1024 * 1024
 # A Content-Length as HTTP writes it: ASCII digits only (int() would take "1_0", "+5", "５").
 _DIGITS = re.compile(r"[0-9]{1,12}")
+
+
+# Request fields for what this endpoint does not do: a value that asks for it is refused, not
+# ignored (a client asking for a tool call, a stop string or three choices would be misled).
+_NOT_HONOURED = ("tools", "tool_choice", "functions", "function_call", "stop", "logprobs",
+                 "top_logprobs", "logit_bias", "parallel_tool_calls")
+# The numbers it passes on, with the range llama.cpp takes: a seed is 32 bits, and a
+# max_tokens of 0 would mean no limit at all.
+_NUMBERS = (("temperature", (int, float), 0, 2), ("seed", (int,), 0, 2 ** 32 - 1),
+            ("max_tokens", (int,), 1, 2 ** 31 - 1))
 
 
 class LocalServer:
@@ -113,6 +130,10 @@ class _BadRequest(ValueError):
         self.status = status
 
 
+# What ``LocalRequestError.field`` names, as the request's field.
+_FIELDS = {"schema": "response_format.json_schema.schema"}
+
+
 def _require_loopback(host: str) -> None:
     try:
         address = ipaddress.ip_address(host)
@@ -155,6 +176,10 @@ def _handler(server: LocalServer) -> type[BaseHTTPRequestHandler]:
                 return
             try:
                 completion = server.model.complete(**options)
+            except LocalRequestError as exc:   # no retry can cure it: the client's to fix
+                field = _FIELDS.get(exc.field, exc.field)
+                self._send(400, _error(f"{field}: {exc}", "invalid_request_error"))
+                return
             except Exception as exc:   # the model failed: say so, never answer with nothing
                 self._send(500, _error(f"generation failed: {type(exc).__name__}: {exc}",
                                        "server_error"))
@@ -222,25 +247,33 @@ def _options(body: Mapping[str, Any]) -> dict[str, Any]:
     ``_BadRequest`` for anything it cannot honour, rather than ignoring it."""
     if body.get("stream"):
         raise _BadRequest("stream is not supported by this endpoint")
+    for name in _NOT_HONOURED:
+        if body.get(name) not in (None, False, [], {}) and not (
+                name == "tool_choice" and body[name] == "none"):
+            raise _BadRequest(f"{name} is not supported by this endpoint (it serves plain "
+                              "chat completions): leave it out")
+    if body.get("n") not in (None, 1):
+        raise _BadRequest(f"n must be 1: this endpoint gives one choice, not {body['n']!r}")
     messages = body.get("messages")
     if not isinstance(messages, list) or not messages:
         raise _BadRequest("messages must be a non-empty list")
     cleaned = []
     for index, message in enumerate(messages):
         if not isinstance(message, Mapping) or message.get("role") not in (
-                "system", "user", "assistant") or not isinstance(message.get("content"), str):
+                "system", "user", "assistant"):
             raise _BadRequest(f"messages[{index}] must be {{role: system|user|assistant, "
                               "content: text}")
-        cleaned.append({"role": message["role"], "content": message["content"]})
+        cleaned.append({"role": message["role"],
+                        "content": _content(message.get("content"), f"messages[{index}]")})
     options: dict[str, Any] = {"messages": cleaned}
-    for name, kinds in (("temperature", (int, float)), ("seed", (int,)),
-                        ("max_tokens", (int,))):
+    for name, kinds, low, high in _NUMBERS:
         value = body.get(name)
         if value is None:
             continue
-        if isinstance(value, bool) or not isinstance(value, kinds) or value < 0 or \
-                (isinstance(value, float) and not math.isfinite(value)):
-            raise _BadRequest(f"{name} must be a finite non-negative number, not {value!r}")
+        if isinstance(value, bool) or not isinstance(value, kinds) or \
+                (isinstance(value, float) and not math.isfinite(value)) or \
+                not low <= value <= high:
+            raise _BadRequest(f"{name} must be a number from {low} to {high}, not {value!r}")
         options[name] = value
     fmt = body.get("response_format")
     if fmt is None:
@@ -260,6 +293,25 @@ def _options(body: Mapping[str, Any]) -> dict[str, Any]:
         raise _BadRequest(f"response_format.type must be text, json_object or json_schema, "
                           f"not {kind!r}")
     return options
+
+
+def _content(content: Any, where: str) -> str:
+    """A message's text: a string, or a list of text parts joined in order. A lone surrogate
+    (``"\\ud800"`` in the JSON) is no text the model can read."""
+    if isinstance(content, list):
+        if not all(isinstance(part, Mapping) and part.get("type") == "text"
+                   and isinstance(part.get("text"), str) for part in content):
+            raise _BadRequest(f"{where}.content must be text or a list of text parts "
+                              "({type: text, text: ...}): this endpoint reads no other part")
+        content = "".join(part["text"] for part in content)
+    if not isinstance(content, str):
+        raise _BadRequest(f"{where} must be {{role: system|user|assistant, content: text}}")
+    try:
+        content.encode("utf-8")
+    except UnicodeEncodeError as exc:
+        raise _BadRequest(f"{where}.content holds a lone surrogate at character {exc.start}: "
+                          "it is not text") from None
+    return content
 
 
 def _error(message: str, kind: str) -> dict:
