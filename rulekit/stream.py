@@ -364,6 +364,13 @@ def cut_off(finish_reason: Any) -> str | None:
             "whole")
 
 
+# The longest stream a gate judges. Each boundary audits the whole text so far, so the cost
+# grows with the square of the length: about 18 s of audits for a runaway model's 16,000
+# characters (about 4,000 tokens; a chat answer is rarely a tenth of that). Past it the stream
+# stops as a malformed reply, as ``ground`` stops a reply over ``rulekit.reply.MAX_REPLY_CHARS``.
+MAX_STREAM_CHARS = 16_000
+
+
 class StreamGate:
     """Releases a streamed answer up to the last sentence boundary whose text passed the sweep.
 
@@ -396,12 +403,21 @@ class StreamGate:
     ``inputs`` are what the user gave, as for ``audit``: they open the rows of entities that
     ``requires`` them, once, as the evidence is indexed; bad ones (or inputs beside an
     ``Evidence`` already built) stop the stream before anything is released.
+
+    A stream longer than ``max_chars`` characters (``MAX_STREAM_CHARS``) stops there as a
+    malformed reply: the text up to the cap is judged as if it had arrived alone, and nothing
+    after it is read, so where the stream stops does not depend on the chunking either.
     """
 
     def __init__(self, policy: Policy | None, evidence: Any, *, locale: str | None = None,
                  question: str | None = None, slot_values: Sequence[str] = (), attempt: int = 1,
                  lookahead_words: int = LOOKAHEAD_WORDS, now: dt.datetime | None = None,
-                 inputs: Mapping[str, str] | None = None) -> None:
+                 inputs: Mapping[str, str] | None = None,
+                 max_chars: int = MAX_STREAM_CHARS) -> None:
+        if isinstance(max_chars, bool) or not isinstance(max_chars, int) or max_chars < 1:
+            raise ValueError(f"max_chars must be a positive number of characters, not "
+                             f"{max_chars!r}")
+        self._max_chars = max_chars
         self._policy = policy
         self._locale = locale or (policy or default_policy()).locale
         self._question = question
@@ -467,7 +483,7 @@ class StreamGate:
 
     @property
     def text(self) -> str:
-        """Everything received so far, released or not."""
+        """Everything received so far, released or not (up to ``max_chars``)."""
         return self._text
 
     # --- feeding ----------------------------------------------------------------------------------
@@ -480,8 +496,18 @@ class StreamGate:
         if piece is None:
             return ""
         self._text += piece
+        over = len(self._text) > self._max_chars
+        if over:        # judge the text up to the cap, as if the stream had ended there
+            self._text = self._text[:self._max_chars]
         self._queue.extend(self._boundaries.extend(self._text))
-        return self._settle(closing=False)
+        released = self._settle(closing=False)
+        if over and not self.stopped:
+            self._stop(_cut_short(
+                self._policy, f"the reply is over {self._max_chars:,} characters, the limit "
+                "of a stream", self._attempt,
+                "Your last reply was too long. Answer the question briefly, using only the data "
+                "given."))
+        return released
 
     def close(self) -> Decision:
         """End of stream: audit the whole text. Answer, and release the rest (``tail``), only
@@ -744,16 +770,16 @@ class StreamGate:
             self._decision = refused(self._policy, "the stream was stopped").decision
 
 
-def _cut_short(policy: Policy | None, reason: str, attempt: int) -> AuditResult:
-    """A reply that did not arrive whole, judged as ``ground`` judges a malformed one: the
-    ruleset's ``on malformed_reply`` action at ``attempt``. Free text holds no verified fact, so
-    a fallback refuses, as ``audit.decide`` does."""
+def _cut_short(policy: Policy | None, reason: str, attempt: int,
+               feedback: str = "Your last reply did not arrive whole. Answer again, briefly, "
+                               "using only numbers, quotes, handles and links that appear in "
+                               "the data exactly.") -> AuditResult:
+    """A reply that did not arrive whole (or ran past the cap), judged as ``ground`` judges a
+    malformed one: the ruleset's ``on malformed_reply`` action at ``attempt``. Free text holds
+    no verified fact, so a fallback refuses, as ``audit.decide`` does."""
     why = Reason("malformed_reply", reason)
     decision = decision_for(policy or default_policy(), [Failure("malformed_reply", why)],
-                            attempt, feedback=(
-                                "Your last reply did not arrive whole. Answer again, briefly, "
-                                "using only numbers, quotes, handles and links that appear in "
-                                "the data exactly."))
+                            attempt, feedback=feedback)
     return AuditResult((Finding("input", "", None, 0, 0, "malformed_reply", reason),), decision)
 
 
@@ -770,4 +796,4 @@ def _first_non_space(text: str, pos: int) -> int:
     return pos
 
 
-__all__ = ["LOOKAHEAD_WORDS", "SentenceBoundaries", "StreamGate"]
+__all__ = ["LOOKAHEAD_WORDS", "MAX_STREAM_CHARS", "SentenceBoundaries", "StreamGate"]

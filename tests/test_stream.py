@@ -536,6 +536,34 @@ def test_abort_fails_closed_and_releases_nothing_more():
     assert gate.feed("Next. ") == "" and gate.close() is decision and gate.abort("again") is decision
 
 
+def test_a_stream_past_its_length_cap_fails_closed():
+    """A runaway model repeating a faithful sentence: each boundary audits the whole prefix,
+    so past the cap the stream stops as a malformed reply (as ground's reply cap does), with
+    what it released kept, and the same release however the text was cut."""
+    text = "Your best post got 4,120 views. " * 12
+    whole, _ = run(text, max_chars=200)
+    by_char, _ = run(text, list(range(1, len(text))), max_chars=200)
+    for gate in (whole, by_char):
+        assert gate.stopped and gate.decision.decision == "regenerate"
+        assert gate.decision.reasons[0].code == "malformed_reply"
+        assert "200 characters" in gate.decision.reasons[0].message
+        assert "too long" in gate.decision.feedback
+        assert 0 < len(gate.released) <= 200 and not batch(gate.released).findings
+    assert whole.released == by_char.released and whole.findings == by_char.findings
+
+
+def test_the_default_length_cap():
+    from rulekit.stream import MAX_STREAM_CHARS
+
+    gate = StreamGate(POLICY, EVIDENCE)
+    gate.feed("x" * MAX_STREAM_CHARS)
+    assert not gate.stopped
+    gate.feed("x")
+    assert gate.stopped and gate.decision.reasons[0].code == "malformed_reply"
+    with pytest.raises(ValueError, match="max_chars"):
+        StreamGate(POLICY, EVIDENCE, max_chars=0)
+
+
 def test_abort_on_the_last_attempt_takes_the_rulesets_final_action():
     gate = StreamGate(POLICY, EVIDENCE, attempt=2)
     gate.feed("Your 9 pm post got 2")           # cut off at the token limit: 2,380 was meant
