@@ -104,6 +104,11 @@ _CLOSING_OF = {"'": "'", "*": "*", "_": "_", "<q": "</q>", "<blockquote": "</blo
                "\u275d": "\u275e", "\u275b": "\u275c", "\u276e": "\u276f",
                "\u276f": "\u276e", "\u201b": "\u2019", "\u02dd": "\u02dd",
                "\U0001f676": "\U0001f677", "\U0001f678": "\U0001f677"}
+# A Markdown blockquote's line, as the scanner reads it (rulekit/scan/quotes.py), and how an
+# attribution after the block begins ("— Dana", "-- Dana", "~ @sam"): the gate holds a block
+# until the line after it shows whether one follows (``StreamGate._open_blockquote``).
+_BLOCKQUOTE_LINE = re.compile(r"(?m)^[ \t]{0,3}>")
+_ATTRIBUTION_MARKS = ("\u2014", "\u2013", "--", "~")
 # Characters that need the next one before they can be read: a run of backticks, asterisks or
 # underscores (how long is it?) and "]" (is a link target "(" next?).
 _RUNS = frozenset("`*_")
@@ -359,6 +364,13 @@ def cut_off(finish_reason: Any) -> str | None:
             "whole")
 
 
+# The longest stream a gate judges. Each boundary audits the whole text so far, so the cost
+# grows with the square of the length: about 18 s of audits for a runaway model's 16,000
+# characters (about 4,000 tokens; a chat answer is rarely a tenth of that). Past it the stream
+# stops as a malformed reply, as ``ground`` stops a reply over ``rulekit.reply.MAX_REPLY_CHARS``.
+MAX_STREAM_CHARS = 16_000
+
+
 class StreamGate:
     """Releases a streamed answer up to the last sentence boundary whose text passed the sweep.
 
@@ -391,12 +403,21 @@ class StreamGate:
     ``inputs`` are what the user gave, as for ``audit``: they open the rows of entities that
     ``requires`` them, once, as the evidence is indexed; bad ones (or inputs beside an
     ``Evidence`` already built) stop the stream before anything is released.
+
+    A stream longer than ``max_chars`` characters (``MAX_STREAM_CHARS``) stops there as a
+    malformed reply: the text up to the cap is judged as if it had arrived alone, and nothing
+    after it is read, so where the stream stops does not depend on the chunking either.
     """
 
     def __init__(self, policy: Policy | None, evidence: Any, *, locale: str | None = None,
                  question: str | None = None, slot_values: Sequence[str] = (), attempt: int = 1,
                  lookahead_words: int = LOOKAHEAD_WORDS, now: dt.datetime | None = None,
-                 inputs: Mapping[str, str] | None = None) -> None:
+                 inputs: Mapping[str, str] | None = None,
+                 max_chars: int = MAX_STREAM_CHARS) -> None:
+        if isinstance(max_chars, bool) or not isinstance(max_chars, int) or max_chars < 1:
+            raise ValueError(f"max_chars must be a positive number of characters, not "
+                             f"{max_chars!r}")
+        self._max_chars = max_chars
         self._policy = policy
         self._locale = locale or (policy or default_policy()).locale
         self._question = question
@@ -462,7 +483,7 @@ class StreamGate:
 
     @property
     def text(self) -> str:
-        """Everything received so far, released or not."""
+        """Everything received so far, released or not (up to ``max_chars``)."""
         return self._text
 
     # --- feeding ----------------------------------------------------------------------------------
@@ -475,8 +496,18 @@ class StreamGate:
         if piece is None:
             return ""
         self._text += piece
+        over = len(self._text) > self._max_chars
+        if over:        # judge the text up to the cap, as if the stream had ended there
+            self._text = self._text[:self._max_chars]
         self._queue.extend(self._boundaries.extend(self._text))
-        return self._settle(closing=False)
+        released = self._settle(closing=False)
+        if over and not self.stopped:
+            self._stop(_cut_short(
+                self._policy, f"the reply is over {self._max_chars:,} characters, the limit "
+                "of a stream", self._attempt,
+                "Your last reply was too long. Answer the question briefly, using only the data "
+                "given."))
+        return released
 
     def close(self) -> Decision:
         """End of stream: audit the whole text. Answer, and release the rest (``tail``), only
@@ -600,6 +631,9 @@ class StreamGate:
                 break                           # its next words have not arrived
             self._queue.pop(0)
             settled = self._settled_end(boundary, window)
+            block = self._open_blockquote(boundary, window)
+            if block is not None:
+                settled = min(settled, block)
             context = self._audit(self._text[:window]) if window > boundary else None
             own = self._audit(self._text[:boundary]) if context is None or \
                 settled == boundary else None
@@ -658,6 +692,51 @@ class StreamGate:
         part = text[begun:boundary]
         return begun if may_bind(part, self._policy, scan(part, self._locale)) else boundary
 
+    def _open_blockquote(self, boundary: int, window: int) -> int | None:
+        """The start of a blockquote begun since the last release, before ``boundary``, whose
+        judgement later text can still change; None when there is none.
+
+        A blockquote (``> ...`` lines, ``<blockquote>``) is someone's words to the sweep when
+        an attribution follows it: "— @lin.writes" on the line after its last one, or at the
+        end of that line, or inside ``</blockquote>``. Until then its lines are the answer's
+        own aside and pass alone, so the first line of an invented quote would be released.
+        A Markdown block is settled once the line after it is there whole, or has begun with
+        two characters that start no attribution (``—``, ``–``, ``--``, ``~``); an HTML one
+        once ``</blockquote>`` has come. Only in the context window, so that the result does
+        not depend on the chunking. It only delays text: ``close`` judges what is left."""
+        part = self._text[self._released_end:boundary]
+        if ">" not in part and "<" not in part:
+            return None                         # the common case: no blockquote
+        text = self._text[:window]
+        since = text.rfind("\n", 0, self._released_end) + 1
+        if "<" in part:
+            low = text.lower()
+            opening = low.find("<blockquote", since, boundary)
+            while opening >= 0:
+                if low.find("</blockquote>", opening, window) < 0:
+                    return opening
+                opening = low.find("<blockquote", opening + 1, boundary)
+        block = last = None
+        for match in _BLOCKQUOTE_LINE.finditer(text, since, boundary):
+            if last is None or text.rfind("\n", 0, match.start()) + 1 != last:
+                block = match.start()           # a new block, not the next line of one
+            last = text.find("\n", match.start()) + 1
+            if not last:
+                return block                    # its line has not ended
+        if block is None:
+            return None
+        while True:                             # to the line after the block
+            end = text.find("\n", last)
+            line = text[last:end if end >= 0 else len(text)].lstrip(" \t")
+            if not line.startswith(">"):
+                break
+            if end < 0:
+                return block
+            last = end + 1
+        if end >= 0 or (len(line) >= 2 and not line.startswith(_ATTRIBUTION_MARKS)):
+            return None
+        return block
+
     def _inside_open_quote(self, boundary: int, window: int) -> bool:
         """Whether ``boundary`` may lie inside a quote opened since the last release with a mark
         the splitter does not track (``_UNTRACKED_OPENING``: ', ″, *...* after "Dana wrote:",
@@ -691,16 +770,16 @@ class StreamGate:
             self._decision = refused(self._policy, "the stream was stopped").decision
 
 
-def _cut_short(policy: Policy | None, reason: str, attempt: int) -> AuditResult:
-    """A reply that did not arrive whole, judged as ``ground`` judges a malformed one: the
-    ruleset's ``on malformed_reply`` action at ``attempt``. Free text holds no verified fact, so
-    a fallback refuses, as ``audit.decide`` does."""
+def _cut_short(policy: Policy | None, reason: str, attempt: int,
+               feedback: str = "Your last reply did not arrive whole. Answer again, briefly, "
+                               "using only numbers, quotes, handles and links that appear in "
+                               "the data exactly.") -> AuditResult:
+    """A reply that did not arrive whole (or ran past the cap), judged as ``ground`` judges a
+    malformed one: the ruleset's ``on malformed_reply`` action at ``attempt``. Free text holds
+    no verified fact, so a fallback refuses, as ``audit.decide`` does."""
     why = Reason("malformed_reply", reason)
     decision = decision_for(policy or default_policy(), [Failure("malformed_reply", why)],
-                            attempt, feedback=(
-                                "Your last reply did not arrive whole. Answer again, briefly, "
-                                "using only numbers, quotes, handles and links that appear in "
-                                "the data exactly."))
+                            attempt, feedback=feedback)
     return AuditResult((Finding("input", "", None, 0, 0, "malformed_reply", reason),), decision)
 
 
@@ -717,4 +796,4 @@ def _first_non_space(text: str, pos: int) -> int:
     return pos
 
 
-__all__ = ["LOOKAHEAD_WORDS", "SentenceBoundaries", "StreamGate"]
+__all__ = ["LOOKAHEAD_WORDS", "MAX_STREAM_CHARS", "SentenceBoundaries", "StreamGate"]

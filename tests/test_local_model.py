@@ -365,6 +365,45 @@ def test_the_finish_reason_reaches_ground(finish_reason):
     assert (result.decision.decision == "answer") == (finish_reason == "stop")
 
 
+class _OverflowingLlama(_ScriptedLlama):
+    """llama.cpp's answer to a prompt longer than its context window."""
+
+    def create_chat_completion(self, **options):
+        def chunks():
+            raise ValueError("Requested tokens (5000) exceed context window of 4096")
+            yield
+        return chunks()
+
+
+def test_a_prompt_longer_than_the_context_is_the_requests_fault():
+    """Runs without the model. No retry can cure it: a LocalRequestError naming the messages
+    (``serve`` answers it 400, not 500)."""
+    from rulekit.adapters.local import LocalModel, LocalModelError, LocalRequestError
+
+    model = LocalModel(_engine=_ScriptedEngine(_OverflowingLlama([], "stop")))
+    with pytest.raises(LocalRequestError, match="context window") as caught:
+        model.complete([{"role": "user", "content": "How much is it? " * 4000}])
+    assert caught.value.field == "messages" and isinstance(caught.value, LocalModelError)
+
+
+def test_a_schema_that_does_not_compile_is_the_requests_fault():
+    """Runs without the model: llama.cpp's grammar compiler is scripted to fail."""
+    import types
+
+    from rulekit.adapters.local import LocalRequestError, _Engine
+
+    def refuse(*args, **kwargs):
+        raise RuntimeError("parse: error parsing grammar")
+
+    engine = _Engine.__new__(_Engine)
+    engine._llama_cpp = types.SimpleNamespace(LlamaGrammar=types.SimpleNamespace(
+        from_json_schema=refuse, from_string=refuse))
+    engine._grammars = {}
+    with pytest.raises(LocalRequestError, match="cannot be compiled") as caught:
+        engine.grammar({"type": "string", "pattern": "(("})
+    assert caught.value.field == "schema"
+
+
 def test_the_endpoint_binds_to_loopback_only():
     from rulekit.adapters.serve import serve
 

@@ -20,6 +20,7 @@ from rulekit.adapters.openai import (OpenAIChat, OpenAIConfigError, OpenAIError,
                                      OpenAITimeout)
 from rulekit.decision import Fact  # noqa: E402
 from rulekit.ground import GenerateRequest, GenerateTimeout, Generation, ground  # noqa: E402
+from rulekit.stream import cut_off  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 SHOP = json.loads((ROOT / "rulesets/examples/shop.json").read_text("utf-8"))
@@ -149,6 +150,36 @@ def test_a_400_is_not_retried_and_the_key_is_redacted(server, chat):
     assert len(server.received) == 1
 
 
+def _leaked_prefix(message: str) -> str:
+    """The longest start of the key (8 characters or more) that ``message`` shows."""
+    return max((KEY[:n] for n in range(8, len(KEY) + 1) if KEY[:n] in message), key=len,
+               default="")
+
+
+@pytest.mark.parametrize("shift", range(-len(KEY), 4))
+def test_a_key_echoed_across_the_cut_of_an_error_body_is_masked(server, chat, shift):
+    """The body is cut to 300 characters for the message: masked before the cut, and a start
+    of the key left at the cut's edge is masked too."""
+    from rulekit.adapters.openai import _BODY_CHARS
+
+    server.script({"status": 400, "body": "x" * (_BODY_CHARS + shift) + f" {KEY} tail"})
+    with pytest.raises(OpenAIError) as caught:
+        chat(request())
+    assert _leaked_prefix(str(caught.value)) == ""
+
+
+@pytest.mark.parametrize("shift", range(-len(KEY) - 4, 4, 3))
+def test_a_key_quoted_across_the_cut_of_a_refusal_is_masked(server, chat, shift):
+    from rulekit.adapters.openai import _BODY_CHARS
+
+    prefix = f"{server.base_url}/chat/completions: the model refused: "
+    refusal = "y" * (_BODY_CHARS + 100 - len(prefix) + shift) + f" {KEY} tail"
+    server.script({"body": completion(None, refusal=refusal)})
+    with pytest.raises(OpenAIError, match="the model refused") as caught:
+        chat(request())
+    assert _leaked_prefix(str(caught.value)) == ""
+
+
 def test_persistent_5xx_gives_up_after_the_retries(server):
     server.script(*[{"status": 503, "body": {"error": "overloaded"}}] * 3)
     with OpenAIChat(server.base_url, "m", KEY, max_retries=2, backoff=0.01) as chat:
@@ -193,6 +224,39 @@ def test_ground_never_answers_a_reply_cut_off_at_the_token_limit(server, chat):
     assert [r.code for r in result.decision.reasons] == ["malformed_reply"]
     assert 'finish_reason "length"' in result.decision.reasons[0].message
     assert "cut off" in server.received[1]["body"]["messages"][-1]["content"]
+
+
+@pytest.mark.parametrize("finish_reason", [{"type": "length"}, ["length"], 1, True,
+                                           {"type": "stop"}, ["stop"]])
+def test_a_finish_reason_that_is_not_text_fails_closed(server, chat, finish_reason):
+    """Dropped to None it would read as "nothing said", and the reply would be answered."""
+    analytics = rulekit.load(ROOT / "rulesets/analytics.rules")
+    evidence = json.loads((ROOT / "rulesets/examples/analytics.json").read_text())["evidence"]
+    reply = completion("Your best post got 4,120 views.", finish_reason=finish_reason)
+    server.script({"body": reply}, {"body": reply}, {"body": reply})
+    generation = chat(request("prose"))
+    assert cut_off(generation.finish_reason) is not None
+    result = ground(chat, analytics, evidence=evidence, question="How did my best post do?")
+    assert result.decision.decision == "refuse" and result.decision.text is None
+    assert [r.code for r in result.decision.reasons] == ["malformed_reply"]
+
+
+def test_content_as_a_list_of_text_parts_is_joined_in_order(server, chat):
+    server.script({"body": completion([{"type": "text", "text": "Your best post "},
+                                       {"type": "text", "text": "got 4,120 views."}])})
+    assert chat(request("prose")).text == "Your best post got 4,120 views."
+
+
+@pytest.mark.parametrize("parts", [
+    [{"type": "text", "text": "Your best post "}, {"type": "image_url", "image_url": {}}],
+    [{"type": "refusal", "refusal": "I can't help with that."}],
+    [{"type": "text", "text": 4120}],
+    [{"type": "text", "text": "Your best post got"}, "4,120 views."],
+])
+def test_content_parts_that_are_not_text_are_refused(server, chat, parts):
+    server.script({"body": completion(parts)})
+    with pytest.raises(OpenAIError, match="content"):
+        chat(request("prose"))
 
 
 def test_missing_settings_name_the_environment_variable(monkeypatch):

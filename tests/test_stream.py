@@ -386,6 +386,51 @@ def test_a_faithful_quote_is_released_once_it_has_closed(opener, closer):
     assert gate.close().decision == "answer" and gate.released == text
 
 
+# A blockquote is someone's words only once what follows it says so: "— @lin.writes" after
+# its last line (or at the end of it), or </blockquote> with the attribution inside. Before
+# that its lines are the answer's own aside, and pass alone.
+INVENTED_BLOCKS = [
+    "Here is what people said this month:\n> Best planning tool I have ever used.\n"
+    "> Changed how I post every single week.\n— @lin.writes",
+    "Feedback this month:\n> Best planning tool I have ever used.\n"
+    "> Changed how I post every single week. — @lin.writes",
+    "Here is what people said this month:\n<blockquote>Best planning tool I have ever used. "
+    "Changed how I post every single week. — @lin.writes</blockquote>",
+    "Here is what people said.\n> Best planning tool I have ever used.\n"
+    "> Changed how I post every single week.\n— @lin.writes\nNice work on that post. Keep going.",
+]
+FAITHFUL_BLOCKS = [
+    "Here is what people said this month:\n> This doubled my reach! 3100 views in a day\n"
+    "— @lin.writes\nNice work on that post. Keep going with posts like it every week.",
+    "A tip for next month.\n> Post at the same time every day.\n> Reply to every comment.\n"
+    "Your best post had 4,120 views. Keep going with posts like it every week.",
+    "Here is what people said:\n<blockquote>This doubled my reach! 3100 views in a day — "
+    "@lin.writes</blockquote>\nNice work on that post. Keep going with posts like it every week.",
+]
+PIECES += INVENTED_BLOCKS + FAITHFUL_BLOCKS + ["\n> ", "> ", "\n— @lin.writes", "<blockquote>",
+                                               "</blockquote>", "Best planning tool ever. "]
+
+
+@pytest.mark.parametrize("text", INVENTED_BLOCKS)
+@pytest.mark.parametrize("by_char", [False, True])
+def test_no_line_of_an_invented_blockquote_is_released(text, by_char):
+    gate, _ = run(text, list(range(1, len(text))) if by_char else None)
+    full = batch(text)
+    assert full.findings and gate.decision.decision == full.decision.decision
+    assert all(f.start >= len(gate.released) for f in full.findings), gate.released
+    assert ">" not in gate.released and "Best" not in gate.released
+
+
+@pytest.mark.parametrize("text", FAITHFUL_BLOCKS)
+def test_a_blockquote_is_released_once_the_line_after_it_has_come(text):
+    gate = StreamGate(POLICY, EVIDENCE, question=QUESTION)
+    streamed = "".join(gate.feed(char) for char in text)
+    block_end = text.index("\n", text.rindex(">")) if "</blockquote>" not in text \
+        else text.index("</blockquote>") + len("</blockquote>")
+    assert len(streamed) > block_end, streamed      # released before the stream ended
+    assert gate.close().decision == "answer" and gate.released == text
+
+
 def test_apostrophes_do_not_hold_a_sentence_back():
     text = "Your best post didn't stop growing. It's had 4,120 views, the most of 'em all. Nice work."
     gate = StreamGate(POLICY, EVIDENCE, question=QUESTION)
@@ -489,6 +534,34 @@ def test_abort_fails_closed_and_releases_nothing_more():
     assert "stream reset" in decision.reasons[0].message
     assert gate.stopped and gate.tail == "" and gate.released == "Your best post got 4,120 views."
     assert gate.feed("Next. ") == "" and gate.close() is decision and gate.abort("again") is decision
+
+
+def test_a_stream_past_its_length_cap_fails_closed():
+    """A runaway model repeating a faithful sentence: each boundary audits the whole prefix,
+    so past the cap the stream stops as a malformed reply (as ground's reply cap does), with
+    what it released kept, and the same release however the text was cut."""
+    text = "Your best post got 4,120 views. " * 12
+    whole, _ = run(text, max_chars=200)
+    by_char, _ = run(text, list(range(1, len(text))), max_chars=200)
+    for gate in (whole, by_char):
+        assert gate.stopped and gate.decision.decision == "regenerate"
+        assert gate.decision.reasons[0].code == "malformed_reply"
+        assert "200 characters" in gate.decision.reasons[0].message
+        assert "too long" in gate.decision.feedback
+        assert 0 < len(gate.released) <= 200 and not batch(gate.released).findings
+    assert whole.released == by_char.released and whole.findings == by_char.findings
+
+
+def test_the_default_length_cap():
+    from rulekit.stream import MAX_STREAM_CHARS
+
+    gate = StreamGate(POLICY, EVIDENCE)
+    gate.feed("x" * MAX_STREAM_CHARS)
+    assert not gate.stopped
+    gate.feed("x")
+    assert gate.stopped and gate.decision.reasons[0].code == "malformed_reply"
+    with pytest.raises(ValueError, match="max_chars"):
+        StreamGate(POLICY, EVIDENCE, max_chars=0)
 
 
 def test_abort_on_the_last_attempt_takes_the_rulesets_final_action():

