@@ -75,8 +75,9 @@ from rulekit.numbers import plain_decimal
 from rulekit.scan import Mention, scan, squash
 from rulekit.scan.words import number_word_compound
 from rulekit.scan.figures import FALL_BEFORE, RISE_BEFORE, change_word_before, currency_codes
-from rulekit.sweep_codes import (POSITION_WORDS, code_like, code_run, hex_id, list_marker,
-                                 phone_digits, phone_field, phones_in, shortcut)
+from rulekit.sweep_codes import (POSITION_WORDS, code_like, code_run, glued_forms, hex_id,
+                                 list_marker, phone_digits, phone_field, phones_in, shortcut,
+                                 spaced_code)
 from rulekit.units import (EXCLUDED, INCLUDED, UNIT_OF, named_base, named_tax_basis, named_units,
                            names_tax, glued_unit, of_kinds_written, unit_after)
 
@@ -2131,6 +2132,15 @@ class _Builder:
                         skip.add(at)                            # the "1" of CE-108255-1
                         self._not_quantity(mention, f"the code '{run}'")
                 continue
+            if (before in (" ", "\u00a0") or text[end:end + 1] == "-") and not (
+                    mention.currency or mention.percent or mention.sign) \
+                    and (span := spaced_code(text, start, end)) is not None \
+                    and unit_after(text, end, self.locale[:2]) is None:
+                # "BA 283", "Terminal 5", "777-300ER": a code as the glued "BA283" is
+                code = text[span[0]:span[1]]
+                self.names.update(glued_forms(code))
+                skip.add(at)
+                continue
             keys_of = shortcut(text, start, end) if not mention.currency else None
             if keys_of is not None:
                 self.names.add(keys_of[1])      # "ctrl+alt+3": a name
@@ -2223,7 +2233,7 @@ class _Builder:
         kind = mention.kind
         if kind in ("number", "word_number"):
             if mention.glued and not whole:
-                self.names.add(mention.token.casefold())
+                self.names.update(glued_forms(mention.token))   # "BA283" is "BA 283" too
                 return
             value = mention.value
             if value is None:
