@@ -89,7 +89,7 @@ from rulekit.sweep_codes import (FREE_POSITION_WORDS, PHONE, POSITION_WORDS, cod
                                  code_like, code_run, hex_id, list_marker, phone_digits,
                                  same_phone, shortcut)
 from rulekit.sweep_days import (_DENYING, _WEEKDAYS, _lone_weekdays, _may_be_relative,
-                                _lone_months, _may_name_month, _relative_days,
+                                _lone_months, _may_name_month, _relative_days, day_offsets,
                                 _relative_months,
                                 _stated_weekday, _unheld_seconds, _wall_time_in_named_zone,
                                 _weekday_patterns, midnight_reading, today_only_event)
@@ -472,10 +472,13 @@ def sweep(text: str, evidence: Evidence, settings: SweepSettings = SweepSettings
         # 数百, 几千: a band judged with rule 12 (``_magnitudes``), not the number 百
         mentions = _outside([span[:2] for span in _cjk_magnitude_spans(text)], mentions)
     # Relative days first: the count of "3 days ago" is judged with the day it resolves to.
-    relative_days = _relative_days(text, evidence, locale) if _may_be_relative(text, az, locale) \
-        else None
+    relative_days = _relative_days(text, evidence, locale, mentions) \
+        if _may_be_relative(text, az, locale) else None
     if relative_days and relative_days[1]:
         mentions = [m for m in mentions if (m.start, m.end) not in relative_days[1]]
+    offsets = day_offsets(text, mentions, evidence) if "(+" in text else None
+    if offsets and offsets[1]:
+        mentions = [m for m in mentions if (m.start, m.end) not in offsets[1]]
     frequencies: list[Finding] = []
     if may_say_frequency(low) and locale[:2] == "en":
         # "twice daily", "3 times a week": one figure, held to the evidence's frequencies only
@@ -613,6 +616,8 @@ def sweep(text: str, evidence: Evidence, settings: SweepSettings = SweepSettings
     elif other_changes in _CJK_CHANGE:
         _levels_cjk(text, mentions, findings, lang, magnitudes)     # 从52,000降至48,210
     days = relative_days[0] if relative_days else []
+    if offsets:
+        days = days + offsets[0]        # "11:40 (+1)": a day offset, no number
     if evidence.today is not None and _may_name_month(text, low):
         days = days + _relative_months(text, low, evidence, locale)
     if evidence.days or evidence.withheld_days:
