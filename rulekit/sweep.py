@@ -84,7 +84,7 @@ from rulekit.units import BASIS_WORDS, general_basis_at, general_bases, may_stat
     TOTAL, per_after, said_as_total, tax_basis_said, \
     unit_after, unit_word, base_said, other_base, plural
 from rulekit.sweep_freq import may_say_frequency, unheld_frequencies
-from rulekit.sweep_amounts import (_NUMBER_THEN_WORD, _amount_words, _cjk_magnitude_spans,
+from rulekit.sweep_amounts import (_NUMBER_THEN_WORD, _amount_words, nonstop_said, _cjk_magnitude_spans,
                                     _count_levels, _magnitudes, _stock_levels)
 from rulekit.sweep_codes import (FREE_POSITION_WORDS, PHONE, POSITION_WORDS, code_forms,
                                  code_like, code_run, hex_id, list_marker, phone_digits,
@@ -636,6 +636,8 @@ def sweep(text: str, evidence: Evidence, settings: SweepSettings = SweepSettings
         # "today" in a quote the evidence holds is its author's day, not the answer's
         findings.extend(_outside_backed_quotes(days, mentions, findings) if quoting else days)
     amounts = _amount_words(text, low, evidence, az)
+    if ("stop" in az or "direct" in az) and evidence.amounts:
+        amounts += nonstop_said(text, low, evidence)      # "a nonstop flight": no stops
     # each cue of letters a-z, or its piece of them before a space, tested on ``az`` (a
     # third of the cost on ``low``, and the same answer), the others only when the text holds
     # a character that is not ASCII

@@ -1212,6 +1212,44 @@ _WHOLE_BEFORE_OF = frozenset("stay stays total booking reservation visit trip ho
                              "break tour period run streak series".split())
 
 
+# "nonstop", "non-stop", "a direct flight", "flies direct": there are no stops, held to the
+# fields that count stops (``stops``, ``number_of_stops``) as "no stops" is.
+_NONSTOP = re.compile(r"(?<![\w-])(?:non-?stop|direct(?=[ \t\u00a0]+flights?(?![\w-]))"
+                      r"|(?:(?<=fly )|(?<=flies ))direct"
+                      r"|(?:(?<=it's )|(?<=it’s )|(?<=is ))direct(?=[ \t\u00a0]*[.!,;]))"
+                      r"(?![\w-])")
+_NONSTOP_DENIED = re.compile(r"(?:not|n't|n’t|never|no longer)[ \t\u00a0]+(?:[a-z]+[ \t\u00a0]+)?"
+                             r"(?:a[ \t\u00a0]+)?\Z")
+_STOP_WORDS = frozenset(("stop",))
+
+
+def nonstop_said(text: str, low: str, evidence: Evidence) -> list[Finding]:
+    """"nonstop", "non-stop" and "direct flight" said as a state, judged as "no stops" is
+    against the fields that count stops; not in a question, a supposition or a negation ("it
+    is not a nonstop flight"). ``low`` is ``text`` lower-cased; callers test "stop" or
+    "direct" in it first."""
+    amounts = [a for a in evidence.amounts_by_words.get(_STOP_WORDS, ()) if a.state != "unknown"]
+    if not amounts or any(a.state == "zero" for a in amounts):
+        return []
+    if len(low) != len(text):
+        low = _ascii_lower(text)
+    findings = []
+    for said in _NONSTOP.finditer(low):
+        start, end = said.span()
+        if _NONSTOP_DENIED.search(low, max(0, start - 24), start) \
+                or _SUPPOSED.search(low, max(0, start - 64), start) \
+                or _question_at(low, end):
+            continue
+        findings.append(_amount_finding(text[start:end], start, "zero", amounts))
+    return findings
+
+
+def _question_at(low: str, at: int) -> bool:
+    """Whether the sentence going on at ``at`` ends with a question mark."""
+    ends = [i for i in (low.find(mark, at) for mark in ".!?\n") if i >= 0]
+    return bool(ends) and low[min(ends)] == "?"
+
+
 def _counted(evidence: Evidence, first: str, second: str | None) -> tuple[list, int]:
     """The fields that count what "no <first> [<second>]" names, and how many words name it:
     "no views yet" is about ``views`` (one word), "no new followers" about ``new_followers``
