@@ -84,8 +84,8 @@ from rulekit.units import BASIS_WORDS, general_basis_at, general_bases, may_stat
     TOTAL, per_after, said_as_total, tax_basis_said, \
     unit_after, unit_word, base_said, other_base, plural
 from rulekit.sweep_freq import may_say_frequency, unheld_frequencies
-from rulekit.sweep_amounts import (_NUMBER_THEN_WORD, _amount_words, nonstop_said, _cjk_magnitude_spans,
-                                    _count_levels, _magnitudes, _stock_levels)
+from rulekit.sweep_amounts import (_NUMBER_THEN_WORD, _amount_words, _cjk_magnitude_spans,
+                                    _count_levels, _magnitudes, _stock_levels, nonstop_said)
 from rulekit.sweep_codes import (FREE_POSITION_WORDS, PHONE, POSITION_WORDS, code_forms,
                                  code_like, code_run, hex_id, list_marker, phone_digits,
                                  same_phone, shortcut)

@@ -14,6 +14,7 @@ from decimal import Decimal
 from typing import Mapping, Sequence
 
 from rulekit.evidence import WORD_AFTER, Amount, Evidence, noun
+from rulekit.sweep_days import _in_question
 from rulekit.findings import _FIGURE_KINDS, Finding, _new_finding
 from rulekit.numbers import plain_decimal
 from rulekit.units import unit_word
@@ -1214,12 +1215,12 @@ _WHOLE_BEFORE_OF = frozenset("stay stays total booking reservation visit trip ho
 
 # "nonstop", "non-stop", "a direct flight", "flies direct": there are no stops, held to the
 # fields that count stops (``stops``, ``number_of_stops``) as "no stops" is.
-_NONSTOP = re.compile(r"(?<![\w-])(?:non-?stop|direct(?=[ \t\u00a0]+flights?(?![\w-]))"
-                      r"|(?:(?<=fly )|(?<=flies ))direct"
-                      r"|(?:(?<=it's )|(?<=it’s )|(?<=is ))direct(?=[ \t\u00a0]*[.!,;]))"
-                      r"(?![\w-])")
-_NONSTOP_DENIED = re.compile(r"(?:not|n't|n’t|never|no longer)[ \t\u00a0]+(?:[a-z]+[ \t\u00a0]+)?"
-                             r"(?:a[ \t\u00a0]+)?\Z")
+_DIRECT_AFTER = r"(?=[ \t\u00a0]+flights?(?![\w-]))"       # "a direct flight"
+_DIRECT_BEFORE = r"(?:(?<=fly )|(?<=flies )|(?<=it's )|(?<=it’s )|(?<=is ))"    # "flies direct"
+_NONSTOP = re.compile(rf"(?<![\w-])(?:non-?stop|direct{_DIRECT_AFTER}|{_DIRECT_BEFORE}direct"
+                      r"(?=[ \t\u00a0]*[.!,;]|[ \t\u00a0]+to[ \t\u00a0]))(?![\w-])")
+_NONSTOP_DENIED = re.compile(r"(?<![a-z])(?:not|no|n't|n’t|never|without|no longer)[ \t\u00a0]+"
+                             r"(?:[a-z]+[ \t\u00a0]+)?(?:a[ \t\u00a0]+)?\Z")
 _STOP_WORDS = frozenset(("stop",))
 
 
@@ -1238,16 +1239,10 @@ def nonstop_said(text: str, low: str, evidence: Evidence) -> list[Finding]:
         start, end = said.span()
         if _NONSTOP_DENIED.search(low, max(0, start - 24), start) \
                 or _SUPPOSED.search(low, max(0, start - 64), start) \
-                or _question_at(low, end):
+                or _in_question(low, end):
             continue
         findings.append(_amount_finding(text[start:end], start, "zero", amounts))
     return findings
-
-
-def _question_at(low: str, at: int) -> bool:
-    """Whether the sentence going on at ``at`` ends with a question mark."""
-    ends = [i for i in (low.find(mark, at) for mark in ".!?\n") if i >= 0]
-    return bool(ends) and low[min(ends)] == "?"
 
 
 def _counted(evidence: Evidence, first: str, second: str | None) -> tuple[list, int]:
