@@ -2150,7 +2150,9 @@ class _Builder:
             if (before in (" ", "\u00a0") or text[end:end + 1] == "-") and not (
                     mention.currency or mention.percent or mention.sign) \
                     and (span := spaced_code(text, start, end)) is not None \
-                    and unit_after(text, end, self.locale[:2]) is None:
+                    and unit_after(text, end, self.locale[:2]) is None \
+                    and text[span[0]:span[1]].rstrip("0123456789").rsplit("-", 1)[-1].lower() \
+                    not in UNIT_OF:     # (not "2-3KG", a range in its unit)
                 # "BA 283", "Terminal 5", "777-300ER": a code as the glued "BA283" is
                 code = text[span[0]:span[1]]
                 self.names.update(glued_forms(code))

@@ -173,6 +173,11 @@ SPACED_CODE_WORDS = frozenset({"terminal", "gate", "flight", "platform", "pier",
                                "carousel", "track", "berth", "hall", "train", "bus", "route"})
 _WORD_BEFORE_SPACE = re.compile(r"(?<![\w-])([A-Za-z][A-Za-z0-9]{0,11}|[0-9][A-Z])[ \u00a0]\Z")
 _CARRIER = re.compile(r"[A-Z]{2,3}|[A-Z][0-9]|[0-9][A-Z]")
+# Capitals before a number that say a quantity or a word of a line in capitals, no carrier:
+# "QTY 2", "NO 5", "GET 3 BAGS".
+_NOT_CARRIERS = frozenset("QTY PCS PC NO NR NUM TOT MAX MIN AVG ETA AGE VAT TAX FEE PER AND THE "
+                          "FOR ALL OF TO IN ON AT BY UP OR IS ARE YOU GET BUY ADD SET ONLY JUST "
+                          "NOW WAS SAVE OFF".split())
 # A model number's tail after a hyphen: "777-300ER", "A320-200N" (not "10-12PM", a range).
 _MODEL_TAIL = re.compile(r"-[0-9]+([A-Z]{1,3})(?![\w-])")
 
@@ -194,7 +199,7 @@ def spaced_code(text: str, start: int, end: int) -> tuple[int, int] | None:
     if after.isalnum() or start < 3 or text[start - 1] not in (" ", "\u00a0"):
         return None
     word = _WORD_BEFORE_SPACE.search(text, max(0, start - 14), start)
-    if word is None or not (_CARRIER.fullmatch(word[1])
+    if word is None or not (_CARRIER.fullmatch(word[1]) and word[1] not in _NOT_CARRIERS
                             or word[1].casefold() in SPACED_CODE_WORDS):
         return None
     return word.start(1), end
