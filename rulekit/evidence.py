@@ -75,10 +75,12 @@ from rulekit.numbers import plain_decimal
 from rulekit.scan import Mention, scan, squash
 from rulekit.scan.words import number_word_compound
 from rulekit.scan.figures import FALL_BEFORE, RISE_BEFORE, change_word_before, currency_codes
-from rulekit.sweep_codes import (POSITION_WORDS, code_like, code_run, hex_id, list_marker,
-                                 phone_digits, phone_field, phones_in, shortcut)
-from rulekit.units import (EXCLUDED, INCLUDED, UNIT_OF, named_base, named_tax_basis, named_units,
-                           names_tax, glued_unit, of_kinds_written, unit_after)
+from rulekit.sweep_codes import (POSITION_WORDS, code_like, code_run, glued_forms, hex_id,
+                                 list_marker, phone_digits, phone_field, phones_in, shortcut,
+                                 spaced_code)
+from rulekit.units import (EXCLUDED, INCLUDED, UNIT_OF, compound_durations, named_base,
+                           named_tax_basis, named_units, names_tax, glued_unit,
+                           of_kinds_written, unit_after)
 
 # Field names whose text is written by third parties, unless the rules say otherwise, as the
 # whole name: a text, a body, a message of anyone (in the languages the scanner reads).
@@ -686,6 +688,9 @@ class Evidence:
     # (number, unit) of every number written before a unit in the evidence's own text
     # ("limited to 10 MB" is (10, "megabyte")): it holds the number in that unit (``units``).
     stated_units: frozenset[tuple[Decimal, str]] = frozenset()
+    # the minutes of every duration of hours and minutes the evidence's text writes ("11h 10m",
+    # "PT11H10M" are 670): one value, compared whole (``units.compound_durations``)
+    durations: frozenset[int] = frozenset()
     # (amount, unit, path) of every amount held in a minor unit its field names ((24.5, "pence",
     # "$.tariff.unit_rate_p_per_kwh") for ``unit_rate_p_per_kwh: 24.5``): held in that unit,
     # not in the field's currency, and per what the field is per (``units``)
@@ -1505,6 +1510,7 @@ class _Builder:
         self.no_quantities: dict[str, str] = {}
         self.stated_counts: set[tuple[str, Decimal]] = set()
         self.stated_units: set[tuple[Decimal, str]] = set()
+        self.durations: set[int] = set()
         self.untrusted_values: set[Decimal] = set()
         self.placeholder_values: set[Decimal] = set()
         self.has_today = False
@@ -2037,6 +2043,12 @@ class _Builder:
             zones = self.header_zones   # "2026-03-26T03:59:59Z" is 25 March in New York
         if zones is not None:
             self._in_zones(stripped, zones, keys)
+            if leaf.offset and leaf.clock:
+                # a row that writes its own offset other than UTC's ("14:35-08:00", Los Angeles)
+                # holds a local time: read as written too, as a time said "local time" is
+                self._add_day(leaf.day, keys)
+                self.clock.update(leaf.clock)
+                self.offset_clock.add((*leaf.clock[0], leaf.offset))
         elif leaf.day is not None:
             # the day as written, in its own offset: 2026-07-05T22:00:00-06:00 is 5 July to its
             # reader; its day in UTC backs only a day the answer gives with a zoned time
@@ -2062,9 +2074,13 @@ class _Builder:
             return
         skip = self._no_quantities(text, mentions, keys) \
             if mentions and not leaf.plain_number else ()
+        timed = self._durations(text, mentions) if mentions and ("h" in text or "H" in text) \
+            else ()
         for at, mention in enumerate(mentions):
             if zones is not None and mention.kind == "date":
                 continue        # the stored value, read in its field's zone above
+            if at in timed:
+                continue        # "11h 10m": a part of one duration (``durations``)
             if at in skip and not mention.glued:
                 continue        # "3." of a list, "Step 2", a code's tail, a phone number
             compound = number_word_compound(text, mention)
@@ -2131,6 +2147,17 @@ class _Builder:
                         skip.add(at)                            # the "1" of CE-108255-1
                         self._not_quantity(mention, f"the code '{run}'")
                 continue
+            if (before in (" ", "\u00a0") or text[end:end + 1] == "-") and not (
+                    mention.currency or mention.percent or mention.sign) \
+                    and (span := spaced_code(text, start, end)) is not None \
+                    and unit_after(text, end, self.locale[:2]) is None \
+                    and text[span[0]:span[1]].rstrip("0123456789").rsplit("-", 1)[-1].lower() \
+                    not in UNIT_OF:     # (not "2-3KG", a range in its unit)
+                # "BA 283", "Terminal 5", "777-300ER": a code as the glued "BA283" is
+                code = text[span[0]:span[1]]
+                self.names.update(glued_forms(code))
+                skip.add(at)
+                continue
             keys_of = shortcut(text, start, end) if not mention.currency else None
             if keys_of is not None:
                 self.names.add(keys_of[1])      # "ctrl+alt+3": a name
@@ -2150,6 +2177,16 @@ class _Builder:
                 skip.add(at)
                 self._not_quantity(mention, f"the position '{shown}'")
         return frozenset(skip)
+
+    def _durations(self, text: str, mentions: Sequence[Mention]) -> frozenset[int]:
+        """The indices of the mentions that are parts of a duration of hours and minutes
+        ("11h 10m", "PT11H10M": ``compound_durations``), whose minutes are kept whole in
+        ``durations``: the parts are no figures, and "10m" is no name."""
+        parts: set[int] = set()
+        for _, _, minutes, indices in compound_durations(text, mentions):
+            self.durations.add(minutes)
+            parts |= indices
+        return frozenset(parts)
 
     def _code_digits(self, stored: str, keys: tuple[str, ...]) -> bool:
         """Whether ``stored``, a run of three digits or more, is a code by its field: one the
@@ -2223,7 +2260,7 @@ class _Builder:
         kind = mention.kind
         if kind in ("number", "word_number"):
             if mention.glued and not whole:
-                self.names.add(mention.token.casefold())
+                self.names.update(glued_forms(mention.token))   # "BA283" is "BA 283" too
                 return
             value = mention.value
             if value is None:
@@ -2310,7 +2347,7 @@ class _Builder:
                          **_digits_in_names(self.month_forms),
                          **_digits_in_names(self.stored_months), **_digits_in_names(self.names)},
             stated_counts=frozenset(self.stated_counts),
-            stated_units=frozenset(self.stated_units),
+            stated_units=frozenset(self.stated_units), durations=frozenset(self.durations),
             quote_text="\x00".join(text for text, _ in self.quotes),
             quote_sources=tuple(self.quote_sources),
             untrusted_values=frozenset(self.untrusted_values - values),

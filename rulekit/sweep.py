@@ -80,16 +80,17 @@ from rulekit.scan.words import number_word_compound
 from rulekit.scan.figures import (CHANGE_OTHER, CHANGED_BEFORE, FALL_BEFORE, FALL_OTHER,
                                    RISE_BEFORE, RISE_OTHER, _NOT_A_NOUN, change_word_before)
 from rulekit.units import BASIS_WORDS, general_basis_at, general_bases, may_state_tax_basis, \
+    compound_durations, \
     TOTAL, per_after, said_as_total, tax_basis_said, \
     unit_after, unit_word, base_said, other_base, plural
 from rulekit.sweep_freq import may_say_frequency, unheld_frequencies
 from rulekit.sweep_amounts import (_NUMBER_THEN_WORD, _amount_words, _cjk_magnitude_spans,
-                                    _count_levels, _magnitudes, _stock_levels)
+                                    _count_levels, _magnitudes, _stock_levels, nonstop_said)
 from rulekit.sweep_codes import (FREE_POSITION_WORDS, PHONE, POSITION_WORDS, code_forms,
                                  code_like, code_run, hex_id, list_marker, phone_digits,
                                  same_phone, shortcut)
 from rulekit.sweep_days import (_DENYING, _WEEKDAYS, _lone_weekdays, _may_be_relative,
-                                _lone_months, _may_name_month, _relative_days,
+                                _lone_months, _may_name_month, _relative_days, day_offsets,
                                 _relative_months,
                                 _stated_weekday, _unheld_seconds, _wall_time_in_named_zone,
                                 _weekday_patterns, midnight_reading, today_only_event)
@@ -472,10 +473,18 @@ def sweep(text: str, evidence: Evidence, settings: SweepSettings = SweepSettings
         # 数百, 几千: a band judged with rule 12 (``_magnitudes``), not the number 百
         mentions = _outside([span[:2] for span in _cjk_magnitude_spans(text)], mentions)
     # Relative days first: the count of "3 days ago" is judged with the day it resolves to.
-    relative_days = _relative_days(text, evidence, locale) if _may_be_relative(text, az, locale) \
-        else None
+    relative_days = _relative_days(text, evidence, locale, mentions) \
+        if _may_be_relative(text, az, locale) else None
     if relative_days and relative_days[1]:
         mentions = [m for m in mentions if (m.start, m.end) not in relative_days[1]]
+    offsets = day_offsets(text, mentions, evidence) if "(+" in text else None
+    if offsets and offsets[1]:
+        mentions = [m for m in mentions if (m.start, m.end) not in offsets[1]]
+    timed: list[Finding] = []
+    if ("h" in low or "PT" in text) and any(m.kind == "number" for m in mentions):
+        # "11h 10m", "11 hours and 10 minutes", "PT11H10M": one duration, compared whole
+        spans, timed = _durations_said(text, mentions, evidence)
+        mentions = _outside(spans, mentions)
     frequencies: list[Finding] = []
     if may_say_frequency(low) and locale[:2] == "en":
         # "twice daily", "3 times a week": one figure, held to the evidence's frequencies only
@@ -612,7 +621,9 @@ def sweep(text: str, evidence: Evidence, settings: SweepSettings = SweepSettings
         _levels_other(text, mentions, findings, lang, magnitudes)   # "baissé de X à Y"
     elif other_changes in _CJK_CHANGE:
         _levels_cjk(text, mentions, findings, lang, magnitudes)     # 从52,000降至48,210
-    days = relative_days[0] if relative_days else []
+    days = (relative_days[0] if relative_days else []) + timed
+    if offsets:
+        days = days + offsets[0]        # "11:40 (+1)": a day offset, no number
     if evidence.today is not None and _may_name_month(text, low):
         days = days + _relative_months(text, low, evidence, locale)
     if evidence.days or evidence.withheld_days:
@@ -625,6 +636,8 @@ def sweep(text: str, evidence: Evidence, settings: SweepSettings = SweepSettings
         # "today" in a quote the evidence holds is its author's day, not the answer's
         findings.extend(_outside_backed_quotes(days, mentions, findings) if quoting else days)
     amounts = _amount_words(text, low, evidence, az)
+    if ("stop" in az or "direct" in az) and evidence.amounts:
+        amounts += nonstop_said(text, low, evidence)      # "a nonstop flight": no stops
     # each cue of letters a-z, or its piece of them before a space, tested on ``az`` (a
     # third of the cost on ``low``, and the same answer), the others only when the text holds
     # a character that is not ASCII
@@ -657,6 +670,26 @@ def sweep(text: str, evidence: Evidence, settings: SweepSettings = SweepSettings
 
 
 _INLINE_MARKER = re.compile(r"[.)] [A-Z]")
+
+
+def _durations_said(text: str, mentions: Sequence[Mention], evidence: Evidence
+                    ) -> tuple[list[tuple[int, int]], list[Finding]]:
+    """The durations of hours and minutes the text says (``units.compound_durations``), each
+    one value in minutes: held by a duration the evidence writes so ("11h 10m", "PT11H10M"),
+    or by a field that counts minutes (``duration_minutes: 670``). Their spans, and a finding
+    for each one neither holds ("11h 20m" is no part of the evidence's 11h 10m and 10h 20m)."""
+    spans, findings = [], []
+    for start, end, minutes, _ in compound_durations(text, mentions):
+        spans.append((start, end))
+        units = evidence.units.get(Decimal(minutes))
+        if minutes in evidence.durations or (units is not None and "minute" in units[0]):
+            continue
+        hours, rest = divmod(minutes, 60)
+        findings.append(_new_finding(
+            "number", text[start:end], str(minutes), start, end, "unsupported_number",
+            f"{text[start:end]} ({hours} h {rest:02d} min) is not a duration in the evidence; "
+            "a duration is compared whole, not part by part"))
+    return spans, findings
 
 
 def _inline_marker(text: str, mention: Mention) -> bool:

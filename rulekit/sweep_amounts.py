@@ -14,6 +14,7 @@ from decimal import Decimal
 from typing import Mapping, Sequence
 
 from rulekit.evidence import WORD_AFTER, Amount, Evidence, noun
+from rulekit.sweep_days import _in_question
 from rulekit.findings import _FIGURE_KINDS, Finding, _new_finding
 from rulekit.numbers import plain_decimal
 from rulekit.units import unit_word
@@ -1210,6 +1211,38 @@ def _whole_of(before: list[str]) -> bool:
 # nights", "a total of 5 reviews", "a booking of 3 rooms".
 _WHOLE_BEFORE_OF = frozenset("stay stays total booking reservation visit trip holiday vacation "
                              "break tour period run streak series".split())
+
+
+# "nonstop", "non-stop", "a direct flight", "flies direct": there are no stops, held to the
+# fields that count stops (``stops``, ``number_of_stops``) as "no stops" is.
+_DIRECT_AFTER = r"(?=[ \t\u00a0]+flights?(?![\w-]))"       # "a direct flight"
+_DIRECT_BEFORE = r"(?:(?<=fly )|(?<=flies )|(?<=it's )|(?<=it’s )|(?<=is ))"    # "flies direct"
+_NONSTOP = re.compile(rf"(?<![\w-])(?:non-?stop|direct{_DIRECT_AFTER}|{_DIRECT_BEFORE}direct"
+                      r"(?=[ \t\u00a0]*[.!,;]|[ \t\u00a0]+to[ \t\u00a0]))(?![\w-])")
+_NONSTOP_DENIED = re.compile(r"(?<![a-z])(?:not|no|n't|n’t|never|without|no longer)[ \t\u00a0]+"
+                             r"(?:[a-z]+[ \t\u00a0]+)?(?:a[ \t\u00a0]+)?\Z")
+_STOP_WORDS = frozenset(("stop",))
+
+
+def nonstop_said(text: str, low: str, evidence: Evidence) -> list[Finding]:
+    """"nonstop", "non-stop" and "direct flight" said as a state, judged as "no stops" is
+    against the fields that count stops; not in a question, a supposition or a negation ("it
+    is not a nonstop flight"). ``low`` is ``text`` lower-cased; callers test "stop" or
+    "direct" in it first."""
+    amounts = [a for a in evidence.amounts_by_words.get(_STOP_WORDS, ()) if a.state != "unknown"]
+    if not amounts or any(a.state == "zero" for a in amounts):
+        return []
+    if len(low) != len(text):
+        low = _ascii_lower(text)
+    findings = []
+    for said in _NONSTOP.finditer(low):
+        start, end = said.span()
+        if _NONSTOP_DENIED.search(low, max(0, start - 24), start) \
+                or _SUPPOSED.search(low, max(0, start - 64), start) \
+                or _in_question(low, end):
+            continue
+        findings.append(_amount_finding(text[start:end], start, "zero", amounts))
+    return findings
 
 
 def _counted(evidence: Evidence, first: str, second: str | None) -> tuple[list, int]:

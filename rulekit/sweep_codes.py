@@ -167,6 +167,60 @@ def code_like(run: str, glued_digits: bool = False) -> bool:
     return False
 
 
+# A code written with a space: a carrier's letters before its number ("BA 283", "LH 400", "U2
+# 8021"), or a word that numbers a place or a service ("Terminal 5", "Gate 12", "Platform 9").
+SPACED_CODE_WORDS = frozenset({"terminal", "gate", "flight", "platform", "pier", "concourse",
+                               "carousel", "track", "berth", "hall", "train", "bus", "route"})
+_WORD_BEFORE_SPACE = re.compile(r"(?<![\w-])([A-Za-z][A-Za-z0-9]{0,11}|[0-9][A-Z])[ \u00a0]\Z")
+_CARRIER = re.compile(r"[A-Z]{2,3}|[A-Z][0-9]|[0-9][A-Z]")
+# Capitals before a number that say a quantity or a word of a line in capitals, no carrier:
+# "QTY 2", "NO 5", "GET 3 BAGS".
+_NOT_CARRIERS = frozenset("QTY PCS PC NO NR NUM TOT MAX MIN AVG ETA AGE VAT TAX FEE PER AND THE "
+                          "FOR ALL OF TO IN ON AT BY UP OR IS ARE YOU GET BUY ADD SET ONLY JUST "
+                          "NOW WAS SAVE OFF".split())
+# A model number's tail after a hyphen: "777-300ER", "A320-200N" (not "10-12PM", a range).
+_MODEL_TAIL = re.compile(r"-[0-9]+([A-Z]{1,3})(?![\w-])")
+
+
+def spaced_code(text: str, start: int, end: int) -> tuple[int, int] | None:
+    """The span of the code whose digits are [start, end) when the code is written with a space
+    or ends in a model's hyphenated tail: "BA 283", "Terminal 5", "777-300ER"; else None. Not
+    a number with decimals, nor one a letter or digit touches. The character after the digits
+    is tested first, then a window of a word before them."""
+    digits = text[start:end]
+    if not digits.isdigit():
+        return None
+    after = text[end:end + 1]
+    if after == "-":
+        tail = _MODEL_TAIL.match(text, end)
+        if tail is not None and tail[1] not in ("AM", "PM"):
+            return start, tail.end()
+        return None
+    if after.isalnum() or start < 3 or text[start - 1] not in (" ", "\u00a0"):
+        return None
+    word = _WORD_BEFORE_SPACE.search(text, max(0, start - 14), start)
+    if word is None or not (_CARRIER.fullmatch(word[1]) and word[1] not in _NOT_CARRIERS
+                            or word[1].casefold() in SPACED_CODE_WORDS):
+        return None
+    return word.start(1), end
+
+
+def glued_forms(code: str) -> tuple[str, ...]:
+    """A carrier's code in both spellings, case-folded: "BA 283" and "BA283" are one flight to
+    a traveller. Any other code only as written."""
+    folded = " ".join(code.split()).casefold()
+    letters, _, digits = folded.partition(" ")
+    if digits.isdigit() and _CARRIER.fullmatch(letters.upper()):
+        return folded, letters + digits
+    glued = _GLUED_CARRIER.fullmatch(folded)
+    if glued is not None:
+        return folded, f"{glued[1]} {glued[2]}"
+    return (folded,)
+
+
+_GLUED_CARRIER = re.compile(r"([a-z]{2,3})([0-9]{1,4})")
+
+
 def code_forms(run: str) -> Iterable[str]:
     """``run`` case-folded, then without the words of letters after it ("BT-3-compatible" is
     "bt-3"): the forms an answer's code may match the evidence's in."""

@@ -230,11 +230,39 @@ def _relative_pattern(language: str, parts: tuple[bool, bool, bool]
         {w.lower(): o for w, o in words.items()}
 
 
-def _relative_days(text: str, evidence: Evidence, locale: str
+# Between a relative day and its clock time: "tomorrow at 23:30", "tomorrow night at 11:30 pm";
+# and between a clock time and its day: "23:30 tomorrow".
+_RELATIVE_TO_TIME = re.compile(r"(?i)[ \t\u00a0,]*(?:(?:morning|afternoon|evening|night)"
+                               r"[ \t\u00a0,]+)?(?:(?:at|um|à|@)[ \t\u00a0]+)?\Z")
+_TIME_TO_RELATIVE = re.compile(r"[ \t\u00a0]+\Z")
+
+
+def _clock_of_day(text: str, start: int, end: int, mentions: Sequence[Mention]
+                  ) -> Mention | None:
+    """The clock time said with the relative day at [start, end): right after it ("tomorrow
+    at 23:30", "tonight at 11:30 pm") or right before it ("23:30 tomorrow"); None if none."""
+    starts = [m.start for m in mentions]
+    index = bisect.bisect_left(starts, end)
+    after = mentions[index] if index < len(mentions) else None
+    if after is not None and after.start - end <= 24 and _clock_alone(after) \
+            and _RELATIVE_TO_TIME.match(text, end, after.start):
+        return after
+    before = mentions[index - 1] if index else None
+    if before is not None and before.end <= start and start - before.end <= 3 \
+            and _clock_alone(before) and _TIME_TO_RELATIVE.match(text, before.end, start):
+        return before
+    return None
+
+
+def _relative_days(text: str, evidence: Evidence, locale: str,
+                   mentions: Sequence[Mention] = ()
                    ) -> tuple[list[Finding], set[tuple[int, int]]]:
     """Relative days ("yesterday", "3 days ago", gestern, 昨天) resolved against
     the evidence's today: the findings, and the spans of the day counts that were resolved (the
-    3 of "3 days ago" is judged with its day, as the date part it is, not as a quantity)."""
+    3 of "3 days ago" is judged with its day, as the date part it is, not as a quantity). A
+    clock time said with a day of them ("tomorrow at 23:30", ``_clock_of_day``; ``mentions``
+    are the text's, in order) is held to that day, as a weekday's is: a time the evidence holds
+    on another day does not back it (its span is then settled, judged with the day)."""
     findings, settled = [], set()
     today = evidence.today
     language = locale.split("_")[0].lower()
@@ -308,6 +336,20 @@ def _relative_days(text: str, evidence: Evidence, locale: str
             day = today + dt.timedelta(days=offset)
         except OverflowError:
             day = None
+        clock = _clock_of_day(text, *match.span(), mentions) \
+            if day is not None and mentions and abs(offset) <= 2 else None
+        if clock is not None:
+            if _time_on_day(evidence, lambda held: held == day, clock.time) or (
+                    None, clock.time.hour, clock.time.minute) in evidence.clock:
+                continue        # (a time the evidence writes with no day is any day's: hours)
+            s, e = min(clock.start, match.start()), max(clock.end, match.end())
+            settled.add((clock.start, clock.end))
+            findings.append(_new_finding(
+                "date", text[s:e], day.isoformat(), s, e, "unsupported_date",
+                f"'{text[s:e]}' is {clock.time.hour:02d}:{clock.time.minute:02d} on "
+                f"{day.isoformat()} (the evidence's today is {today.isoformat()}), and the "
+                "evidence holds no such time on that day"))
+            continue
         if day is not None and (day in evidence.stated_days or (
                 offset == 0 and day in evidence.days and not _event_day(text, *match.span(),
                                                                            language))):
@@ -331,6 +373,47 @@ def _relative_days(text: str, evidence: Evidence, locale: str
                                      "unsupported_date", f"'{said}' is {meant} (the evidence's "
                                      f"today is {today.isoformat()}), and no date in the "
                                      "evidence is that day"))
+    return findings, settled
+
+
+# A day offset after an itinerary's time: "arrives 11:40 (+1)", the arrival's day minus the
+# departure's.
+_DAY_OFFSET_BEFORE = re.compile(r"[ \t\u00a0]?\(\Z")
+
+
+def day_offsets(text: str, mentions: Sequence[Mention], evidence: Evidence
+                ) -> tuple[list[Finding], set[tuple[int, int]]]:
+    """The day offsets written "(+1)" right after a clock time, each judged as one: the
+    evidence must hold that time on a day N days after the day it holds the time said before
+    it in the sentence (the departure's), or after a day it holds any time on when none is
+    said. The findings, and the spans of the offsets (no plain numbers). Callers test
+    ``"(+" in text`` first."""
+    findings, settled = [], set()
+    for at, mention in enumerate(mentions):
+        if mention.sign != "+" or mention.kind != "number" or at == 0 \
+                or text[mention.end:mention.end + 1] != ")" or mention.value is None \
+                or not 0 < mention.value <= 3 or mention.decimals:
+            continue
+        arrival = mentions[at - 1]
+        if not _clock_alone(arrival) or not _DAY_OFFSET_BEFORE.match(
+                text, arrival.end, mention.start):
+            continue
+        settled.add((mention.start, mention.end))
+        departure = next((m for m in reversed(mentions[:at - 1]) if _clock_alone(m)), None)
+        if departure is not None and _SENTENCE_END.search(text, departure.end, arrival.start):
+            departure = None
+        shift = dt.timedelta(days=int(mention.value))
+        landed = [held for held, hour, minute in evidence.clock if held is not None
+                  and (hour, minute) == (arrival.time.hour, arrival.time.minute)]
+        left = {held for held, hour, minute in evidence.clock if held is not None and (
+            departure is None or (hour, minute) == (departure.time.hour, departure.time.minute))}
+        if any(day - shift in left for day in landed):
+            continue
+        said = f"the day of {departure.text}" if departure is not None else "a day it holds"
+        findings.append(_new_finding(
+            "date", mention.text, mention.text, mention.start, mention.end, "unsupported_date",
+            f"'{arrival.text} ({mention.text})' is {arrival.text} {int(mention.value)} day(s) "
+            f"after {said}; the evidence holds no such time that many days later"))
     return findings, settled
 
 

@@ -202,6 +202,46 @@ def glued_unit(text: str, start: int, token: str) -> str | None:
     return unit
 
 
+# A duration of hours and minutes written as one value: "11h 10m", "11 hours and 10 minutes",
+# "a 1-hour 50-minute layover", "1 hr 50 min", and ISO 8601's "PT11H10M" (Amadeus, Duffel).
+_HOURS_MINUTES = re.compile(r"(?i)\d+[ \u00a0-]?(?:hours?|hrs?|h)(?![a-z])[ \u00a0,]*"
+                            r"(?:and[ \u00a0]+)?(\d+)[ \u00a0-]?(?:minutes?|mins?|m)(?![a-z])")
+_ISO_DURATION = re.compile(r"PT(?:([0-9]+)H)?(?:([0-9]+)M)?(?:0+S)?")
+
+
+def compound_durations(text: str, mentions) -> list[tuple[int, int, int, frozenset[int]]]:
+    """Each duration of hours and minutes in ``text`` (``_HOURS_MINUTES``, ``_ISO_DURATION``)
+    as (start, end, minutes, the indices of ``mentions`` that are its parts): one value, whose
+    parts are no numbers (nor "10m" a name). Each test is anchored at a number's digits, with
+    a letter after them first."""
+    found: list[tuple[int, int, int, frozenset[int]]] = []
+    taken = -1
+    for at, mention in enumerate(mentions):
+        if mention.kind != "number" or mention.start < taken or mention.value is None:
+            continue
+        token = mention.token or ""
+        if token[:2] == "PT" and mention.glued:
+            iso = _ISO_DURATION.fullmatch(token)
+            if iso is None or not (iso[1] or iso[2]):
+                continue
+            start, end = mention.token_span
+            minutes = int(iso[1] or 0) * 60 + int(iso[2] or 0)
+        else:
+            tail = text[mention.end:mention.end + 3].lower()
+            if "h" not in tail:
+                continue
+            said = _HOURS_MINUTES.match(text, mention.start)
+            if said is None or int(said[1]) >= 60:
+                continue
+            start, end = said.span()
+            minutes = int(said[0][:mention.end - mention.start]) * 60 + int(said[1])
+        parts = frozenset(i for i in range(at, len(mentions))
+                          if start <= mentions[i].start and mentions[i].end <= end)
+        found.append((start, end, minutes, parts))
+        taken = end
+    return found
+
+
 def _alternation(words) -> str:
     return "|".join(sorted((re.escape(word) for word in words), key=len, reverse=True))
 

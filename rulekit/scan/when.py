@@ -258,6 +258,10 @@ _CLOSING_WORDS = frozenset("close closes closing closed shut shuts".split())
 # the sweep backs only with evidence that says so. "within 24 hours" is a duration.
 _ALL_DAY = re.compile(r"/7(?![0-9/])|[ \u00a0](?:hours|hrs)(?:[ \u00a0]a[ \u00a0]day)?(?![\w])")
 _ALL_DAY_BEFORE = frozenset("open opens staffed available".split())
+# After "open 24 hours", a word that makes it a time before or after an event: "check-in opens
+# 24 hours before departure" is a duration, not opening hours.
+_ALL_DAY_NOT_AFTER = frozenset("before after prior ahead earlier later until till ago from "
+                               "beforehand".split())
 # "24 hours a day, 7 days a week": the week said after the day is the same all-day mention.
 _ALL_WEEK_AFTER = re.compile(r",?(?:[ \u00a0]and)?[ \u00a0]7[ \u00a0]days[ \u00a0](?:a|per)"
                              r"[ \u00a0]week(?![\w])")
@@ -564,7 +568,8 @@ class _When:
             if text.startswith("24", s):
                 found = _ALL_DAY.match(text, e)
                 if found and (found.group().endswith("day")
-                              or _word_before(text, s) in _ALL_DAY_BEFORE):
+                              or _word_before(text, s) in _ALL_DAY_BEFORE
+                              and _word_after(text, found.end()) not in _ALL_DAY_NOT_AFTER):
                     week = _ALL_WEEK_AFTER.match(text, found.end()) \
                         if found.group().endswith("day") else None
                     return self.all_day(s, week.end() if week else found.end())
