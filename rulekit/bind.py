@@ -69,6 +69,7 @@ from rulekit.numbers import plain_decimal
 from rulekit.policy import Binding, BoundEntity, Formula, Policy, Rank
 from rulekit.scan import Mention, scan
 from rulekit.scan.base import _CJK_CHARS, _is_cjk
+from rulekit.scan.figures import CHANGED_BEFORE, FALL_BEFORE, RISE_BEFORE, change_word_before
 from rulekit.sweep import Finding
 
 # Number words a compound form or an implicit figure may hold ("three-of-four", "a steal").
@@ -670,6 +671,8 @@ def bind(text: str, evidence: Any, policy: Policy | None, *, locale: str = "en_U
             continue
         if span is not None:
             claimed.add(*span)
+        if _said_as_change(text, mention):
+            continue    # "gained 1,326 followers": the sweep holds it to the changes
         figures.append(_Figure(mention.start, mention.end, mention.text, mention.value, fields,
                                mention.decimals, mention.scale,
                                reach=span[1] if span is not None else mention.end, sign=sign,
@@ -1062,6 +1065,24 @@ def _field_words(text: str, mention: Mention, vocabulary: _Vocabulary):
         if hit is not None:
             return _owners_named(vocabulary, hit.group("word")), None, True
     return (), None, False
+
+
+# Words just before a figure that make it the size of a change ("gained 1,326 followers", "grew
+# by 1,326", "is up 3,900", "lost 41"), and "more" between a figure and its field word ("1,326
+# more followers").
+_CHANGE_WORDS = FALL_BEFORE | RISE_BEFORE | CHANGED_BEFORE
+_MORE_AFTER = re.compile(r"[ \t\u00a0]+(?:more|fewer)\b", re.IGNORECASE)
+
+
+def _said_as_change(text: str, mention: Mention) -> bool:
+    """Whether ``mention`` states how much a field changed, not its level: a change word before
+    it ("gained 1,326 followers", "grew by 1,326", "up 3,900 subscribers"), a sign written on it
+    ("+1,326 followers") or "more" after it ("1,326 more followers"). Such a figure is not held
+    to the field's cell (the level); the sweep holds it to the changes the evidence holds, with
+    the direction its words say."""
+    return mention.text[:1] in "+\u2212" or mention.sign is not None \
+        or change_word_before(text, mention.start) in _CHANGE_WORDS \
+        or _MORE_AFTER.match(text, mention.end) is not None
 
 
 # After a field word, a noun it is the adjective of: "three-point *range*".
