@@ -671,6 +671,10 @@ class Evidence:
     # (day, hour, minute, offset) of every stored timestamp with an offset, as written: which
     # zone a name of several zones ("16:05 BST") means, when the evidence's offset is one of them.
     offset_clock: frozenset[tuple[dt.date, int, int, dt.timedelta]] = frozenset()
+    # (hours, minutes) of every length of time written like a clock time, "18:05", in a field
+    # named for a length (``duration``, ``video_length``, ``runtime``: ``_LENGTH_WORDS``): no
+    # time of day, it backs only the same length said as one ("runs 18:05").
+    lengths: frozenset[tuple[int, int]] = frozenset()
     # (signed value, percent) of every change the evidence holds: a number in a field named
     # like a change ("views_change_pct": 12.5 is (12.5, True) and (12.5, False)), a negative
     # number anywhere, a number written with its sign, and a number in a field whose name says
@@ -1140,6 +1144,12 @@ class Evidence:
         return frozenset((hour, minute) for _, hour, minute in self.clock)
 
     @functools.cached_property
+    def clocked_days(self) -> frozenset[dt.date]:
+        """The days the evidence holds a clock time on: a time it writes without a day (an
+        event's ``time`` beside its ``date``) is the time of a day only when it holds none."""
+        return frozenset(day for day, _, _ in self.clock if day is not None)
+
+    @functools.cached_property
     def utc_clock_times(self) -> frozenset[tuple[int, int]]:
         """(hour, minute) in UTC of every instant, whatever its day."""
         return frozenset((hour, minute) for _, hour, minute in self.utc_clock)
@@ -1513,6 +1523,7 @@ class _Builder:
         self.utc_clock: set[tuple[dt.date | None, int, int]] = set()
         self.offset_clock: set[tuple[dt.date, int, int, dt.timedelta]] = set()
         self.zoned_clock: set[tuple[int, int, str]] = set()
+        self.lengths: set[tuple[int, int]] = set()
         self.rows: Mapping[int, RowRule] = {}
         self.withheld: dict[Decimal, Withheld] = {}
         self.withheld_days: dict[dt.date, Withheld] = {}
@@ -2254,7 +2265,11 @@ class _Builder:
         elif kind == "date" and (mention.day is not None or mention.time is not None):
             if mention.day is not None:
                 self._add_day(mention.day, keys)
-            if mention.time is not None:
+            if mention.time is not None and mention.day is None and keys \
+                    and not _LENGTH_WORDS.isdisjoint(key_words(keys[-1])):
+                # "duration": "18:05" is a length, no time of day
+                self.lengths.add((mention.time.hour, mention.time.minute))
+            elif mention.time is not None:
                 self.clock.add((mention.day, mention.time.hour, mention.time.minute))
                 zone = self._zone_around() if mention.day is None else None
                 if zone is not None:      # "hours": "09:00-18:00" beside "timezone"
@@ -2317,7 +2332,7 @@ class _Builder:
             placeholder_values=frozenset(self.placeholder_values - values),
             has_today=self.has_today, today=self.today, clock=frozenset(self.clock),
             utc_clock=frozenset(self.utc_clock), offset_clock=frozenset(self.offset_clock),
-            zoned_clock=frozenset(self.zoned_clock),
+            zoned_clock=frozenset(self.zoned_clock), lengths=frozenset(self.lengths),
             withheld={v: why for v, why in self.withheld.items() if v not in values},
             withheld_days={d: why for d, why in self.withheld_days.items() if d not in self.days},
             row_rules=self.rows, raw=raw, changes=frozenset(self.changes),
@@ -2915,6 +2930,8 @@ WORD_AFTER = re.compile(r"[ \u00a0]([A-Za-z]+)(?![\w-])")
 # a count but does not make the thing counted, since the parts may be named otherwise (PTS).
 _AGGREGATE_WORDS = frozenset({"total", "totals", "sum", "combined", "overall", "cumulative",
                               "lifetime", "all"})
+# The words of a field's name that say its "18:05" is a length of time, not a time of day.
+_LENGTH_WORDS = frozenset({"duration", "length", "runtime", "elapsed", "playtime"})
 # Things counted in units of time: a number before them is a duration, not a count of rows.
 _DURATION_NOUNS = frozenset({"second", "minute", "min", "hour", "hr", "day", "week", "month",
                              "year", "time"})

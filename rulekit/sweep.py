@@ -971,6 +971,10 @@ _HALF_NEXT = re.compile(r"(?i)[ \u00a0]{1,3}(?:(?:this|tomorrow|in[ \u00a0]the|e
 _READER_ZONE = re.compile(r"[ \u00a0]*\(?[ \u00a0]*(?:(?P<your>(?:in[ \u00a0]+)?your(?:[ \u00a0]+own)?"
                           r"(?:[ \u00a0]+local)?[ \u00a0]+time(?:[ \u00a0]?zone)?)|local[ \u00a0]+time)"
                           r"(?![\w])", re.IGNORECASE)
+# A length of time written like a clock time ("18:05", "0:58"), and the words before a time of
+# day that no length follows ("went live at 18:05").
+_LENGTH_SAID = re.compile(r"[0-9]{1,2}:[0-5][0-9]")
+_AT_A_TIME = frozenset("at by until till before after around from since".split())
 _HALF_SAID = re.compile(r"(?i)[ap]\.?[ \u00a0]?m(?![a-z])|morning|evening|afternoon|night|noon")
 
 
@@ -2987,6 +2991,10 @@ class _Judge:
                     (time.hour, time.minute) == (0, 0) and (23, 59) in times
                     and _MIDNIGHT.search(mention.text)):
                 return None     # a sale that "ends at midnight" ends at 23:59 too
+            if (time.hour, time.minute) in self.evidence.lengths and time.tzinfo is None \
+                    and _LENGTH_SAID.fullmatch(mention.text) \
+                    and _word_before(self.text, mention.start) not in _AT_A_TIME:
+                return None     # "runs 18:05": the length the evidence holds, no time of day
             return self._finding(mention, "unsupported_date", f"{mention.text} is not a time in "
                                  "the evidence", value=normal, absent=True)
         if normal.startswith("--"):     # a day without a year: some evidence date must have it
@@ -3093,15 +3101,21 @@ class _Judge:
     def _time_on(self, day: dt.date, time: dt.time, mention: Mention) -> bool:
         """Whether the evidence holds the clock time ``time`` on ``day``: a zoned time an
         instant that is that time on that day in its zone, a time without a zone a clock time
-        of that day as written (in its own offset), or one written without a day."""
+        of that day as written (in its own offset), or one written without a day when the
+        evidence holds no clock time on that day."""
         if time.tzinfo is not None:
             return self._zoned(day, time)
         clock = self.evidence.clock
-        if (day, time.hour, time.minute) in clock or (None, time.hour, time.minute) in clock:
+        # a time written without a day ("best_posting_hour": "21:00") is the time of a day the
+        # evidence holds without one (an event's "time" beside its "date"), not of a day it holds
+        # at another time (a post that went live at 09:30 that day)
+        dayless = day not in self.evidence.clocked_days
+        if (day, time.hour, time.minute) in clock \
+                or dayless and (None, time.hour, time.minute) in clock:
             return True
         if time.hour < 12 and _either_half(mention.text) and (
                 (day, time.hour + 12, time.minute) in clock
-                or (None, time.hour + 12, time.minute) in clock):
+                or dayless and (None, time.hour + 12, time.minute) in clock):
             return True     # "8 o'clock" does not say which half of the day
         # "midnight on 1 December" ends 1 December, or begins it
         return (time.hour, time.minute) == (0, 0) and bool(_MIDNIGHT.search(mention.text)) and (
