@@ -69,6 +69,7 @@ from rulekit.numbers import plain_decimal
 from rulekit.policy import Binding, BoundEntity, Formula, Policy, Rank
 from rulekit.scan import Mention, scan
 from rulekit.scan.base import _CJK_CHARS, _is_cjk
+from rulekit.scan.tables import DELIMITER_ROW, cells_of
 from rulekit.scan.figures import CHANGED_BEFORE, FALL_BEFORE, RISE_BEFORE, change_word_before
 from rulekit.sweep import Finding
 
@@ -653,7 +654,10 @@ def bind(text: str, evidence: Any, policy: Policy | None, *, locale: str = "en_U
                 figures.append(_Figure(match.start(group), match.end(group), raw, value,
                                        fields, anchor=match.start(), reach=match.end(),
                                        rank=form.rank))
-    # 2. figures with a field word after or before them, or after the name of their row
+    # 2. the cells of a Markdown table: the row its name cell names, the field its header names
+    if "|" in text and vocabulary.words is not None:
+        figures += _table_cells(text, vocabulary, named, scanned, claimed)
+    # 3. figures with a field word after or before them, or after the name of their row
     names_from: dict[int, _Named] | None = None     # built when a figure needs it
     for mention in scanned:
         if claimed.covers(mention.start, mention.end):
@@ -1083,6 +1087,68 @@ def _said_as_change(text: str, mention: Mention) -> bool:
     return mention.text[:1] in "+\u2212" or mention.sign is not None \
         or change_word_before(text, mention.start) in _CHANGE_WORDS \
         or _MORE_AFTER.match(text, mention.end) is not None
+
+
+# Around a table's header or name cell: emphasis, quotes, and a unit in brackets ("Views (k)").
+_HEADER_MARKS = re.compile(r"^[\s*_`\"“”']*|[\s*_`\"“”']*(?:\([^()]*\))?[\s*_`\"“”']*$")
+
+
+def _table_cells(text: str, vocabulary: _Vocabulary, named: Sequence["_Named"], scanned,
+                 claimed: _Spans) -> list[_Figure]:
+    """The figures of the Markdown tables in ``text`` whose column header is a field word
+    ("| Post | Views |") and whose row names a row in a cell ("| 60-second shelf hack |
+    96,120 |"): each is bound like "<row>'s <field> is <cell>". A row that names no row, or
+    two, binds nothing; nor does a column whose header is no field word."""
+    found: list[_Figure] = []
+    starts = [n.start for n in named]
+    figures_at = [m.start for m in scanned]
+    lines = _line_spans(text)
+    for index in range(len(lines) - 1):
+        head, rule = lines[index], lines[index + 1]
+        if "|" not in text[head[0]:head[1]] or not DELIMITER_ROW.match(text, *rule):
+            continue
+        columns = {}
+        for column, (a, b) in enumerate(cells_of(text, *head)):
+            word = _HEADER_MARKS.sub("", text[a:b])
+            match = vocabulary.words.fullmatch(word) if word else None
+            if match is not None:
+                columns[column] = _owners_of(vocabulary, match)
+        if not columns:
+            continue
+        for row_start, row_end in lines[index + 2:]:
+            if "|" not in text[row_start:row_end]:
+                break
+            cells = cells_of(text, row_start, row_end)
+            names = [n for n in named[bisect.bisect_left(starts, row_start):
+                                      bisect.bisect_left(starts, row_end)] if not n.pronoun]
+            if len({(n.entity, n.row) for n in names}) != 1:
+                continue        # no row named, or two: the cells are left to the rest
+            name = names[0]
+            for column, owners in columns.items():
+                fields = tuple(o for o in owners if o[0] == name.entity)
+                if column >= len(cells) or not fields:
+                    continue
+                a, b = cells[column]
+                for mention in scanned[bisect.bisect_left(figures_at, a):
+                                       bisect.bisect_left(figures_at, b)]:
+                    if mention.end > b or claimed.covers(mention.start, mention.end):
+                        continue
+                    claimed.add(mention.start, mention.end)
+                    found.append(_Figure(mention.start, mention.end, mention.text,
+                                         mention.value, fields, mention.decimals, mention.scale,
+                                         reach=mention.end, named=name,
+                                         currency=mention.currency))
+    return found
+
+
+def _line_spans(text: str) -> list[tuple[int, int]]:
+    """The (start, end) of every line of ``text``, without its line break."""
+    spans, start = [], 0
+    for match in re.finditer("\n", text):
+        spans.append((start, match.start()))
+        start = match.end()
+    spans.append((start, len(text)))
+    return spans
 
 
 # After a field word, a noun it is the adjective of: "three-point *range*".
