@@ -413,7 +413,8 @@ def _compiled_vocabulary(binding: Binding, dated: frozenset[tuple[str, str]] = f
     words = re.compile("|".join(f"(?P<w{i}>{_word_pattern(w)})" for i, w in enumerate(ordered)),
                        re.IGNORECASE) if ordered else None
     before = re.compile("(?P<word>" + "|".join(_word_pattern(w) for w in ordered) + ")"
-                        + _PARTICLE + _LINK + r"[\s:]*$", re.IGNORECASE) if ordered else None
+                        + _PARTICLE + _LINK + r"[\s:]*(?:[*_]{1,2}[\s:]*)?$", re.IGNORECASE) \
+        if ordered else None
     forms = []
     for entity in binding.entities:
         for form in entity.forms:
@@ -694,6 +695,8 @@ def bind(text: str, evidence: Any, policy: Policy | None, *, locale: str = "en_U
         if not n.pronoun:
             names_at.add(n.start, n.end)
     figures = [f for f in figures if not names_at.covers(f.start, f.end)]
+    if "#" in text:     # "### 60-second shelf hack" over "- **Views:** 198,450"
+        figures = _under_headings(text, figures, named, lookup, sentences)
     bound: list[Bound] = []
     judged = [(f, _judge(f, rows, derived, lookup, sentences, text, policy, withheld))
               for f in sorted(figures, key=lambda f: f.start)]
@@ -1139,6 +1142,51 @@ def _table_cells(text: str, vocabulary: _Vocabulary, named: Sequence["_Named"], 
                                          reach=mention.end, named=name,
                                          currency=mention.currency))
     return found
+
+
+# A Markdown heading ("### ...") opening a line, and the lines its block holds after it: blank
+# lines, list items and table rows.
+_HEADING = re.compile(r"[ ]{0,3}#{1,6}[ \t]")
+_BLOCK_LINE = re.compile(r"[ \t]*(?:$|[-*+][ \t]|\d{1,3}[.)][ \t]|\|)")
+
+
+def _under_headings(text: str, figures: list[_Figure], named: Sequence["_Named"],
+                    lookup: "_Lookup", sentences: list[int]) -> list[_Figure]:
+    """A heading that names one row ("### 60-second shelf hack") names the row of the list
+    under it ("- **Views:** 198,450"), up to the first line that is no list item, table row or
+    blank line: a figure there whose sentence names no row of its field's entity is that
+    row's, as under a list item that names it."""
+    blocks: list[tuple[int, int, _Named]] = []
+    starts = [n.start for n in named]
+    lines = _line_spans(text)
+    for index, (start, end) in enumerate(lines):
+        if not _HEADING.match(text, start, end):
+            continue
+        names = {(n.entity, n.row): n for n in named[bisect.bisect_left(starts, start):
+                                                     bisect.bisect_left(starts, end)]
+                 if not n.pronoun}
+        if len(names) != 1 or next(iter(names))[1] is None:
+            continue
+        reach = end
+        for line_start, line_end in lines[index + 1:]:
+            if not _BLOCK_LINE.match(text, line_start, line_end):
+                break
+            reach = line_end
+        blocks.append((end, reach, next(iter(names.values()))))
+    if not blocks:
+        return figures
+    opens = [b[0] for b in blocks]
+    kept = []
+    for figure in figures:
+        at = bisect.bisect_right(opens, figure.start) - 1
+        if at >= 0 and figure.named is None and not figure.subject and figure.start < blocks[at][1]:
+            heading = blocks[at][2]
+            wanted = frozenset(entity for entity, _ in figure.fields)
+            if heading.entity in wanted and None not in wanted \
+                    and _nearest(figure, lookup, sentences, wanted, len(text)) is None:
+                figure = dataclasses.replace(figure, named=heading)
+        kept.append(figure)
+    return kept
 
 
 def _line_spans(text: str) -> list[tuple[int, int]]:
