@@ -388,7 +388,8 @@ def _vocabulary(binding: Binding, policy: Policy | None = None) -> _Vocabulary:
                         for _, field in entity.words
                         if policy is not None and (spec := policy.entity(entity.name)) is not None
                         and (decl := spec.field(field)) is not None
-                        and decl.type.kind == "decimal" and getattr(decl.type, "percent", False))
+                        and decl.type.kind == "decimal" and (
+                            getattr(decl.type, "percent", False) or getattr(decl.type, "ratio", False)))
     vocabulary = _compiled_vocabulary(binding, dated, percent)  # equal bindings share one
     if len(_BY_IDENTITY) >= 64:
         _BY_IDENTITY.clear()
@@ -588,6 +589,7 @@ class _Figure:
     sign: bool = False          # bound by its currency sign alone ("$49", "1,980円")
     named: "_Named | None" = None   # the row named between it and its word ("42 of X in stock")
     currency: str | None = None     # the currency its sign or code names ("€0.40": EUR)
+    percent: bool = False           # written as a percentage ("4.84%")
 
 
 def bind(text: str, evidence: Any, policy: Policy | None, *, locale: str = "en_US",
@@ -681,7 +683,8 @@ def bind(text: str, evidence: Any, policy: Policy | None, *, locale: str = "en_U
         figures.append(_Figure(mention.start, mention.end, mention.text, mention.value, fields,
                                mention.decimals, mention.scale,
                                reach=span[1] if span is not None else mention.end, sign=sign,
-                               named=own_row, currency=mention.currency))
+                               named=own_row, currency=mention.currency,
+                               percent=mention.percent))
     figures = _in_lists(text, figures + _implicit(text, vocabulary, claimed, scanned))
     figures += _own(text, scanned, figures, claimed, sentences)
     # Words inside a field word ("three" of "percent from three") are not figures.
@@ -1083,12 +1086,11 @@ _MORE_AFTER = re.compile(r"[ \t\u00a0]+(?:more|fewer)\b", re.IGNORECASE)
 
 def _said_as_change(text: str, mention: Mention) -> bool:
     """Whether ``mention`` states how much a field changed, not its level: a change word before
-    it ("gained 1,326 followers", "grew by 1,326", "up 3,900 subscribers"), a sign written on it
-    ("+1,326 followers") or "more" after it ("1,326 more followers"). Such a figure is not held
-    to the field's cell (the level); the sweep holds it to the changes the evidence holds, with
-    the direction its words say."""
-    return mention.text[:1] in "+\u2212" or mention.sign is not None \
-        or change_word_before(text, mention.start) in _CHANGE_WORDS \
+    it ("gained 1,326 followers", "grew by 1,326", "up 3,900 subscribers"), a plus written on it
+    ("+1,326 followers"; a minus may be a level below zero, "balance -$42.10") or "more" after
+    it ("1,326 more followers"). Such a figure is not held to the field's cell (the level); the
+    sweep holds it to the changes the evidence holds, with the direction its words say."""
+    return mention.sign == "+" or change_word_before(text, mention.start) in _CHANGE_WORDS \
         or _MORE_AFTER.match(text, mention.end) is not None
 
 
@@ -1140,7 +1142,7 @@ def _table_cells(text: str, vocabulary: _Vocabulary, named: Sequence["_Named"], 
                     found.append(_Figure(mention.start, mention.end, mention.text,
                                          mention.value, fields, mention.decimals, mention.scale,
                                          reach=mention.end, named=name,
-                                         currency=mention.currency))
+                                         currency=mention.currency, percent=mention.percent))
     return found
 
 
@@ -1594,7 +1596,8 @@ def _nearest(figure: _Figure, lookup: _Lookup, sentences: list[int], wanted: fro
 def _verdict(figure: _Figure, entity: str | None, label: str, field: str, raw: Any,
              policy: Policy) -> Bound:
     truth = raw if isinstance(raw, Decimal) else _number(raw)
-    forms = _shown_forms(policy, entity, field, truth) if truth is not None else []
+    forms = _shown_forms(policy, entity, field, truth, figure.percent) \
+        if truth is not None else []
     shown = _money_text(policy, entity, field, raw) or (_plain(forms[-1]) if forms else "")
     make = functools.partial(Bound, figure.start, figure.end, figure.text, figure.value, entity,
                              label, field, truth, shown=shown)
@@ -1602,13 +1605,12 @@ def _verdict(figure: _Figure, entity: str | None, label: str, field: str, raw: A
         return make("misattributed")
     if figure.currency is not None and _other_money(policy, entity, field, figure.currency):
         return make("currency")
-    if any(figure.value == v for v in _shown_forms(policy, entity, field, truth)):
+    if any(figure.value == v for v in forms):
         return make("ok")
     tolerance = _tolerance(policy, entity, field)
-    if tolerance and any(abs(figure.value - v) <= tolerance
-                         for v in _shown_forms(policy, entity, field, truth)):
+    if tolerance and any(abs(figure.value - v) <= tolerance for v in forms):
         return make("ok")
-    if _rounds_to(figure, _shown_forms(policy, entity, field, truth)):
+    if _rounds_to(figure, forms):
         return make("rounded")
     return make("misattributed")
 
@@ -1635,9 +1637,11 @@ def _other_money(policy: Policy, entity: str | None, field: str, currency: str) 
     return own.upper() not in currency_codes(currency)
 
 
-def _shown_forms(policy: Policy, entity: str | None, field: str, truth: Decimal) -> list[Decimal]:
+def _shown_forms(policy: Policy, entity: str | None, field: str, truth: Decimal,
+                 percent: bool = False) -> list[Decimal]:
     """The cell as text may show it: as stored, money stored in minor units in major ones only
-    (129900 is "$1,299.00", never "$129,900"), a ratio also as a percentage."""
+    (129900 is "$1,299.00", never "$129,900"), a ratio also as a percentage; a ``decimal
+    ratio``'s only as a percentage when the figure is written as one (``percent``)."""
     spec = policy.entity(entity).field(field) if entity and policy.entity(entity) else None
     if spec is not None and spec.type.kind == "money" and \
             getattr(spec.type, "storage", None) == "minor" and truth == truth.to_integral_value():
@@ -1645,9 +1649,13 @@ def _shown_forms(policy: Policy, entity: str | None, field: str, truth: Decimal)
 
         truth = truth.scaleb(-get_currency_precision(spec.type.currency or policy.currency or "USD"))
     forms = [abs(truth), truth]
+    if spec is not None and spec.type.kind == "decimal" and getattr(spec.type, "ratio", False) \
+            and percent:
+        return [(abs(truth) * 100).normalize(), (truth * 100).normalize()]  # never "0.0484%"
     if spec is not None:
         kind = spec.type.kind
-        if kind == "decimal" and getattr(spec.type, "percent", False) and 0 < abs(truth) <= 1:
+        if kind == "decimal" and (getattr(spec.type, "percent", False) and 0 < abs(truth) <= 1
+                                  or getattr(spec.type, "ratio", False)):
             forms.append(truth * 100)
     return forms
 

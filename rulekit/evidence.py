@@ -1231,6 +1231,7 @@ class Evidence:
               authoritative: Iterable[str] = (), placeholders: Iterable[str] = (),
               percent_fields: Iterable[str] = (),
               query_dropped: Iterable[str] = (), no_money: Iterable[str] = (),
+              ratio_fields: Iterable[str] = (),
               field_placeholders: Iterable[tuple[str, str, str | None]] = (),
               minor_units: Mapping[str, int] | None = None,
               rows: Mapping[int, RowRule] | None = None,
@@ -1256,6 +1257,7 @@ class Evidence:
                            {p.casefold() for p in placeholders}, set(percent_fields))
         builder.query_dropped = _FieldTargets(query_dropped)
         builder.no_money = _FieldTargets(no_money)
+        builder.ratio_fields = _FieldTargets(ratio_fields)
         for field, value, unless in field_placeholders:
             builder.field_placeholders.setdefault(field, []).append((value, unless))
         builder.minor_units = dict(minor_units or {})
@@ -1510,6 +1512,7 @@ class _Builder:
         # day as written), for an instant no declared field's zone reads (``text``).
         self.header_zones: tuple[tuple[str, None], ...] = ()
         self.no_money = _FieldTargets(())
+        self.ratio_fields = _FieldTargets(())    # declared ``decimal ratio``: 0.0484 is 4.84 %
         self.queryless: set[str] = set()
         self.withheld_phones: dict[str, Withheld] = {}
         self.no_quantities: dict[str, str] = {}
@@ -1590,7 +1593,7 @@ class _Builder:
             and _RATING_NAMES.isdisjoint(key_words(keys[-1])) and self._in_item(keys, item)
 
     def _is_percent_field(self, keys: tuple[str, ...], path: str) -> bool:
-        return self._percent_reading(keys, path) in ("points", "ratio")
+        return self._percent_reading(keys, path) in ("points", "ratio", "declared ratio")
 
     def _percent_reading(self, keys: tuple[str, ...], path: str) -> str | None:
         """``_ratio_reading`` of the number at ``keys``: "points" for a field the ruleset or a
@@ -1601,6 +1604,8 @@ class _Builder:
             return None
         if self._points_field(keys, path):
             return "points"
+        if self.ratio_fields and self.ratio_fields.holds(keys, path):
+            return "declared ratio"
         reading = _ratio_reading(keys[-1])
         if reading is None and len(keys) >= 2:
             if _period_only(keys[-1]):
@@ -1881,7 +1886,9 @@ class _Builder:
             self.instalments.add(value)     # "installments": 3 backs "3x sem juros"
         shown = None
         reading = self._percent_reading(keys, path)
-        if reading in ("points", "ratio"):
+        if reading == "declared ratio":
+            shown = (value * 100).normalize()   # `decimal ratio`: 1.056 is 105.6 %
+        elif reading in ("points", "ratio"):
             shown = value if reading == "points" or abs(value) > 1 \
                 else (value * 100).normalize()  # "engagement_rate": 0.046 is 4.6 %
         elif reading == "unit" and 0 <= value <= 1:

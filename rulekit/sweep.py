@@ -231,6 +231,9 @@ class SweepSettings:
     # ``decimal`` that is no percentage), less those named like money: a currency never stands
     # for them (``rulekit.evidence.NO_MONEY``), as ``percent_fields``.
     no_money: tuple[str, ...] = ()
+    # The fields declared ``decimal ratio``: 0.0484 is 4.84 % (a ``percent`` field's 4.84 is),
+    # as ``percent_fields``.
+    ratio_fields: tuple[str, ...] = ()
 
     @classmethod
     def from_policy(cls, policy: Policy | None) -> "SweepSettings":
@@ -267,7 +270,10 @@ class SweepSettings:
                        for target in _field_targets(policy, e, f.name)),
                    identifier_fields=tuple(sorted({f.name for f in fields
                                                    if f.type.kind == "identifier"})),
-                   no_money=_no_money_fields(policy))
+                   no_money=_no_money_fields(policy),
+                   ratio_fields=tuple(target for e in policy.entities for f in e.fields
+                                      if f.type.kind == "decimal" and f.type.ratio
+                                      for target in _field_targets(policy, e, f.name)))
 
     def index(self, evidence: Any, locale: str, *, now: dt.datetime | None = None) -> Evidence:
         """Index ``evidence`` once for any number of audits. ``now`` is when its rows' ages
@@ -289,6 +295,7 @@ class SweepSettings:
                                percent_fields=self._names(self.percent_fields),
                                query_dropped=self._names(self.query_dropped),
                                no_money=self._names(self.no_money),
+                               ratio_fields=self._names(self.ratio_fields),
                                field_placeholders=self.field_placeholders,
                                minor_units=dict(self.minor_units), rows=rows,
                                currencies=dict(self.money_currencies), zones=self.field_zones,
@@ -355,7 +362,8 @@ def _no_money_fields(policy: Policy) -> tuple[str, ...]:
     if not any(f.type.kind == "money" for e in policy.entities for f in e.fields):
         return ()
     return tuple(target for e in policy.entities for f in e.fields
-                 if f.type.kind == "integer" or f.type.kind == "decimal" and not f.type.percent
+                 if f.type.kind == "integer" or f.type.kind == "decimal" and not (
+                     f.type.percent or f.type.ratio)
                  if not _money_name(f.name) for target in _field_targets(policy, e, f.name))
 
 
