@@ -71,7 +71,7 @@ from rulekit.scan import Mention, scan
 from rulekit.scan.base import _CJK_CHARS, _is_cjk
 from rulekit.scan.tables import DELIMITER_ROW, cells_of
 from rulekit.scan.figures import CHANGED_BEFORE, FALL_BEFORE, RISE_BEFORE, change_word_before
-from rulekit.sweep import Finding
+from rulekit.sweep import Finding, phrasal_up_down
 
 # Number words a compound form or an implicit figure may hold ("three-of-four", "a steal").
 _WORD_VALUES = {w: i for i, w in enumerate(
@@ -658,11 +658,17 @@ def bind(text: str, evidence: Any, policy: Policy | None, *, locale: str = "en_U
                                        fields, anchor=match.start(), reach=match.end(),
                                        rank=form.rank))
     # 2. the cells of a Markdown table: the row its name cell names, the field its header names
+    # (its figures are not claimed text: one rounded, "12k", is still the sweep's to judge)
+    tabled: set[int] = set()
     if "|" in text and vocabulary.words is not None:
-        figures += _table_cells(text, vocabulary, named, scanned, claimed)
+        cells = _table_cells(text, vocabulary, named, scanned, claimed)
+        tabled = {f.start for f in cells}
+        figures += cells
     # 3. figures with a field word after or before them, or after the name of their row
     names_from: dict[int, _Named] | None = None     # built when a figure needs it
     for mention in scanned:
+        if mention.start in tabled:
+            continue
         if claimed.covers(mention.start, mention.end):
             settled.add((mention.start, mention.end))
             continue
@@ -1086,12 +1092,16 @@ _MORE_AFTER = re.compile(r"[ \t\u00a0]+(?:more|fewer)\b", re.IGNORECASE)
 
 def _said_as_change(text: str, mention: Mention) -> bool:
     """Whether ``mention`` states how much a field changed, not its level: a change word before
-    it ("gained 1,326 followers", "grew by 1,326", "up 3,900 subscribers"), a plus written on it
+    it ("gained 1,326 followers", "grew by 1,326", "is up 3,900 subscribers"; not the end of a
+    phrasal verb, "racked up 96,120 views": ``phrasal_up_down``), a plus written on it
     ("+1,326 followers"; a minus may be a level below zero, "balance -$42.10") or "more" after
     it ("1,326 more followers"). Such a figure is not held to the field's cell (the level); the
     sweep holds it to the changes the evidence holds, with the direction its words say."""
-    return mention.sign == "+" or change_word_before(text, mention.start) in _CHANGE_WORDS \
-        or _MORE_AFTER.match(text, mention.end) is not None
+    if mention.sign == "+" or _MORE_AFTER.match(text, mention.end) is not None:
+        return True
+    word = change_word_before(text, mention.start)
+    return word in _CHANGE_WORDS and not (word in ("up", "down")
+                                          and phrasal_up_down(text, mention))
 
 
 # Around a table's header or name cell: emphasis, quotes, and a unit in brackets ("Views (k)").
@@ -1138,7 +1148,6 @@ def _table_cells(text: str, vocabulary: _Vocabulary, named: Sequence["_Named"], 
                                        bisect.bisect_left(figures_at, b)]:
                     if mention.end > b or claimed.covers(mention.start, mention.end):
                         continue
-                    claimed.add(mention.start, mention.end)
                     found.append(_Figure(mention.start, mention.end, mention.text,
                                          mention.value, fields, mention.decimals, mention.scale,
                                          reach=mention.end, named=name,

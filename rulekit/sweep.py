@@ -1188,13 +1188,21 @@ def _stated_change(text: str, mention: Mention) -> str:
         return ""
     if not mention.percent and _SCORE_AFTER.match(text, mention.end):
         return ""       # "fell 102-98", "dropped 3-2": a score or a record, no change
-    if word in ("up", "down") and not mention.percent:
-        words = text[max(0, mention.start - 40):mention.start].split()
-        at = len(words) - (2 if words and words[-1].lower() == "by" else 1)
-        if at >= 1 and words[at - 1][-1:] not in ",;:(" \
-                and words[at - 1].lower().replace("’", "'") not in _BE_WORDS:
-            return ""
+    if word in ("up", "down") and phrasal_up_down(text, mention):
+        return ""
     return word
+
+
+def phrasal_up_down(text: str, mention: Mention) -> bool:
+    """Whether "up" or "down" (maybe with "by") just before ``mention``, a number that is no
+    percentage, ends a phrasal verb ("set up 3 campaigns", "racked up 96,120 views", "went down
+    2 floors") rather than saying a change ("is up 3,100", ", down 120", "up 3.1%")."""
+    if mention.percent:
+        return False
+    words = text[max(0, mention.start - 40):mention.start].split()
+    at = len(words) - (2 if words and words[-1].lower() == "by" else 1)
+    return at >= 1 and words[at - 1][-1:] not in ",;:(" \
+        and words[at - 1].lower().replace("’", "'") not in _BE_WORDS
 
 
 # The same in German, French, Spanish, Italian, Portuguese and Dutch, in the text's locale: a
