@@ -69,7 +69,9 @@ from rulekit.numbers import plain_decimal
 from rulekit.policy import Binding, BoundEntity, Formula, Policy, Rank
 from rulekit.scan import Mention, scan
 from rulekit.scan.base import _CJK_CHARS, _is_cjk
-from rulekit.sweep import Finding
+from rulekit.scan.tables import DELIMITER_ROW, cells_of
+from rulekit.scan.figures import CHANGED_BEFORE, FALL_BEFORE, RISE_BEFORE, change_word_before
+from rulekit.sweep import Finding, phrasal_up_down
 
 # Number words a compound form or an implicit figure may hold ("three-of-four", "a steal").
 _WORD_VALUES = {w: i for i, w in enumerate(
@@ -386,7 +388,8 @@ def _vocabulary(binding: Binding, policy: Policy | None = None) -> _Vocabulary:
                         for _, field in entity.words
                         if policy is not None and (spec := policy.entity(entity.name)) is not None
                         and (decl := spec.field(field)) is not None
-                        and decl.type.kind == "decimal" and getattr(decl.type, "percent", False))
+                        and decl.type.kind == "decimal" and (
+                            getattr(decl.type, "percent", False) or getattr(decl.type, "ratio", False)))
     vocabulary = _compiled_vocabulary(binding, dated, percent)  # equal bindings share one
     if len(_BY_IDENTITY) >= 64:
         _BY_IDENTITY.clear()
@@ -411,7 +414,8 @@ def _compiled_vocabulary(binding: Binding, dated: frozenset[tuple[str, str]] = f
     words = re.compile("|".join(f"(?P<w{i}>{_word_pattern(w)})" for i, w in enumerate(ordered)),
                        re.IGNORECASE) if ordered else None
     before = re.compile("(?P<word>" + "|".join(_word_pattern(w) for w in ordered) + ")"
-                        + _PARTICLE + _LINK + r"[\s:]*$", re.IGNORECASE) if ordered else None
+                        + _PARTICLE + _LINK + r"[\s:]*(?:[*_]{1,2}[\s:]*)?$", re.IGNORECASE) \
+        if ordered else None
     forms = []
     for entity in binding.entities:
         for form in entity.forms:
@@ -585,6 +589,7 @@ class _Figure:
     sign: bool = False          # bound by its currency sign alone ("$49", "1,980円")
     named: "_Named | None" = None   # the row named between it and its word ("42 of X in stock")
     currency: str | None = None     # the currency its sign or code names ("€0.40": EUR)
+    percent: bool = False           # written as a percentage ("4.84%")
 
 
 def bind(text: str, evidence: Any, policy: Policy | None, *, locale: str = "en_US",
@@ -652,9 +657,18 @@ def bind(text: str, evidence: Any, policy: Policy | None, *, locale: str = "en_U
                 figures.append(_Figure(match.start(group), match.end(group), raw, value,
                                        fields, anchor=match.start(), reach=match.end(),
                                        rank=form.rank))
-    # 2. figures with a field word after or before them, or after the name of their row
+    # 2. the cells of a Markdown table: the row its name cell names, the field its header names
+    # (its figures are not claimed text: one rounded, "12k", is still the sweep's to judge)
+    tabled: set[int] = set()
+    if "|" in text and vocabulary.words is not None:
+        cells = _table_cells(text, vocabulary, named, scanned, claimed)
+        tabled = {f.start for f in cells}
+        figures += cells
+    # 3. figures with a field word after or before them, or after the name of their row
     names_from: dict[int, _Named] | None = None     # built when a figure needs it
     for mention in scanned:
+        if mention.start in tabled:
+            continue
         if claimed.covers(mention.start, mention.end):
             settled.add((mention.start, mention.end))
             continue
@@ -670,10 +684,13 @@ def bind(text: str, evidence: Any, policy: Policy | None, *, locale: str = "en_U
             continue
         if span is not None:
             claimed.add(*span)
+        if _said_as_change(text, mention):
+            continue    # "gained 1,326 followers": the sweep holds it to the changes
         figures.append(_Figure(mention.start, mention.end, mention.text, mention.value, fields,
                                mention.decimals, mention.scale,
                                reach=span[1] if span is not None else mention.end, sign=sign,
-                               named=own_row, currency=mention.currency))
+                               named=own_row, currency=mention.currency,
+                               percent=mention.percent))
     figures = _in_lists(text, figures + _implicit(text, vocabulary, claimed, scanned))
     figures += _own(text, scanned, figures, claimed, sentences)
     # Words inside a field word ("three" of "percent from three") are not figures.
@@ -687,6 +704,8 @@ def bind(text: str, evidence: Any, policy: Policy | None, *, locale: str = "en_U
         if not n.pronoun:
             names_at.add(n.start, n.end)
     figures = [f for f in figures if not names_at.covers(f.start, f.end)]
+    if "#" in text:     # "### 60-second shelf hack" over "- **Views:** 198,450"
+        figures = _under_headings(text, figures, named, lookup, sentences)
     bound: list[Bound] = []
     judged = [(f, _judge(f, rows, derived, lookup, sentences, text, policy, withheld))
               for f in sorted(figures, key=lambda f: f.start)]
@@ -1062,6 +1081,133 @@ def _field_words(text: str, mention: Mention, vocabulary: _Vocabulary):
         if hit is not None:
             return _owners_named(vocabulary, hit.group("word")), None, True
     return (), None, False
+
+
+# Words just before a figure that make it the size of a change ("gained 1,326 followers", "grew
+# by 1,326", "is up 3,900", "lost 41"), and "more" between a figure and its field word ("1,326
+# more followers").
+_CHANGE_WORDS = FALL_BEFORE | RISE_BEFORE | CHANGED_BEFORE
+_MORE_AFTER = re.compile(r"[ \t\u00a0]+(?:more|fewer)\b", re.IGNORECASE)
+
+
+def _said_as_change(text: str, mention: Mention) -> bool:
+    """Whether ``mention`` states how much a field changed, not its level: a change word before
+    it ("gained 1,326 followers", "grew by 1,326", "is up 3,900 subscribers"; not the end of a
+    phrasal verb, "racked up 96,120 views": ``phrasal_up_down``), a plus written on it
+    ("+1,326 followers"; a minus may be a level below zero, "balance -$42.10") or "more" after
+    it ("1,326 more followers"). Such a figure is not held to the field's cell (the level); the
+    sweep holds it to the changes the evidence holds, with the direction its words say."""
+    if mention.sign == "+" or _MORE_AFTER.match(text, mention.end) is not None:
+        return True
+    word = change_word_before(text, mention.start)
+    return word in _CHANGE_WORDS and not (word in ("up", "down")
+                                          and phrasal_up_down(text, mention))
+
+
+# Around a table's header or name cell: emphasis, quotes, and a unit in brackets ("Views (k)").
+_HEADER_MARKS = re.compile(r"^[\s*_`\"“”']*|[\s*_`\"“”']*(?:\([^()]*\))?[\s*_`\"“”']*$")
+
+
+def _table_cells(text: str, vocabulary: _Vocabulary, named: Sequence["_Named"], scanned,
+                 claimed: _Spans) -> list[_Figure]:
+    """The figures of the Markdown tables in ``text`` whose column header is a field word
+    ("| Post | Views |") and whose row names a row in a cell ("| 60-second shelf hack |
+    96,120 |"): each is bound like "<row>'s <field> is <cell>". A row that names no row, or
+    two, binds nothing; nor does a column whose header is no field word."""
+    found: list[_Figure] = []
+    starts = [n.start for n in named]
+    figures_at = [m.start for m in scanned]
+    lines = _line_spans(text)
+    for index in range(len(lines) - 1):
+        head, rule = lines[index], lines[index + 1]
+        if "|" not in text[head[0]:head[1]] or not DELIMITER_ROW.match(text, *rule):
+            continue
+        columns = {}
+        for column, (a, b) in enumerate(cells_of(text, *head)):
+            word = _HEADER_MARKS.sub("", text[a:b])
+            match = vocabulary.words.fullmatch(word) if word else None
+            if match is not None:
+                columns[column] = _owners_of(vocabulary, match)
+        if not columns:
+            continue
+        for row_start, row_end in lines[index + 2:]:
+            if "|" not in text[row_start:row_end]:
+                break
+            cells = cells_of(text, row_start, row_end)
+            names = [n for n in named[bisect.bisect_left(starts, row_start):
+                                      bisect.bisect_left(starts, row_end)] if not n.pronoun]
+            if len({(n.entity, n.row) for n in names}) != 1:
+                continue        # no row named, or two: the cells are left to the rest
+            name = names[0]
+            for column, owners in columns.items():
+                fields = tuple(o for o in owners if o[0] == name.entity)
+                if column >= len(cells) or not fields:
+                    continue
+                a, b = cells[column]
+                for mention in scanned[bisect.bisect_left(figures_at, a):
+                                       bisect.bisect_left(figures_at, b)]:
+                    if mention.end > b or claimed.covers(mention.start, mention.end):
+                        continue
+                    found.append(_Figure(mention.start, mention.end, mention.text,
+                                         mention.value, fields, mention.decimals, mention.scale,
+                                         reach=mention.end, named=name,
+                                         currency=mention.currency, percent=mention.percent))
+    return found
+
+
+# A Markdown heading ("### ...") opening a line, and the lines its block holds after it: blank
+# lines, list items and table rows.
+_HEADING = re.compile(r"[ ]{0,3}#{1,6}[ \t]")
+_BLOCK_LINE = re.compile(r"[ \t]*(?:$|[-*+][ \t]|\d{1,3}[.)][ \t]|\|)")
+
+
+def _under_headings(text: str, figures: list[_Figure], named: Sequence["_Named"],
+                    lookup: "_Lookup", sentences: list[int]) -> list[_Figure]:
+    """A heading that names one row ("### 60-second shelf hack") names the row of the list
+    under it ("- **Views:** 198,450"), up to the first line that is no list item, table row or
+    blank line: a figure there whose sentence names no row of its field's entity is that
+    row's, as under a list item that names it."""
+    blocks: list[tuple[int, int, _Named]] = []
+    starts = [n.start for n in named]
+    lines = _line_spans(text)
+    for index, (start, end) in enumerate(lines):
+        if not _HEADING.match(text, start, end):
+            continue
+        names = {(n.entity, n.row): n for n in named[bisect.bisect_left(starts, start):
+                                                     bisect.bisect_left(starts, end)]
+                 if not n.pronoun}
+        if len(names) != 1 or next(iter(names))[1] is None:
+            continue
+        reach = end
+        for line_start, line_end in lines[index + 1:]:
+            if not _BLOCK_LINE.match(text, line_start, line_end):
+                break
+            reach = line_end
+        blocks.append((end, reach, next(iter(names.values()))))
+    if not blocks:
+        return figures
+    opens = [b[0] for b in blocks]
+    kept = []
+    for figure in figures:
+        at = bisect.bisect_right(opens, figure.start) - 1
+        if at >= 0 and figure.named is None and not figure.subject and figure.start < blocks[at][1]:
+            heading = blocks[at][2]
+            wanted = frozenset(entity for entity, _ in figure.fields)
+            if heading.entity in wanted and None not in wanted \
+                    and _nearest(figure, lookup, sentences, wanted, len(text)) is None:
+                figure = dataclasses.replace(figure, named=heading)
+        kept.append(figure)
+    return kept
+
+
+def _line_spans(text: str) -> list[tuple[int, int]]:
+    """The (start, end) of every line of ``text``, without its line break."""
+    spans, start = [], 0
+    for match in re.finditer("\n", text):
+        spans.append((start, match.start()))
+        start = match.end()
+    spans.append((start, len(text)))
+    return spans
 
 
 # After a field word, a noun it is the adjective of: "three-point *range*".
@@ -1459,7 +1605,8 @@ def _nearest(figure: _Figure, lookup: _Lookup, sentences: list[int], wanted: fro
 def _verdict(figure: _Figure, entity: str | None, label: str, field: str, raw: Any,
              policy: Policy) -> Bound:
     truth = raw if isinstance(raw, Decimal) else _number(raw)
-    forms = _shown_forms(policy, entity, field, truth) if truth is not None else []
+    forms = _shown_forms(policy, entity, field, truth, figure.percent) \
+        if truth is not None else []
     shown = _money_text(policy, entity, field, raw) or (_plain(forms[-1]) if forms else "")
     make = functools.partial(Bound, figure.start, figure.end, figure.text, figure.value, entity,
                              label, field, truth, shown=shown)
@@ -1467,13 +1614,12 @@ def _verdict(figure: _Figure, entity: str | None, label: str, field: str, raw: A
         return make("misattributed")
     if figure.currency is not None and _other_money(policy, entity, field, figure.currency):
         return make("currency")
-    if any(figure.value == v for v in _shown_forms(policy, entity, field, truth)):
+    if any(figure.value == v for v in forms):
         return make("ok")
     tolerance = _tolerance(policy, entity, field)
-    if tolerance and any(abs(figure.value - v) <= tolerance
-                         for v in _shown_forms(policy, entity, field, truth)):
+    if tolerance and any(abs(figure.value - v) <= tolerance for v in forms):
         return make("ok")
-    if _rounds_to(figure, _shown_forms(policy, entity, field, truth)):
+    if _rounds_to(figure, forms):
         return make("rounded")
     return make("misattributed")
 
@@ -1500,9 +1646,11 @@ def _other_money(policy: Policy, entity: str | None, field: str, currency: str) 
     return own.upper() not in currency_codes(currency)
 
 
-def _shown_forms(policy: Policy, entity: str | None, field: str, truth: Decimal) -> list[Decimal]:
+def _shown_forms(policy: Policy, entity: str | None, field: str, truth: Decimal,
+                 percent: bool = False) -> list[Decimal]:
     """The cell as text may show it: as stored, money stored in minor units in major ones only
-    (129900 is "$1,299.00", never "$129,900"), a ratio also as a percentage."""
+    (129900 is "$1,299.00", never "$129,900"), a ratio also as a percentage; a ``decimal
+    ratio``'s only as a percentage when the figure is written as one (``percent``)."""
     spec = policy.entity(entity).field(field) if entity and policy.entity(entity) else None
     if spec is not None and spec.type.kind == "money" and \
             getattr(spec.type, "storage", None) == "minor" and truth == truth.to_integral_value():
@@ -1510,9 +1658,13 @@ def _shown_forms(policy: Policy, entity: str | None, field: str, truth: Decimal)
 
         truth = truth.scaleb(-get_currency_precision(spec.type.currency or policy.currency or "USD"))
     forms = [abs(truth), truth]
+    if spec is not None and spec.type.kind == "decimal" and getattr(spec.type, "ratio", False) \
+            and percent:
+        return [(abs(truth) * 100).normalize(), (truth * 100).normalize()]  # never "0.0484%"
     if spec is not None:
         kind = spec.type.kind
-        if kind == "decimal" and getattr(spec.type, "percent", False) and 0 < abs(truth) <= 1:
+        if kind == "decimal" and (getattr(spec.type, "percent", False) and 0 < abs(truth) <= 1
+                                  or getattr(spec.type, "ratio", False)):
             forms.append(truth * 100)
     return forms
 

@@ -389,8 +389,10 @@ class DecimalNumber(Comparator):
         parsed = _claimed_number(value, locale)
         if parsed.currency or parsed.currency_text:
             raise Unreadable(f"{value!r} is an amount of money, not a number")
-        if parsed.percent and not spec.percent:
+        if parsed.percent and not (spec.percent or spec.ratio):
             raise Unreadable(f"{value!r} is a percentage, and the field is not one")
+        if parsed.percent and spec.ratio:
+            return parsed.value / 100   # `decimal ratio`: "4.84%" is 0.0484
         return parsed.value
 
     def equal(self, spec, claimed, actual):

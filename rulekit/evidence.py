@@ -673,6 +673,10 @@ class Evidence:
     # (day, hour, minute, offset) of every stored timestamp with an offset, as written: which
     # zone a name of several zones ("16:05 BST") means, when the evidence's offset is one of them.
     offset_clock: frozenset[tuple[dt.date, int, int, dt.timedelta]] = frozenset()
+    # (hours, minutes) of every length of time written like a clock time, "18:05", in a field
+    # named for a length (``duration``, ``video_length``, ``runtime``: ``_LENGTH_WORDS``): no
+    # time of day, it backs only the same length said as one ("runs 18:05").
+    lengths: frozenset[tuple[int, int]] = frozenset()
     # (signed value, percent) of every change the evidence holds: a number in a field named
     # like a change ("views_change_pct": 12.5 is (12.5, True) and (12.5, False)), a negative
     # number anywhere, a number written with its sign, and a number in a field whose name says
@@ -1145,6 +1149,12 @@ class Evidence:
         return frozenset((hour, minute) for _, hour, minute in self.clock)
 
     @functools.cached_property
+    def clocked_days(self) -> frozenset[dt.date]:
+        """The days the evidence holds a clock time on: a time it writes without a day (an
+        event's ``time`` beside its ``date``) is the time of a day only when it holds none."""
+        return frozenset(day for day, _, _ in self.clock if day is not None)
+
+    @functools.cached_property
     def utc_clock_times(self) -> frozenset[tuple[int, int]]:
         """(hour, minute) in UTC of every instant, whatever its day."""
         return frozenset((hour, minute) for _, hour, minute in self.utc_clock)
@@ -1226,6 +1236,7 @@ class Evidence:
               authoritative: Iterable[str] = (), placeholders: Iterable[str] = (),
               percent_fields: Iterable[str] = (),
               query_dropped: Iterable[str] = (), no_money: Iterable[str] = (),
+              ratio_fields: Iterable[str] = (),
               field_placeholders: Iterable[tuple[str, str, str | None]] = (),
               minor_units: Mapping[str, int] | None = None,
               rows: Mapping[int, RowRule] | None = None,
@@ -1251,6 +1262,7 @@ class Evidence:
                            {p.casefold() for p in placeholders}, set(percent_fields))
         builder.query_dropped = _FieldTargets(query_dropped)
         builder.no_money = _FieldTargets(no_money)
+        builder.ratio_fields = _FieldTargets(ratio_fields)
         for field, value, unless in field_placeholders:
             builder.field_placeholders.setdefault(field, []).append((value, unless))
         builder.minor_units = dict(minor_units or {})
@@ -1505,6 +1517,7 @@ class _Builder:
         # day as written), for an instant no declared field's zone reads (``text``).
         self.header_zones: tuple[tuple[str, None], ...] = ()
         self.no_money = _FieldTargets(())
+        self.ratio_fields = _FieldTargets(())    # declared ``decimal ratio``: 0.0484 is 4.84 %
         self.queryless: set[str] = set()
         self.withheld_phones: dict[str, Withheld] = {}
         self.no_quantities: dict[str, str] = {}
@@ -1519,6 +1532,7 @@ class _Builder:
         self.utc_clock: set[tuple[dt.date | None, int, int]] = set()
         self.offset_clock: set[tuple[dt.date, int, int, dt.timedelta]] = set()
         self.zoned_clock: set[tuple[int, int, str]] = set()
+        self.lengths: set[tuple[int, int]] = set()
         self.rows: Mapping[int, RowRule] = {}
         self.withheld: dict[Decimal, Withheld] = {}
         self.withheld_days: dict[dt.date, Withheld] = {}
@@ -1585,7 +1599,7 @@ class _Builder:
             and _RATING_NAMES.isdisjoint(key_words(keys[-1])) and self._in_item(keys, item)
 
     def _is_percent_field(self, keys: tuple[str, ...], path: str) -> bool:
-        return self._percent_reading(keys, path) in ("points", "ratio")
+        return self._percent_reading(keys, path) in ("points", "ratio", "declared ratio")
 
     def _percent_reading(self, keys: tuple[str, ...], path: str) -> str | None:
         """``_ratio_reading`` of the number at ``keys``: "points" for a field the ruleset or a
@@ -1596,6 +1610,8 @@ class _Builder:
             return None
         if self._points_field(keys, path):
             return "points"
+        if self.ratio_fields and self.ratio_fields.holds(keys, path):
+            return "declared ratio"
         reading = _ratio_reading(keys[-1])
         if reading is None and len(keys) >= 2:
             if _period_only(keys[-1]):
@@ -1876,7 +1892,9 @@ class _Builder:
             self.instalments.add(value)     # "installments": 3 backs "3x sem juros"
         shown = None
         reading = self._percent_reading(keys, path)
-        if reading in ("points", "ratio"):
+        if reading == "declared ratio":
+            shown = (value * 100).normalize()   # `decimal ratio`: 1.056 is 105.6 %
+        elif reading in ("points", "ratio"):
             shown = value if reading == "points" or abs(value) > 1 \
                 else (value * 100).normalize()  # "engagement_rate": 0.046 is 4.6 %
         elif reading == "unit" and 0 <= value <= 1:
@@ -2291,7 +2309,11 @@ class _Builder:
         elif kind == "date" and (mention.day is not None or mention.time is not None):
             if mention.day is not None:
                 self._add_day(mention.day, keys)
-            if mention.time is not None:
+            if mention.time is not None and mention.day is None and keys \
+                    and not _LENGTH_WORDS.isdisjoint(key_words(keys[-1])):
+                # "duration": "18:05" is a length, no time of day
+                self.lengths.add((mention.time.hour, mention.time.minute))
+            elif mention.time is not None:
                 self.clock.add((mention.day, mention.time.hour, mention.time.minute))
                 zone = self._zone_around() if mention.day is None else None
                 if zone is not None:      # "hours": "09:00-18:00" beside "timezone"
@@ -2354,7 +2376,7 @@ class _Builder:
             placeholder_values=frozenset(self.placeholder_values - values),
             has_today=self.has_today, today=self.today, clock=frozenset(self.clock),
             utc_clock=frozenset(self.utc_clock), offset_clock=frozenset(self.offset_clock),
-            zoned_clock=frozenset(self.zoned_clock),
+            zoned_clock=frozenset(self.zoned_clock), lengths=frozenset(self.lengths),
             withheld={v: why for v, why in self.withheld.items() if v not in values},
             withheld_days={d: why for d, why in self.withheld_days.items() if d not in self.days},
             row_rules=self.rows, raw=raw, changes=frozenset(self.changes),
@@ -2952,6 +2974,8 @@ WORD_AFTER = re.compile(r"[ \u00a0]([A-Za-z]+)(?![\w-])")
 # a count but does not make the thing counted, since the parts may be named otherwise (PTS).
 _AGGREGATE_WORDS = frozenset({"total", "totals", "sum", "combined", "overall", "cumulative",
                               "lifetime", "all"})
+# The words of a field's name that say its "18:05" is a length of time, not a time of day.
+_LENGTH_WORDS = frozenset({"duration", "length", "runtime", "elapsed", "playtime"})
 # Things counted in units of time: a number before them is a duration, not a count of rows.
 _DURATION_NOUNS = frozenset({"second", "minute", "min", "hour", "hr", "day", "week", "month",
                              "year", "time"})

@@ -50,6 +50,8 @@ def format_value(field: Field, stored: Any, locale: str, claim_type: str | None 
         raise Unreadable(f'field \'{field.name}\' has format "{spec.format}", which cannot show '
                          f"{shown}; `rulekit compile` says why (RK312)") from None
     if spec.kind == "decimal":
+        if spec.ratio:      # 0.0484 is shown "4.84%"
+            return _decimal(locale, str(Decimal(str(value)) * 100), True)
         return _decimal(locale, str(value), spec.percent)
     if spec.kind == "integer":
         return _decimal(locale, str(value), False)

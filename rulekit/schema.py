@@ -70,7 +70,8 @@ def _timestamp(field: Field) -> dict:
 
 
 def _decimal(field: Field) -> dict:
-    shown = "a number, e.g. 4.6" + (" (percentage points)" if field.type.percent else "")
+    shown = "a number, e.g. 4.6" + (" (percentage points)" if field.type.percent else
+                                    " (a ratio: 0.046 is 4.6%)" if field.type.ratio else "")
     return {"anyOf": [{"type": "number"}, {"type": "string"}], "description": shown}
 
 

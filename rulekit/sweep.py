@@ -232,6 +232,9 @@ class SweepSettings:
     # ``decimal`` that is no percentage), less those named like money: a currency never stands
     # for them (``rulekit.evidence.NO_MONEY``), as ``percent_fields``.
     no_money: tuple[str, ...] = ()
+    # The fields declared ``decimal ratio``: 0.0484 is 4.84 % (a ``percent`` field's 4.84 is),
+    # as ``percent_fields``.
+    ratio_fields: tuple[str, ...] = ()
 
     @classmethod
     def from_policy(cls, policy: Policy | None) -> "SweepSettings":
@@ -268,7 +271,10 @@ class SweepSettings:
                        for target in _field_targets(policy, e, f.name)),
                    identifier_fields=tuple(sorted({f.name for f in fields
                                                    if f.type.kind == "identifier"})),
-                   no_money=_no_money_fields(policy))
+                   no_money=_no_money_fields(policy),
+                   ratio_fields=tuple(target for e in policy.entities for f in e.fields
+                                      if f.type.kind == "decimal" and f.type.ratio
+                                      for target in _field_targets(policy, e, f.name)))
 
     def index(self, evidence: Any, locale: str, *, now: dt.datetime | None = None) -> Evidence:
         """Index ``evidence`` once for any number of audits. ``now`` is when its rows' ages
@@ -290,6 +296,7 @@ class SweepSettings:
                                percent_fields=self._names(self.percent_fields),
                                query_dropped=self._names(self.query_dropped),
                                no_money=self._names(self.no_money),
+                               ratio_fields=self._names(self.ratio_fields),
                                field_placeholders=self.field_placeholders,
                                minor_units=dict(self.minor_units), rows=rows,
                                currencies=dict(self.money_currencies), zones=self.field_zones,
@@ -356,7 +363,8 @@ def _no_money_fields(policy: Policy) -> tuple[str, ...]:
     if not any(f.type.kind == "money" for e in policy.entities for f in e.fields):
         return ()
     return tuple(target for e in policy.entities for f in e.fields
-                 if f.type.kind == "integer" or f.type.kind == "decimal" and not f.type.percent
+                 if f.type.kind == "integer" or f.type.kind == "decimal" and not (
+                     f.type.percent or f.type.ratio)
                  if not _money_name(f.name) for target in _field_targets(policy, e, f.name))
 
 
@@ -1004,6 +1012,10 @@ _HALF_NEXT = re.compile(r"(?i)[ \u00a0]{1,3}(?:(?:this|tomorrow|in[ \u00a0]the|e
 _READER_ZONE = re.compile(r"[ \u00a0]*\(?[ \u00a0]*(?:(?P<your>(?:in[ \u00a0]+)?your(?:[ \u00a0]+own)?"
                           r"(?:[ \u00a0]+local)?[ \u00a0]+time(?:[ \u00a0]?zone)?)|local[ \u00a0]+time)"
                           r"(?![\w])", re.IGNORECASE)
+# A length of time written like a clock time ("18:05", "0:58"), and the words before a time of
+# day that no length follows ("went live at 18:05").
+_LENGTH_SAID = re.compile(r"[0-9]{1,2}:[0-5][0-9]")
+_AT_A_TIME = frozenset("at by until till before after around from since".split())
 _HALF_SAID = re.compile(r"(?i)[ap]\.?[ \u00a0]?m(?![a-z])|morning|evening|afternoon|night|noon")
 
 
@@ -1209,13 +1221,21 @@ def _stated_change(text: str, mention: Mention) -> str:
         return ""
     if not mention.percent and _SCORE_AFTER.match(text, mention.end):
         return ""       # "fell 102-98", "dropped 3-2": a score or a record, no change
-    if word in ("up", "down") and not mention.percent:
-        words = text[max(0, mention.start - 40):mention.start].split()
-        at = len(words) - (2 if words and words[-1].lower() == "by" else 1)
-        if at >= 1 and words[at - 1][-1:] not in ",;:(" \
-                and words[at - 1].lower().replace("’", "'") not in _BE_WORDS:
-            return ""
+    if word in ("up", "down") and phrasal_up_down(text, mention):
+        return ""
     return word
+
+
+def phrasal_up_down(text: str, mention: Mention) -> bool:
+    """Whether "up" or "down" (maybe with "by") just before ``mention``, a number that is no
+    percentage, ends a phrasal verb ("set up 3 campaigns", "racked up 96,120 views", "went down
+    2 floors") rather than saying a change ("is up 3,100", ", down 120", "up 3.1%")."""
+    if mention.percent:
+        return False
+    words = text[max(0, mention.start - 40):mention.start].split()
+    at = len(words) - (2 if words and words[-1].lower() == "by" else 1)
+    return at >= 1 and words[at - 1][-1:] not in ",;:(" \
+        and words[at - 1].lower().replace("’", "'") not in _BE_WORDS
 
 
 # The same in German, French, Spanish, Italian, Portuguese and Dutch, in the text's locale: a
@@ -3020,6 +3040,10 @@ class _Judge:
                     (time.hour, time.minute) == (0, 0) and (23, 59) in times
                     and _MIDNIGHT.search(mention.text)):
                 return None     # a sale that "ends at midnight" ends at 23:59 too
+            if (time.hour, time.minute) in self.evidence.lengths and time.tzinfo is None \
+                    and _LENGTH_SAID.fullmatch(mention.text) \
+                    and _word_before(self.text, mention.start) not in _AT_A_TIME:
+                return None     # "runs 18:05": the length the evidence holds, no time of day
             return self._finding(mention, "unsupported_date", f"{mention.text} is not a time in "
                                  "the evidence", value=normal, absent=True)
         if normal.startswith("--"):     # a day without a year: some evidence date must have it
@@ -3126,15 +3150,21 @@ class _Judge:
     def _time_on(self, day: dt.date, time: dt.time, mention: Mention) -> bool:
         """Whether the evidence holds the clock time ``time`` on ``day``: a zoned time an
         instant that is that time on that day in its zone, a time without a zone a clock time
-        of that day as written (in its own offset), or one written without a day."""
+        of that day as written (in its own offset), or one written without a day when the
+        evidence holds no clock time on that day."""
         if time.tzinfo is not None:
             return self._zoned(day, time)
         clock = self.evidence.clock
-        if (day, time.hour, time.minute) in clock or (None, time.hour, time.minute) in clock:
+        # a time written without a day ("best_posting_hour": "21:00") is the time of a day the
+        # evidence holds without one (an event's "time" beside its "date"), not of a day it holds
+        # at another time (a post that went live at 09:30 that day)
+        dayless = day not in self.evidence.clocked_days
+        if (day, time.hour, time.minute) in clock \
+                or dayless and (None, time.hour, time.minute) in clock:
             return True
         if time.hour < 12 and _either_half(mention.text) and (
                 (day, time.hour + 12, time.minute) in clock
-                or (None, time.hour + 12, time.minute) in clock):
+                or dayless and (None, time.hour + 12, time.minute) in clock):
             return True     # "8 o'clock" does not say which half of the day
         # "midnight on 1 December" ends 1 December, or begins it
         return (time.hour, time.minute) == (0, 0) and bool(_MIDNIGHT.search(mention.text)) and (

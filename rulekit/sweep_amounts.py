@@ -19,6 +19,7 @@ from rulekit.findings import _FIGURE_KINDS, Finding, _new_finding
 from rulekit.numbers import plain_decimal
 from rulekit.units import unit_word
 from rulekit.scan import Mention
+from rulekit.scan.figures import FALL_BEFORE, change_word_before
 from rulekit.scan.base import (_ascii_lower, _is_cjk, _word_after, _word_before, az_text, az_words,
                                inside_written_name)
 
@@ -1186,6 +1187,9 @@ def _count_levels(text: str, mentions: Sequence[Mention], evidence: Evidence,
         if value in counts or not value or value != value.to_integral_value():
             # "0 likes" says there are none: rule 12's (``_amount_words``)
             continue
+        if (-value, False) in evidence.changes \
+                and change_word_before(text, mention.start) in FALL_BEFORE:
+            continue    # "lost 41 followers": the size of a fall the evidence holds (-41)
         before = mention.before.split()
         subset = before[-1].casefold() if before else ""
         if subset in _COUNT_SUBSET and not _whole_of(before) or count_pair(index):

@@ -840,6 +840,12 @@ _WEEKDAY_RANGE_BEFORE = re.compile(r"(?i)(?:[-\u2013\u2014/~]|(?<![\w])(?:to|thr
 # Between a weekday and a date or an ordinal it names ("Friday, July 10", "Tuesday the 3rd"),
 # and between a weekday and the clock time after it ("Saturday at 8 pm").
 _WEEKDAY_TO_DATE = re.compile(r"(?i)[ \t\u00a0,.(\u2013\u2014-]*(?:the[ \t\u00a0]+)?\Z")
+# A weekday after a copula is a day only with a clock time after it ("is Thursday at 9 pm"): a
+# slot, some such weekday of the evidence at that time (``_ANY_WEEK``). "is Tuesday" alone is
+# not read.
+_COPULAS = frozenset("is was are were be 's".split())
+_AT_A_TIME_AFTER = re.compile(r",?[ \t\u00a0]+(?:at|@)[ \t\u00a0]+(?:\d|noon\b|midnight\b)")
+_ANY_WEEK = "any"
 _WEEKDAY_TO_TIME = re.compile(r"(?i)[ \t\u00a0,]*(?:(?:at|um|à|@)[ \t\u00a0]+)?\Z")
 _TIME_TO_WEEKDAY = re.compile(r"(?i)[ \t\u00a0]+(?:on|am)[ \t\u00a0]+\Z")
 
@@ -874,6 +880,12 @@ def _lone_weekdays(text: str, low: str, mentions: Sequence[Mention], evidence: E
             s, e = match.span()
             words = low[max(0, s - 40):s].split()
             week_before = _week_before(low, s)
+            if words and words[-1] in _COPULAS and week_before is None \
+                    and _AT_A_TIME_AFTER.match(low, e):
+                # "Your best slot is Thursday at 9 pm": some Thursday of the evidence at 21:00,
+                # a slot rather than one day, so not resolved against a today
+                found.append((s, e, names[match.group()], _ANY_WEEK))
+                continue
             if not words or (words[-1] not in before_words and week_before is None) \
                     or not _LONE_NOT_BEFORE.isdisjoint(words[-4:]) \
                     or _word_after(low, e) in _LONE_NOT_AFTER or _lone_statement(low, s, e):
@@ -936,7 +948,7 @@ def _lone_weekdays(text: str, low: str, mentions: Sequence[Mention], evidence: E
                 text, before.end, s):
             time, s = before.time, before.start
         name = _WEEKDAYS[weekday]
-        if evidence.today is not None:
+        if evidence.today is not None and week != _ANY_WEEK:
             # with a today, the weekday is one day (``_days_meant``), and so is its time
             finding = _resolved_weekday(text, s, at, e, end, weekday, week, time, evidence,
                                         locale)

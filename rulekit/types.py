@@ -96,10 +96,15 @@ class DecimalType(TypeSpec):
     kind: Literal["decimal"] = "decimal"
     tolerance: Decimal = Decimal(0)
     percent: bool = False
+    # A ratio shown as a percentage: 0.0484 is "4.84%" (``percent`` holds points: 4.84 is 4.84%)
+    ratio: bool = False
 
     OPTIONS = (
         OptionSpec(name="tolerance", takes="number", help="allowed difference, in the field's own units"),
-        OptionSpec(name="percent", help="the value is a percentage"),
+        OptionSpec(name="percent", conflicts=("ratio",),
+                   help="the value is a percentage in points (4.6 is 4.6%)"),
+        OptionSpec(name="ratio", conflicts=("percent",),
+                   help="the value is a ratio shown as a percentage (0.046 is 4.6%)"),
     )
     PLACEHOLDER_KINDS = frozenset({"string", "number"})
     NUMERIC = True

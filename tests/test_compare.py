@@ -44,3 +44,17 @@ def test_a_local_notation_of_the_fields_currency_is_confirmed(locale, currency, 
 def test_another_amount_or_currency_is_contradicted(locale, currency, claimed, stored):
     result = compare(MoneyType(currency=currency), "money", claimed, stored, locale)
     assert result.outcome == "contradicted", result
+
+
+@pytest.mark.parametrize("claimed, outcome", [
+    ("4.84%", "confirmed"),         # `decimal ratio`: 0.0484 is 4.84 %
+    ("0.0484", "confirmed"),        # the ratio as stored
+    ("0.0484%", "contradicted"),    # the ratio read as points
+    ("7.37%", "contradicted"),
+])
+def test_a_ratio_field_is_claimed_as_a_percentage(claimed, outcome):
+    from decimal import Decimal
+
+    from rulekit.types import DecimalType
+    result = compare(DecimalType(ratio=True), "decimal", claimed, Decimal("0.0484"), "en_US")
+    assert result.outcome == outcome, result

@@ -126,3 +126,17 @@ def test_an_answer_template_that_writes_the_currency_gets_the_amount_without_its
 def test_fill_gives_way_to_the_stop_or_currency_word_after_a_slot(pieces, value, currencies,
                                                                   locale, want):
     assert fill(pieces, {"price": value}, currencies, locale) == want
+
+
+@pytest.mark.parametrize("type_, stored, locale, want", [
+    ({"ratio": True}, 0.0484, "en_US", "4.84%"),        # `decimal ratio`: a ratio
+    ({"ratio": True}, "1.056", "de_DE", "105,6\u00a0%"),
+    ({"percent": True}, 4.84, "en_US", "4.84%"),        # `decimal percent`: points
+])
+def test_a_ratio_field_is_shown_as_a_percentage(type_, stored, locale, want):
+    from types import SimpleNamespace
+
+    from rulekit.render import format_value
+    from rulekit.types import DecimalType
+    field = SimpleNamespace(name="engagement_rate", type=DecimalType(**type_))
+    assert format_value(field, stored, locale) == want

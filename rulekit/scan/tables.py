@@ -27,7 +27,7 @@ _SCALE_OF = {"k": 10**3, "K": 10**3, "000": 10**3, "000s": 10**3, "'000": 10**3,
              "T": 10**3, "Mio": 10**6, "Mio.": 10**6, "Mrd": 10**9, "Mrd.": 10**9}
 _WORD_SIGNS = {"dollars": "$", "euros": "€", "pounds": "£", "$": "$", "€": "€", "£": "£"}
 # A Markdown table's delimiter row: | --- | :---: | ---: | (one dash is enough: |:-|-:|)
-_DELIMITER_ROW = re.compile(r"[ \t]*\|?[ \t]*:?-+:?[ \t]*(?:\|[ \t]*:?-+:?[ \t]*)*\|?[ \t]*$")
+DELIMITER_ROW = re.compile(r"[ \t]*\|?[ \t]*:?-+:?[ \t]*(?:\|[ \t]*:?-+:?[ \t]*)*\|?[ \t]*$")
 # After a label's unit: its colon (maybe inside emphasis: "**Revenue ($k):** 3,100").
 _LABEL_COLON = re.compile(r"[ \t]*(?:[*_]{1,2}[ \t]*)?:")
 # How far a label's unit reaches: its line, up to a semicolon or the end of a sentence.
@@ -92,10 +92,10 @@ class _Tables:
         next_end = text.find("\n", next_start)
         if next_end < 0:
             next_end = len(text)
-        if next_start >= len(text) or not _DELIMITER_ROW.match(text, next_start, next_end):
+        if next_start >= len(text) or not DELIMITER_ROW.match(text, next_start, next_end):
             return -1
         units = {}
-        for column, (a, b) in enumerate(_cells(text, line_start, line_end)):
+        for column, (a, b) in enumerate(cells_of(text, line_start, line_end)):
             found = _UNIT.search(text, a, b)
             unit = _unit_of(found, self.info.locale) if found else None
             if unit is not None:
@@ -107,7 +107,7 @@ class _Tables:
                 row_end = len(text)
             if "|" not in text[row_start:row_end]:
                 break
-            for column, (a, b) in enumerate(_cells(text, row_start, row_end)):
+            for column, (a, b) in enumerate(cells_of(text, row_start, row_end)):
                 unit = units.get(column)
                 if unit is not None:
                     regions.append((a, b, unit))
@@ -136,7 +136,7 @@ def _unit_of(match: re.Match, locale: str) -> _Unit | None:
                  _currency_for(sign, locale) if sign else None, False)
 
 
-def _cells(text: str, start: int, end: int) -> list[tuple[int, int]]:
+def cells_of(text: str, start: int, end: int) -> list[tuple[int, int]]:
     """The cells of a table row at [start, end), split at pipes that are not escaped; the
     empty pieces outside a leading and a trailing pipe are not cells."""
     cells, a = [], start

@@ -123,7 +123,7 @@ def _type_spec(info: FieldInfo, options: dict, type_expr: ast.TypeExpr, currency
                                format=options.get("format", "medium"))
     if kind == "decimal":
         return T.DecimalType(tolerance=Decimal(options.get("tolerance", "0")),
-                             percent="percent" in options)
+                             percent="percent" in options, ratio="ratio" in options)
     if kind == "identifier":
         return T.IdentifierType(case="casefold" if "casefold" in options else "exact")
     if kind == "url":
