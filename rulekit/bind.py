@@ -34,7 +34,8 @@ How a figure is bound, in order:
    shown as a percentage, a decimal's tolerance; a date the row's day in the field's zone). When it differs it is a ``misattributed``
    finding that names the true value, even if the value appears elsewhere in the evidence.
    A figure that is the cell rounded to its shown precision is left to the sweep, whose
-   rounding rules judge it. A cell holding a placeholder ("N/A") or a null backs no figure:
+   rounding rules judge it, unless another cell holds it exactly and rounding is not allowed
+   for the field: "3 bathrooms" of a row with 2.5 is misattributed, not another row's 3. A cell holding a placeholder ("N/A") or a null backs no figure:
    a figure bound to it is ``misattributed``, whatever other cell holds its value (for a row
    with no number at all, one finding on its name: ``_not_played``).
 5. A score a derived form states as a pair (``max``/``min`` of one expression) after a win or
@@ -697,6 +698,10 @@ def bind(text: str, evidence: Any, policy: Policy | None, *, locale: str = "en_U
         if result is None:
             settled.discard((figure.start, figure.end))
             continue
+        if result.verdict == "rounded" and index is not None and _real(result, index) \
+                and not _rounding_allowed(policy, result.entity, result.field):
+            # 3 bathrooms of a row holding 2.5: the sweep would take the 3 another row holds
+            result = dataclasses.replace(result, verdict="misattributed")
         if result.verdict == "misattributed" and index is not None and not _real(result, index):
             settled.discard((figure.start, figure.end))
             continue        # not a value of the evidence at all: the sweep's finding says why
@@ -1483,6 +1488,14 @@ def _verdict(figure: _Figure, entity: str | None, label: str, field: str, raw: A
 # per 1,000 calls" for a rate in USD): the field words say which cell, not which money, and the
 # sweep's currency check says what the evidence holds the value in.
 _LEFT = frozenset({"rounded", "currency"})
+
+
+def _rounding_allowed(policy: Policy, entity: str | None, field: str) -> bool:
+    """Whether `rounding allowed for` names ``field`` (alone or as ``entity.field``): a rounding
+    of a cell binding left to the sweep is judged there only then; else a rounded figure some
+    other cell holds exactly would pass as that cell's value."""
+    allowed = policy.sweep.rounding if policy.sweep is not None else ()
+    return field in allowed or f"{entity}.{field}" in allowed
 
 
 def _other_money(policy: Policy, entity: str | None, field: str, currency: str) -> bool:
