@@ -37,7 +37,12 @@ from rulekit.sweep_flags import _TOKEN, _UNREAD, _clause, _negation
 _FREE = re.compile(
     r"(?<![\w-])(?:(?:for[ \t\u00a0]+)?free(?:[ \t\u00a0-]+of[ \t\u00a0-]+charge)?"
     r"|complimentary|(?:at[ \t\u00a0]+)?no[ \t\u00a0]+(?:extra[ \t\u00a0]+)?(?:cost|charge)"
-    r"|costs?[ \t\u00a0]+(?:you[ \t\u00a0]+)?nothing)(?![\w-])", re.IGNORECASE)
+    r"|costs?[ \t\u00a0]+(?:you[ \t\u00a0]+)?nothing"
+    # a named fee: "no HOA fee", "no monthly HOA fees", "HOA-free" (the thing: ``_NAMED_FEE``)
+    r"|no[ \t\u00a0]+(?:[^\W\d_]+[ \t\u00a0]+)?[^\W\d_]+[ \t\u00a0]+fees?|[^\W\d_]+-free)"
+    r"(?![\w-])", re.IGNORECASE)
+# The thing a named fee is said of: the word before "fee" ("no HOA fee"), or before "-free".
+_NAMED_FEE = re.compile(r"([^\W\d_]+)(?:[ \t\u00a0]+fees?|-free)\Z", re.IGNORECASE)
 _SENTENCE_STOP = re.compile(r"[.!?\n]")
 # Words after "free" that make it no price: "free to cancel", "free from defects".
 _NOT_PRICE_AFTER = frozenset("to from up of time will speech agent form hand rein range flow "
@@ -93,7 +98,8 @@ _NO_THING = frozenset("for with on to and or but now today too also again as in 
 def may_say_free(low: str) -> bool:
     """The first look: whether the case-folded text could hold any of the words."""
     # (chained substring tests, not a generator over a tuple of words: this runs on every audit)
-    return "free" in low or "no c" in low or "nothing" in low or "complimentary" in low
+    return "free" in low or "no c" in low or "nothing" in low or "complimentary" in low \
+        or " fee" in low
 
 
 def said_free(text: str, covered: Sequence[tuple[int, int]] = (),
@@ -112,7 +118,9 @@ def said_free(text: str, covered: Sequence[tuple[int, int]] = (),
         begin, finish = _clause(text, start, end)
         if _not_a_price(text, match, begin, finish, _SUPPOSING if qualified else _UNREAD):
             continue
-        found.append(FreeSaid(start, end, begin, finish, _thing(text, match.group(), end, finish)))
+        named = _NAMED_FEE.search(match.group()) if match.group()[-1:] in "eEsS" else None
+        thing = _reduced(named.group(1)) if named else _thing(text, match.group(), end, finish)
+        found.append(FreeSaid(start, end, begin, finish, thing))
     return found
 
 
@@ -230,6 +238,7 @@ def _reduced(word: str) -> str:
 
 
 _SAME_THING = {"delivery": "shipping", "postage": "shipping"}
+_PERIODS = frozenset("monthly annual annually yearly weekly daily hourly nightly quarterly".split())
 
 
 def _money(evidence: Any) -> list[_Money]:
@@ -243,6 +252,8 @@ def _money(evidence: Any) -> list[_Money]:
         if figure.currency is None and not _money_name(key):
             continue
         words = frozenset(_reduced(w) for w in key_words(key)) - _GENERIC
+        # what it is per is no thing it is for: "The HOA is free" names hoa_fee_monthly
+        words = (words - _PERIODS) or words
         found.append(_Money(figure.value, figure.path, words))
     return found
 
