@@ -37,12 +37,12 @@ from rulekit.sweep_flags import _TOKEN, _UNREAD, _clause, _negation
 _FREE = re.compile(
     r"(?<![\w-])(?:(?:for[ \t\u00a0]+)?free(?:[ \t\u00a0-]+of[ \t\u00a0-]+charge)?"
     r"|complimentary|(?:at[ \t\u00a0]+)?no[ \t\u00a0]+(?:extra[ \t\u00a0]+)?(?:cost|charge)"
-    r"|costs?[ \t\u00a0]+(?:you[ \t\u00a0]+)?nothing"
-    # a named fee: "no HOA fee", "no monthly HOA fees", "HOA-free" (the thing: ``_NAMED_FEE``)
-    r"|no[ \t\u00a0]+(?:[^\W\d_]+[ \t\u00a0]+)?[^\W\d_]+[ \t\u00a0]+fees?|[^\W\d_]+-free)"
-    r"(?![\w-])", re.IGNORECASE)
-# The thing a named fee is said of: the word before "fee" ("no HOA fee"), or before "-free".
-_NAMED_FEE = re.compile(r"([^\W\d_]+)(?:[ \t\u00a0]+fees?|-free)\Z", re.IGNORECASE)
+    r"|costs?[ \t\u00a0]+(?:you[ \t\u00a0]+)?nothing)(?![\w-])", re.IGNORECASE)
+# A named fee said to be none: "no HOA fee", "no monthly HOA fees", "HOA-free"; its thing is the
+# word before "fee" or "-free" (``_named_fees``: found from the literal " fee" or "-free" back).
+_NO_FEE = re.compile(r"(?<![\w-])no[ \t\u00a0]+(?:[^\W\d_]+[ \t\u00a0]+)?([^\W\d_]+)"
+                     r"[ \t\u00a0]+fees?(?![\w-])", re.IGNORECASE)
+_COMPOUND_FREE = re.compile(r"(?<![\w-])([^\W\d_]+)-free(?![\w-])", re.IGNORECASE)
 _SENTENCE_STOP = re.compile(r"[.!?\n]")
 # Words after "free" that make it no price: "free to cancel", "free from defects".
 _NOT_PRICE_AFTER = frozenset("to from up of time will speech agent form hand rein range flow "
@@ -98,8 +98,12 @@ _NO_THING = frozenset("for with on to and or but now today too also again as in 
 def may_say_free(low: str) -> bool:
     """The first look: whether the case-folded text could hold any of the words."""
     # (chained substring tests, not a generator over a tuple of words: this runs on every audit)
-    return "free" in low or "no c" in low or "nothing" in low or "complimentary" in low \
-        or " fee" in low
+    return _says_free_words(low) or " fee" in low     # " fee": "no HOA fee" (``_named_fees``)
+
+
+def _says_free_words(low: str) -> bool:
+    """Whether the case-folded text could hold a word of ``_FREE``."""
+    return "free" in low or "no c" in low or "nothing" in low or "complimentary" in low
 
 
 def said_free(text: str, covered: Sequence[tuple[int, int]] = (),
@@ -108,19 +112,49 @@ def said_free(text: str, covered: Sequence[tuple[int, int]] = (),
     inside a span of ``covered`` (quotes, links, words another rule reads). ``qualified``:
     read them in a clause that qualifies ("free for members") too, as a template's words
     are (only what supposes or hedges is left unread there)."""
-    if not may_say_free(text.casefold()):
+    low = text.casefold()
+    if not may_say_free(low):
         return []
     found = []
-    for match in _FREE.finditer(text):
+    matches = list(_FREE.finditer(text)) if _says_free_words(low) else []
+    named = _named_fees(text)
+    if named:
+        matches = sorted(matches + named, key=lambda m: m.start())
+    for match in matches:
         start, end = match.span()
         if any(s < end and start < e for s, e in covered):
             continue
         begin, finish = _clause(text, start, end)
         if _not_a_price(text, match, begin, finish, _SUPPOSING if qualified else _UNREAD):
             continue
-        named = _NAMED_FEE.search(match.group()) if match.group()[-1:] in "eEsS" else None
-        thing = _reduced(named.group(1)) if named else _thing(text, match.group(), end, finish)
+        thing = _reduced(match.group(1)) if match.re is not _FREE \
+            else _thing(text, match.group(), end, finish)
         found.append(FreeSaid(start, end, begin, finish, thing))
+    return found
+
+
+def _named_fees(text: str) -> list[re.Match]:
+    """Where ``text`` says a named fee is none ("no HOA fee", "HOA-free"), found from each
+    " fee" back to the nearest "no " and from each "-free" back to its word; group 1 is the
+    fee's thing."""
+    low = _same_length_lower(text)
+    found = []
+    at = low.find(" fee")
+    while at >= 0:
+        opening = low.rfind("no ", max(0, at - 40), at)
+        match = _NO_FEE.match(text, opening) if opening >= 0 else None
+        if match is not None and match.end() > at:     # this fee's, not one before it
+            found.append(match)
+        at = low.find(" fee", at + 4)
+    at = low.find("-free")
+    while at >= 0:
+        opening = at
+        while opening and text[opening - 1].isalpha():
+            opening -= 1
+        match = _COMPOUND_FREE.match(text, opening) if opening < at else None
+        if match is not None:
+            found.append(match)
+        at = low.find("-free", at + 5)
     return found
 
 
