@@ -242,10 +242,9 @@ def _named(low: str, item: FreeSaid, money: Sequence[_Money],
         by_field = [m for m in by_field if len(m.words) == most]
     for path, name in rows:
         at = low.find(name, item.begin, item.finish)
-        if at < 0 or low[at - 1:at].isalnum() or low[at + len(name):at + len(name) + 1].isalnum():
+        if at < 0 or not _whole(low, at, name):
             continue
-        own = [m for m in money if m.path.startswith(path)
-               and m.path[len(path):len(path) + 1] in ".["]
+        own = _own_money(money, path)
         if not own:
             continue
         named = [m for m in own if m in by_field]
@@ -253,7 +252,26 @@ def _named(low: str, item: FreeSaid, money: Sequence[_Money],
             return named or by_field
         priced = [m for m in own if not m.words]
         return priced or own
+    if by_field and rows:
+        # no row named in the clause: the row named last before it in its sentence ("42 Maple
+        # Street has a pool and no HOA fee"), for the fields the clause names
+        opening = max(low.rfind(mark, 0, item.begin) for mark in ".!?\n") + 1
+        nearest = max(((at, path) for path, name in rows
+                       if (at := low.rfind(name, opening, item.begin)) >= 0
+                       and _whole(low, at, name)), default=None)
+        if nearest is not None:
+            return [m for m in _own_money(money, nearest[1]) if m in by_field] or by_field
     return by_field
+
+
+def _whole(low: str, at: int, name: str) -> bool:
+    """Whether the name found at ``at`` stands as whole words."""
+    return not low[at - 1:at].isalnum() and not low[at + len(name):at + len(name) + 1].isalnum()
+
+
+def _own_money(money: Sequence[_Money], path: str) -> list[_Money]:
+    """The amounts of the row at ``path``."""
+    return [m for m in money if m.path.startswith(path) and m.path[len(path):len(path) + 1] in ".["]
 
 
 def _same_length_lower(text: str) -> str:
