@@ -34,7 +34,8 @@ How a figure is bound, in order:
    shown as a percentage, a decimal's tolerance; a date the row's day in the field's zone). When it differs it is a ``misattributed``
    finding that names the true value, even if the value appears elsewhere in the evidence.
    A figure that is the cell rounded to its shown precision is left to the sweep, whose
-   rounding rules judge it. A cell holding a placeholder ("N/A") or a null backs no figure:
+   rounding rules judge it, unless another cell holds it exactly and rounding is not allowed
+   for the field: "3 bathrooms" of a row with 2.5 is misattributed, not another row's 3. A cell holding a placeholder ("N/A") or a null backs no figure:
    a figure bound to it is ``misattributed``, whatever other cell holds its value (for a row
    with no number at all, one finding on its name: ``_not_played``).
 5. A score a derived form states as a pair (``max``/``min`` of one expression) after a win or
@@ -693,6 +694,10 @@ def bind(text: str, evidence: Any, policy: Policy | None, *, locale: str = "en_U
                                percent=mention.percent))
     figures = _in_lists(text, figures + _implicit(text, vocabulary, claimed, scanned))
     figures += _own(text, scanned, figures, claimed, sentences)
+    unread = ()             # figures the scanner does not read: the sweep cannot judge them
+    if vocabulary.words is not None and ("alf-" in text or "uarter-" in text):
+        unread = _hyphened_fractions(text, vocabulary, claimed)
+        figures += unread
     # Words inside a field word ("three" of "percent from three") are not figures.
     for mention in scanned:
         if claimed.covers(mention.start, mention.end):
@@ -716,7 +721,12 @@ def bind(text: str, evidence: Any, policy: Policy | None, *, locale: str = "en_U
         if result is None:
             settled.discard((figure.start, figure.end))
             continue
-        if result.verdict == "misattributed" and index is not None and not _real(result, index):
+        if result.verdict == "rounded" and index is not None and _real(result, index) \
+                and not _rounding_allowed(policy, result.entity, result.field):
+            # 3 bathrooms of a row holding 2.5: the sweep would take the 3 another row holds
+            result = dataclasses.replace(result, verdict="misattributed")
+        if result.verdict == "misattributed" and index is not None and not _real(result, index) \
+                and figure not in unread:
             settled.discard((figure.start, figure.end))
             continue        # not a value of the evidence at all: the sweep's finding says why
         bound.append(result)
@@ -1024,6 +1034,9 @@ def _word_after(text: str, after_start: int, mention: Mention, vocabulary: _Voca
     window = text[after_start:after_start + _WINDOW]
     prefix = "percent " if mention.percent else ""
     gap = _FILLERS.match(window).end()
+    if mention.kind == "word_number" and mention.value is not None and 0 < mention.value < 1:
+        article = _FRACTION_OF.match(window, gap)   # "half an acre", "a quarter of an acre"
+        gap = article.end() if article else gap
     probe = prefix + window[gap:]
     match = vocabulary.words.match(probe)
     # A word of Chinese, Japanese or Korean ends at its last character: the next word is glued
@@ -1036,6 +1049,37 @@ def _word_after(text: str, after_start: int, mention: Mention, vocabulary: _Voca
         end = after_start + gap + match.end() - len(prefix)
         return _owners_of(vocabulary, match), (after_start, max(end, after_start))
     return (), None
+
+
+# Between a fraction in words and its field word: "half an acre", "a quarter of an acre".
+_FRACTION_OF = re.compile(r"(?:of[ \t\u00a0]+)?an?[ \t\u00a0]+", re.IGNORECASE)
+# A fraction glued to its field word by a hyphen, which the scanner reads as no figure (as in
+# "half-price"): "a half-acre lot", "a quarter-acre lot" (``_hyphened_fractions``).
+_HYPHENED_FRACTION = re.compile(r"(?<![\w-])(half|quarter)-(?=\w)", re.IGNORECASE)
+_FRACTION_VALUES = {"half": Decimal("0.5"), "quarter": Decimal("0.25")}
+
+
+def _hyphened_fractions(text: str, vocabulary: _Vocabulary, claimed: _Spans) -> list[_Figure]:
+    """"a half-acre lot": "half" states 0.5 of the field whose word follows the hyphen, when
+    that word is a unit of measure ("acres", ``rulekit.units``); before any other word it
+    names a kind ("a half-bath" is one bathroom of a kind, not half of the count)."""
+    from rulekit.units import unit_word
+
+    found = []
+    for match in _HYPHENED_FRACTION.finditer(text):
+        rest = text[match.end():match.end() + _WINDOW]
+        word = vocabulary.words.match(rest)
+        if not word or not _word_ends(rest, word.end()) \
+                or unit_word(re.split(r"[\s\-–]+", word.group())[0]) is None:
+            continue
+        start, end = match.start(1), match.end() + word.end()
+        if claimed.overlaps(start, end):
+            continue
+        claimed.add(match.end(), end)
+        found.append(_Figure(start, match.end(1), match.group(1),
+                             _FRACTION_VALUES[match.group(1).casefold()],
+                             _owners_of(vocabulary, word), shown_decimals=2, reach=end))
+    return found
 
 
 # Between a figure and a row's name: "42 of Navy raincoat in stock", "42 Navy raincoat left".
@@ -1629,6 +1673,14 @@ def _verdict(figure: _Figure, entity: str | None, label: str, field: str, raw: A
 # per 1,000 calls" for a rate in USD): the field words say which cell, not which money, and the
 # sweep's currency check says what the evidence holds the value in.
 _LEFT = frozenset({"rounded", "currency"})
+
+
+def _rounding_allowed(policy: Policy, entity: str | None, field: str) -> bool:
+    """Whether `rounding allowed for` names ``field`` (alone or as ``entity.field``): a rounding
+    of a cell binding left to the sweep is judged there only then; else a rounded figure some
+    other cell holds exactly would pass as that cell's value."""
+    allowed = policy.sweep.rounding if policy.sweep is not None else ()
+    return field in allowed or f"{entity}.{field}" in allowed
 
 
 def _other_money(policy: Policy, entity: str | None, field: str, currency: str) -> bool:

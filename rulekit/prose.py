@@ -963,8 +963,9 @@ def _says_its_own_unit(word: str, field: Any) -> bool:
         return bool(said & {"rate", "pct", "percent", "percentage", "share", "ratio"})
     # the same word, or another word for the same unit ("kilograms" for weight_kg)
     unit = UNIT_OF.get(word.lower())
-    return word.lower().rstrip("s") in said or (
-        unit is not None and unit in {UNIT_OF.get(w) for w in said})
+    return word.lower().rstrip("s") in said or (unit is not None and (
+        unit in {UNIT_OF.get(w) for w in said} or unit in named_units(field.name)[0]
+        or unit in named_units(field.label or "")[0]))    # "sq ft" for sq_ft, "square feet"
 
 
 @functools.lru_cache(maxsize=256)

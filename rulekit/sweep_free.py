@@ -38,6 +38,11 @@ _FREE = re.compile(
     r"(?<![\w-])(?:(?:for[ \t\u00a0]+)?free(?:[ \t\u00a0-]+of[ \t\u00a0-]+charge)?"
     r"|complimentary|(?:at[ \t\u00a0]+)?no[ \t\u00a0]+(?:extra[ \t\u00a0]+)?(?:cost|charge)"
     r"|costs?[ \t\u00a0]+(?:you[ \t\u00a0]+)?nothing)(?![\w-])", re.IGNORECASE)
+# A named fee said to be none: "no HOA fee", "no monthly HOA fees", "HOA-free"; its thing is the
+# word before "fee" or "-free" (``_named_fees``: found from the literal " fee" or "-free" back).
+_NO_FEE = re.compile(r"(?<![\w-])no[ \t\u00a0]+(?:[^\W\d_]+[ \t\u00a0]+)?([^\W\d_]+)"
+                     r"[ \t\u00a0]+fees?(?![\w-])", re.IGNORECASE)
+_COMPOUND_FREE = re.compile(r"(?<![\w-])([^\W\d_]+)-free(?![\w-])", re.IGNORECASE)
 _SENTENCE_STOP = re.compile(r"[.!?\n]")
 # Words after "free" that make it no price: "free to cancel", "free from defects".
 _NOT_PRICE_AFTER = frozenset("to from up of time will speech agent form hand rein range flow "
@@ -93,6 +98,11 @@ _NO_THING = frozenset("for with on to and or but now today too also again as in 
 def may_say_free(low: str) -> bool:
     """The first look: whether the case-folded text could hold any of the words."""
     # (chained substring tests, not a generator over a tuple of words: this runs on every audit)
+    return _says_free_words(low) or " fee" in low     # " fee": "no HOA fee" (``_named_fees``)
+
+
+def _says_free_words(low: str) -> bool:
+    """Whether the case-folded text could hold a word of ``_FREE``."""
     return "free" in low or "no c" in low or "nothing" in low or "complimentary" in low
 
 
@@ -102,17 +112,49 @@ def said_free(text: str, covered: Sequence[tuple[int, int]] = (),
     inside a span of ``covered`` (quotes, links, words another rule reads). ``qualified``:
     read them in a clause that qualifies ("free for members") too, as a template's words
     are (only what supposes or hedges is left unread there)."""
-    if not may_say_free(text.casefold()):
+    low = text.casefold()
+    if not may_say_free(low):
         return []
     found = []
-    for match in _FREE.finditer(text):
+    matches = list(_FREE.finditer(text)) if _says_free_words(low) else []
+    named = _named_fees(text)
+    if named:
+        matches = sorted(matches + named, key=lambda m: m.start())
+    for match in matches:
         start, end = match.span()
         if any(s < end and start < e for s, e in covered):
             continue
         begin, finish = _clause(text, start, end)
         if _not_a_price(text, match, begin, finish, _SUPPOSING if qualified else _UNREAD):
             continue
-        found.append(FreeSaid(start, end, begin, finish, _thing(text, match.group(), end, finish)))
+        thing = _reduced(match.group(1)) if match.re is not _FREE \
+            else _thing(text, match.group(), end, finish)
+        found.append(FreeSaid(start, end, begin, finish, thing))
+    return found
+
+
+def _named_fees(text: str) -> list[re.Match]:
+    """Where ``text`` says a named fee is none ("no HOA fee", "HOA-free"), found from each
+    " fee" back to the nearest "no " and from each "-free" back to its word; group 1 is the
+    fee's thing."""
+    low = _same_length_lower(text)
+    found = []
+    at = low.find(" fee")
+    while at >= 0:
+        opening = low.rfind("no ", max(0, at - 40), at)
+        match = _NO_FEE.match(text, opening) if opening >= 0 else None
+        if match is not None and match.end() > at:     # this fee's, not one before it
+            found.append(match)
+        at = low.find(" fee", at + 4)
+    at = low.find("-free")
+    while at >= 0:
+        opening = at
+        while opening and text[opening - 1].isalpha():
+            opening -= 1
+        match = _COMPOUND_FREE.match(text, opening) if opening < at else None
+        if match is not None:
+            found.append(match)
+        at = low.find("-free", at + 5)
     return found
 
 
@@ -200,10 +242,9 @@ def _named(low: str, item: FreeSaid, money: Sequence[_Money],
         by_field = [m for m in by_field if len(m.words) == most]
     for path, name in rows:
         at = low.find(name, item.begin, item.finish)
-        if at < 0 or low[at - 1:at].isalnum() or low[at + len(name):at + len(name) + 1].isalnum():
+        if at < 0 or not _whole(low, at, name):
             continue
-        own = [m for m in money if m.path.startswith(path)
-               and m.path[len(path):len(path) + 1] in ".["]
+        own = _own_money(money, path)
         if not own:
             continue
         named = [m for m in own if m in by_field]
@@ -211,7 +252,26 @@ def _named(low: str, item: FreeSaid, money: Sequence[_Money],
             return named or by_field
         priced = [m for m in own if not m.words]
         return priced or own
+    if by_field and rows:
+        # no row named in the clause: the row named last before it in its sentence ("42 Maple
+        # Street has a pool and no HOA fee"), for the fields the clause names
+        opening = max(low.rfind(mark, 0, item.begin) for mark in ".!?\n") + 1
+        nearest = max(((at, path) for path, name in rows
+                       if (at := low.rfind(name, opening, item.begin)) >= 0
+                       and _whole(low, at, name)), default=None)
+        if nearest is not None:
+            return [m for m in _own_money(money, nearest[1]) if m in by_field] or by_field
     return by_field
+
+
+def _whole(low: str, at: int, name: str) -> bool:
+    """Whether the name found at ``at`` stands as whole words."""
+    return not low[at - 1:at].isalnum() and not low[at + len(name):at + len(name) + 1].isalnum()
+
+
+def _own_money(money: Sequence[_Money], path: str) -> list[_Money]:
+    """The amounts of the row at ``path``."""
+    return [m for m in money if m.path.startswith(path) and m.path[len(path):len(path) + 1] in ".["]
 
 
 def _same_length_lower(text: str) -> str:
@@ -230,6 +290,7 @@ def _reduced(word: str) -> str:
 
 
 _SAME_THING = {"delivery": "shipping", "postage": "shipping"}
+_PERIODS = frozenset("monthly annual annually yearly weekly daily hourly nightly quarterly".split())
 
 
 def _money(evidence: Any) -> list[_Money]:
@@ -243,6 +304,8 @@ def _money(evidence: Any) -> list[_Money]:
         if figure.currency is None and not _money_name(key):
             continue
         words = frozenset(_reduced(w) for w in key_words(key)) - _GENERIC
+        # what it is per is no thing it is for: "The HOA is free" names hoa_fee_monthly
+        words = (words - _PERIODS) or words
         found.append(_Money(figure.value, figure.path, words))
     return found
 

@@ -60,7 +60,23 @@ _WORDS = {
     "watt-hour": "wh",
     "milliamp-hour": "mah",
 }
-UNIT_OF = {word: unit for unit, words in _WORDS.items() for word in words.split()}
+# Areas, whose words are often two ("sq ft", "square meters") or glue a square to a length
+# ("ft²", "m2"): written here with "_" for a space. A square is part of its unit, never a figure
+# (``rulekit.scan`` reads no number in "ft²").
+_AREA_WORDS = {
+    "square-foot": "sq_ft sq._ft sq._ft. sq.ft sq.ft. sqft sq_feet square_feet square_foot "
+                   "square-foot square-feet ft² ft2",
+    "square-metre": "sq_m sq._m sq._m. sq.m sq.m. sqm sq_meters sq_metres square_meter "
+                    "square_meters square_metre square_metres square-meter square-metre m² m2",
+    "square-kilometre": "sq_km sq._km square_kilometer square_kilometers square_kilometre "
+                        "square_kilometres km² km2",
+    "square-mile": "sq_mi sq._mi sq._mi. square_mile square_miles square-mile mi² mi2",
+    "square-yard": "sq_yd sq._yd square_yard square_yards yd² yd2",
+    "acre": "acre acres",
+    "hectare": "ha hectare hectares",
+}
+_WORDS.update(_AREA_WORDS)
+UNIT_OF = {word.replace("_", " "): unit for unit, words in _WORDS.items() for word in words.split()}
 # What each unit measures: a unit written in the evidence's text holds its number in that unit
 # among the units of its kind only (``of_kinds_written``). A night's stay is its own kind.
 _KINDS = {
@@ -73,6 +89,7 @@ _KINDS = {
     "data": "kilobyte megabyte gigabyte terabyte",
     "energy": "kilowatt-hour watt-hour",
     "charge": "milliamp-hour",
+    "area": "square-foot square-metre square-kilometre square-mile square-yard acre hectare",
 }
 KIND_OF = {unit: kind for kind, units in _KINDS.items() for unit in units.split()}
 assert set(KIND_OF) == set(_WORDS)
@@ -88,7 +105,10 @@ def of_kinds_written(written: frozenset[str]) -> frozenset[str]:
 
 # The plurals that are no unit's name with an "s": "feet", "inches".
 _PLURALS = {"foot": "feet", "inch": "inches", "IU": "IU", "kilowatt-hour": "kilowatt-hours",
-            "watt-hour": "watt-hours", "milliamp-hour": "milliamp-hours"}
+            "watt-hour": "watt-hours", "milliamp-hour": "milliamp-hours",
+            "square-foot": "square feet", "square-metre": "square metres",
+            "square-kilometre": "square kilometres", "square-mile": "square miles",
+            "square-yard": "square yards"}
 
 
 def plural(unit: str) -> str:
@@ -101,7 +121,8 @@ def plural(unit: str) -> str:
 # word (``response_min``, ``uptime_h``, ``weight_g``, ``tank_capacity_l``; "min" and "sec" only
 # after a word for a length of time) or after "per" (``requests_per_min``, ``calls_per_h``), and
 # so is "s" after "per" (``req_per_s``).
-_NAME_AMBIGUOUS = frozenset({"min", "mins", "sec", "secs", "mo", "mos", "h", "g", "l", "dl", "ug"})
+_NAME_AMBIGUOUS = frozenset({"min", "mins", "sec", "secs", "mo", "mos", "h", "g", "l", "dl", "ug",
+                             "ha"})
 # Periods read only after a word of per or in a field's name after "per" (never as a count:
 # "2 quarters", "Q3"): "$120 per quarter", "a fortnight", "per semester".
 _PER_ONLY = {"s": "second", "quarter": "quarter", "qtr": "quarter", "fortnight": "fortnight",
@@ -130,7 +151,7 @@ def named_units(name: str) -> tuple[frozenset[str], frozenset[str]]:
     per: set[str] = set()
     after_per = False
     previous = ""
-    words = _NAME_WORD.findall(name)
+    words = _area_words(_NAME_WORD.findall(name))
     for index, word in enumerate(words):
         word = word.lower()
         if word == "per":
@@ -156,6 +177,22 @@ def named_units(name: str) -> tuple[frozenset[str], frozenset[str]]:
             len(lowered) == 1 or not _TOTAL_OF.isdisjoint(lowered)):
         per.add(TOTAL)              # ``total_price``: the whole amount, per no period
     return frozenset(counted), frozenset(per)
+
+
+def _area_words(words: list[str]) -> list[str]:
+    """A name's words with the two of an area joined as ``UNIT_OF`` writes them: "sq", "ft"
+    (``sq_ft``, ``lotSizeSqFt``) as "sq ft", "square", "feet" as "square feet", "m", "2"
+    (``area_m2``) as "m2"."""
+    if len(words) < 2:
+        return words
+    joined: list[str] = []
+    for word in words:
+        if joined and (word == "2" or joined[-1].lower() in ("sq", "square")) and (
+                pair := f"{joined[-1]}{'' if word == '2' else ' '}{word}".lower()) in UNIT_OF:
+            joined[-1] = pair
+        else:
+            joined.append(word)
+    return joined
 
 
 # A word of a field's name that says what it is per as an adjective (``monthly_payment``,

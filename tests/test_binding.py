@@ -272,3 +272,19 @@ def test_date_field_words_name_days_only_and_cost_nothing_without_them():
     assert "due on" not in vocabulary.owners and "for" in vocabulary.owners
     analytics = _load("analytics.rules")
     assert _vocabulary(analytics.binding, analytics).days is None
+
+
+def test_a_rounding_another_row_holds_is_the_sweeps_only_where_rounding_is_allowed():
+    """"3 bathrooms" of a listing with 2.5, beside a listing with 3: misattributed, unless
+    `rounding allowed for` names the field (then the sweep's rounding rules judge it)."""
+    source = (CASE_DIR / "property.rules").read_text("utf-8")
+    evidence = {"listings": [
+        {"mls_id": "MLS-1", "address": "42 Maple Street", "bathrooms": 2.5},
+        {"mls_id": "MLS-2", "address": "7 Birch Lane", "bathrooms": 3}]}
+    text = "42 Maple Street has 3 bathrooms."
+    strict = compile_source(source).policy
+    assert [f.code for f in audit(text, evidence, policy=strict).findings] == ["misattributed"]
+    allowed = compile_source(source.replace(
+        "prose guarded", "sweep {\n  rounding allowed for listing.bathrooms\n}\n\nprose guarded"
+    )).policy
+    assert not audit(text, evidence, policy=allowed).findings

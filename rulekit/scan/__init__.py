@@ -286,7 +286,9 @@ Decisions on ambiguous text, each pinned by a case in ``tests/cases/scan/``:
 - "1.2.3", "192.168.0.1" (dots only, three runs or more), "555-123-4567" (three runs joined by
   hyphens) and "555-1234" are glued tokens: each run is a number with ``glued`` set and the
   whole as ``token``. Digits touching letters (RC-500, 500ml, COVID-19, Q3) are ``glued`` too,
-  with the word-like token around them; "Model 3" is not (the word is only context).
+  with the word-like token around them; "Model 3" is not (the word is only context). The
+  square or cube of a lower-case unit of length after a number, a slash, a bracket or "per"
+  ("1,850 ft²", "€3,000/m2", "per m²", "120 m³") is no number: the unit's (the BMW M3's 3 is).
 - Ordinals: 1st, 2nd, 3rd, #3, No. 3, Nr. 3, 第3, 第三, "third" (not "no 3": a determiner).
 - "May" and "March" are months only when capitalised ("you may 5" is not a date).
 - Ranges "10-12", "10–12", "10 to 12", "between 10 and 12", and in their language only

@@ -450,6 +450,19 @@ _BETWEEN_JOINS = ("and ", "et ", "und ", "y ", "e ", "en ")
 _HEADING_TAG = re.compile(r"</?h[1-6](?=[\s/>])")
 
 
+# The square or cube of a unit of length, in the cleaned text ("ft²" is "ft2" there): "1,850
+# ft²", "€3,000/m2", "price per ft²", "Area (m²)", "120 m³" hold no figure 2 or 3. Lower-case
+# letters after a number, a slash, a bracket or "per" only: "the BMW M3", "an m2 chip" are names.
+_UNIT_POWER = re.compile(r"(?:(?<=[0-9/(])|(?<=[0-9][ \u00a0])|(?<=per ))"
+                         r"(?:ft|m|km|cm|mm|mi|yd)([23])(?![A-Za-z0-9])")
+
+
+def _may_square(low: str) -> bool:
+    """The first look for ``_UNIT_POWER``: whether the text could hold a unit's square or cube."""
+    return "m2" in low or "t2" in low or "m3" in low or "t3" in low or "i2" in low \
+        or "d2" in low
+
+
 class _Figures:
     """Numbers at each run of digits, and ranges; a part of ``_Scanner``."""
 
@@ -459,6 +472,9 @@ class _Figures:
             # the level of an HTML heading tag ("<h2>", "</H3>", "<h1 class=...>") is markup
             for match in _HEADING_TAG.finditer(self.low):
                 mask[match.end() - 1] = _IDIOM
+        if _may_square(self.low):
+            for match in _UNIT_POWER.finditer(self.text):
+                mask[match.start(1)] = _IDIOM       # the power of a unit is the unit's
         end = 0
         for match in _DIGITS.finditer(self.text):
             s, e = match.span()
