@@ -1,6 +1,7 @@
 """Auditing free text: audits per second for the issue's two sizes (targets: 20,000 a second
 for 300 characters against 1 KB of JSON evidence, 3,000 a second for 1,500 characters against
-9 KB), time growing linearly from 1 KB to 1 MB of adversarial text (under a second), the peak
+9 KB), time growing linearly from 1 KB to 1 MB of adversarial text (under a second) and from
+10 KB to 100 KB of the audit's own adversarial families (``_AUDIT_FAMILIES``), the peak
 memory of a 1 MB audit, and no growth over 100,000 audits."""
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from bench_scan import adversarial
 from run import Section, best_rate
 
 from rulekit.audit import audit
+from rulekit.compile import compile_source
 from rulekit.scan import scan
 from rulekit.sweep import SweepSettings
 
@@ -103,6 +105,65 @@ def _mention_dense(size: int) -> str:
     return "".join(out)[:size]
 
 
+# The audit's own adversarial families: one sentence repeated, each once quadratic in a reader
+# of the sweep (a fuzz probe's finds): (name, sentence, evidence, rules, locale, now).
+_EXEMPT_RULES = """ruleset exempt {
+  version "1"
+  locale en_US
+  currency USD
+  timezone "UTC"
+}
+
+sweep {
+  exempt "24/7"
+}
+on otherwise handoff
+"""
+_AUDIT_FAMILIES = (
+    ("frequencies (_outside)", "Take 1 tablet twice daily. ",
+     {"rx": {"drug_name": "Lorazepam", "sig": "Take 1 tablet by mouth twice daily"}},
+     None, "en_US", None),
+    ("CJK magnitudes (_outside)", "数百人浏览了5次。", {"views": 5}, None, "zh_CN", None),
+    ("exempt strings (_outside)", "We answer 24/7 within 4 hours. ",
+     {"support": {"phone_hours": "24/7", "sla_hours": 4}},
+     _EXEMPT_RULES, "en_US", None),
+    ("relative days (_relative_days)", "It ships tomorrow. ",
+     {"today": "2026-12-02", "order": {"id": "o1", "estimated_delivery": "2026-12-09"}},
+     None, "en_US", "2026-12-02T15:00:00Z"),
+    ("boolean fields (said_flags)", "Return shipping is free of charge. ",
+     {"return_policy": {"return_days": 30, "free_returns": False},
+      "shipping": {"free_shipping": False, "free_shipping_threshold": 50}},
+     None, "en_US", None),
+    ("free after '!' (said_free)", "Great news! Shipping is free! ",
+     {"product": {"name": "Arabica Whole Bean 500g", "price": 17.50, "shipping_fee": 4.99,
+                  "currency": "USD"}}, None, "en_US", None),
+    ("phone numbers (_whole_values)", "Call the store on 030 1234 5678. ",
+     {"store": [{"id": "s1", "phone": "030 1234 5678"}]}, None, "en_US", None),
+)
+
+
+def _family_growth() -> tuple[list[str], list[str]]:
+    """Each of ``_AUDIT_FAMILIES`` audited at 10 KB and 100 KB: its note and, where the time
+    grew more than 25-fold (linear is about 10, quadratic 100), a missed target."""
+    out, missed = [], []
+    for name, sentence, evidence, rules, locale, now in _AUDIT_FAMILIES:
+        policy = compile_source(rules).policy if rules else None
+        times = []
+        for size in (10_000, 100_000):
+            text = sentence * (size // len(sentence))
+            samples = []
+            for _ in range(3 if size == 10_000 else 1):
+                start = time.perf_counter()
+                audit(text, evidence, policy=policy, locale=locale, now=now)
+                samples.append(time.perf_counter() - start)
+            times.append(min(samples))
+        growth = times[1] / max(times[0], 1e-9)
+        out.append(f"{name} {times[0] * 1000:.0f} ms, {times[1] * 1000:.0f} ms (x{growth:.0f})")
+        if growth > 25:
+            missed.append(f"{name}: 10 KB to 100 KB grew the audit's time {growth:.0f}-fold")
+    return out, missed
+
+
 def _growth_over_100k_audits(settings: SweepSettings) -> tuple[float, float]:
     """(KB traced memory grew from the 20,000th audit to the 100,000th, traced peak MB)."""
     evidence = _evidence(5)
@@ -179,6 +240,11 @@ def run() -> Section:
                  "CJK numerals, number words, 12k 1.2M 3x, zero-width characters; about 116k "
                  "mentions per MB), no target: " + "; ".join(dense_growth) + ". Its cost is per "
                  "mention, a few µs each, so bound the length of an answer a model may write")
+    families, family_missed = _family_growth()
+    missed += family_missed
+    notes.append("the audit's adversarial families (one sentence repeated; each was quadratic in "
+                 "a reader of the sweep), 10 KB then 100 KB, target under 25-fold: "
+                 + "; ".join(families))
     indexed = []
     for name, make in (("the adversarial text", adversarial), ("one run of 1,000,000 letters",
                                                                lambda n: "x" * n)):

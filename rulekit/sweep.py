@@ -83,6 +83,7 @@ from rulekit.units import BASIS_WORDS, general_basis_at, general_bases, may_stat
     compound_durations, \
     TOTAL, per_after, said_as_total, tax_basis_said, \
     unit_after, unit_word, base_said, other_base, plural
+from rulekit.sweep_flags import _by_start
 from rulekit.sweep_freq import may_say_frequency, unheld_frequencies
 from rulekit.sweep_amounts import (_NUMBER_THEN_WORD, _amount_words, _cjk_magnitude_spans,
                                     _count_levels, _magnitudes, _stock_levels, nonstop_said)
@@ -758,6 +759,7 @@ def _whole_values(text: str, low: str, mentions: Sequence[Mention], evidence: Ev
     hyphen; the word "version" or "option". A value code put into a slot (``slots``, the slot
     values case-folded) is licensed whole."""
     settled: dict[int, Finding | None] = {}
+    by_start: list[int] | None = None
     if slots or evidence.phones or evidence.withheld_phones or _may_write_phone(text):
         for match in PHONE.finditer(text):
             written = match.group()
@@ -770,8 +772,12 @@ def _whole_values(text: str, low: str, mentions: Sequence[Mention], evidence: Ev
                                  or (written.count("-") >= 2 and " " not in written)):
                 continue    # spaced groups the evidence does not hold as a phone: figures
             start, end = match.span()
-            inside = [index for index, mention in enumerate(mentions)
-                      if start <= mention.start and mention.end <= end]
+            if by_start is None:    # mention indexes by start, once: a bisection per phone
+                by_start = sorted(range(len(mentions)), key=lambda i: mentions[i].start)
+                starts = [mentions[i].start for i in by_start]
+            inside = sorted(index for index in by_start[bisect.bisect_left(starts, start):
+                                                        bisect.bisect_right(starts, end)]
+                            if mentions[index].end <= end)
             for index in inside:
                 settled[index] = None
             if not held and inside:
@@ -1670,7 +1676,16 @@ def _outside(spans: list[tuple[int, int]], mentions: list[Mention]) -> list[Ment
     """Mentions not inside an exempt string ("24/7" is neither 24 nor 7)."""
     if not spans:
         return mentions
-    return [m for m in mentions if not any(a <= m.start and m.end <= b for a, b in spans)]
+    # A mention is inside a span when the spans starting at or before it reach its end: a
+    # bisection (``_by_start``), not a test of every span (a text of many frequencies,
+    # magnitudes or exempt strings was quadratic).
+    starts, reach = _by_start(spans)
+    kept = []
+    for m in mentions:
+        at = bisect.bisect_right(starts, m.start)
+        if not at or reach[at - 1] < m.end:
+            kept.append(m)
+    return kept
 
 
 # What a quote does not make its author's: a link, a handle or an e-mail in it takes the

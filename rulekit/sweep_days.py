@@ -266,7 +266,8 @@ def _relative_days(text: str, evidence: Evidence, locale: str,
     findings, settled = [], set()
     today = evidence.today
     language = locale.split("_")[0].lower()
-    parts = _relative_parts(language, text, _ascii_lower(text))
+    low = _ascii_lower(text)    # once: each "today" of a long answer reads its clause in it
+    parts = _relative_parts(language, text, low)
     if not any(parts):
         return findings, settled
     pattern, offsets = _relative_pattern(language, parts)
@@ -357,8 +358,7 @@ def _relative_days(text: str, evidence: Evidence, locale: str,
             # its way today"), not as the day of an event ("it arrives today"): that needs a
             # day of the data.
             continue
-        if offset is not None and abs(offset) <= 1 and _store_hours_clause(
-                _ascii_lower(text), *match.span()):
+        if offset is not None and abs(offset) <= 1 and _store_hours_clause(low, *match.span()):
             continue        # "Yes, we're open tomorrow": the store's hours, no day of the data
         meant = day.isoformat() if day is not None else "no calendar day"
         withheld = _withheld_on(evidence, lambda held: held == day)

@@ -31,6 +31,7 @@ text that holds not every stem of some reading pays one substring test per stem.
 
 from __future__ import annotations
 
+import bisect
 import functools
 import re
 from collections.abc import Iterable, Mapping, Sequence
@@ -211,15 +212,40 @@ def said_flags(text: str, readings: Iterable[Reading],
     for item in wanted:
         found.extend(_said(text, item, covered))
     # A name said inside a longer name said at the same place is that longer name's claim
-    # ("express shipping is free" is free_express_shipping's, not free_shipping's).
-    kept = [s for s in found if not any(
-        o is not s and set(s.reading.words) < set(o.reading.words)
-        and o.start <= s.end and s.start <= o.end for o in found)]
+    # ("express shipping is free" is free_express_shipping's, not free_shipping's). The
+    # longer names of each name are found once, and the places of each looked up by
+    # bisection (testing every pair of places was quadratic in a long answer).
+    words = {item: set(item.words) for item in wanted}
+    longer = {item: [o for o in wanted if words[item] < words[o]] for item in wanted}
+    places = {item: _by_start([(o.start, o.end) for o in found if o.reading is item])
+              for item in dict.fromkeys(o for longers in longer.values() for o in longers)}
+    # (spans that touch count: [start, end] against [o.start, o.end], both ends in)
+    kept = [s for s in found if not any(_overlapping(places[o], s.start - 1, s.end + 1)
+                                        for o in longer[s.reading])]
     return sorted(kept, key=lambda s: (s.start, s.end))
+
+
+def _by_start(spans: Iterable[tuple[int, int]]) -> tuple[list[int], list[int]]:
+    """``spans`` sorted by start: their starts, and the furthest end of the first 1, 2, ...
+    of them, for ``_overlapping``."""
+    starts, reach, furthest = [], [], -1
+    for start, end in sorted(spans):
+        furthest = max(furthest, end)
+        starts.append(start)
+        reach.append(furthest)
+    return starts, reach
+
+
+def _overlapping(spans: tuple[list[int], list[int]], start: int, end: int) -> bool:
+    """Whether [start, end) overlaps a span of ``spans`` (``_by_start``): the spans starting
+    before its end reach past its start. A bisection, not a test of every span."""
+    at = bisect.bisect_left(spans[0], end)
+    return at > 0 and spans[1][at - 1] > start
 
 
 def _said(text: str, item: Reading, covered: Sequence[tuple[int, int]]) -> Iterable[Said]:
     first, rest = item.patterns[0], item.patterns[1:]
+    covering = _by_start(covered) if covered else None     # once per name, not per place
     last_end = -1
     for anchor in first.finditer(text):
         if anchor.start() < last_end:
@@ -236,7 +262,7 @@ def _said(text: str, item: Reading, covered: Sequence[tuple[int, int]]) -> Itera
             if not _close(text, spans):
                 continue
             start, end = spans[0][0], spans[-1][1]
-            if any(s < end and start < e for s, e in covered):
+            if covering is not None and _overlapping(covering, start, end):
                 continue
             value = _stated(text, start, end, begin, finish, item)
             if value is None:

@@ -32,7 +32,8 @@ from typing import Any, NamedTuple
 
 from rulekit.findings import Finding, _new_finding
 from rulekit.scan.base import _ascii_lower
-from rulekit.sweep_flags import _TOKEN, _UNREAD, _clause, _negation
+from rulekit.sweep_flags import (_REACH, _TOKEN, _UNREAD, _by_start, _clause, _negation,
+                                  _overlapping)
 
 _FREE = re.compile(
     r"(?<![\w-])(?:(?:for[ \t\u00a0]+)?free(?:[ \t\u00a0-]+of[ \t\u00a0-]+charge)?"
@@ -116,13 +117,14 @@ def said_free(text: str, covered: Sequence[tuple[int, int]] = (),
     if not may_say_free(low):
         return []
     found = []
+    covering = _by_start(covered) if covered else None     # a bisection per word, not a scan
     matches = list(_FREE.finditer(text)) if _says_free_words(low) else []
     named = _named_fees(text)
     if named:
         matches = sorted(matches + named, key=lambda m: m.start())
     for match in matches:
         start, end = match.span()
-        if any(s < end and start < e for s, e in covered):
+        if covering is not None and _overlapping(covering, start, end):
             continue
         begin, finish = _clause(text, start, end)
         if _not_a_price(text, match, begin, finish, _SUPPOSING if qualified else _UNREAD):
@@ -183,11 +185,17 @@ def _not_a_price(text: str, match: re.Match, begin: int, finish: int,
             return True
         if before and before[-1] not in _PRICE_BEFORE and not before[-1].endswith("'s"):
             return True         # "gluten free", "feel free", "set free"
-    sentence_end = _SENTENCE_STOP.search(text, end)
+    # The sentence, read within a bounded reach on either side as rule 14 reads it
+    # (``sweep_flags._stated``), so that each "free" of a long answer costs the same; it
+    # opens after any sentence stop ("Great news! Shipping is free!": the second sentence).
+    sentence_end = _SENTENCE_STOP.search(text, end, end + _REACH * 2)
     if sentence_end is not None and sentence_end.group() == "?":
         return True
-    opening = max(0, text.rfind(".", 0, start) + 1, text.rfind("\n", 0, start) + 1)
-    closing = sentence_end.start() if sentence_end is not None else len(text)
+    opening = max(0, start - _REACH * 2)
+    for cut in _SENTENCE_STOP.finditer(text, opening, start):
+        opening = cut.end()
+    closing = sentence_end.start() if sentence_end is not None \
+        else min(len(text), end + _REACH * 2)
     words = [t.group().casefold().replace("\u2019", "'")
              for t in _TOKEN.finditer(text, opening, closing)]
     if any(w in unread for w in words) or "as long as" in text[opening:closing].casefold():
