@@ -2948,7 +2948,8 @@ class _Judge:
                 return self._finding(mention, "unsupported_date", f"{mention.day.isoformat()} "
                                      f"is a {_WEEKDAYS[mention.day.weekday()]}, not a "
                                      f"{weekday[1]}", value=mention.day.isoformat())
-            if self._today_only(mention, [mention.day]):
+            # (a day no field holds is backed by its zoned time above, not by a today)
+            if mention.day in days and self._today_only(mention, [mention.day]):
                 return self._withheld_day(mention, mention.day.isoformat()) \
                     or self._today_finding(mention, mention.day.isoformat())
             if time is None or self._time_on(mention.day, time, mention):

@@ -557,15 +557,22 @@ def _event_day(text: str, start: int, end: int, language: str) -> bool:
     preposition, or of ``_EVENT_WORDS``, among the four words before it or the three after it
     in its clause, unless "as of" stands just before it (a present: "your total as of
     today")."""
-    before = re.split(r"[.,;:!?()\n]", text[max(0, start - 48):start])[-1]
+    parts = re.split(r"([.,;:!?()\n])", text[max(0, start - 48):start])
+    before = parts[-1]
+    if not before.strip() and len(parts) > 2 and parts[-2] == ":":
+        before = parts[-3]          # a label and its colon: "Delivery date: 2 December"
     after = re.split(r"[.,;:!?()\n]", text[end:end + 40])[0]
     low_before = before.lower().rstrip()
     if low_before.endswith(_PRESENT_BEFORE) or low_before in ("as of", "as at", "stand"):
         return False
-    words = before.lower().split()[-4:] + after.lower().split()[:3]
+    # "due by end of day today": the words of a day's end stand between the event and its day
+    words = [word for word in low_before.split() if word not in _DAY_END_WORDS][-4:]
+    words += after.lower().split()[:3]
     events = _LONE_BEFORE.get(language, frozenset()) - _NOT_EVENTS
     if any(word in events or word in _EVENT_WORDS for word in words):
         return True
+    if language == "en" and _GOT_IT.search(low_before):
+        return True                 # "You'll get it today": the customer receives it
     if language in _VERB_LAST:
         # German and Dutch put the participle last: "Heute wird Ihre Bestellung geliefert"
         clause = _CLAUSE_END.split(text[end:end + 80], 1)
@@ -589,6 +596,11 @@ def today_only_event(text: str, start: int, end: int, days: Sequence[dt.date],
 
 
 _VERB_LAST = frozenset(("de", "nl"))
+# Between an event word and its day, the words of a day's end: "due by end of day today",
+# "arrives by the end of the day today".
+_DAY_END_WORDS = frozenset("by the end of day close business".split())
+# Receiving the thing itself is an event: "You'll get it today", "you will receive them".
+_GOT_IT = re.compile(r"\b(?:get|gets|getting|receive|receives)\s+(?:it|them|your\s+\w+)\s*\Z")
 _CLAUSE_END = re.compile(r"[.,;:!?()\n]")
 _NOT_EVENTS = frozenset("on by this next last until till before after since ce d'ici jusqu'à "
                         "jusqu’à avant après dès depuis pour am bis ab seit vor nach diesen "
@@ -621,7 +633,8 @@ _LONE_BEFORE = {
     "en": frozenset("on by this next last until till before after since arrives arrive arriving "
                     "arrived delivered deliver delivers delivery ships ship shipped shipping "
                     "dispatched dispatch dispatches expected scheduled due lands comes coming "
-                    "ready booked renews renew renewing charged billed debited expires expire "
+                    "ready booked reach reaches reaching eta renews renew renewing charged billed "
+                    "debited expires expire "
                     "expiring ends ending renewal: renews: expires: expiry: due:".split()),
     "fr": frozenset("ce d'ici jusqu'à jusqu’à avant après dès depuis pour arrive arrivera arrivé "
                     "arrivée livré livrée livrés livraison expédié expédiée prévu prévue "
