@@ -205,6 +205,11 @@ _BALANCE_NAME = re.compile(r"(?i)balance|available|ledger")
 # Fields named for a masked account or card number, folded (``fold_name``): "mask",
 # "account_mask", "last4", "last_four", "card_last_4_digits" (``_Builder._code_digits``).
 _MASK_NAME = re.compile(r"(?:mask|last(?:4|four)(?:digits)?)$")
+# Fields named for a postcode ("postcode", "zip", "zip_code", "postal_code", "plz",
+# "post_code", "delivery_postcode", "postalCode"), by the words of the name (``key_words``):
+# a code, whose digits back the code as written, never a quantity (``_Builder._postcode``).
+_POSTCODE_WORDS = frozenset(("postcode", "zip", "zipcode", "postalcode", "plz"))
+_POSTCODE_PAIRS = frozenset((("zip", "code"), ("postal", "code"), ("post", "code")))
 # Money in minor units by its field's name, for fields no ruleset declares: named like minor
 # units ("total_minor"), by the precision of the amount's currency.
 _MINOR_NAME = re.compile(r"_minor(?:_units)?$", re.IGNORECASE)
@@ -2058,6 +2063,9 @@ class _Builder:
         if keys and not leaf.plain_number and NAME_FIELDS.search(keys[-1]):
             self._name(text, mentions, path, keys)
             return
+        if keys and _postcode_name(keys[-1]):
+            self._name(text, mentions, path, keys)  # "94105-1234", "10115": a code, no figures
+            return
         if leaf.plain_number and self._code_digits(stripped, keys):
             return
         skip = self._no_quantities(text, mentions, keys) \
@@ -2160,7 +2168,8 @@ class _Builder:
         if not keys or len(stored) < 3 or not stored.isascii() or not stored.isdigit():
             return False
         name = fold_name(keys[-1])
-        if name not in self.identifiers and not _MASK_NAME.search(name):
+        if name not in self.identifiers and not _MASK_NAME.search(name) \
+                and not _postcode_name(keys[-1]):
             return False
         self.names.add(stored)
         return True
@@ -2454,6 +2463,12 @@ class _Leaf(NamedTuple):
 # dates, ids, titles) within one body and across the bodies built for one conversation, and
 # reading a string means scanning it. Longer strings (a review, a document) are read each time.
 _CACHED_LEAF_LENGTH = 256
+
+
+def _postcode_name(name: str) -> bool:
+    """Whether a field's name says it holds a postcode (``_POSTCODE_WORDS``)."""
+    words = key_words(name)
+    return bool(words) and (words[-1] in _POSTCODE_WORDS or words[-2:] in _POSTCODE_PAIRS)
 
 
 def _read_leaf(text: str, locale: str) -> _Leaf:
