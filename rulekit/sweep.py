@@ -295,12 +295,18 @@ class SweepSettings:
                                identifiers=self.identifier_fields,
                                header_zone=self.timezone if self.timezone != "UTC" else None,
                                row_names=self.row_names)
-        if now is not None and built.today is None and not built.has_today:
+        if now is not None and (built.today is not None or not built.has_today):
             # "It ships tomorrow, December 2": the caller's now, in the ruleset's zone, is the
-            # day relative words are said on when the evidence names no today of its own
+            # day relative words are said on when the evidence names no today of its own, and
+            # when its today is another day (a cached snapshot's): the customer reads
+            # "tomorrow" on the day they read it. That day backs "today" as the present, as
+            # the evidence's today does.
             aware = now if now.tzinfo is not None else now.replace(tzinfo=dt.timezone.utc)
-            built = dataclasses.replace(
-                built, today=aware.astimezone(dates.zone(self.timezone)).date())
+            day = aware.astimezone(dates.zone(self.timezone)).date()
+            if built.today is None:
+                built = dataclasses.replace(built, today=day)
+            elif built.today != day:
+                built = dataclasses.replace(built, today=day, days=built.days | {day})
         return built
 
     @functools.cached_property
