@@ -90,7 +90,7 @@ from rulekit.sweep_codes import (FREE_POSITION_WORDS, PHONE, POSITION_WORDS, cod
                                  same_phone, shortcut)
 from rulekit.sweep_days import (_DENYING, _WEEKDAYS, _lone_weekdays, _may_be_relative,
                                 _lone_months, _may_name_month, _relative_days,
-                                _relative_months,
+                                _parts_of_day, _relative_months, may_say_part_of_day,
                                 _stated_weekday, _unheld_seconds, _wall_time_in_named_zone,
                                 _weekday_patterns, midnight_reading, today_only_event)
 
@@ -627,6 +627,8 @@ def sweep(text: str, evidence: Evidence, settings: SweepSettings = SweepSettings
             "day" in low or locale[:2] != "en" or "曜" in text or "周" in text
             or "週" in text or "星期" in text or "拜" in text):
         days = days + _lone_weekdays(text, low, mentions, evidence, locale)
+    if evidence.days and may_say_part_of_day(low):
+        days = days + _parts_of_day(text, low, evidence, locale)    # "tomorrow morning"
     if days:
         # "today" in a quote the evidence holds is its author's day, not the answer's
         findings.extend(_outside_backed_quotes(days, mentions, findings) if quoting else days)

@@ -898,6 +898,70 @@ def _lone_weekdays(text: str, low: str, mentions: Sequence[Mention], evidence: E
     return findings
 
 
+# Parts of the day said with a day, in English ("tomorrow morning", "on Thursday afternoon",
+# "tomorrow in the morning", "first thing tomorrow", "tonight"), each a span of the clock in minutes [from, to): a morning
+# is before 12:00, an afternoon 12:00 to 18:00, an evening 18:00 to 22:00, a night from 18:00.
+_DAY_PARTS = {"morning": (0, 720), "afternoon": (720, 1080), "evening": (1080, 1320),
+              "night": (1080, 1440)}
+_DAY_WORD = r"(today|tomorrow|this|monday|tuesday|wednesday|thursday|friday|saturday|sunday)"
+_PART_OF_DAY = re.compile(r"(?<![\w'’])(?:" + _DAY_WORD + r"[ \t\u00a0]+(?:in the[ \t\u00a0]+)?"
+                          r"(morning|afternoon|"
+                          r"evening|night)|first thing[ \t\u00a0]+(?:on[ \t\u00a0]+)?"
+                          + _DAY_WORD + r"|" + _DAY_WORD + r"[ \t\u00a0]+first thing|(tonight))"
+                          r"(?![\w'’])")
+
+
+def may_say_part_of_day(low: str) -> bool:
+    """Whether ``_parts_of_day`` can find anything: substring tests, all in C."""
+    return "morning" in low or "afternoon" in low or "evening" in low or "night" in low \
+        or "first thing" in low
+
+
+def _parts_of_day(text: str, low: str, evidence: Evidence, locale: str) -> list[Finding]:
+    """A part of the day said with a day ("It arrives tomorrow morning", "on Thursday
+    morning", "first thing tomorrow") when the evidence holds clock times on that day (a
+    delivery window) and none of them, nor the span between its first and last, falls in that
+    part (``_DAY_PARTS``): a window of 14:00-18:00 is no morning. Judged only as the time of
+    an event (``_event_day``: "arrives", "delivery"...); a day whose times the evidence does
+    not hold is not judged here, nor one in a clause of opening hours, a supposition, a
+    denial or a habit (``_lone_statement``). English only."""
+    if locale[:2].lower() != "en" or len(low) != len(text):
+        return []
+    today, findings = evidence.today, []
+    for match in _PART_OF_DAY.finditer(low):
+        word = next(group for group in (match[1], match[3], match[4], match[5]) if group)
+        part = "night" if word == "tonight" else match[2] or "morning"
+        s, e = match.span()
+        if not _event_day(text, s, e, "en") or _lone_statement(low, s, e) \
+                or _in_question(text, e):
+            continue                # "Made this tonight": no event of the data
+        if word in ("today", "this", "tonight", "tomorrow"):
+            if today is None:
+                continue
+            days = [today + dt.timedelta(days=word == "tomorrow")]
+        else:
+            weekday = _WEEKDAYS.index(word.capitalize())
+            days = _days_meant(today, weekday, _tense_before(low, s, e, locale)) \
+                if today is not None else sorted(d for d in evidence.days if d.weekday() == weekday)
+        start, end = _DAY_PARTS[part]
+        windows = []
+        for day in days:
+            held = sorted(hour * 60 + minute for on, hour, minute in evidence.clock if on == day)
+            if held:
+                windows.append((day, held[0], held[-1]))
+        if not windows or any(first < end and (last > start or first == last >= start)
+                              for _, first, last in windows):
+            continue
+        day, first, last = windows[0]
+        span = f"{first // 60:02d}:{first % 60:02d}" + (
+            f"-{last // 60:02d}:{last % 60:02d}" if last != first else "")
+        findings.append(_new_finding(
+            "date", text[s:e], day.isoformat(), s, e, "unsupported_date",
+            f"'{text[s:e]}' is the {part} of {day.isoformat()} ({start // 60:02d}:00-"
+            f"{end // 60 % 24:02d}:00), and the evidence holds {span} on that day"))
+    return findings
+
+
 # Before a weekday, the words that place it in a week from the evidence's today: "this Friday"
 # is the coming one (today included); "next Friday" is read both ways people read it, the
 # coming one or the one in the calendar week (Monday to Sunday) after today's, and either
