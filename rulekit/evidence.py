@@ -207,7 +207,7 @@ _BALANCE_NAME = re.compile(r"(?i)balance|available|ledger")
 _MASK_NAME = re.compile(r"(?:mask|last(?:4|four)(?:digits)?)$")
 # Fields named for a postcode ("postcode", "zip", "zip_code", "postal_code", "plz",
 # "post_code", "delivery_postcode", "postalCode"), by the words of the name (``key_words``):
-# a code, whose digits back the code as written, never a quantity (``_Builder._postcode``).
+# a code, whose digits back the code as written, never a quantity (``postcode_name``).
 _POSTCODE_WORDS = frozenset(("postcode", "zip", "zipcode", "postalcode", "plz"))
 _POSTCODE_PAIRS = frozenset((("zip", "code"), ("postal", "code"), ("post", "code")))
 # Money in minor units by its field's name, for fields no ruleset declares: named like minor
@@ -2063,7 +2063,7 @@ class _Builder:
         if keys and not leaf.plain_number and NAME_FIELDS.search(keys[-1]):
             self._name(text, mentions, path, keys)
             return
-        if keys and _postcode_name(keys[-1]):
+        if keys and postcode_name(keys[-1]):
             self._name(text, mentions, path, keys)  # "94105-1234", "10115": a code, no figures
             return
         if leaf.plain_number and self._code_digits(stripped, keys):
@@ -2169,7 +2169,7 @@ class _Builder:
             return False
         name = fold_name(keys[-1])
         if name not in self.identifiers and not _MASK_NAME.search(name) \
-                and not _postcode_name(keys[-1]):
+                and not postcode_name(keys[-1]):
             return False
         self.names.add(stored)
         return True
@@ -2465,7 +2465,7 @@ class _Leaf(NamedTuple):
 _CACHED_LEAF_LENGTH = 256
 
 
-def _postcode_name(name: str) -> bool:
+def postcode_name(name: str) -> bool:
     """Whether a field's name says it holds a postcode (``_POSTCODE_WORDS``)."""
     words = key_words(name)
     return bool(words) and (words[-1] in _POSTCODE_WORDS or words[-2:] in _POSTCODE_PAIRS)

@@ -447,10 +447,13 @@ def _row_rules(entities: Sequence[tuple[Entity, tuple[str, ...]]], evidence: Any
 def sweep(text: str, evidence: Evidence, settings: SweepSettings = SweepSettings(), *,
           locale: str = "en_US", question: str | None = None,
           slot_values: Sequence[str] = (), settled: Collection[tuple[int, int]] = (),
-          mentions: Sequence[Mention] | None = None) -> list[Finding]:
+          mentions: Sequence[Mention] | None = None, given: Sequence[str] = ()
+          ) -> list[Finding]:
     """The mentions in ``text`` that ``evidence`` does not back, in order. ``settled`` holds
     the spans binding already judged (``rulekit.bind``): the sweep is their fallback only.
-    ``mentions`` is ``scan(text, locale)`` when the caller already has it."""
+    ``mentions`` is ``scan(text, locale)`` when the caller already has it. ``given`` holds
+    the values of the user's inputs (``audit(..., inputs=...)``): a code written as one of
+    them ("SW1A 1AA", the postcode given) is the user's own, as a slot value's code is."""
     scanned = list(mentions) if mentions is not None else scan(text, locale)
     if settled:
         scanned = [m for m in scanned if (m.start, m.end) not in settled]
@@ -542,8 +545,9 @@ def sweep(text: str, evidence: Evidence, settings: SweepSettings = SweepSettings
     unheld: list[Finding] = []
     # a code, a phone number, a version or an option the evidence numbers: one value each,
     # matched whole before any of its digits is matched alone (``_whole_values``)
+    codes = (*slot_values, *given)
     whole = _whole_values(text, low, mentions, evidence,
-                          "\x00".join(map(str, slot_values)).casefold() if slot_values else "")
+                          "\x00".join(map(str, codes)).casefold() if codes else "")
     for index, mention in enumerate(mentions):
         if whole and index in whole:
             found = whole[index]
@@ -768,11 +772,13 @@ def _whole_values(text: str, low: str, mentions: Sequence[Mention], evidence: Ev
         if run[:1] in "xX" and (masked := _MASKED.fullmatch(run)) and masked[1] in names:
             settled[index] = None   # "x9012", "XXXX-9012": a card's last four behind its mask
             continue
+        if slots and run.casefold() in slots:
+            settled[index] = None   # a code of a slot value or of the user's input ("1AA")
+            continue
         if not code_like(run, glued_digits=mention.glued):
             continue
         if any(form in evidence.codes or form in evidence.names for form in code_forms(run)) \
-                or run.casefold() in evidence.period_keys or _held_version(run, evidence) \
-                or (slots and run.casefold() in slots):
+                or run.casefold() in evidence.period_keys or _held_version(run, evidence):
             settled[index] = None
             continue
         # judged in the loop, after the code's other digits (``sweep``)
