@@ -599,8 +599,10 @@ _VERB_LAST = frozenset(("de", "nl"))
 # Between an event word and its day, the words of a day's end: "due by end of day today",
 # "arrives by the end of the day today".
 _DAY_END_WORDS = frozenset("by the end of day close business".split())
-# Receiving the thing itself is an event: "You'll get it today", "you will receive them".
-_GOT_IT = re.compile(r"\b(?:get|gets|getting|receive|receives)\s+(?:it|them|your\s+\w+)\s*\Z")
+# Receiving the thing itself is an event: "You'll get it today", "you will receive them",
+# "you'll have it today".
+_GOT_IT = re.compile(r"\b(?:(?:get|gets|getting|receive|receives)\s+(?:it|them|your\s+\w+)"
+                     r"|(?:have|has)\s+(?:it|them))\s*\Z")
 _CLAUSE_END = re.compile(r"[.,;:!?()\n]")
 _NOT_EVENTS = frozenset("on by this next last until till before after since ce d'ici jusqu'à "
                         "jusqu’à avant après dès depuis pour am bis ab seit vor nach diesen "
@@ -633,9 +635,9 @@ _LONE_BEFORE = {
     "en": frozenset("on by this next last until till before after since arrives arrive arriving "
                     "arrived delivered deliver delivers delivery ships ship shipped shipping "
                     "dispatched dispatch dispatches expected scheduled due lands comes coming "
-                    "ready booked reach reaches reaching eta renews renew renewing charged billed "
-                    "debited expires expire "
-                    "expiring ends ending renewal: renews: expires: expiry: due:".split()),
+                    "ready booked reach reaches reaching eta expect renews renew renewing "
+                    "charged billed debited expires expire expiring ends ending renewal: "
+                    "renews: expires: expiry: due:".split()),
     "fr": frozenset("ce d'ici jusqu'à jusqu’à avant après dès depuis pour arrive arrivera arrivé "
                     "arrivée livré livrée livrés livraison expédié expédiée prévu prévue "
                     "prévus renouvelle renouvellera renouvelé renouvelée débité débitée "
@@ -899,16 +901,16 @@ def _lone_weekdays(text: str, low: str, mentions: Sequence[Mention], evidence: E
 
 
 # Parts of the day said with a day, in English ("tomorrow morning", "on Thursday afternoon",
-# "tomorrow in the morning", "first thing tomorrow", "tonight"), each a span of the clock in minutes [from, to): a morning
-# is before 12:00, an afternoon 12:00 to 18:00, an evening 18:00 to 22:00, a night from 18:00.
+# "tomorrow in the morning", "first thing tomorrow", "tonight"), each a span of the clock in
+# minutes [from, to): a morning is before 12:00, an afternoon 12:00 to 18:00, an evening 18:00
+# to 22:00, a night from 18:00.
 _DAY_PARTS = {"morning": (0, 720), "afternoon": (720, 1080), "evening": (1080, 1320),
               "night": (1080, 1440)}
 _DAY_WORD = r"(today|tomorrow|this|monday|tuesday|wednesday|thursday|friday|saturday|sunday)"
 _PART_OF_DAY = re.compile(r"(?<![\w'’])(?:" + _DAY_WORD + r"[ \t\u00a0]+(?:in the[ \t\u00a0]+)?"
-                          r"(morning|afternoon|"
-                          r"evening|night)|first thing[ \t\u00a0]+(?:on[ \t\u00a0]+)?"
-                          + _DAY_WORD + r"|" + _DAY_WORD + r"[ \t\u00a0]+first thing|(tonight))"
-                          r"(?![\w'’])")
+                          r"(morning|afternoon|evening|night)"
+                          r"|first thing[ \t\u00a0]+(?:on[ \t\u00a0]+)?" + _DAY_WORD
+                          + r"|" + _DAY_WORD + r"[ \t\u00a0]+first thing|(tonight))(?![\w'’])")
 
 
 def may_say_part_of_day(low: str) -> bool:
