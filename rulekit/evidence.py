@@ -659,6 +659,9 @@ class Evidence:
     # ``name``, ``title`` and ``*_name``: "The Trailhead 3 Navy M is in stock" is judged
     # against the stock of the row so named (``stock_rows``).
     row_names: frozenset[str] = frozenset()
+    # The names that are postcodes (``postcode_name``): their digits alone are the postcode
+    # only where a postcode is said ("at 10115 Berlin", "Postcode: 10115").
+    postcodes: frozenset[str] = frozenset()
     # What this was built from (a JSON object, or a text document): binding reads its rows.
     raw: Any = None
     # The day of the evidence's first readable today/as_of/generated_at...: what "yesterday"
@@ -1492,6 +1495,7 @@ class _Builder:
         self.urls: set[str] = set()
         self.relative: set[str] = set()
         self.names: set[str] = set()
+        self.postcodes: set[str] = set()            # of ``names``, those of postcode fields
         self.pairs: set[str] = set()
         # numbers written as no quantity (``_no_quantities``): positions ("3.", "Step 2"), codes
         # and phone numbers, and what each digit run is inside of, for a finding's message
@@ -2065,6 +2069,7 @@ class _Builder:
             return
         if keys and postcode_name(keys[-1]):
             self._name(text, mentions, path, keys)  # "94105-1234", "10115": a code, no figures
+            self.postcodes.add(" ".join(text.split()).casefold())
             return
         if leaf.plain_number and self._code_digits(stripped, keys):
             return
@@ -2168,10 +2173,12 @@ class _Builder:
         if not keys or len(stored) < 3 or not stored.isascii() or not stored.isdigit():
             return False
         name = fold_name(keys[-1])
-        if name not in self.identifiers and not _MASK_NAME.search(name) \
-                and not postcode_name(keys[-1]):
+        postcode = postcode_name(keys[-1])
+        if name not in self.identifiers and not _MASK_NAME.search(name) and not postcode:
             return False
         self.names.add(stored)
+        if postcode:
+            self.postcodes.add(stored)
         return True
 
     def _not_quantity(self, mention: Mention, what: str) -> None:
@@ -2310,7 +2317,7 @@ class _Builder:
             emails=frozenset(self.emails), urls=frozenset(self.urls),
             relative_links=frozenset(self.relative),
             names=frozenset(self.names | self.stored_months | self.month_forms
-                            | self.minor_forms),
+                            | self.minor_forms), postcodes=frozenset(self.postcodes),
             minor_amounts=frozenset(self.minor_amounts),
             name_pairs=frozenset(self.pairs), years=self._years(),
             # which name a finding says a number is inside of: a name the evidence writes,

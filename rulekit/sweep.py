@@ -685,6 +685,20 @@ def _inline_marker(text: str, mention: Mention) -> bool:
 _VERSION = re.compile(r"[vV]([0-9]+(?:\.[0-9]+)*)")
 
 
+# Where digits alone are said as a postcode: after a word of place or a postcode's label, or
+# before a capitalised word, its town ("at 10115 Berlin", "Postcode: 10115", "PLZ 10115");
+# not "number 10115 in the queue" nor "10115 km".
+_POSTCODE_BEFORE = re.compile(r"(?i)(?:[:(]|(?<![\w'’])(?:at|in|to|from|near|postcode|post code|"
+                              r"zip|zip code|postal code|plz|code))[ \t\u00a0]*\Z")
+_TOWN_AFTER = re.compile(r"[ \u00a0]+[A-ZÀ-Þ][a-zà-ÿ]")
+
+
+def _said_as_postcode(text: str, start: int, end: int) -> bool:
+    """Whether the digits at [start, end) are said as a postcode (``_POSTCODE_BEFORE``)."""
+    return _POSTCODE_BEFORE.search(text, max(0, start - 16), start) is not None \
+        or _TOWN_AFTER.match(text, end) is not None
+
+
 def _held_version(run: str, evidence: Evidence) -> bool:
     """"v1.2" for a version the evidence writes "1.2" (a name "1.2.0", or a field's number)."""
     found = _VERSION.fullmatch(run)
@@ -2516,10 +2530,14 @@ class _Judge:
                 and f"#{mention.text}".casefold() in self.evidence.names:
             return True     # "order #1042": the name "#1042" as the evidence writes it
         run = self.evidence.name_digits and re.search(r"\d+", mention.token or mention.text)
-        if run and str(int(run[0])) in self.evidence.name_digits and inside_written_name(
-                self.text, mention.start, mention.end,
-                [name for name in self.evidence.names if run[0] in name], not mention.scaled):
-            return True     # "小米手环9", "EQ.6", "Seamaster 300M" as the evidence writes the name
+        named = run and str(int(run[0])) in self.evidence.name_digits and inside_written_name(
+            self.text, mention.start, mention.end,
+            [name for name in self.evidence.names if run[0] in name], not mention.scaled)
+        if named:
+            # "小米手环9", "EQ.6", "Seamaster 300M" as the evidence writes the name; a postcode
+            # of digits alone only where a postcode is said ("at 10115 Berlin")
+            return named not in self.evidence.postcodes or not named.isdigit() \
+                or _said_as_postcode(self.text, mention.start, mention.end)
         if mention.kind == "word_number" and (named := self.evidence.names_by_word.get(
                 mention.text.casefold())) and inside_written_name(
                 self.text, mention.start, mention.end, named, False):
