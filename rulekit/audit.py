@@ -164,7 +164,8 @@ def _audit(text: Any, evidence: Any, policy: Policy | None, question: Any, local
         if stages is not None:
             stages.mark("index")
         swept = sweep(read, index, settings, locale=where, question=question,
-                      slot_values=slot_values, settled=bound.settled, mentions=mentions)
+                      slot_values=slot_values, settled=bound.settled, mentions=mentions,
+                      given=tuple(str(value) for value in inputs.values()) if inputs else ())
         findings = tuple(sorted(bound.findings + tuple(swept), key=IN_TEXT_ORDER)
                          ) if bound.findings else tuple(swept)    # the sweep's are in order
         if policy is not None and policy.enum_labels:   # rule 13 (rulekit.sweep_labels)

@@ -176,14 +176,16 @@ def given(policy: Policy, evidence: Any, inputs: Mapping[str, Any] | None) -> Gi
 
 def _mismatched(entity: Entity, row: Mapping, fields: Mapping[str, Field],
                 present: Mapping[str, str]) -> bool:
-    """Whether an input given (``present``, squeezed) is not the row's ``matching`` field."""
-    from rulekit.check import _squeezed
+    """Whether an input given (``present``, squeezed) is not the row's ``matching`` field
+    (``same_input``: a postcode without its hyphen, a ZIP by its five digits)."""
+    from rulekit.check import same_input
 
     checked = [(name, against) for name, against in entity.matching if name in present]
     if not checked:
         return False
     values = {field.name: row[key] for key, field in fields.items()}
-    return any(_squeezed(values.get(against)) != present[name] for name, against in checked)
+    return any(not same_input(present[name], values.get(against), against)
+               for name, against in checked)
 
 
 @functools.lru_cache(maxsize=64)

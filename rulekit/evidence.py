@@ -207,6 +207,11 @@ _BALANCE_NAME = re.compile(r"(?i)balance|available|ledger")
 # Fields named for a masked account or card number, folded (``fold_name``): "mask",
 # "account_mask", "last4", "last_four", "card_last_4_digits" (``_Builder._code_digits``).
 _MASK_NAME = re.compile(r"(?:mask|last(?:4|four)(?:digits)?)$")
+# Fields named for a postcode ("postcode", "zip", "zip_code", "postal_code", "plz",
+# "post_code", "delivery_postcode", "postalCode"), by the words of the name (``key_words``):
+# a code, whose digits back the code as written, never a quantity (``postcode_name``).
+_POSTCODE_WORDS = frozenset(("postcode", "zip", "zipcode", "postalcode", "plz"))
+_POSTCODE_PAIRS = frozenset((("zip", "code"), ("postal", "code"), ("post", "code")))
 # Money in minor units by its field's name, for fields no ruleset declares: named like minor
 # units ("total_minor"), by the precision of the amount's currency.
 _MINOR_NAME = re.compile(r"_minor(?:_units)?$", re.IGNORECASE)
@@ -656,6 +661,9 @@ class Evidence:
     # ``name``, ``title`` and ``*_name``: "The Trailhead 3 Navy M is in stock" is judged
     # against the stock of the row so named (``stock_rows``).
     row_names: frozenset[str] = frozenset()
+    # The names that are postcodes (``postcode_name``): their digits alone are the postcode
+    # only where a postcode is said ("at 10115 Berlin", "Postcode: 10115").
+    postcodes: frozenset[str] = frozenset()
     # What this was built from (a JSON object, or a text document): binding reads its rows.
     raw: Any = None
     # The day of the evidence's first readable today/as_of/generated_at...: what "yesterday"
@@ -1504,6 +1512,7 @@ class _Builder:
         self.urls: set[str] = set()
         self.relative: set[str] = set()
         self.names: set[str] = set()
+        self.postcodes: set[str] = set()            # of ``names``, those of postcode fields
         self.pairs: set[str] = set()
         # numbers written as no quantity (``_no_quantities``): positions ("3.", "Step 2"), codes
         # and phone numbers, and what each digit run is inside of, for a finding's message
@@ -2088,6 +2097,10 @@ class _Builder:
         if keys and not leaf.plain_number and NAME_FIELDS.search(keys[-1]):
             self._name(text, mentions, path, keys)
             return
+        if keys and postcode_name(keys[-1]):
+            self._name(text, mentions, path, keys)  # "94105-1234", "10115": a code, no figures
+            self.postcodes.add(" ".join(text.split()).casefold())
+            return
         if leaf.plain_number and self._code_digits(stripped, keys):
             return
         skip = self._no_quantities(text, mentions, keys) \
@@ -2215,9 +2228,12 @@ class _Builder:
         if not keys or len(stored) < 3 or not stored.isascii() or not stored.isdigit():
             return False
         name = fold_name(keys[-1])
-        if name not in self.identifiers and not _MASK_NAME.search(name):
+        postcode = postcode_name(keys[-1])
+        if name not in self.identifiers and not _MASK_NAME.search(name) and not postcode:
             return False
         self.names.add(stored)
+        if postcode:
+            self.postcodes.add(stored)
         return True
 
     def _not_quantity(self, mention: Mention, what: str) -> None:
@@ -2360,7 +2376,7 @@ class _Builder:
             emails=frozenset(self.emails), urls=frozenset(self.urls),
             relative_links=frozenset(self.relative),
             names=frozenset(self.names | self.stored_months | self.month_forms
-                            | self.minor_forms),
+                            | self.minor_forms), postcodes=frozenset(self.postcodes),
             minor_amounts=frozenset(self.minor_amounts),
             name_pairs=frozenset(self.pairs), years=self._years(),
             # which name a finding says a number is inside of: a name the evidence writes,
@@ -2513,6 +2529,12 @@ class _Leaf(NamedTuple):
 # dates, ids, titles) within one body and across the bodies built for one conversation, and
 # reading a string means scanning it. Longer strings (a review, a document) are read each time.
 _CACHED_LEAF_LENGTH = 256
+
+
+def postcode_name(name: str) -> bool:
+    """Whether a field's name says it holds a postcode (``_POSTCODE_WORDS``)."""
+    words = key_words(name)
+    return bool(words) and (words[-1] in _POSTCODE_WORDS or words[-2:] in _POSTCODE_PAIRS)
 
 
 def _read_leaf(text: str, locale: str) -> _Leaf:

@@ -92,7 +92,7 @@ from rulekit.sweep_codes import (FREE_POSITION_WORDS, PHONE, POSITION_WORDS, cod
                                  same_phone, shortcut)
 from rulekit.sweep_days import (_DENYING, _WEEKDAYS, _lone_weekdays, _may_be_relative,
                                 _lone_months, _may_name_month, _relative_days, day_offsets,
-                                _relative_months,
+                                _parts_of_day, _relative_months, may_say_part_of_day,
                                 _stated_weekday, _unheld_seconds, _wall_time_in_named_zone,
                                 _weekday_patterns, midnight_reading, today_only_event)
 
@@ -304,12 +304,18 @@ class SweepSettings:
                                identifiers=self.identifier_fields,
                                header_zone=self.timezone if self.timezone != "UTC" else None,
                                row_names=self.row_names)
-        if now is not None and built.today is None and not built.has_today:
+        if now is not None and (built.today is not None or not built.has_today):
             # "It ships tomorrow, December 2": the caller's now, in the ruleset's zone, is the
-            # day relative words are said on when the evidence names no today of its own
+            # day relative words are said on when the evidence names no today of its own, and
+            # when its today is another day (a cached snapshot's): the customer reads
+            # "tomorrow" on the day they read it. That day backs "today" as the present, as
+            # the evidence's today does.
             aware = now if now.tzinfo is not None else now.replace(tzinfo=dt.timezone.utc)
-            built = dataclasses.replace(
-                built, today=aware.astimezone(dates.zone(self.timezone)).date())
+            day = aware.astimezone(dates.zone(self.timezone)).date()
+            if built.today is None:
+                built = dataclasses.replace(built, today=day)
+            elif built.today != day:
+                built = dataclasses.replace(built, today=day, days=built.days | {day})
         return built
 
     @functools.cached_property
@@ -451,10 +457,13 @@ def _row_rules(entities: Sequence[tuple[Entity, tuple[str, ...]]], evidence: Any
 def sweep(text: str, evidence: Evidence, settings: SweepSettings = SweepSettings(), *,
           locale: str = "en_US", question: str | None = None,
           slot_values: Sequence[str] = (), settled: Collection[tuple[int, int]] = (),
-          mentions: Sequence[Mention] | None = None) -> list[Finding]:
+          mentions: Sequence[Mention] | None = None, given: Sequence[str] = ()
+          ) -> list[Finding]:
     """The mentions in ``text`` that ``evidence`` does not back, in order. ``settled`` holds
     the spans binding already judged (``rulekit.bind``): the sweep is their fallback only.
-    ``mentions`` is ``scan(text, locale)`` when the caller already has it."""
+    ``mentions`` is ``scan(text, locale)`` when the caller already has it. ``given`` holds
+    the values of the user's inputs (``audit(..., inputs=...)``): a code written as one of
+    them ("SW1A 1AA", the postcode given) is the user's own, as a slot value's code is."""
     scanned = list(mentions) if mentions is not None else scan(text, locale)
     if settled:
         scanned = [m for m in scanned if (m.start, m.end) not in settled]
@@ -554,8 +563,9 @@ def sweep(text: str, evidence: Evidence, settings: SweepSettings = SweepSettings
     unheld: list[Finding] = []
     # a code, a phone number, a version or an option the evidence numbers: one value each,
     # matched whole before any of its digits is matched alone (``_whole_values``)
+    codes = (*slot_values, *given)
     whole = _whole_values(text, low, mentions, evidence,
-                          "\x00".join(map(str, slot_values)).casefold() if slot_values else "")
+                          "\x00".join(map(str, codes)).casefold() if codes else "")
     for index, mention in enumerate(mentions):
         if whole and index in whole:
             found = whole[index]
@@ -641,6 +651,8 @@ def sweep(text: str, evidence: Evidence, settings: SweepSettings = SweepSettings
             "day" in low or locale[:2] != "en" or "曜" in text or "周" in text
             or "週" in text or "星期" in text or "拜" in text):
         days = days + _lone_weekdays(text, low, mentions, evidence, locale)
+    if evidence.days and may_say_part_of_day(low):
+        days = days + _parts_of_day(text, low, evidence, locale)    # "tomorrow morning"
     if days:
         # "today" in a quote the evidence holds is its author's day, not the answer's
         findings.extend(_outside_backed_quotes(days, mentions, findings) if quoting else days)
@@ -713,6 +725,20 @@ def _inline_marker(text: str, mention: Mention) -> bool:
 
 
 _VERSION = re.compile(r"[vV]([0-9]+(?:\.[0-9]+)*)")
+
+
+# Where digits alone are said as a postcode: after a word of place or a postcode's label, or
+# before a capitalised word, its town ("at 10115 Berlin", "Postcode: 10115", "PLZ 10115");
+# not "number 10115 in the queue" nor "10115 km".
+_POSTCODE_BEFORE = re.compile(r"(?i)(?:[:(]|(?<![\w'’])(?:at|in|to|from|near|postcode|post code|"
+                              r"zip|zip code|postal code|plz|code))[ \t\u00a0]*\Z")
+_TOWN_AFTER = re.compile(r"[ \u00a0]+[A-ZÀ-Þ][a-zà-ÿ]")
+
+
+def _said_as_postcode(text: str, start: int, end: int) -> bool:
+    """Whether the digits at [start, end) are said as a postcode (``_POSTCODE_BEFORE``)."""
+    return _POSTCODE_BEFORE.search(text, max(0, start - 16), start) is not None \
+        or _TOWN_AFTER.match(text, end) is not None
 
 
 def _held_version(run: str, evidence: Evidence) -> bool:
@@ -807,11 +833,13 @@ def _whole_values(text: str, low: str, mentions: Sequence[Mention], evidence: Ev
         if run[:1] in "xX" and (masked := _MASKED.fullmatch(run)) and masked[1] in names:
             settled[index] = None   # "x9012", "XXXX-9012": a card's last four behind its mask
             continue
+        if slots and run.casefold() in slots:
+            settled[index] = None   # a code of a slot value or of the user's input ("1AA")
+            continue
         if not code_like(run, glued_digits=mention.glued):
             continue
         if any(form in evidence.codes or form in evidence.names for form in code_forms(run)) \
-                or run.casefold() in evidence.period_keys or _held_version(run, evidence) \
-                or (slots and run.casefold() in slots):
+                or run.casefold() in evidence.period_keys or _held_version(run, evidence):
             settled[index] = None
             continue
         # judged in the loop, after the code's other digits (``sweep``)
@@ -2570,10 +2598,14 @@ class _Judge:
                 and f"#{mention.text}".casefold() in self.evidence.names:
             return True     # "order #1042": the name "#1042" as the evidence writes it
         run = self.evidence.name_digits and re.search(r"\d+", mention.token or mention.text)
-        if run and str(int(run[0])) in self.evidence.name_digits and inside_written_name(
-                self.text, mention.start, mention.end,
-                [name for name in self.evidence.names if run[0] in name], not mention.scaled):
-            return True     # "小米手环9", "EQ.6", "Seamaster 300M" as the evidence writes the name
+        named = run and str(int(run[0])) in self.evidence.name_digits and inside_written_name(
+            self.text, mention.start, mention.end,
+            [name for name in self.evidence.names if run[0] in name], not mention.scaled)
+        if named:
+            # "小米手环9", "EQ.6", "Seamaster 300M" as the evidence writes the name; a postcode
+            # of digits alone only where a postcode is said ("at 10115 Berlin")
+            return named not in self.evidence.postcodes or not named.isdigit() \
+                or _said_as_postcode(self.text, mention.start, mention.end)
         if mention.kind == "word_number" and (named := self.evidence.names_by_word.get(
                 mention.text.casefold())) and inside_written_name(
                 self.text, mention.start, mention.end, named, False):
@@ -3016,7 +3048,8 @@ class _Judge:
                 return self._finding(mention, "unsupported_date", f"{mention.day.isoformat()} "
                                      f"is a {_WEEKDAYS[mention.day.weekday()]}, not a "
                                      f"{weekday[1]}", value=mention.day.isoformat())
-            if self._today_only(mention, [mention.day]):
+            # (a day no field holds is backed by its zoned time above, not by a today)
+            if mention.day in days and self._today_only(mention, [mention.day]):
                 return self._withheld_day(mention, mention.day.isoformat()) \
                     or self._today_finding(mention, mention.day.isoformat())
             if time is None or self._time_on(mention.day, time, mention):

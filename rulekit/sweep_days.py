@@ -640,15 +640,22 @@ def _event_day(text: str, start: int, end: int, language: str) -> bool:
     preposition, or of ``_EVENT_WORDS``, among the four words before it or the three after it
     in its clause, unless "as of" stands just before it (a present: "your total as of
     today")."""
-    before = re.split(r"[.,;:!?()\n]", text[max(0, start - 48):start])[-1]
+    parts = re.split(r"([.,;:!?()\n])", text[max(0, start - 48):start])
+    before = parts[-1]
+    if not before.strip() and len(parts) > 2 and parts[-2] == ":":
+        before = parts[-3]          # a label and its colon: "Delivery date: 2 December"
     after = re.split(r"[.,;:!?()\n]", text[end:end + 40])[0]
     low_before = before.lower().rstrip()
     if low_before.endswith(_PRESENT_BEFORE) or low_before in ("as of", "as at", "stand"):
         return False
-    words = before.lower().split()[-4:] + after.lower().split()[:3]
+    # "due by end of day today": the words of a day's end stand between the event and its day
+    words = [word for word in low_before.split() if word not in _DAY_END_WORDS][-4:]
+    words += after.lower().split()[:3]
     events = _LONE_BEFORE.get(language, frozenset()) - _NOT_EVENTS
     if any(word in events or word in _EVENT_WORDS for word in words):
         return True
+    if language == "en" and _GOT_IT.search(low_before):
+        return True                 # "You'll get it today": the customer receives it
     if language in _VERB_LAST:
         # German and Dutch put the participle last: "Heute wird Ihre Bestellung geliefert"
         clause = _CLAUSE_END.split(text[end:end + 80], 1)
@@ -672,6 +679,13 @@ def today_only_event(text: str, start: int, end: int, days: Sequence[dt.date],
 
 
 _VERB_LAST = frozenset(("de", "nl"))
+# Between an event word and its day, the words of a day's end: "due by end of day today",
+# "arrives by the end of the day today".
+_DAY_END_WORDS = frozenset("by the end of day close business".split())
+# Receiving the thing itself is an event: "You'll get it today", "you will receive them",
+# "you'll have it today".
+_GOT_IT = re.compile(r"\b(?:(?:get|gets|getting|receive|receives)\s+(?:it|them|your\s+\w+)"
+                     r"|(?:have|has)\s+(?:it|them))\s*\Z")
 _CLAUSE_END = re.compile(r"[.,;:!?()\n]")
 _NOT_EVENTS = frozenset("on by this next last until till before after since ce d'ici jusqu'à "
                         "jusqu’à avant après dès depuis pour am bis ab seit vor nach diesen "
@@ -704,8 +718,9 @@ _LONE_BEFORE = {
     "en": frozenset("on by this next last until till before after since arrives arrive arriving "
                     "arrived delivered deliver delivers delivery ships ship shipped shipping "
                     "dispatched dispatch dispatches expected scheduled due lands comes coming "
-                    "ready booked renews renew renewing charged billed debited expires expire "
-                    "expiring ends ending renewal: renews: expires: expiry: due:".split()),
+                    "ready booked reach reaches reaching eta expect renews renew renewing "
+                    "charged billed debited expires expire expiring ends ending renewal: "
+                    "renews: expires: expiry: due:".split()),
     "fr": frozenset("ce d'ici jusqu'à jusqu’à avant après dès depuis pour arrive arrivera arrivé "
                     "arrivée livré livrée livrés livraison expédié expédiée prévu prévue "
                     "prévus renouvelle renouvellera renouvelé renouvelée débité débitée "
@@ -977,6 +992,70 @@ def _lone_weekdays(text: str, low: str, mentions: Sequence[Mention], evidence: E
                        f"{time.minute:02d} on a {name}")
         findings.append(_new_finding("date", text[s:end], name, s, end, "unsupported_date",
                                      message))
+    return findings
+
+
+# Parts of the day said with a day, in English ("tomorrow morning", "on Thursday afternoon",
+# "tomorrow in the morning", "first thing tomorrow", "tonight"), each a span of the clock in
+# minutes [from, to): a morning is before 12:00, an afternoon 12:00 to 18:00, an evening 18:00
+# to 22:00, a night from 18:00.
+_DAY_PARTS = {"morning": (0, 720), "afternoon": (720, 1080), "evening": (1080, 1320),
+              "night": (1080, 1440)}
+_DAY_WORD = r"(today|tomorrow|this|monday|tuesday|wednesday|thursday|friday|saturday|sunday)"
+_PART_OF_DAY = re.compile(r"(?<![\w'’])(?:" + _DAY_WORD + r"[ \t\u00a0]+(?:in the[ \t\u00a0]+)?"
+                          r"(morning|afternoon|evening|night)"
+                          r"|first thing[ \t\u00a0]+(?:on[ \t\u00a0]+)?" + _DAY_WORD
+                          + r"|" + _DAY_WORD + r"[ \t\u00a0]+first thing|(tonight))(?![\w'’])")
+
+
+def may_say_part_of_day(low: str) -> bool:
+    """Whether ``_parts_of_day`` can find anything: substring tests, all in C."""
+    return "morning" in low or "afternoon" in low or "evening" in low or "night" in low \
+        or "first thing" in low
+
+
+def _parts_of_day(text: str, low: str, evidence: Evidence, locale: str) -> list[Finding]:
+    """A part of the day said with a day ("It arrives tomorrow morning", "on Thursday
+    morning", "first thing tomorrow") when the evidence holds clock times on that day (a
+    delivery window) and none of them, nor the span between its first and last, falls in that
+    part (``_DAY_PARTS``): a window of 14:00-18:00 is no morning. Judged only as the time of
+    an event (``_event_day``: "arrives", "delivery"...); a day whose times the evidence does
+    not hold is not judged here, nor one in a clause of opening hours, a supposition, a
+    denial or a habit (``_lone_statement``). English only."""
+    if locale[:2].lower() != "en" or len(low) != len(text):
+        return []
+    today, findings = evidence.today, []
+    for match in _PART_OF_DAY.finditer(low):
+        word = next(group for group in (match[1], match[3], match[4], match[5]) if group)
+        part = "night" if word == "tonight" else match[2] or "morning"
+        s, e = match.span()
+        if not _event_day(text, s, e, "en") or _lone_statement(low, s, e) \
+                or _in_question(text, e):
+            continue                # "Made this tonight": no event of the data
+        if word in ("today", "this", "tonight", "tomorrow"):
+            if today is None:
+                continue
+            days = [today + dt.timedelta(days=word == "tomorrow")]
+        else:
+            weekday = _WEEKDAYS.index(word.capitalize())
+            days = _days_meant(today, weekday, _tense_before(low, s, e, locale)) \
+                if today is not None else sorted(d for d in evidence.days if d.weekday() == weekday)
+        start, end = _DAY_PARTS[part]
+        windows = []
+        for day in days:
+            held = sorted(hour * 60 + minute for on, hour, minute in evidence.clock if on == day)
+            if held:
+                windows.append((day, held[0], held[-1]))
+        if not windows or any(first < end and (last > start or first == last >= start)
+                              for _, first, last in windows):
+            continue
+        day, first, last = windows[0]
+        span = f"{first // 60:02d}:{first % 60:02d}" + (
+            f"-{last // 60:02d}:{last % 60:02d}" if last != first else "")
+        findings.append(_new_finding(
+            "date", text[s:e], day.isoformat(), s, e, "unsupported_date",
+            f"'{text[s:e]}' is the {part} of {day.isoformat()} ({start // 60:02d}:00-"
+            f"{end // 60 % 24:02d}:00), and the evidence holds {span} on that day"))
     return findings
 
 

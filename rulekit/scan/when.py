@@ -278,6 +278,10 @@ _TIME_THEN_DATE = re.compile(r"(?:[ \u00a0]{1,3}(?:on|am|le|el)[ \u00a0]{1,3}|,?
 # What stands after a time that starts a range of times ("9:00-17:00", "9 am to 5 pm"): such a
 # time stays apart from the date, whose range it opens.
 _TIME_RANGE_NEXT = re.compile(r"[ \u00a0]{0,3}(?:[-\u2013\u2014~]|(?:to|until|till|bis|à)[ \u00a0])")
+# Between a date and the first end of a range of times ("30 November between 09:00 and 13:00",
+# "30 Nov, from 9 am to 1 pm"), and, after "between", between the range's two ends.
+_DATE_THEN_RANGE = re.compile(r",?[ \u00a0]{1,3}(?:between|from)[ \u00a0]{1,3}")
+_AND_GAP = re.compile(r"[ \u00a0]{1,3}and[ \u00a0]{1,3}")
 # The gap between the two ends of a range of days or of times: "3–4", "9 am to 5 pm".
 _RANGE_GAP = re.compile(r"[ \u00a0]{0,3}(?:[-\u2013\u2014~]|to|until|till|through|bis|au|à)"
                         r"[ \u00a0]{0,3}")
@@ -465,7 +469,9 @@ class _When:
         7月10日下午8点) made one mention with both its day and its time, judged as one instant
         (``_DATE_THEN_TIME``, ``_TIME_THEN_DATE``); ``dated`` holds the date mentions, two or
         more. A time that opens a range of times, or a date that ends a range of days, stays
-        apart: the pair would name only one end."""
+        apart: the pair would name only one end; the ends of a range of times after a date are
+        each joined with that day ("30 Nov, 09:00-13:00", and "2026-09-09 09:00-11:00", whose
+        first end is already one instant)."""
         dated.sort(key=_START)
         text = self.text
         joined: list[tuple[_Hit, _Hit, _Hit]] = []
@@ -475,15 +481,36 @@ class _When:
             index += 1
             gap = text[a.e:b.s]
             if _day_only(a) and _time_only(b):
-                if not (_DATE_THEN_TIME.fullmatch(gap) or (not gap and not text[a.e - 1].isascii())):
+                between = _DATE_THEN_RANGE.fullmatch(gap)
+                if not (between or _DATE_THEN_TIME.fullmatch(gap)
+                        or (not gap and not text[a.e - 1].isascii())):
                     continue
                 if index > 1 and _day_only(dated[index - 2]) and _RANGE_GAP.fullmatch(
                         text[dated[index - 2].e:a.s]):
                     continue                # "3–4 December at 9 am": both days, one time
-                if index < last and _time_only(dated[index + 1]) and _TIME_RANGE_NEXT.match(
-                        text, b.e):
+                end = self.range_end(dated, index, bool(between))
+                if end is not None:
+                    # "30 November, 09:00-13:00", "30 Nov between 9 am and 1 pm": both ends
+                    # are times of that day, as in "2026-11-30 09:00-13:00"
+                    first = self.day_and_time(a.s, b.e, a, b)
+                    second = self.day_and_time(end.s, end.e, a, end)
+                    if first is not None and second is not None:
+                        joined.append(((a, b, end), (first, second)))
+                        index += 2
+                    continue
+                if between or index < last and _time_only(dated[index + 1]) \
+                        and _TIME_RANGE_NEXT.match(text, b.e):
                     continue                # "July 10, 9:00-17:00"
                 date, clock = a, b
+            elif a.day is not None and a.time is not None and _time_only(b) \
+                    and _RANGE_GAP.fullmatch(gap):
+                # "2026-09-09 09:00-11:00": the range's second end is a time of the first
+                # end's day, as in "30 Nov, 09:00-13:00" (the first end keeps its mention)
+                second = self.day_and_time(b.s, b.e, a, b)
+                if second is not None:
+                    joined.append(((b,), (second,)))
+                    index += 1
+                continue
             elif _time_only(a) and _day_only(b) and _TIME_THEN_DATE.fullmatch(gap):
                 if index > 1 and _time_only(dated[index - 2]) and _RANGE_GAP.fullmatch(
                         text[dated[index - 2].e:a.s]):
@@ -500,12 +527,23 @@ class _When:
             end = b.e + 1 if "(" in gap and text[b.e:b.e + 1] == ")" else b.e   # "July 8 (2 pm)"
             hit = self.day_and_time(a.s, end, date, clock)
             if hit is not None:
-                joined.append((a, b, hit))
+                joined.append(((a, b), (hit,)))
                 index += 1
         if joined:
-            gone = {id(hit) for a, b, _ in joined for hit in (a, b)}
+            gone = {id(hit) for parts, _ in joined for hit in parts}
             self.hits[:] = [hit for hit in self.hits if id(hit) not in gone]
-            self.hits.extend(hit for _, _, hit in joined)
+            self.hits.extend(hit for _, made in joined for hit in made)
+
+    def range_end(self, dated: list[_Hit], index: int, between: bool) -> _Hit | None:
+        """The second end of a range of times whose first end is ``dated[index]`` and comes
+        right after a date ("09:00-13:00", "9 am to 1 pm", and after "between" also "09:00 and
+        13:00"), or None."""
+        if index + 1 >= len(dated) or not _time_only(dated[index + 1]):
+            return None
+        gap = self.text[dated[index].e:dated[index + 1].s]
+        if _RANGE_GAP.fullmatch(gap) or between and _AND_GAP.fullmatch(gap):
+            return dated[index + 1]
+        return None
 
     def day_and_time(self, s: int, e: int, date: _Hit, clock: _Hit) -> _Hit | None:
         """One mention at [s, e) with the day (or the day of a month) of ``date`` and the time
