@@ -64,7 +64,7 @@ from decimal import ROUND_HALF_EVEN, ROUND_HALF_UP, Decimal, InvalidOperation
 from typing import Any, Sequence
 
 from rulekit.bind_results import Led, Score, leader_scope, leaders, winners
-from rulekit.evidence import PLACEHOLDER_TEXTS, Evidence, RowRule, locate
+from rulekit.evidence import PLACEHOLDER_TEXTS, Evidence, RowRule, locate, _ratio_reading
 from rulekit.numbers import plain_decimal
 from rulekit.policy import Binding, BoundEntity, Formula, Policy, Rank
 from rulekit.scan import Mention, scan
@@ -1502,7 +1502,8 @@ def _other_money(policy: Policy, entity: str | None, field: str, currency: str) 
 
 def _shown_forms(policy: Policy, entity: str | None, field: str, truth: Decimal) -> list[Decimal]:
     """The cell as text may show it: as stored, money stored in minor units in major ones only
-    (129900 is "$1,299.00", never "$129,900"), a ratio also as a percentage."""
+    (129900 is "$1,299.00", never "$129,900"), a ratio also as a percentage; not a percent field
+    whose name says it holds points (``dividend_yield_pct: 0.45`` is 0.45 %, never 45 %)."""
     spec = policy.entity(entity).field(field) if entity and policy.entity(entity) else None
     if spec is not None and spec.type.kind == "money" and \
             getattr(spec.type, "storage", None) == "minor" and truth == truth.to_integral_value():
@@ -1512,7 +1513,8 @@ def _shown_forms(policy: Policy, entity: str | None, field: str, truth: Decimal)
     forms = [abs(truth), truth]
     if spec is not None:
         kind = spec.type.kind
-        if kind == "decimal" and getattr(spec.type, "percent", False) and 0 < abs(truth) <= 1:
+        if kind == "decimal" and getattr(spec.type, "percent", False) and 0 < abs(truth) <= 1 \
+                and _ratio_reading(field) != "points":
             forms.append(truth * 100)
     return forms
 
