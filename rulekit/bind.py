@@ -69,7 +69,7 @@ from rulekit.numbers import plain_decimal
 from rulekit.policy import Binding, BoundEntity, Formula, Policy, Rank
 from rulekit.scan import Mention, scan
 from rulekit.scan.base import _CJK_CHARS, _is_cjk
-from rulekit.sweep import Finding
+from rulekit.sweep import Finding, _may_trend, _trend_at
 
 # Number words a compound form or an implicit figure may hold ("three-of-four", "a steal").
 _WORD_VALUES = {w: i for i, w in enumerate(
@@ -690,7 +690,11 @@ def bind(text: str, evidence: Any, policy: Policy | None, *, locale: str = "en_U
     bound: list[Bound] = []
     judged = [(f, _judge(f, rows, derived, lookup, sentences, text, policy, withheld))
               for f in sorted(figures, key=lambda f: f.start)]
+    trends = _may_trend(text.lower())
     for figure, result in judged:
+        if trends and result is not None and result.verdict == "ok" \
+                and _against_trend(text, figure, result, index):
+            result = None       # "fell 18.21 points" of a rise: the sweep's direction rule judges it
         if result is not None and result.verdict == _OTHER_AMOUNT:
             result = None if _price_beside(result, judged, sentences) \
                 else dataclasses.replace(result, verdict="misattributed")
@@ -974,6 +978,17 @@ def _link_key(text: str, spec: Any) -> str | None:
                              default_scheme="https")
     except (Unreadable, ValueError):
         return None
+
+
+def _against_trend(text: str, figure: _Figure, bound: Bound, index: Evidence | None) -> bool:
+    """Whether an unsigned figure that equals its cell's size, a change of the evidence, has a
+    rise or fall word that goes against the cell's sign ("The S&P 500 fell 18.21 points" of a
+    change of +18.21): the words name the cell, not its direction, so it is left to the sweep,
+    whose direction rule flags it."""
+    if not bound.truth or figure.value <= 0 or figure.text[:1] in "+-\u2212" or index is None \
+            or abs(bound.truth) not in index.change_magnitudes:
+        return False
+    return _trend_at(text, figure.start, figure.end) * bound.truth < 0
 
 
 def _real(bound: Bound, index: Evidence) -> bool:
