@@ -1495,18 +1495,23 @@ def _verdict(figure: _Figure, entity: str | None, label: str, field: str, raw: A
 
 # Verdicts ``bind`` leaves to the sweep, unsettled: a cell rounded to its shown precision, whose
 # rounding rules the sweep judges, and an amount in another currency than its field's ("€0.40
-# per 1,000 calls" for a rate in USD): the field words say which cell, not which money, and the
+# per 1,000 calls" for a rate in USD), or with a currency on a number that is no money ("closed
+# at $6,032.38" for an index level): the field words say which cell, not which money, and the
 # sweep's currency check says what the evidence holds the value in.
 _LEFT = frozenset({"rounded", "currency"})
 
 
 def _other_money(policy: Policy, entity: str | None, field: str, currency: str) -> bool:
     """Whether ``currency`` (a ``Mention.currency``: a code, or a family a sign names) cannot be
-    the currency of money ``field`` (its own, else the ruleset's). False for a field that is no
-    money or has no currency declared."""
+    the currency of ``field``: money in another currency than its own, else the ruleset's; or a
+    number that is no money ("The S&P 500 closed at $6,032.38" for an index's `level decimal`),
+    whose words say which cell, not that it is money. False for money with no currency
+    declared."""
     spec = policy.entity(entity).field(field) if entity and policy.entity(entity) else None
-    if spec is None or spec.type.kind != "money":
+    if spec is None:
         return False
+    if spec.type.kind != "money":
+        return spec.type.kind in ("decimal", "integer")
     own = spec.type.currency or policy.currency
     if not own:
         return False
