@@ -611,6 +611,8 @@ def sweep(text: str, evidence: Evidence, settings: SweepSettings = SweepSettings
         _levels(text, low, mentions, findings)     # "fell from 45,830 to 52,010"
     if "point" in az and ("quarter" in az or "half" in az):
         _point_moves(text, evidence.changes, findings)     # "a quarter-point cut"
+    if "quarter" in az and evidence.codes:
+        _quarters_said(text, evidence.codes, findings)     # "third-quarter" of "Q4 FY26"
     if other_changes and lang in _LEVELS_OTHER and _LEVELS_OTHER[lang][0].search(low):
         _levels_other(text, mentions, findings, lang, magnitudes)   # "baissé de X à Y"
     elif other_changes in _CJK_CHANGE:
@@ -1597,6 +1599,32 @@ def _point_moves(text: str, changes: Collection[tuple[Decimal, bool]],
                       else "the evidence holds no such change"))
         findings.append(_new_finding("word_number", found.group(), plain_decimal(sizes[0]),
                                      found.start(), found.end(), "unsupported_number", message))
+
+
+# A quarter in words ("the third quarter", "fiscal first-quarter revenue"), and a quarter in
+# a code of the evidence ("Q4 FY26", "FY26-Q4", "q3_2026"), case-folded.
+_QUARTER_SAID = re.compile(r"(?i)(?<![\w-])(first|second|third|fourth|1st|2nd|3rd|4th)[- ]quarter"
+                           r"(?![\w])")
+_QUARTER_NUMBERS = {"first": 1, "1st": 1, "second": 2, "2nd": 2, "third": 3, "3rd": 3,
+                    "fourth": 4, "4th": 4}
+_QUARTER_CODE = re.compile(r"(?<![a-z])q([1-4])(?![0-9])")
+
+
+def _quarters_said(text: str, codes: Collection[str], findings: list[Finding]) -> None:
+    """A quarter said in words must be one the evidence names in a code ("Q4 FY26"): "fiscal
+    third-quarter revenue" of a Q4 report is flagged. Not read when the evidence names no
+    quarter (a game's "third quarter")."""
+    held = {int(found.group(1)) for code in codes for found in _QUARTER_CODE.finditer(code)}
+    if not held:
+        return
+    for found in _QUARTER_SAID.finditer(text):
+        number = _QUARTER_NUMBERS[found.group(1).lower()]
+        if number in held:
+            continue
+        findings.append(_new_finding(
+            "word_number", found.group(), str(number), found.start(), found.end(),
+            "unsupported_number", f"'{found.group()}' is Q{number}; the evidence names "
+            + ", ".join(f"Q{q}" for q in sorted(held))))
 
 
 def _wrong_way(findings: list[Finding], done: Collection[tuple[int, int]], old: Mention,
