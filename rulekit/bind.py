@@ -672,7 +672,8 @@ def bind(text: str, evidence: Any, policy: Policy | None, *, locale: str = "en_U
             claimed.add(*span)
         figures.append(_Figure(mention.start, mention.end, mention.text, mention.value, fields,
                                mention.decimals, mention.scale,
-                               reach=span[1] if span is not None else mention.end, sign=sign,
+                               reach=max(span[1], mention.end) if span is not None
+                               else mention.end, sign=sign,
                                named=own_row, currency=mention.currency))
     figures = _in_lists(text, figures + _implicit(text, vocabulary, claimed, scanned))
     figures += _own(text, scanned, figures, claimed, sentences)
@@ -1067,7 +1068,11 @@ def _field_words(text: str, mention: Mention, vocabulary: _Vocabulary):
     for probe in ((before + mention.text[:1], before) if signed else (before,)):
         hit = vocabulary.before.search(probe)
         if hit and (hit.start() == 0 or not probe[hit.start() - 1].isalnum()):
-            return (_owners_named(vocabulary, hit.group("word")), None,
+            # a word with digits ("52-week high") is claimed, so its digits are no figure
+            word_at = mention.start - len(before) + hit.start("word")
+            span = (word_at, word_at + len(hit.group("word"))) \
+                if any(c.isdigit() for c in hit.group("word")) else None
+            return (_owners_named(vocabulary, hit.group("word")), span,
                     probe is not before and hit.start() == len(before))
     if mention.currency:
         # A currency written after the figure is part of it (1,980円, 19,900원, "49,99 €"): a
