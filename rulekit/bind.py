@@ -69,7 +69,7 @@ from rulekit.numbers import plain_decimal
 from rulekit.policy import Binding, BoundEntity, Formula, Policy, Rank
 from rulekit.scan import Mention, scan
 from rulekit.scan.base import _CJK_CHARS, _is_cjk
-from rulekit.sweep import Finding, _may_trend, _trend_at
+from rulekit.sweep import Finding, _trend_at
 
 # Number words a compound form or an implicit figure may hold ("three-of-four", "a steal").
 _WORD_VALUES = {w: i for i, w in enumerate(
@@ -691,9 +691,8 @@ def bind(text: str, evidence: Any, policy: Policy | None, *, locale: str = "en_U
     bound: list[Bound] = []
     judged = [(f, _judge(f, rows, derived, lookup, sentences, text, policy, withheld))
               for f in sorted(figures, key=lambda f: f.start)]
-    trends = _may_trend(text.lower())
     for figure, result in judged:
-        if trends and result is not None and result.verdict == "ok" \
+        if result is not None and result.verdict == "ok" \
                 and _against_trend(text, figure, result, index):
             result = None       # "fell 18.21 points" of a rise: the sweep's direction rule judges it
         if result is not None and result.verdict == _OTHER_AMOUNT:
