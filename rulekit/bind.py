@@ -65,14 +65,14 @@ from decimal import ROUND_HALF_EVEN, ROUND_HALF_UP, Decimal, InvalidOperation
 from typing import Any, Sequence
 
 from rulekit.bind_results import Led, Score, leader_scope, leaders, winners
-from rulekit.evidence import PLACEHOLDER_TEXTS, Evidence, RowRule, locate
+from rulekit.evidence import PLACEHOLDER_TEXTS, Evidence, RowRule, locate, _ratio_reading
 from rulekit.numbers import plain_decimal
 from rulekit.policy import Binding, BoundEntity, Formula, Policy, Rank
 from rulekit.scan import Mention, scan
 from rulekit.scan.base import _CJK_CHARS, _is_cjk
 from rulekit.scan.tables import DELIMITER_ROW, cells_of
 from rulekit.scan.figures import CHANGED_BEFORE, FALL_BEFORE, RISE_BEFORE, change_word_before
-from rulekit.sweep import Finding, phrasal_up_down
+from rulekit.sweep import Finding, _trend_at, phrasal_up_down
 
 # Number words a compound form or an implicit figure may hold ("three-of-four", "a steal").
 _WORD_VALUES = {w: i for i, w in enumerate(
@@ -695,7 +695,8 @@ def bind(text: str, evidence: Any, policy: Policy | None, *, locale: str = "en_U
             continue    # "gained 1,326 followers": the sweep holds it to the changes
         figures.append(_Figure(mention.start, mention.end, mention.text, mention.value, fields,
                                mention.decimals, mention.scale,
-                               reach=span[1] if span is not None else mention.end, sign=sign,
+                               reach=max(span[1], mention.end) if span is not None
+                               else mention.end, sign=sign,
                                named=own_row, currency=mention.currency,
                                percent=mention.percent))
     figures = _in_lists(text, figures + _implicit(text, vocabulary, claimed, scanned))
@@ -721,6 +722,9 @@ def bind(text: str, evidence: Any, policy: Policy | None, *, locale: str = "en_U
     judged = [(f, _judge(f, rows, derived, lookup, sentences, text, policy, withheld))
               for f in sorted(figures, key=lambda f: f.start)]
     for figure, result in judged:
+        if result is not None and result.verdict == "ok" \
+                and _against_trend(text, figure, result, index):
+            result = None       # "fell 18.21 points" of a rise: the sweep's direction rule judges it
         if result is not None and result.verdict == _OTHER_AMOUNT:
             result = None if _price_beside(result, judged, sentences) \
                 else dataclasses.replace(result, verdict="misattributed")
@@ -1011,6 +1015,17 @@ def _link_key(text: str, spec: Any) -> str | None:
         return None
 
 
+def _against_trend(text: str, figure: _Figure, bound: Bound, index: Evidence | None) -> bool:
+    """Whether an unsigned figure that equals its cell's size, a change of the evidence, has a
+    rise or fall word that goes against the cell's sign ("The S&P 500 fell 18.21 points" of a
+    change of +18.21): the words name the cell, not its direction, so it is left to the sweep,
+    whose direction rule flags it."""
+    if not bound.truth or figure.value <= 0 or figure.text[:1] in "+-\u2212" or index is None \
+            or abs(bound.truth) not in index.change_magnitudes:
+        return False
+    return _trend_at(text, figure.start, figure.end) * bound.truth < 0
+
+
 def _real(bound: Bound, index: Evidence) -> bool:
     value = bound.value
     return value in index.values or value in index.percents or -value in index.values
@@ -1121,7 +1136,11 @@ def _field_words(text: str, mention: Mention, vocabulary: _Vocabulary):
     for probe in ((before + mention.text[:1], before) if signed else (before,)):
         hit = vocabulary.before.search(probe)
         if hit and (hit.start() == 0 or not probe[hit.start() - 1].isalnum()):
-            return (_owners_named(vocabulary, hit.group("word")), None,
+            # a word with digits ("52-week high") is claimed, so its digits are no figure
+            word_at = mention.start - len(before) + hit.start("word")
+            span = (word_at, word_at + len(hit.group("word"))) \
+                if any(c.isdigit() for c in hit.group("word")) else None
+            return (_owners_named(vocabulary, hit.group("word")), span,
                     probe is not before and hit.start() == len(before))
     if mention.currency:
         # A currency written after the figure is part of it (1,980円, 19,900원, "49,99 €"): a
@@ -1679,7 +1698,8 @@ def _verdict(figure: _Figure, entity: str | None, label: str, field: str, raw: A
 
 # Verdicts ``bind`` leaves to the sweep, unsettled: a cell rounded to its shown precision, whose
 # rounding rules the sweep judges, and an amount in another currency than its field's ("€0.40
-# per 1,000 calls" for a rate in USD): the field words say which cell, not which money, and the
+# per 1,000 calls" for a rate in USD), or with a currency on a number that is no money ("closed
+# at $6,032.38" for an index level): the field words say which cell, not which money, and the
 # sweep's currency check says what the evidence holds the value in.
 _LEFT = frozenset({"rounded", "currency"})
 
@@ -1694,11 +1714,15 @@ def _rounding_allowed(policy: Policy, entity: str | None, field: str) -> bool:
 
 def _other_money(policy: Policy, entity: str | None, field: str, currency: str) -> bool:
     """Whether ``currency`` (a ``Mention.currency``: a code, or a family a sign names) cannot be
-    the currency of money ``field`` (its own, else the ruleset's). False for a field that is no
-    money or has no currency declared."""
+    the currency of ``field``: money in another currency than its own, else the ruleset's; or a
+    number that is no money ("The S&P 500 closed at $6,032.38" for an index's `level decimal`),
+    whose words say which cell, not that it is money. False for money with no currency
+    declared."""
     spec = policy.entity(entity).field(field) if entity and policy.entity(entity) else None
-    if spec is None or spec.type.kind != "money":
+    if spec is None:
         return False
+    if spec.type.kind != "money":
+        return spec.type.kind in ("decimal", "integer")
     own = spec.type.currency or policy.currency
     if not own:
         return False
@@ -1711,7 +1735,9 @@ def _shown_forms(policy: Policy, entity: str | None, field: str, truth: Decimal,
                  percent: bool = False) -> list[Decimal]:
     """The cell as text may show it: as stored, money stored in minor units in major ones only
     (129900 is "$1,299.00", never "$129,900"), a ratio also as a percentage; a ``decimal
-    ratio``'s only as a percentage when the figure is written as one (``percent``)."""
+    ratio``'s only as a percentage when the figure is written as one (``percent``); not a
+    percent field whose name says it holds points (``dividend_yield_pct: 0.45`` is 0.45 %,
+    never 45 %)."""
     spec = policy.entity(entity).field(field) if entity and policy.entity(entity) else None
     if spec is not None and spec.type.kind == "money" and \
             getattr(spec.type, "storage", None) == "minor" and truth == truth.to_integral_value():
@@ -1725,6 +1751,7 @@ def _shown_forms(policy: Policy, entity: str | None, field: str, truth: Decimal,
     if spec is not None:
         kind = spec.type.kind
         if kind == "decimal" and (getattr(spec.type, "percent", False) and 0 < abs(truth) <= 1
+                                  and _ratio_reading(field) != "points"
                                   or getattr(spec.type, "ratio", False)):
             forms.append(truth * 100)
     return forms

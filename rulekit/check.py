@@ -645,6 +645,48 @@ def _weekdays_said(policy: Policy, template, planned: list[_Planned], rows: dict
     return failures
 
 
+def _directions_said(template, planned: list[_Planned], rows: dict, path: str) -> list[Failure]:
+    """A rise or fall word of the template just before a number slot, or after it, says the
+    direction of its value, as the sweep reads it in free text ("{name} rose {c}", "down {c}",
+    "{c} lower"): a rise of a value below zero (or a fall of one above) renders "Apple rose
+    -1.33%", and is ``contradicted``; a fall of a value below zero renders "fell -1.33%", whose
+    two minuses read either way, and is ``unapproved_shape`` (docs/claims.md: a change slot is
+    said with no direction word)."""
+    numbers = {p.claim.key: p for p in planned
+               if p.field is not None and p.field.type.kind in ("decimal", "integer", "money")}
+    if not numbers:
+        return []
+    from rulekit.evidence import _number_or_none   # (evidence and the sweep are the audit's)
+    from rulekit.sweep import _may_trend, _trend_at
+
+    if not _may_trend(template.prose.lower()):
+        return []
+    pieces, failures = template.pieces, []
+    for index in range(1, len(pieces), 2):
+        item = numbers.get(pieces[index])
+        if item is None:
+            continue
+        before, after = pieces[index - 1], pieces[index + 1] if index + 1 < len(pieces) else ""
+        way = _trend_at(f"{before}1{after}", len(before), len(before) + 1)
+        if not way:
+            continue
+        row = (rows.get(item.entity.name) or {}).get(str(item.claim.entity_id)) or {}
+        value = _number_or_none(row.get(item.field.name))
+        if not value:
+            continue
+        said = "rise" if way > 0 else "fall"
+        if value * way < 0:
+            failures.append(Failure("contradicted", Reason(
+                "contradicted", f"the words beside {{{item.claim.key}}} say a {said}, but the "
+                f"{item.field.label} is {value}", path)))
+        elif value < 0:
+            failures.append(Failure("unapproved_shape", Reason(
+                "unapproved_shape", f"the words beside {{{item.claim.key}}} say a fall, and its "
+                f"value {value} has its own minus: say the change with no direction word "
+                f"(\"changed {{{item.claim.key}}}\")", path)))
+    return failures
+
+
 @functools.lru_cache(maxsize=1024)
 def _sentences_with_spans(pieces: tuple[str, ...]) -> tuple[tuple[str, tuple], ...]:
     """A template cut into sentences as ``prose.sentences`` cuts it, each with the place of
@@ -1718,6 +1760,7 @@ def _prose_failures(policy: Policy, reply: Reply, planned: list[_Planned],
                 f"the {item.field.label} is {level if level is not None else 'not recorded'}",
                 path)))
     failures += _weekdays_said(policy, template, planned, rows, path)
+    failures += _directions_said(template, planned, rows, path)
     if not approved:    # rule 14 (rulekit.sweep_flags): "returns are free" of free_returns false
         failures += template_failures(template, planned, rows, path)
     if not approved and may_say_free(template.prose.casefold()):

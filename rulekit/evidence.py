@@ -965,7 +965,7 @@ class Evidence:
         period a figure is counted over, not a figure. Read from the figures' paths."""
         found: dict[Decimal, dict[str, set[Decimal]]] = {}
         for figure in self.figures:
-            for digits, unit in _WINDOW_NAME.findall(figure.path):
+            for digits, unit in _windows_named(figure.path):
                 found.setdefault(Decimal(digits), {}).setdefault(
                     _WINDOW_UNITS[unit.lower()], set()).add(abs(figure.value))
         return {value: {unit: frozenset(held) for unit, held in units.items()}
@@ -979,7 +979,7 @@ class Evidence:
         found: dict[tuple[Decimal, str], set[str]] = {}
         for figure in self.figures:
             key = figure.path.rsplit(".", 1)[-1]        # "views" of ``{"last_7d": {"views"}}``
-            for digits, unit in _WINDOW_NAME.findall(figure.path):
+            for digits, unit in _windows_named(figure.path):
                 found.setdefault((Decimal(digits), _WINDOW_UNITS[unit.lower()]), set()).update(
                     word for word in field_words(_WINDOW_NAME.sub(" ", key)) if word.isalpha())
         return {window: frozenset(words) for window, words in found.items()}
@@ -2601,6 +2601,25 @@ _STOCK_NAME_WORDS = frozenset({"stock", "in", "left", "remaining", "available", 
 # "sessions_28_days". Not a bare "m" (minutes or months) nor "s".
 _WINDOW_NAME = re.compile(r"(?<![0-9])([0-9]{1,4})_?((?i:days?|d|hours?|hrs?|h|weeks?|wks?|w|"
                           r"months?|mos?|years?|yrs?|y|minutes?|mins?))(?![a-z])")
+# The same with the unit first, or the count in words, as a market's names write a 52-week
+# window: "week52_high", "week_52_low", "fifty_two_week_high", "fiftyTwoWeekHigh".
+_WINDOW_NAME_AFTER = re.compile(r"(?<![A-Za-z])((?i:days?|weeks?|wks?|months?|years?))_?"
+                                r"([0-9]{1,4})(?![0-9])")
+# (a year's high or low is a 52-week one: "year_high", "yearLow")
+_FIFTY_TWO_WEEKS = re.compile(r"[Ff]ifty_?[Tt]wo_?([Ww]eeks?)(?![a-z])"
+                              r"|(?<![A-Za-z])[Yy]ear_?(?:[Hh]igh|[Ll]ow)(?![a-z])")
+
+
+def _windows_named(path: str) -> list[tuple[str, str]]:
+    """The windows of time a figure's path names, each (its count, its unit word):
+    ``_WINDOW_NAME``, ``_WINDOW_NAME_AFTER``, ``_FIFTY_TWO_WEEKS``."""
+    found = _WINDOW_NAME.findall(path)
+    if "eek" in path or "EEK" in path or "ay" in path or "onth" in path or "ear" in path:
+        found += [(digits, unit) for unit, digits in _WINDOW_NAME_AFTER.findall(path)]
+        found += [("52", "week") for _ in _FIFTY_TWO_WEEKS.finditer(path)]
+    return found
+
+
 _WINDOW_UNITS = {"d": "day", "day": "day", "days": "day", "h": "hour", "hr": "hour",
                  "hrs": "hour", "hour": "hour", "hours": "hour", "w": "week", "wk": "week",
                  "wks": "week", "week": "week", "weeks": "week", "mo": "month", "mos": "month",

@@ -67,7 +67,17 @@ GUARDED_KINDS = (
                           "well", "far", "way", "just")),
                       "above average", "below average", "compared with", "compared to",
                       "bargain", "great deal", "good deal", "superior", "inferior",
-                      "selling fast")),
+                      "selling fast",
+                      # a market's records and runs: each a comparison with every day before
+                      *(f"{what} {side}" for side in ("high", "low") for what in (
+                          "record", "record-breaking", "all-time", "new", "multi-year",
+                          "multiyear")),
+                      "record-high", "record-low", "record close", "record closing",
+                      "record territory", *(f"{most} {what}" for most in ("biggest", "largest")
+                                            for what in ("gain", "gains", "rise", "jump",
+                                                         "drop", "fall", "decline", "loss")),
+                      "outperformed", "outperforming", "outperforms", "underperformed",
+                      "underperforming", "underperforms", "winning streak", "losing streak")),
     ("a quantity", ("twice", "double", "half", "dozen")),
     # a negation turns a slot's value around ("Your order is not {status} yet", "there is no
     # balance left"); any word ending in n't is one too

@@ -78,7 +78,8 @@ from rulekit.scan.links import _joins
 from rulekit.scan.reader import squash_joints
 from rulekit.scan.words import number_word_compound
 from rulekit.scan.figures import (CHANGE_OTHER, CHANGED_BEFORE, FALL_BEFORE, FALL_OTHER,
-                                   RISE_BEFORE, RISE_OTHER, _NOT_A_NOUN, change_word_before)
+                                   RISE_BEFORE, RISE_OTHER, TRANSITIVE_BEFORE, _NOT_A_NOUN,
+                                   change_word_before)
 from rulekit.units import BASIS_WORDS, general_basis_at, general_bases, may_state_tax_basis, \
     compound_durations, \
     TOTAL, per_after, said_as_total, tax_basis_said, \
@@ -636,6 +637,10 @@ def sweep(text: str, evidence: Evidence, settings: SweepSettings = SweepSettings
             _count_levels(text, mentions, evidence, findings, judge._count_pair)
     if "from" in az and "from " in low:
         _levels(text, low, mentions, findings)     # "fell from 45,830 to 52,010"
+    if "point" in az and ("quarter" in az or "half" in az):
+        _point_moves(text, evidence.changes, findings)     # "a quarter-point cut"
+    if "quarter" in az and evidence.codes:
+        _quarters_said(text, evidence.codes, findings)     # "third-quarter" of "Q4 FY26"
     if other_changes and lang in _LEVELS_OTHER and _LEVELS_OTHER[lang][0].search(low):
         _levels_other(text, mentions, findings, lang, magnitudes)   # "baissé de X à Y"
     elif other_changes in _CJK_CHANGE:
@@ -1179,10 +1184,28 @@ _RISE_CJK = ("增长", "增長", "增加", "上升", "上涨", "上漲", "提高
              "增")
 _FALL_NOUNS = frozenset("drop decline decrease fall loss dip".split())        # "a drop of 3"
 _RISE_NOUNS = frozenset("rise gain increase jump".split())
+# Two words before the number: "gave up 1.3%" is a fall, not the "up" of a rise; "edged lower",
+# "closed higher".
+_FALL_PAIRS = frozenset({(verb, "up") for verb in ("gave", "give", "gives", "giving")}
+                        | {(verb, "back") for verb in ("gave", "give", "gives", "giving",
+                                                       "pulled", "pulls", "fell")})
+_DRIFT_VERBS = frozenset("edged edges inched ticked moved closed ended finished traded settled "
+                         "drifted".split())
+# The verb of a rate or a price before its object and "by": "cut rates by 25 bps".
+_TRANSITIVE_FALL = TRANSITIVE_BEFORE & FALL_BEFORE
+_TRANSITIVE_RISE = TRANSITIVE_BEFORE & RISE_BEFORE
 _FALL_ARROWS, _RISE_ARROWS = "▼↓⬇🔻", "▲↑⬆🔺"
+# After the number, maybe after a unit of points ("a 25 bp cut", "a 0.3% pullback").
+_POINT_UNITS = r"bps?|basis[ \u00a0-]points?|percentage[ \u00a0-]points?|points?|pts?"
 _TREND_AFTER = re.compile(
-    r"[ \u00a0]+(?:(?P<fall>lower|less|fewer|down|drop|decline|decrease|fall|loss|dip)"
-    r"|(?P<rise>higher|more|up|rise|gain|increase|jump))(?![\w-])", re.IGNORECASE)
+    rf"(?:[ \u00a0]*(?:{_POINT_UNITS})(?![\w-]))?"
+    r"[ \u00a0]+(?:(?P<fall>lower|less|fewer|down|drop|decline|decrease|fall|loss|dip|cut|"
+    r"pullback|retreat)"
+    r"|(?P<rise>higher|more|up|rise|gain|increase|jump|hike|rally))(?![\w-])", re.IGNORECASE)
+# The figure before "or" or an opening bracket ("down $3.12 or 1.33%", "down $3.12 (1.33%)",
+# "fell $3.12, or 1.33%"): the same change said again, which takes that figure's direction.
+_SAID_AGAIN = re.compile(r"(?<![\w.,])[$€£¥]?[0-9][0-9,.]*%?[ \u00a0]*"
+                         r"(?:,?[ \u00a0]+or[ \u00a0]+|\([ \u00a0]*)\Z")
 # After the number in other languages: "um 12,5 % gestiegen", "met 12,5% gedaald", "12,5 % de
 # moins", "12,5% in più", and in German and Dutch after the level reached, maybe with its noun
 # ("um 8 % auf 48.210 (Aufrufe) gesunken", "met 8% tot 48.210 gedaald"); in Japanese, Chinese and Korean the word follows the
@@ -1231,7 +1254,8 @@ _CHANGED_MARKS = re.compile("amélior|dégrad|détérior|empir|changé|varié|é
 # Rise and fall words that make the figure just after them (or after "by") the size of a
 # change: "rose 4.6%", "fell by 120", "up 3,100". Not "gained" or "lost", which also say how
 # many of a thing were won or lost ("gained 32 new followers", "lost 2 games").
-_STATED_CHANGE = (FALL_BEFORE | RISE_BEFORE) - {"lost", "loses", "gained", "gains"}
+_STATED_CHANGE = (FALL_BEFORE | RISE_BEFORE) - {"lost", "loses", "gained", "gains"} \
+    - TRANSITIVE_BEFORE
 # As a trie whose first letters are literals, so that ``re`` skips every other position (a
 # plain alternation between word boundaries cost 7 µs on a 300-character answer).
 # Each a word of a-z: whether the text says one is a set test on its words (``az_words``).
@@ -1442,7 +1466,9 @@ _TREND_MARKS = ("down", "fell", "fall", "drop", "declin", "decreas", "lost", "lo
                 "slip", "sank", "sunk", "shr", "plu", "tumbl", "slid", "lower", "less", "fewer",
                 "up", "rose", "rise", "risen", "grew", "grow", "gain", "increas", "climb",
                 "jump", "surg", "soar", "higher", "more", "improv", "worsen", "chang", "moved",
-                "shift", "minus", "▼", "↓", "⬇", "🔻", "▲", "↑", "⬆",
+                "shift", "minus", "eased", "eases", "retreat", "soften", "weaken", "skid", "shed",
+                "cut", "reduc", "trim", "slash", "rall", "advanc", "rais", "hike", "boost", "lift",
+                "gave", "give", "pull", "▼", "↓", "⬇", "🔻", "▲", "↑", "⬆",
                 "🔺")
 
 
@@ -1528,7 +1554,11 @@ def _trend(text: str, mention: Mention) -> int:
     window of 40 characters (a word cut by its start is dropped), not searched for."""
     if mention.sign is not None:
         return 0
-    start = mention.start
+    return _trend_at(text, mention.start, mention.end)
+
+
+def _trend_at(text: str, start: int, end: int) -> int:
+    """``_trend`` of the unsigned figure at ``start``:``end``."""
     kept = text[max(0, start - 40):start].rstrip(" \u00a0")
     last = kept[-1:]
     if last and last in _FALL_ARROWS:
@@ -1551,6 +1581,11 @@ def _trend(text: str, mention: Mention) -> int:
             words = words[:-1]
             if words and words[-1] in ("lower", "higher"):
                 return -1 if words[-1] == "lower" else 1
+            if len(words) >= 2 and words[-1] not in _FALL_BEFORE and words[-1] not in _RISE_BEFORE:
+                if words[-2] in _TRANSITIVE_FALL:       # "cut rates by 25 bps"
+                    return -1
+                if words[-2] in _TRANSITIVE_RISE:
+                    return 1
         elif len(words) >= 3 and words[-1] == "of" and words[-3] in ("a", "an"):
             noun = words[-2]        # "a drop of 3", "an increase of 5%"
             return -1 if noun in _FALL_NOUNS else 1 if noun in _RISE_NOUNS else 0
@@ -1560,15 +1595,24 @@ def _trend(text: str, mention: Mention) -> int:
                     words = words[:-1]
                     if words and words[-1] in ("plus", "minus"):
                         words = []              # "plus de 12 %" is "more than 12 %"
+        if len(words) >= 2:
+            if (words[-2], words[-1]) in _FALL_PAIRS:
+                return -1                               # "gave up 1.3%", "pulled back 1.3%"
+            if words[-2] in _DRIFT_VERBS and words[-1] in ("lower", "higher"):
+                return -1 if words[-1] == "lower" else 1    # "edged lower 1.3%"
         if words:
             word = words[-1].lstrip(_OPENING)
             if word in _FALL_BEFORE:
                 return -1
             if word in _RISE_BEFORE:
                 return 1
-    found = _TREND_AFTER.match(text, mention.end)
+    if last == "(" or kept.endswith(" or"):
+        said = _SAID_AGAIN.search(text, max(0, start - 40), start)
+        if said is not None:
+            return _trend_at(text, said.start(), said.start() + len(said.group().rstrip(" (,or\u00a0")))
+    found = _TREND_AFTER.match(text, end)
     if found is None:
-        found = _TREND_AFTER_OTHER.match(text, mention.end)
+        found = _TREND_AFTER_OTHER.match(text, end)
         if found is None:
             return 0
         return -1 if found.group("fall") or found.group("cfall") else 1
@@ -1613,6 +1657,61 @@ def _levels(text: str, low: str, mentions: Sequence[Mention],
         if (new.value < old.value) != fall or new.value == old.value:
             _wrong_way(findings, done, old, new, fall,
                        f"{said} {text[first.start - len(lead):second.end]}")
+
+
+# A rate moved by a fraction of a point in words: "a quarter-point cut", "a half-point hike", "a
+# three-quarter-point increase", "a quarter percentage point cut".
+_POINT_MOVE = re.compile(
+    r"(?i)(?<![\w-])(three[- ]quarters?|quarter|half)[- ](?:of[- ]a[- ])?(?:percentage[- ])?"
+    r"point[- ](?:(?P<fall>cut|reduction|decrease|drop|decline)|(?P<rise>hike|increase|rise|raise))"
+    r"(?![\w-])")
+_POINT_SIZES = {"quarter": Decimal(25), "half": Decimal(50)}
+
+
+def _point_moves(text: str, changes: Collection[tuple[Decimal, bool]],
+                 findings: list[Finding]) -> None:
+    """A move of a fraction of a point said in words ("a quarter-point cut") is a change of 25
+    basis points (or 0.25 points): the evidence must hold it with that sign, in either unit
+    ("last_change_bps: -25", "rate_change_pct: -0.25"); a cut of a hike or a half point of a
+    quarter is flagged."""
+    for found in _POINT_MOVE.finditer(text):
+        size = _POINT_SIZES.get(found.group(1).lower(), Decimal(75))
+        sign = -1 if found.group("fall") else 1
+        sizes = (size * sign, size * sign / 100)
+        if any((value, percent) in changes for value in sizes for percent in (False, True)):
+            continue
+        held = [plain_decimal(-v) for v in sizes if (-v, False) in changes or (-v, True) in changes]
+        message = (f"'{found.group()}' is a change of {plain_decimal(sizes[0])} basis points; "
+                   + (f"the evidence holds a change of {held[0]}" if held
+                      else "the evidence holds no such change"))
+        findings.append(_new_finding("word_number", found.group(), plain_decimal(sizes[0]),
+                                     found.start(), found.end(), "unsupported_number", message))
+
+
+# A quarter in words ("the third quarter", "fiscal first-quarter revenue"), and a quarter in
+# a code of the evidence ("Q4 FY26", "FY26-Q4", "q3_2026"), case-folded.
+_QUARTER_SAID = re.compile(r"(?i)(?<![\w-])(first|second|third|fourth|1st|2nd|3rd|4th)[- ]quarter"
+                           r"(?![\w])")
+_QUARTER_NUMBERS = {"first": 1, "1st": 1, "second": 2, "2nd": 2, "third": 3, "3rd": 3,
+                    "fourth": 4, "4th": 4}
+_QUARTER_CODE = re.compile(r"(?<![a-z])q([1-4])(?![0-9])")
+
+
+def _quarters_said(text: str, codes: Collection[str], findings: list[Finding]) -> None:
+    """A quarter said in words must be one the evidence names in a code ("Q4 FY26"): "fiscal
+    third-quarter revenue" of a Q4 report is flagged. Not read when the evidence names no
+    quarter (a game's "third quarter")."""
+    held = {int(found.group(1)) for code in codes for found in _QUARTER_CODE.finditer(code)}
+    if not held:
+        return
+    for found in _QUARTER_SAID.finditer(text):
+        number = _QUARTER_NUMBERS[found.group(1).lower()]
+        if number in held:
+            continue
+        findings.append(_new_finding(
+            "word_number", found.group(), str(number), found.start(), found.end(),
+            "unsupported_number", f"'{found.group()}' is Q{number}; the evidence names "
+            + ", ".join(f"Q{q}" for q in sorted(held))))
 
 
 def _wrong_way(findings: list[Finding], done: Collection[tuple[int, int]], old: Mention,

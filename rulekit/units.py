@@ -137,6 +137,9 @@ _DURATION_WORDS = frozenset(
 # Before a unit in a name, what makes it a window the number was counted over, not its unit
 # (``sessions_28_days``, ``views_last_7_days``).
 _WINDOW_WORDS = frozenset({"last", "past", "previous", "prior", "trailing", "rolling"})
+# After a unit in a name, maybe after its count, what makes it a window too: the extreme of a
+# price over it (``week52_high``, ``fiftyTwoWeekHigh``, ``year_high``, ``dayLow``).
+_EXTREME_WORDS = frozenset({"high", "low", "hi", "lo", "range"})
 _NAME_WORD = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|[0-9]+")
 
 
@@ -145,8 +148,8 @@ def named_units(name: str) -> tuple[frozenset[str], frozenset[str]]:
     """(the units a field's number is counted in, the units it is per), as its name says:
     ({"year"}, {}) for ``warranty_years``, ({"hour"}, {"week"}) for ``hours_per_week``,
     ({}, {"minute"}) for ``rate_limit_per_minute``, ({"minute"}, {}) for
-    ``median_first_response_min``, nothing for ``stock``, ``min_age`` or ``sessions_28_days``
-    (a window it was counted over)."""
+    ``median_first_response_min``, nothing for ``stock``, ``min_age``, ``sessions_28_days`` or
+    ``week52_high`` (a window it was counted over)."""
     counted: set[str] = set()
     per: set[str] = set()
     after_per = False
@@ -161,6 +164,9 @@ def named_units(name: str) -> tuple[frozenset[str], frozenset[str]]:
             previous = word
             continue                    # a window: sessions_28_days, views_last_7_days
         previous = word
+        rest = [w.lower() for w in words[index + 1:] if not w.isdigit()]
+        if rest[:1] and rest[0] in _EXTREME_WORDS:
+            continue                    # a window: week52_high, year_high
         if after_per:
             unit = UNIT_OF.get(word) or _PER_ONLY.get(word)
             if unit is not None:

@@ -486,7 +486,8 @@ def test_every_direction_word_is_found_by_the_prefilter() -> None:
     from rulekit import sweep
 
     after = set(re.findall(r"\b[a-z]{2,}\b", sweep._TREND_AFTER.pattern)) - {"u00a0", "fall",
-                                                                          "rise"}
+                                                                          "rise"} \
+        - set(re.findall(r"\b[a-z]{2,}\b", sweep._POINT_UNITS))    # "a 25 bp cut": units
     read = (sweep._FALL_BEFORE | sweep._RISE_BEFORE | sweep._FALL_NOUNS | sweep._RISE_NOUNS
             | after | {"lower", "higher"} | set(sweep._FALL_ARROWS + sweep._RISE_ARROWS)
             | set(sweep._FALL_CJK + sweep._RISE_CJK))

@@ -373,15 +373,26 @@ _NUMERIC_KINDS = ("number", "word_number", "multiple")
 _DASHES = frozenset("-\u2010\u2013\u2014")
 # Words that say a change went down or up when they stand just before its size ("fell 12.5%",
 # "up 3"), read here and by ``rulekit.sweep`` (its direction of a change).
+# A market's verbs too ("eased 0.3%", "retreated 1.2%", "shed 18 points"), and the verbs that
+# move a rate or a price ("cut by 25 bps", "raised 0.25 points"; ``TRANSITIVE_BEFORE``).
 FALL_BEFORE = frozenset("down fell fallen falls dropped drops declined declines decreased "
                         "decreases lost loses dipped dips slipped slips sank sunk shrank shrunk "
-                        "plunged plummeted tumbled slid".split())
+                        "plunged plummeted tumbled slid eased eases retreated retreats softened "
+                        "weakened skidded shed sheds cut cuts lowered reduced trimmed "
+                        "slashed".split())
 RISE_BEFORE = frozenset("up rose risen rises grew grown grows gained gains increased increases "
-                        "climbed climbs jumped jumps surged surges soared".split())
+                        "climbed climbs jumped jumps surged surges soared rallied advanced "
+                        "raised hiked boosted lifted".split())
+# Of those, the verbs that also say how many of a thing were moved ("shed 1,000 jobs", "cut 3
+# features", "raised $2 million"): they say a direction only of a figure held as a change,
+# never make one a change (``rulekit.sweep``'s stated changes), like "lost" and "gained".
+TRANSITIVE_BEFORE = frozenset("shed sheds cut cuts lowered reduced trimmed slashed advanced "
+                              "raised hiked boosted lifted".split())
 # Words that say a change without its direction: lower may be better ("improved by 2.1%").
 CHANGED_BEFORE = frozenset("improved improves worsened worsens changed changes moved "
                            "shifted".split())
-_CHANGE_BEFORE = FALL_BEFORE | RISE_BEFORE | CHANGED_BEFORE
+# "edged higher 0.3% to 6,032.38": "lower" and "higher" before a change then its level too.
+_CHANGE_BEFORE = FALL_BEFORE | RISE_BEFORE | CHANGED_BEFORE | {"lower", "higher"}
 # A change then the level it reached in French, German, Spanish, Italian, Portuguese and Dutch
 # ("baissé de 8 % à 48 210", "gestiegen um 8 % bis 48.210", "gedaald met 8% tot 48.210"): the
 # words that say a change went down or up (either way: only ``rulekit.sweep`` reads which),
