@@ -477,7 +477,7 @@ def sweep(text: str, evidence: Evidence, settings: SweepSettings = SweepSettings
     if relative_days and relative_days[1]:
         mentions = [m for m in mentions if (m.start, m.end) not in relative_days[1]]
     frequencies: list[Finding] = []
-    if may_say_frequency(low) and locale[:2] == "en":
+    if may_say_frequency(low, az) and locale[:2] == "en":
         # "twice daily", "3 times a week": one figure, held to the evidence's frequencies only
         spans, frequencies = unheld_frequencies(text, evidence.frequencies)
         mentions = _outside(spans, mentions)
@@ -536,7 +536,7 @@ def sweep(text: str, evidence: Evidence, settings: SweepSettings = SweepSettings
     unheld: list[Finding] = []
     # a code, a phone number, a version or an option the evidence numbers: one value each,
     # matched whole before any of its digits is matched alone (``_whole_values``)
-    whole = _whole_values(text, low, mentions, evidence,
+    whole = _whole_values(text, az, mentions, evidence,
                           "\x00".join(map(str, slot_values)).casefold() if slot_values else "")
     for index, mention in enumerate(mentions):
         if whole and index in whole:
@@ -618,7 +618,7 @@ def sweep(text: str, evidence: Evidence, settings: SweepSettings = SweepSettings
     if evidence.days or evidence.withheld_days:
         days = days + _lone_months(text, low, mentions, evidence, locale, words)  # "in January"
     if (evidence.days or evidence.withheld_days) and (
-            "day" in low or locale[:2] != "en" or "曜" in text or "周" in text
+            "day" in az or locale[:2] != "en" or "曜" in text or "周" in text
             or "週" in text or "星期" in text or "拜" in text):
         days = days + _lone_weekdays(text, low, mentions, evidence, locale)
     if days:
@@ -704,7 +704,7 @@ def _may_write_phone(text: str) -> bool:
         or ("-" in text and _HYPHEN_GROUP.search(text) is not None)
 
 
-def _whole_values(text: str, low: str, mentions: Sequence[Mention], evidence: Evidence,
+def _whole_values(text: str, az: str, mentions: Sequence[Mention], evidence: Evidence,
                   slots: str = "") -> dict[int, Finding | None]:
     """The number mentions of the answer that are part of one value the evidence must hold
     whole, by index, each with its finding or None (backed), so that none of its digits is
@@ -714,8 +714,9 @@ def _whole_values(text: str, low: str, mentions: Sequence[Mention], evidence: Ev
     names), a version ("version 4") and an option the evidence numbers ("Option 4" when it
     says "Option 5"). Each reading runs only when a cheap test says it may: a "+" or a bracket
     in the answer, or a phone number in the evidence; digits glued to a letter or after a
-    hyphen; the word "version" or "option". A value code put into a slot (``slots``, the slot
-    values case-folded) is licensed whole."""
+    hyphen; the word "version" or "option" (tested on ``az``, the ``az_text`` of the text
+    lower-cased: the same answer as on the lower-cased text for a third of the cost). A value
+    code put into a slot (``slots``, the slot values case-folded) is licensed whole."""
     settled: dict[int, Finding | None] = {}
     if slots or evidence.phones or evidence.withheld_phones or _may_write_phone(text):
         for match in PHONE.finditer(text):
@@ -784,8 +785,8 @@ def _whole_values(text: str, low: str, mentions: Sequence[Mention], evidence: Ev
                 "number", mention.text, _digits(mention.value), mention.start, mention.end,
                 "unsupported_number", f"the shortcut {text[keys[0]:mention.end]} is not in the "
                 "evidence", None, True)
-    options = "option" in low and any(word == "option" for word, _ in evidence.position_words)
-    if "version" in low or options:
+    options = "option" in az and any(word == "option" for word, _ in evidence.position_words)
+    if "version" in az or options:
         for index, mention in enumerate(mentions):
             if mention.kind != "number" or mention.value is None or index in settled \
                     or mention.percent or mention.currency:
