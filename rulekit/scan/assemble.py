@@ -92,7 +92,7 @@ class _Scanner(_Links, _When, _Figures, _Cjk, _Words, _Tables, _Quotes):
         hits.sort(key=_ORDER)
         position = ({id(hit): index for index, hit in enumerate(hits)} if self.paired
                     else None)
-        quoted = (_covered(self.hits, self.quotes) | _nested(self.quotes)) if self.quotes else ()
+        quoted = (_covered(self.hits, self.quotes) | _nested(self.quotes)) if self.quotes else None
         for hit in hits:
             # Finished in place (see ``_Hit``): a helper taking the fields as arguments cost
             # more than the stores themselves.
@@ -103,7 +103,8 @@ class _Scanner(_Links, _When, _Figures, _Cjk, _Words, _Tables, _Quotes):
                 hit.pair = None             # no reference cycle between the two ends
             else:
                 hit.range_with = None
-            hit.quoted = id(hit) in quoted
+            # (most texts quote nobody: then no call of ``id`` per hit)
+            hit.quoted = quoted is not None and id(hit) in quoted
             hit._context = text           # where ``before``/``after`` are read from, lazily
             hit.__class__ = Mention
         return hits
