@@ -441,10 +441,12 @@ def _row_rules(entities: Sequence[tuple[Entity, tuple[str, ...]]], evidence: Any
 def sweep(text: str, evidence: Evidence, settings: SweepSettings = SweepSettings(), *,
           locale: str = "en_US", question: str | None = None,
           slot_values: Sequence[str] = (), settled: Collection[tuple[int, int]] = (),
-          mentions: Sequence[Mention] | None = None) -> list[Finding]:
+          mentions: Sequence[Mention] | None = None,
+          words: frozenset[bytes] | None = None) -> list[Finding]:
     """The mentions in ``text`` that ``evidence`` does not back, in order. ``settled`` holds
     the spans binding already judged (``rulekit.bind``): the sweep is their fallback only.
-    ``mentions`` is ``scan(text, locale)`` when the caller already has it."""
+    ``mentions`` is ``scan(text, locale)`` when the caller already has it, and ``words``
+    ``az_words(text.lower())`` (``rulekit.scan.assemble.scan_words``)."""
     scanned = list(mentions) if mentions is not None else scan(text, locale)
     if settled:
         scanned = [m for m in scanned if (m.start, m.end) not in settled]
@@ -462,7 +464,8 @@ def sweep(text: str, evidence: Evidence, settings: SweepSettings = SweepSettings
                                                                      question))
     mentions = _outside(_exempt_spans(text, settings.exempt), scanned)
     low = text.lower()
-    words = az_words(low)     # the words of a-z, for the set tests below
+    if words is None:
+        words = az_words(low)     # the words of a-z, for the set tests below
     az = az_text(words)       # and for the substring tests of pieces of a-z
     if question and "you" in low and ("whether" in low or "if " in low):
         echoed = _asked_whether(text, question, locale, mentions)
