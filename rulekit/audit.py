@@ -33,7 +33,7 @@ from rulekit.render import fill_message
 from rulekit.route import Gathered, sources_of
 from rulekit.template import parse_template
 from rulekit.bind import bind
-from rulekit.scan import scan
+from rulekit.scan.assemble import scan_words
 from rulekit.scan.reader import surrogate_problem
 from rulekit.sweep import IN_TEXT_ORDER, Finding, SweepSettings, sweep
 from rulekit.sweep_codes import with_code_hyphens
@@ -159,13 +159,16 @@ def _audit(text: Any, evidence: Any, policy: Policy | None, question: Any, local
         index = settings.index(evidence, where, now=now)
         # a code's typographic dash read as "-" ("ORD\u20110012"): same length, same spans
         read = text if text.isascii() else with_code_hyphens(text)
-        mentions = scan(read, where)    # read once, judged by binding and then by the sweep
+        # read once, judged by binding and then by the sweep, which is handed the words of a-z
+        # the scan could tell it
+        mentions, words = scan_words(read, where)
         bound = bind(read, index.raw, policy, locale=where, index=index, mentions=mentions)
         if stages is not None:
             stages.mark("index")
         swept = sweep(read, index, settings, locale=where, question=question,
                       slot_values=slot_values, settled=bound.settled, mentions=mentions,
-                      given=tuple(str(value) for value in inputs.values()) if inputs else ())
+                      given=tuple(str(value) for value in inputs.values()) if inputs else (),
+                      words=words)
         findings = tuple(sorted(bound.findings + tuple(swept), key=IN_TEXT_ORDER)
                          ) if bound.findings else tuple(swept)    # the sweep's are in order
         if policy is not None and policy.enum_labels:   # rule 13 (rulekit.sweep_labels)

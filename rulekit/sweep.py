@@ -458,11 +458,12 @@ def _row_rules(entities: Sequence[tuple[Entity, tuple[str, ...]]], evidence: Any
 def sweep(text: str, evidence: Evidence, settings: SweepSettings = SweepSettings(), *,
           locale: str = "en_US", question: str | None = None,
           slot_values: Sequence[str] = (), settled: Collection[tuple[int, int]] = (),
-          mentions: Sequence[Mention] | None = None, given: Sequence[str] = ()
-          ) -> list[Finding]:
+          mentions: Sequence[Mention] | None = None, given: Sequence[str] = (),
+          words: frozenset[bytes] | None = None) -> list[Finding]:
     """The mentions in ``text`` that ``evidence`` does not back, in order. ``settled`` holds
     the spans binding already judged (``rulekit.bind``): the sweep is their fallback only.
-    ``mentions`` is ``scan(text, locale)`` when the caller already has it. ``given`` holds
+    ``mentions`` is ``scan(text, locale)`` when the caller already has it, and ``words``
+    ``az_words(text.lower())`` (``rulekit.scan.assemble.scan_words``). ``given`` holds
     the values of the user's inputs (``audit(..., inputs=...)``): a code written as one of
     them ("SW1A 1AA", the postcode given) is the user's own, as a slot value's code is."""
     scanned = list(mentions) if mentions is not None else scan(text, locale)
@@ -482,7 +483,8 @@ def sweep(text: str, evidence: Evidence, settings: SweepSettings = SweepSettings
                                                                      question))
     mentions = _outside(_exempt_spans(text, settings.exempt), scanned)
     low = text.lower()
-    words = az_words(low)     # the words of a-z, for the set tests below
+    if words is None:
+        words = az_words(low)     # the words of a-z, for the set tests below
     az = az_text(words)       # and for the substring tests of pieces of a-z
     if question and "you" in low and ("whether" in low or "if " in low):
         echoed = _asked_whether(text, question, locale, mentions)
@@ -505,11 +507,13 @@ def sweep(text: str, evidence: Evidence, settings: SweepSettings = SweepSettings
         spans, timed = _durations_said(text, mentions, evidence)
         mentions = _outside(spans, mentions)
     frequencies: list[Finding] = []
-    if may_say_frequency(low) and locale[:2] == "en":
+    if may_say_frequency(low, az) and locale[:2] == "en":
         # "twice daily", "3 times a week": one figure, held to the evidence's frequencies only
         spans, frequencies = unheld_frequencies(text, evidence.frequencies)
         mentions = _outside(spans, mentions)
-    if "]:" in text:    # "[1]" of a reference-style link or a footnote: a label, no figure
+    # "[1]" of a reference-style link or a footnote: a label, no figure ("]" first: a search
+    # for one character costs a twentieth of one for two)
+    if "]" in text and "]:" in text:
         labels = _reference_labels(text)
         if labels:
             mentions = [m for m in mentions if not _reference_label(text, m, labels)]
@@ -565,7 +569,7 @@ def sweep(text: str, evidence: Evidence, settings: SweepSettings = SweepSettings
     # a code, a phone number, a version or an option the evidence numbers: one value each,
     # matched whole before any of its digits is matched alone (``_whole_values``)
     codes = (*slot_values, *given)
-    whole = _whole_values(text, low, mentions, evidence,
+    whole = _whole_values(text, az, mentions, evidence,
                           "\x00".join(map(str, codes)).casefold() if codes else "")
     for index, mention in enumerate(mentions):
         if whole and index in whole:
@@ -653,7 +657,7 @@ def sweep(text: str, evidence: Evidence, settings: SweepSettings = SweepSettings
     if evidence.days or evidence.withheld_days:
         days = days + _lone_months(text, low, mentions, evidence, locale, words)  # "in January"
     if (evidence.days or evidence.withheld_days) and (
-            "day" in low or locale[:2] != "en" or "曜" in text or "周" in text
+            "day" in az or locale[:2] != "en" or "曜" in text or "周" in text
             or "週" in text or "星期" in text or "拜" in text):
         days = days + _lone_weekdays(text, low, mentions, evidence, locale)
     if evidence.days and may_say_part_of_day(low):
@@ -777,7 +781,7 @@ def _may_write_phone(text: str) -> bool:
         or ("-" in text and _HYPHEN_GROUP.search(text) is not None)
 
 
-def _whole_values(text: str, low: str, mentions: Sequence[Mention], evidence: Evidence,
+def _whole_values(text: str, az: str, mentions: Sequence[Mention], evidence: Evidence,
                   slots: str = "") -> dict[int, Finding | None]:
     """The number mentions of the answer that are part of one value the evidence must hold
     whole, by index, each with its finding or None (backed), so that none of its digits is
@@ -787,8 +791,9 @@ def _whole_values(text: str, low: str, mentions: Sequence[Mention], evidence: Ev
     names), a version ("version 4") and an option the evidence numbers ("Option 4" when it
     says "Option 5"). Each reading runs only when a cheap test says it may: a "+" or a bracket
     in the answer, or a phone number in the evidence; digits glued to a letter or after a
-    hyphen; the word "version" or "option". A value code put into a slot (``slots``, the slot
-    values case-folded) is licensed whole."""
+    hyphen; the word "version" or "option" (tested on ``az``, the ``az_text`` of the text
+    lower-cased: the same answer as on the lower-cased text for a third of the cost). A value
+    code put into a slot (``slots``, the slot values case-folded) is licensed whole."""
     settled: dict[int, Finding | None] = {}
     by_start: list[int] | None = None
     if slots or evidence.phones or evidence.withheld_phones or _may_write_phone(text):
@@ -864,8 +869,8 @@ def _whole_values(text: str, low: str, mentions: Sequence[Mention], evidence: Ev
                 "number", mention.text, _digits(mention.value), mention.start, mention.end,
                 "unsupported_number", f"the shortcut {text[keys[0]:mention.end]} is not in the "
                 "evidence", None, True)
-    options = "option" in low and any(word == "option" for word, _ in evidence.position_words)
-    if "version" in low or options:
+    options = "option" in az and any(word == "option" for word, _ in evidence.position_words)
+    if "version" in az or options:
         for index, mention in enumerate(mentions):
             if mention.kind != "number" or mention.value is None or index in settled \
                     or mention.percent or mention.currency:

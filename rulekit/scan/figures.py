@@ -360,6 +360,10 @@ _SPACES = frozenset(" \t\u00a0")
 _NBSP_SPACE = frozenset(" \u00a0")
 _ASCII_DIGITS = frozenset("0123456789")
 _CLAIMED_BYTE = bytes((_CLAIMED,))
+# The value of each run of one to three ASCII digits, as ``Decimal`` reads it ("7", "007",
+# "140"): most figures of prose are such runs, and a look-up costs a sixth of parsing one.
+_SMALL_RUNS = {f"{n:0{width}d}": Decimal(f"{n:0{width}d}")
+               for width in (1, 2, 3) for n in range(10 ** width)}
 _ORDINAL_SUFFIX = re.compile(r"(?:st|nd|rd|th)(?![A-Za-z])")
 _RANGE_GAP = re.compile(r"(?i)[ \u00a0]?[-\u2010\u2013\u2014~\u301c][ \u00a0]?"
                         r"|[ \u00a0]+(?:to|through|thru|bis|à|au|tot|till|until)[ \u00a0]+"
@@ -562,7 +566,9 @@ class _Figures:
             return None
         digits = core.group()
         if digits.isdigit():
-            value, decimals = Decimal(digits) if end - s <= MAX_DIGITS else None, 0
+            value, decimals = _SMALL_RUNS.get(digits), 0
+            if value is None:
+                value = Decimal(digits) if end - s <= MAX_DIGITS else None
         else:
             read = _core_value(digits, info.locale) if end - s <= MAX_DIGITS else None
             if read is None:

@@ -127,7 +127,9 @@ class _Links:
     def links(self) -> None:
         text, low = self.text, self.low
         rest = low              # the text outside the absolute URLs, for the tests below
-        if "](" in text or "]:" in text or "<" in text:
+        # ("]" before "](" and "]:": a search for one character, memchr, costs a
+        # twentieth of one for two or more)
+        if "]" in text and ("](" in text or "]:" in text) or "<" in text:
             self.destinations()
         if "://" in text:
             spans = self.absolute_links()
