@@ -745,18 +745,31 @@ def _inline_marker(text: str, mention: Mention) -> bool:
 _VERSION = re.compile(r"[vV]([0-9]+(?:\.[0-9]+)*)")
 
 
-# Where digits alone are said as a postcode: after a word of place or a postcode's label, or
-# before a capitalised word, its town ("at 10115 Berlin", "Postcode: 10115", "PLZ 10115");
-# not "number 10115 in the queue" nor "10115 km".
-_POSTCODE_BEFORE = re.compile(r"(?i)(?:[:(]|(?<![\w'’])(?:at|in|to|from|near|postcode|post code|"
-                              r"zip|zip code|postal code|plz|code))[ \t\u00a0]*\Z")
+# Where digits alone are said as a postcode: after a word of place, or a postcode's label maybe
+# with a copula ("PLZ 10115", "Postcode: 10115", "Your ZIP code is 90210", "Ihre PLZ ist 10115"),
+# after a US state's code ("Cambridge, MA 02139") or a town and a comma ("Cambridge, 02139"), or
+# before a capitalised word, its town ("at 10115 Berlin"); not "number 10115 in the queue" nor
+# "10115 km".
+_US_STATES = ("AL|AK|AZ|AR|CA|CO|CT|DE|DC|FL|GA|HI|ID|IL|IN|IA|KS|KY|LA|ME|MD|MA|MI|MN|MS|MO|MT|"
+              "NE|NV|NH|NJ|NM|NY|NC|ND|OH|OK|OR|PA|RI|SC|SD|TN|TX|UT|VT|VA|WA|WV|WI|WY|PR|GU|VI|AS|MP")
+_POSTCODE_BEFORE = re.compile(
+    r"(?:[:(]|(?<![\w'’])(?i:at|in|to|from|near"
+    r"|(?:postcode|post code|zip|zip code|postal code|plz|code)"
+    r"(?:[ \t\u00a0]+(?:is|ist|lautet|est|es|è|é))?)"
+    rf"|(?<![\w'’])(?:{_US_STATES}),?|(?<![\w'’])[A-ZÀ-Þ][a-zà-ÿ]+,)[ \t\u00a0]*\Z")
 _TOWN_AFTER = re.compile(r"[ \u00a0]+[A-ZÀ-Þ][a-zà-ÿ]")
 
 
 def _said_as_postcode(text: str, start: int, end: int) -> bool:
     """Whether the digits at [start, end) are said as a postcode (``_POSTCODE_BEFORE``)."""
-    return _POSTCODE_BEFORE.search(text, max(0, start - 16), start) is not None \
+    return _POSTCODE_BEFORE.search(text, max(0, start - 24), start) is not None \
         or _TOWN_AFTER.match(text, end) is not None
+
+
+def _zip_head(digits: str, postcodes: frozenset[str]) -> bool:
+    """Whether ``digits`` are the five digits of a ZIP+4 of ``postcodes`` ("90210-1234")."""
+    return len(digits) == 5 and any(code.startswith(digits) and code[5:6] == "-"
+                                    for code in postcodes)
 
 
 def _held_version(run: str, evidence: Evidence) -> bool:
@@ -2711,7 +2724,8 @@ class _Judge:
                 and f"#{mention.text}".casefold() in self.evidence.names:
             return True     # "order #1042": the name "#1042" as the evidence writes it
         run = self.evidence.name_digits and re.search(r"\d+", mention.token or mention.text)
-        named = run and str(int(run[0])) in self.evidence.name_digits and inside_written_name(
+        in_name = run and str(int(run[0])) in self.evidence.name_digits
+        named = in_name and inside_written_name(
             self.text, mention.start, mention.end,
             [name for name in self.evidence.names if run[0] in name], not mention.scaled)
         if named:
@@ -2719,6 +2733,10 @@ class _Judge:
             # of digits alone only where a postcode is said ("at 10115 Berlin")
             return named not in self.evidence.postcodes or not named.isdigit() \
                 or _said_as_postcode(self.text, mention.start, mention.end)
+        if in_name and self.evidence.postcodes and mention.text == run[0] \
+                and _zip_head(run[0], self.evidence.postcodes) \
+                and _said_as_postcode(self.text, mention.start, mention.end):
+            return True     # "Your ZIP code is 90210" for the ZIP+4 "90210-1234"
         if mention.kind == "word_number" and (named := self.evidence.names_by_word.get(
                 mention.text.casefold())) and inside_written_name(
                 self.text, mention.start, mention.end, named, False):

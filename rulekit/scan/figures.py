@@ -36,8 +36,10 @@ _TIMES_WHAT = (rf"(?:{_COMPARATIVES})\b|(?:(?:last|this|previous|prior|your|thei
                r"his|her)[ \u00a0]+){0,2}[a-z]+['\u2019]s\b")
 
 
-# ISO codes that are also English words, never read as a currency.
-_NOT_CURRENCY = frozenset("ALL TOP CUP PEN MOP SOS BAM MAD TRY GEL BOB DOP NIO LAK ANG".split())
+# ISO codes that are also English words, never read as a currency; and "PLZ", the German
+# postcode's label ("PLZ 10115"), the złoty's code only until 1995 (now PLN).
+_NOT_CURRENCY = frozenset("ALL TOP CUP PEN MOP SOS BAM MAD TRY GEL BOB DOP NIO LAK ANG PLZ"
+                          .split())
 
 
 @functools.lru_cache(maxsize=1)
