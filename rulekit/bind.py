@@ -65,7 +65,8 @@ from decimal import ROUND_HALF_EVEN, ROUND_HALF_UP, Decimal, InvalidOperation
 from typing import Any, Sequence
 
 from rulekit.bind_results import Led, Score, leader_scope, leaders, winners
-from rulekit.evidence import PLACEHOLDER_TEXTS, Evidence, RowRule, locate, _ratio_reading
+from rulekit.evidence import (PLACEHOLDER_TEXTS, Evidence, RowRule, key_words, locate,
+                              _ratio_reading, _trend_name)
 from rulekit.numbers import plain_decimal
 from rulekit.policy import Binding, BoundEntity, Formula, Policy, Rank
 from rulekit.scan import Mention, scan
@@ -692,7 +693,11 @@ def bind(text: str, evidence: Any, policy: Policy | None, *, locale: str = "en_U
         if span is not None:
             claimed.add(*span)
         if _said_as_change(text, mention):
-            continue    # "gained 1,326 followers": the sweep holds it to the changes
+            # "rose 18.21 points" names a change field: held to its cell; "gained 1,326
+            # followers" names the level: held to the row's change of it, or left to the sweep
+            fields = _change_fields(fields, vocabulary, policy)
+            if not fields:
+                continue
         figures.append(_Figure(mention.start, mention.end, mention.text, mention.value, fields,
                                mention.decimals, mention.scale,
                                reach=max(span[1], mention.end) if span is not None
@@ -1277,6 +1282,44 @@ def _line_spans(text: str) -> list[tuple[int, int]]:
         start = match.end()
     spans.append((start, len(text)))
     return spans
+
+
+# Words of a field's name that make it a percentage ("followers_change_pct").
+_PERCENT_NAME_WORDS = frozenset("pct percent perc percentage rate ratio".split())
+
+
+def _change_fields(fields: tuple[tuple[str | None, str], ...], vocabulary: _Vocabulary,
+                   policy: Policy) -> tuple[tuple[str | None, str], ...]:
+    """The fields a figure said as a change (``_said_as_change``) is held to, of the ``fields``
+    its word names: a change field as it is ("rose 0.30 points" for ``change said as
+    "points"``: 0.30 is held to the row's 18.21), and for a level field the one change field
+    of its entity declared for it, no percentage ("gained 2.8 followers" for ``followers`` is
+    held to ``followers_change``, not its level). A level field without one is dropped: the
+    sweep holds the figure to the changes the evidence holds."""
+    held = []
+    for entity, field in fields:
+        if entity is None or _is_change_field(entity, field, vocabulary):
+            held.append((entity, field))
+            continue
+        spec = policy.entity(entity)
+        level = set(key_words(field))
+        found = [f.name for f in spec.fields if f.name != field
+                 and not getattr(f.type, "percent", False) and not getattr(f.type, "ratio", False)
+                 and _PERCENT_NAME_WORDS.isdisjoint(words := set(key_words(f.name)))
+                 and _trend_name(f.name) is not None and level <= words] \
+            if spec is not None else []
+        if len(found) == 1:
+            held.append((entity, found[0]))
+    return tuple(held)
+
+
+def _is_change_field(entity: str, field: str, vocabulary: _Vocabulary) -> bool:
+    """Whether ``field`` of ``entity`` holds a change, as its name ("change", "views_delta",
+    "followers_gained") or one of its words ("change of", "net change") says."""
+    if _trend_name(field) is not None:
+        return True
+    return any(_trend_name(word) is not None for word, pairs in vocabulary.owners.items()
+               if (entity, field) in pairs)
 
 
 # After a field word, a noun it is the adjective of: "three-point *range*".
