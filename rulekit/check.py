@@ -657,6 +657,7 @@ def _directions_said(template, planned: list[_Planned], rows: dict, path: str) -
     if not numbers:
         return []
     from rulekit.evidence import _number_or_none   # (evidence and the sweep are the audit's)
+    from rulekit.numbers import plain_decimal
     from rulekit.sweep import _may_trend, _trend_at
 
     if not _may_trend(template.prose.lower()):
@@ -678,11 +679,11 @@ def _directions_said(template, planned: list[_Planned], rows: dict, path: str) -
         if value * way < 0:
             failures.append(Failure("contradicted", Reason(
                 "contradicted", f"the words beside {{{item.claim.key}}} say a {said}, but the "
-                f"{item.field.label} is {value}", path)))
+                f"{item.field.label} is {plain_decimal(value)}", path)))
         elif value < 0:
             failures.append(Failure("unapproved_shape", Reason(
                 "unapproved_shape", f"the words beside {{{item.claim.key}}} say a fall, and its "
-                f"value {value} has its own minus: say the change with no direction word "
+                f"value {plain_decimal(value)} has its own minus: say the change with no direction word "
                 f"(\"changed {{{item.claim.key}}}\")", path)))
     return failures
 
