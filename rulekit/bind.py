@@ -70,7 +70,7 @@ from rulekit.evidence import (PLACEHOLDER_TEXTS, Evidence, RowRule, key_words, l
 from rulekit.numbers import plain_decimal
 from rulekit.policy import Binding, BoundEntity, Formula, Policy, Rank
 from rulekit.scan import Mention, scan
-from rulekit.scan.base import _CJK_CHARS, _is_cjk
+from rulekit.scan.base import _CJK_CHARS, NOT_AFTER_TITLE, _is_cjk
 from rulekit.scan.tables import DELIMITER_ROW, cells_of
 from rulekit.scan.figures import CHANGED_BEFORE, FALL_BEFORE, RISE_BEFORE, change_word_before
 from rulekit.sweep import Finding, _trend_at, phrasal_up_down
@@ -110,8 +110,8 @@ _OBJECT_BEFORE = re.compile(
 # line that ended one: "- The gnocchi collab got 301,771 views." is not about the post of the
 # bullet above it. Items of bare figures ("- 2,380 views" with no full stop) stay one sentence
 # with the row the line after them names ("Those are for ...").
-_SENTENCE_END = re.compile(r"[.!?](?<!\b[A-Z].)(?<!\bSt.)(?<!\bMr.)(?<!\bJr.)(?<!\bSr.)"
-                           r"(?<!\bvs.)[.!?]*[\"”’)]*\s+(?=[\"“(]?[A-Z0-9" + _CJK_CHARS + "])"
+_SENTENCE_END = re.compile(r"[.!?](?<!\b[A-Z].)" + NOT_AFTER_TITLE +
+                           r"[.!?]*[\"”’)]*\s+(?=[\"“(]?[A-Z0-9" + _CJK_CHARS + "])"
                            r"|\n\s*\n|[。！？][」』）)]*\s*"
                            # a list item after a line that ended a sentence
                            r"|[.!?][.!?\"”’)*_]*[ \t]*\n[ \t]*(?=(?:[-*+]|\d{1,3}[.)])[ \t])"
