@@ -61,7 +61,7 @@ from decimal import ROUND_HALF_EVEN, ROUND_HALF_UP, Decimal
 from typing import Any, Collection, Iterable, Iterator, Sequence
 
 from rulekit import dates
-from rulekit.assent import agreement, assent_near, endorsed
+from rulekit.assent import _SENTENCE_END, agreement, assent_near, endorsed
 from rulekit.sweep_free import asked_free_held, may_say_free
 from rulekit.evidence import (_ANY_INDEX, _WORD, NO_MONEY, Evidence, RowRule, Withheld,
                               _money_name, _relative, _site, _url, month_part, name_words, noun,
@@ -2355,7 +2355,6 @@ _CJK_WINDOW_UNITS = {"日間": "day", "日": "day", "天": "day", "일간": "day
                      "个月": "month", "個月": "month", "年間": "year", "年": "year"}
 
 
-_SENTENCE_END = re.compile(r"[.!?](?:\s|$)|[\n。！？]")
 _TIME_UNITS = frozenset({"second", "minute", "hour", "day", "week", "month", "year"})
 
 
