@@ -22,8 +22,11 @@ from __future__ import annotations
 
 import re
 
-# The end of a sentence: a stop before a space or the end, a line break.
-_SENTENCE_END = re.compile(r"[.!?](?:\s|$)|[\n。！？]")
+from rulekit.scan.base import NOT_AFTER_TITLE
+
+# The end of a sentence: a stop before a space or the end (not after a title: "Yes, Dr. Raman
+# can't see you then." is one sentence, qualified), a line break.
+_SENTENCE_END = re.compile(r"[.!?]" + NOT_AFTER_TITLE + r"(?:\s|$)|[\n。！？]")
 
 # What may dress an assent before its first word: spaces, marks, emoji and symbols (anything
 # that is no letter or digit: "✅", "- ", "> ", "## ", "**", "_", "—", quote marks), an HTML tag

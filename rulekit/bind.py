@@ -70,7 +70,7 @@ from rulekit.evidence import (PLACEHOLDER_TEXTS, Evidence, RowRule, key_words, l
 from rulekit.numbers import plain_decimal
 from rulekit.policy import Binding, BoundEntity, Formula, Policy, Rank
 from rulekit.scan import Mention, scan
-from rulekit.scan.base import _CJK_CHARS, _is_cjk
+from rulekit.scan.base import _CJK_CHARS, NOT_AFTER_TITLE, _is_cjk
 from rulekit.scan.tables import DELIMITER_ROW, cells_of
 from rulekit.scan.figures import CHANGED_BEFORE, FALL_BEFORE, RISE_BEFORE, change_word_before
 from rulekit.sweep import Finding, _trend_at, phrasal_up_down
@@ -110,8 +110,8 @@ _OBJECT_BEFORE = re.compile(
 # line that ended one: "- The gnocchi collab got 301,771 views." is not about the post of the
 # bullet above it. Items of bare figures ("- 2,380 views" with no full stop) stay one sentence
 # with the row the line after them names ("Those are for ...").
-_SENTENCE_END = re.compile(r"[.!?](?<!\b[A-Z].)(?<!\bSt.)(?<!\bMr.)(?<!\bJr.)(?<!\bSr.)"
-                           r"(?<!\bvs.)[.!?]*[\"”’)]*\s+(?=[\"“(]?[A-Z0-9" + _CJK_CHARS + "])"
+_SENTENCE_END = re.compile(r"[.!?](?<!\b[A-Z].)" + NOT_AFTER_TITLE +
+                           r"[.!?]*[\"”’)]*\s+(?=[\"“(]?[A-Z0-9" + _CJK_CHARS + "])"
                            r"|\n\s*\n|[。！？][」』）)]*\s*"
                            # a list item after a line that ended a sentence
                            r"|[.!?][.!?\"”’)*_]*[ \t]*\n[ \t]*(?=(?:[-*+]|\d{1,3}[.)])[ \t])"
@@ -598,6 +598,9 @@ class _Figure:
     named: "_Named | None" = None   # the row named between it and its word ("42 of X in stock")
     currency: str | None = None     # the currency its sign or code names ("€0.40": EUR)
     percent: bool = False           # written as a percentage ("4.84%")
+    # the fields its currency sign names (``said as "$"``) of entities its word does not name:
+    # bound by the sign when its sentence names no row of the word's ("Your deductible is $420")
+    fallback: tuple[tuple[str, str], ...] = ()
 
 
 def bind(text: str, evidence: Any, policy: Policy | None, *, locale: str = "en_US",
@@ -674,13 +677,14 @@ def bind(text: str, evidence: Any, policy: Policy | None, *, locale: str = "en_U
         figures += cells
     # 3. figures with a field word after or before them, or after the name of their row
     names_from: dict[int, _Named] | None = None     # built when a figure needs it
+    names_to: dict[int, _Named] | None = None
     for mention in scanned:
         if mention.start in tabled:
             continue
         if claimed.covers(mention.start, mention.end):
             settled.add((mention.start, mention.end))
             continue
-        fields, span, sign = _field_words(text, mention, vocabulary)
+        fields, span, sign, fallback = _field_words(text, mention, vocabulary)
         own_row = None
         if not fields and vocabulary.words is not None:
             if names_from is None:
@@ -688,6 +692,12 @@ def bind(text: str, evidence: Any, policy: Policy | None, *, locale: str = "en_U
             found = _name_then_word(text, mention, vocabulary, names_from)
             if found is not None:
                 fields, span, own_row = found
+            elif mention.start > 8:
+                if names_to is None:
+                    names_to = {n.end: n for n in named if not n.pronoun}
+                found = _word_then_name(text, mention, vocabulary, names_to)
+                if found is not None:
+                    fields, own_row = found
         if not fields:
             continue
         if span is not None:
@@ -703,7 +713,7 @@ def bind(text: str, evidence: Any, policy: Policy | None, *, locale: str = "en_U
                                reach=max(span[1], mention.end) if span is not None
                                else mention.end, sign=sign,
                                named=own_row, currency=mention.currency,
-                               percent=mention.percent))
+                               percent=mention.percent, fallback=fallback))
     figures = _in_lists(text, figures + _implicit(text, vocabulary, claimed, scanned))
     figures += _own(text, scanned, figures, claimed, sentences)
     unread = ()             # figures the scanner does not read: the sweep cannot judge them
@@ -1126,35 +1136,77 @@ def _name_then_word(text: str, mention: Mention, vocabulary: _Vocabulary,
     return (owners, span, name) if owners else None
 
 
+# Between a row's name and the figure after it, a copula: "Your copay for Dr. Priya Raman is
+# $50" (``_word_then_name``); and between a field word and that name, "for", "of", "with" or
+# "at", maybe "the" or "your", and a title the stored name may lack ("Dr. " of "Priya Raman").
+_NAME_IS = re.compile(r"[ \t\u00a0]+(?:is|was|are|were|will be|remains)[ \t\u00a0]+$",
+                      re.IGNORECASE)
+_WORD_FOR = re.compile(r"[ \t\u00a0]+(?:for|of|with|at)[ \t\u00a0]+(?:(?:the|your)[ \t\u00a0]+)?"
+                       r"(?:(?:Dr|Mr|Mrs|Ms|Prof)\.?[ \t\u00a0]+)?$", re.IGNORECASE)
+
+
+def _word_then_name(text: str, mention: Mention, vocabulary: _Vocabulary,
+                    names_to: Mapping[int, "_Named"]):
+    """A field word, then "for" and a row's name, then a copula, before the figure: "Your copay
+    for Dr. Priya Raman is $50" states that row's copay. The (entity, field) pairs of the word's
+    that are of the name's entity, and the name; else None."""
+    gap = _NAME_IS.search(text, max(0, mention.start - 16), mention.start)
+    name = names_to.get(gap.start()) if gap is not None else None
+    if name is None:
+        return None
+    link = _WORD_FOR.search(text, max(0, name.start - 16), name.start)
+    if link is None:
+        return None
+    hit = vocabulary.before.search(text, max(0, link.start() - _WINDOW), link.start())
+    if hit is None or hit.start() and text[hit.start() - 1].isalnum():
+        return None
+    owners = tuple(o for o in _owners_named(vocabulary, hit.group("word")) if o[0] == name.entity)
+    return (owners, name) if owners else None
+
+
 def _field_words(text: str, mention: Mention, vocabulary: _Vocabulary):
     """The (entity, field) pairs a field word right after (or right before) the figure names,
-    the span of that word, and whether the word is only the figure's currency sign."""
+    the span of that word, whether the word is only the figure's currency sign, and the pairs
+    of the sign of other entities than the word's, when a word before the figure beats it."""
     if vocabulary.words is None:
-        return (), None, False
+        return (), None, False, ()
     owners, span = _word_after(text, mention.end, mention, vocabulary)
     if owners or span is not None:
-        return owners, span, False
+        return owners, span, False, ()
     before = text[max(0, mention.start - _WINDOW):mention.start]
     signed = mention.currency and mention.text[:1] in "$€£¥"
-    # the sign written on the figure is a field word of its own (``said as "$"``), else the
-    # word before it is ("available balance $1,240.55")
-    for probe in ((before + mention.text[:1], before) if signed else (before,)):
+    # the word before the figure ("available balance $1,240.55", "Your deductible is $420"),
+    # else the sign written on it, a field word of its own (``said as "$"``). A word beats the
+    # sign: the sign says money, the word which. The sign's fields of other entities are kept
+    # as a fallback (``_Figure.fallback``), for a sentence that names none of the word's rows.
+    found = None
+    for probe in ((before, before + mention.text[:1]) if signed else (before,)):
         hit = vocabulary.before.search(probe)
         if hit and (hit.start() == 0 or not probe[hit.start() - 1].isalnum()):
+            owners = _owners_named(vocabulary, hit.group("word"))
+            sign = probe is not before and hit.start() == len(before)
+            if found is not None:
+                entities = {entity for entity, _ in found[0]}
+                return found + (tuple(o for o in owners if o[0] not in entities),) \
+                    if sign else found + ((),)
             # a word with digits ("52-week high") is claimed, so its digits are no figure
             word_at = mention.start - len(before) + hit.start("word")
             span = (word_at, word_at + len(hit.group("word"))) \
                 if any(c.isdigit() for c in hit.group("word")) else None
-            return (_owners_named(vocabulary, hit.group("word")), span,
-                    probe is not before and hit.start() == len(before))
+            if probe is before and signed:
+                found = (owners, span, False)
+                continue
+            return owners, span, sign, ()
+    if found is not None:
+        return found + ((),)
     if mention.currency:
         # A currency written after the figure is part of it (1,980円, 19,900원, "49,99 €"): a
         # field word as much as "$" before one.
         tail = _CURRENCY_TAIL.search(mention.text)
         hit = vocabulary.before.search(tail.group(0)) if tail is not None else None
         if hit is not None:
-            return _owners_named(vocabulary, hit.group("word")), None, True
-    return (), None, False
+            return _owners_named(vocabulary, hit.group("word")), None, True, ()
+    return (), None, False, ()
 
 
 # Words just before a figure that make it the size of a change ("gained 1,326 followers", "grew
@@ -1611,6 +1663,11 @@ def _judge(figure: _Figure, rows: _Rows, derived: Mapping[str, Decimal], lookup:
     wanted = frozenset(entity for entity, _ in figure.fields)
     target = figure.named if figure.named is not None \
         else _nearest(figure, lookup, sentences, wanted, len(text))
+    if target is None and figure.fallback:
+        # no row of the word's entity named: the sign names money of a row that may be
+        figure = dataclasses.replace(figure, fields=figure.fallback, sign=True, fallback=())
+        target = _nearest(figure, lookup, sentences,
+                          frozenset(entity for entity, _ in figure.fields), len(text))
     if target is None or target.row is None:     # no row, or a name two rows share
         return None
     field = next(f for e, f in figure.fields if e == target.entity)

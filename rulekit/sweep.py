@@ -61,7 +61,7 @@ from decimal import ROUND_HALF_EVEN, ROUND_HALF_UP, Decimal
 from typing import Any, Collection, Iterable, Iterator, Sequence
 
 from rulekit import dates
-from rulekit.assent import agreement, assent_near, endorsed
+from rulekit.assent import _SENTENCE_END, agreement, assent_near, endorsed
 from rulekit.sweep_free import asked_free_held, may_say_free
 from rulekit.evidence import (_ANY_INDEX, _WORD, NO_MONEY, Evidence, RowRule, Withheld,
                               _money_name, _relative, _site, _url, month_part, name_words, noun,
@@ -1969,10 +1969,23 @@ def _agreed_figures(text: str, question: str, evidence: Evidence, locale: str,
         m.normalized for m in mentions if m.kind == "date" and m.normalized}
     counted = evidence.counted
     found = []
-    for mention in scan(question, locale):
+    judged = []     # clock times and codes: judged as the sweep judges them (``_agreed_contacts``)
+    asked = scan(question, locale)
+    for mention in asked:
         if _word_before(question, mention.start) in _BOUND_BEFORE:
             continue
         value = mention.value
+        if mention.kind == "date" and mention.time is not None:
+            if _LEAVE.search(question, 0, mention.start) is None:
+                judged.append(mention)      # "at 10:40 on May 8", not "Is it OK to come at 9:20?"
+            continue
+        if mention.kind == "number" and mention.glued:
+            if _asked_code(question, mention):
+                judged.append(mention)      # "in room B-241?", not "Is my COVID-19 booster due?"
+                continue
+            span = _code_span(question, mention)
+            if span is not None and question[span[0]].isalpha():
+                continue                    # a name's digits: "Is my vitamin B12 result in?"
         if mention.kind == "date":
             day, normal = mention.day, mention.normalized or ""
             if day is not None and day not in written:
@@ -2009,10 +2022,45 @@ def _agreed_figures(text: str, question: str, evidence: Evidence, locale: str,
             found.append(_new_finding(
                 "number", said, "0", found_assent[0], found_assent[1], "unsupported_number",
                 f"agrees with {free[0]!r} in the question; the evidence holds {free[1]}"))
-    if "@" in question or "://" in question or "www." in question \
+    if judged or "@" in question or "://" in question or "www." in question \
             or sum(c.isdigit() for c in question) >= 7:
-        found += _agreed_contacts(text, question, evidence, locale, settings, found_assent)
+        found += _agreed_contacts(text, question, evidence, locale, settings, found_assent,
+                                  asked, judged)
     return found
+
+
+# A code of the question: letters and digits, maybe joined by "-", "_", "/" or "." ("B-241",
+# "EK9213", "REF-2026-0421").
+_CODE_RUN = re.compile(r"[^\W_]+(?:[-_./][^\W_]+)*")
+
+
+# Words that ask leave or advice about a time rather than state it: "Is it OK to come at 9:20?",
+# "Is it too late to arrive at 9:50?"
+_LEAVE = re.compile(r"\b(?:ok|okay|fine|alright|all right|possible|allowed|acceptable|too late|"
+                    r"too early|enough time)\b", re.IGNORECASE)
+
+
+def _asked_code(question: str, mention: Mention) -> bool:
+    """Whether ``mention`` is a digit of a code the question asks about as its value: one that
+    ends its clause ("Is my appointment in room B-241?", "Is the lot number EK9213?"), not a
+    name the question speaks of ("Is my COVID-19 booster due?", "Is my vitamin B12 in?")."""
+    span = _code_span(question, mention)
+    return span is not None and question[span[1]:span[1] + 3].lstrip(" \"'”’)*_")[:1] in \
+        ("?", ",", ";", "")
+
+
+def _code_span(question: str, mention: Mention) -> tuple[int, int] | None:
+    """The span of the code that holds the digits of ``mention`` ("B-241", "EK9213"): a run
+    of letters and digits with a letter in it, else None."""
+    start = mention.start
+    while start and (question[start - 1].isalnum() or start > 1 and question[start - 1] in "-_./"
+                     and question[start - 2].isalnum()):
+        start -= 1
+    found = _CODE_RUN.match(question, start)
+    if found is None or found.end() < mention.end \
+            or not any(c.isalpha() for c in found.group()):
+        return None
+    return found.span()
 
 
 # A phone number of the question: seven digits or more, with a "+" or separators.
@@ -2027,23 +2075,33 @@ def _phone_runs(question: str) -> list[tuple[int, int]]:
 
 
 def _agreed_contacts(text: str, question: str, evidence: Evidence, locale: str,
-                     settings: SweepSettings, span: tuple[int, int]) -> list[Finding]:
+                     settings: SweepSettings, span: tuple[int, int],
+                     asked: Sequence[Mention], judged: Sequence[Mention] = ()) -> list[Finding]:
     """An assent states every checkable mention of the question, not only its figures: each
-    link, e-mail address and handle, and each phone number, that the evidence does not hold
-    ("Yes, it is." to "Is refunds@shop-help.example your support address?") is a finding on
-    the assent, judged as the sweep judges it in the answer; one the answer writes itself is
-    judged where it stands."""
+    link, e-mail address and handle, each phone number, and each of ``judged`` (a clock time
+    with its day: "at 10:40 on May 8", "arrive at 9:00"; a code: "room B-241", "lot EK9213")
+    that the evidence does not hold ("Yes, it is." to "Is refunds@shop-help.example your
+    support address?") is a finding on the assent, judged as the sweep judges it in the answer;
+    one the answer writes itself is judged where it stands."""
     runs = _phone_runs(question)
     items: list[tuple[int, int]] = []
     chosen = []
-    for mention in scan(question, locale):
+    codes = set()
+    for mention in asked:
         if mention.kind in _JUDGED_IN_QUOTES:
             items.append((mention.start, mention.end))
             chosen.append(mention)
         elif mention.kind == "number" and any(a <= mention.start and mention.end <= b
                                               for a, b in runs):
             chosen.append(mention)
+        elif mention in judged:
+            chosen.append(mention)
+            if mention.kind == "date":
+                items.append((mention.start, mention.end))
+            else:
+                codes.add(_code_span(question, mention))
     items += runs
+    items += codes
     if not chosen:
         return []
     folded = text.casefold()
@@ -2056,6 +2114,8 @@ def _agreed_contacts(text: str, question: str, evidence: Evidence, locale: str,
         shown = question[item[0]:item[1]]
         if shown.casefold() in folded:
             continue        # written in the answer too: judged there
+        if item in codes and finding.code in ("small_integer", "name_digits"):
+            continue        # "B214" for B-214: the user's spelling of a code the evidence holds
         kind = finding.kind if item not in runs else "number"
         value = finding.value if item not in runs else "".join(c for c in shown if c.isdigit())
         found.append(_new_finding(kind, said, value, span[0], span[1], finding.code,
@@ -2295,7 +2355,6 @@ _CJK_WINDOW_UNITS = {"日間": "day", "日": "day", "天": "day", "일간": "day
                      "个月": "month", "個月": "month", "年間": "year", "年": "year"}
 
 
-_SENTENCE_END = re.compile(r"[.!?](?:\s|$)|[\n。！？]")
 _TIME_UNITS = frozenset({"second", "minute", "hour", "day", "week", "month", "year"})
 
 

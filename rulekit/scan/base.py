@@ -210,6 +210,17 @@ def _word_after(text: str, e: int) -> str:
     return words[0].strip(_CONTEXT_STRIP).lower() if words else ""
 
 
+# Look-behinds for a sentence's stop (the mark itself is the "." they end with): a title or an
+# abbreviation before a name or a figure ends no sentence, in binding (rulekit.bind) and in the
+# reading of an assent (rulekit.assent): "Dr. Priya Raman",
+# "Mrs. Lee", "Mt. Sinai", "St. Mary's", "No. 4" (a "No." before a word is an answer: "No. Your
+# copay is $50."). Each is a look-behind of its own, as they differ in length. Words that end a
+# sentence as often ("Inc.", "Co.", "etc.") are not among them.
+NOT_AFTER_TITLE = "".join(rf"(?<!\b{word}.)" for word in (
+    "Mr", "Mrs", "Ms", "Mx", "Dr", "Drs", "Prof", "Jr", "Sr", "St", "Mt", "Ft", "Rev", "Fr",
+    "Hon", "Gen", "Col", "Capt", "Lt", "Sgt", "Gov", "Sen", "Dept", "Messrs", "vs", "e\\.g",
+    "i\\.e")) + \
+    r"(?<!\bNo(?=\.\s+[0-9]).)"
 _CJK_CHARS = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff"
 _CONTEXT_TOKEN = re.compile(rf"[{_CJK_CHARS}]|[^\s{_CJK_CHARS}\u3000-\u303f\uff00-\uffef]+")
 
