@@ -92,6 +92,11 @@ UNTRUSTED_NAMES = frozenset("""review reviews comment comments body text message
 # A text held in an object named as a text of anyone is that text: the App Store's
 # {"content": {"label": "..."}}, {"body": {"value": "..."}}.
 _TEXT_WRAPPERS = frozenset({"label", "value", "#text", "$t"})
+# A "text" right inside an object named for a code is a code's name, not anyone's words: FHIR's
+# CodeableConcept ({"code": {"text": "Hemoglobin A1c"}}, "valueCodeableConcept"), outside a
+# container of third-party items.
+_CODE_NAMES = frozenset({"code", "coding", "concept", "codeableconcept",
+                         "valuecodeableconcept"})
 # Words that make a field's text third-party wherever they stand in its name ("reviewBody",
 # "ReviewText", "comment_text", "review_title"), and a list or an object named by one of them
 # (or by ``_THIRD_PARTY_LISTS``) a container of third-party items: a review, a comment,
@@ -458,7 +463,8 @@ def third_party(keys: tuple[str, ...], own: frozenset[int] = frozenset()) -> boo
       one of the platform's: a review's "title" and "summary" are the reviewer's, its
       "author.name", "submitted_at" and "url" are not;
     - or its field is named as a text of anyone (``UNTRUSTED_NAMES``: "text", "body", "texte",
-      "selftext", and a "label" or "value" inside one: ``_TEXT_WRAPPERS``), or has a word of
+      "selftext", and a "label" or "value" inside one: ``_TEXT_WRAPPERS``; not a "text" right
+      inside a code, FHIR's CodeableConcept: ``_CODE_NAMES``), or has a word of
       review, comment, feedback... in its name ("reviewBody", "ReviewText", "comment_text",
       "avis") and none of the platform's (``_PLATFORM_WORDS``: "review_url", "review_date"
       are written by the platform).
@@ -484,6 +490,9 @@ def third_party(keys: tuple[str, ...], own: frozenset[int] = frozenset()) -> boo
         return False
     leaf = keys[-1]
     words = key_words(leaf)
+    if container is None and len(keys) > 1 and leaf.casefold() == "text" \
+            and keys[-2].casefold() in _CODE_NAMES:
+        return False        # {"code": {"text": "Hemoglobin A1c"}}: a code's name (FHIR)
     if leaf.casefold() in UNTRUSTED_NAMES or \
             not _THIRD_PARTY_WORDS.isdisjoint(words) and _PLATFORM_WORDS.isdisjoint(words) or \
             leaf.casefold() in _TEXT_WRAPPERS and len(keys) > 1 \
