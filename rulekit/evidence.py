@@ -80,7 +80,7 @@ from rulekit.sweep_codes import (POSITION_WORDS, code_like, code_run, glued_form
                                  spaced_code)
 from rulekit.units import (EXCLUDED, INCLUDED, UNIT_OF, compound_durations, named_base,
                            named_tax_basis, named_units, names_tax, glued_unit,
-                           of_kinds_written, unit_after)
+                           of_kinds_written, unit_after, unit_named)
 
 # Field names whose text is written by third parties, unless the rules say otherwise, as the
 # whole name: a text, a body, a message of anyone (in the languages the scanner reads).
@@ -1304,7 +1304,8 @@ class Evidence:
 # an amount only when none of those is (``_percent_siblings``).
 _PERCENT_WORDS = frozenset({"percentage", "percent", "%", "pct", "percent_off",
                             "percentage_off", "percentoff", "percent-off"})
-_UNIT_FIELD = re.compile(r"(?P<field>.*?)[_-]?(?:type|unit|kind)", re.IGNORECASE)
+_UNIT_FIELD = re.compile(r"(?P<field>.*?)[_-]?(?:type|units?|kind|uom|unit_of_measure)",
+                         re.IGNORECASE)
 _VALUE_FIELDS = ("value", "rate", "percentage", "percent", "pct")
 # A sibling that says a change's direction ({"change": 12.5, "direction": "down"}).
 _DIRECTION_KEYS = frozenset({"direction", "trend"})
@@ -1331,7 +1332,38 @@ def _percent_siblings(node: Mapping) -> frozenset[str]:
             marked.add(field)
         else:
             marked.update([name for name in _VALUE_FIELDS if name in node] or ["amount"])
+            if str(key).casefold() in _ROW_UNIT_KEYS:
+                # a row's unit is its range's too: "reference_range": "4.0-5.6" beside
+                # "unit": "%" backs "4.0-5.6%"
+                marked.update(name for name in node if isinstance(name, str)
+                              and _range_name(name))
     return frozenset(marked)
+
+
+# The fields that name the unit of a whole row ({"test": "HbA1c", "value": 6.1, "unit": "%",
+# "reference_range": "4.0-5.6"}), and the words of the fields that hold its range, whose
+# numbers are in the row's unit too.
+_ROW_UNIT_KEYS = ("unit", "units", "uom", "unit_of_measure")
+_RANGE_WORDS = frozenset({"range", "ref", "reference", "normal"})
+_RANGE_END_WORDS = frozenset({"low", "high", "lower", "upper", "limit", "bound"})
+
+
+def _range_name(name: str) -> bool:
+    """Whether a field's name says it holds a range of its row's values (``reference_range``,
+    ``referenceRange``, ``ref_low``, ``normal_high``), or one of its ends alone (``low``,
+    ``upper_limit``; not ``high_price``)."""
+    words = key_words(name)
+    return not _RANGE_WORDS.isdisjoint(words) or bool(words) \
+        and _RANGE_END_WORDS.issuperset(words)
+
+
+def _row_unit(node: Mapping) -> str | None:
+    """The unit a row's ``unit`` (``units``, ``uom``) field names, or None."""
+    for key in _ROW_UNIT_KEYS:
+        said = node.get(key)
+        if isinstance(said, str):
+            return unit_named(said)
+    return None
 
 
 def _sibling_direction(siblings: Mapping) -> int:
@@ -1560,6 +1592,9 @@ class _Builder:
         # While walking an object: the fields beside which a sibling says "percentage"
         # ({"value": "15.0", "value_type": "percentage"}), whose numbers are points.
         self.percent_siblings: frozenset[str] = frozenset()
+        # the unit of the row being walked ({"value": 112, "unit": "mg/dL"}): its range's
+        # numbers are in it too ("reference_range": "70-99", ``_range_name``)
+        self.row_unit: str | None = None
         # While walking an object: the currencies it declares (of every amount beside them,
         # and of single fields), and the objects around it, outermost first.
         self.declared: _Declared = _NO_CURRENCY
@@ -1690,10 +1725,12 @@ class _Builder:
         author = next((str(node[a]) for a in _AUTHOR_NAMES if isinstance(node.get(a), str)), None)
         rule = self.rows.get(id(node)) if self.rows else None
         outer, self.percent_siblings = self.percent_siblings, _percent_siblings(node)
+        outer_unit, self.row_unit = self.row_unit, _row_unit(node)
         try:
             self._fields(node, path, keys, trusted, author, rule)
         finally:
             self.percent_siblings = outer
+            self.row_unit = outer_unit
 
     def _fields(self, node: Mapping, path: str, keys: tuple[str, ...], trusted: bool,
                 author: str | None, rule: RowRule | None) -> None:
@@ -2134,6 +2171,11 @@ class _Builder:
                 self.stated_units.add((abs(mention.value), unit))
                 continue
             self._mention(mention, path, keys, whole=leaf.plain_number)
+            if self.row_unit is not None and mention.kind == "number" \
+                    and mention.value is not None and not mention.percent \
+                    and _range_name(keys[-1]):
+                # "reference_range": "70-99" beside "unit": "mg/dL" holds 70 and 99 in it
+                self.stated_units.add((abs(mention.value), self.row_unit))
             if mention.kind in ("number", "word_number") and mention.value is not None \
                     and not mention.glued:
                 if mention.sign is None and mention.value > 0:
@@ -2650,11 +2692,11 @@ def _holder(raw: Any, path: str) -> Mapping:
 
 def _unit_beside(holder: Mapping, name: str) -> str | None:
     """The unit a field of ``holder`` beside the field ``name`` names
-    (``rulekit.units.UNIT_OF``), or None."""
+    (``rulekit.units.unit_named``: "kg", "mg/dL", "%", "mm[Hg]"), or None."""
     for pattern in _UNIT_KEYS:
         said = holder.get(pattern.format(name))
-        if isinstance(said, str) and said.strip().lower() in UNIT_OF:
-            return UNIT_OF[said.strip().lower()]
+        if isinstance(said, str) and (unit := unit_named(said)) is not None:
+            return unit
     return None
 
 

@@ -15,6 +15,10 @@ import functools
 import re
 from decimal import Decimal
 
+def _alternation(words) -> str:
+    return "|".join(sorted((re.escape(word) for word in words), key=len, reverse=True))
+
+
 # The words for each unit, by its canonical name.
 _WORDS = {
     "millisecond": "ms millisecond milliseconds",
@@ -94,6 +98,79 @@ _KINDS = {
 KIND_OF = {unit: kind for kind, units in _KINDS.items() for unit in units.split()}
 assert set(KIND_OF) == set(_WORDS)
 
+# --- concentrations ------------------------------------------------------------------------
+# A lab value's unit: an amount (a mass, moles, equivalents, international units, units) per
+# a volume, or per an amount of substance ("mmol/mol", HbA1c in IFCC units): "112 mg/dL",
+# "6.1 mmol/L", "88 µmol/L", "31 U/L", "112 milligrams per deciliter". One unit each, never a
+# mass said before a "per": "112 mg/dL" is no dose of 112 mg. Read by ``concentration_after``
+# (and by ``unit_after``, ``named_units`` and a sibling ``unit`` field: ``unit_named``), not in
+# ``UNIT_WORDS``: most answers say none, and only a "/" or a
+# "per" after a number is looked at for one.
+_CONC_AMOUNTS = {
+    "g": "g gram grams", "mg": "mg milligram milligrams",
+    "\u00b5g": "mcg \u00b5g \u03bcg ug microgram micrograms", "ng": "ng nanogram nanograms",
+    "pg": "pg picogram picograms", "mol": "mol mole moles", "mmol": "mmol millimole millimoles",
+    "\u00b5mol": "\u00b5mol \u03bcmol umol micromole micromoles",
+    "nmol": "nmol nanomole nanomoles", "pmol": "pmol picomole picomoles",
+    "mEq": "meq milliequivalent milliequivalents", "IU": "iu",
+    "mIU": "miu", "\u00b5IU": "\u00b5iu \u03bciu uiu", "U": "u", "mU": "mu"}
+_CONC_VOLUMES = {"L": "l litre liter", "dL": "dl decilitre deciliter",
+                 "mL": "ml millilitre milliliter", "\u00b5L": "\u00b5l \u03bcl ul microlitre microliter",
+                 "mol": "mol"}
+# Any of an amount's words, then a slash or "per", then any of a volume's ("mg/dL", "mg / dl",
+# "milligrams per deciliter", "millimoles per litre"); per a mole only millimoles and micromoles.
+_CONC_AMOUNT_OF = {word: unit for unit, words in _CONC_AMOUNTS.items() for word in words.split()}
+_CONC_VOLUME_OF = {word: unit for unit, words in _CONC_VOLUMES.items() for word in words.split()}
+_PER_MOLE = frozenset({"mmol", "\u00b5mol"})
+CONCENTRATIONS = frozenset(f"{amount}/{volume}" for amount in _CONC_AMOUNTS
+                           for volume in _CONC_VOLUMES if volume != "mol" or amount in _PER_MOLE)
+KIND_OF.update((unit, "concentration") for unit in CONCENTRATIONS)
+_CONCENTRATION = re.compile(
+    rf"[ \u00a0]?({_alternation(_CONC_AMOUNT_OF)})(?:[ \u00a0]?/[ \u00a0]?|[ \u00a0]+per[ \u00a0]+)"
+    rf"({_alternation(_CONC_VOLUME_OF)})(?![^\W_])", re.IGNORECASE)
+
+
+def _concentration(amount: str, volume: str) -> str | None:
+    unit = f"{_CONC_AMOUNT_OF[amount.lower()]}/{_CONC_VOLUME_OF[volume.lower()]}"
+    return unit if unit in CONCENTRATIONS else None
+
+
+def _concentration_of(words: list[str], volume: str) -> str | None:
+    """The concentration a name's words before ``volume`` and it say: "mg", "dl" or "mg",
+    "per", "dl" (``words`` ends with them), or None."""
+    amount = words[-2] if words[-1].lower() == "per" and len(words) > 1 else words[-1]
+    return _concentration(amount, volume) if amount.lower() in _CONC_AMOUNT_OF else None
+
+
+# A share in percent, which a sibling "unit": "%" names: "6.1 mmol/L" for {"value": 6.1,
+# "unit": "%"} is another quantity (a number written with "%" in an answer is a percentage,
+# read by the scanner, not a unit after it).
+PERCENT = "percent"
+KIND_OF[PERCENT] = "share"
+
+
+def concentration_after(text: str, end: int) -> str | None:
+    """The concentration written right after a number that ends at ``end`` ("mg/dL" for "112
+    mg/dL" and "112 milligrams per deciliter"), or None. A substring test first: a "/" or a
+    "per" in the 40 characters after it."""
+    window = text[end:end + 40]
+    if "/" not in window and "per" not in window and "Per" not in window \
+            and "PER" not in window:
+        return None
+    found = _CONCENTRATION.match(text, end)
+    return _concentration(found[1], found[2]) if found else None
+
+
+def unit_named(word: str) -> str | None:
+    """The unit a field's value names ({"unit": "mg/dL"}, "kg", "%", "mm[Hg]"), or None."""
+    word = " ".join(word.strip().lower().split())
+    if word in ("%", "percent", "pct"):
+        return PERCENT
+    unit = UNIT_OF.get(word)
+    if unit is None and (found := _CONCENTRATION.fullmatch(word)) is not None:
+        unit = _concentration(found[1], found[2])
+    return unit
+
 
 @functools.lru_cache(maxsize=1024)
 def of_kinds_written(written: frozenset[str]) -> frozenset[str]:
@@ -112,7 +189,10 @@ _PLURALS = {"foot": "feet", "inch": "inches", "IU": "IU", "kilowatt-hour": "kilo
 
 
 def plural(unit: str) -> str:
-    """A unit's canonical name in the plural, as a finding says it: "hours", "feet", "inches"."""
+    """A unit's canonical name in the plural, as a finding says it: "hours", "feet", "inches",
+    "mg/dL", "mmHg"."""
+    if KIND_OF.get(unit) in ("concentration", "share", "vital"):
+        return unit
     return _PLURALS.get(unit) or unit + "s"
 
 
@@ -167,6 +247,9 @@ def named_units(name: str) -> tuple[frozenset[str], frozenset[str]]:
         rest = [w.lower() for w in words[index + 1:] if not w.isdigit()]
         if rest[:1] and rest[0] in _EXTREME_WORDS:
             continue                    # a window: week52_high, year_high
+        if "/" in word:
+            counted.add(words[index])       # a concentration ``_area_words`` joined: "mg/dL"
+            continue
         if after_per:
             unit = UNIT_OF.get(word) or _PER_ONLY.get(word)
             if unit is not None:
@@ -188,7 +271,7 @@ def named_units(name: str) -> tuple[frozenset[str], frozenset[str]]:
 def _area_words(words: list[str]) -> list[str]:
     """A name's words with the two of an area joined as ``UNIT_OF`` writes them: "sq", "ft"
     (``sq_ft``, ``lotSizeSqFt``) as "sq ft", "square", "feet" as "square feet", "m", "2"
-    (``area_m2``) as "m2"."""
+    (``area_m2``) as "m2"; and those of a concentration as its unit: "mg", "dl" as "mg/dL"."""
     if len(words) < 2:
         return words
     joined: list[str] = []
@@ -196,6 +279,11 @@ def _area_words(words: list[str]) -> list[str]:
         if joined and (word == "2" or joined[-1].lower() in ("sq", "square")) and (
                 pair := f"{joined[-1]}{'' if word == '2' else ' '}{word}".lower()) in UNIT_OF:
             joined[-1] = pair
+        elif joined and word.lower() in _CONC_VOLUME_OF and (unit := _concentration_of(
+                joined, word)) is not None:
+            # a concentration: ``value_mg_dl``, ``ldl_mmol_l``, ``glucose_mg_per_dl``
+            del joined[-2 if joined[-1].lower() == "per" else -1:]
+            joined.append(unit)
         else:
             joined.append(word)
     return joined
@@ -283,10 +371,6 @@ def compound_durations(text: str, mentions) -> list[tuple[int, int, int, frozens
         found.append((start, end, minutes, parts))
         taken = end
     return found
-
-
-def _alternation(words) -> str:
-    return "|".join(sorted((re.escape(word) for word in words), key=len, reverse=True))
 
 
 # Every word for a unit, as a regex alternation (longest first).
@@ -484,6 +568,9 @@ def unit_after(text: str, end: int, lang: str = "en") -> str | None:
     """The unit written right after a number that ends at ``end`` ("year" for "2 years" and
     "2-year"; in German "2 Jahre" and "2-jährige"), or None. ``lang`` is the locale's language:
     the words of ``_OTHER`` for it are read besides the English ones."""
+    concentration = concentration_after(text, end)
+    if concentration is not None:
+        return concentration            # "112 mg/dL": no mass of 112 mg
     other = _OTHER_READERS.get(lang)
     if other is None:
         found = _UNIT_AFTER.match(text, end)
