@@ -80,7 +80,8 @@ from rulekit.sweep_codes import (POSITION_WORDS, code_like, code_run, glued_form
                                  spaced_code)
 from rulekit.units import (EXCLUDED, INCLUDED, UNIT_OF, compound_durations, named_base,
                            named_tax_basis, named_units, names_tax, glued_unit,
-                           of_kinds_written, unit_after, unit_named)
+                           of_kinds_written, unit_after, unit_named, PRESSURE_UNIT,
+                           may_write_pressure, pressure_pairs, pressure_part)
 
 # Field names whose text is written by third parties, unless the rules say otherwise, as the
 # whole name: a text, a body, a message of anyone (in the languages the scanner reads).
@@ -712,6 +713,10 @@ class Evidence:
     # the minutes of every duration of hours and minutes the evidence's text writes ("11h 10m",
     # "PT11H10M" are 670): one value, compared whole (``units.compound_durations``)
     durations: frozenset[int] = frozenset()
+    # (systolic, diastolic) of every blood pressure the evidence holds: a text's "128/82 mmHg"
+    # (``units.pressure_pairs``) or the ``systolic`` and ``diastolic`` fields of one row; a
+    # pair the answer says is compared whole, in order (``rulekit.sweep``)
+    pressures: frozenset[tuple[Decimal, Decimal]] = frozenset()
     # (amount, unit, path) of every amount held in a minor unit its field names ((24.5, "pence",
     # "$.tariff.unit_rate_p_per_kwh") for ``unit_rate_p_per_kwh: 24.5``): held in that unit,
     # not in the field's currency, and per what the field is per (``units``)
@@ -847,6 +852,8 @@ class Evidence:
                     in _holder(self.raw, figure.path)):
                 # "delivery_time_min" beside "delivery_time_max": a minimum, not minutes
                 named = (frozenset(), named[1])
+            if not named[0] and pressure_part(name) is not None:
+                named = (frozenset((PRESSURE_UNIT,)), named[1])     # "diastolic": 82 in mmHg
             if figure.whole and not named[0]:
                 if unit_fields is None:
                     unit_fields = any(key.lower().endswith(("unit", "units", "uom", "measure"))
@@ -1366,6 +1373,10 @@ def _row_unit(node: Mapping) -> str | None:
     return None
 
 
+# The words of a field named for a blood pressure, whose "128/82" needs no unit to be one.
+_PRESSURE_NAME_WORDS = frozenset({"bp", "pressure"})
+
+
 def _sibling_direction(siblings: Mapping) -> int:
     """-1 or 1 when a sibling says which way a change stored as its size went, else 0."""
     for key in _DIRECTION_KEYS:
@@ -1574,6 +1585,7 @@ class _Builder:
         self.stated_counts: set[tuple[str, Decimal]] = set()
         self.stated_units: set[tuple[Decimal, str]] = set()
         self.durations: set[int] = set()
+        self.pressures: set[tuple[Decimal, Decimal]] = set()
         self.untrusted_values: set[Decimal] = set()
         self.placeholder_values: set[Decimal] = set()
         self.has_today = False
@@ -1940,6 +1952,13 @@ class _Builder:
                                    currency=self._held_in(keys, path, currency), whole=True))
         if value > 0 and keys and _DEDUCTION_NAME.search(keys[-1]):
             self.deductions.add(value)      # "Discount: -$4.32" (``Evidence.deductions``)
+        if keys and ("stolic" in keys[-1] or "bp" in keys[-1] or "STOLIC" in keys[-1]
+                     or "BP" in keys[-1]) and pressure_part(keys[-1]) == "systolic":
+            for key, other in siblings.items():
+                if isinstance(other, (int, float, Decimal)) and not isinstance(other, bool) \
+                        and pressure_part(str(key)) == "diastolic" and _finite(other):
+                    # {"systolic": 128, "diastolic": 82}: one blood pressure, 128/82
+                    self.pressures.add((value, Decimal(str(other))))
         if keys and _MULTIPLE_NAME.search(keys[-1]):
             self.multiples.add(value)
         if keys and 0 < value < 100 and _may_count_instalments(keys[-1]) \
@@ -2153,6 +2172,8 @@ class _Builder:
             if mentions and not leaf.plain_number else ()
         timed = self._durations(text, mentions) if mentions and ("h" in text or "H" in text) \
             else ()
+        if mentions and ("/" in text or " over " in text):
+            self._pressures(text, mentions, keys)   # "128/82 mmHg", "bp": "128/82"
         for at, mention in enumerate(mentions):
             if zones is not None and mention.kind == "date":
                 continue        # the stored value, read in its field's zone above
@@ -2259,6 +2280,19 @@ class _Builder:
                 skip.add(at)
                 self._not_quantity(mention, f"the position '{shown}'")
         return frozenset(skip)
+
+    def _pressures(self, text: str, mentions: Sequence[Mention], keys: tuple[str, ...]
+                   ) -> None:
+        """The blood pressures a text writes ("128/82 mmHg", or "128/82" in a field named for
+        one: ``units.pressure_pairs``), kept whole in ``pressures``; each part is held in mmHg
+        (``stated_units``: "82 bpm" is no part of it), and remains a figure ("your diastolic
+        was 82")."""
+        named = bool(keys) and not _PRESSURE_NAME_WORDS.isdisjoint(key_words(keys[-1]))
+        if not named and not may_write_pressure(text):
+            return
+        for _, _, systolic, diastolic, _ in pressure_pairs(text, mentions, named):
+            self.pressures.add((systolic, diastolic))
+            self.stated_units.update(((systolic, PRESSURE_UNIT), (diastolic, PRESSURE_UNIT)))
 
     def _durations(self, text: str, mentions: Sequence[Mention]) -> frozenset[int]:
         """The indices of the mentions that are parts of a duration of hours and minutes
@@ -2437,6 +2471,7 @@ class _Builder:
                          **_digits_in_names(self.stored_months), **_digits_in_names(self.names)},
             stated_counts=frozenset(self.stated_counts),
             stated_units=frozenset(self.stated_units), durations=frozenset(self.durations),
+            pressures=frozenset(self.pressures),
             quote_text="\x00".join(text for text, _ in self.quotes),
             quote_sources=tuple(self.quote_sources),
             untrusted_values=frozenset(self.untrusted_values - values),

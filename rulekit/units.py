@@ -63,6 +63,9 @@ _WORDS = {
     "kilowatt-hour": "kwh",
     "watt-hour": "wh",
     "milliamp-hour": "mah",
+    # vital signs: a blood pressure's millimetres of mercury (UCUM's "mm[Hg]"), a heart rate
+    "mmHg": "mmhg mm_hg mm[hg]",
+    "bpm": "bpm beats_per_minute beats/min beats_a_minute",
 }
 # Areas, whose words are often two ("sq ft", "square meters") or glue a square to a length
 # ("ft²", "m2"): written here with "_" for a space. A square is part of its unit, never a figure
@@ -94,6 +97,8 @@ _KINDS = {
     "energy": "kilowatt-hour watt-hour",
     "charge": "milliamp-hour",
     "area": "square-foot square-metre square-kilometre square-mile square-yard acre hectare",
+    # a blood pressure and a heart rate: "82 bpm" is no part of a text's "128/82 mmHg"
+    "vital": "mmHg bpm",
 }
 KIND_OF = {unit: kind for kind, units in _KINDS.items() for unit in units.split()}
 assert set(KIND_OF) == set(_WORDS)
@@ -371,6 +376,68 @@ def compound_durations(text: str, mentions) -> list[tuple[int, int, int, frozens
         found.append((start, end, minutes, parts))
         taken = end
     return found
+
+
+# A blood pressure, systolic over diastolic, is one value: "128/82 mmHg", "128/82 mm Hg",
+# "128 over 82 mmHg", and without its unit after the words of one in its clause ("Your blood
+# pressure was 128/82", "BP: 128/82"), or in a field named for one (``"bp": "128/82"``).
+_PRESSURE = re.compile(r"([0-9]{2,3})(?:[ \u00a0]?/[ \u00a0]?|[ \u00a0]+over[ \u00a0]+)"
+                       r"([0-9]{2,3})(?![0-9]|[.,][0-9])(?P<unit>[ \u00a0]?mm[ \u00a0]?hg"
+                       r"(?![a-z])|[ \u00a0]?mm\[hg\])?", re.IGNORECASE)
+_PRESSURE_BEFORE = re.compile(r"(?:blood[ \u00a0-]pressure|(?<![a-z])b\.?p\.?)(?![a-z])"
+                              r"[^.!?;\n0-9]{0,30}\Z", re.IGNORECASE)
+PRESSURE_UNIT = "mmHg"
+
+
+def may_say_pressure(low: str) -> bool:
+    """Whether the lower-cased ``low`` may say a blood pressure: a first look before
+    ``pressure_pairs``."""
+    return ("/" in low or " over " in low) and ("hg" in low or "pressure" in low or "bp" in low
+                                                  or "b.p" in low)
+
+
+def may_write_pressure(text: str) -> bool:
+    """``may_say_pressure`` for an evidence's text as written (a clinician's "BP 128/82",
+    "128/82 mmHg"), without lower-casing it: most texts hold no "/" near such a word."""
+    return ("/" in text or " over " in text) and (
+        "Hg" in text or "hg" in text or "HG" in text or "BP" in text or "ressure" in text)
+
+
+def pressure_pairs(text: str, mentions, named: bool = False
+                   ) -> list[tuple[int, int, Decimal, Decimal, frozenset[int]]]:
+    """Each blood pressure of ``text`` (``_PRESSURE``) as (start, end, systolic, diastolic,
+    the indices of ``mentions`` that are its parts). ``named``: the text is a field named for a
+    blood pressure, which needs no unit. Each test is anchored at a number's digits."""
+    found = []
+    taken = -1
+    for at, mention in enumerate(mentions):
+        if mention.kind != "number" or mention.value is None or mention.start < taken \
+                or mention.percent or mention.currency is not None \
+                or text[mention.end:mention.end + 1] not in ("/", " ", "\u00a0"):
+            continue
+        said = _PRESSURE.match(text, mention.start)
+        if said is None or said.end(1) != mention.end:
+            continue
+        if said.group("unit") is None and not named and _PRESSURE_BEFORE.search(
+                text, max(0, mention.start - 48), mention.start) is None:
+            continue
+        start, end = said.span()
+        parts = frozenset(i for i in range(at, len(mentions))
+                          if start <= mentions[i].start and mentions[i].end <= end)
+        found.append((start, end, Decimal(said[1]), Decimal(said[2]), parts))
+        taken = end
+    return found
+
+
+def pressure_part(name: str) -> str | None:
+    """"systolic" or "diastolic" for a field named for one part of a blood pressure
+    (``systolic``, ``systolic_mmhg``, ``bp_diastolic``, ``sbp``, ``dbp``), else None."""
+    low = name.lower()
+    if "systolic" in low or low == "sbp" or low.startswith("sbp_"):
+        return "systolic"
+    if "diastolic" in low or low == "dbp" or low.startswith("dbp_"):
+        return "diastolic"
+    return None
 
 
 # Every word for a unit, as a regex alternation (longest first).
