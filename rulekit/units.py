@@ -127,8 +127,30 @@ _CONC_VOLUMES = {"L": "l litre liter", "dL": "dl decilitre deciliter",
 _CONC_AMOUNT_OF = {word: unit for unit, words in _CONC_AMOUNTS.items() for word in words.split()}
 _CONC_VOLUME_OF = {word: unit for unit, words in _CONC_VOLUMES.items() for word in words.split()}
 _PER_MOLE = frozenset({"mmol", "\u00b5mol"})
-CONCENTRATIONS = frozenset(f"{amount}/{volume}" for amount in _CONC_AMOUNTS
-                           for volume in _CONC_VOLUMES if volume != "mol" or amount in _PER_MOLE)
+# Units of one size are one unit, named as a lab most often writes it: 1 µIU/mL is 1 mIU/L
+# (a TSH of 2.45 is written both ways), 1 ng/mL is 1 µg/L, 1 mg/L is 1 µg/mL, 1 IU/L is 1
+# mIU/mL. Each is read as (what is counted, per what, the power of ten between their prefixes).
+_PREFIX_POWER = {"": 0, "d": -1, "m": -3, "\u00b5": -6, "n": -9, "p": -12}
+_PREFERRED = ("mg/dL", "g/dL", "g/L", "mg/L", "\u00b5g/dL", "ng/mL", "pg/mL", "ng/dL",
+              "mmol/L", "\u00b5mol/L", "nmol/L", "pmol/L", "mEq/L", "IU/L", "\u00b5IU/mL",
+              "U/L", "mmol/mol")
+
+
+def _size(unit: str) -> tuple[str, str, int]:
+    amount, volume = unit.split("/")
+    base = next(b for b in ("mol", "Eq", "IU", "U", "g") if amount.endswith(b))
+    per = "mol" if volume == "mol" else "L"
+    return (base, per, _PREFIX_POWER[amount[:-len(base)]]
+            - _PREFIX_POWER[volume[:-len(per)] if per == "L" else ""])
+
+
+_ALL_CONCENTRATIONS = [f"{amount}/{volume}" for amount in _CONC_AMOUNTS for volume in _CONC_VOLUMES
+                       if volume != "mol" or amount in _PER_MOLE]
+_NAMED_BY_SIZE: dict[tuple[str, str, int], str] = {}
+for _unit in (*_PREFERRED, *_ALL_CONCENTRATIONS):
+    _NAMED_BY_SIZE.setdefault(_size(_unit), _unit)
+_SAME_SIZE = {unit: _NAMED_BY_SIZE[_size(unit)] for unit in _ALL_CONCENTRATIONS}
+CONCENTRATIONS = frozenset(_SAME_SIZE.values())
 KIND_OF.update((unit, "concentration") for unit in CONCENTRATIONS)
 _CONCENTRATION = re.compile(
     rf"[ \u00a0]?({_alternation(_CONC_AMOUNT_OF)})(?:[ \u00a0]?/[ \u00a0]?|[ \u00a0]+per[ \u00a0]+)"
@@ -136,8 +158,10 @@ _CONCENTRATION = re.compile(
 
 
 def _concentration(amount: str, volume: str) -> str | None:
-    unit = f"{_CONC_AMOUNT_OF[amount.lower()]}/{_CONC_VOLUME_OF[volume.lower()]}"
-    return unit if unit in CONCENTRATIONS else None
+    """The concentration an amount's word and a volume's say, named as ``_SAME_SIZE`` names
+    its size ("mIU", "L" is "\u00b5IU/mL"), or None (moles per mole of anything but mmol or
+    \u00b5mol)."""
+    return _SAME_SIZE.get(f"{_CONC_AMOUNT_OF[amount.lower()]}/{_CONC_VOLUME_OF[volume.lower()]}")
 
 
 def _concentration_of(words: list[str], volume: str) -> str | None:
