@@ -109,8 +109,8 @@ assert set(KIND_OF) == set(_WORDS)
 # "6.1 mmol/L", "88 µmol/L", "31 U/L", "112 milligrams per deciliter". One unit each, never a
 # mass said before a "per": "112 mg/dL" is no dose of 112 mg. Read by ``concentration_after``
 # (and by ``unit_after``, ``named_units`` and a sibling ``unit`` field: ``unit_named``), not in
-# ``UNIT_WORDS``: most answers say none, and only a "/" or a
-# "per" after a number is looked at for one.
+# ``UNIT_WORDS``: most answers say none, and only a "/" or a "per" after a number is looked at
+# for one.
 _CONC_AMOUNTS = {
     "g": "g gram grams", "mg": "mg milligram milligrams",
     "\u00b5g": "mcg \u00b5g \u03bcg ug microgram micrograms", "ng": "ng nanogram nanograms",
