@@ -80,7 +80,8 @@ from rulekit.sweep_codes import (POSITION_WORDS, code_like, code_run, glued_form
                                  spaced_code)
 from rulekit.units import (EXCLUDED, INCLUDED, UNIT_OF, compound_durations, named_base,
                            named_tax_basis, named_units, names_tax, glued_unit,
-                           of_kinds_written, unit_after)
+                           of_kinds_written, unit_after, unit_named, PRESSURE_UNIT,
+                           may_write_pressure, pressure_pairs, pressure_part)
 
 # Field names whose text is written by third parties, unless the rules say otherwise, as the
 # whole name: a text, a body, a message of anyone (in the languages the scanner reads).
@@ -92,6 +93,11 @@ UNTRUSTED_NAMES = frozenset("""review reviews comment comments body text message
 # A text held in an object named as a text of anyone is that text: the App Store's
 # {"content": {"label": "..."}}, {"body": {"value": "..."}}.
 _TEXT_WRAPPERS = frozenset({"label", "value", "#text", "$t"})
+# A "text" right inside an object named for a code is a code's name, not anyone's words: FHIR's
+# CodeableConcept ({"code": {"text": "Hemoglobin A1c"}}, "valueCodeableConcept"), outside a
+# container of third-party items.
+_CODE_NAMES = frozenset({"code", "coding", "concept", "codeableconcept",
+                         "valuecodeableconcept"})
 # Words that make a field's text third-party wherever they stand in its name ("reviewBody",
 # "ReviewText", "comment_text", "review_title"), and a list or an object named by one of them
 # (or by ``_THIRD_PARTY_LISTS``) a container of third-party items: a review, a comment,
@@ -458,7 +464,8 @@ def third_party(keys: tuple[str, ...], own: frozenset[int] = frozenset()) -> boo
       one of the platform's: a review's "title" and "summary" are the reviewer's, its
       "author.name", "submitted_at" and "url" are not;
     - or its field is named as a text of anyone (``UNTRUSTED_NAMES``: "text", "body", "texte",
-      "selftext", and a "label" or "value" inside one: ``_TEXT_WRAPPERS``), or has a word of
+      "selftext", and a "label" or "value" inside one: ``_TEXT_WRAPPERS``; not a "text" right
+      inside a code, FHIR's CodeableConcept: ``_CODE_NAMES``), or has a word of
       review, comment, feedback... in its name ("reviewBody", "ReviewText", "comment_text",
       "avis") and none of the platform's (``_PLATFORM_WORDS``: "review_url", "review_date"
       are written by the platform).
@@ -484,6 +491,9 @@ def third_party(keys: tuple[str, ...], own: frozenset[int] = frozenset()) -> boo
         return False
     leaf = keys[-1]
     words = key_words(leaf)
+    if container is None and len(keys) > 1 and leaf.casefold() == "text" \
+            and keys[-2].casefold() in _CODE_NAMES:
+        return False        # {"code": {"text": "Hemoglobin A1c"}}: a code's name (FHIR)
     if leaf.casefold() in UNTRUSTED_NAMES or \
             not _THIRD_PARTY_WORDS.isdisjoint(words) and _PLATFORM_WORDS.isdisjoint(words) or \
             leaf.casefold() in _TEXT_WRAPPERS and len(keys) > 1 \
@@ -703,6 +713,10 @@ class Evidence:
     # the minutes of every duration of hours and minutes the evidence's text writes ("11h 10m",
     # "PT11H10M" are 670): one value, compared whole (``units.compound_durations``)
     durations: frozenset[int] = frozenset()
+    # (systolic, diastolic) of every blood pressure the evidence holds: a text's "128/82 mmHg"
+    # (``units.pressure_pairs``) or the ``systolic`` and ``diastolic`` fields of one row; a
+    # pair the answer says is compared whole, in order (``rulekit.sweep``)
+    pressures: frozenset[tuple[Decimal, Decimal]] = frozenset()
     # (amount, unit, path) of every amount held in a minor unit its field names ((24.5, "pence",
     # "$.tariff.unit_rate_p_per_kwh") for ``unit_rate_p_per_kwh: 24.5``): held in that unit,
     # not in the field's currency, and per what the field is per (``units``)
@@ -838,6 +852,8 @@ class Evidence:
                     in _holder(self.raw, figure.path)):
                 # "delivery_time_min" beside "delivery_time_max": a minimum, not minutes
                 named = (frozenset(), named[1])
+            if not named[0] and pressure_part(name) is not None:
+                named = (frozenset((PRESSURE_UNIT,)), named[1])     # "diastolic": 82 in mmHg
             if figure.whole and not named[0]:
                 if unit_fields is None:
                     unit_fields = any(key.lower().endswith(("unit", "units", "uom", "measure"))
@@ -1295,7 +1311,8 @@ class Evidence:
 # an amount only when none of those is (``_percent_siblings``).
 _PERCENT_WORDS = frozenset({"percentage", "percent", "%", "pct", "percent_off",
                             "percentage_off", "percentoff", "percent-off"})
-_UNIT_FIELD = re.compile(r"(?P<field>.*?)[_-]?(?:type|unit|kind)", re.IGNORECASE)
+_UNIT_FIELD = re.compile(r"(?P<field>.*?)[_-]?(?:type|units?|kind|uom|unit_of_measure)",
+                         re.IGNORECASE)
 _VALUE_FIELDS = ("value", "rate", "percentage", "percent", "pct")
 # A sibling that says a change's direction ({"change": 12.5, "direction": "down"}).
 _DIRECTION_KEYS = frozenset({"direction", "trend"})
@@ -1322,7 +1339,42 @@ def _percent_siblings(node: Mapping) -> frozenset[str]:
             marked.add(field)
         else:
             marked.update([name for name in _VALUE_FIELDS if name in node] or ["amount"])
+            if str(key).casefold() in _ROW_UNIT_KEYS:
+                # a row's unit is its range's too: "reference_range": "4.0-5.6" beside
+                # "unit": "%" backs "4.0-5.6%"
+                marked.update(name for name in node if isinstance(name, str)
+                              and _range_name(name))
     return frozenset(marked)
+
+
+# The fields that name the unit of a whole row ({"test": "HbA1c", "value": 6.1, "unit": "%",
+# "reference_range": "4.0-5.6"}), and the words of the fields that hold its range, whose
+# numbers are in the row's unit too.
+_ROW_UNIT_KEYS = ("unit", "units", "uom", "unit_of_measure")
+_RANGE_WORDS = frozenset({"range", "ref", "reference", "normal"})
+_RANGE_END_WORDS = frozenset({"low", "high", "lower", "upper", "limit", "bound"})
+
+
+def _range_name(name: str) -> bool:
+    """Whether a field's name says it holds a range of its row's values (``reference_range``,
+    ``referenceRange``, ``ref_low``, ``normal_high``), or one of its ends alone (``low``,
+    ``upper_limit``; not ``high_price``)."""
+    words = key_words(name)
+    return not _RANGE_WORDS.isdisjoint(words) or bool(words) \
+        and _RANGE_END_WORDS.issuperset(words)
+
+
+def _row_unit(node: Mapping) -> str | None:
+    """The unit a row's ``unit`` (``units``, ``uom``) field names, or None."""
+    for key in _ROW_UNIT_KEYS:
+        said = node.get(key)
+        if isinstance(said, str):
+            return unit_named(said)
+    return None
+
+
+# The words of a field named for a blood pressure, whose "128/82" needs no unit to be one.
+_PRESSURE_NAME_WORDS = frozenset({"bp", "pressure"})
 
 
 def _sibling_direction(siblings: Mapping) -> int:
@@ -1533,6 +1585,7 @@ class _Builder:
         self.stated_counts: set[tuple[str, Decimal]] = set()
         self.stated_units: set[tuple[Decimal, str]] = set()
         self.durations: set[int] = set()
+        self.pressures: set[tuple[Decimal, Decimal]] = set()
         self.untrusted_values: set[Decimal] = set()
         self.placeholder_values: set[Decimal] = set()
         self.has_today = False
@@ -1551,6 +1604,9 @@ class _Builder:
         # While walking an object: the fields beside which a sibling says "percentage"
         # ({"value": "15.0", "value_type": "percentage"}), whose numbers are points.
         self.percent_siblings: frozenset[str] = frozenset()
+        # the unit of the row being walked ({"value": 112, "unit": "mg/dL"}): its range's
+        # numbers are in it too ("reference_range": "70-99", ``_range_name``)
+        self.row_unit: str | None = None
         # While walking an object: the currencies it declares (of every amount beside them,
         # and of single fields), and the objects around it, outermost first.
         self.declared: _Declared = _NO_CURRENCY
@@ -1681,10 +1737,12 @@ class _Builder:
         author = next((str(node[a]) for a in _AUTHOR_NAMES if isinstance(node.get(a), str)), None)
         rule = self.rows.get(id(node)) if self.rows else None
         outer, self.percent_siblings = self.percent_siblings, _percent_siblings(node)
+        outer_unit, self.row_unit = self.row_unit, _row_unit(node)
         try:
             self._fields(node, path, keys, trusted, author, rule)
         finally:
             self.percent_siblings = outer
+            self.row_unit = outer_unit
 
     def _fields(self, node: Mapping, path: str, keys: tuple[str, ...], trusted: bool,
                 author: str | None, rule: RowRule | None) -> None:
@@ -1894,6 +1952,13 @@ class _Builder:
                                    currency=self._held_in(keys, path, currency), whole=True))
         if value > 0 and keys and _DEDUCTION_NAME.search(keys[-1]):
             self.deductions.add(value)      # "Discount: -$4.32" (``Evidence.deductions``)
+        if keys and ("stolic" in keys[-1] or "bp" in keys[-1] or "STOLIC" in keys[-1]
+                     or "BP" in keys[-1]) and pressure_part(keys[-1]) == "systolic":
+            for key, other in siblings.items():
+                if isinstance(other, (int, float, Decimal)) and not isinstance(other, bool) \
+                        and pressure_part(str(key)) == "diastolic" and _finite(other):
+                    # {"systolic": 128, "diastolic": 82}: one blood pressure, 128/82
+                    self.pressures.add((value, Decimal(str(other))))
         if keys and _MULTIPLE_NAME.search(keys[-1]):
             self.multiples.add(value)
         if keys and 0 < value < 100 and _may_count_instalments(keys[-1]) \
@@ -2107,6 +2172,8 @@ class _Builder:
             if mentions and not leaf.plain_number else ()
         timed = self._durations(text, mentions) if mentions and ("h" in text or "H" in text) \
             else ()
+        if mentions and ("/" in text or " over " in text):
+            self._pressures(text, mentions, keys)   # "128/82 mmHg", "bp": "128/82"
         for at, mention in enumerate(mentions):
             if zones is not None and mention.kind == "date":
                 continue        # the stored value, read in its field's zone above
@@ -2125,6 +2192,11 @@ class _Builder:
                 self.stated_units.add((abs(mention.value), unit))
                 continue
             self._mention(mention, path, keys, whole=leaf.plain_number)
+            if self.row_unit is not None and mention.kind == "number" \
+                    and mention.value is not None and not mention.percent \
+                    and _range_name(keys[-1]):
+                # "reference_range": "70-99" beside "unit": "mg/dL" holds 70 and 99 in it
+                self.stated_units.add((abs(mention.value), self.row_unit))
             if mention.kind in ("number", "word_number") and mention.value is not None \
                     and not mention.glued:
                 if mention.sign is None and mention.value > 0:
@@ -2208,6 +2280,19 @@ class _Builder:
                 skip.add(at)
                 self._not_quantity(mention, f"the position '{shown}'")
         return frozenset(skip)
+
+    def _pressures(self, text: str, mentions: Sequence[Mention], keys: tuple[str, ...]
+                   ) -> None:
+        """The blood pressures a text writes ("128/82 mmHg", or "128/82" in a field named for
+        one: ``units.pressure_pairs``), kept whole in ``pressures``; each part is held in mmHg
+        (``stated_units``: "82 bpm" is no part of it), and remains a figure ("your diastolic
+        was 82")."""
+        named = bool(keys) and not _PRESSURE_NAME_WORDS.isdisjoint(key_words(keys[-1]))
+        if not named and not may_write_pressure(text):
+            return
+        for _, _, systolic, diastolic, _ in pressure_pairs(text, mentions, named):
+            self.pressures.add((systolic, diastolic))
+            self.stated_units.update(((systolic, PRESSURE_UNIT), (diastolic, PRESSURE_UNIT)))
 
     def _durations(self, text: str, mentions: Sequence[Mention]) -> frozenset[int]:
         """The indices of the mentions that are parts of a duration of hours and minutes
@@ -2386,6 +2471,7 @@ class _Builder:
                          **_digits_in_names(self.stored_months), **_digits_in_names(self.names)},
             stated_counts=frozenset(self.stated_counts),
             stated_units=frozenset(self.stated_units), durations=frozenset(self.durations),
+            pressures=frozenset(self.pressures),
             quote_text="\x00".join(text for text, _ in self.quotes),
             quote_sources=tuple(self.quote_sources),
             untrusted_values=frozenset(self.untrusted_values - values),
@@ -2641,11 +2727,11 @@ def _holder(raw: Any, path: str) -> Mapping:
 
 def _unit_beside(holder: Mapping, name: str) -> str | None:
     """The unit a field of ``holder`` beside the field ``name`` names
-    (``rulekit.units.UNIT_OF``), or None."""
+    (``rulekit.units.unit_named``: "kg", "mg/dL", "%", "mm[Hg]"), or None."""
     for pattern in _UNIT_KEYS:
         said = holder.get(pattern.format(name))
-        if isinstance(said, str) and said.strip().lower() in UNIT_OF:
-            return UNIT_OF[said.strip().lower()]
+        if isinstance(said, str) and (unit := unit_named(said)) is not None:
+            return unit
     return None
 
 

@@ -81,7 +81,7 @@ from rulekit.scan.figures import (CHANGE_OTHER, CHANGED_BEFORE, FALL_BEFORE, FAL
                                    RISE_BEFORE, RISE_OTHER, TRANSITIVE_BEFORE, _NOT_A_NOUN,
                                    change_word_before)
 from rulekit.units import BASIS_WORDS, general_basis_at, general_bases, may_state_tax_basis, \
-    compound_durations, \
+    compound_durations, may_say_pressure, pressure_pairs, \
     TOTAL, per_after, said_as_total, tax_basis_said, \
     unit_after, unit_word, base_said, other_base, plural
 from rulekit.sweep_flags import _by_start
@@ -515,6 +515,11 @@ def sweep(text: str, evidence: Evidence, settings: SweepSettings = SweepSettings
         # "11h 10m", "11 hours and 10 minutes", "PT11H10M": one duration, compared whole
         spans, timed = _durations_said(text, mentions, evidence)
         mentions = _outside(spans, mentions)
+    if evidence.pressures and may_say_pressure(low):
+        # "128/82 mmHg": one blood pressure, compared whole and in order
+        spans, pressures = _pressures_said(text, mentions, evidence)
+        timed += pressures
+        mentions = _outside(spans, mentions)
     frequencies: list[Finding] = []
     if may_say_frequency(low, az) and locale[:2] == "en":
         # "twice daily", "3 times a week": one figure, held to the evidence's frequencies only
@@ -728,6 +733,27 @@ def _durations_said(text: str, mentions: Sequence[Mention], evidence: Evidence
             "number", text[start:end], str(minutes), start, end, "unsupported_number",
             f"{text[start:end]} ({hours} h {rest:02d} min) is not a duration in the evidence; "
             "a duration is compared whole, not part by part"))
+    return spans, findings
+
+
+def _pressures_said(text: str, mentions: Sequence[Mention], evidence: Evidence
+                    ) -> tuple[list[tuple[int, int]], list[Finding]]:
+    """The blood pressures the text says (``units.pressure_pairs``), each one value held by a
+    pair of the evidence in its order (``Evidence.pressures``): "82/128 mmHg" swapped, and
+    "128/72 mmHg" with a heart rate as its diastolic, are no blood pressure of it. Their
+    spans, and a finding for each one the evidence does not hold."""
+    spans, findings = [], []
+    for start, end, systolic, diastolic, _ in pressure_pairs(text, mentions):
+        spans.append((start, end))
+        if (systolic, diastolic) in evidence.pressures:
+            continue
+        held = ", ".join(f"{plain_decimal(s)}/{plain_decimal(d)}"
+                         for s, d in sorted(evidence.pressures)[:3])
+        findings.append(_new_finding(
+            "number", text[start:end], f"{plain_decimal(systolic)}/{plain_decimal(diastolic)}",
+            start, end, "unsupported_number",
+            f"{text[start:end]} is not a blood pressure in the evidence, which holds {held}; "
+            "a blood pressure is compared whole, systolic then diastolic"))
     return spans, findings
 
 

@@ -15,6 +15,10 @@ import functools
 import re
 from decimal import Decimal
 
+def _alternation(words) -> str:
+    return "|".join(sorted((re.escape(word) for word in words), key=len, reverse=True))
+
+
 # The words for each unit, by its canonical name.
 _WORDS = {
     "millisecond": "ms millisecond milliseconds",
@@ -59,6 +63,9 @@ _WORDS = {
     "kilowatt-hour": "kwh",
     "watt-hour": "wh",
     "milliamp-hour": "mah",
+    # vital signs: a blood pressure's millimetres of mercury (UCUM's "mm[Hg]"), a heart rate
+    "mmHg": "mmhg mm_hg mm[hg]",
+    "bpm": "bpm beats_per_minute beats/min beats_a_minute",
 }
 # Areas, whose words are often two ("sq ft", "square meters") or glue a square to a length
 # ("ft²", "m2"): written here with "_" for a space. A square is part of its unit, never a figure
@@ -90,9 +97,108 @@ _KINDS = {
     "energy": "kilowatt-hour watt-hour",
     "charge": "milliamp-hour",
     "area": "square-foot square-metre square-kilometre square-mile square-yard acre hectare",
+    # a blood pressure and a heart rate: "82 bpm" is no part of a text's "128/82 mmHg"
+    "vital": "mmHg bpm",
 }
 KIND_OF = {unit: kind for kind, units in _KINDS.items() for unit in units.split()}
 assert set(KIND_OF) == set(_WORDS)
+
+# --- concentrations ------------------------------------------------------------------------
+# A lab value's unit: an amount (a mass, moles, equivalents, international units, units) per
+# a volume, or per an amount of substance ("mmol/mol", HbA1c in IFCC units): "112 mg/dL",
+# "6.1 mmol/L", "88 µmol/L", "31 U/L", "112 milligrams per deciliter". One unit each, never a
+# mass said before a "per": "112 mg/dL" is no dose of 112 mg. Read by ``concentration_after``
+# (and by ``unit_after``, ``named_units`` and a sibling ``unit`` field: ``unit_named``), not in
+# ``UNIT_WORDS``: most answers say none, and only a "/" or a "per" after a number is looked at
+# for one.
+_CONC_AMOUNTS = {
+    "g": "g gram grams", "mg": "mg milligram milligrams",
+    "\u00b5g": "mcg \u00b5g \u03bcg ug microgram micrograms", "ng": "ng nanogram nanograms",
+    "pg": "pg picogram picograms", "mol": "mol mole moles", "mmol": "mmol millimole millimoles",
+    "\u00b5mol": "\u00b5mol \u03bcmol umol micromole micromoles",
+    "nmol": "nmol nanomole nanomoles", "pmol": "pmol picomole picomoles",
+    "mEq": "meq milliequivalent milliequivalents", "IU": "iu",
+    "mIU": "miu", "\u00b5IU": "\u00b5iu \u03bciu uiu", "U": "u", "mU": "mu"}
+_CONC_VOLUMES = {"L": "l litre liter", "dL": "dl decilitre deciliter",
+                 "mL": "ml millilitre milliliter", "\u00b5L": "\u00b5l \u03bcl ul microlitre microliter",
+                 "mol": "mol"}
+# Any of an amount's words, then a slash or "per", then any of a volume's ("mg/dL", "mg / dl",
+# "milligrams per deciliter", "millimoles per litre"); per a mole only millimoles and micromoles.
+_CONC_AMOUNT_OF = {word: unit for unit, words in _CONC_AMOUNTS.items() for word in words.split()}
+_CONC_VOLUME_OF = {word: unit for unit, words in _CONC_VOLUMES.items() for word in words.split()}
+_PER_MOLE = frozenset({"mmol", "\u00b5mol"})
+# Units of one size are one unit, named as a lab most often writes it: 1 µIU/mL is 1 mIU/L
+# (a TSH of 2.45 is written both ways), 1 ng/mL is 1 µg/L, 1 mg/L is 1 µg/mL, 1 IU/L is 1
+# mIU/mL. Each is read as (what is counted, per what, the power of ten between their prefixes).
+_PREFIX_POWER = {"": 0, "d": -1, "m": -3, "\u00b5": -6, "n": -9, "p": -12}
+_PREFERRED = ("mg/dL", "g/dL", "g/L", "mg/L", "\u00b5g/dL", "ng/mL", "pg/mL", "ng/dL",
+              "mmol/L", "\u00b5mol/L", "nmol/L", "pmol/L", "mEq/L", "IU/L", "\u00b5IU/mL",
+              "U/L", "mmol/mol")
+
+
+def _size(unit: str) -> tuple[str, str, int]:
+    amount, volume = unit.split("/")
+    base = next(b for b in ("mol", "Eq", "IU", "U", "g") if amount.endswith(b))
+    per = "mol" if volume == "mol" else "L"
+    return (base, per, _PREFIX_POWER[amount[:-len(base)]]
+            - _PREFIX_POWER[volume[:-len(per)] if per == "L" else ""])
+
+
+_ALL_CONCENTRATIONS = [f"{amount}/{volume}" for amount in _CONC_AMOUNTS for volume in _CONC_VOLUMES
+                       if volume != "mol" or amount in _PER_MOLE]
+_NAMED_BY_SIZE: dict[tuple[str, str, int], str] = {}
+for _unit in (*_PREFERRED, *_ALL_CONCENTRATIONS):
+    _NAMED_BY_SIZE.setdefault(_size(_unit), _unit)
+_SAME_SIZE = {unit: _NAMED_BY_SIZE[_size(unit)] for unit in _ALL_CONCENTRATIONS}
+CONCENTRATIONS = frozenset(_SAME_SIZE.values())
+KIND_OF.update((unit, "concentration") for unit in CONCENTRATIONS)
+_CONCENTRATION = re.compile(
+    rf"[ \u00a0]?({_alternation(_CONC_AMOUNT_OF)})(?:[ \u00a0]?/[ \u00a0]?|[ \u00a0]+per[ \u00a0]+)"
+    rf"({_alternation(_CONC_VOLUME_OF)})(?![^\W_])", re.IGNORECASE)
+
+
+def _concentration(amount: str, volume: str) -> str | None:
+    """The concentration an amount's word and a volume's say, named as ``_SAME_SIZE`` names
+    its size ("mIU", "L" is "\u00b5IU/mL"), or None (moles per mole of anything but mmol or
+    \u00b5mol)."""
+    return _SAME_SIZE.get(f"{_CONC_AMOUNT_OF[amount.lower()]}/{_CONC_VOLUME_OF[volume.lower()]}")
+
+
+def _concentration_of(words: list[str], volume: str) -> str | None:
+    """The concentration a name's words before ``volume`` and it say: "mg", "dl" or "mg",
+    "per", "dl" (``words`` ends with them), or None."""
+    amount = words[-2] if words[-1].lower() == "per" and len(words) > 1 else words[-1]
+    return _concentration(amount, volume) if amount.lower() in _CONC_AMOUNT_OF else None
+
+
+# A share in percent, which a sibling "unit": "%" names: "6.1 mmol/L" for {"value": 6.1,
+# "unit": "%"} is another quantity (a number written with "%" in an answer is a percentage,
+# read by the scanner, not a unit after it).
+PERCENT = "percent"
+KIND_OF[PERCENT] = "share"
+
+
+def concentration_after(text: str, end: int) -> str | None:
+    """The concentration written right after a number that ends at ``end`` ("mg/dL" for "112
+    mg/dL" and "112 milligrams per deciliter"), or None. A substring test first: a "/" or a
+    "per" in the 40 characters after it."""
+    window = text[end:end + 40]
+    if "/" not in window and "per" not in window and "Per" not in window \
+            and "PER" not in window:
+        return None
+    found = _CONCENTRATION.match(text, end)
+    return _concentration(found[1], found[2]) if found else None
+
+
+def unit_named(word: str) -> str | None:
+    """The unit a field's value names ({"unit": "mg/dL"}, "kg", "%", "mm[Hg]"), or None."""
+    word = " ".join(word.strip().lower().split())
+    if word in ("%", "percent", "pct"):
+        return PERCENT
+    unit = UNIT_OF.get(word)
+    if unit is None and (found := _CONCENTRATION.fullmatch(word)) is not None:
+        unit = _concentration(found[1], found[2])
+    return unit
 
 
 @functools.lru_cache(maxsize=1024)
@@ -112,7 +218,10 @@ _PLURALS = {"foot": "feet", "inch": "inches", "IU": "IU", "kilowatt-hour": "kilo
 
 
 def plural(unit: str) -> str:
-    """A unit's canonical name in the plural, as a finding says it: "hours", "feet", "inches"."""
+    """A unit's canonical name in the plural, as a finding says it: "hours", "feet", "inches",
+    "mg/dL", "mmHg"."""
+    if KIND_OF.get(unit) in ("concentration", "share", "vital"):
+        return unit
     return _PLURALS.get(unit) or unit + "s"
 
 
@@ -167,6 +276,9 @@ def named_units(name: str) -> tuple[frozenset[str], frozenset[str]]:
         rest = [w.lower() for w in words[index + 1:] if not w.isdigit()]
         if rest[:1] and rest[0] in _EXTREME_WORDS:
             continue                    # a window: week52_high, year_high
+        if "/" in word:
+            counted.add(words[index])       # a concentration ``_area_words`` joined: "mg/dL"
+            continue
         if after_per:
             unit = UNIT_OF.get(word) or _PER_ONLY.get(word)
             if unit is not None:
@@ -188,7 +300,7 @@ def named_units(name: str) -> tuple[frozenset[str], frozenset[str]]:
 def _area_words(words: list[str]) -> list[str]:
     """A name's words with the two of an area joined as ``UNIT_OF`` writes them: "sq", "ft"
     (``sq_ft``, ``lotSizeSqFt``) as "sq ft", "square", "feet" as "square feet", "m", "2"
-    (``area_m2``) as "m2"."""
+    (``area_m2``) as "m2"; and those of a concentration as its unit: "mg", "dl" as "mg/dL"."""
     if len(words) < 2:
         return words
     joined: list[str] = []
@@ -196,6 +308,11 @@ def _area_words(words: list[str]) -> list[str]:
         if joined and (word == "2" or joined[-1].lower() in ("sq", "square")) and (
                 pair := f"{joined[-1]}{'' if word == '2' else ' '}{word}".lower()) in UNIT_OF:
             joined[-1] = pair
+        elif joined and word.lower() in _CONC_VOLUME_OF and (unit := _concentration_of(
+                joined, word)) is not None:
+            # a concentration: ``value_mg_dl``, ``ldl_mmol_l``, ``glucose_mg_per_dl``
+            del joined[-2 if joined[-1].lower() == "per" else -1:]
+            joined.append(unit)
         else:
             joined.append(word)
     return joined
@@ -285,8 +402,66 @@ def compound_durations(text: str, mentions) -> list[tuple[int, int, int, frozens
     return found
 
 
-def _alternation(words) -> str:
-    return "|".join(sorted((re.escape(word) for word in words), key=len, reverse=True))
+# A blood pressure, systolic over diastolic, is one value: "128/82 mmHg", "128/82 mm Hg",
+# "128 over 82 mmHg", and without its unit after the words of one in its clause ("Your blood
+# pressure was 128/82", "BP: 128/82"), or in a field named for one (``"bp": "128/82"``).
+_PRESSURE = re.compile(r"([0-9]{2,3})(?:[ \u00a0]?/[ \u00a0]?|[ \u00a0]+over[ \u00a0]+)"
+                       r"([0-9]{2,3})(?![0-9]|[.,][0-9])(?P<unit>[ \u00a0]?mm[ \u00a0]?hg"
+                       r"(?![a-z])|[ \u00a0]?mm\[hg\])?", re.IGNORECASE)
+_PRESSURE_BEFORE = re.compile(r"(?:blood[ \u00a0-]pressure|(?<![a-z])b\.?p\.?)(?![a-z])"
+                              r"[^.!?;\n0-9]{0,30}\Z", re.IGNORECASE)
+PRESSURE_UNIT = "mmHg"
+
+
+def may_say_pressure(low: str) -> bool:
+    """Whether the lower-cased ``low`` may say a blood pressure: a first look before
+    ``pressure_pairs``."""
+    return ("/" in low or " over " in low) and ("hg" in low or "pressure" in low or "bp" in low
+                                                  or "b.p" in low)
+
+
+def may_write_pressure(text: str) -> bool:
+    """``may_say_pressure`` for an evidence's text as written (a clinician's "BP 128/82",
+    "128/82 mmHg"), without lower-casing it: most texts hold no "/" near such a word."""
+    return ("/" in text or " over " in text) and (
+        "Hg" in text or "hg" in text or "HG" in text or "BP" in text or "ressure" in text)
+
+
+def pressure_pairs(text: str, mentions, named: bool = False
+                   ) -> list[tuple[int, int, Decimal, Decimal, frozenset[int]]]:
+    """Each blood pressure of ``text`` (``_PRESSURE``) as (start, end, systolic, diastolic,
+    the indices of ``mentions`` that are its parts). ``named``: the text is a field named for a
+    blood pressure, which needs no unit. Each test is anchored at a number's digits."""
+    found = []
+    taken = -1
+    for at, mention in enumerate(mentions):
+        if mention.kind != "number" or mention.value is None or mention.start < taken \
+                or mention.percent or mention.currency is not None \
+                or text[mention.end:mention.end + 1] not in ("/", " ", "\u00a0"):
+            continue
+        said = _PRESSURE.match(text, mention.start)
+        if said is None or said.end(1) != mention.end:
+            continue
+        if said.group("unit") is None and not named and _PRESSURE_BEFORE.search(
+                text, max(0, mention.start - 48), mention.start) is None:
+            continue
+        start, end = said.span()
+        parts = frozenset(i for i in range(at, len(mentions))
+                          if start <= mentions[i].start and mentions[i].end <= end)
+        found.append((start, end, Decimal(said[1]), Decimal(said[2]), parts))
+        taken = end
+    return found
+
+
+def pressure_part(name: str) -> str | None:
+    """"systolic" or "diastolic" for a field named for one part of a blood pressure
+    (``systolic``, ``systolic_mmhg``, ``bp_diastolic``, ``sbp``, ``dbp``), else None."""
+    low = name.lower()
+    if "systolic" in low or low == "sbp" or low.startswith("sbp_"):
+        return "systolic"
+    if "diastolic" in low or low == "dbp" or low.startswith("dbp_"):
+        return "diastolic"
+    return None
 
 
 # Every word for a unit, as a regex alternation (longest first).
@@ -484,6 +659,9 @@ def unit_after(text: str, end: int, lang: str = "en") -> str | None:
     """The unit written right after a number that ends at ``end`` ("year" for "2 years" and
     "2-year"; in German "2 Jahre" and "2-jährige"), or None. ``lang`` is the locale's language:
     the words of ``_OTHER`` for it are read besides the English ones."""
+    concentration = concentration_after(text, end)
+    if concentration is not None:
+        return concentration            # "112 mg/dL": no mass of 112 mg
     other = _OTHER_READERS.get(lang)
     if other is None:
         found = _UNIT_AFTER.match(text, end)
