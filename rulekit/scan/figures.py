@@ -385,7 +385,7 @@ FALL_BEFORE = frozenset("down fell fallen falls dropped drops declined declines 
                         "decreases lost loses dipped dips slipped slips sank sunk shrank shrunk "
                         "plunged plummeted tumbled slid eased eases retreated retreats softened "
                         "weakened skidded shed sheds cut cuts lowered reduced trimmed "
-                        "slashed".split())
+                        "slashed slumped slumps tanked sagged".split())
 RISE_BEFORE = frozenset("up rose risen rises grew grown grows gained gains increased increases "
                         "climbed climbs jumped jumps surged surges soared rallied advanced "
                         "raised hiked boosted lifted".split())
