@@ -237,11 +237,11 @@ _RELATIVE_TO_TIME = re.compile(r"(?i)[ \t\u00a0,]*(?:(?:morning|afternoon|evenin
 _TIME_TO_RELATIVE = re.compile(r"[ \t\u00a0]+\Z")
 
 
-def _clock_of_day(text: str, start: int, end: int, mentions: Sequence[Mention]
-                  ) -> Mention | None:
+def _clock_of_day(text: str, start: int, end: int, mentions: Sequence[Mention],
+                  starts: Sequence[int]) -> Mention | None:
     """The clock time said with the relative day at [start, end): right after it ("tomorrow
-    at 23:30", "tonight at 11:30 pm") or right before it ("23:30 tomorrow"); None if none."""
-    starts = [m.start for m in mentions]
+    at 23:30", "tonight at 11:30 pm") or right before it ("23:30 tomorrow"); None if none.
+    ``starts`` are the starts of ``mentions``, listed once per text."""
     index = bisect.bisect_left(starts, end)
     after = mentions[index] if index < len(mentions) else None
     if after is not None and after.start - end <= 24 and _clock_alone(after) \
@@ -271,6 +271,7 @@ def _relative_days(text: str, evidence: Evidence, locale: str,
     if not any(parts):
         return findings, settled
     pattern, offsets = _relative_pattern(language, parts)
+    starts = None       # of the mentions, for ``_clock_of_day``: listed once
     for match in pattern.finditer(text):
         said = match.group(0)
         offset = offsets.get(said.lower())
@@ -337,8 +338,12 @@ def _relative_days(text: str, evidence: Evidence, locale: str,
             day = today + dt.timedelta(days=offset)
         except OverflowError:
             day = None
-        clock = _clock_of_day(text, *match.span(), mentions) \
-            if day is not None and mentions and abs(offset) <= 2 else None
+        if day is not None and mentions and abs(offset) <= 2:
+            if starts is None:
+                starts = [m.start for m in mentions]
+            clock = _clock_of_day(text, *match.span(), mentions, starts)
+        else:
+            clock = None
         if clock is not None:
             if _time_on_day(evidence, lambda held: held == day, clock.time) or (
                     None, clock.time.hour, clock.time.minute) in evidence.clock:

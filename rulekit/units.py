@@ -253,9 +253,10 @@ def glued_unit(text: str, start: int, token: str) -> str | None:
 
 # A duration of hours and minutes written as one value: "11h 10m", "11 hours and 10 minutes",
 # "a 1-hour 50-minute layover", "1 hr 50 min", and ISO 8601's "PT11H10M" (Amadeus, Duffel).
-_HOURS_MINUTES = re.compile(r"(?i)\d+[ \u00a0-]?(?:hours?|hrs?|h)(?![a-z])[ \u00a0,]*"
-                            r"(?:and[ \u00a0]+)?(\d+)[ \u00a0-]?(?:minutes?|mins?|m)(?![a-z])")
-_ISO_DURATION = re.compile(r"PT(?:([0-9]+)H)?(?:([0-9]+)M)?(?:0+S)?")
+# (Digits capped: minutes are under 60, and ``int`` reads no more than 4,300 digits.)
+_HOURS_MINUTES = re.compile(r"(?i)\d{1,5}[ \u00a0-]?(?:hours?|hrs?|h)(?![a-z])[ \u00a0,]*"
+                            r"(?:and[ \u00a0]+)?(\d{1,2})[ \u00a0-]?(?:minutes?|mins?|m)(?![a-z])")
+_ISO_DURATION = re.compile(r"PT(?:([0-9]{1,5})H)?(?:([0-9]{1,5})M)?(?:0+S)?")
 
 
 def compound_durations(text: str, mentions) -> list[tuple[int, int, int, frozenset[int]]]:
@@ -284,9 +285,13 @@ def compound_durations(text: str, mentions) -> list[tuple[int, int, int, frozens
                 continue
             start, end = said.span()
             minutes = int(said[0][:mention.end - mention.start]) * 60 + int(said[1])
-        parts = frozenset(i for i in range(at, len(mentions))
-                          if start <= mentions[i].start and mentions[i].end <= end)
-        found.append((start, end, minutes, parts))
+        parts = set()
+        for i in range(at, len(mentions)):      # in the order of their starts
+            if mentions[i].start >= end:
+                break
+            if start <= mentions[i].start and mentions[i].end <= end:
+                parts.add(i)
+        found.append((start, end, minutes, frozenset(parts)))
         taken = end
     return found
 
