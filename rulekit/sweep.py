@@ -504,7 +504,8 @@ def sweep(text: str, evidence: Evidence, settings: SweepSettings = SweepSettings
         if _may_be_relative(text, az, locale) else None
     if relative_days and relative_days[1]:
         mentions = [m for m in mentions if (m.start, m.end) not in relative_days[1]]
-    offsets = day_offsets(text, mentions, evidence) if "(+" in text else None
+    offsets = day_offsets(text, mentions, evidence) \
+        if "+" in text and ":" in text or "\u207a" in text else None
     if offsets and offsets[1]:
         mentions = [m for m in mentions if (m.start, m.end) not in offsets[1]]
     timed: list[Finding] = []

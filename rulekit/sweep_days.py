@@ -381,27 +381,39 @@ def _relative_days(text: str, evidence: Evidence, locale: str,
     return findings, settled
 
 
-# A day offset after an itinerary's time: "arrives 11:40 (+1)", the arrival's day minus the
-# departure's.
-_DAY_OFFSET_BEFORE = re.compile(r"[ \t\u00a0]?\(\Z")
+# A day offset after an itinerary's time: "arrives 11:40 (+1)", "11:40 (+1 day)", "11:40 +1",
+# "11:40+1", "11:40⁺¹", the arrival's day minus the departure's: between the time and the plus,
+# and after the digit.
+_DAY_OFFSET_BEFORE = re.compile(r"[ \t\u00a0]?\(?\Z")
+_DAY_OFFSET_BRACKETED = re.compile(r"(?:[ \u00a0]days?)?\)")
+_DAY_OFFSET_AFTER = re.compile(r"(?:[ \u00a0]days?)?(?![\w+\-\u2013:.,]?[\w])")
 
 
 def day_offsets(text: str, mentions: Sequence[Mention], evidence: Evidence
                 ) -> tuple[list[Finding], set[tuple[int, int]]]:
-    """The day offsets written "(+1)" right after a clock time, each judged as one: the
-    evidence must hold that time on a day N days after the day it holds the time said before
-    it in the sentence (the departure's), or after a day it holds any time on when none is
-    said. The findings, and the spans of the offsets (no plain numbers). Callers test
-    ``"(+" in text`` first."""
+    """The day offsets written "(+1)" (or "(+1 day)", "+1", "⁺¹") right after a clock time,
+    each judged as one: the evidence must hold that time on a day N days after the day it
+    holds the time said before it in the sentence (the departure's), or after a day it holds
+    any time on when none is said. The findings, and the spans of the offsets (no plain
+    numbers). Callers test ``"+" in text or "⁺" in text`` first."""
     findings, settled = [], set()
     for at, mention in enumerate(mentions):
-        if mention.sign != "+" or mention.kind != "number" or at == 0 \
-                or text[mention.end:mention.end + 1] != ")" or mention.value is None \
+        if mention.kind != "number" or at == 0 or mention.value is None \
                 or not 0 < mention.value <= 3 or mention.decimals:
             continue
+        if mention.sign == "+":
+            plus = mention.start
+        elif mention.sign is None and mention.start and text[mention.start - 1] in "+\u207a":
+            plus = mention.start - 1        # "10:35+1", "10:35⁺¹": read with no sign
+        else:
+            continue
         arrival = mentions[at - 1]
-        if not _clock_alone(arrival) or not _DAY_OFFSET_BEFORE.match(
-                text, arrival.end, mention.start):
+        if not _clock_alone(arrival) or arrival.end > plus:
+            continue
+        before = _DAY_OFFSET_BEFORE.match(text, arrival.end, plus)
+        if before is None or not (
+                _DAY_OFFSET_BRACKETED if before.group().endswith("(") else _DAY_OFFSET_AFTER
+        ).match(text, mention.end):
             continue
         settled.add((mention.start, mention.end))
         departure = next((m for m in reversed(mentions[:at - 1]) if _clock_alone(m)), None)
@@ -417,7 +429,7 @@ def day_offsets(text: str, mentions: Sequence[Mention], evidence: Evidence
         said = f"the day of {departure.text}" if departure is not None else "a day it holds"
         findings.append(_new_finding(
             "date", mention.text, mention.text, mention.start, mention.end, "unsupported_date",
-            f"'{arrival.text} ({mention.text})' is {arrival.text} {int(mention.value)} day(s) "
+            f"'{arrival.text} (+{int(mention.value)})' is {arrival.text} {int(mention.value)} day(s) "
             f"after {said}; the evidence holds no such time that many days later"))
     return findings, settled
 
