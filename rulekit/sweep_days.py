@@ -232,8 +232,11 @@ def _relative_pattern(language: str, parts: tuple[bool, bool, bool]
 
 # Between a relative day and its clock time: "tomorrow at 23:30", "tomorrow night at 11:30 pm";
 # and between a clock time and its day: "23:30 tomorrow".
+# (also "tomorrow around 23:30", "by", "before", "after", "from", "until", "tomorrow (23:30)",
+# "tomorrow - 23:30": the time is that day's all the same)
 _RELATIVE_TO_TIME = re.compile(r"(?i)[ \t\u00a0,]*(?:(?:morning|afternoon|evening|night)"
-                               r"[ \t\u00a0,]+)?(?:(?:at|um|à|@)[ \t\u00a0]+)?\Z")
+                               r"[ \t\u00a0,]+)?(?:(?:at|um|à|@|around|about|by|before|after|"
+                               r"from|until|till)[ \t\u00a0]+|\([ \t\u00a0]*|[-–—][ \t\u00a0]*)?\Z")
 _TIME_TO_RELATIVE = re.compile(r"[ \t\u00a0]+\Z")
 
 
