@@ -139,6 +139,12 @@ _AUDIT_FAMILIES = (
                   "currency": "USD"}}, None, "en_US", None),
     ("phone numbers (_whole_values)", "Call the store on 030 1234 5678. ",
      {"store": [{"id": "s1", "phone": "030 1234 5678"}]}, None, "en_US", None),
+    ("durations of hours and minutes (compound_durations)", "The outbound flight takes 11h 10m. ",
+     {"flights": [{"flight_number": "BA283", "duration": "11h 10m"}]}, None, "en_US", None),
+    ("a relative day with a clock time (_clock_of_day)", "EK2 leaves at 23:30 tonight. ",
+     {"today": "2026-12-09", "flights": [{"flight_number": "EK2",
+                                           "departs_at": "2026-12-09T23:30:00+00:00"}]},
+     None, "en_US", "2026-12-09T12:00:00Z"),
 )
 
 

@@ -1786,6 +1786,9 @@ def _verdict(figure: _Figure, entity: str | None, label: str, field: str, raw: A
         return make("misattributed")
     if figure.currency is not None and _other_money(policy, entity, field, figure.currency):
         return make("currency")
+    if truth < 0 and figure.text[:1] == "+":
+        # "Threads: +41 followers" of a change of -41: a plus says the sign, not a size
+        forms = [v for v in forms if v < 0]
     if any(figure.value == v for v in forms):
         return make("ok")
     tolerance = _tolerance(policy, entity, field)

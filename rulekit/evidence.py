@@ -567,6 +567,12 @@ def name_words(name: str) -> frozenset[str]:
                      if len(word.rstrip(".")) > 1)
 
 
+# A field's name that holds basis points: ``last_change_bps``, ``rateChangeBps``,
+# ``move_basis_points``.
+_BASIS_POINTS_NAME = re.compile(r"(?:^|_)(?:bps?|BPS?|basis_points?)(?:$|_)|(?<=[a-z])"
+                                r"(?:Bps?|BPS?|BasisPoints?)(?![a-z])")
+
+
 @functools.lru_cache(maxsize=4096)
 def _trend_name(name: str) -> int | None:
     """What a field's name says of its number as a change: -1 or 1 for a name that says the
@@ -1997,6 +2003,11 @@ class _Builder:
             self.changes.add((value * sign, False))
             if shown is not None:
                 self.changes.add((shown * sign, True))
+            if keys and _BASIS_POINTS_NAME.search(keys[-1]):
+                # "last_change_bps": -25 is a change of -0.25 points ("cut rates by 0.25
+                # percentage points", "by 0.25%")
+                points = (value * sign / 100).normalize()
+                self.changes.update(((points, False), (points, True)))
 
     def _in_minor_unit(self, value: Decimal, unit: str, path: str) -> None:
         """An amount held in a minor unit its field names (``_minor_word``): written with that
@@ -2208,6 +2219,8 @@ class _Builder:
                 after = WORD_AFTER.match(text, mention.end)    # "last 30 days, 10 posts"
                 if after is not None:
                     self.stated_counts.add((noun(after[1]), mention.value))
+                if after is not None or text.startswith((" ", "\u00a0"), mention.end):
+                    # (no word: "172 m²", "172 m2", a unit that ends in a square or a digit)
                     unit = unit_after(text, mention.end, self.locale[:2])
                     if unit is not None:        # "limited to 10 MB", "every 5 minutes"
                         self.stated_units.add((abs(mention.value), unit))

@@ -504,7 +504,8 @@ def sweep(text: str, evidence: Evidence, settings: SweepSettings = SweepSettings
         if _may_be_relative(text, az, locale) else None
     if relative_days and relative_days[1]:
         mentions = [m for m in mentions if (m.start, m.end) not in relative_days[1]]
-    offsets = day_offsets(text, mentions, evidence) if "(+" in text else None
+    offsets = day_offsets(text, mentions, evidence) \
+        if "+" in text and ":" in text or "\u207a" in text else None
     if offsets and offsets[1]:
         mentions = [m for m in mentions if (m.start, m.end) not in offsets[1]]
     timed: list[Finding] = []
@@ -1235,11 +1236,12 @@ _TREND_LINKS = frozenset("de du d um von un una del dell di en met van".split())
 _FALL_CJK = ("下降", "下跌", "减少", "減少", "降低", "下滑", "回落", "降幅", "跌", "降", "减")
 _RISE_CJK = ("增长", "增長", "增加", "上升", "上涨", "上漲", "提高", "提升", "增幅", "涨幅", "涨",
              "增")
-_FALL_NOUNS = frozenset("drop decline decrease fall loss dip".split())        # "a drop of 3"
-_RISE_NOUNS = frozenset("rise gain increase jump".split())
+_FALL_NOUNS = frozenset("drop decline decrease fall loss dip cut reduction".split())  # "a drop of 3"
+_RISE_NOUNS = frozenset("rise gain increase jump hike raise".split())
 # Two words before the number: "gave up 1.3%" is a fall, not the "up" of a rise; "edged lower",
 # "closed higher".
 _FALL_PAIRS = frozenset({(verb, "up") for verb in ("gave", "give", "gives", "giving")}
+                        | {(verb, "off") for verb in ("is", "was", "are", "were")}
                         | {(verb, "back") for verb in ("gave", "give", "gives", "giving",
                                                        "pulled", "pulls", "fell")})
 _DRIFT_VERBS = frozenset("edged edges inched ticked moved closed ended finished traded settled "
@@ -1247,14 +1249,19 @@ _DRIFT_VERBS = frozenset("edged edges inched ticked moved closed ended finished 
 # The verb of a rate or a price before its object and "by": "cut rates by 25 bps".
 _TRANSITIVE_FALL = TRANSITIVE_BEFORE & FALL_BEFORE
 _TRANSITIVE_RISE = TRANSITIVE_BEFORE & RISE_BEFORE
+# The verbs of a change, before its object of up to three words and "by": "increased rates by
+# 25 bps", "raised its target range by 25 bps" (not "up" nor "down": "set up rates by").
+_VERB_FALL = (_TRANSITIVE_FALL | FALL_BEFORE) - {"down"}
+_VERB_RISE = (_TRANSITIVE_RISE | RISE_BEFORE) - {"up"}
 _FALL_ARROWS, _RISE_ARROWS = "▼↓⬇🔻", "▲↑⬆🔺"
 # After the number, maybe after a unit of points ("a 25 bp cut", "a 0.3% pullback").
 _POINT_UNITS = r"bps?|basis[ \u00a0-]points?|percentage[ \u00a0-]points?|points?|pts?"
 _TREND_AFTER = re.compile(
-    rf"(?:[ \u00a0]*(?:{_POINT_UNITS})(?![\w-]))?"
+    rf"(?:[ \u00a0-]*(?:{_POINT_UNITS})(?![\w-]))?(?:[ \u00a0]+rate)?"
     r"[ \u00a0]+(?:(?P<fall>lower|less|fewer|down|drop|decline|decrease|fall|loss|dip|cut|"
-    r"pullback|retreat)"
-    r"|(?P<rise>higher|more|up|rise|gain|increase|jump|hike|rally))(?![\w-])", re.IGNORECASE)
+    r"reduction|pullback|retreat)"
+    r"|(?P<rise>higher|more|up|rise|gain|increase|jump|hike|raise|rally))(?![\w-])",
+    re.IGNORECASE)
 # The figure before "or" or an opening bracket ("down $3.12 or 1.33%", "down $3.12 (1.33%)",
 # "fell $3.12, or 1.33%"): the same change said again, which takes that figure's direction.
 _SAID_AGAIN = re.compile(r"(?<![\w.,])[$€£¥]?[0-9][0-9,.]*%?[ \u00a0]*"
@@ -1521,8 +1528,8 @@ _TREND_MARKS = ("down", "fell", "fall", "drop", "declin", "decreas", "lost", "lo
                 "jump", "surg", "soar", "higher", "more", "improv", "worsen", "chang", "moved",
                 "shift", "minus", "eased", "eases", "retreat", "soften", "weaken", "skid", "shed",
                 "cut", "reduc", "trim", "slash", "rall", "advanc", "rais", "hike", "boost", "lift",
-                "gave", "give", "pull", "▼", "↓", "⬇", "🔻", "▲", "↑", "⬆",
-                "🔺")
+                "gave", "give", "pull", "slump", "tanked", "sagg", "s off", "re off", "▼", "↓",
+                "⬇", "🔻", "▲", "↑", "⬆", "🔺")
 
 
 # The same for the words of other languages: each of them holds one of these.
@@ -1635,12 +1642,18 @@ def _trend_at(text: str, start: int, end: int) -> int:
             if words and words[-1] in ("lower", "higher"):
                 return -1 if words[-1] == "lower" else 1
             if len(words) >= 2 and words[-1] not in _FALL_BEFORE and words[-1] not in _RISE_BEFORE:
-                if words[-2] in _TRANSITIVE_FALL:       # "cut rates by 25 bps"
-                    return -1
-                if words[-2] in _TRANSITIVE_RISE:
-                    return 1
-        elif len(words) >= 3 and words[-1] == "of" and words[-3] in ("a", "an"):
-            noun = words[-2]        # "a drop of 3", "an increase of 5%"
+                # "cut rates by 25 bps", "raised its target range by 25 bps"
+                more = kept.lower().split()[-6:-1]
+                if start > 40 and len(more) == len(kept.split()) - 1:
+                    more = more[1:]     # the first may be the end of a longer word
+                for verb in reversed(more[-4:-1]):
+                    if verb in _VERB_FALL:
+                        return -1
+                    if verb in _VERB_RISE:
+                        return 1
+        elif len(words) >= 3 and words[-1] == "of" and (
+                words[-3] in ("a", "an") or len(words) >= 4 and words[-4] in ("a", "an")):
+            noun = words[-2]        # "a drop of 3", "an increase of 5%", "a rate hike of 25 bps"
             return -1 if noun in _FALL_NOUNS else 1 if noun in _RISE_NOUNS else 0
         else:
             for _ in range(2):      # "baissé de 12,5 %", "aumentó en un 12,5 %"
@@ -1717,7 +1730,13 @@ def _levels(text: str, low: str, mentions: Sequence[Mention],
 _POINT_MOVE = re.compile(
     r"(?i)(?<![\w-])(three[- ]quarters?|quarter|half)[- ](?:of[- ]a[- ])?(?:percentage[- ])?"
     r"point[- ](?:(?P<fall>cut|reduction|decrease|drop|decline)|(?P<rise>hike|increase|rise|raise))"
-    r"(?![\w-])")
+    r"(?![\w-])"
+    # or after a verb of a change, its object of up to three words and "by": "cut rates by a
+    # quarter point", "raised its target range by half a percentage point"
+    rf"|(?<![\w-])(?P<verb>{'|'.join(sorted(_VERB_FALL | _VERB_RISE, key=len, reverse=True))})"
+    r"(?:[ \u00a0]+[a-z]+){0,3}?[ \u00a0]+by[ \u00a0]+(?:an?[ \u00a0]+)?"
+    r"(?P<size>three[- ]quarters?|quarter|half)(?:[- ]a)?[- ](?:of[- ]a[- ])?(?:percentage[- ])?"
+    r"points?(?![\w-])")
 _POINT_SIZES = {"quarter": Decimal(25), "half": Decimal(50)}
 
 
@@ -1728,8 +1747,12 @@ def _point_moves(text: str, changes: Collection[tuple[Decimal, bool]],
     ("last_change_bps: -25", "rate_change_pct: -0.25"); a cut of a hike or a half point of a
     quarter is flagged."""
     for found in _POINT_MOVE.finditer(text):
-        size = _POINT_SIZES.get(found.group(1).lower(), Decimal(75))
-        sign = -1 if found.group("fall") else 1
+        verb = found.group("verb")
+        if verb is not None:
+            size, sign = found.group("size"), -1 if verb.lower() in _VERB_FALL else 1
+        else:
+            size, sign = found.group(1), -1 if found.group("fall") else 1
+        size = _POINT_SIZES.get(size.lower(), Decimal(75))
         sizes = (size * sign, size * sign / 100)
         if any((value, percent) in changes for value in sizes for percent in (False, True)):
             continue

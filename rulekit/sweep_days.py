@@ -232,16 +232,19 @@ def _relative_pattern(language: str, parts: tuple[bool, bool, bool]
 
 # Between a relative day and its clock time: "tomorrow at 23:30", "tomorrow night at 11:30 pm";
 # and between a clock time and its day: "23:30 tomorrow".
+# (also "tomorrow around 23:30", "by", "before", "after", "from", "until", "tomorrow (23:30)",
+# "tomorrow - 23:30": the time is that day's all the same)
 _RELATIVE_TO_TIME = re.compile(r"(?i)[ \t\u00a0,]*(?:(?:morning|afternoon|evening|night)"
-                               r"[ \t\u00a0,]+)?(?:(?:at|um|à|@)[ \t\u00a0]+)?\Z")
+                               r"[ \t\u00a0,]+)?(?:(?:at|um|à|@|around|about|by|before|after|"
+                               r"from|until|till)[ \t\u00a0]+|\([ \t\u00a0]*|[-–—][ \t\u00a0]*)?\Z")
 _TIME_TO_RELATIVE = re.compile(r"[ \t\u00a0]+\Z")
 
 
-def _clock_of_day(text: str, start: int, end: int, mentions: Sequence[Mention]
-                  ) -> Mention | None:
+def _clock_of_day(text: str, start: int, end: int, mentions: Sequence[Mention],
+                  starts: Sequence[int]) -> Mention | None:
     """The clock time said with the relative day at [start, end): right after it ("tomorrow
-    at 23:30", "tonight at 11:30 pm") or right before it ("23:30 tomorrow"); None if none."""
-    starts = [m.start for m in mentions]
+    at 23:30", "tonight at 11:30 pm") or right before it ("23:30 tomorrow"); None if none.
+    ``starts`` are the starts of ``mentions``, listed once per text."""
     index = bisect.bisect_left(starts, end)
     after = mentions[index] if index < len(mentions) else None
     if after is not None and after.start - end <= 24 and _clock_alone(after) \
@@ -271,6 +274,7 @@ def _relative_days(text: str, evidence: Evidence, locale: str,
     if not any(parts):
         return findings, settled
     pattern, offsets = _relative_pattern(language, parts)
+    starts = None       # of the mentions, for ``_clock_of_day``: listed once
     for match in pattern.finditer(text):
         said = match.group(0)
         offset = offsets.get(said.lower())
@@ -337,8 +341,12 @@ def _relative_days(text: str, evidence: Evidence, locale: str,
             day = today + dt.timedelta(days=offset)
         except OverflowError:
             day = None
-        clock = _clock_of_day(text, *match.span(), mentions) \
-            if day is not None and mentions and abs(offset) <= 2 else None
+        if day is not None and mentions and abs(offset) <= 2:
+            if starts is None:
+                starts = [m.start for m in mentions]
+            clock = _clock_of_day(text, *match.span(), mentions, starts)
+        else:
+            clock = None
         if clock is not None:
             if _time_on_day(evidence, lambda held: held == day, clock.time) or (
                     None, clock.time.hour, clock.time.minute) in evidence.clock:
@@ -376,27 +384,39 @@ def _relative_days(text: str, evidence: Evidence, locale: str,
     return findings, settled
 
 
-# A day offset after an itinerary's time: "arrives 11:40 (+1)", the arrival's day minus the
-# departure's.
-_DAY_OFFSET_BEFORE = re.compile(r"[ \t\u00a0]?\(\Z")
+# A day offset after an itinerary's time: "arrives 11:40 (+1)", "11:40 (+1 day)", "11:40 +1",
+# "11:40+1", "11:40⁺¹", the arrival's day minus the departure's: between the time and the plus,
+# and after the digit.
+_DAY_OFFSET_BEFORE = re.compile(r"[ \t\u00a0]?\(?\Z")
+_DAY_OFFSET_BRACKETED = re.compile(r"(?:[ \u00a0]days?)?\)")
+_DAY_OFFSET_AFTER = re.compile(r"(?:[ \u00a0]days?)?(?![\w+\-\u2013:.,]?[\w])")
 
 
 def day_offsets(text: str, mentions: Sequence[Mention], evidence: Evidence
                 ) -> tuple[list[Finding], set[tuple[int, int]]]:
-    """The day offsets written "(+1)" right after a clock time, each judged as one: the
-    evidence must hold that time on a day N days after the day it holds the time said before
-    it in the sentence (the departure's), or after a day it holds any time on when none is
-    said. The findings, and the spans of the offsets (no plain numbers). Callers test
-    ``"(+" in text`` first."""
+    """The day offsets written "(+1)" (or "(+1 day)", "+1", "⁺¹") right after a clock time,
+    each judged as one: the evidence must hold that time on a day N days after the day it
+    holds the time said before it in the sentence (the departure's), or after a day it holds
+    any time on when none is said. The findings, and the spans of the offsets (no plain
+    numbers). Callers test ``"+" in text or "⁺" in text`` first."""
     findings, settled = [], set()
     for at, mention in enumerate(mentions):
-        if mention.sign != "+" or mention.kind != "number" or at == 0 \
-                or text[mention.end:mention.end + 1] != ")" or mention.value is None \
+        if mention.kind != "number" or at == 0 or mention.value is None \
                 or not 0 < mention.value <= 3 or mention.decimals:
             continue
+        if mention.sign == "+":
+            plus = mention.start
+        elif mention.sign is None and mention.start and text[mention.start - 1] in "+\u207a":
+            plus = mention.start - 1        # "10:35+1", "10:35⁺¹": read with no sign
+        else:
+            continue
         arrival = mentions[at - 1]
-        if not _clock_alone(arrival) or not _DAY_OFFSET_BEFORE.match(
-                text, arrival.end, mention.start):
+        if not _clock_alone(arrival) or arrival.end > plus:
+            continue
+        before = _DAY_OFFSET_BEFORE.match(text, arrival.end, plus)
+        if before is None or not (
+                _DAY_OFFSET_BRACKETED if before.group().endswith("(") else _DAY_OFFSET_AFTER
+        ).match(text, mention.end):
             continue
         settled.add((mention.start, mention.end))
         departure = next((m for m in reversed(mentions[:at - 1]) if _clock_alone(m)), None)
@@ -412,7 +432,7 @@ def day_offsets(text: str, mentions: Sequence[Mention], evidence: Evidence
         said = f"the day of {departure.text}" if departure is not None else "a day it holds"
         findings.append(_new_finding(
             "date", mention.text, mention.text, mention.start, mention.end, "unsupported_date",
-            f"'{arrival.text} ({mention.text})' is {arrival.text} {int(mention.value)} day(s) "
+            f"'{arrival.text} (+{int(mention.value)})' is {arrival.text} {int(mention.value)} day(s) "
             f"after {said}; the evidence holds no such time that many days later"))
     return findings, settled
 

@@ -79,10 +79,15 @@ _AREA_WORDS = {
                         "square_kilometres km² km2",
     "square-mile": "sq_mi sq._mi sq._mi. square_mile square_miles square-mile mi² mi2",
     "square-yard": "sq_yd sq._yd square_yard square_yards yd² yd2",
-    "acre": "acre acres",
+    "acre": "ac acre acres",
     "hectare": "ha hectare hectares",
 }
 _WORDS.update(_AREA_WORDS)
+# Volumes written with a cube ("172 m³", "40 ft3") or in words.
+_WORDS.update({
+    "cubic-metre": "m³ m3 cu_m cubic_meter cubic_meters cubic_metre cubic_metres",
+    "cubic-foot": "ft³ ft3 cu_ft cu._ft. cubic_foot cubic_feet",
+})
 UNIT_OF = {word.replace("_", " "): unit for unit, words in _WORDS.items() for word in words.split()}
 # What each unit measures: a unit written in the evidence's text holds its number in that unit
 # among the units of its kind only (``of_kinds_written``). A night's stay is its own kind.
@@ -91,7 +96,7 @@ _KINDS = {
     "night": "night",
     "mass": "kilogram gram milligram microgram pound ounce tonne ton",
     "length": "kilometre metre centimetre millimetre mile foot inch yard",
-    "volume": "litre millilitre decilitre teaspoon tablespoon gallon",
+    "volume": "litre millilitre decilitre teaspoon tablespoon gallon cubic-metre cubic-foot",
     "dose": "IU",
     "data": "kilobyte megabyte gigabyte terabyte",
     "energy": "kilowatt-hour watt-hour",
@@ -214,7 +219,8 @@ _PLURALS = {"foot": "feet", "inch": "inches", "IU": "IU", "kilowatt-hour": "kilo
             "watt-hour": "watt-hours", "milliamp-hour": "milliamp-hours",
             "square-foot": "square feet", "square-metre": "square metres",
             "square-kilometre": "square kilometres", "square-mile": "square miles",
-            "square-yard": "square yards"}
+            "square-yard": "square yards", "cubic-metre": "cubic metres",
+            "cubic-foot": "cubic feet"}
 
 
 def plural(unit: str) -> str:
@@ -231,7 +237,7 @@ def plural(unit: str) -> str:
 # after a word for a length of time) or after "per" (``requests_per_min``, ``calls_per_h``), and
 # so is "s" after "per" (``req_per_s``).
 _NAME_AMBIGUOUS = frozenset({"min", "mins", "sec", "secs", "mo", "mos", "h", "g", "l", "dl", "ug",
-                             "ha"})
+                             "ha", "ac"})
 # Periods read only after a word of per or in a field's name after "per" (never as a count:
 # "2 quarters", "Q3"): "$120 per quarter", "a fortnight", "per semester".
 _PER_ONLY = {"s": "second", "quarter": "quarter", "qtr": "quarter", "fortnight": "fortnight",
@@ -364,9 +370,10 @@ def glued_unit(text: str, start: int, token: str) -> str | None:
 
 # A duration of hours and minutes written as one value: "11h 10m", "11 hours and 10 minutes",
 # "a 1-hour 50-minute layover", "1 hr 50 min", and ISO 8601's "PT11H10M" (Amadeus, Duffel).
-_HOURS_MINUTES = re.compile(r"(?i)\d+[ \u00a0-]?(?:hours?|hrs?|h)(?![a-z])[ \u00a0,]*"
-                            r"(?:and[ \u00a0]+)?(\d+)[ \u00a0-]?(?:minutes?|mins?|m)(?![a-z])")
-_ISO_DURATION = re.compile(r"PT(?:([0-9]+)H)?(?:([0-9]+)M)?(?:0+S)?")
+# (Digits capped: minutes are under 60, and ``int`` reads no more than 4,300 digits.)
+_HOURS_MINUTES = re.compile(r"(?i)\d{1,5}[ \u00a0-]?(?:hours?|hrs?|h)(?![a-z])[ \u00a0,]*"
+                            r"(?:and[ \u00a0]+)?(\d{1,2})[ \u00a0-]?(?:minutes?|mins?|m)(?![a-z])")
+_ISO_DURATION = re.compile(r"PT(?:([0-9]{1,5})H)?(?:([0-9]{1,5})M)?(?:0+S)?")
 
 
 def compound_durations(text: str, mentions) -> list[tuple[int, int, int, frozenset[int]]]:
@@ -395,9 +402,13 @@ def compound_durations(text: str, mentions) -> list[tuple[int, int, int, frozens
                 continue
             start, end = said.span()
             minutes = int(said[0][:mention.end - mention.start]) * 60 + int(said[1])
-        parts = frozenset(i for i in range(at, len(mentions))
-                          if start <= mentions[i].start and mentions[i].end <= end)
-        found.append((start, end, minutes, parts))
+        parts = set()
+        for i in range(at, len(mentions)):      # in the order of their starts
+            if mentions[i].start >= end:
+                break
+            if start <= mentions[i].start and mentions[i].end <= end:
+                parts.add(i)
+        found.append((start, end, minutes, frozenset(parts)))
         taken = end
     return found
 

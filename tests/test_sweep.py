@@ -485,8 +485,9 @@ def test_every_direction_word_is_found_by_the_prefilter() -> None:
     arrow ``_trend`` reads must hold one, or it would never be read."""
     from rulekit import sweep
 
+    # ("rate" stands between a figure and its word: "a 25 bps rate increase")
     after = set(re.findall(r"\b[a-z]{2,}\b", sweep._TREND_AFTER.pattern)) - {"u00a0", "fall",
-                                                                          "rise"} \
+                                                                          "rise", "rate"} \
         - set(re.findall(r"\b[a-z]{2,}\b", sweep._POINT_UNITS))    # "a 25 bp cut": units
     read = (sweep._FALL_BEFORE | sweep._RISE_BEFORE | sweep._FALL_NOUNS | sweep._RISE_NOUNS
             | after | {"lower", "higher"} | set(sweep._FALL_ARROWS + sweep._RISE_ARROWS)
@@ -538,3 +539,11 @@ def test_a_lookalike_in_mixed_scripts_is_named_so_in_the_message() -> None:
                                        "unsupported_url", "unsupported_handle", "unsupported_url"]
     assert ["mixes Cyrillic and Latin letters" in f.message for f in found] == [
         True, True, True, False, False]
+
+
+@pytest.mark.parametrize("text", ["11h " + "9" * 4301 + "m", "1h " + "1" * 4301 + " minutes",
+                                  "PT" + "1" * 4301 + "H10M"])
+def test_a_duration_with_thousands_of_digits_is_audited_not_an_input_error(text):
+    """Digits past ``int``'s 4,300 after an hour word are no duration (probe fuzz2 f13)."""
+    result = audit(text, {"flight": {"duration": "PT11H10M"}})
+    assert not any("cannot be audited" in (f.message or "") for f in result.findings)

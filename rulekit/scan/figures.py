@@ -275,7 +275,7 @@ _CURRENCY_SIGNS = ("$\u00a2-\u00a5\u058f\u060b\u07fe\u07ff\u09f2\u09f3\u09fb\u0a
 _CURRENCY_BEFORE = re.compile(
     rf"((?:US|CA|AU|NZ|HK|NT|SG|MX|R|A|C|S)?\$|[{_CURRENCY_SIGNS}]"
     r"|(?<![A-Za-z])(?:[A-Z]{3}|Rs\.?|kr\.?|zł))[ \u00a0]?\Z")
-_PREFIX_LAST = frozenset(_SIGNS + "$.\u00a2\u00a3\u00a4\u00a5\u20ac\u20b9\u20a9\u20bd\u20ba"
+_PREFIX_LAST = frozenset(_SIGNS + "\u2013$.\u00a2\u00a3\u00a4\u00a5\u20ac\u20b9\u20a9\u20bd\u20ba"
                          "\u20aa\u0e3f\u20ab\u20b1\u20a6\u20b4\u20b8\u20b2\u20b5srł"
                          "ABCDEFGHIJKLMNOPQRSTUVWXYZ\u058f\u060b\u07fe\u07ff\u09f2\u09f3\u09fb"
                          "\u0af1\u0bf9\u17db\ua838\ufdfc"
@@ -385,7 +385,7 @@ FALL_BEFORE = frozenset("down fell fallen falls dropped drops declined declines 
                         "decreases lost loses dipped dips slipped slips sank sunk shrank shrunk "
                         "plunged plummeted tumbled slid eased eases retreated retreats softened "
                         "weakened skidded shed sheds cut cuts lowered reduced trimmed "
-                        "slashed".split())
+                        "slashed slumped slumps tanked sagged".split())
 RISE_BEFORE = frozenset("up rose risen rises grew grown grows gained gains increased increases "
                         "climbed climbs jumped jumps surged surges soared rallied advanced "
                         "raised hiked boosted lifted".split())
@@ -457,6 +457,16 @@ def _sign_ok(text: str, at: int) -> bool:
         return True
     char = text[at - 1]
     return not (char.isalnum() or char in "-+.,_)]%\u2030'’/\u2013\u2014")
+
+
+def _dash_minus(text: str, at: int) -> bool:
+    """Whether the en dash at ``at``, right before digits, is a minus ("Apple: –1.33%",
+    "(–3.12)"): at the start, or after a space, a colon or an opening bracket that follows no
+    digit ("10 –12" is a range)."""
+    if at == 0:
+        return True
+    char = text[at - 1]
+    return char in " \u00a0\t\n:([" and (at < 2 or not text[at - 2].isdigit())
 
 
 # The words that join two days or hours after "between" (``_When.between_before``).
@@ -745,7 +755,8 @@ class _Figures:
         if last in (" ", _NBSP) and s >= 2:
             last = text[s - 2]
         if last in _PREFIX_LAST:
-            if text[start - 1] in _SIGNS and _sign_ok(text, start - 1):
+            if text[start - 1] in _SIGNS and _sign_ok(text, start - 1) \
+                    or text[start - 1] == "\u2013" and _dash_minus(text, start - 1):
                 sign, start = text[start - 1], start - 1
             found = _CURRENCY_BEFORE.search(text, max(0, start - 6), start) if start else None
             if found:

@@ -199,6 +199,10 @@ _FRACTION = re.compile(
     rf"({'|'.join(sorted(_FRACTION_DENOMINATORS, key=len, reverse=True))}))"
     r"(?=[ \t\u00a0]+(?P<of>of)(?![\w-])|[ \t\u00a0\-\u2010]+(?P<off>off|price)(?![\w-])"
     r"|(?![\w\u2010-]))")
+# After a fraction, the point it is a fraction of: "by a quarter point", "by a quarter of a
+# percentage point" (a move of a rate, ``rulekit.sweep``'s point moves).
+_POINT_AFTER = re.compile(r"[ \t\u00a0\-\u2010]+(?:of[ \t\u00a0]+a[ \t\u00a0]+)?"
+                          r"(?:percentage[ \t\u00a0\-\u2010]+)?points?(?![\w-])")
 _FRACTION_TOKENS = frozenset(word.encode() for word in _FRACTION_DENOMINATORS) | frozenset(
     f"{a}-{b}".encode() for a in _FRACTION_NUMERATORS for b in _FRACTION_DENOMINATORS)
 _FRACTION_WORD = re.compile("third|quarter|fourth|fifth|sixth|eighth|tenth")
@@ -305,6 +309,8 @@ class _Words:
                 if not match.group("of") and not match.group("off") \
                         and before not in _SAVE_PREV and before != "by":
                     continue    # "by a third" ("up by a third"): a share, as "by half" is
+                if before == "by" and "point" in low and _POINT_AFTER.match(low, e):
+                    continue    # "cut by a quarter point": 25 basis points (the sweep's)
                 if self.free(s, e):
                     numerator = _FRACTION_NUMERATORS[match.group(2)]
                     denominator = _FRACTION_DENOMINATORS[match.group(3)]
