@@ -160,11 +160,16 @@ assert all(any(stem in word for stem in _MULTIPLE_STEMS) for word in _EN_MULTIPL
 _ARTICLE_BEFORE = re.compile(r"[ \t\u00a0]+(?:a|na)(?:[ \t\u00a0]+flah)?(?![\w-])")
 _DE_WORD = re.compile(_trie(["ein", "zwei", "drei", "vier", "fünf", "sech", "sieb", "acht",
                              "neun", "zehn", "elf", "zwölf", "zwanzig", "dreißig", "hundert",
-                             "tausend"], _NUMBER_WORD_GUARD) + r"[a-zäöüß]{0,57}(?![\w-])")
+                             "tausend", "anderthalb"], _NUMBER_WORD_GUARD)
+                      + r"[a-zäöüß]{0,57}(?![\w-])")
 _DE_SCALE = re.compile(r"(?i)[ \u00a0]+(millionen|million|milliarden|milliarde|mio|mrd|dutzend)"
                        r"\.?(?![\w])")
 # "eine Million", "ein Dutzend": the article is 1 before a scale or a dozen, and nowhere else.
 _DE_ARTICLES = frozenset(("ein", "eine", "einer", "einen", "einem"))
+# After "zwei Millionen", the rest of the number in words: "zwei Millionen vierhunderttausend"
+# is 2,400,000 (``_Words.german``), as French "deux millions quatre cent mille" is read.
+_DE_REST = re.compile(r"[ \u00a0]+(?:und[ \u00a0]+)?([a-zäöüß]+)(?![\w-])")
+_HALF = Decimal("0.5")
 
 
 # Ordinals as ranks (``_Words.rank_words``): "first" and "second", never read elsewhere (an
@@ -601,6 +606,8 @@ class _Words:
                 continue
             word = match.group()
             value = _de_value(word)
+            if value is None and word.endswith(("halb", "halbe")):
+                value = _de_half(word)              # zweieinhalb, anderthalb
             found = _DE_SCALE.match(text, e)
             scale_word = found.group(1).lower().replace("\u0307", "") if found else ""  # mİllionen
             if value is None:
@@ -627,6 +634,12 @@ class _Words:
                 if scale is not None:
                     hit.value *= scale
                     hit.scaled, hit.scale, hit.e = True, scale, found.end()
+                    found = _DE_REST.match(self.low, hit.e)
+                    rest = _de_value(found.group(1)) if found else None
+                    if rest is not None and rest < scale and self.free(hit.e, found.end()):
+                        # zwei Millionen vierhunderttausend: one number, written out exactly
+                        hit.value += rest
+                        hit.scaled, hit.scale, hit.e = False, 1, found.end()
             found = _WORD_SUFFIX.match(text, hit.e)
             if found and found.group("pct"):
                 hit.percent, hit.e = True, found.end()
@@ -860,6 +873,20 @@ def _de_value(word: str) -> int | None:
         low = _de_below_thousand(_de_und(right)) if right else 0
         return None if high is None or low is None else high * 1000 + low
     return _de_below_thousand(word)
+
+
+def _de_half(word: str) -> Decimal | None:
+    """A German whole number and a half in one word: zweieinhalb 2.5, dreiundeinhalb 3.5,
+    eineinhalb and anderthalb 1.5 (maybe inflected: anderthalbe); None for anything else."""
+    word = word.removesuffix("e")
+    if word == "anderthalb":
+        return Decimal("1.5")
+    head = word.removesuffix("einhalb")
+    if head == word or not head:
+        return None
+    head = head.removesuffix("und") or head
+    whole = 1 if head == "ein" else _de_value(head)
+    return None if whole is None else whole + _HALF
 
 
 def _de_below_thousand(word: str) -> int | None:
