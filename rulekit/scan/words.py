@@ -806,8 +806,12 @@ class _Words:
                 s, e = match.span()
                 if not self.free(s, e):
                     continue
-                hit = _Hit("multiple", s, e, factors[match.group()])
-                if match.group() in _ROLE_SHARES:
+                word = match.group()
+                if word in _ROLE_FRACTION_SHARES.get(language, ()) \
+                        and not _ROLE_SHARE_OF[language].match(low, e):
+                    continue                    # ein Viertel nach drei, un quart d'heure
+                hit = _Hit("multiple", s, e, factors[word])
+                if word in _ROLE_SHARES:
                     hit.kind = "word_number"
                     found = _SHARE_PRICE.match(low, e)
                     if found:                   # la mitad del precio: a discount, 50 %
@@ -1264,13 +1268,44 @@ _ROLE_MULTIPLES = {
            "das doppelte": 2, "das dreifache": 3, "das vierfache": 4, "die hälfte": 0.5,
            "doppelt so": 2, "halb so": 0.5},
 }
+# Shares written as a fraction after the article, as English "a quarter of" (probe i18n2 f2):
+# "ein Viertel Ihrer Lizenzen", "un quart de vos licences", "un quarto delle", "una quinta parte
+# de", "um terço dos"; read only before the language's "of" (``_ROLE_SHARE_OF``), so that "ein
+# Viertel nach drei", "un quart d'heure", "un cuarto de hora", "un cuarto doble" are not. A
+# numerator in words ("zwei Drittel", "deux tiers") is read as its number word.
+_THIRD = Decimal(1) / Decimal(3)
+_ROLE_FRACTION_SHARES = {
+    "de": {"ein viertel": 0.25, "ein drittel": _THIRD, "ein fünftel": 0.2, "ein achtel": 0.125,
+           "ein zehntel": 0.1},
+    "fr": {"un quart": 0.25, "un tiers": _THIRD, "un cinquième": 0.2, "un huitième": 0.125,
+           "un dixième": 0.1},
+    "es": {**{f"{article} {word} parte": value for article in ("la", "una")
+              for word, value in (("cuarta", 0.25), ("tercera", _THIRD), ("quinta", 0.2),
+                                  ("octava", 0.125), ("décima", 0.1))},
+           "un cuarto": 0.25, "un tercio": _THIRD, "un quinto": 0.2, "un décimo": 0.1},
+    "it": {"un quarto": 0.25, "un terzo": _THIRD, "un quinto": 0.2, "un ottavo": 0.125,
+           "un decimo": 0.1},
+    "pt": {"um terço": _THIRD, "um quinto": 0.2, "um décimo": 0.1},
+}
+for _language, _shares in _ROLE_FRACTION_SHARES.items():
+    _ROLE_MULTIPLES[_language].update(_shares)
+_ROLE_SHARE_OF = {
+    "de": re.compile(r"[ \u00a0]+(?:der|des|dem|aller|von|ihrer|ihres|unserer|unseres|eurer|"
+                     r"eures|seiner|seines|meiner|meines|deiner|deines|dieser|dieses)(?![\w])"),
+    "fr": re.compile(r"[ \u00a0]+(?:de|des|du)(?![\w])|[ \u00a0]+d['\u2019](?!heure)"),
+    "es": re.compile(r"[ \u00a0]+(?:de|del)[ \u00a0]+(?!(?:hora|horas|baño|estar|invitados|"
+                     r"huéspedes|hotel)(?![\w]))"),
+    "it": re.compile(r"[ \u00a0]+(?:di|dei|delle|degli|del|della|dello|dell['\u2019])(?![\w])"),
+    "pt": re.compile(r"[ \u00a0]+(?:de|do|da|dos|das)(?![\w])"),
+}
 _ROLE_MULTIPLE = {language: re.compile(rf"{_trie(sorted(words), _WORD_GUARD)}(?![\w\u2010-])")
                   for language, words in _ROLE_MULTIPLES.items()}
 _ROLE_FACTORS = {language: {word: Decimal(str(value)) for word, value in words.items()}
                  for language, words in _ROLE_MULTIPLES.items()}
 # Of these, the shares ("la moitié des clients"): a word_number 0.5, like English "half the".
 _ROLE_SHARES = frozenset(("la moitié", "la mitad", "la metà", "a metade", "de helft",
-                          "die hälfte"))
+                          "die hälfte",
+                          *(word for shares in _ROLE_FRACTION_SHARES.values() for word in shares)))
 
 
 def _split_glued(word: str, parts: dict[str, tuple[int, str]], longest: int):
