@@ -1200,7 +1200,14 @@ def _direction(text: str, mention: Mention) -> int:
 # ("varié", "verändert") backs either sign (``_changed_other``).
 _FALL_OTHER = FALL_OTHER | {"minus"}
 _RISE_OTHER = RISE_OTHER | {"plus"}
-_FALL_BEFORE = FALL_BEFORE | _FALL_OTHER
+# Verbs of reducing, which say the direction of a figure held as a change ("reduzierte sich um
+# 3,2 %", "se redujeron un 3,2 %", "si sono ridotti del 3,2 %") but never make a level one: a
+# price "reduziert um 20 %", "ridotto del 20 %" is a discount (as English "reduced").
+_REDUCED_OTHER = frozenset("reduzierte reduzierten reduziert verringert réduit réduite réduits "
+                           "réduites redujo redujeron reducido reducida reducidos reducidas "
+                           "ridotto ridotta ridotti ridotte reduziu reduziram reduzido reduzida "
+                           "reduzidos reduzidas".split())
+_FALL_BEFORE = FALL_BEFORE | _FALL_OTHER | _REDUCED_OTHER
 _RISE_BEFORE = RISE_BEFORE | _RISE_OTHER
 # Between a direction word and its number: "de", "du" (French); "um", "von" (German); "un",
 # "del", "en" (Spanish); "del", "dell'", "di" (Italian); "met", "van" (Dutch).
@@ -1244,8 +1251,14 @@ _TREND_AFTER_OTHER = re.compile(
     r"afgenomen|minder|lager|menos|in meno|de moins|en moins|zurück|nach unten)|(?P<rise>"
     r"gestiegen|gewachsen|mehr|höher|gestegen|gegroeid|toegenomen|meer|hoger|más|mais|in più|"
     r"de plus|nach oben))(?![\w-])"
-    r"|[ \u00a0]?[の的]?(?:(?P<cfall>減少|减少|下降|低下|下落|ダウン|下が|減|감소|하락|줄|떨어)"
-    r"|(?P<crise>増加|增加|增长|增長|上昇|上升|アップ|上が|増|증가|상승|늘|올라))", re.IGNORECASE)
+    r"|[ \u00a0]?[の的]?(?:(?P<cfall>減少|减少|下降|低下|下落|ダウン|下が|減|감소|하락|줄|떨어"
+    r"|マイナス|少な)"
+    r"|(?P<crise>増加|增加|增长|增長|上昇|上升|アップ|上が|増|증가|상승|늘|올라|プラス|多く))",
+    re.IGNORECASE)
+# "nahm um 3,2 % ab", "nimmt um 3,2 % zu": the verb before the figure, its particle after it,
+# ending the clause (probe i18n2 f3).
+_TAKE_VERBS = frozenset("nahm nahmen nimmt nehmen".split())
+_TAKE_PARTICLE = re.compile(r"[ \u00a0]+(ab|zu)(?=[ \u00a0]*(?:[.,;:!?)\n]|\Z))")
 # Words of other languages that say a change without its direction, like "improved", "worsened"
 # and "changed" (``CHANGED_BEFORE``): before the number, maybe with a little word between ("a été
 # amélioré de 8 %", "verbesserte sich um 8 %", "mejoró un 8 %", "migliorato del 8%", "melhorou
@@ -1512,7 +1525,10 @@ _TREND_MARKS_OTHER = re.compile(
     "감소|하락|줄|떨어|증가|상승|늘|올라|amélior|verbesser|mejor|miglior|melhor|verbeter|"
     "dégrad|détérior|empir|verschlechter|empeor|peggior|pior|verslechter|改善|改进|改進|改良|"
     "悪化|恶化|개선|악화|varié|varia|veränder|geänder|cambia|cambió|mudou|mudad|verander|变化|變化|"
-    "変化|変動|변화")
+    "変化|変動|변화|"
+    "verringer|reduz|reduj|reduc|réduit|ridott|schrumpf|erhöht|genommen|caen|caem|scend|nahm|"
+    "nimmt|nehmen|"
+    "マイナス|プラス|少な|多く")
 
 
 def _may_trend(low: str) -> bool:
@@ -1601,8 +1617,9 @@ def _trend_at(text: str, start: int, end: int) -> int:
         if kept.endswith(_RISE_CJK):
             return 1
     elif last.isalpha():
+        kept, cut = _past_comparison(text, start, kept)
         words = kept.lower().split()[-4:]
-        if start > 40:
+        if cut:
             words = words[1:]       # the first may be the end of a longer word
         if words and words[-1] == "by":     # "fell by 120", "lower by 5%"
             words = words[:-1]
@@ -1619,9 +1636,11 @@ def _trend_at(text: str, start: int, end: int) -> int:
         else:
             for _ in range(2):      # "baissé de 12,5 %", "aumentó en un 12,5 %"
                 if words and words[-1] in _TREND_LINKS:
-                    words = words[:-1]
-                    if words and words[-1] in ("plus", "minus"):
+                    link, words = words[-1], words[:-1]
+                    if words and words[-1] in ("plus", "minus") and link != "von":
                         words = []              # "plus de 12 %" is "more than 12 %"
+            if words and words[-1] == "sich":
+                words = words[:-1]              # "verringerte sich um 3,2 %"
         if len(words) >= 2:
             if (words[-2], words[-1]) in _FALL_PAIRS:
                 return -1                               # "gave up 1.3%", "pulled back 1.3%"
@@ -1633,6 +1652,8 @@ def _trend_at(text: str, start: int, end: int) -> int:
                 return -1
             if word in _RISE_BEFORE:
                 return 1
+            if word in _TAKE_VERBS and (found := _TAKE_PARTICLE.match(text, end)):
+                return -1 if found.group(1) == "ab" else 1
     if last == "(" or kept.endswith(" or"):
         said = _SAID_AGAIN.search(text, max(0, start - 40), start)
         if said is not None:
@@ -1644,6 +1665,58 @@ def _trend_at(text: str, start: int, end: int) -> int:
             return 0
         return -1 if found.group("fall") or found.group("cfall") else 1
     return -1 if found.group("fall") else 1
+
+
+# A comparison between a direction word and its figure, read past (probe i18n2 f3): "fell week
+# over week by 3.2%", "dropped vs. last week by", "sanken gegenüber der Vorwoche um", "sank im
+# Vergleich zum Vormonat um", "ont baissé par rapport à la semaine dernière de", "bajaron
+# respecto a la semana anterior un", "calati rispetto alla settimana scorsa del". Read only when
+# the word before the figure's "by" ends such a phrase (``_COMPARED_LAST``), one set test.
+_PERIODS_EN = r"(?:week|month|year|quarter|day)"
+_COMPARED_BEFORE = re.compile(
+    r"[ \u00a0,]+(?:"
+    rf"{_PERIODS_EN}[ \u00a0-]+(?:over|on)[ \u00a0-]+{_PERIODS_EN}"
+    r"|(?:vs\.?|versus|compared[ \u00a0]+(?:to|with))[ \u00a0]+(?:the[ \u00a0]+)?"
+    rf"(?:last|previous|prior|same)[ \u00a0]+{_PERIODS_EN}(?:[ \u00a0]+(?:ago|before))?"
+    r"|wow|mom|yoy|qoq"
+    r"|(?:gegenüber|im[ \u00a0]+vergleich[ \u00a0]+zu[mr]?|verglichen[ \u00a0]+mit)[ \u00a0]+"
+    r"(?:de[mr][ \u00a0]+)?(?:vorwoche|vormonat|vorjahr|vortag|vorquartal|"
+    r"(?:letzten|vergangenen|vorherigen)[ \u00a0]+(?:woche|monat|jahr|quartal))"
+    r"|(?:par[ \u00a0]+rapport|comparée?s?)[ \u00a0]+(?:à[ \u00a0]+la|à[ \u00a0]+l['’]|au)[ \u00a0]*"
+    r"(?:semaine|mois|année|an|trimestre|jour|veille)"
+    r"(?:[ \u00a0]+(?:dernière|dernier|précédente|précédent|passée|passé))?"
+    r"|sur[ \u00a0]+(?:un[ \u00a0]+an|une[ \u00a0]+semaine|un[ \u00a0]+mois)"
+    r"|(?:respecto[ \u00a0]+a|frente[ \u00a0]+a|en[ \u00a0]+comparación[ \u00a0]+con)"
+    r"(?:[ \u00a0]+la|l)?[ \u00a0]+(?:semana|mes|año|trimestre|día)"
+    r"(?:[ \u00a0]+(?:anterior|pasad[oa]))?"
+    r"|rispetto[ \u00a0]+a(?:l|lla|ll['’])?[ \u00a0]*(?:settimana|mese|anno|trimestre|giorno)"
+    r"(?:[ \u00a0]+(?:precedente|scors[oa]))?"
+    r"|(?:em[ \u00a0]+relação|comparad[oa]s?)[ \u00a0]+(?:à|ao|a|com[ \u00a0]+[ao])[ \u00a0]+"
+    r"(?:semana|mês|ano|trimestre|dia)(?:[ \u00a0]+(?:anterior|passad[oa]))?"
+    r"),?(?P<link>[ \u00a0]+(?:by|um|de|d['’]|du|del|di|en|un|una|em|met|von))?\Z")
+_COMPARED_LAST = frozenset(
+    "week month year quarter day ago before wow mom yoy qoq vorwoche vormonat vorjahr vortag "
+    "vorquartal woche monat jahr quartal semaine mois année an trimestre jour veille dernière "
+    "dernier précédente précédent passée passé semana mes año día anterior pasado pasada "
+    "settimana mese anno giorno precedente scorso scorsa mês ano dia passado passada".split())
+_COMPARED_LINKS = frozenset("by um de d' d’ du del di en un una em met von".split())
+
+
+def _past_comparison(text: str, start: int, kept: str) -> tuple[str, bool]:
+    """``kept`` (the 40 characters before a figure at ``start``) without a comparison phrase
+    that ends it (``_COMPARED_BEFORE``), its "by" kept: "fell week over week by" is read as
+    "fell by". Also whether its first word may be the end of a longer one."""
+    words = kept.lower().split()[-2:]
+    if words and words[-1] in _COMPARED_LINKS:
+        del words[-1]
+    if not words or words[-1].rstrip(",") not in _COMPARED_LAST:
+        return kept, start > 40
+    head = text[max(0, start - 120):start].rstrip(" \u00a0").lower()
+    found = _COMPARED_BEFORE.search(head)
+    if found is None:
+        return kept, start > 40
+    before = head[:found.start()]
+    return before[-40:] + (found.group("link") or ""), len(before) > 40 or start > 120
 
 
 # Between the two levels of "fell from 45,830 to 41,200" (group 1) or "fell to 41,200 from

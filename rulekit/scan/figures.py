@@ -413,7 +413,12 @@ FALL_OTHER = frozenset(
     "calo calato calati calata calate sceso scesi scesa scese diminuito diminuiti diminuita "
     "diminuzione ribasso flessione "
     "caiu caíram queda diminuiu diminuíram redução recuou recuo baixa "
-    "gedaald daalde daalden daling gezakt zakte afgenomen afname".split())
+    "gedaald daalde daalden daling gezakt zakte afgenomen afname "
+    # the present tense and a few more verbs of a fall (probe i18n2 f3): "reculent de 3,2 %",
+    # "caen un", "calano del", "recuaram 3,2%"
+    "recule reculent baissent diminue diminuent chutent schrumpfte schrumpften geschrumpft "
+    "verringerte verringerten abgenommen caen bajan disminuyen calano scendono recuaram "
+    "caem".split())
 RISE_OTHER = frozenset(
     "hausse augmenté augmentée augmentés augmentées augmentation progressé progressée "
     "progression grimpé bondi "
@@ -423,7 +428,9 @@ RISE_OTHER = frozenset(
     "aumentato aumentati aumentata aumentate salito saliti salita salite cresciuto cresciuti "
     "cresciuta crescita rialzo incremento "
     "subiu subiram aumentou aumentaram cresceu cresceram crescimento alta "
-    "gestegen steeg stegen stijging gegroeid groeide toegenomen toename".split())
+    "gestegen steeg stegen stijging gegroeid groeide toegenomen toename "
+    "augmente augmentent progresse progressent grimpent erhöhte erhöhten zugenommen aumentan "
+    "crecen suben aumentano crescono salgono".split())
 CHANGE_OTHER = FALL_OTHER | RISE_OTHER
 # Between the level reached and the German or Dutch verb after it, words that are no noun of
 # the level: "auf 48.210 und ist gesunken" is no change then its level.
