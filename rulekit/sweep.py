@@ -776,6 +776,17 @@ def _zip_head(digits: str, postcodes: frozenset[str]) -> bool:
                                     for code in postcodes)
 
 
+def _held_period(run: str, keys: frozenset[str]) -> bool:
+    """Whether the code ``run`` is a period or percentile the evidence's keys name
+    (``Evidence.period_keys``): "Q2", "p95", or one before a hyphen and a word without digits
+    ("p95-Latenz", "Q2-Umsatz")."""
+    folded = run.casefold()
+    if folded in keys:
+        return True
+    head, _, rest = folded.partition("-")
+    return bool(rest) and head in keys and not any(char.isdigit() for char in rest)
+
+
 def _held_version(run: str, evidence: Evidence) -> bool:
     """"v1.2" for a version the evidence writes "1.2" (a name "1.2.0", or a field's number)."""
     found = _VERSION.fullmatch(run)
@@ -875,7 +886,7 @@ def _whole_values(text: str, az: str, mentions: Sequence[Mention], evidence: Evi
         if not code_like(run, glued_digits=mention.glued):
             continue
         if any(form in evidence.codes or form in evidence.names for form in code_forms(run)) \
-                or run.casefold() in evidence.period_keys or _held_version(run, evidence):
+                or _held_period(run, evidence.period_keys) or _held_version(run, evidence):
             settled[index] = None
             continue
         # judged in the loop, after the code's other digits (``sweep``)
@@ -2795,8 +2806,9 @@ class _Judge:
                 and (mention.value is None or mention.value <= self.settings.small_integer_limit):
             return False    # `small integers ... as` governs integers up to its limit only
         token = mention.token.casefold() if mention.glued and mention.token else None
-        if token and (token in self.evidence.names or token in self.evidence.period_keys):
-            return True     # BT-3; "Q2" for a key q2
+        if token and (token in self.evidence.names
+                      or _held_period(token, self.evidence.period_keys)):
+            return True     # BT-3; "Q2" for a key q2; "p95-Latenz" for p95_latency_ms
         if mention.ordinal and mention.start and self.text[mention.start - 1] == "#" \
                 and f"#{mention.text}".casefold() in self.evidence.names:
             return True     # "order #1042": the name "#1042" as the evidence writes it
