@@ -434,9 +434,10 @@ FALL_OTHER = frozenset(
     "caiu caíram queda diminuiu diminuíram redução recuou recuo baixa "
     "gedaald daalde daalden daling gezakt zakte afgenomen afname "
     # the present tense and a few more verbs of a fall (probe i18n2 f3): "reculent de 3,2 %",
-    # "caen un", "calano del", "recuaram 3,2%"
+    # "caen un", "calano del", "recuaram 3,2%" (not "bajan", "suben", "salgono": also download,
+    # upload, board)
     "recule reculent baissent diminue diminuent chutent schrumpfte schrumpften geschrumpft "
-    "verringerte verringerten abgenommen caen bajan disminuyen calano scendono recuaram "
+    "verringerte verringerten abgenommen caen disminuyen calano scendono recuaram "
     "caem".split())
 RISE_OTHER = frozenset(
     "hausse augmenté augmentée augmentés augmentées augmentation progressé progressée "
@@ -449,7 +450,7 @@ RISE_OTHER = frozenset(
     "subiu subiram aumentou aumentaram cresceu cresceram crescimento alta "
     "gestegen steeg stegen stijging gegroeid groeide toegenomen toename "
     "augmente augmentent progresse progressent grimpent erhöhte erhöhten zugenommen aumentan "
-    "crecen suben aumentano crescono salgono".split())
+    "crecen aumentano crescono".split())
 CHANGE_OTHER = FALL_OTHER | RISE_OTHER
 # Between the level reached and the German or Dutch verb after it, words that are no noun of
 # the level: "auf 48.210 und ist gesunken" is no change then its level.

@@ -1271,7 +1271,8 @@ _ROLE_MULTIPLES = {
 # Shares written as a fraction after the article, as English "a quarter of" (probe i18n2 f2):
 # "ein Viertel Ihrer Lizenzen", "un quart de vos licences", "un quarto delle", "una quinta parte
 # de", "um terço dos"; read only before the language's "of" (``_ROLE_SHARE_OF``), so that "ein
-# Viertel nach drei", "un quart d'heure", "un cuarto de hora", "un cuarto doble" are not. A
+# Viertel nach drei", "un quart d'heure", "un cuarto de hora", "un cuarto doble", "un tiers de
+# confiance" (a trusted third party) are not. A
 # numerator in words ("zwei Drittel", "deux tiers") is read as its number word.
 _THIRD = Decimal(1) / Decimal(3)
 _ROLE_FRACTION_SHARES = {
@@ -1292,7 +1293,8 @@ for _language, _shares in _ROLE_FRACTION_SHARES.items():
 _ROLE_SHARE_OF = {
     "de": re.compile(r"[ \u00a0]+(?:der|des|dem|aller|von|ihrer|ihres|unserer|unseres|eurer|"
                      r"eures|seiner|seines|meiner|meines|deiner|deines|dieser|dieses)(?![\w])"),
-    "fr": re.compile(r"[ \u00a0]+(?:de|des|du)(?![\w])|[ \u00a0]+d['\u2019](?!heure)"),
+    "fr": re.compile(r"[ \u00a0]+(?:de|des|du)(?![\w])(?![ \u00a0]+confiance)"
+                     r"|[ \u00a0]+d['\u2019](?!heure)"),
     "es": re.compile(r"[ \u00a0]+(?:de|del)[ \u00a0]+(?!(?:hora|horas|baño|estar|invitados|"
                      r"huéspedes|hotel)(?![\w]))"),
     "it": re.compile(r"[ \u00a0]+(?:di|dei|delle|degli|del|della|dello|dell['\u2019])(?![\w])"),
