@@ -1192,8 +1192,9 @@ class Evidence:
     @functools.cached_property
     def period_keys(self) -> frozenset[str]:
         """The quarters and halves the evidence's keys name, case-folded (``q2``, ``revenue_q3``,
-        ``h1_2026``): a key names its period as a text would, so "Q2" is that name."""
-        return frozenset(part.casefold() for key, _ in _items(self.raw)
+        ``h1_2026``): a key names its period as a text would, so "Q2" is that name; and the
+        percentiles (``p95_latency_ms``, ``p99_9_ms`` as "p99.9"), a metric's name."""
+        return frozenset(part.casefold().replace("_", ".") for key, _ in _items(self.raw)
                          for part in _PERIOD_KEY.findall(key))
 
     @functools.cached_property
@@ -2921,7 +2922,9 @@ _NAME_WORDS = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|[0-9]+")
 
 
 _ZONE_NAME = re.compile(r"(?i)(?:^|_)(?:time_?zone|tz|zone)$")
-_PERIOD_KEY = re.compile(r"(?i)(?<![a-z0-9])(q[1-4]|h[12])(?![a-z0-9])")
+# Also a percentile, a metric's name (probe i18n2 f6): p50, p95, p99, p99_9 (written p99.9).
+_PERIOD_KEY = re.compile(r"(?i)(?<![a-z0-9])(q[1-4]|h[12]|p[0-9]{1,3}(?:[._][0-9]{1,3})?)"
+                         r"(?![a-z0-9])")
 
 
 def _items(node: Any) -> Iterable[tuple[str, Any]]:

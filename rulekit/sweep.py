@@ -102,7 +102,8 @@ DEFAULT_CONTEXTS = ("ordinal", "rank", "list_position", "month", "weekday", "rat
                     "name_digits")
 
 _RANK_WORDS = frozenset({"top", "rank", "ranked", "ranking", "#", "no.", "no", "number", "place",
-                         "placed", "position", "spot"})
+                         "placed", "position", "spot",
+                         "platz", "rang"})          # "auf Platz 1", "Rang 2" (probe i18n2 f4)
 # Ranks in CJK text: 前3名 and 前三位 (the top three), トップ3 and 上位3 (Japanese).
 _CJK_RANK_AFTER_前 = frozenset("名位强強甲")
 
@@ -140,7 +141,10 @@ _RANK_VALUE_WORDS = frozenset({"rank", "ranked", "ranking", "place", "placed", "
 # After an ordinal, words that make it a rank of what the sentence is about ("took second
 # place", "the 2nd-best post", "the third-ranked post"), held to the evidence's ranks like the
 # words above; "came in" before it too ("came in third"). Not "the 2nd colour", a list position.
-_RANK_AFTER_ORDINAL = frozenset({"place", "spot", "position", "best", "ranked"})
+_RANK_AFTER_ORDINAL = frozenset({"place", "spot", "position", "best", "ranked",
+                                 # the same in German, French, Spanish, Italian, Portuguese
+                                 "platz", "rang", "stelle", "puesto", "lugar", "posición",
+                                 "posto", "posizione", "posição"})
 # Before "in" and an ordinal, verbs that make it a rank: "came in third", "finished in 3rd";
 # also a few words before an ordinal that ends its clause ("finished the race first").
 _RANK_IN = frozenset({"came", "finished", "placed", "ended", "ranked"})
@@ -799,6 +803,17 @@ def _zip_head(digits: str, postcodes: frozenset[str]) -> bool:
                                     for code in postcodes)
 
 
+def _held_period(run: str, keys: frozenset[str]) -> bool:
+    """Whether the code ``run`` is a period or percentile the evidence's keys name
+    (``Evidence.period_keys``): "Q2", "p95", or one before a hyphen and a word without digits
+    ("p95-Latenz", "Q2-Umsatz")."""
+    folded = run.casefold()
+    if folded in keys:
+        return True
+    head, _, rest = folded.partition("-")
+    return bool(rest) and head in keys and not any(char.isdigit() for char in rest)
+
+
 def _held_version(run: str, evidence: Evidence) -> bool:
     """"v1.2" for a version the evidence writes "1.2" (a name "1.2.0", or a field's number)."""
     found = _VERSION.fullmatch(run)
@@ -898,7 +913,7 @@ def _whole_values(text: str, az: str, mentions: Sequence[Mention], evidence: Evi
         if not code_like(run, glued_digits=mention.glued):
             continue
         if any(form in evidence.codes or form in evidence.names for form in code_forms(run)) \
-                or run.casefold() in evidence.period_keys or _held_version(run, evidence):
+                or _held_period(run, evidence.period_keys) or _held_version(run, evidence):
             settled[index] = None
             continue
         # judged in the loop, after the code's other digits (``sweep``)
@@ -1227,7 +1242,14 @@ def _direction(text: str, mention: Mention) -> int:
 # ("varié", "verändert") backs either sign (``_changed_other``).
 _FALL_OTHER = FALL_OTHER | {"minus"}
 _RISE_OTHER = RISE_OTHER | {"plus"}
-_FALL_BEFORE = FALL_BEFORE | _FALL_OTHER
+# Verbs of reducing, which say the direction of a figure held as a change ("reduzierte sich um
+# 3,2 %", "se redujeron un 3,2 %", "si sono ridotti del 3,2 %") but never make a level one: a
+# price "reduziert um 20 %", "ridotto del 20 %" is a discount (as English "reduced").
+_REDUCED_OTHER = frozenset("reduzierte reduzierten reduziert verringert réduit réduite réduits "
+                           "réduites redujo redujeron reducido reducida reducidos reducidas "
+                           "ridotto ridotta ridotti ridotte reduziu reduziram reduzido reduzida "
+                           "reduzidos reduzidas".split())
+_FALL_BEFORE = FALL_BEFORE | _FALL_OTHER | _REDUCED_OTHER
 _RISE_BEFORE = RISE_BEFORE | _RISE_OTHER
 # Between a direction word and its number: "de", "du" (French); "um", "von" (German); "un",
 # "del", "en" (Spanish); "del", "dell'", "di" (Italian); "met", "van" (Dutch).
@@ -1277,8 +1299,14 @@ _TREND_AFTER_OTHER = re.compile(
     r"afgenomen|minder|lager|menos|in meno|de moins|en moins|zurück|nach unten)|(?P<rise>"
     r"gestiegen|gewachsen|mehr|höher|gestegen|gegroeid|toegenomen|meer|hoger|más|mais|in più|"
     r"de plus|nach oben))(?![\w-])"
-    r"|[ \u00a0]?[の的]?(?:(?P<cfall>減少|减少|下降|低下|下落|ダウン|下が|減|감소|하락|줄|떨어)"
-    r"|(?P<crise>増加|增加|增长|增長|上昇|上升|アップ|上が|増|증가|상승|늘|올라))", re.IGNORECASE)
+    r"|[ \u00a0]?[の的]?(?:(?P<cfall>減少|减少|下降|低下|下落|ダウン|下が|減|감소|하락|줄|떨어"
+    r"|マイナス|少な)"
+    r"|(?P<crise>増加|增加|增长|增長|上昇|上升|アップ|上が|増|증가|상승|늘|올라|プラス|多く))",
+    re.IGNORECASE)
+# "nahm um 3,2 % ab", "nimmt um 3,2 % zu": the verb before the figure, its particle after it,
+# ending the clause (probe i18n2 f3).
+_TAKE_VERBS = frozenset("nahm nahmen nimmt nehmen".split())
+_TAKE_PARTICLE = re.compile(r"[ \u00a0]+(ab|zu)(?=[ \u00a0]*(?:[.,;:!?)\n]|\Z))")
 # Words of other languages that say a change without its direction, like "improved", "worsened"
 # and "changed" (``CHANGED_BEFORE``): before the number, maybe with a little word between ("a été
 # amélioré de 8 %", "verbesserte sich um 8 %", "mejoró un 8 %", "migliorato del 8%", "melhorou
@@ -1545,7 +1573,10 @@ _TREND_MARKS_OTHER = re.compile(
     "감소|하락|줄|떨어|증가|상승|늘|올라|amélior|verbesser|mejor|miglior|melhor|verbeter|"
     "dégrad|détérior|empir|verschlechter|empeor|peggior|pior|verslechter|改善|改进|改進|改良|"
     "悪化|恶化|개선|악화|varié|varia|veränder|geänder|cambia|cambió|mudou|mudad|verander|变化|變化|"
-    "変化|変動|변화")
+    "変化|変動|변화|"
+    "verringer|reduz|reduj|reduc|réduit|ridott|schrumpf|erhöht|genommen|caen|caem|scend|nahm|"
+    "nimmt|nehmen|"
+    "マイナス|プラス|少な|多く")
 
 
 def _may_trend(low: str) -> bool:
@@ -1634,8 +1665,9 @@ def _trend_at(text: str, start: int, end: int) -> int:
         if kept.endswith(_RISE_CJK):
             return 1
     elif last.isalpha():
+        kept, cut = _past_comparison(text, start, kept)
         words = kept.lower().split()[-4:]
-        if start > 40:
+        if cut:
             words = words[1:]       # the first may be the end of a longer word
         if words and words[-1] == "by":     # "fell by 120", "lower by 5%"
             words = words[:-1]
@@ -1658,9 +1690,11 @@ def _trend_at(text: str, start: int, end: int) -> int:
         else:
             for _ in range(2):      # "baissé de 12,5 %", "aumentó en un 12,5 %"
                 if words and words[-1] in _TREND_LINKS:
-                    words = words[:-1]
-                    if words and words[-1] in ("plus", "minus"):
+                    link, words = words[-1], words[:-1]
+                    if words and words[-1] in ("plus", "minus") and link != "von":
                         words = []              # "plus de 12 %" is "more than 12 %"
+            if words and words[-1] == "sich":
+                words = words[:-1]              # "verringerte sich um 3,2 %"
         if len(words) >= 2:
             if (words[-2], words[-1]) in _FALL_PAIRS:
                 return -1                               # "gave up 1.3%", "pulled back 1.3%"
@@ -1672,6 +1706,8 @@ def _trend_at(text: str, start: int, end: int) -> int:
                 return -1
             if word in _RISE_BEFORE:
                 return 1
+            if word in _TAKE_VERBS and (found := _TAKE_PARTICLE.match(text, end)):
+                return -1 if found.group(1) == "ab" else 1
     if last == "(" or kept.endswith(" or"):
         said = _SAID_AGAIN.search(text, max(0, start - 40), start)
         if said is not None:
@@ -1683,6 +1719,58 @@ def _trend_at(text: str, start: int, end: int) -> int:
             return 0
         return -1 if found.group("fall") or found.group("cfall") else 1
     return -1 if found.group("fall") else 1
+
+
+# A comparison between a direction word and its figure, read past (probe i18n2 f3): "fell week
+# over week by 3.2%", "dropped vs. last week by", "sanken gegenüber der Vorwoche um", "sank im
+# Vergleich zum Vormonat um", "ont baissé par rapport à la semaine dernière de", "bajaron
+# respecto a la semana anterior un", "calati rispetto alla settimana scorsa del". Read only when
+# the word before the figure's "by" ends such a phrase (``_COMPARED_LAST``), one set test.
+_PERIODS_EN = r"(?:week|month|year|quarter|day)"
+_COMPARED_BEFORE = re.compile(
+    r"[ \u00a0,]+(?:"
+    rf"{_PERIODS_EN}[ \u00a0-]+(?:over|on)[ \u00a0-]+{_PERIODS_EN}"
+    r"|(?:vs\.?|versus|compared[ \u00a0]+(?:to|with))[ \u00a0]+(?:the[ \u00a0]+)?"
+    rf"(?:last|previous|prior|same)[ \u00a0]+{_PERIODS_EN}(?:[ \u00a0]+(?:ago|before))?"
+    r"|wow|mom|yoy|qoq"
+    r"|(?:gegenüber|im[ \u00a0]+vergleich[ \u00a0]+zu[mr]?|verglichen[ \u00a0]+mit)[ \u00a0]+"
+    r"(?:de[mr][ \u00a0]+)?(?:vorwoche|vormonat|vorjahr|vortag|vorquartal|"
+    r"(?:letzten|vergangenen|vorherigen)[ \u00a0]+(?:woche|monat|jahr|quartal))"
+    r"|(?:par[ \u00a0]+rapport|comparée?s?)[ \u00a0]+(?:à[ \u00a0]+la|à[ \u00a0]+l['’]|au)[ \u00a0]*"
+    r"(?:semaine|mois|année|an|trimestre|jour|veille)"
+    r"(?:[ \u00a0]+(?:dernière|dernier|précédente|précédent|passée|passé))?"
+    r"|sur[ \u00a0]+(?:un[ \u00a0]+an|une[ \u00a0]+semaine|un[ \u00a0]+mois)"
+    r"|(?:respecto[ \u00a0]+a|frente[ \u00a0]+a|en[ \u00a0]+comparación[ \u00a0]+con)"
+    r"(?:[ \u00a0]+la|l)?[ \u00a0]+(?:semana|mes|año|trimestre|día)"
+    r"(?:[ \u00a0]+(?:anterior|pasad[oa]))?"
+    r"|rispetto[ \u00a0]+a(?:l|lla|ll['’])?[ \u00a0]*(?:settimana|mese|anno|trimestre|giorno)"
+    r"(?:[ \u00a0]+(?:precedente|scors[oa]))?"
+    r"|(?:em[ \u00a0]+relação|comparad[oa]s?)[ \u00a0]+(?:à|ao|a|com[ \u00a0]+[ao])[ \u00a0]+"
+    r"(?:semana|mês|ano|trimestre|dia)(?:[ \u00a0]+(?:anterior|passad[oa]))?"
+    r"),?(?P<link>[ \u00a0]+(?:by|um|de|d['’]|du|del|di|en|un|una|em|met|von))?\Z")
+_COMPARED_LAST = frozenset(
+    "week month year quarter day ago before wow mom yoy qoq vorwoche vormonat vorjahr vortag "
+    "vorquartal woche monat jahr quartal semaine mois année an trimestre jour veille dernière "
+    "dernier précédente précédent passée passé semana mes año día anterior pasado pasada "
+    "settimana mese anno giorno precedente scorso scorsa mês ano dia passado passada".split())
+_COMPARED_LINKS = frozenset("by um de d' d’ du del di en un una em met von".split())
+
+
+def _past_comparison(text: str, start: int, kept: str) -> tuple[str, bool]:
+    """``kept`` (the 40 characters before a figure at ``start``) without a comparison phrase
+    that ends it (``_COMPARED_BEFORE``), its "by" kept: "fell week over week by" is read as
+    "fell by". Also whether its first word may be the end of a longer one."""
+    words = kept.lower().split()[-2:]
+    if words and words[-1] in _COMPARED_LINKS:
+        del words[-1]
+    if not words or words[-1].rstrip(",") not in _COMPARED_LAST:
+        return kept, start > 40
+    head = text[max(0, start - 120):start].rstrip(" \u00a0").lower()
+    found = _COMPARED_BEFORE.search(head)
+    if found is None:
+        return kept, start > 40
+    before = head[:found.start()]
+    return before[-40:] + (found.group("link") or ""), len(before) > 40 or start > 120
 
 
 # Between the two levels of "fell from 45,830 to 41,200" (group 1) or "fell to 41,200 from
@@ -2826,8 +2914,9 @@ class _Judge:
                 and (mention.value is None or mention.value <= self.settings.small_integer_limit):
             return False    # `small integers ... as` governs integers up to its limit only
         token = mention.token.casefold() if mention.glued and mention.token else None
-        if token and (token in self.evidence.names or token in self.evidence.period_keys):
-            return True     # BT-3; "Q2" for a key q2
+        if token and (token in self.evidence.names
+                      or _held_period(token, self.evidence.period_keys)):
+            return True     # BT-3; "Q2" for a key q2; "p95-Latenz" for p95_latency_ms
         if mention.ordinal and mention.start and self.text[mention.start - 1] == "#" \
                 and f"#{mention.text}".casefold() in self.evidence.names:
             return True     # "order #1042": the name "#1042" as the evidence writes it

@@ -100,7 +100,13 @@ Decisions on ambiguous text, each pinned by a case in ``tests/cases/scan/``:
   fois" alone is a count), and the words doublé, el doble, duplicado, il doppio, raddoppiato, o
   dobro, dobrou, verdubbeld, verdoppelt, doppelt so, das Dreifache (``_ROLE_MULTIPLES``).
   "la moitié", "la mitad", "die Hälfte" are the share 0.5; "la mitad del precio", "la moitié du
-  prix" a 50 % discount.
+  prix" a 50 % discount. A fraction after the article is a share before the language's "of"
+  ("ein Viertel Ihrer" 0.25, "un quart de", "una quinta parte de", "um terço das"; not "ein
+  Viertel nach drei", "un quart d'heure", "un cuarto de hora"). German "zweieinhalb",
+  "eineinhalb", "anderthalb" are 2.5, 1.5, 1.5, and a number word after a scale is part of its
+  number ("zwei Millionen vierhunderttausend" 2,400,000). Ordinals in the locale's language:
+  "1er", "1re", "2e" (fr), "1º", "1.º", "1.er", "1ª" (es, it, pt), "2°" and German "1." only
+  before a word of rank ("2° posto", "1. Platz"), 1位 (ja), 1위 (ko).
 - "half" is 0.5 before "of", an article or a possessive ("half the posts", "half of them"), or
   after "by", "in", "than", "about", "nearly", ...; "half as many/much/..." is the multiple 0.5;
   "the first half", "half-hearted" are not numbers. "double"/"triple" are multiples only where

@@ -107,7 +107,7 @@ _CJK_DOUBLING = re.compile(r"翻了?([一二两兩三四])番|翻倍|加倍|翻�
 # number or a word of quantity, whose multiple the digits' reader takes ("3倍になった", 数倍).
 _CJK_DOUBLED_HALVED = re.compile(r"倍(?:[増增]|にな[っりる])|(半[減减]|[减減]半)")
 _CJK_NOT_BEFORE_BAI = frozenset(f"{_CJK_NUMERALS}0123456789数數何幾几")
-_CJK_HALF = re.compile(r"一半")
+_CJK_HALF = re.compile(r"一半|半分(?![钟鐘])")        # 半分 (ja), not 半分钟 (half a minute)
 # Half price: the percentage 50 (see the module docstring).
 _HALF_PRICE = re.compile(r"半(?:价|價|額|额|値)|반(?:값|액)|打[对對]折")
 # 三点五: found at its 点, then the integer part before it (at most 12 numerals, which must
@@ -298,7 +298,7 @@ class _Cjk:
                         and self.free(*match.span()):
                     self.claim(_Hit("multiple", *match.span(),
                                     Decimal("0.5") if match.group(1) else Decimal(2)))
-        if "一半" in text:
+        if "一半" in text or "半分" in text:
             for match in _CJK_HALF.finditer(text):
                 s = match.start()
                 if (not s or text[s - 1] not in _CJK_NUMERALS) and self.free(*match.span()):

@@ -367,6 +367,25 @@ _CLAIMED_BYTE = bytes((_CLAIMED,))
 _SMALL_RUNS = {f"{n:0{width}d}": Decimal(f"{n:0{width}d}")
                for width in (1, 2, 3) for n in range(10 ** width)}
 _ORDINAL_SUFFIX = re.compile(r"(?:st|nd|rd|th)(?![A-Za-z])")
+# Ordinals of other languages after the digits, in the text's language (probe i18n2 f4):
+# French "1er", "1re", "1ère", "2e", "2ème", "2nd"; Spanish, Italian and Portuguese "1º", "1.º",
+# "1ª" (NFKC makes them "1o", "1.o", "1a"), "1.er", and "2°" only before a word of rank ("al 2°
+# posto"; "2° oggi" is degrees); German "1." only before a word of rank ("auf dem 1. Platz": a
+# digit and a dot also end a sentence); Japanese and Korean 1位, 1위.
+_RANK_NOUNS_OTHER = (r"(?:[ \u00a0]+(?:Platz|Platzes|Rang|Ranges|Stelle|Position|Platzierung|"
+                     r"puesto|lugar|posición|posicion|posto|posizione|posição|posicao|"
+                     r"classificat[oaie]|colocad[oa])(?![\w]))")
+_OTHER_ORDINALS = {
+    "fr": re.compile(r"(?:er|re|ère|ere|e|ème|eme|nd|nde)(?![^\W\d_])"),
+    "es": re.compile(rf"\.?(?:er|o|a|os|as)(?![^\W\d_])|°(?={_RANK_NOUNS_OTHER})"),
+    "it": re.compile(rf"(?:o|a)(?![^\W\d_])|°(?={_RANK_NOUNS_OTHER})"),
+    "pt": re.compile(rf"\.?(?:o|a|os|as)(?![^\W\d_])|°(?={_RANK_NOUNS_OTHER})"),
+    "de": re.compile(rf"\.(?={_RANK_NOUNS_OTHER})"),
+    "ja": re.compile("位"),
+    "ko": re.compile("위"),
+}
+_OTHER_ORDINAL_FIRST = frozenset("eènor.°aà位위")
+_DOT_ORDINALS = frozenset(("de", "es", "pt"))       # "1. Platz", "2.º", "1.er": a dot first
 _RANGE_GAP = re.compile(r"(?i)[ \u00a0]?[-\u2010\u2013\u2014~\u301c][ \u00a0]?"
                         r"|[ \u00a0]+(?:to|through|thru|bis|à|au|tot|till|until)[ \u00a0]+"
                         r"|[ \u00a0]?[至到][ \u00a0]?")
@@ -413,7 +432,13 @@ FALL_OTHER = frozenset(
     "calo calato calati calata calate sceso scesi scesa scese diminuito diminuiti diminuita "
     "diminuzione ribasso flessione "
     "caiu caíram queda diminuiu diminuíram redução recuou recuo baixa "
-    "gedaald daalde daalden daling gezakt zakte afgenomen afname".split())
+    "gedaald daalde daalden daling gezakt zakte afgenomen afname "
+    # the present tense and a few more verbs of a fall (probe i18n2 f3): "reculent de 3,2 %",
+    # "caen un", "calano del", "recuaram 3,2%" (not "bajan", "suben", "salgono": also download,
+    # upload, board)
+    "recule reculent baissent diminue diminuent chutent schrumpfte schrumpften geschrumpft "
+    "verringerte verringerten abgenommen caen disminuyen calano scendono recuaram "
+    "caem".split())
 RISE_OTHER = frozenset(
     "hausse augmenté augmentée augmentés augmentées augmentation progressé progressée "
     "progression grimpé bondi "
@@ -423,7 +448,9 @@ RISE_OTHER = frozenset(
     "aumentato aumentati aumentata aumentate salito saliti salita salite cresciuto cresciuti "
     "cresciuta crescita rialzo incremento "
     "subiu subiram aumentou aumentaram cresceu cresceram crescimento alta "
-    "gestegen steeg stegen stijging gegroeid groeide toegenomen toename".split())
+    "gestegen steeg stegen stijging gegroeid groeide toegenomen toename "
+    "augmente augmentent progresse progressent grimpent erhöhte erhöhten zugenommen aumentan "
+    "crecen aumentano crescono".split())
 CHANGE_OTHER = FALL_OTHER | RISE_OTHER
 # Between the level reached and the German or Dutch verb after it, words that are no noun of
 # the level: "auf 48.210 und ist gesunken" is no change then its level.
@@ -738,7 +765,8 @@ class _Figures:
             last = text[s - 1] if s else " "
             if last in _LEFT_QUIET or (last in " \u00a0" and (s < 2 or _left_quiet(text, s - 2))):
                 nxt = text[e:e + 1]
-                if not nxt or (nxt in _RIGHT_QUIET and text[e + 1:e + 2] not in _CENTS_DASHES) \
+                if not nxt or (nxt in _RIGHT_QUIET and text[e + 1:e + 2] not in _CENTS_DASHES
+                               and (nxt != "." or self.info.language not in _DOT_ORDINALS)) \
                         or (nxt in " \u00a0" and _right_quiet(text, e + 1)):
                     hit = _Hit("number", s, e, value)
                     hit.decimals = decimals
@@ -825,6 +853,13 @@ class _Figures:
                 and text[e:e + 1] in ("s", "n", "r", "t"):
             found = _ORDINAL_SUFFIX.match(text, e)
             if found:
+                hit.ordinal = True
+                end = found.end()
+        if not hit.ordinal and end == e and text[e:e + 1] in _OTHER_ORDINAL_FIRST \
+                and hit.kind == "number" and not version and hit.decimals == 0 \
+                and self.info.language in _OTHER_ORDINALS and hit.value is not None:
+            found = _OTHER_ORDINALS[self.info.language].match(text, e)
+            if found:                   # 1er, 1.º, 2° posto, 1. Platz, 1位
                 hit.ordinal = True
                 end = found.end()
         glued_right = end == e and e < len(text) and (

@@ -177,7 +177,10 @@ class _Links:
                    for label in low[s:e].split(".")) or not self.free(s, e):
                 continue
             tail = _URL_TAIL.match(text, e)
-            self.add_link("url", s, tail.end() if tail else e, "", trim=True)
+            end = tail.end() if tail else e
+            if end == e and low[s:dot].replace(".", "").isdigit():
+                continue    # "el 1.er puesto", "163.com" alone: digits and an ending, no host
+            self.add_link("url", s, end, "", trim=True)
 
     def destinations(self) -> None:
         """Every link destination, claimed whole as one URL: a Markdown inline link's and a

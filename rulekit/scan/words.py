@@ -160,11 +160,16 @@ assert all(any(stem in word for stem in _MULTIPLE_STEMS) for word in _EN_MULTIPL
 _ARTICLE_BEFORE = re.compile(r"[ \t\u00a0]+(?:a|na)(?:[ \t\u00a0]+flah)?(?![\w-])")
 _DE_WORD = re.compile(_trie(["ein", "zwei", "drei", "vier", "fünf", "sech", "sieb", "acht",
                              "neun", "zehn", "elf", "zwölf", "zwanzig", "dreißig", "hundert",
-                             "tausend"], _NUMBER_WORD_GUARD) + r"[a-zäöüß]{0,57}(?![\w-])")
+                             "tausend", "anderthalb"], _NUMBER_WORD_GUARD)
+                      + r"[a-zäöüß]{0,57}(?![\w-])")
 _DE_SCALE = re.compile(r"(?i)[ \u00a0]+(millionen|million|milliarden|milliarde|mio|mrd|dutzend)"
                        r"\.?(?![\w])")
 # "eine Million", "ein Dutzend": the article is 1 before a scale or a dozen, and nowhere else.
 _DE_ARTICLES = frozenset(("ein", "eine", "einer", "einen", "einem"))
+# After "zwei Millionen", the rest of the number in words: "zwei Millionen vierhunderttausend"
+# is 2,400,000 (``_Words.german``), as French "deux millions quatre cent mille" is read.
+_DE_REST = re.compile(r"[ \u00a0]+(?:und[ \u00a0]+)?([a-zäöüß]+)(?![\w-])")
+_HALF = Decimal("0.5")
 
 
 # Ordinals as ranks (``_Words.rank_words``): "first" and "second", never read elsewhere (an
@@ -607,6 +612,8 @@ class _Words:
                 continue
             word = match.group()
             value = _de_value(word)
+            if value is None and word.endswith(("halb", "halbe")):
+                value = _de_half(word)              # zweieinhalb, anderthalb
             found = _DE_SCALE.match(text, e)
             scale_word = found.group(1).lower().replace("\u0307", "") if found else ""  # mİllionen
             if value is None:
@@ -633,6 +640,12 @@ class _Words:
                 if scale is not None:
                     hit.value *= scale
                     hit.scaled, hit.scale, hit.e = True, scale, found.end()
+                    found = _DE_REST.match(self.low, hit.e)
+                    rest = _de_value(found.group(1)) if found else None
+                    if rest is not None and rest < scale and self.free(hit.e, found.end()):
+                        # zwei Millionen vierhunderttausend: one number, written out exactly
+                        hit.value += rest
+                        hit.scaled, hit.scale, hit.e = False, 1, found.end()
             found = _WORD_SUFFIX.match(text, hit.e)
             if found and found.group("pct"):
                 hit.percent, hit.e = True, found.end()
@@ -799,8 +812,12 @@ class _Words:
                 s, e = match.span()
                 if not self.free(s, e):
                     continue
-                hit = _Hit("multiple", s, e, factors[match.group()])
-                if match.group() in _ROLE_SHARES:
+                word = match.group()
+                if word in _ROLE_FRACTION_SHARES.get(language, ()) \
+                        and not _ROLE_SHARE_OF[language].match(low, e):
+                    continue                    # ein Viertel nach drei, un quart d'heure
+                hit = _Hit("multiple", s, e, factors[word])
+                if word in _ROLE_SHARES:
                     hit.kind = "word_number"
                     found = _SHARE_PRICE.match(low, e)
                     if found:                   # la mitad del precio: a discount, 50 %
@@ -866,6 +883,20 @@ def _de_value(word: str) -> int | None:
         low = _de_below_thousand(_de_und(right)) if right else 0
         return None if high is None or low is None else high * 1000 + low
     return _de_below_thousand(word)
+
+
+def _de_half(word: str) -> Decimal | None:
+    """A German whole number and a half in one word: zweieinhalb 2.5, dreiundeinhalb 3.5,
+    eineinhalb and anderthalb 1.5 (maybe inflected: anderthalbe); None for anything else."""
+    word = word.removesuffix("e")
+    if word == "anderthalb":
+        return Decimal("1.5")
+    head = word.removesuffix("einhalb")
+    if head == word or not head:
+        return None
+    head = head.removesuffix("und") or head
+    whole = 1 if head == "ein" else _de_value(head)
+    return None if whole is None else whole + _HALF
 
 
 def _de_below_thousand(word: str) -> int | None:
@@ -1243,13 +1274,46 @@ _ROLE_MULTIPLES = {
            "das doppelte": 2, "das dreifache": 3, "das vierfache": 4, "die hälfte": 0.5,
            "doppelt so": 2, "halb so": 0.5},
 }
+# Shares written as a fraction after the article, as English "a quarter of" (probe i18n2 f2):
+# "ein Viertel Ihrer Lizenzen", "un quart de vos licences", "un quarto delle", "una quinta parte
+# de", "um terço dos"; read only before the language's "of" (``_ROLE_SHARE_OF``), so that "ein
+# Viertel nach drei", "un quart d'heure", "un cuarto de hora", "un cuarto doble", "un tiers de
+# confiance" (a trusted third party) are not. A
+# numerator in words ("zwei Drittel", "deux tiers") is read as its number word.
+_THIRD = Decimal(1) / Decimal(3)
+_ROLE_FRACTION_SHARES = {
+    "de": {"ein viertel": 0.25, "ein drittel": _THIRD, "ein fünftel": 0.2, "ein achtel": 0.125,
+           "ein zehntel": 0.1},
+    "fr": {"un quart": 0.25, "un tiers": _THIRD, "un cinquième": 0.2, "un huitième": 0.125,
+           "un dixième": 0.1},
+    "es": {**{f"{article} {word} parte": value for article in ("la", "una")
+              for word, value in (("cuarta", 0.25), ("tercera", _THIRD), ("quinta", 0.2),
+                                  ("octava", 0.125), ("décima", 0.1))},
+           "un cuarto": 0.25, "un tercio": _THIRD, "un quinto": 0.2, "un décimo": 0.1},
+    "it": {"un quarto": 0.25, "un terzo": _THIRD, "un quinto": 0.2, "un ottavo": 0.125,
+           "un decimo": 0.1},
+    "pt": {"um terço": _THIRD, "um quinto": 0.2, "um décimo": 0.1},
+}
+for _language, _shares in _ROLE_FRACTION_SHARES.items():
+    _ROLE_MULTIPLES[_language].update(_shares)
+_ROLE_SHARE_OF = {
+    "de": re.compile(r"[ \u00a0]+(?:der|des|dem|aller|von|ihrer|ihres|unserer|unseres|eurer|"
+                     r"eures|seiner|seines|meiner|meines|deiner|deines|dieser|dieses)(?![\w])"),
+    "fr": re.compile(r"[ \u00a0]+(?:de|des|du)(?![\w])(?![ \u00a0]+confiance)"
+                     r"|[ \u00a0]+d['\u2019](?!heure)"),
+    "es": re.compile(r"[ \u00a0]+(?:de|del)[ \u00a0]+(?!(?:hora|horas|baño|estar|invitados|"
+                     r"huéspedes|hotel)(?![\w]))"),
+    "it": re.compile(r"[ \u00a0]+(?:di|dei|delle|degli|del|della|dello|dell['\u2019])(?![\w])"),
+    "pt": re.compile(r"[ \u00a0]+(?:de|do|da|dos|das)(?![\w])"),
+}
 _ROLE_MULTIPLE = {language: re.compile(rf"{_trie(sorted(words), _WORD_GUARD)}(?![\w\u2010-])")
                   for language, words in _ROLE_MULTIPLES.items()}
 _ROLE_FACTORS = {language: {word: Decimal(str(value)) for word, value in words.items()}
                  for language, words in _ROLE_MULTIPLES.items()}
 # Of these, the shares ("la moitié des clients"): a word_number 0.5, like English "half the".
 _ROLE_SHARES = frozenset(("la moitié", "la mitad", "la metà", "a metade", "de helft",
-                          "die hälfte"))
+                          "die hälfte",
+                          *(word for shares in _ROLE_FRACTION_SHARES.values() for word in shares)))
 
 
 def _split_glued(word: str, parts: dict[str, tuple[int, str]], longest: int):
