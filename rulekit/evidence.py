@@ -785,6 +785,16 @@ class Evidence:
         return {value: frozenset(codes) for value, codes in found.items()}
 
     @functools.cached_property
+    def minor_majors(self) -> frozenset[Decimal]:
+        """The amounts held only as the major amount of an amount in a minor unit (0.245 for
+        ``unit_rate_p_per_kwh: 24.5``): said with the minor unit ("0.245p") they are a hundred
+        times too low (``rulekit.sweep_minor``)."""
+        paths = {path for _, _, path in self.minor_amounts}
+        majors = {abs(f.value) for f in self.figures if f.path in paths and not f.percent}
+        return frozenset(majors - {abs(f.value) for f in self.figures
+                                   if f.path not in paths and not f.percent})
+
+    @functools.cached_property
     def frequencies(self) -> frozenset[tuple[Decimal, str]]:
         """The frequencies the evidence holds, (count, period): a sig's "twice daily" or "BID",
         ``times_per_day: 2`` (``rulekit.sweep_freq.held_frequencies``)."""

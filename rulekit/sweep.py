@@ -63,6 +63,7 @@ from typing import Any, Collection, Iterable, Iterator, Sequence
 from rulekit import dates
 from rulekit.assent import agreement, assent_near, endorsed
 from rulekit.sweep_free import asked_free_held, may_say_free
+from rulekit.sweep_minor import judge_minor
 from rulekit.evidence import (_ANY_INDEX, _WORD, NO_MONEY, Evidence, RowRule, Withheld,
                               _money_name, _relative, _site, _url, month_part, name_words, noun,
                               queryless_url, said_as_year)
@@ -569,8 +570,10 @@ def sweep(text: str, evidence: Evidence, settings: SweepSettings = SweepSettings
     # answers need none, and then each figure pays none of their tests
     # "70%オフ" for ``price_ratio: 0.7``: a share paid said as a discount (``_said_as_discount``)
     paid = evidence.paid_shares
+    # "0.245p" for ``unit_rate_p_per_kwh: 24.5``: the major amount said in the minor unit
+    minor = evidence.minor_majors if evidence.minor_amounts else None
     guarded = directed or ranking or changes or measured or stating or other_changes or taxed \
-        or paid
+        or paid or minor
     judge_mention = judge.mention
     findings = frequencies
     reported: set[tuple[int, int]] = set()
@@ -617,7 +620,8 @@ def sweep(text: str, evidence: Evidence, settings: SweepSettings = SweepSettings
                     or (other_changes and mention.sign is None and abs(value) not in magnitudes
                         and _stated_change_other(text, mention, other_changes)[0])
                     or (paid and mention.percent and value in paid
-                        and _said_as_discount(text, mention)))):
+                        and _said_as_discount(text, mention))
+                    or (minor and value in minor and judge_minor(text, mention, evidence)))):
             continue    # an ordinal may be a day with its weekday ("Tuesday the 3rd")
         if kind == "url" and not mention.text.startswith("/") and _url(mention.text) in urls \
                 and not _may_be_link_text(text, mention):
@@ -2501,6 +2505,10 @@ class _Judge:
             signed = self._balance_sign(mention)
             if signed is not None:
                 return signed
+        if self.evidence.minor_amounts and not mention.percent and mention.currency is None:
+            said = judge_minor(self.text, mention, self.evidence)
+            if said is not None:    # "24.50p" for 24.5 pence; "0.245p" for it is flagged
+                return self._finding(mention, "unsupported_number", said) if said else None
         # Every test below licenses; the set lookups come first so that a backed figure, the
         # common case, is settled without the words around it (read lazily, see Mention).
         if self._matches(mention):
