@@ -173,8 +173,12 @@ def named_units(name: str) -> tuple[frozenset[str], frozenset[str]]:
                 per.add(unit)
         elif word in UNIT_OF and (word not in _NAME_AMBIGUOUS or (
                 index == len(words) - 1 and (word not in _SHORT_FOR_TIME or index and
-                                             words[index - 1].lower() in _DURATION_WORDS))):
+                                             words[index - 1].lower() in _DURATION_WORDS))) \
+                and (word not in _NAME_TAIL_ONLY or index == len(words) - 1
+                     or words[index + 1].lower() == "per"):
             counted.add(UNIT_OF[word])
+    if counted and not per:
+        _price_per_unit(counted, per, words)
     if not per:
         # a period said by an adjective: ``monthly_payment``, ``annual_fee``, ``daily_limit``
         per.update(_PERIOD_ADJECTIVES[word.lower()] for word in words
@@ -183,6 +187,31 @@ def named_units(name: str) -> tuple[frozenset[str], frozenset[str]]:
             len(lowered) == 1 or not _TOTAL_OF.isdisjoint(lowered)):
         per.add(TOTAL)              # ``total_price``: the whole amount, per no period
     return frozenset(counted), frozenset(per)
+
+
+# Words of a unit that a field's name uses as often for a thing: a meter is a device
+# (``meter_reading``, ``meter_id``, ``smart_meter_kwh``). A unit only as the name's last word or
+# before "per" (``distance_meters``, ``meters_per_second``).
+_NAME_TAIL_ONLY = frozenset({"meter", "meters"})
+# A word of a price in a field's name: with a unit of measure and no "per" its amount is per that
+# unit (``price_kwh``, ``kwh_price``, ``extra_data_price_gb``, ``prix_kwh_eur``), as
+# ``price_per_kwh`` is. Not with a unit of time (``fee_days``, ``price_valid_days`` count days),
+# nor "rate" with a unit of data (``data_rate_mb`` is a speed).
+_PRICE_NAME = frozenset("price prices cost costs fee fees tariff tariffs rate rates prix tarif "
+                        "preis precio prezzo preço".split())
+
+
+def _price_per_unit(counted: set[str], per: set[str], words: list[str]) -> None:
+    """Move the units of measure a price's name counts (``_PRICE_NAME``) to what it is per."""
+    lowered = {word.lower() for word in words}
+    if _PRICE_NAME.isdisjoint(lowered):
+        return
+    only_rate = _PRICE_NAME.isdisjoint(lowered - {"rate", "rates"})
+    for unit in list(counted):
+        kind = KIND_OF[unit]
+        if kind not in ("time", "night") and not (only_rate and kind == "data"):
+            counted.discard(unit)
+            per.add(unit)
 
 
 def _area_words(words: list[str]) -> list[str]:
