@@ -116,6 +116,35 @@ def plural(unit: str) -> str:
     return _PLURALS.get(unit) or unit + "s"
 
 
+# --- bills: large energy, binary sizes, data rates -----------------------------------------------
+# A utility's or a telecom's units: "312.4 MWh" is no "312.4 kWh", "18.6 GiB" no "18.6 GB", and a
+# data rate is a kind of its own ("500 Mbps", "500 Mb/s", "500 Mbit/s"; bytes a second with a
+# capital B: "500 MB/s", "500 MBps", eight times as much), never a size ("500 MB").
+_BILL_WORDS = {
+    "megawatt-hour": "mwh", "gigawatt-hour": "gwh",
+    "kibibyte": "kib kibibyte kibibytes", "mebibyte": "mib mebibyte mebibytes",
+    "gibibyte": "gib gibibyte gibibytes", "tebibyte": "tib tebibyte tebibytes",
+    "kbps": "kbps kb/s kbit/s kbits/s kilobit/s", "Mbps": "mbps mb/s mbit/s mbits/s megabit/s",
+    "Gbps": "gbps gb/s gbit/s gbits/s gigabit/s", "Tbps": "tbps tb/s tbit/s",
+}
+_BILL_KINDS = {"megawatt-hour": "energy", "gigawatt-hour": "energy", "kibibyte": "data",
+               "mebibyte": "data", "gibibyte": "data", "tebibyte": "data", "kbps": "data rate",
+               "Mbps": "data rate", "Gbps": "data rate", "Tbps": "data rate",
+               "kB/s": "data rate", "MB/s": "data rate", "GB/s": "data rate", "TB/s": "data rate"}
+# A rate of bits written with a capital B is one of bytes ("MB/s", "MBps"; not all capitals,
+# "MBPS", which marketing writes for bits).
+_BYTE_RATES = {"kbps": "kB/s", "Mbps": "MB/s", "Gbps": "GB/s", "Tbps": "TB/s"}
+UNIT_OF.update((word, unit) for unit, words in _BILL_WORDS.items() for word in words.split())
+KIND_OF.update(_BILL_KINDS)
+_PLURALS.update({unit: unit for unit in _BILL_KINDS if KIND_OF[unit] == "data rate"})
+
+
+def _bits_or_bytes(written: str, unit: str) -> str:
+    """A data rate as written: ``unit`` for "Mb/s", "Mbps", "MBPS"; bytes for "MB/s", "MBps"."""
+    byte = _BYTE_RATES.get(unit)
+    return byte if byte is not None and "B" in written and not written.isupper() else unit
+
+
 # Words a field's name uses as often for something else: minimum (``min_age``), secondary, a
 # month's number, an "h", "g" or "l" of an abbreviation. They are units only as the name's last
 # word (``response_min``, ``uptime_h``, ``weight_g``, ``tank_capacity_l``; "min" and "sec" only
@@ -254,6 +283,9 @@ _TOTAL_AFTER = re.compile(r"[ \u00a0]*\(?(?:in total|in all|all in|all-in|altoge
 _GLUED_UNITS = {"s": "second", "sec": "second", "secs": "second", "ms": "millisecond",
                 "min": "minute", "mins": "minute", "h": "hour", "hr": "hour", "hrs": "hour",
                 "kb": "kilobyte", "mb": "megabyte", "gb": "gigabyte", "tb": "terabyte"}
+_GLUED_UNITS.update({"kib": "kibibyte", "mib": "mebibyte", "gib": "gibibyte", "tib": "tebibyte",
+                     "kbps": "kbps", "mbps": "Mbps", "gbps": "Gbps", "mwh": "megawatt-hour",
+                     "gwh": "gigawatt-hour"})
 _GLUED_TOKEN = re.compile(r"\d+(?:\.\d+)?([A-Za-z]{1,4})")
 # Before "30s", what makes it a decade or an age: "their 30s", "the 1990s", "mid-30s", "'90s".
 _DECADE_BEFORE = re.compile(r"(?:(?<![^\W\d_])(?:their|his|her|my|your|our|the|early|mid|late)"
@@ -516,9 +548,10 @@ def unit_after(text: str, end: int, lang: str = "en") -> str | None:
     other = _OTHER_READERS.get(lang)
     if other is None:
         found = _UNIT_AFTER.match(text, end)
-        return UNIT_OF[found.group(1).lower()] if found else None
+        return _bits_or_bytes(found.group(1), UNIT_OF[found.group(1).lower()]) if found else None
     found = other.unit.match(text, end)
-    return other.units[(found.group(1) or found.group(2)).lower()] if found else None
+    return _bits_or_bytes(found.group(1) or "", other.units[(found.group(1) or found.group(2)).lower()]) \
+        if found else None
 
 
 def per_after(text: str, end: int, lang: str = "en") -> str | None:
