@@ -381,6 +381,7 @@ _CODE_KEY_WORDS = frozenset("id account acct mpan mprn mpr iban serial ref refer
 _CODE_KEY_NUMBER = frozenset("number no num nr".split())
 
 
+@functools.lru_cache(maxsize=4096)
 def _code_key(name: str) -> bool:
     words = key_words(name)
     return not _CODE_KEY_WORDS.isdisjoint(words) or any(
@@ -2270,8 +2271,8 @@ class _Builder:
         same digits in other groups name it ("12 0006 0008 123" for "1200060008123"), and
         written together they are its name ("8841229017"). Digits alone (6 or more) under such
         a name are held so too, and keep their figure."""
-        if not 6 <= len(digits := "".join(stored.split())) <= 24 or not digits.isdigit() \
-                or not (_code_key(keys[-1]) or fold_name(keys[-1]) in self.identifiers):
+        if not (_code_key(keys[-1]) or fold_name(keys[-1]) in self.identifiers) \
+                or not 6 <= len(digits := "".join(stored.split())) <= 24 or not digits.isdigit():
             return False
         self.phones.add(digits)     # grouped any way in an answer (``sweep._whole_values``)
         if digits == stored:
