@@ -2272,7 +2272,7 @@ class _Builder:
         written together they are its name ("8841229017"). Digits alone (6 or more) under such
         a name are held so too, and keep their figure."""
         if not (_code_key(keys[-1]) or fold_name(keys[-1]) in self.identifiers) \
-                or not 6 <= len(digits := "".join(stored.split())) <= 24 or not digits.isdigit():
+                or phone_field(keys[-1]) or not 6 <= len(digits := "".join(stored.split())) <= 24 or not digits.isdigit():
             return False
         self.phones.add(digits)     # grouped any way in an answer (``sweep._whole_values``)
         if digits == stored:
