@@ -553,6 +553,9 @@ def sweep(text: str, evidence: Evidence, settings: SweepSettings = SweepSettings
     # "Prices include VAT. The Double is €125.00.": a basis said once for prices in general is
     # the basis of each amount that says none of its own (``rulekit.units.general_bases``)
     general = general_bases(text) if taxed is not None else ()
+    # "0.245p" for ``unit_rate_p_per_kwh: 24.5``: the major amount said in the minor unit, which
+    # the fast path below would pass as the figure 0.245 (``rulekit.sweep_minor``)
+    minor = evidence.minor_majors if evidence.minor_amounts else None
     judge = _Judge(text, evidence, settings, locale, question, licensed_by_slots, mentions,
                    directed=_may_have_direction(az), changes=changes, measured=measured,
                    stating_other=other_changes, taxed=taxed, general=general)
@@ -570,10 +573,8 @@ def sweep(text: str, evidence: Evidence, settings: SweepSettings = SweepSettings
     # answers need none, and then each figure pays none of their tests
     # "70%オフ" for ``price_ratio: 0.7``: a share paid said as a discount (``_said_as_discount``)
     paid = evidence.paid_shares
-    # "0.245p" for ``unit_rate_p_per_kwh: 24.5``: the major amount said in the minor unit
-    minor = evidence.minor_majors if evidence.minor_amounts else None
     guarded = directed or ranking or changes or measured or stating or other_changes or taxed \
-        or paid or minor
+        or paid
     judge_mention = judge.mention
     findings = frequencies
     reported: set[tuple[int, int]] = set()
@@ -602,6 +603,12 @@ def sweep(text: str, evidence: Evidence, settings: SweepSettings = SweepSettings
         # are an absolute link the evidence holds (``_url``) and a code it holds: the common
         # cases, settled here without the judge's dispatch.
         kind, value = mention.kind, mention.value
+        if minor and value in minor and kind in _FIGURE_KINDS \
+                and judge_minor(text, mention, evidence):
+            found = judge_mention(index, mention)
+            if found is not None:
+                findings.append(found)
+            continue
         if value is not None and kind in _FIGURE_KINDS and (
                 value in percents if mention.percent else value in values
                 and mention.sign != "+" and mention.currency is None) \
@@ -620,8 +627,7 @@ def sweep(text: str, evidence: Evidence, settings: SweepSettings = SweepSettings
                     or (other_changes and mention.sign is None and abs(value) not in magnitudes
                         and _stated_change_other(text, mention, other_changes)[0])
                     or (paid and mention.percent and value in paid
-                        and _said_as_discount(text, mention))
-                    or (minor and value in minor and judge_minor(text, mention, evidence)))):
+                        and _said_as_discount(text, mention)))):
             continue    # an ordinal may be a day with its weekday ("Tuesday the 3rd")
         if kind == "url" and not mention.text.startswith("/") and _url(mention.text) in urls \
                 and not _may_be_link_text(text, mention):
