@@ -74,6 +74,8 @@ from rulekit.scan.base import _CJK_CHARS, NOT_AFTER_TITLE, _is_cjk
 from rulekit.scan.tables import DELIMITER_ROW, cells_of
 from rulekit.scan.figures import CHANGED_BEFORE, FALL_BEFORE, RISE_BEFORE, change_word_before
 from rulekit.sweep import Finding, _trend_at, phrasal_up_down
+from rulekit.sweep_minor import minor_unit_said
+from rulekit.evidence import _minor_word
 
 # Number words a compound form or an implicit figure may hold ("three-of-four", "a steal").
 _WORD_VALUES = {w: i for i, w in enumerate(
@@ -593,6 +595,7 @@ class _Figure:
     reach: int = -1             # where its field word or form ends
     implicit: bool = False      # "a steal": no figure written, only an article
     subject: bool = False       # "12 of their own": the sentence's subject's figure
+    minor: bool = False         # said in a currency's minor unit ("24.5p", "14.2¢": ``_in_minor``)
     rank: Rank | None = None    # a place ("second on the team"), not a cell
     sign: bool = False          # bound by its currency sign alone ("$49", "1,980円")
     named: "_Named | None" = None   # the row named between it and its word ("42 of X in stock")
@@ -733,6 +736,7 @@ def bind(text: str, evidence: Any, policy: Policy | None, *, locale: str = "en_U
     figures = [f for f in figures if not names_at.covers(f.start, f.end)]
     if "#" in text:     # "### 60-second shelf hack" over "- **Views:** 198,450"
         figures = _under_headings(text, figures, named, lookup, sentences)
+    figures = _in_minor(text, figures)
     bound: list[Bound] = []
     judged = [(f, _judge(f, rows, derived, lookup, sentences, text, policy, withheld))
               for f in sorted(figures, key=lambda f: f.start)]
@@ -751,7 +755,7 @@ def bind(text: str, evidence: Any, policy: Policy | None, *, locale: str = "en_U
             # 3 bathrooms of a row holding 2.5: the sweep would take the 3 another row holds
             result = dataclasses.replace(result, verdict="misattributed")
         if result.verdict == "misattributed" and index is not None and not _real(result, index) \
-                and figure not in unread:
+                and not (figure.minor and _real_minor(figure.value, index)) and figure not in unread:
             settled.discard((figure.start, figure.end))
             continue        # not a value of the evidence at all: the sweep's finding says why
         bound.append(result)
@@ -1039,6 +1043,31 @@ def _against_trend(text: str, figure: _Figure, bound: Bound, index: Evidence | N
             or abs(bound.truth) not in index.change_magnitudes:
         return False
     return _trend_at(text, figure.start, figure.end) * bound.truth < 0
+
+
+def _in_minor(text: str, figures: list[_Figure]) -> list[_Figure]:
+    """``figures``, each said in a currency's minor unit marked so ("24.5p", "24.5 pence",
+    "14.2¢", "32,45 ct": ``rulekit.sweep_minor``): it is compared with its cell in that unit,
+    as the sweep compares it. The character after the figure is tested first."""
+    marked = []
+    for figure in figures:
+        after = text[figure.end:figure.end + 2]
+        if after and (after[0] in "pPcC" or after[0] in " \u00a0" and after[1:] in _MINOR_NEXT) \
+                and not figure.currency and not figure.percent \
+                and minor_unit_said(text, figure) is not None or figure.text.endswith("¢"):
+            figure = dataclasses.replace(figure, minor=True)
+        marked.append(figure)
+    return marked
+
+
+_MINOR_NEXT = frozenset("pPcCr")     # after a space: pence, cents, ct, Cent, Rappen
+
+
+def _real_minor(value: Decimal, index: Evidence) -> bool:
+    """Whether an amount said in a minor unit is a real figure of the evidence: one held in a
+    minor unit (``unit_rate_p_per_kwh: 13.2``), or whose major amount is held (0.132)."""
+    return any(value == amount for amount, _, _ in index.minor_amounts) \
+        or value.scaleb(-2) in index.values
 
 
 def _real(bound: Bound, index: Evidence) -> bool:
@@ -1777,7 +1806,7 @@ def _nearest(figure: _Figure, lookup: _Lookup, sentences: list[int], wanted: fro
 def _verdict(figure: _Figure, entity: str | None, label: str, field: str, raw: Any,
              policy: Policy) -> Bound:
     truth = raw if isinstance(raw, Decimal) else _number(raw)
-    forms = _shown_forms(policy, entity, field, truth, figure.percent) \
+    forms = _shown_forms(policy, entity, field, truth, figure.percent, figure.minor) \
         if truth is not None else []
     shown = _money_text(policy, entity, field, raw) or (_plain(forms[-1]) if forms else "")
     make = functools.partial(Bound, figure.start, figure.end, figure.text, figure.value, entity,
@@ -1835,15 +1864,24 @@ def _other_money(policy: Policy, entity: str | None, field: str, currency: str) 
 
 
 def _shown_forms(policy: Policy, entity: str | None, field: str, truth: Decimal,
-                 percent: bool = False) -> list[Decimal]:
+                 percent: bool = False, minor: bool = False) -> list[Decimal]:
     """The cell as text may show it: as stored, money stored in minor units in major ones only
     (129900 is "$1,299.00", never "$129,900"), a ratio also as a percentage; a ``decimal
     ratio``'s only as a percentage when the figure is written as one (``percent``); not a
     percent field whose name says it holds points (``dividend_yield_pct: 0.45`` is 0.45 %,
-    never 45 %)."""
+    never 45 %). Money said in a minor unit (``minor``: "24.5p") is compared in that unit:
+    the cell of a field stored in minor units as stored (24.5 pence, whatever its decimals),
+    one stored in major units times a hundred (0.245 is 24.5p); in major units, a cell in minor
+    units is read in them whatever its decimals (24.5 pence is £0.245)."""
     spec = policy.entity(entity).field(field) if entity and policy.entity(entity) else None
-    if spec is not None and spec.type.kind == "money" and \
-            getattr(spec.type, "storage", None) == "minor" and truth == truth.to_integral_value():
+    stored_minor = spec is not None and spec.type.kind == "money" and \
+        getattr(spec.type, "storage", None) == "minor"
+    if minor and spec is not None and spec.type.kind == "money":
+        from babel.numbers import get_currency_precision
+
+        digits = get_currency_precision(spec.type.currency or policy.currency or "USD")
+        return [abs(truth if stored_minor else truth.scaleb(digits)).normalize()]
+    if stored_minor and (truth == truth.to_integral_value() or _minor_word(field)):
         from babel.numbers import get_currency_precision
 
         truth = truth.scaleb(-get_currency_precision(spec.type.currency or policy.currency or "USD"))

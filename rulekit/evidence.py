@@ -379,6 +379,22 @@ def key_words(name: str) -> tuple[str, ...]:
 _LETTERS = re.compile(r"[^\W\d_]+")
 
 
+# A field named for a code of digits: an account, meter, customer or reference number, an id
+# (``account_number``, ``mpan``, ``mprn``, ``meter_serial``, ``customer_id``, ``policy_no``; not
+# ``number_of_units``): its digits in groups are one code (``_Builder._grouped_code``).
+_CODE_KEY_WORDS = frozenset("id account acct mpan mprn mpr iban serial ref reference uprn msn "
+                            "ban".split())
+_CODE_KEY_NUMBER = frozenset("number no num nr".split())
+
+
+@functools.lru_cache(maxsize=4096)
+def _code_key(name: str) -> bool:
+    words = key_words(name)
+    return not _CODE_KEY_WORDS.isdisjoint(words) or any(
+        word in _CODE_KEY_NUMBER and words[at + 1:at + 2] != ("of",)
+        for at, word in enumerate(words))
+
+
 @functools.lru_cache(maxsize=4096)
 def _ratio_reading(name: str) -> str | None:
     """What a field's name says of its number as a percentage: "points" (``discount_pct``,
@@ -803,6 +819,16 @@ class Evidence:
         for value, unit, _ in self.minor_amounts:
             found.setdefault(value, set()).add(unit)    # 24.5 "in pence"
         return {value: frozenset(codes) for value, codes in found.items()}
+
+    @functools.cached_property
+    def minor_majors(self) -> frozenset[Decimal]:
+        """The amounts held only as the major amount of an amount in a minor unit (0.245 for
+        ``unit_rate_p_per_kwh: 24.5``): said with the minor unit ("0.245p") they are a hundred
+        times too low (``rulekit.sweep_minor``)."""
+        paths = {path for _, _, path in self.minor_amounts}
+        majors = {abs(f.value) for f in self.figures if f.path in paths and not f.percent}
+        return frozenset(majors - {abs(f.value) for f in self.figures
+                                   if f.path not in paths and not f.percent})
 
     @functools.cached_property
     def frequencies(self) -> frozenset[tuple[Decimal, str]]:
@@ -2180,6 +2206,8 @@ class _Builder:
             return
         if leaf.plain_number and self._code_digits(stripped, keys):
             return
+        if keys and stripped[:1].isdigit() and self._grouped_code(stripped, keys):
+            return      # "8841 2290 17" under account_number: one code, no figures
         skip = self._no_quantities(text, mentions, keys) \
             if mentions and not leaf.plain_number else ()
         timed = self._durations(text, mentions) if mentions and ("h" in text or "H" in text) \
@@ -2333,6 +2361,22 @@ class _Builder:
         self.names.add(stored)
         if postcode:
             self.postcodes.add(stored)
+        return True
+
+    def _grouped_code(self, stored: str, keys: tuple[str, ...]) -> bool:
+        """Whether ``stored`` is a code of digits written in groups ("8841 2290 17", "12 0006
+        0008 123") in a field named for one (``_CODE_KEY``) or declared ``identifier``: one
+        code, whose groups are no figures. Its digits are held as a phone number's are, so the
+        same digits in other groups name it ("12 0006 0008 123" for "1200060008123"), and
+        written together they are its name ("8841229017"). Digits alone (6 or more) under such
+        a name are held so too, and keep their figure."""
+        if not (_code_key(keys[-1]) or fold_name(keys[-1]) in self.identifiers) \
+                or phone_field(keys[-1]) or not 6 <= len(digits := "".join(stored.split())) <= 24 or not digits.isdigit():
+            return False
+        self.phones.add(digits)     # grouped any way in an answer (``sweep._whole_values``)
+        if digits == stored:
+            return False
+        self.names.update((" ".join(stored.split()).casefold(), digits))
         return True
 
     def _not_quantity(self, mention: Mention, what: str) -> None:

@@ -63,6 +63,7 @@ from typing import Any, Collection, Iterable, Iterator, Sequence
 from rulekit import dates
 from rulekit.assent import _SENTENCE_END, agreement, assent_near, endorsed
 from rulekit.sweep_free import asked_free_held, may_say_free
+from rulekit.sweep_minor import judge_minor
 from rulekit.evidence import (_ANY_INDEX, _WORD, NO_MONEY, Evidence, RowRule, Withheld,
                               _money_name, _relative, _site, _url, month_part, name_words, noun,
                               queryless_url, said_as_year)
@@ -562,6 +563,9 @@ def sweep(text: str, evidence: Evidence, settings: SweepSettings = SweepSettings
     # "Prices include VAT. The Double is €125.00.": a basis said once for prices in general is
     # the basis of each amount that says none of its own (``rulekit.units.general_bases``)
     general = general_bases(text) if taxed is not None else ()
+    # "0.245p" for ``unit_rate_p_per_kwh: 24.5``: the major amount said in the minor unit, which
+    # the fast path below would pass as the figure 0.245 (``rulekit.sweep_minor``)
+    minor = evidence.minor_majors if evidence.minor_amounts else None
     judge = _Judge(text, evidence, settings, locale, question, licensed_by_slots, mentions,
                    directed=_may_have_direction(az), changes=changes, measured=measured,
                    stating_other=other_changes, taxed=taxed, general=general)
@@ -609,6 +613,12 @@ def sweep(text: str, evidence: Evidence, settings: SweepSettings = SweepSettings
         # are an absolute link the evidence holds (``_url``) and a code it holds: the common
         # cases, settled here without the judge's dispatch.
         kind, value = mention.kind, mention.value
+        if minor and value in minor and kind in _FIGURE_KINDS \
+                and judge_minor(text, mention, evidence):
+            found = judge_mention(index, mention)
+            if found is not None:
+                findings.append(found)
+            continue
         if value is not None and kind in _FIGURE_KINDS and (
                 value in percents if mention.percent else value in values
                 and mention.sign != "+" and mention.currency is None) \
@@ -2697,6 +2707,10 @@ class _Judge:
             signed = self._balance_sign(mention)
             if signed is not None:
                 return signed
+        if self.evidence.minor_amounts and not mention.percent and mention.currency is None:
+            said = judge_minor(self.text, mention, self.evidence)
+            if said is not None:    # "24.50p" for 24.5 pence; "0.245p" for it is flagged
+                return self._finding(mention, "unsupported_number", said) if said else None
         # Every test below licenses; the set lookups come first so that a backed figure, the
         # common case, is settled without the words around it (read lazily, see Mention).
         if self._matches(mention):

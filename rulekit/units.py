@@ -231,6 +231,35 @@ def plural(unit: str) -> str:
     return _PLURALS.get(unit) or unit + "s"
 
 
+# --- bills: large energy, binary sizes, data rates -----------------------------------------------
+# A utility's or a telecom's units: "312.4 MWh" is no "312.4 kWh", "18.6 GiB" no "18.6 GB", and a
+# data rate is a kind of its own ("500 Mbps", "500 Mb/s", "500 Mbit/s"; bytes a second with a
+# capital B: "500 MB/s", "500 MBps", eight times as much), never a size ("500 MB").
+_BILL_WORDS = {
+    "megawatt-hour": "mwh", "gigawatt-hour": "gwh",
+    "kibibyte": "kib kibibyte kibibytes", "mebibyte": "mib mebibyte mebibytes",
+    "gibibyte": "gib gibibyte gibibytes", "tebibyte": "tib tebibyte tebibytes",
+    "kbps": "kbps kb/s kbit/s kbits/s kilobit/s", "Mbps": "mbps mb/s mbit/s mbits/s megabit/s",
+    "Gbps": "gbps gb/s gbit/s gbits/s gigabit/s", "Tbps": "tbps tb/s tbit/s",
+}
+_BILL_KINDS = {"megawatt-hour": "energy", "gigawatt-hour": "energy", "kibibyte": "data",
+               "mebibyte": "data", "gibibyte": "data", "tebibyte": "data", "kbps": "data rate",
+               "Mbps": "data rate", "Gbps": "data rate", "Tbps": "data rate",
+               "kB/s": "data rate", "MB/s": "data rate", "GB/s": "data rate", "TB/s": "data rate"}
+# A rate of bits written with a capital B is one of bytes ("MB/s", "MBps"; not all capitals,
+# "MBPS", which marketing writes for bits).
+_BYTE_RATES = {"kbps": "kB/s", "Mbps": "MB/s", "Gbps": "GB/s", "Tbps": "TB/s"}
+UNIT_OF.update((word, unit) for unit, words in _BILL_WORDS.items() for word in words.split())
+KIND_OF.update(_BILL_KINDS)
+_PLURALS.update({unit: unit for unit in _BILL_KINDS if KIND_OF[unit] == "data rate"})
+
+
+def _bits_or_bytes(written: str, unit: str) -> str:
+    """A data rate as written: ``unit`` for "Mb/s", "Mbps", "MBPS"; bytes for "MB/s", "MBps"."""
+    byte = _BYTE_RATES.get(unit)
+    return byte if byte is not None and "B" in written and not written.isupper() else unit
+
+
 # Words a field's name uses as often for something else: minimum (``min_age``), secondary, a
 # month's number, an "h", "g" or "l" of an abbreviation. They are units only as the name's last
 # word (``response_min``, ``uptime_h``, ``weight_g``, ``tank_capacity_l``; "min" and "sec" only
@@ -291,8 +320,12 @@ def named_units(name: str) -> tuple[frozenset[str], frozenset[str]]:
                 per.add(unit)
         elif word in UNIT_OF and (word not in _NAME_AMBIGUOUS or (
                 index == len(words) - 1 and (word not in _SHORT_FOR_TIME or index and
-                                             words[index - 1].lower() in _DURATION_WORDS))):
+                                             words[index - 1].lower() in _DURATION_WORDS))) \
+                and (word not in _NAME_TAIL_ONLY or index == len(words) - 1
+                     or words[index + 1].lower() == "per"):
             counted.add(UNIT_OF[word])
+    if counted and not per:
+        _price_per_unit(counted, per, words)
     if not per:
         # a period said by an adjective: ``monthly_payment``, ``annual_fee``, ``daily_limit``
         per.update(_PERIOD_ADJECTIVES[word.lower()] for word in words
@@ -301,6 +334,31 @@ def named_units(name: str) -> tuple[frozenset[str], frozenset[str]]:
             len(lowered) == 1 or not _TOTAL_OF.isdisjoint(lowered)):
         per.add(TOTAL)              # ``total_price``: the whole amount, per no period
     return frozenset(counted), frozenset(per)
+
+
+# Words of a unit that a field's name uses as often for a thing: a meter is a device
+# (``meter_reading``, ``meter_id``, ``smart_meter_kwh``). A unit only as the name's last word or
+# before "per" (``distance_meters``, ``meters_per_second``).
+_NAME_TAIL_ONLY = frozenset({"meter", "meters"})
+# A word of a price in a field's name: with a unit of measure and no "per" its amount is per that
+# unit (``price_kwh``, ``kwh_price``, ``extra_data_price_gb``, ``prix_kwh_eur``), as
+# ``price_per_kwh`` is. Not with a unit of time (``fee_days``, ``price_valid_days`` count days),
+# nor "rate" with a unit of data (``data_rate_mb`` is a speed).
+_PRICE_NAME = frozenset("price prices cost costs fee fees tariff tariffs rate rates prix tarif "
+                        "preis precio prezzo preço".split())
+
+
+def _price_per_unit(counted: set[str], per: set[str], words: list[str]) -> None:
+    """Move the units of measure a price's name counts (``_PRICE_NAME``) to what it is per."""
+    lowered = {word.lower() for word in words}
+    if _PRICE_NAME.isdisjoint(lowered):
+        return
+    only_rate = _PRICE_NAME.isdisjoint(lowered - {"rate", "rates"})
+    for unit in list(counted):
+        kind = KIND_OF[unit]
+        if kind not in ("time", "night") and not (only_rate and kind == "data"):
+            counted.discard(unit)
+            per.add(unit)
 
 
 def _area_words(words: list[str]) -> list[str]:
@@ -348,6 +406,9 @@ _TOTAL_AFTER = re.compile(r"[ \u00a0]*\(?(?:in total|in all|all in|all-in|altoge
 _GLUED_UNITS = {"s": "second", "sec": "second", "secs": "second", "ms": "millisecond",
                 "min": "minute", "mins": "minute", "h": "hour", "hr": "hour", "hrs": "hour",
                 "kb": "kilobyte", "mb": "megabyte", "gb": "gigabyte", "tb": "terabyte"}
+_GLUED_UNITS.update({"kib": "kibibyte", "mib": "mebibyte", "gib": "gibibyte", "tib": "tebibyte",
+                     "kbps": "kbps", "mbps": "Mbps", "gbps": "Gbps", "mwh": "megawatt-hour",
+                     "gwh": "gigawatt-hour"})
 _GLUED_TOKEN = re.compile(r"\d+(?:\.\d+)?([A-Za-z]{1,4})")
 # Before "30s", what makes it a decade or an age: "their 30s", "the 1990s", "mid-30s", "'90s".
 _DECADE_BEFORE = re.compile(r"(?:(?<![^\W\d_])(?:their|his|her|my|your|our|the|early|mid|late)"
@@ -676,9 +737,10 @@ def unit_after(text: str, end: int, lang: str = "en") -> str | None:
     other = _OTHER_READERS.get(lang)
     if other is None:
         found = _UNIT_AFTER.match(text, end)
-        return UNIT_OF[found.group(1).lower()] if found else None
+        return _bits_or_bytes(found.group(1), UNIT_OF[found.group(1).lower()]) if found else None
     found = other.unit.match(text, end)
-    return other.units[(found.group(1) or found.group(2)).lower()] if found else None
+    return _bits_or_bytes(found.group(1) or "", other.units[(found.group(1) or found.group(2)).lower()]) \
+        if found else None
 
 
 def per_after(text: str, end: int, lang: str = "en") -> str | None:
