@@ -71,7 +71,7 @@ from rulekit.numbers import plain_decimal
 from rulekit.policy import Binding, BoundEntity, Formula, Policy, Rank
 from rulekit.scan import Mention, scan
 from rulekit.scan.base import _CJK_CHARS, NOT_AFTER_TITLE, _is_cjk
-from rulekit.scan.tables import DELIMITER_ROW, cells_of
+from rulekit.scan.tables import DELIMITER_ROW, cells_of, row_span
 from rulekit.scan.figures import CHANGED_BEFORE, FALL_BEFORE, RISE_BEFORE, change_word_before
 from rulekit.sweep import Finding, _trend_at, phrasal_up_down
 
@@ -480,6 +480,12 @@ class _Named:
     object: bool = False    # the object of a preposition or verb
 
 
+# A name is a whole word; underscore emphasis around it is its edge, as asterisks are
+# ("_60-second shelf hack_", "__Threads__"), not the inside of a snake_case word.
+_NAME_BEFORE = r"(?:(?<![\w-])|(?<=_)(?<![^\W_]_)(?<![^\W_]__))"
+_NAME_AFTER = r"(?:(?![\w-])|(?=__?(?!\w)))"
+
+
 class _Rows:
     """The located rows of every bound entity and the names that point at them."""
 
@@ -507,8 +513,9 @@ class _Rows:
         alternation = lambda items: "|".join(re.escape(n) for n in sorted(items, key=len, reverse=True))  # noqa: E731
         self._single = alternation(single) if single else None
         self._multi = alternation(multi) if multi else None
-        self.single = re.compile(rf"(?<![\w-])(?:{self._single})(?![\w-])") if single else None
-        self.multi = re.compile(rf"(?<![\w-])(?:{self._multi})(?![\w-])",
+        self.single = re.compile(rf"{_NAME_BEFORE}(?:{self._single}){_NAME_AFTER}") \
+            if single else None
+        self.multi = re.compile(rf"{_NAME_BEFORE}(?:{self._multi}){_NAME_AFTER}",
                                 re.IGNORECASE) if multi else None
         self.folded = {n.casefold(): n for n in multi}
 
@@ -519,8 +526,8 @@ class _Rows:
         either side is an edge of a name too. An ASCII text keeps the strict patterns."""
         if text.isascii():
             return (self.multi, True), (self.single, False)
-        edge_before = rf"(?:(?<![\w-])|(?<=[{_CJK_CHARS}]))"
-        edge_after = rf"(?:(?![\w-])|(?=[{_CJK_CHARS}]))"
+        edge_before = rf"(?:{_NAME_BEFORE}|(?<=[{_CJK_CHARS}]))"
+        edge_after = rf"(?:{_NAME_AFTER}|(?=[{_CJK_CHARS}]))"
         single = re.compile(rf"{edge_before}(?:{self._single}){edge_after}") \
             if self._single else None
         multi = re.compile(rf"{edge_before}(?:{self._multi}){edge_after}", re.IGNORECASE) \
@@ -1245,8 +1252,11 @@ def _table_cells(text: str, vocabulary: _Vocabulary, named: Sequence["_Named"], 
     figures_at = [m.start for m in scanned]
     lines = _line_spans(text)
     for index in range(len(lines) - 1):
-        head, rule = lines[index], lines[index + 1]
-        if "|" not in text[head[0]:head[1]] or not DELIMITER_ROW.match(text, *rule):
+        head = lines[index]
+        if "|" not in text[head[0]:head[1]]:
+            continue
+        head = row_span(text, *head)
+        if not DELIMITER_ROW.match(text, *row_span(text, *lines[index + 1])):
             continue
         columns = {}
         for column, (a, b) in enumerate(cells_of(text, *head)):
@@ -1259,7 +1269,7 @@ def _table_cells(text: str, vocabulary: _Vocabulary, named: Sequence["_Named"], 
         for row_start, row_end in lines[index + 2:]:
             if "|" not in text[row_start:row_end]:
                 break
-            cells = cells_of(text, row_start, row_end)
+            cells = cells_of(text, *row_span(text, row_start, row_end))
             names = [n for n in named[bisect.bisect_left(starts, row_start):
                                       bisect.bisect_left(starts, row_end)] if not n.pronoun]
             if len({(n.entity, n.row) for n in names}) != 1:
