@@ -74,6 +74,7 @@ from rulekit.scan.base import _CJK_CHARS, NOT_AFTER_TITLE, _is_cjk
 from rulekit.scan.tables import DELIMITER_ROW, cells_of, row_span
 from rulekit.scan.figures import CHANGED_BEFORE, FALL_BEFORE, RISE_BEFORE, change_word_before
 from rulekit.sweep import Finding, _trend_at, phrasal_up_down
+from rulekit.units import UNIT_OF, unit_said_after, unit_word
 
 # Number words a compound form or an implicit figure may hold ("three-of-four", "a steal").
 _WORD_VALUES = {w: i for i, w in enumerate(
@@ -318,6 +319,10 @@ class _Vocabulary:
     # the owners of each in that order: what a field word names (``_owners_named``).
     owner_words: re.Pattern | None = None
     owner_pairs: tuple[tuple[tuple[str, str], ...], ...] = ()
+    # The unit of measure a field word names ("sq ft": "square-foot", ``rulekit.units``) and
+    # the fields so named, one a entity: a figure in another notation of that unit ("1,850
+    # ft²", "2,400-square-foot") is theirs, read as the sweep reads units.
+    units: Mapping[str, tuple[tuple[str, str], ...]] = dataclasses.field(default_factory=dict)
 
 
 def _word_pattern(word: str) -> str:
@@ -449,13 +454,20 @@ def _compiled_vocabulary(binding: Binding, dated: frozenset[tuple[str, str]] = f
     after = [f"(?P<d{i}>{_word_pattern(w)})" for i, w in enumerate(days_ordered)
              if _is_cjk(w.strip()[:1])]
     days_after = re.compile(_DAY_WORD_GAP + "(?:" + "|".join(after) + ")") if after else None
+    units: dict[str, set[tuple[str, str]]] = {}
+    for word, pairs in owners.items():
+        if (unit := UNIT_OF.get(word.casefold())) is not None:
+            units.setdefault(unit, set()).update(pairs)
+    units = {unit: pairs for unit, pairs in units.items()     # a unit of two fields names none
+             if len({entity for entity, _ in pairs}) == len(pairs)}
     return _Vocabulary(words, {w: tuple(o) for w, o in owners.items()}, tuple(ordered), before,
                        tuple(forms),
                        pronouns, {k: frozenset(v) for k, v in pronoun_entities.items()},
                        days, tuple(days_ordered), {w: tuple(o) for w, o in day_owners.items()},
                        days_after, re.compile("|".join(f"({_word_pattern(w)})" for w in owners),
                                               re.IGNORECASE) if owners else None,
-                       tuple(tuple(o) for o in owners.values()))
+                       tuple(tuple(o) for o in owners.values()),
+                       {unit: tuple(sorted(pairs)) for unit, pairs in units.items()})
 
 
 # Between a date and a CJK word after it: its weekday in brackets ("(木)", "（周四）") and a
@@ -724,7 +736,7 @@ def bind(text: str, evidence: Any, policy: Policy | None, *, locale: str = "en_U
     figures = _in_lists(text, figures + _implicit(text, vocabulary, claimed, scanned))
     figures += _own(text, scanned, figures, claimed, sentences)
     unread = ()             # figures the scanner does not read: the sweep cannot judge them
-    if vocabulary.words is not None and ("alf-" in text or "uarter-" in text):
+    if vocabulary.words is not None and ("alf" in text or "uarter" in text):
         unread = _hyphened_fractions(text, vocabulary, claimed)
         figures += unread
     # Words inside a field word ("three" of "percent from three") are not figures.
@@ -1091,23 +1103,32 @@ def _word_after(text: str, after_start: int, mention: Mention, vocabulary: _Voca
                   or _is_cjk(probe[match.end() - 1])):
         end = after_start + gap + match.end() - len(prefix)
         return _owners_of(vocabulary, match), (after_start, max(end, after_start))
+    if vocabulary.units and not prefix:
+        # the field's unit in another notation: "1,850 ft²", "1,850 SF", "2,400-square-foot"
+        said = unit_said_after(text, after_start)
+        if said is not None and said[0] in vocabulary.units:
+            return vocabulary.units[said[0]], (after_start, said[1])
     return (), None
 
 
 # Between a fraction in words and its field word: "half an acre", "a quarter of an acre".
 _FRACTION_OF = re.compile(r"(?:of[ \t\u00a0]+)?an?[ \t\u00a0]+", re.IGNORECASE)
 # A fraction glued to its field word by a hyphen, which the scanner reads as no figure (as in
-# "half-price"): "a half-acre lot", "a quarter-acre lot" (``_hyphened_fractions``).
-_HYPHENED_FRACTION = re.compile(r"(?<![\w-])(half|quarter)-(?=\w)", re.IGNORECASE)
-_FRACTION_VALUES = {"half": Decimal("0.5"), "quarter": Decimal("0.25")}
+# "half-price"): "a half-acre lot", "a quarter-acre lot", "a three-quarter-acre lot"; or after
+# an article, spaced: "a half acre", "a quarter acre" (not the half of "2 and a half acres")
+# (``_hyphened_fractions``).
+_HYPHENED_FRACTION = re.compile(r"(?<![\w-])(?<!and )(?<!and\u00a0)(an?[ \t\u00a0]+)?"
+                                r"(half|quarter|three-quarter)(?(1)[- \t\u00a0]|-)(?=\w)",
+                                re.IGNORECASE)
+_FRACTION_VALUES = {"half": Decimal("0.5"), "quarter": Decimal("0.25"),
+                    "three-quarter": Decimal("0.75")}
 
 
 def _hyphened_fractions(text: str, vocabulary: _Vocabulary, claimed: _Spans) -> list[_Figure]:
-    """"a half-acre lot": "half" states 0.5 of the field whose word follows the hyphen, when
-    that word is a unit of measure ("acres", ``rulekit.units``); before any other word it
-    names a kind ("a half-bath" is one bathroom of a kind, not half of the count)."""
-    from rulekit.units import unit_word
-
+    """"a half-acre lot": "half" states 0.5 of the field whose word follows the hyphen (or
+    the space after "a half"), when that word is a unit of measure ("acres",
+    ``rulekit.units``); before any other word it names a kind ("a half-bath" is one bathroom
+    of a kind, not half of the count)."""
     found = []
     for match in _HYPHENED_FRACTION.finditer(text):
         rest = text[match.end():match.end() + _WINDOW]
@@ -1115,12 +1136,12 @@ def _hyphened_fractions(text: str, vocabulary: _Vocabulary, claimed: _Spans) -> 
         if not word or not _word_ends(rest, word.end()) \
                 or unit_word(re.split(r"[\s\-–]+", word.group())[0]) is None:
             continue
-        start, end = match.start(1), match.end() + word.end()
+        start, end = match.start(2), match.end() + word.end()
         if claimed.overlaps(start, end):
             continue
         claimed.add(match.end(), end)
-        found.append(_Figure(start, match.end(1), match.group(1),
-                             _FRACTION_VALUES[match.group(1).casefold()],
+        found.append(_Figure(start, match.end(2), match.group(2),
+                             _FRACTION_VALUES[match.group(2).casefold()],
                              _owners_of(vocabulary, word), shown_decimals=2, reach=end))
     return found
 
