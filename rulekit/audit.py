@@ -185,7 +185,8 @@ def _audit(text: Any, evidence: Any, policy: Policy | None, question: Any, local
                 findings = tuple(sorted(findings + tuple(freed), key=IN_TEXT_ORDER))
         if rules.prose == "guarded":    # what `prose guarded` forbids (rulekit.prose)
             findings = with_guarded(read, findings, mentions, index, question, slot_values,
-                                    rules.forbidden_pattern)
+                                    rules.forbidden_pattern,
+                                    [(b.start, b.end) for b in bound.bound])
         if read is not text:
             findings = as_written(findings, read, text)
         if stages is not None:

@@ -71,11 +71,12 @@ from rulekit.numbers import plain_decimal
 from rulekit.policy import Binding, BoundEntity, Formula, Policy, Rank
 from rulekit.scan import Mention, scan
 from rulekit.scan.base import _CJK_CHARS, NOT_AFTER_TITLE, _is_cjk
-from rulekit.scan.tables import DELIMITER_ROW, cells_of
+from rulekit.scan.tables import DELIMITER_ROW, cells_of, row_span
 from rulekit.scan.figures import CHANGED_BEFORE, FALL_BEFORE, RISE_BEFORE, change_word_before
 from rulekit.sweep import Finding, _trend_at, phrasal_up_down
 from rulekit.sweep_minor import minor_unit_said
 from rulekit.evidence import _minor_word
+from rulekit.units import UNIT_OF, unit_said_after, unit_word
 
 # Number words a compound form or an implicit figure may hold ("three-of-four", "a steal").
 _WORD_VALUES = {w: i for i, w in enumerate(
@@ -320,6 +321,10 @@ class _Vocabulary:
     # the owners of each in that order: what a field word names (``_owners_named``).
     owner_words: re.Pattern | None = None
     owner_pairs: tuple[tuple[tuple[str, str], ...], ...] = ()
+    # The unit of measure a field word names ("sq ft": "square-foot", ``rulekit.units``) and
+    # the fields so named, one a entity: a figure in another notation of that unit ("1,850
+    # ft²", "2,400-square-foot") is theirs, read as the sweep reads units.
+    units: Mapping[str, tuple[tuple[str, str], ...]] = dataclasses.field(default_factory=dict)
 
 
 def _word_pattern(word: str) -> str:
@@ -451,13 +456,20 @@ def _compiled_vocabulary(binding: Binding, dated: frozenset[tuple[str, str]] = f
     after = [f"(?P<d{i}>{_word_pattern(w)})" for i, w in enumerate(days_ordered)
              if _is_cjk(w.strip()[:1])]
     days_after = re.compile(_DAY_WORD_GAP + "(?:" + "|".join(after) + ")") if after else None
+    units: dict[str, set[tuple[str, str]]] = {}
+    for word, pairs in owners.items():
+        if (unit := UNIT_OF.get(word.casefold())) is not None:
+            units.setdefault(unit, set()).update(pairs)
+    units = {unit: pairs for unit, pairs in units.items()     # a unit of two fields names none
+             if len({entity for entity, _ in pairs}) == len(pairs)}
     return _Vocabulary(words, {w: tuple(o) for w, o in owners.items()}, tuple(ordered), before,
                        tuple(forms),
                        pronouns, {k: frozenset(v) for k, v in pronoun_entities.items()},
                        days, tuple(days_ordered), {w: tuple(o) for w, o in day_owners.items()},
                        days_after, re.compile("|".join(f"({_word_pattern(w)})" for w in owners),
                                               re.IGNORECASE) if owners else None,
-                       tuple(tuple(o) for o in owners.values()))
+                       tuple(tuple(o) for o in owners.values()),
+                       {unit: tuple(sorted(pairs)) for unit, pairs in units.items()})
 
 
 # Between a date and a CJK word after it: its weekday in brackets ("(木)", "（周四）") and a
@@ -480,6 +492,12 @@ class _Named:
     label: str
     pronoun: bool = False
     object: bool = False    # the object of a preposition or verb
+
+
+# A name is a whole word; underscore emphasis around it is its edge, as asterisks are
+# ("_60-second shelf hack_", "__Threads__"), not the inside of a snake_case word.
+_NAME_BEFORE = r"(?:(?<![\w-])|(?<=_)(?<![^\W_]_)(?<![^\W_]__))"
+_NAME_AFTER = r"(?:(?![\w-])|(?=__?(?!\w)))"
 
 
 class _Rows:
@@ -509,8 +527,9 @@ class _Rows:
         alternation = lambda items: "|".join(re.escape(n) for n in sorted(items, key=len, reverse=True))  # noqa: E731
         self._single = alternation(single) if single else None
         self._multi = alternation(multi) if multi else None
-        self.single = re.compile(rf"(?<![\w-])(?:{self._single})(?![\w-])") if single else None
-        self.multi = re.compile(rf"(?<![\w-])(?:{self._multi})(?![\w-])",
+        self.single = re.compile(rf"{_NAME_BEFORE}(?:{self._single}){_NAME_AFTER}") \
+            if single else None
+        self.multi = re.compile(rf"{_NAME_BEFORE}(?:{self._multi}){_NAME_AFTER}",
                                 re.IGNORECASE) if multi else None
         self.folded = {n.casefold(): n for n in multi}
 
@@ -521,8 +540,8 @@ class _Rows:
         either side is an edge of a name too. An ASCII text keeps the strict patterns."""
         if text.isascii():
             return (self.multi, True), (self.single, False)
-        edge_before = rf"(?:(?<![\w-])|(?<=[{_CJK_CHARS}]))"
-        edge_after = rf"(?:(?![\w-])|(?=[{_CJK_CHARS}]))"
+        edge_before = rf"(?:{_NAME_BEFORE}|(?<=[{_CJK_CHARS}]))"
+        edge_after = rf"(?:{_NAME_AFTER}|(?=[{_CJK_CHARS}]))"
         single = re.compile(rf"{edge_before}(?:{self._single}){edge_after}") \
             if self._single else None
         multi = re.compile(rf"{edge_before}(?:{self._multi}){edge_after}", re.IGNORECASE) \
@@ -720,7 +739,7 @@ def bind(text: str, evidence: Any, policy: Policy | None, *, locale: str = "en_U
     figures = _in_lists(text, figures + _implicit(text, vocabulary, claimed, scanned))
     figures += _own(text, scanned, figures, claimed, sentences)
     unread = ()             # figures the scanner does not read: the sweep cannot judge them
-    if vocabulary.words is not None and ("alf-" in text or "uarter-" in text):
+    if vocabulary.words is not None and ("alf" in text or "uarter" in text):
         unread = _hyphened_fractions(text, vocabulary, claimed)
         figures += unread
     # Words inside a field word ("three" of "percent from three") are not figures.
@@ -1113,23 +1132,32 @@ def _word_after(text: str, after_start: int, mention: Mention, vocabulary: _Voca
                   or _is_cjk(probe[match.end() - 1])):
         end = after_start + gap + match.end() - len(prefix)
         return _owners_of(vocabulary, match), (after_start, max(end, after_start))
+    if vocabulary.units and not prefix:
+        # the field's unit in another notation: "1,850 ft²", "1,850 SF", "2,400-square-foot"
+        said = unit_said_after(text, after_start)
+        if said is not None and said[0] in vocabulary.units:
+            return vocabulary.units[said[0]], (after_start, said[1])
     return (), None
 
 
 # Between a fraction in words and its field word: "half an acre", "a quarter of an acre".
 _FRACTION_OF = re.compile(r"(?:of[ \t\u00a0]+)?an?[ \t\u00a0]+", re.IGNORECASE)
 # A fraction glued to its field word by a hyphen, which the scanner reads as no figure (as in
-# "half-price"): "a half-acre lot", "a quarter-acre lot" (``_hyphened_fractions``).
-_HYPHENED_FRACTION = re.compile(r"(?<![\w-])(half|quarter)-(?=\w)", re.IGNORECASE)
-_FRACTION_VALUES = {"half": Decimal("0.5"), "quarter": Decimal("0.25")}
+# "half-price"): "a half-acre lot", "a quarter-acre lot", "a three-quarter-acre lot"; or after
+# an article, spaced: "a half acre", "a quarter acre" (not the half of "2 and a half acres")
+# (``_hyphened_fractions``).
+_HYPHENED_FRACTION = re.compile(r"(?<![\w-])(?<!and )(?<!and\u00a0)(an?[ \t\u00a0]+)?"
+                                r"(half|quarter|three-quarter)(?(1)[- \t\u00a0]|-)(?=\w)",
+                                re.IGNORECASE)
+_FRACTION_VALUES = {"half": Decimal("0.5"), "quarter": Decimal("0.25"),
+                    "three-quarter": Decimal("0.75")}
 
 
 def _hyphened_fractions(text: str, vocabulary: _Vocabulary, claimed: _Spans) -> list[_Figure]:
-    """"a half-acre lot": "half" states 0.5 of the field whose word follows the hyphen, when
-    that word is a unit of measure ("acres", ``rulekit.units``); before any other word it
-    names a kind ("a half-bath" is one bathroom of a kind, not half of the count)."""
-    from rulekit.units import unit_word
-
+    """"a half-acre lot": "half" states 0.5 of the field whose word follows the hyphen (or
+    the space after "a half"), when that word is a unit of measure ("acres",
+    ``rulekit.units``); before any other word it names a kind ("a half-bath" is one bathroom
+    of a kind, not half of the count)."""
     found = []
     for match in _HYPHENED_FRACTION.finditer(text):
         rest = text[match.end():match.end() + _WINDOW]
@@ -1137,12 +1165,12 @@ def _hyphened_fractions(text: str, vocabulary: _Vocabulary, claimed: _Spans) -> 
         if not word or not _word_ends(rest, word.end()) \
                 or unit_word(re.split(r"[\s\-–]+", word.group())[0]) is None:
             continue
-        start, end = match.start(1), match.end() + word.end()
+        start, end = match.start(2), match.end() + word.end()
         if claimed.overlaps(start, end):
             continue
         claimed.add(match.end(), end)
-        found.append(_Figure(start, match.end(1), match.group(1),
-                             _FRACTION_VALUES[match.group(1).casefold()],
+        found.append(_Figure(start, match.end(2), match.group(2),
+                             _FRACTION_VALUES[match.group(2).casefold()],
                              _owners_of(vocabulary, word), shown_decimals=2, reach=end))
     return found
 
@@ -1274,8 +1302,11 @@ def _table_cells(text: str, vocabulary: _Vocabulary, named: Sequence["_Named"], 
     figures_at = [m.start for m in scanned]
     lines = _line_spans(text)
     for index in range(len(lines) - 1):
-        head, rule = lines[index], lines[index + 1]
-        if "|" not in text[head[0]:head[1]] or not DELIMITER_ROW.match(text, *rule):
+        head = lines[index]
+        if "|" not in text[head[0]:head[1]]:
+            continue
+        head = row_span(text, *head)
+        if not DELIMITER_ROW.match(text, *row_span(text, *lines[index + 1])):
             continue
         columns = {}
         for column, (a, b) in enumerate(cells_of(text, *head)):
@@ -1288,7 +1319,7 @@ def _table_cells(text: str, vocabulary: _Vocabulary, named: Sequence["_Named"], 
         for row_start, row_end in lines[index + 2:]:
             if "|" not in text[row_start:row_end]:
                 break
-            cells = cells_of(text, row_start, row_end)
+            cells = cells_of(text, *row_span(text, row_start, row_end))
             names = [n for n in named[bisect.bisect_left(starts, row_start):
                                       bisect.bisect_left(starts, row_end)] if not n.pronoun]
             if len({(n.entity, n.row) for n in names}) != 1:

@@ -708,7 +708,8 @@ def guarded_phrases(prose: str, forbidden: re.Pattern | None = None) -> list[str
 def with_guarded(text: str, findings: tuple[Finding, ...], mentions: Sequence[Any],
                  evidence: Any, question: str | None,
                  slot_values: Sequence[str] = (),
-                 forbidden: re.Pattern | None = None) -> tuple[Finding, ...]:
+                 forbidden: re.Pattern | None = None,
+                 bound: Sequence[tuple[int, int]] = ()) -> tuple[Finding, ...]:
     """``findings`` (the sweep's, in text order) with those of `prose guarded` in free text, in
     text order: each phrase it does not allow (``guarded_spans``) that is the answer's own words
     (``_others_words``, ``_in_a_name``), as a finding ``unapproved_shape``, so the ruleset's
@@ -716,7 +717,8 @@ def with_guarded(text: str, findings: tuple[Finding, ...], mentions: Sequence[An
     text has no slot for a "not" to turn around, and the sweep's feedback asks the model to say
     what it could not find. ``mentions`` are the text's (``rulekit.scan``), ``evidence`` its
     index, ``question`` the user's and ``slot_values`` the values code put into the text;
-    ``forbidden`` the ruleset's own phrases (``Policy.forbidden_pattern``)."""
+    ``forbidden`` the ruleset's own phrases (``Policy.forbidden_pattern``); ``bound`` the spans
+    of the figures binding judged, which the scanner may not read ("a half acre")."""
     spans = [(start, end, kind) for start, end, kind in _guarded_found(text, False, forbidden)
              if kind != EVENT or not _event_recorded(evidence, text[start:end].lower())]
     if not spans:
@@ -726,7 +728,7 @@ def with_guarded(text: str, findings: tuple[Finding, ...], mentions: Sequence[An
     found = [_new_finding("phrase", text[start:end], text[start:end].lower(), start, end,
                           "unapproved_shape", _guarded_message(text[start:end], kind))
              for start, end, kind in spans]
-    others = _others_words(text, mentions, findings, evidence, question)
+    others = _others_words(text, mentions, findings, evidence, question) + list(bound)
     for value in slot_values:   # code's words ("Best Buy voucher"), wherever code put them
         if isinstance(value, str) and value and _guarded_found(value, False, forbidden):
             at = text.find(value)

@@ -793,17 +793,46 @@ _VERSION = re.compile(r"[vV]([0-9]+(?:\.[0-9]+)*)")
 # "10115 km".
 _US_STATES = ("AL|AK|AZ|AR|CA|CO|CT|DE|DC|FL|GA|HI|ID|IL|IN|IA|KS|KY|LA|ME|MD|MA|MI|MN|MS|MO|MT|"
               "NE|NV|NH|NJ|NM|NY|NC|ND|OH|OK|OR|PA|RI|SC|SD|TN|TX|UT|VT|VA|WA|WV|WI|WY|PR|GU|VI|AS|MP")
+# A state's name or its customary abbreviation says one too ("Cambridge, Massachusetts 02139",
+# "Mass. 02139").
+_US_STATE_NAMES = (
+    "Alabama|Alaska|Arizona|Arkansas|California|Colorado|Connecticut|Delaware|Florida|Georgia|"
+    "Hawaii|Idaho|Illinois|Indiana|Iowa|Kansas|Kentucky|Louisiana|Maine|Maryland|Massachusetts|"
+    "Michigan|Minnesota|Mississippi|Missouri|Montana|Nebraska|Nevada|New Hampshire|New Jersey|"
+    "New Mexico|New York|North Carolina|North Dakota|Ohio|Oklahoma|Oregon|Pennsylvania|"
+    "Rhode Island|South Carolina|South Dakota|Tennessee|Texas|Utah|Vermont|Virginia|Washington|"
+    "West Virginia|Wisconsin|Wyoming|District of Columbia|Puerto Rico|"
+    r"Ala\.|Ariz\.|Ark\.|Calif\.|Colo\.|Conn\.|Del\.|Fla\.|Ga\.|Ill\.|Ind\.|Kans?\.|Ky\.|La\.|"
+    r"Md\.|Mass\.|Mich\.|Minn\.|Miss\.|Mo\.|Mont\.|Nebr?\.|Nev\.|N\.[HJMYCD]\.|Okla\.|Ore\.|"
+    r"Pa\.|Penn\.|R\.I\.|S\.[CD]\.|Tenn\.|Tex\.|Vt\.|Va\.|Wash\.|W\. ?Va\.|Wisc?\.|Wyo\.|D\.C\.")
 _POSTCODE_BEFORE = re.compile(
     r"(?:[:(]|(?<![\w'’])(?i:at|in|to|from|near"
     r"|(?:postcode|post code|zip|zip code|postal code|plz|code)"
     r"(?:[ \t\u00a0]+(?:is|ist|lautet|est|es|è|é))?)"
-    rf"|(?<![\w'’])(?:{_US_STATES}),?|(?<![\w'’])[A-ZÀ-Þ][a-zà-ÿ]+,)[ \t\u00a0]*\Z")
+    rf"|(?<![\w'’])(?:{_US_STATES}|{_US_STATE_NAMES}),?|(?<![\w'’])[A-ZÀ-Þ][a-zà-ÿ]+,)"
+    r"[ \t\u00a0]*\Z")
 _TOWN_AFTER = re.compile(r"[ \u00a0]+[A-ZÀ-Þ][a-zà-ÿ]")
+# Not a postcode, whatever the word before: a level reached ("went up to 10115", "fell to
+# 10115") or a count of something ("to 10115 customers", "up to 10115 points").
+_LEVEL_TO = re.compile(r"(?i)(?<![\w'’])(?:up|down|rose|risen|fell|fallen|climbed|dropped|"
+                       r"increased|decreased|grew|grown|jumped|rising|falling|climbing)"
+                       r"[ \t\u00a0]+to[ \t\u00a0]*\Z")
+_COUNTED_AFTER = re.compile(
+    r"(?i)[ \t\u00a0]+(?:points?|pts|items?|units?|orders?|pieces?|pcs|parcels?|packages?|"
+    r"people|persons?|customers?|users?|members?|visitors?|views?|likes?|followers?|"
+    r"subscribers?|steps?|times?|credits?|coins?|tickets?|votes?|copies|rows?|records?|"
+    r"requests?|calls?|messages?|reviews?|stars?|miles?|km|products?|visits?|downloads?|"
+    r"households?|homes?|addresses|stores?|employees?|students?|patients?)(?![\w-])")
 
 
 def _said_as_postcode(text: str, start: int, end: int) -> bool:
-    """Whether the digits at [start, end) are said as a postcode (``_POSTCODE_BEFORE``)."""
-    return _POSTCODE_BEFORE.search(text, max(0, start - 24), start) is not None \
+    """Whether the digits at [start, end) are said as a postcode (``_POSTCODE_BEFORE``), and
+    not as a level reached or a count (``_LEVEL_TO``, ``_COUNTED_AFTER``)."""
+    if _COUNTED_AFTER.match(text, end) is not None:
+        return False
+    window = max(0, start - 24)
+    return _POSTCODE_BEFORE.search(text, window, start) is not None \
+        and _LEVEL_TO.search(text, window, start) is None \
         or _TOWN_AFTER.match(text, end) is not None
 
 

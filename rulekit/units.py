@@ -72,7 +72,7 @@ _WORDS = {
 # (``rulekit.scan`` reads no number in "ft²").
 _AREA_WORDS = {
     "square-foot": "sq_ft sq._ft sq._ft. sq.ft sq.ft. sqft sq_feet square_feet square_foot "
-                   "square-foot square-feet ft² ft2",
+                   "square-foot square-feet ft² ft2 sf",
     "square-metre": "sq_m sq._m sq._m. sq.m sq.m. sqm sq_meters sq_metres square_meter "
                     "square_meters square_metre square_metres square-meter square-metre m² m2",
     "square-kilometre": "sq_km sq._km square_kilometer square_kilometers square_kilometre "
@@ -789,6 +789,13 @@ def unit_word(word: str, lang: str = "en") -> str | None:
     or None."""
     other = _OTHER_READERS.get(lang)
     return (UNIT_OF if other is None else other.units).get(word.lower())
+
+
+def unit_said_after(text: str, end: int) -> tuple[str, int] | None:
+    """``unit_after`` in English, with where its word ends: ("square-foot", 11) for "1,850
+    ft²" (binding reads a field's unit where its words are not written: ``rulekit.bind``)."""
+    found = _UNIT_AFTER.match(text, end)
+    return (UNIT_OF[found.group(1).lower()], found.end()) if found else None
 
 
 # --- the tax basis of an amount ---------------------------------------------------------------

@@ -28,6 +28,19 @@ _SCALE_OF = {"k": 10**3, "K": 10**3, "000": 10**3, "000s": 10**3, "'000": 10**3,
 _WORD_SIGNS = {"dollars": "$", "euros": "€", "pounds": "£", "$": "$", "€": "€", "£": "£"}
 # A Markdown table's delimiter row: | --- | :---: | ---: | (one dash is enough: |:-|-:|)
 DELIMITER_ROW = re.compile(r"[ \t]*\|?[ \t]*:?-+:?[ \t]*(?:\|[ \t]*:?-+:?[ \t]*)*\|?[ \t]*$")
+# A table may stand in a blockquote ("> | Post | Views |"), as a model quoting a report writes it.
+_QUOTE_MARKS = re.compile(r"[ \t]{0,3}>(?:[ \t]*>)*[ \t]?")
+
+
+def row_span(text: str, start: int, end: int) -> tuple[int, int]:
+    """The part of the line [start, end) that a table row may hold: after a blockquote's marks
+    and before the carriage return of a CRLF line end."""
+    if end > start and text[end - 1] == "\r":
+        end -= 1
+    marks = _QUOTE_MARKS.match(text, start, end)
+    return (marks.end(), end) if marks is not None else (start, end)
+
+
 # After a label's unit: its colon (maybe inside emphasis: "**Revenue ($k):** 3,100").
 _LABEL_COLON = re.compile(r"[ \t]*(?:[*_]{1,2}[ \t]*)?:")
 # How far a label's unit reaches: its line, up to a semicolon or the end of a sentence.
@@ -92,10 +105,11 @@ class _Tables:
         next_end = text.find("\n", next_start)
         if next_end < 0:
             next_end = len(text)
-        if next_start >= len(text) or not DELIMITER_ROW.match(text, next_start, next_end):
+        if next_start >= len(text) or not DELIMITER_ROW.match(text,
+                                                              *row_span(text, next_start, next_end)):
             return -1
         units = {}
-        for column, (a, b) in enumerate(cells_of(text, line_start, line_end)):
+        for column, (a, b) in enumerate(cells_of(text, *row_span(text, line_start, line_end))):
             found = _UNIT.search(text, a, b)
             unit = _unit_of(found, self.info.locale) if found else None
             if unit is not None:
@@ -107,7 +121,7 @@ class _Tables:
                 row_end = len(text)
             if "|" not in text[row_start:row_end]:
                 break
-            for column, (a, b) in enumerate(cells_of(text, row_start, row_end)):
+            for column, (a, b) in enumerate(cells_of(text, *row_span(text, row_start, row_end))):
                 unit = units.get(column)
                 if unit is not None:
                     regions.append((a, b, unit))
