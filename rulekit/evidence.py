@@ -576,6 +576,10 @@ def _trend_name(name: str) -> int | None:
 # ``decimal``: a stock count, a rating) where it declares money fields: no currency sign or word
 # may stand for it ("$24" is not the 24 in stock), as none may for a percentage ("%").
 NO_MONEY = "#"
+# The "unit" an amount of money is held in (``Evidence.units``): a figure held only as money
+# (``minimum_order: 15.00`` beside a ``currency``) is no duration nor weight, so "15 minutes"
+# says another quantity, as "$16" does for a text's "16 oz".
+AS_MONEY = "money"
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -847,6 +851,11 @@ class Evidence:
                     if unit_fields else None
                 if beside is not None:
                     named = (frozenset((beside,)), named[1])
+            if not named[0] and figure.currency not in (None, "%", NO_MONEY) \
+                    and (figure.decimals or _money_name(name)) and not _MEASURE_NAME.search(name):
+                # an amount: a field named for money, or a fraction beside a currency (a whole
+                # number there may be a count, ``quantity: 2``, an ``eta: 30``)
+                named = (frozenset((AS_MONEY,)), named[1])
             for held, found in zip((counted, per), named):
                 if not found:
                     held[value] = None
@@ -1023,6 +1032,37 @@ class Evidence:
         return frozenset(figure.value for figure in self.figures if figure.whole
                          and not figure.percent and figure.value > 0
                          and _SCALE_FIELD.search(figure.path) is not None)
+
+    @functools.cached_property
+    def scale_tops(self) -> frozenset[Decimal]:
+        """The numbers the evidence holds only as the top of a scale: the M of a text's "N/M"
+        (``spice_level: "3/5"``), a field named for a scale (``rating_scales``) or a maximum
+        (``spice_max``, ``max_spice``). Said as the rating of "5/5" or "5 out of 5" such a
+        number backs nothing: the level must be one the evidence holds. Read once per index."""
+        tops: set[Decimal] = set()
+        other: set[Decimal] = set()
+        texts: dict[str, tuple[frozenset[Decimal], frozenset[Decimal]]] = {}
+        for figure in self.figures:
+            if figure.percent:
+                continue
+            name = figure.path.rsplit(".", 1)[-1]
+            if figure.whole:
+                low = name.lower()
+                scale = _SCALE_FIELD.search(figure.path) is not None or low.endswith(
+                    ("_max", "max")) or low.startswith(("max_", "max"))
+                (tops if scale else other).add(figure.value)
+                continue
+            if figure.path not in texts:
+                text = _holder(self.raw, figure.path).get(name) if "[" not in name else None
+                text = text if isinstance(text, str) else ""
+                pairs = _SCALE_PAIR.findall(text) if "/" in text else ()
+                texts[figure.path] = (
+                    frozenset(Decimal(n.replace(",", ".")) for n, _ in pairs),
+                    frozenset(Decimal(m) for _, m in pairs))
+            levels, scales = texts[figure.path]
+            (tops if figure.value in scales and figure.value not in levels
+             else other).add(figure.value)
+        return frozenset(tops - other)
 
     @functools.cached_property
     def ranked(self) -> bool:
@@ -2890,6 +2930,9 @@ def _counts_what_is_left(words: list[str]) -> bool:
 # rating_max, max_score, score_scale, out_of, outOf, scale, max_stars.
 _SCALE_FIELD = re.compile(r"(?i)[.$](?:(?:max|best)[_-]?(?:rating|score|stars?)|(?:rating|score)"
                           r"[_-]?(?:scale|max)|out[_-]?of|scale)\Z")
+# A level on a scale in a text: "3/5", "4.6 / 5" (not a date's "12/03/2026").
+_SCALE_PAIR = re.compile(r"(?<![\d.,/])(\d{1,3}(?:[.,]\d{1,2})?)[ \u00a0]?/[ \u00a0]?(\d{1,3})"
+                         r"(?![\d/.,]\d|[\d/])")
 # The words of field names that hold a rank (``Evidence.ranks``).
 RANK_FIELD_WORDS = frozenset({"rank", "ranking", "position", "place", "standing"})
 # Words of a list's name that say it is a list, not what it lists: "posts_list", "orderData".
