@@ -1065,6 +1065,18 @@ class Evidence:
         return frozenset(tops - other)
 
     @functools.cached_property
+    def row_name_texts(self) -> frozenset[str]:
+        """The names of the evidence's rows (``_named_rows``: a ``name``, a ``title``, a
+        ruleset's ``mentioned as`` field), case-folded, of three characters or more: a clause
+        that writes one speaks of that row ("Luigi's Trattoria is open today"). Read once."""
+        if isinstance(self.raw, str):
+            return frozenset()
+        named: list[tuple[str, str]] = []
+        _named_rows(self.raw, "$", named, self.row_names)
+        return frozenset(name for _, text in named
+                         if len(name := " ".join(text.split()).casefold()) >= 3)
+
+    @functools.cached_property
     def ranked(self) -> bool:
         """Whether the evidence has a field named like a rank or a position that holds one,
         or holds it as null or a placeholder: a rank it does not know (``"queue_position":
