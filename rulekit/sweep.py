@@ -228,6 +228,9 @@ class SweepSettings:
     # The ruleset's time zone: the day of an explicit ``now`` there is the evidence's today
     # when the evidence names none (``index``).
     timezone: str = "UTC"
+    # Whether the ruleset declares its ``timezone``: if not, ``now`` is read in the one offset
+    # every timestamp of the evidence writes, when they write one (``index``).
+    zone_declared: bool = False
     # The URL fields compared without their query (``url drop_query``), as ``percent_fields``.
     query_dropped: tuple[str, ...] = ()
     # The fields declared ``identifier``: digits there are a code (an account's last four), a
@@ -269,7 +272,7 @@ class SweepSettings:
                    money_currencies=_money_currencies(fields, policy.currency),
                    field_zones=tuple((f.name, f.type.zone, getattr(f.type, "naive_zone", "UTC"))
                                      for f in fields if f.type.kind in ("date", "timestamp")),
-                   timezone=policy.timezone or "UTC",
+                   timezone=policy.timezone or "UTC", zone_declared=bool(policy.timezone),
                    query_dropped=tuple(
                        target for e in policy.entities for f in e.fields
                        if f.type.kind == "url" and f.type.query == "drop"
@@ -315,7 +318,14 @@ class SweepSettings:
             # "tomorrow" on the day they read it. That day backs "today" as the present, as
             # the evidence's today does.
             aware = now if now.tzinfo is not None else now.replace(tzinfo=dt.timezone.utc)
-            day = aware.astimezone(dates.zone(self.timezone)).date()
+            zone = dates.zone(self.timezone)
+            if not self.zone_declared and not self.field_zones and built.offset_clock:
+                # no zone declared: when every timestamp of the evidence writes one offset
+                # ("2026-12-02T18:41:00-08:00"), its today is the day there, as its reader's
+                offsets = {offset for *_, offset in built.offset_clock}
+                if len(offsets) == 1:
+                    zone = dt.timezone(offsets.pop())
+            day = aware.astimezone(zone).date()
             if built.today is None:
                 built = dataclasses.replace(built, today=day)
             elif built.today != day:
