@@ -129,6 +129,7 @@ Decisions on ambiguous text, each pinned by a case in ``tests/cases/scan/``:
   mentions: the sweep checks the weekday at the start of the date's mention). "24:00" is 00:00.
   Both ends of "09:00-17:00", "9am-5pm", "9h-17h" are times. An hour alone before "h", maybe after a space ("à 21h", "à 21 h",
   "às 15h", "de 9h à 17h") is a time after a word that puts one there (à, vers, às, um, alle...)
+  or before a range's other end, with or without minutes ("19h-22h30"),
   or as an end of a range of such hours, never in English: "en 2h", "sous 48h", "24h/24" are
   durations. A zone after a time alone ("9 pm (UTC+8)", "21:00 UTC", "13:00 GMT-5") is part of
   the mention and ``time`` is that time of day in UTC, aware (``normalized`` "13:00+00:00"). No

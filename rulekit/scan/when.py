@@ -67,7 +67,7 @@ _HOUR_H = re.compile(r"([01]?[0-9]|2[0-3])[ \u00a0]?h(?![\w])")     # "à 21h", 
 _HOUR_AT = frozenset("à a às as vers dès des jusqu'à jusqu’à avant après entre et á "
                      "las alle ore um gegen bis ab até".split())
 _HOUR_TO = re.compile(r"[ \u00a0]*(?:[-\u2013~]|(?:à|a|às|as|et|bis|alle|hasta)[ \u00a0])"
-                      r"[ \u00a0]*[0-9]{1,2}[ \u00a0]?h(?![\w])")   # 9h-17h, de 9 h à 17 h
+                      r"[ \u00a0]*[0-9]{1,2}[ \u00a0]?h(?:[0-5][0-9])?(?![\w])")   # 9h-17h, 19h-22h30
 # Zones spelled out, in any case (``rulekit.dates.written_zone`` has each): "Pacific Standard
 # Time", "Central European Summer Time", "India Standard Time", "UK time", "Paris time".
 _SPELLED_ZONES = (
