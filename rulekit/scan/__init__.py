@@ -144,6 +144,7 @@ Decisions on ambiguous text, each pinned by a case in ``tests/cases/scan/``:
   "around"... with the half of the day after it ("by nine this evening" 21:00); "at nine
   dollars", "one of nine", "looked at nine stores" stay numbers. Its minutes may follow, ten to
   fifty-nine in words ("we open at ten-thirty" 10:30, "close at five forty-five tonight" 17:45).
+  British "half ten" is 10:30 after at, until, from, by... ("we close at half ten").
   Opening hours in words are read as in digits ("open nine to five", "open from nine to six",
   "open 9 to five", "Saturday: nine to five", "we open at 9 to 5", "open at nine to five";
   "looked at 9 to 5 stores" stays numbers). Opening hours followed by a word count it, and are
