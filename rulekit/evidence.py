@@ -138,6 +138,17 @@ _PLATFORM_WORDS = frozenset("""id ids uuid guid url uri urls link links href per
     photos picture thumbnail source platform channel helpful votes upvotes likes count
     percent percentage pct rate ratio average avg mean total number num stats statistics
     aggregate breakdown distribution auteur autor autore verfasser datum fecha""".split())
+# The platform's figure for its reviews, a rating then their count: "4.6 (2,300+ reviews)",
+# "4,4 (850+ Bewertungen)", "4.7/5 · 1,200 ratings", "4.5 stars (320 reviews)".
+_REVIEWS_SUMMARY = re.compile(r"\d(?:[.,]\d{1,2})?(?:[ \u00a0]?/[ \u00a0]?\d{1,3})?"
+                              r"(?:[ \u00a0]?(?:★|☆|stars?|sterne|étoiles|estrellas|stelle))?"
+                              r"[ \u00a0]*[(·•|,–-]?[ \u00a0]*\d[\d.,'\u00a0\u202f ]{0,9}\+?"
+                              r"(?:[ \u00a0]*[^\W\d_]{2,20}\.?)?[ \u00a0]*\)?", re.IGNORECASE)
+# Words of a field's name that make a rating and a count in it the platform's summary of its
+# reviews (``_reviews_summary``): English summary words, and review words that mean a rating too.
+_SUMMARY_NAMES = frozenset("""summary summaries overview aggregate bewertung bewertungen
+    valoración valoracion valoraciones beoordeling beoordelingen évaluation evaluation
+    valutazione avaliação avaliacao""".split())
 # A review's rating in other languages ("avis": [{"note": 5}]): the platform's, as "rating" is.
 _RATING_NAMES = frozenset("""note notes nota notas sterne stern étoiles etoiles estrellas stelle
     estrelas punteggio puntuación puntuacion valoración valoracion pontuação pontuacao voto
@@ -1616,14 +1627,16 @@ class _Builder:
     # --- judging a place ----------------------------------------------------------------------
 
     def _is_untrusted(self, path: str, keys: tuple[str, ...], text_leaf: bool,
-                      item: bool = False) -> bool:
+                      item: bool = False, value: Any = None) -> bool:
         """Rules first (``authoritative`` wins over ``untrusted``); then, for text only, the
         default names (``third_party``, with the merchant's containers of ``own``), and in an
         item of a third party (``item``: ``_review_item``) every text the platform did not
-        write."""
+        write; not the platform's summary of its reviews in a field named for them
+        (``value``: ``_REVIEWS_SUMMARY``)."""
         if not self.authoritative and not self.untrusted:      # no rules: the names decide
             return text_leaf and bool(keys) and (third_party(keys, self.own) or item
-                                                 and self._item_text(keys))
+                                                 and self._item_text(keys)) \
+                and not self._reviews_summary(keys, value, item)
         generic = re.sub(r"\[\d+\]", "[*]", path)
         dotted = ".".join(keys[-2:]) if len(keys) >= 2 else ""
         singular = f"{keys[-2].rstrip('s')}.{keys[-1]}" if len(keys) >= 2 else ""
@@ -1634,7 +1647,19 @@ class _Builder:
         if marks & self.untrusted:
             return True
         return text_leaf and bool(keys) and (third_party(keys, self.own) or item
-                                             and self._item_text(keys))
+                                             and self._item_text(keys)) \
+            and not self._reviews_summary(keys, value, item)
+
+    def _reviews_summary(self, keys: tuple[str, ...], value: Any, item: bool) -> bool:
+        """Whether ``value`` is the platform's figure for its reviews, a rating and their
+        count ("4.6 (2,300+ reviews)", "4,4 (850+ Bewertungen)", "4.7/5 · 1,200 ratings"), in a
+        field of its own named for a summary of reviews (``reviews_summary``, ``bewertung``;
+        ``_SUMMARY_NAMES``), not in a review: no reviewer writes that, and the number is the
+        platform's. A ``review``, ``comment`` or ``body`` field stays its author's."""
+        return isinstance(value, str) and len(value) <= 60 and not item \
+            and not _SUMMARY_NAMES.isdisjoint((*key_words(keys[-1]), keys[-1].casefold())) \
+            and _REVIEWS_SUMMARY.fullmatch(value.strip()) is not None \
+            and not third_party(keys[:-1] + ("",), self.own)
 
     def _item_text(self, keys: tuple[str, ...]) -> bool:
         """Whether the text at ``keys``, a field of an item of a third party (``_review_item``),
@@ -1769,7 +1794,7 @@ class _Builder:
                     self.today = _today(child)
             if isinstance(child, str):
                 child_trusted = trusted and not self._is_untrusted(child_path, child_keys, True,
-                                                                   item)
+                                                                   item, child)
                 if (key.endswith("_decimal") and _STRIPE_AMOUNT_NAME.match(key)
                         and self._in_stripe_object() or _minor_word(key)) \
                         and _number_or_none(child) is not None:
