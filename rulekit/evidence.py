@@ -149,6 +149,10 @@ _REVIEWS_SUMMARY = re.compile(r"\d(?:[.,]\d{1,2})?(?:[ \u00a0]?/[ \u00a0]?\d{1,3
 _SUMMARY_NAMES = frozenset("""summary summaries overview aggregate bewertung bewertungen
     valoración valoracion valoraciones beoordeling beoordelingen évaluation evaluation
     valutazione avaliação avaliacao""".split())
+# A size in inches written "12 in" (``_Builder.text``): "in" is an inch only as the whole value of
+# a field named for a size ("size": "12 in", "diameter", "screen_size"), never a preposition.
+_INCHES = re.compile(r"[ \u00a0]*\d+(?:[.,]\d+)?[ \u00a0]?in\.?[ \u00a0]*")
+_SIZE_KEY = re.compile(r"(?i)size|diameter|length|width|height|depth")
 # A review's rating in other languages ("avis": [{"note": 5}]): the platform's, as "rating" is.
 _RATING_NAMES = frozenset("""note notes nota notas sterne stern étoiles etoiles estrellas stelle
     estrelas punteggio puntuación puntuacion valoración valoracion pontuação pontuacao voto
@@ -2214,6 +2218,9 @@ class _Builder:
                 if after is not None:
                     self.stated_counts.add((noun(after[1]), mention.value))
                     unit = unit_after(text, mention.end, self.locale[:2])
+                    if unit is None and after[1] == "in" and _INCHES.fullmatch(text) \
+                            and _SIZE_KEY.search(keys[-1] if keys else ""):
+                        unit = "inch"           # a pizza's size: "12 in"
                     if unit is not None:        # "limited to 10 MB", "every 5 minutes"
                         self.stated_units.add((abs(mention.value), unit))
 
