@@ -1596,8 +1596,10 @@ class _Lookup:
 
     def alone(self, wanted: frozenset[str], lo: int, hi: int) -> _Named | None:
         """The one row of the one entity in ``wanted``, for a figure whose sentence, [lo, hi),
-        names no row at all (no name, no pronoun): "Your delivery fee is $4.20." of the one
-        order located. None when the entity has several rows or none, or the field word
+        names no row at all (no name, no pronoun), after its field word: "Your delivery fee is
+        $4.20." of the one order located (``_nearest``: not a figure bound by its currency sign
+        alone, nor one whose word follows it, "12034 views this month", which may count
+        another thing). None when the entity has several rows or none, or the field word
         names fields of several entities."""
         if self.rows is None or len(wanted) != 1:
             return None
@@ -1747,6 +1749,8 @@ def _nearest(figure: _Figure, lookup: _Lookup, sentences: list[int], wanted: fro
     pick = name[index]
     if pick < bisect.bisect_left(starts, hi):
         return items[pick] if items[pick].row is not None else None
+    if figure.sign or figure.reach > figure.end or figure.anchor >= 0:
+        return None     # "$24" says money, not which; "12034 views" may be another thing's
     return lookup.alone(wanted, sentences[sentence], hi)
 
 

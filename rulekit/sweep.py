@@ -2469,7 +2469,8 @@ class _Judge:
                 where.append(" or ".join(("as an amount of money" if unit == AS_MONEY else
                                           "in " + plural(unit)) for unit in sorted(shown)))
             if held[1]:
-                where.append("per " + " or ".join(sorted(held[1])))
+                where.append(" or ".join("as a total" if per == TOTAL else "per " + per
+                                         for per in sorted(held[1])))
             return self._finding(mention, "unsupported_number", f"{mention.text.strip()} "
                                  f"{said} is another quantity: the evidence holds "
                                  f"{plain_decimal(abs(value))} {' and '.join(where)}")
