@@ -2218,7 +2218,8 @@ class _Builder:
                 if after is not None:
                     self.stated_counts.add((noun(after[1]), mention.value))
                     unit = unit_after(text, mention.end, self.locale[:2])
-                    if unit is None and after[1] == "in" and _INCHES.fullmatch(text) \
+                    if unit is None and after is not None and after[1] == "in" \
+                            and _INCHES.fullmatch(text) \
                             and _SIZE_KEY.search(keys[-1] if keys else ""):
                         unit = "inch"           # a pizza's size: "12 in"
                     if unit is not None:        # "limited to 10 MB", "every 5 minutes"
