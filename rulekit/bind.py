@@ -653,7 +653,7 @@ def bind(text: str, evidence: Any, policy: Policy | None, *, locale: str = "en_U
     named = rows.find(text)
     named += _pronouns(text, vocabulary, named, sentences)
     named.sort(key=lambda n: n.start)
-    lookup = _Lookup(named)
+    lookup = _Lookup(named, rows)
 
     settled: set[tuple[int, int]] = set()
     claimed = _Spans(len(text))         # text covered by forms and field words
@@ -724,6 +724,14 @@ def bind(text: str, evidence: Any, policy: Policy | None, *, locale: str = "en_U
             continue
         if span is not None:
             claimed.add(*span)
+            if span[0] < mention.end and own_row is None:
+                # "2× Spicy Diavola": the count's mark is its word, the name after it its row
+                if names_from is None:
+                    names_from = {n.start: n for n in named if not n.pronoun}
+                gap = _OF_NAME.match(text, mention.end)
+                after = names_from.get(gap.end()) if gap is not None else None
+                if after is not None and any(e == after.entity for e, _ in fields):
+                    own_row = after
         if _said_as_change(text, mention):
             # "rose 18.21 points" names a change field: held to its cell; "gained 1,326
             # followers" names the level: held to the row's change of it, or left to the sweep
@@ -1115,6 +1123,9 @@ def _read(raw: str) -> Decimal | None:
 def _word_after(text: str, after_start: int, mention: Mention, vocabulary: _Vocabulary):
     """The (entity, field) pairs of a field word starting at ``after_start`` (past fillers), and
     its span; ((), None) when none starts there."""
+    if after_start == mention.end and mention.text[-1:] in _COUNT_MARKS \
+            and mention.text[:1].isdigit():
+        after_start -= 1    # "2×", "2 x": the count's mark, read in the figure, is its word
     window = text[after_start:after_start + _WINDOW]
     prefix = "percent " if mention.percent else ""
     gap = _FILLERS.match(window).end()
@@ -1140,6 +1151,9 @@ def _word_after(text: str, after_start: int, mention: Mention, vocabulary: _Voca
     return (), None
 
 
+# The mark of a count of items the scanner reads into its figure ("2×", "2 x", "2x"): a field
+# word (``said as "×"``) after the figure starts at it (``_word_after``).
+_COUNT_MARKS = frozenset("×xX")
 # Between a fraction in words and its field word: "half an acre", "a quarter of an acre".
 _FRACTION_OF = re.compile(r"(?:of[ \t\u00a0]+)?an?[ \t\u00a0]+", re.IGNORECASE)
 # A fraction glued to its field word by a hyphen, which the scanner reads as no figure (as in
@@ -1686,9 +1700,30 @@ class _Lookup:
     subject at or before it and the first name (no pronoun) at or after it, so finding the
     nearest mention of a figure takes a few bisections however many mentions came before."""
 
-    def __init__(self, named: list[_Named]):
+    def __init__(self, named: list[_Named], rows: "_Rows | None" = None):
         self.named = named
         self._by_entities: dict[frozenset[str], tuple] = {}
+        self.rows = rows
+        self._starts: list[int] | None = None
+
+    def alone(self, wanted: frozenset[str], lo: int, hi: int) -> _Named | None:
+        """The one row of the one entity in ``wanted``, for a figure whose sentence, [lo, hi),
+        names no row at all (no name, no pronoun), after its field word: "Your delivery fee is
+        $4.20." of the one order located (``_nearest``: not a figure bound by its currency sign
+        alone, nor one whose word follows it, "12034 views this month", which may count
+        another thing). None when the entity has several rows or none, or the field word
+        names fields of several entities."""
+        if self.rows is None or len(wanted) != 1:
+            return None
+        entity = next(iter(wanted))
+        if len(self.rows.rows.get(entity, ())) != 1:
+            return None
+        if self._starts is None:
+            self._starts = sorted(n.start for n in self.named)
+        at = bisect.bisect_left(self._starts, lo)
+        if at < len(self._starts) and self._starts[at] < hi:
+            return None     # the sentence names a row: ``_nearest`` read it
+        return _Named(lo, lo, entity, 0, self.rows.labels.get((entity, 0), entity))
 
     def of(self, wanted: frozenset[str]) -> tuple:
         """(mentions, their starts, last subject at or before each, first name at or after
@@ -1831,7 +1866,9 @@ def _nearest(figure: _Figure, lookup: _Lookup, sentences: list[int], wanted: fro
     pick = name[index]
     if pick < bisect.bisect_left(starts, hi):
         return items[pick] if items[pick].row is not None else None
-    return None
+    if figure.sign or figure.reach > figure.end or figure.anchor >= 0:
+        return None     # "$24" says money, not which; "12034 views" may be another thing's
+    return lookup.alone(wanted, sentences[sentence], hi)
 
 
 def _verdict(figure: _Figure, entity: str | None, label: str, field: str, raw: Any,

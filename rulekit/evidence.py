@@ -144,6 +144,21 @@ _PLATFORM_WORDS = frozenset("""id ids uuid guid url uri urls link links href per
     photos picture thumbnail source platform channel helpful votes upvotes likes count
     percent percentage pct rate ratio average avg mean total number num stats statistics
     aggregate breakdown distribution auteur autor autore verfasser datum fecha""".split())
+# The platform's figure for its reviews, a rating then their count: "4.6 (2,300+ reviews)",
+# "4,4 (850+ Bewertungen)", "4.7/5 · 1,200 ratings", "4.5 stars (320 reviews)".
+_REVIEWS_SUMMARY = re.compile(r"\d(?:[.,]\d{1,2})?(?:[ \u00a0]?/[ \u00a0]?\d{1,3})?"
+                              r"(?:[ \u00a0]?(?:★|☆|stars?|sterne|étoiles|estrellas|stelle))?"
+                              r"[ \u00a0]*[(·•|,–-]?[ \u00a0]*\d[\d.,'\u00a0\u202f ]{0,9}\+?"
+                              r"(?:[ \u00a0]*[^\W\d_]{2,20}\.?)?[ \u00a0]*\)?", re.IGNORECASE)
+# Words of a field's name that make a rating and a count in it the platform's summary of its
+# reviews (``_reviews_summary``): English summary words, and review words that mean a rating too.
+_SUMMARY_NAMES = frozenset("""summary summaries overview aggregate bewertung bewertungen
+    valoración valoracion valoraciones beoordeling beoordelingen évaluation evaluation
+    valutazione avaliação avaliacao""".split())
+# A size in inches written "12 in" (``_Builder.text``): "in" is an inch only as the whole value of
+# a field named for a size ("size": "12 in", "diameter", "screen_size"), never a preposition.
+_INCHES = re.compile(r"[ \u00a0]*\d+(?:[.,]\d+)?[ \u00a0]?in\.?[ \u00a0]*")
+_SIZE_KEY = re.compile(r"(?i)size|diameter|length|width|height|depth")
 # A review's rating in other languages ("avis": [{"note": 5}]): the platform's, as "rating" is.
 _RATING_NAMES = frozenset("""note notes nota notas sterne stern étoiles etoiles estrellas stelle
     estrelas punteggio puntuación puntuacion valoración valoracion pontuação pontuacao voto
@@ -608,6 +623,10 @@ def _trend_name(name: str) -> int | None:
 # ``decimal``: a stock count, a rating) where it declares money fields: no currency sign or word
 # may stand for it ("$24" is not the 24 in stock), as none may for a percentage ("%").
 NO_MONEY = "#"
+# The "unit" an amount of money is held in (``Evidence.units``): a figure held only as money
+# (``minimum_order: 15.00`` beside a ``currency``) is no duration nor weight, so "15 minutes"
+# says another quantity, as "$16" does for a text's "16 oz".
+AS_MONEY = "money"
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -895,6 +914,11 @@ class Evidence:
                     if unit_fields else None
                 if beside is not None:
                     named = (frozenset((beside,)), named[1])
+            if not named[0] and figure.currency not in (None, "%", NO_MONEY) \
+                    and (figure.decimals or _money_name(name)) and not _MEASURE_NAME.search(name):
+                # an amount: a field named for money, or a fraction beside a currency (a whole
+                # number there may be a count, ``quantity: 2``, an ``eta: 30``)
+                named = (frozenset((AS_MONEY,)), named[1])
             for held, found in zip((counted, per), named):
                 if not found:
                     held[value] = None
@@ -1071,6 +1095,49 @@ class Evidence:
         return frozenset(figure.value for figure in self.figures if figure.whole
                          and not figure.percent and figure.value > 0
                          and _SCALE_FIELD.search(figure.path) is not None)
+
+    @functools.cached_property
+    def scale_tops(self) -> frozenset[Decimal]:
+        """The numbers the evidence holds only as the top of a scale: the M of a text's "N/M"
+        (``spice_level: "3/5"``), a field named for a scale (``rating_scales``) or a maximum
+        (``spice_max``, ``max_spice``). Said as the rating of "5/5" or "5 out of 5" such a
+        number backs nothing: the level must be one the evidence holds. Read once per index."""
+        tops: set[Decimal] = set()
+        other: set[Decimal] = set()
+        texts: dict[str, tuple[frozenset[Decimal], frozenset[Decimal]]] = {}
+        for figure in self.figures:
+            if figure.percent:
+                continue
+            name = figure.path.rsplit(".", 1)[-1]
+            if figure.whole:
+                low = name.lower()
+                scale = _SCALE_FIELD.search(figure.path) is not None or low.endswith(
+                    ("_max", "max")) or low.startswith(("max_", "max"))
+                (tops if scale else other).add(figure.value)
+                continue
+            if figure.path not in texts:
+                text = _holder(self.raw, figure.path).get(name) if "[" not in name else None
+                text = text if isinstance(text, str) else ""
+                pairs = _SCALE_PAIR.findall(text) if "/" in text else ()
+                texts[figure.path] = (
+                    frozenset(Decimal(n.replace(",", ".")) for n, _ in pairs),
+                    frozenset(Decimal(m) for _, m in pairs))
+            levels, scales = texts[figure.path]
+            (tops if figure.value in scales and figure.value not in levels
+             else other).add(figure.value)
+        return frozenset(tops - other)
+
+    @functools.cached_property
+    def row_name_texts(self) -> frozenset[str]:
+        """The names of the evidence's rows (``_named_rows``: a ``name``, a ``title``, a
+        ruleset's ``mentioned as`` field), case-folded, of three characters or more: a clause
+        that writes one speaks of that row ("Luigi's Trattoria is open today"). Read once."""
+        if isinstance(self.raw, str):
+            return frozenset()
+        named: list[tuple[str, str]] = []
+        _named_rows(self.raw, "$", named, self.row_names)
+        return frozenset(name for _, text in named
+                         if len(name := " ".join(text.split()).casefold()) >= 3)
 
     @functools.cached_property
     def ranked(self) -> bool:
@@ -1653,14 +1720,16 @@ class _Builder:
     # --- judging a place ----------------------------------------------------------------------
 
     def _is_untrusted(self, path: str, keys: tuple[str, ...], text_leaf: bool,
-                      item: bool = False) -> bool:
+                      item: bool = False, value: Any = None) -> bool:
         """Rules first (``authoritative`` wins over ``untrusted``); then, for text only, the
         default names (``third_party``, with the merchant's containers of ``own``), and in an
         item of a third party (``item``: ``_review_item``) every text the platform did not
-        write."""
+        write; not the platform's summary of its reviews in a field named for them
+        (``value``: ``_REVIEWS_SUMMARY``)."""
         if not self.authoritative and not self.untrusted:      # no rules: the names decide
             return text_leaf and bool(keys) and (third_party(keys, self.own) or item
-                                                 and self._item_text(keys))
+                                                 and self._item_text(keys)) \
+                and not self._reviews_summary(keys, value, item)
         generic = re.sub(r"\[\d+\]", "[*]", path)
         dotted = ".".join(keys[-2:]) if len(keys) >= 2 else ""
         singular = f"{keys[-2].rstrip('s')}.{keys[-1]}" if len(keys) >= 2 else ""
@@ -1671,7 +1740,19 @@ class _Builder:
         if marks & self.untrusted:
             return True
         return text_leaf and bool(keys) and (third_party(keys, self.own) or item
-                                             and self._item_text(keys))
+                                             and self._item_text(keys)) \
+            and not self._reviews_summary(keys, value, item)
+
+    def _reviews_summary(self, keys: tuple[str, ...], value: Any, item: bool) -> bool:
+        """Whether ``value`` is the platform's figure for its reviews, a rating and their
+        count ("4.6 (2,300+ reviews)", "4,4 (850+ Bewertungen)", "4.7/5 · 1,200 ratings"), in a
+        field of its own named for a summary of reviews (``reviews_summary``, ``bewertung``;
+        ``_SUMMARY_NAMES``), not in a review: no reviewer writes that, and the number is the
+        platform's. A ``review``, ``comment`` or ``body`` field stays its author's."""
+        return isinstance(value, str) and len(value) <= 60 and not item \
+            and not _SUMMARY_NAMES.isdisjoint((*key_words(keys[-1]), keys[-1].casefold())) \
+            and _REVIEWS_SUMMARY.fullmatch(value.strip()) is not None \
+            and not third_party(keys[:-1] + ("",), self.own)
 
     def _item_text(self, keys: tuple[str, ...]) -> bool:
         """Whether the text at ``keys``, a field of an item of a third party (``_review_item``),
@@ -1808,7 +1889,7 @@ class _Builder:
                     self.today = _today(child)
             if isinstance(child, str):
                 child_trusted = trusted and not self._is_untrusted(child_path, child_keys, True,
-                                                                   item)
+                                                                   item, child)
                 if (key.endswith("_decimal") and _STRIPE_AMOUNT_NAME.match(key)
                         and self._in_stripe_object() or _minor_word(key)) \
                         and _number_or_none(child) is not None:
@@ -2251,6 +2332,10 @@ class _Builder:
                 if after is not None or text.startswith((" ", "\u00a0"), mention.end):
                     # (no word: "172 m²", "172 m2", a unit that ends in a square or a digit)
                     unit = unit_after(text, mention.end, self.locale[:2])
+                    if unit is None and after is not None and after[1] == "in" \
+                            and _INCHES.fullmatch(text) \
+                            and _SIZE_KEY.search(keys[-1] if keys else ""):
+                        unit = "inch"           # a pizza's size: "12 in"
                     if unit is not None:        # "limited to 10 MB", "every 5 minutes"
                         self.stated_units.add((abs(mention.value), unit))
 
@@ -3036,6 +3121,9 @@ def _counts_what_is_left(words: list[str]) -> bool:
 # rating_max, max_score, score_scale, out_of, outOf, scale, max_stars.
 _SCALE_FIELD = re.compile(r"(?i)[.$](?:(?:max|best)[_-]?(?:rating|score|stars?)|(?:rating|score)"
                           r"[_-]?(?:scale|max)|out[_-]?of|scale)\Z")
+# A level on a scale in a text: "3/5", "4.6 / 5" (not a date's "12/03/2026").
+_SCALE_PAIR = re.compile(r"(?<![\d.,/])(\d{1,3}(?:[.,]\d{1,2})?)[ \u00a0]?/[ \u00a0]?(\d{1,3})"
+                         r"(?![\d/.,]\d|[\d/])")
 # The words of field names that hold a rank (``Evidence.ranks``).
 RANK_FIELD_WORDS = frozenset({"rank", "ranking", "position", "place", "standing"})
 # Words of a list's name that say it is a list, not what it lists: "posts_list", "orderData".

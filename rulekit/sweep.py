@@ -67,6 +67,7 @@ from rulekit.sweep_minor import judge_minor
 from rulekit.evidence import (_ANY_INDEX, _WORD, NO_MONEY, Evidence, RowRule, Withheld,
                               _money_name, _relative, _site, _url, month_part, name_words, noun,
                               queryless_url, said_as_year)
+from rulekit.evidence import AS_MONEY
 from rulekit.findings import _FIGURE_KINDS, Finding, _new_finding
 from rulekit.numbers import plain_decimal
 from rulekit.policy import Binding, Entity, Policy, derived
@@ -129,6 +130,8 @@ _RATED_OUT_OF = re.compile(
 _CJK_SCALE_AFTER = re.compile(r"点満点|點満点|分满分|分滿分|[ \u00a0]?점[ \u00a0]?만점")
 _CJK_SCALE_FIRST = frozenset("点點分점 \u00a0")
 _CJK_SCALE_BEFORE = ("满分", "滿分", "满分为", "滿分為", "满分是", "滿分是")
+# After a number, the scale it is a rating on: "/5", " / 5", " out of 5" (``Evidence.scale_tops``).
+_RATED_ON = re.compile(r"[ \u00a0]?(?:/[ \u00a0]?\d|out of[ \u00a0](?:\d|[a-z]+\b))", re.IGNORECASE)
 _RATED_SLASH = re.compile(r"(?<![\d.,/])(\d{1,2}(?:[.,]\d{1,2})?)[ \u00a0]?/[ \u00a0]?\Z")
 # Words before a number (or before the "#" or "number" before it) that state a rank of what
 # the sentence is about: "ranked #1", "finished 2nd", "is number 3"; not "top" ("your top 3" is
@@ -230,6 +233,9 @@ class SweepSettings:
     # The ruleset's time zone: the day of an explicit ``now`` there is the evidence's today
     # when the evidence names none (``index``).
     timezone: str = "UTC"
+    # Whether the ruleset declares its ``timezone``: if not, ``now`` is read in the one offset
+    # every timestamp of the evidence writes, when they write one (``index``).
+    zone_declared: bool = False
     # The URL fields compared without their query (``url drop_query``), as ``percent_fields``.
     query_dropped: tuple[str, ...] = ()
     # The fields declared ``identifier``: digits there are a code (an account's last four), a
@@ -271,7 +277,7 @@ class SweepSettings:
                    money_currencies=_money_currencies(fields, policy.currency),
                    field_zones=tuple((f.name, f.type.zone, getattr(f.type, "naive_zone", "UTC"))
                                      for f in fields if f.type.kind in ("date", "timestamp")),
-                   timezone=policy.timezone or "UTC",
+                   timezone=policy.timezone or "UTC", zone_declared=bool(policy.timezone),
                    query_dropped=tuple(
                        target for e in policy.entities for f in e.fields
                        if f.type.kind == "url" and f.type.query == "drop"
@@ -317,7 +323,14 @@ class SweepSettings:
             # "tomorrow" on the day they read it. That day backs "today" as the present, as
             # the evidence's today does.
             aware = now if now.tzinfo is not None else now.replace(tzinfo=dt.timezone.utc)
-            day = aware.astimezone(dates.zone(self.timezone)).date()
+            zone = dates.zone(self.timezone)
+            if not self.zone_declared and not self.field_zones and built.offset_clock:
+                # no zone declared: when every timestamp of the evidence writes one offset
+                # ("2026-12-02T18:41:00-08:00"), its today is the day there, as its reader's
+                offsets = {offset for *_, offset in built.offset_clock}
+                if len(offsets) == 1:
+                    zone = dt.timezone(offsets.pop())
+            day = aware.astimezone(zone).date()
             if built.today is None:
                 built = dataclasses.replace(built, today=day)
             elif built.today != day:
@@ -583,8 +596,10 @@ def sweep(text: str, evidence: Evidence, settings: SweepSettings = SweepSettings
     # answers need none, and then each figure pays none of their tests
     # "70%オフ" for ``price_ratio: 0.7``: a share paid said as a discount (``_said_as_discount``)
     paid = evidence.paid_shares
+    # "5/5" for ``spice_level: "3/5"``: a number held only as a scale's top is no level
+    tops = evidence.scale_tops if "/" in text or "out of" in low else None
     guarded = directed or ranking or changes or measured or stating or other_changes or taxed \
-        or paid
+        or paid or tops
     judge_mention = judge.mention
     findings = frequencies
     reported: set[tuple[int, int]] = set()
@@ -637,7 +652,8 @@ def sweep(text: str, evidence: Evidence, settings: SweepSettings = SweepSettings
                     or (other_changes and mention.sign is None and abs(value) not in magnitudes
                         and _stated_change_other(text, mention, other_changes)[0])
                     or (paid and mention.percent and value in paid
-                        and _said_as_discount(text, mention)))):
+                        and _said_as_discount(text, mention))
+                    or (tops and value in tops and _RATED_ON.match(text, mention.end)))):
             continue    # an ordinal may be a day with its weekday ("Tuesday the 3rd")
         if kind == "url" and not mention.text.startswith("/") and _url(mention.text) in urls \
                 and not _may_be_link_text(text, mention):
@@ -2452,6 +2468,10 @@ def _base_words(base: tuple[Decimal, str | None]) -> str:
     return thing if count == 1 else f"{plain_decimal(count)} {thing}s"
 
 
+# The rest of a range after its first end, up to where its unit is written: "-20" of "15-20 min".
+_RANGE_END = re.compile(r"[ \u00a0]?(?:-|\u2013|\u2014|to)[ \u00a0]?[0-9]+(?:[.,][0-9]+)?")
+
+
 def _other_unit(text: str, mention: Mention,
                 held: tuple[frozenset[str], frozenset[str]], lang: str) -> str | None:
     """What the answer says ``mention`` is counted in or per that is none of the units the
@@ -2459,6 +2479,8 @@ def _other_unit(text: str, mention: Mention,
     years, "per second" for "600 requests per second" held per minute; or None. The unit words
     are read in English and in ``lang``, the locale's language ("2 Monate", "par an")."""
     counted, per = held
+    if mention.currency is not None and AS_MONEY in counted:
+        counted = ()    # said as the money it is held as ("a $15 min. order")
     if counted:
         if mention.currency is not None:
             # "23 pounds", "£23" for 23 kilograms; but "5 pounds" may be the weight it holds
@@ -2466,6 +2488,10 @@ def _other_unit(text: str, mention: Mention,
             if unit_word(written, lang) not in counted:
                 return f"in {mention.currency}"
         said = unit_after(text, mention.end, lang)
+        if said is None and mention.range_with is not None:
+            # the first end of a range: "15-20 min" says both in minutes
+            other = _RANGE_END.match(text, mention.end)
+            said = unit_after(text, other.end(), lang) if other else None
         if said is not None and said not in counted:
             return f"in {plural(said)}"
     if per:
@@ -2641,6 +2667,11 @@ class _Judge:
             return None
         if value in self.from_slots:
             return None     # code put it there
+        if mention.currency is None and value in self.evidence.scale_tops \
+                and _RATED_ON.match(self.text, mention.end):
+            return self._finding(mention, "unsupported_number", f"{mention.text.strip()} is "
+                                 "said as a rating on a scale; the evidence holds "
+                                 f"{plain_decimal(value)} only as the top of a scale")
         if value == 1 and mention.currency is not None and mention.sign is None \
                 and _RATE_UNIT.match(self.text, mention.end):
             return None     # "1 USD = 0.9187 EUR": the unit a rate is given for, no figure
@@ -2670,9 +2701,11 @@ class _Judge:
             if held[0]:
                 # the units named for it, not those of the other kinds a text's unit allows
                 shown = self.evidence.units_written.get(value) or held[0]
-                where.append("in " + " or ".join(map(plural, sorted(shown))))
+                where.append(" or ".join(("as an amount of money" if unit == AS_MONEY else
+                                          "in " + plural(unit)) for unit in sorted(shown)))
             if held[1]:
-                where.append("per " + " or ".join(sorted(held[1])))
+                where.append(" or ".join("as a total" if per == TOTAL else "per " + per
+                                         for per in sorted(held[1])))
             return self._finding(mention, "unsupported_number", f"{mention.text.strip()} "
                                  f"{said} is another quantity: the evidence holds "
                                  f"{plain_decimal(abs(value))} {' and '.join(where)}")

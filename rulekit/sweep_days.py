@@ -366,7 +366,8 @@ def _relative_days(text: str, evidence: Evidence, locale: str,
             # its way today"), not as the day of an event ("it arrives today"): that needs a
             # day of the data.
             continue
-        if offset is not None and abs(offset) <= 1 and _store_hours_clause(low, *match.span()):
+        if offset is not None and abs(offset) <= 1 and _store_hours_clause(
+                low, *match.span(), evidence.row_name_texts):
             continue        # "Yes, we're open tomorrow": the store's hours, no day of the data
         meant = day.isoformat() if day is not None else "no calendar day"
         withheld = _withheld_on(evidence, lambda held: held == day)
@@ -823,15 +824,19 @@ def _lone_statement(low: str, s: int, e: int) -> bool:
         and not low.endswith(_LONE_NOT_UNTIL, start, s)
 
 
-def _store_hours_clause(low: str, s: int, e: int) -> bool:
+def _store_hours_clause(low: str, s: int, e: int, names: frozenset[str] = frozenset()) -> bool:
     """Whether the relative day at [s, e) stands in a clause about the store's own opening
-    hours ("Yes, we're open tomorrow", "Tomorrow's hours: 9–6"), which states no day of the
-    data: the clause names the store (we, our, store, shop) or its hours, and no arrival,
-    delivery or other event ("we're open tomorrow when your order arrives" is judged)."""
+    hours ("Yes, we're open tomorrow", "Tomorrow's hours: 9–6", "Tonight they're open until
+    10:30 pm", "Luigi's Trattoria is open today until 10:30 pm"), which states no day of the
+    data: the clause names the store (we, our, they, it, store, shop, restaurant...; or the
+    name of a row of the evidence, ``names``: ``Evidence.row_name_texts``) or its hours, and no
+    arrival, delivery or other event ("we're open tomorrow when your order arrives" is
+    judged)."""
     _, clause, _ = _clause_of(low, s, e)
     words = {_POSSESSIVE.sub("", word.strip(",:()\"“”")) for word in clause.split()}
     if _LONE_HOURS_WORDS.isdisjoint(words) or not (
-            "hours" in words or not _STORE_WORDS.isdisjoint(words)):
+            "hours" in words or not _STORE_WORDS.isdisjoint(words)
+            or any(name in clause for name in names)):
         return False
     return _EN_EVENTS.isdisjoint(words) and _EVENT_WORDS.isdisjoint(words) \
         and _NOT_THE_STORE.isdisjoint(words)
@@ -840,7 +845,8 @@ def _store_hours_clause(low: str, s: int, e: int) -> bool:
 _POSSESSIVE = re.compile(r"['’]s$")
 _EN_EVENTS = _LONE_BEFORE["en"] - _NOT_EVENTS       # arrives, delivered, ships...
 # Who keeps opening hours, and what else may be "open" ("the return window is open").
-_STORE_WORDS = frozenset("we we're we'll we'd our store shop office branch".split())
+_STORE_WORDS = frozenset("we we're we'll we'd our store shop office branch they they're they'll "
+                         "it it's restaurant kitchen cafe café bar bistro".split())
 _NOT_THE_STORE = frozenset("window sale case ticket return returns refund account offer "
                            "deal".split())
 

@@ -135,6 +135,7 @@ Decisions on ambiguous text, each pinned by a case in ``tests/cases/scan/``:
   mentions: the sweep checks the weekday at the start of the date's mention). "24:00" is 00:00.
   Both ends of "09:00-17:00", "9am-5pm", "9h-17h" are times. An hour alone before "h", maybe after a space ("à 21h", "à 21 h",
   "às 15h", "de 9h à 17h") is a time after a word that puts one there (à, vers, às, um, alle...)
+  or before a range's other end, with or without minutes ("19h-22h30"),
   or as an end of a range of such hours, never in English: "en 2h", "sous 48h", "24h/24" are
   durations. A zone after a time alone ("9 pm (UTC+8)", "21:00 UTC", "13:00 GMT-5") is part of
   the mention and ``time`` is that time of day in UTC, aware (``normalized`` "13:00+00:00"). No
@@ -149,6 +150,7 @@ Decisions on ambiguous text, each pinned by a case in ``tests/cases/scan/``:
   "around"... with the half of the day after it ("by nine this evening" 21:00); "at nine
   dollars", "one of nine", "looked at nine stores" stay numbers. Its minutes may follow, ten to
   fifty-nine in words ("we open at ten-thirty" 10:30, "close at five forty-five tonight" 17:45).
+  British "half ten" is 10:30 after at, until, from, by... ("we close at half ten").
   Opening hours in words are read as in digits ("open nine to five", "open from nine to six",
   "open 9 to five", "Saturday: nine to five", "we open at 9 to 5", "open at nine to five";
   "looked at 9 to 5 stores" stays numbers). Opening hours followed by a word count it, and are

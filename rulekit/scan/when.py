@@ -67,7 +67,7 @@ _HOUR_H = re.compile(r"([01]?[0-9]|2[0-3])[ \u00a0]?h(?![\w])")     # "à 21h", 
 _HOUR_AT = frozenset("à a às as vers dès des jusqu'à jusqu’à avant après entre et á "
                      "las alle ore um gegen bis ab até".split())
 _HOUR_TO = re.compile(r"[ \u00a0]*(?:[-\u2013~]|(?:à|a|às|as|et|bis|alle|hasta)[ \u00a0])"
-                      r"[ \u00a0]*[0-9]{1,2}[ \u00a0]?h(?![\w])")   # 9h-17h, de 9 h à 17 h
+                      r"[ \u00a0]*[0-9]{1,2}[ \u00a0]?h(?:[0-5][0-9])?(?![\w])")   # 9h-17h, 19h-22h30
 # Zones spelled out, in any case (``rulekit.dates.written_zone`` has each): "Pacific Standard
 # Time", "Central European Summer Time", "India Standard Time", "UK time", "Paris time".
 _SPELLED_ZONES = (
@@ -184,6 +184,10 @@ _MINUTE_WORDS = (_TEEN_WORDS.replace(" ", "|") + "|(?:" + _TENS_WORDS.replace(" 
                  + ")(?:[-\u2010](?:one|two|three|four|five|six|seven|eight|nine))?")
 _PAST_TO = re.compile(r"(?:a[ \u00a0])?(quarter|half)[ \u00a0]+(past|after|to)[ \u00a0]+"
                       rf"(1[0-2]|[1-9]|{_HOUR_WORDS})(?![\w\u2010-])")
+# British "half ten" (10:30), a time only after a word that puts one there: "at half ten",
+# "until half five"; the time is "half ten", from group 1.
+_HALF_HOUR = re.compile(r"(?<![\w'’])(?:at|until|till|til|from|by|around|before|after)[ \u00a0]+"
+                        rf"(half)[ \u00a0]+(1[0-2]|[1-9]|{_HOUR_WORDS})(?![\w\u2010:-]|\.[0-9])")
 # Opening hours "open 9 to 5", "hours: 9-5": an hour from 5 to 11 and a smaller one, read as
 # morning to afternoon (09:00 to 17:00), only after a word that says they are opening hours;
 # "open 10 to 11" or "from 9 to 5 days" are left as numbers.
@@ -1055,6 +1059,8 @@ class _When:
             self.clock_words()
         if "past" in self.low or "quarter" in self.low:
             self.past_to_words()
+        if "half " in self.low:
+            self.half_hour_words()
         if self.ascii:
             tokens = self.tokens            # computed by the test of the clock words above
             hour_words = not (tokens.isdisjoint(_HOUR_WORD_TOKENS)
@@ -1126,6 +1132,14 @@ class _When:
                                     found.group(1), found.group(2))
             self.add_spoken(found, hour, minute)
 
+    def half_hour_words(self) -> None:
+        """British "at half ten": 10:30 (see ``_HALF_HOUR``)."""
+        for found in _HALF_HOUR.finditer(self.low):
+            if self.free(found.start(1), found.end()):
+                word = found.group(2)
+                self.add_spoken(found, int(word) if word.isdigit() else _CLOCK_WORD_HOURS[word],
+                                30, found.start(1))
+
     def oclock_words(self) -> None:
         """"eight o'clock" (see ``spoken_times``)."""
         for found in self.spoken_times(_OCLOCK_WORD):
@@ -1142,10 +1156,12 @@ class _When:
                     and self.free(s, e):
                 yield found
 
-    def add_spoken(self, found: re.Match, hour: int, minute: int) -> None:
-        """A time said in words at ``found``, with the half of the day said after it, if any,
-        taken into the mention."""
+    def add_spoken(self, found: re.Match, hour: int, minute: int, start: int | None = None
+                   ) -> None:
+        """A time said in words at ``found`` (from ``start`` when given), with the half of the
+        day said after it, if any, taken into the mention."""
         s, e = found.span()
+        s = s if start is None else start
         meridiem = _MERIDIEM_AFTER.match(self.text, e)
         if meridiem:                        # "eight o'clock p.m."
             self.add_time(s, meridiem.end(), hour, minute, None, meridiem.group(1))
