@@ -207,6 +207,14 @@ _BALANCE_NAME = re.compile(r"(?i)balance|available|ledger")
 # Fields named for a masked account or card number, folded (``fold_name``): "mask",
 # "account_mask", "last4", "last_four", "card_last_4_digits" (``_Builder._code_digits``).
 _MASK_NAME = re.compile(r"(?:mask|last(?:4|four)(?:digits)?)$")
+# Fields named for the number of a place or a document, folded: "room_number", "room_no",
+# "room", "seat", "gate", "unit_number", "flight_number", "order_number"... A code, like a
+# mask (``_Builder._code_digits``); not a count ("rooms", "number_of_rooms", "room_count").
+_PLACE_CODE_NAME = re.compile(
+    r"(?:^|_)(?:(?:room|seat|gate|cabin|berth|suite|platform)"
+    r"|(?:room|seat|gate|cabin|berth|suite|platform|unit|apartment|apt|house|flight|train|"
+    r"order|booking|ticket|invoice|policy|account|member|membership|table|locker)"
+    r"_?(?:number|no|num|nr))$")
 # Fields named for a postcode ("postcode", "zip", "zip_code", "postal_code", "plz",
 # "post_code", "delivery_postcode", "postalCode"), by the words of the name (``key_words``):
 # a code, whose digits back the code as written, never a quantity (``postcode_name``).
@@ -2222,14 +2230,16 @@ class _Builder:
     def _code_digits(self, stored: str, keys: tuple[str, ...]) -> bool:
         """Whether ``stored``, a run of three digits or more, is a code by its field: one the
         ruleset declares ``identifier``, or named for a masked account or card number
-        (``mask``, ``last4``, ``last_four``: Plaid's ``"mask": "4821"``). Its digits are then a
+        (``mask``, ``last4``, ``last_four``: Plaid's ``"mask": "4821"``), or for the number of
+        a place or a document (``room_number``, ``seat``, ``order_number``). Its digits are then a
         name the answer may write as it stands ("ending in 4821"), never a quantity: not
         "$4,821" nor "4,821 points" (rule 4)."""
         if not keys or len(stored) < 3 or not stored.isascii() or not stored.isdigit():
             return False
         name = fold_name(keys[-1])
         postcode = postcode_name(keys[-1])
-        if name not in self.identifiers and not _MASK_NAME.search(name) and not postcode:
+        if name not in self.identifiers and not _MASK_NAME.search(name) and not postcode \
+                and not _PLACE_CODE_NAME.search(keys[-1].casefold()):
             return False
         self.names.add(stored)
         if postcode:
