@@ -1126,6 +1126,21 @@ class Evidence:
         return found
 
     @functools.cached_property
+    def star_values(self) -> tuple[frozenset[Decimal], str] | None:
+        """The values an answer may say in stars ("4 stars", "a 4-star hotel", "4 Sterne",
+        4つ星): the numbers of fields named for stars (``star_rating``, ``stars``,
+        ``hotelStars``) and of a rating or a score beside a scale of 5 (``guest_rating`` beside
+        ``rating_scale: 5``), with the star fields' paths for a message; None when no field is
+        named for stars (then a figure said in stars is judged by its value alone). Read from
+        ``raw`` on first use."""
+        if isinstance(self.raw, str):
+            return None
+        values: set[Decimal] = set()
+        paths: list[str] = []
+        _collect_stars(self.raw, "$", values, paths)
+        return (frozenset(values), ", ".join(paths[:3])) if paths else None
+
+    @functools.cached_property
     def counted_words(self) -> frozenset[bytes]:
         """The words of ``counted`` that are of letters A-Z, lower-cased, as ASCII bytes: a
         number the sweep reads as a count is followed by one of them as a word of the
@@ -3030,6 +3045,35 @@ _LENGTH_WORDS = frozenset({"duration", "length", "runtime", "elapsed", "playtime
 # Things counted in units of time: a number before them is a duration, not a count of rows.
 _DURATION_NOUNS = frozenset({"second", "minute", "min", "hour", "hr", "day", "week", "month",
                              "year", "time"})
+
+
+# Words of a field's name that make its number a rating's scale (``rating_scale``, ``max_rating``,
+# ``best_rating``, ``out_of``): beside a scale of 5, a rating or a score may be said in stars.
+_STAR_SCALE_WORDS = frozenset(("scale", "max", "maximum", "best", "out", "outof"))
+
+
+def _collect_stars(node: Any, path: str, values: set[Decimal], paths: list[str]) -> None:
+    """``Evidence.star_values``'s walk: the numbers of fields named for stars, with their paths,
+    and those of a rating or a score beside a scale of 5."""
+    if isinstance(node, Mapping):
+        numbers = {str(key): value for key, value in node.items()
+                   if isinstance(value, (int, float, Decimal)) and not isinstance(value, bool)}
+        five = any(value == 5 and not _STAR_SCALE_WORDS.isdisjoint(key_words(key))
+                   for key, value in numbers.items())
+        for key, value in numbers.items():
+            words = key_words(key)
+            if "star" in words or "stars" in words:
+                values.add(Decimal(str(value)))
+                paths.append(f"{path}.{key}")
+            elif five and ("rating" in words or "score" in words):
+                values.add(Decimal(str(value)))
+        for key, child in node.items():
+            if isinstance(child, (Mapping, list, tuple)):
+                _collect_stars(child, f"{path}.{key}", values, paths)
+    elif isinstance(node, (list, tuple)):
+        for index, child in enumerate(node):
+            if isinstance(child, (Mapping, list, tuple)):
+                _collect_stars(child, f"{path}[{index}]", values, paths)
 
 
 def _collect_counted(node: Any, name: str | None, row_rules: Mapping[int, RowRule],

@@ -1246,6 +1246,53 @@ def _count_levels(text: str, mentions: Sequence[Mention], evidence: Evidence,
             f"evidence's counts of {thing.casefold()} are {held}"))
 
 
+# A figure said in stars ("4 stars", "a 4-star hotel", "4 Sterne", "4-Sterne-Hotel", "4
+# étoiles", 4つ星, 5星级; not 3星期, three weeks), not a count of reviews at that level ("5-star
+# reviews") nor a scale ("out of 5 stars", "8.7/10 stars"): ``star_levels``.
+_STARS_AFTER = re.compile(r"[ \u00a0-]?(?:stars?|sterne?n?|étoiles?|estrellas?|stelle|stella|"
+                          r"estrelas?|sterren|ster)(?![\w])|つ星|星(?!期)", re.IGNORECASE)
+_STARS_NOT_AFTER = re.compile(r"[ \u00a0-]*(?:reviews?|ratings?|bewertung(?:en)?|avis|reseñas|"
+                              r"recensioni|avaliações|beoordelingen)(?![\w])", re.IGNORECASE)
+_STARS_SCALE_BEFORE = re.compile(r"(?:(?<![\w])(?:out of|of|von|sur|su|de|van)[ \u00a0]+"
+                                 r"|/[ \u00a0]*)\Z", re.IGNORECASE)
+
+
+def may_say_stars(az: str, low: str, lang: str) -> bool:
+    """The cheap test before ``star_levels``: whether the answer (``az``: its words of a-z;
+    ``low``: lower-cased) holds a word of stars of English or of ``lang``."""
+    return "star" in az or (lang in ("de", "nl") and "ster" in az) or (
+        lang == "fr" and "toile" in low) or (lang in ("es", "pt") and "estrel" in az) or (
+        lang == "it" and "stell" in az) or (lang in ("ja", "zh") and "星" in low)
+
+
+def star_levels(text: str, mentions: Sequence[Mention], evidence: Evidence,
+                flagged: list[Finding]) -> None:
+    """A figure said in stars (``_STARS_AFTER``) is a star rating: when the evidence names a
+    field for stars (``Evidence.star_values``), one of those values must be it, and another
+    figure (a review score of 8.7, its scale of 10) does not back it. Adds its findings to
+    ``flagged`` and skips the mentions they hold."""
+    done = {(f.start, f.end) for f in flagged}
+    for mention in mentions:
+        value = mention.value
+        if mention.kind not in _FIGURE_KINDS or value is None or mention.percent \
+                or mention.currency or mention.scaled or (mention.start, mention.end) in done:
+            continue
+        said = _STARS_AFTER.match(text, mention.end)
+        if said is None or _STARS_NOT_AFTER.match(text, said.end()) \
+                or _STARS_SCALE_BEFORE.search(text, max(0, mention.start - 8), mention.start):
+            continue
+        held = evidence.star_values
+        if held is None:
+            return
+        if value in held[0]:
+            continue
+        shown = ", ".join(plain_decimal(v) for v in sorted(held[0])[:3]) or "none"
+        flagged.append(_new_finding(
+            mention.kind, mention.text, plain_decimal(value), mention.start, mention.end,
+            "unsupported_number", f"'{mention.text.strip()}{said.group()}' is said in stars, "
+            f"and the evidence's star ratings are {shown} ({held[1]})"))
+
+
 def _whole_of(before: list[str]) -> bool:
     """Whether "of" ending ``before`` (the words before a count) names the whole, not a part:
     "your stay of 4 nights", "a total of 5 reviews"; not "2 out of 5", "one of 3 reviews",
