@@ -3113,10 +3113,16 @@ def _collect_counted(node: Any, name: str | None, row_rules: Mapping[int, RowRul
         if len(core) == 1 and _AGGREGATE_WORDS.isdisjoint(
                 word.casefold() for word in _NAME_WORDS.findall(name)):
             named.update(core)
+        if not _MEASURE_WORDS.isdisjoint(words):
+            return      # ``review_score``, ``review_scale``: a measure of reviews, no count
         for word in words:
             backing.setdefault(word, set()).add(Decimal(str(node)))
 
 
+# The words of a name that make its number a measure of the things, not a count of them
+# (``review_score``, ``review_scale``, ``avg_rating``, ``views_per_post_avg``).
+_MEASURE_WORDS = frozenset({"score", "scale", "avg", "average", "mean", "median", "ratio",
+                            "pct", "percent", "percentage", "share"})
 # The words of a name that say the things it counts are what is left ("refills_remaining").
 _LEFT_WORDS = frozenset({"left", "remaining", "stock"})
 # The words of a field that holds only a count ("count", "total_count", "num"), and the words
