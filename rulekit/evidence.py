@@ -3048,24 +3048,27 @@ _DURATION_NOUNS = frozenset({"second", "minute", "min", "hour", "hr", "day", "we
 
 
 # Words of a field's name that make its number a rating's scale (``rating_scale``, ``max_rating``,
-# ``best_rating``, ``out_of``): beside a scale of 5, a rating or a score may be said in stars.
+# ``best_rating``, ``out_of``), and those of a rating that may be said in stars, up to 5 on a
+# scale of 5 or of none (``guest_rating: 4.5``, ``{"average": 4.4, "count": 1873}``).
 _STAR_SCALE_WORDS = frozenset(("scale", "max", "maximum", "best", "out", "outof"))
+_STAR_RATING_WORDS = frozenset(("rating", "score", "average", "avg", "mean"))
 
 
 def _collect_stars(node: Any, path: str, values: set[Decimal], paths: list[str]) -> None:
     """``Evidence.star_values``'s walk: the numbers of fields named for stars, with their paths,
-    and those of a rating or a score beside a scale of 5."""
+    and those of a rating up to 5 beside a scale of 5 or of none (``_STAR_RATING_WORDS``)."""
     if isinstance(node, Mapping):
         numbers = {str(key): value for key, value in node.items()
                    if isinstance(value, (int, float, Decimal)) and not isinstance(value, bool)}
-        five = any(value == 5 and not _STAR_SCALE_WORDS.isdisjoint(key_words(key))
-                   for key, value in numbers.items())
+        scales = {value for key, value in numbers.items()
+                  if not _STAR_SCALE_WORDS.isdisjoint(key_words(key))}
         for key, value in numbers.items():
             words = key_words(key)
             if "star" in words or "stars" in words:
                 values.add(Decimal(str(value)))
                 paths.append(f"{path}.{key}")
-            elif five and ("rating" in words or "score" in words):
+            elif not _STAR_RATING_WORDS.isdisjoint(words) and 0 <= value <= 5 \
+                    and scales <= {5}:
                 values.add(Decimal(str(value)))
         for key, child in node.items():
             if isinstance(child, (Mapping, list, tuple)):
@@ -3120,9 +3123,9 @@ def _collect_counted(node: Any, name: str | None, row_rules: Mapping[int, RowRul
 
 
 # The words of a name that make its number a measure of the things, not a count of them
-# (``review_score``, ``review_scale``, ``avg_rating``, ``views_per_post_avg``).
-_MEASURE_WORDS = frozenset({"score", "scale", "avg", "average", "mean", "median", "ratio",
-                            "pct", "percent", "percentage", "share"})
+# (``review_score``, ``review_scale``; an average is of the things counted: ``avg_views_per_post``
+# backs "178,553 views").
+_MEASURE_WORDS = frozenset({"score", "scale", "ratio", "pct", "percent", "percentage"})
 # The words of a name that say the things it counts are what is left ("refills_remaining").
 _LEFT_WORDS = frozenset({"left", "remaining", "stock"})
 # The words of a field that holds only a count ("count", "total_count", "num"), and the words
