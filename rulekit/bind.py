@@ -498,6 +498,7 @@ class _Named:
 # ("_60-second shelf hack_", "__Threads__"), not the inside of a snake_case word.
 _NAME_BEFORE = r"(?:(?<![\w-])|(?<=_)(?<![^\W_]_)(?<![^\W_]__))"
 _NAME_AFTER = r"(?:(?![\w-])|(?=__?(?!\w)))"
+_ISO_DAY = re.compile(r"\d{4}-\d{2}-\d{2}")
 
 
 class _Rows:
@@ -520,6 +521,16 @@ class _Rows:
                     for alias in entity.aliases:
                         names.setdefault(alias, set()).add((entity.name, index))
         self.names = names
+        # A row named by a day (``mentioned as date``: a nightly rate keyed by its night) is
+        # named by that day however the text writes it ("13 December", "Sunday, 13 December",
+        # "13. Dezember", read by the scanner): its ISO name by the day, and by the month and
+        # day when no other year's day has them (None: ambiguous).
+        self.days: dict[str, str | None] = {}
+        for name in names:
+            if _ISO_DAY.fullmatch(name):
+                self.days[name] = name
+                month_day = "--" + name[5:]
+                self.days[month_day] = name if self.days.get(month_day, name) == name else None
         self.labels = {(e.name, i): self._label(e, row) for e in binding.entities
                        for i, row in enumerate(self.rows[e.name])}
         single = [n for n in names if " " not in n]
@@ -555,7 +566,7 @@ class _Rows:
                 return row[field]
         return entity.name
 
-    def find(self, text: str) -> list[_Named]:
+    def find(self, text: str, mentions: Sequence[Mention] = ()) -> list[_Named]:
         hits: list[tuple[int, int, str]] = []
         for regex, fold in self._patterns(text):
             if regex is None:
@@ -564,6 +575,10 @@ class _Rows:
                 name = self.folded.get(match.group(0).casefold()) if fold else match.group(0)
                 if name:
                     hits.append((match.start(), match.end(), name))
+        if self.days:
+            # a day the text writes that names a row (``days``)
+            hits += [(m.start, m.end, name) for m in mentions if m.kind == "date"
+                     and (name := self.days.get(m.normalized or ""))]
         hits.sort(key=lambda h: (h[0], -(h[1] - h[0])))
         found: list[_Named] = []
         covered = -1
@@ -650,7 +665,7 @@ def bind(text: str, evidence: Any, policy: Policy | None, *, locale: str = "en_U
     scanned = [m for m in every      # in text order, as ``scan`` returns them
                if m.kind in ("number", "word_number") and m.value is not None and not m.quoted]
     sentences = _sentences(text)
-    named = rows.find(text)
+    named = rows.find(text, every)
     named += _pronouns(text, vocabulary, named, sentences)
     named.sort(key=lambda n: n.start)
     lookup = _Lookup(named, rows)

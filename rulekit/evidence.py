@@ -228,6 +228,14 @@ _BALANCE_NAME = re.compile(r"(?i)balance|available|ledger")
 # Fields named for a masked account or card number, folded (``fold_name``): "mask",
 # "account_mask", "last4", "last_four", "card_last_4_digits" (``_Builder._code_digits``).
 _MASK_NAME = re.compile(r"(?:mask|last(?:4|four)(?:digits)?)$")
+# Fields named for the number of a place or a document, folded: "room_number", "room_no",
+# "room", "seat", "gate", "unit_number", "flight_number", "order_number"... A code, like a
+# mask (``_Builder._code_digits``); not a count ("rooms", "number_of_rooms", "room_count").
+_PLACE_CODE_NAME = re.compile(
+    r"(?:^|_)(?:(?:room|seat|gate|cabin|berth|suite|platform)"
+    r"|(?:room|seat|gate|cabin|berth|suite|platform|unit|apartment|apt|house|flight|train|"
+    r"order|booking|ticket|invoice|policy|account|member|membership|table|locker)"
+    r"_?(?:number|no|num|nr))$")
 # Fields named for a postcode ("postcode", "zip", "zip_code", "postal_code", "plz",
 # "post_code", "delivery_postcode", "postalCode"), by the words of the name (``key_words``):
 # a code, whose digits back the code as written, never a quantity (``postcode_name``).
@@ -1231,6 +1239,21 @@ class Evidence:
                 for written in (form, form.capitalize(), form.upper()):
                     found[written] = entry
         return found
+
+    @functools.cached_property
+    def star_values(self) -> tuple[frozenset[Decimal], str] | None:
+        """The values an answer may say in stars ("4 stars", "a 4-star hotel", "4 Sterne",
+        4つ星): the numbers of fields named for stars (``star_rating``, ``stars``,
+        ``hotelStars``) and of a rating or a score beside a scale of 5 (``guest_rating`` beside
+        ``rating_scale: 5``), with the star fields' paths for a message; None when no field is
+        named for stars (then a figure said in stars is judged by its value alone). Read from
+        ``raw`` on first use."""
+        if isinstance(self.raw, str):
+            return None
+        values: set[Decimal] = set()
+        paths: list[str] = []
+        _collect_stars(self.raw, "$", values, paths)
+        return (frozenset(values), ", ".join(paths[:3])) if paths else None
 
     @functools.cached_property
     def counted_words(self) -> frozenset[bytes]:
@@ -2434,14 +2457,16 @@ class _Builder:
     def _code_digits(self, stored: str, keys: tuple[str, ...]) -> bool:
         """Whether ``stored``, a run of three digits or more, is a code by its field: one the
         ruleset declares ``identifier``, or named for a masked account or card number
-        (``mask``, ``last4``, ``last_four``: Plaid's ``"mask": "4821"``). Its digits are then a
+        (``mask``, ``last4``, ``last_four``: Plaid's ``"mask": "4821"``), or for the number of
+        a place or a document (``room_number``, ``seat``, ``order_number``). Its digits are then a
         name the answer may write as it stands ("ending in 4821"), never a quantity: not
         "$4,821" nor "4,821 points" (rule 4)."""
         if not keys or len(stored) < 3 or not stored.isascii() or not stored.isdigit():
             return False
         name = fold_name(keys[-1])
         postcode = postcode_name(keys[-1])
-        if name not in self.identifiers and not _MASK_NAME.search(name) and not postcode:
+        if name not in self.identifiers and not _MASK_NAME.search(name) and not postcode \
+                and not _PLACE_CODE_NAME.search(keys[-1].casefold()):
             return False
         self.names.add(stored)
         if postcode:
@@ -3256,6 +3281,38 @@ _DURATION_NOUNS = frozenset({"second", "minute", "min", "hour", "hr", "day", "we
                              "year", "time"})
 
 
+# Words of a field's name that make its number a rating's scale (``rating_scale``, ``max_rating``,
+# ``best_rating``, ``out_of``), and those of a rating that may be said in stars, up to 5 on a
+# scale of 5 or of none (``guest_rating: 4.5``, ``{"average": 4.4, "count": 1873}``).
+_STAR_SCALE_WORDS = frozenset(("scale", "max", "maximum", "best", "out", "outof"))
+_STAR_RATING_WORDS = frozenset(("rating", "score", "average", "avg", "mean"))
+
+
+def _collect_stars(node: Any, path: str, values: set[Decimal], paths: list[str]) -> None:
+    """``Evidence.star_values``'s walk: the numbers of fields named for stars, with their paths,
+    and those of a rating up to 5 beside a scale of 5 or of none (``_STAR_RATING_WORDS``)."""
+    if isinstance(node, Mapping):
+        numbers = {str(key): value for key, value in node.items()
+                   if isinstance(value, (int, float, Decimal)) and not isinstance(value, bool)}
+        scales = {value for key, value in numbers.items()
+                  if not _STAR_SCALE_WORDS.isdisjoint(key_words(key))}
+        for key, value in numbers.items():
+            words = key_words(key)
+            if "star" in words or "stars" in words:
+                values.add(Decimal(str(value)))
+                paths.append(f"{path}.{key}")
+            elif not _STAR_RATING_WORDS.isdisjoint(words) and 0 <= value <= 5 \
+                    and scales <= {5}:
+                values.add(Decimal(str(value)))
+        for key, child in node.items():
+            if isinstance(child, (Mapping, list, tuple)):
+                _collect_stars(child, f"{path}.{key}", values, paths)
+    elif isinstance(node, (list, tuple)):
+        for index, child in enumerate(node):
+            if isinstance(child, (Mapping, list, tuple)):
+                _collect_stars(child, f"{path}[{index}]", values, paths)
+
+
 def _collect_counted(node: Any, name: str | None, row_rules: Mapping[int, RowRule],
                      backing: dict[str, set[Decimal]], named: set[str]) -> None:
     """``Evidence.counted``'s walk: what each list and number field counts (``named``) and the
@@ -3293,10 +3350,16 @@ def _collect_counted(node: Any, name: str | None, row_rules: Mapping[int, RowRul
         if len(core) == 1 and _AGGREGATE_WORDS.isdisjoint(
                 word.casefold() for word in _NAME_WORDS.findall(name)):
             named.update(core)
+        if not _MEASURE_WORDS.isdisjoint(words):
+            return      # ``review_score``, ``review_scale``: a measure of reviews, no count
         for word in words:
             backing.setdefault(word, set()).add(Decimal(str(node)))
 
 
+# The words of a name that make its number a measure of the things, not a count of them
+# (``review_score``, ``review_scale``; an average is of the things counted: ``avg_views_per_post``
+# backs "178,553 views").
+_MEASURE_WORDS = frozenset({"score", "scale", "ratio", "pct", "percent", "percentage"})
 # The words of a name that say the things it counts are what is left ("refills_remaining").
 _LEFT_WORDS = frozenset({"left", "remaining", "stock"})
 # The words of a field that holds only a count ("count", "total_count", "num"), and the words

@@ -89,7 +89,8 @@ from rulekit.units import BASIS_WORDS, general_basis_at, general_bases, may_stat
 from rulekit.sweep_flags import _by_start
 from rulekit.sweep_freq import may_say_frequency, unheld_frequencies
 from rulekit.sweep_amounts import (_NUMBER_THEN_WORD, _amount_words, _cjk_magnitude_spans,
-                                    _count_levels, _magnitudes, _stock_levels, nonstop_said)
+                                    _count_levels, _magnitudes, _stock_levels, counted_other,
+                                    may_say_stars, nonstop_said, star_levels)
 from rulekit.sweep_codes import (FREE_POSITION_WORDS, PHONE, POSITION_WORDS, code_forms,
                                  code_like, code_run, hex_id, list_marker, phone_digits,
                                  same_phone, shortcut)
@@ -682,8 +683,12 @@ def sweep(text: str, evidence: Evidence, settings: SweepSettings = SweepSettings
         pairs = set(_NUMBER_THEN_WORD.findall(text)) - evidence.counts_as_written \
             if not evidence.counted_words.isdisjoint(words) else ()
         if "word_number" in map(_KIND, mentions) or (
-                pairs and not counted.keys().isdisjoint([word for _, word in pairs])):
-            _count_levels(text, mentions, evidence, findings, judge._count_pair)
+                pairs and not counted.keys().isdisjoint([word for _, word in pairs])) or (
+                lang != "en" and counted_other(low, lang, counted)):
+            # "4 Nächte", 4泊: nights counted in the locale's words (``counted_other``)
+            _count_levels(text, mentions, evidence, findings, judge._count_pair, lang)
+    if may_say_stars(az, low, lang):
+        star_levels(text, mentions, evidence, findings)     # "8.7 stars" for a score of 8.7
     if "from" in az and "from " in low:
         _levels(text, low, mentions, findings)     # "fell from 45,830 to 52,010"
     if "point" in az and ("quarter" in az or "half" in az):

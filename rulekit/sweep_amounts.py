@@ -1160,13 +1160,49 @@ _COUNT_SUBSET = frozenset({"of", "last", "past", "first", "latest", "recent", "p
                            "next", "top", "bottom", "best", "worst"})
 
 
+# A count said in the locale's words for a unit the evidence counts ("4 Nächte", "4 nuits", "4
+# notti" for ``nights``, read by ``rulekit.units.unit_word``), and a counter right after the
+# digits in Japanese and Chinese (4泊): the stems a text must hold (lower-cased) before
+# ``_count_levels`` reads them, and the counters.
+_COUNTED_STEMS = {"de": ("nächte", "nacht"), "fr": ("nuit",), "es": ("noche",),
+                  "it": ("nott",), "pt": ("noite",), "nl": ("nacht",), "ja": ("泊",),
+                  "zh": ("泊",)}
+_COUNTED_CJK = {"泊": "night"}
+_WORD_AFTER_ANY = re.compile(r"[ \u00a0]([^\W\d_]+)(?![\w-])")
+
+
+def counted_other(low: str, lang: str, counted: Mapping) -> bool:
+    """Whether ``low`` (the answer lower-cased) may say a count of nights in the words of
+    ``lang``, the evidence counting nights (``_COUNTED_STEMS``)."""
+    stems = _COUNTED_STEMS.get(lang)
+    return stems is not None and "night" in counted and any(stem in low for stem in stems)
+
+
+def _counted_after(text: str, end: int, lang: str, counted: Mapping) -> tuple[str, str] | None:
+    """The word after a number that ends at ``end`` in the locale's language that names a unit
+    the evidence counts, and that unit's word in ``counted`` ("Nächte", "nights"), or None."""
+    unit = _COUNTED_CJK.get(text[end:end + 1])
+    said = text[end:end + 1]
+    if unit is None:
+        found = _WORD_AFTER_ANY.match(text, end)
+        if found is None:
+            return None
+        said, unit = found[1], unit_word(found[1], lang)
+    for thing in (f"{unit}s", unit) if unit else ():
+        if thing in counted:
+            return said, thing
+    return None
+
+
 def _count_levels(text: str, mentions: Sequence[Mention], evidence: Evidence,
-                  flagged: list[Finding], count_pair) -> None:
+                  flagged: list[Finding], count_pair, lang: str = "en") -> None:
     """A number right before a thing the evidence counts (``Evidence.counted``: "It has 3
     reviews") is a count of it: one of those counts must be it, and another figure (a rating
     of 3) does not back it. A part of the rows or a scale is not ("your last 5 rounds", "out
     of 5 stars", "4 of 5 reviews": ``count_pair(index)`` reads that pair). Adds its findings to
-    ``flagged``, the findings so far, and skips the mentions they hold. ``rulekit.sweep`` calls
+    ``flagged``, the findings so far, and skips the mentions they hold. Outside English a
+    count of nights in the locale's words is read too (``_counted_after``: "4 Nächte", 4泊).
+    ``rulekit.sweep`` calls
     it only when ``_NUMBER_THEN_WORD`` finds a counted word after digits that are not one of
     its counts as written, or the text holds a number in words: most answers pay that one
     pass and nothing more."""
@@ -1181,9 +1217,15 @@ def _count_levels(text: str, mentions: Sequence[Mention], evidence: Evidence,
         # glued to a word by a hyphen only ("a 4-night stay"), not "A4", "4x"
         after = _HYPHEN_WORD.match(text, mention.end) if mention.glued else WORD_AFTER.match(
             text, mention.end)
-        if after is None or after[1] not in counted:
-            continue
-        counts = counted[after[1]][0]
+        said = thing = after[1] if after is not None else None
+        if thing not in counted:
+            if lang == "en":
+                continue
+            other = _counted_after(text, mention.end, lang, counted)
+            if other is None:
+                continue
+            said, thing = other
+        counts = counted[thing][0]
         if value in counts or not value or value != value.to_integral_value():
             # "0 likes" says there are none: rule 12's (``_amount_words``)
             continue
@@ -1199,8 +1241,56 @@ def _count_levels(text: str, mentions: Sequence[Mention], evidence: Evidence,
         held = ", ".join(plain_decimal(count) for count in sorted(counts)[:3]) or "none"
         flagged.append(_new_finding(
             mention.kind, mention.text, plain_decimal(value), mention.start, mention.end,
-            "unsupported_number", f"'{mention.text.strip()} {after[1]}' is a count, and the "
-            f"evidence's counts of {after[1].casefold()} are {held}"))
+            "unsupported_number", f"'{mention.text.strip()}"
+            f"{'' if said in _COUNTED_CJK else ' '}{said}' is a count, and the "
+            f"evidence's counts of {thing.casefold()} are {held}"))
+
+
+# A figure said in stars ("4 stars", "a 4-star hotel", "4 Sterne", "4-Sterne-Hotel", "4
+# étoiles", 4つ星, 5星级; not 3星期, three weeks), not a count of reviews at that level ("5-star
+# reviews") nor a scale ("out of 5 stars", "8.7/10 stars"): ``star_levels``.
+_STARS_AFTER = re.compile(r"[ \u00a0-]?(?:stars?|sterne?n?|étoiles?|estrellas?|stelle|stella|"
+                          r"estrelas?|sterren|ster)(?![\w])|つ星|星(?!期)", re.IGNORECASE)
+_STARS_NOT_AFTER = re.compile(r"[ \u00a0-]*(?:reviews?|ratings?|bewertung(?:en)?|avis|reseñas|"
+                              r"recensioni|avaliações|beoordelingen)(?![\w])", re.IGNORECASE)
+_STARS_SCALE_BEFORE = re.compile(r"(?:(?<![\w])(?:out of|of|von|sur|su|de|van)[ \u00a0]+"
+                                 r"|/[ \u00a0]*)\Z", re.IGNORECASE)
+
+
+def may_say_stars(az: str, low: str, lang: str) -> bool:
+    """The cheap test before ``star_levels``: whether the answer (``az``: its words of a-z;
+    ``low``: lower-cased) holds a word of stars of English or of ``lang``."""
+    return "star" in az or (lang in ("de", "nl") and "ster" in az) or (
+        lang == "fr" and "toile" in low) or (lang in ("es", "pt") and "estrel" in az) or (
+        lang == "it" and "stell" in az) or (lang in ("ja", "zh") and "星" in low)
+
+
+def star_levels(text: str, mentions: Sequence[Mention], evidence: Evidence,
+                flagged: list[Finding]) -> None:
+    """A figure said in stars (``_STARS_AFTER``) is a star rating: when the evidence names a
+    field for stars (``Evidence.star_values``), one of those values must be it, and another
+    figure (a review score of 8.7, its scale of 10) does not back it. Adds its findings to
+    ``flagged`` and skips the mentions they hold."""
+    done = {(f.start, f.end) for f in flagged}
+    for mention in mentions:
+        value = mention.value
+        if mention.kind not in _FIGURE_KINDS or value is None or mention.percent \
+                or mention.currency or mention.scaled or (mention.start, mention.end) in done:
+            continue
+        said = _STARS_AFTER.match(text, mention.end)
+        if said is None or _STARS_NOT_AFTER.match(text, said.end()) \
+                or _STARS_SCALE_BEFORE.search(text, max(0, mention.start - 8), mention.start):
+            continue
+        held = evidence.star_values
+        if held is None:
+            return
+        if value in held[0]:
+            continue
+        shown = ", ".join(plain_decimal(v) for v in sorted(held[0])[:3]) or "none"
+        flagged.append(_new_finding(
+            mention.kind, mention.text, plain_decimal(value), mention.start, mention.end,
+            "unsupported_number", f"'{mention.text.strip()}{said.group()}' is said in stars, "
+            f"and the evidence's star ratings are {shown} ({held[1]})"))
 
 
 def _whole_of(before: list[str]) -> bool:

@@ -764,6 +764,12 @@ _LONE_NOT_BEFORE = frozenset("open opens opened closed close closes hours staffe
                              "every each except excluding business working weekdays "
                              "geöffnet geschlossen jeden ouvert fermé chaque abierto cerrado "
                              "cada".split())
+# "available" before "until", "by" or "before" the weekday with a word of a deadline in the
+# words before it ("Free cancellation is available until Friday", "A full refund is available
+# until Friday") says a deadline, not opening hours: the weekday is judged.
+_LONE_DEADLINE_BEFORE = frozenset("until by before".split())
+_LONE_DEADLINE_WORDS = frozenset("cancel cancellation cancelling canceling refund refunds "
+                                 "refundable free deadline pay payment expires".split())
 # After the weekday, a plural part of the day ("on Friday nights") makes it a habit.
 _LONE_NOT_AFTER = frozenset("mornings afternoons evenings nights".split())
 # Anywhere in the weekday's sentence, words of opening hours ("Am Samstag haben wir bis 18 Uhr
@@ -908,6 +914,14 @@ def _lone_weekday_names(locale: str) -> tuple[re.Pattern | None, dict[str, int],
     return pattern, names, before_words
 
 
+def _lone_deadline(words: list[str]) -> bool:
+    """Whether the words before a lone weekday say a deadline "available until" it
+    (``_LONE_DEADLINE_WORDS``), the only word of opening hours among them being "available"."""
+    return words[-1] in _LONE_DEADLINE_BEFORE and _LONE_NOT_BEFORE.intersection(
+        words[-4:]) == {"available"} and not _LONE_DEADLINE_WORDS.isdisjoint(
+        word.strip(",;:") for word in words)
+
+
 def _lone_weekdays(text: str, low: str, mentions: Sequence[Mention], evidence: Evidence,
                    locale: str) -> list[Finding]:
     """The weekdays said alone that no date of the evidence is (see ``_LONE_BEFORE``); ``low``
@@ -928,7 +942,8 @@ def _lone_weekdays(text: str, low: str, mentions: Sequence[Mention], evidence: E
                 found.append((s, e, names[match.group()], _ANY_WEEK))
                 continue
             if not words or (words[-1] not in before_words and week_before is None) \
-                    or not _LONE_NOT_BEFORE.isdisjoint(words[-4:]) \
+                    or (not _LONE_NOT_BEFORE.isdisjoint(words[-4:])
+                        and not _lone_deadline(words)) \
                     or _word_after(low, e) in _LONE_NOT_AFTER or _lone_statement(low, s, e):
                 continue
             if _WEEKDAY_RANGE_BEFORE.search(low, max(0, s - 12), s) and pattern.search(

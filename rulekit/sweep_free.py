@@ -305,12 +305,18 @@ def _money(evidence: Any) -> list[_Money]:
     from rulekit.evidence import NO_MONEY, _money_name, key_words
 
     found = []
+    counted = None
     for figure in evidence.figures:
         if figure.percent or not figure.whole or figure.currency in ("%", NO_MONEY):
             continue
         key = re.split(r"[.\[\]]", figure.path.rstrip("]"))[-1]
-        if figure.currency is None and not _money_name(key):
-            continue
+        if not _money_name(key):
+            if figure.currency is None:
+                continue
+            if counted is None:
+                counted = evidence.counted
+            if key in counted:
+                continue    # ``nights: 3`` beside a currency counts nights: "a free night"
         words = frozenset(_reduced(w) for w in key_words(key)) - _GENERIC
         # what it is per is no thing it is for: "The HOA is free" names hoa_fee_monthly
         words = (words - _PERIODS) or words

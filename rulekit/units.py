@@ -393,9 +393,13 @@ _PERIOD_ADJECTIVES = {"hourly": "hour", "daily": "day", "nightly": "night", "wee
 TOTAL = "total"
 _TOTAL_OF = frozenset("price cost costs amount fare fares charge charges due paid payable grand "
                       "order booking stay trip".split())
-# "€540 in total", "insgesamt 540 €" is read before the amount by ``per_before``'s words.
-_TOTAL_AFTER = re.compile(r"[ \u00a0]*\(?(?:in total|in all|all in|all-in|altogether|"
-                          r"for the (?:whole|entire) (?:stay|trip|booking)|insgesamt|"
+# "€540 in total", "insgesamt 540 €" is read before the amount by ``per_before``'s words. A
+# stay said whole is a total too ("$30 per stay", "for your stay", "for the entire stay"),
+# also after whom the amount is per ("$3.50 per person per stay").
+_TOTAL_AFTER = re.compile(r"[ \u00a0]*\(?(?:per (?:person|guest|adult|room|pax)[ \u00a0]+)?"
+                          r"(?:in total|in all|all in|all-in|altogether|"
+                          r"(?:for (?:the|your)|per)(?: (?:whole|entire))? "
+                          r"(?:stay|trip|booking)|insgesamt|"
                           r"au total|en total|in totale|no total|in totaal)(?![^\W_])",
                           re.IGNORECASE)
 

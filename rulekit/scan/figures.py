@@ -258,7 +258,8 @@ _SCALES = {"k": 10**3, "K": 10**3, "M": 10**6, "MM": 10**6, "mn": 10**6, "Mio": 
            "milliards": 10**9, "milliarde": 10**9, "milliarden": 10**9, "trillion": 10**12,
            "billionen": 10**12, "lakh": 10**5, "lakhs": 10**5, "lac": 10**5, "lacs": 10**5,
            "crore": 10**7, "crores": 10**7, "L": 10**5, "Cr": 10**7, "hundred": 10**2,
-           "grand": 10**3, "thou": 10**3}
+           "grand": 10**3, "thou": 10**3, "Tsd": 10**3, "tsd": 10**3, "TSD": 10**3,
+           "mila": 10**3}
 # A scale after a space, before the euro ("57,2 M€", "45 k€", "45 T€", "45 TEUR": T is German
 # Tausend there, not a trillion): the scale it writes.
 _EURO_SCALES = {"k": "k", "M": "M", "T": "k"}
@@ -285,8 +286,8 @@ _CODE_AFTER = re.compile(r"[ \u00a0]?([A-Z]{3})(?![A-Za-z])")
 _CODE_FIRST = frozenset(" \u00a0ABCDEFGHIJKLMNOPQRSTUVWXYZ")
 _ORDINAL_BEFORE = re.compile(r"(?:#|(?<![A-Za-z])(?:No\.?|NO\.?|no\.|[Nn]r\.?|[Nn]°)[ \u00a0]?|第)\Z")
 _SUFFIX = re.compile(
-    r"(?:(?P<sx>k|K|MM|M|bn|mn|m|tn|B|T|L)(?![A-Za-z0-9])"
-    r"|[ \u00a0]?(?P<sx2>bn|tn|mn|Mio|Mrd|Md|Cr)\.?(?![A-Za-z0-9])"
+    r"(?:(?P<sx>k|K|MM|M|bn|mn|mila|mil|m|tn|B|T|L)(?![A-Za-z0-9])"
+    r"|[ \u00a0]?(?P<sx2>bn|tn|mn|Mio|Mrd|Md|Cr|Tsd|TSD|tsd)\.?(?![A-Za-z0-9])"
     r"|[ \u00a0](?P<sx3>k|M|T)(?=[ \u00a0]?(?:\u20ac|EUR(?![A-Za-z])))"
     r"|(?:[ \u00a0]+|[-\u2010](?=(?i:hundred|thousand)))"
     r"(?i:(?P<sw>thousand|million|billion|trillion|lakhs?|lacs?|crores?|tausend|"
@@ -326,7 +327,7 @@ _RIGHT_BUSY = _SUFFIX_FIRST | frozenset("十百千万萬亿億백천만억")
 # lower-case letter, case-insensitively (scales, percent words, currencies, x, times, and am or
 # pm after a time written with a point), by their first letter.
 _SPACED_SUFFIXES: dict[str, tuple[str, ...]] = dict.fromkeys("abcdefghijklmnopqrstuvwxyz", ())
-for _prefix in ("bn", "tn", "mio", "mrd", "md", "tho", "mil", "bil", "tri", "lak", "cro", "tau",
+for _prefix in ("bn", "tn", "tsd", "mio", "mrd", "md", "tho", "mil", "bil", "tri", "lak", "cro", "tau",
                 "per", "pct", "pro", "pou", "por", "kr", "z", "lei", "dol", "eur", "yen", "yua",
                 "rup", "x", "tim", "mn", "lac", "qui", "buc", "us-", "fra", "pes", "pfu",
                 "liv", "ste", "pon", "lib", "rea", "hun", "gra", "k", "am", "a.m", "pm", "p.m"):         # and am/pm: "7.30 pm" is a clock time
@@ -894,6 +895,11 @@ class _Figures:
             if currency_text is None:
                 return e, currency_text                    # 5m: metres, glued
             scale_text = "M"                               # £1.2m
+        elif sx == "mil":
+            if self.info.language in ("es", "pt"):
+                scale_text = "thousand"                    # 48mil, R$ 48mil
+            elif self.info.language != "en" or currency_text is None:
+                return e, currency_text                    # 5mil: mils, glued
         if scale_text:
             single_k = scale_text == "K" and hit.core_e - hit.core_s == 1 and currency_text is None
             if single_k or (scale_text in ("B", "T") and currency_text is None):
