@@ -215,7 +215,7 @@ _PERIOD_BEFORE = frozenset({"this", "last", "past", "previous", "prior", "traili
 _POLARITY_WORDS = frozenset({"positive", "negative", "neutral", "mixed", "pos", "neg", "neu"})
 # Shopify's price rule, whose "value" is a discount written with its minus.
 _PRICE_RULE = re.compile(r"price_?rule", re.IGNORECASE)
-_MULTIPLE_NAME = re.compile(r"(multiple|factor|times|ratio|growth_x|_x)$", re.IGNORECASE)
+_MULTIPLE_NAME = re.compile(r"(multiple|multiplier|factor|times|ratio|growth_x|_x)$", re.IGNORECASE)
 _TODAY_NAMES = frozenset({"today", "now", "as_of", "generated_at", "report_date", "current_date",
                           "asof", "generatedat", "reportdate", "currentdate"})     # camelCase
 _AUTHOR_NAMES = ("author", "author_handle", "user", "username", "handle", "by")
