@@ -215,7 +215,7 @@ _PERIOD_BEFORE = frozenset({"this", "last", "past", "previous", "prior", "traili
 _POLARITY_WORDS = frozenset({"positive", "negative", "neutral", "mixed", "pos", "neg", "neu"})
 # Shopify's price rule, whose "value" is a discount written with its minus.
 _PRICE_RULE = re.compile(r"price_?rule", re.IGNORECASE)
-_MULTIPLE_NAME = re.compile(r"(multiple|factor|times|ratio|growth_x|_x)$", re.IGNORECASE)
+_MULTIPLE_NAME = re.compile(r"(multiple|multiplier|factor|times|ratio|growth_x|_x)$", re.IGNORECASE)
 _TODAY_NAMES = frozenset({"today", "now", "as_of", "generated_at", "report_date", "current_date",
                           "asof", "generatedat", "reportdate", "currentdate"})     # camelCase
 _AUTHOR_NAMES = ("author", "author_handle", "user", "username", "handle", "by")
@@ -2400,6 +2400,11 @@ class _Builder:
                         skip.add(at)                            # the "1" of CE-108255-1
                         self._not_quantity(mention, f"the code '{run}'")
                 continue
+            if text[end:end + 1] == "(" and _BRACKETED_LETTER.match(text, end) \
+                    and not mention.currency and not before.isalnum():
+                self.names.add(text[start:end + 3].casefold())     # a plan's "401(k)", "403(b)"
+                skip.add(at)
+                continue
             if (before in (" ", "\u00a0") or text[end:end + 1] == "-") and not (
                     mention.currency or mention.percent or mention.sign) \
                     and (span := spaced_code(text, start, end)) is not None \
@@ -3075,6 +3080,8 @@ _COUNTING_WORDS = frozenset({"count", "counts", "total", "num", "number", "cnt",
 _NAME_WORDS = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|[0-9]+")
 
 
+# A code's bracketed letter after its digits: "401(k)", "403(b)", "457(b)".
+_BRACKETED_LETTER = re.compile(r"\([A-Za-z]\)(?!\w)")
 _ZONE_NAME = re.compile(r"(?i)(?:^|_)(?:time_?zone|tz|zone)$")
 # Also a percentile, a metric's name (probe i18n2 f6): p50, p95, p99, p99_9 (written p99.9).
 _PERIOD_KEY = re.compile(r"(?i)(?<![a-z0-9])(q[1-4]|h[12]|p[0-9]{1,3}(?:[._][0-9]{1,3})?)"

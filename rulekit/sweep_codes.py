@@ -168,9 +168,12 @@ def code_like(run: str, glued_digits: bool = False) -> bool:
 
 
 # A code written with a space: a carrier's letters before its number ("BA 283", "LH 400", "U2
-# 8021"), or a word that numbers a place or a service ("Terminal 5", "Gate 12", "Platform 9").
+# 8021"), or a word that numbers a place or a service ("Terminal 5", "Gate 12", "Platform 9"),
+# or a label's rank or kind (a payslip's "Plan 2", "Band 6", "Steuerklasse 3", "Zone 2").
 SPACED_CODE_WORDS = frozenset({"terminal", "gate", "flight", "platform", "pier", "concourse",
-                               "carousel", "track", "berth", "hall", "train", "bus", "route"})
+                               "carousel", "track", "berth", "hall", "train", "bus", "route",
+                               "plan", "band", "grade", "level", "tier", "stufe", "steuerklasse",
+                               "class", "phase", "zone"})
 _WORD_BEFORE_SPACE = re.compile(r"(?<![\w-])([A-Za-z][A-Za-z0-9]{0,11}|[0-9][A-Z])[ \u00a0]\Z")
 _CARRIER = re.compile(r"[A-Z]{2,3}|[A-Z][0-9]|[0-9][A-Z]")
 # Capitals before a number that say a quantity or a word of a line in capitals, no carrier:

@@ -914,6 +914,8 @@ _BASIS_AFTER = re.compile(rf"{_MARKS}(?:(?:[ \u00a0]+|[ \u00a0]*/[ \u00a0]*)[^\W
                           rf"{_MARKS}[ \u00a0]*[,(]?[ \u00a0]*{_MARKS}{_BASIS}", re.IGNORECASE)
 _BASIS_ALONE_AFTER = re.compile(rf"{_MARKS}[ \u00a0]*[,(]?[ \u00a0]*{_MARKS}{_BASIS}",
                                 re.IGNORECASE)
+# An amount right after a basis: "net: £2,612.18", "netto 2.891,47 €", "gross EUR 119".
+_AMOUNT_NEXT = re.compile(r"[*_]{0,3}[ \u00a0]*:?[*_]{0,3}[ \u00a0]*(?:[$€£¥]|[A-Z]{3}[ \u00a0]?)?\d")
 # Before an amount: the words of a basis right before it, maybe with a colon ("Price incl. VAT:
 # €132.50", "netto 125 €"); never across a comma or another amount.
 _BASIS_BEFORE = re.compile(rf"{_MARKS}{_BASIS}{_MARKS}[ \u00a0]*:?{_MARKS}[ \u00a0]*{_MARKS}$",
@@ -965,6 +967,9 @@ def tax_basis_words(text: str, start: int, end: int,
                     money: bool = True) -> tuple[str, int, int] | None:
     """``tax_basis_said``'s basis, with the span of the words that say it, or None."""
     found = _BASIS_AFTER.match(text, end) if _has_cue(text[end:end + 80]) else None
+    if found is not None and "," in text[end:found.end()] \
+            and _AMOUNT_NEXT.match(text, found.end()) is not None:
+        found = None    # "€119.00, net €100.00": the basis of the amount after the comma
     if found is not None and (found.group("alone") is None or money and (
             _BASIS_ALONE_AFTER.match(text, end) is not None)):
         return _side(found), end, found.end()

@@ -170,6 +170,14 @@ _DE_ARTICLES = frozenset(("ein", "eine", "einer", "einen", "einem"))
 # is 2,400,000 (``_Words.german``), as French "deux millions quatre cent mille" is read.
 _DE_REST = re.compile(r"[ \u00a0]+(?:und[ \u00a0]+)?([a-zäöüß]+)(?![\w-])")
 _HALF = Decimal("0.5")
+# Overtime's rates in words: "time and a half" is 1.5 times the rate, "time and a quarter" 1.25.
+# Not a length of time after it: "part time and a half day on Fridays".
+_TIME_AND_A = re.compile(r"(?<![\w-])time and an? (half|quarter)(?![\w-]| (?:day|hour|week|"
+                         r"month|year|shift)s?(?![\w-]))")
+_HALF_MORE, _QUARTER_MORE = Decimal("1.5"), Decimal("1.25")
+_QUARTER = Decimal("0.25")
+# Digits, then "and a half" or "and a quarter": "13 and a half days" (``digits_and_a_part``).
+_DIGITS_AND_A = re.compile(r"(?<![\w.,])([0-9]{1,4}) and an? (half|quarter)(?![\w-])")
 
 
 # Ordinals as ranks (``_Words.rank_words``): "first" and "second", never read elsewhere (an
@@ -327,6 +335,13 @@ class _Words:
         # twentieth of one for two or more)
         if "first" in low or "second" in low or "-" in low and "th-" in low or "th\u2010" in low:
             self.rank_words()
+        if "and a half" in low or "and a quarter" in low:
+            self.digits_and_a_part()            # "13 and a half days": 13.5
+        if "time and a" in low:
+            for match in _TIME_AND_A.finditer(low):     # overtime's "time and a half"
+                if self.free(*match.span()):
+                    self.claim(_Hit("multiple", *match.span(),
+                                    _HALF_MORE if match[1] == "half" else _QUARTER_MORE))
         # A multiple word, and the first word of a span of number words, is a whole token, a
         # run of [\w‐-] (the guard before it; a space, or the end of the pattern, after it). An
         # ASCII text none of whose tokens is such a word holds neither: splitting in C is
@@ -350,6 +365,22 @@ class _Words:
                 word = _word_after(low, match.end())
                 if word.isalpha() and word not in _EN_NUMBER_WORDS and self.free(*match.span(1)):
                     self.claim(_Hit("word_number", *match.span(1), Decimal(20)))
+
+    def digits_and_a_part(self) -> None:
+        """A whole number in digits, then "and a half" or "and a quarter" ("13 and a half
+        days"): one number, 13.5, as "thirteen and a half" is; the digits' hit takes the words."""
+        by_start = None
+        for match in _DIGITS_AND_A.finditer(self.low):
+            if by_start is None:
+                by_start = {hit.s: hit for hit in self.hits if hit.kind == "number"}
+            hit = by_start.get(match.start())
+            if hit is None or hit.e != match.end(1) or hit.decimals or hit.value is None \
+                    or hit.percent or hit.scaled or hit.glued or not self.free(hit.e, match.end()):
+                continue
+            hit.value += _HALF if match[2] == "half" else _QUARTER
+            s, e = match.end(1), match.end()
+            hit.e = hit.core_e = e
+            self.mask[s:e] = bytes((_CLAIMED,)) * (e - s)
 
     def ascii_tokens(self) -> frozenset[bytes]:
         """The tokens of an ASCII text (runs of letters, digits, "_" and "-"), lower-cased;
@@ -420,6 +451,10 @@ class _Words:
                 return
             if _word_after(low, e) in _HALF_NEXT or prev in _HALF_PREV:
                 self.claim(_Hit("word_number", s, e, factor))
+            return
+        if word in ("double", "triple") and low.startswith(" time", e) \
+                and not low[e + 5:e + 6].isalnum():
+            self.claim(_Hit("multiple", s, e + 5, factor))     # overtime's "double time"
             return
         if word in ("double", "triple", "quadruple") and not self.comparing(s, e):
             return
