@@ -2381,6 +2381,7 @@ class _Builder:
                         skip.add(at)
                         if not mention.glued:       # (a glued token is a name as well)
                             self._not_quantity(mention, f"the phone number '{shown}'")
+        run_span = (0, 0)
         for at, mention in enumerate(mentions):
             if mention.kind != "number" or mention.value is None or (
                     at in skip and not mention.glued):
@@ -2389,7 +2390,7 @@ class _Builder:
             before = text[start - 1:start]
             if mention.glued or (before in "-_" and start >= 2 and text[start - 2].isascii()
                                  and text[start - 2].isalnum()):
-                left, right = code_run(text, start, end)
+                left, right = run_span = code_run(text, start, end, run_span)
                 run = text[left:right]
                 if code_like(run, glued_digits=mention.glued):
                     self.codes.add(run.casefold())

@@ -949,6 +949,7 @@ def _whole_values(text: str, az: str, mentions: Sequence[Mention], evidence: Evi
                 settled[inside[0]] = _new_finding("number", written, digits, start, end, code,
                                                   message, None, True)
     names, codes = evidence.names, evidence.codes
+    run_span = (0, 0)
     for index, mention in enumerate(mentions):
         if mention.kind != "number" or mention.value is None or index in settled:
             continue
@@ -962,7 +963,7 @@ def _whole_values(text: str, az: str, mentions: Sequence[Mention], evidence: Evi
         if not (mention.glued or (text[start - 1:start] in _CODE_TAIL and start >= 2
                                   and text[start - 2].isascii() and text[start - 2].isalnum())):
             continue
-        left, right = code_run(text, start, mention.end)
+        left, right = run_span = code_run(text, start, mention.end, run_span)
         run = text[left:right]
         if run[:1] in "xX" and (masked := _MASKED.fullmatch(run)) and masked[1] in names:
             settled[index] = None   # "x9012", "XXXX-9012": a card's last four behind its mask
