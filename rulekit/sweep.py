@@ -905,6 +905,48 @@ def _may_write_phone(text: str) -> bool:
         or ("-" in text and _HYPHEN_GROUP.search(text) is not None)
 
 
+# A hash or an address shortened for display: a head and a tail of letters and digits with an
+# ellipsis between ("0x3f2a…9c1d", "bc1qxy...0wlh"; ``_shortened_codes``).
+_SHORTENED = re.compile(r"(?<![A-Za-z0-9])([A-Za-z0-9]{4,})(?:\u2026|\.\.\.)([A-Za-z0-9]{4,})"
+                        r"(?![A-Za-z0-9])")
+# The marks a wallet's address or a hash begins with, which say nothing of which one it is.
+_ADDRESS_MARKS = ("0x", "bc1", "tb1")
+
+
+def _shortened_codes(text: str, mentions: Sequence[Mention], evidence: Evidence,
+                     settled: dict[int, Finding | None]) -> None:
+    """A hash or an address of the evidence shortened for display, as a wallet shows it
+    ("0x3f2a…9c1d" for "0x3f2a9b7c…c4d39c1d"): it names that value when its head (three
+    characters or more after a mark such as 0x or bc1, four in all) and its tail (four or
+    more) are those of exactly one long code of the evidence; its digits are then no figures. One that begins
+    with such a mark and matches none, or more than one, is one finding on the whole code."""
+    for match in _SHORTENED.finditer(text):
+        head, tail = match[1].casefold(), match[2].casefold()
+        mark = next((m for m in _ADDRESS_MARKS if head.startswith(m)), "")
+        if len(head) - len(mark) < 3 or len(head) < 4:
+            continue
+        start, end = match.span()
+        inside = [index for index, mention in enumerate(mentions)
+                  if start <= mention.start and mention.end <= end and index not in settled]
+        if not inside:
+            continue
+        held = {value for value in (*evidence.codes, *evidence.names)
+                if len(value) >= 20 and len(value) > len(head) + len(tail)
+                and value.startswith(head) and value.endswith(tail)}
+        if len(held) == 1:
+            for index in inside:
+                settled[index] = None
+        elif mark:
+            for index in inside:
+                settled[index] = None
+            written = match[0]
+            why = "matches more than one" if held else "matches no"
+            settled[inside[0]] = _new_finding(
+                "number", written, written.casefold(), start, end, "unsupported_number",
+                f"{written} {why} hash or address of the evidence by its head and tail; "
+                "write the whole value", None, True)
+
+
 def _whole_values(text: str, az: str, mentions: Sequence[Mention], evidence: Evidence,
                   slots: str = "") -> dict[int, Finding | None]:
     """The number mentions of the answer that are part of one value the evidence must hold
@@ -948,6 +990,8 @@ def _whole_values(text: str, az: str, mentions: Sequence[Mention], evidence: Evi
                           "evidence")
                 settled[inside[0]] = _new_finding("number", written, digits, start, end, code,
                                                   message, None, True)
+    if ("\u2026" in text or "..." in text) and (evidence.codes or evidence.names):
+        _shortened_codes(text, mentions, evidence, settled)
     names, codes = evidence.names, evidence.codes
     run_span = (0, 0)
     for index, mention in enumerate(mentions):
