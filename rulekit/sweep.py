@@ -92,8 +92,8 @@ from rulekit.sweep_amounts import (_NUMBER_THEN_WORD, _amount_words, _cjk_magnit
                                     _count_levels, _magnitudes, _stock_levels, counted_other,
                                     may_say_stars, nonstop_said, star_levels)
 from rulekit.sweep_codes import (FREE_POSITION_WORDS, PHONE, POSITION_WORDS, code_forms,
-                                 code_like, code_run, hex_id, list_marker, phone_digits,
-                                 same_phone, shortcut)
+                                 code_like, code_near, code_run, hex_id, list_marker,
+                                 phone_digits, same_phone, shortcut)
 from rulekit.sweep_days import (_DENYING, _WEEKDAYS, _lone_weekdays, _may_be_relative,
                                 _lone_months, _may_name_month, _relative_days, day_offsets,
                                 _parts_of_day, _relative_months, may_say_part_of_day,
@@ -1007,7 +1007,8 @@ def _whole_values(text: str, az: str, mentions: Sequence[Mention], evidence: Evi
         if not (mention.glued or (text[start - 1:start] in _CODE_TAIL and start >= 2
                                   and text[start - 2].isascii() and text[start - 2].isalnum())):
             continue
-        left, right = run_span = code_run(text, start, mention.end, run_span)
+        run_span = code_run(text, start, mention.end, run_span)
+        left, right = code_near(run_span, start, mention.end)
         run = text[left:right]
         if run[:1] in "xX" and (masked := _MASKED.fullmatch(run)) and masked[1] in names:
             settled[index] = None   # "x9012", "XXXX-9012": a card's last four behind its mask

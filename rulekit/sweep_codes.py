@@ -102,7 +102,8 @@ def code_run(text: str, start: int, end: int,
     [start, end) ("CE-108255-2", "24H2", "v2.3.1"), whole however long: a transaction's hash
     or a wallet's address is one code, and its prefix another. ``known``, the run found for
     an earlier run of digits, is the run of any digits inside it (a run is walked once): a
-    dot or hyphen is inside the run only between two letters or digits, from either side."""
+    dot or hyphen is inside the run only between two letters or digits, from either side.
+    ``code_near`` cuts a run too long to be any code."""
     if known[0] <= start and end <= known[1]:
         return known
     left = start
@@ -123,6 +124,21 @@ def code_run(text: str, start: int, end: int,
         else:
             break
     return left, right
+
+
+# The longest run read whole as one code (a hash, a wallet's address; ``code_near``); a longer
+# one is read within ``_RUN_LIMIT`` characters of each run of digits, as a slice per digit.
+_RUN_WHOLE = 256
+_RUN_LIMIT = 48
+
+
+def code_near(run: tuple[int, int], start: int, end: int) -> tuple[int, int]:
+    """``run`` (from ``code_run``) for the digits at [start, end): whole, or, when longer than
+    any code, only within ``_RUN_LIMIT`` characters of them, so that no digit of a run of
+    thousands of characters slices the whole run."""
+    if run[1] - run[0] <= _RUN_WHOLE:
+        return run
+    return max(run[0], start - _RUN_LIMIT), min(run[1], end + _RUN_LIMIT)
 
 
 # Dashes a chat model writes for a code's hyphen: U+2010 hyphen, U+2011 non-breaking hyphen,

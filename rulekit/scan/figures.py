@@ -550,13 +550,15 @@ class _Figures:
         is another code, not the same name. Walked past the cap once per long token: the runs
         of digits inside it take the span already found."""
         known = self.long_token
-        if known[0] <= s and e <= known[1]:
+        if not (known[0] <= s and e <= known[1]):
+            left, right = _token_span(self.text, s, e)
+            if s - left < _TOKEN_CAP and right - e < _TOKEN_CAP:
+                return left, right
+            known = self.long_token = _token_span(self.text, s, e, len(self.text))
+        if known[1] - known[0] <= _TOKEN_WHOLE:
             return known
-        left, right = _token_span(self.text, s, e)
-        if s - left < _TOKEN_CAP and right - e < _TOKEN_CAP:
-            return left, right
-        self.long_token = _token_span(self.text, s, e, len(self.text))
-        return self.long_token
+        # longer than any code: within the cap of these digits, as a slice per run of digits
+        return max(known[0], s - _TOKEN_CAP), min(known[1], e + _TOKEN_CAP)
 
     def plain_number(self, s: int, e: int) -> int | None:
         """The fast path of ``date_at`` then ``number_at`` for the run of digits [s, e): a plain
@@ -1282,6 +1284,7 @@ def _core_value(core: str, locale: str) -> tuple[Decimal, int] | None:
 
 
 _TOKEN_CAP = 32
+_TOKEN_WHOLE = 256     # the longest token read whole (``_Figures.token_span``)
 
 
 def _token_span(text: str, s: int, e: int, cap: int = _TOKEN_CAP) -> tuple[int, int]:
