@@ -2587,6 +2587,8 @@ _WINDOW_AFTER_FR = re.compile(r"[ \u00a0]+(?:derni|premi)[eè]re?s(?![\w-])")
 # non-breaking one, a dash or a space; bold around it: "**30-day** uptime").
 _WINDOW_ADJECTIVE = re.compile(r"[-\u2010\u2011\u2013 \u00a0](day|hour|week|month|year|minute)"
                                r"(?:\*\*|__)?[ \u00a0]+([A-Za-z]+)")
+# The same window written short and glued to its number: "24h volume", "a 24h high", "7d change".
+_WINDOW_GLUED_ADJECTIVE = re.compile(r"(?i:(d|h|w))[-\u2010\u2011 \u00a0]([A-Za-z]+)")
 _WINDOW_BEFORE_WEAK = frozenset({"over", "in", "during"})
 # Between a figure and a weak window word, words that make the window of the future or a
 # duration: "your 18 orders will arrive in 30 days", "18 orders ship in 30 days".
@@ -2881,10 +2883,15 @@ class _Judge:
         all ("our 30-day uptime has been excellent"): "our 7-day uptime is 99.95%" is flagged
         when 99.95 is the 30-day figure."""
         said = _WINDOW_ADJECTIVE.match(self.text, mention.end)
-        if said is None or noun(said.group(2)) not in self.evidence.window_words.get(
-                (mention.value, said.group(1)), ()):
+        if said is not None:
+            unit, word = said.group(1), said.group(2)
+        elif mention.glued and (said := _WINDOW_GLUED_ADJECTIVE.match(self.text, mention.end)):
+            unit, word = _WINDOW_SHORT_UNITS[said.group(1).lower()], said.group(2)  # "24h volume"
+        else:
             return False
-        return self._window_of_neighbour(index, windows.get(said.group(1)), True) \
+        if noun(word) not in self.evidence.window_words.get((mention.value, unit), ()):
+            return False
+        return self._window_of_neighbour(index, windows.get(unit), True) \
             or not self._sentence_values(index)
 
     def _sentence_values(self, index: int) -> list[tuple[bool, Decimal]]:
