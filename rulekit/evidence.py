@@ -75,9 +75,9 @@ from rulekit.numbers import plain_decimal
 from rulekit.scan import Mention, scan, squash
 from rulekit.scan.words import number_word_compound
 from rulekit.scan.figures import FALL_BEFORE, RISE_BEFORE, change_word_before, currency_codes
-from rulekit.sweep_codes import (POSITION_WORDS, code_like, code_run, glued_forms, hex_id,
-                                 list_marker, phone_digits, phone_field, phones_in, shortcut,
-                                 spaced_code)
+from rulekit.sweep_codes import (POSITION_WORDS, code_like, code_near, code_run, glued_forms,
+                                 hex_id, list_marker, phone_digits, phone_field, phones_in,
+                                 shortcut, spaced_code)
 from rulekit.units import (EXCLUDED, INCLUDED, UNIT_OF, compound_durations, named_base,
                            named_tax_basis, named_units, names_tax, glued_unit,
                            of_kinds_written, unit_after, unit_named, PRESSURE_UNIT,
@@ -2381,6 +2381,7 @@ class _Builder:
                         skip.add(at)
                         if not mention.glued:       # (a glued token is a name as well)
                             self._not_quantity(mention, f"the phone number '{shown}'")
+        run_span = (0, 0)
         for at, mention in enumerate(mentions):
             if mention.kind != "number" or mention.value is None or (
                     at in skip and not mention.glued):
@@ -2389,7 +2390,8 @@ class _Builder:
             before = text[start - 1:start]
             if mention.glued or (before in "-_" and start >= 2 and text[start - 2].isascii()
                                  and text[start - 2].isalnum()):
-                left, right = code_run(text, start, end)
+                run_span = code_run(text, start, end, run_span)
+                left, right = code_near(run_span, start, end)
                 run = text[left:right]
                 if code_like(run, glued_digits=mention.glued):
                     self.codes.add(run.casefold())

@@ -92,8 +92,8 @@ from rulekit.sweep_amounts import (_NUMBER_THEN_WORD, _amount_words, _cjk_magnit
                                     _count_levels, _magnitudes, _stock_levels, counted_other,
                                     may_say_stars, nonstop_said, star_levels)
 from rulekit.sweep_codes import (FREE_POSITION_WORDS, PHONE, POSITION_WORDS, code_forms,
-                                 code_like, code_run, hex_id, list_marker, phone_digits,
-                                 same_phone, shortcut)
+                                 code_like, code_near, code_run, hex_id, list_marker,
+                                 phone_digits, same_phone, shortcut)
 from rulekit.sweep_days import (_DENYING, _WEEKDAYS, _lone_weekdays, _may_be_relative,
                                 _lone_months, _may_name_month, _relative_days, day_offsets,
                                 _parts_of_day, _relative_months, may_say_part_of_day,
@@ -905,6 +905,48 @@ def _may_write_phone(text: str) -> bool:
         or ("-" in text and _HYPHEN_GROUP.search(text) is not None)
 
 
+# A hash or an address shortened for display: a head and a tail of letters and digits with an
+# ellipsis between ("0x3f2a…9c1d", "bc1qxy...0wlh"; ``_shortened_codes``).
+_SHORTENED = re.compile(r"(?<![A-Za-z0-9])([A-Za-z0-9]{4,})(?:\u2026|\.\.\.)([A-Za-z0-9]{4,})"
+                        r"(?![A-Za-z0-9])")
+# The marks a wallet's address or a hash begins with, which say nothing of which one it is.
+_ADDRESS_MARKS = ("0x", "bc1", "tb1")
+
+
+def _shortened_codes(text: str, mentions: Sequence[Mention], evidence: Evidence,
+                     settled: dict[int, Finding | None]) -> None:
+    """A hash or an address of the evidence shortened for display, as a wallet shows it
+    ("0x3f2a…9c1d" for "0x3f2a9b7c…c4d39c1d"): it names that value when its head (three
+    characters or more after a mark such as 0x or bc1, four in all) and its tail (four or
+    more) are those of exactly one long code of the evidence; its digits are then no figures. One that begins
+    with such a mark and matches none, or more than one, is one finding on the whole code."""
+    for match in _SHORTENED.finditer(text):
+        head, tail = match[1].casefold(), match[2].casefold()
+        mark = next((m for m in _ADDRESS_MARKS if head.startswith(m)), "")
+        if len(head) - len(mark) < 3 or len(head) < 4:
+            continue
+        start, end = match.span()
+        inside = [index for index, mention in enumerate(mentions)
+                  if start <= mention.start and mention.end <= end and index not in settled]
+        if not inside:
+            continue
+        held = {value for value in (*evidence.codes, *evidence.names)
+                if len(value) >= 20 and len(value) > len(head) + len(tail)
+                and value.startswith(head) and value.endswith(tail)}
+        if len(held) == 1:
+            for index in inside:
+                settled[index] = None
+        elif mark:
+            for index in inside:
+                settled[index] = None
+            written = match[0]
+            why = "matches more than one" if held else "matches no"
+            settled[inside[0]] = _new_finding(
+                "number", written, written.casefold(), start, end, "unsupported_number",
+                f"{written} {why} hash or address of the evidence by its head and tail; "
+                "write the whole value", None, True)
+
+
 def _whole_values(text: str, az: str, mentions: Sequence[Mention], evidence: Evidence,
                   slots: str = "") -> dict[int, Finding | None]:
     """The number mentions of the answer that are part of one value the evidence must hold
@@ -948,7 +990,10 @@ def _whole_values(text: str, az: str, mentions: Sequence[Mention], evidence: Evi
                           "evidence")
                 settled[inside[0]] = _new_finding("number", written, digits, start, end, code,
                                                   message, None, True)
+    if ("\u2026" in text or "..." in text) and (evidence.codes or evidence.names):
+        _shortened_codes(text, mentions, evidence, settled)
     names, codes = evidence.names, evidence.codes
+    run_span = (0, 0)
     for index, mention in enumerate(mentions):
         if mention.kind != "number" or mention.value is None or index in settled:
             continue
@@ -962,7 +1007,8 @@ def _whole_values(text: str, az: str, mentions: Sequence[Mention], evidence: Evi
         if not (mention.glued or (text[start - 1:start] in _CODE_TAIL and start >= 2
                                   and text[start - 2].isascii() and text[start - 2].isalnum())):
             continue
-        left, right = code_run(text, start, mention.end)
+        run_span = code_run(text, start, mention.end, run_span)
+        left, right = code_near(run_span, start, mention.end)
         run = text[left:right]
         if run[:1] in "xX" and (masked := _MASKED.fullmatch(run)) and masked[1] in names:
             settled[index] = None   # "x9012", "XXXX-9012": a card's last four behind its mask
@@ -2541,6 +2587,8 @@ _WINDOW_AFTER_FR = re.compile(r"[ \u00a0]+(?:derni|premi)[eè]re?s(?![\w-])")
 # non-breaking one, a dash or a space; bold around it: "**30-day** uptime").
 _WINDOW_ADJECTIVE = re.compile(r"[-\u2010\u2011\u2013 \u00a0](day|hour|week|month|year|minute)"
                                r"(?:\*\*|__)?[ \u00a0]+([A-Za-z]+)")
+# The same window written short and glued to its number: "24h volume", "a 24h high", "7d change".
+_WINDOW_GLUED_ADJECTIVE = re.compile(r"(?i:(d|h|w))[-\u2010\u2011 \u00a0]([A-Za-z]+)")
 _WINDOW_BEFORE_WEAK = frozenset({"over", "in", "during"})
 # Between a figure and a weak window word, words that make the window of the future or a
 # duration: "your 18 orders will arrive in 30 days", "18 orders ship in 30 days".
@@ -2835,10 +2883,15 @@ class _Judge:
         all ("our 30-day uptime has been excellent"): "our 7-day uptime is 99.95%" is flagged
         when 99.95 is the 30-day figure."""
         said = _WINDOW_ADJECTIVE.match(self.text, mention.end)
-        if said is None or noun(said.group(2)) not in self.evidence.window_words.get(
-                (mention.value, said.group(1)), ()):
+        if said is not None:
+            unit, word = said.group(1), said.group(2)
+        elif mention.glued and (said := _WINDOW_GLUED_ADJECTIVE.match(self.text, mention.end)):
+            unit, word = _WINDOW_SHORT_UNITS[said.group(1).lower()], said.group(2)  # "24h volume"
+        else:
             return False
-        return self._window_of_neighbour(index, windows.get(said.group(1)), True) \
+        if noun(word) not in self.evidence.window_words.get((mention.value, unit), ()):
+            return False
+        return self._window_of_neighbour(index, windows.get(unit), True) \
             or not self._sentence_values(index)
 
     def _sentence_values(self, index: int) -> list[tuple[bool, Decimal]]:

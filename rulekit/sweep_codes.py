@@ -87,7 +87,6 @@ def shortcut(text: str, start: int, end: int) -> tuple[int, str] | None:
 # not the letters of a code.
 _JOINING = frozenset({"in", "to", "of", "by", "per", "and", "or", "x", "top", "for", "up", "on",
                       "a", "the", "over", "under", "than", "no", "nr", "vs"})
-_RUN_LIMIT = 48
 _SEPARATORS = re.compile(r"[-_.]")
 _LETTER_DIGIT = re.compile(r"[A-Za-z][0-9]")
 _COUNT_X = re.compile(r"[xX][0-9]+")
@@ -97,12 +96,18 @@ def _ascii_alnum(char: str) -> bool:
     return char.isascii() and char.isalnum()
 
 
-def code_run(text: str, start: int, end: int) -> tuple[int, int]:
+def code_run(text: str, start: int, end: int,
+             known: tuple[int, int] = (0, 0)) -> tuple[int, int]:
     """The run of ASCII letters and digits joined by single hyphens, underscores or dots around
-    [start, end) ("CE-108255-2", "24H2", "v2.3.1"), at most ``_RUN_LIMIT`` characters each side:
-    a dot or hyphen is inside the run only between two letters or digits."""
-    left, limit = start, max(0, start - _RUN_LIMIT)
-    while left > limit:
+    [start, end) ("CE-108255-2", "24H2", "v2.3.1"), whole however long: a transaction's hash
+    or a wallet's address is one code, and its prefix another. ``known``, the run found for
+    an earlier run of digits, is the run of any digits inside it (a run is walked once): a
+    dot or hyphen is inside the run only between two letters or digits, from either side.
+    ``code_near`` cuts a run too long to be any code."""
+    if known[0] <= start and end <= known[1]:
+        return known
+    left = start
+    while left > 0:
         char = text[left - 1]
         if _ascii_alnum(char) or (char in "-_." and left >= 2 and _ascii_alnum(text[left - 2])):
             left -= 1
@@ -110,7 +115,7 @@ def code_run(text: str, start: int, end: int) -> tuple[int, int]:
             break
     if not _ascii_alnum(text[left:left + 1]):
         left += 1
-    right, limit = end, min(len(text), end + _RUN_LIMIT)
+    right, limit = end, len(text)
     while right < limit:
         char = text[right]
         if _ascii_alnum(char) or (char in "-_." and right + 1 < len(text)
@@ -119,6 +124,21 @@ def code_run(text: str, start: int, end: int) -> tuple[int, int]:
         else:
             break
     return left, right
+
+
+# The longest run read whole as one code (a hash, a wallet's address; ``code_near``); a longer
+# one is read within ``_RUN_LIMIT`` characters of each run of digits, as a slice per digit.
+_RUN_WHOLE = 256
+_RUN_LIMIT = 48
+
+
+def code_near(run: tuple[int, int], start: int, end: int) -> tuple[int, int]:
+    """``run`` (from ``code_run``) for the digits at [start, end): whole, or, when longer than
+    any code, only within ``_RUN_LIMIT`` characters of them, so that no digit of a run of
+    thousands of characters slices the whole run."""
+    if run[1] - run[0] <= _RUN_WHOLE:
+        return run
+    return max(run[0], start - _RUN_LIMIT), min(run[1], end + _RUN_LIMIT)
 
 
 # Dashes a chat model writes for a code's hyphen: U+2010 hyphen, U+2011 non-breaking hyphen,

@@ -40,6 +40,7 @@ class _Scanner(_Links, _When, _Figures, _Cjk, _Words, _Tables, _Quotes):
         self.paired = False                 # whether ``ranges`` linked two hits
         self.tokens: frozenset[bytes] | None = None     # ``ascii_tokens``, once computed
         self._code: Code | None | bool = False          # ``code``, once computed
+        self.long_token = (0, 0)            # ``token_span``: the last token longer than its cap
 
     def free(self, s: int, e: int) -> bool:
         return self.mask.count(0, s, e) == e - s

@@ -544,6 +544,22 @@ class _Figures:
                 if end is None:
                     end = self.number_at(s)
 
+    def token_span(self, s: int, e: int) -> tuple[int, int]:
+        """``_token_span`` of the digits at [s, e), whole however long: a transaction's hash
+        or a wallet's address ("0x3f2a…9c1d", 66 characters) is one token, so that its prefix
+        is another code, not the same name. Walked past the cap once per long token: the runs
+        of digits inside it take the span already found."""
+        known = self.long_token
+        if not (known[0] <= s and e <= known[1]):
+            left, right = _token_span(self.text, s, e)
+            if s - left < _TOKEN_CAP and right - e < _TOKEN_CAP:
+                return left, right
+            known = self.long_token = _token_span(self.text, s, e, len(self.text))
+        if known[1] - known[0] <= _TOKEN_WHOLE:
+            return known
+        # longer than any code: within the cap of these digits, as a slice per run of digits
+        return max(known[0], s - _TOKEN_CAP), min(known[1], e + _TOKEN_CAP)
+
     def plain_number(self, s: int, e: int) -> int | None:
         """The fast path of ``date_at`` then ``number_at`` for the run of digits [s, e): a plain
         or grouped number between quiet characters ("2,380 views", "(42)", "4.6%", "$1,299",
@@ -632,7 +648,7 @@ class _Figures:
         hit.decimals = decimals
         if glued:
             hit.glued = True
-            hit.token_span = _token_span(text, s, end)
+            hit.token_span = self.token_span(s, end)
             hit.token = text[hit.token_span[0]:hit.token_span[1]]
         else:
             hit.token = text[s:end]
@@ -869,7 +885,7 @@ class _Figures:
             hit.glued, hit.token = True, version
         elif glued_left or glued_right:
             hit.glued = True
-            hit.token_span = _token_span(text, s, e)
+            hit.token_span = self.token_span(s, e)
             hit.token = text[hit.token_span[0]:hit.token_span[1]]
             if currency_text is None:
                 sign, start = None, s       # +5G, -3D: a name, not a signed number
@@ -1267,10 +1283,14 @@ def _core_value(core: str, locale: str) -> tuple[Decimal, int] | None:
     return None if parsed is None else (parsed.value, parsed.decimals)
 
 
-def _token_span(text: str, s: int, e: int) -> tuple[int, int]:
+_TOKEN_CAP = 32
+_TOKEN_WHOLE = 256     # the longest token read whole (``_Figures.token_span``)
+
+
+def _token_span(text: str, s: int, e: int, cap: int = _TOKEN_CAP) -> tuple[int, int]:
     """The word-like token around the digits at [s, e): letters, digits, and '-'/'_' between
-    letters and digits (RC-500, COVID-19, 500ml); at most 32 characters each side."""
-    left, limit = s, max(0, s - 32)
+    letters and digits (RC-500, COVID-19, 500ml); at most ``cap`` characters each side."""
+    left, limit = s, max(0, s - cap)
     while left > limit:
         char = text[left - 1]
         if _is_glue(char) or char.isdigit() or (
@@ -1278,7 +1298,7 @@ def _token_span(text: str, s: int, e: int) -> tuple[int, int]:
             left -= 1
         else:
             break
-    right, limit = e, min(len(text), e + 32)
+    right, limit = e, min(len(text), e + cap)
     while right < limit:
         char = text[right]
         if _is_glue(char) or char.isdigit() or (
