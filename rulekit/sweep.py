@@ -105,8 +105,7 @@ DEFAULT_CONTEXTS = ("ordinal", "rank", "list_position", "month", "weekday", "rat
                     "name_digits")
 
 _RANK_WORDS = frozenset({"top", "rank", "ranked", "ranking", "#", "no.", "no", "number", "place",
-                         "placed", "position", "spot",
-                         "platz", "rang"})          # "auf Platz 1", "Rang 2" (probe i18n2 f4)
+                         "placed", "position", "spot"})
 # Ranks in CJK text: 前3名 and 前三位 (the top three), トップ3 and 上位3 (Japanese).
 _CJK_RANK_AFTER_前 = frozenset("名位强強甲")
 
@@ -146,10 +145,7 @@ _RANK_VALUE_WORDS = frozenset({"rank", "ranked", "ranking", "place", "placed", "
 # After an ordinal, words that make it a rank of what the sentence is about ("took second
 # place", "the 2nd-best post", "the third-ranked post"), held to the evidence's ranks like the
 # words above; "came in" before it too ("came in third"). Not "the 2nd colour", a list position.
-_RANK_AFTER_ORDINAL = frozenset({"place", "spot", "position", "best", "ranked",
-                                 # the same in German, French, Spanish, Italian, Portuguese
-                                 "platz", "rang", "stelle", "puesto", "lugar", "posición",
-                                 "posto", "posizione", "posição"})
+_RANK_AFTER_ORDINAL = frozenset({"place", "spot", "position", "best", "ranked"})
 # Before "in" and an ordinal, verbs that make it a rank: "came in third", "finished in 3rd";
 # also a few words before an ordinal that ends its clause ("finished the race first").
 _RANK_IN = frozenset({"came", "finished", "placed", "ended", "ranked"})

@@ -368,25 +368,6 @@ _CLAIMED_BYTE = bytes((_CLAIMED,))
 _SMALL_RUNS = {f"{n:0{width}d}": Decimal(f"{n:0{width}d}")
                for width in (1, 2, 3) for n in range(10 ** width)}
 _ORDINAL_SUFFIX = re.compile(r"(?:st|nd|rd|th)(?![A-Za-z])")
-# Ordinals of other languages after the digits, in the text's language (probe i18n2 f4):
-# French "1er", "1re", "1ère", "2e", "2ème", "2nd"; Spanish, Italian and Portuguese "1º", "1.º",
-# "1ª" (NFKC makes them "1o", "1.o", "1a"), "1.er", and "2°" only before a word of rank ("al 2°
-# posto"; "2° oggi" is degrees); German "1." only before a word of rank ("auf dem 1. Platz": a
-# digit and a dot also end a sentence); Japanese and Korean 1位, 1위.
-_RANK_NOUNS_OTHER = (r"(?:[ \u00a0]+(?:Platz|Platzes|Rang|Ranges|Stelle|Position|Platzierung|"
-                     r"puesto|lugar|posición|posicion|posto|posizione|posição|posicao|"
-                     r"classificat[oaie]|colocad[oa])(?![\w]))")
-_OTHER_ORDINALS = {
-    "fr": re.compile(r"(?:er|re|ère|ere|e|ème|eme|nd|nde)(?![^\W\d_])"),
-    "es": re.compile(rf"\.?(?:er|o|a|os|as)(?![^\W\d_])|°(?={_RANK_NOUNS_OTHER})"),
-    "it": re.compile(rf"(?:o|a)(?![^\W\d_])|°(?={_RANK_NOUNS_OTHER})"),
-    "pt": re.compile(rf"\.?(?:o|a|os|as)(?![^\W\d_])|°(?={_RANK_NOUNS_OTHER})"),
-    "de": re.compile(rf"\.(?={_RANK_NOUNS_OTHER})"),
-    "ja": re.compile("位"),
-    "ko": re.compile("위"),
-}
-_OTHER_ORDINAL_FIRST = frozenset("eènor.°aà位위")
-_DOT_ORDINALS = frozenset(("de", "es", "pt"))       # "1. Platz", "2.º", "1.er": a dot first
 _RANGE_GAP = re.compile(r"(?i)[ \u00a0]?[-\u2010\u2013\u2014~\u301c][ \u00a0]?"
                         r"|[ \u00a0]+(?:to|through|thru|bis|à|au|tot|till|until)[ \u00a0]+"
                         r"|[ \u00a0]?[至到][ \u00a0]?")
@@ -782,8 +763,7 @@ class _Figures:
             last = text[s - 1] if s else " "
             if last in _LEFT_QUIET or (last in " \u00a0" and (s < 2 or _left_quiet(text, s - 2))):
                 nxt = text[e:e + 1]
-                if not nxt or (nxt in _RIGHT_QUIET and text[e + 1:e + 2] not in _CENTS_DASHES
-                               and (nxt != "." or self.info.language not in _DOT_ORDINALS)) \
+                if not nxt or (nxt in _RIGHT_QUIET and text[e + 1:e + 2] not in _CENTS_DASHES) \
                         or (nxt in " \u00a0" and _right_quiet(text, e + 1)):
                     hit = _Hit("number", s, e, value)
                     hit.decimals = decimals
@@ -870,13 +850,6 @@ class _Figures:
                 and text[e:e + 1] in ("s", "n", "r", "t"):
             found = _ORDINAL_SUFFIX.match(text, e)
             if found:
-                hit.ordinal = True
-                end = found.end()
-        if not hit.ordinal and end == e and text[e:e + 1] in _OTHER_ORDINAL_FIRST \
-                and hit.kind == "number" and not version and hit.decimals == 0 \
-                and self.info.language in _OTHER_ORDINALS and hit.value is not None:
-            found = _OTHER_ORDINALS[self.info.language].match(text, e)
-            if found:                   # 1er, 1.º, 2° posto, 1. Platz, 1位
                 hit.ordinal = True
                 end = found.end()
         glued_right = end == e and e < len(text) and (
