@@ -522,8 +522,13 @@ def pressure_pairs(text: str, mentions, named: bool = False
                 text, max(0, mention.start - 48), mention.start) is None:
             continue
         start, end = said.span()
-        parts = frozenset(i for i in range(at, len(mentions))
-                          if start <= mentions[i].start and mentions[i].end <= end)
+        inside = []                     # the mentions within the pair, up to its end only
+        for i in range(at, len(mentions)):
+            if mentions[i].start >= end:
+                break
+            if start <= mentions[i].start and mentions[i].end <= end:
+                inside.append(i)
+        parts = frozenset(inside)
         found.append((start, end, Decimal(said[1]), Decimal(said[2]), parts))
         taken = end
     return found
