@@ -918,8 +918,7 @@ class Evidence:
                     unit_fields = any(key.lower().endswith(("unit", "units", "uom", "measure"))
                                       for key in _keys_in(self.raw))
                 # a sibling says the unit: {"weight": 1.2, "weight_unit": "kg"}
-                beside = _unit_beside(_holder(self.raw, figure.path), name) \
-                    if unit_fields else None
+                beside = _unit_beside(self.raw, figure.path, name) if unit_fields else None
                 if beside is not None:
                     named = (frozenset((beside,)), named[1])
             if not named[0] and figure.currency not in (None, "%", NO_MONEY) \
@@ -1487,12 +1486,35 @@ def _range_name(name: str) -> bool:
         and _RANGE_END_WORDS.issuperset(words)
 
 
+# The words of a field named for another quantity than the one its row measures: a fast, a
+# count, an age, an id or a position, a time (``fasting``, ``sample_count``, ``patient_age``,
+# ``order_id``, ``collected_at``, ``days_ago``), as the name's last word (its head: not
+# ``fasting_glucose``); and those of a count as its first (``num_samples``, ``n_readings``).
+_OTHER_QUANTITY_WORDS = frozenset("""fasting fasted fast count counts cnt age id ids uuid seq
+    sequence index idx rank position pos order version page attempt attempts retries number
+    no nr num time date datetime timestamp ts epoch at duration elapsed ago since interval
+    period percentile""".split())
+_COUNT_FIRST_WORDS = frozenset("n num number no nr count cnt".split())
+
+
+@functools.lru_cache(maxsize=1024)
+def _row_measures(name: str) -> bool:
+    """Whether a row's ``unit`` (``units``, ``uom``) is the unit of its field ``name``: of its
+    value (``value``, ``result``, FHIR's ``valueQuantity.value``, a field named for what it
+    measures, ``glucose``, an earlier value, ``previous``) and of its range (``_range_name``),
+    not of a number named for another quantity (``_OTHER_QUANTITY_WORDS``: ``fasting: 8`` beside
+    ``unit: "mg/dL"`` is no 8 mg/dL)."""
+    words = key_words(name)
+    return not words or _range_name(name) or (
+        words[-1] not in _OTHER_QUANTITY_WORDS and words[0] not in _COUNT_FIRST_WORDS)
+
+
 def _row_unit(node: Mapping) -> str | None:
     """The unit a row's ``unit`` (``units``, ``uom``) field names, or None."""
     for key in _ROW_UNIT_KEYS:
         said = node.get(key)
-        if isinstance(said, str):
-            return unit_named(said)
+        if isinstance(said, str) and (unit := unit_named(said)) is not None:
+            return unit
     return None
 
 
@@ -2889,9 +2911,10 @@ _WINDOW_UNITS = {"d": "day", "day": "day", "days": "day", "h": "hour", "hr": "ho
                  "minute": "minute", "minutes": "minute"}
 
 
-# The fields beside a number that may name its unit: "<field>_unit", "<field>Unit", "unit",
-# "uom" ({"weight": 1.2, "weight_unit": "kg"}, {"value": 23, "unit": "kg"}).
-_UNIT_KEYS = ("{}_unit", "{}Unit", "{}_uom", "unit", "units", "uom", "unit_of_measure")
+# The fields beside a number that name its own unit: "<field>_unit", "<field>Unit",
+# "<field>_uom" ({"weight": 1.2, "weight_unit": "kg"}); a row's "unit" names that of the
+# numbers the row measures (``_ROW_UNIT_KEYS``, ``_row_measures``: {"value": 23, "unit": "kg"}).
+_UNIT_KEYS = ("{}_unit", "{}Unit", "{}_uom")
 
 
 def _holder(raw: Any, path: str) -> Mapping:
@@ -2900,14 +2923,26 @@ def _holder(raw: Any, path: str) -> Mapping:
     return parents[0] if len(parents) == 1 else {}
 
 
-def _unit_beside(holder: Mapping, name: str) -> str | None:
-    """The unit a field of ``holder`` beside the field ``name`` names
-    (``rulekit.units.unit_named``: "kg", "mg/dL", "%", "mm[Hg]"), or None."""
+def _unit_beside(raw: Any, path: str, name: str) -> str | None:
+    """The unit a field beside the field ``name`` at ``path`` names (``rulekit.units.unit_named``:
+    "kg", "mg/dL", "%", "mm[Hg]"), or None: its own (``weight_unit``), else its row's (``unit``,
+    ``units``, ``uom``) when the row measures it (``_row_measures``), else, in a row of a list,
+    that of the object holding the list (``{"unit": "mg/dL", "readings": [{"value": 112}]}``)."""
+    holder = _holder(raw, path)
     for pattern in _UNIT_KEYS:
         said = holder.get(pattern.format(name))
         if isinstance(said, str) and (unit := unit_named(said)) is not None:
             return unit
-    return None
+    if not _row_measures(name):
+        return None
+    if any(key in holder for key in _ROW_UNIT_KEYS):
+        return _row_unit(holder)
+    parent = path.rsplit(".", 1)[0] if "." in path else ""
+    if not parent.endswith("]"):
+        return None
+    rows = parent[:parent.rindex("[")]
+    listed = rows.rsplit(".", 1)[-1]
+    return _row_unit(_holder(raw, rows)) if "." in rows and _row_measures(listed) else None
 
 
 # Flags that say whether the amounts beside them, or inside the object holding them, include
