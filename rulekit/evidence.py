@@ -78,7 +78,7 @@ from rulekit.scan.figures import FALL_BEFORE, RISE_BEFORE, change_word_before, c
 from rulekit.sweep_codes import (POSITION_WORDS, code_like, code_near, code_run, glued_forms,
                                  hex_id, list_marker, phone_digits, phone_field, phones_in,
                                  shortcut, spaced_code)
-from rulekit.units import (EXCLUDED, INCLUDED, UNIT_OF, compound_durations, named_base,
+from rulekit.units import (EXCLUDED, INCLUDED, KIND_OF, UNIT_OF, compound_durations, named_base,
                            named_tax_basis, named_units, names_tax, glued_unit,
                            of_kinds_written, unit_after, unit_named, PRESSURE_UNIT,
                            may_write_pressure, pressure_pairs, pressure_part)
@@ -918,10 +918,18 @@ class Evidence:
                     unit_fields = any(key.lower().endswith(("unit", "units", "uom", "measure"))
                                       for key in _keys_in(self.raw))
                 # a sibling says the unit: {"weight": 1.2, "weight_unit": "kg"}
-                beside = _unit_beside(_holder(self.raw, figure.path), name) \
+                money = _money_name(name) and figure.currency not in (None, "%", NO_MONEY)
+                beside = _unit_beside(self.raw, figure.path, name, row=not money) \
                     if unit_fields else None
                 if beside is not None:
                     named = (frozenset((beside,)), named[1])
+                elif unit_fields and not named[1] and key_words(name)[-1:] and (
+                        key_words(name)[-1] in _PRICE_WORDS) and KIND_OF.get(
+                            per_unit := _row_unit(_holder(self.raw, figure.path))) \
+                        not in (None, "concentration", "share", "vital"):
+                    # a price beside a row's "unit": "kg" is per kg, "$3.50 per lb" is flagged
+                    # (as its name's last word says it: not a total, an amount)
+                    named = (named[0], frozenset((per_unit,)))
             if not named[0] and figure.currency not in (None, "%", NO_MONEY) \
                     and (figure.decimals or _money_name(name)) and not _MEASURE_NAME.search(name):
                 # an amount: a field named for money, or a fraction beside a currency (a whole
@@ -1487,12 +1495,38 @@ def _range_name(name: str) -> bool:
         and _RANGE_END_WORDS.issuperset(words)
 
 
+# The words of a field named for another quantity than the one its row measures: a fast, a
+# count, an age, an id or a position, a time (``fasting``, ``sample_count``, ``patient_age``,
+# ``order_id``, ``collected_at``, ``days_ago``), money (``unit_price`` beside ``unit: "kg"`` is
+# per kg, not in it; not an ``amount`` nor a ``total``, which may be a dose's or a lab's,
+# ``{"total": 7.2, "unit": "g/dL"}``), as the name's last word (its head: not
+# ``fasting_glucose``); and those of a count as its first (``num_samples``, ``n_readings``).
+_OTHER_QUANTITY_WORDS = frozenset("""fasting fasted fast count counts cnt age id ids uuid seq
+    sequence index idx rank position pos order version page attempt attempts retries number
+    no nr num time date datetime timestamp ts epoch at duration elapsed ago since interval
+    period percentile""".split()) | (
+    (_MONEY_WORDS | _PRICE_WORDS) - {"amount", "amounts", "total", "totals"})
+_COUNT_FIRST_WORDS = frozenset("n num number no nr count cnt".split())
+
+
+@functools.lru_cache(maxsize=1024)
+def _row_measures(name: str) -> bool:
+    """Whether a row's ``unit`` (``units``, ``uom``) is the unit of its field ``name``: of its
+    value (``value``, ``result``, FHIR's ``valueQuantity.value``, a field named for what it
+    measures, ``glucose``, an earlier value, ``previous``) and of its range (``_range_name``),
+    not of a number named for another quantity (``_OTHER_QUANTITY_WORDS``: ``fasting: 8`` beside
+    ``unit: "mg/dL"`` is no 8 mg/dL)."""
+    words = key_words(name)
+    return not words or _range_name(name) or (
+        words[-1] not in _OTHER_QUANTITY_WORDS and words[0] not in _COUNT_FIRST_WORDS)
+
+
 def _row_unit(node: Mapping) -> str | None:
     """The unit a row's ``unit`` (``units``, ``uom``) field names, or None."""
     for key in _ROW_UNIT_KEYS:
         said = node.get(key)
-        if isinstance(said, str):
-            return unit_named(said)
+        if isinstance(said, str) and (unit := unit_named(said)) is not None:
+            return unit
     return None
 
 
@@ -2889,9 +2923,13 @@ _WINDOW_UNITS = {"d": "day", "day": "day", "days": "day", "h": "hour", "hr": "ho
                  "minute": "minute", "minutes": "minute"}
 
 
-# The fields beside a number that may name its unit: "<field>_unit", "<field>Unit", "unit",
-# "uom" ({"weight": 1.2, "weight_unit": "kg"}, {"value": 23, "unit": "kg"}).
-_UNIT_KEYS = ("{}_unit", "{}Unit", "{}_uom", "unit", "units", "uom", "unit_of_measure")
+# The fields beside a number that name its own unit: "<field>_unit", "<field>Unit",
+# "<field>_uom" ({"weight": 1.2, "weight_unit": "kg"}); a row's "unit" names that of the
+# numbers the row measures (``_ROW_UNIT_KEYS``, ``_row_measures``: {"value": 23, "unit": "kg"}).
+_UNIT_KEYS = ("{}_unit", "{}Unit", "{}_uom")
+# The names of a reading's value in a row of a list, to which the unit of the object holding
+# the list reaches: ``{"unit": "mg/dL", "readings": [{"value": 112, "fasting": 8}]}``.
+_READING_WORDS = frozenset("value result reading measurement level quantity".split())
 
 
 def _holder(raw: Any, path: str) -> Mapping:
@@ -2900,14 +2938,29 @@ def _holder(raw: Any, path: str) -> Mapping:
     return parents[0] if len(parents) == 1 else {}
 
 
-def _unit_beside(holder: Mapping, name: str) -> str | None:
-    """The unit a field of ``holder`` beside the field ``name`` names
-    (``rulekit.units.unit_named``: "kg", "mg/dL", "%", "mm[Hg]"), or None."""
+def _unit_beside(raw: Any, path: str, name: str, row: bool = True) -> str | None:
+    """The unit a field beside the field ``name`` at ``path`` names (``rulekit.units.unit_named``:
+    "kg", "mg/dL", "%", "mm[Hg]"), or None: its own (``weight_unit``), else its row's (``unit``,
+    ``units``, ``uom``) when ``row`` and the row measures it (``_row_measures``), else, for the
+    value of a row of a list (``_READING_WORDS``), that of the object holding the list
+    (``{"unit": "mg/dL", "readings": [{"value": 112}]}``)."""
+    holder = _holder(raw, path)
     for pattern in _UNIT_KEYS:
         said = holder.get(pattern.format(name))
         if isinstance(said, str) and (unit := unit_named(said)) is not None:
             return unit
-    return None
+    if not row or not _row_measures(name):
+        return None
+    if any(key in holder for key in _ROW_UNIT_KEYS):
+        return _row_unit(holder)
+    parent = path.rsplit(".", 1)[0] if "." in path else ""
+    if not parent.endswith("]"):
+        return None
+    rows = parent[:parent.rindex("[")]
+    words = key_words(name)
+    return _row_unit(_holder(raw, rows)) if "." in rows and words and (
+        words[-1] in _READING_WORDS or _range_name(name)) \
+        and _row_measures(rows.rsplit(".", 1)[-1]) else None
 
 
 # Flags that say whether the amounts beside them, or inside the object holding them, include
