@@ -467,6 +467,8 @@ def week_hours_said(text: str, low: str, mentions: Sequence[Mention], hours: Wee
             if clocks[next_clock].end <= end:
                 inside.append(clocks[next_clock])
             next_clock += 1
+        if not inside and end - start > 24:
+            continue                        # no time, and more than a day alone
         found = [match for match in pattern.finditer(low, start, end)
                  if not _morning(low, match)]
         words = [word.strip("'’") for word in _WORD.findall(low, start, end)]
