@@ -402,7 +402,8 @@ _MORNING_BEFORE = ("heute ", "la ", "esta ", "de ", "deze ", "am ", "this ")
 @functools.lru_cache(maxsize=32)
 def _day_pattern(language: str) -> tuple[re.Pattern, Mapping[str, int | str]]:
     """The days an answer of ``language`` may give hours of, as one pattern over lower-cased
-    text: its relative days and English's, and the weekdays of both, plural too ("Saturdays");
+    text: its relative days and English's, and the weekdays of both, plural too ("Saturdays",
+    "samstags"; not "morgens", the mornings), each maybe with a possessive ("Tomorrow's");
     each with its offset from today (an int) or its weekday ("w3")."""
     days: dict[str, int | str] = dict(_RELATIVE["en"])
     days.update(_RELATIVE.get(language, {}))
@@ -413,8 +414,12 @@ def _day_pattern(language: str) -> tuple[re.Pattern, Mapping[str, int | str]]:
             continue
         for number, name in names.items():
             days.setdefault(name.lower(), f"w{number}")
-    pattern = re.compile(r"(?<![\w'’-])(" + "|".join(map(re.escape, sorted(
-        days, key=len, reverse=True))) + r")(?:s|['’]s)?(?![\w'’-])")
+    weekdays = sorted((name for name, said in days.items() if isinstance(said, str)),
+                      key=len, reverse=True)
+    relative = sorted((name for name, said in days.items() if isinstance(said, int)),
+                      key=len, reverse=True)
+    pattern = re.compile(r"(?<![\w'’-])(?:(" + "|".join(map(re.escape, weekdays)) + r")s?|("
+                         + "|".join(map(re.escape, relative)) + r"))(?:['’]s)?(?![\w'’-])")
     return pattern, days
 
 
@@ -475,10 +480,10 @@ def week_hours_said(text: str, low: str, mentions: Sequence[Mention], hours: Wee
         if not inside:
             if len(found) == 1 and len(words) <= 2 and (
                     len(words) == 1 or words[0] in _LEADING):
-                carried = (*found[0].span(1), day_words[found[0].group(1)])
+                carried = _day_of(found[0], day_words)
             continue
         if len(found) == 1:
-            day = (*found[0].span(1), day_words[found[0].group(1)])
+            day = _day_of(found[0], day_words)
         elif not found and carried is not None:
             day = carried
         else:
@@ -516,9 +521,16 @@ def week_hours_said(text: str, low: str, mentions: Sequence[Mention], hours: Wee
     return findings, settled, days_said
 
 
+def _day_of(match: re.Match, day_words: Mapping[str, int | str]) -> tuple[int, int, int | str]:
+    """The span of the day a match of ``_day_pattern`` names (without a plural or a
+    possessive), and what it means: an offset from today, or a weekday ("w3")."""
+    group = 1 if match.group(1) else 2
+    return (*match.span(group), day_words[match.group(group)])
+
+
 def _morning(low: str, match: re.Match) -> bool:
     """"heute morgen", "esta mañana": the morning of today, not tomorrow."""
-    return match.group(1) in ("morgen", "mañana", "manana") \
+    return match.group(2) in ("morgen", "mañana") \
         and low.endswith(_MORNING_BEFORE, 0, match.start())
 
 
