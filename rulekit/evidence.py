@@ -866,6 +866,13 @@ class Evidence:
             held_frequencies({"text": self.raw})
 
     @functools.cached_property
+    def week_hours(self) -> Any:
+        """The opening hours the evidence keeps by weekday, or None
+        (``rulekit.sweep_hours.held_week_hours``). Read once, when an answer speaks of hours."""
+        from rulekit.sweep_hours import held_week_hours
+        return held_week_hours(self.raw) if not isinstance(self.raw, str) else None
+
+    @functools.cached_property
     def units(self) -> Mapping[Decimal, tuple[frozenset[str], frozenset[str]]]:
         """The units each number is held in and per (``_unit_tables``)."""
         return self._unit_tables[0]

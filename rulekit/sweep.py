@@ -99,6 +99,7 @@ from rulekit.sweep_days import (_DENYING, _WEEKDAYS, _lone_weekdays, _may_be_rel
                                 _parts_of_day, _relative_months, may_say_part_of_day,
                                 _stated_weekday, _unheld_seconds, _wall_time_in_named_zone,
                                 _weekday_patterns, midnight_reading, today_only_event)
+from rulekit.sweep_hours import may_say_hours, week_hours_said
 
 DEFAULT_SMALL_LIMIT = 12
 DEFAULT_CONTEXTS = ("ordinal", "rank", "list_position", "month", "weekday", "rating_scale",
@@ -514,8 +515,19 @@ def sweep(text: str, evidence: Evidence, settings: SweepSettings = SweepSettings
     if not text.isascii() and ("数" in text or "几" in text or "數" in text or "幾" in text):
         # 数百, 几千: a band judged with rule 12 (``_magnitudes``), not the number 百
         mentions = _outside([span[:2] for span in _cjk_magnitude_spans(text)], mentions)
+    # Opening hours said of a day ("open today until 22:30", "On Saturday we close at 6"):
+    # held to that day's hours when the evidence keeps them by weekday (``week_hours_said``)
+    hours_days: set[tuple[int, int]] = set()
+    hours: list[Finding] = []
+    if may_say_hours(low) and any(m.time is not None and m.kind == "date" for m in mentions) \
+            and evidence.week_hours is not None:
+        hours, spans, hours_days = week_hours_said(text, low, mentions, evidence.week_hours,
+                                                   evidence.today, locale,
+                                                   evidence.row_name_texts)
+        if spans:
+            mentions = [m for m in mentions if (m.start, m.end) not in spans]
     # Relative days first: the count of "3 days ago" is judged with the day it resolves to.
-    relative_days = _relative_days(text, evidence, locale, mentions) \
+    relative_days = _relative_days(text, evidence, locale, mentions, hours_days) \
         if _may_be_relative(text, az, locale) else None
     if relative_days and relative_days[1]:
         mentions = [m for m in mentions if (m.start, m.end) not in relative_days[1]]
@@ -695,7 +707,7 @@ def sweep(text: str, evidence: Evidence, settings: SweepSettings = SweepSettings
         _levels_other(text, mentions, findings, lang, magnitudes)   # "baissé de X à Y"
     elif other_changes in _CJK_CHANGE:
         _levels_cjk(text, mentions, findings, lang, magnitudes)     # 从52,000降至48,210
-    days = (relative_days[0] if relative_days else []) + timed
+    days = (relative_days[0] if relative_days else []) + timed + hours
     if offsets:
         days = days + offsets[0]        # "11:40 (+1)": a day offset, no number
     if evidence.today is not None and _may_name_month(text, low):

@@ -20,7 +20,7 @@ import datetime as dt
 import functools
 import re
 from decimal import Decimal
-from typing import Callable, Sequence
+from typing import Callable, Collection, Sequence
 
 from babel.dates import get_day_names, get_month_names
 
@@ -258,14 +258,17 @@ def _clock_of_day(text: str, start: int, end: int, mentions: Sequence[Mention],
 
 
 def _relative_days(text: str, evidence: Evidence, locale: str,
-                   mentions: Sequence[Mention] = ()
+                   mentions: Sequence[Mention] = (),
+                   hours_days: Collection[tuple[int, int]] = ()
                    ) -> tuple[list[Finding], set[tuple[int, int]]]:
     """Relative days ("yesterday", "3 days ago", gestern, 昨天) resolved against
     the evidence's today: the findings, and the spans of the day counts that were resolved (the
     3 of "3 days ago" is judged with its day, as the date part it is, not as a quantity). A
     clock time said with a day of them ("tomorrow at 23:30", ``_clock_of_day``; ``mentions``
     are the text's, in order) is held to that day, as a weekday's is: a time the evidence holds
-    on another day does not back it (its span is then settled, judged with the day)."""
+    on another day does not back it (its span is then settled, judged with the day). A day
+    of ``hours_days`` was read as the day of the store's hours (``rulekit.sweep_hours``): no
+    day of the data."""
     findings, settled = [], set()
     today = evidence.today
     language = locale.split("_")[0].lower()
@@ -286,6 +289,8 @@ def _relative_days(text: str, evidence: Evidence, locale: str,
                 match.start() and text[match.start() - 1] in _CJK_RELATIVE_NOT[said][0]
                 or text[match.end():match.end() + 1] in _CJK_RELATIVE_NOT[said][1].split()):
             continue                                # ああした, 明朝体: another word
+        if hours_days and match.span() in hours_days:
+            continue                                # "open today until 22:30": hours
         if offset == 0 and _in_question(text, match.end()):
             continue                                # "How can I help you today?"
         if offset is not None and offset > 0 and _ends_with_sign_off(before) \
