@@ -1215,7 +1215,7 @@ _EITHER_HALF = re.compile(r"(?i)clock|past|after|quarter|half|sharp")
 _BARE_CLOCK = re.compile(r"[1-9]:[0-5][0-9](?![0-9:])")
 # The half of the day said after a bare clock time, which the scanner does not take into the
 # mention ("7:30 this morning", "7:30 in the morning").
-_HALF_NEXT = re.compile(r"(?i)[ \u00a0]{1,3}(?:(?:this|tomorrow|in[ \u00a0]the|every|each)"
+_HALF_NEXT = re.compile(r"(?i)[ \u00a0]{1,3}(?:(?:this|tomorrow|in[ \u00a0]the|at|every|each)"
                         r"[ \u00a0]{1,3})?(?:morning|evening|afternoon|night|tonight)(?![\w])")
 # After a clock time, words that put it in the reader's zone ("your time", "your local time",
 # "in your time zone") or say it is local ("local time", "(local time)").

@@ -129,9 +129,36 @@ _OCLOCK = re.compile(r"[ \u00a0](?i:o['\u2019]?clock)(?![\w])")
 # night and tonight move 5 to 11 to the evening; afternoon moves 1 to 6; any other hour stays
 # as written. A bare hour ("8 tonight") stays a number.
 _HALF_AFTER = re.compile(r"(?i)(?:[ \u00a0]o['\u2019]?clock)?[ \u00a0]{1,3}"
-                         r"(?:(?:(?:this|tomorrow|in[ \u00a0]the|every|each"
+                         r"(?:(?:(?:this|tomorrow|in[ \u00a0]the|at|every|each"
                          r"|on[ \u00a0][a-z]{3,9}day|[a-z]{3,9}day)[ \u00a0]{1,3})?"
                          r"(evening|afternoon|night|morning)|(tonight))(?![\w])")
+# The half of the day said after an hour in other languages: German "um 10 Uhr abends", "um 5
+# nachmittags"; French "à 10 h du soir", "à 5 heures de l'après-midi"; Spanish "a las 5 de la
+# tarde"; Italian "alle 10 di sera"; Portuguese "às 8 da noite" (``_When.half_word``). Each word
+# is a part of the day (``_DAY_PART_PHRASES``), which moves an hour up to 12 (``_moved_hour``).
+_DAY_PART_PHRASES = {
+    "de": {"morgens": "morning", "früh": "morning", "vormittags": "morning", "mittags": "noon",
+           "nachmittags": "afternoon", "abends": "evening", "nachts": "night"},
+    "fr": {"du matin": "morning", "de l'après-midi": "afternoon", "du soir": "evening",
+           "de la nuit": "night"},
+    "es": {"de la mañana": "morning", "de la madrugada": "morning", "del mediodía": "noon",
+           "de la tarde": "afternoon", "de la noche": "night"},
+    "it": {"del mattino": "morning", "della mattina": "morning", "di mattina": "morning",
+           "del pomeriggio": "afternoon", "di pomeriggio": "afternoon", "di sera": "evening",
+           "della sera": "evening", "di notte": "night", "della notte": "night"},
+    "pt": {"da manhã": "morning", "da madrugada": "morning", "da tarde": "afternoon",
+           "da noite": "night"}}
+# French may say "heures" between the hour and the phrase: "à 5 heures de l'après-midi".
+_HALF_WORDS = {language: re.compile(
+    r"[ \u00a0]+" + (r"(?:heures?[ \u00a0]+)?" if language == "fr" else "") + "(?i:(?P<p>"
+    + "|".join(re.escape(phrase).replace(r"\ ", r"[ \u00a0]").replace("'", "['\u2019][ \u00a0]?")
+               for phrase in sorted(phrases, key=len, reverse=True)) + r"))(?![\w-])")
+    for language, phrases in _DAY_PART_PHRASES.items()}
+# The first letters of those phrases after the space: a cheap test before the pattern.
+_HALF_WORD_FIRST = frozenset("mfvnadhMFVNADH")
+# Words before a bare hour with such a phrase after it ("um 10 abends", "a las 5 de la tarde",
+# "verso le 5 del pomeriggio"), besides ``_HOUR_AT``.
+_HALF_HOUR_BEFORE = frozenset("le hacia hasta desde dalle verso entro pelas das von".split())
 # "7.30pm", "7.30 p.m.": hours and minutes with a dot, read as a time only with am or pm.
 _DOT_AMPM = re.compile(r"(1[0-2]|0?[1-9])\.([0-5][0-9])[ \u00a0]?(?:([AaPp])\.[ \u00a0]?[Mm]\."
                        r"|([AaPp])[Mm](?![A-Za-z]))")
@@ -587,10 +614,14 @@ class _When:
             if found:
                 meridiem = found.group(4) or found.group(5)
                 second = found.group(3)
-                hour = int(found.group(1))
+                hour, end = int(found.group(1)), found.end()
                 if not meridiem and "Uhr" not in found.group():
-                    hour = self.half_after(found.end(), hour)
-                return self.add_time(s, found.end(), hour, int(found.group(2)),
+                    hour = self.half_after(end, hour)
+                if not meridiem:
+                    half = self.half_word(end, hour)        # "um 5:30 Uhr nachmittags"
+                    if half is not None:
+                        end, hour = half
+                return self.add_time(s, end, hour, int(found.group(2)),
                                      int(second) if second else None, meridiem)
         if length > 2:
             return None
@@ -652,11 +683,22 @@ class _When:
             if found:                                           # at 8 this evening
                 return self.add_time(s, found.end(), self.half_after(e, int(text[s:e]) % 12), 0,
                                      None, None)
+        if after in " \u00a0" and text[e + 1:e + 2] in _HALF_WORD_FIRST \
+                and 1 <= int(text[s:e]) <= 12:
+            word = _word_before(self.low, s)
+            half = self.half_word(e, int(text[s:e])) \
+                if word in _HOUR_AT or word in _HALF_HOUR_BEFORE else None
+            if half is not None:                                # um 10 abends, a las 5 de la tarde
+                return self.add_time(s, half[0], half[1], 0, None, None)
         if self.hours or after == ".":
             found = _UHR.match(text, s)
             if found:
-                return self.add_time(s, found.end(), int(found.group(1)),
-                                     int(found.group(2) or found.group(3) or 0), None, None)
+                hour, end = int(found.group(1)), found.end()
+                half = self.half_word(end, hour)                # um 10 Uhr abends
+                if half is not None:
+                    end, hour = half
+                return self.add_time(s, end, hour, int(found.group(2) or found.group(3) or 0),
+                                     None, None)
         if (after == "h" or after in " \u00a0" and text[e + 1:e + 2] == "h") \
                 and self.info.language != "en":
             return self.hour_h(s)
@@ -709,6 +751,22 @@ class _When:
         if found.group(1) and found.group(1).lower() == "afternoon":
             return hour + 12 if 1 <= hour <= 6 else hour
         return hour + 12 if 5 <= hour <= 11 else hour
+
+    def half_word(self, e: int, hour: int) -> tuple[int, int] | None:
+        """The end of a phrase at e that says the half of the day in the locale's language ("
+        abends", " du soir", " de la tarde"; ``_HALF_WORDS``) and ``hour`` moved to it, or
+        None."""
+        words = _HALF_WORDS.get(self.info.language)
+        text = self.text
+        if words is None or text[e:e + 1] not in " \u00a0" \
+                or text[e + 1:e + 2] not in _HALF_WORD_FIRST:
+            return None
+        found = words.match(text, e)
+        if found is None:
+            return None
+        phrase = " ".join(found.group("p").lower().replace("\u2019", "'").split())
+        return found.end(), _moved_hour(
+            _DAY_PART_PHRASES[self.info.language][phrase.replace("' ", "'")], hour)
 
     def shared_half(self, s: int, e: int, found: re.Match) -> int | None:
         """The first end of "4–6 pm", "11 to 1 pm", "8 bis 20 Uhr" (see ``_SHARED_HALF``): the
@@ -922,7 +980,11 @@ class _When:
         if not (_word_before(self.text, s) in _HOUR_AT or _HOUR_TO.match(self.text, found.end())
                 or (self.text[s - 1:s] in "-\u2013" and self.time_ends_at(s - 1))):
             return None
-        return self.add_time(s, found.end(), int(found.group(1)), 0, None, None)
+        hour, end = int(found.group(1)), found.end()
+        half = self.half_word(end, hour)                        # à 10 h du soir
+        if half is not None:
+            end, hour = half
+        return self.add_time(s, end, hour, 0, None, None)
 
     def cjk_clock(self, s: int) -> int | None:
         """15点, 下午3点, 3点半, 午後3時, 15時30分, 오후 3시 (see ``_CJK_HOUR_TAIL``)."""
@@ -1352,6 +1414,20 @@ class _When:
         hit.normalized = time.isoformat(spec) if time.tzinfo is None or is_fixed(time.tzinfo) \
             else f"{time.replace(tzinfo=None).isoformat(spec)} {label}"
         return self.claim(hit).e
+
+
+def _moved_hour(part: str, hour: int) -> int:
+    """``hour`` in the part of the day a word after it says (``_DAY_PART_PHRASES``): an hour
+    after 12 stays; noon moves 1 to 5 to the afternoon ("1 Uhr mittags"); afternoon and evening
+    move 1 to 11 ("a las 8 de la tarde" is 20:00); night moves 6 to 11, and 12 is midnight ("2
+    Uhr nachts" is 02:00); the morning keeps the hour."""
+    if hour > 12 or part == "morning":
+        return hour
+    if part == "noon":
+        return hour + 12 if 1 <= hour <= 5 else hour
+    if part == "night":
+        return 0 if hour == 12 else hour + 12 if 6 <= hour <= 11 else hour
+    return hour + 12 if 1 <= hour <= 11 else hour
 
 
 def _before_marks(text: str, s: int) -> int:
