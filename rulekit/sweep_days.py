@@ -884,9 +884,12 @@ _WEEKDAY_RANGE_JOIN = re.compile(r"(?i)[ \t\u00a0]*(?:[-\u2013\u2014/~]|(?:to|th
                                  r"until|bis|au|à|a|al|hasta)(?![\w]))[ \t\u00a0]*")
 _WEEKDAY_RANGE_BEFORE = re.compile(r"(?i)(?:[-\u2013\u2014/~]|(?<![\w])(?:to|through|thru|till|"
                                    r"until|bis|au|à|a|al|hasta))[ \t\u00a0]*\Z")
+# An article between a weekday and the date it names: "Tuesday the 3rd", German "Freitag, den 18.
+# Dezember" ("der", "dem"), Spanish "viernes, día 18 de diciembre".
+_DATE_ARTICLE = r"(?:(?:the|der|den|dem|día)[ \t\u00a0]+)?"
 # Between a weekday and a date or an ordinal it names ("Friday, July 10", "Tuesday the 3rd"),
 # and between a weekday and the clock time after it ("Saturday at 8 pm").
-_WEEKDAY_TO_DATE = re.compile(r"(?i)[ \t\u00a0,.(\u2013\u2014-]*(?:the[ \t\u00a0]+)?\Z")
+_WEEKDAY_TO_DATE = re.compile(r"(?i)[ \t\u00a0,.(\u2013\u2014-]*" + _DATE_ARTICLE + r"\Z")
 # A weekday after a copula is a day only with a clock time after it ("is Thursday at 9 pm"): a
 # slot, some such weekday of the evidence at that time (``_ANY_WEEK``). "is Tuesday" alone is
 # not read.
@@ -1530,7 +1533,7 @@ def _weekday_patterns(locale: str
     twos = "|".join(map(re.escape, dotted)) or "(?!)"
     head = re.compile(rf"(?i)(?P<w>{alternatives})(?![\w])")
     before = re.compile(rf"(?i)(?<![\w])(?P<w>{alternatives}|(?:{twos})(?=\.))"
-                        rf"[ \t\u00a0,.\u2014]*\Z")
+                        rf"[ \t\u00a0,.\u2014]*{_DATE_ARTICLE}\Z")
     after = re.compile(rf"(?i)[ \t\u00a0,]*(?:[(（](?P<w1>{alternatives}|{ones})[)）]"
                        rf"|(?P<w2>{alternatives}))")
     spaced_after = re.compile(rf"(?i)(?:[ \t\u00a0]*[(\[](?P<w1>{alternatives})\.?[)\]]"
@@ -1618,7 +1621,7 @@ def _stated_weekday(text: str, mention: Mention, locale: str) -> tuple[int, str]
         if opened:
             return numbers[opened.group("w1").lower()], opened.group("w1")
     found = found or before.search(
-        text, max(0, mention.start - 16), mention.start)
+        text, max(0, mention.start - 20), mention.start)
     name = found.group("w") if found else None
     if name is None:
         found = (spaced_after if mention.text.isascii() else after).match(text, mention.end)
