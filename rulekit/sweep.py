@@ -704,7 +704,7 @@ def sweep(text: str, evidence: Evidence, settings: SweepSettings = SweepSettings
         days = days + _lone_months(text, low, mentions, evidence, locale, words)  # "in January"
     if (evidence.days or evidence.withheld_days) and (
             "day" in az or locale[:2] != "en" or "曜" in text or "周" in text
-            or "週" in text or "星期" in text or "拜" in text):
+            or "週" in text or "星期" in text or "拜" in text or "요일" in text):
         days = days + _lone_weekdays(text, low, mentions, evidence, locale)
     if evidence.days and may_say_part_of_day(low):
         days = days + _parts_of_day(text, low, evidence, locale)    # "tomorrow morning"

@@ -865,19 +865,30 @@ _LONE_CUSTOMERS = frozenset("your yours you today tonight this".split())
 
 
 _LONE_NOT_UNTIL = ("until ", "till ", "before ", "til ")
-_LONE_CJK = re.compile(r"(?:星期|礼拜|禮拜|周|週)([一二三四五六日天])|([月火水木金土日])曜日?")
+_LONE_CJK = re.compile(r"(?:星期|礼拜|禮拜|周|週)([一二三四五六日天])|([月火水木金土日])曜日?"
+                       r"|([월화수목금토일])요일")
 _LONE_CJK_DAYS = {**{c: i for i, c in enumerate("一二三四五六日")}, "天": 6,
-                  **{c: i for i, c in enumerate("月火水木金土日")}}
+                  **{c: i for i, c in enumerate("月火水木金土日")},
+                  **{c: i for i, c in enumerate("월화수목금토일")}}
 _LONE_CJK_BEFORE = frozenset("本这這下上在于於")
 _LONE_CJK_AFTER = ("到", "送达", "送達", "送到", "发货", "發貨", "前", "之前", "以前", "抵达",
-                   "抵達", "に", "まで", "頃", "ごろ", "着", "配達", "お届け", "发出", "發出")
+                   "抵達", "に", "まで", "頃", "ごろ", "着", "配達", "お届け", "发出", "發出",
+                   "에", "까지", "부터")
 _LONE_CJK_RANGE = ("至", "到星期", "到周", "到週", "～", "〜", "~", "-", "－", "から")
+# Korean: a weekday that opens a range ("월요일부터 금요일까지", "월요일~금요일") and the words
+# before one that ends a range or says a habit (매주 월요일에: every Monday).
+_KO_RANGE_AFTER = re.compile(r"(?:부터|에서)[ \u00a0]?[월화수목금토일]요일")
+_KO_NOT_BEFORE = ("부터 ", "부터", "매주 ", "매주", "~ ", "에서 ")
 # Before a CJK weekday, the calendar week (Monday to Sunday) it is a day of, as days from today's
 # week: 今週の金曜日, 这周五, 本周五 (this week's), 来週の金曜日, 下周五 (the next), 先週の, 上周五.
 _LONE_CJK_WEEK = {**{prefix: 0 for prefix in ("今週の", "今週", "这周", "這週", "本周", "本週",
                                                "这个", "這個", "这", "這", "本")},
                   **{prefix: 7 for prefix in ("来週の", "来週", "下个", "下個", "下")},
-                  **{prefix: -7 for prefix in ("先週の", "先週", "上个", "上個", "上")}}
+                  **{prefix: -7 for prefix in ("先週の", "先週", "上个", "上個", "上")},
+                  # Korean: 이번 주 금요일, 다음 주 금요일, 지난주 금요일 (with or without spaces)
+                  **{f"{word}{gap}주{space}": days
+                     for word, days in (("이번", 0), ("다음", 7), ("지난", -7), ("저번", -7))
+                     for gap in ("", " ") for space in ("", " ")}}
 _LONE_CJK_WEEK_LONGEST = max(map(len, _LONE_CJK_WEEK))
 # Between two weekdays of a range: "Monday to Friday", "Mon–Fri", "lundi au vendredi".
 _WEEKDAY_RANGE_JOIN = re.compile(r"(?i)[ \t\u00a0]*(?:[-\u2013\u2014/~]|(?:to|through|thru|till|"
@@ -963,15 +974,19 @@ def _lone_weekdays(text: str, low: str, mentions: Sequence[Mention], evidence: E
             else:
                 found.append((s, e, names[match.group()], _week_said(words)
                               or _tense_before(low, s, e, locale)))
-    if "曜" in text or "星期" in text or "周" in text or "週" in text or "拜" in text:
+    if "曜" in text or "星期" in text or "周" in text or "週" in text or "拜" in text \
+            or "요일" in text:
         for match in _LONE_CJK.finditer(text):
             s, e = match.span()
             if match.group(1) and text[e:e + 1] == "年":
                 continue                            # 周年: an anniversary
+            if match.group(3) and (_KO_RANGE_AFTER.match(text, e)
+                                   or text.endswith(_KO_NOT_BEFORE, 0, s)):
+                continue                            # 월요일부터 금요일까지, 매주 월요일: a range, a habit
             if text.startswith(_LONE_CJK_RANGE, e) or text[s - 1:s] in ("至", "到", "每", "～",
                                                                         "〜", "-"):
                 continue                            # 周一至周五, 每周五: a range, a habit
-            weekday = _LONE_CJK_DAYS[match.group(1) or match.group(2)]
+            weekday = _LONE_CJK_DAYS[match.group(1) or match.group(2) or match.group(3)]
             week = _cjk_week(text, s)
             if week is not None:
                 # 来週の金曜日, 下周五: the Friday of the calendar week after today's, said from
@@ -1176,7 +1191,9 @@ def _cjk_week(text: str, s: int) -> tuple[int, int] | None:
     for size in range(min(s, _LONE_CJK_WEEK_LONGEST), 0, -1):
         days = _LONE_CJK_WEEK.get(text[s - size:s])
         if days is not None:
-            return None if text[s - size - 1:s - size] == "再" else (size, days)
+            if text[s - size - 1:s - size] == "再" or text.startswith("다다음", s - size - 1):
+                return None                         # 再来週, 다다음 주: the week after next
+            return size, days
     return None
 
 
