@@ -246,12 +246,15 @@ _HOURS_LEAD = frozenset(("", "-", "*", "\u2022", "|", "on", "and"))
 _HOURS_DAY = frozenset("monday tuesday wednesday thursday friday saturday sunday mon tue tues "
                        "wed thu thur thurs fri sat sun weekdays weekends".split())
 # The first end of a range of hours that shares the second's am or pm ("4–6 pm", "2-6 pm",
-# "11 to 1 pm") or its "Uhr" ("8 bis 20 Uhr", "8–20 Uhr"): the second end as ``_AMPM`` and
-# ``_UHR`` read it, after a dash or a word of a range.
-_SHARED_HALF = re.compile(r"(?:[ \u00a0]?[-\u2013][ \u00a0]?|[ \u00a0](?:to|till|until|bis|and)[ \u00a0])"
+# "11 to 1 pm") or its "Uhr" or "h" ("8 bis 20 Uhr", "8–20 Uhr", "zwischen 10 und 14 Uhr",
+# French "9-13 h", "entre 9 et 13 h"): the second end as ``_AMPM`` and ``_UHR`` read it, after a
+# dash or a word of a range ("and", "und", "et" only after their "between": ``_BETWEEN_AND``).
+_SHARED_HALF = re.compile(r"(?:[ \u00a0]?[-\u2013][ \u00a0]?|[ \u00a0](?:to|till|until|bis|and|und|et)"
+                          r"[ \u00a0])"
                           r"(?:(1[0-2]|0?[1-9])(?::[0-5][0-9])?[ \u00a0]?"
                           r"(?:([AaPp])\.[ \u00a0]?[Mm]\.|([AaPp])[Mm](?![A-Za-z]))"
-                          r"|([01]?[0-9]|2[0-3])(?:[.:][0-5][0-9])?[ \u00a0]?Uhr(?![\w]))")
+                          r"|([01]?[0-9]|2[0-3])(?:[.:][0-5][0-9])?[ \u00a0]?(Uhr|h)(?![\w]))")
+_BETWEEN_AND = {"and": "between ", "und": "zwischen ", "et": "entre "}
 # A bare hour said as a time (``_When.spoken_hour``): after "at", "until" or "till" (the four
 # characters before the digits), ending the clause or before one of ``_AFTER_SPOKEN_HOUR``;
 # "at 8 sharp" is either half of the day; after a word of opening or closing, the hour is read
@@ -772,13 +775,15 @@ class _When:
         """The first end of "4–6 pm", "11 to 1 pm", "8 bis 20 Uhr" (see ``_SHARED_HALF``): the
         hour of the run [s, e) in the second end's half of the day (the other half when it is
         greater than the second, or the second is 12: "11–1 pm" is 11 am), or an hour before
-        "Uhr". A zone after the second end is the first's too ("12–4 pm PT")."""
+        "Uhr" or French "h" ("9-13 h": ``window_before``). A zone after the second end is the first's too ("12–4 pm PT")."""
         first = int(self.text[s:e])
-        if found.group().lstrip(" \u00a0").startswith("and") and not self.low.endswith(
-                "between ", 0, s):
+        join = found.group().split(None, 1)[0]
+        if join in _BETWEEN_AND and not self.low.endswith(_BETWEEN_AND[join], 0, s):
             return None                     # only "between 5 and 6 pm" shares its pm
         if found.group(4) is not None:
-            if not self.hours or first > 23:
+            if first > 23 or (not self.hours if found.group(5) == "Uhr" else not (
+                    self.info.language != "en" and first < int(found.group(4))
+                    and self.window_before(s))):
                 return None
             return self.add_time(s, e, first, 0, None, None)
         if not 1 <= first <= 12:
@@ -790,6 +795,16 @@ class _When:
         zoned = _zone_after(self.text, found.end(), True)
         return self.add_time(s, e, first, 0, None, meridiem,
                              zoned[1:] if zoned is not None else None)
+
+    def window_before(self, s: int) -> bool:
+        """Whether the first end of "9-13 h" at s is a clock time, not a span of hours ("en 2-3
+        h", "sous 24-48 h"): after a word that puts a time there (``_HOUR_AT``: "entre 9 et 13
+        h") or right after a date ("le 3 décembre, 9-13 h")."""
+        if _word_before(self.low, s) in _HOUR_AT:
+            return True
+        hits = self.hits
+        return bool(hits) and hits[-1].kind == "date" and hits[-1].e < s \
+            and not self.text[hits[-1].e:s].strip(" \u00a0,")
 
     def hours_word_before(self, s: int) -> bool:
         """Whether the words before s say opening hours: "open 9", "open from 9", "hours: 9",
