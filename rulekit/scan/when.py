@@ -327,7 +327,10 @@ _START = operator.attrgetter("s")
 # "7/10" is as often a rating, a share or a score, and so it is before "of", "stars", "points"
 # or any counted noun ("on 9/10 devices": ``_counted_noun``). "24/7" is never a date (open all
 # day, ``_ALL_DAY``), not even "24 July" in en_GB after "deliver" or "on".
-_SHORT_DATE = re.compile(r"([0-9]{1,2})/([0-9]{1,2})(?![0-9]|/[0-9]|[.,][0-9]|[^\W\d_]|%)")
+# A letter may follow the day only in Chinese, Japanese and Korean, which do not space their
+# words (账单已于12/1开具, 12/1입니다).
+_SHORT_DATE = re.compile(r"([0-9]{1,2})/([0-9]{1,2})"
+                         r"(?![0-9]|/[0-9]|[.,][0-9]|[^\W\d_\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]|%)")
 _SHORT_DATE_CUES = frozenset(
     "on since until till thru through before after due dated arrives arrive arrived arriving "
     "ships ship shipped shipping delivered delivery deliver expires expire expired expiring "
@@ -337,6 +340,13 @@ _SHORT_DATE_CUES = frozenset(
 # makes them a date, month first as those languages write it: 12/3(木), 12/3（周四）, 12/3(목).
 _SHORT_DATE_CJK_WEEKDAY = re.compile(r" ?[(（](?:[月火水木金土日](?:曜日)?|(?:星期|周)[一二三四五六日]|"
                                      r"[월화수목금토일](?:요일)?)[)）]")
+# In Chinese and Korean, month first, after the words that make such a pair a date there
+# (``_cjk_date_cue``): Chinese 于 (账单已于12/1开具), 在 (not before 的: 在1/3的情况下 is a share),
+# 日期, 截至; Korean a date word ending in 일 or 날짜 (발행일은 12/1, 날짜: 12/1), or 까지 or 부터
+# after the pair (12/1까지).
+_ZH_DATE_BEFORE = ("于", "於", "在", "日期：", "日期:", "日期为", "日期為", "日期是", "截至", "截止")
+_KO_DATE_WORD = re.compile(r"[가-힣]+일(?:은|는|이|:)?|날짜(?:는|가|:)?")
+_KO_DATE_AFTER = ("까지", "부터")
 # Between the two ends of a range of such days: "12/3-12/5", "12/3 to 12/5", "between 12/3 and
 # 12/5"; the second end needs no cue of its own.
 _SHORT_DATE_RANGE = re.compile(r"[ \u00a0]?[-\u2013\u2014][ \u00a0]?|[ \u00a0](?:to|until|till|"
@@ -956,6 +966,9 @@ class _When:
         if text[found.end():found.end() + 2].lstrip(" ")[:1] in ("(", "（") \
                 and _SHORT_DATE_CJK_WEEKDAY.match(text, found.end()) is not None:
             month_first = True          # 12/3(木): the weekday makes it a date
+        elif self.info.language in ("zh", "ko") and _cjk_date_cue(text, s, found.end(),
+                                                                 self.info.language):
+            month_first = True          # 账单已于12/1开具, 발행일은 12/1
         else:
             word = _word_before(low, s)
             if word not in _SHORT_DATE_CUES and word.rstrip(",") not in _WEEKDAY_WORDS and not (
@@ -1429,6 +1442,17 @@ class _When:
         hit.normalized = time.isoformat(spec) if time.tzinfo is None or is_fixed(time.tzinfo) \
             else f"{time.replace(tzinfo=None).isoformat(spec)} {label}"
         return self.claim(hit).e
+
+
+def _cjk_date_cue(text: str, s: int, e: int, language: str) -> bool:
+    """Whether the words around a month and day with a slash at [s, e) make it a date in Chinese
+    or Korean (``_ZH_DATE_BEFORE``, ``_KO_DATE_WORD``, ``_KO_DATE_AFTER``)."""
+    if language == "zh":
+        return text.endswith(_ZH_DATE_BEFORE, 0, s) and not (
+            text[s - 1:s] == "在" and text[e:e + 1] == "的")
+    words = text[max(0, s - 16):s].split()
+    return text.startswith(_KO_DATE_AFTER, e) or bool(words) and text[s - 1:s] in " \u00a0" \
+        and _KO_DATE_WORD.fullmatch(words[-1]) is not None
 
 
 def _moved_hour(part: str, hour: int) -> int:
