@@ -716,7 +716,7 @@ def sweep(text: str, evidence: Evidence, settings: SweepSettings = SweepSettings
         days = days + _lone_months(text, low, mentions, evidence, locale, words)  # "in January"
     if (evidence.days or evidence.withheld_days) and (
             "day" in az or locale[:2] != "en" or "曜" in text or "周" in text
-            or "週" in text or "星期" in text or "拜" in text):
+            or "週" in text or "星期" in text or "拜" in text or "요일" in text):
         days = days + _lone_weekdays(text, low, mentions, evidence, locale)
     if evidence.days and may_say_part_of_day(low):
         days = days + _parts_of_day(text, low, evidence, locale)    # "tomorrow morning"
@@ -1227,7 +1227,7 @@ _EITHER_HALF = re.compile(r"(?i)clock|past|after|quarter|half|sharp")
 _BARE_CLOCK = re.compile(r"[1-9]:[0-5][0-9](?![0-9:])")
 # The half of the day said after a bare clock time, which the scanner does not take into the
 # mention ("7:30 this morning", "7:30 in the morning").
-_HALF_NEXT = re.compile(r"(?i)[ \u00a0]{1,3}(?:(?:this|tomorrow|in[ \u00a0]the|every|each)"
+_HALF_NEXT = re.compile(r"(?i)[ \u00a0]{1,3}(?:(?:this|tomorrow|in[ \u00a0]the|at|every|each)"
                         r"[ \u00a0]{1,3})?(?:morning|evening|afternoon|night|tonight)(?![\w])")
 # After a clock time, words that put it in the reader's zone ("your time", "your local time",
 # "in your time zone") or say it is local ("local time", "(local time)").

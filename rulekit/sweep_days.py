@@ -870,28 +870,42 @@ _LONE_CUSTOMERS = frozenset("your yours you today tonight this".split())
 
 
 _LONE_NOT_UNTIL = ("until ", "till ", "before ", "til ")
-_LONE_CJK = re.compile(r"(?:星期|礼拜|禮拜|周|週)([一二三四五六日天])|([月火水木金土日])曜日?")
+_LONE_CJK = re.compile(r"(?:星期|礼拜|禮拜|周|週)([一二三四五六日天])|([月火水木金土日])曜日?"
+                       r"|([월화수목금토일])요일")
 _LONE_CJK_DAYS = {**{c: i for i, c in enumerate("一二三四五六日")}, "天": 6,
-                  **{c: i for i, c in enumerate("月火水木金土日")}}
+                  **{c: i for i, c in enumerate("月火水木金土日")},
+                  **{c: i for i, c in enumerate("월화수목금토일")}}
 _LONE_CJK_BEFORE = frozenset("本这這下上在于於")
 _LONE_CJK_AFTER = ("到", "送达", "送達", "送到", "发货", "發貨", "前", "之前", "以前", "抵达",
-                   "抵達", "に", "まで", "頃", "ごろ", "着", "配達", "お届け", "发出", "發出")
+                   "抵達", "に", "まで", "頃", "ごろ", "着", "配達", "お届け", "发出", "發出",
+                   "에", "까지", "부터")
 _LONE_CJK_RANGE = ("至", "到星期", "到周", "到週", "～", "〜", "~", "-", "－", "から")
+# Korean: a weekday that opens a range ("월요일부터 금요일까지", "월요일~금요일") and the words
+# before one that ends a range or says a habit (매주 월요일에: every Monday).
+_KO_RANGE_AFTER = re.compile(r"(?:부터|에서)[ \u00a0]?[월화수목금토일]요일")
+_KO_NOT_BEFORE = ("부터 ", "부터", "매주 ", "매주", "~ ", "에서 ")
 # Before a CJK weekday, the calendar week (Monday to Sunday) it is a day of, as days from today's
 # week: 今週の金曜日, 这周五, 本周五 (this week's), 来週の金曜日, 下周五 (the next), 先週の, 上周五.
 _LONE_CJK_WEEK = {**{prefix: 0 for prefix in ("今週の", "今週", "这周", "這週", "本周", "本週",
                                                "这个", "這個", "这", "這", "本")},
                   **{prefix: 7 for prefix in ("来週の", "来週", "下个", "下個", "下")},
-                  **{prefix: -7 for prefix in ("先週の", "先週", "上个", "上個", "上")}}
+                  **{prefix: -7 for prefix in ("先週の", "先週", "上个", "上個", "上")},
+                  # Korean: 이번 주 금요일, 다음 주 금요일, 지난주 금요일 (with or without spaces)
+                  **{f"{word}{gap}주{space}": days
+                     for word, days in (("이번", 0), ("다음", 7), ("지난", -7), ("저번", -7))
+                     for gap in ("", " ") for space in ("", " ")}}
 _LONE_CJK_WEEK_LONGEST = max(map(len, _LONE_CJK_WEEK))
 # Between two weekdays of a range: "Monday to Friday", "Mon–Fri", "lundi au vendredi".
 _WEEKDAY_RANGE_JOIN = re.compile(r"(?i)[ \t\u00a0]*(?:[-\u2013\u2014/~]|(?:to|through|thru|till|"
                                  r"until|bis|au|à|a|al|hasta)(?![\w]))[ \t\u00a0]*")
 _WEEKDAY_RANGE_BEFORE = re.compile(r"(?i)(?:[-\u2013\u2014/~]|(?<![\w])(?:to|through|thru|till|"
                                    r"until|bis|au|à|a|al|hasta))[ \t\u00a0]*\Z")
+# An article between a weekday and the date it names: "Tuesday the 3rd", German "Freitag, den 18.
+# Dezember" ("der", "dem"), Spanish "viernes, día 18 de diciembre".
+_DATE_ARTICLE = r"(?:(?:the|der|den|dem|día)[ \t\u00a0]+)?"
 # Between a weekday and a date or an ordinal it names ("Friday, July 10", "Tuesday the 3rd"),
 # and between a weekday and the clock time after it ("Saturday at 8 pm").
-_WEEKDAY_TO_DATE = re.compile(r"(?i)[ \t\u00a0,.(\u2013\u2014-]*(?:the[ \t\u00a0]+)?\Z")
+_WEEKDAY_TO_DATE = re.compile(r"(?i)[ \t\u00a0,.(\u2013\u2014-]*" + _DATE_ARTICLE + r"\Z")
 # A weekday after a copula is a day only with a clock time after it ("is Thursday at 9 pm"): a
 # slot, some such weekday of the evidence at that time (``_ANY_WEEK``). "is Tuesday" alone is
 # not read.
@@ -965,15 +979,19 @@ def _lone_weekdays(text: str, low: str, mentions: Sequence[Mention], evidence: E
             else:
                 found.append((s, e, names[match.group()], _week_said(words)
                               or _tense_before(low, s, e, locale)))
-    if "曜" in text or "星期" in text or "周" in text or "週" in text or "拜" in text:
+    if "曜" in text or "星期" in text or "周" in text or "週" in text or "拜" in text \
+            or "요일" in text:
         for match in _LONE_CJK.finditer(text):
             s, e = match.span()
             if match.group(1) and text[e:e + 1] == "年":
                 continue                            # 周年: an anniversary
+            if match.group(3) and (_KO_RANGE_AFTER.match(text, e)
+                                   or text.endswith(_KO_NOT_BEFORE, 0, s)):
+                continue                            # 월요일부터 금요일까지, 매주 월요일: a range, a habit
             if text.startswith(_LONE_CJK_RANGE, e) or text[s - 1:s] in ("至", "到", "每", "～",
                                                                         "〜", "-"):
                 continue                            # 周一至周五, 每周五: a range, a habit
-            weekday = _LONE_CJK_DAYS[match.group(1) or match.group(2)]
+            weekday = _LONE_CJK_DAYS[match.group(1) or match.group(2) or match.group(3)]
             week = _cjk_week(text, s)
             if week is not None:
                 # 来週の金曜日, 下周五: the Friday of the calendar week after today's, said from
@@ -1178,7 +1196,9 @@ def _cjk_week(text: str, s: int) -> tuple[int, int] | None:
     for size in range(min(s, _LONE_CJK_WEEK_LONGEST), 0, -1):
         days = _LONE_CJK_WEEK.get(text[s - size:s])
         if days is not None:
-            return None if text[s - size - 1:s - size] == "再" else (size, days)
+            if text[s - size - 1:s - size] == "再" or text.startswith("다다음", s - size - 1):
+                return None                         # 再来週, 다다음 주: the week after next
+            return size, days
     return None
 
 
@@ -1535,7 +1555,7 @@ def _weekday_patterns(locale: str
     twos = "|".join(map(re.escape, dotted)) or "(?!)"
     head = re.compile(rf"(?i)(?P<w>{alternatives})(?![\w])")
     before = re.compile(rf"(?i)(?<![\w])(?P<w>{alternatives}|(?:{twos})(?=\.))"
-                        rf"[ \t\u00a0,.\u2014]*\Z")
+                        rf"[ \t\u00a0,.\u2014]*{_DATE_ARTICLE}\Z")
     after = re.compile(rf"(?i)[ \t\u00a0,]*(?:[(（](?P<w1>{alternatives}|{ones})[)）]"
                        rf"|(?P<w2>{alternatives}))")
     spaced_after = re.compile(rf"(?i)(?:[ \t\u00a0]*[(\[](?P<w1>{alternatives})\.?[)\]]"
@@ -1623,7 +1643,7 @@ def _stated_weekday(text: str, mention: Mention, locale: str) -> tuple[int, str]
         if opened:
             return numbers[opened.group("w1").lower()], opened.group("w1")
     found = found or before.search(
-        text, max(0, mention.start - 16), mention.start)
+        text, max(0, mention.start - 20), mention.start)
     name = found.group("w") if found else None
     if name is None:
         found = (spaced_after if mention.text.isascii() else after).match(text, mention.end)

@@ -129,9 +129,36 @@ _OCLOCK = re.compile(r"[ \u00a0](?i:o['\u2019]?clock)(?![\w])")
 # night and tonight move 5 to 11 to the evening; afternoon moves 1 to 6; any other hour stays
 # as written. A bare hour ("8 tonight") stays a number.
 _HALF_AFTER = re.compile(r"(?i)(?:[ \u00a0]o['\u2019]?clock)?[ \u00a0]{1,3}"
-                         r"(?:(?:(?:this|tomorrow|in[ \u00a0]the|every|each"
+                         r"(?:(?:(?:this|tomorrow|in[ \u00a0]the|at|every|each"
                          r"|on[ \u00a0][a-z]{3,9}day|[a-z]{3,9}day)[ \u00a0]{1,3})?"
                          r"(evening|afternoon|night|morning)|(tonight))(?![\w])")
+# The half of the day said after an hour in other languages: German "um 10 Uhr abends", "um 5
+# nachmittags"; French "à 10 h du soir", "à 5 heures de l'après-midi"; Spanish "a las 5 de la
+# tarde"; Italian "alle 10 di sera"; Portuguese "às 8 da noite" (``_When.half_word``). Each word
+# is a part of the day (``_DAY_PART_PHRASES``), which moves an hour up to 12 (``_moved_hour``).
+_DAY_PART_PHRASES = {
+    "de": {"morgens": "morning", "früh": "morning", "vormittags": "morning", "mittags": "noon",
+           "nachmittags": "afternoon", "abends": "evening", "nachts": "night"},
+    "fr": {"du matin": "morning", "de l'après-midi": "afternoon", "du soir": "evening",
+           "de la nuit": "night"},
+    "es": {"de la mañana": "morning", "de la madrugada": "morning", "del mediodía": "noon",
+           "de la tarde": "afternoon", "de la noche": "night"},
+    "it": {"del mattino": "morning", "della mattina": "morning", "di mattina": "morning",
+           "del pomeriggio": "afternoon", "di pomeriggio": "afternoon", "di sera": "evening",
+           "della sera": "evening", "di notte": "night", "della notte": "night"},
+    "pt": {"da manhã": "morning", "da madrugada": "morning", "da tarde": "afternoon",
+           "da noite": "night"}}
+# French may say "heures" between the hour and the phrase: "à 5 heures de l'après-midi".
+_HALF_WORDS = {language: re.compile(
+    r"[ \u00a0]+" + (r"(?:heures?[ \u00a0]+)?" if language == "fr" else "") + "(?i:(?P<p>"
+    + "|".join(re.escape(phrase).replace(r"\ ", r"[ \u00a0]").replace("'", "['\u2019][ \u00a0]?")
+               for phrase in sorted(phrases, key=len, reverse=True)) + r"))(?![\w-])")
+    for language, phrases in _DAY_PART_PHRASES.items()}
+# The first letters of those phrases after the space: a cheap test before the pattern.
+_HALF_WORD_FIRST = frozenset("mfvnadhMFVNADH")
+# Words before a bare hour with such a phrase after it ("um 10 abends", "a las 5 de la tarde",
+# "verso le 5 del pomeriggio"), besides ``_HOUR_AT``.
+_HALF_HOUR_BEFORE = frozenset("le hacia hasta desde dalle verso entro pelas das von".split())
 # "7.30pm", "7.30 p.m.": hours and minutes with a dot, read as a time only with am or pm.
 _DOT_AMPM = re.compile(r"(1[0-2]|0?[1-9])\.([0-5][0-9])[ \u00a0]?(?:([AaPp])\.[ \u00a0]?[Mm]\."
                        r"|([AaPp])[Mm](?![A-Za-z]))")
@@ -219,12 +246,15 @@ _HOURS_LEAD = frozenset(("", "-", "*", "\u2022", "|", "on", "and"))
 _HOURS_DAY = frozenset("monday tuesday wednesday thursday friday saturday sunday mon tue tues "
                        "wed thu thur thurs fri sat sun weekdays weekends".split())
 # The first end of a range of hours that shares the second's am or pm ("4–6 pm", "2-6 pm",
-# "11 to 1 pm") or its "Uhr" ("8 bis 20 Uhr", "8–20 Uhr"): the second end as ``_AMPM`` and
-# ``_UHR`` read it, after a dash or a word of a range.
-_SHARED_HALF = re.compile(r"(?:[ \u00a0]?[-\u2013][ \u00a0]?|[ \u00a0](?:to|till|until|bis|and)[ \u00a0])"
+# "11 to 1 pm") or its "Uhr" or "h" ("8 bis 20 Uhr", "8–20 Uhr", "zwischen 10 und 14 Uhr",
+# French "9-13 h", "entre 9 et 13 h"): the second end as ``_AMPM`` and ``_UHR`` read it, after a
+# dash or a word of a range ("and", "und", "et" only after their "between": ``_BETWEEN_AND``).
+_SHARED_HALF = re.compile(r"(?:[ \u00a0]?[-\u2013][ \u00a0]?|[ \u00a0](?:to|till|until|bis|and|und|et)"
+                          r"[ \u00a0])"
                           r"(?:(1[0-2]|0?[1-9])(?::[0-5][0-9])?[ \u00a0]?"
                           r"(?:([AaPp])\.[ \u00a0]?[Mm]\.|([AaPp])[Mm](?![A-Za-z]))"
-                          r"|([01]?[0-9]|2[0-3])(?:[.:][0-5][0-9])?[ \u00a0]?Uhr(?![\w]))")
+                          r"|([01]?[0-9]|2[0-3])(?:[.:][0-5][0-9])?[ \u00a0]?(Uhr|h)(?![\w]))")
+_BETWEEN_AND = {"and": "between ", "und": "zwischen ", "et": "entre "}
 # A bare hour said as a time (``_When.spoken_hour``): after "at", "until" or "till" (the four
 # characters before the digits), ending the clause or before one of ``_AFTER_SPOKEN_HOUR``;
 # "at 8 sharp" is either half of the day; after a word of opening or closing, the hour is read
@@ -297,7 +327,10 @@ _START = operator.attrgetter("s")
 # "7/10" is as often a rating, a share or a score, and so it is before "of", "stars", "points"
 # or any counted noun ("on 9/10 devices": ``_counted_noun``). "24/7" is never a date (open all
 # day, ``_ALL_DAY``), not even "24 July" in en_GB after "deliver" or "on".
-_SHORT_DATE = re.compile(r"([0-9]{1,2})/([0-9]{1,2})(?![0-9]|/[0-9]|[.,][0-9]|[^\W\d_]|%)")
+# A letter may follow the day only in Chinese, Japanese and Korean, which do not space their
+# words (账单已于12/1开具, 12/1입니다).
+_SHORT_DATE = re.compile(r"([0-9]{1,2})/([0-9]{1,2})"
+                         r"(?![0-9]|/[0-9]|[.,][0-9]|[^\W\d_\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]|%)")
 _SHORT_DATE_CUES = frozenset(
     "on since until till thru through before after due dated arrives arrive arrived arriving "
     "ships ship shipped shipping delivered delivery deliver expires expire expired expiring "
@@ -307,6 +340,13 @@ _SHORT_DATE_CUES = frozenset(
 # makes them a date, month first as those languages write it: 12/3(木), 12/3（周四）, 12/3(목).
 _SHORT_DATE_CJK_WEEKDAY = re.compile(r" ?[(（](?:[月火水木金土日](?:曜日)?|(?:星期|周)[一二三四五六日]|"
                                      r"[월화수목금토일](?:요일)?)[)）]")
+# In Chinese and Korean, month first, after the words that make such a pair a date there
+# (``_cjk_date_cue``): Chinese 于 (账单已于12/1开具), 在 (not before 的: 在1/3的情况下 is a share),
+# 日期, 截至; Korean a date word ending in 일 or 날짜 (발행일은 12/1, 날짜: 12/1), or 까지 or 부터
+# after the pair (12/1까지).
+_ZH_DATE_BEFORE = ("于", "於", "在", "日期：", "日期:", "日期为", "日期為", "日期是", "截至", "截止")
+_KO_DATE_WORD = re.compile(r"[가-힣]+일(?:은|는|이|:)?|날짜(?:는|가|:)?")
+_KO_DATE_AFTER = ("까지", "부터")
 # Between the two ends of a range of such days: "12/3-12/5", "12/3 to 12/5", "between 12/3 and
 # 12/5"; the second end needs no cue of its own.
 _SHORT_DATE_RANGE = re.compile(r"[ \u00a0]?[-\u2013\u2014][ \u00a0]?|[ \u00a0](?:to|until|till|"
@@ -587,10 +627,14 @@ class _When:
             if found:
                 meridiem = found.group(4) or found.group(5)
                 second = found.group(3)
-                hour = int(found.group(1))
+                hour, end = int(found.group(1)), found.end()
                 if not meridiem and "Uhr" not in found.group():
-                    hour = self.half_after(found.end(), hour)
-                return self.add_time(s, found.end(), hour, int(found.group(2)),
+                    hour = self.half_after(end, hour)
+                if not meridiem:
+                    half = self.half_word(end, hour)        # "um 5:30 Uhr nachmittags"
+                    if half is not None:
+                        end, hour = half
+                return self.add_time(s, end, hour, int(found.group(2)),
                                      int(second) if second else None, meridiem)
         if length > 2:
             return None
@@ -652,11 +696,22 @@ class _When:
             if found:                                           # at 8 this evening
                 return self.add_time(s, found.end(), self.half_after(e, int(text[s:e]) % 12), 0,
                                      None, None)
+        if after in " \u00a0" and text[e + 1:e + 2] in _HALF_WORD_FIRST \
+                and 1 <= int(text[s:e]) <= 12:
+            word = _word_before(self.low, s)
+            half = self.half_word(e, int(text[s:e])) \
+                if word in _HOUR_AT or word in _HALF_HOUR_BEFORE else None
+            if half is not None:                                # um 10 abends, a las 5 de la tarde
+                return self.add_time(s, half[0], half[1], 0, None, None)
         if self.hours or after == ".":
             found = _UHR.match(text, s)
             if found:
-                return self.add_time(s, found.end(), int(found.group(1)),
-                                     int(found.group(2) or found.group(3) or 0), None, None)
+                hour, end = int(found.group(1)), found.end()
+                half = self.half_word(end, hour)                # um 10 Uhr abends
+                if half is not None:
+                    end, hour = half
+                return self.add_time(s, end, hour, int(found.group(2) or found.group(3) or 0),
+                                     None, None)
         if (after == "h" or after in " \u00a0" and text[e + 1:e + 2] == "h") \
                 and self.info.language != "en":
             return self.hour_h(s)
@@ -710,17 +765,35 @@ class _When:
             return hour + 12 if 1 <= hour <= 6 else hour
         return hour + 12 if 5 <= hour <= 11 else hour
 
+    def half_word(self, e: int, hour: int) -> tuple[int, int] | None:
+        """The end of a phrase at e that says the half of the day in the locale's language ("
+        abends", " du soir", " de la tarde"; ``_HALF_WORDS``) and ``hour`` moved to it, or
+        None."""
+        words = _HALF_WORDS.get(self.info.language)
+        text = self.text
+        if words is None or text[e:e + 1] not in " \u00a0" \
+                or text[e + 1:e + 2] not in _HALF_WORD_FIRST:
+            return None
+        found = words.match(text, e)
+        if found is None:
+            return None
+        phrase = " ".join(found.group("p").lower().replace("\u2019", "'").split())
+        return found.end(), _moved_hour(
+            _DAY_PART_PHRASES[self.info.language][phrase.replace("' ", "'")], hour)
+
     def shared_half(self, s: int, e: int, found: re.Match) -> int | None:
         """The first end of "4–6 pm", "11 to 1 pm", "8 bis 20 Uhr" (see ``_SHARED_HALF``): the
         hour of the run [s, e) in the second end's half of the day (the other half when it is
         greater than the second, or the second is 12: "11–1 pm" is 11 am), or an hour before
-        "Uhr". A zone after the second end is the first's too ("12–4 pm PT")."""
+        "Uhr" or French "h" ("9-13 h": ``window_before``). A zone after the second end is the first's too ("12–4 pm PT")."""
         first = int(self.text[s:e])
-        if found.group().lstrip(" \u00a0").startswith("and") and not self.low.endswith(
-                "between ", 0, s):
+        join = found.group().split(None, 1)[0]
+        if join in _BETWEEN_AND and not self.low.endswith(_BETWEEN_AND[join], 0, s):
             return None                     # only "between 5 and 6 pm" shares its pm
         if found.group(4) is not None:
-            if not self.hours or first > 23:
+            if first > 23 or (not self.hours if found.group(5) == "Uhr" else not (
+                    self.info.language != "en" and first < int(found.group(4))
+                    and self.window_before(s))):
                 return None
             return self.add_time(s, e, first, 0, None, None)
         if not 1 <= first <= 12:
@@ -732,6 +805,16 @@ class _When:
         zoned = _zone_after(self.text, found.end(), True)
         return self.add_time(s, e, first, 0, None, meridiem,
                              zoned[1:] if zoned is not None else None)
+
+    def window_before(self, s: int) -> bool:
+        """Whether the first end of "9-13 h" at s is a clock time, not a span of hours ("en 2-3
+        h", "sous 24-48 h"): after a word that puts a time there (``_HOUR_AT``: "entre 9 et 13
+        h") or right after a date ("le 3 décembre, 9-13 h")."""
+        if _word_before(self.low, s) in _HOUR_AT:
+            return True
+        hits = self.hits
+        return bool(hits) and hits[-1].kind == "date" and hits[-1].e < s \
+            and not self.text[hits[-1].e:s].strip(" \u00a0,")
 
     def hours_word_before(self, s: int) -> bool:
         """Whether the words before s say opening hours: "open 9", "open from 9", "hours: 9",
@@ -883,6 +966,9 @@ class _When:
         if text[found.end():found.end() + 2].lstrip(" ")[:1] in ("(", "（") \
                 and _SHORT_DATE_CJK_WEEKDAY.match(text, found.end()) is not None:
             month_first = True          # 12/3(木): the weekday makes it a date
+        elif self.info.language in ("zh", "ko") and _cjk_date_cue(text, s, found.end(),
+                                                                 self.info.language):
+            month_first = True          # 账单已于12/1开具, 발행일은 12/1
         else:
             word = _word_before(low, s)
             if word not in _SHORT_DATE_CUES and word.rstrip(",") not in _WEEKDAY_WORDS and not (
@@ -922,7 +1008,11 @@ class _When:
         if not (_word_before(self.text, s) in _HOUR_AT or _HOUR_TO.match(self.text, found.end())
                 or (self.text[s - 1:s] in "-\u2013" and self.time_ends_at(s - 1))):
             return None
-        return self.add_time(s, found.end(), int(found.group(1)), 0, None, None)
+        hour, end = int(found.group(1)), found.end()
+        half = self.half_word(end, hour)                        # à 10 h du soir
+        if half is not None:
+            end, hour = half
+        return self.add_time(s, end, hour, 0, None, None)
 
     def cjk_clock(self, s: int) -> int | None:
         """15点, 下午3点, 3点半, 午後3時, 15時30分, 오후 3시 (see ``_CJK_HOUR_TAIL``)."""
@@ -1352,6 +1442,31 @@ class _When:
         hit.normalized = time.isoformat(spec) if time.tzinfo is None or is_fixed(time.tzinfo) \
             else f"{time.replace(tzinfo=None).isoformat(spec)} {label}"
         return self.claim(hit).e
+
+
+def _cjk_date_cue(text: str, s: int, e: int, language: str) -> bool:
+    """Whether the words around a month and day with a slash at [s, e) make it a date in Chinese
+    or Korean (``_ZH_DATE_BEFORE``, ``_KO_DATE_WORD``, ``_KO_DATE_AFTER``)."""
+    if language == "zh":
+        return text.endswith(_ZH_DATE_BEFORE, 0, s) and not (
+            text[s - 1:s] == "在" and text[e:e + 1] == "的")
+    words = text[max(0, s - 16):s].split()
+    return text.startswith(_KO_DATE_AFTER, e) or bool(words) and text[s - 1:s] in " \u00a0" \
+        and _KO_DATE_WORD.fullmatch(words[-1]) is not None
+
+
+def _moved_hour(part: str, hour: int) -> int:
+    """``hour`` in the part of the day a word after it says (``_DAY_PART_PHRASES``): an hour
+    after 12 stays; noon moves 1 to 5 to the afternoon ("1 Uhr mittags"); afternoon and evening
+    move 1 to 11 ("a las 8 de la tarde" is 20:00); night moves 6 to 11, and 12 is midnight ("2
+    Uhr nachts" is 02:00); the morning keeps the hour."""
+    if hour > 12 or part == "morning":
+        return hour
+    if part == "noon":
+        return hour + 12 if 1 <= hour <= 5 else hour
+    if part == "night":
+        return 0 if hour == 12 else hour + 12 if 6 <= hour <= 11 else hour
+    return hour + 12 if 1 <= hour <= 11 else hour
 
 
 def _before_marks(text: str, s: int) -> int:
