@@ -64,7 +64,7 @@ from rulekit import dates
 from rulekit.assent import _SENTENCE_END, agreement, assent_near, endorsed
 from rulekit.sweep_free import asked_free_held, may_say_free
 from rulekit.sweep_minor import judge_minor
-from rulekit.sweep_ranks import local_ranks
+from rulekit.sweep_ranks import RANK_WORD_LANGUAGES, local_ranks, unheld_rank_words
 from rulekit.evidence import (_ANY_INDEX, _WORD, NO_MONEY, Evidence, RowRule, Withheld,
                               _money_name, _relative, _site, _url, month_part, name_words, noun,
                               queryless_url, said_as_year)
@@ -742,6 +742,9 @@ def sweep(text: str, evidence: Evidence, settings: SweepSettings = SweepSettings
         findings.extend(_agreed_figures(text, question, evidence, locale, scanned, settings))
     if not text.isascii():
         findings.extend(direction_controls(text))
+    if evidence.ranked and lang in RANK_WORD_LANGUAGES:
+        # "auf dem dritten Platz" where the evidence ranks it 1st (``rulekit.sweep_ranks``)
+        findings.extend(unheld_rank_words(text, low, lang, evidence.ranks))
     if amounts:
         skip = [(f.start, f.end) for f in findings]
         skip += [(m.start, m.end) for m in scanned if m.kind == "quote"]

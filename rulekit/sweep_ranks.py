@@ -9,12 +9,16 @@ no rank field) or only maybe ("Platz 3" alone is a seat as often: "Wagen 12, Pla
 held to the evidence's ranks when it has any, and otherwise stays a small integer). A rank needs
 a word of ranking beside the number: an ordinal alone ("votre 3e relance", "das 3. Mal") is no
 rank, and one before a month ("1.º de diciembre", "1er décembre") is a date, read by the
-scanner before this runs. Each language is read only when the text holds one of its cue words
-(a substring test on the lower-cased text), so most answers pay one test per language."""
+scanner before this runs. ``unheld_rank_words`` reads the same ranks said in words ("auf dem
+dritten Platz", "en tercer puesto"), which the scanner does not read outside English. Each
+language is read only when the text holds one of its cue words (a substring test on the
+lower-cased text), so most answers pay one test per language."""
 
 from __future__ import annotations
 
 import re
+
+from rulekit.findings import Finding, _new_finding
 
 _N = r"(\d{1,2})"     # the only group of each alternative: ``match.lastindex``
 # After the digits, an ordinal's ending, by language: French "1er", "1re", "1ère", "2e",
@@ -72,13 +76,74 @@ _SEAT = re.compile(r"(?i)(?<![\w])(?:wagen|waggon|reihe|sitz\w*|abteil|gleis|tis
                    r"rang[ée]e|si[èe]ges?|wagon|assis|coche|asiento|fila|carrozza|vagone|"
                    r"poltrona|assento|vag[ãa]o|rij|stoel|zitplaats|rijtuig)(?![\w])")
 _CLAUSE_STOPS = ".;!?\n"
+# Ordinals in words, by language, each a stem and the endings it takes ("dritt" + e, en, er,
+# es, em), up to twelve: read before a noun of ranking only (``unheld_rank_words``).
+_WORD_ORDINALS = {
+    "de": ("(?:erst|zweit|dritt|viert|fünft|sechst|siebt|siebent|acht|neunt|zehnt|elft|zwölft)"
+           "(?:e|en|er|es|em)", ("erst", "zweit", "dritt", "viert", "fünft", "sechst",
+                                 "sieb(?:en)?t", "acht", "neunt", "zehnt", "elft", "zwölft")),
+    "fr": ("(?:premi(?:er|ère|ere)|second(?:e)?|deuxième|troisième|quatrième|cinquième|sixième"
+           "|septième|huitième|neuvième|dixième|onzième|douzième)s?",
+           ("premi", "second|deuxi", "trois", "quatri", "cinqui", "sixi", "septi", "huiti",
+            "neuvi", "dixi", "onzi", "douzi")),
+    "es": ("(?:primer|tercer|(?:primer|segund|tercer|cuart|quint|sext|séptim|septim|octav|noven"
+           "|décim|decim|undécim|duodécim)[oa])s?",
+           ("primer", "segund", "tercer", "cuart", "quint", "sext", "s[ée]ptim", "octav", "noven",
+            "d[ée]cim", "und[ée]cim", "duod[ée]cim")),
+    "it": ("(?:prim|second|terz|quart|quint|sest|settim|ottav|non|decim|undicesim|dodicesim)"
+           "[oaie]", ("prim", "second", "terz", "quart", "quint", "sest", "settim", "ottav",
+                      "non", "decim", "undicesim", "dodicesim")),
+    "pt": ("(?:primeir|segund|terceir|quart|quint|sext|sétim|setim|oitav|non|décim|decim)[oa]s?",
+           ("primeir", "segund", "terceir", "quart", "quint", "sext", "s[ée]tim", "oitav",
+            "non", "d[ée]cim")),
+    "nl": ("(?:eerste|tweede|derde|vierde|vijfde|zesde|zevende|achtste|negende|tiende|elfde"
+           "|twaalfde)", ("eerste", "tweede", "derde", "vierde", "vijfde", "zesde", "zevende",
+                          "achtste", "negende", "tiende", "elfde", "twaalfde")),
+}
+_RANK_NOUNS = {
+    "de": "Platz|Platzes|Rang|Ranges|Stelle|Platzierung",
+    "fr": "place|position|rang",
+    "es": "puesto|lugar|posición|posicion",
+    "it": "posto|posizione|classificat[oaie]",
+    "pt": "lugar|posição|posicao|colocad[oa]|classificad[oa]",
+    "nl": "plaats|positie|plek",
+}
+# Verbs of finishing before an ordinal word ("wurde Dritter", "classé troisième", "quedó
+# tercero", "si è classificato terzo", "ficou em terceiro", "eindigde als derde"), maybe with
+# the word for "in" or "as" between; and the cue words that gate them.
+_RANK_VERBS = {
+    "de": ("wurde|wird|landete|landet|endete|beendete", ""),
+    "fr": ("class[ée]e?s?|termin[ée]e?s?|termine|finit|fini|arriv[ée]e?s?|arrive", "en"),
+    "es": ("termin[óo]|qued[óo]|acab[óo]|lleg[óo]|clasific[óo]|clasificad[oa]s?", "en|como"),
+    "it": ("arrivat[oaie]|classificat[oaie]|finit[oaie]|terminat[oaie]|chiuso", "in|come"),
+    "pt": ("ficou|terminou|chegou|acabou|classificad[oa]s?|colocad[oa]s?", "em|como"),
+    "nl": ("werd|eindigde|finishte", "als"),
+}
+_VERB_CUES = {"de": ("wurde", "wird", "lande", "ende"), "fr": ("class", "termin", "fini", "arriv"),
+              "es": ("termin", "qued", "acab", "lleg", "clasific"),
+              "it": ("arrivat", "classificat", "finit", "terminat", "chiuso"),
+              "pt": ("ficou", "terminou", "chegou", "acabou", "classificad", "colocad"),
+              "nl": ("werd", "eindigde", "finishte")}
+RANK_WORD_LANGUAGES = frozenset(_WORD_ORDINALS)
+_RANK_WORDS = {lang: re.compile(rf"(?i)(?<![\w])({words}){_SP}(?:{_RANK_NOUNS[lang]})(?![\w])")
+               for lang, (words, _) in _WORD_ORDINALS.items()}
+_RANK_WORDS_AFTER = {
+    lang: re.compile(rf"(?i)(?<![\w])(?:{verbs}){_SP}(?:(?:{between}){_SP})?"
+                     rf"({_WORD_ORDINALS[lang][0]})(?![\w])"
+                     if between else rf"(?i)(?<![\w])(?:{verbs}){_SP}"
+                     rf"({_WORD_ORDINALS[lang][0]})(?![\w])")
+    for lang, (verbs, between) in _RANK_VERBS.items()}
+_WORD_VALUES = {lang: tuple((re.compile(rf"(?i)(?:{stem})"), n) for n, stem in enumerate(stems, 1))
+                for lang, (_, stems) in _WORD_ORDINALS.items()}
+
 # Japanese 1位 (位 counts people in Chinese: 3位客人), Korean 1위, and Chinese 第1名, 第1位,
-# 排名第1 (名 counts people after a bare number: 3名学生).
+# 排名第1 (名 counts people after a bare number: 3名学生); 第三名 in numerals, whose mention (第三)
+# starts at 第.
 _CJK_SURE = {
     "ja": re.compile(r"(?<![\d.,])(\d{1,2})[ \u00a0]?位(?![数數])"),
     "ko": re.compile(r"(?<![\d.,])(\d{1,2})[ \u00a0]?위(?![해한])"),
     "zh": re.compile(r"第[ \u00a0]?(\d{1,2})[ \u00a0]?[名位]|排名[ \u00a0]?第?[ \u00a0]?"
-                     r"(\d{1,2})(?![\d.,]\d)"),
+                     r"(\d{1,2})(?![\d.,]\d)|(第)[一二三四五六七八九十]{1,3}[名位]"),
 }
 # The cue words of each language (lower case): its reader runs only when the text holds one.
 _CUES = {
@@ -126,3 +191,31 @@ def _seat_near(text: str, start: int, end: int) -> bool:
     tail = text[end:end + 40]
     cut = min((at for at in map(tail.find, _CLAUSE_STOPS) if at >= 0), default=len(tail))
     return _SEAT.search(tail, 0, cut) is not None
+
+
+def unheld_rank_words(text: str, low: str, language: str, ranks: frozenset[int]) -> list[Finding]:
+    """A finding for each rank said in words in ``language`` before a noun of ranking ("auf
+    dem dritten Platz", "à la troisième place", "en tercer puesto", "al terzo posto", "em
+    terceiro lugar", "op de derde plaats") or after a verb of finishing ("wurde Dritter",
+    "classé troisième", "quedó tercero", "ficou em terceiro") that is none of ``ranks``: read only where the
+    evidence has a rank field (``Evidence.ranked``), as "took third place" is; the scanner reads
+    no ordinal words outside English, so with no rank field they are not judged."""
+    matches: list[re.Match] = []
+    if any(cue in low for cue in _CUES[language]):
+        matches += _RANK_WORDS[language].finditer(text)
+    if any(cue in low for cue in _VERB_CUES[language]):
+        matches += _RANK_WORDS_AFTER[language].finditer(text)
+    found: dict[int, Finding] = {}      # by start: "arrive en troisième position" is read twice
+    for match in matches:
+        start = match.start(1)
+        if start in found or _seat_near(text, match.start(), match.end()):
+            continue
+        word = match.group(1)
+        value = next((n for stem, n in _WORD_VALUES[language] if stem.match(word)), None)
+        if value is None or value in ranks:
+            continue
+        held = ", ".join(map(str, sorted(ranks))) or "none (the rank is not known)"
+        found[start] = _new_finding(
+            "word_number", word, str(value), start, match.end(1), "small_integer",
+            f"{word} is stated as a rank; the ranks the evidence holds are {held}", None, False)
+    return [found[start] for start in sorted(found)]

@@ -106,7 +106,8 @@ def _locale_info(locale: str) -> _LocaleInfo:
         locale=str(locale), language=parsed.language,
         core=_CORE_SPACED if spaced else _CORE,
         day_month=re.compile(
-            rf"(?i)[0-9]{{1,2}}(?:st|nd|rd|th|er|\.{ordinal})?(?:\*{{1,3}}|</[a-z]{{1,10}}>)?{_SPACE}+"
+            rf"(?i)[0-9]{{1,2}}(?:st|nd|rd|th|er|\.{ordinal})?"
+            rf"(?:\*{{1,3}}|</[a-z]{{1,10}}>)?{_SPACE}+"
             rf"(?:{of}{_SPACE}+)?(?P<m>{month})"
             rf"(?:(?:\.?,?|{_SPACE}+{of}){_SPACE}+(?P<y>[0-9]{{4}})(?![0-9]))?(?![\w])"),
         day_prefix=re.compile(
