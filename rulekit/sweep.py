@@ -107,15 +107,18 @@ DEFAULT_CONTEXTS = ("ordinal", "rank", "list_position", "month", "weekday", "rat
 
 _RANK_WORDS = frozenset({"top", "rank", "ranked", "ranking", "#", "no.", "no", "number", "place",
                          "placed", "position", "spot"})
-# Ranks in CJK text: 前3名 and 前三位 (the top three), トップ3 and 上位3 (Japanese).
+# Ranks in CJK text: 前3名 and 前三位 (the top three), トップ3 and 上位3 (Japanese); after the
+# number, 3位以内, 3位まで (Japanese) and 3위 안에, 3위 이내, 3위권 (Korean), the top three too.
 _CJK_RANK_AFTER_前 = frozenset("名位强強甲")
+_CJK_TOP_AFTER = ("位以内", "位まで", "위안", "위이내", "위까지", "위권")
 
 
 def _cjk_rank(before: str, mention: Mention) -> bool:
-    # the words after are read (lazily, see Mention) only after a 前
+    # the words after are read (lazily, see Mention) only after a 前, or before 位 and 위
     if before.endswith("前"):
         return mention.after[:1] in _CJK_RANK_AFTER_前
-    return before.endswith(("トップ", "上位"))
+    return before.endswith(("トップ", "上位")) or mention.after[:1] in ("位", "위") \
+        and mention.after.startswith(_CJK_TOP_AFTER)
 
 
 # A rating and a slash before its scale: "4.5/5", "4 / 5".

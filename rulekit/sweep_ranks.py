@@ -138,10 +138,10 @@ _WORD_VALUES = {lang: tuple((re.compile(rf"(?i)(?:{stem})"), n) for n, stem in e
 
 # Japanese 1位 (位 counts people in Chinese: 3位客人), Korean 1위, and Chinese 第1名, 第1位,
 # 排名第1 (名 counts people after a bare number: 3名学生); 第三名 in numerals, whose mention (第三)
-# starts at 第.
+# starts at 第. Not a bound: 3位以内, 3位まで, 3위 안에, 3위권 ("the top 3": how many, not which).
 _CJK_SURE = {
-    "ja": re.compile(r"(?<![\d.,])(\d{1,2})[ \u00a0]?位(?![数數])"),
-    "ko": re.compile(r"(?<![\d.,])(\d{1,2})[ \u00a0]?위(?![해한])"),
+    "ja": re.compile(r"(?<![\d.,])(\d{1,2})[ \u00a0]?位(?![数數以]|まで)"),
+    "ko": re.compile(r"(?<![\d.,])(\d{1,2})[ \u00a0]?위(?![해한권]|[ \u00a0]?(?:안|이내|까지))"),
     "zh": re.compile(r"第[ \u00a0]?(\d{1,2})[ \u00a0]?[名位]|排名[ \u00a0]?第?[ \u00a0]?"
                      r"(\d{1,2})(?![\d.,]\d)|(第)[一二三四五六七八九十]{1,3}[名位]"),
 }
