@@ -64,6 +64,7 @@ from rulekit import dates
 from rulekit.assent import _SENTENCE_END, agreement, assent_near, endorsed
 from rulekit.sweep_free import asked_free_held, may_say_free
 from rulekit.sweep_minor import judge_minor
+from rulekit.sweep_ranks import RANK_WORD_LANGUAGES, local_ranks, unheld_rank_words
 from rulekit.evidence import (_ANY_INDEX, _WORD, NO_MONEY, Evidence, RowRule, Withheld,
                               _money_name, _relative, _site, _url, month_part, name_words, noun,
                               queryless_url, said_as_year)
@@ -107,15 +108,18 @@ DEFAULT_CONTEXTS = ("ordinal", "rank", "list_position", "month", "weekday", "rat
 
 _RANK_WORDS = frozenset({"top", "rank", "ranked", "ranking", "#", "no.", "no", "number", "place",
                          "placed", "position", "spot"})
-# Ranks in CJK text: 前3名 and 前三位 (the top three), トップ3 and 上位3 (Japanese).
+# Ranks in CJK text: 前3名 and 前三位 (the top three), トップ3 and 上位3 (Japanese); after the
+# number, 3位以内, 3位まで (Japanese) and 3위 안에, 3위 이내, 3위권 (Korean), the top three too.
 _CJK_RANK_AFTER_前 = frozenset("名位强強甲")
+_CJK_TOP_AFTER = ("位以内", "位まで", "위안", "위이내", "위까지", "위권")
 
 
 def _cjk_rank(before: str, mention: Mention) -> bool:
-    # the words after are read (lazily, see Mention) only after a 前
+    # the words after are read (lazily, see Mention) only after a 前, or before 位 and 위
     if before.endswith("前"):
         return mention.after[:1] in _CJK_RANK_AFTER_前
-    return before.endswith(("トップ", "上位"))
+    return before.endswith(("トップ", "上位")) or mention.after[:1] in ("位", "위") \
+        and mention.after.startswith(_CJK_TOP_AFTER)
 
 
 # A rating and a slash before its scale: "4.5/5", "4 / 5".
@@ -601,14 +605,17 @@ def sweep(text: str, evidence: Evidence, settings: SweepSettings = SweepSettings
     ranking = evidence.ranked and (
         "#" in low or "number" in low or "rank" in low or "position" in low or "no." in low
         or " no " in low or low.startswith("no "))
+    # "auf Platz 3", "el 3.º puesto", 3位: the same for a rank said in the locale's language or
+    # in CJK (``rulekit.sweep_ranks``: read only when the text holds one of its cue words)
+    ranked_local = judge.local_ranks if evidence.ranked else None
     # whether any of the readings below may hold a figure back from the fast path: most
     # answers need none, and then each figure pays none of their tests
     # "70%オフ" for ``price_ratio: 0.7``: a share paid said as a discount (``_said_as_discount``)
     paid = evidence.paid_shares
     # "5/5" for ``spice_level: "3/5"``: a number held only as a scale's top is no level
     tops = evidence.scale_tops if "/" in text or "out of" in low else None
-    guarded = directed or ranking or changes or measured or stating or other_changes or taxed \
-        or paid or tops
+    guarded = directed or ranking or ranked_local or changes or measured or stating \
+        or other_changes or taxed or paid or tops
     judge_mention = judge.mention
     findings = frequencies
     reported: set[tuple[int, int]] = set()
@@ -650,6 +657,7 @@ def sweep(text: str, evidence: Evidence, settings: SweepSettings = SweepSettings
                     (directed and _direction(text, mention))
                     or (ranking and _RANK_CUE.search(text, max(0, mention.start - 12),
                                                      mention.start))
+                    or (ranked_local and mention.start in ranked_local)
                     or (changes and abs(value) in changes and _trend(text, mention))
                     or (measured and value in measured
                         and _other_unit(text, mention, measured[value], lang))
@@ -749,6 +757,9 @@ def sweep(text: str, evidence: Evidence, settings: SweepSettings = SweepSettings
         findings.extend(_agreed_figures(text, question, evidence, locale, scanned, settings))
     if not text.isascii():
         findings.extend(direction_controls(text))
+    if evidence.ranked and lang in RANK_WORD_LANGUAGES:
+        # "auf dem dritten Platz" where the evidence ranks it 1st (``rulekit.sweep_ranks``)
+        findings.extend(unheld_rank_words(text, low, lang, evidence.ranks))
     if amounts:
         skip = [(f.start, f.end) for f in findings]
         skip += [(m.start, m.end) for m in scanned if m.kind == "quote"]
@@ -2694,6 +2705,13 @@ class _Judge:
         return "overdr" in low or "in the red" in low
 
     @functools.cached_property
+    def local_ranks(self) -> dict[int, bool]:
+        """Where the text says a rank in its locale's language or in CJK ("auf Platz 3", "el
+        1.º puesto", 3位): the start of its digits, and whether it is a rank beyond doubt
+        (``rulekit.sweep_ranks``). Read once, when a number first needs it."""
+        return local_ranks(self.text, self.text.lower(), self.locale[:2])
+
+    @functools.cached_property
     def _changed_marks(self) -> bool:
         """Whether the text holds a word of another language that says a change without its
         direction (``_CHANGED_MARKS``): read once, when a change's size is first judged."""
@@ -2986,6 +3004,8 @@ class _Judge:
                 return None
         else:
             return None
+        if mention.start in self.local_ranks:
+            return None     # "queda en 2.ª posición": a rank, as an ordinal is (not a fall)
         return self._finding(mention, "unsupported_number", f"'{word} {mention.text.strip()}' "
                              f"states a {way} of {mention.text.strip()}; the evidence holds "
                              f"{mention.text.strip()} as a level, not as a change")
@@ -3165,6 +3185,15 @@ class _Judge:
         last = before[-1] if before else ""
         if value == 0 and last in ("below", "above") and mention.kind == "word_number":
             return True     # "5 below zero": the point a direction is measured from
+        local = self.local_ranks.get(mention.start)
+        if local is not None:
+            # "auf Platz 3", "classé 3e", "el 3.º puesto", 3位: held to the evidence's ranks as
+            # "ranked 3rd" is, and free like it where the evidence has no rank field; "Platz 3"
+            # alone (``local`` False) may be a seat: then it is judged as a small integer
+            if self.ranked:
+                return int(value) in self.ranks
+            if local and "rank" in contexts:
+                return True
         if mention.ordinal and self._on_the(mention):
             # "shipped on the 6th": the day of a month, not a position
             return "weekday" in contexts and int(value) in self.days_of_month
@@ -3232,12 +3261,13 @@ class _Judge:
         after a word of ranking just before the number, or for an ordinal; weaker contexts
         ("is 3") are left to ``_small_integer_context``."""
         value = mention.value
-        if not (mention.ordinal or _RANK_CUE.search(self.text, max(0, mention.start - 12),
-                                                    mention.start)):
+        local = mention.start in self.local_ranks if self.ranked else False
+        if not (mention.ordinal or local or _RANK_CUE.search(
+                self.text, max(0, mention.start - 12), mention.start)):
             return None
         if mention.percent or mention.currency or mention.scaled or mention.sign is not None \
                 or value != value.to_integral_value() or not self.ranked \
-                or int(value) in self.ranks or not self._stated_rank(mention):
+                or int(value) in self.ranks or not (local or self._stated_rank(mention)):
             return None
         held = ", ".join(map(str, sorted(self.ranks))) or "none (the rank is not known)"
         limit = self.settings.small_integer_limit

@@ -50,6 +50,7 @@ class _LocaleInfo:
 _CORE = re.compile(rf"[0-9]+(?:[{_SEPARATORS}][0-9]+)*")
 _CORE_SPACED = re.compile(rf"[0-9]+(?:[{_SEPARATORS} ][0-9]+)*")
 _LONG_SCALE = frozenset("de fr es it nl pt pl sv da nb fi cs".split())
+_ORDINAL_O_DAYS = frozenset(("es", "it", "pt"))     # 1.º, 1º, 1° before a month (``day_month``)
 _SPACE = r"[ \t\u00a0]"
 
 
@@ -98,11 +99,15 @@ def _locale_info(locale: str) -> _LocaleInfo:
     # and year (es, pt, gl); English "of" everywhere.
     of = "(?:of|de)" if "'de'" in parsed.date_formats["long"].pattern else "of"
     short = parsed.date_formats["short"].pattern
+    # "1.º de diciembre", "1º de janeiro", "1° dicembre" (NFKC makes º an o): a day written as an
+    # ordinal in Spanish, Portuguese and Italian, a date and never a rank (docs/sweep.md, rule 3)
+    ordinal = r"|\.?o|°" if parsed.language in _ORDINAL_O_DAYS else ""
     return _LocaleInfo(
         locale=str(locale), language=parsed.language,
         core=_CORE_SPACED if spaced else _CORE,
         day_month=re.compile(
-            rf"(?i)[0-9]{{1,2}}(?:st|nd|rd|th|er|\.)?(?:\*{{1,3}}|</[a-z]{{1,10}}>)?{_SPACE}+"
+            rf"(?i)[0-9]{{1,2}}(?:st|nd|rd|th|er|\.{ordinal})?"
+            rf"(?:\*{{1,3}}|</[a-z]{{1,10}}>)?{_SPACE}+"
             rf"(?:{of}{_SPACE}+)?(?P<m>{month})"
             rf"(?:(?:\.?,?|{_SPACE}+{of}){_SPACE}+(?P<y>[0-9]{{4}})(?![0-9]))?(?![\w])"),
         day_prefix=re.compile(

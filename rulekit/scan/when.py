@@ -105,15 +105,15 @@ _ZONE_LOWER = re.compile(r"[ \u00a0]?(\()?([a-z]{2,4})(?(1)\))(?![\w+\-\u2010])"
 # A range of days before a month, at the end of the first day: "3–4 December", "3 to 4
 # December 2026", "3. bis 4. Dezember" (``_When.day_range``); and the second day after "December
 # 3" ("-4", " to 4, 2026"), not an hour ("December 3 to 4 pm") (``_When.month_day_range``).
-_DAY_RANGE_JOIN = re.compile(r"(st|nd|rd|th|\.)?(?:[ \u00a0]?[-\u2013\u2014][ \u00a0]?"
+_DAY_RANGE_JOIN = re.compile(r"(st|nd|rd|th|\.?o|°|\.)?(?:[ \u00a0]?[-\u2013\u2014][ \u00a0]?"
                              r"|[ \u00a0](?:to|until|till|through|bis|au|al)[ \u00a0])"
                              r"(?=[0-9]{1,2}(?![0-9]))")
 # After "between" (entre, zwischen, tra, tussen), "and" joins the two ends of such a range too:
 # "between 3 and 5 December", "entre le 3 et le 5 décembre", "zwischen dem 3. und 5. Dezember".
-_DAY_BETWEEN_JOIN = re.compile(r"(st|nd|rd|th|\.)?[ \u00a0](?:and|et|und|y|e|en)[ \u00a0]"
+_DAY_BETWEEN_JOIN = re.compile(r"(st|nd|rd|th|\.?o|°|\.)?[ \u00a0](?:and|et|und|y|e|en)[ \u00a0]"
                                r"(?:(?:the|le|el|il|dem|den)[ \u00a0])?(?=[0-9]{1,2}(?![0-9]))")
 _BETWEEN = frozenset("between entre zwischen tra fra tussen".split())
-_DAY_RANGE_NEXT = frozenset("-\u2013\u2014 \u00a0.snrt")
+_DAY_RANGE_NEXT = frozenset("-\u2013\u2014 \u00a0.snrto°")   # "1.º al 5 de diciembre" too
 _DAY_RANGE_TAIL = re.compile(r"(?:[ \u00a0]?[-\u2013\u2014][ \u00a0]?"
                              r"|[ \u00a0](?:to|until|till|through)[ \u00a0])"
                              r"([0-9]{1,2})(?:st|nd|rd|th)?(?![\w]|[.,:][0-9]"
@@ -382,7 +382,10 @@ _MARK_LAST = frozenset("*>")
 _MARK_FIRST = frozenset("*<")
 _MARKUP = re.compile(r"\*{1,3}|</?[A-Za-z]{1,10}>")
 _LETTERS = re.compile(r"[^\W\d_]+")
-_DAY_NEXT = frozenset(" \t\u00a0.sntre")        # what may follow the day of "29 July"
+# The day of "1.º de diciembre", "1º de janeiro", "1° dicembre" (NFKC makes º an o), as
+# ``day_month`` reads it in Spanish, Portuguese and Italian: its ending is dropped for parsing.
+_DAY_ORDINAL_O = re.compile(r"([0-9]{1,2})\.?[o°](?=[ \t\u00a0])")
+_DAY_NEXT = frozenset(" \t\u00a0.sntreo°")      # what may follow the day of "29 July", "1º de"
 _AMPM_NEXT = frozenset("aApP")
 # What a date's first digit may not follow: an ASCII letter (``_is_glue`` for ASCII) or these.
 _NOT_BEFORE = frozenset("./:-_abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ")
@@ -1379,7 +1382,12 @@ class _When:
         text, locale = self.text, self.info.locale
         if not self.free(s, e):
             return None
-        claimed = _claimed(_unmarked(text[s:e]), locale)
+        written = _unmarked(text[s:e])
+        ordinal = _DAY_ORDINAL_O.match(written) if written[1:4].strip("0123456789.")[:1] in (
+            "o", "°") else None
+        if ordinal is not None:         # "1.º de diciembre de 2026" read as "1 de diciembre ..."
+            written = ordinal.group(1) + written[ordinal.end():]
+        claimed = _claimed(written, locale)
         hit = _Hit("date", s, e)
         if claimed is None:
             return self.claim(hit).e
