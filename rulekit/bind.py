@@ -380,8 +380,19 @@ def _respectively_after(text: str, end: int) -> bool:
 # 価格は1,980円, 가격은 19,900원, 售价为199元.
 _PARTICLE = "(?:は|が|の|も|은|는|이|가|의|도|为|為|是)?"
 # Between a field word and the figure after it, a copula or "of": "an available balance of
-# $1,240.55", "your purchase APR is 19.99%".
-_LINK = r"(?:[ \t\u00a0]+(?:of|is|was|are|were|remains|stands[ \t\u00a0]+at)(?![\w]))?"
+# $1,240.55", "your purchase APR is 19.99%", and those of German, French, Spanish, Italian,
+# Portuguese and Dutch: "Die Warmmiete beträgt 1.495 €", "liegt bei", "Le loyer est de 875 €",
+# "s'élève à", "La fianza asciende a", "è di", "ammonta a", "é de", "De huur bedraagt".
+_LINK_GAP = r"[ \t\u00a0]+"
+_LINK = (rf"(?:{_LINK_GAP}(?:of|is|was|are|were|remains|stands{_LINK_GAP}at"
+         rf"|beträgt|betragen|ist|sind|war|(?:liegt|liegen){_LINK_GAP}bei|kostet|kosten"
+         rf"|(?:beläuft|belaufen){_LINK_GAP}sich{_LINK_GAP}auf"
+         rf"|(?:est|sont|était)(?:{_LINK_GAP}de)?|s['’](?:élève|élèvent){_LINK_GAP}à|coûtent|coûte"
+         rf"|se{_LINK_GAP}monte{_LINK_GAP}à"
+         rf"|(?:es|son|era)(?:{_LINK_GAP}de)?|(?:asciende|ascienden){_LINK_GAP}a|cuesta|cuestan"
+         rf"|(?:è|sono|era)(?:{_LINK_GAP}di)?|(?:ammonta|ammontano){_LINK_GAP}a|costa|costano"
+         rf"|(?:é|são|era)(?:{_LINK_GAP}de)?|custa|custam"
+         rf"|bedraagt|bedragen|kost)(?![\w]))?")
 # Fields whose words name a day: a date after them is bound (``_days``), never a number.
 _DATED = ("date", "timestamp")
 
