@@ -1152,6 +1152,10 @@ def _word_after(text: str, after_start: int, mention: Mention, vocabulary: _Voca
     if after_start == mention.end and mention.text[-1:] in _COUNT_MARKS \
             and mention.text[:1].isdigit():
         after_start -= 1    # "2×", "2 x": the count's mark, read in the figure, is its word
+    elif text.startswith(".", after_start) and after_start == mention.end \
+            and mention.text.isdigit() and len(mention.text) <= 3 \
+            and _ORDINAL_BEFORE.search(text, max(0, mention.start - 12), mention.start):
+        after_start += 1    # "im 5. OG", "in der 5. Etage": a German ordinal, bound as the 5
     window = text[after_start:after_start + _WINDOW]
     prefix = "percent " if mention.percent else ""
     gap = _FILLERS.match(window).end()
@@ -1177,6 +1181,12 @@ def _word_after(text: str, after_start: int, mention: Mention, vocabulary: _Voca
     return (), None
 
 
+# Before a German ordinal written with a dot ("im 5. OG", "in der 5. Etage", "ab dem 3.
+# Stock"), a preposition or an article: the dot is the ordinal's, no sentence's end, and the
+# field word after it is the number's (``_word_after``). Without one, "Haus Nr. 12. Etage: 3"
+# keeps its sentences apart.
+_ORDINAL_BEFORE = re.compile(r"(?<![\w])(?:im|am|vom|zum|beim|der|die|das|dem|den|des)"
+                             r"[ \t\u00a0]+\Z", re.IGNORECASE)
 # The mark of a count of items the scanner reads into its figure ("2×", "2 x", "2x"): a field
 # word (``said as "×"``) after the figure starts at it (``_word_after``).
 _COUNT_MARKS = frozenset("×xX")
