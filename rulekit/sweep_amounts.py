@@ -1097,6 +1097,9 @@ _STOCK_COUNTERS = frozenset("""unit units item items piece pieces pcs pair pairs
     billet billets plaza plazas entrada entradas asiento asientos boleto boletos posto posti
     biglietto biglietti lugar lugares bilhete bilhetes ingresso ingressos plaats plaatsen kaarten
     """.split())
+# Before a number and its thing, words that make them things held, not stock: "Your 2 tickets
+# are available in the app", "The 2 tickets are available in your account".
+_THINGS_HELD = frozenset("your my our his her their the these those both".split())
 # The English noun of a counter of tickets or seats in another language, for the stock field
 # that names the thing (``tickets_remaining``, ``seats_left``): "quedan 2 entradas".
 _COUNTER_NOUNS = {**dict.fromkeys("""karten karte billet billets entrada entradas boleto boletos
@@ -1152,8 +1155,9 @@ def _stock_levels(low: str, mentions: Sequence[Mention], evidence: Evidence) -> 
             continue
         level = _STOCK_LEVEL.match(low, mention.end)
         thing = level and (level["thing"] or level["seats"])
-        if thing and thing not in _STOCK_COUNTERS and noun(thing) not in evidence.stock_nouns:
-            level = None            # "3 days left": time, no stock
+        if thing and (thing not in _STOCK_COUNTERS and noun(thing) not in evidence.stock_nouns
+                      or _word_before(low, mention.start) in _THINGS_HELD):
+            level = None            # "3 days left": time; "Your 2 tickets are available": held
         if not level and not (
                 cjk and low.endswith(_CJK_STOCK_BEFORE, 0, mention.start)
                 and _CJK_STOCK_AFTER.match(low, mention.end)) and not (
