@@ -380,8 +380,19 @@ def _respectively_after(text: str, end: int) -> bool:
 # 価格は1,980円, 가격은 19,900원, 售价为199元.
 _PARTICLE = "(?:は|が|の|も|은|는|이|가|의|도|为|為|是)?"
 # Between a field word and the figure after it, a copula or "of": "an available balance of
-# $1,240.55", "your purchase APR is 19.99%".
-_LINK = r"(?:[ \t\u00a0]+(?:of|is|was|are|were|remains|stands[ \t\u00a0]+at)(?![\w]))?"
+# $1,240.55", "your purchase APR is 19.99%", and those of German, French, Spanish, Italian,
+# Portuguese and Dutch: "Die Warmmiete beträgt 1.495 €", "liegt bei", "Le loyer est de 875 €",
+# "s'élève à", "La fianza asciende a", "è di", "ammonta a", "é de", "De huur bedraagt".
+_LINK_GAP = r"[ \t\u00a0]+"
+_LINK = (rf"(?:{_LINK_GAP}(?:of|is|was|are|were|remains|stands{_LINK_GAP}at"
+         rf"|beträgt|betragen|ist|sind|war|(?:liegt|liegen){_LINK_GAP}bei|kostet|kosten"
+         rf"|(?:beläuft|belaufen){_LINK_GAP}sich{_LINK_GAP}auf"
+         rf"|(?:est|sont|était)(?:{_LINK_GAP}de)?|s['’](?:élève|élèvent){_LINK_GAP}à|coûtent|coûte"
+         rf"|se{_LINK_GAP}monte{_LINK_GAP}à"
+         rf"|(?:es|son|era)(?:{_LINK_GAP}de)?|(?:asciende|ascienden){_LINK_GAP}a|cuesta|cuestan"
+         rf"|(?:è|sono|era)(?:{_LINK_GAP}di)?|(?:ammonta|ammontano){_LINK_GAP}a|costa|costano"
+         rf"|(?:é|são|era)(?:{_LINK_GAP}de)?|custa|custam"
+         rf"|bedraagt|bedragen|kost)(?![\w]))?")
 # Fields whose words name a day: a date after them is bound (``_days``), never a number.
 _DATED = ("date", "timestamp")
 
@@ -1141,6 +1152,10 @@ def _word_after(text: str, after_start: int, mention: Mention, vocabulary: _Voca
     if after_start == mention.end and mention.text[-1:] in _COUNT_MARKS \
             and mention.text[:1].isdigit():
         after_start -= 1    # "2×", "2 x": the count's mark, read in the figure, is its word
+    elif text.startswith(".", after_start) and after_start == mention.end \
+            and mention.text.isdigit() and len(mention.text) <= 3 \
+            and _ORDINAL_BEFORE.search(text, max(0, mention.start - 12), mention.start):
+        after_start += 1    # "im 5. OG", "in der 5. Etage": a German ordinal, bound as the 5
     window = text[after_start:after_start + _WINDOW]
     prefix = "percent " if mention.percent else ""
     gap = _FILLERS.match(window).end()
@@ -1166,6 +1181,12 @@ def _word_after(text: str, after_start: int, mention: Mention, vocabulary: _Voca
     return (), None
 
 
+# Before a German ordinal written with a dot ("im 5. OG", "in der 5. Etage", "ab dem 3.
+# Stock"), a preposition or an article: the dot is the ordinal's, no sentence's end, and the
+# field word after it is the number's (``_word_after``). Without one, "Haus Nr. 12. Etage: 3"
+# keeps its sentences apart.
+_ORDINAL_BEFORE = re.compile(r"(?<![\w])(?:im|am|vom|zum|beim|der|die|das|dem|den|des)"
+                             r"[ \t\u00a0]+\Z", re.IGNORECASE)
 # The mark of a count of items the scanner reads into its figure ("2×", "2 x", "2x"): a field
 # word (``said as "×"``) after the figure starts at it (``_word_after``).
 _COUNT_MARKS = frozenset("×xX")

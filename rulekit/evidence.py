@@ -1175,7 +1175,9 @@ class Evidence:
     def stock_rows(self) -> tuple[tuple[str, tuple[Amount, ...]], ...]:
         """Each row named by a ``name`` or ``title`` string that holds stock (``amounts`` about
         stock at or below it), as (the name case-folded, those amounts): "The Trail Runner is in
-        stock" is judged against the Trail Runner's stock only."""
+        stock" is judged against the Trail Runner's stock only. A row's own stock (its fields
+        and those of the objects in them, not of a list under it) is all of it when it has
+        any: a sold-out event's ``tickets_remaining: 0`` is not backed by its add-ons'."""
         stock = self.amounts_by_words.get("stock", ())
         if not stock or isinstance(self.raw, str):
             return ()
@@ -1185,6 +1187,11 @@ class Evidence:
         for path, name in named:
             held = tuple(a for a in stock if a.path.startswith(path)
                          and a.path[len(path):len(path) + 1] in ".[")
+            # A row's own stock field (``tickets_remaining: 0``) is its stock, whatever the
+            # rows listed under it hold (``add_ons[0].available``); a row without one (a
+            # product whose variants hold the stock) has the stock of those rows.
+            own = tuple(a for a in held if "[" not in a.path[len(path):])
+            held = own or held
             if held:
                 rows.append((" ".join(name.split()).casefold(), held))
         return tuple(rows)
@@ -3407,7 +3414,7 @@ def _collect_counted(node: Any, name: str | None, row_rules: Mapping[int, RowRul
             if isinstance(child, (Mapping, list, tuple)):
                 _collect_counted(child, None, row_rules, backing, named)
     elif name is not None and isinstance(node, (int, float, Decimal)) \
-            and not isinstance(node, bool) and node >= 0:
+            and not isinstance(node, bool) and node >= 0 and not _names_place(name):
         parts = _NAME_WORDS.findall(name)
         lowered = [part.casefold() for part in parts]
         # ``avg_views_per_post`` counts views (of a post), never posts: what follows "per" is
@@ -3423,6 +3430,24 @@ def _collect_counted(node: Any, name: str | None, row_rules: Mapping[int, RowRul
             return      # ``review_score``, ``review_scale``: a measure of reviews, no count
         for word in words:
             backing.setdefault(word, set()).add(Decimal(str(node)))
+
+
+# A field that names a place (``seat: 22``, ``seat_number``, ``row``, ``gate``, ``floor``,
+# ``room_no``): its number identifies one, and counts none ("22 seats" is no seat number).
+_PLACE_WORDS = frozenset({"seat", "row", "section", "gate", "room", "platform", "floor", "block",
+                          "berth", "cabin", "aisle", "pitch", "stand", "door", "table", "bay",
+                          "deck", "sitz", "platz", "reihe", "etage", "siege",
+                          "rang", "place", "fila", "asiento", "posto"})
+_PLACE_ID_WORDS = frozenset({"number", "no", "nr", "num", "id", "code", "label", "ref"})
+
+
+@functools.lru_cache(maxsize=1024)
+def _names_place(name: str) -> bool:
+    """Whether a field named ``name`` names a place by its number: a place's word, singular,
+    maybe with a word of a number after it (``seat``, ``seat_number``, ``gateNo``, ``room_id``;
+    not ``seats``, ``rooms`` or ``seat_count``)."""
+    words = key_words(name)
+    return bool(words) and words[0] in _PLACE_WORDS and _PLACE_ID_WORDS.issuperset(words[1:])
 
 
 # The words of a name that make its number a measure of the things, not a count of them

@@ -748,9 +748,11 @@ def sweep(text: str, evidence: Evidence, settings: SweepSettings = SweepSettings
             or "lager" in az or "estoque" in az or "voorraad" in az or "existencia" in az \
             or "magazzino" in az or "reste" in az or "restam" in az \
             or ("resta" in az and "resta " in low) or ("plus" in az and "plus que" in low) \
-            or not low.isascii() and (
+            or "queda" in az or "rimangono" in az or "restano" in az or "restant" in az \
+            or "disponib" in az or "beschikbaar" in az or "rimanenti" in az \
+            or ("frei" in az and "tze frei" in low) or not low.isascii() and (
                 "剩" in low or "库存" in low or "在庫" in low or "vorrät" in low or "残り" in low
-                or "남" in low or "재고" in low):
+                or "남" in low or "재고" in low or "übrig" in low):
         amounts += _stock_levels(low if len(low) == len(text) else _ascii_lower(text),
                                  mentions, evidence)
     if question:

@@ -519,12 +519,13 @@ def _foreign_few(low: str) -> list[tuple[int, int, str, None, None]]:
     return found
 
 
-def _things_left(low: str, nouns: frozenset[str]) -> list[tuple[int, int, str, None, None]]:
+def _things_left(low: str, nouns: frozenset[str]) -> list[tuple[int, int, str, None, str]]:
     """"there are still rooms left", "Hotel Sol has rooms available", "we've got seats
     remaining": some stock of the thing named, judged as "in stock" is, when the noun is one
     the evidence's stock counts (``Evidence.stock_nouns``): "there are still questions left"
     and "we have options available" say nothing of it. Not a negation ("doesn't have rooms
-    available") nor a question ("Does it have rooms left?")."""
+    available") nor a question ("Does it have rooms left?"). Each as (start, end, "in", None,
+    the noun reduced like ``noun``)."""
     found = []
     for word in ("left", "remaining", "available"):
         at = low.find(word)
@@ -540,7 +541,7 @@ def _things_left(low: str, nouns: frozenset[str]) -> list[tuple[int, int, str, N
                 if close is not None and close.group() == "?":
                     at = low.find(word, end)
                     continue
-                found.append((said.start(), end, "in", None, None))
+                found.append((said.start(), end, "in", None, noun(said.group(1))))
             at = low.find(word, end)
     return found
 
@@ -830,6 +831,10 @@ def _amount_words(text: str, low: str, evidence: Evidence, az: str | None = None
             if names.count_before(_IN_STOCK_OTHERWISE, start) is not None:
                 continue
             amounts, wanted = _row_stock(low, start, end, evidence), "some"
+            if second is not None:
+                # "there are still tickets left": the stock of tickets, when the evidence
+                # counts them apart (``tickets_remaining`` beside an add-on's ``available``)
+                amounts = [a for a in amounts if second in a.words] or amounts
         elif says in ("out", "zero", "some") and first is None:
             amounts = _row_stock(low, start, end, evidence)
             wanted = "some" if says == "some" else "zero"
@@ -1069,16 +1074,40 @@ def _magnitude(text: str, low: str, evidence: Evidence, start: int, end: int,
 
 
 # After a number, words that make it a stock level: "only 2 left", "12 in stock", "3 units
-# remaining", "5 available", "12 pairs remain", "noch 2 (Stück) auf Lager", and the stock words
-# of other languages with their counters: "il en reste 4 (unités) en stock", "quedan 4
-# unidades en stock", "temos 4 em estoque", "nog 4 (stuks) op voorraad", "4 pezzi in
-# magazzino", "4 Stück vorrätig".
-_STOCK_LEVEL = re.compile(r"[ \t\u00a0]+(?:(?:units?|items?|pieces?|pcs|pairs?|more|stück|"
-                          r"unités?|pièces?|exemplaires?|unidades?|peças?|unità|pezzi|stuks?)"
-                          r"[ ]+)?(?:left(?![ ]+to[ ]+(?!buy|order|purchase|sell|grab)[a-z])|"
-                          r"in stock|auf lager|vorrätig|en stock|em estoque|"
-                          r"en existencias?|op voorraad|in magazzino|(?:remaining|remains?|"
-                          r"available)(?![ ]+(?!now|today|for|to|in|at|from)[a-z]))(?![\w-])")
+# remaining", "5 available", "12 pairs remain", "2 tickets are still available", "noch 2 (Stück)
+# auf Lager", "nur noch 2 Karten übrig", "noch 22 Plätze frei", and the stock words of other
+# languages with their counters: "il en reste 4 (unités) en stock", "quedan 4 unidades en
+# stock", "temos 4 em estoque", "nog 4 (stuks) op voorraad", "4 pezzi in magazzino", "4 Stück
+# vorrätig", "2 entradas restantes". The word between (``thing``) makes the number a level
+# when it is a counter of stock (``_STOCK_COUNTERS``: units, tickets, seats, places) or a
+# thing the evidence's stock counts (``Evidence.stock_nouns``): "2 days left" is time.
+_STOCK_LEVEL = re.compile(r"[ \t\u00a0]+(?:(?P<thing>(?!(?:still|are|is|now|left|remaining|remains?|available|in|auf|en|em|op)[ ])[^\W\d_]+)[ ]+)?"
+                          r"(?:(?:are|is)[ ]+)?(?:still[ ]+)?"
+                          r"(?:left(?![ ]+to[ ]+(?!buy|order|purchase|sell|grab)[a-z])|"
+                          r"in stock|auf lager|vorrätig|übrig|en stock|em estoque|"
+                          r"en existencias?|op voorraad|in magazzino|restantes|rimanenti|"
+                          r"(?:remaining|remains?|available|disponibles|disponibili|disponíveis|"
+                          r"beschikbaar)(?![ ]+(?!now|today|for|to|in|at|from)[a-z]))(?![\w-])"
+                          r"|[ \t\u00a0]+(?P<seats>(?:sitz)?plätze)[ ]+frei(?![\w-])")
+# The counters of things in stock that may stand between a number and its stock word, and the
+# words for seats and tickets (a stock noun of their own where the evidence names them so).
+_STOCK_COUNTERS = frozenset("""unit units item items piece pieces pcs pair pairs more stück
+    unité unités pièce pièces exemplaire exemplaires unidad unidades peça peças unità pezzi stuk
+    stuks ticket tickets seat seats spot spots place places plätze sitzplätze karten tickets
+    billet billets plaza plazas entrada entradas asiento asientos boleto boletos posto posti
+    biglietto biglietti lugar lugares bilhete bilhetes ingresso ingressos plaats plaatsen kaarten
+    """.split())
+# Before a number and its thing, words that make them things held, not stock: "Your 2 tickets
+# are available in the app", "The 2 tickets are available in your account".
+_THINGS_HELD = frozenset("your my our his her their the these those both".split())
+# The English noun of a counter of tickets or seats in another language, for the stock field
+# that names the thing (``tickets_remaining``, ``seats_left``): "quedan 2 entradas".
+_COUNTER_NOUNS = {**dict.fromkeys("""karten karte billet billets entrada entradas boleto boletos
+                                     biglietto biglietti bilhete bilhetes ingresso ingressos
+                                     kaarten""".split(), "ticket"),
+                  **dict.fromkeys("""plätze sitzplätze platz place places plaza plazas asiento
+                                     asientos posto posti lugar lugares assento assentos plaats
+                                     plaatsen""".split(), "seat")}
 # Before a number, CJK words that make it a stock level (仅剩2件, 库存还有12件, 在庫は残り2点),
 # with a counter or the end of the clause after it (剩余2天 is two days left).
 _CJK_STOCK_BEFORE = ("剩", "剩下", "剩余", "库存", "库存有", "库存还有", "残り", "在庫")
@@ -1094,11 +1123,18 @@ _KO_COUNTED = re.compile(_KO_COUNTER)
 # reste que", "plus que", "restam (apenas)", "resta (só)"; with a counter or the end of the clause after
 # the number (``_LEFT_COUNTED``): "il reste 15 jours" and "restam 10 dias" count time.
 _LEFT_BEFORE = re.compile(r"(?<![\w'’])(?:il[ \t\u00a0]+(?:ne[ \t\u00a0]+|n['’])?(?:en[ \t\u00a0]+)?"
-                          r"reste(?:nt)?|restam?|plus[ \t\u00a0]+que)(?:[ \t\u00a0]+(?:plus|encore|seulement|que|"
+                          r"reste(?:nt)?|restam?|plus[ \t\u00a0]+que|quedan?|rimangono|restano)"
+                          r"(?:[ \t\u00a0]+(?:plus|encore|seulement|que|solo|sólo|solamente|"
                           r"apenas|só|somente|ainda|mais))*[ \t\u00a0]+\Z")
 _LEFT_COUNTED = re.compile(r"[ \t\u00a0]*(?:[.!,;:)\n]|\Z)|[ \t\u00a0]+(?:unités?|exemplaires?|"
                            r"articles?|pièces?|produits?|unidades?|exemplares?|peças?|itens|"
-                           r"item|produtos?|artigos?|en stock|em estoque)(?![\w-])")
+                           r"item|produtos?|artigos?|en stock|em estoque|places?|billets?|entradas?|plazas?|"
+                           r"asientos?|boletos?|posti|biglietti|lugares|bilhetes|ingressos|"
+                           r"assentos)(?![\w-])")
+
+
+# The word right after a number ("il reste 22 places", "quedan 2 entradas"): what is left.
+_LEFT_THING = re.compile(r"[ \t\u00a0]+([^\W\d_]+)")
 
 
 def _stock_levels(low: str, mentions: Sequence[Mention], evidence: Evidence) -> list[Finding]:
@@ -1109,14 +1145,20 @@ def _stock_levels(low: str, mentions: Sequence[Mention], evidence: Evidence) -> 
     findings = []
     cjk = "剩" in low or "库存" in low or "在庫" in low or "残り" in low
     korean = "남" in low or "재고" in low
-    left = "reste" in low or "restam" in low or "resta " in low or "plus que" in low
-    memo: dict[int, tuple[set[Decimal], str]] = {}     # by the id of the amounts judged
+    left = "reste" in low or "restam" in low or "resta " in low or "plus que" in low \
+        or "queda" in low or "rimangono" in low or "restano" in low
+    memo: dict[tuple[int, str | None], tuple[set[Decimal], str]] = {}  # by amounts, thing
     names = None
     for mention in mentions:
         if mention.kind not in _FIGURE_KINDS or mention.value is None or mention.percent \
                 or mention.currency:
             continue
-        if not _STOCK_LEVEL.match(low, mention.end) and not (
+        level = _STOCK_LEVEL.match(low, mention.end)
+        thing = level and (level["thing"] or level["seats"])
+        if thing and (thing not in _STOCK_COUNTERS and noun(thing) not in evidence.stock_nouns
+                      or _word_before(low, mention.start) in _THINGS_HELD):
+            level = None            # "3 days left": time; "Your 2 tickets are available": held
+        if not level and not (
                 cjk and low.endswith(_CJK_STOCK_BEFORE, 0, mention.start)
                 and _CJK_STOCK_AFTER.match(low, mention.end)) and not (
                 korean and (_KO_STOCK_AFTER.match(low, mention.end) or (
@@ -1130,11 +1172,19 @@ def _stock_levels(low: str, mentions: Sequence[Mention], evidence: Evidence) -> 
             continue                # "Größe 42 auf Lager", "Pixel 9 in stock": no stock level
         # "The Trail Runner has 2 left": the stock of the row the clause names, if it names one
         amounts = _row_stock(low, mention.start, mention.end, evidence)
-        if id(amounts) not in memo:
-            held = {Decimal(a.shown) for a in amounts
+        if not level:
+            thing = _LEFT_THING.match(low, mention.end)
+            thing = thing and thing[1]
+        # "2 tickets left": the stock of tickets, when the evidence counts them apart
+        # (``tickets_remaining`` beside an add-on's ``available``)
+        thing = _COUNTER_NOUNS.get(thing) or noun(thing) if thing else None
+        key = (id(amounts), thing)
+        if key not in memo:
+            things = [a for a in amounts if thing in a.words] if thing else ()
+            held = {Decimal(a.shown) for a in things or amounts
                     if a.state in ("some", "zero") and a.shown.isdigit()}
-            memo[id(amounts)] = held, ", ".join(str(level) for level in sorted(held)[:3])
-        levels, shown = memo[id(amounts)]
+            memo[key] = held, ", ".join(str(level) for level in sorted(held)[:3])
+        levels, shown = memo[key]
         if levels and mention.value not in levels:
             findings.append(_new_finding(
                 mention.kind, mention.text, plain_decimal(mention.value), mention.start,
