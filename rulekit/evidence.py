@@ -78,8 +78,8 @@ from rulekit.scan.figures import FALL_BEFORE, RISE_BEFORE, change_word_before, c
 from rulekit.sweep_codes import (POSITION_WORDS, code_like, code_near, code_run, glued_forms,
                                  hex_id, list_marker, phone_digits, phone_field, phones_in,
                                  shortcut, spaced_code)
-from rulekit.units import (EXCLUDED, INCLUDED, KIND_OF, UNIT_OF, compound_durations, named_base,
-                           named_tax_basis, named_units, names_tax, glued_unit,
+from rulekit.units import (ALONE_AMBIGUOUS, EXCLUDED, INCLUDED, KIND_OF, UNIT_OF, compound_durations,
+                           named_base, named_tax_basis, named_units, names_tax, glued_unit,
                            of_kinds_written, unit_after, unit_named, PRESSURE_UNIT,
                            may_write_pressure, pressure_pairs, pressure_part)
 
@@ -241,6 +241,33 @@ _PLACE_CODE_NAME = re.compile(
 # a code, whose digits back the code as written, never a quantity (``postcode_name``).
 _POSTCODE_WORDS = frozenset(("postcode", "zip", "zipcode", "postalcode", "plz"))
 _POSTCODE_PAIRS = frozenset((("zip", "code"), ("postal", "code"), ("post", "code")))
+# Fields named for a street and its house number ("street", "streetAddress", "address",
+# "address_line1", "addressLine1", "shipping_address", Stripe's "address": {"line1": ...}):
+# a name, whose digits back the address as written, never a quantity (``street_field``).
+_STREET_WORDS = frozenset(("street", "strasse", "straße", "rue", "calle"))
+_ADDRESS_KINDS = frozenset("street shipping billing delivery postal home mailing physical pickup "
+                           "return store shop office business full formatted".split())
+# A house number in a text, after its street ("Invalidenstr. 12", "Berliner Straße 12",
+# "Kalverstraat 92", "Via Roma 12", "Calle Mayor 5": ``_STREET_BEFORE``, read back from the
+# number) or before it ("12 rue de Rivoli", "12, avenue Foch", "221 Baker Street", "10 Downing
+# St": ``_STREET_AFTER``, read on from it): a name as a field named for a street holds one.
+# Read only in a text that holds a word of ``_STREET_CUE``, at a number's digits.
+_STREET_BEFORE = re.compile(
+    r"(?:[Ss]tra(?:ß|ss)e|[Ss]tr\.|(?<=[^\W\d_])(?:gasse|weg|allee|platz|damm|ufer|straat|"
+    r"laan|gracht|plein|steeg|kade)"
+    r"|(?<![^\W\d_])(?:Via|Viale|Corso|Piazza|Calle|Avenida|Rua|Travessa)"
+    r"(?:[ \u00a0]+(?:[A-Z\u00c0-\u00dd][^\W\d_]*|d[aeiou]|de[il]?|della|dos|das)){1,4},?)"
+    r"[ \u00a0]?\Z")
+_STREET_AFTER = re.compile(
+    r"(?:[ \u00a0]?(?:bis|ter|[A-Za-z])(?![^\W_]))?,?[ \u00a0]+"
+    r"(?:(?i:rue|avenue|av\.|boulevard|chemin|all\u00e9e|impasse|quai)(?![^\W_])"
+    r"|bd\.?[ \u00a0]+(?=[A-Z])"         # (not "3 BD", three bedrooms)
+    r"|(?:[A-Z][^\W\d_]*[ \u00a0]+){1,3}(?:Street|St\.?|Road|Rd\.?|Avenue|Ave\.?|Lane|Ln\.?|"
+    r"Drive|Boulevard|Blvd\.?|Way|Place|Court|Terrace|Square)(?![^\W_]))")
+_STREET_CUE = re.compile(r"[Ss]tr|gasse|weg|allee|platz|damm|ufer|laan|gracht|plein|steeg|kade|"
+                         r"Via |Viale |Corso |Piazza |Calle |Avenida |Rua |Travessa |[Rr]ue|"
+                         r"[Aa]venue|[Aa]v\.|oulevard|[Bb]d|hemin|llée|mpasse|quai|St|Rd|"
+                         r"Road|Ave|Lane|Ln|Drive|Blvd|Way|Place|Court|Terrace|Square")
 # Money in minor units by its field's name, for fields no ruleset declares: named like minor
 # units ("total_minor"), by the precision of the amount's currency.
 _MINOR_NAME = re.compile(r"_minor(?:_units)?$", re.IGNORECASE)
@@ -917,12 +944,12 @@ class Evidence:
                     name[:-3] + {"MIN": "MAX", "Min": "Max"}.get(name[-3:], "max")
                     in _holder(self.raw, figure.path)):
                 # "delivery_time_min" beside "delivery_time_max": a minimum, not minutes
-                named = (frozenset(), named[1])
+                named = (named[0] - {"minute"}, named[1])
             if not named[0] and pressure_part(name) is not None:
                 named = (frozenset((PRESSURE_UNIT,)), named[1])     # "diastolic": 82 in mmHg
             if figure.whole and not named[0]:
                 if unit_fields is None:
-                    unit_fields = any(key.lower().endswith(("unit", "units", "uom", "measure"))
+                    unit_fields = any(key.lower().endswith(_UNIT_KEY_ENDS)
                                       for key in _keys_in(self.raw))
                 # a sibling says the unit: {"weight": 1.2, "weight_unit": "kg"}
                 money = _money_name(name) and figure.currency not in (None, "%", NO_MONEY)
@@ -937,6 +964,13 @@ class Evidence:
                     # a price beside a row's "unit": "kg" is per kg, "$3.50 per lb" is flagged
                     # (as its name's last word says it: not a total, an amount)
                     named = (named[0], frozenset((per_unit,)))
+            if (not (named[0] or named[1]) or name.lower() in ALONE_AMBIGUOUS) \
+                    and (inherited := _parent_units(figure.path)) is not None \
+                    and not _money_name(name):
+                # {"transit_days": {"min": 2, "max": 3}}, {"dimensions_cm": {"h": 20}}: the
+                # object's name says the unit of the numbers its names say none of (an "h"
+                # there is a height, no hour)
+                named = inherited
             if not named[0] and figure.currency not in (None, "%", NO_MONEY) \
                     and (figure.decimals or _money_name(name)) and not _MEASURE_NAME.search(name):
                 # an amount: a field named for money, or a fraction beside a currency (a whole
@@ -1484,7 +1518,7 @@ def _percent_siblings(node: Mapping) -> frozenset[str]:
             marked.add(field)
         else:
             marked.update([name for name in _VALUE_FIELDS if name in node] or ["amount"])
-            if str(key).casefold() in _ROW_UNIT_KEYS:
+            if str(key).casefold() in _ROW_UNIT_KEYS or key in _ROW_UNIT_KEYS:
                 # a row's unit is its range's too: "reference_range": "4.0-5.6" beside
                 # "unit": "%" backs "4.0-5.6%"
                 marked.update(name for name in node if isinstance(name, str)
@@ -1495,7 +1529,7 @@ def _percent_siblings(node: Mapping) -> frozenset[str]:
 # The fields that name the unit of a whole row ({"test": "HbA1c", "value": 6.1, "unit": "%",
 # "reference_range": "4.0-5.6"}), and the words of the fields that hold its range, whose
 # numbers are in the row's unit too.
-_ROW_UNIT_KEYS = ("unit", "units", "uom", "unit_of_measure")
+_ROW_UNIT_KEYS = ("unit", "units", "uom", "unit_of_measure", "unitText", "unitCode")
 _RANGE_WORDS = frozenset({"range", "ref", "reference", "normal"})
 _RANGE_END_WORDS = frozenset({"low", "high", "lower", "upper", "limit", "bound"})
 
@@ -2356,6 +2390,9 @@ class _Builder:
             self._name(text, mentions, path, keys)  # "94105-1234", "10115": a code, no figures
             self.postcodes.add(" ".join(text.split()).casefold())
             return
+        if keys and not leaf.plain_number and street_field(keys):
+            self._name(text, mentions, path, keys)  # "Invalidenstraße 12": a house number
+            return
         if leaf.plain_number and self._code_digits(stripped, keys):
             return
         if keys and stripped[:1].isdigit() and self._grouped_code(stripped, keys):
@@ -2429,6 +2466,8 @@ class _Builder:
                         skip.add(at)
                         if not mention.glued:       # (a glued token is a name as well)
                             self._not_quantity(mention, f"the phone number '{shown}'")
+        if _STREET_CUE.search(text) is not None:
+            self._house_numbers(text, mentions, skip)
         run_span = (0, 0)
         for at, mention in enumerate(mentions):
             if mention.kind != "number" or mention.value is None or (
@@ -2485,6 +2524,31 @@ class _Builder:
                 skip.add(at)
                 self._not_quantity(mention, f"the position '{shown}'")
         return frozenset(skip)
+
+    def _house_numbers(self, text: str, mentions: Sequence[Mention], skip: set[int]) -> None:
+        """The house numbers of a text's addresses (``_STREET_BEFORE``, ``_STREET_AFTER``:
+        "Invalidenstr. 12", "12 rue de Rivoli", "221 Baker Street"): each address is a name,
+        and its number no figure (rule 4: "12 €" for a fee of 12.48 is no rounding the
+        address backs)."""
+        for at, mention in enumerate(mentions):
+            if mention.kind != "number" or mention.currency is not None or mention.percent \
+                    or not mention.text.isdigit() or len(mention.text) > 5:
+                continue
+            start, end = mention.start, mention.end
+            after = _STREET_AFTER.match(text, end)
+            if after is not None:
+                begin, stop = start, after.end()
+            elif (before := _STREET_BEFORE.search(text, max(0, start - 48), start)) is not None \
+                    and text[end:end + 1] not in ("%", "\u00a0%"):
+                begin, stop = before.start(), end
+                while begin and text[begin - 1].isalpha():
+                    begin -= 1      # the whole word: "Invalidenstr. 12", not "str. 12"
+            else:
+                continue
+            skip.add(at)
+            address = " ".join(text[begin:stop].split()).strip(" ,")
+            self.names.add(address.casefold())
+            self._not_quantity(mention, f"the house number of '{address}'")
 
     def _pressures(self, text: str, mentions: Sequence[Mention], keys: tuple[str, ...]
                    ) -> None:
@@ -2846,6 +2910,21 @@ def postcode_name(name: str) -> bool:
     return bool(words) and (words[-1] in _POSTCODE_WORDS or words[-2:] in _POSTCODE_PAIRS)
 
 
+def street_field(keys: tuple[str, ...]) -> bool:
+    """Whether the field at the end of ``keys`` holds a street and its house number:
+    ``street``, ``streetAddress``, ``address``, ``shipping_address``, ``address_line1``,
+    ``addressLine1``, ``address1``, a ``line1`` of an ``address`` (not ``email_address``,
+    ``ip_address``)."""
+    words = key_words(keys[-1])
+    if not words:
+        return False
+    if words[-1] in _STREET_WORDS or words[-2:] in (("address", "line"), ("addr", "line")):
+        return True
+    if words[-1] == "address":
+        return len(words) == 1 or words[-2] in _ADDRESS_KINDS
+    return words == ("line",) and len(keys) > 1 and "address" in key_words(keys[-2])
+
+
 def _read_leaf(text: str, locale: str) -> _Leaf:
     if len(text) > _CACHED_LEAF_LENGTH:
         return _read_leaf_uncached(text, locale)
@@ -2941,9 +3020,32 @@ _WINDOW_UNITS = {"d": "day", "day": "day", "days": "day", "h": "hour", "hr": "ho
 # "<field>_uom" ({"weight": 1.2, "weight_unit": "kg"}); a row's "unit" names that of the
 # numbers the row measures (``_ROW_UNIT_KEYS``, ``_row_measures``: {"value": 23, "unit": "kg"}).
 _UNIT_KEYS = ("{}_unit", "{}Unit", "{}_uom")
+# How the names of the fields that name a unit end (these and ``_ROW_UNIT_KEYS``), lower-cased:
+# the cheap test that any may be there.
+_UNIT_KEY_ENDS = ("unit", "units", "uom", "measure", "unittext", "unitcode")
 # The names of a reading's value in a row of a list, to which the unit of the object holding
 # the list reaches: ``{"unit": "mg/dL", "readings": [{"value": 112, "fasting": 8}]}``.
 _READING_WORDS = frozenset("value result reading measurement level quantity".split())
+
+
+# Words of an object's name that make it a bucket of time its numbers were counted in, not
+# their unit ({"this_month": {"orders": 12}}).
+_BUCKET_WORDS = frozenset({"this", "current", "next", "by", "each", "every", "today"})
+
+
+def _parent_units(path: str) -> tuple[frozenset[str], frozenset[str]] | None:
+    """The units the name of the object holding the field at ``path`` says its numbers are in
+    or per (``named_units``): ``transit_days``, ``dimensions_cm``, ``weight_kg``; None for an
+    item of a list, a name of one word (``month``, ``h``: a bucket or a letter) or one that
+    names no unit."""
+    steps = path.rsplit(".", 2)
+    if len(steps) < 3 or "[" in steps[1]:
+        return None
+    words = key_words(steps[1])
+    if len(words) < 2 or not _BUCKET_WORDS.isdisjoint(words):
+        return None
+    named = named_units(steps[1])
+    return named if named[0] or named[1] else None
 
 
 def _holder(raw: Any, path: str) -> Mapping:

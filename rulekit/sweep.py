@@ -2631,7 +2631,8 @@ _CJK_WINDOW_UNITS = {"日間": "day", "日": "day", "天": "day", "일간": "day
                      "个月": "month", "個月": "month", "年間": "year", "年": "year"}
 
 
-_TIME_UNITS = frozenset({"second", "minute", "hour", "day", "week", "month", "year"})
+_TIME_UNITS = frozenset({"second", "minute", "hour", "day", "business-day", "week", "month",
+                         "year"})
 
 
 def _window_said(text: str, mention: Mention, lang: str = "en") -> tuple[str, bool] | None:

@@ -26,6 +26,10 @@ _WORDS = {
     "minute": "minute minutes min mins",
     "hour": "hour hours hr hrs h",
     "day": "day days",
+    # a working day: another unit than a calendar day when either side says it ("2-3 days"
+    # for 2-3 business days promises a quicker delivery)
+    "business-day": "business_day business_days business-day business-days working_day "
+                    "working_days working-day working-days workday workdays",
     # a night's stay: a hotel's price per night, a stay of 3 nights
     "night": "night nights",
     "week": "week weeks wk wks",
@@ -92,7 +96,7 @@ UNIT_OF = {word.replace("_", " "): unit for unit, words in _WORDS.items() for wo
 # What each unit measures: a unit written in the evidence's text holds its number in that unit
 # among the units of its kind only (``of_kinds_written``). A night's stay is its own kind.
 _KINDS = {
-    "time": "millisecond second minute hour day week month year",
+    "time": "millisecond second minute hour day business-day week month year",
     "night": "night",
     "mass": "kilogram gram milligram microgram pound ounce tonne ton",
     "length": "kilometre metre centimetre millimetre mile foot inch yard",
@@ -195,14 +199,34 @@ def concentration_after(text: str, end: int) -> str | None:
     return _concentration(found[1], found[2]) if found else None
 
 
+# The codes of UN/CEFACT's Recommendation 20 that a schema.org QuantitativeValue's "unitCode"
+# writes ({"value": 2.5, "unitCode": "KGM"}): read as written, in capitals only.
+_UNECE_CODES = {"KGM": "kilogram", "GRM": "gram", "MGM": "milligram", "LBR": "pound",
+                "ONZ": "ounce", "TNE": "tonne", "KMT": "kilometre", "MTR": "metre",
+                "CMT": "centimetre", "MMT": "millimetre", "INH": "inch", "FOT": "foot",
+                "SMI": "mile", "LTR": "litre", "MLT": "millilitre", "SEC": "second",
+                "MIN": "minute", "HUR": "hour", "DAY": "day", "WEE": "week", "MON": "month",
+                "ANN": "year", "P1": PERCENT}
+
+
 def unit_named(word: str) -> str | None:
-    """The unit a field's value names ({"unit": "mg/dL"}, "kg", "%", "mm[Hg]"), or None."""
-    word = " ".join(word.strip().lower().split())
+    """The unit a field's value names ({"unit": "mg/dL"}, "kg", "%", "mm[Hg]", UN/CEFACT's
+    "KGM"; a unit in words of English or of any language of ``_OTHER``: "business_days",
+    "Werktage", "jours ouvrés"), or None."""
+    stripped = word.strip()
+    if stripped in _UNECE_CODES:
+        return _UNECE_CODES[stripped]
+    word = " ".join(stripped.lower().replace("_", " ").split())
     if word in ("%", "percent", "pct"):
         return PERCENT
     unit = UNIT_OF.get(word)
     if unit is None and (found := _CONCENTRATION.fullmatch(word)) is not None:
         unit = _concentration(found[1], found[2])
+    if unit is None and word.replace(" ", "").isalpha():
+        # a unit in words of another language: "Werktage", "jours ouvrés", "Stunden"
+        for other in _OTHER_READERS.values():
+            if (unit := other.units.get(word)) is not None:
+                break
     return unit
 
 
@@ -215,8 +239,8 @@ def of_kinds_written(written: frozenset[str]) -> frozenset[str]:
     return written | frozenset(unit for unit, kind in KIND_OF.items() if kind not in kinds)
 
 # The plurals that are no unit's name with an "s": "feet", "inches".
-_PLURALS = {"foot": "feet", "inch": "inches", "IU": "IU", "kilowatt-hour": "kilowatt-hours",
-            "watt-hour": "watt-hours", "milliamp-hour": "milliamp-hours",
+_PLURALS = {"foot": "feet", "inch": "inches", "business-day": "business days", "IU": "IU",
+            "kilowatt-hour": "kilowatt-hours", "watt-hour": "watt-hours", "milliamp-hour": "milliamp-hours",
             "square-foot": "square feet", "square-metre": "square metres",
             "square-kilometre": "square kilometres", "square-mile": "square miles",
             "square-yard": "square yards", "cubic-metre": "cubic metres",
@@ -267,6 +291,9 @@ def _bits_or_bytes(written: str, unit: str) -> str:
 # so is "s" after "per" (``req_per_s``).
 _NAME_AMBIGUOUS = frozenset({"min", "mins", "sec", "secs", "mo", "mos", "h", "g", "l", "dl", "ug",
                              "ha", "ac"})
+# Those that may be a name's only word ({"h": 20}, {"l": 40}): the unit of the object holding
+# it comes first (``dimensions_cm``: an "h" there is a height).
+ALONE_AMBIGUOUS = frozenset(word for word in _NAME_AMBIGUOUS if len(word) == 1)
 # Periods read only after a word of per or in a field's name after "per" (never as a count:
 # "2 quarters", "Q3"): "$120 per quarter", "a fortnight", "per semester".
 _PER_ONLY = {"s": "second", "quarter": "quarter", "qtr": "quarter", "fortnight": "fortnight",
@@ -369,7 +396,10 @@ def _area_words(words: list[str]) -> list[str]:
         return words
     joined: list[str] = []
     for word in words:
-        if joined and (word == "2" or joined[-1].lower() in ("sq", "square")) and (
+        if joined and joined[-1].lower() in ("business", "working") \
+                and word.lower() in ("day", "days"):
+            joined[-1] = f"{joined[-1]} {word}"     # ``transit_business_days``: one unit
+        elif joined and (word == "2" or joined[-1].lower() in ("sq", "square")) and (
                 pair := f"{joined[-1]}{'' if word == '2' else ' '}{word}".lower()) in UNIT_OF:
             joined[-1] = pair
         elif joined and word.lower() in _CONC_VOLUME_OF and (unit := _concentration_of(
@@ -553,7 +583,10 @@ _NOT_ELIDED = r"(?![\'’](?<=[lL][\'’]))"
 # A unit right after a number: "2 years", "2-year", "23kg", "5 business days", "48 hrs", maybe
 # with one of these words between.
 _FILLERS = "business working calendar full whole more additional extra further"
-_UNIT_AFTER = re.compile(rf"[ \u00a0-]?(?:(?:{_alternation(_FILLERS.split())})[ \u00a0-])?"
+# (but "business days" and "working days" are a unit of their own: a working day)
+_NOT_WORKING_DAY = r"(?!(?:business|working)[ \u00a0-]days?(?![a-z]))"
+_UNIT_AFTER = re.compile(rf"[ \u00a0-]?(?:{_NOT_WORKING_DAY}(?:{_alternation(_FILLERS.split())})"
+                         rf"[ \u00a0-])?"
                          rf"({UNIT_WORDS})(?![a-z0-9]){_NOT_ELIDED}", re.IGNORECASE | re.ASCII)
 # What a number is per, up to two words after it: "600 requests per second", "600/min", "600
 # req/s", "$9.99 a month", "5 times a week".
@@ -574,10 +607,11 @@ _PER_ADVERBS = {"annually": "year", "yearly": "year", "monthly": "month", "weekl
 
 
 # The words of other languages, by the locale's language: for each unit, its words (read after
-# a number, like ``_WORDS``; German compounds too: "2-jährige", "2-Jahres-Garantie", "5
-# Werktage"); the words that may stand between the number and its unit ("2 weitere Monate");
-# the words before what a number is per ("pro Sekunde", "par an", "al mes", "a la semana",
-# "por mês", "per uur"; "_" for a space), those written glued to it ("l'an", "all'anno"); and
+# a number, like ``_WORDS``, "_" for a space; German compounds too: "2-jährige",
+# "2-Jahres-Garantie", "5 Werktage"; a working day is its own unit: "5 Werktage", "5 jours
+# ouvrés", "5 giorni lavorativi"); the words that may stand between the number and its unit
+# ("2 weitere Monate"); the words before what a number is per ("pro Sekunde", "par an", "al
+# mes", "a la semana", "por mês", "per uur"; "_" for a space), those written glued to it ("l'an", "all'anno"); and
 # the words that say per what alone ("monatlich", "mensuels"). A field's name is still read in
 # English only.
 _OTHER = {
@@ -586,9 +620,10 @@ _OTHER = {
         "second": "sekunde sekunden sek",
         "minute": "minute minuten minütige minütigen minütiger",
         "hour": "stunde stunden std stündige stündigen stündiger",
-        "day": "tag tage tagen tages tägige tägigen tägiger werktag werktage werktagen "
-               "arbeitstag arbeitstage arbeitstagen kalendertag kalendertage kalendertagen "
-               "geschäftstag geschäftstage geschäftstagen",
+        "day": "tag tage tagen tages tägige tägigen tägiger kalendertag kalendertage "
+               "kalendertagen",
+        "business-day": "werktag werktage werktagen werktags arbeitstag arbeitstage "
+                        "arbeitstagen geschäftstag geschäftstage geschäftstagen",
         "night": "nacht nächte nächten",
         "week": "woche wochen wöchige wöchigen wöchiger",
         "month": "monat monate monaten monats monatige monatigen monatiger",
@@ -601,7 +636,9 @@ _OTHER = {
          "stündlich": "hour"}),
     "fr": ({
         "millisecond": "milliseconde millisecondes", "second": "seconde secondes",
-        "hour": "heure heures", "day": "jour jours", "night": "nuit nuits", "week": "semaine semaines",
+        "hour": "heure heures", "day": "jour jours",
+        "business-day": "jour_ouvré jours_ouvrés jour_ouvrable jours_ouvrables",
+        "night": "nuit nuits", "week": "semaine semaines",
         "month": "mois", "year": "an ans année années", "kilogram": "kilo kilos",
         "pound": "livre livres", "ounce": "once onces", "kilometre": "kilomètre kilomètres",
         "metre": "mètre mètres", "centimetre": "centimètre centimètres",
@@ -614,6 +651,8 @@ _OTHER = {
     "es": ({
         "millisecond": "milisegundo milisegundos", "second": "segundos seg segs",
         "minute": "minuto minutos", "hour": "hora horas", "day": "día días dia dias",
+        "business-day": "día_hábil días_hábiles dia_habil dias_habiles día_laborable "
+                        "días_laborables",
         "night": "noche noches", "week": "semana semanas", "month": "mes meses", "year": "año años",
         "kilogram": "kilogramo kilogramos kilo kilos", "gram": "gramo gramos",
         "pound": "libra libras", "ounce": "onza onzas", "tonne": "tonelada toneladas",
@@ -628,6 +667,7 @@ _OTHER = {
     "it": ({
         "millisecond": "millisecondo millisecondi", "second": "secondi sec",
         "minute": "minuto minuti", "hour": "ora ore", "day": "giorno giorni gg",
+        "business-day": "giorno_lavorativo giorni_lavorativi giorno_feriale giorni_feriali",
         "night": "notte notti", "week": "settimana settimane", "month": "mese mesi", "year": "anno anni",
         "kilogram": "chilogrammo chilogrammi chilo chili", "gram": "grammo grammi",
         "pound": "libbra libbre", "ounce": "oncia once", "tonne": "tonnellata tonnellate",
@@ -642,6 +682,7 @@ _OTHER = {
     "pt": ({
         "millisecond": "milissegundo milissegundos", "second": "segundos seg",
         "minute": "minuto minutos", "hour": "hora horas", "day": "dia dias",
+        "business-day": "dia_útil dias_úteis",
         "night": "noite noites", "week": "semana semanas", "month": "mês meses", "year": "ano anos",
         "kilogram": "quilograma quilogramas quilo quilos", "gram": "grama gramas",
         "pound": "libra libras", "ounce": "onça onças", "tonne": "tonelada toneladas",
@@ -655,7 +696,8 @@ _OTHER = {
          "semanais": "week"}),
     "nl": ({
         "millisecond": "milliseconde milliseconden", "second": "seconde seconden",
-        "minute": "minuut minuten", "hour": "uur uren", "day": "dag dagen werkdag werkdagen",
+        "minute": "minuut minuten", "hour": "uur uren", "day": "dag dagen",
+        "business-day": "werkdag werkdagen",
         "night": "nacht nachten", "week": "weken", "month": "maand maanden", "year": "jaar jaren",
         "kilogram": "kilo kilo's", "pound": "pond", "mile": "mijl mijlen", "foot": "voet",
         "inch": "duim"},
@@ -677,12 +719,13 @@ class _Reader:
     def __init__(self, units: dict[str, str], fillers: str, bases: str, glued: str,
                  adverbs: dict[str, str], per_only: dict[str, str]):
         self.units = dict(UNIT_OF)
-        self.units.update({word: unit for unit, words in units.items()
+        self.units.update({word.replace("_", " "): unit for unit, words in units.items()
                            for word in words.split()})
         self.alone = {**adverbs, **per_only}
         words = _alternation(self.units)
         fill = _alternation((_FILLERS + " " + fillers).split())
-        self.unit = re.compile(rf"[ \u00a0-]?(?:(?:{fill})[ \u00a0-])?({words})(?![^\W_])"
+        self.unit = re.compile(rf"[ \u00a0-]?(?:{_NOT_WORKING_DAY}(?:{fill})[ \u00a0-])?"
+                               rf"({words})(?![^\W_])"
                                rf"{_NOT_ELIDED}", re.IGNORECASE)
         spaced = _alternation(word.replace("_", " ")
                               for word in ("per a an each every " + bases).split())
@@ -705,7 +748,8 @@ class _CjkReader:
 
     _UNITS = {"millisecond": "毫秒 ミリ秒", "second": "秒 秒間 秒钟 秒鐘",
               "minute": "分钟 分鐘 分間", "hour": "小时 小時 時間 个小时 個小時",
-              "day": "天 日間", "week": "周 週 週間 个星期 個星期",
+              "day": "天 日間", "business-day": "工作日 个工作日 個工作日 営業日",
+              "week": "周 週 週間 个星期 個星期",
               "month": "个月 個月 ヶ月 か月 カ月 ケ月", "year": "年 年間",
               "kilogram": "公斤 千克 キロ キログラム", "gram": "克 グラム", "pound": "磅 ポンド",
               "kilometre": "公里 千米 キロメートル", "metre": "米 メートル",
@@ -719,7 +763,8 @@ class _CjkReader:
         self.units = {**UNIT_OF, **cjk}
         self.alone = self._PER
         self.unit = re.compile(
-            rf"[ \u00a0-]?(?:(?:{_alternation(_FILLERS.split())})[ \u00a0-])?({UNIT_WORDS})"
+            rf"[ \u00a0-]?(?:{_NOT_WORKING_DAY}(?:{_alternation(_FILLERS.split())})[ \u00a0-])?"
+            rf"({UNIT_WORDS})"
             rf"(?![a-zA-Z0-9]){_NOT_ELIDED}|[ \u00a0]?({_alternation(cjk)})(?![0-9０-９级級生度年])"
             rf"(?<![周週](?=[一二三四五六七日天末]))",
             re.IGNORECASE)

@@ -319,11 +319,15 @@ def inside_written_name(text: str, start: int, end: int, names: Iterable[str],
             offset = max(0, end - size)
             written = text[offset:start + size]
             window = written.casefold()
-            if len(window) != len(written):
-                continue                    # "ß" casefolds to "ss": offsets would not hold
+            # "ß" casefolds to "ss": each folded character's place in ``written``
+            places = None if len(window) == len(written) else \
+                [i for i, c in enumerate(written) for _ in c.casefold()]
             at = window.find(part)
             while at >= 0:
-                s, e = offset + at, offset + at + size
+                if places is None:
+                    s, e = offset + at, offset + at + size
+                else:
+                    s, e = offset + places[at], offset + places[at + size - 1] + 1
                 if s <= start and end <= e and _stands_alone(text, s, e):
                     return name
                 at = window.find(part, at + 1)
