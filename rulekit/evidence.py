@@ -1136,6 +1136,30 @@ class Evidence:
         return frozenset(tops - other)
 
     @functools.cached_property
+    def score_scale_ends(self) -> frozenset[Decimal]:
+        """The numbers the evidence holds only as an end of a score's scale: its top in a field
+        named for one (``_SCALE_FIELD``: ``points_possible``, ``grademax``, ``gpa_scale``,
+        ``max_score``), its bottom (``_SCALE_BOTTOM_FIELD``: ``grademin``, ``min_score``), or
+        a range text of one (``_SCALE_RANGE_FIELD``: Moodle's ``rangeformatted``). Such a
+        number backs only the scale said as one ("34 out of 40", "34/40", "on a 4.0 scale",
+        "a 40-point quiz", "from 0 to 20"), never a score ("40/40", "she earned 20 points", "a
+        4.0 GPA" for a null score or a 3.67): ``rulekit.sweep``. Read once per index."""
+        ends: set[Decimal] = set()
+        other: set[Decimal] = set()     # (a game's best_score is the player's, no top)
+        for figure in self.figures:
+            if figure.percent:
+                continue
+            path = figure.path
+            if (_SCALE_FIELD.search(path) is not None and figure.whole
+                    and not path.rsplit(".", 1)[-1].lower().startswith("best_score")) \
+                    or _SCALE_BOTTOM_FIELD.search(path) is not None \
+                    or _SCALE_RANGE_FIELD.search(path) is not None:
+                ends.add(figure.value)
+            else:
+                other.add(figure.value)
+        return frozenset(ends - other)
+
+    @functools.cached_property
     def row_name_texts(self) -> frozenset[str]:
         """The names of the evidence's rows (``_named_rows``: a ``name``, a ``title``, a
         ruleset's ``mentioned as`` field), case-folded, of three characters or more: a clause
@@ -3150,11 +3174,25 @@ def _counts_what_is_left(words: list[str]) -> bool:
     return _LEFT_NOT_STOCK.isdisjoint(counted) and any(word.isalpha() for word in counted)
 
 
-# The last key of a field that stores the scale of a rating (``Evidence.rating_scales``), in
-# snake, camel or kebab case: max_rating, maxRating, best_rating, bestRating, rating_scale,
-# rating_max, max_score, score_scale, out_of, outOf, scale, max_stars.
-_SCALE_FIELD = re.compile(r"(?i)[.$](?:(?:max|best)[_-]?(?:rating|score|stars?)|(?:rating|score)"
-                          r"[_-]?(?:scale|max)|out[_-]?of|scale)\Z")
+# The last key of a field that stores the scale of a rating or a score (``Evidence.rating_scales``),
+# in snake, camel or kebab case: max_rating, maxRating, best_rating, bestRating, rating_scale,
+# rating_max, max_score, score_scale, out_of, outOf, scale, max_stars; and the maximum of a grade
+# or a test: Canvas's points_possible, possible_points, max_points, Moodle's grademax, gpa_scale,
+# max_gpa, grade_scale, grading_scale, max_marks, full_marks, total_marks, note_max, bareme.
+# Not total_points (a loyalty balance, a team's total) nor a bare max_ (``scale_tops`` reads
+# those as a scale's top only when said as "5/5").
+_SCALE_FIELD = re.compile(r"(?i)[.$](?:(?:max|best|maximum)[_-]?(?:rating|score|stars?|points?|"
+                          r"grade|gpa|marks?|note)|(?:rating|score|gpa|grade|grading|points?|"
+                          r"marks?|note)[_-]?(?:scale|max|maximum|possible)|possible[_-]?points?|"
+                          r"(?:full|total)[_-]?marks|out[_-]?of|scale|bar[eè]me)\Z")
+# The last key of a field that stores the bottom of a score's scale (``Evidence.score_scale_ends``):
+# Moodle's grademin, min_score, scale_min, min_gpa, note_min.
+_SCALE_BOTTOM_FIELD = re.compile(r"(?i)[.$](?:(?:min|minimum)[_-]?(?:rating|score|stars?|points?|"
+                                 r"grade|gpa|marks?|note|scale)|(?:rating|score|gpa|grade|"
+                                 r"grading|points?|marks?|note|scale)[_-]?(?:min|minimum))\Z")
+# The last key of a text that says a score's range: Moodle's rangeformatted ("0,00&ndash;20,00").
+_SCALE_RANGE_FIELD = re.compile(r"(?i)[.$](?:range|range[_-]?formatted|(?:grade|score|rating|"
+                                r"points?|marks?|note)[_-]?range|range[_-]?(?:grade|score))\Z")
 # A level on a scale in a text: "3/5", "4.6 / 5" (not a date's "12/03/2026").
 _SCALE_PAIR = re.compile(r"(?<![\d.,/])(\d{1,3}(?:[.,]\d{1,2})?)[ \u00a0]?/[ \u00a0]?(\d{1,3})"
                          r"(?![\d/.,]\d|[\d/])")

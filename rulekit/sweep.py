@@ -64,6 +64,7 @@ from rulekit import dates
 from rulekit.assent import _SENTENCE_END, agreement, assent_near, endorsed
 from rulekit.sweep_free import asked_free_held, may_say_free
 from rulekit.sweep_minor import judge_minor
+from rulekit.sweep_scales import said_as_scale_end, scale_end_message
 from rulekit.evidence import (_ANY_INDEX, _WORD, NO_MONEY, Evidence, RowRule, Withheld,
                               _money_name, _relative, _site, _url, month_part, name_words, noun,
                               queryless_url, said_as_year)
@@ -595,8 +596,11 @@ def sweep(text: str, evidence: Evidence, settings: SweepSettings = SweepSettings
     paid = evidence.paid_shares
     # "5/5" for ``spice_level: "3/5"``: a number held only as a scale's top is no level
     tops = evidence.scale_tops if "/" in text or "out of" in low else None
+    # "40/40", "she earned 20 points" for ``points_possible: 40`` and a null score: a number
+    # held only as an end of a score's scale backs only that scale (``rulekit.sweep_scales``)
+    ends = evidence.score_scale_ends
     guarded = directed or ranking or changes or measured or stating or other_changes or taxed \
-        or paid or tops
+        or paid or tops or ends
     judge_mention = judge.mention
     findings = frequencies
     reported: set[tuple[int, int]] = set()
@@ -650,7 +654,9 @@ def sweep(text: str, evidence: Evidence, settings: SweepSettings = SweepSettings
                         and _stated_change_other(text, mention, other_changes)[0])
                     or (paid and mention.percent and value in paid
                         and _said_as_discount(text, mention))
-                    or (tops and value in tops and _RATED_ON.match(text, mention.end)))):
+                    or (tops and value in tops and _RATED_ON.match(text, mention.end))
+                    or (ends and value in ends and not mention.percent
+                        and not said_as_scale_end(text, mention)))):
             continue    # an ordinal may be a day with its weekday ("Tuesday the 3rd")
         if kind == "url" and not mention.text.startswith("/") and _url(mention.text) in urls \
                 and not _may_be_link_text(text, mention):
@@ -2716,6 +2722,11 @@ class _Judge:
             return None
         if value in self.from_slots:
             return None     # code put it there
+        if mention.currency is None and not mention.percent \
+                and value in self.evidence.score_scale_ends \
+                and not said_as_scale_end(self.text, mention):
+            return self._finding(mention, "unsupported_number", scale_end_message(
+                mention.text.strip(), plain_decimal(value)))
         if mention.currency is None and value in self.evidence.scale_tops \
                 and _RATED_ON.match(self.text, mention.end):
             return self._finding(mention, "unsupported_number", f"{mention.text.strip()} is "
