@@ -1160,6 +1160,29 @@ class Evidence:
         return frozenset(ends - other)
 
     @functools.cached_property
+    def test_scales(self) -> frozenset[tuple[Decimal, Decimal]]:
+        """The score and the well-known scale of each standardized test's score the evidence
+        holds (``_TEST_SCALES``: ``sat_total: 1450`` is (1450, 1600), ``act_composite: 32``
+        (32, 36), ``ib_total: 38`` (38, 45), ``cumulative_gpa: 3.67`` (3.67, 4)), when the object
+        holding it stores no scale of its own (``_SCALE_FIELD``, which decides then): "1450 out
+        of 1600", "38/45" say the test's scale, as "4 out of 5" says a rating's. Read once."""
+        pairs: set[tuple[Decimal, Decimal]] = set()
+        for figure in self.figures:
+            if not figure.whole or figure.percent or figure.currency or figure.value <= 0:
+                continue
+            name = figure.path.rsplit(".", 1)[-1]
+            words = key_words(name) if "[" not in name else ()
+            for word in words:
+                # the smallest scale at or above the score: a section's, a subject's, or the
+                # total's (sat_math 760 is out of 800, sat_total 1450 out of 1600)
+                top = min((t for t in _TEST_SCALES.get(word, ()) if t >= figure.value),
+                          default=None)
+                if top is not None and not any(_SCALE_FIELD.search("." + str(key)) for key
+                                               in _holder(self.raw, figure.path)):
+                    pairs.add((figure.value, top))
+        return frozenset(pairs)
+
+    @functools.cached_property
     def row_name_texts(self) -> frozenset[str]:
         """The names of the evidence's rows (``_named_rows``: a ``name``, a ``title``, a
         ruleset's ``mentioned as`` field), case-folded, of three characters or more: a clause
@@ -3185,6 +3208,16 @@ _SCALE_FIELD = re.compile(r"(?i)[.$](?:(?:max|best|maximum)[_-]?(?:rating|score|
                           r"grade|gpa|marks?|note)|(?:rating|score|gpa|grade|grading|points?|"
                           r"marks?|note)[_-]?(?:scale|max|maximum|possible)|possible[_-]?points?|"
                           r"(?:full|total)[_-]?marks|out[_-]?of|scale|bar[eè]me)\Z")
+# The well-known scales of standardized tests, by a word of the name of the field holding a
+# score (``Evidence.test_scales``): the SAT (1600, a section 800), the PSAT (1520, 760), the ACT
+# (36), the IB diploma (45, a subject 7), TOEFL iBT (120), IELTS (9), the GRE (340, a section
+# 170), a GPA (4.0, and 5.0 for a weighted GPA above 4). A score is said on the smallest of
+# its test's scales at or above it. Not a French note (/20) nor a score out of 100, which
+# many scales share.
+_TEST_SCALES = {"sat": (Decimal(1600), Decimal(800)), "psat": (Decimal(1520), Decimal(760)),
+                "act": (Decimal(36),), "ib": (Decimal(45), Decimal(7)),
+                "toefl": (Decimal(120),), "ielts": (Decimal(9),),
+                "gre": (Decimal(340), Decimal(170)), "gpa": (Decimal(4), Decimal(5))}
 # The last key of a field that stores the bottom of a score's scale (``Evidence.score_scale_ends``):
 # Moodle's grademin, min_score, scale_min, min_gpa, note_min.
 _SCALE_BOTTOM_FIELD = re.compile(r"(?i)[.$](?:(?:min|minimum)[_-]?(?:rating|score|stars?|points?|"

@@ -64,7 +64,7 @@ from rulekit import dates
 from rulekit.assent import _SENTENCE_END, agreement, assent_near, endorsed
 from rulekit.sweep_free import asked_free_held, may_say_free
 from rulekit.sweep_minor import judge_minor
-from rulekit.sweep_scales import said_as_scale_end, scale_end_message
+from rulekit.sweep_scales import said_as_scale_end, said_on_test_scale, scale_end_message
 from rulekit.evidence import (_ANY_INDEX, _WORD, NO_MONEY, Evidence, RowRule, Withheld,
                               _money_name, _relative, _site, _url, month_part, name_words, noun,
                               queryless_url, said_as_year)
@@ -186,6 +186,9 @@ _AFTER_DAY = frozenset({"of", "at", "and", "or", "to", "until", "till", "through
 _DAY_WORDS = frozenset({"day", "the"})
 
 
+# Words after the total of "N of M" that name nothing it counts ("32 out of 36 on the ACT").
+_NOT_COUNTED = frozenset("""a an the of to for in on at by with and or per from as is was are
+    were this that it its his her their your our my""".split())
 _COUNT_BRIDGE = re.compile(r"\s+of\s+(?:(?:your|the|my|our|their|his|her|these|those)\s+)?"
                            r"(?:(?:last|past|first|latest|recent|previous|final)\s+)?$",
                            re.IGNORECASE)
@@ -2848,6 +2851,10 @@ class _Judge:
             return None
         if mention.kind == "word_number" and self._hyphen_name(mention):
             return None
+        tests = self.evidence.test_scales
+        if tests and any(top == value for _, top in tests) \
+                and said_on_test_scale(self.text, mention, tests):
+            return None     # "1450 out of 1600" for ``sat_total: 1450``: the test's scale
         integral = value == value.to_integral_value()
         pair = self._count_pair(index) if integral else None      # read once, used twice
         if integral and self._count(mention, pair):
@@ -2875,8 +2882,14 @@ class _Judge:
         if pair is not None:
             (part, _), (total, counted) = pair
             rows = self._rows_of(counted)
+            if not counted.isalpha() or counted.casefold() in _NOT_COUNTED:
+                # "1450 out of 1600 on the SAT", "32 out of 36.": no word of what is counted
+                return self._finding(mention, "count_out_of_range", f"'{part} of {total}': the "
+                                     f"evidence holds no total of {plain_decimal(total)}" + (
+                                         f", and its lists hold at most {rows} rows"
+                                         if rows else ""))
             return self._finding(mention, "count_out_of_range", f"'{part} of {total}' counts more "
-                                 f"than the evidence holds: {rows} {counted or 'rows'}".rstrip())
+                                 f"than the evidence holds: {rows} {counted}")
         return self._unsupported(mention, integral)
 
     _word_number = _number

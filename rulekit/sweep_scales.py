@@ -1,4 +1,4 @@
-"""The ends of a score's scale (rule 3's scale of a rating, for grades and tests).
+"""The scales of scores (rule 3's scale of a rating, for grades and tests).
 
 A number the evidence holds only as the top or the bottom of a score's scale
 (``Evidence.score_scale_ends``: Canvas's ``points_possible: 40``, Moodle's ``grademax: 20``
@@ -8,11 +8,17 @@ points", "20 points possible", "graded from 0 to 20" pass; "40/40", "She earned 
 "Her score is 25", "a 4.0 GPA", "0 sur 20" (a null score said as the scale's top or bottom)
 are flagged. ``said_as_scale_end`` reads the words around the number; the sweep asks it only
 for a number in ``score_scale_ends``, so its cost is paid by the answers that say one.
+
+A standardized test's well-known scale said after a score of that test the evidence holds
+(``Evidence.test_scales``: "1450 out of 1600" for ``sat_total: 1450``, "38/45" for ``ib_total:
+38``, "3.67 out of 4.0" for a ``cumulative_gpa`` with no ``gpa_scale`` beside it) is backed as
+a rating's "out of 5" is (``said_on_test_scale``).
 """
 
 from __future__ import annotations
 
 import re
+from decimal import Decimal
 
 from rulekit.scan import Mention
 
@@ -44,3 +50,23 @@ def said_as_scale_end(text: str, mention: Mention) -> bool:
 def scale_end_message(said: str, shown: str) -> str:
     return (f"{said} is said as a score; the evidence holds {shown} only as the top or the "
             "bottom of a score's scale (the points possible, a maximum, a minimum)")
+
+
+# Before a test's scale, the score said on it: "1450 out of 1600", "1,450/1600", "38 / 45",
+# "3.67 out of 4.0", "32 of 36", "15 sur 20".
+_SCORE_BEFORE_SCALE = re.compile(
+    r"(?<![\d.,])(\d{1,3}(?:[,\u00a0 ]\d{3})?|\d{1,4})((?:[.,]\d{1,2})?)[ \u00a0]?"
+    r"(?:/|out[ \u00a0]of|of|sur|von)[ \u00a0]?\Z", re.IGNORECASE)
+
+
+def said_on_test_scale(text: str, mention: Mention,
+                       pairs: frozenset[tuple[Decimal, Decimal]]) -> bool:
+    """Whether ``mention`` is the well-known scale of a test said after a score of that test the
+    evidence holds (``Evidence.test_scales``): 1600 of "1450 out of 1600" for ``sat_total:
+    1450``, 45 of "38/45" for ``ib_total: 38``; not 45 of "39/45"."""
+    found = _SCORE_BEFORE_SCALE.search(text, max(0, mention.start - 24), mention.start)
+    if found is None:
+        return False
+    score = Decimal(re.sub(r"[,\u00a0 ]", "", found.group(1))
+                    + found.group(2).replace(",", "."))
+    return (score, mention.value) in pairs
