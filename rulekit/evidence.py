@@ -2220,7 +2220,9 @@ class _Builder:
         return keys[-1] in self.percent_fields or ".".join(keys[-2:]) in self.percent_fields \
             or bool(self.percent_paths) and keys[-1] in self.percent_names \
             and _ANY_INDEX.sub("[*]", path) in self.percent_paths \
-            or keys[-1] in self.percent_siblings or _ratio_reading(keys[-1]) == "points"
+            or keys[-1] in self.percent_siblings or _ratio_reading(keys[-1]) == "points" \
+            or keys[-1] in _CANVAS_PERCENT_SCORES and (
+                len(keys) > 1 and keys[-2] == "grades" or keys[-1].startswith("computed_"))
 
     def _discount_size(self, shown: Decimal, path: str, keys: tuple[str, ...]) -> None:
         """A discount in percent stored with its minus (Shopify's price rule: "value":
@@ -3208,6 +3210,13 @@ _SCALE_FIELD = re.compile(r"(?i)[.$](?:(?:max|best|maximum)[_-]?(?:rating|score|
                           r"grade|gpa|marks?|note)|(?:rating|score|gpa|grade|grading|points?|"
                           r"marks?|note)[_-]?(?:scale|max|maximum|possible)|possible[_-]?points?|"
                           r"(?:full|total)[_-]?marks|out[_-]?of|scale|bar[eè]me)\Z")
+# Canvas LMS's scores in percent: those of an enrollment's ``grades`` object (current_score:
+# 88.4 is 88.4 %), and the computed_ ones of a course's enrollment (include[]=total_scores).
+# Read only under ``grades`` or with the computed_ prefix: a ``score`` or a ``final_score``
+# elsewhere is points (34 of 40 points is no 34 %).
+_CANVAS_PERCENT_SCORES = frozenset({
+    "current_score", "final_score", "unposted_current_score", "unposted_final_score",
+    "override_score", "computed_current_score", "computed_final_score"})
 # The well-known scales of standardized tests, by a word of the name of the field holding a
 # score (``Evidence.test_scales``): the SAT (1600, a section 800), the PSAT (1520, 760), the ACT
 # (36), the IB diploma (45, a subject 7), TOEFL iBT (120), IELTS (9), the GRE (340, a section

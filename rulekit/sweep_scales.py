@@ -31,6 +31,11 @@ _END_BEFORE = re.compile(
     r"|\d(?:[ \u00a0]\w+)?[ \u00a0](?:of|de|su|em|van|uit|op)"
     r"|\d[ \u00a0]?(?:to|through|[-–—]|à|bis|a)"
     r")[ \u00a0]?\Z", re.IGNORECASE)
+# Earlier in the clause, a word of a maximum: "The maximum score on Problem Set 6 is 40",
+# "full marks are 20", "max. points: 40", "worth up to 40".
+_MAXIMUM_BEFORE = re.compile(r"(?:\b(?:max(?:imum)?|possible|full[ \u00a0]marks|up[ \u00a0]to|"
+                             r"bar[eè]me|note[ \u00a0]maximale)\b|\bmax\.)[^.;!?/\n]{0,32}\Z",
+                             re.IGNORECASE)
 # After the number: "40-point", "40 points possible", "a 4.0 scale", "20 max", the bottom of a
 # range ("0 to 20", "0–20").
 _END_AFTER = re.compile(
@@ -42,7 +47,8 @@ def said_as_scale_end(text: str, mention: Mention) -> bool:
     """Whether ``mention`` (a number the evidence holds only as an end of a score's scale) is
     said as that end ("out of 40", "/40", "a 40-point quiz", "on a 4.0 scale", "from 0 to 20"),
     not as a score ("40/40", "earned 40 points", "a 4.0 GPA")."""
-    if _END_BEFORE.search(text, max(0, mention.start - 24), mention.start) is not None:
+    if _END_BEFORE.search(text, max(0, mention.start - 24), mention.start) is not None \
+            or _MAXIMUM_BEFORE.search(text, max(0, mention.start - 48), mention.start) is not None:
         return True
     return _END_AFTER.match(text, mention.end) is not None
 
