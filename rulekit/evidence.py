@@ -1149,14 +1149,8 @@ class Evidence:
         for figure in self.figures:
             if figure.percent:
                 continue
-            path = figure.path
-            if (_SCALE_FIELD.search(path) is not None and figure.whole
-                    and not path.rsplit(".", 1)[-1].lower().startswith("best_score")) \
-                    or _SCALE_BOTTOM_FIELD.search(path) is not None \
-                    or _SCALE_RANGE_FIELD.search(path) is not None:
-                ends.add(figure.value)
-            else:
-                other.add(figure.value)
+            end = _score_end_name(figure.path.rsplit(".", 1)[-1])
+            (ends if end == "range" or end == "top" and figure.whole else other).add(figure.value)
         return frozenset(ends - other)
 
     @functools.cached_property
@@ -3217,6 +3211,20 @@ _SCALE_FIELD = re.compile(r"(?i)[.$](?:(?:max|best|maximum)[_-]?(?:rating|score|
 _CANVAS_PERCENT_SCORES = frozenset({
     "current_score", "final_score", "unposted_current_score", "unposted_final_score",
     "override_score", "computed_current_score", "computed_final_score"})
+@functools.lru_cache(maxsize=4096)
+def _score_end_name(name: str) -> str | None:
+    """What a field's name says of its number as an end of a score's scale
+    (``Evidence.score_scale_ends``): "top" (``points_possible``, ``gpa_scale``; not a game's
+    ``best_score``), "range" (a bottom, ``grademin``, or a range text, ``rangeformatted``:
+    either end, whole or read in a text), or None. Names repeat across rows: read once each."""
+    key = "." + name
+    if _SCALE_BOTTOM_FIELD.search(key) is not None or _SCALE_RANGE_FIELD.search(key) is not None:
+        return "range"
+    if _SCALE_FIELD.search(key) is not None and not name.lower().startswith("best_score"):
+        return "top"
+    return None
+
+
 # The well-known scales of standardized tests, by a word of the name of the field holding a
 # score (``Evidence.test_scales``): the SAT (1600, a section 800), the PSAT (1520, 760), the ACT
 # (36), the IB diploma (45, a subject 7), TOEFL iBT (120), IELTS (9), the GRE (340, a section
@@ -3233,7 +3241,8 @@ _SCALE_BOTTOM_FIELD = re.compile(r"(?i)[.$](?:(?:min|minimum)[_-]?(?:rating|scor
                                  r"grade|gpa|marks?|note|scale)|(?:rating|score|gpa|grade|"
                                  r"grading|points?|marks?|note|scale)[_-]?(?:min|minimum))\Z")
 # The last key of a text that says a score's range: Moodle's rangeformatted ("0,00&ndash;20,00").
-_SCALE_RANGE_FIELD = re.compile(r"(?i)[.$](?:range|range[_-]?formatted|(?:grade|score|rating|"
+# Not a bare ``range`` (a car's range in km, a wifi's in m).
+_SCALE_RANGE_FIELD = re.compile(r"(?i)[.$](?:range[_-]?formatted|(?:grade|score|rating|"
                                 r"points?|marks?|note)[_-]?range|range[_-]?(?:grade|score))\Z")
 # A level on a scale in a text: "3/5", "4.6 / 5" (not a date's "12/03/2026").
 _SCALE_PAIR = re.compile(r"(?<![\d.,/])(\d{1,3}(?:[.,]\d{1,2})?)[ \u00a0]?/[ \u00a0]?(\d{1,3})"
