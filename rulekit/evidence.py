@@ -3197,12 +3197,14 @@ def _counts_what_is_left(words: list[str]) -> bool:
 # in snake, camel or kebab case: max_rating, maxRating, best_rating, bestRating, rating_scale,
 # rating_max, max_score, score_scale, out_of, outOf, scale, max_stars; and the maximum of a grade
 # or a test: Canvas's points_possible, possible_points, max_points, Moodle's grademax, gpa_scale,
-# max_gpa, grade_scale, grading_scale, max_marks, full_marks, total_marks, note_max, bareme.
+# max_gpa, grade_scale, grading_scale, max_marks, full_marks, total_marks, note_max, bareme, and
+# points in German, Spanish, Italian, Portuguese, Dutch (max_punkte, puntos_max).
 # Not total_points (a loyalty balance, a team's total) nor a bare max_ (``scale_tops`` reads
 # those as a scale's top only when said as "5/5").
 _SCALE_FIELD = re.compile(r"(?i)[.$](?:(?:max|best|maximum)[_-]?(?:rating|score|stars?|points?|"
-                          r"grade|gpa|marks?|note)|(?:rating|score|gpa|grade|grading|points?|"
-                          r"marks?|note)[_-]?(?:scale|max|maximum|possible)|possible[_-]?points?|"
+                          r"grade|gpa|marks?|note|punkte|puntos|punti|pontos|punten)|(?:rating|"
+                          r"score|gpa|grade|grading|points?|marks?|note|punkte|puntos|punti|pontos|"
+                          r"punten)[_-]?(?:scale|max|maximum|possible)|possible[_-]?points?|"
                           r"(?:full|total)[_-]?marks|out[_-]?of|scale|bar[eè]me)\Z")
 # Canvas LMS's scores in percent: those of an enrollment's ``grades`` object (current_score:
 # 88.4 is 88.4 %), and the computed_ ones of a course's enrollment (include[]=total_scores).
@@ -3238,8 +3240,9 @@ _TEST_SCALES = {"sat": (Decimal(1600), Decimal(800)), "psat": (Decimal(1520), De
 # The last key of a field that stores the bottom of a score's scale (``Evidence.score_scale_ends``):
 # Moodle's grademin, min_score, scale_min, min_gpa, note_min.
 _SCALE_BOTTOM_FIELD = re.compile(r"(?i)[.$](?:(?:min|minimum)[_-]?(?:rating|score|stars?|points?|"
-                                 r"grade|gpa|marks?|note|scale)|(?:rating|score|gpa|grade|"
-                                 r"grading|points?|marks?|note|scale)[_-]?(?:min|minimum))\Z")
+                                 r"grade|gpa|marks?|note|scale|punkte|puntos|punti|pontos|punten)|"
+                                 r"(?:rating|score|gpa|grade|grading|points?|marks?|note|scale|"
+                                 r"punkte|puntos|punti|pontos|punten)[_-]?(?:min|minimum))\Z")
 # The last key of a text that says a score's range: Moodle's rangeformatted ("0,00&ndash;20,00").
 # Not a bare ``range`` (a car's range in km, a wifi's in m).
 _SCALE_RANGE_FIELD = re.compile(r"(?i)[.$](?:range[_-]?formatted|(?:grade|score|rating|"
