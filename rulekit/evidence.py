@@ -1185,6 +1185,47 @@ class Evidence:
         return frozenset(tops - other)
 
     @functools.cached_property
+    def score_scale_ends(self) -> frozenset[Decimal]:
+        """The numbers the evidence holds only as an end of a score's scale: its top in a field
+        named for one (``_SCALE_FIELD``: ``points_possible``, ``grademax``, ``gpa_scale``,
+        ``max_score``), its bottom (``_SCALE_BOTTOM_FIELD``: ``grademin``, ``min_score``), or
+        a range text of one (``_SCALE_RANGE_FIELD``: Moodle's ``rangeformatted``). Such a
+        number backs only the scale said as one ("34 out of 40", "34/40", "on a 4.0 scale",
+        "a 40-point quiz", "from 0 to 20"), never a score ("40/40", "she earned 20 points", "a
+        4.0 GPA" for a null score or a 3.67): ``rulekit.sweep``. Read once per index."""
+        ends: set[Decimal] = set()
+        other: set[Decimal] = set()     # (a game's best_score is the player's, no top)
+        for figure in self.figures:
+            if figure.percent:
+                continue
+            end = _score_end_name(figure.path.rsplit(".", 1)[-1])
+            (ends if end == "range" or end == "top" and figure.whole else other).add(figure.value)
+        return frozenset(ends - other)
+
+    @functools.cached_property
+    def test_scales(self) -> frozenset[tuple[Decimal, Decimal]]:
+        """The score and the well-known scale of each standardized test's score the evidence
+        holds (``_TEST_SCALES``: ``sat_total: 1450`` is (1450, 1600), ``act_composite: 32``
+        (32, 36), ``ib_total: 38`` (38, 45), ``cumulative_gpa: 3.67`` (3.67, 4)), when the object
+        holding it stores no scale of its own (``_SCALE_FIELD``, which decides then): "1450 out
+        of 1600", "38/45" say the test's scale, as "4 out of 5" says a rating's. Read once."""
+        pairs: set[tuple[Decimal, Decimal]] = set()
+        for figure in self.figures:
+            if not figure.whole or figure.percent or figure.currency or figure.value <= 0:
+                continue
+            name = figure.path.rsplit(".", 1)[-1]
+            words = key_words(name) if "[" not in name else ()
+            for word in words:
+                # the smallest scale at or above the score: a section's, a subject's, or the
+                # total's (sat_math 760 is out of 800, sat_total 1450 out of 1600)
+                top = min((t for t in _TEST_SCALES.get(word, ()) if t >= figure.value),
+                          default=None)
+                if top is not None and not any(_SCALE_FIELD.search("." + str(key)) for key
+                                               in _holder(self.raw, figure.path)):
+                    pairs.add((figure.value, top))
+        return frozenset(pairs)
+
+    @functools.cached_property
     def row_name_texts(self) -> frozenset[str]:
         """The names of the evidence's rows (``_named_rows``: a ``name``, a ``title``, a
         ruleset's ``mentioned as`` field), case-folded, of three characters or more: a clause
@@ -2255,7 +2296,9 @@ class _Builder:
         return keys[-1] in self.percent_fields or ".".join(keys[-2:]) in self.percent_fields \
             or bool(self.percent_paths) and keys[-1] in self.percent_names \
             and _ANY_INDEX.sub("[*]", path) in self.percent_paths \
-            or keys[-1] in self.percent_siblings or _ratio_reading(keys[-1]) == "points"
+            or keys[-1] in self.percent_siblings or _ratio_reading(keys[-1]) == "points" \
+            or keys[-1] in _CANVAS_PERCENT_SCORES and (
+                len(keys) > 1 and keys[-2] == "grades" or keys[-1].startswith("computed_"))
 
     def _discount_size(self, shown: Decimal, path: str, keys: tuple[str, ...]) -> None:
         """A discount in percent stored with its minus (Shopify's price rule: "value":
@@ -3319,11 +3362,60 @@ def _counts_what_is_left(words: list[str]) -> bool:
     return _LEFT_NOT_STOCK.isdisjoint(counted) and any(word.isalpha() for word in counted)
 
 
-# The last key of a field that stores the scale of a rating (``Evidence.rating_scales``), in
-# snake, camel or kebab case: max_rating, maxRating, best_rating, bestRating, rating_scale,
-# rating_max, max_score, score_scale, out_of, outOf, scale, max_stars.
-_SCALE_FIELD = re.compile(r"(?i)[.$](?:(?:max|best)[_-]?(?:rating|score|stars?)|(?:rating|score)"
-                          r"[_-]?(?:scale|max)|out[_-]?of|scale)\Z")
+# The last key of a field that stores the scale of a rating or a score (``Evidence.rating_scales``),
+# in snake, camel or kebab case: max_rating, maxRating, best_rating, bestRating, rating_scale,
+# rating_max, max_score, score_scale, out_of, outOf, scale, max_stars; and the maximum of a grade
+# or a test: Canvas's points_possible, possible_points, max_points, Moodle's grademax, gpa_scale,
+# max_gpa, grade_scale, grading_scale, max_marks, full_marks, total_marks, note_max, bareme, and
+# points in German, Spanish, Italian, Portuguese, Dutch (max_punkte, puntos_max).
+# Not total_points (a loyalty balance, a team's total) nor a bare max_ (``scale_tops`` reads
+# those as a scale's top only when said as "5/5").
+_SCALE_FIELD = re.compile(r"(?i)[.$](?:(?:max|best|maximum)[_-]?(?:rating|score|stars?|points?|"
+                          r"grade|gpa|marks?|note|punkte|puntos|punti|pontos|punten)|(?:rating|"
+                          r"score|gpa|grade|grading|points?|marks?|note|punkte|puntos|punti|pontos|"
+                          r"punten)[_-]?(?:scale|max|maximum|possible)|possible[_-]?points?|"
+                          r"(?:full|total)[_-]?marks|out[_-]?of|scale|bar[eè]me)\Z")
+# Canvas LMS's scores in percent: those of an enrollment's ``grades`` object (current_score:
+# 88.4 is 88.4 %), and the computed_ ones of a course's enrollment (include[]=total_scores).
+# Read only under ``grades`` or with the computed_ prefix: a ``score`` or a ``final_score``
+# elsewhere is points (34 of 40 points is no 34 %).
+_CANVAS_PERCENT_SCORES = frozenset({
+    "current_score", "final_score", "unposted_current_score", "unposted_final_score",
+    "override_score", "computed_current_score", "computed_final_score"})
+@functools.lru_cache(maxsize=4096)
+def _score_end_name(name: str) -> str | None:
+    """What a field's name says of its number as an end of a score's scale
+    (``Evidence.score_scale_ends``): "top" (``points_possible``, ``gpa_scale``; not a game's
+    ``best_score``), "range" (a bottom, ``grademin``, or a range text, ``rangeformatted``:
+    either end, whole or read in a text), or None. Names repeat across rows: read once each."""
+    key = "." + name
+    if _SCALE_BOTTOM_FIELD.search(key) is not None or _SCALE_RANGE_FIELD.search(key) is not None:
+        return "range"
+    if _SCALE_FIELD.search(key) is not None and not name.lower().startswith("best_score"):
+        return "top"
+    return None
+
+
+# The well-known scales of standardized tests, by a word of the name of the field holding a
+# score (``Evidence.test_scales``): the SAT (1600, a section 800), the PSAT (1520, 760), the ACT
+# (36), the IB diploma (45, a subject 7), TOEFL iBT (120), IELTS (9), the GRE (340, a section
+# 170), a GPA (4.0, and 5.0 for a weighted GPA above 4). A score is said on the smallest of
+# its test's scales at or above it. Not a French note (/20) nor a score out of 100, which
+# many scales share.
+_TEST_SCALES = {"sat": (Decimal(1600), Decimal(800)), "psat": (Decimal(1520), Decimal(760)),
+                "act": (Decimal(36),), "ib": (Decimal(45), Decimal(7)),
+                "toefl": (Decimal(120),), "ielts": (Decimal(9),),
+                "gre": (Decimal(340), Decimal(170)), "gpa": (Decimal(4), Decimal(5))}
+# The last key of a field that stores the bottom of a score's scale (``Evidence.score_scale_ends``):
+# Moodle's grademin, min_score, scale_min, min_gpa, note_min.
+_SCALE_BOTTOM_FIELD = re.compile(r"(?i)[.$](?:(?:min|minimum)[_-]?(?:rating|score|stars?|points?|"
+                                 r"grade|gpa|marks?|note|scale|punkte|puntos|punti|pontos|punten)|"
+                                 r"(?:rating|score|gpa|grade|grading|points?|marks?|note|scale|"
+                                 r"punkte|puntos|punti|pontos|punten)[_-]?(?:min|minimum))\Z")
+# The last key of a text that says a score's range: Moodle's rangeformatted ("0,00&ndash;20,00").
+# Not a bare ``range`` (a car's range in km, a wifi's in m).
+_SCALE_RANGE_FIELD = re.compile(r"(?i)[.$](?:range[_-]?formatted|(?:grade|score|rating|"
+                                r"points?|marks?|note)[_-]?range|range[_-]?(?:grade|score))\Z")
 # A level on a scale in a text: "3/5", "4.6 / 5" (not a date's "12/03/2026").
 _SCALE_PAIR = re.compile(r"(?<![\d.,/])(\d{1,3}(?:[.,]\d{1,2})?)[ \u00a0]?/[ \u00a0]?(\d{1,3})"
                          r"(?![\d/.,]\d|[\d/])")

@@ -65,6 +65,7 @@ from rulekit.assent import _SENTENCE_END, agreement, assent_near, endorsed
 from rulekit.sweep_free import asked_free_held, may_say_free
 from rulekit.sweep_minor import judge_minor
 from rulekit.sweep_ranks import RANK_WORD_LANGUAGES, local_ranks, unheld_rank_words
+from rulekit.sweep_scales import said_as_scale_end, said_on_test_scale, scale_end_message
 from rulekit.evidence import (_ANY_INDEX, _WORD, NO_MONEY, Evidence, RowRule, Withheld,
                               _money_name, _relative, _site, _url, month_part, name_words, noun,
                               queryless_url, said_as_year)
@@ -190,6 +191,9 @@ _AFTER_DAY = frozenset({"of", "at", "and", "or", "to", "until", "till", "through
 _DAY_WORDS = frozenset({"day", "the"})
 
 
+# Words after the total of "N of M" that name nothing it counts ("32 out of 36 on the ACT").
+_NOT_COUNTED = frozenset("""a an the of to for in on at by with and or per from as is was are
+    were this that it its his her their your our my""".split())
 _COUNT_BRIDGE = re.compile(r"\s+of\s+(?:(?:your|the|my|our|their|his|her|these|those)\s+)?"
                            r"(?:(?:last|past|first|latest|recent|previous|final)\s+)?$",
                            re.IGNORECASE)
@@ -614,8 +618,11 @@ def sweep(text: str, evidence: Evidence, settings: SweepSettings = SweepSettings
     paid = evidence.paid_shares
     # "5/5" for ``spice_level: "3/5"``: a number held only as a scale's top is no level
     tops = evidence.scale_tops if "/" in text or "out of" in low else None
+    # "40/40", "she earned 20 points" for ``points_possible: 40`` and a null score: a number
+    # held only as an end of a score's scale backs only that scale (``rulekit.sweep_scales``)
+    ends = evidence.score_scale_ends
     guarded = directed or ranking or ranked_local or changes or measured or stating \
-        or other_changes or taxed or paid or tops
+        or other_changes or taxed or paid or tops or ends
     judge_mention = judge.mention
     findings = frequencies
     reported: set[tuple[int, int]] = set()
@@ -670,7 +677,9 @@ def sweep(text: str, evidence: Evidence, settings: SweepSettings = SweepSettings
                         and _stated_change_other(text, mention, other_changes)[0])
                     or (paid and mention.percent and value in paid
                         and _said_as_discount(text, mention))
-                    or (tops and value in tops and _RATED_ON.match(text, mention.end)))):
+                    or (tops and value in tops and _RATED_ON.match(text, mention.end))
+                    or (ends and value in ends and not mention.percent
+                        and not said_as_scale_end(text, mention)))):
             continue    # an ordinal may be a day with its weekday ("Tuesday the 3rd")
         if kind == "url" and not mention.text.startswith("/") and _url(mention.text) in urls \
                 and not _may_be_link_text(text, mention):
@@ -2749,6 +2758,11 @@ class _Judge:
             return None
         if value in self.from_slots:
             return None     # code put it there
+        if mention.currency is None and not mention.percent \
+                and value in self.evidence.score_scale_ends \
+                and not said_as_scale_end(self.text, mention):
+            return self._finding(mention, "unsupported_number", scale_end_message(
+                mention.text.strip(), plain_decimal(value)))
         if mention.currency is None and value in self.evidence.scale_tops \
                 and _RATED_ON.match(self.text, mention.end):
             return self._finding(mention, "unsupported_number", f"{mention.text.strip()} is "
@@ -2870,6 +2884,10 @@ class _Judge:
             return None
         if mention.kind == "word_number" and self._hyphen_name(mention):
             return None
+        tests = self.evidence.test_scales
+        if tests and any(top == value for _, top in tests) \
+                and said_on_test_scale(self.text, mention, tests):
+            return None     # "1450 out of 1600" for ``sat_total: 1450``: the test's scale
         integral = value == value.to_integral_value()
         pair = self._count_pair(index) if integral else None      # read once, used twice
         if integral and self._count(mention, pair):
@@ -2897,8 +2915,14 @@ class _Judge:
         if pair is not None:
             (part, _), (total, counted) = pair
             rows = self._rows_of(counted)
+            if not counted.isalpha() or counted.casefold() in _NOT_COUNTED:
+                # "1450 out of 1600 on the SAT", "32 out of 36.": no word of what is counted
+                return self._finding(mention, "count_out_of_range", f"'{part} of {total}': the "
+                                     f"evidence holds no total of {plain_decimal(total)}" + (
+                                         f", and its lists hold at most {rows} rows"
+                                         if rows else ""))
             return self._finding(mention, "count_out_of_range", f"'{part} of {total}' counts more "
-                                 f"than the evidence holds: {rows} {counted or 'rows'}".rstrip())
+                                 f"than the evidence holds: {rows} {counted}")
         return self._unsupported(mention, integral)
 
     _word_number = _number
