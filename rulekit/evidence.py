@@ -80,7 +80,8 @@ from rulekit.sweep_codes import (POSITION_WORDS, code_like, code_near, code_run,
                                  shortcut, spaced_code)
 from rulekit.units import (EXCLUDED, INCLUDED, KIND_OF, UNIT_OF, compound_durations, named_base,
                            named_tax_basis, named_units, names_tax, glued_unit,
-                           of_kinds_written, unit_after, unit_named, PRESSURE_UNIT,
+                           of_kinds_written, unit_after, unit_named, PRESSURE_UNIT, TOTAL,
+                           period_named,
                            may_write_pressure, pressure_pairs, pressure_part)
 
 # Field names whose text is written by third parties, unless the rules say otherwise, as the
@@ -895,6 +896,7 @@ class Evidence:
         counted: dict[Decimal, set[str] | None] = {}
         per: dict[Decimal, set[str] | None] = {}
         unit_fields: bool | None = None     # whether any field may name a unit: read once
+        period_fields: bool | None = None   # whether any field may name a period: read once
         # the figures, and the amounts held in a minor unit ("24.5 pence per day" is another
         # quantity than the 24.5 pence per kWh of ``unit_rate_p_per_kwh``)
         held_figures = [figure for figure in self.figures if not figure.percent]
@@ -918,7 +920,11 @@ class Evidence:
                     unit_fields = any(key.lower().endswith(("unit", "units", "uom", "measure"))
                                       for key in _keys_in(self.raw))
                 # a sibling says the unit: {"weight": 1.2, "weight_unit": "kg"}
-                money = _money_name(name) and figure.currency not in (None, "%", NO_MONEY)
+                # money: a field named for it, or a value written with its currency
+                # ({"unit": "mi", "excess_per_mile": "$0.25"}: $0.25 per mile, in no miles)
+                money = figure.currency not in (None, "%", NO_MONEY) and (
+                    _money_name(name) or _MONEY_WRITTEN.search(
+                        str(_holder(self.raw, figure.path).get(name, ""))) is not None)
                 beside = _unit_beside(self.raw, figure.path, name, row=not money) \
                     if unit_fields else None
                 if beside is not None:
@@ -930,6 +936,17 @@ class Evidence:
                     # a price beside a row's "unit": "kg" is per kg, "$3.50 per lb" is flagged
                     # (as its name's last word says it: not a total, an amount)
                     named = (named[0], frozenset((per_unit,)))
+            if not named[1] and figure.currency not in (None, "%", NO_MONEY):
+                if period_fields is None:
+                    period_fields = not _PERIOD_KEYS.isdisjoint(
+                        key.lower() for key in _keys_in(self.raw))
+                # a sibling says the period: {"tuition": 14250, "billing_period": "semester"},
+                # Stripe's {"unit_amount": 1999, "recurring": {"interval": "month"}}; or that it
+                # is paid once ({"amount": 2500, "recurring": false}): per nothing
+                period = _period_beside(_holder(self.raw, figure.path)) if period_fields \
+                    else None
+                if period is not None:
+                    named = (named[0], frozenset((period,)))
             if not named[0] and figure.currency not in (None, "%", NO_MONEY) \
                     and (figure.decimals or _money_name(name)) and not _MEASURE_NAME.search(name):
                 # an amount: a field named for money, or a fraction beside a currency (a whole
@@ -1638,6 +1655,10 @@ def _name_currency(name: str) -> str | None:
     "gbp"), or None (none, or two: "usd_to_eur")."""
     found = {word.upper() for word in _NAME_WORDS.findall(name) if len(word) == 3} & _NAME_CODES
     return found.pop() if len(found) == 1 else None
+
+
+# A value written with its currency ("$0.25", "EUR 12.00", "12,00 €"): a sign or a code.
+_MONEY_WRITTEN = re.compile(r"[^\d\s.,'\u00a0+\-]")
 
 
 @functools.lru_cache(maxsize=4096)
@@ -3020,6 +3041,35 @@ def _flag_applies(path: str, basis: str) -> str | None:
             and _TOTAL_WORDS.issuperset(words):
         return None
     return basis
+
+
+# The fields beside an amount that say the period it is per (``_period_beside``), or that it
+# is paid once.
+_PERIOD_KEYS = frozenset("billing_period period interval frequency billing_cycle "
+                         "billing_interval billing_frequency payment_frequency recurring "
+                         "recurrence one_time onetime disbursement".split())
+
+
+def _period_beside(holder: Mapping) -> str | None:
+    """The period an amount in ``holder`` is per, as a field beside it says: "half-year" for
+    ``billing_period: "semester"``, "month" for Stripe's ``recurring: {"interval": "month"}``;
+    ``TOTAL`` for one paid once (``recurring: false``, ``one_time: true``, ``disbursement:
+    "one-time"``); None when none says (or two say different ones)."""
+    found = set()
+    for key, value in holder.items():
+        key = str(key).lower()
+        if key not in _PERIOD_KEYS:
+            continue
+        if key in ("recurring", "recurrence") and isinstance(value, Mapping):
+            value = value.get("interval")
+        if isinstance(value, bool):
+            if key in ("recurring", "recurrence") and not value:
+                found.add(TOTAL)
+            elif key in ("one_time", "onetime") and value:
+                found.add(TOTAL)
+        elif isinstance(value, str) and (period := period_named(value)) is not None:
+            found.add(period)
+    return found.pop() if len(found) == 1 else None
 
 
 def _keys_in(node: Any) -> Iterable[str]:
