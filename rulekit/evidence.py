@@ -2006,11 +2006,16 @@ class _Builder:
         a hidden or third-party one is none."""
         if not trusted or why is not None and why.code == "hidden_field":
             return
-        from rulekit.sweep_flags import Flag, holder_words, reading
+        from rulekit.sweep_flags import Flag, held_name, holder_words, reading
 
         said = reading(key)
         if said is not None:
             self.flags.append(Flag(key, said, value, why, holder_words(keys)))
+            if said.single is not None and (joined := held_name(keys)) is not None \
+                    and (compound := reading(joined)) is not None:
+                # {"mileage": {"unlimited": false}} read as unlimited_mileage too
+                self.flags.append(Flag(f"{keys[-2]}.{key}", compound, value, why,
+                                       holder_words(keys)))
 
     def _add_day(self, day: dt.date, keys: tuple[str, ...]) -> None:
         """A day the evidence holds; a day stated by a field other than today/as_of... also
