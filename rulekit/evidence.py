@@ -936,7 +936,8 @@ class Evidence:
                     # a price beside a row's "unit": "kg" is per kg, "$3.50 per lb" is flagged
                     # (as its name's last word says it: not a total, an amount)
                     named = (named[0], frozenset((per_unit,)))
-            if not named[1] and figure.currency not in (None, "%", NO_MONEY):
+            if not named[1] and figure.currency not in (None, "%", NO_MONEY) \
+                    and _ONE_OFF_NAMES.isdisjoint(key_words(name)):
                 if period_fields is None:
                     period_fields = not _PERIOD_KEYS.isdisjoint(
                         key.lower() for key in _keys_in(self.raw))
@@ -3053,6 +3054,14 @@ def _flag_applies(path: str, basis: str) -> str | None:
 _PERIOD_KEYS = frozenset("billing_period period interval frequency billing_cycle "
                          "billing_interval billing_frequency payment_frequency recurring "
                          "recurrence one_time onetime disbursement".split())
+
+
+# The amounts a sibling's period does not reach: charges made once whatever the plan's period
+# (``{"rent": 1850, "deposit": 1850, "frequency": "monthly"}``: the deposit is no rent a month).
+_ONE_OFF_NAMES = frozenset("deposit deposits setup activation signup installation initiation "
+                           "application enrollment enrolment admission registration onboarding "
+                           "cancellation termination refund refunded paid balance due "
+                           "outstanding".split())
 
 
 def _period_beside(holder: Mapping) -> str | None:
