@@ -922,7 +922,7 @@ class Evidence:
                 # a sibling says the unit: {"weight": 1.2, "weight_unit": "kg"}
                 # money: a field named for it, or a value written with its currency
                 # ({"unit": "mi", "excess_per_mile": "$0.25"}: $0.25 per mile, in no miles)
-                money = figure.currency not in (None, "%", NO_MONEY) and (
+                money = unit_fields and figure.currency not in (None, "%", NO_MONEY) and (
                     _money_name(name) or _MONEY_WRITTEN.search(
                         str(_holder(self.raw, figure.path).get(name, ""))) is not None)
                 beside = _unit_beside(self.raw, figure.path, name, row=not money) \
