@@ -80,7 +80,8 @@ from rulekit.sweep_codes import (POSITION_WORDS, code_like, code_near, code_run,
                                  shortcut, spaced_code)
 from rulekit.units import (ALONE_AMBIGUOUS, EXCLUDED, INCLUDED, KIND_OF, UNIT_OF, compound_durations,
                            named_base, named_tax_basis, named_units, names_tax, glued_unit,
-                           of_kinds_written, unit_after, unit_named, PRESSURE_UNIT,
+                           of_kinds_written, unit_after, unit_named, PRESSURE_UNIT, TOTAL,
+                           period_named,
                            may_write_pressure, pressure_pairs, pressure_part)
 
 # Field names whose text is written by third parties, unless the rules say otherwise, as the
@@ -929,6 +930,7 @@ class Evidence:
         counted: dict[Decimal, set[str] | None] = {}
         per: dict[Decimal, set[str] | None] = {}
         unit_fields: bool | None = None     # whether any field may name a unit: read once
+        period_fields: bool | None = None   # whether any field may name a period: read once
         # the figures, and the amounts held in a minor unit ("24.5 pence per day" is another
         # quantity than the 24.5 pence per kWh of ``unit_rate_p_per_kwh``)
         held_figures = [figure for figure in self.figures if not figure.percent]
@@ -952,7 +954,11 @@ class Evidence:
                     unit_fields = any(key.lower().endswith(_UNIT_KEY_ENDS)
                                       for key in _keys_in(self.raw))
                 # a sibling says the unit: {"weight": 1.2, "weight_unit": "kg"}
-                money = _money_name(name) and figure.currency not in (None, "%", NO_MONEY)
+                # money: a field named for it, or a value written with its currency
+                # ({"unit": "mi", "excess_per_mile": "$0.25"}: $0.25 per mile, in no miles)
+                money = unit_fields and figure.currency not in (None, "%", NO_MONEY) and (
+                    _money_name(name) or _MONEY_WRITTEN.search(
+                        str(_holder(self.raw, figure.path).get(name, ""))) is not None)
                 beside = _unit_beside(self.raw, figure.path, name, row=not money) \
                     if unit_fields else None
                 if beside is not None:
@@ -971,6 +977,18 @@ class Evidence:
                 # object's name says the unit of the numbers its names say none of (an "h"
                 # there is a height, no hour)
                 named = inherited
+            if not named[1] and figure.currency not in (None, "%", NO_MONEY) \
+                    and _ONE_OFF_NAMES.isdisjoint(key_words(name)):
+                if period_fields is None:
+                    period_fields = not _PERIOD_KEYS.isdisjoint(
+                        key.lower() for key in _keys_in(self.raw))
+                # a sibling says the period: {"tuition": 14250, "billing_period": "semester"},
+                # Stripe's {"unit_amount": 1999, "recurring": {"interval": "month"}}; or that it
+                # is paid once ({"amount": 2500, "recurring": false}): per nothing
+                period = _period_beside(_holder(self.raw, figure.path)) if period_fields \
+                    else None
+                if period is not None:
+                    named = (named[0], frozenset((period,)))
             if not named[0] and figure.currency not in (None, "%", NO_MONEY) \
                     and (figure.decimals or _money_name(name)) and not _MEASURE_NAME.search(name):
                 # an amount: a field named for money, or a fraction beside a currency (a whole
@@ -1729,6 +1747,10 @@ def _name_currency(name: str) -> str | None:
     return found.pop() if len(found) == 1 else None
 
 
+# A value written with its currency ("$0.25", "EUR 12.00", "12,00 €"): a sign or a code.
+_MONEY_WRITTEN = re.compile(r"[^\d\s.,'\u00a0+\-]")
+
+
 @functools.lru_cache(maxsize=4096)
 def _money_name(name: str) -> bool:
     """Whether a field's name says it holds an amount of money (``_MONEY_WORDS``)."""
@@ -2074,11 +2096,16 @@ class _Builder:
         a hidden or third-party one is none."""
         if not trusted or why is not None and why.code == "hidden_field":
             return
-        from rulekit.sweep_flags import Flag, holder_words, reading
+        from rulekit.sweep_flags import Flag, held_name, holder_words, reading
 
         said = reading(key)
         if said is not None:
             self.flags.append(Flag(key, said, value, why, holder_words(keys)))
+            if said.single is not None and (joined := held_name(keys)) is not None \
+                    and (compound := reading(joined)) is not None:
+                # {"mileage": {"unlimited": false}} read as unlimited_mileage too
+                self.flags.append(Flag(f"{keys[-2]}.{key}", compound, value, why,
+                                       holder_words(keys)))
 
     def _add_day(self, day: dt.date, keys: tuple[str, ...]) -> None:
         """A day the evidence holds; a day stated by a field other than today/as_of... also
@@ -3179,6 +3206,43 @@ def _flag_applies(path: str, basis: str) -> str | None:
             and _TOTAL_WORDS.issuperset(words):
         return None
     return basis
+
+
+# The fields beside an amount that say the period it is per (``_period_beside``), or that it
+# is paid once.
+_PERIOD_KEYS = frozenset("billing_period period interval frequency billing_cycle "
+                         "billing_interval billing_frequency payment_frequency recurring "
+                         "recurrence one_time onetime disbursement".split())
+
+
+# The amounts a sibling's period does not reach: charges made once whatever the plan's period
+# (``{"rent": 1850, "deposit": 1850, "frequency": "monthly"}``: the deposit is no rent a month).
+_ONE_OFF_NAMES = frozenset("deposit deposits setup activation signup installation initiation "
+                           "application enrollment enrolment admission registration onboarding "
+                           "cancellation termination refund refunded paid balance due "
+                           "outstanding".split())
+
+
+def _period_beside(holder: Mapping) -> str | None:
+    """The period an amount in ``holder`` is per, as a field beside it says: "half-year" for
+    ``billing_period: "semester"``, "month" for Stripe's ``recurring: {"interval": "month"}``;
+    ``TOTAL`` for one paid once (``recurring: false``, ``one_time: true``, ``disbursement:
+    "one-time"``); None when none says (or two say different ones)."""
+    found = set()
+    for key, value in holder.items():
+        key = str(key).lower()
+        if key not in _PERIOD_KEYS:
+            continue
+        if key in ("recurring", "recurrence") and isinstance(value, Mapping):
+            value = value.get("interval")
+        if isinstance(value, bool):
+            if key in ("recurring", "recurrence") and not value:
+                found.add(TOTAL)
+            elif key in ("one_time", "onetime") and value:
+                found.add(TOTAL)
+        elif isinstance(value, str) and (period := period_named(value)) is not None:
+            found.add(period)
+    return found.pop() if len(found) == 1 else None
 
 
 def _keys_in(node: Any) -> Iterable[str]:

@@ -86,7 +86,7 @@ from rulekit.scan.figures import (CHANGE_OTHER, CHANGED_BEFORE, FALL_BEFORE, FAL
                                    change_word_before)
 from rulekit.units import BASIS_WORDS, general_basis_at, general_bases, may_state_tax_basis, \
     compound_durations, may_say_pressure, pressure_pairs, \
-    TOTAL, per_after, said_as_total, tax_basis_said, \
+    TOTAL, per_after, per_before, said_as_total, tax_basis_said, \
     unit_after, unit_word, base_said, other_base, plural
 from rulekit.sweep_flags import _by_start
 from rulekit.sweep_freq import may_say_frequency, unheld_frequencies
@@ -2576,7 +2576,11 @@ def _other_unit(text: str, mention: Mention,
         if said is not None and said not in counted:
             return f"in {plural(said)}"
     if per:
+        # after it ("$14,250 a year"), else before it in its clause ("Annual tuition is $14,250")
+        # (not for a total: "your total for the year is" names its window)
         said = per_after(text, mention.end, lang)
+        if said is None and TOTAL not in per:
+            said = per_before(text, mention.start, lang)
         if said is not None and said not in per:
             return "in total" if said == TOTAL else f"per {said}"
     return None

@@ -81,7 +81,11 @@ _VERBS = frozenset("cover covers include includes allow allows accept accepts re
                    "support supports offer offers provide provides ship ships".split())
 # Written forms of a word beyond its inflections.
 _SPELLINGS = {"wifi": r"wi-?\s?fi", "email": r"e-?mail", "checkin": r"check-?\s?in",
-              "checkout": r"check-?\s?out"}
+              "checkout": r"check-?\s?out",
+              # "unlimited miles", "unlimited kilometres" say ``unlimited_mileage``
+              "mileage": r"(?:mileage|miles?|kilometers?|kilometres?|kms?)"}
+# The substring a spelled word's forms share (else its first two letters).
+_SPELLED_NEEDLES = {"mileage": "m"}
 _ENDINGS = r"(?:e|s|es|ed|d|ing|age)?"
 
 
@@ -129,13 +133,26 @@ def reading(name: str) -> Reading | None:
     for word in words:
         spelled = _SPELLINGS.get(word)
         if spelled is not None:
-            needles.append(word[:2])
+            needles.append(_SPELLED_NEEDLES.get(word, word[:2]))
             patterns.append(re.compile(r"\b" + spelled + r"s?\b", re.IGNORECASE))
             continue
         stem = _stem(word)
         needles.append(stem)
         patterns.append(re.compile(r"\b" + re.escape(stem) + _ENDINGS + r"\b", re.IGNORECASE))
     return Reading(tuple(words), tuple(needles), tuple(patterns), single)
+
+
+def held_name(keys: Sequence[str]) -> str | None:
+    """The name a one-word flag has with its holder's word after it, as a flat field would be
+    named: "unlimited_mileage" for ``{"mileage": {"unlimited": false}}`` ("unlimited mileage"
+    reads it as "Mileage is unlimited" does); None for any other flag, or a holder that is no
+    one word (a list's row, ``rates_and_fees``)."""
+    from rulekit.evidence import key_words
+
+    if len(keys) < 2 or len(key_words(keys[-1])) != 1:
+        return None
+    holder = key_words(keys[-2])
+    return f"{keys[-1]}_{holder[0]}" if len(holder) == 1 and holder[0].isalpha() else None
 
 
 def holder_words(keys: Sequence[str]) -> frozenset[str]:

@@ -41,8 +41,8 @@ _FREE = re.compile(
     r"|costs?[ \t\u00a0]+(?:you[ \t\u00a0]+)?nothing)(?![\w-])", re.IGNORECASE)
 # A named fee said to be none: "no HOA fee", "no monthly HOA fees", "HOA-free"; its thing is the
 # word before "fee" or "-free" (``_named_fees``: found from the literal " fee" or "-free" back).
-_NO_FEE = re.compile(r"(?<![\w-])no[ \t\u00a0]+(?:[^\W\d_]+[ \t\u00a0]+)?([^\W\d_]+)"
-                     r"[ \t\u00a0]+fees?(?![\w-])", re.IGNORECASE)
+_NO_FEE = re.compile(r"(?<![\w-])no[ \t\u00a0]+(?:[^\W\d_]+[ \t\u00a0]+)?"
+                     r"([^\W\d_]+(?:-[^\W\d_]+)*)[ \t\u00a0]+fees?(?![\w-])", re.IGNORECASE)
 _COMPOUND_FREE = re.compile(r"(?<![\w-])([^\W\d_]+)-free(?![\w-])", re.IGNORECASE)
 _SENTENCE_STOP = re.compile(r"[.!?\n]")
 # Words after "free" that make it no price: "free to cancel", "free from defects".
@@ -240,11 +240,14 @@ def free_findings(text: str, evidence: Any, covered: Sequence[tuple[int, int]]
 def _named(low: str, item: FreeSaid, money: Sequence[_Money],
            rows: Sequence[tuple[str, str]]) -> list[_Money]:
     """The amounts the clause of ``item`` names: a field's words, then a row's name."""
-    clause = {_reduced(t.group()) for t in _TOKEN.finditer(low, item.begin, item.finish)}
+    # a hyphenated word is its words too: "one-way fee" names ``one_way_fee``
+    clause = {_reduced(w) for t in _TOKEN.finditer(low, item.begin, item.finish)
+              for w in _hyphened(t.group())}
     by_field = [m for m in money if m.words and m.words <= clause]
     if item.thing is not None:      # "free shipping": the shipping's amounts, or none
-        by_field = [m for m in money if item.thing in m.words
-                    and m.words <= clause | {item.thing}]
+        thing = {_reduced(w) for w in _hyphened(item.thing)[1:]} or {item.thing}
+        by_field = [m for m in money if (item.thing in m.words or thing <= m.words)
+                    and m.words <= clause | thing]
     if by_field:                    # the most words said: "express shipping" is not "shipping"
         most = max(len(m.words) for m in by_field)
         by_field = [m for m in by_field if len(m.words) == most]
@@ -270,6 +273,11 @@ def _named(low: str, item: FreeSaid, money: Sequence[_Money],
         if nearest is not None:
             return [m for m in _own_money(money, nearest[1]) if m in by_field] or by_field
     return by_field
+
+
+def _hyphened(word: str) -> tuple[str, ...]:
+    """A word, and its parts when a hyphen joins them ("one-way": "one-way", "one", "way")."""
+    return (word, *word.split("-")) if "-" in word.strip("-") else (word,)
 
 
 def _whole(low: str, at: int, name: str) -> bool:

@@ -342,9 +342,10 @@ def named_units(name: str) -> tuple[frozenset[str], frozenset[str]]:
             counted.add(words[index])       # a concentration ``_area_words`` joined: "mg/dL"
             continue
         if after_per:
-            unit = UNIT_OF.get(word) or _PER_ONLY.get(word)
+            unit = UNIT_OF.get(word) or _PER_ONLY.get(word) or (
+                TOTAL if word in _WHOLE_PERIOD else None)
             if unit is not None:
-                per.add(unit)
+                per.add(unit)           # ``max_per_rental``, ``fee_per_booking``: the whole
         elif word in UNIT_OF and (word not in _NAME_AMBIGUOUS or (
                 index == len(words) - 1 and (word not in _SHORT_FOR_TIME or index and
                                              words[index - 1].lower() in _DURATION_WORDS))) \
@@ -360,6 +361,9 @@ def named_units(name: str) -> tuple[frozenset[str], frozenset[str]]:
     if not per and "total" in (lowered := {word.lower() for word in words}) and (
             len(lowered) == 1 or not _TOTAL_OF.isdisjoint(lowered)):
         per.add(TOTAL)              # ``total_price``: the whole amount, per no period
+    elif not per and not _CAP_NAME.isdisjoint(lowered) and (
+            len(lowered) == 1 or not _CAP_OF.isdisjoint(lowered)):
+        per.add(TOTAL)              # ``max_charge``, ``cap``: the most charged, per no period
     return frozenset(counted), frozenset(per)
 
 
@@ -422,14 +426,50 @@ _PERIOD_ADJECTIVES = {"hourly": "hour", "daily": "day", "nightly": "night", "wee
 # amount, as "in total" beside a price per night does (``per_after`` reads it as ``TOTAL``).
 TOTAL = "total"
 _TOTAL_OF = frozenset("price cost costs amount fare fares charge charges due paid payable grand "
-                      "order booking stay trip".split())
+                      "order booking stay trip rental reservation".split())
+# A cap is per nothing too, or per what its name says (``max_charge``, ``maximum_charge``,
+# ``cap``, ``max_total``, ``charge_cap``; ``max_per_rental`` by its word after "per";
+# ``max_daily_charge`` is per day): "$89.94 per day" for ``max_charge`` says another amount.
+# Only with a word of money (``max_guests`` counts guests), or alone (``cap``, ``maximum``).
+_CAP_NAME = frozenset("max maximum cap capped ceiling".split())
+_CAP_OF = _TOTAL_OF | frozenset("total fee fees cap".split())
+# What an amount said per, or for the whole of, is the whole period it is for: "$30 per stay",
+# "$27.00 for your entire rental", "per reservation", "für die gesamte Miete".
+_WHOLE_PERIOD = frozenset("stay trip booking rental reservation order journey".split())
+# A field's value that says once, not per a period (``disbursement: "one-time"``,
+# ``frequency: "once"``, Stripe's ``type: "one_time"``).
+_ONCE_WORDS = frozenset("once one-time one_time onetime single one-off oneoff lump-sum "
+                        "lump_sum".split())
+
+
+@functools.lru_cache(maxsize=256)
+def period_named(value: str) -> str | None:
+    """The period a field's value names as a whole (``billing_period: "semester"``, Stripe's
+    ``interval: "month"``, ``frequency: "annually"``): "half-year", "month", "year"; ``TOTAL``
+    for a value that says once ("one-time", "once", "single"); None for anything else (a
+    phrase: "twice daily", a date: "2026-Q1")."""
+    word = value.strip().lower().replace(" ", "-")
+    if word in _ONCE_WORDS:
+        return TOTAL
+    unit = UNIT_OF.get(word) or _PER_ONLY.get(word) or _PER_ADVERBS.get(word) \
+        or _PERIOD_ADJECTIVES.get(word)
+    return unit if unit is not None and KIND_OF.get(unit, "time") in ("time", "night") \
+        and unit not in ("second", "millisecond") else None
+
+
 # "€540 in total", "insgesamt 540 €" is read before the amount by ``per_before``'s words. A
 # stay said whole is a total too ("$30 per stay", "for your stay", "for the entire stay"),
 # also after whom the amount is per ("$3.50 per person per stay").
-_TOTAL_AFTER = re.compile(r"[ \u00a0]*\(?(?:per (?:person|guest|adult|room|pax)[ \u00a0]+)?"
+# A quantity's unit may stand between ("200 miles in total", "200 miles for the whole rental").
+_TOTAL_AFTER = re.compile(r"(?:[ \u00a0-]+[^\W\d_]+)?[ \u00a0]*\(?"
+                          r"(?:per (?:person|guest|adult|room|pax)[ \u00a0]+)?"
                           r"(?:in total|in all|all in|all-in|altogether|"
-                          r"(?:for (?:the|your)|per)(?: (?:whole|entire))? "
-                          r"(?:stay|trip|booking)|insgesamt|"
+                          r"(?:for (?:the|your|this)|per)(?: (?:whole|entire))? "
+                          rf"(?:{'|'.join(sorted(_WHOLE_PERIOD))})|insgesamt|"
+                          r"(?:für (?:die|ihre|deine)(?: gesamte| ganze)?|pro|je) "
+                          r"(?:miete|anmietung|buchung|reise)|"
+                          r"(?:pour (?:la|votre|toute la)|par) (?:location|réservation|séjour)|"
+                          r"(?:para|por) (?:todo )?(?:el |su )?(?:alquiler|reserva|viaje)|"
                           r"au total|en total|in totale|no total|in totaal)(?![^\W_])",
                           re.IGNORECASE)
 
@@ -814,8 +854,16 @@ def per_after(text: str, end: int, lang: str = "en") -> str | None:
 
 # Before an amount, a word that says what it is per: "a yearly $144", "your monthly fee of
 # $12", "annual price: $144"; at most two words between, none across a comma or a stop.
+# A period said as a phrase reads so too: "per-semester tuition of", "tuition for the academic
+# year is $14,250".
 _PER_BEFORE_WORDS = {**{word: unit for word, unit in _PER_ADVERBS.items() if word != "annum"},
-                     "annual": "year"}
+                     "annual": "year", "per-semester": "half-year", "semesterly": "half-year",
+                     "per-term": "half-year", "for the year": "year",
+                     "for the academic year": "year", "for the school year": "year",
+                     "for the semester": "half-year", "per semester": "half-year"}
+
+
+_JOINING = r"(?:and|or|to|than|vs|versus|plus|up|und|oder|et|ou|y|o|e|en)"
 
 
 @functools.lru_cache(maxsize=None)
@@ -824,7 +872,9 @@ def _per_before(lang: str) -> tuple[re.Pattern, dict[str, str]]:
     alone = other.alone if other is not None else {}
     words = {**_PER_BEFORE_WORDS, **{word: unit for word, unit in alone.items()
                                      if word not in _PER_ONLY_OTHER.get(lang, ())}}
-    pattern = re.compile(rf"(?<![^\W_])({_alternation(words)})(?:[ \u00a0-]+[^\W\d_]+){{0,2}}?"
+    # (not across a joining word: "$14.99 daily or $60" says nothing of $60)
+    pattern = re.compile(rf"(?<![^\W_])({_alternation(words)})"
+                         rf"(?:[ \u00a0-]+(?!{_JOINING}(?![^\W_]))[^\W\d_]+){{0,2}}?"
                          r"[ \u00a0]*:?[ \u00a0]*\Z", re.IGNORECASE)
     return pattern, words
 

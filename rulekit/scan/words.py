@@ -49,6 +49,8 @@ _EN_MULTIPLES = {"twice": 2, "halved": 0.5, "halving": 0.5, "doubled": 2, "doubl
                  "triple": 3, "quadruple": 4, "half": 0.5}
 # "half-price", "half-off": a discount (see ``_share_off``)
 _EN_MULTIPLES.update({f"half{dash}{word}": 0.5 for word in ("off", "price") for dash in "-\u2010"})
+# "a half-hour grace period", "a half hour": 0.5 hours, as "half an hour" is
+_EN_MULTIPLES.update({f"half{dash}hour": 0.5 for dash in "-\u2010"})
 _EN_MULTIPLES.update({f"{word}{dash}fold": value
                       for word, value in [*_EN_UNITS.items(), *_EN_TEENS.items(),
                                           *_EN_TENS.items(), ("hundred", 100), ("thousand", 1000)]
@@ -434,6 +436,9 @@ class _Words:
         low = self.low
         factor = _MULTIPLE_FACTORS[word]
         if word != "half" and word.startswith("half"):
+            if word.endswith("hour"):
+                self.claim(_Hit("word_number", s, s + 4, factor))     # a half-hour: 0.5
+                return
             self.claim(_share_off(_Hit("word_number", s, s + 4, factor)))     # half-price
             return
         if word == "half":
@@ -449,7 +454,8 @@ class _Words:
             if prev in _SAVE_PREV or _word_after(low, e) in _OFF_NEXT:
                 self.claim(_share_off(_Hit("word_number", s, e, factor)))     # half off
                 return
-            if _word_after(low, e) in _HALF_NEXT or prev in _HALF_PREV:
+            if _word_after(low, e) in _HALF_NEXT or prev in _HALF_PREV \
+                    or _word_after(low, e) == "hour":     # "a half hour": 0.5 hours
                 self.claim(_Hit("word_number", s, e, factor))
             return
         if word in ("double", "triple") and low.startswith(" time", e) \
