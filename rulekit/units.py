@@ -362,7 +362,7 @@ def named_units(name: str) -> tuple[frozenset[str], frozenset[str]]:
             len(lowered) == 1 or not _TOTAL_OF.isdisjoint(lowered)):
         per.add(TOTAL)              # ``total_price``: the whole amount, per no period
     elif not per and not _CAP_NAME.isdisjoint(lowered) and (
-            len(lowered) == 1 or not _CAP_OF.isdisjoint(lowered)):
+            lowered <= _CAP_ALONE or not _CAP_OF.isdisjoint(lowered)):
         per.add(TOTAL)              # ``max_charge``, ``cap``: the most charged, per no period
     return frozenset(counted), frozenset(per)
 
@@ -430,8 +430,11 @@ _TOTAL_OF = frozenset("price cost costs amount fare fares charge charges due pai
 # A cap is per nothing too, or per what its name says (``max_charge``, ``maximum_charge``,
 # ``cap``, ``max_total``, ``charge_cap``; ``max_per_rental`` by its word after "per";
 # ``max_daily_charge`` is per day): "$89.94 per day" for ``max_charge`` says another amount.
-# Only with a word of money (``max_guests`` counts guests), or alone (``cap``, ``maximum``).
+# Only with a word of money (``max_guests`` counts guests), or alone as a word of a cap
+# (``cap``, ``ceiling``); ``max`` and ``maximum`` alone are a range's end, whatever its unit
+# (``transit_days: {"min": 2, "max": 3}`` is in days).
 _CAP_NAME = frozenset("max maximum cap capped ceiling".split())
+_CAP_ALONE = frozenset("cap capped ceiling".split())
 _CAP_OF = _TOTAL_OF | frozenset("total fee fees cap".split())
 # What an amount said per, or for the whole of, is the whole period it is for: "$30 per stay",
 # "$27.00 for your entire rental", "per reservation", "für die gesamte Miete".
