@@ -147,6 +147,9 @@ _RANK_VALUE_WORDS = frozenset({"rank", "ranked", "ranking", "place", "placed", "
 # place", "the 2nd-best post", "the third-ranked post"), held to the evidence's ranks like the
 # words above; "came in" before it too ("came in third"). Not "the 2nd colour", a list position.
 _RANK_AFTER_ORDINAL = frozenset({"place", "spot", "position", "best", "ranked"})
+# After an ordinal, words that make it a school's grade level, a level the evidence must hold
+# like any number ("in 12th grade", "a 10th grader", "a 12th-grader"), not a rank.
+_LEVEL_AFTER_ORDINAL = frozenset({"grade", "grades", "grader", "graders"})
 # Before "in" and an ordinal, verbs that make it a rank: "came in third", "finished in 3rd";
 # also a few words before an ordinal that ends its clause ("finished the race first").
 _RANK_IN = frozenset({"came", "finished", "placed", "ended", "ranked"})
@@ -3196,6 +3199,8 @@ class _Judge:
                 and self.text[mention.end:mention.end + 1] in _CLAUSE_END \
                 and not _RANK_IN.isdisjoint(before[-4:]):
             return False    # "Ana finished the race first": the ordinal ends its clause
+        if mention.ordinal and mention.after.split(" ", 1)[0].lstrip("-") in _LEVEL_AFTER_ORDINAL:
+            return False    # "in 12th grade": a grade level, held to the evidence's numbers
         if mention.ordinal and ("ordinal" in contexts or "rank" in contexts):
             return True
         if "rank" in contexts and (last in _RANK_WORDS or _cjk_rank(mention.before, mention)):
