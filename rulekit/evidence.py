@@ -1110,6 +1110,15 @@ class Evidence:
                          if a.words & RANK_FIELD_WORDS and a.shown.isdigit())
 
     @functools.cached_property
+    def sections(self) -> frozenset[Decimal]:
+        """The numbers of the sections the evidence stores, in fields whose last key names
+        one (``section``, ``section_number``, ``sectionId``, ``class_section``: a course's
+        ``"003"``): when it stores any, a section an answer says ("section 004", "sec. 7")
+        is an identifier, held to them, not a place in the answer's own list. Read once."""
+        return frozenset(figure.value for figure in self.figures if figure.whole
+                         and not figure.percent and _SECTION_FIELD.search(figure.path))
+
+    @functools.cached_property
     def rating_scales(self) -> frozenset[Decimal]:
         """The scales of ratings the evidence stores, in fields named for one (``max_rating``,
         ``best_rating``, ``rating_scale``, ``out_of``, ``scale``, schema.org ``bestRating``;
@@ -3215,6 +3224,10 @@ def _counts_what_is_left(words: list[str]) -> bool:
 # rating_max, max_score, score_scale, out_of, outOf, scale, max_stars.
 _SCALE_FIELD = re.compile(r"(?i)[.$](?:(?:max|best)[_-]?(?:rating|score|stars?)|(?:rating|score)"
                           r"[_-]?(?:scale|max)|out[_-]?of|scale)\Z")
+# The last key of a field that stores a section's number (``Evidence.sections``): section,
+# class_section, section_number, sectionNo, section_id, sectionNum.
+_SECTION_FIELD = re.compile(r"(?:[.$_-][Ss]|[a-z]S)ection"
+                            r"(?:[_-]?(?:[Nn]umber|[Nn]um|[Nn]o|[Ii][Dd]))?\Z")
 # A level on a scale in a text: "3/5", "4.6 / 5" (not a date's "12/03/2026").
 _SCALE_PAIR = re.compile(r"(?<![\d.,/])(\d{1,3}(?:[.,]\d{1,2})?)[ \u00a0]?/[ \u00a0]?(\d{1,3})"
                          r"(?![\d/.,]\d|[\d/])")

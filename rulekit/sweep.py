@@ -895,7 +895,7 @@ def _held_version(run: str, evidence: Evidence) -> bool:
         number.count(".") <= 1 and Decimal(number) in evidence.values)
 
 
-_HELD_BEFORE = re.compile(r"(?i)(?<![^\W\d_])(option|version)[ \u00a0]\Z")
+_HELD_BEFORE = re.compile(r"(?i)(?<![^\W\d_])(option|version|section|sec\.?)[ \u00a0]\Z")
 _CODE_TAIL = frozenset("-_")
 # What joins a glued token to more of a code (``code_run``), and what may open a phone number
 # that is no held one (``_may_write_phone``): "+44", "(0)20", "(800)", "1-800-555-0199".
@@ -1051,7 +1051,8 @@ def _whole_values(text: str, az: str, mentions: Sequence[Mention], evidence: Evi
                 "unsupported_number", f"the shortcut {text[keys[0]:mention.end]} is not in the "
                 "evidence", None, True)
     options = "option" in az and any(word == "option" for word, _ in evidence.position_words)
-    if "version" in az or options:
+    sections = "sec" in az and evidence.sections
+    if "version" in az or options or sections:
         for index, mention in enumerate(mentions):
             if mention.kind != "number" or mention.value is None or index in settled \
                     or mention.percent or mention.currency:
@@ -1060,6 +1061,10 @@ def _whole_values(text: str, az: str, mentions: Sequence[Mention], evidence: Evi
             if word is None:
                 continue
             said = word[1].casefold()
+            if said.startswith("sec"):
+                said = "section"    # "sec. 004": a course's section, held to the evidence's
+                if not sections or mention.value in sections:
+                    continue
             if said == "option" and not options or (said, mention.value) in \
                     evidence.position_words:
                 continue
@@ -1070,8 +1075,8 @@ def _whole_values(text: str, az: str, mentions: Sequence[Mention], evidence: Evi
                                       or f"v{number}" in evidence.names):
                 continue
             shown = text[word.start():mention.end]
-            held = sorted(str(number) for word_, number in evidence.position_words
-                          if word_ == said)
+            held = list(map(str, sorted(sections))) if said == "section" else sorted(
+                str(number) for word_, number in evidence.position_words if word_ == said)
             settled[index] = _new_finding(
                 "number", mention.text, _digits(mention.value), mention.start, mention.end,
                 "unsupported_number", f"{shown} is not in the evidence" + (
@@ -3205,8 +3210,10 @@ class _Judge:
             return True
         if "rank" in contexts and (last in _RANK_WORDS or _cjk_rank(mention.before, mention)):
             return True
-        if "list_position" in contexts and (last in _LIST_WORDS or self._starts_list_item(mention)):
-            return True
+        if "list_position" in contexts and (last in _LIST_WORDS
+                                            or self._starts_list_item(mention)) \
+                and not (last == "section" and mention.text[:1] == "0"):
+            return True     # (not "section 004": a zero-padded section is a course's code)
         if "month" in contexts and (last in _MONTH_WORDS or self.text.startswith(
                 ("月", "월"), mention.end)) and int(value) in self.months:
             return True     # "month 6", "6月份", "6월": a month of the evidence
