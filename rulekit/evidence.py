@@ -1107,7 +1107,7 @@ class Evidence:
         ``queue_position``, ``standing``): a rank an answer states must be one of them when
         the evidence is ``ranked``."""
         return frozenset(int(a.shown) for a in self.amounts
-                         if a.words & RANK_FIELD_WORDS and a.shown.isdigit())
+                         if _rank_field(a) and a.shown.isdigit())
 
     @functools.cached_property
     def sections(self) -> frozenset[Decimal]:
@@ -1177,7 +1177,7 @@ class Evidence:
         or holds it as null or a placeholder: a rank it does not know (``"queue_position":
         null``) backs no rank, so "you're number 3 in the queue" is held to ``ranks``, whatever
         other numbers the evidence holds ("open_tickets": 3)."""
-        return bool(self.ranks) or any(a.words & RANK_FIELD_WORDS and a.state == "unknown"
+        return bool(self.ranks) or any(a.state == "unknown" and _rank_field(a)
                                        for a in self.amounts)
 
     @functools.cached_property
@@ -3233,6 +3233,15 @@ _SCALE_PAIR = re.compile(r"(?<![\d.,/])(\d{1,3}(?:[.,]\d{1,2})?)[ \u00a0]?/[ \u0
                          r"(?![\d/.,]\d|[\d/])")
 # The words of field names that hold a rank (``Evidence.ranks``).
 RANK_FIELD_WORDS = frozenset({"rank", "ranking", "position", "place", "standing"})
+# The last word of a field's name that makes it a share, no rank: ``rank_percentile``,
+# ``position_pct``, ``rankShare``.
+_SHARE_NAME_END = re.compile(r"(?i)(?:percentile|pct|percent|share)\Z")
+
+
+def _rank_field(amount: Amount) -> bool:
+    """Whether ``amount`` is in a field named like a rank (``RANK_FIELD_WORDS``), not a share
+    of a rank (``rank_percentile: 97`` says where among a hundred, not which place)."""
+    return bool(amount.words & RANK_FIELD_WORDS) and _SHARE_NAME_END.search(amount.path) is None
 # Words of a list's name that say it is a list, not what it lists: "posts_list", "orderData".
 _CONTAINER_WORDS = frozenset({"list", "lists", "array", "arr", "set", "collection", "data",
                               "info", "all"})
