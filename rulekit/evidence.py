@@ -1560,6 +1560,10 @@ def _sibling_direction(siblings: Mapping) -> int:
 
 
 # A field that holds a day, whose eight digits are YYYYMMDD ("date": "20260707").
+# A day and a clock time kept in two fields whose names differ only so (``_paired_instants``).
+_DATE_TIME_WORDS = (("date", "time"), ("Date", "Time"), ("DATE", "TIME"))
+_PAIRED_DAY = re.compile(r"([0-9]{4})-([0-9]{2})-([0-9]{2})")
+_PAIRED_CLOCK = re.compile(r"([01]?[0-9]|2[0-3]):([0-5][0-9])(?::[0-5][0-9](?:\.[0-9]+)?)?")
 _DAY_FIELD = re.compile(r"(?i:(?:^|_)(?:date|day))$|[a-z]Date$")
 
 
@@ -1930,6 +1934,31 @@ class _Builder:
         finally:
             self.percent_siblings = outer
             self.row_unit = outer_unit
+        if trusted and self.withholding is None and len(node) >= 2:
+            self._paired_instants(node, rule)
+
+    def _paired_instants(self, node: Mapping, rule: RowRule | None) -> None:
+        """A day and a clock time an object keeps in two fields of one name, the one with
+        "date" where the other has "time" (Ticketmaster's ``localDate`` and ``localTime``,
+        ``start_date`` and ``start_time``): one local instant, so "16.01.2027 um 19:30"
+        passes beside the same event's instant in UTC (18:30Z), which holds another time on
+        that day."""
+        for key, child in node.items():
+            if not (isinstance(child, str) and len(child) == 10 and isinstance(key, str)):
+                continue
+            pair = next((key.replace(a, b) for a, b in _DATE_TIME_WORDS if a in key), None)
+            other = node.get(pair) if pair is not None else None
+            if not isinstance(other, str) or (rule is not None and (
+                    key in rule.withheld or pair in rule.withheld)):
+                continue
+            day, clock = _PAIRED_DAY.fullmatch(child), _PAIRED_CLOCK.fullmatch(other.strip())
+            if day is None or clock is None:
+                continue
+            try:
+                date = dt.date(int(day[1]), int(day[2]), int(day[3]))
+            except ValueError:
+                continue
+            self.clock.add((date, int(clock[1]), int(clock[2])))
 
     def _fields(self, node: Mapping, path: str, keys: tuple[str, ...], trusted: bool,
                 author: str | None, rule: RowRule | None) -> None:
@@ -2323,6 +2352,13 @@ class _Builder:
         if compact is not None:
             self._add_day(compact, keys)    # "date": "20260707", as Google Analytics writes it
         zones = self.zones.get(keys[-1]) if self.zones and keys and leaf.day else None
+        if zones is None and leaf.utc is not None and self.objects:
+            # an instant in UTC inside an object that names its zone ("timezone":
+            # "Europe/Berlin", Ticketmaster's dates.timezone) is read in that zone, as in a
+            # rules file's: "2027-01-16T18:30:00Z" is 19:30 in Berlin
+            zone = self._zone_around()
+            if zone is not None:
+                zones = ((zone, None),)
         if zones is None and leaf.utc is not None and self.header_zones:
             zones = self.header_zones   # "2026-03-26T03:59:59Z" is 25 March in New York
         if zones is not None:
