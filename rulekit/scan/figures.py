@@ -489,8 +489,9 @@ _HEADING_TAG = re.compile(r"</?h[1-6](?=[\s/>])")
 # The square or cube of a unit of length, in the cleaned text ("ft²" is "ft2" there): "1,850
 # ft²", "€3,000/m2", "price per ft²", "Area (m²)", "120 m³" hold no figure 2 or 3. Lower-case
 # letters after a number, a slash, a bracket or "per" only: "the BMW M3", "an m2 chip" are names.
+# An "a" after the square is the year of German energy figures: "kWh/m²a", "kWh/(m²a)".
 _UNIT_POWER = re.compile(r"(?:(?<=[0-9/(])|(?<=[0-9][ \u00a0])|(?<=per ))"
-                         r"(?:ft|m|km|cm|mm|mi|yd)([23])(?![A-Za-z0-9])")
+                         r"(?:ft|m|km|cm|mm|mi|yd)([23])a?(?![A-Za-z0-9])")
 
 
 def _may_square(low: str) -> bool:
