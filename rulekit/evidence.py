@@ -79,6 +79,7 @@ from rulekit.sweep_codes import (POSITION_WORDS, code_like, code_near, code_run,
                                  hex_id, list_marker, phone_digits, phone_field, phones_in,
                                  shortcut, spaced_code)
 from rulekit.units import (EXCLUDED, INCLUDED, KIND_OF, UNIT_OF, compound_durations, named_base,
+                           may_say_durations,
                            named_tax_basis, named_units, names_tax, glued_unit,
                            of_kinds_written, unit_after, unit_named, PRESSURE_UNIT,
                            may_write_pressure, pressure_pairs, pressure_part)
@@ -2400,8 +2401,8 @@ class _Builder:
             return      # "8841 2290 17" under account_number: one code, no figures
         skip = self._no_quantities(text, mentions, keys) \
             if mentions and not leaf.plain_number else ()
-        timed = self._durations(text, mentions) if mentions and ("h" in text or "H" in text) \
-            else ()
+        timed = self._durations(text, mentions) \
+            if mentions and may_say_durations(text, text.lower()) else ()
         if mentions and ("/" in text or " over " in text):
             self._pressures(text, mentions, keys)   # "128/82 mmHg", "bp": "128/82"
         for at, mention in enumerate(mentions):

@@ -83,7 +83,7 @@ from rulekit.scan.figures import (CHANGE_OTHER, CHANGED_BEFORE, FALL_BEFORE, FAL
                                    RISE_BEFORE, RISE_OTHER, TRANSITIVE_BEFORE, _NOT_A_NOUN,
                                    change_word_before)
 from rulekit.units import BASIS_WORDS, general_basis_at, general_bases, may_state_tax_basis, \
-    compound_durations, may_say_pressure, pressure_pairs, \
+    compound_durations, may_say_durations, may_say_pressure, pressure_pairs, \
     TOTAL, per_after, said_as_total, tax_basis_said, \
     unit_after, unit_word, base_said, other_base, plural
 from rulekit.sweep_flags import _by_start
@@ -474,12 +474,6 @@ def _row_rules(entities: Sequence[tuple[Entity, tuple[str, ...]]], evidence: Any
     return rules
 
 
-# Where a duration of hours and minutes may be (``units.compound_durations``): the last digit of
-# its hours, the hour word and the first digit of its minutes, a necessary condition of a match
-# of ``units._HOURS_MINUTES`` (which opens with a repeat, so ``re`` would try it everywhere).
-_DURATION_CUE = re.compile(r"(?i)\d[ \u00a0-]?(?:hours?|hrs?|h)(?![a-z])[ \u00a0,]*"
-                           r"(?:and[ \u00a0]+)?\d")
-
 def sweep(text: str, evidence: Evidence, settings: SweepSettings = SweepSettings(), *,
           locale: str = "en_US", question: str | None = None,
           slot_values: Sequence[str] = (), settled: Collection[tuple[int, int]] = (),
@@ -539,10 +533,7 @@ def sweep(text: str, evidence: Evidence, settings: SweepSettings = SweepSettings
     if offsets and offsets[1]:
         mentions = [m for m in mentions if (m.start, m.end) not in offsets[1]]
     timed: list[Finding] = []
-    # (one search in C: "h" alone is in nearly every answer, and reading the durations walked
-    # every figure of it)
-    if ("PT" in text or "h" in low and _DURATION_CUE.search(text) is not None) \
-            and any(m.kind == "number" for m in mentions):
+    if may_say_durations(text, low) and any(m.kind == "number" for m in mentions):
         # "11h 10m", "11 hours and 10 minutes", "PT11H10M": one duration, compared whole
         spans, timed = _durations_said(text, mentions, evidence)
         mentions = _outside(spans, mentions)
