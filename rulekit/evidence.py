@@ -81,7 +81,7 @@ from rulekit.sweep_codes import (POSITION_WORDS, code_like, code_near, code_run,
 from rulekit.units import (ALONE_AMBIGUOUS, EXCLUDED, INCLUDED, KIND_OF, UNIT_OF, compound_durations,
                            named_base, named_tax_basis, named_units, names_tax, glued_unit,
                            of_kinds_written, unit_after, unit_named, PRESSURE_UNIT, TOTAL,
-                           period_named,
+                           period_named, may_say_durations,
                            may_write_pressure, pressure_pairs, pressure_part)
 
 # Field names whose text is written by third parties, unless the rules say otherwise, as the
@@ -1159,7 +1159,16 @@ class Evidence:
         ``queue_position``, ``standing``): a rank an answer states must be one of them when
         the evidence is ``ranked``."""
         return frozenset(int(a.shown) for a in self.amounts
-                         if a.words & RANK_FIELD_WORDS and a.shown.isdigit())
+                         if _rank_field(a) and a.shown.isdigit())
+
+    @functools.cached_property
+    def sections(self) -> frozenset[Decimal]:
+        """The numbers of the sections the evidence stores, in fields whose last key names
+        one (``section``, ``section_number``, ``sectionId``, ``class_section``: a course's
+        ``"003"``): when it stores any, a section an answer says ("section 004", "sec. 7")
+        is an identifier, held to them, not a place in the answer's own list. Read once."""
+        return frozenset(figure.value for figure in self.figures if figure.whole
+                         and not figure.percent and _SECTION_FIELD.search(figure.path))
 
     @functools.cached_property
     def rating_scales(self) -> frozenset[Decimal]:
@@ -1261,7 +1270,7 @@ class Evidence:
         or holds it as null or a placeholder: a rank it does not know (``"queue_position":
         null``) backs no rank, so "you're number 3 in the queue" is held to ``ranks``, whatever
         other numbers the evidence holds ("open_tickets": 3)."""
-        return bool(self.ranks) or any(a.words & RANK_FIELD_WORDS and a.state == "unknown"
+        return bool(self.ranks) or any(a.state == "unknown" and _rank_field(a)
                                        for a in self.amounts)
 
     @functools.cached_property
@@ -1651,6 +1660,10 @@ def _sibling_direction(siblings: Mapping) -> int:
 
 
 # A field that holds a day, whose eight digits are YYYYMMDD ("date": "20260707").
+# A day and a clock time kept in two fields whose names differ only so (``_paired_instants``).
+_DATE_TIME_WORDS = (("date", "time"), ("Date", "Time"), ("DATE", "TIME"))
+_PAIRED_DAY = re.compile(r"([0-9]{4})-([0-9]{2})-([0-9]{2})")
+_PAIRED_CLOCK = re.compile(r"([01]?[0-9]|2[0-3]):([0-5][0-9])(?::[0-5][0-9](?:\.[0-9]+)?)?")
 _DAY_FIELD = re.compile(r"(?i:(?:^|_)(?:date|day))$|[a-z]Date$")
 
 
@@ -2025,6 +2038,31 @@ class _Builder:
         finally:
             self.percent_siblings = outer
             self.row_unit = outer_unit
+        if trusted and self.withholding is None and len(node) >= 2:
+            self._paired_instants(node, rule)
+
+    def _paired_instants(self, node: Mapping, rule: RowRule | None) -> None:
+        """A day and a clock time an object keeps in two fields of one name, the one with
+        "date" where the other has "time" (Ticketmaster's ``localDate`` and ``localTime``,
+        ``start_date`` and ``start_time``): one local instant, so "16.01.2027 um 19:30"
+        passes beside the same event's instant in UTC (18:30Z), which holds another time on
+        that day."""
+        for key, child in node.items():
+            if not (isinstance(child, str) and len(child) == 10 and isinstance(key, str)):
+                continue
+            pair = next((key.replace(a, b) for a, b in _DATE_TIME_WORDS if a in key), None)
+            other = node.get(pair) if pair is not None else None
+            if not isinstance(other, str) or (rule is not None and (
+                    key in rule.withheld or pair in rule.withheld)):
+                continue
+            day, clock = _PAIRED_DAY.fullmatch(child), _PAIRED_CLOCK.fullmatch(other.strip())
+            if day is None or clock is None:
+                continue
+            try:
+                date = dt.date(int(day[1]), int(day[2]), int(day[3]))
+            except ValueError:
+                continue
+            self.clock.add((date, int(clock[1]), int(clock[2])))
 
     def _fields(self, node: Mapping, path: str, keys: tuple[str, ...], trusted: bool,
                 author: str | None, rule: RowRule | None) -> None:
@@ -2425,6 +2463,13 @@ class _Builder:
         if compact is not None:
             self._add_day(compact, keys)    # "date": "20260707", as Google Analytics writes it
         zones = self.zones.get(keys[-1]) if self.zones and keys and leaf.day else None
+        if zones is None and leaf.utc is not None and self.objects:
+            # an instant in UTC inside an object that names its zone ("timezone":
+            # "Europe/Berlin", Ticketmaster's dates.timezone) is read in that zone, as in a
+            # rules file's: "2027-01-16T18:30:00Z" is 19:30 in Berlin
+            zone = self._zone_around()
+            if zone is not None:
+                zones = ((zone, None),)
         if zones is None and leaf.utc is not None and self.header_zones:
             zones = self.header_zones   # "2026-03-26T03:59:59Z" is 25 March in New York
         if zones is not None:
@@ -2469,8 +2514,8 @@ class _Builder:
             return      # "8841 2290 17" under account_number: one code, no figures
         skip = self._no_quantities(text, mentions, keys) \
             if mentions and not leaf.plain_number else ()
-        timed = self._durations(text, mentions) if mentions and ("h" in text or "H" in text) \
-            else ()
+        timed = self._durations(text, mentions) \
+            if mentions and may_say_durations(text, text.lower()) else ()
         if mentions and ("/" in text or " over " in text):
             self._pressures(text, mentions, keys)   # "128/82 mmHg", "bp": "128/82"
         for at, mention in enumerate(mentions):
@@ -3480,11 +3525,24 @@ _SCALE_BOTTOM_FIELD = re.compile(r"(?i)[.$](?:(?:min|minimum)[_-]?(?:rating|scor
 # Not a bare ``range`` (a car's range in km, a wifi's in m).
 _SCALE_RANGE_FIELD = re.compile(r"(?i)[.$](?:range[_-]?formatted|(?:grade|score|rating|"
                                 r"points?|marks?|note)[_-]?range|range[_-]?(?:grade|score))\Z")
+# The last key of a field that stores a section's number (``Evidence.sections``): section,
+# class_section, section_number, sectionNo, section_id, sectionNum.
+_SECTION_FIELD = re.compile(r"(?:[.$_-][Ss]|[a-z]S)ection"
+                            r"(?:[_-]?(?:[Nn]umber|[Nn]um|[Nn]o|[Ii][Dd]))?\Z")
 # A level on a scale in a text: "3/5", "4.6 / 5" (not a date's "12/03/2026").
 _SCALE_PAIR = re.compile(r"(?<![\d.,/])(\d{1,3}(?:[.,]\d{1,2})?)[ \u00a0]?/[ \u00a0]?(\d{1,3})"
                          r"(?![\d/.,]\d|[\d/])")
 # The words of field names that hold a rank (``Evidence.ranks``).
 RANK_FIELD_WORDS = frozenset({"rank", "ranking", "position", "place", "standing"})
+# The last word of a field's name that makes it a share, no rank: ``rank_percentile``,
+# ``position_pct``, ``rankShare``.
+_SHARE_NAME_END = re.compile(r"(?i)(?:percentile|pct|percent|share)\Z")
+
+
+def _rank_field(amount: Amount) -> bool:
+    """Whether ``amount`` is in a field named like a rank (``RANK_FIELD_WORDS``), not a share
+    of a rank (``rank_percentile: 97`` says where among a hundred, not which place)."""
+    return bool(amount.words & RANK_FIELD_WORDS) and _SHARE_NAME_END.search(amount.path) is None
 # Words of a list's name that say it is a list, not what it lists: "posts_list", "orderData".
 _CONTAINER_WORDS = frozenset({"list", "lists", "array", "arr", "set", "collection", "data",
                               "info", "all"})

@@ -85,7 +85,7 @@ from rulekit.scan.figures import (CHANGE_OTHER, CHANGED_BEFORE, FALL_BEFORE, FAL
                                    RISE_BEFORE, RISE_OTHER, TRANSITIVE_BEFORE, _NOT_A_NOUN,
                                    change_word_before)
 from rulekit.units import BASIS_WORDS, general_basis_at, general_bases, may_state_tax_basis, \
-    compound_durations, may_say_pressure, pressure_pairs, \
+    compound_durations, may_say_durations, may_say_pressure, pressure_pairs, \
     TOTAL, per_after, per_before, said_as_total, tax_basis_said, \
     unit_after, unit_word, base_said, other_base, plural
 from rulekit.sweep_flags import _by_start
@@ -152,6 +152,9 @@ _RANK_VALUE_WORDS = frozenset({"rank", "ranked", "ranking", "place", "placed", "
 # place", "the 2nd-best post", "the third-ranked post"), held to the evidence's ranks like the
 # words above; "came in" before it too ("came in third"). Not "the 2nd colour", a list position.
 _RANK_AFTER_ORDINAL = frozenset({"place", "spot", "position", "best", "ranked"})
+# After an ordinal, words that make it a school's grade level, a level the evidence must hold
+# like any number ("in 12th grade", "a 10th grader", "a 12th-grader"), not a rank.
+_LEVEL_AFTER_ORDINAL = frozenset({"grade", "grades", "grader", "graders"})
 # Before "in" and an ordinal, verbs that make it a rank: "came in third", "finished in 3rd";
 # also a few words before an ordinal that ends its clause ("finished the race first").
 _RANK_IN = frozenset({"came", "finished", "placed", "ended", "ranked"})
@@ -479,12 +482,6 @@ def _row_rules(entities: Sequence[tuple[Entity, tuple[str, ...]]], evidence: Any
     return rules
 
 
-# Where a duration of hours and minutes may be (``units.compound_durations``): the last digit of
-# its hours, the hour word and the first digit of its minutes, a necessary condition of a match
-# of ``units._HOURS_MINUTES`` (which opens with a repeat, so ``re`` would try it everywhere).
-_DURATION_CUE = re.compile(r"(?i)\d[ \u00a0-]?(?:hours?|hrs?|h)(?![a-z])[ \u00a0,]*"
-                           r"(?:and[ \u00a0]+)?\d")
-
 def sweep(text: str, evidence: Evidence, settings: SweepSettings = SweepSettings(), *,
           locale: str = "en_US", question: str | None = None,
           slot_values: Sequence[str] = (), settled: Collection[tuple[int, int]] = (),
@@ -544,10 +541,7 @@ def sweep(text: str, evidence: Evidence, settings: SweepSettings = SweepSettings
     if offsets and offsets[1]:
         mentions = [m for m in mentions if (m.start, m.end) not in offsets[1]]
     timed: list[Finding] = []
-    # (one search in C: "h" alone is in nearly every answer, and reading the durations walked
-    # every figure of it)
-    if ("PT" in text or "h" in low and _DURATION_CUE.search(text) is not None) \
-            and any(m.kind == "number" for m in mentions):
+    if may_say_durations(text, low) and any(m.kind == "number" for m in mentions):
         # "11h 10m", "11 hours and 10 minutes", "PT11H10M": one duration, compared whole
         spans, timed = _durations_said(text, mentions, evidence)
         mentions = _outside(spans, mentions)
@@ -914,7 +908,7 @@ def _held_version(run: str, evidence: Evidence) -> bool:
         number.count(".") <= 1 and Decimal(number) in evidence.values)
 
 
-_HELD_BEFORE = re.compile(r"(?i)(?<![^\W\d_])(option|version)[ \u00a0]\Z")
+_HELD_BEFORE = re.compile(r"(?i)(?<![^\W\d_])(option|version|section|sec\.?)[ \u00a0]\Z")
 _CODE_TAIL = frozenset("-_")
 # What joins a glued token to more of a code (``code_run``), and what may open a phone number
 # that is no held one (``_may_write_phone``): "+44", "(0)20", "(800)", "1-800-555-0199".
@@ -1070,7 +1064,8 @@ def _whole_values(text: str, az: str, mentions: Sequence[Mention], evidence: Evi
                 "unsupported_number", f"the shortcut {text[keys[0]:mention.end]} is not in the "
                 "evidence", None, True)
     options = "option" in az and any(word == "option" for word, _ in evidence.position_words)
-    if "version" in az or options:
+    sections = "sec" in az and evidence.sections
+    if "version" in az or options or sections:
         for index, mention in enumerate(mentions):
             if mention.kind != "number" or mention.value is None or index in settled \
                     or mention.percent or mention.currency:
@@ -1079,6 +1074,10 @@ def _whole_values(text: str, az: str, mentions: Sequence[Mention], evidence: Evi
             if word is None:
                 continue
             said = word[1].casefold()
+            if said.startswith("sec"):
+                said = "section"    # "sec. 004": a course's section, held to the evidence's
+                if not sections or mention.value in sections:
+                    continue
             if said == "option" and not options or (said, mention.value) in \
                     evidence.position_words:
                 continue
@@ -1089,8 +1088,8 @@ def _whole_values(text: str, az: str, mentions: Sequence[Mention], evidence: Evi
                                       or f"v{number}" in evidence.names):
                 continue
             shown = text[word.start():mention.end]
-            held = sorted(str(number) for word_, number in evidence.position_words
-                          if word_ == said)
+            held = list(map(str, sorted(sections))) if said == "section" else sorted(
+                str(number) for word_, number in evidence.position_words if word_ == said)
             settled[index] = _new_finding(
                 "number", mention.text, _digits(mention.value), mention.start, mention.end,
                 "unsupported_number", f"{shown} is not in the evidence" + (
@@ -3256,12 +3255,16 @@ class _Judge:
                 and self.text[mention.end:mention.end + 1] in _CLAUSE_END \
                 and not _RANK_IN.isdisjoint(before[-4:]):
             return False    # "Ana finished the race first": the ordinal ends its clause
+        if mention.ordinal and mention.after.split(" ", 1)[0].lstrip("-") in _LEVEL_AFTER_ORDINAL:
+            return False    # "in 12th grade": a grade level, held to the evidence's numbers
         if mention.ordinal and ("ordinal" in contexts or "rank" in contexts):
             return True
         if "rank" in contexts and (last in _RANK_WORDS or _cjk_rank(mention.before, mention)):
             return True
-        if "list_position" in contexts and (last in _LIST_WORDS or self._starts_list_item(mention)):
-            return True
+        if "list_position" in contexts and (last in _LIST_WORDS
+                                            or self._starts_list_item(mention)) \
+                and not (last == "section" and mention.text[:1] == "0"):
+            return True     # (not "section 004": a zero-padded section is a course's code)
         if "month" in contexts and (last in _MONTH_WORDS or self.text.startswith(
                 ("月", "월"), mention.end)) and int(value) in self.months:
             return True     # "month 6", "6月份", "6월": a month of the evidence

@@ -188,19 +188,22 @@ def code_like(run: str, glued_digits: bool = False) -> bool:
 
 
 # A code written with a space: a carrier's letters before its number ("BA 283", "LH 400", "U2
-# 8021"), or a word that numbers a place or a service ("Terminal 5", "Gate 12", "Platform 9"),
+# 8021"), a department's before a course's ("MATH 221", "CHEM 201"), or a word that numbers a place or a service ("Terminal 5", "Gate 12", "Platform 9"),
 # or a label's rank or kind (a payslip's "Plan 2", "Band 6", "Steuerklasse 3", "Zone 2").
 SPACED_CODE_WORDS = frozenset({"terminal", "gate", "flight", "platform", "pier", "concourse",
                                "carousel", "track", "berth", "hall", "train", "bus", "route",
                                "plan", "band", "grade", "level", "tier", "stufe", "steuerklasse",
                                "class", "phase", "zone"})
 _WORD_BEFORE_SPACE = re.compile(r"(?<![\w-])([A-Za-z][A-Za-z0-9]{0,11}|[0-9][A-Z])[ \u00a0]\Z")
-_CARRIER = re.compile(r"[A-Z]{2,3}|[A-Z][0-9]|[0-9][A-Z]")
+_CARRIER = re.compile(r"[A-Z]{2,4}|[A-Z][0-9]|[0-9][A-Z]")
 # Capitals before a number that say a quantity or a word of a line in capitals, no carrier:
-# "QTY 2", "NO 5", "GET 3 BAGS".
+# "QTY 2", "NO 5", "GET 3 BAGS", "OVER 50 STYLES", "LAST 3 DAYS". (A shouted name of a place,
+# "UNIT 3", "ROOM 12", is read as a code: its digits then back only the name, the strict side.)
 _NOT_CARRIERS = frozenset("QTY PCS PC NO NR NUM TOT MAX MIN AVG ETA AGE VAT TAX FEE PER AND THE "
                           "FOR ALL OF TO IN ON AT BY UP OR IS ARE YOU GET BUY ADD SET ONLY JUST "
-                          "NOW WAS SAVE OFF".split())
+                          "NOW WAS SAVE OFF OVER FROM WITH LAST NEXT PLUS LESS EACH MORE THAN "
+                          "INTO UPTO ALSO WERE HAVE HAS WILL SOLD LEFT FREE BUYS GETS TAKE "
+                          "YEAR WEEK DAYS HOUR HRS MINS SECS SIZE PACK SOME MANY".split())
 # A model number's tail after a hyphen: "777-300ER", "A320-200N" (not "10-12PM", a range).
 _MODEL_TAIL = re.compile(r"-[0-9]+([A-Z]{1,3})(?![\w-])")
 
@@ -241,7 +244,7 @@ def glued_forms(code: str) -> tuple[str, ...]:
     return (folded,)
 
 
-_GLUED_CARRIER = re.compile(r"([a-z]{2,3})([0-9]{1,4})")
+_GLUED_CARRIER = re.compile(r"([a-z]{2,4})([0-9]{1,4})")
 
 
 def code_forms(run: str) -> Iterable[str]:

@@ -354,6 +354,11 @@ _CENTS_END = re.compile(r"(?![\w\-\u2013\u2014])")
 _SPACE_GROUPED = re.compile(r"[0-9]{1,3}(?: [0-9]{3}){1,6}"
                             r"(?:,[0-9]{2}(?![0-9])|(?=,[\-\u2013\u2014](?![\w\-\u2013\u2014])))")
 _ITEM_OPENERS = frozenset("\n-*\u2022|:")
+# Items counted with "N×" that open a line, a list item or a clause after a colon, each ending
+# with a comma or a semicolon: a next "N×" after them counts too ("Notenspiegel: 4× sehr gut,
+# 9× gut, 8× befriedigend").
+_COUNTED_ITEMS = re.compile(r"(?:^|[\n:*\u2022|-])[ \t\u00a0]*(?:[0-9]{1,4}[ \u00a0]?[x\u00d7]"
+                            r"[ \u00a0][^\W\d_][^,;\n]{0,40}[,;][ \t\u00a0]*)+\Z")
 _CURRENCY_SIGN = re.compile(rf"[{_CURRENCY_SIGNS}]")
 _COMPARATIVE_WORDS = frozenset(_COMPARATIVES.split("|"))
 _ORDINAL_END = frozenset(".oOrR°")                  # "No. ", "Nr ", "N° " before the space
@@ -489,8 +494,9 @@ _HEADING_TAG = re.compile(r"</?h[1-6](?=[\s/>])")
 # The square or cube of a unit of length, in the cleaned text ("ft²" is "ft2" there): "1,850
 # ft²", "€3,000/m2", "price per ft²", "Area (m²)", "120 m³" hold no figure 2 or 3. Lower-case
 # letters after a number, a slash, a bracket or "per" only: "the BMW M3", "an m2 chip" are names.
+# An "a" after the square is the year of German energy figures: "kWh/m²a", "kWh/(m²a)".
 _UNIT_POWER = re.compile(r"(?:(?<=[0-9/(])|(?<=[0-9][ \u00a0])|(?<=per ))"
-                         r"(?:ft|m|km|cm|mm|mi|yd)([23])(?![A-Za-z0-9])")
+                         r"(?:ft|m|km|cm|mm|mi|yd)([23])a?(?![A-Za-z0-9])")
 
 
 def _may_square(low: str) -> bool:
@@ -994,7 +1000,11 @@ class _Figures:
         if _word_after(self.low, end) in _COMPARATIVE_WORDS:
             return False                    # "3x more reach", "2x the views"
         # before a capitalised word, a product's name: "2x Sticker Pack ($20 each) and 1x Pin"
-        return (head == "" and hit.s <= 3) or head[-1:] in _ITEM_OPENERS or nxt.isupper()
+        if (head == "" and hit.s <= 3) or head[-1:] in _ITEM_OPENERS or nxt.isupper():
+            return True
+        # after a comma, the next of items counted so: "4× sehr gut, 9× gut"
+        return head[-1:] in (",", ";") and _COUNTED_ITEMS.search(
+            text, max(0, hit.s - 400), hit.s) is not None
 
     def cents(self) -> None:
         """An amount and its cents written apart ("forty-nine dollars and ninety-nine cents",
