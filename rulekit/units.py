@@ -517,8 +517,10 @@ _HOURS_MINUTES = re.compile(r"(?i)\d{1,5}" + _HOUR_WORD + r"(\d{1,2})[ \u00a0-]?
                             r"|m|minuten|minuti|minutos?)(?![a-z])")
 # Where such a duration may be: the last digit of its hours, the hour word and the first digit
 # of its minutes, a necessary condition of a match of ``_HOURS_MINUTES`` (which opens with a
-# repeat, so ``re`` would try it everywhere).
-_DURATION_CUE = re.compile(r"(?i)\d" + _HOUR_WORD + r"\d")
+# repeat, so ``re`` would try it everywhere). Searched in the lower-cased text, without
+# IGNORECASE, which makes ``re`` four times slower over a whole answer (14 against 3.5 µs over
+# 300 characters).
+_DURATION_CUE = re.compile(r"\d" + _HOUR_WORD + r"\d")
 _ISO_DURATION = re.compile(r"PT(?:([0-9]{1,5})H)?(?:([0-9]{1,5})M)?(?:0+S)?")
 
 
@@ -527,7 +529,7 @@ def may_say_durations(text: str, low: str) -> bool:
     look before ``compound_durations`` ("h" alone is in nearly every answer: one search in C
     then, rather than reading the durations at every figure)."""
     return "PT" in text or ("h" in low or "std" in low or "stund" in low or "ore" in low
-                            or "uur" in low) and _DURATION_CUE.search(text) is not None
+                            or "uur" in low) and _DURATION_CUE.search(low) is not None
 
 
 def compound_durations(text: str, mentions) -> list[tuple[int, int, int, frozenset[int]]]:
