@@ -48,6 +48,14 @@ _NAMED_AVAILABLE = re.compile(r"[ \t\u00a0]+(?:is|are)(?P<no>n't|n’t|[ \t\u00a
                               r"[ \t\u00a0]+no[ \t\u00a0]+longer)?(?:[ \t\u00a0]+(?:still|currently|"
                               r"now|also|already|sadly|unfortunately))?[ \t\u00a0]+(?P<un>un)?"
                               r"available(?![\w-])")
+# A plural subject before "are (still) available" (``_nouns_available``): at the start of its
+# sentence or after "yes" and a comma, maybe after "the" or "all (the)"; the thing in group
+# "thing", ending in -s.
+_NOUN_AVAILABLE = re.compile(r"(?:^|[.!?;:\n][ \t\u00a0]*|(?<![\w'])(?:yes|good news),[ \t\u00a0]*)"
+                             r"(?:(?:the|all|all the)[ \t\u00a0]+)?(?P<thing>[a-z]+s)[ \t\u00a0]+are"
+                             r"(?P<no>n't|n’t|[ \t\u00a0]+not|[ \t\u00a0]+no[ \t\u00a0]+longer)?"
+                             r"(?:[ \t\u00a0]+(?:still|currently|now|also|already|sadly|"
+                             r"unfortunately))?[ \t\u00a0]+\Z")
 _THINGS_DENIED = re.compile(r"n't|n’t|\bnot\b|\bno longer\b|\bnever\b")
 # Before it, the customer as the one who has them ("you still have items left in your cart");
 # after it, what is left to do ("items left to ship").
@@ -599,6 +607,29 @@ def _named_availability(low: str, rows) -> list[tuple[int, int, str, None, None]
     return found
 
 
+def _nouns_available(low: str, nouns: frozenset[str]) -> list[tuple[int, int, str, None, str]]:
+    """"Tickets are (still) available", "Yes, the seats are available", "Tickets are no longer
+    available", "Tickets are unavailable": a stock claim about the thing a plural subject
+    names, when the evidence's stock counts it (``Evidence.stock_nouns``), with nothing after
+    but a time or "to order" (``_CLAIM_AFTER``); not the customer's ("Your tickets are
+    available"). Each as (start, end, "some" or "zero", None, the noun reduced like ``noun``),
+    judged against the stock fields that count that noun."""
+    found = []
+    at = low.find("available")
+    while at >= 0:
+        end = at + 9
+        start = at - 2 if low.endswith("un", 0, at) else at
+        said = _NOUN_AVAILABLE.search(low, max(0, start - 64), start) \
+            if not low[end:end + 1].isalnum() else None
+        if said is not None and noun(said.group("thing")) in nouns \
+                and _CLAIM_AFTER.match(low, end):
+            zero = (start < at) != (said.group("no") is not None)
+            found.append((said.start("thing"), end, "zero" if zero else "some", None,
+                          noun(said.group("thing"))))
+        at = low.find("available", end)
+    return found
+
+
 def _a_few_left(low: str) -> list[tuple[int, int, str, None, None]]:
     """"(only) a few left", "a few Steel Water Bottles left", "a few remaining", "only a
     handful left", "just a couple of raincoats left": some stock, judged as "in stock" is
@@ -787,10 +818,15 @@ def _amount_words(text: str, low: str, evidence: Evidence, az: str | None = None
     if evidence.stock_nouns and ("left" in low or "remaining" in low or "available" in low):
         # "there are still rooms left", "The Navy raincoat is still available": not inside a
         # phrase read above ("a few rooms left")
-        read = [(start, end) for start, end, *_ in phrases]
         more = _things_left(low, evidence.stock_nouns)
         if "available" in low:
             more += _named_availability(low, evidence.stock_rows)
+            subjects = _nouns_available(low, evidence.stock_nouns)
+            if subjects:    # "Tickets are no longer available" holds a "no <thing>" read above
+                phrases = [phrase for phrase in phrases if not any(
+                    s <= phrase[0] and phrase[1] <= e for s, e, *_ in subjects)]
+                more += subjects
+        read = [(start, end) for start, end, *_ in phrases]
         phrases += [phrase for phrase in more
                     if not any(s < phrase[1] and phrase[0] < e for s, e in read)]
     if ("out of " in low or "left" in low or "remaining" in low or "available" in low) \
@@ -838,6 +874,8 @@ def _amount_words(text: str, low: str, evidence: Evidence, az: str | None = None
         elif says in ("out", "zero", "some") and first is None:
             amounts = _row_stock(low, start, end, evidence)
             wanted = "some" if says == "some" else "zero"
+            if second is not None:      # "Tickets are still available": the tickets' stock
+                amounts = [a for a in amounts if second in a.words] or amounts
         else:
             if _word_before(low, start) not in _HAVING:
                 continue    # "No items were missing", "at no cost", "You gained no followers"

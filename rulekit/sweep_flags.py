@@ -44,7 +44,9 @@ from rulekit.sweep_labels import _COPULA as _COPULAS, _REACH, _SENTENCE_END, _TO
 class Reading(NamedTuple):
     """How a boolean field's name is said in a text."""
     words: tuple[str, ...]              # the name's words of the claim, as written in the name
-    needles: tuple[str, ...]            # each word's stem, casefolded: the substring prefilter
+    # each word's stem, casefolded: the substring prefilter (a tuple: any of them, for a word
+    # with forms in other languages, ``_FOREIGN_FORMS``)
+    needles: tuple[str | tuple[str, ...], ...]
     patterns: tuple[re.Pattern, ...]    # each word's forms as a word of a text
     # read only as a row's state: "quality" (one word, after a copula) or "thing" (nouns
     # alone, after a verb of having); None: the name holds its own predicate (free_returns)
@@ -86,6 +88,14 @@ _SPELLINGS = {"wifi": r"wi-?\s?fi", "email": r"e-?mail", "checkin": r"check-?\s?
               "mileage": r"(?:mileage|miles?|kilometers?|kilometres?|kms?)"}
 # The substring a spelled word's forms share (else its first two letters).
 _SPELLED_NEEDLES = {"mileage": "m"}
+# A name's words said in German, French, Spanish or Italian, read in any locale beside the
+# English forms (the English stem's forms, or ``_SPELLINGS``'): "El kilometraje es ilimitado",
+# "Die Kilometer sind unbegrenzt", "kilométrage illimité", "chilometraggio illimitato" say
+# ``unlimited_mileage``; and the substrings one of which each form holds (the prefilter).
+_FOREIGN_FORMS = {
+    "unlimited": (r"unbegrenzte?[mnrs]?|illimité(?:e|s|es)?|ilimitad[oa]s?|illimitat[oaie]",
+                  ("limit", "unbegrenzt")),
+    "mileage": (r"kilometern|kilometraje|kilométrages?|chilometraggio|chilometri", ("m",))}
 _ENDINGS = r"(?:e|s|es|ed|d|ing|age)?"
 
 
@@ -133,12 +143,15 @@ def reading(name: str) -> Reading | None:
     for word in words:
         spelled = _SPELLINGS.get(word)
         if spelled is not None:
-            needles.append(_SPELLED_NEEDLES.get(word, word[:2]))
-            patterns.append(re.compile(r"\b" + spelled + r"s?\b", re.IGNORECASE))
-            continue
-        stem = _stem(word)
-        needles.append(stem)
-        patterns.append(re.compile(r"\b" + re.escape(stem) + _ENDINGS + r"\b", re.IGNORECASE))
+            needle, form = _SPELLED_NEEDLES.get(word, word[:2]), spelled + "s?"
+        else:
+            needle = _stem(word)
+            form = re.escape(needle) + _ENDINGS
+        foreign = _FOREIGN_FORMS.get(word)
+        if foreign is not None:         # "ilimitado", "unbegrenzt" (any of its substrings)
+            needle, form = (needle, *foreign[1]), f"(?:{form}|{foreign[0]})"
+        needles.append(needle)
+        patterns.append(re.compile(r"\b" + form + r"\b", re.IGNORECASE))
     return Reading(tuple(words), tuple(needles), tuple(patterns), single)
 
 
@@ -177,7 +190,9 @@ _CLAUSE_END = re.compile(r"[,;.!?\n()\u2014\u2013]|\b(?:and|but|or|so|then|while
 _COLON = re.compile(r":(?!//)")
 _NEGATIONS = frozenset(
     "not no never neither nor without cannot none nothing non excluded excludes excluding "
-    "unavailable lacks lack".split())
+    "unavailable lacks lack "
+    # the negations of German, French, Spanish and Italian, for ``_FOREIGN_FORMS``' words
+    "nicht kein keine keinen keiner keinem pas jamais sans ohne sin senza nunca".split())
 # A clause that supposes, hedges, qualifies or speaks of others states nothing of the row.
 _UNREAD = frozenset(
     "if unless when whenever once until whether case provided providing "
@@ -222,7 +237,9 @@ def said_flags(text: str, readings: Iterable[Reading],
     text order; none inside a span of ``covered`` (quotes, links). A reading whose stems are
     not all in the text costs its substring tests only."""
     low = text.casefold()
-    wanted = [r for r in dict.fromkeys(readings) if all(n in low for n in r.needles)]
+    wanted = [r for r in dict.fromkeys(readings)
+              if all(n in low if n.__class__ is str else any(a in low for a in n)
+                     for n in r.needles)]
     if not wanted:
         return []
     found: list[Said] = []

@@ -877,11 +877,68 @@ def per_after(text: str, end: int, lang: str = "en") -> str | None:
 # $12", "annual price: $144"; at most two words between, none across a comma or a stop.
 # A period said as a phrase reads so too: "per-semester tuition of", "tuition for the academic
 # year is $14,250".
+# Per, each or every before a period's noun says it too: "Tuition per year is $14,250", "Each
+# year you pay $14,250", "Per month, the plan costs $12" (a comma after it only where it opens
+# its sentence).
+_PERIOD_NOUNS = {"year": "year", "month": "month", "week": "week", "day": "day",
+                 "night": "night", "hour": "hour", "quarter": "quarter", "term": "half-year"}
 _PER_BEFORE_WORDS = {**{word: unit for word, unit in _PER_ADVERBS.items() if word != "annum"},
                      "annual": "year", "per-semester": "half-year", "semesterly": "half-year",
                      "per-term": "half-year", "for the year": "year",
                      "for the academic year": "year", "for the school year": "year",
-                     "for the semester": "half-year", "per semester": "half-year"}
+                     "for the semester": "half-year", "per semester": "half-year",
+                     "each semester": "half-year", "every semester": "half-year",
+                     "per annum": "year",
+                     **{f"{each} {noun}": unit for noun, unit in _PERIOD_NOUNS.items()
+                        for each in ("per", "each", "every")}}
+# The same before an amount in the other languages, read in their locale: the adjectives with
+# their endings ("Die jährliche Studiengebühr", "Le loyer annuel", "El alquiler anual",
+# "L'affitto annuale") and a word of per before a period ("Pro Jahr zahlen Sie", "par an",
+# "por año", "all'anno", "per jaar").
+def _periods_before(adjectives: str, pers: str, nouns: str) -> dict[str, str]:
+    """``_PER_BEFORE_OTHER`` of one language: its adjectives ("annuel annuelle:year, ...":
+    forms and the period after a colon, comma-separated), and each word of per (``pers``)
+    before each noun of a period ("an:year mois:month ...")."""
+    words = {form: unit for group in adjectives.split(", ")
+             for forms, unit in [group.split(":")] for form in forms.split()}
+    words.update({f"{per} {noun}": unit for per in pers.split()
+                  for noun, unit in (pair.split(":") for pair in nouns.split())})
+    return words
+
+
+_PER_BEFORE_OTHER = {
+    "de": _periods_before(
+        ", ".join(f"{stem}e {stem}en {stem}er {stem}es:{unit}" for stem, unit in (
+            ("jährlich", "year"), ("monatlich", "month"), ("wöchentlich", "week"),
+            ("täglich", "day"), ("halbjährlich", "half-year"), ("vierteljährlich", "quarter"))),
+        "pro je jedes jeden jede im",
+        "jahr:year monat:month woche:week tag:day semester:half-year nacht:night"),
+    "fr": _periods_before(
+        "annuel annuelle annuels annuelles:year, mensuel mensuelle mensuels mensuelles:month, "
+        "hebdomadaire hebdomadaires:week, quotidien quotidienne quotidiens quotidiennes "
+        "journalier journalière:day, semestriel semestrielle semestriels "
+        "semestrielles:half-year, trimestriel trimestrielle trimestriels trimestrielles:quarter",
+        "par chaque", "an:year année:year mois:month semaine:week jour:day nuit:night "
+        "semestre:half-year"),
+    "es": _periods_before(
+        "anual anuales:year, mensual:month, semanal:week, diario diaria:day, "
+        "semestral semestrales:half-year, trimestral trimestrales:quarter",
+        "por al cada", "año:year mes:month semana:week día:day noche:night semestre:half-year"),
+    "it": {**_periods_before(
+        "annuale annuo annua:year, mensile:month, settimanale:week, giornaliero "
+        "giornaliera:day, semestrale semestrali:half-year, trimestrale trimestrali:quarter",
+        "ogni per", "anno:year mese:month settimana:week giorno:day notte:night "
+        "semestre:half-year"), "all'anno": "year", "all’anno": "year", "al mese": "month"},
+    "pt": _periods_before(
+        "anual:year, mensal:month, semanal:week, diário diária:day, semestral "
+        "semestrais:half-year, trimestral trimestrais:quarter",
+        "por ao cada", "ano:year mês:month semana:week dia:day noite:night semestre:half-year"),
+    "nl": _periods_before(
+        ", ".join(f"{stem} {stem}e:{unit}" for stem, unit in (
+            ("jaarlijks", "year"), ("maandelijks", "month"), ("wekelijks", "week"),
+            ("dagelijks", "day"), ("halfjaarlijks", "half-year"))),
+        "per elk elke ieder iedere",
+        "jaar:year maand:month week:week dag:day nacht:night semester:half-year")}
 
 
 _JOINING = r"(?:and|or|to|than|vs|versus|plus|up|und|oder|et|ou|y|o|e|en)"
@@ -892,21 +949,28 @@ def _per_before(lang: str) -> tuple[re.Pattern, dict[str, str]]:
     other = _OTHER_READERS.get(lang)
     alone = other.alone if other is not None else {}
     words = {**_PER_BEFORE_WORDS, **{word: unit for word, unit in alone.items()
-                                     if word not in _PER_ONLY_OTHER.get(lang, ())}}
-    # (not across a joining word: "$14.99 daily or $60" says nothing of $60)
-    pattern = re.compile(rf"(?<![^\W_])({_alternation(words)})"
-                         rf"(?:[ \u00a0-]+(?!{_JOINING}(?![^\W_]))[^\W\d_]+){{0,2}}?"
-                         r"[ \u00a0]*:?[ \u00a0]*\Z", re.IGNORECASE)
+                                     if word not in _PER_ONLY_OTHER.get(lang, ())},
+             **_PER_BEFORE_OTHER.get(lang, {})}
+    said = _alternation(words).replace(r"\ ", "[ \u00a0]")
+    word = rf"[ \u00a0-]+(?!{_JOINING}(?![^\W_]))[^\W\d_]+"
+    # (not across a joining word: "$14.99 daily or $60" says nothing of $60); or, opening its
+    # sentence, before a comma and up to four words ("Per month, the plan costs $12")
+    pattern = re.compile(rf"(?<![^\W_])({said})(?:{word}){{0,2}}?[ \u00a0]*:?[ \u00a0]*\Z"
+                         rf"|(?:^|(?<=[.!?;\n])|(?<=[.!?;\n][ \u00a0]))[*_]{{0,2}}({said}),"
+                         rf"(?:{word}){{1,4}}?[ \u00a0]*\Z", re.IGNORECASE)
     return pattern, words
 
 
 def per_before(text: str, start: int, lang: str = "en") -> str | None:
     """The unit an amount that starts at ``start`` is said to be per by a word before it
-    ("year" for "a yearly $144" and "annual price: $144"; in German "monatlich 9,99 €"), or
+    ("year" for "a yearly $144", "annual price: $144", "Tuition per year is $144" and "Per
+    year, tuition is $144"; in German "monatlich 9,99 €", "Die jährliche Gebühr beträgt"), or
     None. Read in the 48 characters before it."""
     pattern, words = _per_before(lang)
     found = pattern.search(text, max(0, start - 48), start)
-    return words[found.group(1).lower()] if found else None
+    if found is None:
+        return None
+    return words[" ".join((found.group(1) or found.group(2)).lower().split())]
 
 
 def unit_word(word: str, lang: str = "en") -> str | None:

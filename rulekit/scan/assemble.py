@@ -15,7 +15,7 @@ from rulekit.scan.locales import _LocaleInfo, _locale_info
 from rulekit.scan.quotes import _Quotes, _covered, _nested
 from rulekit.scan.reader import _prepare, _Text
 from rulekit.scan.tables import _Tables
-from rulekit.scan.when import _When
+from rulekit.scan.when import _When, says_day_part
 from rulekit.scan.words import _Words
 
 _FILL = tuple(bytes((how,)) for how in range(4))     # the claim marks as one-byte strings
@@ -33,6 +33,7 @@ class _Scanner(_Links, _When, _Figures, _Cjk, _Words, _Tables, _Quotes):
         self.ascii = self.text.isascii()
         self.has_east_asian = not self.ascii and ("月" in self.text or "월" in self.text)
         self.hours = info.language in ("de", "fr") or "Uhr" in self.text      # 21 Uhr, 21h30
+        self.day_parts = says_day_part(self.low, info.language)     # "heute Abend um 10"
         self.info = info
         self.mask = bytearray(len(self.text))
         self.hits: list[_Hit] = []

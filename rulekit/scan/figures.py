@@ -20,8 +20,8 @@ from rulekit.scan.base import (_CLAIMED, _IDIOM, _CONTEXT_STRIP, _DIGITS, _Hit, 
 from rulekit.scan.cjk import _CJK_SCALE, _YUAN_SIGNS, _yuan_tail
 from rulekit.scan.locales import _CORE
 from rulekit.scan.reader import _NBSP, _SIGNS
-from rulekit.scan.when import _AMPM_NEXT, _AT_BEFORE, _DAY_NEXT, _DOT_TIME, _MARK_LAST, \
-    _NUMERIC_DATE, _at_before, reads_dot_times
+from rulekit.scan.when import _AMPM_NEXT, _AT_BEFORE, _DAY_NEXT, _DAY_PART_INTRO_LAST, _DOT_TIME, \
+    _MARK_LAST, _NUMERIC_DATE, _at_before, reads_dot_times
 
 # A digit run longer than this has no value (see the module docstring).
 MAX_DIGITS = 200
@@ -590,6 +590,8 @@ class _Figures:
                                   in _AT_BEFORE) and _at_before(self.low, s) and (
                         after != "." or text[e + 1:e + 2] not in _ASCII_DIGITS):
                     return None                 # 21 Uhr, 21h30; "at 8", "until 10" (``_When``)
+                if self.day_parts and _word_before(self.low, s) in _DAY_PART_INTRO_LAST:
+                    return None                 # "esta noche a las 10" (``_When.half_before``)
                 if after == "." and reads_dot_times(info.locale, info.language) \
                         and _DOT_TIME.match(text, s):
                     return None                 # en_GB "until 18.00" (``_When.dot_time``)

@@ -148,14 +148,119 @@ _DAY_PART_PHRASES = {
            "della sera": "evening", "di notte": "night", "della notte": "night"},
     "pt": {"da manhã": "morning", "da madrugada": "morning", "da tarde": "afternoon",
            "da noite": "night"}}
-# French may say "heures" between the hour and the phrase: "à 5 heures de l'après-midi".
+# A part of the day said before the hour or after it in other words: "am Abend um 10 Uhr", "um
+# 10 Uhr am Abend", "à 10 h ce soir", "ce soir à 10 h", "esta noche a las 10", "stasera alle
+# 10", "'s avonds om 10 uur", "tonight at 10" (``_When.half_before``, ``_When.half_word``), and
+# after a relative day or a weekday a noun of the day alone ("heute Abend um 10", "morgen
+# Abend", "demain soir", "domani sera", "vrijdag avond": ``_DAY_PART_NOUNS`` after
+# ``_DAY_PART_LEADS``), whose day stays out of the mention so that it holds the time to its
+# day (``rulekit.sweep_days``).
+_DAY_PART_AROUND = {language: {phrase: part for part, phrases in parts.items()
+                               for phrase in phrases.split(", ")} for language, parts in {
+    "de": {"evening": "abends, am abend", "morning": "morgens, vormittags, am morgen, "
+           "am vormittag", "afternoon": "nachmittags, am nachmittag", "noon": "mittags, am mittag",
+           "night": "nachts, in der nacht"},
+    "fr": {"evening": "ce soir, le soir, au soir, dans la soirée, en soirée",
+           "morning": "ce matin, le matin, au matin, dans la matinée, en matinée",
+           "afternoon": "cet après-midi, l'après-midi, dans l'après-midi",
+           "night": "cette nuit, dans la nuit"},
+    "es": {"night": "esta noche, por la noche, en la noche",
+           "afternoon": "esta tarde, por la tarde, en la tarde",
+           "morning": "esta mañana, por la mañana, en la mañana"},
+    "it": {"evening": "stasera, questa sera, la sera, in serata, di sera",
+           "night": "stanotte, questa notte, di notte",
+           "morning": "stamattina, stamani, questa mattina, la mattina, in mattinata, di mattina",
+           "afternoon": "questo pomeriggio, il pomeriggio, nel pomeriggio, di pomeriggio"},
+    "pt": {"night": "à noite, de noite, esta noite", "afternoon": "à tarde, de tarde, esta tarde",
+           "morning": "de manhã, pela manhã, esta manhã"},
+    "nl": {"evening": "'s avonds, vanavond, in de avond",
+           "morning": "'s ochtends, 's morgens, vanochtend, vanmorgen, in de ochtend",
+           "afternoon": "'s middags, vanmiddag, in de middag", "night": "'s nachts, vannacht, "
+           "in de nacht"},
+    "en": {"night": "tonight", "evening": "this evening, in the evening",
+           "afternoon": "this afternoon, in the afternoon",
+           "morning": "this morning, in the morning"}}.items()}
+_DAY_PART_NOUNS = {
+    "de": {"abend": "evening", "nacht": "night", "nachmittag": "afternoon",
+           "vormittag": "morning", "mittag": "noon", "früh": "morning"},
+    "fr": {"soir": "evening", "matin": "morning", "après-midi": "afternoon"},
+    "it": {"sera": "evening", "mattina": "morning", "pomeriggio": "afternoon",
+           "notte": "night"},
+    "nl": {"avond": "evening", "ochtend": "morning", "middag": "afternoon", "nacht": "night"},
+    "en": {"evening": "evening", "afternoon": "afternoon", "morning": "morning",
+           "night": "night"}}
+_DAY_PART_LEADS = {
+    "de": "heute gestern morgen montag dienstag mittwoch donnerstag freitag samstag sonntag",
+    "fr": "demain hier lundi mardi mercredi jeudi vendredi samedi dimanche",
+    "it": "oggi domani ieri lunedì martedì mercoledì giovedì venerdì sabato domenica",
+    "nl": "vandaag morgen gisteren maandag dinsdag woensdag donderdag vrijdag zaterdag zondag",
+    "en": "today tomorrow monday tuesday wednesday thursday friday saturday sunday"}
+# The words that bring the hour after a part of the day said before it ("am Abend um", "ce
+# soir à", "esta noche a las", "stasera alle", "'s avonds om", "tonight at").
+_DAY_PART_INTRO = {
+    "de": "um|gegen|ab|bis", "fr": "à|vers|dès|jusqu['\u2019]à",
+    "es": "a[ \u00a0]las|a[ \u00a0]la|hacia[ \u00a0]las|sobre[ \u00a0]las|desde[ \u00a0]las"
+          "|hasta[ \u00a0]las",
+    "it": "alle|verso[ \u00a0]le|dalle|entro[ \u00a0]le|fino[ \u00a0]alle",
+    "pt": "às|as|pelas|por[ \u00a0]volta[ \u00a0]das|até[ \u00a0]às|a[ \u00a0]partir[ \u00a0]das",
+    "nl": "om|rond|vanaf|tot|tegen", "en": "at|by|around|until|till|from|before|after"}
+# Words of the day in each language: without one, a small number is no hour after those words
+# (the scanner's fast path claims it: ``says_day_part``).
+_DAY_PART_CUES = {"de": ("abend", "morgen", "mittag", "nacht", "früh"),
+                  "fr": ("soir", "matin", "midi", "nuit"), "es": ("noche", "tarde", "mañana"),
+                  "it": ("sera", "notte", "matt", "pomeriggio", "stamani"),
+                  "pt": ("noite", "tarde", "manhã"),
+                  "nl": ("avond", "ochtend", "morgen", "middag", "nacht"),
+                  "en": ("night", "evening", "afternoon", "morning")}
+
+
+def says_day_part(low: str, language: str) -> bool:
+    """Whether the lower-cased text may say a part of the day before an hour (``_HALF_BEFORE``):
+    substring tests, all in C."""
+    return any(cue in low for cue in _DAY_PART_CUES.get(language, ()))
+
+
+# The last word of those, the cheap test before ``_HALF_BEFORE``.
+_DAY_PART_INTRO_LAST = frozenset(
+    re.sub(r"\[[^]]*\]", quote, alternative).split(quote)[-1] if "jusqu" not in alternative
+    else f"jusqu{quote}à" for intro in _DAY_PART_INTRO.values()
+    for alternative in intro.split("|") for quote in "'\u2019")
+
+
+def _phrases(phrases) -> str:
+    """The phrases as alternatives of a pattern, longest first, a space matching a no-break
+    space too and an apostrophe a curly one."""
+    return "|".join(re.escape(phrase).replace(r"\ ", r"[ \u00a0]").replace(
+        "'", "['\u2019][ \u00a0]?") for phrase in sorted(phrases, key=len, reverse=True))
+
+
+def _lead_nouns(language: str) -> str:
+    """A relative day or a weekday and a noun of the day after it (``_DAY_PART_LEADS``), the
+    noun in group n, or a pattern that never matches."""
+    if language not in _DAY_PART_NOUNS:
+        return "(?!)"
+    return (f"(?:{_phrases(_DAY_PART_LEADS[language].split())})[ \u00a0]+"
+            f"(?P<n>{_phrases(_DAY_PART_NOUNS[language])})")
+
+
+# French may say "heures" between the hour and the phrase: "à 5 heures de l'après-midi". After
+# the hour, a lead and its noun are read ("um 10 Uhr heute Abend") but stay out of the mention.
 _HALF_WORDS = {language: re.compile(
     r"[ \u00a0]+" + (r"(?:heures?[ \u00a0]+)?" if language == "fr" else "") + "(?i:(?P<p>"
-    + "|".join(re.escape(phrase).replace(r"\ ", r"[ \u00a0]").replace("'", "['\u2019][ \u00a0]?")
-               for phrase in sorted(phrases, key=len, reverse=True)) + r"))(?![\w-])")
-    for language, phrases in _DAY_PART_PHRASES.items()}
+    + _phrases({**_DAY_PART_PHRASES.get(language, {}), **_DAY_PART_AROUND.get(language, {})})
+    + ")|" + _lead_nouns(language) + r")(?![\w-])")
+    for language in set(_DAY_PART_PHRASES) | set(_DAY_PART_AROUND) if language != "en"}
 # The first letters of those phrases after the space: a cheap test before the pattern.
-_HALF_WORD_FIRST = frozenset("mfvnadhMFVNADH")
+_HALF_WORD_FIRST = frozenset("mfvnadhMFVNADH") | frozenset(
+    first for language in _HALF_WORDS
+    for phrase in [*_DAY_PART_AROUND.get(language, ()), *_DAY_PART_LEADS.get(language, "").split()]
+    for first in (phrase[0], phrase[0].upper())) | {"\u2019"}
+# Before the hour: the phrase (group p) or a lead's noun (group n), maybe a comma, the words that
+# bring the hour, at the end of the text before it.
+_HALF_BEFORE = {language: re.compile(
+    r"(?i)(?<![\w'\u2019])(?:(?P<p>" + _phrases(phrases) + ")|" + _lead_nouns(language)
+    + r"),?[ \u00a0]+(?:" + _DAY_PART_INTRO[language] + r")[ \u00a0]+\Z")
+    for language, phrases in _DAY_PART_AROUND.items()}
 # Words before a bare hour with such a phrase after it ("um 10 abends", "a las 5 de la tarde",
 # "verso le 5 del pomeriggio"), besides ``_HOUR_AT``.
 _HALF_HOUR_BEFORE = frozenset("le hacia hasta desde dalle verso entro pelas das von".split())
@@ -174,6 +279,9 @@ _DOT_TIME_WORDS = {"it": frozenset("alle dalle entro verso le ore".split()),
                    "sv": frozenset("kl klockan".split()), "da": frozenset("kl klokken".split()),
                    "nb": frozenset("kl klokken".split()), "no": frozenset("kl klokken".split())}
 _UUR_AFTER = re.compile(r"[ \u00a0]+uur(?![\w])")
+# Dutch words before an hour and "uur" that make it a clock time ("om 10 uur", "vanaf 9 uur",
+# "tot 17 uur"); "na 2 uur" and "binnen 2 uur" are durations.
+_UUR_BEFORE = frozenset("om rond omstreeks vanaf tot tegen".split())
 
 
 def reads_dot_times(locale: str, language: str) -> bool:
@@ -631,12 +739,15 @@ class _When:
                 meridiem = found.group(4) or found.group(5)
                 second = found.group(3)
                 hour, end = int(found.group(1)), found.end()
+                written = hour
                 if not meridiem and "Uhr" not in found.group():
                     hour = self.half_after(end, hour)
                 if not meridiem:
                     half = self.half_word(end, hour)        # "um 5:30 Uhr nachmittags"
                     if half is not None:
                         end, hour = half
+                    elif hour == written:
+                        s, hour = self.half_before(s, hour) or (s, hour)    # "ce soir à 10:00"
                 return self.add_time(s, end, hour, int(found.group(2)),
                                      int(second) if second else None, meridiem)
         if length > 2:
@@ -652,8 +763,11 @@ class _When:
                         return self.add_time(s, meridiem.end(), int(text[s:e]), 0, None,
                                              meridiem.group(1))
                     half = _HALF_AFTER.match(text, e)
-                    return self.add_time(s, half.end() if half else found.end(),
-                                         self.half_after(e, int(text[s:e]) % 12), 0, None, None)
+                    if half is None:                    # "tonight at 10 o'clock"
+                        s, hour = self.half_before(s, int(text[s:e])) or (s, int(text[s:e]))
+                        return self.add_time(s, found.end(), hour, 0, None, None)
+                    return self.add_time(s, half.end(), self.half_after(e, int(text[s:e]) % 12),
+                                         0, None, None)
             if text.startswith("24", s):
                 found = _ALL_DAY.match(text, e)
                 if found and (found.group().endswith("day")
@@ -713,6 +827,8 @@ class _When:
                 half = self.half_word(end, hour)                # um 10 Uhr abends
                 if half is not None:
                     end, hour = half
+                else:                                           # am Abend um 10 Uhr
+                    s, hour = self.half_before(s, hour) or (s, hour)
                 return self.add_time(s, end, hour, int(found.group(2) or found.group(3) or 0),
                                      None, None)
         if (after == "h" or after in " \u00a0" and text[e + 1:e + 2] == "h") \
@@ -727,6 +843,14 @@ class _When:
         if not self.ascii and (after in _HOUR_MARKS or (
                 after in " \u00a0" and text[e + 1:e + 2] in _HOUR_MARKS)):
             return self.cjk_clock(s)
+        if (not after or after in _HOUR_END) and 1 <= int(text[s:e]) <= 12:
+            before = self.half_before(s, int(text[s:e]))
+            if before is not None:                              # heute Abend um 10, tonight at 10
+                return self.add_time(before[0], e, before[1], 0, None, None)
+        if after in " \u00a0" and self.info.language == "nl" and 0 <= int(text[s:e]) <= 24:
+            found = _UUR_AFTER.match(text, e)
+            if found and _word_before(self.low, s) in _UUR_BEFORE:
+                return self.uur(s, found.end(), int(text[s:e]))  # om 10 uur ('s avonds)
         return None
 
     def dot_time(self, s: int) -> int | None:
@@ -780,9 +904,35 @@ class _When:
         found = words.match(text, e)
         if found is None:
             return None
-        phrase = " ".join(found.group("p").lower().replace("\u2019", "'").split())
-        return found.end(), _moved_hour(
-            _DAY_PART_PHRASES[self.info.language][phrase.replace("' ", "'")], hour)
+        language = self.info.language
+        if found.group("p") is None:        # "um 10 Uhr heute Abend": the day stays out
+            return e, _moved_hour(_DAY_PART_NOUNS[language][found.group("n").lower()], hour)
+        phrase = _phrase_key(found.group("p"))
+        part = _DAY_PART_PHRASES.get(language, {}).get(phrase) \
+            or _DAY_PART_AROUND[language][phrase]
+        return found.end(), _moved_hour(part, hour)
+
+    def half_before(self, s: int, hour: int) -> tuple[int, int] | None:
+        """The start of a part of the day said right before the word that brings the hour at s
+        ("am Abend um 10 Uhr", "ce soir à 10 h", "esta noche a las 10", "tonight at 10";
+        ``_HALF_BEFORE``) and ``hour`` moved to it, or None. The mention starts at the phrase,
+        or at a lead's noun ("heute Abend um 10": at "Abend", so that "heute" still holds the
+        time to its day), except in English, whose "tonight" is a day of its own."""
+        if not 1 <= hour <= 12:
+            return None
+        language = self.info.language
+        pattern = _HALF_BEFORE.get(language)
+        if pattern is None or _word_before(self.low, s) not in _DAY_PART_INTRO_LAST:
+            return None
+        found = pattern.search(self.text, max(0, s - 48), s)
+        if found is None:
+            return None
+        if found.group("p") is None:
+            start, part = found.start("n"), _DAY_PART_NOUNS[language][found.group("n").lower()]
+        else:
+            start, part = found.start("p"), _DAY_PART_AROUND[language][_phrase_key(
+                found.group("p"))]
+        return (s if language == "en" else start), _moved_hour(part, hour)
 
     def shared_half(self, s: int, e: int, found: re.Match) -> int | None:
         """The first end of "4–6 pm", "11 to 1 pm", "8 bis 20 Uhr" (see ``_SHARED_HALF``): the
@@ -1015,7 +1165,20 @@ class _When:
         half = self.half_word(end, hour)                        # à 10 h du soir
         if half is not None:
             end, hour = half
+        else:                                                   # ce soir à 10 h
+            s, hour = self.half_before(s, hour) or (s, hour)
         return self.add_time(s, end, hour, 0, None, None)
+
+    def uur(self, s: int, e: int, hour: int) -> int | None:
+        """Dutch "om 10 uur", "om 10 uur 's avonds", "'s avonds om 10 uur": the hour at s before
+        "uur" (ending at e) after a word that brings an hour (``_UUR_BEFORE``), in the part of
+        the day said after or before it."""
+        half = self.half_word(e, hour)
+        if half is not None:
+            e, hour = half
+        else:
+            s, hour = self.half_before(s, hour) or (s, hour)
+        return self.add_time(s, e, hour % 24, 0, None, None)
 
     def cjk_clock(self, s: int) -> int | None:
         """15点, 下午3点, 3点半, 午後3時, 15時30分, 오후 3시 (see ``_CJK_HOUR_TAIL``)."""
@@ -1461,6 +1624,12 @@ def _cjk_date_cue(text: str, s: int, e: int, language: str) -> bool:
     words = text[max(0, s - 16):s].split()
     return text.startswith(_KO_DATE_AFTER, e) or bool(words) and text[s - 1:s] in " \u00a0" \
         and _KO_DATE_WORD.fullmatch(words[-1]) is not None
+
+
+def _phrase_key(said: str) -> str:
+    """A part of the day as said, as a key of ``_DAY_PART_PHRASES`` and ``_DAY_PART_AROUND``:
+    lower case, one space between words, a straight apostrophe with no space after it."""
+    return " ".join(said.lower().replace("\u2019", "'").split()).replace("' ", "'")
 
 
 def _moved_hour(part: str, hour: int) -> int:
