@@ -79,7 +79,8 @@ from rulekit.sweep_codes import (POSITION_WORDS, code_like, code_near, code_run,
                                  hex_id, list_marker, phone_digits, phone_field, phones_in,
                                  shortcut, spaced_code)
 from rulekit.units import (ALONE_AMBIGUOUS, EXCLUDED, INCLUDED, KIND_OF, UNIT_OF, compound_durations,
-                           named_base, named_tax_basis, named_units, names_tax, glued_unit,
+                           named_base, named_tax_basis, named_units, names_cap, names_tax,
+                           glued_unit,
                            of_kinds_written, unit_after, unit_named, PRESSURE_UNIT, TOTAL,
                            period_named, may_say_durations,
                            may_write_pressure, pressure_pairs, pressure_part)
@@ -287,6 +288,12 @@ _SHORT_MINOR = re.compile(r"(?i)(?:^|[_-])(p|ct)(?:[_-]|$)")
 _PRICE_WORDS = frozenset({"price", "prices", "cost", "costs", "charge", "charges", "fee", "fees",
                           "tariff", "tariffs", "fare", "fares", "toll", "tolls", "preis",
                           "arbeitspreis", "grundpreis", "prix", "precio", "prezzo", "preço"})
+# The last words of a price per unit: beside a row's "unit" (``unit``, ``uom``) it is per that
+# unit (``unit_price``, ``price``, ``rate``, ``tariff``); a cost, a fee, a charge or a total
+# there is the row's, per no unit.
+_UNIT_PRICE_WORDS = frozenset({"price", "prices", "rate", "rates", "tariff", "tariffs", "tarif",
+                               "preis", "arbeitspreis", "grundpreis", "prix", "precio", "prezzo",
+                               "preço"})
 # How an amount in a minor unit is written after its number: "24.5p", "24.5 pence", "99¢".
 _MINOR_SPELLINGS = {"pence": ("{}p", "{} p", "{} pence"),
                     "cents": ("{}¢", "{} ¢", "{}c", "{} cents", "{} cent", "{} ct", "{}ct"),
@@ -956,20 +963,39 @@ class Evidence:
                 # a sibling says the unit: {"weight": 1.2, "weight_unit": "kg"}
                 # money: a field named for it, or a value written with its currency
                 # ({"unit": "mi", "excess_per_mile": "$0.25"}: $0.25 per mile, in no miles)
+                # (not a weight beside its row's currency: ``weight_total`` is in the row's unit)
                 money = unit_fields and figure.currency not in (None, "%", NO_MONEY) and (
-                    _money_name(name) or _MONEY_WRITTEN.search(
+                    _money_name(name) and not _MEASURE_NAME.search(name) or _MONEY_WRITTEN.search(
                         str(_holder(self.raw, figure.path).get(name, ""))) is not None)
                 beside = _unit_beside(self.raw, figure.path, name, row=not money) \
                     if unit_fields else None
                 if beside is not None:
                     named = (frozenset((beside,)), named[1])
-                elif unit_fields and not named[1] and key_words(name)[-1:] and (
-                        key_words(name)[-1] in _PRICE_WORDS) and KIND_OF.get(
+                    if named[0] == _PLAIN_DAY and "businessDays" in _holder(
+                            self.raw, figure.path.rsplit(".", 1)[0]):
+                        # schema.org's ShippingDeliveryTime counts its handlingTime and
+                        # transitTime in the businessDays it names ({"unitCode": "DAY"} there)
+                        named = (_WORKING_DAY, named[1])
+                elif unit_fields and not named[1] and (words := key_words(name)) and (
+                        words[-1] in _PRICE_WORDS or words[-1] in _UNIT_PRICE_WORDS
+                        or money and _money_name(name)) and KIND_OF.get(
                             per_unit := _row_unit(_holder(self.raw, figure.path))) \
                         not in (None, "concentration", "share", "vital"):
                     # a price beside a row's "unit": "kg" is per kg, "$3.50 per lb" is flagged
-                    # (as its name's last word says it: not a total, an amount)
-                    named = (named[0], frozenset((per_unit,)))
+                    # (as its name's last word says it, or "unit": ``unit_cost``); the row's
+                    # total, a fee or a charge is per no unit: "$7.00 per kg" for
+                    # ``line_total`` and "$1.50 per kg" for ``packing_fee`` are flagged
+                    named = (named[0], frozenset((
+                        per_unit if words[-1] in _UNIT_PRICE_WORDS or "unit" in words
+                        else TOTAL,)))
+            elif named[0] == _PLAIN_DAY and figure.whole:
+                if unit_fields is None:
+                    unit_fields = any(key.lower().endswith(_UNIT_KEY_ENDS)
+                                      for key in _keys_in(self.raw))
+                # a days field whose sibling says business days: {"min_days": 1, "unit":
+                # "business_day"}, {"handling_days": 2, "unit": "business days"}
+                if unit_fields and _unit_beside(self.raw, figure.path, name) == "business-day":
+                    named = (_WORKING_DAY, named[1])
             if (not (named[0] or named[1]) or name.lower() in ALONE_AMBIGUOUS) \
                     and (inherited := _parent_units(figure.path)) is not None \
                     and not _money_name(name):
@@ -977,15 +1003,18 @@ class Evidence:
                 # object's name says the unit of the numbers its names say none of (an "h"
                 # there is a height, no hour)
                 named = inherited
-            if not named[1] and figure.currency not in (None, "%", NO_MONEY) \
+            # a cap is per nothing unless a sibling says its period ({"max_charge": 24,
+            # "max_charge_period": "day"}, {"mileage_cap": 200, "cap_period": "day"})
+            cap = named[1] == _PER_TOTAL and names_cap(name)
+            if cap or not named[1] and figure.currency not in (None, "%", NO_MONEY) \
                     and _ONE_OFF_NAMES.isdisjoint(key_words(name)):
                 if period_fields is None:
-                    period_fields = not _PERIOD_KEYS.isdisjoint(
-                        key.lower() for key in _keys_in(self.raw))
+                    period_fields = any(key.lower() in _PERIOD_KEYS or key[-6:].lower()
+                                        == "period" for key in _keys_in(self.raw))
                 # a sibling says the period: {"tuition": 14250, "billing_period": "semester"},
                 # Stripe's {"unit_amount": 1999, "recurring": {"interval": "month"}}; or that it
                 # is paid once ({"amount": 2500, "recurring": false}): per nothing
-                period = _period_beside(_holder(self.raw, figure.path)) if period_fields \
+                period = _period_beside(_holder(self.raw, figure.path), name) if period_fields \
                     else None
                 if period is not None:
                     named = (named[0], frozenset((period,)))
@@ -3260,6 +3289,15 @@ _PERIOD_KEYS = frozenset("billing_period period interval frequency billing_cycle
                          "recurrence one_time onetime disbursement".split())
 
 
+# A number held in plain days, and one held in working days (``rulekit.units``' unit).
+_PLAIN_DAY = frozenset(("day",))
+_WORKING_DAY = frozenset(("business-day",))
+# Besides an amount's own words, the words before "period" of a field that says a cap's period
+# (``cap_period``, ``limit_period``, ``max_period``).
+_CAP_PERIOD_WORDS = frozenset("cap limit max maximum".split())
+_PER_TOTAL = frozenset((TOTAL,))
+
+
 # The amounts a sibling's period does not reach: charges made once whatever the plan's period
 # (``{"rent": 1850, "deposit": 1850, "frequency": "monthly"}``: the deposit is no rent a month).
 _ONE_OFF_NAMES = frozenset("deposit deposits setup activation signup installation initiation "
@@ -3268,16 +3306,22 @@ _ONE_OFF_NAMES = frozenset("deposit deposits setup activation signup installatio
                            "outstanding".split())
 
 
-def _period_beside(holder: Mapping) -> str | None:
+def _period_beside(holder: Mapping, name: str = "") -> str | None:
     """The period an amount in ``holder`` is per, as a field beside it says: "half-year" for
-    ``billing_period: "semester"``, "month" for Stripe's ``recurring: {"interval": "month"}``;
+    ``billing_period: "semester"``, "month" for Stripe's ``recurring: {"interval": "month"}``,
+    "day" for ``max_charge_period: "day"`` beside ``max_charge`` (a period field named with
+    words of the amount's ``name`` or of a cap's: ``cap_period``, ``limit_period``);
     ``TOTAL`` for one paid once (``recurring: false``, ``one_time: true``, ``disbursement:
     "one-time"``); None when none says (or two say different ones)."""
     found = set()
     for key, value in holder.items():
-        key = str(key).lower()
-        if key not in _PERIOD_KEYS:
+        key = str(key)
+        if key.lower() not in _PERIOD_KEYS and not (
+                key[-6:].lower() == "period" and len(words := key_words(key)) > 1
+                and words[-1] == "period"
+                and _CAP_PERIOD_WORDS.union(key_words(name)).issuperset(words[:-1])):
             continue
+        key = key.lower()
         if key in ("recurring", "recurrence") and isinstance(value, Mapping):
             value = value.get("interval")
         if isinstance(value, bool):

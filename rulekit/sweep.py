@@ -774,6 +774,11 @@ def sweep(text: str, evidence: Evidence, settings: SweepSettings = SweepSettings
 
 
 _INLINE_MARKER = re.compile(r"[.)] [A-Z]")
+# After the "half" of "a half-hour", "a half hour" or "half an hour": 30 minutes as much as
+# 0.5 hours; "an hour and a half" is 90 minutes as much as 1.5 hours (``_Judge._number``).
+_HALF = Decimal("0.5")
+_HALVES = frozenset((_HALF, Decimal("1.5")))
+_HALF_HOUR = re.compile(r"(?i)[-\u2010 \u00a0](?:an[ \u00a0])?hour(?![a-z])")
 
 
 def _durations_said(text: str, mentions: Sequence[Mention], evidence: Evidence
@@ -2736,6 +2741,12 @@ class _Judge:
         method = _JUDGES.get(mention.kind)
         return method(self, index, mention) if method else None
 
+    def _held_as_minutes(self, minutes: Decimal) -> bool:
+        """Whether the evidence holds ``minutes`` as a duration in minutes: a field that counts
+        minutes (``duration_minutes: 30``), a text's "30 min" or ISO 8601's "PT30M"."""
+        held = self.evidence.units.get(minutes)
+        return int(minutes) in self.evidence.durations or held is not None and "minute" in held[0]
+
     def _finding(self, mention: Mention, code: str, message: str, value: Any = None, *,
                  input: str | None = None, absent: bool = False) -> Finding:
         if value is not None:
@@ -2761,6 +2772,10 @@ class _Judge:
             return None
         if value in self.from_slots:
             return None     # code put it there
+        if value in _HALVES and mention.kind == "word_number" and (
+                _HALF_HOUR.match(self.text, mention.end) if value == _HALF
+                else mention.text[:2].lower() == "an") and self._held_as_minutes(value * 60):
+            return None     # "a half-hour", "half an hour" for ``duration_minutes: 30``
         if mention.currency is None and not mention.percent \
                 and value in self.evidence.score_scale_ends \
                 and not said_as_scale_end(self.text, mention):

@@ -361,10 +361,22 @@ def named_units(name: str) -> tuple[frozenset[str], frozenset[str]]:
     if not per and "total" in (lowered := {word.lower() for word in words}) and (
             len(lowered) == 1 or not _TOTAL_OF.isdisjoint(lowered)):
         per.add(TOTAL)              # ``total_price``: the whole amount, per no period
-    elif not per and not _CAP_NAME.isdisjoint(lowered) and (
-            lowered <= _CAP_ALONE or not _CAP_OF.isdisjoint(lowered)):
+    elif not per and _cap_words(lowered):
         per.add(TOTAL)              # ``max_charge``, ``cap``: the most charged, per no period
     return frozenset(counted), frozenset(per)
+
+
+def _cap_words(lowered: set[str] | frozenset[str]) -> bool:
+    """Whether the lower-cased words of a field's name name a cap (``_CAP_NAME``)."""
+    return not _CAP_NAME.isdisjoint(lowered) and (
+        lowered <= _CAP_ALONE or not _CAP_OF.isdisjoint(lowered))
+
+
+@functools.lru_cache(maxsize=1024)
+def names_cap(name: str) -> bool:
+    """Whether a field's name names a cap, per nothing unless a field beside it says a period
+    (``max_charge``, ``usage_cap``, ``mileage_cap``; ``named_units``)."""
+    return _cap_words({word.lower() for word in _NAME_WORD.findall(name)})
 
 
 # Words of a unit that a field's name uses as often for a thing: a meter is a device

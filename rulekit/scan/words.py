@@ -109,6 +109,8 @@ _HALF_PREV = frozenset("by in than about nearly almost over under roughly around
 # ``_share_off``).
 _OFF_NEXT = frozenset(("off", "price"))
 _SAVE_PREV = frozenset("save saves saved saving".split())
+# Before the "half" of "an hour and a half" (searched up to the half).
+_AN_HOUR_AND_A = re.compile(r"(?<![a-z])an[ \u00a0]+hour[ \u00a0]+and[ \u00a0]+a[ \u00a0]+\Z")
 _HALF_NOT_PREV = frozenset("first second last other latter former top bottom upper lower "
                            "back front".split())
 _HALF_AS = re.compile(r"[ \t\u00a0]+as[ \t\u00a0]+(?:many|much|often|long|large|big|high|fast|"
@@ -449,7 +451,12 @@ class _Words:
             if low.startswith((" a ", " an "), e) and _EN_SPAN.match(low, low.index(" ", e + 1) + 1):
                 return                      # half a dozen: a number word
             prev = _word_before(low, s)
-            if prev in _HALF_NOT_PREV or low.startswith("and a ", max(0, s - 6)):
+            if low.startswith("and a ", max(0, s - 6)):
+                hour = _AN_HOUR_AND_A.search(low, max(0, s - 24), s)
+                if hour is not None:    # "an hour and a half": 1.5 hours, 90 minutes
+                    self.claim(_Hit("word_number", hour.start(), e, Decimal("1.5")))
+                return
+            if prev in _HALF_NOT_PREV:
                 return
             if prev in _SAVE_PREV or _word_after(low, e) in _OFF_NEXT:
                 self.claim(_share_off(_Hit("word_number", s, e, factor)))     # half off
