@@ -85,13 +85,14 @@ from rulekit.scan.figures import (CHANGE_OTHER, CHANGED_BEFORE, FALL_BEFORE, FAL
                                    RISE_BEFORE, RISE_OTHER, TRANSITIVE_BEFORE, _NOT_A_NOUN,
                                    change_word_before)
 from rulekit.units import BASIS_WORDS, general_basis_at, general_bases, may_state_tax_basis, \
-    compound_durations, may_say_durations, may_say_pressure, pressure_pairs, \
-    TOTAL, per_after, per_before, said_as_total, tax_basis_said, \
+    DURATION_HOUR_WORDS, compound_durations, may_say_durations, may_say_pressure, \
+    pressure_pairs, TOTAL, per_after, per_before, said_as_total, tax_basis_said, \
     unit_after, unit_word, base_said, other_base, plural
 from rulekit.sweep_flags import _by_start
 from rulekit.sweep_freq import may_say_frequency, unheld_frequencies
-from rulekit.sweep_amounts import (_NUMBER_THEN_WORD, _amount_words, _cjk_magnitude_spans,
-                                    _count_levels, _magnitudes, _stock_levels, counted_other,
+from rulekit.sweep_amounts import (_NUMBER_THEN_WORD, _NUMBER_THEN_WORD_ASCII, _amount_words,
+                                    _cjk_magnitude_spans, _count_levels, _magnitudes,
+                                    _stock_levels, counted_other,
                                     may_say_stars, nonstop_said, star_levels)
 from rulekit.sweep_codes import (FREE_POSITION_WORDS, PHONE, POSITION_WORDS, code_forms,
                                  code_like, code_near, code_run, hex_id, list_marker,
@@ -541,7 +542,9 @@ def sweep(text: str, evidence: Evidence, settings: SweepSettings = SweepSettings
     if offsets and offsets[1]:
         mentions = [m for m in mentions if (m.start, m.end) not in offsets[1]]
     timed: list[Finding] = []
-    if may_say_durations(text, low) and any(m.kind == "number" for m in mentions):
+    # (a set test first: a duration's hour word stands as a word of its own, ``words``)
+    if ("PT" in text or not DURATION_HOUR_WORDS.isdisjoint(words)) \
+            and may_say_durations(text, low) and any(m.kind == "number" for m in mentions):
         # "11h 10m", "11 hours and 10 minutes", "PT11H10M": one duration, compared whole
         spans, timed = _durations_said(text, mentions, evidence)
         mentions = _outside(spans, mentions)
@@ -699,7 +702,8 @@ def sweep(text: str, evidence: Evidence, settings: SweepSettings = SweepSettings
         # or a number in words may be one ("three reviews")
         # (a pair's word is a whole word of letters A-Z, not glued to a letter, a digit, "_"
         # or "-" on either side: lower-cased, one of ``words``; none counted, no pair counts)
-        pairs = set(_NUMBER_THEN_WORD.findall(text)) - evidence.counts_as_written \
+        pairs = set((_NUMBER_THEN_WORD_ASCII if text.isascii() else _NUMBER_THEN_WORD
+                     ).findall(text)) - evidence.counts_as_written \
             if not evidence.counted_words.isdisjoint(words) else ()
         if "word_number" in map(_KIND, mentions) or (
                 pairs and not counted.keys().isdisjoint([word for _, word in pairs])) or (

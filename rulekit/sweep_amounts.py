@@ -1240,6 +1240,10 @@ def _stock_levels(low: str, mentions: Sequence[Mention], evidence: Evidence) -> 
 # digit, which lets ``re`` skip every other position: a text without digits is searched 4 times
 # faster.)
 _NUMBER_THEN_WORD = re.compile(r"(\d(?<![\d,.]\d)[\d,.]*)[ \u00a0-]([A-Za-z]+)(?![\w-])")
+# The same for an ASCII text, where "[0-9]" is "\d" without a look-up of each character's
+# Unicode category (the pairs of a 300-character answer were found with a third less work).
+_NUMBER_THEN_WORD_ASCII = re.compile(r"([0-9](?<![0-9,.][0-9])[0-9,.]*)[ \u00a0-]([A-Za-z]+)"
+                                     r"(?![\w-])")
 # A count glued to its thing by a hyphen: "a 4-night stay".
 _HYPHEN_WORD = re.compile(r"-([A-Za-z]+)(?![\w-])")
 # Words before a count that make it a part of the rows, or a scale, not all of them: "your

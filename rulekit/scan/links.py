@@ -10,6 +10,11 @@ from rulekit.scan.tlds import RESERVED, ROOT_ZONE
 
 _URL_CHARS = r"[^\s<>\"`{}|\\^\[\]（）【】「」『』，。！？、“”‘’«»]"
 _ABSOLUTE_URL = re.compile(rf"(?i)(?:https?|ftp)://{_URL_CHARS}+")
+# The same for an ASCII text: its characters of ``_URL_CHARS`` as one table of 256 bits, and
+# the scheme alone case-insensitive (no character the class excludes has a case), so that
+# each character of the link is one look-up rather than a Unicode category and a case fold
+# (a link of 45 characters was read with 40% of the work).
+_ABSOLUTE_URL_ASCII = re.compile(r"(?i:https?|ftp)://[^ \t\n\r\f\v\x1c-\x1f<>\"`{}|\\^\[\]]+")
 _WWW_URL = re.compile(rf"www\.[a-z0-9-]+(?:\.[a-z0-9-]+)+(?::[0-9]{{1,5}})?"
                       rf"(?:[/?#]{_URL_CHARS}*)?")
 # Endings of file names, not top-level domains (none is in ``ROOT_ZONE``: a test checks), so
@@ -250,13 +255,14 @@ class _Links:
         (The case-insensitive alternation at the start of ``_ABSOLUTE_URL`` defeats ``re``'s
         prefix search: ``finditer`` would try every position.)"""
         text, spans = self.text, []
+        absolute = _ABSOLUTE_URL_ASCII if self.ascii else _ABSOLUTE_URL
         end = 0
         at = text.find("://")
         while at >= 0:
             if at and text[at - 1] in _SCHEME_LAST:
                 for start in (at - 5, at - 4, at - 3):
                     if start >= end and start >= 0:
-                        match = _ABSOLUTE_URL.match(text, start)
+                        match = absolute.match(text, start)
                         if match:
                             end = match.end()
                             spans.append((start, end))
