@@ -3532,17 +3532,31 @@ _SECTION_FIELD = re.compile(r"(?:[.$_-][Ss]|[a-z]S)ection"
 # A level on a scale in a text: "3/5", "4.6 / 5" (not a date's "12/03/2026").
 _SCALE_PAIR = re.compile(r"(?<![\d.,/])(\d{1,3}(?:[.,]\d{1,2})?)[ \u00a0]?/[ \u00a0]?(\d{1,3})"
                          r"(?![\d/.,]\d|[\d/])")
-# The words of field names that hold a rank (``Evidence.ranks``).
+# The words of field names that hold a rank (``Evidence.ranks``), reduced (``field_words``).
 RANK_FIELD_WORDS = frozenset({"rank", "ranking", "position", "place", "standing"})
+# The same in the languages whose ranks the sweep reads (``rulekit.sweep_ranks``), as
+# ``key_words`` gives them (case-folded, a word in another script or with an accent whole): a
+# league table's ``platz``, ``tabellenplatz``, ``posición``, ``classement``, ``plaats``, 順位.
+LOCAL_RANK_FIELD_WORDS = frozenset({
+    "platz", "tabellenplatz", "rang", "platzierung", "rangplatz",
+    "posicion", "posición", "puesto", "clasificacion", "clasificación",
+    "classement", "posizione", "classifica", "piazzamento",
+    "plaats", "positie", "klassering",
+    "posicao", "posição", "colocacao", "colocação", "classificacao", "classificação",
+    "順位", "ランキング", "순위", "랭킹", "排名", "名次"})
 # The last word of a field's name that makes it a share, no rank: ``rank_percentile``,
 # ``position_pct``, ``rankShare``.
 _SHARE_NAME_END = re.compile(r"(?i)(?:percentile|pct|percent|share)\Z")
 
 
 def _rank_field(amount: Amount) -> bool:
-    """Whether ``amount`` is in a field named like a rank (``RANK_FIELD_WORDS``), not a share
+    """Whether ``amount`` is in a field named like a rank (``RANK_FIELD_WORDS``, in another
+    language ``LOCAL_RANK_FIELD_WORDS``), not a share
     of a rank (``rank_percentile: 97`` says where among a hundred, not which place)."""
-    return bool(amount.words & RANK_FIELD_WORDS) and _SHARE_NAME_END.search(amount.path) is None
+    if _SHARE_NAME_END.search(amount.path) is not None:
+        return False
+    return bool(amount.words & RANK_FIELD_WORDS) or not LOCAL_RANK_FIELD_WORDS.isdisjoint(
+        key_words(amount.path.rsplit(".", 1)[-1].split("[", 1)[0]))
 # Words of a list's name that say it is a list, not what it lists: "posts_list", "orderData".
 _CONTAINER_WORDS = frozenset({"list", "lists", "array", "arr", "set", "collection", "data",
                               "info", "all"})
@@ -3636,6 +3650,9 @@ def _collect_amounts(node: Any, path: str, name: str | None, row_rules: Mapping[
     if name is None:
         return
     words = field_words(name)
+    if not words and not name.isascii():
+        # a rank in a name of another script (順位, 순위, 排名), which ``field_words`` drops
+        words = LOCAL_RANK_FIELD_WORDS.intersection(key_words(name))
     if not words:
         return
     if node is None:
