@@ -66,6 +66,7 @@ import urllib.parse
 from collections.abc import Iterable, Mapping, Sequence
 from decimal import Decimal, InvalidOperation
 from typing import Any, NamedTuple
+from zoneinfo import ZoneInfo
 
 from babel.numbers import get_currency_precision
 
@@ -836,6 +837,9 @@ class Evidence:
     # the phone numbers only hidden fields hold, with why: said whole, one is that field's
     withheld_phones: Mapping[str, Withheld] = dataclasses.field(default_factory=dict)
     no_quantities: Mapping[str, str] = dataclasses.field(default_factory=dict)
+    # the caller's ``now`` (aware) when ``today`` is its day: a store's hours that name their
+    # own zone are said on the day there (``hours_today``)
+    now: dt.datetime | None = None
 
     @functools.cached_property
     def sites(self) -> frozenset[str]:
@@ -892,6 +896,16 @@ class Evidence:
         from rulekit.sweep_freq import held_frequencies
         return held_frequencies(self.raw) if not isinstance(self.raw, str) else \
             held_frequencies({"text": self.raw})
+
+    @functools.cached_property
+    def hours_today(self) -> dt.date | None:
+        """The day "today" means in a store's opening hours: the caller's ``now`` in the zone
+        the hours' row names (``"timezone": "America/New_York"``, ``"utc_offset": "-05:00"``),
+        else ``today``: at 01:00Z on a Thursday it is still Wednesday in New York."""
+        hours = self.week_hours
+        if self.now is None or hours is None or hours.zone is None:
+            return self.today
+        return self.now.astimezone(hours.zone).date()
 
     @functools.cached_property
     def week_hours(self) -> Any:
@@ -2394,12 +2408,9 @@ class _Builder:
         """The IANA zone named by the nearest object around the text being read that names
         one in a field called like a zone ("timezone": "Europe/London"), or None."""
         for node in reversed(self.objects):
-            for key, child in node.items():
-                if isinstance(child, str) and _ZONE_NAME.search(str(key)):
-                    try:
-                        return dates.zone(child.strip()).key
-                    except (ValueError, OSError):
-                        pass
+            zone = object_zone(node)
+            if zone is not None:
+                return zone.key
         return None
 
     def _in_stripe_object(self) -> bool:
@@ -3406,6 +3417,45 @@ _NAME_WORDS = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|[0-9]+")
 # A code's bracketed letter after its digits: "401(k)", "403(b)", "457(b)".
 _BRACKETED_LETTER = re.compile(r"\([A-Za-z]\)(?!\w)")
 _ZONE_NAME = re.compile(r"(?i)(?:^|_)(?:time_?zone|tz|zone)$")
+# A field that holds an object's offset from UTC: "utc_offset": "-05:00", Google Places'
+# "utc_offset_minutes": -300 (and its older "utc_offset": -300, in minutes).
+_UTC_OFFSET_NAME = re.compile(r"(?i)^utc_?offset(_?min(?:ute)?s)?$")
+_UTC_OFFSET_TEXT = re.compile(r"(?:UTC|GMT)?([+\-\u2212])([01]?[0-9])(?::?([0-5][0-9]))?")
+
+
+def object_zone(node: Mapping) -> ZoneInfo | None:
+    """The IANA zone an object names in a field called like a zone ("timezone":
+    "Europe/London", ``time_zone``, ``tz``, ``timeZone``), or None."""
+    for key, child in node.items():
+        if isinstance(child, str) and _ZONE_NAME.search(str(key)):
+            try:
+                return dates.zone(child.strip())
+            except (ValueError, OSError):
+                pass
+    return None
+
+
+def object_offset(node: Mapping) -> dt.tzinfo | None:
+    """The zone an object names (``object_zone``), or else the offset from UTC it stores
+    (``utc_offset: "-05:00"``, ``utc_offset_minutes: -300``; a whole number up to 14 is in
+    hours, a larger one in minutes), or None."""
+    zone = object_zone(node)
+    if zone is not None:
+        return zone
+    for key, child in node.items():
+        named = _UTC_OFFSET_NAME.match(str(key))
+        if named is None or isinstance(child, bool):
+            continue
+        minutes: int | None = None
+        if isinstance(child, int):
+            minutes = child if named[1] or abs(child) > 14 else child * 60
+        elif isinstance(child, str):
+            said = _UTC_OFFSET_TEXT.fullmatch(child.strip())
+            if said is not None:
+                minutes = (int(said[2]) * 60 + int(said[3] or 0)) * (1 if said[1] == "+" else -1)
+        if minutes is not None and abs(minutes) < 24 * 60:
+            return dt.timezone(dt.timedelta(minutes=minutes))
+    return None
 # Also a percentile, a metric's name (probe i18n2 f6): p50, p95, p99, p99_9 (written p99.9).
 _PERIOD_KEY = re.compile(r"(?i)(?<![a-z0-9])(q[1-4]|h[12]|p[0-9]{1,3}(?:[._][0-9]{1,3})?)"
                          r"(?![a-z0-9])")

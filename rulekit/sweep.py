@@ -341,9 +341,11 @@ class SweepSettings:
                     zone = dt.timezone(offsets.pop())
             day = aware.astimezone(zone).date()
             if built.today is None:
-                built = dataclasses.replace(built, today=day)
+                built = dataclasses.replace(built, today=day, now=aware)
             elif built.today != day:
-                built = dataclasses.replace(built, today=day, days=built.days | {day})
+                built = dataclasses.replace(built, today=day, days=built.days | {day}, now=aware)
+            else:
+                built = dataclasses.replace(built, now=aware)
         return built
 
     @functools.cached_property
@@ -527,7 +529,7 @@ def sweep(text: str, evidence: Evidence, settings: SweepSettings = SweepSettings
     if any(m.time is not None and m.kind == "date" for m in mentions) and may_say_hours(low) \
             and evidence.week_hours is not None:        # (the cheap test first: 29 cues)
         hours, spans, hours_days = week_hours_said(text, low, mentions, evidence.week_hours,
-                                                   evidence.today, locale,
+                                                   evidence.hours_today, locale,
                                                    evidence.row_name_texts)
         if spans:
             mentions = [m for m in mentions if (m.start, m.end) not in spans]
