@@ -1304,9 +1304,12 @@ class Evidence:
             held = tuple(a for a in stock if a.path.startswith(path)
                          and a.path[len(path):len(path) + 1] in ".[")
             # A row's own stock field (``tickets_remaining: 0``) is its stock, whatever the
-            # rows listed under it hold (``add_ons[0].available``); a row without one (a
-            # product whose variants hold the stock) has the stock of those rows.
-            own = tuple(a for a in held if "[" not in a.path[len(path):])
+            # rows of another kind listed under it hold (``add_ons[0].available``); the rows
+            # of a list of its variants (``variants``, ``skus``, ``sizes``) are its stock
+            # too ("The Trail Runner has 11 left in size 44" beside ``total_inventory: 15``),
+            # and a row without a field of its own has the stock of the rows under it.
+            own = tuple(a for a in held if "[" not in a.path[len(path):]
+                        or _variant_list(a.path[len(path):]))
             held = own or held
             if held:
                 rows.append((" ".join(name.split()).casefold(), held))
@@ -3417,6 +3420,21 @@ _NAME_WORDS = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|[0-9]+")
 # A code's bracketed letter after its digits: "401(k)", "403(b)", "457(b)".
 _BRACKETED_LETTER = re.compile(r"\([A-Za-z]\)(?!\w)")
 _ZONE_NAME = re.compile(r"(?i)(?:^|_)(?:time_?zone|tz|zone)$")
+# The words of a list's name whose rows are variants of the row holding it (its sizes, colours,
+# SKUs): their stock is that row's stock, unlike that of add-ons, extras or parking passes.
+_VARIANT_LIST_WORDS = frozenset({"variant", "variants", "sku", "skus", "size", "sizes", "option",
+                                 "options", "item", "items", "color", "colors", "colour",
+                                 "colours", "style", "styles", "model", "models", "edition",
+                                 "editions", "flavor", "flavors", "flavour", "flavours"})
+
+
+def _variant_list(rest: str) -> bool:
+    """Whether a path below a row (``.variants[1].inventory_quantity``) runs through a list
+    of that row's variants first (``_VARIANT_LIST_WORDS``): not ``.add_ons[0].available``."""
+    key = rest[:rest.find("[")].rsplit(".", 1)[-1]
+    return not _VARIANT_LIST_WORDS.isdisjoint(key_words(key))
+
+
 # A field that holds an object's offset from UTC: "utc_offset": "-05:00", Google Places'
 # "utc_offset_minutes": -300 (and its older "utc_offset": -300, in minutes).
 _UTC_OFFSET_NAME = re.compile(r"(?i)^utc_?offset(_?min(?:ute)?s)?$")
