@@ -66,6 +66,7 @@ import urllib.parse
 from collections.abc import Iterable, Mapping, Sequence
 from decimal import Decimal, InvalidOperation
 from typing import Any, NamedTuple
+from zoneinfo import ZoneInfo
 
 from babel.numbers import get_currency_precision
 
@@ -843,6 +844,9 @@ class Evidence:
     # the phone numbers only hidden fields hold, with why: said whole, one is that field's
     withheld_phones: Mapping[str, Withheld] = dataclasses.field(default_factory=dict)
     no_quantities: Mapping[str, str] = dataclasses.field(default_factory=dict)
+    # the caller's ``now`` (aware) when ``today`` is its day: a store's hours that name their
+    # own zone are said on the day there (``hours_today``)
+    now: dt.datetime | None = None
 
     @functools.cached_property
     def sites(self) -> frozenset[str]:
@@ -899,6 +903,16 @@ class Evidence:
         from rulekit.sweep_freq import held_frequencies
         return held_frequencies(self.raw) if not isinstance(self.raw, str) else \
             held_frequencies({"text": self.raw})
+
+    @functools.cached_property
+    def hours_today(self) -> dt.date | None:
+        """The day "today" means in a store's opening hours: the caller's ``now`` in the zone
+        the hours' row names (``"timezone": "America/New_York"``, ``"utc_offset": "-05:00"``),
+        else ``today``: at 01:00Z on a Thursday it is still Wednesday in New York."""
+        hours = self.week_hours
+        if self.now is None or hours is None or hours.zone is None:
+            return self.today
+        return self.now.astimezone(hours.zone).date()
 
     @functools.cached_property
     def week_hours(self) -> Any:
@@ -1319,9 +1333,12 @@ class Evidence:
             held = tuple(a for a in stock if a.path.startswith(path)
                          and a.path[len(path):len(path) + 1] in ".[")
             # A row's own stock field (``tickets_remaining: 0``) is its stock, whatever the
-            # rows listed under it hold (``add_ons[0].available``); a row without one (a
-            # product whose variants hold the stock) has the stock of those rows.
-            own = tuple(a for a in held if "[" not in a.path[len(path):])
+            # rows of another kind listed under it hold (``add_ons[0].available``); the rows
+            # of a list of its variants (``variants``, ``skus``, ``sizes``) are its stock
+            # too ("The Trail Runner has 11 left in size 44" beside ``total_inventory: 15``),
+            # and a row without a field of its own has the stock of the rows under it.
+            own = tuple(a for a in held if "[" not in a.path[len(path):]
+                        or _variant_list(a.path[len(path):]))
             held = own or held
             if held:
                 rows.append((" ".join(name.split()).casefold(), held))
@@ -2423,12 +2440,9 @@ class _Builder:
         """The IANA zone named by the nearest object around the text being read that names
         one in a field called like a zone ("timezone": "Europe/London"), or None."""
         for node in reversed(self.objects):
-            for key, child in node.items():
-                if isinstance(child, str) and _ZONE_NAME.search(str(key)):
-                    try:
-                        return dates.zone(child.strip()).key
-                    except (ValueError, OSError):
-                        pass
+            zone = object_zone(node)
+            if zone is not None:
+                return zone.key
         return None
 
     def _in_stripe_object(self) -> bool:
@@ -3450,6 +3464,60 @@ _NAME_WORDS = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|[0-9]+")
 # A code's bracketed letter after its digits: "401(k)", "403(b)", "457(b)".
 _BRACKETED_LETTER = re.compile(r"\([A-Za-z]\)(?!\w)")
 _ZONE_NAME = re.compile(r"(?i)(?:^|_)(?:time_?zone|tz|zone)$")
+# The words of a list's name whose rows are variants of the row holding it (its sizes, colours,
+# SKUs): their stock is that row's stock, unlike that of add-ons, extras or parking passes.
+_VARIANT_LIST_WORDS = frozenset({"variant", "variants", "sku", "skus", "size", "sizes", "option",
+                                 "options", "item", "items", "color", "colors", "colour",
+                                 "colours", "style", "styles", "model", "models", "edition",
+                                 "editions", "flavor", "flavors", "flavour", "flavours"})
+
+
+def _variant_list(rest: str) -> bool:
+    """Whether a path below a row (``.variants[1].inventory_quantity``) runs through a list
+    of that row's variants first (``_VARIANT_LIST_WORDS``): not ``.add_ons[0].available``."""
+    key = rest[:rest.find("[")].rsplit(".", 1)[-1]
+    return not _VARIANT_LIST_WORDS.isdisjoint(key_words(key))
+
+
+# A field that holds an object's offset from UTC: "utc_offset": "-05:00", Google Places'
+# "utc_offset_minutes": -300 (and its older "utc_offset": -300, in minutes).
+_UTC_OFFSET_NAME = re.compile(r"(?i)^utc_?offset(_?min(?:ute)?s)?$")
+_UTC_OFFSET_TEXT = re.compile(r"(?:UTC|GMT)?([+\-\u2212])([01]?[0-9])(?::?([0-5][0-9]))?")
+
+
+def object_zone(node: Mapping) -> ZoneInfo | None:
+    """The IANA zone an object names in a field called like a zone ("timezone":
+    "Europe/London", ``time_zone``, ``tz``, ``timeZone``), or None."""
+    for key, child in node.items():
+        if isinstance(child, str) and _ZONE_NAME.search(str(key)):
+            try:
+                return dates.zone(child.strip())
+            except (ValueError, OSError):
+                pass
+    return None
+
+
+def object_offset(node: Mapping) -> dt.tzinfo | None:
+    """The zone an object names (``object_zone``), or else the offset from UTC it stores
+    (``utc_offset: "-05:00"``, ``utc_offset_minutes: -300``; a whole number up to 14 is in
+    hours, a larger one in minutes), or None."""
+    zone = object_zone(node)
+    if zone is not None:
+        return zone
+    for key, child in node.items():
+        named = _UTC_OFFSET_NAME.match(str(key))
+        if named is None or isinstance(child, bool):
+            continue
+        minutes: int | None = None
+        if isinstance(child, int):
+            minutes = child if named[1] or abs(child) > 14 else child * 60
+        elif isinstance(child, str):
+            said = _UTC_OFFSET_TEXT.fullmatch(child.strip())
+            if said is not None:
+                minutes = (int(said[2]) * 60 + int(said[3] or 0)) * (1 if said[1] == "+" else -1)
+        if minutes is not None and abs(minutes) < 24 * 60:
+            return dt.timezone(dt.timedelta(minutes=minutes))
+    return None
 # Also a percentile, a metric's name (probe i18n2 f6): p50, p95, p99, p99_9 (written p99.9).
 _PERIOD_KEY = re.compile(r"(?i)(?<![a-z0-9])(q[1-4]|h[12]|p[0-9]{1,3}(?:[._][0-9]{1,3})?)"
                          r"(?![a-z0-9])")
@@ -3576,17 +3644,31 @@ _SECTION_FIELD = re.compile(r"(?:[.$_-][Ss]|[a-z]S)ection"
 # A level on a scale in a text: "3/5", "4.6 / 5" (not a date's "12/03/2026").
 _SCALE_PAIR = re.compile(r"(?<![\d.,/])(\d{1,3}(?:[.,]\d{1,2})?)[ \u00a0]?/[ \u00a0]?(\d{1,3})"
                          r"(?![\d/.,]\d|[\d/])")
-# The words of field names that hold a rank (``Evidence.ranks``).
+# The words of field names that hold a rank (``Evidence.ranks``), reduced (``field_words``).
 RANK_FIELD_WORDS = frozenset({"rank", "ranking", "position", "place", "standing"})
+# The same in the languages whose ranks the sweep reads (``rulekit.sweep_ranks``), as
+# ``key_words`` gives them (case-folded, a word in another script or with an accent whole): a
+# league table's ``platz``, ``tabellenplatz``, ``posición``, ``classement``, ``plaats``, 順位.
+LOCAL_RANK_FIELD_WORDS = frozenset({
+    "platz", "tabellenplatz", "rang", "platzierung", "rangplatz",
+    "posicion", "posición", "puesto", "clasificacion", "clasificación",
+    "classement", "posizione", "classifica", "piazzamento",
+    "plaats", "positie", "klassering",
+    "posicao", "posição", "colocacao", "colocação", "classificacao", "classificação",
+    "順位", "ランキング", "순위", "랭킹", "排名", "名次"})
 # The last word of a field's name that makes it a share, no rank: ``rank_percentile``,
 # ``position_pct``, ``rankShare``.
 _SHARE_NAME_END = re.compile(r"(?i)(?:percentile|pct|percent|share)\Z")
 
 
 def _rank_field(amount: Amount) -> bool:
-    """Whether ``amount`` is in a field named like a rank (``RANK_FIELD_WORDS``), not a share
+    """Whether ``amount`` is in a field named like a rank (``RANK_FIELD_WORDS``, in another
+    language ``LOCAL_RANK_FIELD_WORDS``), not a share
     of a rank (``rank_percentile: 97`` says where among a hundred, not which place)."""
-    return bool(amount.words & RANK_FIELD_WORDS) and _SHARE_NAME_END.search(amount.path) is None
+    if _SHARE_NAME_END.search(amount.path) is not None:
+        return False
+    return bool(amount.words & RANK_FIELD_WORDS) or not LOCAL_RANK_FIELD_WORDS.isdisjoint(
+        key_words(amount.path.rsplit(".", 1)[-1].split("[", 1)[0]))
 # Words of a list's name that say it is a list, not what it lists: "posts_list", "orderData".
 _CONTAINER_WORDS = frozenset({"list", "lists", "array", "arr", "set", "collection", "data",
                               "info", "all"})
@@ -3680,6 +3762,9 @@ def _collect_amounts(node: Any, path: str, name: str | None, row_rules: Mapping[
     if name is None:
         return
     words = field_words(name)
+    if not words and not name.isascii():
+        # a rank in a name of another script (順位, 순위, 排名), which ``field_words`` drops
+        words = LOCAL_RANK_FIELD_WORDS.intersection(key_words(name))
     if not words:
         return
     if node is None:

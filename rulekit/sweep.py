@@ -342,9 +342,11 @@ class SweepSettings:
                     zone = dt.timezone(offsets.pop())
             day = aware.astimezone(zone).date()
             if built.today is None:
-                built = dataclasses.replace(built, today=day)
+                built = dataclasses.replace(built, today=day, now=aware)
             elif built.today != day:
-                built = dataclasses.replace(built, today=day, days=built.days | {day})
+                built = dataclasses.replace(built, today=day, days=built.days | {day}, now=aware)
+            else:
+                built = dataclasses.replace(built, now=aware)
         return built
 
     @functools.cached_property
@@ -528,7 +530,7 @@ def sweep(text: str, evidence: Evidence, settings: SweepSettings = SweepSettings
     if any(m.time is not None and m.kind == "date" for m in mentions) and may_say_hours(low) \
             and evidence.week_hours is not None:        # (the cheap test first: 29 cues)
         hours, spans, hours_days = week_hours_said(text, low, mentions, evidence.week_hours,
-                                                   evidence.today, locale,
+                                                   evidence.hours_today, locale,
                                                    evidence.row_name_texts)
         if spans:
             mentions = [m for m in mentions if (m.start, m.end) not in spans]
@@ -3234,15 +3236,12 @@ class _Judge:
         last = before[-1] if before else ""
         if value == 0 and last in ("below", "above") and mention.kind == "word_number":
             return True     # "5 below zero": the point a direction is measured from
-        local = self.local_ranks.get(mention.start)
-        if local is not None:
+        if self.ranked and mention.start in self.local_ranks:
             # "auf Platz 3", "classé 3e", "el 3.º puesto", 3位: held to the evidence's ranks as
-            # "ranked 3rd" is, and free like it where the evidence has no rank field; "Platz 3"
-            # alone (``local`` False) may be a seat: then it is judged as a small integer
-            if self.ranked:
-                return int(value) in self.ranks
-            if local and "rank" in contexts:
-                return True
+            # "ranked 3rd" is; where the evidence has no rank field it is judged as any small
+            # integer is below (failing closed: the rank may sit in a field named in a language
+            # not read; a CJK ordinal, 第3名, stays free as "3rd" is)
+            return int(value) in self.ranks
         if mention.ordinal and self._on_the(mention):
             # "shipped on the 6th": the day of a month, not a position
             return "weekday" in contexts and int(value) in self.days_of_month

@@ -754,6 +754,8 @@ def _row_stock(low: str, start: int, end: int, evidence: Evidence) -> Sequence[A
             after = (at, -len(name), held)
     if inside is not None:
         return inside[1]
+    if before is not None and after is not None and set(after[2]) < set(before[2]):
+        return after[2]     # "The Trail Runner is sold out in size 44": a variant of it
     chosen = before or after
     return chosen[2] if chosen is not None else amounts
 

@@ -25,6 +25,7 @@ from typing import Any, NamedTuple
 
 from babel.dates import get_day_names
 
+from rulekit.evidence import object_offset
 from rulekit.findings import Finding, _new_finding
 from rulekit.scan import Mention
 from rulekit.sweep_days import _LONE_HOURS_WORDS, _NOT_THE_STORE as _NOT_STORE, \
@@ -40,6 +41,10 @@ class WeekHours(NamedTuple):
     hours of their own (a holiday's), which the weekday's hours do not judge."""
     days: tuple[DayHours | None, ...]
     special: frozenset[dt.date]
+    # the zone the rows holding the hours name (``"timezone": "America/New_York"``,
+    # ``"utc_offset": "-05:00"``), when they name one and all the same: their "today" is the
+    # day there, not in UTC
+    zone: dt.tzinfo | None = None
 
 
 _WEEKDAY_NAMES = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
@@ -174,10 +179,12 @@ def held_week_hours(raw: Any) -> WeekHours | None:
     delivery slots is no opening hours)."""
     tables: list[tuple[DayHours | None, ...]] = []
     special: set[dt.date] = set()
-    _walk(raw, False, tables, special, 0)
+    zones: list[dt.tzinfo | None] = []
+    _walk(raw, False, tables, special, zones, 0)
     if not tables:
         return None
-    return WeekHours(_merge(tables), frozenset(special))
+    return WeekHours(_merge(tables), frozenset(special),
+                     zones[0] if len(set(zones)) == 1 else None)
 
 
 # The words of a key under which weekly hours are opening hours.
@@ -189,24 +196,27 @@ _HOURS_KEY = re.compile(r"(?i)hour|open|horaire|öffnung|oeffnung|horario|orari|
 _SPECIAL_KEY = re.compile(r"(?i)special|holiday|exception|closure|feiertag|férié|festivo")
 
 
-def _walk(node: Any, under: bool, tables: list, special: set, depth: int,
-          key: str = "") -> None:
+def _walk(node: Any, under: bool, tables: list, special: set, zones: list, depth: int,
+          key: str = "", zone: dt.tzinfo | None = None) -> None:
     """Collect the tables of weekly hours under ``node``: at the top of the evidence, or when
-    ``under`` a key named for opening hours (its own or one above it)."""
+    ``under`` a key named for opening hours (its own or one above it); and in ``zones`` the
+    zone of each, the one the nearest object around it names (``object_offset``)."""
     if depth > 12:
         return
     table_here = under or depth == 0
     if isinstance(node, Mapping):
+        zone = object_offset(node) or zone
         if under or _SPECIAL_KEY.search(key) is not None:
             _special_date(node, special)
         table = _keyed_by_day(node) if table_here else None
         if table is not None:
             tables.append(table)
+            zones.append(zone)
         for child_key, child in node.items():
             if isinstance(child, (Mapping, list, tuple)):
                 name = str(child_key)
                 _walk(child, under or _HOURS_KEY.search(name) is not None, tables, special,
-                      depth + 1, name)
+                      zones, depth + 1, name, zone)
     elif isinstance(node, (list, tuple)):
         table = None
         if table_here:
@@ -215,9 +225,10 @@ def _walk(node: Any, under: bool, tables: list, special: set, depth: int,
                 table = _day_rows(node) or _day_lines(node)
         if table is not None:
             tables.append(table)
+            zones.append(zone)
         for child in node:
             if isinstance(child, (Mapping, list, tuple)):
-                _walk(child, under, tables, special, depth + 1, key)
+                _walk(child, under, tables, special, zones, depth + 1, key, zone)
 
 
 def _keyed_by_day(node: Mapping) -> tuple[DayHours | None, ...] | None:
