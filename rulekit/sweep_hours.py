@@ -5,7 +5,10 @@ open until 10:30 pm", "It closes at 9 today", "On Saturday we close at 6", "Wir 
 When the evidence keeps its hours by weekday (``held_week_hours``: a mapping keyed by weekday,
 ``{"hours": {"monday": "11:30-21:00"}}``; a list of rows with a day, ``[{"day": "Wednesday",
 "open": "11:30", "close": "21:00"}]`` or schema.org's ``openingHoursSpecification`` with
-``dayOfWeek``; Google Places' ``weekday_text`` and ``periods``), a clock time said in a clause of
+``dayOfWeek``; Google Places' ``weekday_text`` and ``periods``; a string of day ranges,
+schema.org's ``openingHours: "Mo-Fr 11:30-21:00, Su closed"`` or OSM's ``opening_hours: "Mo-Fr
+11:30-21:00; Su off"``, or a list of them, or keys of them, ``{"mon-fri": "11:30-21:00"}``; a
+string not read in full is not read at all), a clock time said in a clause of
 the store's opening hours with a day (``week_hours_said``) is held to that day's hours: "today"
 and "tonight" are the weekday of the evidence's today, "tomorrow" the one after, a weekday by
 name itself. A day the evidence marks closed ("closed", null, false; a day no Google period
@@ -213,6 +216,11 @@ def _walk(node: Any, under: bool, tables: list, special: set, zones: list, depth
             tables.append(table)
             zones.append(zone)
         for child_key, child in node.items():
+            if isinstance(child, str) and (under or _HOURS_KEY.search(str(child_key))):
+                spec = _spec_table(child)   # "openingHours": "Mo-Fr 11:30-21:00"
+                if spec is not None:
+                    tables.append(spec)
+                    zones.append(zone)
             if isinstance(child, (Mapping, list, tuple)):
                 name = str(child_key)
                 _walk(child, under or _HOURS_KEY.search(name) is not None, tables, special,
@@ -222,7 +230,7 @@ def _walk(node: Any, under: bool, tables: list, special: set, zones: list, depth
         if table_here:
             table = _periods(node) if key.lower() == "periods" else None
             if table is None:
-                table = _day_rows(node) or _day_lines(node)
+                table = _day_rows(node) or _day_lines(node) or _spec_lines(node)
         if table is not None:
             tables.append(table)
             zones.append(zone)
@@ -233,17 +241,94 @@ def _walk(node: Any, under: bool, tables: list, special: set, zones: list, depth
 
 def _keyed_by_day(node: Mapping) -> tuple[DayHours | None, ...] | None:
     """``{"monday": "11:30-21:00", "tuesday": "closed", ...}``: a table when a key names a
-    weekday and some day's value holds times of hours."""
+    weekday (or a range or list of them: ``"mon-fri"``, ``"sat,sun"``) and some day's value
+    holds times of hours."""
     days: list[DayHours | None] = [None] * 7
     timed = False
     for key, value in node.items():
-        number = _weekday_of(key) if isinstance(key, str) and len(key) <= 12 else None
-        if number is None:
+        if not isinstance(key, str) or len(key) > 30:
+            continue
+        number = _weekday_of(key) if len(key) <= 12 else None
+        numbers = [number] if number is not None else \
+            _spec_days(key) if ("-" in key or "," in key) else None
+        if not numbers:
             continue
         state = _state(value)
-        days[number] = state
+        for number in numbers:
+            days[number] = state
         timed = timed or bool(state)
     return tuple(days) if timed else None
+
+
+# Hours kept as a string of day ranges: schema.org's ``openingHours`` ("Mo-Fr 11:30-21:00,
+# Sa 12:00-22:30, Su closed") and OSM's ``opening_hours`` ("Mo-Fr 11:30-21:00; Su off").
+_SHORT_DAYS = {"mo": 0, "tu": 1, "we": 2, "th": 3, "fr": 4, "sa": 5, "su": 6}
+_SPEC_DAY = r"[A-Za-z]{2,9}\.?"
+_SPEC_DAY_ITEM = re.compile(rf"[ \t]*({_SPEC_DAY})(?:[ \t]*[-\u2013][ \t]*({_SPEC_DAY}))?[ \t]*")
+_SPEC_TIME = r"\d{1,2}(?:[:.]\d{2})?(?:[ \u00a0\u202f]?[ap]\.?m\.?)?"
+_SPEC_SPAN = rf"{_SPEC_TIME}[ \t]*[-\u2013\u2014][ \t]*{_SPEC_TIME}"
+_SPEC_RULE = re.compile(
+    rf"[ \t]*((?:{_SPEC_DAY})(?:[ \t]*[-\u2013,][ \t]*{_SPEC_DAY})*)[ \t]*:?[ \t]*"
+    rf"((?:{_SPEC_SPAN})(?:[ \t]*,[ \t]*{_SPEC_SPAN})*|off|closed)(?![\w:])[ \t]*"
+    r"(?:[;,|\n][ \t\n]*|$)", re.IGNORECASE)
+
+
+def _spec_day(name: str) -> int | None:
+    name = name.rstrip(".")
+    short = _SHORT_DAYS.get(name.lower())
+    return short if short is not None else _weekday_of(name)
+
+
+def _spec_days(text: str) -> list[int] | None:
+    """The weekdays of a day spec, "Mo-Fr", "Sa-Mo" (wrapping), "Mo,We", "mon-fri",
+    "Monday-Friday"; None unless all of it names days."""
+    numbers: list[int] = []
+    for item in text.split(","):
+        found = _SPEC_DAY_ITEM.fullmatch(item)
+        if found is None:
+            return None
+        first = _spec_day(found.group(1))
+        last = _spec_day(found.group(2)) if found.group(2) else first
+        if first is None or last is None:
+            return None
+        numbers.extend((first + step) % 7 for step in range((last - first) % 7 + 1))
+    return numbers
+
+
+def _spec_table(text: str) -> tuple[DayHours | None, ...] | None:
+    """A string of day ranges and their hours as the weekly table (a later rule of a day
+    overrides an earlier one, as in OSM); None unless all of it reads."""
+    if not 4 <= len(text) <= 400 or text.lstrip()[:2].lower() not in _SPEC_STARTS:
+        return None
+    days: list[DayHours | None] = [None] * 7
+    timed, at = False, 0
+    while at < len(text):
+        found = _SPEC_RULE.match(text, at)
+        if found is None or found.end() == at:
+            return None
+        numbers = _spec_days(found.group(1))
+        if not numbers:
+            return None
+        said = found.group(2).lower()
+        state = frozenset() if said in ("off", "closed") else _times_in(found.group(2))
+        if state == frozenset({(0, 0)}):
+            state = None                    # 00:00-24:00, all day: not read
+        for number in numbers:
+            days[number] = state
+        timed = timed or bool(state)
+        at = found.end()
+    return tuple(days) if timed else None
+
+
+# The first two letters a string of day ranges may start with (a cheap test before the rest).
+_SPEC_STARTS = frozenset(_SHORT_DAYS)
+
+
+def _spec_lines(node: Sequence) -> tuple[DayHours | None, ...] | None:
+    """schema.org's ``openingHours`` as a list: ["Mo-Fr 11:30-21:00", "Sa 12:00-22:30"]."""
+    if not node or not all(isinstance(line, str) for line in node):
+        return None
+    return _spec_table("; ".join(line.strip() for line in node))
 
 
 def _day_rows(node: Sequence) -> tuple[DayHours | None, ...] | None:
