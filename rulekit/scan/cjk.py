@@ -31,8 +31,11 @@ tests/cases/sweep/cjk_words.yaml):
 - After digits, a scale is 万 亿 千 百 十 or Korean 만 억 천 백, and what follows is read the
   same way: 3百 300, 2千3百8十 2380, 3万5 35000 (one digit after a unit is its tenth, as in
   三万五), 1万2800 12800 (more digits are exact), 3万亿 3 × 10^12, 3만원 30000 KRW, 1만 2800원,
-  1만 9,900원 (the rest grouped with a comma), 1억 2천만 원 (after a space, the next digits join only when a unit or 원 follows them, and
-  "3만 원" is in won). Korean 만 is a scale only right after digits: 사과만 ("only apples"),
+  1만 9,900원 (the rest grouped with a comma), 1억 2천만 원. After a space, the next digits join
+  only when a unit, 원, a counter (1만 2840명, 1만 9,900회, 1억 2000만 3500건), a particle or
+  copula (1만 2840입니다) or the end of the number follows them, and are the group's digits, not
+  a colloquial tenth (3만 5원 is 30005); "3만 원" is in won; 1만 명 중 2840명 and 3만 2026년 are
+  two numbers. Korean 만 is a scale only right after digits: 사과만 ("only apples"),
   만약 ("if"), 3개만 ("only 3") are not scales, nor 3만큼 ("as much as 3"); 3 백 or 3 만,
   with a space between the digits and the scale, are not read as one amount.
 - Yuan and its tenths: 5块5, 5元5角, 5块5毛 are one amount, 5.5 yuan, and 5元5角5分 5.55 (角 and
@@ -189,6 +192,16 @@ _KO_NATIVE = re.compile(
     rf"(?:[ \u00a0]?(반))?"
     rf"(?:(?![{_HANGUL}])|(?=[이가을를은는도만씩의에와과로으까부밖쯤나뿐입예요며면랑하정미초]))")
 _HANGUL_ANY = re.compile(f"[{_HANGUL}]")
+# What may follow the digits after a spaced 만 or 억 for them to be the rest of the amount
+# (1만 2840명, 1억 2000만 3500건, 2만 500 개, 1만 2840입니다, 1만 2840.): a counter (or 원,
+# 회, 점, 달러) ending its word or before a particle or copula; a particle or copula; or the end
+# of the number (no letter, digit or space follows). Anything else (3만 2026년, 1만 2840 중)
+# keeps them another number.
+_KO_SPACED_REST = re.compile(
+    rf"[ \u00a0]?(?:{_trie(_KO_COUNTERS | {'원', '회', '점', '달러'})})"
+    rf"(?:(?![{_HANGUL}])|(?=[이가을를은는도만씩의에와과로으까부밖쯤나뿐입예요며면랑하정미초]))"
+    rf"|(?:이|가|을|를|은|는|도|의|에|와|과|으로|로|까지|부터|쯤|입니|이에요|이야|예요)"
+    rf"|(?![0-9A-Za-z \u00a0{_HANGUL}])")
 # A native numeral in its form said alone (하나, 둘, 셋, 열둘; not 한, 두, 세, 네, which is also
 # "yes", or 스무) before "left" or "there is" (``_Cjk.korean_left``), like "one left": 하나
 # 남았어요 (1), 하나만 남았어요, 하나밖에 안 남았어요, 둘 있습니다; before 뿐 ("only") and a
@@ -650,10 +663,11 @@ def _digits_and_units(text: str, mask: bytearray, first: Decimal,
                 text[after:after + 1] in ".," and text[after + 1:after + 2] in _ASCII_DIGITS):
             break
         if spaced and not (text[after:after + 1] in _TAIL_CURRENCY or (
-                text[after:after + 1] in " \u00a0" and text[after + 1:after + 2] == "원")):
+                text[after:after + 1] in " \u00a0" and text[after + 1:after + 2] == "원")
+                or _KO_SPACED_REST.match(text, after)):
             break                           # 3만 2026년: another number; 1만 2800원: the rest
         rest, rest_mult = Decimal(digits), 1
-        if len(digits) == 1 and digits != "0" and last >= 100:
+        if len(digits) == 1 and digits != "0" and last >= 100 and not spaced:
             rest_mult = last // 10          # 3万5 is 35000, as 三万五
             rest *= rest_mult
         if rest >= last:
