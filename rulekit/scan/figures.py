@@ -553,15 +553,22 @@ class _Figures:
         "p0"), claimed as they would claim it; or None, having changed nothing, when anything
         around it needs them. Most figures in prose are such numbers; each test below is a
         cheap necessary condition for something ``date_at`` or ``number`` could find instead."""
-        text, info = self.text, self.info
+        text, info, low = self.text, self.info, self.low
         before = text[s - 1] if s else " "
         glued = dollar = False
         if before in _SPACES:
             # not a sign, currency or ordinal mark, nor a month ("July 29") before the space
-            if s >= 2 and (not _left_quiet(text, s - 2) or (
-                    (self.low[s - 2] in info.month_ends or text[s - 2] in _MARK_LAST)
-                    and self.month_word_before(s))):
-                return None
+            # (``_left_quiet`` inlined: most numbers in prose are read here)
+            if s >= 2:
+                char = text[s - 2]
+                if char in _LEFT_BUSY:
+                    return None
+                pair = _LEFT_PAIRS.get(char)
+                if pair is not None and s > 2 and text[s - 3] in pair:
+                    return None
+                if (low[s - 2] in info.month_ends or char in _MARK_LAST) \
+                        and self.month_word_before(s):
+                    return None
         elif before in _GLUED_QUIET:
             glued = True                        # p0, v2: no sign, currency or date after a letter
         elif before == "$":
@@ -573,7 +580,7 @@ class _Figures:
         elif before not in _LEFT_QUIET:
             return None
         if not glued:
-            if e - s == 1 and text[s] == "3" and self.low.endswith("from ", 0, s) \
+            if e - s == 1 and text[s] == "3" and low.endswith("from ", 0, s) \
                     and self.from_three(s, e):
                 return e                # "4 of 9 from 3": the three-point line, no number
             after = text[e:e + 1]
@@ -586,11 +593,11 @@ class _Figures:
                 return None
             if e - s <= 2:
                 # (``_at_before`` only when the cheap slice says "at " ends there)
-                if self.hours or (self.low[s - 3:s] == "at " or s < 4 or self.low[s - 4:s]
-                                  in _AT_BEFORE) and _at_before(self.low, s) and (
+                if self.hours or (low[s - 3:s] == "at " or s < 4 or low[s - 4:s]
+                                  in _AT_BEFORE) and _at_before(low, s) and (
                         after != "." or text[e + 1:e + 2] not in _ASCII_DIGITS):
                     return None                 # 21 Uhr, 21h30; "at 8", "until 10" (``_When``)
-                if self.day_parts and _word_before(self.low, s) in _DAY_PART_INTRO_LAST:
+                if self.day_parts and _word_before(low, s) in _DAY_PART_INTRO_LAST:
                     return None                 # "esta noche a las 10" (``_When.half_before``)
                 if after == "." and reads_dot_times(info.locale, info.language) \
                         and _DOT_TIME.match(text, s):
@@ -599,7 +606,7 @@ class _Figures:
                     # not "29 July", "29 of July", "9 pm"
                     nxt = text[e + 1:e + 2]
                     if nxt and (not nxt.isascii() or nxt in info.after_day or (
-                            nxt in "aeuy" and self.low.startswith(_BETWEEN_JOINS, e + 1)
+                            nxt in "aeuy" and low.startswith(_BETWEEN_JOINS, e + 1)
                             and self.between_before(s))):
                         return None             # (and "between 5 and 6 pm", "entre el 3 y
                                                 # el 5 de diciembre": ``_When``)
@@ -628,11 +635,19 @@ class _Figures:
             percent = True                      # 4.6%, as ``suffix`` reads it
         elif nxt == info.decimal and text[end + 1:end + 2] in _CENTS_DASHES:
             return None                         # 1.299,– €: the dash for no cents (``number``)
-        elif nxt and nxt not in _RIGHT_QUIET and not (
-                nxt in _NBSP_SPACE and _right_quiet(text, end + 1)):
-            return None
-        elif nxt == " " and info.spaced_cents and text[end + 1:end + 2] in _ASCII_DIGITS:
-            return None                         # 1 299,– € (``number_at``)
+        elif nxt and nxt not in _RIGHT_QUIET:
+            if nxt not in _NBSP_SPACE:
+                return None
+            # ``_right_quiet(text, end + 1)``, inlined
+            head = text[end + 1:end + 4]
+            prefixes = _SPACED_SUFFIXES.get(head[:1])
+            if prefixes is not None:
+                if not head.isascii() or prefixes and head.lower().startswith(prefixes):
+                    return None
+            elif head[:1] in _RIGHT_BUSY:
+                return None
+            if nxt == " " and info.spaced_cents and text[end + 1:end + 2] in _ASCII_DIGITS:
+                return None                     # 1 299,– € (``number_at``)
         hit = _Hit("number", s, end, value)
         hit.decimals = decimals
         if glued:
@@ -1278,7 +1293,9 @@ def _token_span(text: str, s: int, e: int, cap: int = _TOKEN_CAP) -> tuple[int, 
     left, limit = s, max(0, s - cap)
     while left > limit:
         char = text[left - 1]
-        if _is_glue(char) or char.isdigit() or (
+        # (an ASCII letter or digit at the cost of two method calls: ``_is_glue`` or a digit
+        # is alphanumeric, and an ASCII alphanumeric is one of the two)
+        if char.isalnum() and (char.isascii() or _is_glue(char) or char.isdigit()) or (
                 char in "-_" and left >= 2 and _is_glue(text[left - 2])):
             left -= 1
         else:
@@ -1286,7 +1303,7 @@ def _token_span(text: str, s: int, e: int, cap: int = _TOKEN_CAP) -> tuple[int, 
     right, limit = e, min(len(text), e + cap)
     while right < limit:
         char = text[right]
-        if _is_glue(char) or char.isdigit() or (
+        if char.isalnum() and (char.isascii() or _is_glue(char) or char.isdigit()) or (
                 char in "-_" and right + 1 < len(text) and _is_glue(text[right + 1])):
             right += 1
         else:
