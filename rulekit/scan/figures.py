@@ -612,11 +612,14 @@ class _Figures:
                                                 # el 5 de diciembre": ``_When``)
                 elif after in _DAY_SUFFIX or after in _AMPM_NEXT:
                     return None                 # 29th, 9pm (29. Juli: no digit after the dot)
-        core = info.core.match(text, s)
-        end = core.end()
+        if text[e:e + 1] in info.core_on:
+            core = info.core.match(text, s)
+            end = core.end()
+            digits = core.group()
+        else:
+            end, digits = e, text[s:e]          # what ``core`` would match: the run alone
         if self.mask.count(0, s, end) != end - s:
             return None
-        digits = core.group()
         if digits.isdigit():
             value, decimals = _SMALL_RUNS.get(digits), 0
             if value is None:
