@@ -593,8 +593,10 @@ class _Figures:
                 return None
             if e - s <= 2:
                 # (``_at_before`` only when the cheap slice says "at " ends there)
-                if self.hours or (low[s - 3:s] == "at " or s < 4 or low[s - 4:s]
-                                  in _AT_BEFORE) and _at_before(low, s) and (
+                # (each of ``_AT_BEFORE`` ends in "t " or "l ": the slices only after those)
+                if self.hours or (s < 4 or before == " " and low[s - 2] in "tl" and (
+                        low[s - 3:s] == "at " or low[s - 4:s] in _AT_BEFORE)) \
+                        and _at_before(low, s) and (
                         after != "." or text[e + 1:e + 2] not in _ASCII_DIGITS):
                     return None                 # 21 Uhr, 21h30; "at 8", "until 10" (``_When``)
                 if self.day_parts and _word_before(low, s) in _DAY_PART_INTRO_LAST:
@@ -642,14 +644,16 @@ class _Figures:
             if nxt not in _NBSP_SPACE:
                 return None
             # ``_right_quiet(text, end + 1)``, inlined
-            head = text[end + 1:end + 4]
-            prefixes = _SPACED_SUFFIXES.get(head[:1])
-            if prefixes is not None:
+            first = text[end + 1:end + 2]
+            prefixes = _SPACED_SUFFIXES.get(first)
+            if prefixes is None:
+                if first in _RIGHT_BUSY:
+                    return None
+            else:
+                head = text[end + 1:end + 4]
                 if not head.isascii() or prefixes and head.lower().startswith(prefixes):
                     return None
-            elif head[:1] in _RIGHT_BUSY:
-                return None
-            if nxt == " " and info.spaced_cents and text[end + 1:end + 2] in _ASCII_DIGITS:
+            if nxt == " " and info.spaced_cents and first in _ASCII_DIGITS:
                 return None                     # 1 299,– € (``number_at``)
         hit = _Hit("number", s, end, value)
         hit.decimals = decimals
@@ -658,7 +662,7 @@ class _Figures:
             hit.token_span = self.token_span(s, end)
             hit.token = text[hit.token_span[0]:hit.token_span[1]]
         else:
-            hit.token = text[s:end]
+            hit.token = digits                  # text[s:end]
         if percent:
             hit.percent, hit.e = True, end + 1
         elif dollar:
