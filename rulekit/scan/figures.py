@@ -556,6 +556,7 @@ class _Figures:
         text, info, low = self.text, self.info, self.low
         before = text[s - 1] if s else " "
         glued = dollar = False
+        after = text[e:e + 1]
         if before in _SPACES:
             # not a sign, currency or ordinal mark, nor a month ("July 29") before the space
             # (``_left_quiet`` inlined: most numbers in prose are read here)
@@ -583,7 +584,6 @@ class _Figures:
             if e - s == 1 and text[s] == "3" and low.endswith("from ", 0, s) \
                     and self.from_three(s, e):
                 return e                # "4 of 9 from 3": the three-point line, no number
-            after = text[e:e + 1]
             if after in _DATE_AFTER:
                 # a decimal point (4.6) only if it starts no numeric date (4.6.2026)
                 if after != "." or text[e + 1:e + 2] not in _ASCII_DIGITS or (
@@ -614,13 +614,16 @@ class _Figures:
                                                 # el 5 de diciembre": ``_When``)
                 elif after in _DAY_SUFFIX or after in _AMPM_NEXT:
                     return None                 # 29th, 9pm (29. Juli: no digit after the dot)
-        if text[e:e + 1] in info.core_on:
+        if after in info.core_on:
             core = info.core.match(text, s)
             end = core.end()
             digits = core.group()
+            nxt = text[end:end + 1]
         else:
-            end, digits = e, text[s:e]          # what ``core`` would match: the run alone
-        if self.mask.count(0, s, end) != end - s:
+            # what ``core`` would match: the run alone
+            end, digits, nxt = e, text[s:e], after
+        mask = self.mask
+        if mask.count(0, s, end) != end - s:
             return None
         if digits.isdigit():
             value, decimals = _SMALL_RUNS.get(digits), 0
@@ -631,7 +634,6 @@ class _Figures:
             if read is None:
                 return None
             value, decimals = read
-        nxt = text[end:end + 1]
         percent = False
         if glued:
             if nxt in _ORDINAL_NEXT:
@@ -659,17 +661,19 @@ class _Figures:
         hit.decimals = decimals
         if glued:
             hit.glued = True
-            hit.token_span = self.token_span(s, end)
-            hit.token = text[hit.token_span[0]:hit.token_span[1]]
+            left, right = hit.token_span = self.token_span(s, end)
+            hit.token = text[left:right]
         else:
             hit.token = digits                  # text[s:end]
         if percent:
             hit.percent, hit.e = True, end + 1
+            end += 1
         elif dollar:
             hit.currency, hit.s = _currency_for("$", info.locale), s - 1
-        self.mask[hit.s:hit.e] = _CLAIMED_BYTE * (hit.e - hit.s)    # self.claim(hit), inlined
+            s -= 1
+        mask[s:end] = _CLAIMED_BYTE * (end - s)     # self.claim(hit), inlined
         self.hits.append(hit)
-        return hit.e
+        return end
 
     def number_at(self, s: int) -> int:
         text, locale = self.text, self.info.locale
