@@ -367,6 +367,10 @@ _DAY_SUFFIX = _DAY_NEXT - frozenset(" \t\u00a0.")   # 29th, 1st, 2nd, 3rd, 1er
 _SPACES = frozenset(" \t\u00a0")
 _NBSP_SPACE = frozenset(" \u00a0")
 _ASCII_DIGITS = frozenset("0123456789")
+# What ends a token (``_token_span``) before or after it: the text's end ("") and a few ASCII
+# characters that are no letter, digit, "-" or "_".
+_TOKEN_STOP = frozenset(("", " ", "\n", "\t", ".", ",", ";", ":", "!", "?", "(", ")", "[", "]",
+                         '"', "'"))
 _CLAIMED_BYTE = bytes((_CLAIMED,))
 # The value of each run of one to three ASCII digits, as ``Decimal`` reads it ("7", "007",
 # "140"): most figures of prose are such runs, and a look-up costs a sixth of parsing one.
@@ -661,8 +665,13 @@ class _Figures:
         hit.decimals = decimals
         if glued:
             hit.glued = True
-            left, right = hit.token_span = self.token_span(s, end)
-            hit.token = text[left:right]
+            if nxt in _TOKEN_STOP and text[s - 2:s - 1] in _TOKEN_STOP:
+                # "p0 ", "(v2)": the letter and the digits are the whole token (what
+                # ``token_span`` finds: neither side goes on with a letter, digit, "-" or "_")
+                hit.token_span, hit.token = (s - 1, end), text[s - 1:end]
+            else:
+                left, right = hit.token_span = self.token_span(s, end)
+                hit.token = text[left:right]
         else:
             hit.token = digits                  # text[s:end]
         if percent:
