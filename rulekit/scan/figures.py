@@ -568,8 +568,7 @@ class _Figures:
                 char = text[s - 2]
                 if char in _LEFT_BUSY:
                     return None
-                pair = _LEFT_PAIRS.get(char)
-                if pair is not None and s > 2 and text[s - 3] in pair:
+                if char in _LEFT_PAIRS and s > 2 and text[s - 3] in _LEFT_PAIRS[char]:
                     return None
                 if (low[s - 2] in info.month_ends or char in _MARK_LAST) \
                         and self.month_word_before(s):
@@ -655,10 +654,10 @@ class _Figures:
             if prefixes is None:
                 if first in _RIGHT_BUSY:
                     return None
-            else:
-                head = text[end + 1:end + 4]
-                if not head.isascii() or prefixes and head.lower().startswith(prefixes):
-                    return None
+            # (the three characters ASCII, so lower-cased as in ``low``; no prefix is longer)
+            elif not (self.ascii or text[end + 1:end + 4].isascii()) \
+                    or prefixes and low.startswith(prefixes, end + 1):
+                return None
             if nxt == " " and info.spaced_cents and first in _ASCII_DIGITS:
                 return None                     # 1 299,– € (``number_at``)
         hit = _Hit("number", s, end, value)
