@@ -527,8 +527,11 @@ def sweep(text: str, evidence: Evidence, settings: SweepSettings = SweepSettings
     # held to that day's hours when the evidence keeps them by weekday (``week_hours_said``)
     hours_days: set[tuple[int, int]] = set()
     hours: list[Finding] = []
-    if any(m.time is not None and m.kind == "date" for m in mentions) and may_say_hours(low) \
-            and evidence.week_hours is not None:        # (the cheap test first: 29 cues)
+    # ("date" among the kinds first, counted in C: most answers say no date, and then no loop
+    # over the mentions in Python)
+    if "date" in map(_KIND, mentions) \
+            and any(m.time is not None and m.kind == "date" for m in mentions) \
+            and may_say_hours(low) and evidence.week_hours is not None:  # (cheap test first)
         hours, spans, hours_days = week_hours_said(text, low, mentions, evidence.week_hours,
                                                    evidence.hours_today, locale,
                                                    evidence.row_name_texts)

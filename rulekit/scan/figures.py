@@ -367,6 +367,10 @@ _DAY_SUFFIX = _DAY_NEXT - frozenset(" \t\u00a0.")   # 29th, 1st, 2nd, 3rd, 1er
 _SPACES = frozenset(" \t\u00a0")
 _NBSP_SPACE = frozenset(" \u00a0")
 _ASCII_DIGITS = frozenset("0123456789")
+# What ends a token (``_token_span``) before or after it: the text's end ("") and a few ASCII
+# characters that are no letter, digit, "-" or "_".
+_TOKEN_STOP = frozenset(("", " ", "\n", "\t", ".", ",", ";", ":", "!", "?", "(", ")", "[", "]",
+                         '"', "'"))
 _CLAIMED_BYTE = bytes((_CLAIMED,))
 # The value of each run of one to three ASCII digits, as ``Decimal`` reads it ("7", "007",
 # "140"): most figures of prose are such runs, and a look-up costs a sixth of parsing one.
@@ -553,15 +557,22 @@ class _Figures:
         "p0"), claimed as they would claim it; or None, having changed nothing, when anything
         around it needs them. Most figures in prose are such numbers; each test below is a
         cheap necessary condition for something ``date_at`` or ``number`` could find instead."""
-        text, info = self.text, self.info
+        text, info, low = self.text, self.info, self.low
         before = text[s - 1] if s else " "
         glued = dollar = False
+        after = text[e:e + 1]
         if before in _SPACES:
             # not a sign, currency or ordinal mark, nor a month ("July 29") before the space
-            if s >= 2 and (not _left_quiet(text, s - 2) or (
-                    (self.low[s - 2] in info.month_ends or text[s - 2] in _MARK_LAST)
-                    and self.month_word_before(s))):
-                return None
+            # (``_left_quiet`` inlined: most numbers in prose are read here)
+            if s >= 2:
+                char = text[s - 2]
+                if char in _LEFT_BUSY:
+                    return None
+                if char in _LEFT_PAIRS and s > 2 and text[s - 3] in _LEFT_PAIRS[char]:
+                    return None
+                if (low[s - 2] in info.month_ends or char in _MARK_LAST) \
+                        and self.month_word_before(s):
+                    return None
         elif before in _GLUED_QUIET:
             glued = True                        # p0, v2: no sign, currency or date after a letter
         elif before == "$":
@@ -573,10 +584,9 @@ class _Figures:
         elif before not in _LEFT_QUIET:
             return None
         if not glued:
-            if e - s == 1 and text[s] == "3" and self.low.endswith("from ", 0, s) \
+            if e - s == 1 and text[s] == "3" and low.endswith("from ", 0, s) \
                     and self.from_three(s, e):
                 return e                # "4 of 9 from 3": the three-point line, no number
-            after = text[e:e + 1]
             if after in _DATE_AFTER:
                 # a decimal point (4.6) only if it starts no numeric date (4.6.2026)
                 if after != "." or text[e + 1:e + 2] not in _ASCII_DIGITS or (
@@ -586,11 +596,13 @@ class _Figures:
                 return None
             if e - s <= 2:
                 # (``_at_before`` only when the cheap slice says "at " ends there)
-                if self.hours or (self.low[s - 3:s] == "at " or s < 4 or self.low[s - 4:s]
-                                  in _AT_BEFORE) and _at_before(self.low, s) and (
+                # (each of ``_AT_BEFORE`` ends in "t " or "l ": the slices only after those)
+                if self.hours or (s < 4 or before == " " and low[s - 2] in "tl" and (
+                        low[s - 3:s] == "at " or low[s - 4:s] in _AT_BEFORE)) \
+                        and _at_before(low, s) and (
                         after != "." or text[e + 1:e + 2] not in _ASCII_DIGITS):
                     return None                 # 21 Uhr, 21h30; "at 8", "until 10" (``_When``)
-                if self.day_parts and _word_before(self.low, s) in _DAY_PART_INTRO_LAST:
+                if self.day_parts and _word_before(low, s) in _DAY_PART_INTRO_LAST:
                     return None                 # "esta noche a las 10" (``_When.half_before``)
                 if after == "." and reads_dot_times(info.locale, info.language) \
                         and _DOT_TIME.match(text, s):
@@ -599,17 +611,23 @@ class _Figures:
                     # not "29 July", "29 of July", "9 pm"
                     nxt = text[e + 1:e + 2]
                     if nxt and (not nxt.isascii() or nxt in info.after_day or (
-                            nxt in "aeuy" and self.low.startswith(_BETWEEN_JOINS, e + 1)
+                            nxt in "aeuy" and low.startswith(_BETWEEN_JOINS, e + 1)
                             and self.between_before(s))):
                         return None             # (and "between 5 and 6 pm", "entre el 3 y
                                                 # el 5 de diciembre": ``_When``)
                 elif after in _DAY_SUFFIX or after in _AMPM_NEXT:
                     return None                 # 29th, 9pm (29. Juli: no digit after the dot)
-        core = info.core.match(text, s)
-        end = core.end()
-        if self.mask.count(0, s, end) != end - s:
+        if after in info.core_on:
+            core = info.core.match(text, s)
+            end = core.end()
+            digits = core.group()
+            nxt = text[end:end + 1]
+        else:
+            # what ``core`` would match: the run alone
+            end, digits, nxt = e, text[s:e], after
+        mask = self.mask
+        if mask.count(0, s, end) != end - s:
             return None
-        digits = core.group()
         if digits.isdigit():
             value, decimals = _SMALL_RUNS.get(digits), 0
             if value is None:
@@ -619,7 +637,6 @@ class _Figures:
             if read is None:
                 return None
             value, decimals = read
-        nxt = text[end:end + 1]
         percent = False
         if glued:
             if nxt in _ORDINAL_NEXT:
@@ -628,26 +645,43 @@ class _Figures:
             percent = True                      # 4.6%, as ``suffix`` reads it
         elif nxt == info.decimal and text[end + 1:end + 2] in _CENTS_DASHES:
             return None                         # 1.299,– €: the dash for no cents (``number``)
-        elif nxt and nxt not in _RIGHT_QUIET and not (
-                nxt in _NBSP_SPACE and _right_quiet(text, end + 1)):
-            return None
-        elif nxt == " " and info.spaced_cents and text[end + 1:end + 2] in _ASCII_DIGITS:
-            return None                         # 1 299,– € (``number_at``)
+        elif nxt and nxt not in _RIGHT_QUIET:
+            if nxt not in _NBSP_SPACE:
+                return None
+            # ``_right_quiet(text, end + 1)``, inlined
+            first = text[end + 1:end + 2]
+            prefixes = _SPACED_SUFFIXES.get(first)
+            if prefixes is None:
+                if first in _RIGHT_BUSY:
+                    return None
+            # (the three characters ASCII, so lower-cased as in ``low``; no prefix is longer)
+            elif not (self.ascii or text[end + 1:end + 4].isascii()) \
+                    or prefixes and low.startswith(prefixes, end + 1):
+                return None
+            if nxt == " " and info.spaced_cents and first in _ASCII_DIGITS:
+                return None                     # 1 299,– € (``number_at``)
         hit = _Hit("number", s, end, value)
         hit.decimals = decimals
         if glued:
             hit.glued = True
-            hit.token_span = self.token_span(s, end)
-            hit.token = text[hit.token_span[0]:hit.token_span[1]]
+            if nxt in _TOKEN_STOP and text[s - 2:s - 1] in _TOKEN_STOP:
+                # "p0 ", "(v2)": the letter and the digits are the whole token (what
+                # ``token_span`` finds: neither side goes on with a letter, digit, "-" or "_")
+                hit.token_span, hit.token = (s - 1, end), text[s - 1:end]
+            else:
+                left, right = hit.token_span = self.token_span(s, end)
+                hit.token = text[left:right]
         else:
-            hit.token = text[s:end]
+            hit.token = digits                  # text[s:end]
         if percent:
             hit.percent, hit.e = True, end + 1
+            end += 1
         elif dollar:
             hit.currency, hit.s = _currency_for("$", info.locale), s - 1
-        self.mask[hit.s:hit.e] = _CLAIMED_BYTE * (hit.e - hit.s)    # self.claim(hit), inlined
+            s -= 1
+        mask[s:end] = _CLAIMED_BYTE * (end - s)     # self.claim(hit), inlined
         self.hits.append(hit)
-        return hit.e
+        return end
 
     def number_at(self, s: int) -> int:
         text, locale = self.text, self.info.locale
@@ -1278,7 +1312,9 @@ def _token_span(text: str, s: int, e: int, cap: int = _TOKEN_CAP) -> tuple[int, 
     left, limit = s, max(0, s - cap)
     while left > limit:
         char = text[left - 1]
-        if _is_glue(char) or char.isdigit() or (
+        # (an ASCII letter or digit at the cost of two method calls: ``_is_glue`` or a digit
+        # is alphanumeric, and an ASCII alphanumeric is one of the two)
+        if char.isalnum() and (char.isascii() or _is_glue(char) or char.isdigit()) or (
                 char in "-_" and left >= 2 and _is_glue(text[left - 2])):
             left -= 1
         else:
@@ -1286,7 +1322,7 @@ def _token_span(text: str, s: int, e: int, cap: int = _TOKEN_CAP) -> tuple[int, 
     right, limit = e, min(len(text), e + cap)
     while right < limit:
         char = text[right]
-        if _is_glue(char) or char.isdigit() or (
+        if char.isalnum() and (char.isascii() or _is_glue(char) or char.isdigit()) or (
                 char in "-_" and right + 1 < len(text) and _is_glue(text[right + 1])):
             right += 1
         else:

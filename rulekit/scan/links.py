@@ -47,6 +47,7 @@ _DOMAIN = re.compile(r"[A-Za-z0-9][A-Za-z0-9-]*(?:\.[A-Za-z0-9-]+)+")
 _EMAIL_AT = re.compile(r"@(?<=[A-Za-z0-9._%+\-]@)(?=[A-Za-z0-9][A-Za-z0-9-]*\.[A-Za-z0-9])")
 _HANDLE = re.compile(r"@(?<![A-Za-z0-9._%+\-@/:]@)([A-Za-z0-9_.]+)")
 _URL_TRAILING = ".,;:!?'\"*_~"
+_LINK_BYTE = bytes((_LINK,))
 # The same for text that is not all ASCII (``_Scanner.ascii`` false; the patterns above serve
 # ASCII text alone): e-mail addresses, handles and hosts whose letters are any letters
 # (internationalised domains and local parts, a handle in another script, a lookalike that
@@ -124,10 +125,12 @@ class _Links:
                 else:
                     break
             normalized = _normalize_url(text[s:e])
-        if e > s and self.free(s, e):
+        mask = self.mask
+        if e > s and mask.count(0, s, e) == e - s:          # self.free(s, e), inlined
             hit = _Hit(kind, s, e)
             hit.normalized = normalized
-            self.claim(hit, _LINK)
+            mask[s:e] = _LINK_BYTE * (e - s)                # self.claim(hit, _LINK), inlined
+            self.hits.append(hit)
 
     def links(self) -> None:
         text, low = self.text, self.low

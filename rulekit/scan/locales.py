@@ -34,6 +34,7 @@ class _LocaleInfo:
     locale: str
     language: str
     core: re.Pattern            # the digits and separators of one number, at a digit
+    core_on: frozenset[str]     # what after a run of digits lets ``core`` match past it
     day_month: re.Pattern       # 29 July 2026, 29th of July, 29. Juli, *29* July: at the day
     day_prefix: re.Pattern      # "the", a weekday: reversed, before the day
     month_before: re.Pattern    # July 29 / July 2026: reversed, the month before the digits
@@ -105,6 +106,7 @@ def _locale_info(locale: str) -> _LocaleInfo:
     return _LocaleInfo(
         locale=str(locale), language=parsed.language,
         core=_CORE_SPACED if spaced else _CORE,
+        core_on=frozenset(_SEPARATORS + " " if spaced else _SEPARATORS),
         day_month=re.compile(
             rf"(?i)[0-9]{{1,2}}(?:st|nd|rd|th|er|\.{ordinal})?"
             rf"(?:\*{{1,3}}|</[a-z]{{1,10}}>)?{_SPACE}+"
