@@ -1273,6 +1273,34 @@ class Evidence:
         return frozenset(ends - other)
 
     @functools.cached_property
+    def scores(self) -> tuple[frozenset[Decimal], frozenset[Decimal]] | None:
+        """The numbers the evidence holds as a score (a GPA, a grade, a rating, a credit
+        score: ``_score_kind``), and those of them it holds as the score now (not a
+        ``previous_score``, a ``best_score``, an ``average_gpa``): a figure said as a score
+        ("Your GPA is 4.0", "an 850 credit score") is held to the first, and the level a score
+        reached ("went from 18 to 20", "rose to 20") to the second
+        (``rulekit.sweep_scales.said_as_score``), not to a count beside it (``days_absent: 4``),
+        the scale's end (``gpa_scale: 4.0``) or a target (``target: 20``). None when the
+        evidence names no score nor a score's scale (its keys are read, null ones too: a null
+        ``score`` backs no level). Read once per index."""
+        if not _names_score(self.raw):
+            return None
+        held: set[Decimal] = set()
+        now: set[Decimal] = set()
+        for figure in self.figures:
+            if figure.currency:
+                continue
+            keys = figure.path.rsplit(".", 2)
+            kind = _score_kind(keys[-1])
+            if kind is None and len(keys) == 3 and keys[-1].lower() in _SCORE_VALUE_KEYS:
+                kind = _score_kind(keys[-2])    # {"rating": {"value": 4.3, "scale": 5}}
+            if kind:
+                held.add(figure.value)
+                if kind == "now":
+                    now.add(figure.value)
+        return frozenset(held), frozenset(now)
+
+    @functools.cached_property
     def test_scales(self) -> frozenset[tuple[Decimal, Decimal]]:
         """The score and the well-known scale of each standardized test's score the evidence
         holds (``_TEST_SCALES``: ``sat_total: 1450`` is (1450, 1600), ``act_composite: 32``
@@ -3585,16 +3613,18 @@ def _counts_what_is_left(words: list[str]) -> bool:
 
 # The last key of a field that stores the scale of a rating or a score (``Evidence.rating_scales``),
 # in snake, camel or kebab case: max_rating, maxRating, best_rating, bestRating, rating_scale,
-# rating_max, max_score, score_scale, out_of, outOf, scale, max_stars; and the maximum of a grade
-# or a test: Canvas's points_possible, possible_points, max_points, Moodle's grademax, gpa_scale,
-# max_gpa, grade_scale, grading_scale, max_marks, full_marks, total_marks, note_max, bareme, and
-# points in German, Spanish, Italian, Portuguese, Dutch (max_punkte, puntos_max).
+# rating_max, max_score, score_scale, score_range_max (a credit score's), out_of, outOf, scale,
+# max_stars; and the maximum of a grade or a test: Canvas's points_possible, possible_points,
+# max_points, Moodle's grademax, gpa_scale, max_gpa, grade_scale, grading_scale, max_marks,
+# full_marks, total_marks, note_max, bareme, and points in German, Spanish, Italian, Portuguese,
+# Dutch (max_punkte, puntos_max).
 # Not total_points (a loyalty balance, a team's total) nor a bare max_ (``scale_tops`` reads
 # those as a scale's top only when said as "5/5").
 _SCALE_FIELD = re.compile(r"(?i)[.$](?:(?:max|best|maximum)[_-]?(?:rating|score|stars?|points?|"
                           r"grade|gpa|marks?|note|punkte|puntos|punti|pontos|punten)|(?:rating|"
                           r"score|gpa|grade|grading|points?|marks?|note|punkte|puntos|punti|pontos|"
-                          r"punten)[_-]?(?:scale|max|maximum|possible)|possible[_-]?points?|"
+                          r"punten)[_-]?(?:range[_-]?)?(?:scale|max|maximum|possible)|"
+                          r"possible[_-]?points?|"
                           r"(?:full|total)[_-]?marks|out[_-]?of|scale|bar[eè]me)\Z")
 # Canvas LMS's scores in percent: those of an enrollment's ``grades`` object (current_score:
 # 88.4 is 88.4 %), and the computed_ ones of a course's enrollment (include[]=total_scores).
@@ -3617,6 +3647,67 @@ def _score_end_name(name: str) -> str | None:
     return None
 
 
+# The words of a field's name that make its number a score (``Evidence.scores``): a GPA, a
+# grade, a rating, a hotel's stars, marks, a French moyenne or note, a German Note, Punktzahl
+# or Bewertung, a Spanish nota, puntaje or calificación, an Italian punteggio, a Dutch cijfer.
+_SCORE_WORDS = frozenset({"gpa", "score", "scores", "grade", "grades", "rating", "ratings",
+                          "stars", "mark", "marks", "note", "notes", "noten", "moyenne", "nota",
+                          "notas", "fico", "vantagescore", "graderaw", "rawgrade", "finalgrade",
+                          "gradeformatted", "puntaje", "puntuacion", "puntuación",
+                          "calificacion", "calificación", "punteggio", "valutazione",
+                          "pontuacao", "pontuação", "cijfer", "punktzahl", "bewertung"})
+# ... and those that make it no score of the one scored: a goal, a bound, a count of ratings,
+# a change of the score, a percentile ("target_score", "passing_grade", "rating_count",
+# "score_change", "score_percentile").
+_NO_SCORE_WORDS = frozenset({
+    "target", "goal", "threshold", "cutoff", "required", "requirement", "needed", "min",
+    "max", "minimum", "maximum", "passing", "pass", "scale", "possible", "range", "limit",
+    "count", "counts", "num", "number", "change", "delta", "diff", "growth", "trend",
+    "percentile", "rank", "weight", "id", "date", "type", "letter", "comment", "text"})
+# ... and those that make it a score of another time or of others than the one scored now:
+# "previous_score", "best_score", "class_average_gpa" (backs "your previous score was 18",
+# not the level a score reached).
+_PAST_SCORE_WORDS = frozenset({
+    "previous", "prev", "prior", "old", "initial", "original", "baseline", "former",
+    "starting", "start", "first", "earlier", "before", "past", "best", "highest", "lowest",
+    "average", "avg", "mean", "median", "class", "cohort", "peer", "national", "history"})
+
+
+# The keys of an object named for a score that hold the score itself.
+_SCORE_VALUE_KEYS = frozenset({"value", "val", "current", "raw", "score", "points", "result",
+                               "formatted", "display", "latest", "now"})
+
+
+@functools.lru_cache(maxsize=4096)
+def _score_kind(name: str) -> str | None:
+    """Whether a field's name says it holds a score (``Evidence.scores``): "now" (``gpa``,
+    ``credit_score``, ``current_score``, ``ratingValue``), "other" (``previous_score``,
+    ``best_score``), or None (``days_absent``, ``target``, ``gpa_scale``, ``rating_count``)."""
+    words = set(key_words(name))
+    if words.isdisjoint(_SCORE_WORDS) or not words.isdisjoint(_NO_SCORE_WORDS) \
+            or _score_end_name(name) is not None:
+        return None
+    return "other" if not words.isdisjoint(_PAST_SCORE_WORDS) else "now"
+
+
+def _names_score(raw: Any, depth: int = 0) -> bool:
+    """Whether a key of ``raw`` names a score or a score's scale, whatever its value (a null
+    ``score`` too): ``Evidence.scores`` is read only then."""
+    if depth > 12:
+        return False
+    if isinstance(raw, Mapping):
+        for key, value in raw.items():
+            key = str(key)
+            if not _SCORE_WORDS.isdisjoint(key_words(key)) or _score_end_name(key) is not None:
+                return True
+            if isinstance(value, (Mapping, list)) and _names_score(value, depth + 1):
+                return True
+    elif isinstance(raw, list):
+        return any(isinstance(item, (Mapping, list)) and _names_score(item, depth + 1)
+                   for item in raw)
+    return False
+
+
 # The well-known scales of standardized tests, by a word of the name of the field holding a
 # score (``Evidence.test_scales``): the SAT (1600, a section 800), the PSAT (1520, 760), the ACT
 # (36), the IB diploma (45, a subject 7), TOEFL iBT (120), IELTS (9), the GRE (340, a section
@@ -3632,7 +3723,8 @@ _TEST_SCALES = {"sat": (Decimal(1600), Decimal(800)), "psat": (Decimal(1520), De
 _SCALE_BOTTOM_FIELD = re.compile(r"(?i)[.$](?:(?:min|minimum)[_-]?(?:rating|score|stars?|points?|"
                                  r"grade|gpa|marks?|note|scale|punkte|puntos|punti|pontos|punten)|"
                                  r"(?:rating|score|gpa|grade|grading|points?|marks?|note|scale|"
-                                 r"punkte|puntos|punti|pontos|punten)[_-]?(?:min|minimum))\Z")
+                                 r"punkte|puntos|punti|pontos|punten)[_-]?(?:range[_-]?)?"
+                                 r"(?:min|minimum))\Z")
 # The last key of a text that says a score's range: Moodle's rangeformatted ("0,00&ndash;20,00").
 # Not a bare ``range`` (a car's range in km, a wifi's in m).
 _SCALE_RANGE_FIELD = re.compile(r"(?i)[.$](?:range[_-]?formatted|(?:grade|score|rating|"

@@ -65,7 +65,9 @@ from rulekit.assent import _SENTENCE_END, agreement, assent_near, endorsed
 from rulekit.sweep_free import asked_free_held, may_say_free
 from rulekit.sweep_minor import judge_minor
 from rulekit.sweep_ranks import RANK_WORD_LANGUAGES, local_ranks, unheld_rank_words
-from rulekit.sweep_scales import said_as_scale_end, said_on_test_scale, scale_end_message
+from rulekit.sweep_scales import (
+    may_say_score, said_as_scale_end, said_on_test_scale, scale_end_message, unscored,
+    unscored_message)
 from rulekit.evidence import (_ANY_INDEX, _WORD, NO_MONEY, Evidence, RowRule, Withheld,
                               _money_name, _relative, _site, _url, month_part, name_words, noun,
                               queryless_url, said_as_year)
@@ -623,8 +625,12 @@ def sweep(text: str, evidence: Evidence, settings: SweepSettings = SweepSettings
     # "40/40", "she earned 20 points" for ``points_possible: 40`` and a null score: a number
     # held only as an end of a score's scale backs only that scale (``rulekit.sweep_scales``)
     ends = evidence.score_scale_ends
+    # "Your GPA is 4.0" for ``gpa: 3.2`` beside ``days_absent: 4``, "went from 18 to 20" for
+    # a null score and ``target: 20``: a figure said as a score is held to the evidence's
+    # scores (``rulekit.sweep_scales.said_as_score``), read when the text says a score's word
+    scored = evidence.scores if may_say_score(low) else None
     guarded = directed or ranking or ranked_local or changes or measured or stating \
-        or other_changes or taxed or paid or tops or ends
+        or other_changes or taxed or paid or tops or ends or scored
     judge_mention = judge.mention
     findings = frequencies
     reported: set[tuple[int, int]] = set()
@@ -681,7 +687,9 @@ def sweep(text: str, evidence: Evidence, settings: SweepSettings = SweepSettings
                         and _said_as_discount(text, mention))
                     or (tops and value in tops and _RATED_ON.match(text, mention.end))
                     or (ends and value in ends and not mention.percent
-                        and not said_as_scale_end(text, mention)))):
+                        and not said_as_scale_end(text, mention))
+                    or (scored and not mention.percent
+                        and unscored(text, mention, scored, lang) is not None))):
             continue    # an ordinal may be a day with its weekday ("Tuesday the 3rd")
         if kind == "url" and not mention.text.startswith("/") and _url(mention.text) in urls \
                 and not _may_be_link_text(text, mention):
@@ -2728,6 +2736,12 @@ class _Judge:
         self.general = general
 
     @functools.cached_property
+    def scores(self) -> tuple[frozenset[Decimal], frozenset[Decimal]] | None:
+        """The evidence's scores (``Evidence.scores``) when the text says a score's word
+        (``may_say_score``), else None: read once."""
+        return self.evidence.scores if may_say_score(self.text.lower()) else None
+
+    @functools.cached_property
     def _says_overdrawn(self) -> bool:
         """Whether the text holds a word ``_OVERDRAWN_BEFORE`` reads (read once)."""
         low = self.text.lower()
@@ -2790,6 +2804,12 @@ class _Judge:
                 and not said_as_scale_end(self.text, mention):
             return self._finding(mention, "unsupported_number", scale_end_message(
                 mention.text.strip(), plain_decimal(value)))
+        if mention.currency is None and not mention.percent and not mention.ordinal \
+                and value in self.evidence.values and self.scores:
+            how = unscored(self.text, mention, self.scores, self.locale[:2])
+            if how is not None:
+                return self._finding(mention, "unsupported_number", unscored_message(
+                    mention.text.strip(), plain_decimal(value), how))
         if mention.currency is None and value in self.evidence.scale_tops \
                 and _RATED_ON.match(self.text, mention.end):
             return self._finding(mention, "unsupported_number", f"{mention.text.strip()} is "
