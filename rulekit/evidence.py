@@ -1020,7 +1020,8 @@ class Evidence:
             # a cap is per nothing unless a sibling says its period ({"max_charge": 24,
             # "max_charge_period": "day"}, {"mileage_cap": 200, "cap_period": "day"})
             cap = named[1] == _PER_TOTAL and names_cap(name)
-            if cap or not named[1] and figure.currency not in (None, "%", NO_MONEY) \
+            if cap or not named[1] and (figure.currency not in (None, "%", NO_MONEY) or (
+                    figure.currency is None and _money_name(name))) \
                     and _ONE_OFF_NAMES.isdisjoint(key_words(name)):
                 if period_fields is None:
                     period_fields = any(key.lower() in _PERIOD_KEYS or key[-6:].lower()

@@ -22,7 +22,8 @@ quality ("your booking is refundable", nothing after it in its clause but "now",
 right after a verb of having for a thing ("the hotel has free WiFi"), and with a subject that
 names a row: a pronoun, your/our, a word with a digit, a capitalised word after the clause's
 first, or a word of the name of the object or list that holds the field (``hotel`` for
-``{"hotel": {"has_wifi": true}}``). English only.
+``{"hotel": {"has_wifi": true}}``). English, and the words of some flags in German, French,
+Spanish and Italian (``_FOREIGN_WORDS``: "kostenlose Stornierung", "petit-déjeuner inclus").
 
 Cost: the readings of a field's name are built once per name (``reading``); free text's
 evidence index holds its booleans' readings (``Evidence.flags``, built with the index), and a
@@ -38,7 +39,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, NamedTuple
 
 from rulekit.findings import Finding, _new_finding
-from rulekit.sweep_labels import _COPULA as _COPULAS, _REACH, _SENTENCE_END, _TOKEN
+from rulekit.sweep_labels import _COPULA, _REACH, _SENTENCE_END, _TOKEN
 
 
 class Reading(NamedTuple):
@@ -91,11 +92,51 @@ _SPELLED_NEEDLES = {"mileage": "m"}
 # A name's words said in German, French, Spanish or Italian, read in any locale beside the
 # English forms (the English stem's forms, or ``_SPELLINGS``'): "El kilometraje es ilimitado",
 # "Die Kilometer sind unbegrenzt", "kilométrage illimité", "chilometraggio illimitato" say
-# ``unlimited_mileage``; and the substrings one of which each form holds (the prefilter).
-_FOREIGN_FORMS = {
-    "unlimited": (r"unbegrenzte?[mnrs]?|illimité(?:e|s|es)?|ilimitad[oa]s?|illimitat[oaie]",
-                  ("limit", "unbegrenzt")),
-    "mileage": (r"kilometern|kilometraje|kilométrages?|chilometraggio|chilometri", ("m",))}
+# ``unlimited_mileage``, "kostenlose Stornierung", "annulation gratuite", "cancelación
+# gratuita" ``free_cancellation``, "Frühstück inklusive", "petit-déjeuner inclus"
+# ``breakfast_included``; and the substrings one of which each form holds (the prefilter,
+# tested on the casefolded text: "ß" is "ss" there). Each English word of a name (as
+# ``key_words`` gives it) names its forms: ``_FOREIGN_WORDS`` (the forms, the substrings,
+# the English words).
+_FOREIGN_WORDS = (
+    (r"unbegrenzte?[mnrs]?|illimité(?:e|s|es)?|ilimitad[oa]s?|illimitat[oaie]",
+     ("limit", "unbegrenzt"), "unlimited"),
+    (r"kilometern|kilometraje|kilométrages?|chilometraggio|chilometri", ("m",), "mileage"),
+    (r"kostenlos(?:e[mnrs]?)?|kostenfrei(?:e[mnrs]?)?|gebührenfrei(?:e[mnrs]?)?|gratis"
+     r"|gratuite?s?|gratuit[oaie]s?|gratuit[oa]s",
+     ("kostenlos", "kostenfrei", "gebührenfrei", "gratis", "gratuit"), "free"),
+    (r"stornierung(?:en)?|storno|stornieren|stornierbar(?:e[mnrs]?)?|annulations?|annulable"
+     r"|cancelaci[óo]n(?:es)?|anulaci[óo]n|cancellazion[ei]|annullamento|disdetta",
+     ("storn", "annul", "cancel", "anulaci", "disdett"), "cancellation cancel cancelable "
+     "cancellable"),
+    (r"frühstück|petit[- ]d[ée]jeuners?|desayunos?|colazion[ei]",
+     ("frühstück", "jeuner", "desayuno", "colazion"), "breakfast"),
+    (r"inklusive|inkl|inbegriffen|enthalten|inclus(?:e|es)?|compris(?:e|es)?|incluid[oa]s?"
+     r"|incluye|incluyen|inclus[oaie]|compres[oaie]",
+     ("inkl", "inbegriffen", "enthalten", "inclu", "compris", "compres"),
+     "included include includes including"),
+    (r"erstattungsfähig(?:e[mnrs]?)?|(?:rück)?erstattbar(?:e[mnrs]?)?|remboursables?"
+     r"|reembolsables?|rimborsabil[ei]",
+     ("erstatt", "rembours", "reembols", "rimborsabil"), "refundable"),
+    (r"haustier(?:e|en)?|tiere|tieren|animaux|mascotas?|animales|animal[ei]",
+     ("tier", "anima", "mascota"), "pets pet"),
+    (r"erlaubt|gestattet|zugelassen|willkommen|autorisée?s?|acceptée?s?|admise?s?"
+     r"|permitid[oa]s?|permiten?|admitid[oa]s?|aceptad[oa]s?|ammess[oaie]|consentit[oaie]"
+     r"|accettat[oaie]",
+     ("erlaubt", "gestattet", "zugelassen", "willkommen", "autoris", "accept", "admi",
+      "permit", "ammess", "consentit", "accettat"), "allowed allow allows"),
+    (r"versand|versandkosten|livraisons?|env[íi]os?|spedizion[ei]",
+     ("versand", "livraison", "envío", "envio", "spedizion"), "shipping"),
+    (r"lieferung(?:en)?|livraisons?|entregas?|consegn[ae]",
+     ("lieferung", "livraison", "entrega", "consegn"), "delivery"),
+    (r"rücksendung(?:en)?|rückgaben?|retours?|devoluci[óo]n(?:es)?|resi|reso",
+     ("rücksend", "rückgab", "retour", "devoluci", "resi", "reso"), "returns return"),
+    (r"parken|parkpl[äa]tze?|stationnement|aparcamiento|estacionamiento|parcheggio",
+     ("park", "stationnement", "aparcamiento", "estacionamiento", "parcheggio"), "parking"),
+    (r"wlan", ("wlan",), "wifi"),
+)
+_FOREIGN_FORMS = {english: (forms, needles) for forms, needles, words in _FOREIGN_WORDS
+                  for english in words.split()}
 _ENDINGS = r"(?:e|s|es|ed|d|ing|age)?"
 
 
@@ -203,18 +244,36 @@ _UNREAD = frozenset(
     "code coupon promo voucher spend spending first extra additional surcharge minus "
     "deducted partial partially faulty defective damaged competitor competitors elsewhere "
     "unlike many most used ask asked asks wonder wondering about regarding learn read "
-    "details faq".split())
+    "details faq "
+    # the same in German, French, Spanish and Italian, for ``_FOREIGN_FORMS``' words
+    # (casefolded: "außer" is "ausser"; not "si", Italian's "si accettano", nor "se")
+    "wenn falls sofern nur ausser ab seulement uniquement sauf lorsque quand sólo solo "
+    "solamente excepto salvo cuando soltanto tranne eccetto qualora".split())
+# (each with the words of German, French, Spanish and Italian for ``_FOREIGN_FORMS``' words:
+# "Ihre Buchung ist erstattungsfähig", "Votre réservation est remboursable", "Das Hotel hat
+# WLAN")
 _BETWEEN = frozenset("now already still fully completely totally entirely currently also "
-                     "always 100% all both marked shown listed as being".split())
-_AFTER_QUALITY = frozenset("now today too also again as well either yet".split())
+                     "always 100% all both marked shown listed as being "
+                     "jetzt bereits auch immer déjà aussi toujours ya también siempre già "
+                     "anche sempre".split())
+_AFTER_QUALITY = frozenset("now today too also again as well either yet "
+                           "auch aussi también anche".split())
 _HAVE_VERBS = frozenset("has have had having offers offer offered includes include included "
-                        "features feature provides provide comes come".split())
+                        "features feature provides provide comes come "
+                        "hat haben bietet bieten ont offre offrent propose proposent tiene "
+                        "tienen ofrece ofrecen ha hanno".split())
 _HAVE_FILLERS = frozenset("a an the free its their your our own on-site onsite complimentary "
-                          "fast high-speed with access to".split())
+                          "fast high-speed with access to "
+                          "ein eine einen le la les un une du des el los las una il lo gli "
+                          "l' kostenlos kostenloses kostenlosen gratuit gratuito gratis".split())
+_COPULAS = _COPULA | frozenset("ist sind war waren bleibt est sont était reste es son está "
+                               "están era queda è sono resta".split())
 _NOT_BEING = frozenset("isn't aren't wasn't weren't".split())
 _NOT_HAVING = frozenset("hasn't haven't hadn't".split())
-_PRONOUNS = frozenset("it it's this that they these those which both each".split())
-_OWNERS = frozenset("your our my".split())
+_PRONOUNS = frozenset("it it's this that they these those which both each "
+                      "sie er elle il ils elles ella ello esta este questa questo".split())
+_OWNERS = frozenset("your our my ihr ihre unser unsere votre vos notre nos su sus nuestro "
+                    "nuestra tu sua suo vostra vostro nostra nostro".split())
 _GAP = 3        # at most this many words between two words of a name
 _DENY_BEFORE, _DENY_AFTER = 4, 3
 

@@ -112,16 +112,19 @@ _RANK_NOUNS = {
 # tercero", "si è classificato terzo", "ficou em terceiro", "eindigde als derde"), maybe with
 # the word for "in" or "as" between; and the cue words that gate them.
 _RANK_VERBS = {
-    "de": ("wurde|wird|landete|landet|endete|beendete", ""),
+    "de": ("wurde|wird|landete|landet|endete|beendete|kam|ging|lief", "als"),
     "fr": ("class[ée]e?s?|termin[ée]e?s?|termine|finit|fini|arriv[ée]e?s?|arrive", "en"),
-    "es": ("termin[óo]|qued[óo]|acab[óo]|lleg[óo]|clasific[óo]|clasificad[oa]s?", "en|como"),
-    "it": ("arrivat[oaie]|classificat[oaie]|finit[oaie]|terminat[oaie]|chiuso", "in|come"),
+    "es": ("termin[óo]|qued[óo]|acab[óo]|lleg[óo]|clasific[óo]|clasificad[oa]s?"
+           "|quedad[oa]s?|terminad[oa]s?|llegad[oa]s?", "en|como"),
+    "it": ("arrivat[oaie]|classificat[oaie]|finit[oaie]|terminat[oaie]|chiuso"
+           "|piazzat[oaie]", "in|come"),
     "pt": ("ficou|terminou|chegou|acabou|classificad[oa]s?|colocad[oa]s?", "em|como"),
     "nl": ("werd|eindigde|finishte", "als"),
 }
-_VERB_CUES = {"de": ("wurde", "wird", "lande", "ende"), "fr": ("class", "termin", "fini", "arriv"),
+_VERB_CUES = {"de": ("wurde", "wird", "lande", "ende", "geworden", "kam", "ging", "lief"),
+              "fr": ("class", "termin", "fini", "arriv"),
               "es": ("termin", "qued", "acab", "lleg", "clasific"),
-              "it": ("arrivat", "classificat", "finit", "terminat", "chiuso"),
+              "it": ("arrivat", "classificat", "finit", "terminat", "chiuso", "piazzat"),
               "pt": ("ficou", "terminou", "chegou", "acabou", "classificad", "colocad"),
               "nl": ("werd", "eindigde", "finishte")}
 RANK_WORD_LANGUAGES = frozenset(_WORD_ORDINALS)
@@ -133,6 +136,20 @@ _RANK_WORDS_AFTER = {
                      if between else rf"(?i)(?<![\w])(?:{verbs}){_SP}"
                      rf"({_WORD_ORDINALS[lang][0]})(?![\w])")
     for lang, (verbs, between) in _RANK_VERBS.items()}
+# The same with up to three words between, the ordinal ending its clause ("wurde im Rennen
+# Dritte.", "est arrivée hier troisième,"), and German's perfect, the ordinal before
+# "geworden" ("ist (im Rennen) Dritte geworden"); not an ordinal after an article or a word
+# of a day ("wurde am Ersten", "sind die Ersten geworden": ``_NOT_BEFORE_RANK``).
+_GAP_WORD = r"[ \u00a0]+[^\W\d_]+(?:['\u2019][^\W\d_]+)?"
+_RANK_WORDS_LATE = {
+    lang: re.compile(rf"(?i)(?<![\w])(?:{verbs})(?:{_GAP_WORD}){{1,3}}?{_SP}"
+                     rf"({_WORD_ORDINALS[lang][0]})(?=[ \u00a0]*(?:[.,;:!?\n)]|\Z))"
+                     + (rf"|(?<![\w])({_WORD_ORDINALS[lang][0]}){_SP}geworden(?![\w])"
+                        if lang == "de" else ""))
+    for lang, (verbs, _) in _RANK_VERBS.items()}
+_NOT_BEFORE_RANK = frozenset("am zum zur im beim vom der die das den dem des ein eine einer le la "
+                             "les au du el los las al del il lo gli i dal nel o a os as do da "
+                             "no na de het".split())
 _WORD_VALUES = {lang: tuple((re.compile(rf"(?i)(?:{stem})"), n) for n, stem in enumerate(stems, 1))
                 for lang, (_, stems) in _WORD_ORDINALS.items()}
 
@@ -196,8 +213,10 @@ def _seat_near(text: str, start: int, end: int) -> bool:
 def unheld_rank_words(text: str, low: str, language: str, ranks: frozenset[int]) -> list[Finding]:
     """A finding for each rank said in words in ``language`` before a noun of ranking ("auf
     dem dritten Platz", "à la troisième place", "en tercer puesto", "al terzo posto", "em
-    terceiro lugar", "op de derde plaats") or after a verb of finishing ("wurde Dritter",
-    "classé troisième", "quedó tercero", "ficou em terceiro") that is none of ``ranks``: read only where the
+    terceiro lugar", "op de derde plaats"), after a verb of finishing ("wurde Dritter",
+    "classé troisième", "quedó tercera", "ficou em terceiro"), ending its clause a few words
+    after one ("wurde im Rennen Dritte.") or before "geworden" ("ist Dritte geworden")
+    that is none of ``ranks``: read only where the
     evidence has a rank field (``Evidence.ranked``), as "took third place" is; the scanner reads
     no ordinal words outside English, so with no rank field they are not judged."""
     matches: list[re.Match] = []
@@ -205,17 +224,24 @@ def unheld_rank_words(text: str, low: str, language: str, ranks: frozenset[int])
         matches += _RANK_WORDS[language].finditer(text)
     if any(cue in low for cue in _VERB_CUES[language]):
         matches += _RANK_WORDS_AFTER[language].finditer(text)
+        for match in _RANK_WORDS_LATE[language].finditer(text):
+            # (not "wurde am Ersten": a day; the word before the ordinal is no article)
+            at = match.start(match.lastindex)
+            before = text[max(0, at - 8):at].split()[-1:]
+            if not before or before[0].lower() not in _NOT_BEFORE_RANK:
+                matches.append(match)
     found: dict[int, Finding] = {}      # by start: "arrive en troisième position" is read twice
     for match in matches:
-        start = match.start(1)
+        group = match.lastindex
+        start = match.start(group)
         if start in found or _seat_near(text, match.start(), match.end()):
             continue
-        word = match.group(1)
+        word = match.group(group)
         value = next((n for stem, n in _WORD_VALUES[language] if stem.match(word)), None)
         if value is None or value in ranks:
             continue
         held = ", ".join(map(str, sorted(ranks))) or "none (the rank is not known)"
         found[start] = _new_finding(
-            "word_number", word, str(value), start, match.end(1), "small_integer",
+            "word_number", word, str(value), start, match.end(group), "small_integer",
             f"{word} is stated as a rank; the ranks the evidence holds are {held}", None, False)
     return [found[start] for start in sorted(found)]
