@@ -63,7 +63,7 @@ import math
 import re
 import unicodedata
 import urllib.parse
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from decimal import Decimal, InvalidOperation
 from typing import Any, NamedTuple
 from zoneinfo import ZoneInfo
@@ -1344,7 +1344,7 @@ class Evidence:
         if not stock or isinstance(self.raw, str):
             return ()
         found: list[tuple[str, frozenset[str]]] = []
-        _variant_rows(self.raw, "$", False, found)
+        _variant_rows(self.raw, found)
         rows = []
         for path, values in found:
             held = tuple(a for a in stock if a.path.startswith(path)
@@ -3524,24 +3524,17 @@ _VARIANT_KEYS = frozenset({"size", "color", "colour", "größe", "grösse", "gro
                            "variant_title", "style", "flavor", "flavour"})
 
 
-def _variant_rows(node: Any, path: str, in_list: bool,
-                  found: list[tuple[str, frozenset[str]]]) -> None:
+def _variant_rows(node: Any, found: list[tuple[str, frozenset[str]]]) -> None:
     """(path, values) of each object in a list with a string or a number in one of
     ``_VARIANT_KEYS``: the values case-folded, without the spaces around them."""
-    if isinstance(node, Mapping):
-        if in_list:
-            values = frozenset(text for key, child in node.items()
-                               if str(key).casefold() in _VARIANT_KEYS
-                               and isinstance(child, (str, int)) and not isinstance(child, bool)
-                               and (text := " ".join(str(child).split()).casefold()))
-            if values:
-                found.append((path, values))
-        for key, child in node.items():
-            if isinstance(child, (Mapping, list, tuple)):
-                _variant_rows(child, f"{path}.{key}", False, found)
-    elif isinstance(node, (list, tuple)):
-        for index, child in enumerate(node):
-            _variant_rows(child, f"{path}[{index}]", True, found)
+    for path, row, in_list in _objects(node, "$"):
+        values = frozenset(text for key, child in row.items()
+                           if str(key).casefold() in _VARIANT_KEYS
+                           and isinstance(child, (str, int)) and not isinstance(child, bool)
+                           and (text := " ".join(str(child).split()).casefold())) \
+            if in_list else None
+        if values:
+            found.append((path, values))
 
 
 def _variant_list(rest: str) -> bool:
@@ -3796,15 +3789,23 @@ def _named_rows(node: Any, path: str, found: list[tuple[str, str]],
     """(path, name) of every object of ``node`` with a string in a field that names it
     (``_names_row``: ``name``, ``title``, ``variant_name``, a ruleset's ``mentioned as``
     field), one for each such field, the paths written as ``_collect_amounts`` writes them."""
-    if isinstance(node, Mapping):
-        found += [(path, child) for key, child in node.items() if isinstance(child, str)
+    for at, row, _ in _objects(node, path):
+        found += [(at, child) for key, child in row.items() if isinstance(child, str)
                   and child.strip() and _names_row(str(key), keys)]
+
+
+def _objects(node: Any, path: str, in_list: bool = False
+             ) -> Iterator[tuple[str, Mapping, bool]]:
+    """(path, object, whether it is an item of a list) of every object of ``node``, each
+    before those in it, the paths written as ``_collect_amounts`` writes them."""
+    if isinstance(node, Mapping):
+        yield path, node, in_list
         for key, child in node.items():
             if isinstance(child, (Mapping, list, tuple)):
-                _named_rows(child, f"{path}.{key}", found, keys)
+                yield from _objects(child, f"{path}.{key}")
     elif isinstance(node, (list, tuple)):
         for index, child in enumerate(node):
-            _named_rows(child, f"{path}[{index}]", found, keys)
+            yield from _objects(child, f"{path}[{index}]", True)
 
 
 def _collect_amounts(node: Any, path: str, name: str | None, row_rules: Mapping[int, RowRule],
