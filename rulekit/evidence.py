@@ -63,7 +63,7 @@ import math
 import re
 import unicodedata
 import urllib.parse
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from decimal import Decimal, InvalidOperation
 from typing import Any, NamedTuple
 from zoneinfo import ZoneInfo
@@ -1352,12 +1352,53 @@ class Evidence:
         stock" is judged against the Trail Runner's stock only. A row's own stock (its fields
         and those of the objects in them, not of a list under it) is all of it when it has
         any: a sold-out event's ``tickets_remaining: 0`` is not backed by its add-ons'."""
+        return self._stock_rows[0]
+
+    @functools.cached_property
+    def unnamed_stock(self) -> tuple[Amount, ...]:
+        """The stock amounts a stock word said of no row ("It's still available", "Ja, er ist
+        auf Lager") is judged against: every one but those of the rows of another kind listed
+        under a row with stock of its own (a sold-out product's in-stock add-on), which only
+        a clause naming them speaks of. Read once."""
+        return self._stock_rows[1]
+
+    @functools.cached_property
+    def stock_variants(self) -> tuple[tuple[frozenset[str], tuple[Amount, ...]], ...]:
+        """Each row of a list that the evidence tells apart by a size, a colour or another
+        option field (``_VARIANT_KEYS``: ``{"size": "44", "stock": 0}``), maybe beside a name,
+        and that holds stock: (its values of those fields, case-folded, and the
+        stock amounts at or below it). "The Trail Runner has 3 left in size 44" is judged
+        against that variant's stock alone. Read once."""
         stock = self.amounts_by_words.get("stock", ())
         if not stock or isinstance(self.raw, str):
             return ()
+        found: list[tuple[str, frozenset[str]]] = []
+        _variant_rows(self.raw, found)
+        rows = []
+        for path, values in found:
+            held = tuple(a for a in stock if a.path.startswith(path)
+                         and a.path[len(path):len(path) + 1] in ".[")
+            if held:
+                rows.append((values, held))
+        return tuple(rows)
+
+    @functools.cached_property
+    def variant_values(self) -> tuple[str, ...]:
+        """The values of ``stock_variants``, each once, in order. Read once."""
+        return tuple(dict.fromkeys(value for values, _ in self.stock_variants
+                                   for value in sorted(values)))
+
+    @functools.cached_property
+    def _stock_rows(self) -> tuple[tuple[tuple[str, tuple[Amount, ...]], ...],
+                                   tuple[Amount, ...]]:
+        """``stock_rows`` and ``unnamed_stock``, read in one walk."""
+        stock = self.amounts_by_words.get("stock", ())
+        if not stock or isinstance(self.raw, str):
+            return (), stock
         named: list[tuple[str, str]] = []
         _named_rows(self.raw, "$", named, self.row_names)
         rows = []
+        shadowed: set[Amount] = set()
         for path, name in named:
             held = tuple(a for a in stock if a.path.startswith(path)
                          and a.path[len(path):len(path) + 1] in ".[")
@@ -1368,10 +1409,13 @@ class Evidence:
             # and a row without a field of its own has the stock of the rows under it.
             own = tuple(a for a in held if "[" not in a.path[len(path):]
                         or _variant_list(a.path[len(path):]))
+            if own:
+                shadowed.update(a for a in held if a not in own)
             held = own or held
             if held:
                 rows.append((" ".join(name.split()).casefold(), held))
-        return tuple(rows)
+        unnamed = tuple(a for a in stock if a not in shadowed) if shadowed else stock
+        return tuple(rows), unnamed or stock
 
     @functools.cached_property
     def stock_nouns(self) -> frozenset[str]:
@@ -3501,6 +3545,27 @@ _VARIANT_LIST_WORDS = frozenset({"variant", "variants", "sku", "skus", "size", "
                                  "editions", "flavor", "flavors", "flavour", "flavours"})
 
 
+# The fields that tell a product's variants apart when they have no name or title: a size, a
+# colour, a code, a shop's option (Shopify's option1-3), in the languages the sweep reads.
+_VARIANT_KEYS = frozenset({"size", "color", "colour", "größe", "grösse", "groesse", "farbe",
+                           "taille", "couleur", "talla", "taglia", "colore", "tamanho", "cor",
+                           "maat", "kleur", "sku", "option", "option1", "option2", "option3",
+                           "variant_title", "style", "flavor", "flavour"})
+
+
+def _variant_rows(node: Any, found: list[tuple[str, frozenset[str]]]) -> None:
+    """(path, values) of each object in a list with a string or a number in one of
+    ``_VARIANT_KEYS``: the values case-folded, without the spaces around them."""
+    for path, row, in_list in _objects(node, "$"):
+        values = frozenset(text for key, child in row.items()
+                           if str(key).casefold() in _VARIANT_KEYS
+                           and isinstance(child, (str, int)) and not isinstance(child, bool)
+                           and (text := " ".join(str(child).split()).casefold())) \
+            if in_list else None
+        if values:
+            found.append((path, values))
+
+
 def _variant_list(rest: str) -> bool:
     """Whether a path below a row (``.variants[1].inventory_quantity``) runs through a list
     of that row's variants first (``_VARIANT_LIST_WORDS``): not ``.add_ons[0].available``."""
@@ -3817,15 +3882,23 @@ def _named_rows(node: Any, path: str, found: list[tuple[str, str]],
     """(path, name) of every object of ``node`` with a string in a field that names it
     (``_names_row``: ``name``, ``title``, ``variant_name``, a ruleset's ``mentioned as``
     field), one for each such field, the paths written as ``_collect_amounts`` writes them."""
-    if isinstance(node, Mapping):
-        found += [(path, child) for key, child in node.items() if isinstance(child, str)
+    for at, row, _ in _objects(node, path):
+        found += [(at, child) for key, child in row.items() if isinstance(child, str)
                   and child.strip() and _names_row(str(key), keys)]
+
+
+def _objects(node: Any, path: str, in_list: bool = False
+             ) -> Iterator[tuple[str, Mapping, bool]]:
+    """(path, object, whether it is an item of a list) of every object of ``node``, each
+    before those in it, the paths written as ``_collect_amounts`` writes them."""
+    if isinstance(node, Mapping):
+        yield path, node, in_list
         for key, child in node.items():
             if isinstance(child, (Mapping, list, tuple)):
-                _named_rows(child, f"{path}.{key}", found, keys)
+                yield from _objects(child, f"{path}.{key}")
     elif isinstance(node, (list, tuple)):
         for index, child in enumerate(node):
-            _named_rows(child, f"{path}[{index}]", found, keys)
+            yield from _objects(child, f"{path}[{index}]", True)
 
 
 def _collect_amounts(node: Any, path: str, name: str | None, row_rules: Mapping[int, RowRule],

@@ -376,6 +376,32 @@ _NOT_STOCK_IT = frozenset(
     "garantie sendungsverfolgung kundenservice hotline abholung version handbuch rechnung "
     "informationen website seite termin".split())
 _CLAUSE_END = re.compile(r"[ \t\u00a0]*(?:[.!,;:)\n]|\Z)")
+# After an availability word, the start of a variant said by its size or colour: "available in
+# size 44", "in black", "disponible en la talla 44", "verfügbar in Größe 44" (``_variant_after``).
+_VARIANT_AFTER = re.compile(r"[ \t\u00a0]+(?:in|en|im|em)[ \t\u00a0]+(?:(?:the|la|el|le|der|a)"
+                            r"[ \t\u00a0]+)?(?:(?:size|colou?r|größe|grösse|farbe|taille|couleur|"
+                            r"talla|taglia|colore|tamanho|cor|maat|kleur)[ \t\u00a0]+)?")
+
+
+def _variant_after(low: str, end: int, evidence: Evidence | None) -> int:
+    """Where a variant the evidence tells apart by a size or an option (``Evidence.
+    stock_variants``) said right after ``end`` ends ("available in size 44", "in black"), or
+    ``end`` when none is: "It's available in size 44" is a claim about that size now."""
+    if evidence is None or not evidence.stock_variants:
+        return end
+    said = _VARIANT_AFTER.match(low, end)
+    if said is None:
+        return end
+    at = said.end()
+    for values, _ in evidence.stock_variants:
+        for value in values:
+            stop = at + len(value)
+            if low.startswith(value, at) and _whole_word(low, at, stop) \
+                    and not (low[stop:stop + 1] in ".," and low[stop + 1:stop + 2].isdigit()):
+                return stop
+    return end
+
+
 _SUPPOSE_WORDS = r"\b(?:if|unless|whether|when|whenever|once|until|in case)\b"
 _SUPPOSING = re.compile(_SUPPOSE_WORDS)
 # A clause that only supposes an amount states none: "if a post has no views".
@@ -488,7 +514,7 @@ def _amount_phrases(low: str, names: _NameOrSize) -> list[tuple[int, int, str, s
     if "few " in low or "handful " in low or "couple " in low:
         found.extend(_a_few_left(low))
     if "available" in low or "all out" in low:
-        found.extend(_availability(low))
+        found.extend(_availability(low, names.evidence))
     foreign = "lager" in low or "ausverkauft" in low or not low.isascii()
     if not foreign:
         for word in _FOREIGN_ASCII:
@@ -589,18 +615,19 @@ def _left_of(low: str, left: Mapping[str, Sequence[Amount]]
     return found
 
 
-def _named_availability(low: str, rows) -> list[tuple[int, int, str, None, None]]:
+def _named_availability(low: str, evidence: Evidence) -> list[tuple[int, int, str, None, None]]:
     """"The Navy raincoat is (still) available", "the Navy raincoat is unavailable" or "isn't
     available", with nothing after but a time or "to order" (``_CLAIM_AFTER``): a stock claim
     about the row so named (``Evidence.stock_rows``), as ``_availability`` reads one about "it".
     The phrase starts after the name, so that ``_row_stock`` finds the row right before it."""
     found = []
-    for name, _ in rows:
+    for name, _ in evidence.stock_rows:
         at = low.find(name)
         while at >= 0:
             end = at + len(name)
             said = _NAMED_AVAILABLE.match(low, end) if _whole_word(low, at, end) else None
-            if said is not None and _CLAIM_AFTER.match(low, said.end()):
+            if said is not None and _CLAIM_AFTER.match(low, _variant_after(low, said.end(),
+                                                                           evidence)):
                 zero = (said.group("no") is not None) != (said.group("un") is not None)
                 found.append((end + 1, said.end(), "zero" if zero else "some", None, None))
             at = low.find(name, end)
@@ -652,9 +679,11 @@ def _a_few_left(low: str) -> list[tuple[int, int, str, None, None]]:
     return found
 
 
-def _availability(low: str) -> list[tuple[int, int, str, None, None]]:
+def _availability(low: str, evidence: Evidence | None = None
+                  ) -> list[tuple[int, int, str, None, None]]:
     """"it's available", "they aren't available", "it's unavailable", "we're all out": each a
-    stock claim, as (start, end, "some" or "zero", None, None); see ``_AVAILABLE_BEFORE``."""
+    stock claim, as (start, end, "some" or "zero", None, None); see ``_AVAILABLE_BEFORE``. A
+    variant of ``evidence`` may follow ("it's available in size 44", ``_variant_after``)."""
     found = []
     for word in ("available", "all out"):
         at = low.find(word)
@@ -664,7 +693,7 @@ def _availability(low: str) -> list[tuple[int, int, str, None, None]]:
             before = _AVAILABLE_BEFORE if word == "available" else _ALL_OUT_BEFORE
             said = before.search(low, max(0, start - 48), start) if not (
                 start and low[start - 1].isalnum() or low[end:end + 1].isalnum()) else None
-            if said is not None and _CLAIM_AFTER.match(low, end):
+            if said is not None and _CLAIM_AFTER.match(low, _variant_after(low, end, evidence)):
                 zero = True                                 # "all out", "unavailable"
                 if word == "available":
                     zero = (start < at) != (said.group("no") is not None)
@@ -704,7 +733,7 @@ def _foreign_stock(low: str, names: _NameOrSize) -> list[tuple[int, int, str, No
                         ).search(low, max(0, start - 40), start)
                 if (said.group("noun") in _NOT_STOCK_IT if said is not None
                         else not names.named_subject(start)) \
-                        or not _CLAUSE_END.match(low, end):
+                        or not _CLAUSE_END.match(low, _variant_after(low, end, names.evidence)):
                     continue            # "Il rimborso è disponibile online"
             negated = _FOREIGN_NOT.search(low, max(0, start - 24), start)
             if negated:
@@ -721,15 +750,21 @@ _CLAUSE_BREAK = re.compile(r"[!?;\n]|\.(?!\w)|,[ \t]+(?:but|while|whereas|and|th
                            r"[ \t](?:but|while|whereas)[ \t]")
 
 
-def _row_stock(low: str, start: int, end: int, evidence: Evidence) -> Sequence[Amount]:
+def _row_stock(low: str, start: int, end: int, evidence: Evidence,
+               wanted: str | None = None) -> Sequence[Amount]:
     """The stock amounts a stock phrase [start, end) is judged against: those of the row its
     clause names (``Evidence.stock_rows``: "The Trail Runner is in stock" against the Trail
     Runner's stock only), the nearest name before the phrase first, then the first after it;
-    every stock amount when the clause names no row. The clause is read within 120
+    when the clause names no row ("It's still available"), every stock amount but those of a
+    row's add-ons (``_unnamed_stock``). Of those, the stock of the variant the clause says by
+    its size or colour ("in size 44", ``_variant_stock``, which a stock word ``wanted``,
+    "zero" or "some", holds to each variant of a list). The clause is read within 120
     characters each side."""
     amounts = evidence.amounts_by_words.get("stock", ())
-    rows = evidence.stock_rows if amounts else ()
-    if not rows:
+    if not amounts:
+        return amounts
+    rows, variants = evidence.stock_rows, evidence.stock_variants
+    if not rows and not variants:
         return amounts
     left = max(0, start - 120)
     for found in _CLAUSE_BREAK.finditer(low, left, start):
@@ -753,11 +788,134 @@ def _row_stock(low: str, start: int, end: int, evidence: Evidence) -> Sequence[A
                 and (after is None or (at, -len(name)) < after[:2]):
             after = (at, -len(name), held)
     if inside is not None:
-        return inside[1]
-    if before is not None and after is not None and set(after[2]) < set(before[2]):
-        return after[2]     # "The Trail Runner is sold out in size 44": a variant of it
-    chosen = before or after
-    return chosen[2] if chosen is not None else amounts
+        chosen = inside[1]
+    elif before is not None and after is not None and set(after[2]) < set(before[2]):
+        chosen = after[2]   # "The Trail Runner is sold out in size 44": a variant of it
+    elif before or after:
+        chosen = (before or after)[2]
+    else:
+        chosen = _unnamed_stock(low, left, evidence)
+    return _variant_stock(low, (start, end), (left, right), chosen, evidence, wanted) \
+        if variants else chosen
+
+
+def _unnamed_stock(low: str, left: int, evidence: Evidence) -> Sequence[Amount]:
+    """The stock a stock phrase whose clause (from ``left``) names no row is judged against:
+    ``Evidence.unnamed_stock`` (a sold-out product's "it", not its in-stock add-on), or every
+    stock amount when the last row the answer named in the 600 characters before the clause
+    is such an add-on ("The Spare laces cost $6. Yes, they're in stock")."""
+    unnamed = evidence.unnamed_stock
+    amounts = evidence.amounts_by_words.get("stock", ())
+    if len(unnamed) == len(amounts):
+        return amounts
+    last, back = None, max(0, left - 600)
+    for name, held in evidence.stock_rows:
+        at = low.rfind(name, back, left)
+        while at >= 0 and not _whole_word(low, at, at + len(name)):
+            at = low.rfind(name, back, at)
+        if at >= 0 and (last is None or (at, len(name)) > last[:2]):
+            last = (at, len(name), held)
+    if last is not None and not any(a in unnamed for a in last[2]):
+        return amounts
+    return unnamed
+
+
+# Right before a variant's size or option said in digits or in one or two letters ("in size
+# 44", "in 44", "Größe 44", "en la talla 42", "size: M"): the word that makes it one.
+_VARIANT_CUE = re.compile(r"(?<!\w)(?:in|en|im|em|auf|size|sizes|größe|grösse|groesse|gr|"
+                          r"taille|talla|taglia|tamanho|maat|eu|us|uk|colou?r|farbe|couleur|"
+                          r"colore|cor|kleur|option|sku|style)\.?:?[ \t\u00a0]+\Z")
+
+
+def _variant_stock(low: str, phrase: tuple[int, int], clause: tuple[int, int],
+                   chosen: Sequence[Amount], evidence: Evidence, wanted: str | None
+                   ) -> Sequence[Amount]:
+    """Of the ``chosen`` stock of a stock phrase, the stock of the variants its ``clause``
+    says by a value of their own (``Evidence.stock_variants``: "The Trail Runner has 3 left in
+    size 44" against the size 44's stock alone); of variants told apart by two values ("44",
+    "Black"), those the clause says the most values of. ``chosen`` when it says none. A stock
+    word (``wanted``) is held to each: "sold out in sizes 42 and 44" to the stock of the first
+    variant said that is not sold out, "in stock in 42 and 44" to that of the first size said
+    of which no variant is in stock ("in stock in size 44" needs one 44 in stock, of any
+    colour; "sold out in size 44" needs every 44 sold out)."""
+    # each value once, though many variants share it ("black")
+    seen = {value: _variant_said(low, value, phrase, clause, evidence, ())
+            for value in evidence.variant_values}
+    said_values = [value for value, said in seen.items() if said]
+    if not said_values:
+        return chosen
+    more = True
+    while more:         # "in sizes 42, 43 and 44": the values listed after one said
+        more = False
+        for value, said in seen.items():
+            if not said and _variant_said(low, value, phrase, clause, evidence, said_values):
+                seen[value], more = True, True
+                said_values.append(value)
+    best, picked = 0, []
+    paths = {a.path for a in chosen}
+    for values, held in evidence.stock_variants:
+        said = sum(seen[value] for value in values)
+        if not said or said < best or not any(a.path in paths for a in held):
+            continue
+        if said > best:
+            best, picked = said, []
+        picked.append((values, held))
+    if wanted is not None and len(picked) > 1:
+        groups: dict[frozenset[str], list[Amount]] = {}
+        for values, held in picked:
+            group = groups.setdefault(frozenset(v for v in values if seen[v]), [])
+            group.extend(a for a in held if a.path in paths)
+        for group in (groups.values() if wanted == "some"
+                      else ([a for a in held if a.path in paths] for _, held in picked)):
+            if not any(a.state == wanted for a in group):
+                return group
+    return [a for _, held in picked for a in held if a.path in paths] or chosen
+
+
+# Between two variants' values of a list ("in sizes 42 and 44", "in black, blue or red"):
+# the value before, in group 1 (``_variant_said``).
+_VARIANT_LIST_CUE = re.compile(r"(?<![\w.])([^\W_][\w.]*)(?:[ \t\u00a0]*,[ \t\u00a0]*(?:(?:and|"
+                               r"or|und|oder|et|ou|y|o)[ \t\u00a0]+)?|[ \t\u00a0]+(?:and|or|und|"
+                               r"oder|et|ou|y|o|&)[ \t\u00a0]+)\Z")
+
+
+def _variant_said(low: str, value: str, phrase: tuple[int, int], clause: tuple[int, int],
+                  evidence: Evidence, said: Sequence[str]) -> bool:
+    """Whether the clause [left, right) says a variant's ``value`` outside the stock
+    ``phrase`` and outside a row's name: a whole word, after a size or option word or a
+    preposition (``_VARIANT_CUE``) or after a value already ``said`` and "and", "or" or a
+    comma ("in sizes 42 and 44") when it is digits or one or two letters ("in 44", "size M"),
+    anywhere when it is a word ("blue", "the black one")."""
+    left, right = clause
+    at = low.find(value, left, right)
+    while at >= 0:
+        stop = at + len(value)
+        if (stop <= phrase[0] or at >= phrase[1]) and _whole_word(low, at, stop) \
+                and not (low[stop:stop + 1] in ".," and low[stop + 1:stop + 2].isdigit()) \
+                and (len(value) > 2 and not value[0].isdigit()
+                     or _VARIANT_CUE.search(low, max(left, at - 24), at)
+                     or _listed_after(low, at, left, said)) \
+                and not any(value in name and _inside(low, name, at, stop, clause)
+                            for name, _ in evidence.stock_rows):
+            return True
+        at = low.find(value, stop, right)
+    return False
+
+
+def _listed_after(low: str, at: int, left: int, said: Sequence[str]) -> bool:
+    """Whether the value at ``at`` follows one of the values ``said`` in a list ("42 and
+    44", "42, 44")."""
+    if not said:
+        return False
+    listed = _VARIANT_LIST_CUE.search(low, max(left, at - 32), at)
+    return listed is not None and any(value == listed[1] or value.endswith(" " + listed[1])
+                                      for value in said)
+
+
+def _inside(low: str, name: str, at: int, stop: int, clause: tuple[int, int]) -> bool:
+    """Whether [at, stop) of ``low`` lies inside a writing of ``name`` in the clause."""
+    found = low.find(name, max(clause[0], stop - len(name)), min(clause[1], at + len(name)))
+    return 0 <= found <= at
 
 
 def _plural_end(low: str, end: int, limit: int) -> int:
@@ -822,7 +980,7 @@ def _amount_words(text: str, low: str, evidence: Evidence, az: str | None = None
         # phrase read above ("a few rooms left")
         more = _things_left(low, evidence.stock_nouns)
         if "available" in low:
-            more += _named_availability(low, evidence.stock_rows)
+            more += _named_availability(low, evidence)
             subjects = _nouns_available(low, evidence.stock_nouns)
             if subjects:    # "Tickets are no longer available" holds a "no <thing>" read above
                 phrases = [phrase for phrase in phrases if not any(
@@ -868,14 +1026,14 @@ def _amount_words(text: str, low: str, evidence: Evidence, az: str | None = None
         elif says == "in":
             if names.count_before(_IN_STOCK_OTHERWISE, start) is not None:
                 continue
-            amounts, wanted = _row_stock(low, start, end, evidence), "some"
+            amounts, wanted = _row_stock(low, start, end, evidence, "some"), "some"
             if second is not None:
                 # "there are still tickets left": the stock of tickets, when the evidence
                 # counts them apart (``tickets_remaining`` beside an add-on's ``available``)
                 amounts = [a for a in amounts if second in a.words] or amounts
         elif says in ("out", "zero", "some") and first is None:
-            amounts = _row_stock(low, start, end, evidence)
             wanted = "some" if says == "some" else "zero"
+            amounts = _row_stock(low, start, end, evidence, wanted)
             if second is not None:      # "Tickets are still available": the tickets' stock
                 amounts = [a for a in amounts if second in a.words] or amounts
         else:
@@ -1187,7 +1345,7 @@ def _stock_levels(low: str, mentions: Sequence[Mention], evidence: Evidence) -> 
     korean = "남" in low or "재고" in low
     left = "reste" in low or "restam" in low or "resta " in low or "plus que" in low \
         or "queda" in low or "rimangono" in low or "restano" in low
-    memo: dict[tuple[int, str | None], tuple[set[Decimal], str]] = {}  # by amounts, thing
+    memo: dict[tuple[int, str | None], tuple[set[Decimal], str, Sequence[Amount]]] = {}
     names = None
     for mention in mentions:
         if mention.kind not in _FIGURE_KINDS or mention.value is None or mention.percent \
@@ -1223,8 +1381,9 @@ def _stock_levels(low: str, mentions: Sequence[Mention], evidence: Evidence) -> 
             things = [a for a in amounts if thing in a.words] if thing else ()
             held = {Decimal(a.shown) for a in things or amounts
                     if a.state in ("some", "zero") and a.shown.isdigit()}
-            memo[key] = held, ", ".join(str(level) for level in sorted(held)[:3])
-        levels, shown = memo[key]
+            # the amounts kept alive with their levels, so that no later list takes their id
+            memo[key] = held, ", ".join(str(level) for level in sorted(held)[:3]), amounts
+        levels, shown, _ = memo[key]
         if levels and mention.value not in levels:
             findings.append(_new_finding(
                 mention.kind, mention.text, plain_decimal(mention.value), mention.start,
