@@ -221,6 +221,7 @@ _PRICE_RULE = re.compile(r"price_?rule", re.IGNORECASE)
 _MULTIPLE_NAME = re.compile(r"(multiple|multiplier|factor|times|ratio|growth_x|_x)$", re.IGNORECASE)
 _TODAY_NAMES = frozenset({"today", "now", "as_of", "generated_at", "report_date", "current_date",
                           "asof", "generatedat", "reportdate", "currentdate"})     # camelCase
+_NOW_NAMES = frozenset({"today", "now"})
 _AUTHOR_NAMES = ("author", "author_handle", "user", "username", "handle", "by")
 # Fields whose text is a name: its digits license the name, not a quantity (rule 4).
 NAME_FIELDS = re.compile(r"(?:^|_)(?:name|title|headline|model|product|brand|sku)$",
@@ -761,8 +762,9 @@ class Evidence:
     postcodes: frozenset[str] = frozenset()
     # What this was built from (a JSON object, or a text document): binding reads its rows.
     raw: Any = None
-    # The day of the evidence's first readable today/as_of/generated_at...: what "yesterday"
-    # means. None when it has none, or none that reads as a date (``has_today`` still says
+    # The day of the evidence's shallowest readable today/as_of/generated_at... (at one depth
+    # today/now first; a section's own as_of never stands for the top level's today): what
+    # "yesterday" means. None when it has none, or none that reads as a date (``has_today`` still says
     # whether it named one).
     today: dt.date | None = None
     # (day, hour, minute) of every clock time the evidence holds: a stored timestamp as written,
@@ -1990,6 +1992,7 @@ class _Builder:
         self.placeholder_values: set[Decimal] = set()
         self.has_today = False
         self.today: dt.date | None = None
+        self._today_rank: tuple[int, int] = (0, 0)   # (depth, name) of the field ``today`` is
         self.clock: set[tuple[dt.date | None, int, int]] = set()
         self.utc_clock: set[tuple[dt.date | None, int, int]] = set()
         self.offset_clock: set[tuple[dt.date, int, int, dt.timedelta]] = set()
@@ -2210,8 +2213,13 @@ class _Builder:
             child_keys = keys + (key,)
             if key.casefold() in _TODAY_NAMES and child is not None:
                 self.has_today = True
-                if self.today is None:
-                    self.today = _today(child)
+                # the shallowest wins, and at one depth "today"/"now" before "as_of"...: a
+                # section's own as_of (a batch's data stamp) is no day of the chat
+                rank = (path.count(".") + path.count("["), key.casefold() not in _NOW_NAMES)
+                if self.today is None or rank < self._today_rank:
+                    day = _today(child)
+                    if day is not None or self.today is None:
+                        self.today, self._today_rank = day, rank
             if isinstance(child, str):
                 child_trusted = trusted and not self._is_untrusted(child_path, child_keys, True,
                                                                    item, child)
@@ -2725,8 +2733,8 @@ class _Builder:
                 self.names.add(text[start:end + 3].casefold())     # a plan's "401(k)", "403(b)"
                 skip.add(at)
                 continue
-            if (before in (" ", "\u00a0") or text[end:end + 1] == "-") and not (
-                    mention.currency or mention.percent or mention.sign) \
+            if (before in (" ", "\u00a0", "#", "\u00b0", "\u00ba") or text[end:end + 1] == "-") \
+                    and not (mention.currency or mention.percent or mention.sign) \
                     and (span := spaced_code(text, start, end)) is not None \
                     and unit_after(text, end, self.locale[:2]) is None \
                     and text[span[0]:span[1]].rstrip("0123456789").rsplit("-", 1)[-1].lower() \
@@ -2735,6 +2743,10 @@ class _Builder:
                 code = text[span[0]:span[1]]
                 self.names.update(glued_forms(code))
                 skip.add(at)
+                for tail in range(at + 1, len(mentions)):   # the "03" of "Cerfa n°12100*03"
+                    if mentions[tail].start >= span[1]:
+                        break
+                    skip.add(tail)
                 continue
             keys_of = shortcut(text, start, end) if not mention.currency else None
             if keys_of is not None:

@@ -189,12 +189,25 @@ def code_like(run: str, glued_digits: bool = False) -> bool:
 
 # A code written with a space: a carrier's letters before its number ("BA 283", "LH 400", "U2
 # 8021"), a department's before a course's ("MATH 221", "CHEM 201"), or a word that numbers a place or a service ("Terminal 5", "Gate 12", "Platform 9"),
-# or a label's rank or kind (a payslip's "Plan 2", "Band 6", "Steuerklasse 3", "Zone 2").
+# or a label's rank or kind (a payslip's "Plan 2", "Band 6", "Steuerklasse 3", "Zone 2"), or a
+# government's form or publication ("Publication 501", "Formular 1040", "Modelo 100", "Cerfa
+# n°12100*03"): its digits back the name only, never "$501".
 SPACED_CODE_WORDS = frozenset({"terminal", "gate", "flight", "platform", "pier", "concourse",
                                "carousel", "track", "berth", "hall", "train", "bus", "route",
                                "plan", "band", "grade", "level", "tier", "stufe", "steuerklasse",
-                               "class", "phase", "zone"})
+                               "class", "phase", "zone", "publication", "formular", "formulaire",
+                               "formulario", "modelo", "cerfa"})
+# Words of plain English that number a form, a case or a room only capitalised: "Form 4868",
+# "Case No. 48213", "Room 214", "Schedule 2" (not "in case 3", "form 3 teams").
+_TITLED_CODE_WORDS = frozenset({"Form", "Case", "Room", "Schedule"})
 _WORD_BEFORE_SPACE = re.compile(r"(?<![\w-])([A-Za-z][A-Za-z0-9]{0,11}|[0-9][A-Z])[ \u00a0]\Z")
+# A code word, then a number sign before the digits: "Case No. 48213", "Form Nr. 12", "Cerfa
+# n°12100", "Case #48213", "Case Number 48213".
+_WORD_BEFORE_SIGN = re.compile(r"(?<![\w-])([A-Za-z]{3,12})[ \u00a0](?:[Nn][OoRr]\.?[ \u00a0]"
+                               r"|[Nn][\u00b0\u00ba][ \u00a0]?|#|[Nn]umber[ \u00a0])\Z")
+_SIGN_ENDS = ("#", "\u00b0", "\u00ba", "o. ", "r. ", "o ", "O ", "r ", "R ", "er ")
+# the edition after a Cerfa's number: "12100*03"
+_EDITION = re.compile(r"\*[0-9]{1,3}(?![\w*])")
 _CARRIER = re.compile(r"[A-Z]{2,4}|[A-Z][0-9]|[0-9][A-Z]")
 # Capitals before a number that say a quantity or a word of a line in capitals, no carrier:
 # "QTY 2", "NO 5", "GET 3 BAGS", "OVER 50 STYLES", "LAST 3 DAYS". (A shouted name of a place,
@@ -222,13 +235,32 @@ def spaced_code(text: str, start: int, end: int) -> tuple[int, int] | None:
         if tail is not None and tail[1] not in ("AM", "PM"):
             return start, tail.end()
         return None
-    if after.isalnum() or start < 3 or text[start - 1] not in (" ", "\u00a0"):
+    if after.isalnum() or start < 3:
         return None
-    word = _WORD_BEFORE_SPACE.search(text, max(0, start - 14), start)
-    if word is None or not (_CARRIER.fullmatch(word[1]) and word[1] not in _NOT_CARRIERS
-                            or word[1].casefold() in SPACED_CODE_WORDS):
-        return None
-    return word.start(1), end
+    if text[start - 1] in (" ", "\u00a0"):
+        word = _WORD_BEFORE_SPACE.search(text, max(0, start - 14), start)
+        if word is not None and (_CARRIER.fullmatch(word[1]) and word[1] not in _NOT_CARRIERS
+                                 or _code_word(word[1])):
+            return word.start(1), _edition_end(text, end)
+    if text.endswith(_SIGN_ENDS, max(0, start - 3), start):
+        word = _WORD_BEFORE_SIGN.search(text, max(0, start - 22), start)
+        if word is not None and _code_word(word[1]):
+            return word.start(1), _edition_end(text, end)
+    return None
+
+
+def _code_word(word: str) -> bool:
+    """Whether ``word`` numbers a code after it: "Terminal", "Publication", "Form" (titled)."""
+    return word.casefold() in SPACED_CODE_WORDS or word in _TITLED_CODE_WORDS
+
+
+def _edition_end(text: str, end: int) -> int:
+    """The end of a code whose digits end at ``end``, with its edition ("12100*03")."""
+    if text.startswith("*", end):
+        edition = _EDITION.match(text, end)
+        if edition is not None:
+            return edition.end()
+    return end
 
 
 def glued_forms(code: str) -> tuple[str, ...]:
