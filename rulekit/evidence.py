@@ -797,6 +797,10 @@ class Evidence:
     # (number, unit) of every number written before a unit in the evidence's own text
     # ("limited to 10 MB" is (10, "megabyte")): it holds the number in that unit (``units``).
     stated_units: frozenset[tuple[Decimal, str]] = frozenset()
+    # (number, path) of both ends of a range a field's text is alone, with no unit after it
+    # (``processing_weeks: "6-8"``): held in the unit its name or a sibling says, as a number
+    # the field holds alone (``units``)
+    range_ends: frozenset[tuple[Decimal, str]] = frozenset()
     # the minutes of every duration of hours and minutes the evidence's text writes ("11h 10m",
     # "PT11H10M" are 670): one value, compared whole (``units.compound_durations``)
     durations: frozenset[int] = frozenset()
@@ -959,7 +963,11 @@ class Evidence:
         held_figures = [figure for figure in self.figures if not figure.percent]
         held_figures += [Figure(value, path, 0, whole=True)
                          for value, _, path in self.minor_amounts]
-        for figure in held_figures:
+        # the ends of a range a field holds alone ("6-8" in ``processing_weeks``), read as
+        # numbers it holds alone, when its name or a sibling names their unit (below)
+        ends = len(held_figures)
+        held_figures += [Figure(value, path, 0, whole=True) for value, path in self.range_ends]
+        for at, figure in enumerate(held_figures):
             if not figure.whole:
                 continue        # inside a text: the unit written after it counts (below)
             value = abs(figure.value)
@@ -1040,6 +1048,8 @@ class Evidence:
                 # an amount: a field named for money, or a fraction beside a currency (a whole
                 # number there may be a count, ``quantity: 2``, an ``eta: 30``)
                 named = (frozenset((AS_MONEY,)), named[1])
+            if at >= ends and not named[0]:
+                continue        # a range in a field that names no unit: it holds none
             for held, found in zip((counted, per), named):
                 if not found:
                     held[value] = None
@@ -1986,6 +1996,7 @@ class _Builder:
         self.no_quantities: dict[str, str] = {}
         self.stated_counts: set[tuple[str, Decimal]] = set()
         self.stated_units: set[tuple[Decimal, str]] = set()
+        self.range_ends: set[tuple[Decimal, str]] = set()
         self.durations: set[int] = set()
         self.pressures: set[tuple[Decimal, Decimal]] = set()
         self.untrusted_values: set[Decimal] = set()
@@ -2685,6 +2696,22 @@ class _Builder:
                         unit = "inch"           # a pizza's size: "12 in"
                     if unit is not None:        # "limited to 10 MB", "every 5 minutes"
                         self.stated_units.add((abs(mention.value), unit))
+                        continue
+                if mention.range_with is not None and mention.range_with > at:
+                    # the first end of a range: "6-8 weeks", "6 à 8 semaines" hold both ends
+                    # in the unit written after the second (as the answer's ``_other_unit``)
+                    unit = unit_after(text, mentions[mention.range_with].end, self.locale[:2])
+                    if unit is not None:
+                        self.stated_units.add((abs(mention.value), unit))
+                    elif len(mentions) == 2 and not text[:mention.start].strip() \
+                            and not text[mentions[1].end:].strip() \
+                            and mentions[1].value is not None and mentions[1].kind == "number" \
+                            and mention.kind == "number" \
+                            and not (mention.percent or mention.currency or mentions[1].percent
+                                     or mentions[1].currency):
+                        # the field's text is the range alone: "6-8" in ``processing_weeks``
+                        self.range_ends.update(((abs(mention.value), path),
+                                                (abs(mentions[1].value), path)))
 
     def _no_quantities(self, text: str, mentions: Sequence[Mention],
                        keys: tuple[str, ...]) -> frozenset[int]:
@@ -3001,6 +3028,7 @@ class _Builder:
                          **_digits_in_names(self.stored_months), **_digits_in_names(self.names)},
             stated_counts=frozenset(self.stated_counts),
             stated_units=frozenset(self.stated_units), durations=frozenset(self.durations),
+            range_ends=frozenset(self.range_ends),
             pressures=frozenset(self.pressures),
             quote_text="\x00".join(text for text, _ in self.quotes),
             quote_sources=tuple(self.quote_sources),

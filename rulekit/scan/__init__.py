@@ -300,6 +300,8 @@ Decisions on ambiguous text, each pinned by a case in ``tests/cases/scan/``:
 - Ordinals: 1st, 2nd, 3rd, #3, No. 3, Nr. 3, 第3, 第三, "third" (not "no 3": a determiner).
 - "May" and "March" are months only when capitalised ("you may 5" is not a date).
 - Ranges "10-12", "10–12", "10 to 12", "between 10 and 12", and in their language only
+  "entre 8 y 12" (es), "entre 8 et 12" (fr), "entre 8 e 12" (pt), "tra 8 e 12" (it),
+  "zwischen 8 und 12" (de), "tussen 8 en 12" (nl) (``_BETWEEN``), and
   "de 8 a 12" (es, pt), "da 8 a 12" (it), "von 8 auf 12" (de) ("a" or "auf" alone links
   nothing: ``_FROM_TO`` in ``rulekit.scan.figures``): two mentions linked by
   ``range_with``; a percent sign, a currency, a scale or a multiple written on one end applies

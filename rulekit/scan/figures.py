@@ -385,6 +385,11 @@ _RANGE_WORDS = frozenset(b"to through thru bis au tot till until".split())
 # "from N to M" whose "to" links two numbers only after that "from" (by language): "de 8 a 12
 # %" (es, pt), "da 8 a 12 %" (it), "von 8 auf 12 %" (de); "a" alone links nothing.
 _FROM_TO = {"es": ("de", "a"), "pt": ("de", "a"), "it": ("da", "a"), "de": ("von", "auf")}
+# "between N and M" in a language of its own, read in its locale: "entre 6 y 8 semanas" (es),
+# "entre 6 et 8 semaines" (fr), "entre 6 e 8 semanas" (pt), "tra 6 e 8 settimane" (it),
+# "zwischen 6 und 8 Wochen" (de), "tussen 6 en 8 weken" (nl).
+_BETWEEN = {"es": ("entre", "y"), "fr": ("entre", "et"), "pt": ("entre", "e"),
+            "it": ("tra", "e"), "de": ("zwischen", "und"), "nl": ("tussen", "en")}
 _NUMERIC_KINDS = ("number", "word_number", "multiple")
 _DASHES = frozenset("-\u2010\u2013\u2014")
 # Words that say a change went down or up when they stand just before its size ("fell 12.5%",
@@ -1081,7 +1086,9 @@ class _Figures:
         # (Each joining word stands between spaces, so it is also a token of the text.)
         language = self.info.language
         from_to = _FROM_TO[language] if language in _FROM_TO else None
+        between = _BETWEEN[language] if language in _BETWEEN else ("between", "and")
         if self.ascii and "-" not in text and "~" not in text and "between" not in self.low \
+                and between[0] not in self.low \
                 and _RANGE_WORDS.isdisjoint(self.ascii_tokens()) \
                 and (from_to is None or from_to[1].encode() not in self.ascii_tokens()):
             return
@@ -1118,7 +1125,8 @@ class _Figures:
             if a.glued or b.glued or a.ordinal or b.ordinal or a.pair or b.pair:
                 continue
             if _RANGE_GAP.fullmatch(gap) is None and not (
-                    gap.strip().lower() == "and" and _word_before(self.low, a.s) == "between") \
+                    gap.strip().lower() in ("and", between[1])
+                    and _word_before(self.low, a.s) in ("between", between[0])) \
                     and not (from_to and gap[:1] in _NBSP_SPACE and gap[-1:] in _NBSP_SPACE
                              and gap[1:-1].lower() == from_to[1]
                              and _word_before(self.low, a.s) == from_to[0]):
